@@ -1,0 +1,14 @@
+const path = require('path');
+const { task, src, dest, parallel } = require('gulp');
+
+// Icons are referenced from node and credential files as "file:../../icons/...";
+// codex JSON files sit next to each node file.
+function copyIcons() {
+	return src('icons/**/*.{png,svg}', { encoding: false }).pipe(dest(path.resolve('dist', 'icons')));
+}
+
+function copyCodex() {
+	return src('nodes/**/*.node.json').pipe(dest(path.resolve('dist', 'nodes')));
+}
+
+task('build:icons', parallel(copyIcons, copyCodex));

@@ -1,0 +1,125 @@
+/**
+ * List paging: reading list bodies, resolving next-page links and deciding
+ * when to stop. The decision functions are pure; `paginate` drives a client.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export const PAGE_SIZE = 120;
+
+export interface ListPage {
+	items: IDataObject[];
+	nextLink?: string;
+	count?: number;
+}
+
+/** Items from `Items`, `value` or a bare array; the link under either spelling. */
+export function readListPage(body: unknown): ListPage {
+	if (Array.isArray(body)) return { items: body as IDataObject[] };
+	if (!body || typeof body !== 'object') return { items: [] };
+	const record = body as IDataObject;
+	const list = record.Items ?? record.items ?? record.value ?? record.Value;
+	const items = Array.isArray(list) ? (list as IDataObject[]) : [];
+	const link = record.NextpageLink ?? record.NextPageLink ?? record.nextPageLink ?? record['@odata.nextLink'];
+	const count = typeof record.Count === 'number' ? record.Count : undefined;
+	return {
+		items,
+		nextLink: typeof link === 'string' && link.trim() ? link.trim() : undefined,
+		count,
+	};
+}
+
+/**
+ * Turns a next-page link into a URL on the configured base URL. Relative links
+ * are resolved against it; an absolute link to another host is refused so the
+ * credential's headers never travel elsewhere.
+ */
+export function resolveNextLink(link: string, baseUrl: string): { url: string } | { problem: string } {
+	const base = new URL(baseUrl);
+	if (/^https?:\/\//i.test(link)) {
+		let target: URL;
+		try {
+			target = new URL(link);
+		} catch {
+			return { problem: `The API returned an unreadable next-page link: ${link.slice(0, 200)}` };
+		}
+		if (target.origin !== base.origin) {
+			return {
+				problem: `The API returned a next-page link to another host (${target.host}); it was not followed, to keep the credential on ${base.host}`,
+			};
+		}
+		return { url: target.toString() };
+	}
+	if (link.startsWith('//')) {
+		return { problem: `The API returned a protocol-relative next-page link (${link.slice(0, 100)}); it was not followed` };
+	}
+	const prefix = baseUrl.replace(/\/+$/, '');
+	return { url: link.startsWith('/') ? `${prefix}${link}` : `${prefix}/${link}` };
+}
+
+/** `$top` for the first request: only when one page holds everything wanted. */
+export function firstPageTop(limit: number | undefined, pageSize: number = PAGE_SIZE): number | undefined {
+	if (limit === undefined) return undefined;
+	return limit <= pageSize ? Math.max(1, limit) : undefined;
+}
+
+/** Whether another page must be fetched, given what is collected so far. */
+export function needsAnotherPage(collected: number, limit: number | undefined, nextLink: string | undefined): boolean {
+	if (!nextLink) return false;
+	return limit === undefined || collected < limit;
+}
+
+export class PagingError extends Error {}
+
+export interface PaginateOptions {
+	path: string;
+	qs?: IDataObject;
+	/** Stop after this many records (Return All when undefined). */
+	limit?: number;
+	itemIndex?: number;
+	operation?: string;
+}
+
+export interface PageFetcher {
+	readonly baseUrl: string;
+	request<T = unknown>(req: {
+		method: 'GET';
+		path: string;
+		qs?: IDataObject;
+		itemIndex?: number;
+		operation?: string;
+	}): Promise<T>;
+}
+
+/**
+ * Yields records page by page, following next-page links on the base host,
+ * never fetching a page it does not need, and refusing a link it already followed.
+ */
+export async function* paginate(client: PageFetcher, options: PaginateOptions): AsyncGenerator<IDataObject[]> {
+	const { limit } = options;
+	if (limit !== undefined && limit <= 0) return;
+	const qs: IDataObject = { ...(options.qs ?? {}) };
+	const top = firstPageTop(limit);
+	if (top !== undefined && (qs.$top === undefined || Number(qs.$top) > top)) qs.$top = top;
+
+	const seen = new Set<string>();
+	let collected = 0;
+	let body = await client.request({ method: 'GET', path: options.path, qs, itemIndex: options.itemIndex, operation: options.operation });
+	for (;;) {
+		const page = readListPage(body);
+		const remaining = limit === undefined ? page.items.length : limit - collected;
+		const items = page.items.length > remaining ? page.items.slice(0, remaining) : page.items;
+		collected += items.length;
+		if (items.length) yield items;
+		if (!needsAnotherPage(collected, limit, page.nextLink)) return;
+
+		const next = resolveNextLink(page.nextLink as string, client.baseUrl);
+		if ('problem' in next) throw new PagingError(next.problem);
+		if (seen.has(next.url)) {
+			throw new PagingError(
+				`The API returned the same next-page link twice (${next.url.replace(/^https?:\/\/[^/]+/, '')}); stopped to avoid an endless loop after ${collected} records`,
+			);
+		}
+		seen.add(next.url);
+		body = await client.request({ method: 'GET', path: next.url, itemIndex: options.itemIndex, operation: options.operation });
+	}
+}

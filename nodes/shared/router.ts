@@ -1,0 +1,85 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { ApiClient, ApiClientOptions } from './transport';
+import { getApiClient } from './transport';
+import type { RetryPolicy } from './retry';
+
+export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData[] | undefined;
+
+/** Gives each item the API client for its party, creating one per party per execution. */
+export type ClientProvider = (itemIndex: number, partyId?: string) => Promise<ApiClient>;
+
+export function clientProvider(ctx: IExecuteFunctions, retry?: RetryPolicy): ClientProvider {
+	const clients = new Map<string, Promise<ApiClient>>();
+	return async (itemIndex, partyId) => {
+		const key = (partyId ?? '').trim();
+		let client = clients.get(key);
+		if (!client) {
+			const options: ApiClientOptions = { partyId: key || undefined, retry };
+			client = getApiClient.call(ctx, options, itemIndex);
+			clients.set(key, client);
+		}
+		return await client;
+	};
+}
+
+function isExecutionData(value: unknown): value is INodeExecutionData {
+	return !!value && typeof value === 'object' && 'json' in (value as object);
+}
+
+/** Output items for one input item, each paired with it. */
+export function toItems(result: ItemResult, itemIndex: number): INodeExecutionData[] {
+	if (result === undefined) return [];
+	const list = Array.isArray(result) ? result : [result];
+	return list.map((entry) =>
+		isExecutionData(entry)
+			? { ...entry, pairedItem: entry.pairedItem ?? { item: itemIndex } }
+			: { json: entry as IDataObject, pairedItem: { item: itemIndex } },
+	);
+}
+
+/** The error item continueOnFail emits: message, hint and HTTP status, never request options. */
+export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	const withDetails = error as Error & { description?: string | null; httpCode?: string | null; context?: IDataObject };
+	if (withDetails.description) json.description = withDetails.description;
+	if (withDetails.httpCode) json.httpCode = withDetails.httpCode;
+	if (withDetails.context?.apiCode) json.code = withDetails.context.apiCode;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/** Stamps the item on any error, turning unknown errors into NodeOperationErrors. */
+export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * The item loop every action operation uses: one call per input item, outputs
+ * paired with their item, and continueOnFail turning a failure into an error item.
+ */
+export async function runPerItem(
+	ctx: IExecuteFunctions,
+	handler: (itemIndex: number) => Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
+	const items = ctx.getInputData();
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const result = await handler(itemIndex);
+			for (const item of toItems(result, itemIndex)) output.push(item);
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (ctx.continueOnFail()) {
+				output.push(errorItem(nodeError, itemIndex));
+				continue;
+			}
+			throw nodeError;
+		}
+	}
+	return output;
+}

@@ -1,0 +1,268 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	INode,
+	IPollFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { AccessPointCredentials } from './baseUrl';
+import { resolveBaseUrl } from './baseUrl';
+import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
+import { paginate, PagingError } from './paging';
+import type { PageFetcher, PaginateOptions } from './paging';
+import { DEFAULT_RETRY_POLICY, NO_RETRY, retryDelayMs, shouldRetry } from './retry';
+import type { RetryPolicy } from './retry';
+
+export const CREDENTIAL_TYPE = 'accessPointApi';
+
+export type ApiContext =
+	| IExecuteFunctions
+	| IPollFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** A path under the base URL (`/v1/orders`) or an absolute URL already checked against it. */
+	path: string;
+	qs?: IDataObject;
+	body?: unknown;
+	headers?: Record<string, string>;
+	/** Item the request is made for; stamped on every error. */
+	itemIndex?: number;
+	/** Words for error messages, e.g. "Create registration". */
+	operation?: string;
+	/** Reads default to the client's retry policy; writes are never retried unless given one. */
+	retry?: RetryPolicy;
+	/** Accept a non-JSON text body on success (e.g. a plain "OK"). */
+	acceptText?: boolean;
+	timeoutMs?: number;
+}
+
+export interface ApiResponse<T = unknown> {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: T;
+}
+
+export interface ApiClientOptions {
+	/** Act for this party instead of the credential's Party ID (sent as the partyID header). */
+	partyId?: string;
+	/** Retry policy for reads (GET). */
+	retry?: RetryPolicy;
+	/** Counts every HTTP attempt; lets callers report the number of requests. */
+	onRequest?: (request: { method: string; url: string }) => void;
+}
+
+export interface ApiClient {
+	readonly baseUrl: string;
+	readonly partyId: string;
+	request<T = unknown>(req: ApiRequest): Promise<T>;
+	requestFull<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+function headerValue(headers: ApiResponse['headers'], name: string): string | undefined {
+	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
+	const value = key ? headers[key] : undefined;
+	return Array.isArray(value) ? value[0] : value;
+}
+
+function isJsonLike(body: unknown): boolean {
+	return body === undefined || body === null || typeof body !== 'string';
+}
+
+/**
+ * Resolves the credential once and returns a client whose every request goes
+ * through httpRequestWithAuthentication with the credential's generic
+ * authentication (apikey and partyID headers).
+ */
+export async function getApiClient(
+	this: ApiContext,
+	options: ApiClientOptions = {},
+	itemIndex?: number,
+): Promise<ApiClient> {
+	const node = this.getNode();
+	const raw = (await (this.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>)(
+		CREDENTIAL_TYPE,
+		itemIndex,
+	)) as unknown as AccessPointCredentials;
+	const resolved = resolveBaseUrl(raw);
+	if ('problem' in resolved) {
+		throw new NodeOperationError(node, resolved.problem, {
+			itemIndex,
+			description: 'Open the AccessPoint API credential and fix the Environment / Base URL.',
+		});
+	}
+	const partyId = (options.partyId ?? '').trim() || String(raw.partyId ?? '');
+	const credentialsDecrypted: ICredentialsDecrypted = {
+		id: '',
+		name: CREDENTIAL_TYPE,
+		type: CREDENTIAL_TYPE,
+		data: { ...(raw as unknown as ICredentialDataDecryptedObject), partyId },
+	};
+	const secrets = [String(raw.apiKey ?? '')];
+	const readPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
+	const baseUrl = resolved.url;
+	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
+		const url = /^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`;
+		const operation = req.operation ?? `${req.method} ${req.path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]}`;
+		const policy = req.retry ?? (req.method === 'GET' ? readPolicy : NO_RETRY);
+		const requestOptions: IHttpRequestOptions = {
+			method: req.method,
+			url,
+			qs: req.qs,
+			headers: { Accept: 'application/json', ...(req.headers ?? {}) },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		};
+		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
+
+		for (let attempt = 0; ; attempt++) {
+			options.onRequest?.({ method: req.method, url });
+			let response: ApiResponse<unknown>;
+			try {
+				const full = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					{ ...requestOptions, headers: { ...requestOptions.headers } },
+					{ credentialsDecrypted },
+				)) as { statusCode: number; headers: ApiResponse['headers']; body: unknown };
+				response = { status: full.statusCode, headers: full.headers ?? {}, body: full.body };
+			} catch (error) {
+				const cause = (error as { cause?: { code?: string; message?: string } }).cause ?? error;
+				const details = describeNetworkError(cause as { code?: string; message?: string }, operation);
+				if (attempt < policy.maxRetries && shouldRetry(undefined, true)) {
+					await sleep(retryDelayMs(policy, attempt, undefined));
+					continue;
+				}
+				throw buildApiError(node, details.message, details.description, undefined, details.code, req.itemIndex, secrets);
+			}
+
+			if (response.status >= 200 && response.status < 300) {
+				if (!isJsonLike(response.body) && !req.acceptText) {
+					const text = String(response.body);
+					if (text.trim() === '') return { ...response, body: undefined as T };
+					const err = buildApiError(
+						node,
+						`${operation} returned a body that is not valid JSON (HTTP ${response.status}): ${summariseText(text).slice(0, 120)}`,
+						'The answer was cut off or is not JSON. Retry; if it persists, check the Base URL points at the API and not at a web page or proxy login.',
+						response.status,
+						undefined,
+						req.itemIndex,
+						secrets,
+					);
+					if (req.method === 'GET' && attempt < policy.maxRetries) {
+						await sleep(retryDelayMs(policy, attempt, undefined));
+						continue;
+					}
+					throw err;
+				}
+				return response as ApiResponse<T>;
+			}
+
+			if (attempt < policy.maxRetries && shouldRetry(response.status, false)) {
+				await sleep(retryDelayMs(policy, attempt, headerValue(response.headers, 'retry-after')));
+				continue;
+			}
+			const details = describeApiError(response.status, response.body, operation);
+			throw buildApiError(
+				node,
+				details.message,
+				details.description,
+				response.status,
+				details.code,
+				req.itemIndex,
+				secrets,
+				details.apiDescription,
+			);
+		}
+	};
+
+	return {
+		baseUrl,
+		partyId,
+		requestFull: send,
+		async request<T>(req: ApiRequest): Promise<T> {
+			return (await send<T>(req)).body;
+		},
+	};
+}
+
+function buildApiError(
+	node: INode,
+	message: string,
+	description: string,
+	status: number | undefined,
+	code: string | undefined,
+	itemIndex: number | undefined,
+	secrets: string[],
+	apiDescription?: string,
+): NodeApiError {
+	const clean = (text: string) => stripSecrets(text, secrets);
+	const response: JsonObject = { message: clean(message) };
+	if (status !== undefined) response.httpCode = String(status);
+	if (code) response.code = code;
+	if (apiDescription) response.apiDescription = clean(apiDescription);
+	const error = new NodeApiError(node, response, {
+		message: clean(message),
+		description: clean(description),
+		httpCode: status !== undefined ? String(status) : undefined,
+		itemIndex,
+	});
+	if (code) error.context.apiCode = code;
+	if (apiDescription) error.context.apiDescription = clean(apiDescription);
+	return error;
+}
+
+/** Pages through a list, turning paging problems into NodeApiErrors on the item. */
+export async function* paginateList(
+	this: ApiContext,
+	client: ApiClient,
+	options: PaginateOptions,
+): AsyncGenerator<IDataObject[]> {
+	try {
+		yield* paginate(client as PageFetcher, options);
+	} catch (error) {
+		if (error instanceof PagingError) {
+			throw new NodeApiError(
+				this.getNode(),
+				{ message: error.message },
+				{
+					message: error.message,
+					description:
+						'The list was not returned as complete. Retry; if it persists, check the Base URL matches the host the API links to.',
+					itemIndex: options.itemIndex,
+				},
+			);
+		}
+		// Already a NodeApiError from the client: the constructor hands it back unchanged.
+		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
+	}
+}
+
+/** Collects a whole list (bounded by limit) into one array. */
+export async function collectList(
+	this: ApiContext,
+	client: ApiClient,
+	options: PaginateOptions,
+): Promise<IDataObject[]> {
+	const all: IDataObject[] = [];
+	for await (const page of paginateList.call(this, client, options)) {
+		for (const item of page) all.push(item);
+	}
+	return all;
+}
