@@ -1,0 +1,76 @@
+import { CREDENTIAL_BASE_URL_EXPRESSION, PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/baseUrl';
+import { describeApiError, describeNetworkError, extractApiError, stripSecrets } from '../../nodes/shared/errors';
+import { parseRetryAfterMs, retryDelayMs, shouldRetry } from '../../nodes/shared/retry';
+
+describe('resolveBaseUrl', () => {
+	it('maps environments to base URLs', () => {
+		expect(resolveBaseUrl({ environment: 'sandbox' })).toEqual({ url: SANDBOX_BASE_URL });
+		expect(resolveBaseUrl({})).toEqual({ url: SANDBOX_BASE_URL });
+		expect(resolveBaseUrl({ environment: 'production' })).toEqual({ url: PRODUCTION_BASE_URL });
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: ' https://proxy.test/ap/ ' })).toEqual({ url: 'https://proxy.test/ap' });
+	});
+	it('allows plain http only on loopback', () => {
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'http://127.0.0.1:3999' })).toEqual({ url: 'http://127.0.0.1:3999' });
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'http://localhost:3999' })).toEqual({ url: 'http://localhost:3999' });
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'http://api.example.test' })).toHaveProperty('problem');
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'ftp://x.test' })).toHaveProperty('problem');
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: '' })).toHaveProperty('problem');
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'not a url' })).toHaveProperty('problem');
+	});
+	it('gives the credential test the same constants', () => {
+		expect(CREDENTIAL_BASE_URL_EXPRESSION).toContain(SANDBOX_BASE_URL);
+		expect(CREDENTIAL_BASE_URL_EXPRESSION).toContain(PRODUCTION_BASE_URL);
+		expect(CREDENTIAL_BASE_URL_EXPRESSION.startsWith('={{')).toBe(true);
+	});
+});
+
+describe('API error bodies', () => {
+	it('reads errors[] with Code and Description', () => {
+		expect(extractApiError({ errors: [{ Code: 'TooManyTrials', Description: 'Too many attempts' }] })).toEqual({
+			code: 'TooManyTrials',
+			description: 'Too many attempts',
+		});
+	});
+	it('falls back to Message, ErrorMessage and DefaultText', () => {
+		expect(extractApiError({ Message: 'a' }).description).toBe('a');
+		expect(extractApiError({ ErrorMessage: 'b' }).description).toBe('b');
+		expect(extractApiError({ DefaultText: 'c' }).description).toBe('c');
+		expect(extractApiError('{"errors":[{"Code":"X","Description":"from text"}]}')).toEqual({ code: 'X', description: 'from text' });
+	});
+	it('turns HTML and empty bodies into readable messages', () => {
+		const html = describeApiError(502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', 'List orders');
+		expect(html.message).toBe('List orders failed with HTTP 502: HTML page: 502 Bad Gateway');
+		expect(describeApiError(500, '', 'Get order').message).toBe('Get order failed with HTTP 500: empty response body');
+	});
+	it('explains what a 401 means', () => {
+		const details = describeApiError(401, { errors: [{ Code: 'Unauthorized', Description: 'bad key' }] }, 'List registrations');
+		expect(details.message).toContain('HTTP 401 (Unauthorized): bad key');
+		expect(details.description).toMatch(/API key.*Party ID.*belongs to this account/);
+	});
+	it('describes network failures', () => {
+		expect(describeNetworkError({ code: 'ECONNRESET' }, 'List orders').message).toBe('List orders failed: the connection was reset by the server');
+	});
+	it('strips apikey values and known secrets', () => {
+		expect(stripSecrets('headers: {"apikey":"s3cr3t-key"}')).not.toContain('s3cr3t-key');
+		expect(stripSecrets('token abcd-1234 leaked', ['abcd-1234'])).toBe('token *** leaked');
+	});
+});
+
+describe('retry policy', () => {
+	it('retries 429, 5xx and network errors only', () => {
+		expect(shouldRetry(429, false)).toBe(true);
+		expect(shouldRetry(503, false)).toBe(true);
+		expect(shouldRetry(400, false)).toBe(false);
+		expect(shouldRetry(409, false)).toBe(false);
+		expect(shouldRetry(undefined, true)).toBe(true);
+	});
+	it('honours Retry-After in seconds or as a date, capped', () => {
+		expect(parseRetryAfterMs('2')).toBe(2000);
+		expect(parseRetryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+		expect(parseRetryAfterMs('soon')).toBeUndefined();
+		const policy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
+		expect(retryDelayMs(policy, 0, undefined)).toBe(100);
+		expect(retryDelayMs(policy, 2, undefined)).toBe(400);
+		expect(retryDelayMs(policy, 0, '5')).toBe(1000);
+	});
+});
