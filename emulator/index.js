@@ -1,0 +1,186 @@
+'use strict';
+
+/**
+ * Local emulator of the access-point API (contract: /work/shared/api/access-point-api.md) with sandbox semantics.
+ * Dev-only; listens on 127.0.0.1.
+ *
+ * @example
+ * const { createEmulator } = require('./emulator');
+ * const emu = await createEmulator({ port: 0, seed: 42, orders: 1000 });
+ * // ... emu.url, emu.credentials ...
+ * await emu.close();
+ * @module emulator
+ */
+
+const http = require('node:http');
+const { createPrng, createClock } = require('./util');
+const { Store } = require('./store');
+const { handle } = require('./server');
+const { assertKind } = require('./faults');
+const { createRegistration } = require('./routes/registrations');
+
+/**
+ * @typedef {import('./faults').FaultKind} FaultKind
+ * @typedef {import('./faults').FaultMatch} FaultMatch
+ * @typedef {object} EmulatorConfig mutable switches, read on every request
+ * @property {'NextpageLink'|'NextPageLink'} linkSpelling
+ * @property {'relative'|'absolute'|'foreign'} linkForm
+ * @property {'Items'|'value'|'bare'} listWrapper
+ * @property {boolean} includeCount
+ * @property {'RedirectURL'|'URL'} identificationUrlField
+ * @property {boolean} wrapSingleRegistration
+ * @property {number} pageSize
+ * @property {number} latencyMs
+ * @property {number} faultRate probability per /v1 request
+ * @property {FaultKind[]} faultKinds
+ * @property {number} retryAfterSeconds
+ * @property {string[]} allowedRedirectHosts hostnames ('*' allows any)
+ * @property {string} identificationProviderCode
+ * @property {'Active'|'Ready'} peppolIntegrationStatus status of a new Peppol integration
+ * @typedef {object} EmulatorOptions
+ * @property {number} [port] default 0 (random free port)
+ * @property {number} [seed] PRNG seed, default 42
+ * @property {number} [orders] seeded orders of the master party, default 1000
+ * @property {string} [apiKey] master API key
+ * @property {string} [partyId] master PartyID (whitelisted for identification)
+ * @property {Date|string|number} [startTime] initial clock time (default: now)
+ * @property {Partial<EmulatorConfig>} [config] initial switches
+ * @typedef {object} RequestLogEntry
+ * @property {string} method
+ * @property {string} path
+ * @property {Record<string, string>} query
+ * @property {Record<string, string>} headers lower-cased; apikey replaced by '***'
+ * @property {number | null} status null when no answer was sent (timeout/reset faults)
+ * @property {string} at ISO time (emulator clock)
+ * @property {any} [body] parsed JSON request body (or raw text)
+ * @property {FaultKind} [fault] injected fault, if any
+ * @typedef {object} Emulator
+ * @property {string} url base URL, http://127.0.0.1:PORT
+ * @property {{ apiKey: string, partyId: string, baseUrl: string, environment: 'custom' }} credentials
+ * @property {{ apiKey: string, partyId: string }} otherAccount valid master account, not whitelisted for identification
+ * @property {EmulatorConfig} config
+ * @property {RequestLogEntry[]} requests
+ * @property {() => void} clearRequests
+ * @property {import('./util').Clock} clock
+ * @property {import('./store').Store} store
+ * @property {{ complete: (sessionUrlOrToken: string, result: 'success'|'failure') => Promise<{ status: number, location: string | null }> }} provider
+ * @property {(n: number, kind: FaultKind, match?: FaultMatch) => void} failNext
+ * @property {() => Promise<void>} close
+ */
+
+/** Default options and switches. */
+const DEFAULTS = Object.freeze({
+	port: 0,
+	seed: 42,
+	orders: 1000,
+	apiKey: 'emu-api-key',
+	partyId: '100001',
+	otherApiKey: 'emu-other-api-key',
+	otherPartyId: '200001',
+	/** @type {Readonly<EmulatorConfig>} */
+	config: Object.freeze({
+		linkSpelling: 'NextpageLink',
+		linkForm: 'relative',
+		listWrapper: 'Items',
+		includeCount: true,
+		identificationUrlField: 'RedirectURL',
+		wrapSingleRegistration: false,
+		pageSize: 120,
+		latencyMs: 0,
+		faultRate: 0,
+		faultKinds: Object.freeze([500, 503, 429, 'html']),
+		retryAfterSeconds: 1,
+		allowedRedirectHosts: Object.freeze(['127.0.0.1', 'localhost']),
+		identificationProviderCode: 'itsme',
+		peppolIntegrationStatus: 'Active',
+	}),
+});
+
+/**
+ * Start an emulator.
+ * @param {EmulatorOptions} [options]
+ * @returns {Promise<Emulator>}
+ */
+async function createEmulator(options = {}) {
+	const o = { ...DEFAULTS, ...options };
+	const clock = createClock(o.startTime);
+	const seedNum = Number(o.seed) || 0;
+	const master = { apiKey: o.apiKey, partyId: String(o.partyId), name: 'Emulator Master BV', whitelisted: true, self: { Name: 'Emulator Master BV', VATNumber: 'BE0314159244', Email: 'billing@emulator-master.example', PartyID: Number(o.partyId) || null } };
+	const other = { apiKey: DEFAULTS.otherApiKey, partyId: DEFAULTS.otherPartyId, name: 'Other Master SRL', whitelisted: false, self: { Name: 'Other Master SRL', VATNumber: 'BE0765432146', Email: 'billing@other-master.example', PartyID: 200001 } };
+	const store = new Store({ clock, rnd: createPrng(seedNum), accounts: [master, other] });
+	store.seedParty(master.partyId, { orders: Math.max(0, Number(o.orders) || 0) });
+	store.seedParty(other.partyId, { orders: 25, parties: 20, products: 10 });
+	const demo = createRegistration(store, master.apiKey, {
+		TaxIdentifier: 'BE0204060878',
+		CompanyName: 'Demo Entity BV',
+		Email: 'demo-entity@emulator.example',
+		Language: 'NL',
+		Addresses: [{ AddressType: 'InvoiceAddress', Street: 'Kerkstraat', StreetNumber: '1', Zipcode: '9000', City: 'Gent', CountryCode: 'BE' }],
+	});
+	demo.Integrations.push({ IntegrationID: ++store.ids.integration, Integration: 'Peppol', IntegrationStatus: 'Active', IntegrationStatusDescription: '', IntegrationDocumentToSign: '', Created: demo.Created });
+	store.seedParty(demo.PartyID, { orders: 30, parties: 20, products: 10 });
+
+	/** @type {EmulatorConfig} */
+	const config = { ...DEFAULTS.config, faultKinds: [...DEFAULTS.config.faultKinds], allowedRedirectHosts: [...DEFAULTS.config.allowedRedirectHosts], ...(o.config || {}) };
+	/** @type {import('./server').Internal} */
+	const state = { store, config, clock, url: '', requests: [], queue: [], faultRnd: createPrng(seedNum ^ 0x5bd1e995), timers: new Set(), closing: false };
+	/** @type {Set<import('node:net').Socket>} */
+	const sockets = new Set();
+	const server = http.createServer((req, res) => {
+		handle(state, req, res).catch((err) => {
+			if (!res.headersSent && !res.destroyed) {
+				res.writeHead(500, { 'content-type': 'application/json' });
+				res.end(JSON.stringify({ errors: [{ Code: 'InternalError', Description: String(err && err.message) }] }));
+			}
+		});
+	});
+	server.on('connection', (sock) => {
+		sockets.add(sock);
+		sock.on('close', () => sockets.delete(sock));
+	});
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(Number(o.port) || 0, '127.0.0.1', () => resolve(undefined));
+	});
+	const addr = /** @type {import('node:net').AddressInfo} */ (server.address());
+	state.url = `http://127.0.0.1:${addr.port}`;
+
+	/** @type {Emulator} */
+	const emu = {
+		url: state.url,
+		credentials: { apiKey: master.apiKey, partyId: master.partyId, baseUrl: state.url, environment: 'custom' },
+		otherAccount: { apiKey: other.apiKey, partyId: other.partyId },
+		config,
+		requests: state.requests,
+		clearRequests: () => {
+			state.requests.length = 0;
+		},
+		clock,
+		store,
+		provider: {
+			async complete(sessionUrlOrToken, result) {
+				const m = /\/provider\/([^/?#]+)/.exec(sessionUrlOrToken);
+				const token = m ? m[1] : sessionUrlOrToken;
+				const res = await fetch(`${state.url}/provider/${token}/complete?result=${encodeURIComponent(result)}`, { redirect: 'manual' });
+				await res.arrayBuffer();
+				return { status: res.status, location: res.headers.get('location') };
+			},
+		},
+		failNext(n, kind, match = {}) {
+			assertKind(kind);
+			if (Number(n) > 0) state.queue.push({ remaining: Number(n), kind, match: match || {} });
+		},
+		close: () =>
+			new Promise((resolve) => {
+				state.closing = true;
+				for (const t of state.timers) clearTimeout(t);
+				state.timers.clear();
+				server.close(() => resolve());
+				for (const s of sockets) s.destroy();
+				server.closeAllConnections();
+			}),
+	};
+	return emu;
+}
+
+module.exports = { createEmulator, DEFAULTS };

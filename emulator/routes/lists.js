@@ -1,0 +1,71 @@
+'use strict';
+
+/**
+ * OData list endpoints (contract 4.10): orders, parties, products, plus Peppol lookup (4.8).
+ * @module emulator/routes/lists
+ */
+
+const { runQuery } = require('../odata');
+const { clone, ApiError } = require('../util');
+const schemas = require('../schemas');
+
+/** @typedef {import('../server').Ctx} Ctx */
+
+/**
+ * Run the query options of the request over items and shape the list answer per config.
+ * @param {Ctx} ctx @param {any[]} items @param {import('../odata').EntitySchema} schema @param {string} basePath
+ */
+function listResponse(ctx, items, schema, basePath) {
+	const q = ctx.query;
+	const cfg = ctx.emu.config;
+	const r = runQuery(items, { filter: q.get('$filter'), orderby: q.get('$orderby'), top: q.get('$top'), skip: q.get('$skip') }, schema, Number(cfg.pageSize) || 120);
+	let link = null;
+	if (r.nextSkip !== null) {
+		const parts = [];
+		for (const k of ['$filter', '$orderby']) if (q.has(k)) parts.push(`${k}=${encodeURIComponent(/** @type {string} */ (q.get(k)))}`);
+		if (r.topGiven) parts.push(`$top=${r.top}`);
+		parts.push(`$skip=${r.nextSkip}`);
+		const rel = `${basePath}?${parts.join('&')}`;
+		link = cfg.linkForm === 'absolute' ? ctx.emu.url + rel : cfg.linkForm === 'foreign' ? `http://foreign.example.invalid${rel}` : rel;
+	}
+	const page = clone(r.page);
+	if (cfg.listWrapper === 'bare') return { status: 200, body: page };
+	/** @type {Record<string, any>} */
+	const body = { [cfg.listWrapper === 'value' ? 'value' : 'Items']: page };
+	if (cfg.includeCount) body.Count = r.total;
+	if (link) body[cfg.linkSpelling === 'NextPageLink' ? 'NextPageLink' : 'NextpageLink'] = link;
+	return { status: 200, body };
+}
+
+/** @param {Ctx} ctx */
+const orders = (ctx) => listResponse(ctx, [...ctx.emu.store.book(ctx.partyId).values()], schemas.ORDER, '/v1/orders');
+/** @param {Ctx} ctx */
+const parties = (ctx) => listResponse(ctx, ctx.emu.store.listParties(ctx.partyId), schemas.PARTY, '/v1/parties');
+/** @param {Ctx} ctx */
+const products = (ctx) => listResponse(ctx, ctx.emu.store.listProducts(ctx.partyId), schemas.PRODUCT, '/v1/products');
+
+/**
+ * Single party or product read.
+ * @param {'listParties'|'listProducts'} which @param {string} key @param {string} label
+ * @returns {(ctx: Ctx) => { status: number, body: any }}
+ */
+const single = (which, key, label) => (ctx) => {
+	const hit = ctx.emu.store[which](ctx.partyId).find((p) => String(p[key]) === ctx.params.id);
+	if (!hit) throw new ApiError(404, 'GenericError', `${label} ${ctx.params.id} not found`);
+	return { status: 200, body: clone(hit) };
+};
+
+/** GET /v1/peppol/participantInformation/{identifier} @param {Ctx} ctx */
+function participantInformation(ctx) {
+	return { status: 200, body: ctx.emu.store.participants.lookup(ctx.params.identifier, `${ctx.emu.url}/as4`) };
+}
+
+module.exports = {
+	listResponse,
+	orders,
+	parties,
+	products,
+	party: single('listParties', 'PartyID', 'Party'),
+	product: single('listProducts', 'ProductID', 'Product'),
+	participantInformation,
+};
