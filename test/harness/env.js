@@ -1,0 +1,92 @@
+'use strict';
+/**
+ * Boots the parts of n8n-core's runtime that executing a workflow needs,
+ * without a database, a CLI process or ~/.n8n:
+ *
+ * - the DI container n8n-core itself uses (n8n-core ships its own nested
+ *   `@n8n/di`, `@n8n/config`, `@n8n/backend-common`; resolving them from the
+ *   project root would give a *different* Container than the one
+ *   n8n-core's classes call `Container.get()` on);
+ * - `InstanceSettings` pointed at a throw-away folder (its constructor writes
+ *   an encryption key file into `<n8nFolder>/config`, by default ~/.n8n);
+ * - the n8n Logger at a quiet level (HARNESS_LOG_LEVEL or N8N_LOG_LEVEL,
+ *   default "warn");
+ * - the legacy (in-process) expression engine. isolated-vm is not built in
+ *   this project; n8n-workflow 2.41 only loads it when
+ *   `Expression.initExpressionEngine({ engine: 'vm' })` is called, which the
+ *   harness never does.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createRequire } = require('node:module');
+
+const coreDir = path.dirname(require.resolve('n8n-core/package.json'));
+const coreRequire = createRequire(path.join(coreDir, 'package.json'));
+
+let booted;
+
+function boot() {
+	if (booted) return booted;
+	const t0 = Date.now();
+	const core = require('n8n-core');
+	const workflow = require('n8n-workflow');
+	const { Container } = coreRequire('@n8n/di');
+	const { Logger } = coreRequire('@n8n/backend-common');
+	const config = coreRequire('@n8n/config');
+
+	const level = process.env.HARNESS_LOG_LEVEL || process.env.N8N_LOG_LEVEL || 'warn';
+	const globalConfig = Container.get(config.GlobalConfig);
+	globalConfig.logging.level = level;
+	if (!process.env.N8N_LOG_OUTPUT) globalConfig.logging.outputs = ['console'];
+
+	// A private n8n folder for this process, removed at exit.
+	const n8nFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-harness-n8n-'));
+	process.once('exit', () => {
+		try {
+			fs.rmSync(n8nFolder, { recursive: true, force: true });
+		} catch {
+			/* best effort */
+		}
+	});
+	const instanceSettingsConfig = Container.get(config.InstanceSettingsConfig);
+	instanceSettingsConfig.n8nFolder = n8nFolder;
+	instanceSettingsConfig.userHome = path.dirname(n8nFolder);
+	instanceSettingsConfig.encryptionKey = 'access-point-harness-encryption-key';
+	instanceSettingsConfig.enforceSettingsFilePermissions = false;
+
+	const logger = Container.get(Logger);
+	Container.set(core.InstanceSettings, new core.InstanceSettings(instanceSettingsConfig, logger));
+
+	// n8n's ErrorReporter logs every node error with its stack; collect them instead
+	// (set HARNESS_REPORT_ERRORS=1 to also log them).
+	const reportedErrors = [];
+	const errorReporter = Container.get(core.ErrorReporter);
+	errorReporter.report = (error, opts) => {
+		reportedErrors.push({ error, options: opts });
+		if (reportedErrors.length > 200) reportedErrors.shift();
+		if (process.env.HARNESS_REPORT_ERRORS) errorReporter.defaultReport(error, opts);
+	};
+
+	// WorkflowExecute stores a node's error in runData as a plain copy
+	// ({ ...error, message, stack }), which is what n8n persists. Keep the original
+	// instance reachable (non-enumerable, so it never reaches persisted data) so
+	// tests can check `instanceof NodeApiError`.
+	const proto = core.WorkflowExecute.prototype;
+	if (typeof proto.reportNodeExecutionError === 'function' && !proto.reportNodeExecutionError.harnessWrapped) {
+		const original = proto.reportNodeExecutionError;
+		proto.reportNodeExecutionError = function (error, ...rest) {
+			const copy = original.call(this, error, ...rest);
+			if (copy && typeof copy === 'object' && error instanceof Error) {
+				Object.defineProperty(copy, 'original', { value: error, enumerable: false, configurable: true });
+			}
+			return copy;
+		};
+		proto.reportNodeExecutionError.harnessWrapped = true;
+	}
+
+	booted = { reportedErrors, core, workflow, Container, Logger, logger, n8nFolder, coreRequire, bootMs: Date.now() - t0 };
+	return booted;
+}
+
+module.exports = { boot, coreRequire };
