@@ -106,8 +106,8 @@ describe('emulator basics', () => {
 			OrderLines: [{ Quantity: 1, UnitPriceExcl: 1, VATPercentage: 0 }],
 		});
 		const order = emu.store.getOrder(emu.credentials.partyId, r.json);
-		expect(order.LastModified.slice(0, 16)).toBe('2030-01-02T03:05');
-		expect(order.Created).toBe(order.LastModified);
+		expect(order?.LastModified.slice(0, 16)).toBe('2030-01-02T03:05');
+		expect(order?.Created).toBe(order?.LastModified);
 	});
 
 	it('gives direct store access: add, update, get, list', () => {
