@@ -121,7 +121,7 @@ async function createEmulator(options = {}) {
 	store.seedParty(demo.PartyID, { orders: 30, parties: 20, products: 10 });
 
 	/** @type {EmulatorConfig} */
-	const config = { ...DEFAULTS.config, faultKinds: [...DEFAULTS.config.faultKinds], allowedRedirectHosts: [...DEFAULTS.config.allowedRedirectHosts], ...(o.config || {}) };
+	const config = { ...DEFAULTS.config, faultKinds: [...DEFAULTS.config.faultKinds], allowedRedirectHosts: [...DEFAULTS.config.allowedRedirectHosts], ...(options.config || {}) };
 	/** @type {import('./server').Internal} */
 	const state = { store, config, clock, url: '', requests: [], queue: [], faultRnd: createPrng(seedNum ^ 0x5bd1e995), timers: new Set(), closing: false };
 	/** @type {Set<import('node:net').Socket>} */
