@@ -1,0 +1,466 @@
+/**
+ * Peppol participant identifiers: scheme codes, the three lookup forms of the
+ * contract (4.8) and checks that run before any request. Pure; no n8n imports.
+ */
+
+export interface PeppolScheme {
+	/** ISO 6523 ICD code, the part before the colon. */
+	code: string;
+	/** Short Peppol scheme ID, e.g. BE:VAT. */
+	id: string;
+	/** Readable name for pickers and messages. */
+	name: string;
+}
+
+/** Known Peppol participant identifier schemes (Peppol code list), readable names. */
+export const PEPPOL_SCHEMES: readonly PeppolScheme[] = [
+	{ code: '0002', id: 'FR:SIRENE', name: 'France – SIREN number' },
+	{ code: '0007', id: 'SE:ORGNR', name: 'Sweden – organisation number' },
+	{ code: '0009', id: 'FR:SIRET', name: 'France – SIRET number' },
+	{ code: '0060', id: 'DUNS', name: 'International – D-U-N-S number' },
+	{ code: '0088', id: 'GLN', name: 'International – GLN (Global Location Number)' },
+	{ code: '0096', id: 'DK:P', name: 'Denmark – P-number' },
+	{ code: '0097', id: 'IT:FTI', name: 'Italy – FTI Ediforum' },
+	{ code: '0106', id: 'NL:KVK', name: 'Netherlands – KvK (Chamber of Commerce) number' },
+	{ code: '0130', id: 'EU:NAL', name: 'EU – European Commission directorates' },
+	{ code: '0135', id: 'IT:SIA', name: 'Italy – SIA object identifier' },
+	{ code: '0142', id: 'IT:SECETI', name: 'Italy – SECETI object identifier' },
+	{ code: '0147', id: 'JP:SCC', name: 'Japan – Standard Company Code' },
+	{ code: '0151', id: 'AU:ABN', name: 'Australia – ABN (Australian Business Number)' },
+	{ code: '0158', id: 'SK:ICO', name: 'Slovakia – IČO' },
+	{ code: '0170', id: 'JP:TCC', name: 'Japan – Teikoku Company Code' },
+	{ code: '0183', id: 'CH:UIDB', name: 'Switzerland – UID business number' },
+	{ code: '0184', id: 'DK:DIGST', name: 'Denmark – CVR number' },
+	{ code: '0188', id: 'JP:SST', name: 'Japan – Corporate Number' },
+	{ code: '0190', id: 'NL:OINO', name: 'Netherlands – OIN (government organisation number)' },
+	{ code: '0191', id: 'EE:CC', name: 'Estonia – company code' },
+	{ code: '0192', id: 'NO:ORG', name: 'Norway – organisation number' },
+	{ code: '0193', id: 'UBLBE', name: 'Belgium – UBL.BE party identifier' },
+	{ code: '0195', id: 'SG:UEN', name: 'Singapore – UEN' },
+	{ code: '0196', id: 'IS:KTNR', name: 'Iceland – kennitala' },
+	{ code: '0198', id: 'DK:ERST', name: 'Denmark – SE number' },
+	{ code: '0199', id: 'LEI', name: 'International – LEI (Legal Entity Identifier)' },
+	{ code: '0200', id: 'LT:LEC', name: 'Lithuania – legal entity code' },
+	{ code: '0201', id: 'IT:CUUO', name: 'Italy – IPA office code' },
+	{ code: '0204', id: 'DE:LWID', name: 'Germany – Leitweg-ID' },
+	{ code: '0205', id: 'IT:COD', name: 'Italy – CODDEST' },
+	{ code: '0208', id: 'BE:EN', name: 'Belgium – enterprise (company) number' },
+	{ code: '0209', id: 'GS1', name: 'International – GS1 identification key' },
+	{ code: '0210', id: 'IT:CFI', name: 'Italy – codice fiscale' },
+	{ code: '0211', id: 'IT:IVA', name: 'Italy – partita IVA' },
+	{ code: '0216', id: 'FI:OVT2', name: 'Finland – OVT code' },
+	{ code: '0218', id: 'LV:URN', name: 'Latvia – unified registration number' },
+	{ code: '0221', id: 'JP:IIN', name: 'Japan – qualified invoice issuer number' },
+	{ code: '0225', id: 'FR:CTC', name: 'France – CTC electronic address' },
+	{ code: '0230', id: 'MY:EIF', name: 'Malaysia – e-invoicing framework ID' },
+	{ code: '0235', id: 'AE:TIN', name: 'United Arab Emirates – TIN' },
+	{ code: '0240', id: 'LU:MAT', name: 'Luxembourg – register of legal persons' },
+	{ code: '0242', id: 'SPIS', name: 'International – Peppol service provider ID' },
+	{ code: '0244', id: 'NG:TID', name: 'Nigeria – tax ID' },
+	{ code: '0245', id: 'SK:DIC', name: 'Slovakia – DIČ tax number' },
+	{ code: '0246', id: 'DE:GEBA', name: 'Germany – electronic business address' },
+	{ code: '0248', id: 'OM:VAT', name: 'Oman – VAT number' },
+	{ code: '9906', id: 'IT:VAT', name: 'Italy – VAT number (old scheme)' },
+	{ code: '9909', id: 'NO:VAT', name: 'Norway – VAT number' },
+	{ code: '9910', id: 'HU:VAT', name: 'Hungary – VAT number' },
+	{ code: '9913', id: 'EU:REID', name: 'EU – business registers network' },
+	{ code: '9914', id: 'AT:VAT', name: 'Austria – VAT number' },
+	{ code: '9915', id: 'AT:GOV', name: 'Austria – government organisation code' },
+	{ code: '9918', id: 'IBAN', name: 'International – IBAN' },
+	{ code: '9919', id: 'AT:KUR', name: 'Austria – company register number' },
+	{ code: '9920', id: 'ES:VAT', name: 'Spain – VAT number' },
+	{ code: '9922', id: 'AD:VAT', name: 'Andorra – VAT number' },
+	{ code: '9923', id: 'AL:VAT', name: 'Albania – VAT number' },
+	{ code: '9924', id: 'BA:VAT', name: 'Bosnia and Herzegovina – VAT number' },
+	{ code: '9925', id: 'BE:VAT', name: 'Belgium – VAT number' },
+	{ code: '9926', id: 'BG:VAT', name: 'Bulgaria – VAT number' },
+	{ code: '9927', id: 'CH:VAT', name: 'Switzerland – VAT number' },
+	{ code: '9928', id: 'CY:VAT', name: 'Cyprus – VAT number' },
+	{ code: '9929', id: 'CZ:VAT', name: 'Czechia – VAT number' },
+	{ code: '9930', id: 'DE:VAT', name: 'Germany – VAT number' },
+	{ code: '9931', id: 'EE:VAT', name: 'Estonia – VAT number' },
+	{ code: '9932', id: 'GB:VAT', name: 'United Kingdom – VAT number' },
+	{ code: '9933', id: 'GR:VAT', name: 'Greece – VAT number' },
+	{ code: '9934', id: 'HR:VAT', name: 'Croatia – VAT number' },
+	{ code: '9935', id: 'IE:VAT', name: 'Ireland – VAT number' },
+	{ code: '9936', id: 'LI:VAT', name: 'Liechtenstein – VAT number' },
+	{ code: '9937', id: 'LT:VAT', name: 'Lithuania – VAT number' },
+	{ code: '9938', id: 'LU:VAT', name: 'Luxembourg – VAT number' },
+	{ code: '9939', id: 'LV:VAT', name: 'Latvia – VAT number' },
+	{ code: '9940', id: 'MC:VAT', name: 'Monaco – VAT number' },
+	{ code: '9941', id: 'ME:VAT', name: 'Montenegro – VAT number' },
+	{ code: '9942', id: 'MK:VAT', name: 'North Macedonia – VAT number' },
+	{ code: '9943', id: 'MT:VAT', name: 'Malta – VAT number' },
+	{ code: '9944', id: 'NL:VAT', name: 'Netherlands – VAT number' },
+	{ code: '9945', id: 'PL:VAT', name: 'Poland – VAT number' },
+	{ code: '9946', id: 'PT:VAT', name: 'Portugal – VAT number' },
+	{ code: '9947', id: 'RO:VAT', name: 'Romania – VAT number' },
+	{ code: '9948', id: 'RS:VAT', name: 'Serbia – VAT number' },
+	{ code: '9949', id: 'SI:VAT', name: 'Slovenia – VAT number' },
+	{ code: '9950', id: 'SK:VAT', name: 'Slovakia – VAT number' },
+	{ code: '9951', id: 'SM:VAT', name: 'San Marino – VAT number' },
+	{ code: '9952', id: 'TR:VAT', name: 'Türkiye – VAT number' },
+	{ code: '9953', id: 'VA:VAT', name: 'Vatican City – VAT number' },
+	{ code: '9955', id: 'SE:VAT', name: 'Sweden – VAT number' },
+	{ code: '9957', id: 'FR:VAT', name: 'France – VAT number' },
+	{ code: '9959', id: 'US:EIN', name: 'United States – EIN' },
+];
+
+/** The schemes the contract (4.8) and the field notes name: offered first in pickers. */
+export const COMMON_SCHEME_CODES: readonly string[] = [
+	'9925', '0208', '9944', '0106', '0190', '9930', '0204', '0088', '0007', '9955',
+	'0009', '0002', '9957', '0192', '0060', '0199', '9938', '9914', '9906',
+];
+
+/** Withdrawn scheme codes and the code that replaced them. */
+const WITHDRAWN_SCHEMES: Readonly<Record<string, string>> = {
+	'9956': '0208',
+	'9958': '0204',
+	'9954': '0190',
+	'9902': '0184',
+	'9908': '0192',
+	'9907': '0210',
+};
+
+/** VAT country prefix → the Peppol VAT scheme the lookup resolves it to. */
+export const VAT_PREFIX_SCHEMES: Readonly<Record<string, string>> = {
+	AD: '9922', AL: '9923', AT: '9914', BA: '9924', BE: '9925', BG: '9926', CH: '9927', CY: '9928',
+	CZ: '9929', DE: '9930', EE: '9931', EL: '9933', ES: '9920', FR: '9957', GB: '9932', GR: '9933',
+	HR: '9934', HU: '9910', IE: '9935', IT: '9906', LI: '9936', LT: '9937', LU: '9938', LV: '9939',
+	MC: '9940', ME: '9941', MK: '9942', MT: '9943', NL: '9944', NO: '9909', PL: '9945', PT: '9946',
+	RO: '9947', RS: '9948', SE: '9955', SI: '9949', SK: '9950', SM: '9951', TR: '9952', VA: '9953',
+};
+
+export const MAX_IDENTIFIER_VALUE_LENGTH = 130;
+
+const SCHEMES_BY_CODE: ReadonlyMap<string, PeppolScheme> = new Map(PEPPOL_SCHEMES.map((s) => [s.code, s]));
+
+export function findScheme(code: string): PeppolScheme | undefined {
+	return SCHEMES_BY_CODE.get(code);
+}
+
+export function isKnownSchemeCode(code: string): boolean {
+	return SCHEMES_BY_CODE.has(code);
+}
+
+/** "9925 (Belgium – VAT number)", or the bare code when unknown. */
+export function describeScheme(code: string): string {
+	const scheme = findScheme(code);
+	return scheme ? `${code} (${scheme.name})` : code;
+}
+
+// ---- checksums ----------------------------------------------------------
+
+/** Check digits of a Belgian enterprise number: 97 - (first 8 digits mod 97). */
+export function belgianCheckDigits(firstEightDigits: string): number {
+	return 97 - (Number(firstEightDigits) % 97);
+}
+
+/**
+ * Brings "0403.170.701", "403 170 701" or "BE0403170701" to the 10 digits of a
+ * Belgian enterprise number (old 9-digit numbers take a leading 0); undefined
+ * when it is not 9 or 10 digits.
+ */
+export function compactBelgianEnterpriseNumber(value: string): string | undefined {
+	const digits = String(value).replace(/[\s.\-/]/g, '').replace(/^BE/i, '');
+	if (/^\d{10}$/.test(digits)) return digits;
+	if (/^\d{9}$/.test(digits)) return `0${digits}`;
+	return undefined;
+}
+
+/** 10 digits (or 9 old-style), first digit 0 or 1, last two digits = 97 - (first eight mod 97). */
+export function isValidBelgianEnterpriseNumber(value: string): boolean {
+	const digits = compactBelgianEnterpriseNumber(value);
+	if (!digits || !/^[01]/.test(digits)) return false;
+	return belgianCheckDigits(digits.slice(0, 8)) === Number(digits.slice(8));
+}
+
+/** "BE" + a valid enterprise number (spaces and dots allowed). */
+export function isValidBelgianVat(value: string): boolean {
+	const compact = String(value).replace(/[\s.-]/g, '').toUpperCase();
+	return /^BE\d{9,10}$/.test(compact) && isValidBelgianEnterpriseNumber(compact);
+}
+
+/** Dutch VAT (btw-id) shape: NL + 9 digits + B + 2 digits. */
+export function isDutchVatShape(value: string): boolean {
+	return /^NL\d{9}B\d{2}$/.test(String(value).replace(/[\s.]/g, '').toUpperCase());
+}
+
+/** GS1 check digit for the digits before it (weights 3,1,3,... from the right). */
+export function gs1CheckDigit(digitsWithoutCheck: string): number {
+	let sum = 0;
+	for (let i = digitsWithoutCheck.length - 1, weight = 3; i >= 0; i--, weight = 4 - weight) {
+		sum += Number(digitsWithoutCheck[i]) * weight;
+	}
+	return (10 - (sum % 10)) % 10;
+}
+
+/** Whether a GS1 key (GLN, GTIN-8/12/13/14, SSCC) ends with its correct check digit. */
+export function gs1CheckDigitValid(digits: string): boolean {
+	if (!/^\d{8,18}$/.test(digits)) return false;
+	return gs1CheckDigit(digits.slice(0, -1)) === Number(digits[digits.length - 1]);
+}
+
+/** A GLN: 13 digits with a valid GS1 check digit. */
+export function isValidGln(value: string): boolean {
+	return /^\d{13}$/.test(value) && gs1CheckDigitValid(value);
+}
+
+/** ISO 17442 LEI: 18 alphanumerics + 2 check digits, ISO 7064 mod 97-10 remainder 1. */
+export function isValidLei(value: string): boolean {
+	const lei = String(value).toUpperCase();
+	if (!/^[A-Z0-9]{18}\d{2}$/.test(lei)) return false;
+	let remainder = 0;
+	for (const char of lei) {
+		const n = parseInt(char, 36);
+		remainder = n > 9 ? (remainder * 100 + n) % 97 : (remainder * 10 + n) % 97;
+	}
+	return remainder === 1;
+}
+
+/** Two letters then something with digits: a VAT number, not a GLN or company number. */
+export function looksLikeVatNumber(value: string): boolean {
+	const compact = String(value).replace(/[\s.-]/g, '');
+	return /^[A-Za-z]{2}[A-Za-z0-9+*]{2,13}$/.test(compact) && /\d/.test(compact);
+}
+
+// ---- parsing --------------------------------------------------------------
+
+export type IdentifierForm = 'vat' | 'enterprise' | 'scheme';
+
+export interface ParsedIdentifier {
+	ok: true;
+	form: IdentifierForm;
+	/** Scheme the identifier belongs to (derived for the VAT and bare forms). */
+	scheme: string;
+	/** Normalised value (what follows the scheme for the scheme form). */
+	value: string;
+	/** The normalised identifier, in the form given, as sent in the lookup path. */
+	lookup: string;
+	/** Upper-cased lookup: Peppol compares identifiers case-insensitively. */
+	key: string;
+}
+
+export interface IdentifierProblem {
+	ok: false;
+	problem: string;
+	hint: string;
+}
+
+export type IdentifierCheck = ParsedIdentifier | IdentifierProblem;
+
+type ValueCheck = { ok: true; value: string } | IdentifierProblem;
+
+const FORMS_HINT =
+	'Use a VAT number with country prefix (BE0123456749), a Belgian company number (0123.456.749) or <scheme>:<identifier> (0088:5400000000010).';
+
+function problem(text: string, hint: string = FORMS_HINT): IdentifierProblem {
+	return { ok: false, problem: text, hint };
+}
+
+function nonAsciiProblem(value: string): IdentifierProblem | undefined {
+	const bad = /[^\x21-\x7e]/.exec(value);
+	if (!bad) return undefined;
+	const code = bad[0].codePointAt(0) ?? 0;
+	const shown = code < 0x21 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `"${bad[0]}"`;
+	return problem(
+		`contains the character ${shown}, which is not allowed (Peppol identifiers are printable ASCII)`,
+		'Retype the identifier without accents, special spaces or look-alike letters.',
+	);
+}
+
+function checkBelgianEnterprise(raw: string, vatPrefix: boolean): ValueCheck {
+	const digits = compactBelgianEnterpriseNumber(raw);
+	const label = vatPrefix ? 'Belgian VAT number' : 'Belgian enterprise number';
+	const example = vatPrefix ? 'BE0123456749' : '0123456749 or 0123.456.749';
+	if (!digits) return problem(`is not a ${label} (expected ${vatPrefix ? 'BE + ' : ''}10 digits)`, `A ${label} looks like ${example}.`);
+	if (!/^[01]/.test(digits)) {
+		return problem(`is not a ${label} (the 10 digits must start with 0 or 1)`, `A ${label} looks like ${example}.`);
+	}
+	if (!isValidBelgianEnterpriseNumber(digits)) {
+		return problem(
+			`is not a valid ${label} (mod-97 check digits ${digits.slice(8)} do not match ${String(belgianCheckDigits(digits.slice(0, 8))).padStart(2, '0')})`,
+			'Check the number for typos; it is listed in the Crossroads Bank for Enterprises (KBO/BCE).',
+		);
+	}
+	return { ok: true, value: vatPrefix ? `BE${digits}` : digits };
+}
+
+/** Checks and normalises the value for a scheme; the scheme must be known. */
+export function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
+	const trimmed = String(rawValue ?? '').trim();
+	if (!trimmed) return problem(`has no value after the scheme ${scheme}`, `Enter the identifier, e.g. ${scheme}:<identifier>.`);
+	const nonAscii = nonAsciiProblem(trimmed.replace(/\s/g, ''));
+	if (nonAscii) return nonAscii;
+	const compact = trimmed.replace(/\s/g, '');
+	// Dots group digits in national numbers; they belong in no value of these schemes.
+	const digitsOnly = compact.replace(/\./g, '');
+
+	let result: ValueCheck;
+	switch (scheme) {
+		case '0208':
+			if (/^[A-Z]{2}/i.test(digitsOnly) && !/^BE/i.test(digitsOnly)) {
+				return problem('is not a Belgian enterprise number (0208 takes 10 digits)', 'For a VAT number choose the VAT scheme of its country.');
+			}
+			result = checkBelgianEnterprise(digitsOnly, false);
+			break;
+		case '9925':
+			if (/^[A-Z]{2}/i.test(digitsOnly) && !/^BE/i.test(digitsOnly)) {
+				return problem(`is not a Belgian VAT number (9925 takes BE + 10 digits)`, 'Choose the VAT scheme of the number\'s country, or send the VAT number alone.');
+			}
+			result = checkBelgianEnterprise(digitsOnly, true);
+			break;
+		case '9944': {
+			const upper = digitsOnly.toUpperCase();
+			const value = /^\d{9}B\d{2}$/.test(upper) ? `NL${upper}` : upper;
+			result = isDutchVatShape(value)
+				? { ok: true, value }
+				: problem('is not a Dutch VAT number (expected NL + 9 digits + B + 2 digits)', 'A Dutch VAT number (btw-id) looks like NL123456789B01.');
+			break;
+		}
+		case '9930': {
+			const upper = digitsOnly.toUpperCase();
+			const value = /^\d{9}$/.test(upper) ? `DE${upper}` : upper;
+			result = /^DE\d{9}$/.test(value)
+				? { ok: true, value }
+				: problem('is not a German VAT number (expected DE + 9 digits)', 'A German VAT number (USt-IdNr.) looks like DE123456789.');
+			break;
+		}
+		case '0088': {
+			if (looksLikeVatNumber(digitsOnly)) {
+				return problem(
+					'is a VAT number, not a GLN: a GLN cannot be derived from a VAT number',
+					"A GLN (13 digits, e.g. 5400000000010) must be known first, e.g. from the receiver. To look the receiver up by VAT number, enter the VAT number itself or choose its country's VAT scheme (e.g. 9925 for Belgium).",
+				);
+			}
+			const gln = digitsOnly.replace(/-/g, '');
+			if (!/^\d{13}$/.test(gln)) {
+				result = problem('is not a GLN (expected 13 digits)', 'A GLN (Global Location Number) has 13 digits, e.g. 5400000000010.');
+			} else if (!isValidGln(gln)) {
+				result = problem(
+					`is not a valid GLN (the GS1 check digit should be ${gs1CheckDigit(gln.slice(0, 12))}, not ${gln[12]})`,
+					'Check the GLN for typos; its last digit is a GS1 check digit.',
+				);
+			} else {
+				result = { ok: true, value: gln };
+			}
+			break;
+		}
+		case '0106':
+			result = /^\d{8}$/.test(digitsOnly)
+				? { ok: true, value: digitsOnly }
+				: problem('is not a KvK number (expected 8 digits)', 'A Dutch Chamber of Commerce (KvK) number has 8 digits, e.g. 12345678.');
+			break;
+		case '0190':
+			result = /^\d{20}$/.test(digitsOnly)
+				? { ok: true, value: digitsOnly }
+				: problem('is not an OIN (expected 20 digits)', 'A Dutch government organisation number (OIN) has 20 digits.');
+			break;
+		case '0199':
+			result = isValidLei(digitsOnly)
+				? { ok: true, value: digitsOnly.toUpperCase() }
+				: problem('is not a valid LEI (20 characters with ISO 17442 check digits)', 'A Legal Entity Identifier looks like 5493001KJTIIGC8Y1R12.');
+			break;
+		default:
+			// VAT schemes carry the country prefix upper-case; other schemes keep their value as typed.
+			result = { ok: true, value: /^99\d\d$/.test(scheme) ? digitsOnly.toUpperCase() : compact };
+	}
+	if (result.ok && result.value.length > MAX_IDENTIFIER_VALUE_LENGTH) {
+		return problem(
+			`is ${result.value.length} characters long after the scheme; Peppol allows at most ${MAX_IDENTIFIER_VALUE_LENGTH}`,
+			'Check that the field holds a single identifier.',
+		);
+	}
+	return result;
+}
+
+function schemeCodeProblem(code: string): IdentifierProblem | undefined {
+	if (!/^\d{4}$/.test(code)) {
+		return problem(`has the scheme "${code}", but a Peppol scheme code is 4 digits`, 'Use a scheme code such as 9925 (Belgian VAT) or 0208 (Belgian company number).');
+	}
+	const replacement = WITHDRAWN_SCHEMES[code];
+	if (replacement) {
+		return problem(
+			`uses the withdrawn scheme ${code}`,
+			`Peppol replaced it with ${describeScheme(replacement)}; use ${replacement}:<identifier>.`,
+		);
+	}
+	if (!isKnownSchemeCode(code)) {
+		return problem(
+			`uses the unknown scheme code ${code}`,
+			'Use a Peppol scheme code, e.g. 9925 (Belgian VAT), 0208 (Belgian company number), 9944 (Dutch VAT), 0088 (GLN).',
+		);
+	}
+	return undefined;
+}
+
+function parsed(form: IdentifierForm, scheme: string, value: string, lookup: string): ParsedIdentifier {
+	return { ok: true, form, scheme, value, lookup, key: lookup.toUpperCase() };
+}
+
+/** A scheme (picked) and a value (typed): always the `<scheme>:<value>` form. */
+export function buildParticipantIdentifier(schemeCode: string, value: string): IdentifierCheck {
+	const code = String(schemeCode ?? '').trim();
+	const codeProblem = schemeCodeProblem(code);
+	if (codeProblem) return codeProblem;
+	const checked = checkSchemeValue(code, value);
+	if (!checked.ok) return checked;
+	return parsed('scheme', code, checked.value, `${code}:${checked.value}`);
+}
+
+/**
+ * One identifier in any of the three forms of the contract (4.8): a VAT number
+ * with country prefix, a bare Belgian company number, or `<scheme>:<identifier>`
+ * (an `iso6523-actorid-upis::` prefix is dropped). Normalises within the form.
+ */
+export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
+	if (input === undefined || input === null || (typeof input !== 'string' && typeof input !== 'number')) {
+		return problem('is empty');
+	}
+	const text = String(input).trim().replace(/^iso6523-actorid-upis::/i, '');
+	if (!text) return problem('is empty');
+
+	const schemeForm = /^([^:]*?)\s*:\s*([\s\S]*)$/.exec(text);
+	if (schemeForm) {
+		const code = schemeForm[1].trim();
+		const codeProblem = schemeCodeProblem(code);
+		if (codeProblem) return codeProblem;
+		const checked = checkSchemeValue(code, schemeForm[2]);
+		if (!checked.ok) return checked;
+		return parsed('scheme', code, checked.value, `${code}:${checked.value}`);
+	}
+
+	const nonAscii = nonAsciiProblem(text.replace(/\s/g, ''));
+	if (nonAscii) return nonAscii;
+	const compact = text.replace(/[\s.-]/g, '');
+
+	if (/^[A-Za-z]{2}/.test(compact)) {
+		const country = compact.slice(0, 2).toUpperCase();
+		if (!looksLikeVatNumber(compact)) {
+			return problem('is not a VAT number (expected a country prefix followed by the number, e.g. BE0123456749)');
+		}
+		const scheme = VAT_PREFIX_SCHEMES[country];
+		if (!scheme) {
+			return problem(
+				`has the country prefix ${country}, for which no Peppol VAT scheme exists`,
+				'Use <scheme>:<identifier> with a scheme of that country (e.g. 0184:<CVR> for Denmark, 0216:<OVT> for Finland).',
+			);
+		}
+		const checked = checkSchemeValue(scheme, `${country}${compact.slice(2)}`);
+		if (!checked.ok) return checked;
+		return parsed('vat', scheme, checked.value, checked.value);
+	}
+
+	if (/^\d+$/.test(compact)) {
+		if (compact.length === 9 || compact.length === 10) {
+			const checked = checkSchemeValue('0208', compact);
+			if (!checked.ok) return checked;
+			return parsed('enterprise', '0208', checked.value, checked.value);
+		}
+		if (compact.length === 13 && isValidGln(compact)) {
+			return problem('looks like a GLN, but a bare number is read as a Belgian company number', `Enter it as 0088:${compact}.`);
+		}
+		return problem(`is a ${compact.length}-digit number, but a bare number must be a Belgian company number (10 digits)`);
+	}
+	return problem('is not a recognised Peppol identifier');
+}
