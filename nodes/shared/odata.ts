@@ -1,0 +1,337 @@
+/**
+ * OData query options (contract 4.10, field notes "OData literals"): conditions and
+ * sort keys become `$filter` / `$orderby` strings. Pure: no n8n, no I/O.
+ *
+ * Encoding: build the option values as plain text and hand them to the shared client
+ * in `qs`; n8n's HTTP stack (axios' default params serializer, no arrayFormat) applies
+ * encodeURIComponent to each value, so `+`, `&`, `#`, `%` and unicode arrive intact
+ * (a literal `+` is sent as `%2B`, a space as `+`). Never pre-encode a value put in
+ * `qs`: it would be encoded twice. `encodeQueryValue` / `toQueryString` reproduce that
+ * encoding for links, hints and tests.
+ */
+
+export type ODataType = 'string' | 'number' | 'boolean' | 'date' | 'datetime' | 'null';
+export type ComparisonOperator = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
+export type Combine = 'and' | 'or';
+export type SortDirection = 'asc' | 'desc';
+
+export interface FilterCondition {
+	/** Property path, e.g. `OrderDate` or `CounterParty/DisplayName`. */
+	field: string;
+	operator: ComparisonOperator;
+	value: unknown;
+	type: ODataType;
+}
+
+export interface SortKey {
+	field: string;
+	direction: SortDirection;
+}
+
+export const COMPARISON_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
+export const ODATA_TYPES: readonly ODataType[] = ['string', 'number', 'boolean', 'date', 'datetime', 'null'];
+
+/** A query that cannot be built; `field` and `index` say which input was wrong. */
+export class ODataError extends Error {
+	constructor(
+		message: string,
+		readonly field?: string,
+		readonly index?: number,
+	) {
+		super(message);
+		this.name = 'ODataError';
+	}
+}
+
+const PATH_SEGMENT = '[A-Za-z_][A-Za-z0-9_]*';
+const PROPERTY_PATH = new RegExp(`^${PATH_SEGMENT}(?:/${PATH_SEGMENT})*$`);
+const RESERVED_WORDS = new Set(['and', 'or', 'not', 'eq', 'ne', 'gt', 'ge', 'lt', 'le', 'true', 'false', 'null', 'asc', 'desc']);
+
+/** Letters, digits and `_`, segments joined by `/`; no spaces, quotes, operators or parentheses. */
+export function isValidPropertyPath(path: string): boolean {
+	if (typeof path !== 'string' || !PROPERTY_PATH.test(path)) return false;
+	return !path.split('/').some((segment) => RESERVED_WORDS.has(segment));
+}
+
+/** The trimmed path, or an ODataError naming it. */
+export function assertPropertyPath(path: unknown, index?: number): string {
+	const text = typeof path === 'string' ? path.trim() : '';
+	if (!text) throw new ODataError('A property name is empty', undefined, index);
+	if (!isValidPropertyPath(text)) {
+		throw new ODataError(
+			`"${text.slice(0, 80)}" is not a valid property path (use letters, digits and _, with / for a sub-property, e.g. CounterParty/DisplayName)`,
+			text,
+			index,
+		);
+	}
+	return text;
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+function pad(n: number, width = 2): string {
+	return String(n).padStart(width, '0');
+}
+
+function isRealDate(y: number, m: number, d: number): boolean {
+	const check = new Date(Date.UTC(y, m - 1, d));
+	return check.getUTCFullYear() === y && check.getUTCMonth() === m - 1 && check.getUTCDate() === d;
+}
+
+/** Text of a date-like value: strings, JS Dates and objects with toISO() (Luxon, as n8n's $now). */
+function dateText(value: unknown): string | undefined {
+	if (typeof value === 'string') return value.trim();
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+	if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+		const iso = (value as { toISO: () => string | null }).toISO();
+		return iso ?? undefined;
+	}
+	return undefined;
+}
+
+/**
+ * `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ss` for a date-like value; a value with a zone
+ * (`Z`, `+02:00`) is converted to UTC, fractions of a second are dropped.
+ * Returns undefined when the value is not a real calendar date.
+ */
+export function normalizeDate(value: unknown): string | undefined {
+	const text = dateText(value);
+	if (!text) return undefined;
+	const dateOnly = DATE_ONLY.exec(text);
+	if (dateOnly) {
+		const [y, m, d] = [Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3])];
+		return isRealDate(y, m, d) ? text : undefined;
+	}
+	const match = DATE_TIME.exec(text);
+	if (!match) return undefined;
+	const [y, mo, d, h, mi] = [1, 2, 3, 4, 5].map((i) => Number(match[i]));
+	const s = Number(match[6] ?? 0);
+	if (!isRealDate(y, mo, d) || h > 23 || mi > 59 || s > 59) return undefined;
+	const zone = match[7];
+	if (!zone) return `${match[1]}-${match[2]}-${match[3]}T${pad(h)}:${pad(mi)}:${pad(s)}`;
+	let t = Date.UTC(y, mo - 1, d, h, mi, s);
+	if (zone.toUpperCase() !== 'Z') {
+		const z = zone.replace(':', '');
+		const offset = (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5))) * (z[0] === '-' ? -1 : 1);
+		t -= offset * 60_000;
+	}
+	return new Date(t).toISOString().slice(0, 19);
+}
+
+function typeName(type: ODataType): string {
+	return type === 'datetime' ? 'date and time' : type;
+}
+
+/**
+ * One OData literal: strings in single quotes with embedded quotes doubled,
+ * dates as `DateTime'…'`, numbers and booleans bare, `null`. Throws ODataError for a
+ * value that does not fit the type.
+ */
+export function formatLiteral(value: unknown, type: ODataType): string {
+	const result = tryFormatLiteral(value, type);
+	if ('problem' in result) throw new ODataError(result.problem);
+	return result.literal;
+}
+
+/** formatLiteral without throwing: the literal, or the problem with the value. */
+export function tryFormatLiteral(value: unknown, type: ODataType): { literal: string } | { problem: string } {
+	const fail = (problem: string) => ({ problem });
+	switch (type) {
+		case 'null':
+			return { literal: 'null' };
+		case 'string': {
+			if (value === null || value === undefined) return fail('A text value is missing');
+			if (typeof value === 'object') return fail('A text value must be text, not an object or a list');
+			return { literal: `'${String(value).replace(/'/g, "''")}'` };
+		}
+		case 'number': {
+			const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+			if (typeof value === 'number' && !Number.isFinite(value)) {
+				return fail(`${String(value)} is not a finite number`);
+			}
+			if (!/^-?\d+(\.\d+)?$/.test(text)) {
+				if (typeof value === 'number') {
+					// Large or tiny numbers print with an exponent; write them out in full.
+					const fixed = value.toFixed(20).replace(/\.?0+$/, '');
+					if (/^-?\d+(\.\d+)?$/.test(fixed)) return { literal: fixed };
+				}
+				return fail(
+					`"${String(value).slice(0, 60)}" is not a number (use digits with an optional "." for decimals, e.g. 12.5)`,
+				);
+			}
+			return { literal: text.replace(/^(-?)0+(?=\d)/, '$1') };
+		}
+		case 'boolean': {
+			if (typeof value === 'boolean') return { literal: String(value) };
+			const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
+			if (text === 'true' || text === 'false') return { literal: text };
+			return fail(`"${String(value).slice(0, 60)}" is not a boolean (use true or false)`);
+		}
+		case 'date':
+		case 'datetime': {
+			const normalized = normalizeDate(value);
+			if (!normalized) {
+				return fail(
+					`"${String(value instanceof Date ? 'Invalid Date' : value).slice(0, 60)}" is not a valid ${typeName(type)} (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)`,
+				);
+			}
+			return { literal: `DateTime'${normalized}'` };
+		}
+		default:
+			return fail(`Unknown value type "${String(type)}"`);
+	}
+}
+
+/** `<path> <op> <literal>` for one condition. */
+export function buildCondition(condition: FilterCondition, index?: number): string {
+	const field = assertPropertyPath(condition.field, index);
+	if (!COMPARISON_OPERATORS.includes(condition.operator)) {
+		throw new ODataError(`Unknown operator "${String(condition.operator)}" (use eq, ne, gt, ge, lt or le)`, field, index);
+	}
+	if (condition.type === 'null' && condition.operator !== 'eq' && condition.operator !== 'ne') {
+		throw new ODataError(`"${field}" can only be compared with empty (null) using equals or not equals`, field, index);
+	}
+	const literal = tryFormatLiteral(condition.value, condition.type);
+	if ('problem' in literal) throw new ODataError(`${field}: ${literal.problem}`, field, index);
+	return `${field} ${condition.operator} ${literal.literal}`;
+}
+
+/** Conditions joined with ` and ` / ` or `; '' when there are none. */
+export function buildFilter(conditions: FilterCondition[], combine: Combine = 'and'): string {
+	if (combine !== 'and' && combine !== 'or') throw new ODataError(`Unknown combination "${String(combine)}" (use and or or)`);
+	return conditions.map((condition, index) => buildCondition(condition, index)).join(` ${combine} `);
+}
+
+interface Scan {
+	/** An `or` outside quotes at parenthesis depth 0. */
+	topLevelOr: boolean;
+	/** The whole expression is enclosed in one pair of parentheses. */
+	enclosed: boolean;
+}
+
+/**
+ * Walks a filter outside string literals: checks quotes and parentheses balance and
+ * finds a top-level `or`. Throws ODataError for an unterminated string or unbalanced parentheses.
+ */
+export function scanFilter(filter: string): Scan {
+	let depth = 0;
+	let topLevelOr = false;
+	let enclosed = filter.startsWith('(');
+	for (let i = 0; i < filter.length; i++) {
+		const c = filter[i];
+		if (c === "'" || c === '"') {
+			let j = i + 1;
+			for (;;) {
+				if (j >= filter.length) throw new ODataError(`The filter has an unterminated text value starting at position ${i}`);
+				if (filter[j] === c) {
+					if (filter[j + 1] === c) {
+						j += 2;
+						continue;
+					}
+					break;
+				}
+				j++;
+			}
+			i = j;
+			continue;
+		}
+		if (c === '(') depth++;
+		else if (c === ')') {
+			depth--;
+			if (depth < 0) throw new ODataError(`The filter closes a parenthesis it never opened (position ${i})`);
+			if (depth === 0 && i !== filter.length - 1) enclosed = false;
+		} else if (depth === 0 && /^or[\s(]/i.test(filter.slice(i, i + 3)) && i > 0 && /[\s)]/.test(filter[i - 1])) {
+			topLevelOr = true;
+		}
+	}
+	if (depth !== 0) throw new ODataError('The filter opens a parenthesis it never closes');
+	return { topLevelOr, enclosed: enclosed && filter.endsWith(')') };
+}
+
+/**
+ * ANDs filters together (empty ones are skipped), putting parentheses around any part
+ * with a top-level `or` so that `a or b` AND `c` means `(a or b) and c`.
+ * Returns undefined when nothing is left.
+ */
+export function andFilters(...filters: Array<string | undefined | null>): string | undefined {
+	const parts = filters.map((filter) => (filter ?? '').trim()).filter((filter) => filter !== '');
+	if (parts.length === 0) return undefined;
+	if (parts.length === 1) {
+		scanFilter(parts[0]);
+		return parts[0];
+	}
+	return parts
+		.map((part) => {
+			const scan = scanFilter(part);
+			return scan.topLevelOr && !scan.enclosed ? `(${part})` : part;
+		})
+		.join(' and ');
+}
+
+/** `$orderby`: `Field[ desc]` joined by commas; '' for no keys. */
+export function buildOrderBy(keys: SortKey[]): string {
+	const seen = new Set<string>();
+	return keys
+		.map((key, index) => {
+			const field = assertPropertyPath(key.field, index);
+			if (key.direction !== 'asc' && key.direction !== 'desc') {
+				throw new ODataError(`Unknown sort direction "${String(key.direction)}" for ${field} (use asc or desc)`, field, index);
+			}
+			if (seen.has(field)) throw new ODataError(`${field} is in the sort order twice`, field, index);
+			seen.add(field);
+			return key.direction === 'desc' ? `${field} desc` : field;
+		})
+		.join(',');
+}
+
+/**
+ * A hand-written filter as users copy it from the API docs: `+` between words (the
+ * docs' way of writing a space in a URL) becomes a space outside text values, and
+ * quotes and parentheses must balance. Percent signs are left alone: the value is
+ * encoded once when sent.
+ */
+export function normalizeRawFilter(raw: string): string {
+	let out = '';
+	const text = String(raw ?? '').trim();
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (c === "'" || c === '"') {
+			let j = i + 1;
+			while (j < text.length) {
+				if (text[j] === c) {
+					if (text[j + 1] === c) {
+						j += 2;
+						continue;
+					}
+					break;
+				}
+				j++;
+			}
+			out += text.slice(i, j + 1);
+			i = j;
+			continue;
+		}
+		out += c === '+' ? ' ' : c;
+	}
+	const normalized = out.replace(/\s+/g, ' ').trim();
+	if (normalized) scanFilter(normalized);
+	return normalized;
+}
+
+/** How a query value is percent-encoded on the wire (axios' params encoding). */
+export function encodeQueryValue(value: string): string {
+	return encodeURIComponent(value)
+		.replace(/%3A/gi, ':')
+		.replace(/%24/g, '$')
+		.replace(/%2C/gi, ',')
+		.replace(/%20/g, '+');
+}
+
+/** The query string n8n's HTTP stack sends for `qs` (undefined/null values left out). */
+export function toQueryString(qs: Record<string, unknown>): string {
+	return Object.entries(qs)
+		.filter(([, value]) => value !== undefined && value !== null)
+		.map(([key, value]) => `${encodeQueryValue(key)}=${encodeQueryValue(String(value))}`)
+		.join('&');
+}
