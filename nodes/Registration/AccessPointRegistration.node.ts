@@ -3,6 +3,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
+import * as create from './actions/create.operation';
+import * as deactivate from './actions/deactivate.operation';
+import * as get from './actions/get.operation';
 import * as getMany from './actions/getMany.operation';
 import { router } from './actions/router';
 
@@ -29,6 +32,24 @@ export class AccessPointRegistration implements INodeType {
 				default: 'getMany',
 				options: [
 					{
+						name: 'Create',
+						value: 'create',
+						description: 'Register a company entity under the master account; outputs its RegistrationID',
+						action: 'Create a registration',
+					},
+					{
+						name: 'Deactivate',
+						value: 'deactivate',
+						description: 'Deactivate a registration (it is not deleted)',
+						action: 'Deactivate a registration',
+					},
+					{
+						name: 'Get',
+						value: 'get',
+						description: 'Get one registration with its company details and integrations',
+						action: 'Get a registration',
+					},
+					{
 						name: 'Get Many',
 						value: 'getMany',
 						description: 'List the companies registered under the master account',
@@ -36,7 +57,10 @@ export class AccessPointRegistration implements INodeType {
 					},
 				],
 			},
+			...create.description,
+			...get.description,
 			...getMany.description,
+			...deactivate.description,
 			{
 				displayName: 'Options',
 				name: 'options',

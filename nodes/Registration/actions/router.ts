@@ -3,9 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readRetryPolicy } from '../../shared/fields';
 import { clientProvider } from '../../shared/router';
+import * as create from './create.operation';
+import * as deactivate from './deactivate.operation';
+import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 
-const operations = { getMany };
+const operations = { create, deactivate, get, getMany };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const operation = this.getNodeParameter('operation', 0) as keyof typeof operations;
