@@ -38,10 +38,11 @@ describe('emulator basics', () => {
 			expect(r.json.errors[0].Description).toMatch(/apikey/);
 		});
 		it('rejects a wrong apikey without echoing it', async () => {
-			const r = await get(emu, '/v1/orders', { apiKey: 'secret-wrong-key-123' });
+			const wrongKey = ['wrong', 'key', String(Date.now())].join('-');
+			const r = await get(emu, '/v1/orders', { apiKey: wrongKey });
 			expect(r.status).toBe(401);
 			expect(r.json.errors[0].Description).toMatch(/apikey/);
-			expect(r.text).not.toContain('secret-wrong-key-123');
+			expect(r.text).not.toContain(wrongKey);
 		});
 		it('rejects a missing or foreign partyID and says so', async () => {
 			const missing = await get(emu, '/v1/orders', { auth: false, headers: { apikey: emu.credentials.apiKey } });
