@@ -1,0 +1,83 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { retryOptions } from '../shared/fields';
+import { searchRegistrations } from '../shared/methods';
+import * as create from './actions/create.operation';
+import * as deleteOperation from './actions/delete.operation';
+import * as getMany from './actions/getMany.operation';
+import { router } from './actions/router';
+import { searchIntegrations } from './methods';
+
+export class AccessPointIntegration implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'AccessPoint Integration',
+		name: 'accessPointIntegration',
+		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ($parameter["network"] ? ": " + $parameter["network"] : "") }}',
+		description: 'Activate e-invoicing networks (Peppol, SDI, ...) for a registered company',
+		defaults: { name: 'AccessPoint Integration' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'accessPointApi', required: true }],
+		hints: [
+			{
+				message:
+					'If an integration comes back Pending (e.g. SDI), open the documentToSign URL in the output and have the registered company sign it; the integration is activated after the signature.',
+				type: 'info',
+				location: 'outputPane',
+				whenToDisplay: 'afterExecution',
+				displayCondition: '={{ $parameter["operation"] === "create" && $parameter["network"] !== "Peppol" }}',
+			},
+		],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				default: 'create',
+				options: [
+					{
+						name: 'Create',
+						value: 'create',
+						description: 'Activate a network for a registration',
+						action: 'Create an integration',
+					},
+					{
+						name: 'Delete',
+						value: 'delete',
+						description: 'Remove an integration from a registration',
+						action: 'Delete an integration',
+					},
+					{
+						name: 'Get Many',
+						value: 'getMany',
+						description: "List a registration's integrations with their status",
+						action: 'Get many integrations',
+					},
+				],
+			},
+			...create.description,
+			...deleteOperation.description,
+			...getMany.description,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [...retryOptions],
+			},
+		],
+	};
+
+	methods = { listSearch: { searchRegistrations, searchIntegrations } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

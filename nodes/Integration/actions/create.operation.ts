@@ -1,0 +1,144 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { registrationIdField } from '../../shared/fields';
+import type { ClientProvider } from '../../shared/router';
+import { runPerItem } from '../../shared/router';
+import { inputError, readRegistrationId } from './input';
+import type { IntegrationInput } from './integrationInput';
+import { buildIntegrationBody } from './integrationInput';
+import { integrationOutput } from './integrationOutput';
+
+const properties: INodeProperties[] = [
+	{ ...registrationIdField, description: 'The registered company entity that gets the integration' },
+	{
+		displayName: 'Network',
+		name: 'network',
+		type: 'options',
+		default: 'Peppol',
+		description: 'The e-invoicing network to activate for this registration (ExternalProvider)',
+		options: [
+			{
+				name: 'Peppol',
+				value: 'Peppol',
+				description: 'Send (and receive) over Peppol; usually Ready or Active at once',
+			},
+			{
+				name: 'SDI',
+				value: 'SDI',
+				description:
+					'Italian Sistema di Interscambio; starts Pending until the company signs a legal archiving document',
+			},
+			{
+				name: 'Chorus Pro',
+				value: 'ChorusPro',
+				description: 'French public sector network; needs the technical user key of the Chorus Pro account',
+			},
+			{
+				name: 'Other Network',
+				value: 'other',
+				description: 'Another network the access point supports: type its name and any credentials',
+			},
+		],
+	},
+	{
+		displayName: 'Network Name',
+		name: 'networkName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Peppol',
+		description: 'The network name exactly as the access point spells it (sent as ExternalProvider)',
+		displayOptions: { show: { network: ['other'] } },
+	},
+	{
+		displayName: 'Technical User Key',
+		name: 'technicalUserKey',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		description: 'Technical user key of the Chorus Pro account (sent as Credentials.TechnicalUserKey)',
+		displayOptions: { show: { network: ['ChorusPro'] } },
+	},
+	{
+		displayName: 'Credentials',
+		name: 'credentials',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Credential',
+		description: 'Only for networks that need credentials: name/value pairs sent as the Credentials object',
+		displayOptions: { show: { network: ['other'] } },
+		options: [
+			{
+				displayName: 'Credential',
+				name: 'credential',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'key',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. TechnicalUserKey',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						typeOptions: { password: true },
+						default: '',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName:
+			'SDI (and some other networks) answer "Pending": the output then has needsSignature = true and a documentToSign URL that the registered company must open and sign',
+		name: 'signatureNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { network: ['SDI', 'other'] } },
+	},
+];
+
+export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	const items = await runPerItem(this, async (itemIndex) => {
+		const registrationId = readRegistrationId(this, itemIndex);
+		const network = this.getNodeParameter('network', itemIndex, 'Peppol') as string;
+		const input: IntegrationInput = { network };
+		if (network === 'ChorusPro') input.technicalUserKey = this.getNodeParameter('technicalUserKey', itemIndex, '');
+		if (network === 'other') {
+			input.networkName = this.getNodeParameter('networkName', itemIndex, '');
+			input.credentials = this.getNodeParameter('credentials', itemIndex, {}) as IntegrationInput['credentials'];
+		}
+		const built = buildIntegrationBody(input);
+		if ('problem' in built) {
+			const { field, value, problem, hint } = built.problem;
+			throw inputError(this, itemIndex, field, value, problem, hint);
+		}
+		const client = await clients(itemIndex);
+		const response = await client.request<IDataObject>({
+			method: 'POST',
+			path: `/v1/einvoices/registrations/${encodeURIComponent(registrationId)}/integrations`,
+			body: built.body,
+			itemIndex,
+			operation: `Create ${built.body.ExternalProvider} integration`,
+		});
+		const integration = response && typeof response === 'object' && !Array.isArray(response) ? response : {};
+		return integrationOutput(registrationId, { Integration: built.body.ExternalProvider, ...integration });
+	});
+	const awaiting = items.filter((item) => item.json.needsSignature === true);
+	if (awaiting.length) {
+		const ids = awaiting.map((item) => `${String(item.json.Integration)} #${String(item.json.IntegrationID)}`);
+		this.addExecutionHints({
+			message: `${ids.join(', ')} ${awaiting.length === 1 ? 'is' : 'are'} Pending: open the documentToSign URL in the output and have the registered company sign it; the integration becomes active after the signature.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
+	return items;
+}

@@ -1,0 +1,32 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { registrationIdField } from '../../shared/fields';
+import type { ClientProvider } from '../../shared/router';
+import { runPerItem } from '../../shared/router';
+import { checkNumericId } from '../../shared/validation';
+import { integrationIdField } from './fields';
+import { readRegistrationId, requireValid } from './input';
+
+const properties: INodeProperties[] = [{ ...registrationIdField }, { ...integrationIdField, description: 'The integration to remove from the registration' }];
+
+export const description = updateDisplayOptions({ show: { operation: ['delete'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, async (itemIndex) => {
+		const registrationId = readRegistrationId(this, itemIndex);
+		const rawIntegrationId = this.getNodeParameter('integrationId', itemIndex, '', { extractValue: true }) as unknown;
+		const integrationId = requireValid(this, itemIndex, 'Integration', rawIntegrationId, (v) =>
+			checkNumericId(v, 'IntegrationID'),
+		);
+		const client = await clients(itemIndex);
+		await client.request<unknown>({
+			method: 'DELETE',
+			path: `/v1/einvoices/registrations/${encodeURIComponent(registrationId)}/integrations/${encodeURIComponent(integrationId)}`,
+			itemIndex,
+			operation: 'Delete integration',
+			acceptText: true,
+		});
+		return { RegistrationID: Number(registrationId), IntegrationID: Number(integrationId), deleted: true };
+	});
+}

@@ -1,0 +1,20 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { readRetryPolicy } from '../../shared/fields';
+import { clientProvider } from '../../shared/router';
+import * as create from './create.operation';
+import * as deleteOperation from './delete.operation';
+import * as getMany from './getMany.operation';
+
+const operations = { create, delete: deleteOperation, getMany };
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const operation = this.getNodeParameter('operation', 0) as keyof typeof operations;
+	const handler = operations[operation];
+	if (!handler) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported`);
+	}
+	const clients = clientProvider(this, readRetryPolicy(this));
+	return [await handler.execute.call(this, clients)];
+}
