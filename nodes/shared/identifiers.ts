@@ -243,8 +243,12 @@ export interface ParsedIdentifier {
 
 export interface IdentifierProblem {
 	ok: false;
+	/** Words that follow the field and value, e.g. "is not a valid GLN (...)". */
 	problem: string;
+	/** How to fix it. */
 	hint: string;
+	/** Whether the scheme code (rather than the value) is wrong. */
+	inScheme?: boolean;
 }
 
 export type IdentifierCheck = ParsedIdentifier | IdentifierProblem;
@@ -375,18 +379,23 @@ export function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 }
 
 function schemeCodeProblem(code: string): IdentifierProblem | undefined {
+	const wrong = (text: string, hint: string): IdentifierProblem => ({ ...problem(text, hint), inScheme: true });
+	if (!code) return wrong('has no scheme code', 'Choose a scheme, or enter a four-digit Peppol scheme code such as 9925.');
 	if (!/^\d{4}$/.test(code)) {
-		return problem(`has the scheme "${code}", but a Peppol scheme code is 4 digits`, 'Use a scheme code such as 9925 (Belgian VAT) or 0208 (Belgian company number).');
+		return wrong(
+			`has the scheme "${code}", but a Peppol scheme code is 4 digits`,
+			'Use a scheme code such as 9925 (Belgian VAT) or 0208 (Belgian company number).',
+		);
 	}
 	const replacement = WITHDRAWN_SCHEMES[code];
 	if (replacement) {
-		return problem(
+		return wrong(
 			`uses the withdrawn scheme ${code}`,
 			`Peppol replaced it with ${describeScheme(replacement)}; use ${replacement}:<identifier>.`,
 		);
 	}
 	if (!isKnownSchemeCode(code)) {
-		return problem(
+		return wrong(
 			`uses the unknown scheme code ${code}`,
 			'Use a Peppol scheme code, e.g. 9925 (Belgian VAT), 0208 (Belgian company number), 9944 (Dutch VAT), 0088 (GLN).',
 		);

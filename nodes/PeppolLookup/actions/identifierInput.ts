@@ -1,0 +1,125 @@
+/** Reading the receiver's identifier from one item's parameters, with errors naming field and item. */
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { IdentifierCheck, ParsedIdentifier } from '../../shared/identifiers';
+import {
+	buildParticipantIdentifier,
+	COMMON_SCHEME_CODES,
+	findScheme,
+	parseParticipantIdentifier,
+} from '../../shared/identifiers';
+
+const OTHER_SCHEME = 'other';
+
+/** The picker: the schemes of the contract and the field notes, by country, then "other". */
+export function schemeOptions(): INodePropertyOptions[] {
+	const known = COMMON_SCHEME_CODES.map((code) => {
+		const scheme = findScheme(code);
+		return { name: `${scheme?.name ?? code} (${code})`, value: code, description: scheme?.id };
+	}).sort((a, b) => a.name.localeCompare(b.name));
+	return [
+		...known,
+		{ name: 'Other Scheme Code…', value: OTHER_SCHEME, description: 'Enter any Peppol scheme code (ICD)' },
+	];
+}
+
+const show = { operation: ['lookup'] };
+
+export const identifierFields: INodeProperties[] = [
+	{
+		displayName: 'Identify Receiver By',
+		name: 'identifierType',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show },
+		default: 'identifier',
+		options: [
+			{
+				name: 'Identifier',
+				value: 'identifier',
+				description:
+					'A VAT number with country prefix, a Belgian company number, or &lt;scheme&gt;:&lt;identifier&gt;',
+			},
+			{
+				name: 'Scheme and Value',
+				value: 'scheme',
+				description: 'Pick the identifier scheme from a list and enter the value',
+			},
+		],
+	},
+	{
+		displayName: 'Identifier',
+		name: 'identifier',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. BE0123456749, 0123.456.749 or 0088:5400000000010',
+		description:
+			'The receiver: a VAT number with country prefix (BE0123456749, NL123456789B01), a bare Belgian company number (0123.456.749), or &lt;scheme&gt;:&lt;identifier&gt; (9925:BE0123456749, 0208:0123456749, 0088:5400000000010). Spaces and dots are removed and the number is checked before the lookup.',
+		hint: 'A GLN cannot be derived from a VAT number: use 0088:&lt;GLN&gt; only when you know the GLN',
+		displayOptions: { show: { ...show, identifierType: ['identifier'] } },
+	},
+	{
+		displayName: 'Scheme',
+		name: 'scheme',
+		type: 'options',
+		default: '9925',
+		description: 'The Peppol identifier scheme (ICD code) the value belongs to',
+		options: schemeOptions(),
+		displayOptions: { show: { ...show, identifierType: ['scheme'] } },
+	},
+	{
+		displayName: 'Scheme Code',
+		name: 'schemeCode',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0192',
+		description: 'The four-digit Peppol scheme code (ICD), e.g. 0192 for a Norwegian organisation number',
+		displayOptions: { show: { ...show, identifierType: ['scheme'], scheme: [OTHER_SCHEME] } },
+	},
+	{
+		displayName: 'Value',
+		name: 'schemeValue',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. BE0123456749',
+		description: 'The identifier within the chosen scheme, e.g. the VAT number for a VAT scheme or the 13-digit GLN for 0088',
+		displayOptions: { show: { ...show, identifierType: ['scheme'] } },
+	},
+];
+
+/** Value for messages: trimmed and shortened. */
+function shown(value: unknown): string {
+	const text = value === undefined || value === null ? '' : String(value).trim();
+	if (!text) return '';
+	return text.length > 60 ? ` ${text.slice(0, 60)}…` : ` ${text}`;
+}
+
+function fail(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, check: IdentifierCheck): never {
+	if (check.ok) throw new Error('fail() called with a valid identifier');
+	throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "${field}"${shown(value)} ${check.problem}`, {
+		itemIndex,
+		description: check.hint,
+	});
+}
+
+/** Reads and checks one item's identifier; throws a NodeOperationError before any request. */
+export function readIdentifier(ctx: IExecuteFunctions, itemIndex: number): ParsedIdentifier {
+	const type = ctx.getNodeParameter('identifierType', itemIndex, 'identifier') as string;
+	if (type === 'scheme') {
+		const picked = String(ctx.getNodeParameter('scheme', itemIndex, '') ?? '').trim();
+		const code = picked === OTHER_SCHEME ? String(ctx.getNodeParameter('schemeCode', itemIndex, '') ?? '').trim() : picked;
+		const value = ctx.getNodeParameter('schemeValue', itemIndex, '') as unknown;
+		const check = buildParticipantIdentifier(code, value === undefined || value === null ? '' : String(value));
+		if (check.ok) return check;
+		if (!check.ok && check.inScheme) fail(ctx, itemIndex, picked === OTHER_SCHEME ? 'Scheme Code' : 'Scheme', code, check);
+		fail(ctx, itemIndex, 'Value', value, check);
+	}
+	const raw = ctx.getNodeParameter('identifier', itemIndex, '') as unknown;
+	const check = parseParticipantIdentifier(raw);
+	if (check.ok) return check;
+	fail(ctx, itemIndex, 'Identifier', raw, check);
+}

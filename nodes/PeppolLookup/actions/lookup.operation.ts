@@ -1,0 +1,159 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { ParsedIdentifier } from '../../shared/identifiers';
+import type { ClientProvider } from '../../shared/router';
+import { asNodeError, errorItem } from '../../shared/router';
+import type { ParticipantInformation, RouteOn } from './capabilities';
+import { canReceive, networkFor, participantResult, receiveCapabilities } from './capabilities';
+import { identifierFields, readIdentifier } from './identifierInput';
+import { runPool } from './pool';
+
+export const DEFAULT_CONCURRENCY = 5;
+export const MAX_CONCURRENCY = 20;
+
+export const description: INodeProperties[] = [...identifierFields];
+
+/** Options of this operation, shown in the node's Options collection. */
+export const lookupOptions: INodeProperties[] = [
+	{
+		displayName: 'Can Receive When',
+		name: 'routeOn',
+		type: 'options',
+		default: 'invoicesAndCreditNotes',
+		description: 'Which capability sends an item to the Can Receive output',
+		options: [
+			{
+				name: 'Invoices and Credit Notes',
+				value: 'invoicesAndCreditNotes',
+				description: 'Registered and accepts both an invoice and a credit-note type (needed to send both)',
+			},
+			{ name: 'Invoices', value: 'invoices', description: 'Registered and accepts an invoice type' },
+			{ name: 'Credit Notes', value: 'creditNotes', description: 'Registered and accepts a credit-note type' },
+		],
+	},
+	{
+		displayName: 'Concurrent Lookups',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		default: DEFAULT_CONCURRENCY,
+		description:
+			'How many different identifiers are looked up at the same time. Each distinct identifier is asked once per run, however many items carry it.',
+	},
+	{
+		displayName: 'Include Input Fields',
+		name: 'includeInputFields',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to keep the input item's fields (and binary data) next to the lookup result, e.g. to send the invoice on from the output. Lookup fields win on equal names.",
+	},
+];
+
+interface LookupOptions {
+	routeOn?: RouteOn;
+	concurrency?: number;
+	includeInputFields?: boolean;
+}
+
+interface Lookup {
+	identifier: ParsedIdentifier;
+	/** First item that carries the identifier: its index goes on the request and on errors. */
+	itemIndex: number;
+}
+
+type Plan = { key: string } | { error: Error };
+
+function concurrencyOf(value: unknown): number {
+	const n = Math.floor(Number(value));
+	if (!Number.isFinite(n) || n < 1) return DEFAULT_CONCURRENCY;
+	return Math.min(n, MAX_CONCURRENCY);
+}
+
+function failedItem(error: Error, itemIndex: number): INodeExecutionData {
+	// `error` on the item lets n8n's "continue (using error output)" setting route it.
+	return { ...errorItem(error, itemIndex), error: error as INodeExecutionData['error'] };
+}
+
+/**
+ * Checks every item's identifier first (no request leaves before all pass or,
+ * with continueOnFail, before bad ones became error items), then asks each
+ * distinct identifier once with bounded concurrency, then answers per item in
+ * input order: [Can Receive, Cannot Receive], or one output.
+ */
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const options = this.getNodeParameter('options', 0, {}) as LookupOptions;
+	const singleOutput = this.getNodeParameter('singleOutput', 0, false) as boolean;
+	const continueOnFail = this.continueOnFail();
+
+	const plans: Plan[] = [];
+	const lookups = new Map<string, Lookup>();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const identifier = readIdentifier(this, itemIndex);
+			if (!lookups.has(identifier.key)) lookups.set(identifier.key, { identifier, itemIndex });
+			plans.push({ key: identifier.key });
+		} catch (error) {
+			const nodeError = asNodeError(this, error, itemIndex);
+			if (!continueOnFail) throw nodeError;
+			plans.push({ error: nodeError });
+		}
+	}
+
+	const distinct = [...lookups.values()];
+	const answers = new Map<string, { result: IDataObject; receives: boolean } | { error: Error }>();
+	if (distinct.length > 0) {
+		const firstClient = clients(distinct[0].itemIndex);
+		const outcomes = await runPool(
+			distinct.length,
+			{ concurrency: concurrencyOf(options.concurrency), stopOnError: !continueOnFail },
+			async (index) => {
+				const { identifier, itemIndex } = distinct[index];
+				const client = await firstClient;
+				const network = networkFor(client.baseUrl);
+				const body = await client.request<ParticipantInformation>({
+					method: 'GET',
+					path: `/v1/peppol/participantInformation/${encodeURIComponent(identifier.lookup)}`,
+					itemIndex,
+					operation: 'Peppol participant lookup',
+				});
+				const receives = canReceive(receiveCapabilities(body ?? {}), options.routeOn);
+				return { result: participantResult(body, identifier.lookup, network), receives };
+			},
+		);
+		outcomes.forEach((outcome, index) => {
+			const { identifier, itemIndex } = distinct[index];
+			if (outcome?.ok) answers.set(identifier.key, outcome.value);
+			else if (outcome) answers.set(identifier.key, { error: asNodeError(this, outcome.error, itemIndex) });
+		});
+		if (!continueOnFail) {
+			// The earliest item whose lookup failed stops the run, as the item loop would.
+			const failure = distinct.map((lookup) => answers.get(lookup.identifier.key)).find((a) => a && 'error' in a);
+			if (failure && 'error' in failure) throw failure.error;
+		}
+	}
+
+	const yes: INodeExecutionData[] = [];
+	const no: INodeExecutionData[] = [];
+	plans.forEach((plan, itemIndex) => {
+		if ('error' in plan) {
+			yes.push(failedItem(plan.error, itemIndex));
+			return;
+		}
+		const answer = answers.get(plan.key);
+		if (!answer) return; // unreachable: every lookup ran, or a failure was thrown above
+		if ('error' in answer) {
+			yes.push(failedItem(answer.error, itemIndex));
+			return;
+		}
+		const input = items[itemIndex];
+		const item: INodeExecutionData = {
+			json: options.includeInputFields ? { ...input.json, ...answer.result } : { ...answer.result },
+			pairedItem: { item: itemIndex },
+		};
+		if (options.includeInputFields && input.binary) item.binary = input.binary;
+		(answer.receives || singleOutput ? yes : no).push(item);
+	});
+	return singleOutput ? [yes] : [yes, no];
+}

@@ -1,0 +1,40 @@
+/** A small promise pool: runs tasks with at most `concurrency` in flight. Pure; no timers. */
+
+export type PoolOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+export interface PoolOptions {
+	/** Most tasks running at once (at least 1). */
+	concurrency: number;
+	/** Stop starting new tasks once one fails (tasks already running finish). */
+	stopOnError?: boolean;
+}
+
+/**
+ * Runs worker(0..count-1) and returns the outcomes in task order. A task left
+ * unstarted because of stopOnError has no outcome (undefined).
+ */
+export async function runPool<T>(
+	count: number,
+	options: PoolOptions,
+	worker: (index: number) => Promise<T>,
+): Promise<Array<PoolOutcome<T> | undefined>> {
+	const outcomes: Array<PoolOutcome<T> | undefined> = new Array(count).fill(undefined);
+	const limit = Math.max(1, Math.floor(options.concurrency) || 1);
+	let next = 0;
+	let failed = false;
+
+	const runner = async (): Promise<void> => {
+		while (next < count && !(failed && options.stopOnError)) {
+			const index = next++;
+			try {
+				outcomes[index] = { ok: true, value: await worker(index) };
+			} catch (error) {
+				outcomes[index] = { ok: false, error };
+				failed = true;
+			}
+		}
+	};
+
+	await Promise.all(Array.from({ length: Math.min(limit, count) }, runner));
+	return outcomes;
+}
