@@ -88,9 +88,9 @@ const DEFAULTS = Object.freeze({
 		pageSize: 120,
 		latencyMs: 0,
 		faultRate: 0,
-		faultKinds: Object.freeze([500, 503, 429, 'html']),
+		faultKinds: /** @type {FaultKind[]} */ ([500, 503, 429, 'html']),
 		retryAfterSeconds: 1,
-		allowedRedirectHosts: Object.freeze(['127.0.0.1', 'localhost']),
+		allowedRedirectHosts: ['127.0.0.1', 'localhost'],
 		identificationProviderCode: 'itsme',
 		peppolIntegrationStatus: 'Active',
 	}),
@@ -151,7 +151,7 @@ async function createEmulator(options = {}) {
 		credentials: { apiKey: master.apiKey, partyId: master.partyId, baseUrl: state.url, environment: 'custom' },
 		otherAccount: { apiKey: other.apiKey, partyId: other.partyId },
 		config,
-		requests: state.requests,
+		requests: /** @type {RequestLogEntry[]} */ (state.requests),
 		clearRequests: () => {
 			state.requests.length = 0;
 		},

@@ -110,7 +110,7 @@ function providerComplete(ctx) {
 	} catch {
 		host = '';
 	}
-	const allowed = (ctx.emu.config.allowedRedirectHosts || []).map((h) => String(h).toLowerCase());
+	const allowed = (ctx.emu.config.allowedRedirectHosts || []).map((/** @type {string} */ h) => String(h).toLowerCase());
 	const at = isoSeconds(ctx.emu.clock.now());
 	if (!allowed.includes('*') && !allowed.includes(host)) {
 		s.status = 'invalid_redirect';
