@@ -26,9 +26,40 @@ const coreRequire = createRequire(path.join(coreDir, 'package.json'));
 
 let booted;
 
+/**
+ * Packages that n8n-nodes-base requires but jest's module runtime cannot load:
+ * they (or their dependencies) are ES modules, which Node 20.19+ can require()
+ * but jest cannot (e.g. sanitize-html -> htmlparser2 10, used by the Wait and
+ * Form nodes). Under jest they are served from Node's own loader instead. They
+ * do not depend on n8n-workflow, so no class identity is split.
+ */
+const NATIVE_UNDER_JEST = ['sanitize-html'];
+
+function routeEsmOnlyPackagesUnderJest() {
+	// `jest` is the per-module object jest-runtime passes to every module it loads.
+	// eslint-disable-next-line no-undef
+	const j = typeof jest !== 'undefined' ? jest : undefined;
+	if (!j || typeof j.doMock !== 'function') return;
+	// jest also patches the `module` builtin: its Module is a subclass of Node's
+	// whose createRequire returns jest's own require. Use the parent class's.
+	const patched = require('node:module');
+	const RealModule = Object.getPrototypeOf(patched);
+	if (!RealModule || typeof RealModule.createRequire !== 'function' || RealModule.createRequire === patched.createRequire) return;
+	const nativeRequire = RealModule.createRequire(__filename);
+	for (const name of NATIVE_UNDER_JEST) {
+		try {
+			require.resolve(name);
+		} catch {
+			continue;
+		}
+		j.doMock(name, () => nativeRequire(name));
+	}
+}
+
 function boot() {
 	if (booted) return booted;
 	const t0 = Date.now();
+	routeEsmOnlyPackagesUnderJest();
 	const core = require('n8n-core');
 	const workflow = require('n8n-workflow');
 	const { Container } = coreRequire('@n8n/di');

@@ -19,7 +19,7 @@ const path = require('node:path');
 const { boot } = require('./env');
 const { loadPackages, ROOT } = require('./loader');
 const { createCredentialsHelper } = require('./credentials');
-const { normalizeWorkflow, chain, clone, uuid, MANUAL_TRIGGER } = require('./workflow');
+const { normalizeWorkflow, chain, clone, uuid, defaultName, MANUAL_TRIGGER } = require('./workflow');
 const { HarnessResult } = require('./result');
 const { expressRequest, expressResponse, respond, request } = require('./http');
 const { formatResult } = require('./print');
@@ -329,10 +329,20 @@ async function createHarness(options = {}) {
 		return undefined; // let n8n-core pick (Workflow.getStartNode)
 	}
 
-	function chainWorkflow(steps, chainOptions) {
+	/** The name the editor gives a new node of this type (description.defaults.name). */
+	function editorName(type) {
+		try {
+			const d = nodeTypes.getByName(type).description;
+			return (d.defaults && d.defaults.name) || d.displayName || defaultName(type);
+		} catch {
+			return defaultName(type);
+		}
+	}
+
+	function chainWorkflow(steps, chainOptions = {}) {
 		return chain(
 			steps.map((s) => ({ ...s, type: nodeTypes.expandType(s.type) })),
-			chainOptions,
+			{ nameFor: editorName, ...chainOptions },
 		);
 	}
 
@@ -354,7 +364,7 @@ async function createHarness(options = {}) {
 		} else {
 			const n = nodeOrWorkflow || {};
 			workflowJson = {
-				nodes: [{ ...n, name: n.name || 'Poll trigger', parameters: n.parameters || {} }],
+				nodes: [{ ...n, name: n.name || editorName(nodeTypes.expandType(n.type || '')), parameters: n.parameters || {} }],
 				connections: {},
 			};
 			nodeName = workflowJson.nodes[0].name;

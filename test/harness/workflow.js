@@ -81,14 +81,14 @@ function defaultName(type) {
  * executeOnce?, retryOnFail?, output? }` where `output` is the output index of
  * the *previous* step this one hangs off (default 0). `type` may be short.
  */
-function chain(steps, { triggerName = 'When clicking \u2018Execute workflow\u2019', settings } = {}) {
+function chain(steps, { triggerName = 'When clicking \u2018Execute workflow\u2019', settings, nameFor = defaultName } = {}) {
 	const nodes = [{ id: uuid(), name: triggerName, type: MANUAL_TRIGGER, typeVersion: 1, position: [0, 0], parameters: {} }];
 	const connections = {};
 	const used = new Set([triggerName]);
 	let previous = triggerName;
 	steps.forEach((step, i) => {
 		if (!step || !step.type) throw new Error(`chain step #${i} needs a type`);
-		let name = step.name || defaultName(step.type);
+		let name = step.name || nameFor(step.type);
 		if (!step.name) {
 			let n = 2;
 			const baseName = name;
