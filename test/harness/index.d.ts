@@ -294,3 +294,11 @@ export declare function request(
 	options?: { method?: string; headers?: Record<string, string>; body?: unknown },
 ): Promise<HttpResponse>;
 export declare const CREDENTIAL_TYPE: 'accessPointApi';
+/** Runs `npm run build` when dist/ is missing or older than the sources (or always with force). */
+export declare function buildIfNeeded(options?: {
+	root?: string;
+	force?: boolean;
+	stdio?: unknown;
+}): { built: boolean; ok: boolean; reason?: string; status?: number | null };
+/** Why dist/ needs a build, or undefined. */
+export declare function buildReason(root?: string): string | undefined;

@@ -732,6 +732,8 @@ async function createHarness(options = {}) {
 
 module.exports = {
 	createHarness,
+	buildIfNeeded: (...args) => require('./build').buildIfNeeded(...args),
+	buildReason: (...args) => require('./build').buildReason(...args),
 	loadPackages,
 	chain,
 	formatResult,
