@@ -319,13 +319,17 @@ export function normalizeRawFilter(raw: string): string {
 	return normalized;
 }
 
-/** How a query value is percent-encoded on the wire (axios' params encoding). */
+/**
+ * How a query value is percent-encoded on the wire: axios' params encoding, then the
+ * URL parser's query encoding (which turns `'` into `%27`).
+ */
 export function encodeQueryValue(value: string): string {
 	return encodeURIComponent(value)
 		.replace(/%3A/gi, ':')
 		.replace(/%24/g, '$')
 		.replace(/%2C/gi, ',')
-		.replace(/%20/g, '+');
+		.replace(/%20/g, '+')
+		.replace(/'/g, '%27');
 }
 
 /** The query string n8n's HTTP stack sends for `qs` (undefined/null values left out). */

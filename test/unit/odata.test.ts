@@ -249,8 +249,8 @@ describe('normalizeRawFilter', () => {
 
 describe('encoding', () => {
 	it('percent-encodes the characters that would otherwise change the query', () => {
-		expect(encodeQueryValue("A+B & C#1 100% é'")).toBe('A%2BB+%26+C%231+100%25+%C3%A9\'');
-		expect(toQueryString({ $filter: "X eq 'a+b'", $top: 5, $skip: undefined })).toBe("$filter=X+eq+'a%2Bb'&$top=5");
+		expect(encodeQueryValue("A+B & C#1 100% é'")).toBe('A%2BB+%26+C%231+100%25+%C3%A9%27');
+		expect(toQueryString({ $filter: "X eq 'a+b'", $top: 5, $skip: undefined })).toBe('$filter=X+eq+%27a%2Bb%27&$top=5');
 	});
 
 	it('a value survives the round trip through URLSearchParams (how the emulator reads queries)', () => {
