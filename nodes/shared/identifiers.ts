@@ -263,10 +263,11 @@ function problem(text: string, hint: string = FORMS_HINT): IdentifierProblem {
 }
 
 function nonAsciiProblem(value: string): IdentifierProblem | undefined {
-	const bad = /[^\x21-\x7e]/.exec(value);
+	const bad = /[^\x21-\x7e]/u.exec(value);
 	if (!bad) return undefined;
-	const code = bad[0].codePointAt(0) ?? 0;
-	const shown = code < 0x21 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `"${bad[0]}"`;
+	const char = String.fromCodePoint(bad[0].codePointAt(0) ?? 0);
+	const codePoint = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+	const shown = /[\p{L}\p{N}\p{P}\p{S}]/u.test(char) ? `"${char}" (${codePoint})` : codePoint;
 	return problem(
 		`contains the character ${shown}, which is not allowed (Peppol identifiers are printable ASCII)`,
 		'Retype the identifier without accents, special spaces or look-alike letters.',
