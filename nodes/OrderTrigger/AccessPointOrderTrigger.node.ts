@@ -1,0 +1,112 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { actForPartyOption, retryOptions } from '../shared/fields';
+import { filterCombineField, filterConditionsField, rawFilterOption } from '../shared/filterFields';
+import { pollOrders } from './poll';
+
+export class AccessPointOrderTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'AccessPoint Order Trigger',
+		name: 'accessPointOrderTrigger',
+		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["event"] === "newOrUpdatedOrder" ? "New or updated orders" : "New orders" }}',
+		description: 'Starts the workflow when orders (invoices, credit notes, ...) are created or changed',
+		defaults: { name: 'AccessPoint Order Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'accessPointApi', required: true }],
+		properties: [
+			{
+				displayName: 'Trigger On',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				default: 'newOrder',
+				options: [
+					{
+						name: 'New Order',
+						value: 'newOrder',
+						description: 'An order created since the last poll (its Created time falls in the polled window)',
+					},
+					{
+						name: 'New or Updated Order',
+						value: 'newOrUpdatedOrder',
+						description: 'Every new order and every change to an order (its LastModified time moved)',
+					},
+				],
+			},
+			{
+				displayName: 'Order Type',
+				name: 'orderType',
+				type: 'options',
+				default: '',
+				options: [
+					{ name: 'Any', value: '' },
+					{ name: 'Credit Note', value: 'CreditNote' },
+					{ name: 'Delivery Note', value: 'DeliveryNote' },
+					{ name: 'Invoice', value: 'Invoice' },
+					{ name: 'Offer', value: 'Offer' },
+					{ name: 'Order Form', value: 'OrderForm' },
+				],
+				description: 'Only orders of this type (OrderType)',
+			},
+			{
+				displayName: 'Direction',
+				name: 'direction',
+				type: 'options',
+				default: '',
+				options: [
+					{ name: 'Any', value: '' },
+					{ name: 'Income (Sales)', value: 'Income' },
+					{ name: 'Cost (Purchases)', value: 'Cost' },
+				],
+				description: 'Only sales or only purchase orders (OrderDirection)',
+			},
+			filterConditionsField('order', undefined, {
+				displayName: 'Extra Conditions',
+				description:
+					'More conditions the orders must meet, sent in the OData $filter together with the type, the direction and the change time',
+			}),
+			filterCombineField(undefined, {
+				description: 'How the extra conditions are joined (they are always ANDed with type, direction and change time)',
+			}),
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					actForPartyOption,
+					{
+						displayName: 'Late Change Window (Seconds)',
+						name: 'lateWindowSeconds',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description:
+							'Re-read this many seconds before the newest change on every poll, to catch changes the API makes visible after their LastModified time has passed. Orders are still emitted once.',
+					},
+					{ ...rawFilterOption, description: `${rawFilterOption.description} Applies to the extra conditions only.` },
+					...retryOptions,
+					{
+						displayName: 'Start From',
+						name: 'startFrom',
+						type: 'dateTime',
+						default: '',
+						description:
+							'Emit orders changed since this date on the first poll, instead of starting from now. Changing it starts over from the new date. UTC unless a zone is given.',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollOrders.call(this);
+	}
+}
