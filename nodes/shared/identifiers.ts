@@ -265,7 +265,7 @@ function problem(text: string, hint: string = FORMS_HINT): IdentifierProblem {
 function nonAsciiProblem(value: string): IdentifierProblem | undefined {
 	const bad = /[^\x21-\x7e]/u.exec(value);
 	if (!bad) return undefined;
-	const char = String.fromCodePoint(bad[0].codePointAt(0) ?? 0);
+	const char = bad[0];
 	const codePoint = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 	const shown = /[\p{L}\p{N}\p{P}\p{S}]/u.test(char) ? `"${char}" (${codePoint})` : codePoint;
 	return problem(
