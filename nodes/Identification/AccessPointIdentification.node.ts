@@ -1,0 +1,134 @@
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { searchRegistrations } from '../shared/methods';
+import * as parseCallback from './actions/parseCallback.operation';
+import { router } from './actions/router';
+import * as start from './actions/start.operation';
+import * as startAndWait from './actions/startAndWait.operation';
+import * as waitForResult from './actions/waitForResult.operation';
+import { identificationWebhook } from './actions/waiting';
+
+/**
+ * Output 0 is "Not Identified" on purpose: a wait that times out leaves through
+ * the first output (see actions/waiting.ts), so it can only ever mean "not identified".
+ */
+const OUTPUTS_EXPRESSION =
+	'={{ $parameter["operation"] === "start" ? ["main"] : [{ "type": "main", "displayName": "Not Identified" }, { "type": "main", "displayName": "Identified" }] }}';
+
+export class AccessPointIdentification implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'AccessPoint Identification',
+		name: 'accessPointIdentification',
+		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] }}',
+		description: 'Identify the authorised user of a registered entity (KYC) and wait for the result',
+		defaults: { name: 'AccessPoint Identification' },
+		// As a tool only Start and Parse Callback make sense; the router refuses the waiting operations.
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: OUTPUTS_EXPRESSION,
+		credentials: [
+			{
+				name: 'accessPointApi',
+				required: true,
+				displayOptions: { show: { operation: ['start', 'startAndWait'] } },
+			},
+		],
+		webhooks: [
+			{
+				// Answers the browser redirect to $execution.resumeUrl of a waiting execution.
+				name: 'default',
+				httpMethod: 'GET',
+				responseMode: 'onReceived',
+				path: '',
+				restartWebhook: true,
+				isFullPath: true,
+				ndvHideUrl: true,
+				ndvHideMethod: true,
+			},
+		],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				default: 'startAndWait',
+				options: [
+					{
+						name: 'Parse Callback',
+						value: 'parseCallback',
+						description:
+							'Read registrationID and success from the query your own RedirectURL (e.g. a Webhook node) received',
+						action: 'Parse an identification callback',
+					},
+					{
+						name: 'Start',
+						value: 'start',
+						description: 'Open a 5-minute identification session and output the provider URL for the user',
+						action: 'Start an identification',
+					},
+					{
+						name: 'Start and Wait for Result',
+						value: 'startAndWait',
+						description:
+							"Start an identification that sends the user's browser back to this execution, and wait for the outcome",
+						action: 'Start an identification and wait for the result',
+					},
+					{
+						name: 'Wait for Result',
+						value: 'waitForResult',
+						description:
+							'Wait for the outcome of an identification started earlier in this execution (Start, Send Browser Back To: This Execution)',
+						action: 'Wait for an identification result',
+					},
+				],
+			},
+			...start.description,
+			...startAndWait.description,
+			...waitForResult.description,
+			...parseCallback.description,
+		],
+	};
+
+	methods = { listSearch: { searchRegistrations } };
+
+	/**
+	 * The only webhook is a restart webhook of a waiting execution, served by n8n's
+	 * /webhook-waiting endpoint: nothing is registered with a third party. n8n skips
+	 * restart webhooks when activating a workflow, so these are never called; they
+	 * only state that there is nothing to create or delete.
+	 */
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await identificationWebhook.call(this);
+	}
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,72 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { asNodeError, errorItem } from '../../shared/router';
+import { looksLikeCallback, outcomeJson, queryFromValue, readCallback } from '../callback';
+import { IDENTIFIED, inputError, item, NOT_IDENTIFIED } from './common';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Callback Query',
+		name: 'callbackQuery',
+		type: 'json',
+		default: '={{ $json.query }}',
+		required: true,
+		description:
+			"The query of the request your RedirectURL received (after a Webhook node: its query field, the default). A full callback URL or a query string also works.",
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Expected Registration ID',
+				name: 'expectedRegistrationId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 123456',
+				description:
+					'Only accept a callback for this RegistrationID; a callback naming another registration leaves through Not Identified (reason "registration_mismatch")',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { operation: ['parseCallback'] } }, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const outputs: INodeExecutionData[][] = [[], []];
+	const items = this.getInputData();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const raw = this.getNodeParameter('callbackQuery', itemIndex, '') as unknown;
+			const query = queryFromValue(raw);
+			if (!query || !looksLikeCallback(query)) {
+				throw inputError(
+					this,
+					itemIndex,
+					'Callback Query',
+					raw,
+					'has no registrationID, success or error parameter',
+					'Map the query of the request your RedirectURL received, e.g. {{ $json.query }} after a Webhook node, or the full callback URL.',
+				);
+			}
+			const options = this.getNodeParameter('options', itemIndex, {}) as { expectedRegistrationId?: string };
+			const expected = String(options.expectedRegistrationId ?? '').trim() || undefined;
+			const outcome = readCallback(query, expected);
+			const result = item(outcomeJson(outcome, { receivedAt: new Date().toISOString() }) as never, itemIndex);
+			outputs[outcome.identified ? IDENTIFIED : NOT_IDENTIFIED].push(result);
+		} catch (error) {
+			const nodeError = asNodeError(this, error, itemIndex);
+			if (this.continueOnFail()) {
+				outputs[NOT_IDENTIFIED].push(errorItem(nodeError, itemIndex));
+				continue;
+			}
+			throw nodeError;
+		}
+	}
+	return outputs;
+}

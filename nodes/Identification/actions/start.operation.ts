@@ -1,0 +1,120 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { registrationIdField } from '../../shared/fields';
+import type { ClientProvider } from '../../shared/router';
+import { runPerItem } from '../../shared/router';
+import {
+	masterPartyOption,
+	providerFields,
+	readOptions,
+	readProviderCode,
+	readRegistrationId,
+	requireSingleItem,
+	requireUrl,
+	resumeUrl,
+	SESSION_KEY,
+	startIdentification,
+} from './common';
+
+const properties: INodeProperties[] = [
+	{
+		...registrationIdField,
+		description: 'The registered company entity whose authorised user is identified',
+	},
+	{
+		displayName: 'Send Browser Back To',
+		name: 'redirectTo',
+		type: 'options',
+		default: 'url',
+		description: 'Where the service sends the user\'s browser after the identity check (the RedirectURL)',
+		options: [
+			{
+				name: 'A URL',
+				value: 'url',
+				description: 'Your own page or Webhook node; read its query with the Parse Callback operation',
+			},
+			{
+				name: 'This Execution',
+				value: 'thisExecution',
+				description:
+					"This execution's resume URL; a later AccessPoint Identification node with Wait for Result receives the outcome",
+			},
+		],
+	},
+	{
+		displayName: 'Redirect URL',
+		name: 'redirectUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://app.example.com/identified',
+		description:
+			"Absolute http(s) address for the user's browser after the identity check; the service appends registrationID and success",
+		displayOptions: { show: { redirectTo: ['url'] } },
+	},
+	{
+		displayName:
+			'Send providerUrl to the user (e.g. by e-mail, or with a Respond to Webhook node set to Redirect), then add an AccessPoint Identification node with Wait for Result. The link works for 5 minutes from this start.',
+		name: 'thisExecutionNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { redirectTo: ['thisExecution'] } },
+	},
+	...providerFields,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [masterPartyOption],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { operation: ['start'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
+	const toThisExecution = this.getNodeParameter('redirectTo', 0, 'url') === 'thisExecution';
+	if (toThisExecution) requireSingleItem(this, 'Start (Send Browser Back To: This Execution)');
+	const items = await runPerItem(this, async (itemIndex) => {
+		const registrationId = readRegistrationId(this, itemIndex);
+		const code = readProviderCode(this, itemIndex);
+		const options = readOptions(this, itemIndex);
+		const redirectUrl = toThisExecution
+			? resumeUrl(this, itemIndex)
+			: requireUrl(this, itemIndex, 'Redirect URL', this.getNodeParameter('redirectUrl', itemIndex, ''));
+		const session = await startIdentification(this, clients, itemIndex, {
+			registrationId,
+			providerCode: code,
+			redirectUrl,
+			masterPartyId: options.masterPartyId,
+		});
+		if (toThisExecution) {
+			try {
+				this.customData.set(
+					SESSION_KEY,
+					JSON.stringify({ registrationID: session.registrationID, startedAt: session.startedAt, expiresAt: session.expiresAt }),
+				);
+			} catch (error) {
+				throw new NodeOperationError(this.getNode(), error as Error, {
+					itemIndex,
+					description: 'The session could not be recorded for Wait for Result in the execution\'s custom data.',
+				});
+			}
+		}
+		const json: IDataObject = {
+			registrationID: session.registrationID,
+			providerUrl: session.providerUrl,
+			startedAt: session.startedAt,
+			expiresAt: session.expiresAt,
+			identificationProviderTC: session.identificationProviderTC,
+			masterPartyId: session.masterPartyId,
+			redirectTo: toThisExecution ? 'thisExecution' : 'url',
+		};
+		// The resume URL carries this execution's resume token: it is not copied into outputs.
+		if (!toThisExecution) json.redirectUrl = redirectUrl;
+		return json;
+	});
+	return [items];
+}

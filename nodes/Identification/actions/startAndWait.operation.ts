@@ -1,0 +1,79 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { registrationIdField } from '../../shared/fields';
+import type { ClientProvider } from '../../shared/router';
+import { asNodeError, errorItem } from '../../shared/router';
+import {
+	masterPartyOption,
+	providerFields,
+	readOptions,
+	readProviderCode,
+	readRegistrationId,
+	readResultRedirectUrl,
+	requireSingleItem,
+	resumeUrl,
+	startIdentification,
+	twoOutputs,
+	waitOptions,
+} from './common';
+import { waitForCallback } from './waiting';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The execution waits until the user\'s browser comes back (at most 5 minutes plus the extra wait). The provider URL is in this node\'s output while it waits; to e-mail the link or redirect a visitor to it, use Start (Send Browser Back To: This Execution) followed by Wait for Result instead.',
+		name: 'startAndWaitNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		...registrationIdField,
+		description: 'The registered company entity whose authorised user is identified',
+	},
+	...providerFields,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...waitOptions, masterPartyOption],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { operation: ['startAndWait'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
+	requireSingleItem(this, 'Start and Wait for Result');
+	const itemIndex = 0;
+	try {
+		const registrationId = readRegistrationId(this, itemIndex);
+		const code = readProviderCode(this, itemIndex);
+		const options = readOptions(this, itemIndex);
+		const resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
+		const session = await startIdentification(this, clients, itemIndex, {
+			registrationId,
+			providerCode: code,
+			redirectUrl: resumeUrl(this, itemIndex),
+			masterPartyId: options.masterPartyId,
+			marginSeconds: options.waitMarginSeconds,
+		});
+		return await waitForCallback(
+			this,
+			{
+				registrationID: session.registrationID,
+				startedAt: session.startedAt,
+				expiresAt: session.expiresAt,
+				providerUrl: session.providerUrl,
+				resultRedirectUrl,
+				waitTill: session.waitTill,
+			},
+			itemIndex,
+		);
+	} catch (error) {
+		const nodeError = asNodeError(this, error, itemIndex);
+		if (this.continueOnFail()) return twoOutputs([errorItem(nodeError, itemIndex)], []);
+		throw nodeError;
+	}
+}

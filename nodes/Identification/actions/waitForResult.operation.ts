@@ -1,0 +1,78 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { asNodeError, errorItem } from '../../shared/router';
+import { toRegistrationId } from '../callback';
+import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
+import { readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs, waitOptions } from './common';
+import { expiredItem, waitForCallback } from './waiting';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Waits for the identification started earlier in this execution by an AccessPoint Identification node with Start and "Send Browser Back To: This Execution". Put it after the node that sends the link (e-mail, Respond to Webhook ...).',
+		name: 'waitForResultNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...waitOptions],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { operation: ['waitForResult'] } }, properties);
+
+interface RecordedSession {
+	registrationID?: unknown;
+	startedAt?: unknown;
+	expiresAt?: unknown;
+}
+
+function readRecordedSession(ctx: IExecuteFunctions): { registrationID?: number | string; startedAt?: string; expiresAt: string } {
+	const raw = ctx.customData.get(SESSION_KEY);
+	let parsed: RecordedSession | undefined;
+	try {
+		parsed = raw ? (JSON.parse(raw) as RecordedSession) : undefined;
+	} catch {
+		parsed = undefined;
+	}
+	const expiresAt = typeof parsed?.expiresAt === 'string' ? parsed.expiresAt : undefined;
+	if (!parsed || !expiresAt || Number.isNaN(Date.parse(expiresAt))) {
+		throw new NodeOperationError(ctx.getNode(), 'No identification was started in this execution to wait for', {
+			description:
+				'Put an AccessPoint Identification node with the Start operation and "Send Browser Back To: This Execution" earlier in this workflow, on the path that leads here. (It records the session in the execution\'s custom data, which holds at most 10 entries.)',
+		});
+	}
+	return {
+		registrationID: toRegistrationId(parsed.registrationID),
+		startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : undefined,
+		expiresAt,
+	};
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const itemIndex = 0;
+	try {
+		const options = readOptions(this, itemIndex);
+		const resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
+		const session = readRecordedSession(this);
+		const margin = Math.min(
+			Math.max(Number(options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) || 0, 0),
+			MAX_WAIT_MARGIN_SECONDS,
+		);
+		const waitTill = new Date(Date.parse(session.expiresAt) + margin * 1000);
+		const pending = { ...session, resultRedirectUrl, waitTill };
+		// The window closed before this node was reached (e.g. a slow step in between): nothing can come back.
+		if (waitTill.getTime() <= Date.now()) return twoOutputs([expiredItem(pending, itemIndex)], []);
+		return await waitForCallback(this, pending, itemIndex);
+	} catch (error) {
+		const nodeError = asNodeError(this, error, itemIndex);
+		if (this.continueOnFail()) return twoOutputs([errorItem(nodeError, itemIndex)], []);
+		throw nodeError;
+	}
+}

@@ -1,0 +1,118 @@
+/**
+ * The waiting half of "Start and Wait for Result" and "Wait for Result": put
+ * the execution to wait (n8n's waiting executions) and, when the user's browser
+ * comes back to $execution.resumeUrl, turn the query into an outcome.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { expiredJson, outcomeJson, readCallback } from '../callback';
+import { resultPage } from '../resultPage';
+import { appendResult, checkRedirectUrl } from '../session';
+import { item, twoOutputs } from './common';
+
+export interface PendingSession {
+	registrationID?: number | string;
+	startedAt?: string;
+	expiresAt?: string;
+	providerUrl?: string;
+	resultRedirectUrl?: string;
+	waitTill: Date;
+}
+
+/**
+ * The item a timed-out wait leaves with. When a wait times out, n8n-core resumes
+ * the execution with the waiting node disabled, so the node's input passes
+ * through its FIRST output unchanged (WorkflowExecute.handleWaitingState). Output
+ * 0 is "Not Identified", and the input is swapped for this explicit "expired"
+ * item, so an expired session can never be read as a success.
+ */
+export function expiredItem(pending: PendingSession, itemIndex: number): INodeExecutionData {
+	const json = expiredJson(pending.registrationID, pending.startedAt, pending.expiresAt) as IDataObject;
+	if (pending.providerUrl) json.providerUrl = pending.providerUrl;
+	if (pending.resultRedirectUrl) json.resultRedirectUrl = pending.resultRedirectUrl;
+	return item(json, itemIndex);
+}
+
+export async function waitForCallback(
+	ctx: IExecuteFunctions,
+	pending: PendingSession,
+	itemIndex: number,
+): Promise<INodeExecutionData[][]> {
+	// The engine pushes this very execute-data entry back on the stack while the
+	// execution waits; its input is what a timed-out wait passes through (see expiredItem).
+	ctx.getExecuteData().data = { main: [[expiredItem(pending, itemIndex)]] };
+	await ctx.putExecutionToWait(pending.waitTill);
+	// Shown in the editor while the execution waits; dropped when it resumes.
+	const waiting: IDataObject = {
+		identified: false,
+		success: false,
+		waiting: true,
+		registrationID: pending.registrationID ?? null,
+		message: `Waiting for the user's browser to come back until ${pending.waitTill.toISOString()}.${pending.providerUrl ? ' Open providerUrl to complete the identity check.' : ''}`,
+	};
+	if (pending.providerUrl) waiting.providerUrl = pending.providerUrl;
+	if (pending.startedAt) waiting.startedAt = pending.startedAt;
+	if (pending.expiresAt) waiting.expiresAt = pending.expiresAt;
+	return twoOutputs([item(waiting, itemIndex)], []);
+}
+
+/** The session the waiting node left on its input (the expired item), read back in webhook(). */
+function readPending(ctx: IWebhookFunctions): IDataObject {
+	try {
+		const value = ctx.evaluateExpression('{{ $json }}', 0);
+		if (value && typeof value === 'object' && !Array.isArray(value)) {
+			return JSON.parse(JSON.stringify(value)) as IDataObject;
+		}
+	} catch {
+		// No readable input: the callback is then judged on its own.
+	}
+	return {};
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/**
+ * Handles the browser's GET on the resume URL: reads registrationID and success
+ * from the query, answers the browser (result page, or a redirect to the chosen
+ * URL) and resumes the execution on "Identified" or "Not Identified".
+ */
+export async function identificationWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const pending = readPending(this);
+	const expected = pending.registrationID === null ? undefined : (pending.registrationID as number | string | undefined);
+	const outcome = readCallback(this.getQueryData(), expected);
+	const json = outcomeJson(outcome, {
+		startedAt: text(pending.startedAt),
+		expiresAt: text(pending.expiresAt),
+		receivedAt: new Date().toISOString(),
+	}) as IDataObject;
+
+	const res = this.getResponseObject();
+	const next = text(pending.resultRedirectUrl);
+	const checked = next ? checkRedirectUrl(next) : undefined;
+	if (checked?.ok) {
+		res.redirect(302, appendResult(checked.value, outcome.registrationID, outcome.identified));
+	} else {
+		res
+			.status(200)
+			.set({
+				'Content-Type': 'text/html; charset=utf-8',
+				'Cache-Control': 'no-store',
+				'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+			})
+			.send(resultPage(outcome.reason));
+	}
+
+	const result = item(json, 0);
+	return {
+		noWebhookResponse: true,
+		workflowData: outcome.identified ? twoOutputs([], [result]) : twoOutputs([result], []),
+	};
+}

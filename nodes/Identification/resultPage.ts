@@ -1,0 +1,48 @@
+/**
+ * The small, unbranded page the user's browser sees when it comes back to a
+ * waiting execution. No value from the request is echoed, so nothing can be injected.
+ */
+import type { Reason } from './callback';
+
+const TEXT: Record<'identified' | 'notIdentified' | 'expired' | 'invalidRedirect', { title: string; body: string }> = {
+	identified: {
+		title: 'Identity confirmed',
+		body: 'Thank you. Your identity has been confirmed. You can close this window.',
+	},
+	notIdentified: {
+		title: 'Identity not confirmed',
+		body: 'Your identity could not be confirmed. Please start again from the link or page you were given. You can close this window.',
+	},
+	expired: {
+		title: 'Link expired',
+		body: 'This identification link has expired. Please start again from the link or page you were given.',
+	},
+	invalidRedirect: {
+		title: 'Identity not confirmed',
+		body: 'The identity check could not return to this page. Please contact the sender of your link.',
+	},
+};
+
+export function resultPageKind(reason: Reason): keyof typeof TEXT {
+	if (reason === 'identified') return 'identified';
+	if (reason === 'expired') return 'expired';
+	if (reason === 'invalid_redirect') return 'invalidRedirect';
+	return 'notIdentified';
+}
+
+export function resultPage(reason: Reason): string {
+	const { title, body } = TEXT[resultPageKind(reason)];
+	return [
+		'<!DOCTYPE html>',
+		'<html lang="en"><head><meta charset="utf-8">',
+		'<meta name="viewport" content="width=device-width, initial-scale=1">',
+		'<meta name="robots" content="noindex, nofollow">',
+		'<meta name="referrer" content="no-referrer">',
+		`<title>${title}</title>`,
+		'<style>body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center;background:#f6f7f9;color:#1f2328}main{max-width:28rem;padding:2rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12);text-align:center}h1{font-size:1.4rem;margin:0 0 .75rem}p{margin:0;line-height:1.5}</style>',
+		'</head><body><main>',
+		`<h1 id="title">${title}</h1>`,
+		`<p id="result" data-outcome="${resultPageKind(reason)}">${body}</p>`,
+		'</main></body></html>',
+	].join('');
+}
