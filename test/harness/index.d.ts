@@ -302,3 +302,5 @@ export declare function buildIfNeeded(options?: {
 }): { built: boolean; ok: boolean; reason?: string; status?: number | null };
 /** Why dist/ needs a build, or undefined. */
 export declare function buildReason(root?: string): string | undefined;
+/** Packages used by the harness's own tests (waitingPackage: node `waitingProbe` that waits like Identification). */
+export declare const fixtures: { waitingPackage: string };

@@ -244,6 +244,7 @@ async function createHarness(options = {}) {
 		record.latest = result;
 		const waiters = record.waiters.splice(0);
 		for (const w of waiters) w.resolve(result);
+		settleAttempts(record, result);
 		return result;
 	}
 
@@ -277,6 +278,7 @@ async function createHarness(options = {}) {
 				: undefined,
 			executedNodes: [],
 			waiters: [],
+			attempts: [],
 			generation: 0,
 			status: 'new',
 		};
@@ -499,23 +501,44 @@ async function createHarness(options = {}) {
 	}
 
 	/** Makes an HTTP request to the execution's resume URL and waits for the resumed run. */
-	async function resume(ref, { query = {}, method = 'GET', body, headers, suffix, url, timeoutMs } = {}) {
+	async function resume(ref, { query = {}, method = 'GET', body, headers, suffix, url, timeoutMs = 30000 } = {}) {
 		const record = getRecord(ref);
 		const target = new URL(url || (record.latest && record.latest.resumeUrl) || `${urls.webhookWaitingBaseUrl}/${record.id}`);
 		if (suffix) target.pathname = `${target.pathname.replace(/\/$/, '')}/${suffix}`;
 		for (const [k, v] of Object.entries(query)) target.searchParams.append(k, String(v));
 		const since = record.generation;
-		const done = waitForResume({ executionId: record.id, generation: since }, { timeoutMs });
+		let settle;
+		const outcome = new Promise((resolve) => {
+			settle = resolve;
+		});
+		record.attempts.push(settle);
 		const response = await request(target.toString(), { method, headers, body });
 		let result;
-		if (response.status >= 400 && record.generation === since && record.status !== 'running') {
-			// Refused (bad token, no matching webhook ...): nothing resumed.
-			done.catch(() => {});
+		if (record.generation === since && record.status !== 'running') {
+			// Refused (bad token, finished, no matching webhook ...) or the node chose not to resume.
 			result = undefined;
 		} else {
-			result = await done;
+			let timer;
+			const timeout = new Promise((_, reject) => {
+				timer = setTimeout(
+					() => reject(new Error(`[harness] execution ${record.id} did not finish within ${timeoutMs} ms after the resume request`)),
+					timeoutMs,
+				);
+				timer.unref();
+			});
+			try {
+				result = await Promise.race([outcome, timeout]);
+			} finally {
+				clearTimeout(timer);
+			}
 		}
+		const i = record.attempts.indexOf(settle);
+		if (i >= 0) record.attempts.splice(i, 1);
 		return { response, result };
+	}
+
+	function settleAttempts(record, result) {
+		for (const settle of record.attempts.splice(0)) settle(result);
 	}
 
 	async function handleHttp(rawReq, rawRes) {
@@ -642,6 +665,7 @@ async function createHarness(options = {}) {
 		if (webhookResult.workflowData === undefined) {
 			// The node decided not to resume (yet): answer and keep waiting.
 			record.status = 'waiting';
+			settleAttempts(record, undefined);
 			if (!webhookResult.noWebhookResponse) {
 				respond(res, {
 					responseCode,
@@ -732,6 +756,8 @@ async function createHarness(options = {}) {
 
 module.exports = {
 	createHarness,
+	/** Packages used by the harness's own tests. */
+	fixtures: { waitingPackage: path.join(__dirname, 'fixtures', 'waiting-package') },
 	buildIfNeeded: (...args) => require('./build').buildIfNeeded(...args),
 	buildReason: (...args) => require('./build').buildReason(...args),
 	loadPackages,

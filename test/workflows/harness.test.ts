@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { createHarness, request } from '../harness';
+import { createHarness, fixtures, request } from '../harness';
 import type { Harness, WorkflowJson } from '../harness';
 
 const PKG = 'n8n-nodes-access-point';
@@ -302,6 +302,65 @@ describe('engine harness', () => {
 			expect(final.status).toBe('success');
 			expect(final.executed('After')).toBe(true);
 			await sleep(0);
+		});
+	});
+
+	describe('a node that waits and resumes itself (webhook() with two outputs)', () => {
+		let f: Harness;
+		let wf: WorkflowJson;
+
+		beforeAll(async () => {
+			f = await createHarness({ root: fixtures.waitingPackage, quiet: true });
+			wf = f.chain([{ type: 'waitingProbe', name: 'Probe' }]);
+			wf.nodes.push(
+				{ name: 'Identified', type: 'n8n-nodes-base.noOp', parameters: {} },
+				{ name: 'Not identified', type: 'n8n-nodes-base.noOp', parameters: {} },
+			);
+			wf.connections.Probe = {
+				main: [[{ node: 'Identified', type: 'main', index: 0 }], [{ node: 'Not identified', type: 'main', index: 0 }]],
+			};
+		});
+
+		afterAll(async () => {
+			await f?.close();
+		});
+
+		it('skips package.json entries that are not built, or refuses them when asked', async () => {
+			expect(f.nodeTypeNames).toEqual(['n8n-nodes-harness-fixture.waitingProbe']);
+			expect(f.missing.nodes).toEqual(['built/NotBuiltYet.node.js']);
+			expect(f.emulator).toBeUndefined();
+			await expect(createHarness({ root: fixtures.waitingPackage, allowMissingNodes: false, quiet: true })).rejects.toThrow(
+				/NotBuiltYet\.node\.js does not exist/,
+			);
+		});
+
+		it('routes the resumed items to the output the webhook chose', async () => {
+			const failed = await f.run(wf, { input: [{ id: 1 }] });
+			expect(failed.status).toBe('waiting');
+			expect(failed.output('Probe')).toEqual([{ id: 1, resumeUrl: failed.resumeUrl }]);
+
+			const ignored = await f.resume(failed, { query: { ignore: 1 } });
+			expect(ignored.response.status).toBe(202);
+			expect(ignored.result).toBeUndefined();
+			expect(f.execution(failed).status).toBe('waiting');
+
+			const no = await f.resume(failed, { query: { registrationID: 'R-2', success: 'false' } });
+			expect(no.response).toMatchObject({ status: 200, text: '<html><body>Done</body></html>' });
+			expect(no.result?.outputs('Probe')).toEqual([[], [{ registrationID: 'R-2', success: false }]]);
+			expect(no.result?.output('Not identified')).toEqual([{ registrationID: 'R-2', success: false }]);
+			expect(no.result?.executed('Identified')).toBe(false);
+
+			const ok = await f.run(wf);
+			const yes = await f.resume(ok, { query: { registrationID: 'R-3', success: 'true' } });
+			expect(yes.result?.output('Identified')).toEqual([{ registrationID: 'R-3', success: true }]);
+		});
+
+		it('on timeout passes the waiting node\'s input through on output 0', async () => {
+			const waiting = await f.run(wf, { input: [{ id: 7 }] });
+			const expired = await f.expire(waiting);
+			expect(expired.outputs('Probe')).toEqual([[{ id: 7 }]]);
+			expect(expired.output('Identified')).toEqual([{ id: 7 }]);
+			expect(expired.executed('Not identified')).toBe(false);
 		});
 	});
 });
