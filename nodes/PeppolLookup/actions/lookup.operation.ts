@@ -70,9 +70,14 @@ function concurrencyOf(value: unknown): number {
 	return Math.min(n, MAX_CONCURRENCY);
 }
 
-function failedItem(error: Error, itemIndex: number): INodeExecutionData {
-	// `error` on the item lets n8n's "continue (using error output)" setting route it.
-	return { ...errorItem(error, itemIndex), error: error as INodeExecutionData['error'] };
+/**
+ * The error item on the first output. Under "continue (using error output)" it
+ * also carries the error itself, which is what lets n8n move it to the error
+ * output (n8n then keeps only the message in json, so not in the other modes).
+ */
+function failedItem(error: Error, itemIndex: number, toErrorOutput: boolean): INodeExecutionData {
+	const item = errorItem(error, itemIndex);
+	return toErrorOutput ? { ...item, error: error as INodeExecutionData['error'] } : item;
 }
 
 /**
@@ -86,6 +91,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const options = this.getNodeParameter('options', 0, {}) as LookupOptions;
 	const singleOutput = this.getNodeParameter('singleOutput', 0, false) as boolean;
 	const continueOnFail = this.continueOnFail();
+	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 
 	const plans: Plan[] = [];
 	const lookups = new Map<string, Lookup>();
@@ -138,13 +144,13 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const no: INodeExecutionData[] = [];
 	plans.forEach((plan, itemIndex) => {
 		if ('error' in plan) {
-			yes.push(failedItem(plan.error, itemIndex));
+			yes.push(failedItem(plan.error, itemIndex, toErrorOutput));
 			return;
 		}
 		const answer = answers.get(plan.key);
 		if (!answer) return; // unreachable: every lookup ran, or a failure was thrown above
 		if ('error' in answer) {
-			yes.push(failedItem(answer.error, itemIndex));
+			yes.push(failedItem(answer.error, itemIndex, toErrorOutput));
 			return;
 		}
 		const input = items[itemIndex];
