@@ -67,12 +67,11 @@ export class AccessPointOrderTrigger implements INodeType {
 				description: 'Only sales or only purchase orders (OrderDirection)',
 			},
 			filterConditionsField('order', undefined, {
-				displayName: 'Extra Conditions',
 				description:
-					'More conditions the orders must meet, sent in the OData $filter together with the type, the direction and the change time',
+					'Extra conditions the orders must meet, sent in the OData $filter together with the type, the direction and the change time',
 			}),
 			filterCombineField(undefined, {
-				description: 'How the extra conditions are joined (they are always ANDed with type, direction and change time)',
+				description: 'How the filter conditions are joined; together they are always ANDed with type, direction and change time',
 			}),
 			{
 				displayName: 'Options',
@@ -91,7 +90,10 @@ export class AccessPointOrderTrigger implements INodeType {
 						description:
 							'Re-read this many seconds before the newest change on every poll, to catch changes the API makes visible after their LastModified time has passed. Orders are still emitted once.',
 					},
-					{ ...rawFilterOption, description: `${rawFilterOption.description} Applies to the extra conditions only.` },
+					{
+						...rawFilterOption,
+						description: `${rawFilterOption.description} Type, direction and change time still apply.`,
+					},
 					...retryOptions,
 					{
 						displayName: 'Start From',

@@ -240,7 +240,7 @@ describe('AccessPoint Order Trigger (engine, emulator)', () => {
 	it('refuses a wrong extra condition before any request', async () => {
 		const poller = trigger({ filters: { conditions: [{ field: 'OrderDate', operator: 'ge', value: 'last week' }] } });
 		emu.clearRequests();
-		await expect(poller.poll()).rejects.toThrow(/Extra Conditions|Filters/);
+		await expect(poller.poll()).rejects.toThrow(/"Filters" condition 1 \(OrderDate\)/);
 		expect(orderRequests()).toHaveLength(0);
 	});
 });
