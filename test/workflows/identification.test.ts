@@ -1,0 +1,451 @@
+import { generateUrlSignature, prepareUrlForSigning, WAITING_TOKEN_QUERY_PARAM } from 'n8n-core';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { createRegistration } from '../../emulator/routes/registrations';
+import { createHarness, request } from '../harness';
+import type { Harness, HarnessResult, WorkflowJson } from '../harness';
+
+const IDENT = 'n8n-nodes-access-point.accessPointIdentification';
+const NOOP = 'n8n-nodes-base.noOp';
+const TRIGGER = 'When clicking ‘Execute workflow’';
+const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
+
+interface LoggedRequest {
+	method: string;
+	path: string;
+	headers: Record<string, string>;
+	body?: IDataObject;
+	status: number | null;
+}
+
+/** The node's error, checked to be a NodeApiError. */
+function apiError(r: HarnessResult, nodeName: string): NodeApiError {
+	const error: unknown = r.nodeError(nodeName);
+	expect(error).toBeInstanceOf(NodeApiError);
+	return error as NodeApiError;
+}
+
+/** Trigger → Identify (Start and Wait for Result) → [Not Identified | Identified]. */
+function startAndWaitWorkflow(parameters: IDataObject): WorkflowJson {
+	return {
+		name: 'Identify and branch',
+		nodes: [
+			{ name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+			{ name: 'Identify', type: IDENT, parameters: { operation: 'startAndWait', ...parameters } },
+			{ name: 'Not Identified', type: NOOP, parameters: {} },
+			{ name: 'Identified', type: NOOP, parameters: {} },
+		],
+		connections: {
+			[TRIGGER]: { main: [[{ node: 'Identify', type: 'main', index: 0 }]] },
+			Identify: {
+				main: [[{ node: 'Not Identified', type: 'main', index: 0 }], [{ node: 'Identified', type: 'main', index: 0 }]],
+			},
+		},
+	};
+}
+
+describe('Identification node against the emulator (waiting executions)', () => {
+	let h: Harness;
+	let counter = 0;
+
+	/** A fresh entity under the master account (its own 5 sandbox attempts). */
+	const newRegistration = (): number => {
+		const reg = createRegistration(h.emulator.store, h.emulator.credentials.apiKey, {
+			TaxIdentifier: 'BE0481516215',
+			CompanyName: `Ident ${++counter} BV`,
+			Email: `ident-${counter}@example.com`,
+		});
+		return reg.RegistrationID as number;
+	};
+
+	const startCalls = (): LoggedRequest[] =>
+		(h.emulator.requests as LoggedRequest[]).filter((r) => r.method === 'POST' && /\/identification$/.test(r.path));
+
+	const waitingProviderUrl = (r: HarnessResult): string => String(r.output('Identify', 0)[0].providerUrl);
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { orders: 0 }, waitTracker: false });
+	});
+
+	afterAll(async () => {
+		await h?.close();
+	});
+
+	beforeEach(() => {
+		h.emulator.clearRequests();
+		h.emulator.config.identificationUrlField = 'RedirectURL';
+	});
+
+	it('success round trip: start → provider page → browser redirect to the resume URL → "Identified"', async () => {
+		const id = newRegistration();
+		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		expect(waiting.status).toBe('waiting');
+		expect(waiting.waiting?.nodeName).toBe('Identify');
+		const resumeUrl = waiting.waiting!.resumeUrl;
+
+		// The request: master PartyID header, the one provider code, this execution's resume URL.
+		const [call] = startCalls();
+		expect(call.path).toBe(`/v1/einvoices/registrations/${id}/identification`);
+		expect(call.headers.partyid).toBe(h.emulator.credentials.partyId);
+		expect(call.body).toEqual({ IdentificationProviderTC: 'itsme', RedirectURL: resumeUrl });
+
+		// While waiting, the node shows the provider URL and the window.
+		const shown = waiting.output('Identify', 0)[0];
+		expect(shown).toMatchObject({ waiting: true, identified: false, registrationID: id });
+		expect(waitingProviderUrl(waiting)).toMatch(new RegExp(`^${h.emulator.url}/provider/`));
+		expect(Date.parse(String(shown.expiresAt)) - Date.parse(String(shown.startedAt))).toBe(5 * 60 * 1000);
+		expect(waiting.waiting!.waitTill.getTime() - Date.parse(String(shown.expiresAt))).toBe(60 * 1000);
+
+		const { status, location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'success');
+		expect(status).toBe(302);
+		expect(location).toBe(`${resumeUrl}&registrationID=${id}&success=true`);
+
+		const { response, result } = await h.resume(waiting, { url: location! });
+		expect(response.status).toBe(200);
+		expect(String(response.headers['content-type'])).toMatch(/text\/html/);
+		expect(response.text).toContain('Identity confirmed');
+		expect(result?.status).toBe('success');
+		expect(result!.executed('Identified')).toBe(true);
+		expect(result!.executed('Not Identified')).toBe(false);
+		expect(result!.output('Identified')).toEqual([
+			expect.objectContaining({ identified: true, success: true, reason: 'identified', registrationID: id }),
+		]);
+		expect(h.emulator.store.registrations.get(id).Identified).toBe(true);
+	});
+
+	it('failure round trip: the user cancels at the provider → "Not Identified" (reason failed)', async () => {
+		const id = newRegistration();
+		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		const { location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'failure');
+		expect(location).toMatch(/&registrationID=\d+&success=false$/);
+
+		const { response, result } = await h.resume(waiting, { url: location! });
+		expect(response.status).toBe(200);
+		expect(response.text).toContain('Identity not confirmed');
+		expect(result!.status).toBe('success');
+		expect(result!.executed('Identified')).toBe(false);
+		expect(result!.output('Not Identified')).toEqual([
+			expect.objectContaining({ identified: false, success: false, reason: 'failed', registrationID: id }),
+		]);
+		expect(h.emulator.store.registrations.get(id).Identified).toBe(false);
+	});
+
+	it('expiry: a wait that times out leaves through "Not Identified" with reason expired, never "Identified"', async () => {
+		const id = newRegistration();
+		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }), {
+			input: [{ identified: true, success: true, note: 'an upstream item that looks like a success' }],
+		});
+		expect(waiting.status).toBe('waiting');
+
+		const expired = await h.expire(waiting);
+		expect(expired.status).toBe('success');
+		expect(expired.executed('Identified')).toBe(false);
+		const out = expired.output('Not Identified');
+		expect(out).toHaveLength(1);
+		expect(out[0]).toMatchObject({ identified: false, success: false, reason: 'expired', registrationID: id });
+		expect(out[0]).not.toHaveProperty('note');
+
+		// A late browser redirect finds a finished execution.
+		const late = await request(`${waiting.waiting!.resumeUrl}&registrationID=${id}&success=true`);
+		expect(late.status).toBe(409);
+	});
+
+	it('the resume URL still validates with registrationID and success appended (the way the waiting-webhook server checks it)', async () => {
+		const id = newRegistration();
+		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		const { location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'success');
+		const url = new URL(location!);
+
+		// n8n 2.41 (not sendAndWait): the `signature` parameter is compared with the execution's resume token.
+		const stored = h.execution(waiting).data as IDataObject;
+		expect(url.pathname).toBe(`/webhook-waiting/${waiting.executionId}`);
+		expect(url.searchParams.get(WAITING_TOKEN_QUERY_PARAM)).toBe(stored.resumeToken);
+		expect(url.searchParams.get('registrationID')).toBe(String(id));
+		expect(url.searchParams.get('success')).toBe('true');
+
+		// Why not getSignedResumeUrl(): an HMAC over the whole query no longer matches once the provider appends to it.
+		const signed = new URL(`${h.urls.webhookWaitingBaseUrl}/${waiting.executionId}/node-id`);
+		signed.searchParams.set(WAITING_TOKEN_QUERY_PARAM, generateUrlSignature(prepareUrlForSigning(signed), 'hmac-secret'));
+		const appended = new URL(`${signed.toString()}&registrationID=${id}&success=true`);
+		expect(generateUrlSignature(prepareUrlForSigning(appended), 'hmac-secret')).not.toBe(
+			appended.searchParams.get(WAITING_TOKEN_QUERY_PARAM),
+		);
+
+		// A tampered token is refused and the execution keeps waiting.
+		const tampered = new URL(location!);
+		tampered.searchParams.set(WAITING_TOKEN_QUERY_PARAM, 'not-the-token');
+		const refused = await h.resume(waiting, { url: tampered.toString() });
+		expect(refused.response.status).toBe(401);
+		expect(h.execution(waiting).status).toBe('waiting');
+
+		const { result } = await h.resume(waiting, { url: location! });
+		expect(result!.executed('Identified')).toBe(true);
+	});
+
+	it('a callback for another registration, or without a clear success, is not identified', async () => {
+		const id = newRegistration();
+		const first = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		const mismatch = await h.resume(first, { query: { registrationID: id + 1000, success: 'true' } });
+		expect(mismatch.response.text).toContain('Identity not confirmed');
+		expect(mismatch.result!.executed('Identified')).toBe(false);
+		expect(mismatch.result!.output('Not Identified')[0]).toMatchObject({ reason: 'registration_mismatch', identified: false });
+
+		const second = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		const odd = await h.resume(second, { query: { registrationID: id, success: 'yes' } });
+		expect(odd.result!.executed('Identified')).toBe(false);
+		expect(odd.result!.output('Not Identified')[0]).toMatchObject({ reason: 'invalid_callback', identified: false });
+	});
+
+	it('sends the browser on to a chosen URL with the accepted result appended', async () => {
+		const id = newRegistration();
+		const waiting = await h.run(
+			startAndWaitWorkflow({ registrationId: byId(id), options: { resultRedirectUrl: 'https://app.example.test/done?from=n8n' } }),
+		);
+		const { location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'success');
+		const { response, result } = await h.resume(waiting, { url: location! });
+		expect(response.status).toBe(302);
+		expect(response.headers.location).toBe(`https://app.example.test/done?from=n8n&registrationID=${id}&success=true`);
+		expect(result!.executed('Identified')).toBe(true);
+	});
+
+	it('TooManyTrials on the 6th attempt: the sandbox limit of 5 per entity', async () => {
+		const id = newRegistration();
+		for (let attempt = 1; attempt <= 5; attempt++) {
+			const r = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+			expect(r.status).toBe('waiting');
+		}
+		const sixth = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		expect(sixth.status).toBe('error');
+		const error = apiError(sixth, 'Identify');
+		expect(error.httpCode).toBe('400');
+		expect(error.context.apiCode).toBe('TooManyTrials');
+		expect(error.message).toMatch(/TooManyTrials.*Too many attempts/);
+		expect(error.description).toMatch(/sandbox allows 5 identification attempts per entity/);
+		expect(startCalls().map((c) => c.status)).toEqual([200, 200, 200, 200, 200, 400]);
+	});
+
+	it('not whitelisted: the master account must ask support, quoting its PartyID', async () => {
+		const other = h.emulator.otherAccount;
+		const r = await h.run(startAndWaitWorkflow({ registrationId: byId(newRegistration()) }), {
+			credentialsOverride: { apiKey: other.apiKey, partyId: other.partyId },
+		});
+		expect(r.status).toBe('error');
+		const error = apiError(r, 'Identify');
+		expect(error.httpCode).toBe('403');
+		expect(error.description).toMatch(/not whitelisted for identification/);
+		expect(error.description).toContain(`quoting PartyID ${other.partyId}`);
+		expect(JSON.stringify(error)).not.toContain(other.apiKey);
+	});
+
+	it('401/404: the entity is not registered or not active, or the registration step was skipped', async () => {
+		const unknown = await h.run(startAndWaitWorkflow({ registrationId: byId(987654) }));
+		const notFound = apiError(unknown, 'Identify');
+		expect(notFound.httpCode).toBe('404');
+		expect(notFound.description).toMatch(/not registered or not active.*registration step was skipped/);
+
+		const id = newRegistration();
+		h.emulator.store.registrations.get(id).apiKey = h.emulator.otherAccount.apiKey;
+		const foreign = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		const unauthorized = apiError(foreign, 'Identify');
+		expect(unauthorized.httpCode).toBe('401');
+		expect(unauthorized.description).toMatch(/not registered or not active/);
+	});
+
+	it('Master Party ID overrides the credential\'s Party ID for the PartyID header', async () => {
+		const id = newRegistration();
+		const entityParty = h.emulator.store.registrations.get(id).PartyID as string;
+		// Acting as the entity (not the master) is refused ...
+		const asEntity = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }), { credentialsOverride: { partyId: entityParty } });
+		expect(apiError(asEntity, 'Identify').description).toContain(`PartyID ${entityParty}`);
+		// ... and the option puts the master's PartyID back.
+		h.emulator.clearRequests();
+		const asMaster = await h.run(
+			startAndWaitWorkflow({ registrationId: byId(id), options: { masterPartyId: h.emulator.credentials.partyId } }),
+			{ credentialsOverride: { partyId: entityParty } },
+		);
+		expect(asMaster.status).toBe('waiting');
+		expect(startCalls()[0].headers.partyid).toBe(h.emulator.credentials.partyId);
+	});
+
+	it('refuses several items, and a bad final URL, before any request', async () => {
+		const id = newRegistration();
+		const many = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }), { input: [{ a: 1 }, { a: 2 }] });
+		expect(many.nodeError('Identify')).toBeInstanceOf(NodeOperationError);
+		expect(many.nodeError('Identify')!.message).toMatch(/^Item 2: "Start and Wait for Result" handles one identification per execution/);
+
+		const badUrl = await h.run(startAndWaitWorkflow({ registrationId: byId(id), options: { resultRedirectUrl: 'app.example.test/done' } }));
+		expect(badUrl.nodeError('Identify')!.message).toBe(
+			'Item 1: "After the Result, Send Browser To" app.example.test/done is not an absolute URL',
+		);
+		expect(startCalls()).toHaveLength(0);
+	});
+
+	it('continue on fail: a failed start leaves through "Not Identified" as an error item, without waiting', async () => {
+		const wf = startAndWaitWorkflow({ registrationId: byId(987655) });
+		(wf.nodes[1] as IDataObject).onError = 'continueRegularOutput';
+		const r = await h.run(wf);
+		expect(r.status).toBe('success');
+		expect(r.executed('Identified')).toBe(false);
+		expect(r.output('Not Identified')[0]).toMatchObject({ httpCode: '404' });
+		expect(String(r.output('Not Identified')[0].error)).toMatch(/HTTP 404/);
+	});
+});
+
+describe('Identification: Start, then send the link, then Wait for Result (same execution)', () => {
+	let h: Harness;
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { orders: 0 }, waitTracker: false });
+	});
+
+	afterAll(async () => {
+		await h?.close();
+	});
+
+	const linkThenWait = (registrationId: number): WorkflowJson => ({
+		name: 'Start, e-mail, wait',
+		nodes: [
+			{ name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+			{ name: 'Start', type: IDENT, parameters: { operation: 'start', registrationId: byId(registrationId), redirectTo: 'thisExecution' } },
+			// Stands in for the e-mail node: it receives providerUrl before anything waits.
+			{ name: 'Send Link', type: NOOP, parameters: {} },
+			{ name: 'Wait', type: IDENT, parameters: { operation: 'waitForResult' } },
+			{ name: 'Not Identified', type: NOOP, parameters: {} },
+			{ name: 'Identified', type: NOOP, parameters: {} },
+		],
+		connections: {
+			[TRIGGER]: { main: [[{ node: 'Start', type: 'main', index: 0 }]] },
+			Start: { main: [[{ node: 'Send Link', type: 'main', index: 0 }]] },
+			'Send Link': { main: [[{ node: 'Wait', type: 'main', index: 0 }]] },
+			Wait: { main: [[{ node: 'Not Identified', type: 'main', index: 0 }], [{ node: 'Identified', type: 'main', index: 0 }]] },
+		},
+	});
+
+	it('the link is out before the wait, and the browser resumes the same execution', async () => {
+		const reg = createRegistration(h.emulator.store, h.emulator.credentials.apiKey, { CompanyName: 'Two Step BV', Email: 'two@example.com' });
+		const waiting = await h.run(linkThenWait(reg.RegistrationID));
+		expect(waiting.status).toBe('waiting');
+		expect(waiting.waiting?.nodeName).toBe('Wait');
+		const link = waiting.output('Send Link')[0];
+		expect(link).toMatchObject({ registrationID: reg.RegistrationID, redirectTo: 'thisExecution' });
+		expect(link).not.toHaveProperty('redirectUrl');
+		const sent = (h.emulator.requests as LoggedRequest[]).find((r) => /\/identification$/.test(r.path));
+		expect(sent?.body?.RedirectURL).toBe(waiting.waiting!.resumeUrl);
+		// The wait ends with the session's window (plus the margin), not with the Wait node's own start.
+		expect(waiting.waiting!.waitTill.getTime()).toBe(Date.parse(String(link.expiresAt)) + 60 * 1000);
+
+		const { location } = await h.emulator.provider.complete(String(link.providerUrl), 'success');
+		const { response, result } = await h.resume(waiting, { url: location! });
+		expect(response.text).toContain('Identity confirmed');
+		expect(result!.executed('Identified')).toBe(true);
+		expect(result!.output('Identified')[0]).toMatchObject({ identified: true, registrationID: reg.RegistrationID });
+	});
+
+	it('expires through "Not Identified" too', async () => {
+		const reg = createRegistration(h.emulator.store, h.emulator.credentials.apiKey, { CompanyName: 'Two Step 2 BV', Email: 'two2@example.com' });
+		const waiting = await h.run(linkThenWait(reg.RegistrationID));
+		const expired = await h.expire(waiting);
+		expect(expired.executed('Identified')).toBe(false);
+		expect(expired.output('Not Identified')[0]).toMatchObject({ reason: 'expired', identified: false, registrationID: reg.RegistrationID });
+	});
+
+	it('Wait for Result without a Start in this execution is a configuration error', async () => {
+		const r = await h.runNode(IDENT, { operation: 'waitForResult' });
+		expect(r.status).toBe('error');
+		expect(r.nodeError(r.nodeName!)).toBeInstanceOf(NodeOperationError);
+		expect(r.nodeError(r.nodeName!)!.message).toBe('No identification was started in this execution to wait for');
+	});
+});
+
+describe('Identification: Start and Parse Callback', () => {
+	let h: Harness;
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { orders: 0 }, waitTracker: false });
+	});
+
+	afterAll(async () => {
+		await h?.close();
+	});
+
+	beforeEach(() => {
+		h.emulator.clearRequests();
+	});
+
+	it.each(['RedirectURL', 'URL'])('Start outputs the provider URL (answer field %s) and when the window closes', async (field) => {
+		h.emulator.config.identificationUrlField = field;
+		try {
+			const reg = createRegistration(h.emulator.store, h.emulator.credentials.apiKey, { CompanyName: `Start ${field}`, Email: `s-${field}@example.com` });
+			const r = await h.runNode(IDENT, {
+				operation: 'start',
+				registrationId: byId(reg.RegistrationID),
+				redirectUrl: 'https://app.example.test/identified?ref=42',
+			});
+			r.assertSuccess();
+			const [out] = r.output(r.nodeName!);
+			expect(out).toMatchObject({
+				registrationID: reg.RegistrationID,
+				redirectUrl: 'https://app.example.test/identified?ref=42',
+				identificationProviderTC: 'itsme',
+				masterPartyId: h.emulator.credentials.partyId,
+			});
+			expect(String(out.providerUrl)).toMatch(new RegExp(`^${h.emulator.url}/provider/[0-9a-f]+$`));
+			expect(Date.parse(String(out.expiresAt)) - Date.parse(String(out.startedAt))).toBe(5 * 60 * 1000);
+			const sent = (h.emulator.requests as LoggedRequest[]).filter((x) => /\/identification$/.test(x.path));
+			expect(sent).toHaveLength(1);
+			expect(sent[0].body).toEqual({ IdentificationProviderTC: 'itsme', RedirectURL: 'https://app.example.test/identified?ref=42' });
+		} finally {
+			h.emulator.config.identificationUrlField = 'RedirectURL';
+		}
+	});
+
+	it('a custom provider code is sent as given (and the emulator says which one it supports)', async () => {
+		const reg = createRegistration(h.emulator.store, h.emulator.credentials.apiKey, { CompanyName: 'Custom', Email: 'c@example.com' });
+		const r = await h.runNode(IDENT, {
+			operation: 'start',
+			registrationId: byId(reg.RegistrationID),
+			redirectUrl: 'https://app.example.test/x',
+			identificationProvider: 'custom',
+			customProviderCode: 'newidp',
+		});
+		const error = apiError(r, r.nodeName!);
+		expect(error.httpCode).toBe('400');
+		expect(error.description).toMatch(/Identification Provider code/);
+		expect((h.emulator.requests as LoggedRequest[]).find((x) => /identification$/.test(x.path))?.body?.IdentificationProviderTC).toBe('newidp');
+	});
+
+	it.each([
+		['   ', 'Item 1: "Redirect URL" is empty'],
+		['/identified', 'Item 1: "Redirect URL" /identified is not an absolute URL'],
+		['ftp://app.example.test/x', 'Item 1: "Redirect URL" ftp://app.example.test/x uses ftp, not http(s)'],
+	])('rejects the Redirect URL %p before the request', async (redirectUrl, message) => {
+		const r = await h.runNode(IDENT, { operation: 'start', registrationId: byId(1), redirectUrl });
+		const error: unknown = r.nodeError(r.nodeName!);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as NodeOperationError).message).toBe(message);
+		expect((error as NodeOperationError).description).toMatch(/absolute web address/);
+		expect(h.emulator.requests).toHaveLength(0);
+	});
+
+	it('Parse Callback sorts callbacks onto Identified / Not Identified', async () => {
+		const r = await h.runNode(IDENT, { operation: 'parseCallback', options: { expectedRegistrationId: '5' } }, [
+			{ query: { registrationID: '5', success: 'true' } },
+			{ query: { registrationID: '5', success: 'false' } },
+			{ query: { error: 'invalid_redirect' } },
+			{ query: { registrationID: '6', success: 'true' } },
+		]);
+		r.assertSuccess();
+		const [notIdentified, identified] = r.outputs(r.nodeName!);
+		expect(identified).toEqual([expect.objectContaining({ identified: true, success: true, registrationID: 5 })]);
+		expect(notIdentified.map((i) => i.reason)).toEqual(['failed', 'invalid_redirect', 'registration_mismatch']);
+		expect(r.items(r.nodeName!, 0).map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
+	});
+
+	it('Parse Callback refuses data that is not a callback, naming the field and the item', async () => {
+		const r = await h.runNode(IDENT, { operation: 'parseCallback' }, [{ query: { registrationID: '5', success: 'true' } }, { body: {} }]);
+		const error = r.nodeError(r.nodeName!);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error!.message).toBe('Item 2: "Callback Query" has no registrationID, success or error parameter');
+	});
+});
