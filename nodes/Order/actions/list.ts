@@ -1,0 +1,81 @@
+/**
+ * Get Many for orders, parties and products: the query builder, Return All / Limit,
+ * Skip, and paging that streams each page into the output.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { readLimit, returnAllFields } from '../../shared/fields';
+import type { QueryResource } from '../../shared/filterFields';
+import { describeQuery, queryFields, readQuery } from '../../shared/filterFields';
+import type { ClientProvider } from '../../shared/router';
+import { runPerItem } from '../../shared/router';
+import { paginateList } from '../../shared/transport';
+import { readPartyOption } from './options';
+
+export const LIST_PATHS: Record<QueryResource, string> = {
+	order: '/v1/orders',
+	party: '/v1/parties',
+	product: '/v1/products',
+};
+
+const LABELS: Record<QueryResource, string> = { order: 'orders', party: 'parties', product: 'products' };
+
+/** Return All, Limit, Filters, Combine Conditions and Sort for one resource's Get Many. */
+export function listDescription(resource: QueryResource): INodeProperties[] {
+	const show = { resource: [resource], operation: ['getMany'] };
+	return [...returnAllFields(show), ...queryFields(resource, { show })];
+}
+
+/** Options › Skip as a whole number, or a NodeOperationError naming the item. */
+function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	const raw = ctx.getNodeParameter('options.skip', itemIndex, 0) as unknown;
+	if (raw === undefined || raw === null || raw === '' || raw === 0) return undefined;
+	const skip = typeof raw === 'number' ? raw : Number(String(raw).trim());
+	if (!Number.isInteger(skip) || skip < 0) {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Skip" ${String(raw)} is not a whole number of 0 or more`, {
+			itemIndex,
+			description: 'Enter how many records to skip before the first one returned, e.g. 240.',
+		});
+	}
+	return skip || undefined;
+}
+
+export async function executeList(
+	this: IExecuteFunctions,
+	clients: ClientProvider,
+	resource: QueryResource,
+): Promise<INodeExecutionData[]> {
+	const hints = new Set<string>();
+	const output = await runPerItem(this, async (itemIndex) => {
+		const limit = readLimit(this, itemIndex);
+		const query = readQuery(this, itemIndex, resource);
+		const skip = readSkip(this, itemIndex);
+		const partyId = readPartyOption(this, itemIndex);
+		if (query.$filter || query.$orderby) hints.add(describeQuery(query));
+		const client = await clients(itemIndex, partyId);
+		const qs: Record<string, string | number> = { ...query };
+		if (skip !== undefined) qs.$skip = skip;
+		const items: INodeExecutionData[] = [];
+		const pages = paginateList.call(this, client, {
+			path: LIST_PATHS[resource],
+			qs,
+			limit,
+			itemIndex,
+			operation: `List ${LABELS[resource]}`,
+		});
+		for await (const page of pages) {
+			for (const record of page) items.push({ json: record, pairedItem: { item: itemIndex } });
+		}
+		return items;
+	});
+	if (hints.size && typeof this.addExecutionHints === 'function') {
+		const list: NodeExecutionHint[] = [...hints].slice(0, 5).map((message) => ({
+			message: `OData query: ${message}`,
+			type: 'info',
+			location: 'outputPane',
+		}));
+		this.addExecutionHints(...list);
+	}
+	return output;
+}

@@ -1,0 +1,116 @@
+/**
+ * Order calls on the shared client: single read with the path fallback, lookup by
+ * ExternalProviderID, and create with "skip if already created". Exported for Create,
+ * Get and the send operations.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiClient } from '../../../shared/transport';
+import { readListPage } from '../../../shared/paging';
+import { externalIdFilter, readOrderId } from './orderBody';
+
+/** Which single-order path to use: the contract's, production's, or the contract's with fallback. */
+export type SingleOrderPath = 'auto' | 'order' | 'orders';
+
+function isNotFound(error: unknown): boolean {
+	const withCode = error as { httpCode?: string | null; context?: IDataObject };
+	return String(withCode?.httpCode ?? '') === '404';
+}
+
+/**
+ * `GET /v1/order/{id}` (contract 4.9); on 404 `GET /v1/orders/{id}` (production docs),
+ * unless one form is chosen.
+ */
+export async function getOrder(
+	client: ApiClient,
+	orderId: number | string,
+	itemIndex: number,
+	path: SingleOrderPath = 'auto',
+): Promise<IDataObject> {
+	const id = encodeURIComponent(String(orderId));
+	const read = async (prefix: string) =>
+		await client.request<IDataObject>({ method: 'GET', path: `${prefix}/${id}`, itemIndex, operation: `Get order ${orderId}` });
+	if (path === 'orders') return await read('/v1/orders');
+	if (path === 'order') return await read('/v1/order');
+	const first = await read('/v1/order').then(
+		(body) => ({ body }),
+		(error: unknown) => ({ error }),
+	);
+	if ('body' in first) return first.body;
+	if (!isNotFound(first.error)) throw first.error;
+	return await read('/v1/orders');
+}
+
+/** The first order whose ExternalProviderID equals the given one, or undefined. */
+export async function findOrderByExternalId(
+	client: ApiClient,
+	externalProviderId: string,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
+	const body = await client.request<unknown>({
+		method: 'GET',
+		path: '/v1/orders',
+		qs: { $filter: externalIdFilter(externalProviderId), $top: 1 },
+		itemIndex,
+		operation: `Look up order with ExternalProviderID ${externalProviderId}`,
+	});
+	const { items } = readListPage(body);
+	// A server that ignores $filter would return other orders: only an exact match counts.
+	return items.find((order) => String(order.ExternalProviderID ?? '') === externalProviderId);
+}
+
+export interface CreateOrderOptions {
+	itemIndex: number;
+	/** Look the ExternalProviderID up first and return that order instead of creating one. */
+	skipIfExists?: boolean;
+	/** Read the whole order after creating (the create answer is only its OrderID). */
+	fetchFull?: boolean;
+	singleOrderPath?: SingleOrderPath;
+	/** Extra request headers for the create call (e.g. an Idempotency-Key). */
+	headers?: Record<string, string>;
+}
+
+export interface CreateOrderResult {
+	/** The order as output: `{ OrderID }`, the full order, or the existing order. */
+	order: IDataObject;
+	orderId?: number;
+	/** True when an order with the same ExternalProviderID existed and nothing was created. */
+	alreadyExisted: boolean;
+}
+
+/** Creates an order from a checked body (see checkOrder), honouring "skip if already created". */
+export async function createOrder(
+	client: ApiClient,
+	body: IDataObject,
+	options: CreateOrderOptions,
+): Promise<CreateOrderResult> {
+	const { itemIndex } = options;
+	const externalId = typeof body.ExternalProviderID === 'string' ? body.ExternalProviderID : '';
+	if (options.skipIfExists && externalId) {
+		const existing = await findOrderByExternalId(client, externalId, itemIndex);
+		if (existing) {
+			const orderId = readOrderId(existing);
+			const order =
+				options.fetchFull && orderId !== undefined
+					? await getOrder(client, orderId, itemIndex, options.singleOrderPath)
+					: existing;
+			return { order, orderId, alreadyExisted: true };
+		}
+	}
+	const answer = await client.request<unknown>({
+		method: 'POST',
+		path: '/v1/orders',
+		body,
+		headers: { 'Content-Type': 'application/json', ...(options.headers ?? {}) },
+		itemIndex,
+		operation: 'Create order',
+		acceptText: true,
+	});
+	const orderId = readOrderId(answer);
+	if (orderId === undefined) {
+		const order = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : { Response: answer as IDataObject[string] };
+		return { order, alreadyExisted: false };
+	}
+	const order = options.fetchFull ? await getOrder(client, orderId, itemIndex, options.singleOrderPath) : { OrderID: orderId };
+	return { order, orderId, alreadyExisted: false };
+}

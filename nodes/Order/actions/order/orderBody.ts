@@ -1,0 +1,243 @@
+/**
+ * The order create body (contract 2.4, 4.9; field notes "Orders"): building it from the
+ * node's fields, validating it (also when mapped as JSON), and reading the create answer.
+ * Pure: no n8n, no I/O. Exported for Create, Create and Send and tests.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { buildFilter } from '../../../shared/odata';
+
+export const ORDER_TYPES = ['Invoice', 'CreditNote', 'Offer', 'DeliveryNote', 'OrderForm'] as const;
+export const ORDER_DIRECTIONS = ['Income', 'Cost'] as const;
+
+export interface OrderLineInput {
+	Quantity?: unknown;
+	Description?: unknown;
+	VATPercentage?: unknown;
+	UnitPriceExcl?: unknown;
+}
+
+/** The Create operation's field values, in API names. */
+export interface OrderFieldsInput {
+	OrderType?: unknown;
+	OrderDirection?: unknown;
+	OrderDate?: unknown;
+	ExpiryDate?: unknown;
+	OrderNumber?: unknown;
+	ExternalProviderID?: unknown;
+	Customer?: { Name?: unknown; VATNumber?: unknown; PartyType?: unknown };
+	OrderLines?: OrderLineInput[];
+	/** Further API fields (Reference, Currency, PaymentReference, DeliveryDate ...). */
+	extra?: IDataObject;
+}
+
+/** One thing wrong with an order: the field (API path), the value and how to fix it. */
+export interface OrderProblem {
+	field: string;
+	value?: unknown;
+	problem: string;
+	fix: string;
+}
+
+export type OrderCheck = { body: IDataObject } | { problem: OrderProblem };
+
+function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+function text(value: unknown): string {
+	return isBlank(value) ? '' : String(value).trim();
+}
+
+const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2024-01-31 (a date picker value or {{ $today }} works too).';
+
+/**
+ * `YYYY-MM-DD` from a date string, a date-and-time string (its own calendar date, no
+ * zone shift), a JS Date or a Luxon DateTime; undefined when it is not a real date.
+ */
+export function toOrderDate(value: unknown): string | undefined {
+	let raw: string;
+	if (value instanceof Date) {
+		if (Number.isNaN(value.getTime())) return undefined;
+		raw = value.toISOString();
+	} else if (value && typeof value === 'object' && typeof (value as { toISODate?: unknown }).toISODate === 'function') {
+		raw = String((value as { toISODate: () => string | null }).toISODate() ?? '');
+	} else if (typeof value === 'string') {
+		raw = value.trim();
+	} else {
+		return undefined;
+	}
+	const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.exec(raw);
+	if (!match) return undefined;
+	const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+	const check = new Date(Date.UTC(y, m - 1, d));
+	if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return undefined;
+	return `${match[1]}-${match[2]}-${match[3]}`;
+}
+
+/** A finite number from a number or a numeric string ("12.5"); undefined otherwise. */
+export function toNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value !== 'string') return undefined;
+	const trimmed = value.trim();
+	if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(trimmed)) return undefined;
+	return Number(trimmed);
+}
+
+type Value = IDataObject[string];
+
+/** The create body from field values (not yet validated; see checkOrder). */
+export function buildOrderBody(input: OrderFieldsInput): IDataObject {
+	const body: IDataObject = { ...(input.extra ?? {}) };
+	body.OrderType = input.OrderType as Value;
+	body.OrderDirection = input.OrderDirection as Value;
+	body.OrderDate = input.OrderDate as Value;
+	if (!isBlank(input.ExpiryDate)) body.ExpiryDate = input.ExpiryDate as Value;
+	if (!isBlank(input.OrderNumber)) body.OrderNumber = text(input.OrderNumber);
+	if (!isBlank(input.ExternalProviderID)) body.ExternalProviderID = text(input.ExternalProviderID);
+	const customer: IDataObject = { Name: input.Customer?.Name as Value };
+	if (!isBlank(input.Customer?.VATNumber)) customer.VATNumber = text(input.Customer?.VATNumber);
+	customer.PartyType = isBlank(input.Customer?.PartyType) ? 'Customer' : text(input.Customer?.PartyType);
+	body.Customer = customer;
+	body.OrderLines = (input.OrderLines ?? []).map((line) => {
+		const out: IDataObject = {
+			Quantity: line.Quantity as Value,
+			UnitPriceExcl: line.UnitPriceExcl as Value,
+			VATPercentage: line.VATPercentage as Value,
+		};
+		if (!isBlank(line.Description)) out.Description = String(line.Description);
+		return out;
+	});
+	return body;
+}
+
+function problem(field: string, value: unknown, what: string, fix: string): OrderCheck {
+	return { problem: { field, value, problem: what, fix } };
+}
+
+/**
+ * Validates an order body (from fields or JSON) and returns a normalised copy: dates as
+ * YYYY-MM-DD, numbers as numbers, texts trimmed. Returns the first problem otherwise.
+ */
+export function checkOrder(input: unknown): OrderCheck {
+	if (!input || typeof input !== 'object' || Array.isArray(input)) {
+		return problem('Order', input, 'is not an object', 'Map an object with OrderType, OrderDirection, OrderDate, Customer and OrderLines.');
+	}
+	const body: IDataObject = { ...(input as IDataObject) };
+
+	const orderType = text(body.OrderType);
+	if (!(ORDER_TYPES as readonly string[]).includes(orderType)) {
+		return problem('OrderType', body.OrderType, 'is not an order type', `Use one of ${ORDER_TYPES.join(', ')}.`);
+	}
+	body.OrderType = orderType;
+	const direction = text(body.OrderDirection);
+	if (!(ORDER_DIRECTIONS as readonly string[]).includes(direction)) {
+		return problem('OrderDirection', body.OrderDirection, 'is not an order direction', 'Use Income (a sale) or Cost (a purchase).');
+	}
+	body.OrderDirection = direction;
+
+	if (isBlank(body.OrderDate)) return problem('OrderDate', body.OrderDate, 'is required', DATE_FIX);
+	const orderDate = toOrderDate(body.OrderDate);
+	if (!orderDate) return problem('OrderDate', body.OrderDate, 'is not a date in the form YYYY-MM-DD', DATE_FIX);
+	body.OrderDate = orderDate;
+	for (const field of ['ExpiryDate', 'DeliveryDate']) {
+		if (isBlank(body[field])) {
+			delete body[field];
+			continue;
+		}
+		const date = toOrderDate(body[field]);
+		if (!date) return problem(field, body[field], 'is not a date in the form YYYY-MM-DD', DATE_FIX);
+		body[field] = date;
+	}
+	if (typeof body.ExpiryDate === 'string' && body.ExpiryDate < orderDate) {
+		return problem(
+			'ExpiryDate',
+			body.ExpiryDate,
+			`is before the order date ${orderDate}`,
+			'The expiry (due) date must be on or after the order date.',
+		);
+	}
+
+	for (const field of ['OrderNumber', 'ExternalProviderID']) {
+		if (isBlank(body[field])) {
+			delete body[field];
+			continue;
+		}
+		if (typeof body[field] === 'object') return problem(field, body[field], 'must be text', 'Map a text value.');
+		body[field] = text(body[field]);
+	}
+
+	const customer = body.Customer;
+	if (!customer || typeof customer !== 'object' || Array.isArray(customer)) {
+		return problem('Customer', customer, 'is required', 'Give the customer at least a Name.');
+	}
+	const cleanCustomer: IDataObject = { ...(customer as IDataObject) };
+	if (isBlank(cleanCustomer.Name)) return problem('Customer.Name', cleanCustomer.Name, 'is required', "Enter the customer's name.");
+	cleanCustomer.Name = text(cleanCustomer.Name);
+	if (isBlank(cleanCustomer.VATNumber)) delete cleanCustomer.VATNumber;
+	else cleanCustomer.VATNumber = text(cleanCustomer.VATNumber).replace(/[\s.]/g, '').toUpperCase();
+	if (isBlank(cleanCustomer.PartyType)) cleanCustomer.PartyType = 'Customer';
+	body.Customer = cleanCustomer;
+
+	const lines = body.OrderLines;
+	if (!Array.isArray(lines) || lines.length === 0) {
+		return problem('OrderLines', lines, 'needs at least one line', 'Add an order line with Quantity, Description, VAT percentage and unit price.');
+	}
+	const cleanLines: IDataObject[] = [];
+	for (let i = 0; i < lines.length; i++) {
+		const line = lines[i] as IDataObject;
+		const where = `OrderLines[${i}]`;
+		if (!line || typeof line !== 'object' || Array.isArray(line)) {
+			return problem(where, line, 'is not an order line', 'Each line is an object with Quantity, Description, VATPercentage and UnitPriceExcl.');
+		}
+		const clean: IDataObject = { ...line };
+		for (const field of ['Quantity', 'UnitPriceExcl', 'VATPercentage']) {
+			const number = toNumber(line[field]);
+			if (number === undefined) {
+				return problem(
+					`${where}.${field}`,
+					line[field],
+					isBlank(line[field]) ? 'is required' : 'is not a number',
+					'Enter a number with "." for decimals, e.g. 12.5.',
+				);
+			}
+			clean[field] = number;
+		}
+		if ((clean.VATPercentage as number) < 0 || (clean.VATPercentage as number) > 100) {
+			return problem(`${where}.VATPercentage`, line.VATPercentage, 'is not a percentage between 0 and 100', 'Enter the VAT rate as a percentage, e.g. 21.');
+		}
+		if (clean.Quantity === 0) {
+			return problem(`${where}.Quantity`, line.Quantity, 'is zero', 'Enter the quantity invoiced (negative for a correction).');
+		}
+		if (isBlank(clean.Description)) delete clean.Description;
+		else clean.Description = String(clean.Description);
+		cleanLines.push(clean);
+	}
+	body.OrderLines = cleanLines;
+	return { body };
+}
+
+/** The `$filter` that finds an order by its ExternalProviderID. */
+export function externalIdFilter(externalProviderId: string): string {
+	return buildFilter([{ field: 'ExternalProviderID', operator: 'eq', value: externalProviderId, type: 'string' }], 'and');
+}
+
+/** The new OrderID from the create answer: a bare integer, a numeric text or `{ OrderID }`. */
+export function readOrderId(body: unknown): number | undefined {
+	if (typeof body === 'number' && Number.isInteger(body) && body > 0) return body;
+	if (typeof body === 'string' && /^\s*"?\d+"?\s*$/.test(body)) return Number(body.replace(/[\s"]/g, ''));
+	if (body && typeof body === 'object' && !Array.isArray(body)) {
+		const record = body as IDataObject;
+		const id = record.OrderID ?? record.OrderId ?? record.orderId ?? record.Id ?? record.id;
+		if (id !== undefined && id !== null) return readOrderId(typeof id === 'number' ? id : String(id));
+	}
+	return undefined;
+}
+
+/** An order ID as typed or mapped: a positive integer; undefined otherwise. */
+export function parseOrderId(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isInteger(value) && value > 0 ? value : undefined;
+	if (typeof value !== 'string') return undefined;
+	const trimmed = value.trim();
+	return /^\d+$/.test(trimmed) && Number(trimmed) > 0 ? Number(trimmed) : undefined;
+}
