@@ -16,7 +16,8 @@ export class AccessPointPeppolLookup implements INodeType {
 		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["identifierType"] === "scheme" ? $parameter["scheme"] + ":" + $parameter["schemeValue"] : $parameter["identifier"] }}',
+		subtitle:
+			'={{ $parameter["identifierType"] === "scheme" ? ($parameter["scheme"] === "other" ? $parameter["schemeCode"] : $parameter["scheme"]) + ":" + $parameter["schemeValue"] : $parameter["identifier"] }}',
 		description: 'Check whether a receiver is on Peppol and can receive invoices and credit notes',
 		defaults: { name: 'AccessPoint Peppol Lookup' },
 		usableAsTool: true,

@@ -424,8 +424,10 @@ export function buildParticipantIdentifier(schemeCode: string, value: string): I
  * (an `iso6523-actorid-upis::` prefix is dropped). Normalises within the form.
  */
 export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
-	if (input === undefined || input === null || (typeof input !== 'string' && typeof input !== 'number')) {
-		return problem('is empty');
+	if (input === undefined || input === null) return problem('is empty');
+	if (typeof input !== 'string' && typeof input !== 'number') {
+		const kind = Array.isArray(input) ? 'a list' : typeof input === 'object' ? 'an object' : `a ${typeof input}`;
+		return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.vatNumber }}.');
 	}
 	const text = String(input).trim().replace(/^iso6523-actorid-upis::/i, '');
 	if (!text) return problem('is empty');

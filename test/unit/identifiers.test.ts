@@ -215,7 +215,8 @@ describe('parseParticipantIdentifier: rejections', () => {
 	});
 	it('rejects values that are not text', () => {
 		expect(parseParticipantIdentifier(undefined).ok).toBe(false);
-		expect(parseParticipantIdentifier({}).ok).toBe(false);
+		expect(parseParticipantIdentifier({})).toMatchObject({ ok: false, problem: 'is an object, not an identifier' });
+		expect(parseParticipantIdentifier(['BE0123456749'])).toMatchObject({ ok: false, problem: 'is a list, not an identifier' });
 	});
 });
 

@@ -93,7 +93,7 @@ export const identifierFields: INodeProperties[] = [
 
 /** Value for messages: trimmed and shortened. */
 function shown(value: unknown): string {
-	const text = value === undefined || value === null ? '' : String(value).trim();
+	const text = value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value).trim();
 	if (!text) return '';
 	return text.length > 60 ? ` ${text.slice(0, 60)}…` : ` ${text}`;
 }
