@@ -53,21 +53,26 @@ describe('AccessPoint Order Trigger (engine, emulator)', () => {
 			.sort()
 			.pop() as string;
 
-	/** The next GET /v1/orders whose $skip is `skip` answers 503 (a failure in the middle of paging). */
-	function failOrdersPage(skip: number) {
+	/**
+	 * Runs `action` when the next GET /v1/orders page with this $skip arrives, before the
+	 * emulator answers it: the emulator logs a request before it picks a fault and runs it.
+	 */
+	function onOrdersPage(skip: number, action: () => void) {
 		const log = emu.requests;
 		const push = log.push;
-		// The emulator logs a request before it picks a fault for it: arm the fault as the page is logged.
 		log.push = function (...entries) {
 			for (const entry of entries) {
 				if (entry.path === '/v1/orders' && entry.query.$skip === String(skip)) {
-					emu.failNext(1, 503, { method: 'GET', pathPrefix: '/v1/orders' });
 					log.push = push;
+					action();
 				}
 			}
 			return push.apply(this, entries);
 		};
 	}
+
+	/** The next GET /v1/orders whose $skip is `skip` answers 503 (a failure in the middle of paging). */
+	const failOrdersPage = (skip: number) => onOrdersPage(skip, () => emu.failNext(1, 503, { method: 'GET', pathPrefix: '/v1/orders' }));
 
 	it('emits every order exactly once across inserts, updates, a 311-order second across pages and a failed poll', async () => {
 		const poller = trigger();
@@ -242,5 +247,24 @@ describe('AccessPoint Order Trigger (engine, emulator)', () => {
 		emu.clearRequests();
 		await expect(poller.poll()).rejects.toThrow(/"Filters" condition 1 \(OrderDate\)/);
 		expect(orderRequests()).toHaveLength(0);
+	});
+
+	it('an order changed while the poll pages shifts the pages; the cursor holds back and nothing is lost or repeated', async () => {
+		const poller = trigger();
+		await poller.poll();
+		const orders = Array.from({ length: 250 }, () => add(base + 5000));
+		// While page 2 is asked for, an order of page 1 changes: everything after it moves up one place,
+		// so the first order of page 2 slips onto page 1, which was already read.
+		onOrdersPage(120, () => touch(orders[10], base + 5001));
+		const first = await poller.poll();
+		const firstIds = new Set(first.items?.map((o) => o.OrderID));
+		const slipped = orders.filter((id) => !firstIds.has(id));
+		expect(slipped).toHaveLength(1);
+		expect(first.items).toHaveLength(249);
+		expect(first.items?.find((o) => o.OrderID === orders[10])?.LastModified).toBe(iso(base + 5001));
+
+		const second = await poller.poll();
+		expect(second.items?.map((o) => o.OrderID)).toEqual(slipped);
+		expect((await poller.poll()).items).toBeNull();
 	});
 });
