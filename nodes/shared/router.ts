@@ -46,7 +46,10 @@ export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	if (withDetails.description) json.description = withDetails.description;
 	if (withDetails.httpCode) json.httpCode = withDetails.httpCode;
 	if (withDetails.context?.apiCode) json.code = withDetails.context.apiCode;
-	return { json, pairedItem: { item: itemIndex } };
+	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
+	// Carrying the error lets "continue (using error output)" route the item to the error output.
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) item.error = error;
+	return item;
 }
 
 /** Stamps the item on any error, turning unknown errors into NodeOperationErrors. */
