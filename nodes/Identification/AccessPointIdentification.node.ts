@@ -38,6 +38,8 @@ export class AccessPointIdentification implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
+		waitingNodeTooltip:
+			"Waiting for the user's browser to come back from the identity provider (at most 5 minutes after the start, plus the extra wait). The provider URL is in this node's output.",
 		credentials: [
 			{
 				name: 'accessPointApi',
