@@ -39,6 +39,18 @@ export function toItems(result: ItemResult, itemIndex: number): INodeExecutionDa
 	);
 }
 
+/**
+ * With "continue (using error output)" n8n routes only items carrying `error` to the
+ * error output; with "continue" the item keeps its readable json on the main output.
+ */
+export function errorItemFor(ctx: IExecuteFunctions, error: Error, itemIndex: number): INodeExecutionData {
+	const item = errorItem(error, itemIndex);
+	if (ctx.getNode().onError === 'continueErrorOutput' && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
+		item.error = error;
+	}
+	return item;
+}
+
 /** The error item continueOnFail emits: message, hint and HTTP status, never request options. */
 export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
@@ -46,10 +58,7 @@ export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	if (withDetails.description) json.description = withDetails.description;
 	if (withDetails.httpCode) json.httpCode = withDetails.httpCode;
 	if (withDetails.context?.apiCode) json.code = withDetails.context.apiCode;
-	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	// Carrying the error lets "continue (using error output)" route the item to the error output.
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) item.error = error;
-	return item;
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 /** Stamps the item on any error, turning unknown errors into NodeOperationErrors. */
@@ -78,7 +87,7 @@ export async function runPerItem(
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (ctx.continueOnFail()) {
-				output.push(errorItem(nodeError, itemIndex));
+				output.push(errorItemFor(ctx, nodeError, itemIndex));
 				continue;
 			}
 			throw nodeError;
