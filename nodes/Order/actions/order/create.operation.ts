@@ -211,6 +211,7 @@ function fieldLabel(field: string, mode: InputMode): string {
 
 function showValue(value: unknown): string {
 	if (value === undefined || value === null) return '';
+	if (Array.isArray(value) && value.length === 0) return '';
 	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
 	const trimmed = text.trim();
 	return trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed;

@@ -1,0 +1,153 @@
+import {
+	buildOrderBody,
+	checkOrder,
+	externalIdFilter,
+	parseOrderId,
+	readOrderId,
+	toNumber,
+	toOrderDate,
+} from '../../nodes/Order/actions/order/orderBody';
+import type { OrderProblem } from '../../nodes/Order/actions/order/orderBody';
+
+const valid = () => ({
+	OrderType: 'Invoice',
+	OrderDirection: 'Income',
+	OrderDate: '2024-01-31',
+	ExpiryDate: '2024-02-29',
+	OrderNumber: ' INV-1 ',
+	ExternalProviderID: ' ERP-1 ',
+	Customer: { Name: ' ACME NV ', VATNumber: 'be 0123.456.749' },
+	OrderLines: [{ Quantity: '2', Description: 'Work', VATPercentage: 21, UnitPriceExcl: '12.50' }],
+});
+
+function problemOf(input: unknown): OrderProblem {
+	const result = checkOrder(input);
+	if (!('problem' in result)) throw new Error(`expected a problem, got ${JSON.stringify(result.body)}`);
+	return result.problem;
+}
+
+describe('toOrderDate', () => {
+	it('accepts dates, date-times (own calendar day), Dates and Luxon-like values', () => {
+		expect(toOrderDate('2024-01-31')).toBe('2024-01-31');
+		expect(toOrderDate('2024-01-31T23:30:00+01:00')).toBe('2024-01-31');
+		expect(toOrderDate('2024-01-31T00:00:00')).toBe('2024-01-31');
+		expect(toOrderDate(new Date(Date.UTC(2024, 1, 29)))).toBe('2024-02-29');
+		expect(toOrderDate({ toISODate: () => '2024-03-01' })).toBe('2024-03-01');
+	});
+
+	it.each(['2023-02-29', '31/01/2024', '2024-1-31', '', 'tomorrow', 20240131])('rejects %j', (value) => {
+		expect(toOrderDate(value)).toBeUndefined();
+	});
+});
+
+describe('toNumber', () => {
+	it('reads numbers and numeric text only', () => {
+		expect(toNumber(3)).toBe(3);
+		expect(toNumber(' 12.5 ')).toBe(12.5);
+		expect(toNumber('-1')).toBe(-1);
+		expect(toNumber('12,5')).toBeUndefined();
+		expect(toNumber('1e3')).toBeUndefined();
+		expect(toNumber('')).toBeUndefined();
+		expect(toNumber(NaN)).toBeUndefined();
+		expect(toNumber(true)).toBeUndefined();
+	});
+});
+
+describe('checkOrder', () => {
+	it('normalises a valid order: trimmed texts, numbers, dates, default PartyType', () => {
+		const result = checkOrder(valid());
+		expect(result).toEqual({
+			body: {
+				OrderType: 'Invoice',
+				OrderDirection: 'Income',
+				OrderDate: '2024-01-31',
+				ExpiryDate: '2024-02-29',
+				OrderNumber: 'INV-1',
+				ExternalProviderID: 'ERP-1',
+				Customer: { Name: 'ACME NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+				OrderLines: [{ Quantity: 2, Description: 'Work', VATPercentage: 21, UnitPriceExcl: 12.5 }],
+			},
+		});
+	});
+
+	it('drops empty optional fields', () => {
+		const result = checkOrder({ ...valid(), ExpiryDate: '', OrderNumber: null, ExternalProviderID: '  ' });
+		expect('body' in result && Object.keys(result.body)).toEqual(['OrderType', 'OrderDirection', 'OrderDate', 'Customer', 'OrderLines']);
+	});
+
+	it.each<[string, unknown, string, RegExp]>([
+		['OrderType', { ...valid(), OrderType: 'Bill' }, 'OrderType', /not an order type/],
+		['OrderDirection', { ...valid(), OrderDirection: 'Out' }, 'OrderDirection', /not an order direction/],
+		['missing OrderDate', { ...valid(), OrderDate: '' }, 'OrderDate', /is required/],
+		['bad OrderDate', { ...valid(), OrderDate: '2024-02-30' }, 'OrderDate', /YYYY-MM-DD/],
+		['bad ExpiryDate', { ...valid(), ExpiryDate: 'soon' }, 'ExpiryDate', /YYYY-MM-DD/],
+		['expiry before order date', { ...valid(), ExpiryDate: '2024-01-30' }, 'ExpiryDate', /before the order date 2024-01-31/],
+		['no customer', { ...valid(), Customer: undefined }, 'Customer', /required/],
+		['no customer name', { ...valid(), Customer: { Name: ' ' } }, 'Customer.Name', /required/],
+		['no lines', { ...valid(), OrderLines: [] }, 'OrderLines', /at least one line/],
+		['lines not a list', { ...valid(), OrderLines: 'x' }, 'OrderLines', /at least one line/],
+		['text quantity', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], Quantity: 'two' }] }, 'OrderLines[0].Quantity', /not a number/],
+		['missing price', { ...valid(), OrderLines: [valid().OrderLines[0], { Quantity: 1, VATPercentage: 21 }] }, 'OrderLines[1].UnitPriceExcl', /required/],
+		['comma decimal', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], UnitPriceExcl: '12,50' }] }, 'OrderLines[0].UnitPriceExcl', /not a number/],
+		['VAT over 100', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], VATPercentage: 121 }] }, 'OrderLines[0].VATPercentage', /between 0 and 100/],
+		['zero quantity', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], Quantity: 0 }] }, 'OrderLines[0].Quantity', /zero/],
+		['object ExternalProviderID', { ...valid(), ExternalProviderID: { id: 1 } }, 'ExternalProviderID', /text/],
+		['not an object', [1, 2], 'Order', /not an object/],
+	])('%s', (_name, input, field, message) => {
+		const problem = problemOf(input);
+		expect(problem.field).toBe(field);
+		expect(problem.problem).toMatch(message);
+		expect(problem.fix.length).toBeGreaterThan(10);
+	});
+});
+
+describe('buildOrderBody', () => {
+	it('maps field values to the API body, extras included', () => {
+		expect(
+			buildOrderBody({
+				OrderType: 'CreditNote',
+				OrderDirection: 'Cost',
+				OrderDate: '2024-01-31T00:00:00',
+				ExpiryDate: '',
+				OrderNumber: 'CN-1',
+				ExternalProviderID: '',
+				Customer: { Name: 'ACME', VATNumber: '', PartyType: '' },
+				OrderLines: [{ Quantity: 1, Description: '', VATPercentage: 6, UnitPriceExcl: 10 }],
+				extra: { Currency: 'EUR' },
+			}),
+		).toEqual({
+			Currency: 'EUR',
+			OrderType: 'CreditNote',
+			OrderDirection: 'Cost',
+			OrderDate: '2024-01-31T00:00:00',
+			OrderNumber: 'CN-1',
+			Customer: { Name: 'ACME', PartyType: 'Customer' },
+			OrderLines: [{ Quantity: 1, VATPercentage: 6, UnitPriceExcl: 10 }],
+		});
+	});
+});
+
+describe('answers and IDs', () => {
+	it('reads the new OrderID from a bare integer, text or object', () => {
+		expect(readOrderId(123)).toBe(123);
+		expect(readOrderId(' 456 ')).toBe(456);
+		expect(readOrderId('"789"')).toBe(789);
+		expect(readOrderId({ OrderID: 5 })).toBe(5);
+		expect(readOrderId({ OrderId: '6' })).toBe(6);
+		expect(readOrderId('OK')).toBeUndefined();
+		expect(readOrderId(0)).toBeUndefined();
+		expect(readOrderId(null)).toBeUndefined();
+	});
+
+	it('parses an Order ID parameter', () => {
+		expect(parseOrderId(' 12 ')).toBe(12);
+		expect(parseOrderId(12)).toBe(12);
+		expect(parseOrderId('12a')).toBeUndefined();
+		expect(parseOrderId(0)).toBeUndefined();
+		expect(parseOrderId(1.5)).toBeUndefined();
+	});
+
+	it('builds the ExternalProviderID lookup filter with quotes escaped', () => {
+		expect(externalIdFilter("ERP-'7")).toBe("ExternalProviderID eq 'ERP-''7'");
+	});
+});
