@@ -289,6 +289,17 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(r.executed('Identified')).toBe(false);
 		expect(r.output('Not Identified')[0]).toMatchObject({ httpCode: '404' });
 		expect(String(r.output('Not Identified')[0].error)).toMatch(/HTTP 404/);
+
+		// "Continue (using error output)": the failure goes to the extra error output, not "Not Identified".
+		const withErrorOutput = startAndWaitWorkflow({ registrationId: byId(987655) });
+		(withErrorOutput.nodes[1] as IDataObject).onError = 'continueErrorOutput';
+		withErrorOutput.nodes.push({ name: 'Failed', type: NOOP, parameters: {} });
+		((withErrorOutput.connections.Identify as IDataObject).main as unknown[]).push([{ node: 'Failed', type: 'main', index: 0 }]);
+		const routed = await h.run(withErrorOutput);
+		expect(routed.status).toBe('success');
+		expect(routed.executed('Not Identified')).toBe(false);
+		expect(routed.executed('Identified')).toBe(false);
+		expect(String(routed.output('Failed')[0].error)).toMatch(/HTTP 404/);
 	});
 });
 

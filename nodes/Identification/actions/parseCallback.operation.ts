@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../shared/router';
+import { asNodeError } from '../../shared/router';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback } from '../callback';
-import { IDENTIFIED, inputError, item, NOT_IDENTIFIED } from './common';
+import { failureItem, IDENTIFIED, inputError, item, NOT_IDENTIFIED } from './common';
 
 const properties: INodeProperties[] = [
 	{
@@ -62,7 +62,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
 			if (this.continueOnFail()) {
-				outputs[NOT_IDENTIFIED].push(errorItem(nodeError, itemIndex));
+				outputs[NOT_IDENTIFIED].push(failureItem(this, nodeError, itemIndex));
 				continue;
 			}
 			throw nodeError;

@@ -3,8 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
-import { asNodeError, errorItem } from '../../shared/router';
+import { asNodeError } from '../../shared/router';
 import {
+	failureItem,
 	masterPartyOption,
 	providerFields,
 	readOptions,
@@ -73,7 +74,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		);
 	} catch (error) {
 		const nodeError = asNodeError(this, error, itemIndex);
-		if (this.continueOnFail()) return twoOutputs([errorItem(nodeError, itemIndex)], []);
+		if (this.continueOnFail()) return twoOutputs([failureItem(this, nodeError, itemIndex)], []);
 		throw nodeError;
 	}
 }

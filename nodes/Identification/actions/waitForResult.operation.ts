@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../shared/router';
+import { asNodeError } from '../../shared/router';
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
-import { readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs, waitOptions } from './common';
+import { failureItem, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs, waitOptions } from './common';
 import { expiredItem, waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
@@ -72,7 +72,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		return await waitForCallback(this, pending, itemIndex);
 	} catch (error) {
 		const nodeError = asNodeError(this, error, itemIndex);
-		if (this.continueOnFail()) return twoOutputs([errorItem(nodeError, itemIndex)], []);
+		if (this.continueOnFail()) return twoOutputs([failureItem(this, nodeError, itemIndex)], []);
 		throw nodeError;
 	}
 }
