@@ -10,9 +10,14 @@
  *   - an order at or after `from` has been handled exactly when
  *     `seen[OrderID]` equals its LastModified second.
  *
+ * For the "new order" event a second bound, `createdFrom`, says which orders can
+ * still be new: every order created before it has been read at least once (or
+ * was there at activation). It only moves after a poll that read its whole
+ * window, and `seen` keeps every order read at or after it.
+ *
  * A poll emits what is not handled yet and moves `from` up to the newest second
- * it saw (minus the optional late-change window). The caller stores the next
- * state only after the whole poll succeeded, so a failed poll leaves it as it was.
+ * it read (minus the optional late-change window). The caller stores the next
+ * state only after the poll succeeded, so a failed poll leaves it as it was.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -26,7 +31,9 @@ export interface CursorState {
 	scope: string;
 	/** Inclusive lower bound for LastModified, in epoch seconds; null: no bound (the order book was empty at the start). */
 	from: number | null;
-	/** Orders handled with LastModified at or after `from`: OrderID -> LastModified (epoch seconds). */
+	/** Orders never read that were created at or after this second are new; null: every order never read is new. */
+	createdFrom: number | null;
+	/** Orders read with LastModified at or after min(from, createdFrom): OrderID -> LastModified (epoch seconds). */
 	seen: Record<string, number>;
 }
 
@@ -34,6 +41,8 @@ export interface DecideOptions {
 	event: OrderEvent;
 	/** Seconds `from` stays behind the newest LastModified seen, to catch changes the API stamps late (default 0). */
 	lateWindowSeconds?: number;
+	/** False when the poll stopped before the last page (time budget): `orders` are a prefix of the answer. */
+	complete?: boolean;
 }
 
 export interface PollDecision {
@@ -41,7 +50,7 @@ export interface PollDecision {
 	emit: IDataObject[];
 	/** The state to store once the poll has fully succeeded. */
 	next: CursorState;
-	/** An order moved (was changed) while the poll paged: the cursor was held back so nothing is skipped. */
+	/** An order moved (was changed) while the poll paged: the cursor stopped at its old second so nothing is skipped. */
 	heldBack: boolean;
 }
 
@@ -128,18 +137,19 @@ export function readState(raw: unknown, scope: string): CursorState | undefined 
 	if (!raw || typeof raw !== 'object') return undefined;
 	const state = raw as Partial<CursorState>;
 	if (state.version !== 1 || state.scope !== scope) return undefined;
-	if (state.from !== null && (typeof state.from !== 'number' || !Number.isFinite(state.from))) return undefined;
+	const bound = (value: unknown) => value === null || (typeof value === 'number' && Number.isFinite(value));
+	if (!bound(state.from) || !bound(state.createdFrom)) return undefined;
 	if (!state.seen || typeof state.seen !== 'object') return undefined;
 	const seen: Record<string, number> = {};
 	for (const [id, seconds] of Object.entries(state.seen)) {
 		if (typeof seconds === 'number' && Number.isFinite(seconds)) seen[id] = seconds;
 	}
-	return { version: 1, scope, from: state.from, seen };
+	return { version: 1, scope, from: state.from as number | null, createdFrom: state.createdFrom as number | null, seen };
 }
 
 /** Start at a given date: everything changed at or after it counts as not handled. */
 export function stateFromDate(seconds: number, scope: string): CursorState {
-	return { version: 1, scope, from: seconds, seen: {} };
+	return { version: 1, scope, from: seconds, createdFrom: seconds, seen: {} };
 }
 
 /**
@@ -156,7 +166,7 @@ export function baselineNeedsMore(newestFirst: IDataObject[], lateWindowSeconds 
 
 /** The state at first activation: orders already in the book are handled, nothing is emitted. */
 export function baselineState(newestFirst: IDataObject[], scope: string, lateWindowSeconds = 0): CursorState {
-	if (newestFirst.length === 0) return { version: 1, scope, from: null, seen: {} };
+	if (newestFirst.length === 0) return { version: 1, scope, from: null, createdFrom: null, seen: {} };
 	let top = -Infinity;
 	for (const order of newestFirst) top = Math.max(top, lastModifiedOf(order));
 	const from = top - Math.max(0, lateWindowSeconds);
@@ -166,7 +176,7 @@ export function baselineState(newestFirst: IDataObject[], scope: string, lateWin
 		const seconds = lastModifiedOf(order);
 		if (id !== undefined && seconds >= from) seen[id] = Math.max(seconds, seen[id] ?? -Infinity);
 	}
-	return { version: 1, scope, from, seen };
+	return { version: 1, scope, from, createdFrom: from, seen };
 }
 
 /** The `LastModified ge …` bound of the next poll's filter, as literal text; undefined: no bound. */
@@ -174,30 +184,40 @@ export function lowerBound(state: CursorState): string | undefined {
 	return state.from === null ? undefined : formatSeconds(state.from);
 }
 
+/** The larger bound, null meaning "no bound". */
+function later(a: number | null, b: number): number {
+	return a === null ? b : Math.max(a, b);
+}
+
 /**
  * Which orders a poll emits and where the cursor goes next.
  *
  * `orders` are what the poll fetched (`LastModified ge from`, sorted by
- * LastModified then OrderID), in order; they may be a prefix of the full answer
- * when the poll stopped early (time budget): the state stays correct because
- * `from` only moves up to the newest second actually read.
+ * LastModified then OrderID), in order; with `complete: false` they are a prefix
+ * of the answer (the poll ran out of time) and `from` only moves up to the newest
+ * second actually read.
  *
  * New or updated: an order version is emitted when `seen` does not hold that
  * OrderID with that LastModified second.
- * New: an order is emitted when it was never seen by this trigger and its Created
- * second is at or after `from` (it came into existence inside the polled window);
- * orders created earlier and changed later are updates, not new. List items
- * without a Created count as new when never seen.
+ * New: an order is emitted when this trigger never read it and it was created at
+ * or after `createdFrom`; an order created earlier and changed now is an update,
+ * not new. List items without a Created count as new when never read.
+ *
+ * When an order changed while the poll paged (it shows up twice), the records
+ * after its old place moved up one and one of them may have slipped onto a page
+ * already read: `from` stops at the second it moved away from, and the next poll
+ * reads from there again.
  */
 export function decidePoll(state: CursorState, orders: IDataObject[], options: DecideOptions): PollDecision {
 	const late = Math.max(0, options.lateWindowSeconds ?? 0);
-	const from = state.from;
+	const { from, createdFrom } = state;
 	const seen: Record<string, number> = { ...state.seen };
 	const emitted = new Map<string, number>();
 	const emit: IDataObject[] = [];
 	const readThisPoll = new Map<string, number>();
 	let newest: number | undefined;
-	let heldBack = false;
+	/** Oldest second an order moved away from during this poll. */
+	let holdAt: number | undefined;
 
 	for (const order of orders) {
 		const id = orderKey(order);
@@ -206,7 +226,7 @@ export function decidePoll(state: CursorState, orders: IDataObject[], options: D
 		if (from !== null && modified < from) continue; // handled before; the API sent more than asked
 
 		const earlier = readThisPoll.get(id);
-		if (earlier !== undefined && earlier !== modified) heldBack = true; // changed while paging: later pages may have shifted
+		if (earlier !== undefined && earlier !== modified) holdAt = Math.min(earlier, modified, holdAt ?? Infinity);
 		readThisPoll.set(id, Math.max(modified, earlier ?? -Infinity));
 		newest = newest === undefined ? modified : Math.max(newest, modified);
 
@@ -222,7 +242,7 @@ export function decidePoll(state: CursorState, orders: IDataObject[], options: D
 		if (options.event === 'newOrder') {
 			if (known !== undefined) continue;
 			const created = parseTimestamp(order.Created ?? order.created);
-			if (created !== undefined && from !== null && created < from) continue;
+			if (created !== undefined && createdFrom !== null && created < createdFrom) continue;
 		} else if (known !== undefined && known > modified) {
 			continue; // an older version than one already handled
 		}
@@ -232,13 +252,21 @@ export function decidePoll(state: CursorState, orders: IDataObject[], options: D
 	}
 
 	let nextFrom = from;
-	if (newest !== undefined && !heldBack) {
-		const candidate = newest - late;
-		nextFrom = from === null ? candidate : Math.max(from, candidate);
+	let nextCreatedFrom = createdFrom;
+	if (newest !== undefined) {
+		// Everything before the second an order moved away from was read before the move.
+		nextFrom = later(from, Math.min(newest, holdAt ?? Infinity) - late);
+		// Every order that exists now has been read once only when the whole window was read unshifted.
+		if (options.complete !== false && holdAt === undefined) nextCreatedFrom = later(createdFrom, nextFrom);
 	}
+	const keepFrom = nextFrom === null || nextCreatedFrom === null ? null : Math.min(nextFrom, nextCreatedFrom);
 	const nextSeen: Record<string, number> = {};
 	for (const [id, seconds] of Object.entries(seen)) {
-		if (nextFrom === null || seconds >= nextFrom) nextSeen[id] = seconds;
+		if (keepFrom === null || seconds >= keepFrom) nextSeen[id] = seconds;
 	}
-	return { emit, next: { version: 1, scope: state.scope, from: nextFrom, seen: nextSeen }, heldBack };
+	return {
+		emit,
+		next: { version: 1, scope: state.scope, from: nextFrom, createdFrom: nextCreatedFrom, seen: nextSeen },
+		heldBack: holdAt !== undefined,
+	};
 }

@@ -160,15 +160,23 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 	if (filter) qs.$filter = filter;
 	const deadline = pollDeadline(this);
 	const fetched: IDataObject[] = [];
+	let complete = true;
 	for await (const page of paginateList.call(this, client, { path: ORDERS_PATH, qs, operation: 'List changed orders' })) {
 		fetched.push(...page);
 		// Out of time: stop at a page boundary; the cursor only moves over what was read.
-		if (deadline !== undefined && Date.now() > deadline) break;
+		if (deadline !== undefined && Date.now() > deadline) {
+			complete = false;
+			break;
+		}
 	}
 
 	let decision;
 	try {
-		decision = decidePoll(state, fetched, { event: settings.event, lateWindowSeconds: settings.lateWindowSeconds });
+		decision = decidePoll(state, fetched, {
+			event: settings.event,
+			lateWindowSeconds: settings.lateWindowSeconds,
+			complete,
+		});
 	} catch (error) {
 		throw cursorProblem(this, error);
 	}

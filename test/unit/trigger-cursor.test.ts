@@ -46,7 +46,7 @@ describe('parseTimestamp / formatSeconds', () => {
 	it('formats the DateTime literal text in UTC without zone, second resolution', () => {
 		expect(formatSeconds(T0)).toBe('2024-05-01T10:00:00');
 		expect(lowerBound(stateFromDate(T0 + 59, SCOPE))).toBe('2024-05-01T10:00:59');
-		expect(lowerBound({ version: 1, scope: SCOPE, from: null, seen: {} })).toBeUndefined();
+		expect(lowerBound({ version: 1, scope: SCOPE, from: null, createdFrom: null, seen: {} })).toBeUndefined();
 	});
 
 	it('keys orders by OrderID in its spellings', () => {
@@ -58,7 +58,7 @@ describe('parseTimestamp / formatSeconds', () => {
 
 describe('readState', () => {
 	it('returns a stored state for the same scope and drops it when the scope changed', () => {
-		const state = { version: 1, scope: SCOPE, from: T0, seen: { '5': T0 } };
+		const state = { version: 1, scope: SCOPE, from: T0, createdFrom: T0, seen: { '5': T0 } };
 		expect(readState(state, SCOPE)).toEqual(state);
 		expect(readState(state, scopeKey('999', undefined))).toBeUndefined();
 		expect(readState(state, scopeKey('100001', '2024-01-01'))).toBeUndefined();
@@ -67,9 +67,10 @@ describe('readState', () => {
 	it('treats missing or malformed state as "start over"', () => {
 		expect(readState(undefined, SCOPE)).toBeUndefined();
 		expect(readState({}, SCOPE)).toBeUndefined();
-		expect(readState({ version: 2, scope: SCOPE, from: T0, seen: {} }, SCOPE)).toBeUndefined();
-		expect(readState({ version: 1, scope: SCOPE, from: 'x', seen: {} }, SCOPE)).toBeUndefined();
-		expect(readState({ version: 1, scope: SCOPE, from: T0 }, SCOPE)).toBeUndefined();
+		expect(readState({ version: 2, scope: SCOPE, from: T0, createdFrom: T0, seen: {} }, SCOPE)).toBeUndefined();
+		expect(readState({ version: 1, scope: SCOPE, from: 'x', createdFrom: T0, seen: {} }, SCOPE)).toBeUndefined();
+		expect(readState({ version: 1, scope: SCOPE, from: T0, seen: {} }, SCOPE)).toBeUndefined();
+		expect(readState({ version: 1, scope: SCOPE, from: T0, createdFrom: T0 }, SCOPE)).toBeUndefined();
 	});
 });
 
@@ -79,7 +80,13 @@ describe('baseline (first activation starts from "now")', () => {
 		expect(baselineNeedsMore(newestFirst)).toBe(false);
 		expect(baselineNeedsMore(newestFirst.slice(0, 3))).toBe(true);
 		const state = baselineState(newestFirst, SCOPE);
-		expect(state).toEqual({ version: 1, scope: SCOPE, from: T0 + 5, seen: { '9': T0 + 5, '8': T0 + 5, '3': T0 + 5 } });
+		expect(state).toEqual({
+			version: 1,
+			scope: SCOPE,
+			from: T0 + 5,
+			createdFrom: T0 + 5,
+			seen: { '9': T0 + 5, '8': T0 + 5, '3': T0 + 5 },
+		});
 		// The next poll re-reads that second: nothing from before activation comes out.
 		expect(decidePoll(state, [order(3, T0 + 5), order(8, T0 + 5), order(9, T0 + 5)], { event: 'newOrUpdatedOrder' }).emit).toEqual([]);
 	});
@@ -102,7 +109,13 @@ describe('baseline (first activation starts from "now")', () => {
 });
 
 describe('decidePoll', () => {
-	const start = (from: number, seen: Record<string, number> = {}): CursorState => ({ version: 1, scope: SCOPE, from, seen });
+	const start = (from: number, seen: Record<string, number> = {}, createdFrom = from): CursorState => ({
+		version: 1,
+		scope: SCOPE,
+		from,
+		createdFrom,
+		seen,
+	});
 
 	it('emits new orders in order and moves the cursor to the newest second, remembering the IDs at it', () => {
 		const decision = decidePoll(start(T0), [order(1, T0), order(2, T0 + 1), order(3, T0 + 1)], { event: 'newOrUpdatedOrder' });
@@ -181,6 +194,37 @@ describe('decidePoll', () => {
 		});
 		expect(ids(again.emit)).toEqual([4]);
 		expect(again.next.from).toBe(T0 + 9);
+	});
+
+	it('holds the cursor only back to the second the changed order moved away from', () => {
+		const decision = decidePoll(start(T0), [order(1, T0), order(2, T0 + 3), order(3, T0 + 4), order(2, T0 + 9)], {
+			event: 'newOrUpdatedOrder',
+		});
+		expect(decision.heldBack).toBe(true);
+		expect(decision.next.from).toBe(T0 + 3);
+		// A slipped order may be unread, so "new" keeps its bound and the orders read since it.
+		expect(decision.next.createdFrom).toBe(T0);
+		expect(decision.next.seen).toEqual({ '1': T0, '2': T0 + 9, '3': T0 + 4 });
+	});
+
+	it('"new": after a poll cut short, an order created inside the window and changed later is still new', () => {
+		// The poll read one page (orders 1, 2) and stopped; order 3, created at T0 + 1, was not read.
+		const cut = decidePoll(start(T0), [order(1, T0), order(2, T0 + 2)], { event: 'newOrder', complete: false });
+		expect(ids(cut.emit)).toEqual([1, 2]);
+		expect(cut.next).toEqual(start(T0 + 2, { '1': T0, '2': T0 + 2 }, T0));
+		// Meanwhile order 3 changed: its LastModified is after the cursor, its Created before it.
+		const next = decidePoll(cut.next, [order(2, T0 + 2), order(3, T0 + 5, T0 + 1)], { event: 'newOrder' });
+		expect(ids(next.emit)).toEqual([3]);
+		expect(next.next).toEqual(start(T0 + 5, { '3': T0 + 5 }));
+	});
+
+	it('a poll cut short moves "from" to the newest second read and keeps the IDs there', () => {
+		const cut = decidePoll(start(T0), [order(1, T0), order(2, T0 + 2), order(3, T0 + 2)], { event: 'newOrUpdatedOrder', complete: false });
+		expect(cut.next.from).toBe(T0 + 2);
+		const rest = decidePoll(cut.next, [order(2, T0 + 2), order(3, T0 + 2), order(4, T0 + 2), order(5, T0 + 3)], {
+			event: 'newOrUpdatedOrder',
+		});
+		expect(ids(rest.emit)).toEqual([4, 5]);
 	});
 
 	it('a same-version repeat (records shifted by an insert) is emitted once and does not hold back', () => {
@@ -271,15 +315,20 @@ describe('decidePoll against a changing, paged order book', () => {
 		const emitted = new Map<string, number>();
 		const emittedIds = new Map<number, number>();
 
-		const poll = (changesBetweenPages: boolean) => {
+		const poll = (changesBetweenPages: boolean, maxPages = Infinity) => {
 			const fetched: IDataObject[] = [];
-			for (let skip = 0; ; skip += 120) {
+			let complete = true;
+			for (let skip = 0, pages = 1; ; skip += 120, pages++) {
 				const page = sorted(state.from).slice(skip, skip + 120);
 				fetched.push(...page);
 				if (page.length < 120) break;
+				if (pages >= maxPages) {
+					complete = false; // out of time: a prefix
+					break;
+				}
 				if (changesBetweenPages) mutate(Math.floor(rnd() * 6));
 			}
-			const decision = decidePoll(state, fetched, { event, lateWindowSeconds });
+			const decision = decidePoll(state, fetched, { event, lateWindowSeconds, complete });
 			for (const o of decision.emit) {
 				const key = `${String(o.OrderID)}@${String(o.LastModified)}`;
 				emitted.set(key, (emitted.get(key) ?? 0) + 1);
@@ -290,7 +339,7 @@ describe('decidePoll against a changing, paged order book', () => {
 
 		for (let round = 0; round < 60; round++) {
 			mutate(Math.floor(rnd() * (round % 7 === 0 ? 400 : 40)));
-			poll(round % 3 === 0);
+			poll(round % 3 === 0, round % 4 === 1 ? 1 + Math.floor(rnd() * 2) : Infinity);
 		}
 		poll(false);
 		poll(false);
