@@ -1,0 +1,402 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * npm run demo: builds dist/ when it is missing or older than the sources,
+ * starts the local access-point emulator, runs every workflow template in
+ * examples/ through n8n's engine (n8n-core, via test/harness) and prints what
+ * each node did. The onboarding template waits for the identity check: the
+ * demo completes the emulator's provider page itself and resumes the run.
+ *
+ *   node scripts/demo.js [--no-build] [template.json ...]
+ *
+ * Exits 1 when a template fails (or examples/ holds a template without a
+ * scenario here), 0 otherwise.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..');
+const EXAMPLES_DIR = path.join(ROOT, 'examples');
+const HARNESS_DIR = path.join(ROOT, 'test', 'harness');
+const PKG = 'n8n-nodes-access-point';
+
+/** Names of the outputs of nodes with more than one (for the report). */
+const OUTPUT_LABELS = {
+	'n8n-nodes-base.if': ['true', 'false'],
+	[`${PKG}.accessPointPeppolLookup`]: ['Can Receive', 'Cannot Receive'],
+	[`${PKG}.accessPointIdentification`]: ['Not Identified', 'Identified'],
+};
+
+// ---- templates ------------------------------------------------------------------------------
+
+/** The template files in examples/, sorted. */
+function listExampleFiles(dir = EXAMPLES_DIR) {
+	return fs
+		.readdirSync(dir)
+		.filter((f) => f.endsWith('.json'))
+		.sort();
+}
+
+/** A fresh copy of one template (n8n export JSON). */
+function loadTemplate(file, dir = EXAMPLES_DIR) {
+	return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+}
+
+/** Registers a company through the Registration node (demo set-up for the audit). */
+async function registerCompany(h, companyName, taxIdentifier, email) {
+	const r = await h.runNode('accessPointRegistration', {
+		operation: 'create',
+		companyName,
+		taxIdentifier,
+		email,
+		contactFirstName: 'Demo',
+		contactLastName: 'Contact',
+		language: 'EN',
+		addresses: { invoiceAddress: { street: 'Rue de la Loi', streetNumber: '16', zipcode: '1000', city: 'Brussel', countryCode: 'BE' } },
+	});
+	r.assertSuccess();
+	return r.output(r.nodeName)[0].RegistrationID;
+}
+
+async function addIntegration(h, registrationId, network) {
+	const r = await h.runNode('accessPointIntegration', {
+		operation: 'create',
+		registrationId: { __rl: true, mode: 'id', value: String(registrationId) },
+		network,
+	});
+	r.assertSuccess();
+	return r.output(r.nodeName)[0];
+}
+
+/**
+ * One scenario per template: how n8n would start it, and what must come out.
+ * `run(h, note)` returns the HarnessResult of the template's execution.
+ * `expect` names final nodes and the least number of items each must output.
+ */
+const SCENARIOS = [
+	{
+		file: 'onboard-company.json',
+		title: 'Onboard a company',
+		summary: 'register -> Peppol integration -> identification (start and wait) -> branch on the result',
+		expect: { 'Ready to send invoices': 1 },
+		fields: {
+			'Company details': ['companyName', 'vatNumber', 'email'],
+			'Register the company': ['RegistrationID', 'CompanyName'],
+			'Activate Peppol': ['Integration', 'IntegrationStatus'],
+			'Identify the signatory': ['identified', 'reason', 'registrationID'],
+			'Ready to send invoices': ['RegistrationID', 'CompanyName', 'Identified', 'PeppolStatus'],
+			'Not identified: follow up': ['RegistrationID', 'Reason'],
+		},
+		async run(h, note) {
+			const waiting = await h.run(loadTemplate(this.file));
+			if (waiting.status !== 'waiting') return waiting;
+			const [session] = waiting.output(waiting.waiting.nodeName);
+			note(`"${waiting.waiting.nodeName}" started an identity check and paused the execution (waiting for the browser)`);
+			const provider = await h.emulator.provider.complete(session.providerUrl, 'success');
+			note(`the signatory completed the provider page (${session.providerUrl.replace(/[^/]+$/, '...')}): success`);
+			if (!provider.location) throw new Error(`the provider page answered ${provider.status} without a redirect`);
+			const { response, result } = await h.resume(waiting, { url: provider.location });
+			note(`the browser came back to the execution's resume URL (HTTP ${response.status}); the run continued`);
+			return result || waiting;
+		},
+	},
+	{
+		file: 'send-where-peppol-ready.json',
+		title: 'Create invoices only where the receiver is on Peppol',
+		summary: 'Peppol Lookup -> create the invoice for customers that can receive; a marked fallback for the others',
+		expect: { 'Invoice created': 1, 'FALLBACK: not on Peppol': 1 },
+		fields: {
+			'One item per invoice': ['invoiceId', 'customerName', 'customerVat'],
+			'Can the customer receive on Peppol?': ['invoiceId', 'customerVat', 'Registered', 'DocumentTypes'],
+			'Create the invoice': ['OrderID', 'AlreadyExisted'],
+			'Invoice created': ['invoiceId', 'OrderID', 'Customer', 'PeppolIdentifier'],
+			'FALLBACK: not on Peppol': ['invoiceId', 'Customer', 'Reason'],
+			'Handle outside Peppol': ['invoiceId'],
+		},
+		async run(h) {
+			return await h.run(loadTemplate(this.file));
+		},
+	},
+	{
+		file: 'daily-order-export.json',
+		title: 'Daily order export',
+		summary: 'Schedule -> orders changed since yesterday (filter builder, Return All) -> one flat row per order',
+		expect: { 'Export row': 1 },
+		fields: {
+			'Every morning at 6:00': ['timestamp'],
+			'Orders changed since yesterday': ['OrderID', 'OrderNumber', 'LastModified'],
+			'Export row': ['OrderID', 'OrderNumber', 'OrderType', 'CounterParty', 'TotalIncl', 'LastModified'],
+		},
+		async run(h, note) {
+			h.emulator.clearRequests();
+			const result = await h.run(loadTemplate(this.file));
+			const query = h.emulator.requests.find((r) => r.path === '/v1/orders');
+			if (query) note(`started like "Execute workflow" in the editor; the node asked GET /v1/orders?$filter=${query.query.$filter}`);
+			return result;
+		},
+	},
+	{
+		file: 'new-invoices-feed.json',
+		title: 'New invoices feed',
+		summary: 'Order Trigger (polling) -> one item per new sales invoice',
+		expect: { 'Invoice summary': 1 },
+		fields: {
+			'New sales invoice': ['OrderID', 'OrderNumber', 'OrderType', 'OrderDirection'],
+			'Invoice summary': ['OrderID', 'OrderNumber', 'Customer', 'TotalIncl', 'Status'],
+		},
+		async run(h, note) {
+			const poller = h.poller(loadTemplate(this.file));
+			const first = await poller.poll();
+			note(`poll 1 (as when the workflow is activated): ${first.items ? `${first.items.length} orders` : 'nothing emitted'}; the trigger remembers where it is`);
+			const party = h.emulator.credentials.partyId;
+			const add = (order) => h.emulator.store.addOrder(party, order).OrderNumber;
+			const created = [
+				add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } }),
+				add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Café Zoë BV', VATNumber: 'BE0456789133' } }),
+				add({ OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } }),
+				add({ OrderType: 'CreditNote', OrderDirection: 'Income' }),
+			];
+			note(`meanwhile 4 orders appear in the emulator: ${created.join(', ')} (2 sales invoices, 1 purchase invoice, 1 credit note)`);
+			const second = await poller.poll({ execute: true });
+			note(`poll 2: ${second.items ? second.items.length : 0} new sales invoice(s) -> the workflow ran with them`);
+			if (!second.execution) throw new Error('poll 2 emitted nothing');
+			const third = await poller.poll();
+			note(`poll 3: ${third.items ? `${third.items.length} orders (emitted twice!)` : 'nothing new'}`);
+			if (third.items) throw new Error('the trigger emitted the same orders twice');
+			return second.execution;
+		},
+	},
+	{
+		file: 'account-audit.json',
+		title: 'Account audit',
+		summary: 'all registrations -> their integrations -> which are Pending and what must be signed',
+		expect: { 'Must be signed': 1, 'Active or ready': 1, 'No network yet': 1 },
+		fields: {
+			'All registrations': ['RegistrationID', 'CompanyName'],
+			'Has a network?': ['RegistrationID', 'CompanyName'],
+			'Their integrations': ['RegistrationID', 'Integration', 'IntegrationStatus'],
+			'Pending?': ['RegistrationID', 'Integration', 'IntegrationStatus'],
+			'Must be signed': ['CompanyName', 'Network', 'WhatIsNeeded', 'DocumentToSign'],
+			'Active or ready': ['CompanyName', 'Network', 'Status'],
+			'No network yet': ['CompanyName', 'Finding'],
+		},
+		async run(h, note) {
+			const italian = await registerCompany(h, 'Italia Demo SRL', 'BE0812345603', 'fatture@italia-demo.example');
+			await addIntegration(h, italian, 'Peppol');
+			await addIntegration(h, italian, 'SDI');
+			note(`set-up: registered "Italia Demo SRL" (${italian}) with Peppol and SDI; SDI waits for a signed document`);
+			const bare = await registerCompany(h, 'Nog Niet Verbonden BV', 'BE0808080868', 'info@nog-niet-verbonden.example');
+			note(`set-up: registered "Nog Niet Verbonden BV" (${bare}) without any network`);
+			return await h.run(loadTemplate(this.file));
+		},
+	},
+];
+
+// ---- report ---------------------------------------------------------------------------------
+
+function shortValue(value, max = 48) {
+	let text;
+	if (typeof value === 'string') text = value;
+	else if (value === undefined) text = 'undefined';
+	else text = JSON.stringify(value);
+	return text.length > max ? `${text.slice(0, max - 1)}\u2026` : text;
+}
+
+function keyFields(json, fields) {
+	const names = fields || Object.keys(json).filter((k) => json[k] === null || typeof json[k] !== 'object').slice(0, 4);
+	return names
+		.filter((k) => json[k] !== undefined)
+		.map((k) => `${k}=${shortValue(json[k])}`)
+		.join('  ');
+}
+
+/** Lines describing what each node of the run output. */
+function describeRun(result, scenario, { maxItems = 3 } = {}) {
+	const lines = [];
+	const nodes = new Map(result.workflow.nodes.map((n) => [n.name, n]));
+	const order = [];
+	for (const name of [...result.executedNodes, ...Object.keys(result.runData)]) if (!order.includes(name)) order.push(name);
+	const width = Math.min(40, Math.max(...order.map((n) => n.length)));
+	for (const name of order) {
+		const task = result.task(name);
+		if (!task) continue;
+		const label = name.padEnd(width);
+		if (task.error) {
+			lines.push(`  ${label}  ERROR ${task.error.message}`);
+			continue;
+		}
+		const outputs = (task.data && task.data.main) || [];
+		const labels = outputs.length > 1 ? OUTPUT_LABELS[nodes.get(name).type] || [] : [];
+		outputs.forEach((items, index) => {
+			const list = items || [];
+			const out = outputs.length > 1 ? `${labels[index] || `output ${index}`}: ` : '';
+			const count = `${out}${list.length} item${list.length === 1 ? '' : 's'}`;
+			const head = index === 0 ? label : ' '.repeat(width);
+			const fields = scenario.fields && scenario.fields[name];
+			if (!list.length) {
+				lines.push(`  ${head}  ${count}`);
+				return;
+			}
+			list.slice(0, maxItems).forEach((item, i) => {
+				const prefix = i === 0 ? `  ${head}  ${count.padEnd(24)}` : `  ${' '.repeat(width)}  ${''.padEnd(24)}`;
+				lines.push(`${prefix}${keyFields(item.json, fields)}`.trimEnd());
+			});
+			if (list.length > maxItems) lines.push(`  ${' '.repeat(width)}  ${''.padEnd(24)}\u2026 and ${list.length - maxItems} more`);
+		});
+	}
+	return lines;
+}
+
+/** Why a finished run does not count as a pass, or undefined. */
+function failureOf(result, scenario) {
+	if (!result) return 'the template did not run';
+	if (result.status !== 'success') {
+		const e = result.error;
+		return `the execution ended with status "${result.status}"${e ? `: ${e.message}${e.node ? ` (node "${e.node.name}")` : ''}` : ''}`;
+	}
+	for (const [node, least] of Object.entries(scenario.expect || {})) {
+		const got = result.items(node).length;
+		if (!result.executed(node)) return `"${node}" did not run`;
+		if (got < least) return `"${node}" output ${got} item(s), expected at least ${least}`;
+	}
+	return undefined;
+}
+
+// ---- build ----------------------------------------------------------------------------------
+
+function runTool(name, args) {
+	const local = { tsc: ['typescript', 'bin', 'tsc'], gulp: ['gulp', 'bin', 'gulp.js'] }[name];
+	const file = local && path.join(ROOT, 'node_modules', ...local);
+	const options = { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] };
+	if (file && fs.existsSync(file)) return spawnSync(process.execPath, [file, ...args], options);
+	const win = process.platform === 'win32';
+	return spawnSync(win ? 'npx.cmd' : 'npx', [name, ...args], { ...options, shell: win });
+}
+
+/** Builds dist/ when it is missing or older than the sources. Returns false when the build is unusable. */
+function buildIfNeeded(log) {
+	const { buildReason } = require(path.join(HARNESS_DIR, 'build'));
+	const reason = buildReason(ROOT);
+	if (!reason) return true;
+	log(`Building dist/ (${reason}) ...`);
+	const tsc = runTool('tsc', ['-p', 'tsconfig.json']);
+	if (tsc.error) {
+		log(`  could not run tsc: ${tsc.error.message}`);
+		return false;
+	}
+	if (tsc.status !== 0) {
+		const first = `${tsc.stdout || ''}${tsc.stderr || ''}`.split('\n').filter(Boolean).slice(0, 5);
+		log('  tsc reported errors (JavaScript was emitted anyway):');
+		for (const line of first) log(`    ${line}`);
+	}
+	const gulp = runTool('gulp', ['build:icons']);
+	if (gulp.error || gulp.status !== 0) {
+		log(`  gulp build:icons failed: ${gulp.error ? gulp.error.message : `${gulp.stderr || gulp.stdout}`.trim().split('\n')[0]}`);
+		return false;
+	}
+	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter((f) => !fs.existsSync(path.join(ROOT, f)));
+	if (missing.length) {
+		log(`  the build did not produce ${missing.join(', ')}`);
+		return false;
+	}
+	log('  done.');
+	return true;
+}
+
+// ---- run ------------------------------------------------------------------------------------
+
+/**
+ * Runs the scenarios (all, or those whose file is in `only`) against a harness
+ * (created here with the emulator unless given) and logs a report per template.
+ * Resolves { ok, results: [{ file, ok, ms, failure? }] }.
+ */
+async function runDemo({ log = (line) => console.log(line), harness, only, emulator = { orders: 1000 } } = {}) {
+	const files = listExampleFiles();
+	const results = [];
+	const selected = only && only.length ? SCENARIOS.filter((s) => only.includes(s.file)) : SCENARIOS;
+	const unknown = only && only.length ? only.filter((f) => !SCENARIOS.some((s) => s.file === f)) : files.filter((f) => !SCENARIOS.some((s) => s.file === f));
+	for (const file of unknown) {
+		log(`\nexamples/${file}: no demo scenario for this template`);
+		results.push({ file, ok: false, ms: 0, failure: 'no demo scenario for this template' });
+	}
+	const { createHarness } = require(HARNESS_DIR);
+	const h = harness || (await createHarness({ emulator, quiet: true }));
+	try {
+		if (!harness) log(`Emulator running at ${h.emulator.url} (${emulator.orders} seeded orders)`);
+		for (const [index, scenario] of selected.entries()) {
+			log('');
+			log(`[${index + 1}/${selected.length}] ${scenario.title}  (examples/${scenario.file})`);
+			log(`  ${scenario.summary}`);
+			const started = Date.now();
+			let result;
+			let failure;
+			const notes = [];
+			try {
+				result = await scenario.run(h, (text) => {
+					notes.push(text);
+					log(`  - ${text}`);
+				});
+				failure = failureOf(result, scenario);
+			} catch (error) {
+				failure = error && error.message ? error.message : String(error);
+			}
+			if (result) for (const line of describeRun(result, scenario)) log(line);
+			const ms = Date.now() - started;
+			log(failure ? `  FAILED: ${failure}` : `  OK (${(ms / 1000).toFixed(1)} s)`);
+			results.push({ file: scenario.file, ok: !failure, ms, failure, notes });
+		}
+	} finally {
+		if (!harness) await h.close();
+	}
+	return { ok: results.every((r) => r.ok), results };
+}
+
+const HOW_TO = [
+	'',
+	'Run the templates in your own n8n',
+	'  1. Start the emulator in a terminal:   npm run emulator',
+	'     It listens on http://127.0.0.1:3999 and prints the credential values.',
+	'  2. Install this package in n8n: npm run build && npm pack, then in ~/.n8n/nodes',
+	'     npm install <path to>/n8n-nodes-access-point-<version>.tgz and restart n8n',
+	'     (once published: Settings > Community Nodes > Install > n8n-nodes-access-point).',
+	'  3. In n8n, create an "AccessPoint API" credential: Environment Custom,',
+	'     Base URL http://127.0.0.1:3999, API Key emu-api-key, Party ID 100001.',
+	'     Name it "AccessPoint API account" and imported templates select it by themselves.',
+	'  4. Workflows > Import from File: pick a file in examples/. Check the credential in each',
+	'     AccessPoint node and click Execute workflow. The sticky notes explain every step.',
+	'     For the onboarding template, open providerUrl from the waiting node in a browser and',
+	'     click "Confirm identity" (n8n must run on localhost for the emulator to accept it).',
+];
+
+async function main(argv) {
+	const args = argv.filter((a) => a !== '--no-build');
+	const started = Date.now();
+	console.log('n8n-nodes-access-point demo: the workflow templates in examples/, run by n8n\'s engine against the local emulator');
+	if (!argv.includes('--no-build') && !buildIfNeeded((line) => console.log(line))) {
+		console.error('The build failed; run npm run build to see why.');
+		return 1;
+	}
+	const only = args.map((a) => path.basename(a));
+	const { ok, results } = await runDemo({ only });
+	console.log('');
+	console.log(`${results.filter((r) => r.ok).length} of ${results.length} templates passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	for (const r of results.filter((x) => !x.ok)) console.log(`  FAILED examples/${r.file}: ${r.failure}`);
+	for (const line of HOW_TO) console.log(line);
+	return ok ? 0 : 1;
+}
+
+if (require.main === module) {
+	main(process.argv.slice(2)).then(
+		(code) => {
+			process.exitCode = code;
+		},
+		(error) => {
+			console.error(error && error.stack ? error.stack : error);
+			process.exitCode = 1;
+		},
+	);
+}
+
+module.exports = { SCENARIOS, listExampleFiles, loadTemplate, runDemo, describeRun, failureOf, buildIfNeeded, EXAMPLES_DIR };
