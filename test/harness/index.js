@@ -100,6 +100,8 @@ async function createHarness(options = {}) {
 		server.once('error', reject);
 		server.listen(0, '127.0.0.1', resolve);
 	});
+	// A test that fails before close() must not keep jest (or a script) alive.
+	server.unref();
 	const baseUrl = `http://127.0.0.1:${server.address().port}`;
 	const urls = {
 		instanceBaseUrl: baseUrl,
@@ -185,14 +187,16 @@ async function createHarness(options = {}) {
 	}
 
 	/** Runs (or continues) an execution and records its outcome. */
-	async function execute(record, { runExecutionData, startNode, pinData, restart = false, beforeRun } = {}) {
-		const workflow = createWorkflowInstance(record);
-		const hooks = createHooks(record, workflow);
-		const additionalData = makeAdditionalData(record, hooks, restart ? { restartExecutionId: record.id } : {});
+	async function execute(record, { runExecutionData, startNode, pinData, restart = false } = {}) {
 		record.status = 'running';
+		let additionalData = makeAdditionalData(record, undefined);
 		let run;
 		try {
-			if (beforeRun) await beforeRun({ workflow, additionalData, runExecutionData });
+			// Inside the try: the Workflow constructor applies parameter defaults and
+			// throws on parameter data that does not fit the node's properties.
+			const workflow = createWorkflowInstance(record);
+			const hooks = createHooks(record, workflow);
+			additionalData = makeAdditionalData(record, hooks, restart ? { restartExecutionId: record.id } : {});
 			const workflowExecute = new core.WorkflowExecute(additionalData, record.mode, runExecutionData);
 			if (runExecutionData) {
 				run = await workflowExecute.processRunExecutionData(workflow);
@@ -202,7 +206,8 @@ async function createHarness(options = {}) {
 				run = await workflowExecute.run({ workflow, startNode: node || undefined, pinData });
 			}
 		} catch (error) {
-			// Thrown before the engine produced a run (e.g. WorkflowHasIssuesError).
+			// Thrown before the engine produced a run: WorkflowHasIssuesError (a required
+			// parameter is empty or invalid: n8n refuses to start), bad parameter data, ...
 			run = {
 				data: runExecutionData || wf.createRunExecutionData(),
 				mode: record.mode,
