@@ -16,6 +16,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { AccessPointCredentials } from './baseUrl';
 import { resolveBaseUrl } from './baseUrl';
+import { listApiErrors } from './apiErrorEntries';
 import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
 import { paginate, PagingError } from './paging';
 import type { PageFetcher, PaginateOptions } from './paging';
@@ -179,7 +180,7 @@ export async function getApiClient(
 				continue;
 			}
 			const details = describeApiError(response.status, response.body, operation);
-			throw buildApiError(
+			const apiError = buildApiError(
 				node,
 				details.message,
 				details.description,
@@ -189,6 +190,12 @@ export async function getApiClient(
 				secrets,
 				details.apiDescription,
 			);
+			// Every entry of the body, for batch calls that answer one error per record.
+			const entries = listApiErrors(response.body);
+			if (entries.length) {
+				apiError.context.apiErrors = entries.map((e) => (e.description ? { ...e, description: stripSecrets(e.description, secrets) } : e));
+			}
+			throw apiError;
 		}
 	};
 
