@@ -37,9 +37,10 @@ function loadEmulatorModule(root) {
 	return require(file);
 }
 
-/** JSON round trip, like n8n persisting an execution to its database. */
+/** JSON round trip, like n8n persisting an execution to its database (circular references replaced). */
 function persist(runExecutionData) {
-	const copy = JSON.parse(JSON.stringify(runExecutionData));
+	const { workflow: wf } = boot();
+	const copy = JSON.parse(wf.jsonStringify(runExecutionData, { replaceCircularRefs: true }));
 	if (copy.waitTill) copy.waitTill = new Date(copy.waitTill);
 	return copy;
 }
