@@ -84,6 +84,19 @@ function isJsonLike(body: unknown): boolean {
 	return body === undefined || body === null || typeof body !== 'string';
 }
 
+/** A text answer that is no answer at all, even where text is accepted: an HTML page or JSON cut off in transit. */
+function isBrokenText(text: string): boolean {
+	const trimmed = text.trim();
+	if (trimmed.startsWith('<')) return true;
+	if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return false;
+	try {
+		JSON.parse(trimmed);
+		return false;
+	} catch {
+		return true;
+	}
+}
+
 /**
  * Resolves the credential once and returns a client whose every request goes
  * through httpRequestWithAuthentication with the credential's generic
@@ -154,7 +167,7 @@ export async function getApiClient(
 			}
 
 			if (response.status >= 200 && response.status < 300) {
-				if (!isJsonLike(response.body) && !req.acceptText) {
+				if (!isJsonLike(response.body) && (!req.acceptText || isBrokenText(String(response.body)))) {
 					const text = String(response.body);
 					if (text.trim() === '') return { ...response, body: undefined as T };
 					const err = buildApiError(
