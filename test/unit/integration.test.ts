@@ -1,0 +1,81 @@
+import { buildIntegrationBody } from '../../nodes/Integration/actions/integrationInput';
+import { integrationOutput, SIGNATURE_NEXT_STEP } from '../../nodes/Integration/actions/integrationOutput';
+
+describe('buildIntegrationBody', () => {
+	it('sends the offered networks by their API names', () => {
+		expect(buildIntegrationBody({ network: 'Peppol' })).toEqual({ body: { ExternalProvider: 'Peppol' } });
+		expect(buildIntegrationBody({ network: 'SDI' })).toEqual({ body: { ExternalProvider: 'SDI' } });
+		expect(buildIntegrationBody({ network: 'ChorusPro', technicalUserKey: ' key ' })).toEqual({
+			body: { ExternalProvider: 'ChorusPro', Credentials: { TechnicalUserKey: 'key' } },
+		});
+	});
+
+	it('sends another network with its credentials; known names get their API spelling', () => {
+		expect(
+			buildIntegrationBody({
+				network: 'other',
+				networkName: ' XRechnung ',
+				credentials: { credential: [{ key: 'Token', value: ' abc ' }, { key: 'User_2', value: 'u' }] },
+			}),
+		).toEqual({ body: { ExternalProvider: 'XRechnung', Credentials: { Token: 'abc', User_2: 'u' } } });
+		expect(buildIntegrationBody({ network: 'other', networkName: 'peppol' })).toEqual({ body: { ExternalProvider: 'Peppol' } });
+		expect(
+			buildIntegrationBody({ network: 'other', networkName: 'choruspro', credentials: { credential: [{ key: 'TechnicalUserKey', value: 'k' }] } }),
+		).toEqual({ body: { ExternalProvider: 'ChorusPro', Credentials: { TechnicalUserKey: 'k' } } });
+	});
+
+	it('never echoes a secret in a problem', () => {
+		const result = buildIntegrationBody({ network: 'ChorusPro', technicalUserKey: '' });
+		expect(result).toEqual({ problem: expect.objectContaining({ field: 'Technical User Key', value: undefined }) });
+		const empty = buildIntegrationBody({ network: 'other', networkName: 'X', credentials: { credential: [{ key: 'Token', value: '  ' }] } });
+		expect(empty).toEqual({ problem: expect.objectContaining({ field: 'Credentials #1 → Value', value: undefined }) });
+	});
+
+	it('rejects a network value that is not offered', () => {
+		expect(buildIntegrationBody({ network: 'Fax' })).toEqual({ problem: expect.objectContaining({ field: 'Network', value: 'Fax' }) });
+	});
+});
+
+describe('integrationOutput', () => {
+	it('makes a pending signature obvious', () => {
+		const out = integrationOutput('12', {
+			IntegrationID: 3,
+			Integration: 'SDI',
+			IntegrationStatus: 'Pending',
+			IntegrationStatusDescription: 'Awaiting signature',
+			IntegrationDocumentToSign: 'https://sign.example/abc',
+		});
+		expect(out).toEqual({
+			RegistrationID: 12,
+			IntegrationID: 3,
+			Integration: 'SDI',
+			IntegrationStatus: 'Pending',
+			IntegrationStatusDescription: 'Awaiting signature',
+			IntegrationDocumentToSign: 'https://sign.example/abc',
+			needsSignature: true,
+			documentToSign: 'https://sign.example/abc',
+			nextStep: SIGNATURE_NEXT_STEP,
+		});
+	});
+
+	it('reports ready and active integrations without a signature step, filling absent fields', () => {
+		expect(integrationOutput(12, { IntegrationID: 4, Integration: 'Peppol', IntegrationStatus: 'Ready' })).toEqual({
+			RegistrationID: 12,
+			IntegrationID: 4,
+			Integration: 'Peppol',
+			IntegrationStatus: 'Ready',
+			IntegrationStatusDescription: '',
+			IntegrationDocumentToSign: '',
+			needsSignature: false,
+			documentToSign: null,
+		});
+		const signed = integrationOutput(12, { IntegrationStatus: 'Active', IntegrationDocumentToSign: 'https://sign.example/abc' });
+		expect(signed.needsSignature).toBe(false);
+	});
+
+	it('explains a Pending status without a document', () => {
+		const out = integrationOutput(1, { IntegrationStatus: 'pending', IntegrationStatusDescription: 'Connection fee' });
+		expect(out.needsSignature).toBe(false);
+		expect(out.nextStep).toMatch(/IntegrationStatusDescription/);
+	});
+});
