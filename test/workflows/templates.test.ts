@@ -1,0 +1,580 @@
+/**
+ * The workflow templates in examples/: each file is checked for the shape n8n imports as is
+ * (names, ids, positions, connections, parameters the node descriptions define, no secrets or
+ * machine-specific ids), and each template is executed by n8n's engine (test/harness) against
+ * the emulator, started the way n8n starts it, with assertions on what the final nodes output.
+ */
+import { DateTime } from 'luxon';
+import type { IDataObject, INode, INodeProperties, INodePropertyCollection, INodeTypeDescription } from 'n8n-workflow';
+import { getGlobalState, NodeHelpers, Workflow } from 'n8n-workflow';
+
+import type { createEmulator } from '../../emulator';
+import { listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
+import { createHarness, request } from '../harness';
+import type { Harness, HarnessResult, WorkflowJson } from '../harness';
+
+type Emu = Awaited<ReturnType<typeof createEmulator>>;
+
+const PKG = 'n8n-nodes-access-point';
+const STICKY = 'n8n-nodes-base.stickyNote';
+const TEMPLATE_FILES = [
+	'account-audit.json',
+	'daily-order-export.json',
+	'new-invoices-feed.json',
+	'onboard-company.json',
+	'send-where-peppol-ready.json',
+];
+/** Core nodes that run in plain n8n-core (no task runner / isolated-vm, unlike the Code node). */
+const CORE_NODES = new Set(
+	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch'].map(
+		(n) => `n8n-nodes-base.${n}`,
+	),
+);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const template = (file: string): WorkflowJson => loadTemplate(file) as WorkflowJson;
+const nodeOf = (wf: WorkflowJson, name: string) => {
+	const node = wf.nodes.find((n) => n.name === name);
+	if (!node) throw new Error(`${name} is not in the template`);
+	return node;
+};
+const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
+const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Parameter paths in `values` that the description does not define (recursing into
+ * collections, fixed collections, options and resource locators). A name defined more than
+ * once (per display options) passes when one definition accepts the value.
+ */
+function undefinedParameters(properties: INodeProperties[], values: IDataObject, at = ''): string[] {
+	const problems: string[] = [];
+	for (const [key, value] of Object.entries(values)) {
+		const candidates = properties.filter((p) => p.name === key);
+		if (!candidates.length) {
+			problems.push(`${at}${key} (not a parameter of this node)`);
+			continue;
+		}
+		const attempts = candidates.map((p) => valueProblems(p, value, `${at}${key}`));
+		if (!attempts.some((a) => a.length === 0)) problems.push(...attempts[0]);
+	}
+	return problems;
+}
+
+function valueProblems(property: INodeProperties, value: unknown, at: string): string[] {
+	if (isExpression(value)) return [];
+	switch (property.type) {
+		case 'collection':
+			if (!isObject(value)) return [`${at} (a collection must be an object)`];
+			return undefinedParameters(property.options as INodeProperties[], value, `${at}.`);
+		case 'fixedCollection': {
+			if (!isObject(value)) return [`${at} (a fixed collection must be an object)`];
+			const problems: string[] = [];
+			for (const [group, entries] of Object.entries(value)) {
+				const option = (property.options as INodePropertyCollection[]).find((o) => o.name === group);
+				if (!option) {
+					problems.push(`${at}.${group} (not a group of this fixed collection)`);
+					continue;
+				}
+				const multiple = property.typeOptions?.multipleValues === true;
+				if (multiple !== Array.isArray(entries)) problems.push(`${at}.${group} (must be ${multiple ? 'a list' : 'an object'})`);
+				const list = Array.isArray(entries) ? entries : [entries];
+				list.forEach((entry, i) => {
+					if (!isObject(entry)) problems.push(`${at}.${group}[${i}] (must be an object)`);
+					else problems.push(...undefinedParameters(option.values, entry, `${at}.${group}[${i}].`));
+				});
+			}
+			return problems;
+		}
+		case 'options': {
+			if (property.typeOptions?.loadOptionsMethod) return [];
+			const allowed = (property.options ?? []).map((o) => (o as { value: unknown }).value);
+			return allowed.includes(value as string) ? [] : [`${at} = ${JSON.stringify(value)} (not one of ${JSON.stringify(allowed)})`];
+		}
+		case 'resourceLocator': {
+			if (!isObject(value) || value.__rl !== true) return [`${at} (a resource locator needs { __rl: true, mode, value })`];
+			const modes = (property.modes ?? []).map((m) => m.name);
+			return modes.includes(value.mode as string) ? [] : [`${at}.mode = ${String(value.mode)} (not one of ${modes.join(', ')})`];
+		}
+		default:
+			return [];
+	}
+}
+
+/** Every object key and string value of a JSON value. */
+function walk(value: unknown, visit: (key: string | undefined, value: unknown) => void, key?: string): void {
+	visit(key, value);
+	if (Array.isArray(value)) value.forEach((v) => walk(v, visit));
+	else if (isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, visit, k);
+}
+
+describe('workflow templates (examples/*.json)', () => {
+	let h: Harness;
+	let emu: Emu;
+	let party: string;
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { orders: 1000 }, quiet: true });
+		emu = h.emulator as Emu;
+		party = emu.credentials.partyId;
+	});
+
+	afterAll(async () => {
+		await h?.close();
+	});
+
+	const description = (node: { type: string; typeVersion?: number }): INodeTypeDescription =>
+		h.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
+
+	it('ships the five templates, and the demo has a scenario for every file in examples/', () => {
+		expect(listExampleFiles()).toEqual(TEMPLATE_FILES);
+		expect(SCENARIOS.map((s: { file: string }) => s.file).sort()).toEqual(TEMPLATE_FILES);
+	});
+
+	describe.each(TEMPLATE_FILES)('%s imports into n8n as it is', (file) => {
+		// A fresh copy per test: n8n's Workflow class rewrites the parameters of the nodes it is given.
+		let wf: WorkflowJson;
+		let working: WorkflowJson['nodes'];
+
+		beforeEach(() => {
+			wf = template(file);
+			working = wf.nodes.filter((n) => n.type !== STICKY);
+		});
+
+		it('is an n8n export without instance ids, pinned data or activation', () => {
+			expect(typeof wf.name).toBe('string');
+			expect(String(wf.name).length).toBeGreaterThan(10);
+			expect(Array.isArray(wf.nodes)).toBe(true);
+			expect(isObject(wf.connections)).toBe(true);
+			for (const key of Object.keys(wf)) expect(['name', 'nodes', 'pinData', 'connections', 'active', 'settings', 'tags', 'meta']).toContain(key);
+			expect(wf.active ?? false).toBe(false);
+			expect(wf.pinData ?? {}).toEqual({});
+			expect((wf.meta as IDataObject | undefined)?.instanceId).toBeUndefined();
+			expect(wf.settings).toEqual({ executionOrder: 'v1' });
+		});
+
+		it('has nodes with unique names and ids, a position and a type version n8n knows', () => {
+			const names = wf.nodes.map((n) => n.name);
+			const ids = wf.nodes.map((n) => n.id);
+			expect(new Set(names).size).toBe(names.length);
+			expect(new Set(ids).size).toBe(ids.length);
+			for (const node of wf.nodes) {
+				expect(node.id).toMatch(UUID);
+				expect(node.position).toEqual([expect.any(Number), expect.any(Number)]);
+				expect(node.position!.every((p) => Number.isFinite(p))).toBe(true);
+				expect(typeof node.typeVersion).toBe('number');
+				expect(node.type.startsWith(`${PKG}.`) || CORE_NODES.has(node.type)).toBe(true);
+				const versions = [description(node).version].flat();
+				expect(versions).toContain(node.typeVersion);
+				expect(isObject(node.parameters)).toBe(true);
+			}
+		});
+
+		it('connects existing nodes through outputs they have, from one start node that reaches every node', () => {
+			const workflow = new Workflow({
+				nodes: template(file).nodes as INode[],
+				connections: wf.connections as never,
+				active: false,
+				nodeTypes: h.nodeTypes,
+			});
+			const names = new Set(wf.nodes.map((n) => n.name));
+			const incoming = new Map<string, number>();
+			const edges = new Map<string, string[]>();
+			for (const [source, byType] of Object.entries(wf.connections as Record<string, Record<string, unknown>>)) {
+				expect(names.has(source)).toBe(true);
+				expect(Object.keys(byType)).toEqual(['main']);
+				const outputs = byType.main as Array<Array<{ node: string; type: string; index: number }>>;
+				const node = nodeOf(wf, source) as INode;
+				const declared = NodeHelpers.getNodeOutputs(workflow, node, description(node));
+				expect(outputs.length).toBeLessThanOrEqual(declared.length);
+				for (const output of outputs) {
+					for (const target of output) {
+						expect(names.has(target.node)).toBe(true);
+						expect(nodeOf(wf, target.node).type).not.toBe(STICKY);
+						expect(target).toEqual({ node: target.node, type: 'main', index: 0 });
+						incoming.set(target.node, (incoming.get(target.node) ?? 0) + 1);
+						edges.set(source, [...(edges.get(source) ?? []), target.node]);
+					}
+				}
+			}
+			const starts = working.filter((n) => !incoming.has(n.name));
+			expect(starts).toHaveLength(1);
+			const start = description(starts[0]);
+			expect(start.group.includes('trigger') || start.polling === true).toBe(true);
+			const reached = new Set([starts[0].name]);
+			const queue = [starts[0].name];
+			while (queue.length) for (const next of edges.get(queue.shift()!) ?? []) if (!reached.has(next) && reached.add(next)) queue.push(next);
+			expect([...reached].sort()).toEqual(working.map((n) => n.name).sort());
+		});
+
+		it('sets only parameters the node descriptions define, and n8n keeps every one of them on import', () => {
+			for (const node of wf.nodes) {
+				const d = description(node);
+				expect({ node: node.name, problems: undefinedParameters(d.properties, node.parameters ?? {}) }).toEqual({ node: node.name, problems: [] });
+				// What the editor does with an imported node: resolve its parameters against the description.
+				const resolved = NodeHelpers.getNodeParameters(d.properties, node.parameters ?? {}, true, false, node as INode, d);
+				expect(resolved).toMatchObject(node.parameters ?? {});
+			}
+		});
+
+		it('references the AccessPoint credential by type only and holds no secrets or machine-specific values', () => {
+			for (const node of wf.nodes) {
+				const wanted = (description(node).credentials ?? []).map((c) => c.name);
+				if (node.type.startsWith(`${PKG}.`)) expect(wanted).toEqual(['accessPointApi']);
+				if (!node.credentials) continue;
+				expect(Object.keys(node.credentials)).toEqual(['accessPointApi']);
+				expect(node.credentials.accessPointApi).toEqual({ id: '', name: 'AccessPoint API account' });
+			}
+			const secretKeys = /^(api_?key|password|secret|token|access_?token|technicalUserKey)$/i;
+			walk(wf, (key, value) => {
+				if (key !== undefined) expect(key).not.toMatch(secretKeys);
+				if (typeof value === 'string') {
+					expect(value).not.toMatch(/emu-(other-)?api-key|127\.0\.0\.1|localhost|\/webhook-waiting\//);
+					// Something that looks like a key or token (UUIDs are node and field ids).
+					if (!UUID.test(value)) expect(value).not.toMatch(/^(?=.*\d)(?=.*[a-zA-Z])[A-Za-z0-9_-]{20,}$/);
+				}
+			});
+		});
+
+		it('explains itself in sticky notes, including how to set up the credential', () => {
+			const notes = wf.nodes.filter((n) => n.type === STICKY).map((n) => String(n.parameters?.content ?? ''));
+			expect(notes.length).toBeGreaterThanOrEqual(2);
+			for (const note of notes) expect(note.trim().length).toBeGreaterThan(40);
+			expect(notes[0]).toMatch(/^## /);
+			expect(notes.join('\n')).toMatch(/\*\*AccessPoint API\*\* credential/);
+		});
+	});
+
+	// ---- execution ---------------------------------------------------------------------------
+
+	/** The template with the values of its "Company details" node replaced (as a user fills it in). */
+	function onboardingFor(company: Record<string, string>): WorkflowJson {
+		const wf = template('onboard-company.json');
+		const details = nodeOf(wf, 'Company details');
+		const assignments = (details.parameters!.assignments as { assignments: Array<{ name: string; value: unknown }> }).assignments;
+		for (const a of assignments) if (company[a.name] !== undefined) a.value = company[a.name];
+		return wf;
+	}
+
+	const lastRequest = (method: string, path: string) =>
+		[...emu.requests].reverse().find((r: { method: string; path: string }) => r.method === method && r.path === path);
+
+	describe('onboard-company.json', () => {
+		async function startOnboarding(wf: WorkflowJson) {
+			emu.clearRequests();
+			const waiting = await h.run(wf);
+			expect(waiting.status).toBe('waiting');
+			expect(waiting.waiting?.nodeName).toBe('Identify the signatory');
+			const [session] = waiting.output('Identify the signatory', 0);
+			expect(session).toMatchObject({ waiting: true, providerUrl: expect.stringMatching(/\/provider\//) });
+			return { waiting, providerUrl: String(session.providerUrl) };
+		}
+
+		it('registers the company, activates Peppol, waits for the signatory and ends on "Identified"', async () => {
+			const { waiting, providerUrl } = await startOnboarding(template('onboard-company.json'));
+			const [registration] = waiting.output('Register the company');
+			const id = registration.RegistrationID as number;
+			expect(lastRequest('POST', '/v1/einvoices/registrations')?.body).toEqual({
+				TaxIdentifier: 'BE0477123402',
+				CompanyName: 'Acme Onboarding BV',
+				Email: 'finance@acme-onboarding.example',
+				ContactFirstName: 'Jan',
+				ContactLastName: 'Peeters',
+				Language: 'NL',
+				TaxLiable: true,
+				TaxDeductable: true,
+				Addresses: [{ AddressType: 'InvoiceAddress', Street: 'Kerkstraat', StreetNumber: '12', Zipcode: '9000', City: 'Gent', CountryCode: 'BE' }],
+			});
+			expect(lastRequest('POST', `/v1/einvoices/registrations/${id}/integrations`)?.body).toEqual({ ExternalProvider: 'Peppol' });
+			expect(lastRequest('POST', `/v1/einvoices/registrations/${id}/identification`)?.body).toEqual({
+				IdentificationProviderTC: 'itsme',
+				RedirectURL: waiting.resumeUrl,
+			});
+			expect(emu.store.registrations.get(id)?.Integrations).toEqual([expect.objectContaining({ Integration: 'Peppol', IntegrationStatus: 'Active' })]);
+
+			const provider = await emu.provider.complete(providerUrl, 'success');
+			expect(provider.location?.startsWith(waiting.resumeUrl!)).toBe(true);
+			const { response, result } = await h.resume(waiting, { url: provider.location! });
+			expect(response.status).toBe(200);
+			expect(result?.status).toBe('success');
+			expect(result!.output('Ready to send invoices')).toEqual([
+				{
+					RegistrationID: id,
+					CompanyName: 'Acme Onboarding BV',
+					Identified: true,
+					PeppolStatus: 'Active',
+					NextStep: expect.stringContaining('Act for Party'),
+				},
+			]);
+			expect(result!.executed('Not identified: follow up')).toBe(false);
+			expect(emu.store.registrations.get(id)?.Identified).toBe(true);
+		});
+
+		it('ends on "Not identified: follow up" when the signatory fails the check', async () => {
+			const wf = onboardingFor({ companyName: 'Beta Failing BV', email: 'finance@beta-failing.example', vatNumber: 'BE0812345603' });
+			const { waiting, providerUrl } = await startOnboarding(wf);
+			const provider = await emu.provider.complete(providerUrl, 'failure');
+			const { result } = await h.resume(waiting, { url: provider.location! });
+			expect(result?.status).toBe('success');
+			const id = waiting.output('Register the company')[0].RegistrationID as number;
+			expect(result!.output('Not identified: follow up')).toEqual([
+				{
+					RegistrationID: id,
+					CompanyName: 'Beta Failing BV',
+					Identified: false,
+					Reason: 'failed',
+					Message: expect.any(String),
+					NextStep: expect.stringContaining('new identification'),
+				},
+			]);
+			expect(result!.executed('Ready to send invoices')).toBe(false);
+			expect(emu.store.registrations.get(id)?.Identified).toBe(false);
+		});
+
+		it('ends on "Not identified: follow up" with reason expired when nobody comes back', async () => {
+			const wf = onboardingFor({ companyName: 'Gamma Late BV', email: 'finance@gamma-late.example', vatNumber: 'BE0808080868' });
+			const { waiting } = await startOnboarding(wf);
+			const expired = await h.expire(waiting);
+			expect(expired.status).toBe('success');
+			expect(expired.output('Not identified: follow up')).toEqual([
+				expect.objectContaining({ CompanyName: 'Gamma Late BV', Identified: false, Reason: 'expired' }),
+			]);
+			expect(expired.executed('Ready to send invoices')).toBe(false);
+		});
+	});
+
+	describe('send-where-peppol-ready.json', () => {
+		/** $today as the engine sees it: the workflow sets no time zone, so n8n's default applies. */
+		const today = () => DateTime.now().setZone(getGlobalState().defaultTimezone).toFormat('yyyy-MM-dd');
+		const ordersOf = (ids: string[]) =>
+			emu.store.listOrders(party).filter((o: IDataObject) => ids.includes(String(o.ExternalProviderID)));
+
+		it('creates the invoices of customers that can receive on Peppol and routes the others to the fallback', async () => {
+			emu.clearRequests();
+			const result = (await h.run(template('send-where-peppol-ready.json'))).assertSuccess();
+			const [can, cannot] = result.outputs('Can the customer receive on Peppol?');
+			expect(can.map((i) => i.invoiceId)).toEqual(['DEMO-2001', 'DEMO-2002']);
+			expect(cannot.map((i) => i.invoiceId)).toEqual(['DEMO-2003', 'DEMO-2004']);
+
+			const created = result.output('Invoice created');
+			expect(created).toEqual([
+				{ invoiceId: 'DEMO-2001', OrderID: expect.any(Number), Customer: 'Peppol Demo Belgium NV', CustomerVAT: 'BE0123456749', PeppolIdentifier: '9925:BE0123456749', AlreadyExisted: false },
+				{ invoiceId: 'DEMO-2002', OrderID: expect.any(Number), Customer: 'Café Zoë BV', CustomerVAT: 'BE0456789133', PeppolIdentifier: '9925:BE0456789133', AlreadyExisted: false },
+			]);
+			const posts = emu.requests.filter((r: { method: string; path: string }) => r.method === 'POST' && r.path.replace(/\/$/, '') === '/v1/orders');
+			expect(posts).toHaveLength(2);
+			expect(posts[0].body).toMatchObject({
+				OrderType: 'Invoice',
+				OrderDirection: 'Income',
+				OrderDate: today(),
+				ExternalProviderID: 'DEMO-2001',
+				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
+				OrderLines: [{ Quantity: 8, Description: 'Consulting, March', UnitPriceExcl: 95, VATPercentage: 21 }],
+			});
+			const stored = ordersOf(['DEMO-2001', 'DEMO-2002', 'DEMO-2003', 'DEMO-2004']);
+			expect(stored.map((o: IDataObject) => [o.OrderID, o.ExternalProviderID, (o.Customer as IDataObject).VATNumber, o.TotalExcl])).toEqual([
+				[created[0].OrderID, 'DEMO-2001', 'BE0123456749', 760],
+				[created[1].OrderID, 'DEMO-2002', 'BE0456789133', 240],
+			]);
+
+			const next = 'Send this invoice by e-mail or post, or ask the customer for their Peppol identifier.';
+			const fallback = [
+				{ invoiceId: 'DEMO-2003', Customer: 'A+B Consulting', CustomerVAT: 'BE1002003070', Reason: 'Not registered on Peppol', NextStep: next },
+				{
+					invoiceId: 'DEMO-2004',
+					Customer: 'Response Only Services SRL',
+					CustomerVAT: 'BE0887766566',
+					Reason: 'Registered on Peppol, but does not accept invoices (accepts: IMR, MLR)',
+					NextStep: next,
+				},
+			];
+			expect(result.output('FALLBACK: not on Peppol')).toEqual(fallback);
+			expect(result.output('Handle outside Peppol')).toEqual(fallback);
+		});
+
+		it('does not create the same invoices again on a second run', async () => {
+			emu.clearRequests();
+			const result = (await h.run(template('send-where-peppol-ready.json'))).assertSuccess();
+			expect(result.output('Invoice created').map((i) => [i.invoiceId, i.AlreadyExisted])).toEqual([
+				['DEMO-2001', true],
+				['DEMO-2002', true],
+			]);
+			expect(emu.requests.filter((r: { method: string }) => r.method === 'POST')).toEqual([]);
+			expect(ordersOf(['DEMO-2001', 'DEMO-2002'])).toHaveLength(2);
+		});
+	});
+
+	describe('daily-order-export.json', () => {
+		it('starts from the schedule, reads every order changed since the start of yesterday across pages and outputs flat rows', async () => {
+			const now = emu.clock.now().getTime();
+			const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+			const fresh = Array.from({ length: 130 }, () => emu.store.addOrder(party, {}).OrderID as number);
+			const old = emu.store.addOrder(party, { Created: iso(now - 3 * 86_400_000), LastModified: iso(now - 3 * 86_400_000) }).OrderID;
+			emu.clearRequests();
+
+			const result = (await h.run(template('daily-order-export.json'))).assertSuccess();
+
+			// The Schedule Trigger ran as n8n runs it from the editor; its day is the workflow's time zone.
+			const [tick] = result.output('Every morning at 6:00');
+			const zone = String(tick.Timezone).split(' ')[0];
+			const since = DateTime.fromISO(String(tick.timestamp)).setZone(zone).startOf('day').minus({ days: 1 }).toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss");
+			const gets = emu.requests.filter((r: { path: string }) => r.path === '/v1/orders');
+			expect(gets[0].query).toMatchObject({ $filter: `LastModified ge DateTime'${since}'`, $orderby: 'LastModified' });
+			expect(gets.length).toBeGreaterThanOrEqual(2); // Return All followed the next-page link
+
+			const expected = emu.store
+				.listOrders(party)
+				.filter((o: IDataObject) => String(o.LastModified) >= `${since}Z`)
+				.sort((a: IDataObject, b: IDataObject) => String(a.LastModified).localeCompare(String(b.LastModified)) || Number(a.OrderID) - Number(b.OrderID));
+			const rows = result.output('Export row');
+			expect(rows.map((r) => r.OrderID).sort()).toEqual(expected.map((o: IDataObject) => o.OrderID).sort());
+			expect(rows.map((r) => r.OrderID)).toEqual(expect.arrayContaining(fresh));
+			expect(rows.map((r) => r.OrderID)).not.toContain(old);
+			expect(rows.map((r) => r.LastModified)).toEqual(expected.map((o: IDataObject) => o.LastModified));
+
+			const columns = ['OrderID', 'OrderNumber', 'OrderType', 'Direction', 'OrderDate', 'DueDate', 'CounterParty', 'CounterPartyVAT', 'TotalExcl', 'TotalVAT', 'TotalIncl', 'Currency', 'Status', 'Paid', 'LastModified'];
+			for (const row of rows) {
+				expect(Object.keys(row)).toEqual(columns);
+				for (const value of Object.values(row)) expect(value === null || typeof value !== 'object').toBe(true);
+			}
+			const byId = new Map(expected.map((o: IDataObject) => [o.OrderID, o]));
+			const sample = rows[rows.length - 1];
+			const order = byId.get(sample.OrderID) as IDataObject;
+			expect(sample).toEqual({
+				OrderID: order.OrderID,
+				OrderNumber: order.OrderNumber,
+				OrderType: order.OrderType,
+				Direction: order.OrderDirection,
+				OrderDate: order.OrderDate,
+				DueDate: order.ExpiryDate,
+				CounterParty: (order.CounterParty as IDataObject).DisplayName,
+				CounterPartyVAT: (order.CounterParty as IDataObject).VATNumber ?? '',
+				TotalExcl: order.TotalExcl,
+				TotalVAT: order.TotalVAT,
+				TotalIncl: order.TotalIncl,
+				Currency: order.Currency,
+				Status: order.OrderStatus,
+				Paid: order.Paid,
+				LastModified: order.LastModified,
+			});
+		});
+	});
+
+	describe('new-invoices-feed.json', () => {
+		it('emits nothing at activation, then one item per new sales invoice, each only once', async () => {
+			const poller = h.poller(template('new-invoices-feed.json'));
+			const activation = await poller.poll({ execute: true });
+			expect(activation.items).toBeNull();
+			expect(activation.execution).toBeUndefined();
+
+			const add = (order: IDataObject) => emu.store.addOrder(party, order) as IDataObject;
+			const first = add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Klant NV', VATNumber: 'BE0123456749' }, OrderLines: [{ Quantity: 2, Description: 'x', UnitPriceExcl: 50, VATPercentage: 21 }] });
+			add({ OrderType: 'Invoice', OrderDirection: 'Cost' });
+			add({ OrderType: 'CreditNote', OrderDirection: 'Income' });
+			const second = add({ OrderType: 'Invoice', OrderDirection: 'Income' });
+			emu.clearRequests();
+
+			const polled = await poller.poll({ execute: true });
+			expect(emu.requests[0].query.$filter).toMatch(/^OrderType eq 'Invoice' and OrderDirection eq 'Income' and /);
+			expect(polled.items?.map((o) => o.OrderID)).toEqual([first.OrderID, second.OrderID]);
+			const execution = polled.execution as HarnessResult;
+			expect(execution.status).toBe('success');
+			expect(execution.output('Invoice summary')).toEqual([
+				{
+					OrderID: first.OrderID,
+					OrderNumber: first.OrderNumber,
+					OrderDate: first.OrderDate,
+					DueDate: first.ExpiryDate,
+					Customer: 'Klant NV',
+					CustomerVAT: 'BE0123456749',
+					TotalExcl: 100,
+					TotalIncl: 121,
+					Currency: 'EUR',
+					Status: 'Draft',
+					Created: first.Created,
+				},
+				expect.objectContaining({ OrderID: second.OrderID, OrderNumber: second.OrderNumber, Customer: (second.Customer as IDataObject).Name }),
+			]);
+
+			const again = await poller.poll({ execute: true });
+			expect(again.items).toBeNull();
+			expect(again.execution).toBeUndefined();
+		});
+	});
+
+	describe('account-audit.json', () => {
+		async function register(companyName: string, email: string, vat: string): Promise<number> {
+			const r = await h.runNode('accessPointRegistration', {
+				operation: 'create',
+				companyName,
+				taxIdentifier: vat,
+				email,
+				contactFirstName: 'A',
+				contactLastName: 'B',
+				language: 'EN',
+				addresses: { invoiceAddress: { street: 'Wetstraat', zipcode: '1000', city: 'Brussel', countryCode: 'BE' } },
+			});
+			return r.assertSuccess().output(r.nodeName)[0].RegistrationID as number;
+		}
+		const integrate = async (id: number, network: string) =>
+			(await h.runNode('accessPointIntegration', { operation: 'create', registrationId: { __rl: true, mode: 'id', value: String(id) }, network })).assertSuccess();
+
+		/** What the audit must say, from the emulator's own records. */
+		function truth() {
+			const mine = emu.store.registrationsOf(emu.credentials.apiKey) as Array<{ RegistrationID: number; details: IDataObject; Integrations: IDataObject[] }>;
+			const rows = mine.flatMap((r) => r.Integrations.map((i) => ({ r, i })));
+			return {
+				pending: rows
+					.filter(({ i }) => i.IntegrationStatus === 'Pending')
+					.map(({ r, i }) => ({
+						RegistrationID: r.RegistrationID,
+						CompanyName: r.details.CompanyName,
+						Network: i.Integration,
+						Status: 'Pending',
+						WhatIsNeeded: i.IntegrationStatusDescription,
+						DocumentToSign: i.IntegrationDocumentToSign,
+					})),
+				fine: rows
+					.filter(({ i }) => i.IntegrationStatus !== 'Pending')
+					.map(({ r, i }) => ({ RegistrationID: r.RegistrationID, CompanyName: r.details.CompanyName, Network: i.Integration, Status: i.IntegrationStatus })),
+				none: mine.filter((r) => r.Integrations.length === 0).map((r) => r.RegistrationID),
+			};
+		}
+
+		it('lists what must be signed, what is in order and which companies have no network, and follows a signature', async () => {
+			const italian = await register('Italia Audit SRL', 'fatture@italia-audit.example', 'BE0555055576');
+			await integrate(italian, 'Peppol');
+			await integrate(italian, 'SDI');
+			const bare = await register('Bare Audit BV', 'info@bare-audit.example', 'BE0666066633');
+
+			const result = (await h.run(template('account-audit.json'))).assertSuccess();
+			const expected = truth();
+			const mustSign = result.output('Must be signed');
+			expect(mustSign).toEqual(expected.pending);
+			expect(mustSign).toContainEqual({
+				RegistrationID: italian,
+				CompanyName: 'Italia Audit SRL',
+				Network: 'SDI',
+				Status: 'Pending',
+				WhatIsNeeded: 'Awaiting signature of the legal archiving document',
+				DocumentToSign: expect.stringMatching(/\/sign\/[0-9a-f]+$/),
+			});
+			expect(result.output('Active or ready')).toEqual(expected.fine);
+			expect(result.output('Active or ready')).toContainEqual({ RegistrationID: 300001, CompanyName: 'Demo Entity BV', Network: 'Peppol', Status: 'Active' });
+			expect(result.output('No network yet').map((r) => r.RegistrationID)).toEqual(expected.none);
+			expect(result.output('No network yet')).toContainEqual({
+				RegistrationID: bare,
+				CompanyName: 'Bare Audit BV',
+				VATNumber: 'BE0666066633',
+				Finding: 'No e-invoicing network is active for this company.',
+				NextStep: expect.stringContaining('Peppol'),
+			});
+
+			// The company signs: the next audit no longer lists it.
+			const link = String(mustSign.find((r) => r.RegistrationID === italian)?.DocumentToSign);
+			expect((await request(`${link}/complete`)).status).toBe(200);
+			const after = (await h.run(template('account-audit.json'))).assertSuccess();
+			expect(after.output('Must be signed').filter((r) => r.RegistrationID === italian)).toEqual([]);
+			expect(after.output('Active or ready')).toContainEqual({ RegistrationID: italian, CompanyName: 'Italia Audit SRL', Network: 'SDI', Status: 'Active' });
+		});
+	});
+});
