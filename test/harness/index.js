@@ -162,7 +162,8 @@ async function createHarness(options = {}) {
 			connections: clone(json.connections),
 			active: record.mode !== 'manual',
 			nodeTypes,
-			staticData: record.staticData,
+			// A plain copy: Workflow wraps static data in an ObservableObject proxy.
+			staticData: clone(record.staticData),
 			settings: clone(json.settings),
 			pinData: clone(json.pinData),
 		});
