@@ -270,6 +270,17 @@ export interface Harness {
 		execution: HarnessResult | ExecutionRef,
 		options?: ResumeOptions,
 	): Promise<{ response: HttpResponse; result: HarnessResult | undefined }>;
+	/**
+	 * GET a URL like a browser: follows redirects and, when a hop is a resume URL
+	 * of this harness, waits for the resumed run (e.g. an emulator provider page
+	 * that redirects to RedirectURL).
+	 */
+	browse(
+		url: string,
+		options?: { maxRedirects?: number; timeoutMs?: number },
+	): Promise<{ response: HttpResponse; result: HarnessResult | undefined; url: string }>;
+	/** Would n8n's waiting-webhook service accept this URL's token (e.g. with parameters appended)? */
+	checkResumeUrl(url: string): { valid: boolean; executionId?: string; reason?: string };
 	/** Let the wait time out now (as n8n's WaitTracker does when waitTill passes). */
 	expire(execution: HarnessResult | ExecutionRef): Promise<HarnessResult>;
 	execution(execution: HarnessResult | ExecutionRef): { id: string; status: string; latest?: HarnessResult; data: IDataObject };

@@ -544,6 +544,56 @@ async function createHarness(options = {}) {
 		return { response, result };
 	}
 
+	/** The execution id a URL under webhookWaitingBaseUrl addresses, or undefined. */
+	function waitingExecutionOf(url) {
+		const u = new URL(url);
+		const base = new URL(urls.webhookWaitingBaseUrl);
+		if (u.origin !== base.origin || !u.pathname.startsWith(`${base.pathname}/`)) return undefined;
+		return decodeURIComponent(u.pathname.slice(base.pathname.length + 1).split('/')[0]);
+	}
+
+	/**
+	 * Would n8n's waiting-webhook service accept this URL (token check only)?
+	 * { valid, executionId?, reason? }
+	 */
+	function checkResumeUrl(url) {
+		const executionId = waitingExecutionOf(url);
+		if (executionId === undefined) return { valid: false, reason: 'not a waiting-webhook URL of this harness' };
+		const record = executions.get(executionId);
+		if (!record || !record.persisted) return { valid: false, executionId, reason: 'unknown execution' };
+		const u = new URL(url);
+		const req = {
+			url: `${u.pathname}${u.search}`,
+			headers: { host: u.host },
+			query: Object.fromEntries(u.searchParams),
+		};
+		const valid = validateResumeRequest(record, req);
+		return valid ? { valid, executionId } : { valid, executionId, reason: 'Invalid token' };
+	}
+
+	/**
+	 * GET a URL like a browser: follows redirects (up to maxRedirects) and, when
+	 * a hop is a resume URL of this harness, waits for the resumed run.
+	 * Resolves { response, result, url } (url: the last one requested).
+	 */
+	async function browse(url, { maxRedirects = 5, timeoutMs } = {}) {
+		let hop = new URL(url).toString();
+		for (let i = 0; ; i++) {
+			const executionId = waitingExecutionOf(hop);
+			if (executionId !== undefined && executions.has(executionId)) {
+				const { response, result } = await resume(executionId, { url: hop, timeoutMs });
+				return { response, result, url: hop };
+			}
+			const response = await request(hop);
+			const location = response.headers.location;
+			if (response.status >= 300 && response.status < 400 && location && i < maxRedirects) {
+				hop = new URL(String(location), hop).toString();
+				continue;
+			}
+			return { response, result: undefined, url: hop };
+		}
+	}
+
 	function settleAttempts(record, result) {
 		for (const settle of record.attempts.splice(0)) settle(result);
 	}
@@ -748,6 +798,8 @@ async function createHarness(options = {}) {
 		poll: pollOnce,
 		waitForResume,
 		resume,
+		browse,
+		checkResumeUrl,
 		expire,
 		execution: (ref) => {
 			const r = getRecord(ref);

@@ -355,6 +355,22 @@ describe('engine harness', () => {
 			expect(yes.result?.output('Identified')).toEqual([{ registrationID: 'R-3', success: true }]);
 		});
 
+		it('accepts the resume URL with parameters appended, as a provider redirect does', async () => {
+			const waiting = await f.run(wf);
+			const url = new URL(waiting.resumeUrl!);
+			url.searchParams.append('registrationID', 'R-4');
+			url.searchParams.append('success', 'true');
+			expect(f.checkResumeUrl(url.toString())).toEqual({ valid: true, executionId: waiting.executionId });
+			const forged = url.toString().replace(/signature=[0-9a-f]+/, 'signature=abc');
+			expect(f.checkResumeUrl(forged)).toMatchObject({ valid: false, reason: 'Invalid token' });
+
+			nock('http://provider.test').get('/done').reply(302, '', { Location: url.toString() });
+			const browsed = await f.browse('http://provider.test/done');
+			expect(browsed.url).toBe(url.toString());
+			expect(browsed.response.status).toBe(200);
+			expect(browsed.result?.output('Identified')).toEqual([{ registrationID: 'R-4', success: true }]);
+		});
+
 		it('on timeout passes the waiting node\'s input through on output 0', async () => {
 			const waiting = await f.run(wf, { input: [{ id: 7 }] });
 			const expired = await f.expire(waiting);
