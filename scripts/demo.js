@@ -311,6 +311,8 @@ function buildIfNeeded(log) {
  * Runs the scenarios (all, or those whose file is in `only`) against a harness
  * (created here with the emulator unless given) and logs a report per template.
  * Resolves { ok, results: [{ file, ok, ms, failure? }] }.
+ * @param {{ log?: (line: string) => void, harness?: any, only?: string[], emulator?: { orders: number } & Record<string, unknown> }} [options]
+ * @returns {Promise<{ ok: boolean, results: Array<{ file: string, ok: boolean, ms: number, failure?: string, notes?: string[] }> }>}
  */
 async function runDemo({ log = (line) => console.log(line), harness, only, emulator = { orders: 1000 } } = {}) {
 	const files = listExampleFiles();

@@ -1,0 +1,75 @@
+/**
+ * `npm run demo` (scripts/demo.js): the scenarios it runs for the templates, and its report,
+ * through the same engine harness and emulator. The build step and the process exit code are
+ * the CLI's (main() returns 1 when runDemo reports a failure).
+ */
+import { runDemo } from '../../scripts/demo';
+import { createHarness } from '../harness';
+
+const IN_ORDER = ['onboard-company.json', 'send-where-peppol-ready.json', 'daily-order-export.json', 'new-invoices-feed.json', 'account-audit.json'];
+
+describe('npm run demo', () => {
+	it('runs the five templates in turn and reports node by node, items out and key fields', async () => {
+		const h = await createHarness({ emulator: { orders: 300 }, quiet: true });
+		const lines: string[] = [];
+		try {
+			const { ok, results } = await runDemo({ harness: h, log: (line: string) => lines.push(line) });
+			expect(results.map((r) => [r.file, r.ok, r.failure])).toEqual(IN_ORDER.map((f) => [f, true, undefined]));
+			expect(ok).toBe(true);
+		} finally {
+			await h.close();
+		}
+		const text = lines.join('\n');
+		expect(lines.filter((l) => /^\[\d\/5\] /.test(l))).toEqual([
+			'[1/5] Onboard a company  (examples/onboard-company.json)',
+			'[2/5] Create invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
+			'[3/5] Daily order export  (examples/daily-order-export.json)',
+			'[4/5] New invoices feed  (examples/new-invoices-feed.json)',
+			'[5/5] Account audit  (examples/account-audit.json)',
+		]);
+		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(5);
+		// The onboarding run waited, the provider page was completed, and the run went on.
+		expect(text).toMatch(/- "Identify the signatory" started an identity check and paused the execution/);
+		expect(text).toMatch(/- the signatory completed the provider page \(.*\): success/);
+		expect(text).toMatch(/Identify the signatory\s+Not Identified: 0 items\n\s+Identified: 1 item\s+identified=true {2}reason=identified {2}registrationID=3000\d\d/);
+		expect(text).toMatch(/Ready to send invoices\s+1 item\s+RegistrationID=3000\d\d {2}CompanyName=Acme Onboarding BV {2}Identified=true {2}PeppolStatus=Active/);
+		expect(text).toMatch(/Can the customer receive on Peppol\?\s+Can Receive: 2 items\s+invoiceId=DEMO-2001/);
+		expect(text).toMatch(/Cannot Receive: 2 items\s+invoiceId=DEMO-2003 {2}customerVat=BE1002003070 {2}Registered=false/);
+		expect(text).toMatch(/FALLBACK: not on Peppol\s+2 items\s+invoiceId=DEMO-2003 {2}Customer=A\+B Consulting {2}Reason=Not registered on Peppol/);
+		expect(text).toMatch(/\$filter=LastModified ge DateTime'\d{4}-\d\d-\d\dT\d\d:00:00'/);
+		expect(text).toMatch(/Export row\s+\d+ items?\s+OrderID=\d+ {2}OrderNumber=\S+ {2}OrderType=\w+/);
+		expect(text).toMatch(/- poll 1 \(as when the workflow is activated\): nothing emitted/);
+		expect(text).toMatch(/- poll 2: 2 new sales invoice\(s\)/);
+		expect(text).toMatch(/- poll 3: nothing new/);
+		expect(text).toMatch(/Invoice summary\s+2 items\s+OrderID=\d+ {2}OrderNumber=INV-\S+ {2}Customer=Peppol Demo Belgium NV/);
+		expect(text).toMatch(/Must be signed\s+1 item\s+CompanyName=Italia Demo SRL {2}Network=SDI/);
+		expect(text).toMatch(/No network yet\s+1 item\s+CompanyName=Nog Niet Verbonden BV/);
+	});
+
+	it('reports a failure for every template that stops running', async () => {
+		const h = await createHarness({ emulator: { orders: 20 }, credentials: { apiKey: 'revoked-api-key' }, quiet: true });
+		const lines: string[] = [];
+		try {
+			const { ok, results } = await runDemo({ harness: h, log: (line: string) => lines.push(line) });
+			expect(ok).toBe(false);
+			expect(results.map((r) => [r.file, r.ok])).toEqual(IN_ORDER.map((f) => [f, false]));
+			expect(results[0].failure).toMatch(/^the execution ended with status "error": .*\(node "Register the company"\)$/);
+		} finally {
+			await h.close();
+		}
+		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(5);
+		expect(lines.join('\n')).not.toContain('revoked-api-key');
+	});
+
+	it('reports a template file without a scenario as a failure', async () => {
+		const lines: string[] = [];
+		const h = await createHarness({ emulator: false, quiet: true });
+		try {
+			const { ok, results } = await runDemo({ harness: h, only: ['no-such-template.json'], log: (line: string) => lines.push(line) });
+			expect(ok).toBe(false);
+			expect(results).toEqual([{ file: 'no-such-template.json', ok: false, ms: 0, failure: 'no demo scenario for this template' }]);
+		} finally {
+			await h.close();
+		}
+	});
+});
