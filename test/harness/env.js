@@ -37,7 +37,6 @@ const NATIVE_UNDER_JEST = ['sanitize-html'];
 
 function routeEsmOnlyPackagesUnderJest() {
 	// `jest` is the per-module object jest-runtime passes to every module it loads.
-	// eslint-disable-next-line no-undef
 	const j = typeof jest !== 'undefined' ? jest : undefined;
 	if (!j || typeof j.doMock !== 'function') return;
 	// jest also patches the `module` builtin: its Module is a subclass of Node's
@@ -56,6 +55,43 @@ function routeEsmOnlyPackagesUnderJest() {
 	}
 }
 
+/**
+ * A private n8n folder for this process (InstanceSettings writes its config file
+ * there). One per pid, reused by every harness in the process; folders of
+ * processes that are gone are removed on the next boot. No exit handler: jest
+ * runs many test files per worker process.
+ */
+function privateN8nFolder() {
+	const prefix = 'ap-harness-n8n-';
+	const tmp = os.tmpdir();
+	try {
+		for (const name of fs.readdirSync(tmp)) {
+			if (!name.startsWith(prefix)) continue;
+			const suffix = name.slice(prefix.length);
+			if (!/^\d+$/.test(suffix)) {
+				// Left by an older harness version (mkdtemp names): remove when stale.
+				const full = path.join(tmp, name);
+				if (Date.now() - fs.statSync(full).mtimeMs > 3600 * 1000) fs.rmSync(full, { recursive: true, force: true });
+				continue;
+			}
+			const m = Number(suffix);
+			if (m === process.pid) continue;
+			let alive = true;
+			try {
+				process.kill(m, 0); // existence check only, no signal is sent
+			} catch (e) {
+				alive = e.code === 'EPERM';
+			}
+			if (!alive) fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
+		}
+	} catch {
+		/* best effort */
+	}
+	const dir = path.join(tmp, `${prefix}${process.pid}`);
+	fs.mkdirSync(dir, { recursive: true });
+	return dir;
+}
+
 function boot() {
 	if (booted) return booted;
 	const t0 = Date.now();
@@ -71,15 +107,7 @@ function boot() {
 	globalConfig.logging.level = level;
 	if (!process.env.N8N_LOG_OUTPUT) globalConfig.logging.outputs = ['console'];
 
-	// A private n8n folder for this process, removed at exit.
-	const n8nFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-harness-n8n-'));
-	process.once('exit', () => {
-		try {
-			fs.rmSync(n8nFolder, { recursive: true, force: true });
-		} catch {
-			/* best effort */
-		}
-	});
+	const n8nFolder = privateN8nFolder();
 	const instanceSettingsConfig = Container.get(config.InstanceSettingsConfig);
 	instanceSettingsConfig.n8nFolder = n8nFolder;
 	instanceSettingsConfig.userHome = path.dirname(n8nFolder);
