@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as orderCreate from './actions/order/create.operation';
 import * as orderGet from './actions/order/get.operation';
 import * as orderGetMany from './actions/order/getMany.operation';
+import * as orderSend from './actions/order/send.operation';
 import { optionsCollection } from './actions/options';
 import * as partyGetMany from './actions/party/getMany.operation';
 import * as productGetMany from './actions/product/getMany.operation';
@@ -17,7 +18,7 @@ export class AccessPointOrder implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Create and read orders (invoices, credit notes …), and list parties and products, with OData filters',
+		description: 'Create, send and read orders (invoices, credit notes …), and list parties and products, with OData filters',
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -49,12 +50,24 @@ export class AccessPointOrder implements INodeType {
 						description: 'Create an order (invoice, credit note …), or find the one already created',
 						action: 'Create an order',
 					},
+					{
+						name: 'Create and Send',
+						value: 'createAndSend',
+						description: 'Create an order (or find the one already created) and send it; a retried run sends nothing twice',
+						action: 'Create and send an order',
+					},
 					{ name: 'Get', value: 'get', description: 'Read one order by its OrderID', action: 'Get an order' },
 					{
 						name: 'Get Many',
 						value: 'getMany',
 						description: 'List orders with filters and sorting',
 						action: 'Get many orders',
+					},
+					{
+						name: 'Send',
+						value: 'send',
+						description: 'Send existing orders over Peppol, by e-mail or by post, batched',
+						action: 'Send orders',
 					},
 				],
 				default: 'getMany',
@@ -94,6 +107,7 @@ export class AccessPointOrder implements INodeType {
 			...orderGet.description,
 			...orderCreate.description,
 			...orderGetMany.description,
+			...orderSend.description,
 			...partyGetMany.description,
 			...productGetMany.description,
 			optionsCollection,

@@ -5,6 +5,7 @@ import { actForPartyOption, retryOptions } from '../../shared/fields';
 import { rawFilterOption } from '../../shared/filterFields';
 
 const getManyOnly = { show: { '/operation': ['getMany'] } };
+const sending = { show: { '/resource': ['order'], '/operation': ['send', 'createAndSend'] } };
 
 export const optionsCollection: INodeProperties = {
 	displayName: 'Options',
@@ -15,13 +16,46 @@ export const optionsCollection: INodeProperties = {
 	options: [
 		actForPartyOption,
 		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 100,
+			description:
+				'Most orders per send request. Orders of all input items with the same transport type, strictness and party go out together.',
+			displayOptions: sending,
+		},
+		{
+			displayName: 'Check Delivery',
+			name: 'checkDelivery',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to read each order after sending (one request per order) to report how it went out (deliveredVia) and whether the service fell back to another method (fallback)',
+			displayOptions: sending,
+		},
+		{
 			displayName: 'Fetch Full Order',
 			name: 'fetchFullOrder',
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to read the whole order after creating it (one more request); otherwise the output is the new OrderID',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['create'] } },
+				'Whether to read and output the whole order after creating or sending it (one more request per order); otherwise the output is the OrderID and the outcome',
+			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend'] } },
+		},
+		{
+			displayName: 'Idempotency Header',
+			name: 'idempotencyHeader',
+			type: 'options',
+			options: [
+				{ name: 'Idempotency-Key', value: 'Idempotency-Key' },
+				{ name: 'Idempotent-Key', value: 'Idempotent-Key', description: 'The spelling some deployments document' },
+				{ name: 'None', value: 'none', description: 'Send no idempotency key' },
+			],
+			default: 'Idempotency-Key',
+			description:
+				'Header that makes a repeated create or send harmless: a create with an External Provider ID (and Skip If Already Created on) sends "create-" plus that ID, a send sends "send-" plus the transport type and order IDs. A reused key answers 409 Conflict, read as "already done".',
+			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend'] } },
 		},
 		{ ...rawFilterOption, displayOptions: getManyOnly },
 		...retryOptions,
@@ -40,7 +74,7 @@ export const optionsCollection: INodeProperties = {
 			],
 			default: 'auto',
 			description: 'Which path reads one order',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['get', 'create'] } },
+			displayOptions: { show: { '/resource': ['order'], '/operation': ['get', 'create', 'send', 'createAndSend'] } },
 		},
 		{
 			displayName: 'Skip',

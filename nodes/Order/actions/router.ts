@@ -5,8 +5,10 @@ import { readRetryPolicy } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
 import { clientProvider } from '../../shared/router';
 import * as orderCreate from './order/create.operation';
+import * as orderCreateAndSend from './order/createAndSend.operation';
 import * as orderGet from './order/get.operation';
 import * as orderGetMany from './order/getMany.operation';
+import * as orderSend from './order/send.operation';
 import * as partyGetMany from './party/getMany.operation';
 import * as productGetMany from './product/getMany.operation';
 
@@ -14,7 +16,7 @@ type Operation = { execute: (this: IExecuteFunctions, clients: ClientProvider) =
 
 /** resource → operation → handler; add an operation by adding its module here. */
 export const operations: Record<string, Record<string, Operation>> = {
-	order: { get: orderGet, getMany: orderGetMany, create: orderCreate },
+	order: { get: orderGet, getMany: orderGetMany, create: orderCreate, send: orderSend, createAndSend: orderCreateAndSend },
 	party: { getMany: partyGetMany },
 	product: { getMany: productGetMany },
 };

@@ -8,6 +8,8 @@ import type { CreateOrderResult, SingleOrderPath } from './orderApi';
 import { createOrder } from './orderApi';
 import type { OrderFieldsInput, OrderLineInput, OrderProblem } from './orderBody';
 import { buildOrderBody, checkOrder, ORDER_DIRECTIONS, ORDER_TYPES } from './orderBody';
+import type { IdempotencyHeader } from './sendApi';
+import { createIdempotencyKey } from './sendLogic';
 
 /** Display options for Create; other operations that create (e.g. Create and Send) pass theirs. */
 export function createFields(operations: string[] = ['create']): INodeProperties[] {
@@ -177,7 +179,8 @@ export function createFields(operations: string[] = ['create']): INodeProperties
 	];
 }
 
-export const description: INodeProperties[] = createFields();
+/** Create and Create and Send share these fields (declared once, or parameters duplicate). */
+export const description: INodeProperties[] = createFields(['create', 'createAndSend']);
 
 type InputMode = 'fields' | 'json';
 
@@ -293,6 +296,19 @@ export interface CreateSettings {
 	fetchFull: boolean;
 	singleOrderPath: SingleOrderPath;
 	partyId?: string;
+	idempotencyHeader: IdempotencyHeader;
+}
+
+/** The create headers: an idempotency key from the ExternalProviderID when the create de-duplicates. */
+export function createHeaders(body: IDataObject, skipIfExists: boolean, header: IdempotencyHeader): Record<string, string> {
+	const externalId = typeof body.ExternalProviderID === 'string' ? body.ExternalProviderID : '';
+	if (!skipIfExists || !externalId || header === 'none') return {};
+	return { [header]: createIdempotencyKey(externalId) };
+}
+
+function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
+	const value = ctx.getNodeParameter('options.idempotencyHeader', itemIndex, 'Idempotency-Key') as unknown;
+	return value === 'Idempotent-Key' || value === 'none' ? value : 'Idempotency-Key';
 }
 
 /** Skip If Already Created, Fetch Full Order, Single Order Path and Act for Party for one item. */
@@ -302,6 +318,7 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): C
 		fetchFull: ctx.getNodeParameter('options.fetchFullOrder', itemIndex, false) as boolean,
 		singleOrderPath: ctx.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath,
 		partyId: readPartyOption(ctx, itemIndex),
+		idempotencyHeader: readIdempotencyHeader(ctx, itemIndex),
 	};
 }
 
@@ -320,6 +337,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			skipIfExists: settings.skipIfExists,
 			fetchFull: settings.fetchFull,
 			singleOrderPath: settings.singleOrderPath,
+			headers: createHeaders(body, settings.skipIfExists, settings.idempotencyHeader),
 		});
 		return createOutput(result);
 	});

@@ -12,9 +12,13 @@ import { externalIdFilter, readOrderId } from './orderBody';
 /** Which single-order path to use: the contract's, production's, or the contract's with fallback. */
 export type SingleOrderPath = 'auto' | 'order' | 'orders';
 
-function isNotFound(error: unknown): boolean {
+function hasStatus(error: unknown, status: string): boolean {
 	const withCode = error as { httpCode?: string | null; context?: IDataObject };
-	return String(withCode?.httpCode ?? '') === '404';
+	return String(withCode?.httpCode ?? '') === status;
+}
+
+function isNotFound(error: unknown): boolean {
+	return hasStatus(error, '404');
 }
 
 /**
@@ -86,26 +90,38 @@ export async function createOrder(
 ): Promise<CreateOrderResult> {
 	const { itemIndex } = options;
 	const externalId = typeof body.ExternalProviderID === 'string' ? body.ExternalProviderID : '';
+	const existingResult = async (existing: IDataObject): Promise<CreateOrderResult> => {
+		const orderId = readOrderId(existing);
+		const order =
+			options.fetchFull && orderId !== undefined ? await getOrder(client, orderId, itemIndex, options.singleOrderPath) : existing;
+		return { order, orderId, alreadyExisted: true };
+	};
 	if (options.skipIfExists && externalId) {
 		const existing = await findOrderByExternalId(client, externalId, itemIndex);
-		if (existing) {
-			const orderId = readOrderId(existing);
-			const order =
-				options.fetchFull && orderId !== undefined
-					? await getOrder(client, orderId, itemIndex, options.singleOrderPath)
-					: existing;
-			return { order, orderId, alreadyExisted: true };
-		}
+		if (existing) return await existingResult(existing);
 	}
-	const answer = await client.request<unknown>({
-		method: 'POST',
-		path: '/v1/orders',
-		body,
-		headers: { 'Content-Type': 'application/json', ...(options.headers ?? {}) },
-		itemIndex,
-		operation: 'Create order',
-		acceptText: true,
-	});
+	const attempt = await client
+		.request<unknown>({
+			method: 'POST',
+			path: '/v1/orders',
+			body,
+			headers: { 'Content-Type': 'application/json', ...(options.headers ?? {}) },
+			itemIndex,
+			operation: 'Create order',
+			acceptText: true,
+		})
+		.then(
+			(answer) => ({ answer }),
+			(error: unknown) => ({ error }),
+		);
+	if ('error' in attempt) {
+		// 409: the idempotency key (or ExternalProviderID) was used before: the order exists.
+		if (!hasStatus(attempt.error, '409') || !externalId) throw attempt.error;
+		const existing = await findOrderByExternalId(client, externalId, itemIndex);
+		if (!existing) throw attempt.error;
+		return await existingResult(existing);
+	}
+	const { answer } = attempt;
 	const orderId = readOrderId(answer);
 	if (orderId === undefined) {
 		const order = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : { Response: answer as IDataObject[string] };

@@ -1,0 +1,113 @@
+/**
+ * The send command on the shared client: one call per batch, and when the API rejects a
+ * batch for some of its orders (strict transport, already sent, unknown order), those
+ * orders get their own error and the rest go out in one more call.
+ */
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ApiErrorEntry } from '../../../shared/apiErrorEntries';
+import type { ApiClient } from '../../../shared/transport';
+import type { SendBatch } from './sendLogic';
+import { attributeErrors, isAlreadySent, sendIdempotencyKey } from './sendLogic';
+
+export const SEND_PATH = '/v1/orders/commands/send';
+
+/** Which header carries idempotency keys (production pages spell it both ways), or none. */
+export type IdempotencyHeader = 'Idempotency-Key' | 'Idempotent-Key' | 'none';
+
+export type SendOutcome =
+	| { status: 'sent' }
+	/** Sent before: the API said AlreadySent, or the idempotency key was used (409). */
+	| { status: 'alreadySent'; reason: 'AlreadySent' | 'Conflict' | 'IsSent' }
+	| { status: 'failed'; error: NodeApiError };
+
+function httpCode(error: unknown): string {
+	return String((error as { httpCode?: string | null })?.httpCode ?? '');
+}
+
+function hintFor(entry: ApiErrorEntry, batch: SendBatch): string {
+	const text = `${entry.code ?? ''} ${entry.description ?? ''}`;
+	if (/not\s*found|unknown/i.test(text)) {
+		return 'Check the Order ID and that the order belongs to the party the node acts for (Options › Act for Party).';
+	}
+	if (batch.strict && /peppol|receiver|transport/i.test(text)) {
+		return 'The receiver cannot be reached over Peppol. Turn off "Strict (No Fallback)" to let the service deliver it by e-mail or post, or check the customer\'s VAT number with the Peppol Lookup node.';
+	}
+	return 'The API rejected sending this order; check the order and the Transport Type.';
+}
+
+/** A NodeApiError for one order of a rejected batch, from the API's entry for it. */
+export function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, itemIndex: number): NodeApiError {
+	const message = `Send order ${orderId} failed with HTTP 400${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
+	const response: JsonObject = { message, httpCode: '400' };
+	if (entry.code) response.code = entry.code;
+	if (entry.description) response.apiDescription = entry.description;
+	const error = new NodeApiError(node, response, { message, description: hintFor(entry, batch), httpCode: '400', itemIndex });
+	if (entry.code) error.context.apiCode = entry.code;
+	if (entry.description) error.context.apiDescription = entry.description;
+	error.context.orderId = orderId;
+	return error;
+}
+
+/**
+ * Sends one batch; returns the outcome of every order in it. Never throws for API
+ * answers: a failure becomes a `failed` outcome of the orders it concerns.
+ */
+export async function sendBatch(
+	node: INode,
+	client: ApiClient,
+	batch: SendBatch,
+	idempotencyHeader: IdempotencyHeader = 'Idempotency-Key',
+): Promise<Map<number, SendOutcome>> {
+	const outcomes = new Map<number, SendOutcome>();
+	let pending = [...batch.orderIds];
+	while (pending.length) {
+		const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+		if (batch.strict) headers.StrictTransportType = 'true';
+		if (idempotencyHeader !== 'none') headers[idempotencyHeader] = sendIdempotencyKey(batch.transportType, batch.strict, pending);
+		try {
+			await client.request<unknown>({
+				method: 'POST',
+				path: SEND_PATH,
+				body: { Transporttype: batch.transportType, OrderIDs: pending },
+				headers,
+				itemIndex: batch.itemIndex,
+				operation: `Send order${pending.length > 1 ? 's' : ''} ${pending.join(', ')}`,
+				acceptText: true,
+			});
+			for (const id of pending) outcomes.set(id, { status: 'sent' });
+			return outcomes;
+		} catch (error) {
+			const status = httpCode(error);
+			if (status === '409' && idempotencyHeader !== 'none') {
+				for (const id of pending) outcomes.set(id, { status: 'alreadySent', reason: 'Conflict' });
+				return outcomes;
+			}
+			if (status === '400') {
+				const entries = ((error as NodeApiError).context?.apiErrors ?? []) as ApiErrorEntry[];
+				const { perOrder, unattributed } = attributeErrors(entries, pending);
+				if (perOrder.size > 0 && unattributed.length === 0) {
+					for (const [id, entry] of perOrder) {
+						outcomes.set(
+							id,
+							isAlreadySent(entry)
+								? { status: 'alreadySent', reason: 'AlreadySent' }
+								: { status: 'failed', error: orderSendError(node, id, entry, batch, batch.itemIndex) },
+						);
+					}
+					// The API sends none of a rejected batch: the others go out in one more call.
+					pending = pending.filter((id) => !perOrder.has(id));
+					continue;
+				}
+			}
+			const failure =
+				error instanceof NodeApiError
+					? error
+					: new NodeApiError(node, { message: (error as Error).message ?? String(error) }, { itemIndex: batch.itemIndex });
+			for (const id of pending) outcomes.set(id, { status: 'failed', error: failure });
+			return outcomes;
+		}
+	}
+	return outcomes;
+}

@@ -1,0 +1,207 @@
+/**
+ * Sending for Send and Create and Send: the shared parameters, the run-level settings,
+ * and the run itself (batches per party/transport/strictness, then one read per order
+ * to report the delivery).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { ClientProvider } from '../../../shared/router';
+import type { SingleOrderPath } from './orderApi';
+import { getOrder } from './orderApi';
+import type { IdempotencyHeader, SendOutcome } from './sendApi';
+import { sendBatch } from './sendApi';
+import type { DeliveryOutcome, SendTarget } from './sendLogic';
+import { deliveryOutcome, normalizeTransportType, planBatches, sendIdempotencyKey, TRANSPORT_TYPES } from './sendLogic';
+
+const CUSTOM = 'custom';
+
+/** Transport Type and Strict (No Fallback), shown for the given operations. */
+export function sendFields(operations: string[]): INodeProperties[] {
+	const show = { resource: ['order'], operation: operations };
+	return [
+		{
+			displayName: 'Transport Type',
+			name: 'transportType',
+			type: 'options',
+			options: [
+				{
+					name: 'Peppol',
+					value: 'Peppol',
+					description: 'Over the Peppol network (the service falls back to e-mail or post unless Strict is on)',
+				},
+				{ name: 'E-Mail', value: 'Email', description: "By e-mail to the customer's address" },
+				{ name: 'Letter', value: 'Letter', description: 'By post' },
+				{ name: 'Custom', value: CUSTOM, description: 'Another transport type the service supports, typed below' },
+			],
+			default: 'Peppol',
+			description: 'How the orders are delivered; all orders of one send request share it',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Custom Transport Type',
+			name: 'customTransportType',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. SDI',
+			description: 'The transport type as the API names it (sent as Transporttype)',
+			displayOptions: { show: { ...show, transportType: [CUSTOM] } },
+		},
+		{
+			displayName: 'Strict (No Fallback)',
+			name: 'strictTransportType',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to fail an order whose receiver cannot get it by the chosen transport type (e.g. not on Peppol) instead of letting the service deliver it by e-mail or post. Sends the StrictTransportType header; the other orders of the batch are still sent.',
+			displayOptions: { show },
+		},
+	];
+}
+
+export interface SendChoice {
+	transportType: string;
+	strict: boolean;
+}
+
+/** Transport Type and Strict for one item, or a NodeOperationError naming the field and item. */
+export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): SendChoice {
+	const chosen = ctx.getNodeParameter('transportType', itemIndex, 'Peppol') as unknown;
+	const isCustom = chosen === CUSTOM;
+	const raw = isCustom ? (ctx.getNodeParameter('customTransportType', itemIndex, '') as unknown) : chosen;
+	const transportType = normalizeTransportType(raw);
+	if (!transportType) {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "${isCustom ? 'Custom Transport Type' : 'Transport Type'}" is empty`, {
+			itemIndex,
+			description: `Choose ${TRANSPORT_TYPES.join(', ')} or type the transport type the API expects.`,
+		});
+	}
+	if (/[\r\n]/.test(transportType) || transportType.length > 50) {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Custom Transport Type" ${transportType.slice(0, 60)} is not a transport type`, {
+			itemIndex,
+			description: 'A transport type is a short name such as Peppol, Email or Letter.',
+		});
+	}
+	const strict = ctx.getNodeParameter('strictTransportType', itemIndex, false) as unknown;
+	return { transportType, strict: strict === true || String(strict).toLowerCase() === 'true' };
+}
+
+/** Options that apply to the whole run (read from the first item). */
+export interface SendSettings {
+	batchSize: number;
+	idempotencyHeader: IdempotencyHeader;
+	checkDelivery: boolean;
+	fetchFull: boolean;
+	singleOrderPath: SingleOrderPath;
+}
+
+export function readSendSettings(ctx: IExecuteFunctions): SendSettings {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const header = options.idempotencyHeader;
+	return {
+		batchSize: Math.max(1, Math.floor(Number(options.batchSize ?? 100)) || 100),
+		idempotencyHeader: header === 'Idempotent-Key' || header === 'none' ? header : 'Idempotency-Key',
+		checkDelivery: options.checkDelivery !== false,
+		fetchFull: options.fetchFullOrder === true,
+		singleOrderPath: (options.singleOrderPath as SingleOrderPath) || 'auto',
+	};
+}
+
+/** One order to send for one item; `known` skips the send (e.g. found already sent). */
+export interface SendRequest extends SendTarget {
+	known?: SendOutcome;
+}
+
+export interface SendReport {
+	request: SendRequest;
+	outcome: SendOutcome;
+	/** The order as read after sending (Check Delivery / Fetch Full Order). */
+	order?: IDataObject;
+	readError?: string;
+}
+
+function conflictNotSent(ctx: IExecuteFunctions, request: SendRequest, order: IDataObject, header: IdempotencyHeader): NodeApiError {
+	const key = sendIdempotencyKey(request.transportType, request.strict, [request.orderId]);
+	const message = `Send order ${request.orderId} answered HTTP 409 (idempotency key already used), but the order is not sent (OrderStatus ${String(order.OrderStatus)})`;
+	return new NodeApiError(ctx.getNode(), { message, httpCode: '409' } as JsonObject, {
+		message,
+		description: `An earlier call used the same ${header} without sending this order. Send it on its own (its key is then ${key}) or set Options › Idempotency Header to None for this run.`,
+		httpCode: '409',
+		itemIndex: request.itemIndex,
+	});
+}
+
+/**
+ * Sends every request (batched), then reads each sent order once when Check Delivery or
+ * Fetch Full Order is on. Returns one report per request, in the same order.
+ */
+export async function sendAll(
+	ctx: IExecuteFunctions,
+	clients: ClientProvider,
+	requests: SendRequest[],
+	settings: SendSettings,
+): Promise<SendReport[]> {
+	const node = ctx.getNode();
+	const partyKey = (partyId: string | undefined, orderId: number) => `${partyId ?? ''}\u0000${orderId}`;
+	const outcomes = new Map<string, SendOutcome>();
+	for (const request of requests) if (request.known) outcomes.set(partyKey(request.partyId, request.orderId), request.known);
+
+	const toSend = requests.filter((request) => !outcomes.has(partyKey(request.partyId, request.orderId)));
+	for (const batch of planBatches(toSend, settings.batchSize)) {
+		let result: Map<number, SendOutcome>;
+		try {
+			const client = await clients(batch.itemIndex, batch.partyId);
+			result = await sendBatch(node, client, batch, settings.idempotencyHeader);
+		} catch (error) {
+			const failure = error instanceof NodeApiError ? error : new NodeApiError(node, error as JsonObject, { itemIndex: batch.itemIndex });
+			result = new Map(batch.orderIds.map((id) => [id, { status: 'failed', error: failure } as SendOutcome]));
+		}
+		for (const [id, outcome] of result) outcomes.set(partyKey(batch.partyId, id), outcome);
+	}
+
+	const reads = new Map<string, { order?: IDataObject; readError?: string }>();
+	if (settings.checkDelivery || settings.fetchFull) {
+		for (const request of requests) {
+			const key = partyKey(request.partyId, request.orderId);
+			const outcome = outcomes.get(key);
+			if (reads.has(key) || !outcome || outcome.status === 'failed') continue;
+			try {
+				const client = await clients(request.itemIndex, request.partyId);
+				reads.set(key, { order: await getOrder(client, request.orderId, request.itemIndex, settings.singleOrderPath) });
+			} catch (error) {
+				// The order went out; only the report is incomplete.
+				reads.set(key, { readError: (error as Error).message });
+			}
+		}
+	}
+
+	return requests.map((request) => {
+		const key = partyKey(request.partyId, request.orderId);
+		let outcome = outcomes.get(key) as SendOutcome;
+		const read = reads.get(key) ?? {};
+		if (outcome.status === 'alreadySent' && outcome.reason === 'Conflict' && read.order && read.order.IsSent === false && read.order.OrderStatus === 'Draft') {
+			outcome = { status: 'failed', error: conflictNotSent(ctx, request, read.order, settings.idempotencyHeader) };
+		}
+		return { request, outcome, ...read };
+	});
+}
+
+/** The output fields of one sent (or already sent) order. */
+export function sendOutput(report: SendReport, settings: SendSettings): IDataObject {
+	const { request, outcome, order } = report;
+	const delivery: DeliveryOutcome = order && settings.checkDelivery ? deliveryOutcome(order, request.transportType) : {};
+	const out: IDataObject = settings.fetchFull && order ? { ...order } : { OrderID: request.orderId };
+	out.OrderID = request.orderId;
+	out.sent = outcome.status !== 'failed';
+	out.alreadySent = outcome.status === 'alreadySent';
+	out.transportType = request.transportType;
+	out.strict = request.strict;
+	for (const [field, value] of Object.entries(delivery)) if (value !== undefined) out[field] = value;
+	if (order && !settings.fetchFull) {
+		if (order.OrderStatus !== undefined) out.OrderStatus = order.OrderStatus;
+		if (order.IsSent !== undefined) out.IsSent = order.IsSent;
+	}
+	if (report.readError) out.deliveryCheckError = report.readError;
+	return out;
+}
