@@ -16,7 +16,7 @@ export class AccessPointIntegration implements INodeType {
 		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ($parameter["network"] ? ": " + $parameter["network"] : "") }}',
+		subtitle: '={{ $parameter["operation"] === "create" ? "create: " + $parameter["network"] : $parameter["operation"] }}',
 		description: 'Activate e-invoicing networks (Peppol, SDI, ...) for a registered company',
 		defaults: { name: 'AccessPoint Integration' },
 		usableAsTool: true,

@@ -1,3 +1,4 @@
+import { AccessPointIntegration } from '../../nodes/Integration/AccessPointIntegration.node';
 import { buildIntegrationBody } from '../../nodes/Integration/actions/integrationInput';
 import { integrationOutput, SIGNATURE_NEXT_STEP } from '../../nodes/Integration/actions/integrationOutput';
 
@@ -77,5 +78,31 @@ describe('integrationOutput', () => {
 		const out = integrationOutput(1, { IntegrationStatus: 'pending', IntegrationStatusDescription: 'Connection fee' });
 		expect(out.needsSignature).toBe(false);
 		expect(out.nextStep).toMatch(/IntegrationStatusDescription/);
+	});
+});
+
+describe('AccessPoint Integration node description', () => {
+	const description = new AccessPointIntegration().description;
+	const prop = (name: string) => description.properties.find((p) => p.name === name);
+
+	it('has the fixed internal name and the three operations', () => {
+		expect(description.name).toBe('accessPointIntegration');
+		const operation = prop('operation');
+		expect(operation?.options?.map((o) => (o as { value: string }).value)).toEqual(['create', 'delete', 'getMany']);
+	});
+
+	it('offers Peppol, SDI, Chorus Pro and a free network name', () => {
+		expect(prop('network')?.options?.map((o) => (o as { value: string }).value)).toEqual(['Peppol', 'SDI', 'ChorusPro', 'other']);
+		expect(prop('networkName')?.displayOptions?.show).toEqual({ operation: ['create'], network: ['other'] });
+	});
+
+	it('shows credentials only for networks that need them, as hidden values', () => {
+		expect(prop('technicalUserKey')?.displayOptions?.show).toEqual({ operation: ['create'], network: ['ChorusPro'] });
+		expect(prop('technicalUserKey')?.typeOptions?.password).toBe(true);
+		expect(prop('credentials')?.displayOptions?.show).toEqual({ operation: ['create'], network: ['other'] });
+	});
+
+	it('tells the user to sign a pending integration', () => {
+		expect(description.hints?.[0].message).toMatch(/documentToSign/);
 	});
 });

@@ -1,3 +1,4 @@
+import { AccessPointRegistration } from '../../nodes/Registration/AccessPointRegistration.node';
 import { readNewRegistrationId } from '../../nodes/Registration/actions/create.operation';
 import { buildRegistrationBody } from '../../nodes/Registration/actions/registrationBody';
 import type { RegistrationInput } from '../../nodes/Registration/actions/registrationBody';
@@ -179,5 +180,24 @@ describe('list searches', () => {
 		const none = loadOptionsContext({}, '');
 		expect(await searchIntegrations.call(none.ctx)).toEqual({ results: [] });
 		expect(none.calls).toEqual([]);
+	});
+});
+
+describe('AccessPoint Registration node description', () => {
+	const description = new AccessPointRegistration().description;
+
+	it('has the four operations and says that Deactivate is not a delete', () => {
+		expect(description.name).toBe('accessPointRegistration');
+		const operation = description.properties.find((p) => p.name === 'operation');
+		expect(operation?.options?.map((o) => (o as { value: string }).value)).toEqual(['create', 'deactivate', 'get', 'getMany']);
+		const notice = description.properties.find((p) => p.name === 'deactivateNotice');
+		expect(notice?.type).toBe('notice');
+		expect(notice?.displayName).toMatch(/not deleting/);
+	});
+
+	it('uses the shared registration picker for Get and Deactivate', () => {
+		const pickers = description.properties.filter((p) => p.name === 'registrationId');
+		expect(pickers.map((p) => p.displayOptions?.show?.operation)).toEqual([['get'], ['deactivate']]);
+		expect(pickers[0].modes?.[0].typeOptions?.searchListMethod).toBe('searchRegistrations');
 	});
 });
