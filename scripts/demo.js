@@ -365,7 +365,7 @@ const HOW_TO = [
 	'     (once published: Settings > Community Nodes > Install > n8n-nodes-access-point).',
 	'  3. In n8n, create an "AccessPoint API" credential: Environment Custom,',
 	'     Base URL http://127.0.0.1:3999, API Key emu-api-key, Party ID 100001.',
-	'     Name it "AccessPoint API account" and imported templates select it by themselves.',
+	'     Keep the name n8n suggests ("AccessPoint account"): imported templates then select it.',
 	'  4. Workflows > Import from File: pick a file in examples/. Check the credential in each',
 	'     AccessPoint node and click Execute workflow. The sticky notes explain every step.',
 	'     For the onboarding template, open providerUrl from the waiting node in a browser and',

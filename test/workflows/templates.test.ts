@@ -222,7 +222,7 @@ describe('workflow templates (examples/*.json)', () => {
 				if (node.type.startsWith(`${PKG}.`)) expect(wanted).toEqual(['accessPointApi']);
 				if (!node.credentials) continue;
 				expect(Object.keys(node.credentials)).toEqual(['accessPointApi']);
-				expect(node.credentials.accessPointApi).toEqual({ id: '', name: 'AccessPoint API account' });
+				expect(node.credentials.accessPointApi).toEqual({ id: '', name: 'AccessPoint account' });
 			}
 			const secretKeys = /^(api_?key|password|secret|token|access_?token|technicalUserKey)$/i;
 			walk(wf, (key, value) => {
