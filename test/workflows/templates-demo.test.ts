@@ -22,7 +22,7 @@ describe('npm run demo', () => {
 		const text = lines.join('\n');
 		expect(lines.filter((l) => /^\[\d\/5\] /.test(l))).toEqual([
 			'[1/5] Onboard a company  (examples/onboard-company.json)',
-			'[2/5] Create invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
+			'[2/5] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
 			'[3/5] Daily order export  (examples/daily-order-export.json)',
 			'[4/5] New invoices feed  (examples/new-invoices-feed.json)',
 			'[5/5] Account audit  (examples/account-audit.json)',
@@ -35,6 +35,7 @@ describe('npm run demo', () => {
 		expect(text).toMatch(/Ready to send invoices\s+1 item\s+RegistrationID=3000\d\d {2}CompanyName=Acme Onboarding BV {2}Identified=true {2}PeppolStatus=Active/);
 		expect(text).toMatch(/Can the customer receive on Peppol\?\s+Can Receive: 2 items\s+invoiceId=DEMO-2001/);
 		expect(text).toMatch(/Cannot Receive: 2 items\s+invoiceId=DEMO-2003 {2}customerVat=BE1002003070 {2}Registered=false/);
+		expect(text).toMatch(/Invoice sent\s+2 items\s+invoiceId=DEMO-2001 {2}OrderID=\d+ {2}Customer=Peppol Demo Belgium NV {2}OrderStatus=Sent/);
 		expect(text).toMatch(/FALLBACK: not on Peppol\s+2 items\s+invoiceId=DEMO-2003 {2}Customer=A\+B Consulting {2}Reason=Not registered on Peppol/);
 		expect(text).toMatch(/\$filter=LastModified ge DateTime'\d{4}-\d\d-\d\dT\d\d:00:00'/);
 		expect(text).toMatch(/Export row\s+\d+ items?\s+OrderID=\d+ {2}OrderNumber=\S+ {2}OrderType=\w+/);

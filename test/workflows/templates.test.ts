@@ -348,20 +348,33 @@ describe('workflow templates (examples/*.json)', () => {
 		const ordersOf = (ids: string[]) =>
 			emu.store.listOrders(party).filter((o: IDataObject) => ids.includes(String(o.ExternalProviderID)));
 
-		it('creates the invoices of customers that can receive on Peppol and routes the others to the fallback', async () => {
+		const sentRow = (invoiceId: string, customer: string, vat: string, sentBefore: boolean) => ({
+			invoiceId,
+			OrderID: expect.any(Number),
+			Customer: customer,
+			CustomerVAT: vat,
+			PeppolIdentifier: `9925:${vat}`,
+			Sent: true,
+			SentBefore: sentBefore,
+			OrderStatus: 'Sent',
+			DeliveryMessage: `Sent over Peppol to 9925:${vat}`,
+		});
+
+		it('creates and sends (strict Peppol) the invoices of customers that can receive, and routes the others to the fallback', async () => {
 			emu.clearRequests();
 			const result = (await h.run(template('send-where-peppol-ready.json'))).assertSuccess();
 			const [can, cannot] = result.outputs('Can the customer receive on Peppol?');
 			expect(can.map((i) => i.invoiceId)).toEqual(['DEMO-2001', 'DEMO-2002']);
 			expect(cannot.map((i) => i.invoiceId)).toEqual(['DEMO-2003', 'DEMO-2004']);
+			expect(result.output('Create the invoice').map((o) => o.AlreadyExisted)).toEqual([false, false]);
 
-			const created = result.output('Invoice created');
-			expect(created).toEqual([
-				{ invoiceId: 'DEMO-2001', OrderID: expect.any(Number), Customer: 'Peppol Demo Belgium NV', CustomerVAT: 'BE0123456749', PeppolIdentifier: '9925:BE0123456749', AlreadyExisted: false },
-				{ invoiceId: 'DEMO-2002', OrderID: expect.any(Number), Customer: 'Café Zoë BV', CustomerVAT: 'BE0456789133', PeppolIdentifier: '9925:BE0456789133', AlreadyExisted: false },
+			const sent = result.output('Invoice sent');
+			expect(sent).toEqual([
+				sentRow('DEMO-2001', 'Peppol Demo Belgium NV', 'BE0123456749', false),
+				sentRow('DEMO-2002', 'Café Zoë BV', 'BE0456789133', false),
 			]);
-			const posts = emu.requests.filter((r: { method: string; path: string }) => r.method === 'POST' && r.path.replace(/\/$/, '') === '/v1/orders');
-			expect(posts).toHaveLength(2);
+			const posts = emu.requests.filter((r: { method: string }) => r.method === 'POST');
+			expect(posts.map((r: { path: string }) => r.path.replace(/\/$/, ''))).toEqual(['/v1/orders', '/v1/orders', '/v1/orders/commands/send']);
 			expect(posts[0].body).toMatchObject({
 				OrderType: 'Invoice',
 				OrderDirection: 'Income',
@@ -370,10 +383,13 @@ describe('workflow templates (examples/*.json)', () => {
 				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
 				OrderLines: [{ Quantity: 8, Description: 'Consulting, March', UnitPriceExcl: 95, VATPercentage: 21 }],
 			});
+			expect(posts[2].body).toEqual({ Transporttype: 'Peppol', OrderIDs: [sent[0].OrderID, sent[1].OrderID] });
+			expect(posts[2].headers.stricttransporttype).toBe('true');
+
 			const stored = ordersOf(['DEMO-2001', 'DEMO-2002', 'DEMO-2003', 'DEMO-2004']);
-			expect(stored.map((o: IDataObject) => [o.OrderID, o.ExternalProviderID, (o.Customer as IDataObject).VATNumber, o.TotalExcl])).toEqual([
-				[created[0].OrderID, 'DEMO-2001', 'BE0123456749', 760],
-				[created[1].OrderID, 'DEMO-2002', 'BE0456789133', 240],
+			expect(stored.map((o: IDataObject) => [o.OrderID, o.ExternalProviderID, (o.Customer as IDataObject).VATNumber, o.TotalExcl, o.IsSent])).toEqual([
+				[sent[0].OrderID, 'DEMO-2001', 'BE0123456749', 760, true],
+				[sent[1].OrderID, 'DEMO-2002', 'BE0456789133', 240, true],
 			]);
 
 			const next = 'Send this invoice by e-mail or post, or ask the customer for their Peppol identifier.';
@@ -391,15 +407,18 @@ describe('workflow templates (examples/*.json)', () => {
 			expect(result.output('Handle outside Peppol')).toEqual(fallback);
 		});
 
-		it('does not create the same invoices again on a second run', async () => {
+		it('neither creates nor delivers the same invoices twice on a second run', async () => {
+			const before = ordersOf(['DEMO-2001', 'DEMO-2002']);
 			emu.clearRequests();
 			const result = (await h.run(template('send-where-peppol-ready.json'))).assertSuccess();
-			expect(result.output('Invoice created').map((i) => [i.invoiceId, i.AlreadyExisted])).toEqual([
-				['DEMO-2001', true],
-				['DEMO-2002', true],
+			expect(result.output('Create the invoice').map((o) => [o.OrderID, o.AlreadyExisted])).toEqual(before.map((o: IDataObject) => [o.OrderID, true]));
+			expect(result.output('Invoice sent')).toEqual([
+				sentRow('DEMO-2001', 'Peppol Demo Belgium NV', 'BE0123456749', true),
+				sentRow('DEMO-2002', 'Café Zoë BV', 'BE0456789133', true),
 			]);
-			expect(emu.requests.filter((r: { method: string }) => r.method === 'POST')).toEqual([]);
-			expect(ordersOf(['DEMO-2001', 'DEMO-2002'])).toHaveLength(2);
+			const posts = emu.requests.filter((r: { method: string }) => r.method === 'POST');
+			expect(posts.map((r: { path: string; status: number | null }) => [r.path, r.status])).toEqual([['/v1/orders/commands/send', 409]]);
+			expect(ordersOf(['DEMO-2001', 'DEMO-2002'])).toEqual(before);
 		});
 	});
 
