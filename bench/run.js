@@ -1,0 +1,247 @@
+'use strict';
+/**
+ * npm run bench: measures the package against the emulator on loopback and
+ * prints one table. Every figure is the median of BENCH_RUNS (default 7, at
+ * least 5) runs after one warm-up run, with min and max; ratios are taken
+ * within the same round, so load from other processes mostly cancels out.
+ *
+ *   npm run bench                      # everything
+ *   BENCH_RUNS=9 npm run bench         # more runs per figure
+ *   npm run bench -- orders memory     # some measures only (orders, memory, trigger, peppol, package)
+ *
+ * Layout: the emulators run in a child process (bench/lib/emulator-host.js) so
+ * their CPU time is not charged to the client; each measure runs in its own
+ * worker process (bench/cases/*.js); memory and cold require use a fresh
+ * process per run. The worker load a snapshot of dist/ (copied at start), so
+ * a rebuild by someone else during the bench does not change what is measured.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { fork, execFileSync } = require('node:child_process');
+
+const { ROOT, ctl, runWorker, runsWanted } = require('./lib/common');
+const { row, table } = require('./lib/stats');
+
+const ORDERS = 12_000;
+const ALL = ['package', 'orders', 'memory', 'trigger', 'peppol'];
+
+function machine() {
+	const cpus = os.cpus();
+	const model = cpus.length ? cpus[0].model.replace(/\s+/g, ' ').trim() : 'unknown CPU';
+	return {
+		cpu: model,
+		cores: cpus.length,
+		node: process.version,
+		os: `${os.type()} ${os.release()} ${os.arch()}`,
+		memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+	};
+}
+
+function load() {
+	return os
+		.loadavg()
+		.map((l) => l.toFixed(2))
+		.join(' / ');
+}
+
+function commit() {
+	try {
+		const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+		const dirty = execFileSync('git', ['status', '--porcelain', '--', 'nodes', 'credentials'], { cwd: ROOT, encoding: 'utf8' }).trim();
+		return dirty ? `${sha} (+ uncommitted changes in nodes/ or credentials/)` : sha;
+	} catch {
+		return 'unknown';
+	}
+}
+
+/** Copies what npm would publish (package.json, dist/, README, LICENSE) to a temp dir. */
+function snapshotPackage() {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-bench-'));
+	fs.cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
+	for (const f of fs.readdirSync(ROOT)) {
+		if (f === 'package.json' || /^(readme|license|licence)/i.test(f)) fs.copyFileSync(path.join(ROOT, f), path.join(dir, f));
+	}
+	// n8n-workflow and the dev tooling resolve from the repo.
+	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+	return dir;
+}
+
+function startEmulators(emulators) {
+	const host = fork(path.join(__dirname, 'lib', 'emulator-host.js'), [], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	return new Promise((resolve, reject) => {
+		host.once('error', reject);
+		host.once('message', (m) => {
+			if (!m.ok) return reject(new Error(m.error));
+			resolve({
+				...m,
+				stop: () =>
+					new Promise((done) => {
+						host.once('exit', done);
+						host.send({ cmd: 'stop' });
+					}),
+			});
+		});
+		host.send({ cmd: 'start', emulators });
+	});
+}
+
+const ratio = (a, b) => a / b;
+const log = (...args) => process.stderr.write(`${args.join(' ')}\n`);
+
+async function main() {
+	const picked = process.argv.slice(2).filter((a) => ALL.includes(a));
+	const want = new Set(picked.length ? picked : ALL);
+	const runs = runsWanted();
+	const m = machine();
+	const loadBefore = load();
+	const started = new Date();
+
+	// Build when dist/ is missing or older than the sources, then measure a snapshot of it.
+	const { buildIfNeeded } = require(path.join(ROOT, 'test', 'harness'));
+	const build = buildIfNeeded({ root: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	if (build.built) log(`[bench] built dist/ (${build.reason})${build.ok ? '' : ' — tsc reported errors; measuring what it emitted'}`);
+	const packageRoot = snapshotPackage();
+	const env = { BENCH_PACKAGE_ROOT: packageRoot, BENCH_RUNS: String(runs), BENCH_ORDERS: String(ORDERS) };
+
+	const emu = await startEmulators({
+		// Absolute next links: the HTTP Request node's "next URL" must be a whole URL.
+		orders: { orders: ORDERS, config: { linkForm: 'absolute' } },
+		trigger: { orders: 200 },
+		peppol: { orders: 0 },
+	});
+	const envFor = (name) => ({ ...env, BENCH_CONTROL: emu.control, BENCH_EMU: JSON.stringify(emu.emulators[name]) });
+	const rows = [];
+	const notes = [];
+
+	try {
+		if (want.has('package')) {
+			log('[bench] 5. package');
+			const r = await runWorker('package.js', { env });
+			rows.push(
+				row('5a', 'Cold require of 6 nodes + credential: CPU time', r.cold.map((c) => c.cpuMs), { unit: 'ms', target: { op: '<', value: 30 } }),
+				row('5b', 'Cold require of 6 nodes + credential: wall time', r.cold.map((c) => c.ms), { unit: 'ms', target: { op: '<', value: 30 } }),
+				row('5c', '`npm pack` tarball size', r.pack.map((p) => p.size), { unit: 'kB', target: { op: '<', value: 150_000, text: '< 150 kB' } }),
+				row('5d', '`npm pack` unpacked size', r.pack.map((p) => p.unpackedSize), { unit: 'kB' }),
+				row('5e', 'Runtime dependencies in package.json', [r.dependencies.length], { unit: 'count', target: { op: '=', value: 0, text: '0' } }),
+				row('5f', 'Imports in dist/ other than n8n-workflow and own files', [r.foreignImports.length], {
+					unit: 'count',
+					target: { op: '=', value: 0, text: '0' },
+				}),
+			);
+			notes.push(`5: ${r.cold[0].modules} modules in dist/ loaded per cold require; n8n-workflow is required first, untimed (n8n has it loaded).`);
+			if (r.foreignImports.length) notes.push(`5f: ${r.foreignImports.join(', ')}`);
+		}
+
+		if (want.has('orders')) {
+			log('[bench] 1. Return All over 12,000 orders');
+			const r = await runWorker('orders.js', { env: envFor('orders') });
+			const rs = r.rounds;
+			rows.push(
+				row('1a', 'Return All 12,000 orders: Order node ÷ bare fetch loop (wall)', rs.map((x) => ratio(x.order.ms, x.bare.ms)), {
+					target: { op: '<=', value: 1.1 },
+				}),
+				row('1b', 'Order node ÷ HTTP Request node with pagination (wall)', rs.map((x) => ratio(x.order.ms, x.http.ms)), {
+					target: { op: '<', value: 1 },
+				}),
+				row('1c', 'Order node ÷ HTTP Request + Split Out to 12,000 items (wall)', rs.map((x) => ratio(x.order.ms, x.http.withSplitMs))),
+				row('1d', 'Order node: client CPU ÷ bare fetch loop client CPU', rs.map((x) => ratio(x.order.cpuMs, x.bare.cpuMs))),
+				row('1e', 'Requests made by the Order node', rs.map((x) => x.order.requests), { unit: 'count', target: { op: '=', value: 100, text: '100' } }),
+				row('1f', 'Requests made by the HTTP Request node', rs.map((x) => x.http.requests), { unit: 'count' }),
+				row('1g', 'Bare fetch loop, absolute (for scale only)', rs.map((x) => x.bare.ms), { unit: 'ms' }),
+				row('1h', 'Order node, absolute (for scale only)', rs.map((x) => x.order.ms), { unit: 'ms' }),
+			);
+			notes.push(`1: HTTP Request node typeVersion ${r.httpVersion}; times are each node's execute() in the engine; the 12,000 orders are ${rs[0].bare.bytes.toLocaleString('en')} bytes over 100 pages.`);
+		}
+
+		if (want.has('memory')) {
+			log('[bench] 2. peak memory (a process per run)');
+			const orders = await ctl(emu.control, 'orders', 'orders');
+			if (orders.length !== ORDERS) throw new Error(`the emulator holds ${orders.length} orders`);
+			const payload = Buffer.byteLength(JSON.stringify(orders));
+			const result = { order: [], http: [] };
+			for (let i = 0; i <= runs; i++) {
+				for (const variant of i % 2 ? ['http', 'order'] : ['order', 'http']) {
+					const r = await runWorker('memory.js', { env: envFor('orders'), args: [variant] });
+					if (i > 0) result[variant].push(r);
+				}
+			}
+			const per = (list, key) => list.map((r) => r[key] / payload);
+			rows.push(
+				row('2a', 'Order node peak heap + external above baseline ÷ JSON of 12,000 orders', per(result.order, 'peak'), {
+					target: { op: '<=', value: 2 },
+				}),
+				row('2b', 'Order node peak RSS above baseline ÷ JSON', per(result.order, 'peakRss')),
+				row('2c', 'Order node peak JS heap only above baseline ÷ JSON', per(result.order, 'peakHeap')),
+				row('2d', 'Order node output retained after GC ÷ JSON', per(result.order, 'retained')),
+				row('2e', 'HTTP Request node peak heap + external above baseline ÷ JSON', per(result.http, 'peak')),
+				row('2f', 'HTTP Request node peak RSS above baseline ÷ JSON', per(result.http, 'peakRss')),
+				row('2g', 'JSON of 12,000 orders (JSON.stringify of the Items)', [payload], { unit: 'MB' }),
+			);
+			notes.push(
+				'2: fresh process per run (node --expose-gc): module code warmed by a one-record run, two full GCs, baseline = process.memoryUsage(); ' +
+					'then memoryUsage() sampled every 1 ms and when execute() returns; peak includes garbage not yet collected.',
+			);
+		}
+
+		if (want.has('trigger')) {
+			log('[bench] 3. Order Trigger');
+			const r = await runWorker('trigger.js', { env: envFor('trigger') });
+			const rs = r.rounds;
+			rows.push(
+				row('3a', 'Order Trigger, poll with nothing new: requests', rs.map((x) => x.idle.requests), {
+					unit: 'count',
+					target: { op: '=', value: 1, text: '1' },
+				}),
+				row('3b', 'Poll with nothing new ÷ bare fetch of the same request', rs.map((x) => ratio(x.idle.ms, x.idle.bareMs))),
+				row('3c', 'Order Trigger, poll with 1,000 new orders: requests', rs.map((x) => x.busy.requests), {
+					unit: 'count',
+					target: { op: '=', value: 9, text: '9' },
+				}),
+				row('3d', 'Poll with 1,000 new orders ÷ bare fetch of the same 9 requests', rs.map((x) => ratio(x.busy.ms, x.busy.bareMs))),
+				row('3e', 'Poll with nothing new, absolute (for scale only)', rs.map((x) => x.idle.ms), { unit: 'ms' }),
+				row('3f', 'Poll with 1,000 new orders, absolute (for scale only)', rs.map((x) => x.busy.ms), { unit: 'ms' }),
+			);
+		}
+
+		if (want.has('peppol')) {
+			log('[bench] 4. Peppol Lookup');
+			const r = await runWorker('peppol.js', { env: envFor('peppol') });
+			const rs = r.rounds;
+			rows.push(
+				row('4a', 'Peppol Lookup, 1,000 items / 100 distinct identifiers: requests', rs.map((x) => x.lookup.requests), {
+					unit: 'count',
+					target: { op: '=', value: 100, text: '100' },
+				}),
+				row('4b', 'Peppol Lookup ÷ HTTP Request node, one call per item (wall)', rs.map((x) => ratio(x.lookup.ms, x.http.ms)), {
+					target: { op: '<', value: 1 },
+				}),
+				row('4c', 'Requests made by the HTTP Request node', rs.map((x) => x.http.requests), { unit: 'count' }),
+			);
+			notes.push(`4: default options on both nodes (Peppol Lookup: 5 concurrent lookups; HTTP Request ${r.httpVersion}: all items at once).`);
+		}
+	} finally {
+		await emu.stop();
+		fs.rmSync(packageRoot, { recursive: true, force: true });
+	}
+
+	const finished = new Date();
+	const out = [];
+	out.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memory}, ${m.os}; Node ${m.node}`);
+	out.push(`Load average (1/5/15 min): ${loadBefore} at start, ${load()} at end`);
+	out.push(
+		`Package ${commit()}; ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${Math.round((finished - started) / 1000)} s; ` +
+			`each figure: median of ${runs} runs after a warm-up (n = 1: measured once, no spread)`,
+	);
+	out.push('');
+	out.push(table(rows));
+	out.push('');
+	for (const n of notes) out.push(`- ${n}`);
+	process.stdout.write(`${out.join('\n')}\n`);
+	if (rows.some((r) => r.target && r.n === 0)) process.exitCode = 1;
+}
+
+main().catch((error) => {
+	process.stderr.write(`${error.stack || error}\n`);
+	process.exit(1);
+});
