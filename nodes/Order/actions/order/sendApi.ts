@@ -1,7 +1,7 @@
 /**
  * The send command on the shared client: one call per batch, and when the API rejects a
- * batch for some of its orders (strict transport, already sent, unknown order), those
- * orders get their own error and the rest go out in one more call.
+ * batch for some of its orders (strict transport, already sent, unknown or foreign order),
+ * those orders get their own outcome and the rest go out in one more call.
  */
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -26,8 +26,11 @@ function httpCode(error: unknown): string {
 	return String((error as { httpCode?: string | null })?.httpCode ?? '');
 }
 
-function hintFor(entry: ApiErrorEntry, batch: SendBatch): string {
+function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string {
 	const text = `${entry.code ?? ''} ${entry.description ?? ''}`;
+	if (status === '401' || status === '403') {
+		return "The order does not belong to the party the call acts for; check Options › Act for Party and the credential's Party ID.";
+	}
 	if (/not\s*found|unknown/i.test(text)) {
 		return 'Check the Order ID and that the order belongs to the party the node acts for (Options › Act for Party).';
 	}
@@ -38,12 +41,19 @@ function hintFor(entry: ApiErrorEntry, batch: SendBatch): string {
 }
 
 /** A NodeApiError for one order of a rejected batch, from the API's entry for it. */
-export function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, itemIndex: number): NodeApiError {
-	const message = `Send order ${orderId} failed with HTTP 400${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
-	const response: JsonObject = { message, httpCode: '400' };
+export function orderSendError(
+	node: INode,
+	orderId: number,
+	entry: ApiErrorEntry,
+	batch: SendBatch,
+	status: string,
+	itemIndex: number,
+): NodeApiError {
+	const message = `Send order ${orderId} failed with HTTP ${status}${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
+	const response: JsonObject = { message, httpCode: status };
 	if (entry.code) response.code = entry.code;
 	if (entry.description) response.apiDescription = entry.description;
-	const error = new NodeApiError(node, response, { message, description: hintFor(entry, batch), httpCode: '400', itemIndex });
+	const error = new NodeApiError(node, response, { message, description: hintFor(entry, batch, status), httpCode: status, itemIndex });
 	if (entry.code) error.context.apiCode = entry.code;
 	if (entry.description) error.context.apiDescription = entry.description;
 	error.context.orderId = orderId;
@@ -84,7 +94,9 @@ export async function sendBatch(
 				for (const id of pending) outcomes.set(id, { status: 'alreadySent', reason: 'Conflict' });
 				return outcomes;
 			}
-			if (status === '400') {
+			// A refusal naming some of the batch's orders (strict transport, already sent,
+			// unknown or foreign order) concerns only those.
+			if (/^4\d\d$/.test(status) && status !== '409' && status !== '429') {
 				const entries = ((error as NodeApiError).context?.apiErrors ?? []) as ApiErrorEntry[];
 				const { perOrder, unattributed } = attributeErrors(entries, pending);
 				if (perOrder.size > 0 && unattributed.length === 0) {
@@ -93,7 +105,7 @@ export async function sendBatch(
 							id,
 							isAlreadySent(entry)
 								? { status: 'alreadySent', reason: 'AlreadySent' }
-								: { status: 'failed', error: orderSendError(node, id, entry, batch, batch.itemIndex) },
+								: { status: 'failed', error: orderSendError(node, id, entry, batch, status, batch.itemIndex) },
 						);
 					}
 					// The API sends none of a rejected batch: the others go out in one more call.

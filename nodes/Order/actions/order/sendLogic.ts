@@ -143,7 +143,10 @@ export function planBatches(targets: SendTarget[], batchSize: number): SendBatch
 	return batches;
 }
 
-/** The entries of a rejected batch, by the order each names; entries naming none are left over. */
+/**
+ * The entries of a rejected batch, by the orders each names (an entry may name several);
+ * entries naming none of the batch's orders are left over.
+ */
 export function attributeErrors(
 	entries: ApiErrorEntry[],
 	orderIds: number[],
@@ -152,14 +155,12 @@ export function attributeErrors(
 	const unattributed: ApiErrorEntry[] = [];
 	for (const entry of entries) {
 		const text = entry.description ?? '';
-		let best: { id: number; at: number } | undefined;
-		for (const id of orderIds) {
-			const at = text.search(new RegExp(`(?<![\\d])${id}(?![\\d])`));
-			if (at >= 0 && (!best || at < best.at)) best = { id, at };
+		const named = orderIds.filter((id) => new RegExp(`(?<!\\d)${id}(?!\\d)`).test(text));
+		if (named.length === 0) unattributed.push(entry);
+		for (const id of named) {
+			// Two entries for one order: "already sent" says the most about it.
+			if (!perOrder.has(id) || isAlreadySent(entry)) perOrder.set(id, entry);
 		}
-		if (!best) unattributed.push(entry);
-		// Two entries for one order: "already sent" says the most about it.
-		else if (!perOrder.has(best.id) || isAlreadySent(entry)) perOrder.set(best.id, entry);
 	}
 	return { perOrder, unattributed };
 }

@@ -42,7 +42,7 @@ export function sendFields(operations: string[]): INodeProperties[] {
 			displayName: 'Custom Transport Type',
 			name: 'customTransportType',
 			type: 'string',
-			required: true,
+			// Not "required": with Transport Type as an expression n8n would demand it on every item.
 			default: '',
 			placeholder: 'e.g. SDI',
 			description: 'The transport type as the API names it (sent as Transporttype)',
