@@ -31,11 +31,11 @@ function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string
 	if (status === '401' || status === '403') {
 		return "The order does not belong to the party the call acts for; check Options › Act for Party and the credential's Party ID.";
 	}
-	if (/not\s*found|unknown/i.test(text)) {
-		return 'Check the Order ID and that the order belongs to the party the node acts for (Options › Act for Party).';
-	}
 	if (batch.strict && /peppol|receiver|transport/i.test(text)) {
 		return 'The receiver cannot be reached over Peppol. Turn off "Strict (No Fallback)" to let the service deliver it by e-mail or post, or check the customer\'s VAT number with the Peppol Lookup node.';
+	}
+	if (/not\s*found|unknown order|does not exist/i.test(text)) {
+		return 'Check the Order ID and that the order belongs to the party the node acts for (Options › Act for Party).';
 	}
 	return 'The API rejected sending this order; check the order and the Transport Type.';
 }
