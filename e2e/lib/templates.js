@@ -1,0 +1,253 @@
+'use strict';
+/**
+ * The workflows the e2e imports into n8n: the templates in examples/ (or, while
+ * there are none, the small workflows in e2e/workflows/), made importable by
+ * n8n's CLI, and what each must produce.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const PKG = 'n8n-nodes-access-point';
+const MANUAL_START = 'Run now (e2e)';
+/** The credential the e2e imports; templates pick it by name in the editor, the e2e also pins its id. */
+const CREDENTIAL = Object.freeze({ id: 'apE2eCredential01', name: 'AccessPoint account', type: 'accessPointApi' });
+
+/**
+ * How each known template is run and what must come out. `expect` names nodes
+ * and the least number of items each must output (all outputs together);
+ * `exact` the exact number. `start`:
+ *  - 'cli'      n8n execute --id (Manual Trigger; a template that starts with a
+ *               Schedule Trigger gets a Manual Trigger wired to the same nodes)
+ *  - 'activate' published through the REST API (as the Publish button does):
+ *               n8n polls the trigger on activation and then on its schedule
+ *               (set to every minute for the e2e)
+ *  - 'cli+resume' n8n execute puts the run to wait; the emulator's identity
+ *               provider is completed and its redirect resumes the run in the server
+ */
+const SCENARIOS = {
+	'account-audit.json': {
+		start: 'cli',
+		setup: 'auditCompanies',
+		expect: { 'Must be signed': 1, 'Active or ready': 1, 'No network yet': 1 },
+	},
+	'send-where-peppol-ready.json': { start: 'cli' },
+	'daily-order-export.json': { start: 'cli', expect: { 'Export row': 1 } },
+	'new-invoices-feed.json': {
+		start: 'activate',
+		// Added to the emulator after the activation poll: 2 sales invoices, 1 purchase invoice, 1 credit note.
+		newOrders: [
+			{ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } },
+			{ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Café Zoë BV', VATNumber: 'BE0456789133' } },
+			{ OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } },
+			{ OrderType: 'CreditNote', OrderDirection: 'Income' },
+		],
+		// Exactly the two new sales invoices, once (the trigger node's name is read from the template).
+		exactFromTrigger: 2,
+	},
+	'onboard-company.json': { start: 'cli+resume', expect: { 'Ready to send invoices': 1 } },
+	// e2e/workflows/ (used only while examples/ is empty)
+	'e2e-registrations-and-orders.json': {
+		start: 'cli',
+		expect: { 'Get many registrations': 1, 'Get many orders': 5 },
+	},
+};
+
+/**
+ * What each template must output, as `npm run demo` (scripts/demo.js, kept with the
+ * templates by their author) states it; the table above fills in where it has none.
+ */
+function expectationsFor(repo, file) {
+	let fromDemo;
+	try {
+		const demo = require(path.join(repo, 'scripts', 'demo.js'));
+		const s = (demo.SCENARIOS || []).find((x) => x.file === file);
+		fromDemo = s && s.expect;
+	} catch {
+		fromDemo = undefined;
+	}
+	return fromDemo || (SCENARIOS[file] && SCENARIOS[file].expect) || {};
+}
+
+/** Template files: examples/*.json, or e2e/workflows/*.json while examples/ has none. */
+function listTemplates(repo) {
+	const examples = path.join(repo, 'examples');
+	const own = path.join(repo, 'e2e', 'workflows');
+	const pick = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : []);
+	const fromExamples = pick(examples);
+	const dir = fromExamples.length ? examples : own;
+	return (fromExamples.length ? fromExamples : pick(own)).map((file) => ({
+		file,
+		dir,
+		label: `${path.basename(dir)}/${file}`,
+		workflow: JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')),
+		expect: expectationsFor(repo, file),
+	}));
+}
+
+function isOurs(node) {
+	return typeof node.type === 'string' && node.type.startsWith(`${PKG}.`);
+}
+
+/** 'cli' | 'activate' | 'cli+resume' | undefined (no way to start it). */
+function startOf(t) {
+	const known = SCENARIOS[t.file];
+	if (known) return known.start;
+	const types = t.workflow.nodes.map((n) => n.type);
+	if (types.includes('n8n-nodes-base.manualTrigger') || types.includes('n8n-nodes-base.scheduleTrigger')) return 'cli';
+	if (t.workflow.nodes.some((n) => isOurs(n) && /Trigger$/.test(n.type))) return 'activate';
+	return undefined;
+}
+
+/** A copy of the template ready for `n8n import:workflow`. */
+function prepare(t, index) {
+	const wf = JSON.parse(JSON.stringify(t.workflow));
+	wf.id = `apE2eWorkflow${String(index + 1).padStart(2, '0')}`;
+	wf.name = `[e2e] ${wf.name || t.file}`;
+	wf.active = false;
+	delete wf.pinData;
+	const start = startOf(t);
+	for (const node of wf.nodes) {
+		if (node.credentials && node.credentials[CREDENTIAL.type]) {
+			node.credentials[CREDENTIAL.type] = { id: CREDENTIAL.id, name: CREDENTIAL.name };
+		}
+		if (start === 'activate' && isOurs(node) && /Trigger$/.test(node.type) && node.parameters.pollTimes) {
+			node.parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
+		}
+	}
+	const hasManual = wf.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	const schedule = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
+	if (start !== 'activate' && !hasManual && schedule) {
+		// n8n execute starts only at a Manual Trigger: add one wired like the Schedule Trigger
+		// (which stays, untouched, for the editor checks), as a user does to test a scheduled flow.
+		wf.nodes.push({
+			parameters: {},
+			id: '5e2e0000-0000-4000-8000-00000000e2e0',
+			name: MANUAL_START,
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [schedule.position[0], schedule.position[1] + 200],
+		});
+		wf.connections[MANUAL_START] = JSON.parse(JSON.stringify(wf.connections[schedule.name] || { main: [[]] }));
+	}
+	return wf;
+}
+
+/** The credential for `n8n import:credentials`, pointing at the emulator. */
+function credentialFor(emu) {
+	const { apiKey, partyId, baseUrl } = emu.credentials;
+	return { ...CREDENTIAL, data: { apiKey, partyId, environment: 'custom', baseUrl } };
+}
+
+// ---- set-up through the emulator's public API (the contract), not its internals -----------------
+
+async function api(emu, method, urlPath, body) {
+	const res = await fetch(`${emu.url}${urlPath}`, {
+		method,
+		headers: { apikey: emu.credentials.apiKey, partyID: emu.credentials.partyId, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`emulator ${method} ${urlPath} -> ${res.status} ${text.slice(0, 200)}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+function company(name, tax, email) {
+	return {
+		TaxIdentifier: tax,
+		CompanyName: name,
+		Email: email,
+		ContactFirstName: 'E2E',
+		ContactLastName: 'Contact',
+		Language: 'EN',
+		Addresses: [{ AddressType: 'InvoiceAddress', Street: 'Rue de la Loi', StreetNumber: '16', Zipcode: '1000', City: 'Brussel', CountryCode: 'BE' }],
+	};
+}
+
+const SETUPS = {
+	/** One company with Peppol + SDI (SDI waits for a signature), one without any network. */
+	async auditCompanies(emu) {
+		const a = await api(emu, 'POST', '/v1/einvoices/registrations', company('Italia Demo SRL', 'BE0812345603', 'fatture@italia-demo.example'));
+		const id = a.RegistrationID || a.CompanyID;
+		await api(emu, 'POST', `/v1/einvoices/registrations/${id}/integrations`, { ExternalProvider: 'Peppol' });
+		await api(emu, 'POST', `/v1/einvoices/registrations/${id}/integrations`, { ExternalProvider: 'SDI' });
+		await api(emu, 'POST', '/v1/einvoices/registrations', company('Nog Niet Verbonden BV', 'BE0808080868', 'info@nog-niet-verbonden.example'));
+		return 'registered "Italia Demo SRL" (Peppol + SDI) and "Nog Niet Verbonden BV" (no network) through the emulator API';
+	},
+};
+
+async function runSetup(t, emu) {
+	const s = SCENARIOS[t.file];
+	return s && s.setup ? await SETUPS[s.setup](emu) : undefined;
+}
+
+// ---- judging a run ------------------------------------------------------------------------------
+
+function itemsOf(task) {
+	const outs = (task && task.data && task.data.main) || [];
+	return outs.reduce((n, items) => n + (items ? items.length : 0), 0);
+}
+
+/**
+ * Why a finished run (n8n's IRun: { status, data: { resultData } }) does not pass,
+ * or undefined. Generic rules for every template: status success, no node error,
+ * every AccessPoint node ran (unless it sits on a branch that got no items) ...
+ */
+function judge(t, run, { allowWaiting = false } = {}) {
+	if (!run) return 'no run data';
+	const resultData = (run.data && run.data.resultData) || {};
+	if (resultData.error) {
+		const e = resultData.error;
+		return `execution error: ${e.message}${e.node ? ` (node "${e.node.name}")` : ''}${e.description ? ` - ${e.description}` : ''}`;
+	}
+	const status = run.status || (run.finished ? 'success' : 'unknown');
+	if (!(status === 'success' || (allowWaiting && status === 'waiting'))) return `execution status "${status}"`;
+	const runData = resultData.runData || {};
+	for (const [name, tasks] of Object.entries(runData)) {
+		const failed = tasks.find((x) => x.error);
+		if (failed) return `node "${name}" failed: ${failed.error.message}`;
+	}
+	if (allowWaiting) return undefined;
+	const ours = t.workflow.nodes.filter(isOurs).map((n) => n.name);
+	if (!ours.some((n) => runData[n])) return `no AccessPoint node ran (nodes that ran: ${Object.keys(runData).join(', ')})`;
+	const s = SCENARIOS[t.file] || {};
+	for (const [node, least] of Object.entries(t.expect || {})) {
+		if (!runData[node]) return `"${node}" did not run`;
+		const got = runData[node].reduce((n, task) => n + itemsOf(task), 0);
+		if (got < least) return `"${node}" output ${got} item(s), expected at least ${least}`;
+	}
+	if (s.exactFromTrigger !== undefined) {
+		const trigger = t.workflow.nodes.find((n) => isOurs(n) && /Trigger$/.test(n.type));
+		const got = trigger && runData[trigger.name] ? runData[trigger.name].reduce((n, task) => n + itemsOf(task), 0) : 0;
+		if (got !== s.exactFromTrigger) return `trigger "${trigger && trigger.name}" emitted ${got} item(s), expected exactly ${s.exactFromTrigger}`;
+	}
+	return undefined;
+}
+
+/** One line per node: name and item count (for the log). */
+function summarize(run) {
+	const runData = (run && run.data && run.data.resultData && run.data.resultData.runData) || {};
+	return Object.entries(runData).map(([name, tasks]) => {
+		const counts = tasks.map((task) => ((task.data && task.data.main) || []).map((items) => (items ? items.length : 0)).join('/'));
+		return `${name}: ${counts.join(', ')} item(s)`;
+	});
+}
+
+/** The string field of any output item of `nodeName` that looks like the emulator's provider page. */
+function findProviderUrl(run, nodeName) {
+	const runData = run.data.resultData.runData;
+	const names = nodeName ? [nodeName] : Object.keys(runData);
+	for (const name of names) {
+		for (const task of runData[name] || []) {
+			for (const items of (task.data && task.data.main) || []) {
+				for (const item of items || []) {
+					for (const v of Object.values(item.json || {})) {
+						if (typeof v === 'string' && /\/provider\/[^/?#]+/.test(v)) return v;
+					}
+				}
+			}
+		}
+	}
+	return undefined;
+}
+
+module.exports = { PKG, CREDENTIAL, SCENARIOS, expectationsFor, listTemplates, startOf, prepare, credentialFor, runSetup, judge, summarize, findProviderUrl, isOurs };

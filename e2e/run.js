@@ -1,0 +1,296 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * npm run e2e: the packed package inside the real n8n application.
+ *
+ *  1. toolchain     Node 24, n8n, playwright-core, Chromium (cached; e2e/install.js)
+ *  2. pack+install  npm pack, then `npm install <tgz>` in <N8N_USER_FOLDER>/.n8n/nodes
+ *  3. import        credential (pointing at the emulator) and templates, with n8n's CLI
+ *  4. execute       `n8n execute --id` for every template that starts manually
+ *  5. server        `n8n start` on loopback; owner set-up and login through REST
+ *  6. listing       /types/nodes.json + /types/credentials.json list all six nodes and
+ *                   the credential; every icon URL is served
+ *  7. trigger       polling templates are published through REST and must emit
+ *  8. resume        a run waiting for the identity check is resumed by the provider redirect
+ *  9. editor        headless Chromium: log in, canvas without node issues, screenshots
+ * 10. jest@24       the engine-level jest suite under Node 24
+ *
+ * Flags: --skip-browser --skip-jest --keep (keep the temp folder)
+ * Env: E2E_CACHE, E2E_N8N_VERSION (see e2e/install.js), E2E_ARTIFACTS (default .artifacts/e2e)
+ * Exit code 1 when any step fails; the summary names what failed.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync, spawnSync } = require('node:child_process');
+
+const { ensureToolchain } = require('./install');
+const { n8nEnv, freePort, cli, extractRunJson, startServer, Rest, writeJson } = require('./lib/n8n');
+const T = require('./lib/templates');
+const { checkListing, packageLoadErrors } = require('./lib/checks');
+
+const REPO = path.resolve(__dirname, '..');
+const ARGS = new Set(process.argv.slice(2));
+const ARTIFACTS = path.resolve(REPO, process.env.E2E_ARTIFACTS || path.join('.artifacts', 'e2e'));
+
+const results = [];
+const t0 = Date.now();
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function log(line = '') {
+	console.log(line);
+}
+
+/** Runs one step; a thrown error or returned problems mark it failed. The run goes on where it can. */
+async function step(name, fn) {
+	const started = Date.now();
+	log(`\n== ${name}`);
+	let problems = [];
+	let value;
+	try {
+		value = await fn((p) => problems.push(p));
+	} catch (error) {
+		problems.push(error && error.message ? error.message : String(error));
+	}
+	const ms = Date.now() - started;
+	for (const p of problems) log(`   FAIL ${p}`);
+	log(`   ${problems.length ? 'FAILED' : 'ok'} (${secs(ms)})`);
+	results.push({ name, ms, problems });
+	return { value, ok: problems.length === 0 };
+}
+
+async function main() {
+	fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-e2e-'));
+	const userFolder = path.join(work, 'n8n');
+	const serverLog = path.join(ARTIFACTS, 'n8n-server.log');
+	let emu;
+	let server;
+
+	try {
+		const { value: tc, ok: toolsOk } = await step('toolchain (cache outside the repo)', () => {
+			const tc = ensureToolchain({ browser: !ARGS.has('--skip-browser') });
+			log(`   cache ${tc.cache}`);
+			log(`   node ${tc.node.version}, n8n ${tc.n8n.version}${tc.playwright ? `, playwright-core ${tc.playwright.version}, ${tc.chromium.version}` : ''}`);
+			return tc;
+		});
+		if (!toolsOk) return;
+
+		const { value: tgz, ok: packOk } = await step('npm pack + install into <N8N_USER_FOLDER>/.n8n/nodes', () => {
+			if (!fs.existsSync(path.join(REPO, 'dist'))) throw new Error('dist/ is missing: run npm run build first');
+			const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: REPO, encoding: 'utf8' });
+			const file = path.join(work, out.trim().split('\n').pop());
+			const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+			fs.mkdirSync(nodesDir, { recursive: true });
+			writeJson(path.join(nodesDir, 'package.json'), { name: 'installed-nodes', private: true, dependencies: {} });
+			// As a user does it (n8n docs, manual install): npm install in ~/.n8n/nodes, here under Node 24.
+			// Peer dependencies are left out as n8n's own community-package installer does: the
+			// package must run on the n8n-workflow of the n8n that loads it.
+			execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps', '--install-strategy=shallow', file], {
+				cwd: nodesDir,
+				encoding: 'utf8',
+				env: { ...process.env, PATH: `${path.dirname(tc.node.bin)}${path.delimiter}${process.env.PATH}` },
+			});
+			const installed = path.join(nodesDir, 'node_modules', 'n8n-nodes-access-point', 'package.json');
+			if (!fs.existsSync(installed)) throw new Error(`npm install did not create ${installed}`);
+			log(`   ${path.basename(file)} (${(fs.statSync(file).size / 1024).toFixed(1)} kB) -> ${path.relative(work, path.dirname(installed))}`);
+			return file;
+		});
+		if (!packOk) return;
+
+		const { createEmulator } = require(path.join(REPO, 'emulator'));
+		emu = await createEmulator({ port: 0, orders: 1000 });
+		const port = await freePort();
+		const cliEnv = n8nEnv({ userFolder, port, brokerPort: await freePort() });
+		const serverEnv = n8nEnv({ userFolder, port, brokerPort: await freePort() });
+		log(`\n   emulator ${emu.url}; n8n user folder ${userFolder}; n8n port ${port}`);
+
+		const templates = T.listTemplates(REPO).map((t, i) => ({ ...t, prepared: T.prepare(t, i), start: T.startOf(t) }));
+
+		const { ok: importOk } = await step('import credential + templates (n8n import:credentials / import:workflow)', async (fail) => {
+			const dir = path.join(work, 'import');
+			writeJson(path.join(dir, 'credentials.json'), [T.credentialFor(emu)]);
+			for (const t of templates) writeJson(path.join(dir, 'workflows', t.file), t.prepared);
+			if (!ARGS.has('--skip-browser')) writeJson(path.join(dir, 'workflows', 'zz-canary.json'), require('./lib/browser').CANARY);
+			const c = await cli(tc, cliEnv, ['import:credentials', `--input=${path.join(dir, 'credentials.json')}`]);
+			if (c.code !== 0) fail(`import:credentials exited ${c.code}: ${tail(c.stdout + c.stderr)}`);
+			const w = await cli(tc, cliEnv, ['import:workflow', '--separate', `--input=${path.join(dir, 'workflows')}`]);
+			if (w.code !== 0) fail(`import:workflow exited ${w.code}: ${tail(w.stdout + w.stderr)}`);
+			log(`   credential "${T.CREDENTIAL.name}" -> ${emu.url}; ${templates.length} workflow(s) from ${templates[0] ? path.basename(templates[0].dir) : '-'}/: ${templates.map((t) => `${t.file} [${t.start || 'no start'}]`).join(', ')} (${secs(c.ms + w.ms)})`);
+			if (!templates.length) fail('no templates found in examples/ or e2e/workflows/');
+		});
+
+		const waiting = [];
+		if (importOk) {
+			for (const t of templates.filter((x) => x.start === 'cli' || x.start === 'cli+resume')) {
+				await step(`n8n execute --id ${t.prepared.id}  (${t.label})`, async (fail) => {
+					const note = await T.runSetup(t, emu);
+					if (note) log(`   set-up: ${note}`);
+					emu.clearRequests();
+					const r = await cli(tc, cliEnv, ['execute', `--id=${t.prepared.id}`, '--rawOutput']);
+					fs.writeFileSync(path.join(ARTIFACTS, `execute-${t.file.replace(/\.json$/, '')}.log`), `${r.stdout}\n--- stderr ---\n${r.stderr}`);
+					const run = extractRunJson(r.stdout);
+					for (const line of T.summarize(run)) log(`   ${line}`);
+					log(`   exit ${r.code}, ${emu.requests.length} request(s) reached the emulator, ${secs(r.ms)}`);
+					if (r.code !== 0) fail(`n8n execute exited ${r.code}: ${tail(r.stdout + r.stderr)}`);
+					const why = T.judge(t, run, { allowWaiting: t.start === 'cli+resume' });
+					if (why) fail(why);
+					if (!emu.requests.length) fail('no request reached the emulator');
+					if (t.start === 'cli+resume' && !why) {
+						if (run.status !== 'waiting') fail(`expected the run to wait for the identity check, status is "${run.status}"`);
+						else waiting.push({ t, run });
+					}
+				});
+			}
+		}
+
+		const { value: srv, ok: serverOk } = await step('n8n start (loopback) + owner set-up + login (REST)', async () => {
+			server = await startServer(tc, serverEnv, { logFile: serverLog });
+			const rest = new Rest(server.base);
+			await rest.loginOwner();
+			const me = await rest.get('/rest/login');
+			log(`   ${server.base} ready in ${secs(server.ms)}; logged in as ${me.email}`);
+			return { rest };
+		});
+
+		if (serverOk) {
+			const { rest } = srv;
+			await step('n8n lists the credential and all six nodes, icons served (/types/*.json)', async (fail) => {
+				const { problems, lines, found } = await checkListing(rest);
+				for (const l of lines) log(`   ${l}`);
+				log(`   found ${found.nodes}/6 node types, ${found.credentials}/1 credential`);
+				problems.forEach(fail);
+				if (problems.length) {
+					for (const l of packageLoadErrors(fs.readFileSync(serverLog, 'utf8'), 'n8n-nodes-access-point')) log(`   n8n log: ${l.trim().slice(0, 300)}`);
+				}
+			});
+
+			// Publish polling templates now; their scheduled poll runs while the editor is checked.
+			const polling = [];
+			for (const t of templates.filter((x) => x.start === 'activate')) {
+				const { value, ok } = await step(`publish ${t.label} (REST activate; n8n polls on activation)`, async () => {
+					emu.clearRequests();
+					const wf = await rest.get(`/rest/workflows/${t.prepared.id}`);
+					const activated = await rest.post(`/rest/workflows/${t.prepared.id}/activate`, { versionId: wf.versionId });
+					if (!activated.activeVersionId) throw new Error(`n8n did not publish the workflow: ${JSON.stringify(activated).slice(0, 300)}`);
+					// Publication goes through n8n's outbox: the activation poll follows shortly after the answer.
+					const polled = () => emu.requests.filter((r) => r.method === 'GET' && /^\/v1\/orders/.test(r.path)).length;
+					const until = Date.now() + 30000;
+					while (!polled() && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+					await new Promise((r) => setTimeout(r, 1000)); // let the baseline finish paging
+					const polls = polled();
+					if (!polls) throw new Error('activation did not poll the emulator within 30 s');
+					const scenario = T.SCENARIOS[t.file] || {};
+					const added = (scenario.newOrders || []).map((o) => emu.store.addOrder(emu.credentials.partyId, o).OrderNumber);
+					log(`   activated; activation poll made ${polls} request(s); then added ${added.length} order(s): ${added.join(', ')}`);
+					return { t, since: Date.now(), added };
+				});
+				if (ok) polling.push(value);
+			}
+
+			for (const { t, run } of waiting) {
+				await step(`resume ${t.label} through the identity provider redirect`, async (fail) => {
+					const url = T.findProviderUrl(run);
+					if (!url) throw new Error('no provider URL in the waiting node output');
+					const done = await emu.provider.complete(url, 'success');
+					if (!done.location) throw new Error(`provider answered ${done.status} without a redirect`);
+					log(`   provider -> ${done.location.replace(/[?#].*$/, '?...')}`);
+					const res = await fetch(done.location, { redirect: 'manual' });
+					log(`   n8n answered the redirect with HTTP ${res.status}`);
+					const exec = await waitForExecution(rest, t.prepared.id, { status: ['success', 'error', 'crashed', 'canceled'], timeoutMs: 60000 });
+					for (const line of T.summarize(exec)) log(`   ${line}`);
+					const why = T.judge(t, exec);
+					if (why) fail(why);
+				});
+			}
+
+			if (!ARGS.has('--skip-browser')) {
+				await step('editor in headless Chromium: login, no node issues, screenshots', async (fail) => {
+					const { runEditorChecks } = require('./lib/browser');
+					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id });
+					for (const l of out.lines) log(`   ${l}`);
+					out.problems.forEach(fail);
+				});
+			}
+
+			for (const p of polling) {
+				await step(`scheduled poll of ${p.t.label} emits the new orders`, async (fail) => {
+					const exec = await waitForExecution(rest, p.t.prepared.id, { status: ['success', 'error', 'crashed'], timeoutMs: 150000 });
+					for (const line of T.summarize(exec)) log(`   ${line}`);
+					log(`   execution ${exec.id} (${exec.mode}) ${secs(Date.now() - p.since)} after the orders were added`);
+					const why = T.judge(p.t, exec);
+					if (why) fail(why);
+					await rest.post(`/rest/workflows/${p.t.prepared.id}/deactivate`, {});
+				});
+			}
+		}
+
+		if (server) await server.stop();
+		server = undefined;
+
+		if (!ARGS.has('--skip-jest')) {
+			await step(`engine-level jest suite under Node ${tc.node.version}`, (fail) => {
+				const r = spawnSync(tc.node.bin, [path.join(REPO, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--silent'], {
+					cwd: REPO,
+					encoding: 'utf8',
+					env: { ...process.env, CI: 'true' },
+				});
+				fs.writeFileSync(path.join(ARTIFACTS, 'jest-node24.log'), `${r.stdout}\n${r.stderr}`);
+				const summary = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /^(Tests|Test Suites):/.test(l));
+				for (const l of summary) log(`   ${l}`);
+				if (r.status !== 0) fail(`jest exited ${r.status} under Node 24 (see ${path.relative(REPO, path.join(ARTIFACTS, 'jest-node24.log'))})`);
+			});
+		}
+		void tgz;
+	} finally {
+		if (server) await server.stop().catch(() => {});
+		if (emu) await emu.close().catch(() => {});
+		if (ARGS.has('--keep')) log(`\nkept ${work}`);
+		else fs.rmSync(work, { recursive: true, force: true });
+	}
+}
+
+/** Polls n8n's executions of a workflow until the newest one has one of the statuses; returns it with parsed data. */
+async function waitForExecution(rest, workflowId, { status, timeoutMs }) {
+	const { parse } = requireFromN8n('flatted');
+	const until = Date.now() + timeoutMs;
+	let last;
+	while (Date.now() < until) {
+		const list = await rest.get(`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+		const rows = (list && (list.results || list)) || [];
+		last = rows[0];
+		if (last && status.includes(last.status)) {
+			const full = await rest.get(`/rest/executions/${last.id}`);
+			const data = typeof full.data === 'string' ? parse(full.data) : full.data;
+			return { ...full, data, status: full.status };
+		}
+		await new Promise((r) => setTimeout(r, 2000));
+	}
+	throw new Error(`no finished execution of workflow ${workflowId} within ${timeoutMs / 1000} s (last seen: ${last ? `${last.id} ${last.status}` : 'none'})`);
+}
+
+let n8nDir;
+function requireFromN8n(name) {
+	if (!n8nDir) n8nDir = ensureToolchain({ browser: false }).n8n.dir;
+	return require(require.resolve(name, { paths: [path.join(n8nDir, 'node_modules', 'n8n')] }));
+}
+
+function tail(text, n = 8) {
+	return text.trim().split('\n').slice(-n).join(' | ').slice(0, 1500);
+}
+
+main()
+	.catch((error) => {
+		results.push({ name: 'e2e runner', ms: 0, problems: [error && error.stack ? error.stack : String(error)] });
+		log(String(error && error.stack ? error.stack : error));
+	})
+	.finally(() => {
+		const failed = results.filter((r) => r.problems.length);
+		log('\n== summary');
+		for (const r of results) log(`   ${r.problems.length ? 'FAIL' : 'ok  '} ${secs(r.ms).padStart(8)}  ${r.name}`);
+		for (const r of failed) for (const p of r.problems) log(`   - ${r.name}: ${p}`);
+		log(`   total ${secs(Date.now() - t0)}; artifacts in ${path.relative(REPO, ARTIFACTS)}/`);
+		log(`e2e: ${results.length - failed.length} passed, ${failed.length} failed`);
+		process.exitCode = failed.length || !results.length ? 1 : 0;
+	});
