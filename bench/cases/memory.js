@@ -2,7 +2,8 @@
 /**
  * Measure 2: peak memory of one Return All over the 12,000 orders, in a fresh
  * process per run (argv[2]: 'order' for the AccessPoint Order node, 'http' for
- * the HTTP Request node with pagination + Split Out).
+ * the HTTP Request node with pagination + Split Out, 'bare' for a plain fetch loop
+ * keeping the 12,000 orders in an array: the reference).
  *
  * Method (node --expose-gc):
  *  1. load the harness and run the node once on a one-record request, so every
@@ -16,9 +17,62 @@
  * Only the node's execution is measured, not the harness's JSON copy of the
  * finished execution (n8n persists executions its own way).
  */
-const { worker, settle, instrument, harnessFor } = require('../lib/common');
+const { worker, settle, instrument, harnessFor, bareList } = require('../lib/common');
 
 const level = (m) => m.heapUsed + m.external;
+
+/** Peak tracker over process.memoryUsage(), sampled every millisecond while on. */
+function sampler(base) {
+	const peak = { level: level(base), heap: base.heapUsed, rss: base.rss };
+	let on = false;
+	const sample = () => {
+		if (!on) return;
+		const m = process.memoryUsage();
+		if (level(m) > peak.level) peak.level = level(m);
+		if (m.heapUsed > peak.heap) peak.heap = m.heapUsed;
+		if (m.rss > peak.rss) peak.rss = m.rss;
+	};
+	const timer = setInterval(sample, 1);
+	return {
+		peak,
+		start: () => {
+			on = true;
+		},
+		stop: () => {
+			sample();
+			on = false;
+			clearInterval(timer);
+		},
+	};
+}
+
+/** The same measurement around a bare fetch loop (same harness loaded, so the same baseline kind). */
+async function bare(emu, expected) {
+	const creds = emu.credentials;
+	const headers = { apikey: creds.apiKey, partyID: creds.partyId, accept: 'application/json' };
+	const h = await harnessFor(creds);
+	await bareList(emu.url, '/v1/orders?$top=1&$skip=11999', headers);
+	settle();
+	const base = process.memoryUsage();
+	const s = sampler(base);
+	s.start();
+	const r = await bareList(emu.url, '/v1/orders', headers);
+	s.stop();
+	settle();
+	const retained = level(process.memoryUsage()) - level(base);
+	if (r.items.length !== expected) throw new Error(`bare: ${r.items.length} orders`);
+	await h.close();
+	return {
+		variant: 'bare',
+		items: r.items.length,
+		peak: s.peak.level - level(base),
+		peakHeap: s.peak.heap - base.heapUsed,
+		peakRss: s.peak.rss - base.rss,
+		retained,
+		base: level(base),
+		baseRss: base.rss,
+	};
+}
 
 worker(async () => {
 	const variant = process.argv[2];
@@ -51,6 +105,8 @@ worker(async () => {
 	});
 	const split = { type: 'splitOut', name: 'Split Out', parameters: { fieldToSplitOut: 'Items' } };
 
+	if (variant === 'bare') return await bare(emu, expected);
+
 	// 1. Load everything, warm the code path with a one-record request.
 	let h = await harnessFor(creds);
 	const warm =
@@ -67,25 +123,14 @@ worker(async () => {
 	// 2. Baseline.
 	settle();
 	const base = process.memoryUsage();
-	const peak = { level: level(base), heap: base.heapUsed, rss: base.rss };
-	let sampling = false;
-	const sample = () => {
-		if (!sampling) return;
-		const m = process.memoryUsage();
-		if (level(m) > peak.level) peak.level = level(m);
-		if (m.heapUsed > peak.heap) peak.heap = m.heapUsed;
-		if (m.rss > peak.rss) peak.rss = m.rss;
-	};
-	const timer = setInterval(sample, 1);
+	const s = sampler(base);
+	const peak = s.peak;
 	let retained;
 	let items = 0;
 	instrument(nodeType, 'execute', {
-		onStart: () => {
-			sampling = true;
-		},
+		onStart: () => s.start(),
 		onEnd: (call, output) => {
-			sample();
-			sampling = false;
+			s.stop();
 			items = output && output[0] ? output[0].length : 0;
 			settle();
 			retained = level(process.memoryUsage()) - level(base);
@@ -94,7 +139,7 @@ worker(async () => {
 
 	// 3. The run.
 	const result = await h.run(full);
-	clearInterval(timer);
+	s.stop();
 	result.assertSuccess();
 	const out = result.items(variant === 'order' ? 'Orders' : 'Split Out').length;
 	if (out !== expected) throw new Error(`${variant}: ${out} items`);

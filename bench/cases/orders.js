@@ -4,6 +4,9 @@
  *
  * Each round runs, in rotating order, with a full GC before each:
  *  - bare:    a plain fetch loop over the pages, following NextpageLink (the physical limit);
+ *  - helper:  the same loop through n8n's own outbound HTTP client (what every node's
+ *             this.helpers.httpRequest* ends in: axios, a new agent per request), outside
+ *             any node: the floor for a node that must use n8n's helpers;
  *  - order:   the AccessPoint Order node, Order › Get Many › Return All, in the engine;
  *  - http:    n8n's HTTP Request node (latest 4.x) with pagination as a user sets it up for
  *             this API (next URL = {{ $response.body.NextpageLink }}, complete when it is
@@ -12,6 +15,9 @@
  * A node's time is its execute() call in the engine (what n8n shows as the node's
  * execution time), wall clock and CPU of this process; the emulator runs in another.
  */
+const path = require('node:path');
+const { createRequire } = require('node:module');
+
 const { ctl, worker, settle, instrument, harnessFor, rotation, bareList, runsWanted } = require('../lib/common');
 
 worker(async () => {
@@ -66,6 +72,12 @@ worker(async () => {
 		{ type: 'splitOut', name: 'Split Out', parameters: { fieldToSplitOut: 'Items' } },
 	]);
 
+	// n8n's outbound HTTP client, from the same Container n8n-core uses.
+	const coreRequire = createRequire(require.resolve('n8n-core/package.json', { paths: [path.join(__dirname, '..', '..')] }));
+	const { Container } = coreRequire('@n8n/di');
+	const { OutboundHttp } = coreRequire('@n8n/backend-network');
+	const outbound = Container.get(OutboundHttp).requests();
+
 	const count = () => ctl(control, 'orders', 'count', { method: 'GET', pathPrefix: '/v1/orders' });
 	const variants = {
 		async bare() {
@@ -76,6 +88,29 @@ worker(async () => {
 			const cpu = process.cpuUsage(cpu0);
 			if (r.items.length !== expected) throw new Error(`bare loop got ${r.items.length} orders`);
 			return { ms, cpuMs: (cpu.user + cpu.system) / 1000, requests: r.requests, bytes: r.bytes };
+		},
+		async helper() {
+			const cpu0 = process.cpuUsage();
+			const t0 = performance.now();
+			let url = `${emu.url}/v1/orders`;
+			const items = [];
+			while (url) {
+				const res = await outbound.request({
+					method: 'GET',
+					url,
+					headers: { ...headers },
+					json: true,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+				});
+				if (res.statusCode !== 200) throw new Error(`helper loop: HTTP ${res.statusCode}`);
+				for (const item of res.body.Items) items.push(item); // kept, like the bare loop and the nodes
+				url = res.body.NextpageLink;
+			}
+			const ms = performance.now() - t0;
+			const cpu = process.cpuUsage(cpu0);
+			if (items.length !== expected) throw new Error(`helper loop got ${items.length} orders`);
+			return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 		},
 		async order() {
 			const run = await harnessFor(creds);
