@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { getApiClient } from '../shared/transport';
-import { unwrapRegistration } from '../Registration/actions/registrationOutput';
+import { unwrapRegistration } from '../shared/registrationOutput';
 
 /** The integrations of the registration chosen in the same node. */
 export async function searchIntegrations(

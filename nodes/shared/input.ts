@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Check } from '../../shared/validation';
-import { checkNumericId, fieldMessage } from '../../shared/validation';
+import type { Check } from './validation';
+import { checkNumericId, fieldMessage } from './validation';
 
 /** A NodeOperationError naming the field and the item, raised before any request. */
 export function inputError(

@@ -4,6 +4,8 @@
  * returns the normalised value or a problem plus a hint the user can act on.
  */
 
+import { isValidBelgianEnterpriseNumber } from './identifiers';
+
 export type Check = { ok: true; value: string } | { ok: false; problem: string; hint: string };
 
 const ok = (value: string): Check => ({ ok: true, value });
@@ -149,12 +151,6 @@ export function checkLanguageCode(value: unknown): Check {
 	return ok(code.toUpperCase());
 }
 
-/** Belgian enterprise number check: (first 8 digits + last 2 digits) mod 97 == 0. Expects 10 digits. */
-export function belgianMod97Valid(tenDigits: string): boolean {
-	if (!/^\d{10}$/.test(tenDigits)) return false;
-	return (Number(tenDigits.slice(0, 8)) + Number(tenDigits.slice(8))) % 97 === 0;
-}
-
 /**
  * VAT number with a country prefix. Spaces, dots and dashes are removed and letters
  * upper-cased; Belgian numbers must pass the mod-97 check (an old 9-digit number takes a leading 0).
@@ -185,7 +181,7 @@ export function checkVatNumber(value: unknown): Check {
 	if (rule && !rule.pattern.test(national)) {
 		return fail(`does not have the shape of a ${prefix} VAT number`, `Expected something like ${rule.example}.`);
 	}
-	if (prefix === 'BE' && !belgianMod97Valid(national)) {
+	if (prefix === 'BE' && !isValidBelgianEnterpriseNumber(national)) {
 		return fail(
 			'is not a valid Belgian VAT number (mod-97 check failed)',
 			'Check the digits against the Crossroads Bank for Enterprises (KBO/BCE); the last two digits are a check number.',

@@ -2,7 +2,7 @@ import { AccessPointRegistration } from '../../nodes/Registration/AccessPointReg
 import { readNewRegistrationId } from '../../nodes/Registration/actions/create.operation';
 import { buildRegistrationBody } from '../../nodes/Registration/actions/registrationBody';
 import type { RegistrationInput } from '../../nodes/Registration/actions/registrationBody';
-import { flattenRegistration, readCompanies, unwrapRegistration } from '../../nodes/Registration/actions/registrationOutput';
+import { flattenRegistration, readCompanies, unwrapRegistration } from '../../nodes/shared/registrationOutput';
 import { searchRegistrations } from '../../nodes/shared/methods';
 import { searchIntegrations } from '../../nodes/Integration/methods';
 import type { ILoadOptionsFunctions } from 'n8n-workflow';

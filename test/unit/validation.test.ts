@@ -1,5 +1,4 @@
 import {
-	belgianMod97Valid,
 	checkAddressType,
 	checkBic,
 	checkCountryCode,
@@ -34,9 +33,9 @@ describe('mod97 / Belgian check', () => {
 		expect(mod97('123456789012345678901234567890')).toBe(Number(BigInt('123456789012345678901234567890') % 97n));
 	});
 	it('accepts a valid enterprise number and rejects a changed check digit', () => {
-		expect(belgianMod97Valid('0123456749')).toBe(true);
-		expect(belgianMod97Valid('0123456748')).toBe(false);
-		expect(belgianMod97Valid('012345674')).toBe(false);
+		expect(checkVatNumber('BE0123456749').ok).toBe(true);
+		expect(checkVatNumber('BE0123456748').ok).toBe(false);
+		expect(checkVatNumber('BE2123456749').ok).toBe(false);
 	});
 });
 

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
-import { inputError, readRegistrationId } from './input';
+import { inputError, readRegistrationId } from '../../shared/input';
 import type { IntegrationInput } from './integrationInput';
 import { buildIntegrationBody } from './integrationInput';
 import { integrationOutput } from './integrationOutput';

@@ -6,7 +6,7 @@ import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
 import { checkNumericId } from '../../shared/validation';
 import { integrationIdField } from './fields';
-import { readRegistrationId, requireValid } from './input';
+import { readRegistrationId, requireValid } from '../../shared/input';
 
 const properties: INodeProperties[] = [{ ...registrationIdField }, { ...integrationIdField, description: 'The integration to remove from the registration' }];
 

@@ -4,8 +4,8 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { readLimit, registrationIdField, returnAllFields } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
-import { unwrapRegistration } from '../../Registration/actions/registrationOutput';
-import { readRegistrationId } from './input';
+import { unwrapRegistration } from '../../shared/registrationOutput';
+import { readRegistrationId } from '../../shared/input';
 import { integrationOutput } from './integrationOutput';
 
 const properties: INodeProperties[] = [

@@ -3,7 +3,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
-import { inputError } from './input';
+import { inputError } from '../../shared/input';
 import type { RegistrationInput } from './registrationBody';
 import { buildRegistrationBody } from './registrationBody';
 

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
-import { readRegistrationId } from './input';
+import { readRegistrationId } from '../../shared/input';
 
 const properties: INodeProperties[] = [
 	{

@@ -4,8 +4,8 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
-import { readRegistrationId } from './input';
-import { flattenRegistration, unwrapRegistration } from './registrationOutput';
+import { readRegistrationId } from '../../shared/input';
+import { flattenRegistration, unwrapRegistration } from '../../shared/registrationOutput';
 
 const properties: INodeProperties[] = [{ ...registrationIdField }];
 
