@@ -4,7 +4,7 @@
  * those orders get their own outcome and the rest go out in one more call.
  */
 import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiErrorEntry } from '../../../shared/apiErrorEntries';
 import type { ApiClient } from '../../../shared/transport';
@@ -20,7 +20,7 @@ export type SendOutcome =
 	| { status: 'sent' }
 	/** Sent before: the API said AlreadySent, or the idempotency key was used (409). */
 	| { status: 'alreadySent'; reason: 'AlreadySent' | 'Conflict' | 'IsSent' }
-	| { status: 'failed'; error: NodeApiError };
+	| { status: 'failed'; error: NodeApiError | NodeOperationError };
 
 function httpCode(error: unknown): string {
 	return String((error as { httpCode?: string | null })?.httpCode ?? '');
@@ -114,9 +114,9 @@ export async function sendBatch(
 				}
 			}
 			const failure =
-				error instanceof NodeApiError
+				error instanceof NodeApiError || error instanceof NodeOperationError
 					? error
-					: new NodeApiError(node, { message: (error as Error).message ?? String(error) }, { itemIndex: batch.itemIndex });
+					: new NodeOperationError(node, error as Error, { itemIndex: batch.itemIndex });
 			for (const id of pending) outcomes.set(id, { status: 'failed', error: failure });
 			return outcomes;
 		}

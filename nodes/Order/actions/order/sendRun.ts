@@ -154,7 +154,11 @@ export async function sendAll(
 			const client = await clients(batch.itemIndex, batch.partyId);
 			result = await sendBatch(node, client, batch, settings.idempotencyHeader);
 		} catch (error) {
-			const failure = error instanceof NodeApiError ? error : new NodeApiError(node, error as JsonObject, { itemIndex: batch.itemIndex });
+			// e.g. the credential's Base URL is unusable: every order of the batch fails with it.
+			const failure =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(node, error as Error, { itemIndex: batch.itemIndex });
 			result = new Map(batch.orderIds.map((id) => [id, { status: 'failed', error: failure } as SendOutcome]));
 		}
 		for (const [id, outcome] of result) outcomes.set(partyKey(batch.partyId, id), outcome);
