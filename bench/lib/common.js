@@ -5,10 +5,10 @@ const { fork } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Runs per measure after the warm-up (BENCH_RUNS, at least 5). */
+/** Runs per measure after the warm-up (BENCH_RUNS, default 9, at least 5). */
 function runsWanted() {
-	const n = Number(process.env.BENCH_RUNS || 7);
-	return Math.max(5, Number.isFinite(n) ? Math.floor(n) : 7);
+	const n = Number(process.env.BENCH_RUNS || 9);
+	return Math.max(5, Number.isFinite(n) ? Math.floor(n) : 9);
 }
 
 /** Control call to the emulator host: POST <control>/<emulator>/<command>. */
