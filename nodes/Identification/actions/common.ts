@@ -10,7 +10,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../shared/router';
 import { errorItem } from '../../shared/router';
-import { checkNumericId, fieldMessage } from '../../shared/validation';
+import { inputError } from '../../shared/input';
+import { checkNumericId } from '../../shared/validation';
 import { startFailureHint } from '../hints';
 import type { SessionTimes, UrlCheck } from '../session';
 import {
@@ -95,19 +96,7 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): Identifi
 	return ctx.getNodeParameter('options', itemIndex, {}) as IdentificationOptions;
 }
 
-export function inputError(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-	problem: string,
-	hint: string,
-): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), fieldMessage(itemIndex, field, value, problem), {
-		itemIndex,
-		description: hint,
-	});
-}
+export { inputError };
 
 export function readRegistrationId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const raw = ctx.getNodeParameter('registrationId', itemIndex, '', { extractValue: true }) as unknown;

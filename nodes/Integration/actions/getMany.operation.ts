@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, registrationIdField, returnAllFields } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
-import { unwrapRegistration } from '../../shared/registrationOutput';
+import { fetchRegistration } from '../../shared/registrations';
 import { readRegistrationId } from '../../shared/input';
 import { integrationOutput } from './integrationOutput';
 
@@ -22,24 +22,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const registrationId = readRegistrationId(this, itemIndex);
 		const limit = readLimit(this, itemIndex);
 		const client = await clients(itemIndex);
-		const body = await client.request<unknown>({
-			method: 'GET',
-			path: `/v1/einvoices/registrations/${encodeURIComponent(registrationId)}`,
-			itemIndex,
-			operation: 'Get registration',
-		});
-		const registration = unwrapRegistration(body, registrationId);
-		if (!registration) {
-			throw new NodeApiError(
-				this.getNode(),
-				{ message: `The API returned no registration for RegistrationID ${registrationId}` },
-				{
-					message: `List integrations: the API returned no registration for RegistrationID ${registrationId}`,
-					description: 'Check the ID and that it belongs to this account.',
-					itemIndex,
-				},
-			);
-		}
+		const registration = await fetchRegistration(this, client, registrationId, itemIndex, 'List integrations');
 		const integrations = (Array.isArray(registration.Integrations) ? registration.Integrations : []) as IDataObject[];
 		const selected = limit === undefined ? integrations : integrations.slice(0, limit);
 		return selected.map((integration) => integrationOutput(registrationId, integration));
