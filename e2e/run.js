@@ -13,10 +13,11 @@
  *  7. trigger       polling templates are published through REST and must emit
  *  8. resume        a run waiting for the identity check is resumed by the provider redirect
  *  9. editor        headless Chromium: log in, canvas without node issues, screenshots
- * 10. jest@24       the engine-level jest suite under Node 24
+ * 10. jest@24       the engine-level jest suite (test/workflows) under Node 24
  *
  * Flags: --skip-browser --skip-jest --keep (keep the temp folder)
- * Env: E2E_CACHE, E2E_N8N_VERSION (see e2e/install.js), E2E_ARTIFACTS (default .artifacts/e2e)
+ * Env: E2E_CACHE, E2E_N8N_VERSION (see e2e/install.js), E2E_ARTIFACTS (default .artifacts/e2e),
+ *      E2E_JEST_ARGS (default test/workflows)
  * Exit code 1 when any step fails; the summary names what failed.
  */
 const fs = require('node:fs');
@@ -230,12 +231,18 @@ async function main() {
 		server = undefined;
 
 		if (!ARGS.has('--skip-jest')) {
-			await step(`engine-level jest suite under Node ${tc.node.version}`, (fail) => {
-				const r = spawnSync(tc.node.bin, [path.join(REPO, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--silent'], {
+			// The engine-level suite (workflows through n8n-core 2.x) under the Node that n8n 2.x needs;
+			// E2E_JEST_ARGS overrides the selection (e.g. "test" for every suite).
+			const selection = (process.env.E2E_JEST_ARGS || 'test/workflows').split(/\s+/).filter(Boolean);
+			await step(`jest ${selection.join(' ')} under Node ${tc.node.version}`, (fail) => {
+				const r = spawnSync(tc.node.bin, [path.join(REPO, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--silent', '--forceExit', ...selection], {
 					cwd: REPO,
 					encoding: 'utf8',
 					env: { ...process.env, CI: 'true' },
+					timeout: 20 * 60 * 1000,
+					maxBuffer: 256 * 1024 * 1024,
 				});
+				if (r.error) fail(`jest did not finish: ${r.error.message}`);
 				fs.writeFileSync(path.join(ARTIFACTS, 'jest-node24.log'), `${r.stdout}\n${r.stderr}`);
 				const summary = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /^(Tests|Test Suites):/.test(l));
 				for (const l of summary) log(`   ${l}`);

@@ -102,13 +102,15 @@ async function runEditorChecks({ tc, base, templates, artifacts }) {
 
 		let orderDone = false;
 		for (const t of templates) {
+			const opened = Date.now();
 			await openWorkflow(page, base, t.prepared);
+			const openMs = Date.now() - opened;
 			const name = t.file.replace(/\.json$/, '');
 			await page.screenshot({ path: shot(`canvas-${name}.png`) });
 			const issues = await nodesWithIssues(page);
 			const ours = await page.$$eval(`[data-test-id="canvas-node"][data-node-type^="${PKG}."]`, (els) => els.length);
 			if (issues.length) problems.push(`${t.label}: nodes show issues on the canvas: ${issues.join(', ')}`);
-			lines.push(`${t.label}: ${ours} AccessPoint node(s) on the canvas, ${issues.length ? `ISSUES ${issues.join(', ')}` : 'no node issues'}`);
+			lines.push(`${t.label}: ${ours} AccessPoint node(s) on the canvas, ${issues.length ? `ISSUES ${issues.join(', ')}` : 'no node issues'} (opened in ${(openMs / 1000).toFixed(1)} s)`);
 
 			const order = t.prepared.nodes.find((n) => n.type === `${PKG}.accessPointOrder` && n.parameters.operation === 'getMany' && n.parameters.filters);
 			if (order && !orderDone) {
@@ -128,12 +130,17 @@ async function runEditorChecks({ tc, base, templates, artifacts }) {
 				await page.click('[data-test-id="credential-edit-button"]');
 				const dialog = page.locator('[data-test-id="credential-edit-dialog"]');
 				await dialog.waitFor({ timeout: 30000 });
-				await page.waitForTimeout(1000);
+				// n8n tests a saved credential when its form opens: against the emulator, through our credential's test request.
+				const tested = await dialog
+					.getByText('Connection tested successfully')
+					.waitFor({ timeout: 20000 })
+					.then(() => true, () => false);
 				await page.screenshot({ path: shot('credential-form.png') });
 				const text = await dialog.innerText();
+				if (!tested) problems.push(`credential test did not succeed in the form: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
 				const fields = ['API Key', 'Party ID', 'Environment', 'Base URL'].filter((f) => !text.includes(f));
 				if (fields.length) problems.push(`credential form lacks ${fields.join(', ')}`);
-				lines.push(`credential form "${(await page.locator('[data-test-id="credential-name"]').innerText().catch(() => '?')).trim()}" shows API Key, Party ID, Environment, Base URL -> credential-form.png`);
+				lines.push(`credential form "${(await page.locator('[data-test-id="credential-name"]').innerText().catch(() => '?')).trim()}" shows API Key, Party ID, Environment, Base URL; ${tested ? '"Connection tested successfully" (against the emulator)' : 'connection test FAILED'} -> credential-form.png`);
 			}
 		}
 		if (!orderDone) problems.push('no imported workflow has an AccessPoint Order "Get Many" node with filters to screenshot');
