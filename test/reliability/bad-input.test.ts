@@ -1,0 +1,227 @@
+/**
+ * Values that n8n itself flags in the editor (an empty required field, a By ID value
+ * failing the locator's regex) are mapped with expressions here, as they arrive from
+ * earlier nodes, so the node's own validation is what answers.
+ *
+ * Bad input across every node: each case runs through the engine against the emulator and
+ * must stop the node with a NodeOperationError whose message starts with the item and the
+ * field (`Item 1: "<Field>"`), carries the item index and a how-to-fix description, and
+ * leaves the emulator's request log empty (rejected before any request). The Order
+ * Trigger has no items: its messages name the field and the poll makes no request.
+ * A second table puts the bad value on item 3 of 3 (items 1-2 valid, continue using error
+ * output): items 1-2 are sent, item 3 is not, and its error says "Item 3".
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { createHarness } from '../harness';
+import type { Harness } from '../harness';
+import type { Emu } from './helpers';
+import { apiRequests, errorItemProblem } from './helpers';
+import { printFigures } from './report';
+
+const ORDER = 'accessPointOrder';
+const REG = 'accessPointRegistration';
+const INT = 'accessPointIntegration';
+const PEPPOL = 'accessPointPeppolLookup';
+const IDENT = 'accessPointIdentification';
+const TRIGGER = 'accessPointOrderTrigger';
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const line = (over: IDataObject = {}) => ({ lines: [{ description: 'Consulting', quantity: 1, unitPriceExcl: 100, vatPercentage: 21, ...over }] });
+const create = (over: IDataObject = {}): IDataObject => ({
+	resource: 'order',
+	operation: 'create',
+	orderType: 'Invoice',
+	orderDirection: 'Income',
+	orderDate: '2024-03-01',
+	customerName: 'ACME NV',
+	orderLines: line(),
+	...over,
+});
+const json = (order: unknown): IDataObject => ({ resource: 'order', operation: 'create', inputMode: 'json', orderJson: typeof order === 'string' ? order : JSON.stringify(order) });
+const validOrder = { OrderType: 'Invoice', OrderDirection: 'Income', OrderDate: '2024-01-31', Customer: { Name: 'ACME' }, OrderLines: [{ Quantity: 1, UnitPriceExcl: 1, VATPercentage: 21 }] };
+const list = (resource: string, over: IDataObject): IDataObject => ({ resource, operation: 'getMany', returnAll: true, ...over });
+const cond = (field: string, operator: string, value?: unknown, extra: IDataObject = {}) => ({ filters: { conditions: [{ field, operator, value, ...extra }] } });
+const registration = (over: IDataObject = {}): IDataObject => ({
+	operation: 'create',
+	companyName: 'Acme BV',
+	taxIdentifier: 'BE0481516215',
+	email: 'acme@example.com',
+	contactFirstName: 'Jan',
+	contactLastName: 'Peeters',
+	language: 'NL',
+	addresses: { invoiceAddress: { street: 'Kerkstraat', streetNumber: '12', zipcode: '9000', city: 'Gent', countryCode: 'BE' } },
+	...over,
+});
+const integration = (over: IDataObject): IDataObject => ({ operation: 'create', registrationId: byId('300001'), network: 'Peppol', ...over });
+const start = (over: IDataObject): IDataObject => ({ operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done', ...over });
+
+/** [label, node type, parameters, field named in the message, input items?] */
+type Case = [string, string, IDataObject, string, IDataObject[]?];
+
+const CASES: Case[] = [
+	// Order › Create (fields)
+	['order date mapped empty', ORDER, create({ orderDate: '={{ "" }}' }), 'Order Date'],
+	['order date 30 February', ORDER, create({ orderDate: '2024-02-30' }), 'Order Date'],
+	['order date in d/m/y', ORDER, create({ orderDate: '31/01/2024' }), 'Order Date'],
+	['customer name blank', ORDER, create({ customerName: '   ' }), 'Customer Name'],
+	['no order lines', ORDER, create({ orderLines: {} }), 'Order Lines'],
+	['quantity zero', ORDER, create({ orderLines: line({ quantity: 0 }) }), 'Order Lines › Line 1 › Quantity'],
+	['quantity not a number', ORDER, create({ orderLines: line({ quantity: '={{ "two" }}' }) }), 'Order Lines › Line 1 › Quantity'],
+	['VAT 150%', ORDER, create({ orderLines: line({ vatPercentage: 150 }) }), 'Order Lines › Line 1 › VAT Percentage'],
+	['unit price not a number', ORDER, create({ orderLines: line({ unitPriceExcl: '={{ "ten" }}' }) }), 'Order Lines › Line 1 › Unit Price Excl. VAT'],
+	['expiry before order date', ORDER, create({ additionalFields: { ExpiryDate: '2024-02-01' } }), 'Expiry Date'],
+	['expiry not a date', ORDER, create({ additionalFields: { ExpiryDate: 'next week' } }), 'Expiry Date'],
+	['order type unknown', ORDER, create({ orderType: '={{ "Bill" }}' }), 'Order Type'],
+	['order direction unknown', ORDER, create({ orderDirection: '={{ "Sideways" }}' }), 'Order Direction'],
+	// Order › Create (JSON)
+	['order JSON not JSON', ORDER, json('{ "OrderType": '), 'Order (JSON)'],
+	['order JSON a list', ORDER, json([]), 'Order'],
+	['order JSON without customer', ORDER, json({ ...validOrder, Customer: undefined }), 'Customer'],
+	['order JSON ExternalProviderID an object', ORDER, json({ ...validOrder, ExternalProviderID: { id: 1 } }), 'ExternalProviderID'],
+	['order JSON price not a number', ORDER, json({ ...validOrder, OrderLines: [{ Quantity: 1, UnitPriceExcl: 'ten', VATPercentage: 21 }] }), 'OrderLines[0].UnitPriceExcl'],
+	['order JSON date wrong', ORDER, json({ ...validOrder, OrderDate: '2024-13-01' }), 'OrderDate'],
+	// Order › Get
+	['order ID mapped empty', ORDER, { resource: 'order', operation: 'get', orderId: '={{ $json.missing }}' }, 'Order ID'],
+	['order ID letters', ORDER, { resource: 'order', operation: 'get', orderId: 'abc' }, 'Order ID'],
+	['order ID negative', ORDER, { resource: 'order', operation: 'get', orderId: '-5' }, 'Order ID'],
+	['order ID decimal', ORDER, { resource: 'order', operation: 'get', orderId: '1.5' }, 'Order ID'],
+	// Order / Party / Product › Get Many
+	['order filter: date not a date', ORDER, list('order', cond('OrderDate', 'ge', 'yesterday')), 'Filters'],
+	['order filter: number not a number', ORDER, list('order', cond('TotalIncl', 'gt', 'ten')), 'Filters'],
+	['order filter: boolean not a boolean', ORDER, list('order', cond('Paid', 'eq', 'yes')), 'Filters'],
+	['order filter: number value empty', ORDER, list('order', cond('TotalIncl', 'gt', '')), 'Filters'],
+	['order filter: custom path with spaces', ORDER, list('order', cond('__custom', 'eq', 'x', { customField: 'Bad Field!' })), 'Filters'],
+	['order sort: same key twice', ORDER, list('order', { sort: { keys: [{ field: 'OrderDate', direction: 'asc' }, { field: 'OrderDate', direction: 'desc' }] } }), 'Sort'],
+	['order raw filter: unterminated quote', ORDER, list('order', { options: { rawFilter: "OrderNumber eq 'x" } }), 'OData Filter (Raw)'],
+	['order raw filter: parenthesis never closed', ORDER, list('order', { options: { rawFilter: "(OrderType eq 'Invoice'" } }), 'OData Filter (Raw)'],
+	['order skip negative', ORDER, list('order', { options: { skip: -1 } }), 'Skip'],
+	['order skip decimal', ORDER, list('order', { options: { skip: 1.5 } }), 'Skip'],
+	['party filter: Party ID not a number', ORDER, list('party', cond('PartyID', 'eq', 'x1')), 'Filters'],
+	['product filter: Is Active not a boolean', ORDER, list('product', cond('IsActive', 'eq', 'maybe')), 'Filters'],
+	// Registration
+	['registration VAT fails mod 97', REG, registration({ taxIdentifier: 'BE0481516216' }), 'VAT Number'],
+	['registration e-mail without @', REG, registration({ email: 'finance.example.com' }), 'Email'],
+	['registration language as a word', REG, registration({ language: 'Dutch' }), 'Language'],
+	['registration IBAN checksum', REG, registration({ additionalFields: { iban: 'BE68 5390 0754 7035' } }), 'IBAN'],
+	['registration country UK', REG, registration({ addresses: { invoiceAddress: { street: 'A', zipcode: '1', city: 'B', countryCode: 'UK' } } }), 'Invoice Address → Country Code'],
+	['registration get: ID letters', REG, { operation: 'get', registrationId: byId('={{ "abc" }}') }, 'Registration'],
+	['registration deactivate: ID 0', REG, { operation: 'deactivate', registrationId: byId('0') }, 'Registration'],
+	// Integration
+	['integration: registration ID 12x', INT, integration({ registrationId: byId('={{ "12x" }}') }), 'Registration'],
+	['integration: Chorus Pro key mapped empty', INT, integration({ network: 'ChorusPro', technicalUserKey: '={{ " " }}' }), 'Technical User Key'],
+	['integration: network name !!', INT, integration({ network: 'other', networkName: '!!' }), 'Network Name'],
+	['integration delete: ID letters', INT, { operation: 'delete', registrationId: byId('300001'), integrationId: byId('={{ "abc" }}') }, 'Integration'],
+	['integration list: registration 0', INT, { operation: 'getMany', registrationId: byId('0'), returnAll: true }, 'Registration'],
+	// Peppol Lookup
+	['peppol: identifier mapped empty', PEPPOL, { identifier: '={{ $json.missing }}' }, 'Identifier'],
+	['peppol: VAT fails mod 97', PEPPOL, { identifier: 'BE0123456748' }, 'Identifier'],
+	['peppol: GLN check digit', PEPPOL, { identifier: '0088:4006381333932' }, 'Identifier'],
+	['peppol: unknown scheme', PEPPOL, { identifier: '1234:abc' }, 'Identifier'],
+	['peppol: VAT number under the GLN scheme', PEPPOL, { identifierType: 'scheme', scheme: '0088', schemeValue: 'BE0123456749' }, 'Value'],
+	['peppol: unknown scheme code', PEPPOL, { identifierType: 'scheme', scheme: 'other', schemeCode: '1234', schemeValue: 'x' }, 'Scheme Code'],
+	// Identification
+	['identification: redirect URL relative', IDENT, start({ redirectUrl: '/identified' }), 'Redirect URL'],
+	['identification: redirect URL ftp', IDENT, start({ redirectUrl: 'ftp://app.example.test/x' }), 'Redirect URL'],
+	['identification: registration letters', IDENT, start({ registrationId: byId('={{ "abc" }}') }), 'Registration'],
+	['identification: custom provider code mapped empty', IDENT, start({ identificationProvider: 'custom', customProviderCode: '={{ "" }}' }), 'Provider Code'],
+	['identification: callback without parameters', IDENT, { operation: 'parseCallback' }, 'Callback Query', [{ body: {} }]],
+];
+
+/** Trigger cases: [label, parameters, field]. */
+const TRIGGER_CASES: Array<[string, IDataObject, string]> = [
+	['trigger: start date not a date', { options: { startFrom: 'yesterday' } }, 'Start From'],
+	['trigger: late window negative', { options: { lateWindowSeconds: -5 } }, 'Late Change Window (Seconds)'],
+	['trigger: filter date not a date', cond('OrderDate', 'ge', 'someday'), 'Filters'],
+	['trigger: raw filter unbalanced', { options: { rawFilter: "(OrderType eq 'Invoice'" } }, 'OData Filter (Raw)'],
+];
+
+/** The bad value on item 3 of 3 only: [label, node, parameters (expression picks per item), field, input]. */
+const THIRD_ITEM: Case[] = [
+	['order ID', ORDER, { resource: 'order', operation: 'get', orderId: '={{ $json.id }}' }, 'Order ID', [{ id: 1000001 }, { id: 1000002 }, { id: 'x' }]],
+	['order date', ORDER, create({ orderDate: '={{ $json.d }}' }), 'Order Date', [{ d: '2024-01-01' }, { d: '2024-01-02' }, { d: '2024-02-30' }]],
+	['filter value', ORDER, list('order', { returnAll: false, limit: 1, ...cond('TotalIncl', 'gt', '={{ $json.n }}') }), 'Filters', [{ n: '1' }, { n: '2' }, { n: 'lots' }]],
+	['registration e-mail', REG, registration({ email: '={{ $json.e }}', taxIdentifier: '={{ $json.vat }}' }), 'Email', [
+		{ e: 'a@example.com', vat: 'BE0417497106' },
+		{ e: 'b@example.com', vat: 'BE0403170701' },
+		{ e: 'c@', vat: 'BE0202239951' },
+	]],
+	['redirect URL', IDENT, start({ redirectUrl: '={{ $json.u }}' }), 'Redirect URL', [{ u: 'https://a.example.test' }, { u: 'https://b.example.test' }, { u: 'mailto:x@y.z' }]],
+];
+
+describe('bad input is rejected before any request, naming the field and the item', () => {
+	let h: Harness;
+	let emu: Emu;
+	const seen: string[] = [];
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { orders: 20 }, quiet: true });
+		emu = h.emulator as Emu;
+	});
+	afterAll(async () => {
+		printFigures('bad-input table', {
+			'cases (action nodes, item named)': CASES.length,
+			'cases (trigger, field named)': TRIGGER_CASES.length,
+			'cases on item 3 of 3': THIRD_ITEM.length,
+			'nodes covered': [...new Set([...CASES.map((c) => c[1]), TRIGGER, ...THIRD_ITEM.map((c) => c[1])])].length,
+			'messages checked': seen.length,
+			'requests made by rejected items': 0,
+			'sample messages': seen.filter((_, i) => i % 17 === 3).slice(0, 4),
+		});
+		await h?.close();
+	});
+	beforeEach(() => emu.clearRequests());
+
+	it('has at least 50 cases over all six nodes', () => {
+		expect(CASES.length + TRIGGER_CASES.length).toBeGreaterThanOrEqual(50);
+		expect(new Set([...CASES.map((c) => c[1]), TRIGGER]).size).toBe(6);
+	});
+
+	// Rest parameters: jest would take a fifth declared parameter for a done callback on 4-element rows.
+	it.each(CASES)('%s', async (...[, type, parameters, field, input]: Case) => {
+		const result = await h.runNode(type, parameters, input ?? [{}]);
+		expect(result.status).toBe('error');
+		const error = result.nodeError(result.nodeName as string) as unknown as NodeOperationError;
+		if (!error) throw new Error(`workflow error: ${JSON.stringify(result.error).slice(0, 600)}`);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message.startsWith(`Item 1: "${field}"`)).toBe(true);
+		expect(error.context.itemIndex).toBe(0);
+		expect(String(error.description ?? '').length).toBeGreaterThan(10);
+		expect(apiRequests(emu)).toEqual([]);
+		seen.push(error.message);
+	});
+
+	it.each(TRIGGER_CASES)('%s', async (_label, parameters, field) => {
+		const failure = await h
+			.poll({ type: TRIGGER, parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', ...parameters } })
+			.then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+		expect(failure).toBeInstanceOf(NodeOperationError);
+		const error = failure as NodeOperationError;
+		expect(error.message).toMatch(new RegExp(`^"${field.replace(/[()]/g, '\\$&')}"`));
+		expect(String(error.description ?? '').length).toBeGreaterThan(10);
+		expect(apiRequests(emu)).toEqual([]);
+		seen.push(error.message);
+	});
+
+	it.each(THIRD_ITEM)('bad %s on item 3: items 1-2 are sent, item 3 is not and its error says "Item 3"', async (...[, type, parameters, field, input]: Case) => {
+		const result = await h.runNode(type, parameters, input, { onError: 'continueErrorOutput' });
+		result.assertSuccess();
+		const outputs = result.runData[result.nodeName as string][0].data?.main ?? [];
+		const errors = outputs[outputs.length - 1] ?? [];
+		expect(errors).toHaveLength(1);
+		const [failed] = errors;
+		expect(failed.pairedItem).toEqual({ item: 2 });
+		expect(errorItemProblem(failed, 'operation')).toBeUndefined();
+		expect(String(failed.json.error).startsWith(`Item 3: "${field}"`)).toBe(true);
+		const sent = apiRequests(emu);
+		expect(sent.length).toBeGreaterThanOrEqual(2); // items 1 and 2 went through
+		const [, , third] = input as IDataObject[];
+		const bad = String(Object.values(third)[0]);
+		expect(sent.filter((r) => decodeURIComponent(JSON.stringify([r.path, r.query, r.body ?? null])).includes(bad))).toEqual([]);
+		seen.push(String(failed.json.error));
+	});
+});
