@@ -114,7 +114,8 @@ export async function getApiClient(
 	)) as unknown as AccessPointCredentials;
 	const resolved = resolveBaseUrl(raw);
 	if ('problem' in resolved) {
-		throw new NodeOperationError(node, resolved.problem, {
+		// A key pasted into the Base URL must not travel in the message.
+		throw new NodeOperationError(node, stripSecrets(resolved.problem, [String(raw.apiKey ?? '')]), {
 			itemIndex,
 			description: 'Open the AccessPoint API credential and fix the Environment / Base URL.',
 		});
@@ -206,7 +207,12 @@ export async function getApiClient(
 			// Every entry of the body, for batch calls that answer one error per record.
 			const entries = listApiErrors(response.body);
 			if (entries.length) {
-				apiError.context.apiErrors = entries.map((e) => (e.description ? { ...e, description: stripSecrets(e.description, secrets) } : e));
+				apiError.context.apiErrors = entries.map((e) => {
+					const clean: typeof e = { ...e };
+					if (e.code) clean.code = stripSecrets(e.code, secrets);
+					if (e.description) clean.description = stripSecrets(e.description, secrets);
+					return clean;
+				});
 			}
 			throw apiError;
 		}
@@ -233,6 +239,7 @@ function buildApiError(
 	apiDescription?: string,
 ): NodeApiError {
 	const clean = (text: string) => stripSecrets(text, secrets);
+	code = code ? clean(code) : code;
 	const response: JsonObject = { message: clean(message) };
 	if (status !== undefined) response.httpCode = String(status);
 	if (code) response.code = code;
