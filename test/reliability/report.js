@@ -54,11 +54,14 @@ function captureLogs() {
 	}
 	// LoggerProxy keeps module-level functions; init() rebinds them to the given logger.
 	LoggerProxy.init(capturing);
-	const proxyFor = new Proxy(original, {
-		get(target, prop, receiver) {
+	// The target is an empty object with the Logger prototype (instanceof holds): the original's
+	// below-threshold methods are non-configurable own properties a Proxy could not replace.
+	const proxyFor = new Proxy(Object.create(Object.getPrototypeOf(original)), {
+		get(_target, prop) {
 			if (typeof prop === 'string' && LEVELS.includes(prop)) return capturing[prop];
 			if (prop === 'scoped') return () => proxyFor;
-			return Reflect.get(target, prop, receiver);
+			const value = Reflect.get(original, prop);
+			return typeof value === 'function' ? value.bind(original) : value;
 		},
 	});
 	booted.Container.set(booted.Logger, proxyFor);

@@ -1,0 +1,262 @@
+/**
+ * Secret scan: every node runs with a recognisable API key, on success and on failure
+ * (401, 404, 5xx, HTML pages, empty and cut-off bodies, connection resets and refusals,
+ * unusable Base URLs, and a server that echoes the key back in its error bodies), with
+ * stop-on-fail and both continue modes. The key must appear nowhere in:
+ * - the whole run as n8n keeps it (JSON of IRun: output items, error copies, run data),
+ * - the original error instances (message, description, context, cause, stack and every
+ *   other own field, expanded by report.js deepText),
+ * - error items on any output (json and the attached error),
+ * - the trigger's emitted items, thrown errors and static data,
+ * - anything n8n's logger received, at any level (report.js captureLogs wraps LoggerProxy
+ *   and the DI Logger that `this.logger` returns), and n8n-core's ErrorReporter.
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { createHarness } from '../harness';
+import type { Harness, HarnessResult } from '../harness';
+import type { Emu } from './helpers';
+import { captureLogs, deepText, printFigures } from './report';
+
+const KEY = 'SECRET-APIKEY-9f3c2b7e51d04a8c';
+const OLD_KEY = `${KEY}-revoked`;
+const ECHO = 'https://echo.example.test';
+
+const ORDER = 'accessPointOrder';
+const REG = 'accessPointRegistration';
+const INT = 'accessPointIntegration';
+const PEPPOL = 'accessPointPeppolLookup';
+const IDENT = 'accessPointIdentification';
+const TRIGGER = 'accessPointOrderTrigger';
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const noRetry = { maxRetries: 0, retryDelayMs: 1 };
+
+type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+
+interface Scenario {
+	label: string;
+	type: string;
+	parameters: IDataObject;
+	input?: IDataObject[];
+	setup?: (emu: Emu) => void;
+	credentials?: IDataObject;
+}
+
+const createOrder: IDataObject = {
+	resource: 'order',
+	operation: 'create',
+	orderDate: '2024-03-01',
+	customerName: 'Secret Scan NV',
+	externalProviderId: '={{ $json.ext }}',
+	orderLines: { lines: [{ description: 'x', quantity: 1, unitPriceExcl: 10, vatPercentage: 21 }] },
+	options: noRetry,
+};
+
+const SCENARIOS: Scenario[] = [
+	// Success paths of every action node.
+	{ label: 'order create', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-1' }] },
+	{ label: 'order get', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001' } },
+	{ label: 'order get many (2 pages)', type: ORDER, parameters: { resource: 'order', operation: 'getMany', limit: 130 } },
+	{ label: 'party get many', type: ORDER, parameters: { resource: 'party', operation: 'getMany', limit: 5 } },
+	{ label: 'product get many', type: ORDER, parameters: { resource: 'product', operation: 'getMany', limit: 5 } },
+	{ label: 'registration get many', type: REG, parameters: { operation: 'getMany', returnAll: true } },
+	{ label: 'registration get', type: REG, parameters: { operation: 'get', registrationId: byId('300001') } },
+	{
+		label: 'registration create',
+		type: REG,
+		parameters: {
+			operation: 'create',
+			companyName: 'Secret Scan BV',
+			taxIdentifier: 'BE0481516215',
+			email: 'scan@example.com',
+			contactFirstName: 'Jan',
+			contactLastName: 'Peeters',
+			language: 'NL',
+			addresses: { invoiceAddress: { street: 'Kerkstraat', streetNumber: '1', zipcode: '9000', city: 'Gent', countryCode: 'BE' } },
+		},
+	},
+	{ label: 'integration get many', type: INT, parameters: { operation: 'getMany', registrationId: byId('300001'), returnAll: true } },
+	{ label: 'peppol lookup', type: PEPPOL, parameters: { identifier: '={{ $json.id }}' }, input: [{ id: 'BE0123456749' }, { id: 'BE1002003070' }] },
+	{ label: 'identification start', type: IDENT, parameters: { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done' } },
+	{ label: 'identification parse callback', type: IDENT, parameters: { operation: 'parseCallback' }, input: [{ query: { registrationID: '300001', success: 'true' } }] },
+	// API failures.
+	{ label: 'order get 404 (both paths)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '999', options: noRetry } },
+	{ label: 'registration get 404', type: REG, parameters: { operation: 'get', registrationId: byId('999999'), options: noRetry } },
+	{ label: '401: another account\'s party', type: ORDER, parameters: { resource: 'order', operation: 'getMany', limit: 5, options: { actForParty: '200001', ...noRetry } } },
+	{ label: '401: revoked key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry }, credentials: { apiKey: OLD_KEY } },
+	{ label: 'create 500', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-2' }], setup: (emu) => emu.failNext(1, 500, { method: 'POST' }) },
+	{ label: 'create after-commit 503', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-3' }], setup: (emu) => emu.failNext(1, 'after-commit', { method: 'POST' }) },
+	{ label: 'create truncated answer', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-4' }], setup: (emu) => emu.failNext(1, 'truncated', { method: 'POST' }) },
+	{ label: 'get HTML 502', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry }, setup: (emu) => emu.failNext(1, 'html') },
+	{ label: 'get many empty 500', type: ORDER, parameters: { resource: 'order', operation: 'getMany', limit: 5, options: noRetry }, setup: (emu) => emu.failNext(1, 'empty') },
+	{ label: 'get many truncated page 2', type: ORDER, parameters: { resource: 'order', operation: 'getMany', returnAll: true, options: noRetry }, setup: (emu) => {
+		emu.failNext(1, 'truncated', { pathPrefix: '/v1/orders' });
+		emu.config.pageSize = 20;
+	} },
+	{ label: 'connection reset', type: REG, parameters: { operation: 'getMany', returnAll: true, options: noRetry }, setup: (emu) => emu.failNext(1, 'reset') },
+	{ label: 'peppol 429', type: PEPPOL, parameters: { identifier: 'BE0123456749', options: noRetry }, setup: (emu) => emu.failNext(1, 429) },
+	{ label: 'integration create on unknown registration', type: INT, parameters: { operation: 'create', registrationId: byId('999999'), network: 'Peppol', options: noRetry } },
+	{ label: 'identification start on unknown registration', type: IDENT, parameters: { operation: 'start', registrationId: byId('999999'), redirectUrl: 'https://app.example.test/done' } },
+	// Network and Base URL failures.
+	{ label: 'connection refused', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1', options: noRetry }, credentials: { baseUrl: 'http://127.0.0.1:1' } },
+	{ label: 'plain http Base URL', type: REG, parameters: { operation: 'getMany', returnAll: true }, credentials: { baseUrl: 'http://api.example.test' } },
+	{ label: 'Base URL not a URL', type: PEPPOL, parameters: { identifier: 'BE0123456749' }, credentials: { baseUrl: 'api example test' } },
+	{ label: 'the key pasted into the Base URL', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1' }, credentials: { baseUrl: `http://${KEY}@proxy.example.test/?apikey=${KEY}` } },
+	// A server that echoes the key back (nock).
+	{ label: 'echo: 401 naming the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry }, credentials: { baseUrl: ECHO } },
+	{ label: 'echo: HTML 502 page with the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '502', options: noRetry }, credentials: { baseUrl: ECHO } },
+	{ label: 'echo: 500 text with request headers', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry }, credentials: { baseUrl: ECHO } },
+	{ label: 'echo: 400 with the key as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { baseUrl: ECHO } },
+	{ label: 'echo: 200 cut off after the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry }, credentials: { baseUrl: ECHO } },
+	{ label: 'echo: create answer cut off after the key', type: ORDER, parameters: { ...createOrder, skipIfExists: false }, input: [{ ext: 'SECRET-SCAN-5' }], credentials: { baseUrl: ECHO } },
+];
+
+function echoServer() {
+	const key = (req: { headers: Record<string, string | string[] | undefined> }) => String(req.headers.apikey ?? '');
+	nock(ECHO)
+		.persist()
+		.get(/\/v1\/orders?\/401$/)
+		.reply(function () {
+			return [401, { errors: [{ Code: 'Unauthorized', Description: `apikey ${key(this.req)} is revoked` }] }];
+		})
+		.get(/\/v1\/orders?\/502$/)
+		.reply(function () {
+			return [502, `<html><head><title>502 for ${key(this.req)}</title></head><body>apikey: ${key(this.req)}</body></html>`, { 'Content-Type': 'text/html' }];
+		})
+		.get(/\/v1\/orders?\/500$/)
+		.reply(function () {
+			return [500, `Upstream failed. Request headers: apikey=${key(this.req)}; partyid=${String(this.req.headers.partyid)}`, { 'Content-Type': 'text/plain' }];
+		})
+		.get(/\/v1\/orders?\/400$/)
+		.reply(function () {
+			return [400, { errors: [{ Code: key(this.req), Description: 'Unknown client' }] }];
+		})
+		.get(/\/v1\/orders?\/200$/)
+		.reply(function () {
+			return [200, `{"OrderID": 200, "Debug": {"apikey": "${key(this.req)}"`, { 'Content-Type': 'application/json' }];
+		})
+		.post('/v1/orders')
+		.reply(function () {
+			return [200, `{"OrderID": 7, "echo": "${key(this.req)}`, { 'Content-Type': 'application/json' }];
+		});
+}
+
+describe('secret scan: the API key never appears in outputs, errors or logs', () => {
+	let h: Harness;
+	let emu: Emu;
+	let logs: ReturnType<typeof captureLogs>;
+	const leaks: string[] = [];
+	let leakCount = 0;
+	let scanned = 0;
+	let bytes = 0;
+	let errorsSeen = 0;
+
+	const scan = (where: string, text: string | undefined) => {
+		if (!text) return;
+		scanned++;
+		bytes += text.length;
+		for (const secret of [KEY, OLD_KEY]) {
+			const at = text.indexOf(secret);
+			if (at >= 0) leakCount++;
+			if (at >= 0) leaks.push(`${where}: …${text.slice(Math.max(0, at - 80), at + secret.length + 20)}…`);
+		}
+	};
+
+	const scanRun = (where: string, result: HarnessResult) => {
+		scan(`${where} › run data (JSON)`, JSON.stringify(result.run));
+		scan(`${where} › workflow error`, deepText(result.error));
+		const name = result.nodeName as string;
+		const error = result.nodeError(name);
+		if (error) {
+			errorsSeen++;
+			scan(`${where} › node error`, deepText(error));
+			scan(`${where} › node error message/description`, `${error.message} ${String(error.description ?? '')}`);
+		}
+		for (const [outputIndex, items] of (result.runData[name]?.[0]?.data?.main ?? []).entries()) {
+			for (const item of items ?? []) {
+				if (item.error || item.json.error) errorsSeen++;
+				scan(`${where} › output ${outputIndex} item`, deepText(item.json));
+				scan(`${where} › output ${outputIndex} item error`, deepText(item.error));
+			}
+		}
+	};
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { apiKey: KEY, orders: 150, config: { retryAfterSeconds: 0 } }, quiet: true });
+		emu = h.emulator as Emu;
+		expect(h.credentials.apiKey).toBe(KEY);
+		logs = captureLogs();
+		echoServer();
+	});
+
+	afterAll(async () => {
+		logs?.stop();
+		nock.cleanAll();
+		await h?.close();
+	});
+
+	const modes: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
+
+	beforeEach(() => {
+		leaks.length = 0;
+	});
+
+	it.each(SCENARIOS.map((s) => [s.label, s] as const))('%s: the key appears nowhere (3 error modes)', async (_label, scenario) => {
+		for (const onError of modes) {
+			emu.config.pageSize = 120;
+			scenario.setup?.(emu);
+			const result = await h.runNode(scenario.type, scenario.parameters, scenario.input ?? [{}], {
+				onError,
+				runOptions: scenario.credentials ? { credentialsOverride: scenario.credentials } : undefined,
+			});
+			scanRun(`${scenario.label} [${onError}]`, result);
+			emu.config.pageSize = 120;
+		}
+		expect(leaks).toEqual([]);
+	});
+
+	it('the Order Trigger: activation, a change, a failed poll and a bad Base URL', async () => {
+		const poller = h.poller({ type: TRIGGER, parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: noRetry } });
+		await poller.poll();
+		emu.store.addOrder(emu.credentials.partyId, {});
+		const changed = await poller.poll();
+		scan('trigger › emitted items', deepText(changed.items));
+		emu.failNext(1, 503, { pathPrefix: '/v1/orders' });
+		const failure = await poller.poll().then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+		expect(failure).toBeDefined();
+		errorsSeen++;
+		scan('trigger › failed poll error', deepText(failure));
+		scan('trigger › static data', deepText(poller.staticData));
+		const badUrl = await h
+			.poll({ type: TRIGGER, parameters: { event: 'newOrder', orderType: '', direction: '' } }, { credentialsOverride: { baseUrl: `http://${KEY}@proxy.example.test` } })
+			.then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+		expect(badUrl).toBeDefined();
+		errorsSeen++;
+		scan('trigger › Base URL error', deepText(badUrl));
+		expect(leaks).toEqual([]);
+	});
+
+	it('nothing n8n logged or reported contains the key', () => {
+		for (const line of logs.lines) scan(`log (${line.level})`, line.text);
+		const reported = logs.reportedErrors();
+		for (const entry of reported) scan('ErrorReporter', deepText(entry));
+		printFigures('secret scan', {
+			scenarios: `${SCENARIOS.length} × 3 error modes + trigger`,
+			'errors / error items inspected': errorsSeen,
+			'texts scanned': scanned,
+			'characters scanned': bytes,
+			'log lines captured (all levels)': logs.lines.length,
+			'errors reported to ErrorReporter': reported.length,
+			leaks: leakCount,
+		});
+		expect(logs.lines.length).toBeGreaterThan(0); // the capture works (WorkflowExecute logs at debug)
+		expect(leaks).toEqual([]);
+	});
+});
