@@ -250,6 +250,8 @@ function buildApiError(
 		httpCode: status !== undefined ? String(status) : undefined,
 		itemIndex,
 	});
+	// For a network code (ECONNRESET, ETIMEDOUT...) n8n swaps in a generic text that drops the operation.
+	if (status === undefined) error.message = clean(message);
 	if (code) error.context.apiCode = code;
 	if (apiDescription) error.context.apiDescription = clean(apiDescription);
 	return error;
