@@ -19,8 +19,9 @@ import type { Harness, HarnessResult } from '../harness';
 import type { Emu } from './helpers';
 import { captureLogs, deepText, printFigures } from './report';
 
-const KEY = 'SECRET-APIKEY-9f3c2b7e51d04a8c';
-const OLD_KEY = `${KEY}-revoked`;
+/** A recognisable API key (a canary): any trace of it in output or logs is a leak. */
+const CANARY = 'SECRET-APIKEY-9f3c2b7e51d04a8c';
+const OLD_CANARY = `${CANARY}-revoked`;
 const ECHO = 'https://echo.example.test';
 
 const ORDER = 'accessPointOrder';
@@ -84,7 +85,7 @@ const SCENARIOS: Scenario[] = [
 	{ label: 'order get 404 (both paths)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '999', options: noRetry } },
 	{ label: 'registration get 404', type: REG, parameters: { operation: 'get', registrationId: byId('999999'), options: noRetry } },
 	{ label: '401: another account\'s party', type: ORDER, parameters: { resource: 'order', operation: 'getMany', limit: 5, options: { actForParty: '200001', ...noRetry } } },
-	{ label: '401: revoked key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry }, credentials: { apiKey: OLD_KEY } },
+	{ label: '401: revoked key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry }, credentials: { apiKey: OLD_CANARY } },
 	{ label: 'create 500', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-2' }], setup: (emu) => emu.failNext(1, 500, { method: 'POST' }) },
 	{ label: 'create after-commit 503', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-3' }], setup: (emu) => emu.failNext(1, 'after-commit', { method: 'POST' }) },
 	{ label: 'create truncated answer', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-4' }], setup: (emu) => emu.failNext(1, 'truncated', { method: 'POST' }) },
@@ -102,7 +103,7 @@ const SCENARIOS: Scenario[] = [
 	{ label: 'connection refused', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1', options: noRetry }, credentials: { baseUrl: 'http://127.0.0.1:1' } },
 	{ label: 'plain http Base URL', type: REG, parameters: { operation: 'getMany', returnAll: true }, credentials: { baseUrl: 'http://api.example.test' } },
 	{ label: 'Base URL not a URL', type: PEPPOL, parameters: { identifier: 'BE0123456749' }, credentials: { baseUrl: 'api example test' } },
-	{ label: 'the key pasted into the Base URL', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1' }, credentials: { baseUrl: `http://${KEY}@proxy.example.test/?apikey=${KEY}` } },
+	{ label: 'the key pasted into the Base URL', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1' }, credentials: { baseUrl: `http://${CANARY}@proxy.example.test/?apikey=${CANARY}` } },
 	// A server that echoes the key back (nock).
 	{ label: 'echo: 401 naming the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry }, credentials: { baseUrl: ECHO } },
 	{ label: 'echo: HTML 502 page with the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '502', options: noRetry }, credentials: { baseUrl: ECHO } },
@@ -156,7 +157,7 @@ describe('secret scan: the API key never appears in outputs, errors or logs', ()
 		if (!text) return;
 		scanned++;
 		bytes += text.length;
-		for (const secret of [KEY, OLD_KEY]) {
+		for (const secret of [CANARY, OLD_CANARY]) {
 			const at = text.indexOf(secret);
 			if (at >= 0) leakCount++;
 			if (at >= 0) leaks.push(`${where}: …${text.slice(Math.max(0, at - 80), at + secret.length + 20)}…`);
@@ -183,9 +184,9 @@ describe('secret scan: the API key never appears in outputs, errors or logs', ()
 	};
 
 	beforeAll(async () => {
-		h = await createHarness({ emulator: { apiKey: KEY, orders: 150, config: { retryAfterSeconds: 0 } }, quiet: true });
+		h = await createHarness({ emulator: { apiKey: CANARY, orders: 150, config: { retryAfterSeconds: 0 } }, quiet: true });
 		emu = h.emulator as Emu;
-		expect(h.credentials.apiKey).toBe(KEY);
+		expect(h.credentials.apiKey).toBe(CANARY);
 		logs = captureLogs();
 		echoServer();
 	});
@@ -232,7 +233,7 @@ describe('secret scan: the API key never appears in outputs, errors or logs', ()
 		scan('trigger › failed poll error', deepText(failure));
 		scan('trigger › static data', deepText(poller.staticData));
 		const badUrl = await h
-			.poll({ type: TRIGGER, parameters: { event: 'newOrder', orderType: '', direction: '' } }, { credentialsOverride: { baseUrl: `http://${KEY}@proxy.example.test` } })
+			.poll({ type: TRIGGER, parameters: { event: 'newOrder', orderType: '', direction: '' } }, { credentialsOverride: { baseUrl: `http://${CANARY}@proxy.example.test` } })
 			.then(
 				() => undefined,
 				(error: unknown) => error,
