@@ -19,6 +19,9 @@ export function clientProvider(ctx: IExecuteFunctions, retry?: RetryPolicy): Cli
 			const options: ApiClientOptions = { partyId: key || undefined, retry };
 			client = getApiClient.call(ctx, options, itemIndex);
 			clients.set(key, client);
+			// Not cached when it fails (e.g. an unusable Base URL): each item then gets its own error, stamped with its index.
+			const created = client;
+			created.catch(() => clients.get(key) === created && clients.delete(key));
 		}
 		return await client;
 	};
