@@ -1,0 +1,167 @@
+/**
+ * Custom Base URLs must be https, except for loopback hosts. A plain-http (or otherwise
+ * unusable) Base URL stops every node with a NodeOperationError that names the URL and
+ * says to fix the credential, before any request leaves (a nock catch-all on the host and
+ * the emulator's log both stay empty). Loopback http and https work. The credential's
+ * "Test" request follows the same rule.
+ */
+import nock from 'nock';
+import { NodeOperationError, Workflow } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { CREDENTIAL_BASE_URL_EXPRESSION } from '../../nodes/shared/baseUrl';
+import { createHarness } from '../harness';
+import type { Harness } from '../harness';
+import type { Emu } from './helpers';
+import { apiRequests, errorItemProblem } from './helpers';
+import { printFigures } from './report';
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+const NODES: Array<[string, string, IDataObject]> = [
+	['Order › Get', 'accessPointOrder', { resource: 'order', operation: 'get', orderId: '1000001' }],
+	['Order › Get Many', 'accessPointOrder', { resource: 'order', operation: 'getMany', limit: 5 }],
+	['Order › Create', 'accessPointOrder', { resource: 'order', operation: 'create', orderDate: '2024-01-01', customerName: 'A', orderLines: { lines: [{ quantity: 1, unitPriceExcl: 1, vatPercentage: 21 }] }, externalProviderId: 'B-1' }],
+	['Registration › Get Many', 'accessPointRegistration', { operation: 'getMany', returnAll: true }],
+	['Integration › Get Many', 'accessPointIntegration', { operation: 'getMany', registrationId: byId('300001'), returnAll: true }],
+	['Peppol Lookup', 'accessPointPeppolLookup', { identifier: 'BE0123456749' }],
+	['Identification › Start', 'accessPointIdentification', { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/x' }],
+];
+
+const REJECTED = [
+	'http://api.example.test',
+	'HTTP://API.EXAMPLE.TEST/v1',
+	'http://10.0.0.5:8080',
+	'http://192.168.1.10',
+	'http://127.0.0.1.nip.io',
+	'http://localhost.example.test',
+	'http://localhost@evil.example.test',
+	'ftp://files.example.test',
+	'ws://api.example.test',
+	'//api.example.test',
+	'api.example.test',
+];
+
+describe('custom Base URL: https only, except loopback', () => {
+	let h: Harness;
+	let emu: Emu;
+	const arrived: string[] = [];
+	const figures: Record<string, string> = {};
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { orders: 10 }, quiet: true });
+		emu = h.emulator as Emu;
+		for (const host of ['http://api.example.test', 'http://10.0.0.5:8080', 'http://192.168.1.10', 'http://127.0.0.1.nip.io', 'http://localhost.example.test', 'http://evil.example.test', 'https://api.example.test']) {
+			for (const method of ['GET', 'POST', 'DELETE']) {
+				nock(host)
+					.persist()
+					.intercept(/.*/, method)
+					.reply(function (uri) {
+						arrived.push(`${method} ${host}${uri}`);
+						return [200, { Items: [] }];
+					});
+			}
+		}
+	});
+	afterAll(async () => {
+		printFigures('custom Base URL', figures);
+		nock.cleanAll();
+		await h?.close();
+	});
+	beforeEach(() => {
+		emu.clearRequests();
+		arrived.length = 0;
+	});
+
+	it.each(NODES)('%s: http://api.example.test stops the node before any request', async (_label, type, parameters) => {
+		const result = await h.runNode(type, parameters, [{}], { runOptions: { credentialsOverride: { environment: 'custom', baseUrl: 'http://api.example.test' } } });
+		expect(result.status).toBe('error');
+		const error = result.nodeError(result.nodeName as string) as unknown as NodeOperationError;
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe('The credential\'s Base URL must use https (plain http is only allowed for localhost/127.0.0.1), got "http://api.example.test"');
+		expect(error.description).toMatch(/credential.*Base URL/);
+		expect(error.context.itemIndex).toBe(0);
+		expect(arrived).toEqual([]);
+		expect(apiRequests(emu)).toEqual([]);
+		figures[_label] = `NodeOperationError before any request: "${error.message}"`;
+	});
+
+	it('Order Trigger: the poll fails with the same NodeOperationError before any request', async () => {
+		const failure = await h
+			.poll({ type: 'accessPointOrderTrigger', parameters: { event: 'newOrder', orderType: '', direction: '' } }, { credentialsOverride: { environment: 'custom', baseUrl: 'http://api.example.test' } })
+			.then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+		expect(failure).toBeInstanceOf(NodeOperationError);
+		expect((failure as Error).message).toMatch(/Base URL must use https/);
+		expect(arrived).toEqual([]);
+		figures['Order Trigger'] = `poll: NodeOperationError "${(failure as Error).message}"`;
+	});
+
+	it.each(REJECTED)('%s is rejected before any request', async (baseUrl) => {
+		const result = await h.runNode('accessPointOrder', { resource: 'order', operation: 'get', orderId: '1' }, [{}], { runOptions: { credentialsOverride: { environment: 'custom', baseUrl } } });
+		const error = result.nodeError(result.nodeName as string);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error?.message).toMatch(/^The credential's Base URL /);
+		expect(arrived).toEqual([]);
+		figures[`rejected ${baseUrl}`] = String(error?.message);
+	});
+
+	it('with continue on fail every item gets its own error item, stamped with its own index', async () => {
+		const result = await h.runNode('accessPointOrder', { resource: 'order', operation: 'get', orderId: '1' }, [{}, {}, {}], {
+			onError: 'continueErrorOutput',
+			runOptions: { credentialsOverride: { environment: 'custom', baseUrl: 'http://api.example.test' } },
+		});
+		result.assertSuccess();
+		const errors = result.items(result.nodeName as string, 1);
+		expect(errors.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		const problems = errors.map((item) => errorItemProblem(item, 'operation')).filter(Boolean);
+		figures['continue on fail, 3 items'] = problems.length ? `problems: ${problems.join('; ')}` : '3 error items, each stamped with its own item';
+		expect(problems).toEqual([]);
+		expect(arrived).toEqual([]);
+	});
+
+	it.each([
+		['http://127.0.0.1', (emu: Emu) => emu.url],
+		['http://localhost', (emu: Emu) => emu.url.replace('127.0.0.1', 'localhost')],
+	])('loopback %s:<port> is allowed', async (_label, url) => {
+		const result = await h.runNode('accessPointOrder', { resource: 'order', operation: 'get', orderId: '1000001' }, [{}], {
+			runOptions: { credentialsOverride: { environment: 'custom', baseUrl: url(emu) } },
+		});
+		result.assertSuccess();
+		expect(result.output(result.nodeName as string)[0]).toMatchObject({ OrderID: 1000001 });
+	});
+
+	it('https on another host is allowed (and reached)', async () => {
+		const result = await h.runNode('accessPointRegistration', { operation: 'getMany', returnAll: true }, [{}], {
+			runOptions: { credentialsOverride: { environment: 'custom', baseUrl: 'https://api.example.test' } },
+		});
+		result.assertSuccess();
+		expect(arrived).toEqual(['GET https://api.example.test/v1/einvoices/registrations']);
+	});
+
+	describe('the credential "Test" request', () => {
+		/** The test request's baseURL as n8n's expression engine resolves it. */
+		function testBaseUrl(credentials: IDataObject): string {
+			const node: INode = { id: '1', name: 'n', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} };
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: h.nodeTypes });
+			return String(workflow.expression.getSimpleParameterValue(node, CREDENTIAL_BASE_URL_EXPRESSION, 'internal', { $credentials: credentials }, undefined, ''));
+		}
+
+		it('resolves the environments and accepted custom URLs as the nodes do', () => {
+			expect(testBaseUrl({ environment: 'sandbox' })).toBe('https://api.sandbox.billit.be');
+			expect(testBaseUrl({ environment: 'production' })).toBe('https://api.billit.be');
+			expect(testBaseUrl({ environment: 'custom', baseUrl: ' https://proxy.example.test/ap/ ' })).toBe('https://proxy.example.test/ap');
+			expect(testBaseUrl({ environment: 'custom', baseUrl: 'http://127.0.0.1:3999' })).toBe('http://127.0.0.1:3999');
+			expect(testBaseUrl({ environment: 'custom', baseUrl: 'http://localhost:3999/' })).toBe('http://localhost:3999');
+		});
+
+		it.each(REJECTED)('never sends the key to %s', (baseUrl) => {
+			const resolved = testBaseUrl({ environment: 'custom', baseUrl });
+			figures[`credential test, ${baseUrl}`] = resolved;
+			expect(resolved).not.toBe(baseUrl.trim().replace(/\/+$/, ''));
+			expect(resolved).toMatch(/^https:\/\/[^/]*\.invalid$/);
+		});
+	});
+});
