@@ -101,4 +101,16 @@ function deepText(value) {
 	}
 }
 
-module.exports = { printFigures, captureLogs, deepText };
+/**
+ * n8n-core's own outbound HTTP client (what httpRequestWithAuthentication calls after the
+ * credential's authenticate step), for driving the shared transport outside a workflow.
+ * @returns {(options: object) => Promise<unknown>}
+ */
+function n8nHttpRequest() {
+	const { boot } = require('../harness/env');
+	const booted = boot();
+	const { OutboundHttp } = booted.coreRequire('@n8n/backend-network');
+	return (options) => booted.Container.get(OutboundHttp).requests().request(options);
+}
+
+module.exports = { printFigures, captureLogs, deepText, n8nHttpRequest };
