@@ -333,6 +333,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const settings = readCreateSettings(this, itemIndex);
 		const client = await clients(itemIndex, settings.partyId);
 		const result = await createOrder(client, body, {
+			node: this.getNode(),
 			itemIndex,
 			skipIfExists: settings.skipIfExists,
 			fetchFull: settings.fetchFull,

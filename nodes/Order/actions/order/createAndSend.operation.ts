@@ -56,6 +56,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		try {
 			const client = await clients(itemIndex, entry.request.partyId);
 			const result = await createOrder(client, entry.body, {
+				node: this.getNode(),
 				itemIndex,
 				skipIfExists: entry.skipIfExists,
 				fetchFull: false,

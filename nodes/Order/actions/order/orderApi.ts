@@ -3,7 +3,8 @@
  * ExternalProviderID, and create with "skip if already created". Exported for Create,
  * Get and the send operations.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { ApiClient } from '../../../shared/transport';
 import { readListPage } from '../../../shared/paging';
@@ -64,6 +65,8 @@ export async function findOrderByExternalId(
 }
 
 export interface CreateOrderOptions {
+	/** The node, for the error when the create answer confirms no OrderID. */
+	node: INode;
 	itemIndex: number;
 	/** Look the ExternalProviderID up first and return that order instead of creating one. */
 	skipIfExists?: boolean;
@@ -80,6 +83,31 @@ export interface CreateOrderResult {
 	orderId?: number;
 	/** True when an order with the same ExternalProviderID existed and nothing was created. */
 	alreadyExisted: boolean;
+}
+
+/** How a create answer without an OrderID looked, without echoing long text (it could carry anything). */
+function describeAnswer(answer: unknown): string {
+	if (answer === undefined || answer === null || (typeof answer === 'string' && answer.trim() === '')) return 'an empty answer';
+	if (typeof answer === 'string') {
+		const text = answer.trim();
+		return text.length <= 12 && /^[\w .!-]+$/.test(text) ? `the text "${text}"` : 'a text answer';
+	}
+	if (Array.isArray(answer)) return 'a list';
+	if (typeof answer === 'object') return 'an object without OrderID';
+	return `the value ${String(answer).slice(0, 12)}`;
+}
+
+/**
+ * A create that answered 2xx without a readable OrderID: the API confirmed nothing, so the
+ * order may or may not exist. Failing the item (instead of outputting success) lets the user
+ * re-run it safely with Skip If Already Created, which finds the order by External Provider ID.
+ */
+export function noOrderIdError(node: INode, answer: unknown, itemIndex: number, externalId: string): NodeApiError {
+	const message = `Create order answered with ${describeAnswer(answer)}: the API confirmed no OrderID, so the order may or may not exist`;
+	const description = externalId
+		? `Check the order in the web app, or re-run this item with "Skip If Already Created" on: it finds the order by its External Provider ID (${externalId.slice(0, 80)}) instead of creating it twice.`
+		: 'Check the order in the web app before re-running. Set an External Provider ID and re-run with "Skip If Already Created" on: it finds the order by External Provider ID instead of creating it twice.';
+	return new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
 }
 
 /** Creates an order from a checked body (see checkOrder), honouring "skip if already created". */
@@ -123,10 +151,7 @@ export async function createOrder(
 	}
 	const { answer } = attempt;
 	const orderId = readOrderId(answer);
-	if (orderId === undefined) {
-		const order = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : { Response: answer as IDataObject[string] };
-		return { order, alreadyExisted: false };
-	}
+	if (orderId === undefined) throw noOrderIdError(options.node, answer, itemIndex, externalId);
 	const order = options.fetchFull ? await getOrder(client, orderId, itemIndex, options.singleOrderPath) : { OrderID: orderId };
 	return { order, orderId, alreadyExisted: false };
 }
