@@ -286,16 +286,24 @@ export function buildOrderBy(keys: SortKey[]): string {
 }
 
 /**
- * A hand-written filter as users copy it from the API docs: `+` between words (the
- * docs' way of writing a space in a URL) becomes a space outside text values, and
- * quotes and parentheses must balance. Percent signs are left alone: the value is
- * encoded once when sent.
+ * A hand-written filter as users copy it from the API docs: outside text values, `+`
+ * between words (the docs' way of writing a space in a URL) becomes a space and runs of
+ * whitespace become one space; text values in single or double quotes (a quote doubled
+ * inside) are kept exactly, whitespace and `+` included. Quotes and parentheses must
+ * balance. Percent signs are left alone: the value is encoded once when sent.
  */
 export function normalizeRawFilter(raw: string): string {
 	let out = '';
-	const text = String(raw ?? '').trim();
+	let space = false;
+	const text = String(raw ?? '');
 	for (let i = 0; i < text.length; i++) {
 		const c = text[i];
+		if (c === '+' || /\s/.test(c)) {
+			space = true;
+			continue;
+		}
+		if (space && out) out += ' ';
+		space = false;
 		if (c === "'" || c === '"') {
 			let j = i + 1;
 			while (j < text.length) {
@@ -312,11 +320,10 @@ export function normalizeRawFilter(raw: string): string {
 			i = j;
 			continue;
 		}
-		out += c === '+' ? ' ' : c;
+		out += c;
 	}
-	const normalized = out.replace(/\s+/g, ' ').trim();
-	if (normalized) scanFilter(normalized);
-	return normalized;
+	if (out) scanFilter(out);
+	return out;
 }
 
 /**

@@ -163,10 +163,8 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 		expect(() => toQueryString({ $filter: filter })).toThrow(URIError);
 	});
 
-	// KNOWN DEFECT (nodes/shared/odata.ts normalizeRawFilter, owned by the OData/Order engineers): the raw
-	// filter's whitespace collapse also runs inside quoted literals, so 'a  b' and tab/newline become 'a b'.
-	// This test passes while the defect exists; when it is fixed, jest reports it and `.failing` must go.
-	it.failing('OData Filter (Raw): quoted literals keep their exact whitespace', () => {
+	// Was a known defect (whitespace collapsed inside quoted literals); fixed in normalizeRawFilter.
+	it('OData Filter (Raw): quoted literals keep their exact whitespace', () => {
 		const changed = values.filter((value) => {
 			const raw = `OrderNumber eq ${formatLiteral(value, 'string')}`;
 			return literals(parseFilter(normalizeRawFilter(raw), ORDER) as Rec)[0] !== value;
