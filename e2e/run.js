@@ -283,8 +283,14 @@ function requireFromN8n(name) {
 	return require(require.resolve(name, { paths: [path.join(n8nDir, 'node_modules', 'n8n')] }));
 }
 
-function tail(text, n = 8) {
-	return text.trim().split('\n').slice(-n).join(' | ').slice(0, 1500);
+/** The last meaningful lines of a CLI's output (stack frames left out). */
+function tail(text, n = 4) {
+	const lines = text
+		.trim()
+		.split('\n')
+		.map((l) => l.trim())
+		.filter((l) => l && !/^at\s/.test(l) && !/^=+$/.test(l));
+	return lines.slice(-n).join(' | ').slice(0, 800);
 }
 
 main()
