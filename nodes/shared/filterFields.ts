@@ -401,13 +401,22 @@ export function buildQuery(resource: QueryResource, input: QueryInput): ODataQue
 	return query;
 }
 
-/** Human text of a query for hints: `$filter=… · $orderby=…` plus the encoded form. */
+/**
+ * Human text of a query for hints: `$filter=… · $orderby=…` plus the encoded form.
+ * Never throws: a query that cannot be URL-encoded is described without the encoded form.
+ */
 export function describeQuery(query: ODataQuery): string {
 	const parts: string[] = [];
 	if (query.$filter) parts.push(`$filter=${query.$filter}`);
 	if (query.$orderby) parts.push(`$orderby=${query.$orderby}`);
 	if (!parts.length) return 'No $filter or $orderby sent';
-	return `${parts.join(' · ')} (sent as ?${toQueryString({ ...query })})`;
+	let encoded: string;
+	try {
+		encoded = `sent as ?${toQueryString({ ...query })}`;
+	} catch {
+		encoded = 'cannot be URL-encoded: it contains an invalid character';
+	}
+	return `${parts.join(' · ')} (${encoded})`;
 }
 
 // ---- node glue ----------------------------------------------------------------------------

@@ -123,6 +123,18 @@ function typeName(type: ODataType): string {
 	return type === 'datetime' ? 'date and time' : type;
 }
 
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Index of the first unpaired surrogate code unit (half of an emoji or other astral
+ * character, e.g. from a string cut in the middle), or -1. Such text cannot be written
+ * as UTF-8, so it cannot be put in a URL (encodeURIComponent throws "URI malformed").
+ */
+export function unpairedSurrogateAt(text: string): number {
+	const match = UNPAIRED_SURROGATE.exec(text);
+	return match ? match.index : -1;
+}
+
 /**
  * One OData literal: strings in single quotes with embedded quotes doubled,
  * dates as `DateTime'…'`, numbers and booleans bare, `null`. Throws ODataError for a
@@ -143,7 +155,10 @@ export function tryFormatLiteral(value: unknown, type: ODataType): { literal: st
 		case 'string': {
 			if (value === null || value === undefined) return fail('A text value is missing');
 			if (typeof value === 'object') return fail('A text value must be text, not an object or a list');
-			return { literal: `'${String(value).replace(/'/g, "''")}'` };
+			const text = String(value);
+			const at = unpairedSurrogateAt(text);
+			if (at >= 0) return fail(`The text value contains an invalid (unpaired surrogate) character at position ${at + 1}`);
+			return { literal: `'${text.replace(/'/g, "''")}'` };
 		}
 		case 'number': {
 			const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
@@ -322,6 +337,8 @@ export function normalizeRawFilter(raw: string): string {
 		}
 		out += c;
 	}
+	const at = unpairedSurrogateAt(out);
+	if (at >= 0) throw new ODataError(`The filter contains an invalid (unpaired surrogate) character at position ${at + 1}`);
 	if (out) scanFilter(out);
 	return out;
 }

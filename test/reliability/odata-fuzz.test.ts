@@ -158,9 +158,11 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 		expect(failures.slice(0, 20)).toEqual([]);
 	});
 
-	it('a lone surrogate (not representable in a URL) is rejected by the wire encoder, not silently changed', () => {
-		const filter = buildFilter([{ field: 'OrderNumber', operator: 'eq', value: 'broken \uD83D pair', type: 'string' }], 'and');
-		expect(() => toQueryString({ $filter: filter })).toThrow(URIError);
+	it('a lone surrogate (not representable in a URL) is rejected by the builder and by the wire encoder, not silently changed', () => {
+		expect(() => buildFilter([{ field: 'OrderNumber', operator: 'eq', value: 'broken \uD83D pair', type: 'string' }], 'and')).toThrow(
+			'OrderNumber: The text value contains an invalid (unpaired surrogate) character at position 8',
+		);
+		expect(() => toQueryString({ $filter: "OrderNumber eq 'broken \uD83D pair'" })).toThrow(URIError);
 	});
 
 	// Was a known defect (whitespace collapsed inside quoted literals); fixed in normalizeRawFilter.
@@ -239,8 +241,7 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			expect(counts.every((c) => c === 1)).toBe(true);
 		});
 
-		// Today the URIError comes from describeQuery (the execution hint) before the request and is wrapped
-		// as a NodeOperationError "URI malformed" that names neither field nor item (see the report).
+		// The builder rejects the value, so the error names the field, the condition and the item.
 		it('a value with a lone surrogate fails only its own item, before any request for it', async () => {
 			emu.clearRequests();
 			const result = await h.runNode(
@@ -255,6 +256,7 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			printFigures('OData: lone surrogate', { error: String(failed?.json.error), class: (failed?.error as Error | undefined)?.constructor?.name ?? '' });
 			expect(failed.pairedItem).toEqual({ item: 1 });
 			expect(failed.error instanceof NodeApiError || failed.error instanceof NodeOperationError).toBe(true);
+			expect(failed.json.error).toBe('Item 2: "Filters" condition 1 (OrderNumber): The text value contains an invalid (unpaired surrogate) character at position 8');
 		});
 	});
 });
