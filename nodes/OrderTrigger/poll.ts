@@ -8,8 +8,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readQuery } from '../shared/filterFields';
-import { DEFAULT_RETRY_POLICY } from '../shared/retry';
-import type { RetryPolicy } from '../shared/retry';
+import { policyFromOptions } from '../shared/retry';
 import type { ApiClient } from '../shared/transport';
 import { getApiClient, paginateList } from '../shared/transport';
 import type { CursorState, OrderEvent } from './cursor';
@@ -39,6 +38,7 @@ interface TriggerOptions {
 	rawFilter?: string;
 	maxRetries?: number;
 	retryDelayMs?: number;
+	timeoutSeconds?: number;
 }
 
 interface TriggerSettings {
@@ -74,13 +74,6 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	return { event, orderType, direction, options, startFrom, lateWindowSeconds: Math.floor(late) };
 }
 
-function retryPolicy(options: TriggerOptions): RetryPolicy {
-	return {
-		maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-		baseDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
-		maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs,
-	};
-}
 
 /** The user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
 function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFrom?: string): string | undefined {
@@ -135,7 +128,7 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 	buildFilter(this, settings);
 	const client = await getApiClient.call(this, {
 		partyId: String(settings.options.actForParty ?? '').trim() || undefined,
-		retry: retryPolicy(settings.options),
+		retry: policyFromOptions(settings.options),
 	});
 
 	if (this.getMode() === 'manual') return await sample(this, client, settings);

@@ -1,8 +1,8 @@
 /** Parameter descriptions shared by several nodes. Nothing else defines these. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { RetryPolicy } from './retry';
-import { DEFAULT_RETRY_POLICY } from './retry';
+import type { RequestOptionValues, RetryPolicy } from './retry';
+import { policyFromOptions } from './retry';
 
 export const registrationIdField: INodeProperties = {
 	displayName: 'Registration',
@@ -92,14 +92,17 @@ export const retryOptions: INodeProperties[] = [
 		default: 500,
 		description: 'Wait before the first retry; doubles on every further retry (capped at 30 seconds)',
 	},
+	{
+		displayName: 'Request Timeout (Seconds)',
+		name: 'timeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 60,
+		description: 'How long one request may take before it counts as failed (a read is then retried, a write is not)',
+	},
 ];
 
-/** Reads the retry options from an "options" collection (first item's values apply to the run). */
+/** Reads the request options from an "options" collection (first item's values apply to the run). */
 export function readRetryPolicy(ctx: IExecuteFunctions, collection = 'options'): RetryPolicy {
-	const options = ctx.getNodeParameter(collection, 0, {}) as { maxRetries?: number; retryDelayMs?: number };
-	return {
-		maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-		baseDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
-		maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs,
-	};
+	return policyFromOptions(ctx.getNodeParameter(collection, 0, {}) as RequestOptionValues);
 }

@@ -7,6 +7,27 @@ export interface RetryPolicy {
 	baseDelayMs: number;
 	/** Upper bound for one wait, Retry-After included. */
 	maxDelayMs: number;
+	/** Time limit of one HTTP attempt (reads and writes); the transport's default when absent. */
+	timeoutMs?: number;
+}
+
+/** The request options every node offers (Read Retries, First Retry Delay, Request Timeout). */
+export interface RequestOptionValues {
+	maxRetries?: number;
+	retryDelayMs?: number;
+	timeoutSeconds?: number;
+}
+
+export function policyFromOptions(options: RequestOptionValues): RetryPolicy {
+	const policy: RetryPolicy = {
+		maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+		baseDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+		maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs,
+	};
+	if (typeof options.timeoutSeconds === 'number' && options.timeoutSeconds > 0) {
+		policy.timeoutMs = Math.round(options.timeoutSeconds * 1000);
+	}
+	return policy;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };

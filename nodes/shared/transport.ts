@@ -142,7 +142,7 @@ export async function getApiClient(
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			timeout: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			timeout: req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
 		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
 
