@@ -27,7 +27,7 @@
  * Environment:
  *   E2E_CACHE         cache folder (default ~/.cache/n8n-nodes-access-point-e2e)
  *   E2E_N8N_VERSION   n8n version to install (default: devDependencies n8n-core)
- *   E2E_NODE_MAJOR    Node major for n8n (default 24)
+ *   E2E_NODE_MAJOR    Node major for n8n (default 24; 20 for n8n 1.x)
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -99,6 +99,17 @@ function wantedN8nVersion() {
 	return v;
 }
 
+/**
+ * npm overrides that make n8n installable from the npm registry alone. n8n 1.x also
+ * pulls xlsx from the SheetJS CDN (a tarball URL, unreachable here): the registry's
+ * last xlsx (0.18.5) stands in for it.
+ */
+function overridesFor(version) {
+	const overrides = { linkedom: LINKEDOM_PIN };
+	if (Number(version.split('.')[0]) < 2) overrides.xlsx = '0.18.5';
+	return overrides;
+}
+
 /** npm's bundled node-gyp, so no separate download is needed. */
 function findNodeGyp() {
 	const npmRoot = run('npm', ['root', '-g']);
@@ -126,7 +137,7 @@ function ensureN8n(node) {
 	fs.writeFileSync(
 		path.join(dir, 'package.json'),
 		JSON.stringify(
-			{ name: 'n8n-e2e-host', private: true, dependencies: { n8n: version }, overrides: { linkedom: LINKEDOM_PIN } },
+			{ name: 'n8n-e2e-host', private: true, dependencies: { n8n: version }, overrides: overridesFor(version) },
 			null,
 			2,
 		),
@@ -150,7 +161,7 @@ function ensureN8n(node) {
 	}
 	// Prove the driver loads under Node 24 before anyone waits for n8n to start.
 	run(node.bin, ['-e', "const s=require('sqlite3');new s.Database(':memory:').close()"], { cwd: dir });
-	fs.writeFileSync(stamp, JSON.stringify({ n8n: version, node: node.version, linkedom: LINKEDOM_PIN, at: new Date().toISOString() }));
+	fs.writeFileSync(stamp, JSON.stringify({ n8n: version, node: node.version, overrides: overridesFor(version), at: new Date().toISOString() }));
 	return { dir, version, bin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), cached: false };
 }
 

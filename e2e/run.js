@@ -103,8 +103,8 @@ async function main() {
 		const { createEmulator } = require(path.join(REPO, 'emulator'));
 		emu = await createEmulator({ port: 0, orders: 1000 });
 		const port = await freePort();
-		const cliEnv = n8nEnv({ userFolder, port, brokerPort: await freePort() });
-		const serverEnv = n8nEnv({ userFolder, port, brokerPort: await freePort() });
+		const cliEnv = n8nEnv({ userFolder, port, brokerPort: await freePort(), n8nVersion: tc.n8n.version });
+		const serverEnv = n8nEnv({ userFolder, port, brokerPort: await freePort(), n8nVersion: tc.n8n.version });
 		log(`\n   emulator ${emu.url}; n8n user folder ${userFolder}; n8n port ${port}`);
 
 		const templates = T.listTemplates(REPO).map((t, i) => ({ ...t, prepared: T.prepare(t, i), start: T.startOf(t) }));
@@ -173,8 +173,8 @@ async function main() {
 				const { value, ok } = await step(`publish ${t.label} (REST activate; n8n polls on activation)`, async () => {
 					emu.clearRequests();
 					const wf = await rest.get(`/rest/workflows/${t.prepared.id}`);
-					const activated = await rest.post(`/rest/workflows/${t.prepared.id}/activate`, { versionId: wf.versionId });
-					if (!activated.activeVersionId) throw new Error(`n8n did not publish the workflow: ${JSON.stringify(activated).slice(0, 300)}`);
+					const activated = await activate(rest, t.prepared.id, wf);
+					if (!activated.activeVersionId && activated.active !== true) throw new Error(`n8n did not publish the workflow: ${JSON.stringify(activated).slice(0, 300)}`);
 					// Publication goes through n8n's outbox: the activation poll follows shortly after the answer.
 					const polled = () => emu.requests.filter((r) => r.method === 'GET' && /^\/v1\/orders/.test(r.path)).length;
 					const until = Date.now() + 30000;
@@ -222,7 +222,7 @@ async function main() {
 					log(`   execution ${exec.id} (${exec.mode}) ${secs(Date.now() - p.since)} after the orders were added`);
 					const why = T.judge(p.t, exec);
 					if (why) fail(why);
-					await rest.post(`/rest/workflows/${p.t.prepared.id}/deactivate`, {});
+					await deactivate(rest, p.t.prepared.id);
 				});
 			}
 		}
@@ -255,6 +255,26 @@ async function main() {
 		if (emu) await emu.close().catch(() => {});
 		if (ARGS.has('--keep')) log(`\nkept ${work}`);
 		else fs.rmSync(work, { recursive: true, force: true });
+	}
+}
+
+/** Publishes a workflow: n8n 2.x POST .../activate; n8n 1.x PATCH { active: true }. */
+async function activate(rest, id, wf) {
+	try {
+		return await rest.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
+	} catch (error) {
+		if (error.status !== 404) throw error;
+		return await rest.request('PATCH', `/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
+	}
+}
+
+async function deactivate(rest, id) {
+	try {
+		await rest.post(`/rest/workflows/${id}/deactivate`, {});
+	} catch (error) {
+		if (error.status !== 404) throw error;
+		const wf = await rest.get(`/rest/workflows/${id}`);
+		await rest.request('PATCH', `/rest/workflows/${id}`, { active: false, versionId: wf.versionId });
 	}
 }
 

@@ -32,7 +32,7 @@ function freePort() {
  * Environment for every n8n process of one run: same user folder, encryption
  * key, port and webhook URL, so CLI executions and the server share one instance.
  */
-function n8nEnv({ userFolder, port, brokerPort }) {
+function n8nEnv({ userFolder, port, brokerPort, n8nVersion = '2' }) {
 	const base = `http://127.0.0.1:${port}`;
 	const env = {};
 	// Keep PATH/HOME/locale, drop anything N8N_* or DB_* the caller's shell may carry.
@@ -72,6 +72,9 @@ function n8nEnv({ userFolder, port, brokerPort }) {
 		TZ: 'Europe/Brussels',
 		NO_COLOR: '1',
 	});
+	// n8n 1.x defaults to the isolated-vm expression engine, whose native module is not built
+	// (--ignore-scripts); its in-process engine is what 1.x used before and still ships.
+	if (Number(String(n8nVersion).split('.')[0]) < 2) env.N8N_EXPRESSION_ENGINE = 'legacy';
 	return env;
 }
 
