@@ -1,27 +1,5 @@
 'use strict';
 /** What the running n8n must show of the package: the credential, every node, their icons. */
-const fs = require('node:fs');
-const path = require('node:path');
-
-/** Node types (n8n-nodes-access-point.<name>) and credential names the package declares, from its dist files. */
-function declaredTypes(repo) {
-	const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
-	const internalName = (file, kind) => {
-		// The internal name is fixed by the issues; read it from the built file when present, else from the file name.
-		const abs = path.join(repo, file);
-		if (fs.existsSync(abs)) {
-			const m = /\bname\s*[:=]\s*['"]([A-Za-z0-9]+)['"]/.exec(fs.readFileSync(abs, 'utf8'));
-			if (m) return m[1];
-		}
-		const base = path.basename(file).replace(kind === 'node' ? /\.node\.js$/ : /\.credentials\.js$/, '');
-		return base.charAt(0).toLowerCase() + base.slice(1);
-	};
-	return {
-		packageName: pkg.name,
-		nodes: pkg.n8n.nodes.map((f) => ({ file: f, type: `${pkg.name}.${internalName(f, 'node')}` })),
-		credentials: pkg.n8n.credentials.map((f) => ({ file: f, name: internalName(f, 'credential') })),
-	};
-}
 
 /** The six node types and the credential the issues fix (independent of package.json, so a renamed entry shows). */
 const REQUIRED = Object.freeze({
@@ -94,4 +72,4 @@ function packageLoadErrors(logText, packageName) {
 		.slice(0, 10);
 }
 
-module.exports = { REQUIRED, declaredTypes, checkListing, packageLoadErrors };
+module.exports = { REQUIRED, checkListing, packageLoadErrors };
