@@ -8,9 +8,14 @@ import * as start from './start.operation';
 import * as startAndWait from './startAndWait.operation';
 import * as waitForResult from './waitForResult.operation';
 
+/** n8n 1.x contexts have no isToolExecution(); there a node never runs as an AI tool call. */
+export function isToolExecution(ctx: IExecuteFunctions): boolean {
+	return typeof ctx.isToolExecution === 'function' && ctx.isToolExecution();
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const operation = this.getNodeParameter('operation', 0) as string;
-	if ((operation === 'startAndWait' || operation === 'waitForResult') && this.isToolExecution()) {
+	if ((operation === 'startAndWait' || operation === 'waitForResult') && isToolExecution(this)) {
 		throw new NodeOperationError(this.getNode(), 'An AI tool call cannot wait for the user\'s browser to come back', {
 			description:
 				'Use the Start operation as a tool (it returns providerUrl to give to the user), and read the result with your own Webhook and the Parse Callback operation.',
