@@ -12,12 +12,19 @@ import {
 
 const OTHER_SCHEME = 'other';
 
+/** Case-insensitive name order without localeCompare, whose first call sets up ICU collation (~10 ms at load). */
+function byName(a: string, b: string): number {
+	const x = a.toLowerCase();
+	const y = b.toLowerCase();
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** The picker: the schemes of the contract and the field notes, by country, then "other". */
 export function schemeOptions(): INodePropertyOptions[] {
 	const known = COMMON_SCHEME_CODES.map((code) => {
 		const scheme = findScheme(code);
 		return { name: `${scheme?.name ?? code} (${code})`, value: code, description: scheme?.id };
-	}).sort((a, b) => a.name.localeCompare(b.name));
+	}).sort((a, b) => byName(a.name, b.name));
 	return [
 		...known,
 		{ name: 'Other Scheme Code…', value: OTHER_SCHEME, description: 'Enter any Peppol scheme code (ICD)' },
