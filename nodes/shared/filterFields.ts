@@ -111,6 +111,20 @@ function fieldOptions(resource: QueryResource): INodePropertyOptions[] {
 	];
 }
 
+/** The Field dropdown of a condition or sort key: the resource's properties plus a custom path. */
+function fieldPicker(resource: QueryResource, description: string): INodeProperties {
+	const fields = fieldOptions(resource);
+	const defaultField = fields[0].value as string;
+	return {
+		displayName: 'Field',
+		name: 'field',
+		type: 'options',
+		options: fields,
+		default: defaultField,
+		description,
+	};
+}
+
 const customPathField: INodeProperties = {
 	displayName: 'Property Path',
 	name: 'customField',
@@ -130,8 +144,6 @@ export function filterConditionsField(
 	displayOptions?: IDisplayOptions,
 	overrides: Partial<INodeProperties> = {},
 ): INodeProperties {
-	const fields = fieldOptions(resource);
-	const defaultField = fields[0].value as string;
 	return {
 		displayName: 'Filters',
 		name: 'filters',
@@ -148,14 +160,7 @@ export function filterConditionsField(
 				displayName: 'Condition',
 				name: 'conditions',
 				values: [
-					{
-						displayName: 'Field',
-						name: 'field',
-						type: 'options',
-						options: fields,
-						default: defaultField,
-						description: 'Property to compare',
-					},
+					fieldPicker(resource, 'Property to compare'),
 					customPathField,
 					{
 						displayName: 'Value Type',
@@ -212,8 +217,6 @@ export function sortField(
 	displayOptions?: IDisplayOptions,
 	overrides: Partial<INodeProperties> = {},
 ): INodeProperties {
-	const fields = fieldOptions(resource);
-	const defaultField = fields[0].value as string;
 	return {
 		displayName: 'Sort',
 		name: 'sort',
@@ -229,14 +232,7 @@ export function sortField(
 				displayName: 'Key',
 				name: 'keys',
 				values: [
-					{
-						displayName: 'Field',
-						name: 'field',
-						type: 'options',
-						options: fields,
-						default: defaultField,
-						description: 'Property to sort on',
-					},
+					fieldPicker(resource, 'Property to sort on'),
 					customPathField,
 					{
 						displayName: 'Direction',
