@@ -3,6 +3,7 @@
  * when to stop. The decision functions are pure; `paginate` drives a client.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 export const PAGE_SIZE = 120;
 
@@ -40,7 +41,9 @@ export function resolveNextLink(link: string, baseUrl: string): { url: string } 
 		try {
 			target = new URL(link);
 		} catch {
-			return { problem: `The API returned an unreadable next-page link: ${link.slice(0, 200)}` };
+			return {
+				problem: `The API returned an unreadable next-page link: ${link.slice(0, 200)}`,
+			};
 		}
 		if (target.origin !== base.origin) {
 			return {
@@ -50,10 +53,14 @@ export function resolveNextLink(link: string, baseUrl: string): { url: string } 
 		return { url: target.toString() };
 	}
 	if (link.startsWith('//')) {
-		return { problem: `The API returned a protocol-relative next-page link (${link.slice(0, 100)}); it was not followed` };
+		return {
+			problem: `The API returned a protocol-relative next-page link (${link.slice(0, 100)}); it was not followed`,
+		};
 	}
 	const prefix = baseUrl.replace(/\/+$/, '');
-	return { url: link.startsWith('/') ? `${prefix}${link}` : `${prefix}/${link}` };
+	return {
+		url: link.startsWith('/') ? `${prefix}${link}` : `${prefix}/${link}`,
+	};
 }
 
 /** `$top` for the first request: only when one page holds everything wanted. */
@@ -77,17 +84,52 @@ export interface PaginateOptions {
 	limit?: number;
 	itemIndex?: number;
 	operation?: string;
+	/**
+	 * Request the next page while the current one is parsed and handed on (Return All
+	 * lists that are always read to the end). Never used with a limit; only links the
+	 * host rule and the repeated-link rule accept are requested ahead.
+	 */
+	readAhead?: boolean;
+}
+
+interface PageRequest {
+	method: 'GET';
+	path: string;
+	qs?: IDataObject;
+	itemIndex?: number;
+	operation?: string;
+	/** The text an earlier read of this page gave that is not JSON (counts as its first attempt). */
+	brokenText?: string;
 }
 
 export interface PageFetcher {
 	readonly baseUrl: string;
-	request<T = unknown>(req: {
-		method: 'GET';
-		path: string;
-		qs?: IDataObject;
-		itemIndex?: number;
-		operation?: string;
-	}): Promise<T>;
+	request<T = unknown>(req: PageRequest): Promise<T>;
+	/** The successful body as received text, unparsed (enables read-ahead). */
+	requestText?(req: PageRequest): Promise<string>;
+}
+
+const LINK_KEYS = ['"NextpageLink"', '"NextPageLink"', '"nextPageLink"', '"@odata.nextLink"'];
+
+/**
+ * The next-page link of a list body still in text form, found without parsing the
+ * whole page: the last occurrence of a link key followed by a JSON string. Only a
+ * guess to start the next request early; the parsed body has the final word.
+ */
+export function peekNextLink(text: string): string | undefined {
+	for (const key of LINK_KEYS) {
+		const at = text.lastIndexOf(key);
+		if (at < 0) continue;
+		const match = /^\s*:\s*("(?:[^"\\]|\\.)*")/.exec(text.slice(at + key.length, at + key.length + 4096));
+		if (!match) continue;
+		try {
+			const link = JSON.parse(match[1]) as string;
+			return link.trim() || undefined;
+		} catch {
+			continue;
+		}
+	}
+	return undefined;
 }
 
 /**
@@ -101,9 +143,71 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 	const top = firstPageTop(limit);
 	if (top !== undefined && (qs.$top === undefined || Number(qs.$top) > top)) qs.$top = top;
 
+	const { itemIndex, operation } = options;
+	const requestText = options.readAhead && limit === undefined ? client.requestText?.bind(client) : undefined;
 	const seen = new Set<string>();
 	let collected = 0;
-	let body = await client.request({ method: 'GET', path: options.path, qs, itemIndex: options.itemIndex, operation: options.operation });
+	/** At most one page requested ahead, and only from the page the loop is on. */
+	let ahead: { url: string; text: Promise<string> } | undefined;
+
+	const get = async (path: string, pageQs?: IDataObject) =>
+		await client.request({
+			method: 'GET',
+			path,
+			qs: pageQs,
+			itemIndex,
+			operation,
+		});
+
+	/** Requests the page the text links to (when the rules allow it), then parses the text. */
+	const parse = async (path: string, pageQs: IDataObject | undefined, text: string): Promise<unknown> => {
+		ahead = undefined;
+		const guess = peekNextLink(text);
+		const next = guess === undefined ? undefined : resolveNextLink(guess, client.baseUrl);
+		if (requestText && next && 'url' in next && next.url !== path && !seen.has(next.url)) {
+			const pending = requestText({
+				method: 'GET',
+				path: next.url,
+				itemIndex,
+				operation,
+			});
+			// Awaited when the parsed page agrees, dropped when not: never an unhandled rejection.
+			pending.catch(() => undefined);
+			ahead = { url: next.url, text: pending };
+			// Let the request reach the wire (connect, headers) before the parse takes the thread.
+			await sleep(0);
+		}
+		try {
+			return JSON.parse(text) as unknown;
+		} catch {
+			// Cut off or not JSON: the checked path takes it as a failed attempt, retries or names the problem.
+			return await client.request({
+				method: 'GET',
+				path,
+				qs: pageQs,
+				itemIndex,
+				operation,
+				brokenText: text,
+			});
+		}
+	};
+
+	const fetchPage = async (path: string, pageQs?: IDataObject): Promise<unknown> =>
+		requestText
+			? await parse(
+					path,
+					pageQs,
+					await requestText({
+						method: 'GET',
+						path,
+						qs: pageQs,
+						itemIndex,
+						operation,
+					}),
+				)
+			: await get(path, pageQs);
+
+	let body = await fetchPage(options.path, qs);
 	for (;;) {
 		const page = readListPage(body);
 		const remaining = limit === undefined ? page.items.length : limit - collected;
@@ -120,6 +224,7 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 			);
 		}
 		seen.add(next.url);
-		body = await client.request({ method: 'GET', path: next.url, itemIndex: options.itemIndex, operation: options.operation });
+		const early = ahead;
+		body = early && early.url === next.url ? await parse(next.url, undefined, await early.text) : await fetchPage(next.url);
 	}
 }

@@ -25,12 +25,7 @@ import type { RetryPolicy } from './retry';
 
 export const CREDENTIAL_TYPE = 'accessPointApi';
 
-export type ApiContext =
-	| IExecuteFunctions
-	| IPollFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IWebhookFunctions;
+export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -47,6 +42,17 @@ export interface ApiRequest {
 	retry?: RetryPolicy;
 	/** Accept a non-JSON text body on success (e.g. a plain "OK"). */
 	acceptText?: boolean;
+	/**
+	 * Return a successful body as the text received, unparsed (list pages, so the
+	 * caller can start the next request before parsing). Error answers are still
+	 * parsed and mapped as usual.
+	 */
+	rawText?: boolean;
+	/**
+	 * A 2xx body an earlier read of this GET (with `rawText`) returned and that is not
+	 * JSON: it counts as the first attempt, so the retry policy decides what happens next.
+	 */
+	brokenText?: string;
 	timeoutMs?: number;
 }
 
@@ -70,6 +76,8 @@ export interface ApiClient {
 	readonly partyId: string;
 	request<T = unknown>(req: ApiRequest): Promise<T>;
 	requestFull<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
+	/** A successful body as received text (see `ApiRequest.rawText`). */
+	requestText(req: ApiRequest): Promise<string>;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -78,6 +86,20 @@ function headerValue(headers: ApiResponse['headers'], name: string): string | un
 	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
 	const value = key ? headers[key] : undefined;
 	return Array.isArray(value) ? value[0] : value;
+}
+
+function isSuccess(status: number): boolean {
+	return status >= 200 && status < 300;
+}
+
+/** A text body as JSON where it is JSON, else the text itself (what axios's JSON mode gives). */
+function parseIfJson(text: unknown): unknown {
+	if (typeof text !== 'string') return text;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
 }
 
 function isJsonLike(body: unknown): boolean {
@@ -102,11 +124,7 @@ function isBrokenText(text: string): boolean {
  * through httpRequestWithAuthentication with the credential's generic
  * authentication (apikey and partyID headers).
  */
-export async function getApiClient(
-	this: ApiContext,
-	options: ApiClientOptions = {},
-	itemIndex?: number,
-): Promise<ApiClient> {
+export async function getApiClient(this: ApiContext, options: ApiClientOptions = {}, itemIndex?: number): Promise<ApiClient> {
 	const node = this.getNode();
 	const raw = (await (this.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>)(
 		CREDENTIAL_TYPE,
@@ -145,29 +163,51 @@ export async function getApiClient(
 			timeout: req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
 		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
+		if (req.rawText) requestOptions.encoding = 'text';
+
+		/** One HTTP exchange; a text-mode error body is parsed like a JSON-mode one. */
+		const exchange = async (): Promise<ApiResponse<unknown>> => {
+			const full = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{ ...requestOptions, headers: { ...requestOptions.headers } },
+				{ credentialsDecrypted },
+			)) as {
+				statusCode: number;
+				headers: ApiResponse['headers'];
+				body: unknown;
+			};
+			const response = {
+				status: full.statusCode,
+				headers: full.headers ?? {},
+				body: full.body,
+			};
+			if (req.rawText) response.body = isSuccess(response.status) ? String(full.body ?? '') : parseIfJson(full.body);
+			return response;
+		};
 
 		for (let attempt = 0; ; attempt++) {
-			options.onRequest?.({ method: req.method, url });
 			let response: ApiResponse<unknown>;
-			try {
-				const full = (await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					CREDENTIAL_TYPE,
-					{ ...requestOptions, headers: { ...requestOptions.headers } },
-					{ credentialsDecrypted },
-				)) as { statusCode: number; headers: ApiResponse['headers']; body: unknown };
-				response = { status: full.statusCode, headers: full.headers ?? {}, body: full.body };
-			} catch (error) {
-				const cause = (error as { cause?: { code?: string; message?: string } }).cause ?? error;
-				const details = describeNetworkError(cause as { code?: string; message?: string }, operation);
-				if (attempt < policy.maxRetries && shouldRetry(undefined, true)) {
-					await sleep(retryDelayMs(policy, attempt, undefined));
-					continue;
+			if (attempt === 0 && req.brokenText !== undefined) {
+				// The caller read this page once already and it was not JSON: that was the first attempt.
+				response = { status: 200, headers: {}, body: req.brokenText };
+			} else {
+				options.onRequest?.({ method: req.method, url });
+				try {
+					response = await exchange();
+				} catch (error) {
+					const cause = (error as { cause?: { code?: string; message?: string } }).cause ?? error;
+					const details = describeNetworkError(cause as { code?: string; message?: string }, operation);
+					if (attempt < policy.maxRetries && shouldRetry(undefined, true)) {
+						await sleep(retryDelayMs(policy, attempt, undefined));
+						continue;
+					}
+					throw buildApiError(node, details.message, details.description, undefined, details.code, req.itemIndex, secrets);
 				}
-				throw buildApiError(node, details.message, details.description, undefined, details.code, req.itemIndex, secrets);
+				if (req.rawText && isSuccess(response.status)) return response as ApiResponse<T>;
 			}
 
-			if (response.status >= 200 && response.status < 300) {
+			if (isSuccess(response.status)) {
 				if (!isJsonLike(response.body) && (!req.acceptText || isBrokenText(String(response.body)))) {
 					const text = String(response.body);
 					if (text.trim() === '') return { ...response, body: undefined as T };
@@ -225,6 +265,9 @@ export async function getApiClient(
 		async request<T>(req: ApiRequest): Promise<T> {
 			return (await send<T>(req)).body;
 		},
+		async requestText(req: ApiRequest): Promise<string> {
+			return (await send<string>({ ...req, rawText: true })).body;
+		},
 	};
 }
 
@@ -279,16 +322,14 @@ export async function* paginateList(
 			);
 		}
 		// Already a NodeApiError from the client: the constructor hands it back unchanged.
-		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
+		throw new NodeApiError(this.getNode(), error as JsonObject, {
+			itemIndex: options.itemIndex,
+		});
 	}
 }
 
 /** Collects a whole list (bounded by limit) into one array. */
-export async function collectList(
-	this: ApiContext,
-	client: ApiClient,
-	options: PaginateOptions,
-): Promise<IDataObject[]> {
+export async function collectList(this: ApiContext, client: ApiClient, options: PaginateOptions): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
 	for await (const page of paginateList.call(this, client, options)) {
 		for (const item of page) all.push(item);

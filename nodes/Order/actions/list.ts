@@ -63,6 +63,8 @@ export async function executeList(
 			limit,
 			itemIndex,
 			operation: `List ${LABELS[resource]}`,
+			// Return All reads every page: request the next while this one is parsed.
+			readAhead: true,
 		});
 		for await (const page of pages) {
 			for (const record of page) items.push({ json: record, pairedItem: { item: itemIndex } });
