@@ -7,12 +7,12 @@
  */
 
 /**
- * @typedef {500|502|503|504|429|'html'|'empty'|'truncated'|'timeout'|'reset'|'after-commit'} FaultKind
+ * @typedef {500|502|503|504|429|'html'|'empty'|'truncated'|'cut'|'timeout'|'reset'|'after-commit'} FaultKind
  * @typedef {{ method?: string, pathPrefix?: string }} FaultMatch
  * @typedef {{ remaining: number, kind: FaultKind, match: FaultMatch }} QueuedFault
  */
 
-const KINDS = new Set([500, 502, 503, 504, 429, 'html', 'empty', 'truncated', 'timeout', 'reset', 'after-commit']);
+const KINDS = new Set([500, 502, 503, 504, 429, 'html', 'empty', 'truncated', 'cut', 'timeout', 'reset', 'after-commit']);
 
 /** @param {unknown} kind */
 function assertKind(kind) {

@@ -100,6 +100,18 @@ function write(res, r, entry, mangle) {
 	entry.status = r.status;
 }
 
+/**
+ * The 'cut' fault: the real answer's headers (its full content-length) and half its
+ * body, then the connection is destroyed, as when a link drops mid-transfer.
+ * @param {import('node:http').ServerResponse} res @param {Result} r @param {any} entry
+ */
+function cut(res, r, entry) {
+	const payload = r.body === undefined ? '' : JSON.stringify(r.body);
+	res.writeHead(r.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+	res.write(payload.slice(0, Math.max(1, Math.floor(payload.length / 2))), () => res.socket && res.socket.destroy());
+	entry.status = r.status;
+}
+
 /** @param {unknown} err @returns {Result} */
 function errorResult(err) {
 	if (err instanceof ApiError) return { status: err.status, body: { errors: err.errors } };
@@ -150,14 +162,18 @@ async function handle(s, req, res) {
 		req.socket.destroy();
 		return;
 	}
-	if (fault && fault !== 'truncated' && fault !== 'after-commit') return write(res, faultResponse(fault, /** @type {any} */ (s.config)), entry);
+	if (fault && fault !== 'truncated' && fault !== 'cut' && fault !== 'after-commit') return write(res, faultResponse(fault, /** @type {any} */ (s.config)), entry);
 	const half = (/** @type {string} */ p) => p.slice(0, Math.max(1, Math.floor(p.length / 2)));
 	if (fault === 'truncated' && method !== 'GET' && method !== 'HEAD') {
 		return write(res, { status: 200, body: { errors: [{ Code: 'Truncated', Description: 'This answer was cut off in transit' }] } }, entry, half);
 	}
+	if (fault === 'cut' && method !== 'GET' && method !== 'HEAD') {
+		return cut(res, { status: 200, body: { errors: [{ Code: 'Cut', Description: 'The connection dropped mid-answer' }] } }, entry);
+	}
 	const result = run(s, method, path, url, req, raw);
 	if (fault === 'after-commit') return write(res, faultResponse(503, /** @type {any} */ (s.config)), entry);
 	if (fault === 'truncated') return write(res, { ...result, status: 200 }, entry, half);
+	if (fault === 'cut') return cut(res, result, entry);
 	write(res, result, entry);
 }
 

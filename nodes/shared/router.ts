@@ -35,11 +35,11 @@ function isExecutionData(value: unknown): value is INodeExecutionData {
 export function toItems(result: ItemResult, itemIndex: number): INodeExecutionData[] {
 	if (result === undefined) return [];
 	const list = Array.isArray(result) ? result : [result];
-	return list.map((entry) =>
-		isExecutionData(entry)
-			? { ...entry, pairedItem: entry.pairedItem ?? { item: itemIndex } }
-			: { json: entry as IDataObject, pairedItem: { item: itemIndex } },
-	);
+	return list.map((entry) => {
+		if (!isExecutionData(entry)) return { json: entry as IDataObject, pairedItem: { item: itemIndex } };
+		// Already paired (e.g. thousands of list records): kept as is, not copied.
+		return entry.pairedItem === undefined ? { ...entry, pairedItem: { item: itemIndex } } : entry;
+	});
 }
 
 /**

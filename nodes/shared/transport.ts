@@ -88,6 +88,43 @@ function headerValue(headers: ApiResponse['headers'], name: string): string | un
 	return Array.isArray(value) ? value[0] : value;
 }
 
+/** The part of a Node.js readable stream (n8n's `encoding: 'stream'` body) read here. */
+interface ByteStream {
+	on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+	once(event: 'end' | 'close', listener: () => void): unknown;
+	once(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+function isByteStream(body: unknown): body is ByteStream {
+	return !!body && typeof (body as ByteStream).on === 'function' && typeof (body as ByteStream).once === 'function';
+}
+
+/**
+ * A streamed body as text, decoded chunk by chunk as it arrives: no copy of the
+ * whole body as a Buffer is made, so list pages give their memory back sooner.
+ */
+async function readText(body: unknown): Promise<string> {
+	if (typeof body === 'string') return body;
+	if (!isByteStream(body)) return '';
+	return await new Promise<string>((resolve, reject) => {
+		const decoder = new TextDecoder();
+		let text = '';
+		let ended = false;
+		body.on('data', (chunk) => {
+			text += decoder.decode(chunk, { stream: true });
+		});
+		body.once('end', () => {
+			ended = true;
+			resolve(text + decoder.decode());
+		});
+		body.once('error', reject);
+		body.once('close', () => {
+			// Closed before the end: the connection went away mid-body.
+			if (!ended) reject(Object.assign(new Error('The connection closed before the whole answer arrived'), { code: 'ECONNRESET' }));
+		});
+	});
+}
+
 function isSuccess(status: number): boolean {
 	return status >= 200 && status < 300;
 }
@@ -163,7 +200,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			timeout: req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
 		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
-		if (req.rawText) requestOptions.encoding = 'text';
+		if (req.rawText) requestOptions.encoding = 'stream';
 
 		/** One HTTP exchange; a text-mode error body is parsed like a JSON-mode one. */
 		const exchange = async (): Promise<ApiResponse<unknown>> => {
@@ -182,7 +219,10 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				headers: full.headers ?? {},
 				body: full.body,
 			};
-			if (req.rawText) response.body = isSuccess(response.status) ? String(full.body ?? '') : parseIfJson(full.body);
+			if (req.rawText) {
+				const text = await readText(full.body);
+				response.body = isSuccess(response.status) ? text : parseIfJson(text);
+			}
 			return response;
 		};
 

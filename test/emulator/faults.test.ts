@@ -50,6 +50,13 @@ describe('faults', () => {
 		expect(() => JSON.parse(r.text)).toThrow();
 	});
 
+	it('cut sends the real headers and half the body, then drops the connection', async () => {
+		emu.failNext(1, 'cut');
+		await expect(get(emu, '/v1/orders?$top=50')).rejects.toThrow();
+		expect(emu.requests[emu.requests.length - 1]).toMatchObject({ status: 200, fault: 'cut' });
+		expect((await get(emu, '/v1/orders?$top=1')).status).toBe(200);
+	});
+
 	it('reset destroys the socket', async () => {
 		emu.failNext(1, 'reset');
 		await expect(get(emu, '/v1/orders')).rejects.toThrow();
@@ -79,10 +86,12 @@ describe('faults', () => {
 	it('faults on POST do not create the resource; after-commit creates it then answers 503', async () => {
 		const pid = emu.credentials.partyId;
 		const before = emu.store.listOrders(pid).length;
-		for (const kind of [503, 429, 'html', 'empty', 'truncated'] as const) {
+		for (const kind of [503, 429, 'html', 'empty', 'truncated', 'cut'] as const) {
 			emu.failNext(1, kind, { method: 'POST' });
-			const r = await post(emu, '/v1/orders', orderBody(), { headers: { 'Idempotency-Key': `k-${kind}` } });
-			expect(r.status).not.toBe(409);
+			// 'cut' drops the connection mid-answer, so the client sees no status at all.
+			const r = await post(emu, '/v1/orders', orderBody(), { headers: { 'Idempotency-Key': `k-${kind}` } }).catch(() => undefined);
+			if (kind === 'cut') expect(r).toBeUndefined();
+			else expect(r?.status).not.toBe(409);
 		}
 		expect(emu.store.listOrders(pid).length).toBe(before);
 		emu.failNext(1, 'after-commit', { method: 'POST', pathPrefix: '/v1/orders' });

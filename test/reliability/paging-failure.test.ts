@@ -55,7 +55,7 @@ describe('paging that fails mid-way never emits a partial list as complete', () 
 
 	const listRequests = () => apiRequests(emu).map((r) => `${r.query.$skip ?? '0'}:${r.fault ?? r.status}`);
 
-	it.each([503, 'html', 'truncated', 'empty', 'reset', 429])(
+	it.each([503, 'html', 'truncated', 'cut', 'empty', 'reset', 429])(
 		'stop on fail: page 3 failing with %p after 1 retry stops the node with a NodeApiError on the item and outputs nothing',
 		async (kind) => {
 			failPage('/v1/orders', 2 * PAGE, 2, kind);
@@ -112,6 +112,16 @@ describe('paging that fails mid-way never emits a partial list as complete', () 
 		expect(new Set(ids).size).toBe(total);
 		expect(listRequests()).toEqual(['0:200', '120:200', '240:502', '240:502', '240:200', '360:200']);
 		figures['page 3 fails twice, 2 retries'] = `${ids.length} of ${total} records, ${new Set(ids).size} distinct, requests ${listRequests().join(' ')}`;
+	});
+
+	it('page 3 dropped mid-body once with 1 retry: read again, the complete list, no record twice', async () => {
+		failPage('/v1/orders', 2 * PAGE, 1, 'cut');
+		const result = await h.runNode(ORDER, { resource: 'order', operation: 'getMany', returnAll: true, options: { maxRetries: 1, retryDelayMs: 1 } });
+		result.assertSuccess();
+		const ids = result.output(result.nodeName as string).map((o) => o.OrderID);
+		expect(ids).toHaveLength(total);
+		expect(new Set(ids).size).toBe(total);
+		expect(listRequests()).toEqual(['0:200', '120:200', '240:cut', '240:200', '360:200']);
 	});
 
 	it('parties: page 3 of 4 failing fails the item just the same', async () => {

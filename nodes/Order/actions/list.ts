@@ -66,8 +66,10 @@ export async function executeList(
 			// Return All reads every page: request the next while this one is parsed.
 			readAhead: true,
 		});
+		// One pairing object for all records of this item (n8n replaces, never edits, pairedItem).
+		const pairedItem = { item: itemIndex };
 		for await (const page of pages) {
-			for (const record of page) items.push({ json: record, pairedItem: { item: itemIndex } });
+			for (const record of page) items.push({ json: record, pairedItem });
 		}
 		return items;
 	});
