@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/router';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback } from '../callback';
 import { failureItem, IDENTIFIED, inputError, item, NOT_IDENTIFIED } from './common';
+import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
 	{
@@ -35,7 +35,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { operation: ['parseCallback'] } }, properties);
+export const description = forOperation('parseCallback', properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const outputs: INodeExecutionData[][] = [[], []];

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
@@ -16,6 +16,7 @@ import {
 	SESSION_KEY,
 	startIdentification,
 } from './common';
+import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
 	{
@@ -72,7 +73,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { operation: ['start'] } }, properties);
+export const description = forOperation('start', properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const toThisExecution = this.getNodeParameter('redirectTo', 0, 'url') === 'thisExecution';

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
@@ -19,6 +18,7 @@ import {
 	waitOptions,
 } from './common';
 import { waitForCallback } from './waiting';
+import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
 	{
@@ -43,7 +43,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { operation: ['startAndWait'] } }, properties);
+export const description = forOperation('startAndWait', properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	requireSingleItem(this, 'Start and Wait for Result');

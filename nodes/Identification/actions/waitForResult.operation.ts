@@ -1,11 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/router';
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
 import { failureItem, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs, waitOptions } from './common';
 import { expiredItem, waitForCallback } from './waiting';
+import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
 	{
@@ -25,7 +26,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { operation: ['waitForResult'] } }, properties);
+export const description = forOperation('waitForResult', properties);
 
 interface RecordedSession {
 	registrationID?: unknown;

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, IDataObject } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
@@ -8,6 +7,7 @@ import { inputError, readRegistrationId } from '../../shared/input';
 import type { IntegrationInput } from './integrationInput';
 import { buildIntegrationBody } from './integrationInput';
 import { integrationOutput } from './integrationOutput';
+import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity that gets the integration' },
@@ -103,7 +103,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
+export const description = forOperation('create', properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const items = await runPerItem(this, async (itemIndex) => {

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
@@ -7,10 +6,11 @@ import { runPerItem } from '../../shared/router';
 import { checkNumericId } from '../../shared/validation';
 import { integrationIdField } from './fields';
 import { readRegistrationId, requireValid } from '../../shared/input';
+import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [{ ...registrationIdField }, { ...integrationIdField, description: 'The integration to remove from the registration' }];
 
-export const description = updateDisplayOptions({ show: { operation: ['delete'] } }, properties);
+export const description = forOperation('delete', properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {

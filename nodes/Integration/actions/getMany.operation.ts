@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, registrationIdField, returnAllFields } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
@@ -7,13 +6,14 @@ import { runPerItem } from '../../shared/router';
 import { fetchRegistration } from '../../shared/registrations';
 import { readRegistrationId } from '../../shared/input';
 import { integrationOutput } from './integrationOutput';
+import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity whose integrations to list' },
 ];
 
 export const description = [
-	...updateDisplayOptions({ show: { operation: ['getMany'] } }, properties),
+	...forOperation('getMany', properties),
 	...returnAllFields({ operation: ['getMany'] }),
 ];
 

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
 import { inputError } from '../../shared/input';
 import type { RegistrationInput } from './registrationBody';
 import { buildRegistrationBody } from './registrationBody';
+import { forOperation } from '../../shared/display';
 
 function addressFields(kind: string): INodeProperties[] {
 	return [
@@ -282,7 +283,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
+export const description = forOperation('create', properties);
 
 /** The new ID from `{ RegistrationID }`, a similar object, or a bare number. */
 export function readNewRegistrationId(body: unknown): number | string | undefined {

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
 import { readRegistrationId } from '../../shared/input';
+import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
 	{
@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity to deactivate' },
 ];
 
-export const description = updateDisplayOptions({ show: { operation: ['deactivate'] } }, properties);
+export const description = forOperation('deactivate', properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
 import { fetchRegistration } from '../../shared/registrations';
@@ -7,10 +6,11 @@ import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
 import { readRegistrationId } from '../../shared/input';
 import { flattenRegistration } from '../../shared/registrationOutput';
+import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [{ ...registrationIdField }];
 
-export const description = updateDisplayOptions({ show: { operation: ['get'] } }, properties);
+export const description = forOperation('get', properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {
