@@ -125,6 +125,29 @@ async function readText(body: unknown): Promise<string> {
 	});
 }
 
+interface Failure {
+	code?: string;
+	httpCode?: string;
+	message?: string;
+	cause?: unknown;
+}
+
+/**
+ * The network failure under what n8n's HTTP helper threw: its cause (n8n 2.x), or the
+ * code n8n 1.x keeps on the NodeApiError it wraps the axios error in (`httpCode`).
+ */
+function networkFailure(error: unknown): { code?: string; message?: string } {
+	let message: string | undefined;
+	for (let current = error as Failure | undefined, depth = 0; current && depth < 4; current = current.cause as Failure, depth++) {
+		message = message ?? current.message;
+		for (const code of [current.code, current.httpCode]) {
+			if (typeof code === 'string' && /^E[A-Z_]+$|^ERR_/.test(code)) return { code, message: current.message };
+		}
+	}
+	const cause = (error as Failure | undefined)?.cause as Failure | undefined;
+	return { message: cause?.message ?? message };
+}
+
 function isSuccess(status: number): boolean {
 	return status >= 200 && status < 300;
 }
@@ -236,8 +259,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				try {
 					response = await exchange();
 				} catch (error) {
-					const cause = (error as { cause?: { code?: string; message?: string } }).cause ?? error;
-					const details = describeNetworkError(cause as { code?: string; message?: string }, operation);
+					const details = describeNetworkError(networkFailure(error), operation);
 					if (attempt < policy.maxRetries && shouldRetry(undefined, true)) {
 						await sleep(retryDelayMs(policy, attempt, undefined));
 						continue;

@@ -205,13 +205,17 @@ async function createHarness(options = {}) {
 			} else {
 				const node = startNode ? workflow.getNode(startNode) : undefined;
 				if (startNode && !node) throw new Error(`Start node "${startNode}" not found`);
-				run = await workflowExecute.run({ workflow, startNode: node || undefined, pinData });
+				// n8n-core 2.x takes one options object; 1.x takes (workflow, startNode, destinationNode, pinData).
+				run =
+					core.WorkflowExecute.prototype.run.length > 1
+						? await workflowExecute.run(workflow, node || undefined, undefined, pinData)
+						: await workflowExecute.run({ workflow, startNode: node || undefined, pinData });
 			}
 		} catch (error) {
 			// Thrown before the engine produced a run: WorkflowHasIssuesError (a required
 			// parameter is empty or invalid: n8n refuses to start), bad parameter data, ...
 			run = {
-				data: runExecutionData || wf.createRunExecutionData(),
+				data: runExecutionData || emptyRunExecutionData(),
 				mode: record.mode,
 				startedAt: new Date(),
 				stoppedAt: new Date(),
@@ -221,6 +225,12 @@ async function createHarness(options = {}) {
 			run.thrown = error;
 		}
 		return finalize(record, run, additionalData);
+	}
+
+	/** An empty run (n8n-workflow 2.x has a factory for it; 1.x has not). */
+	function emptyRunExecutionData() {
+		if (typeof wf.createRunExecutionData === 'function') return wf.createRunExecutionData();
+		return { startData: {}, resultData: { runData: {} }, executionData: { contextData: {}, nodeExecutionStack: [], metadata: {}, waitingExecution: {}, waitingExecutionSource: {} } };
 	}
 
 	function finalize(record, run, additionalData) {
@@ -425,8 +435,19 @@ async function createHarness(options = {}) {
 						emittedError = e;
 					},
 				);
-				const executor = Container.get(core.PollTriggerExecutor);
-				await executor.create(workflow, node, context, () => true)(false);
+				if (core.PollTriggerExecutor) {
+					const executor = Container.get(core.PollTriggerExecutor);
+					await executor.create(workflow, node, context, () => true)(false);
+				} else {
+					// n8n-core 1.x (no executor exported): the active-workflow manager calls poll()
+					// through TriggersAndPollers.runPoll and emits what it returns, or the error.
+					try {
+						const response = await nodeType.poll.call(context);
+						if (response !== null) emitted = response;
+					} catch (error) {
+						emittedError = error;
+					}
+				}
 				if (emittedError) throw emittedError;
 				data = emitted;
 			}

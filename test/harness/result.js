@@ -1,4 +1,17 @@
 'use strict';
+/**
+ * n8n-core 2.x keeps the error a node threw on its task; 1.x keeps a plain copy
+ * ({ ...error, message, stack }). A copy of an n8n-workflow error class (its own
+ * `name` says which) gets that class's prototype back, so tests read both alike.
+ */
+function rehydrate(error) {
+	if (!error || typeof error !== 'object' || error instanceof Error) return error;
+	const wf = require('n8n-workflow');
+	const Type = typeof error.name === 'string' && /^[A-Z]\w*Error$/.test(error.name) ? wf[error.name] : undefined;
+	if (typeof Type !== 'function' || !(Type.prototype instanceof Error)) return error;
+	return Object.assign(Object.create(Type.prototype), error);
+}
+
 /** Read-side wrapper around n8n's IRun. */
 
 class HarnessResult {
@@ -87,7 +100,7 @@ class HarnessResult {
 	nodeError(nodeName, runIndex) {
 		const task = this.task(nodeName, runIndex);
 		const error = task && task.error;
-		return (error && error.original) || error;
+		return rehydrate((error && error.original) || error);
 	}
 
 	/** Throws with a readable message unless the run succeeded. Returns this. */

@@ -27,6 +27,23 @@ import {
 /** Execution custom data key under which Start (This Execution) leaves the session for Wait for Result. */
 export const SESSION_KEY = 'accessPointIdentification';
 
+interface CustomData {
+	get(key: string): string | undefined;
+	set(key: string, value: string): void;
+}
+
+/**
+ * The execution's custom data: `this.customData` in n8n 2.x; n8n 1.x only offers it
+ * as `$execution.customData` of the expression data.
+ */
+export function executionCustomData(ctx: IExecuteFunctions, itemIndex: number): CustomData {
+	const direct = (ctx as { customData?: CustomData }).customData;
+	if (direct) return direct;
+	const proxied = (ctx.getWorkflowDataProxy(itemIndex).$execution as { customData?: CustomData } | undefined)?.customData;
+	if (!proxied) throw new NodeOperationError(ctx.getNode(), 'This n8n version offers no execution custom data', { itemIndex });
+	return proxied;
+}
+
 export const providerFields: INodeProperties[] = [
 	{
 		displayName: 'Identification Provider',

@@ -5,6 +5,7 @@ import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/router';
 import {
+	executionCustomData,
 	masterPartyOption,
 	providerFields,
 	readOptions,
@@ -93,7 +94,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		});
 		if (toThisExecution) {
 			try {
-				this.customData.set(
+				executionCustomData(this, itemIndex).set(
 					SESSION_KEY,
 					JSON.stringify({ registrationID: session.registrationID, startedAt: session.startedAt, expiresAt: session.expiresAt }),
 				);

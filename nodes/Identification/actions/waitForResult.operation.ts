@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError } from '../../shared/router';
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
-import { failureItem, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs, waitOptions } from './common';
+import { executionCustomData, failureItem, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs, waitOptions } from './common';
 import { expiredItem, waitForCallback } from './waiting';
 import { forOperation } from '../../shared/display';
 
@@ -34,8 +34,8 @@ interface RecordedSession {
 	expiresAt?: unknown;
 }
 
-function readRecordedSession(ctx: IExecuteFunctions): { registrationID?: number | string; startedAt?: string; expiresAt: string } {
-	const raw = ctx.customData.get(SESSION_KEY);
+function readRecordedSession(ctx: IExecuteFunctions, itemIndex: number): { registrationID?: number | string; startedAt?: string; expiresAt: string } {
+	const raw = executionCustomData(ctx, itemIndex).get(SESSION_KEY);
 	let parsed: RecordedSession | undefined;
 	try {
 		parsed = raw ? (JSON.parse(raw) as RecordedSession) : undefined;
@@ -61,7 +61,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	try {
 		const options = readOptions(this, itemIndex);
 		const resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
-		const session = readRecordedSession(this);
+		const session = readRecordedSession(this, itemIndex);
 		const margin = Math.min(
 			Math.max(Number(options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) || 0, 0),
 			MAX_WAIT_MARGIN_SECONDS,
