@@ -14,8 +14,9 @@
  *  8. resume        a run waiting for the identity check is resumed by the provider redirect
  *  9. editor        headless Chromium: log in, canvas without node issues, screenshots
  * 10. jest@24       the engine-level jest suite (test/workflows) under Node 24
+ * 11. jest@core1    the same suite on the last 1.x n8n-core under this Node (e2e/core1.js)
  *
- * Flags: --skip-browser --skip-jest --keep (keep the temp folder)
+ * Flags: --skip-browser --skip-jest (steps 10 and 11) --skip-core1 --keep (keep the temp folder)
  * Env: E2E_CACHE, E2E_N8N_VERSION (see e2e/install.js), E2E_ARTIFACTS (default .artifacts/e2e),
  *      E2E_JEST_ARGS (default test/workflows)
  * Exit code 1 when any step fails; the summary names what failed.
@@ -247,6 +248,23 @@ async function main() {
 				const summary = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /^(Tests|Test Suites):/.test(l));
 				for (const l of summary) log(`   ${l}`);
 				if (r.status !== 0) fail(`jest exited ${r.status} under Node 24 (see ${path.relative(REPO, path.join(ARTIFACTS, 'jest-node24.log'))})`);
+			});
+		}
+		if (!ARGS.has('--skip-jest') && !ARGS.has('--skip-core1')) {
+			// The same suite on n8n 1.x: the last 1.x n8n-core (+ its n8n-workflow, n8n-nodes-base)
+			// under this Node (20 in CI), through e2e/core1.js.
+			await step(`jest test/workflows on n8n-core 1.x under Node ${process.version}`, (fail) => {
+				const logFile = path.join(ARTIFACTS, 'jest-core1.log');
+				const r = spawnSync(process.execPath, [path.join(__dirname, 'core1.js')], {
+					cwd: REPO,
+					encoding: 'utf8',
+					env: { ...process.env, CORE1_LOG: logFile },
+					timeout: 25 * 60 * 1000,
+					maxBuffer: 64 * 1024 * 1024,
+				});
+				if (r.error) fail(`core1 did not finish: ${r.error.message}`);
+				for (const l of `${r.stdout}`.split('\n').filter((line) => /^core1: (Test|FAILED|installed)/.test(line))) log(`   ${l}`);
+				if (r.status !== 0) fail(`jest on n8n-core 1.x exited ${r.status} (see ${path.relative(REPO, logFile)})`);
 			});
 		}
 		void tgz;
