@@ -88,41 +88,20 @@ function headerValue(headers: ApiResponse['headers'], name: string): string | un
 	return Array.isArray(value) ? value[0] : value;
 }
 
-/** The part of a Node.js readable stream (n8n's `encoding: 'stream'` body) read here. */
-interface ByteStream {
-	on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
-	once(event: 'end' | 'close', listener: () => void): unknown;
-	once(event: 'error', listener: (error: Error) => void): unknown;
-}
-
-function isByteStream(body: unknown): body is ByteStream {
-	return !!body && typeof (body as ByteStream).on === 'function' && typeof (body as ByteStream).once === 'function';
-}
-
 /**
- * A streamed body as text, decoded chunk by chunk as it arrives: no copy of the
- * whole body as a Buffer is made, so list pages give their memory back sooner.
+ * A streamed body (n8n's `encoding: 'stream'`) as text, decoded chunk by chunk as it
+ * is iterated: no copy of the whole body as a Buffer is made, so list pages give their
+ * memory back sooner. (Async iteration measured 2.0x the JSON at peak for Return All
+ * over 12,000 orders; 'data' or 'readable' listeners 2.8x, see bench/README.md.)
+ * A connection that drops mid-body ends the iteration with an error.
  */
 async function readText(body: unknown): Promise<string> {
 	if (typeof body === 'string') return body;
-	if (!isByteStream(body)) return '';
-	return await new Promise<string>((resolve, reject) => {
-		const decoder = new TextDecoder();
-		let text = '';
-		let ended = false;
-		body.on('data', (chunk) => {
-			text += decoder.decode(chunk, { stream: true });
-		});
-		body.once('end', () => {
-			ended = true;
-			resolve(text + decoder.decode());
-		});
-		body.once('error', reject);
-		body.once('close', () => {
-			// Closed before the end: the connection went away mid-body.
-			if (!ended) reject(Object.assign(new Error('The connection closed before the whole answer arrived'), { code: 'ECONNRESET' }));
-		});
-	});
+	if (!body || typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] !== 'function') return '';
+	const decoder = new TextDecoder();
+	let text = '';
+	for await (const chunk of body as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
+	return text + decoder.decode();
 }
 
 interface Failure {
