@@ -28,10 +28,12 @@
  *   modules go to dist/package.exec.js, which is read only then.
  * - No code is evaluated from strings; both files are plain JavaScript the n8n
  *   scanner reads, and the only bare require is n8n-workflow.
+ * - An import becomes lazy only where that is checked to be safe: every `x_1.name`
+ *   read of it names an export of the module, and it has the shape tsc gives named
+ *   and namespace imports. Anything else stays a plain load (with a warning).
  * - Checks before dist/ is changed: each listed class serialises the same from
- *   the bundle as from tsc's modules; the load set is what it was measured to be;
- *   every module runs; every `x_1.name` read through a lazy namespace names an
- *   export of that module.
+ *   the bundle as from tsc's modules; loading them runs exactly the load set;
+ *   every module runs.
  *
  * Usage: node scripts/bundle.js [distDir]   (default: ./dist)
  */
@@ -191,24 +193,26 @@ function serialise(load, key) {
 	return JSON.stringify(new exported[name]());
 }
 
-/** Every `<binding>.<name>` read through a lazy namespace must name an export of its module. */
-function checkLazyReads(modules, lazy, names) {
+/**
+ * Modules that must stay plain loads: a lazy namespace only has the exports seen at build
+ * time, so every `<binding>.<name>` read of an import must name one of them, and an import in
+ * any other shape (re-export, require inside an expression) cannot be checked. Returns
+ * target -> why; those imports stay eager (correct, only not deferred).
+ */
+function eagerOnly(modules, names) {
+	const why = new Map();
+	const DECLARED = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:__importStar\()?__BUNDLE_EDGE\("([^"]+)"\)\)?;/g;
 	for (const [key, { code }] of modules) {
-		const bindings = code.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:__importStar\()?__BUNDLE_EDGE\("([^"]+)"\)/g);
-		for (const [, binding, target] of bindings) {
-			if (!lazy.has(target)) continue;
+		const reads = code.replace(EDGE, '');
+		for (const [, binding, target] of code.matchAll(DECLARED)) {
 			const exported = new Set(names.get(target));
-			const reads = code.replace(EDGE, '');
 			for (const [, name] of reads.matchAll(new RegExp(`(?<![\\w$.])${binding.replace(/\$/g, '\\$')}\\.([A-Za-z_$][\\w$]*)`, 'g'))) {
-				if (!exported.has(name)) throw new Error(`bundle: ${key} reads ${binding}.${name}, which ${target} does not export`);
+				if (!exported.has(name)) why.set(target, `${key} reads ${binding}.${name}, not an export of it`);
 			}
 		}
-		// A require in any other shape (re-export, inside an expression) is not checked, so it may not be lazy.
-		const rest = code.replace(/\b(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*(?:__importStar\()?__BUNDLE_EDGE\("[^"]+"\)\)?;/g, '');
-		for (const [, target] of rest.matchAll(EDGE)) {
-			if (lazy.has(target)) throw new Error(`bundle: ${key} imports ${target} in a form this script cannot check`);
-		}
+		for (const [, target] of code.replace(DECLARED, '').matchAll(EDGE)) why.set(target, `${key} imports it in a form this script does not check`);
 	}
+	return why;
 }
 
 const STUB = /^"use strict";\nmodule\.exports = require\("[^"]+"\)\.load\("[^"]+"\);\n$/;
@@ -235,14 +239,15 @@ function bundle(distDir = path.join(ROOT, 'dist'), pkg = require(path.join(ROOT,
 	}
 
 	// 2. Load set: what constructing and serialising each listed class runs when every import is lazy.
-	const allLazy = new Set([...keys].filter((k) => !entries.includes(k)));
-	checkLazyReads(modules, allLazy, names);
+	const eager = eagerOnly(modules, names);
+	for (const [target, why] of eager) console.warn(`bundle: ${target} stays a plain import (${why})`);
+	const allLazy = new Set([...keys].filter((k) => !entries.includes(k) && !eager.has(k)));
 	loaded = install(distDir, emit(modules, { lazy: allLazy, names }));
 	for (const key of entries) serialise(loaded.load, key);
 	const loadSet = new Set(loaded.loaded());
 
 	// 3. The bundle as shipped: plain loads among load-set modules, lazy namespaces for the rest.
-	const lazy = new Set([...keys].filter((k) => !loadSet.has(k)));
+	const lazy = new Set([...keys].filter((k) => !loadSet.has(k) && !eager.has(k)));
 	const out = emit(modules, { lazy, names, loadSet });
 	loaded = install(distDir, out);
 	for (const key of entries) {
