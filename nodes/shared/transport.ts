@@ -116,15 +116,13 @@ interface Failure {
  * code n8n 1.x keeps on the NodeApiError it wraps the axios error in (`httpCode`).
  */
 function networkFailure(error: unknown): { code?: string; message?: string } {
-	let message: string | undefined;
 	for (let current = error as Failure | undefined, depth = 0; current && depth < 4; current = current.cause as Failure, depth++) {
-		message = message ?? current.message;
 		for (const code of [current.code, current.httpCode]) {
 			if (typeof code === 'string' && /^E[A-Z_]+$|^ERR_/.test(code)) return { code, message: current.message };
 		}
 	}
-	const cause = (error as Failure | undefined)?.cause as Failure | undefined;
-	return { message: cause?.message ?? message };
+	const failure = error as Failure | undefined;
+	return { message: (failure?.cause as Failure | undefined)?.message ?? failure?.message };
 }
 
 function isSuccess(status: number): boolean {
