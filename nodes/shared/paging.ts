@@ -102,11 +102,26 @@ interface PageRequest {
 	brokenText?: string;
 }
 
+/** A page body as received text, with its last few kB (where the next-page link sits) as a separate flat string. */
+export interface ReceivedText {
+	text: string;
+	/** The end of `text` (at least `TAIL_CHARS` of it, or all of it); searched instead of the whole page. */
+	tail: string;
+}
+
+/** How much of a page's end `peekNextLink` looks at (a link is at most 4 kB; room for fields after it). */
+export const TAIL_CHARS = 8192;
+
 export interface PageFetcher {
 	readonly baseUrl: string;
 	request<T = unknown>(req: PageRequest): Promise<T>;
 	/** The successful body as received text, unparsed (enables read-ahead). */
-	requestText?(req: PageRequest): Promise<string>;
+	requestText?(req: PageRequest): Promise<string | ReceivedText>;
+}
+
+/** Appends a decoded chunk to a running tail, keeping its last `TAIL_CHARS` characters. */
+export function nextTail(tail: string, chunk: string): string {
+	return (chunk.length >= TAIL_CHARS ? chunk : tail + chunk).slice(-TAIL_CHARS);
 }
 
 const LINK_KEYS = ['"NextpageLink"', '"NextPageLink"', '"nextPageLink"', '"@odata.nextLink"'];
@@ -148,7 +163,7 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 	const seen = new Set<string>();
 	let collected = 0;
 	/** At most one page requested ahead, and only from the page the loop is on. */
-	let ahead: { url: string; text: Promise<string> } | undefined;
+	let ahead: { url: string; text: Promise<string | ReceivedText> } | undefined;
 
 	const get = async (path: string, pageQs?: IDataObject) =>
 		await client.request({
@@ -160,9 +175,11 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 		});
 
 	/** Requests the page the text links to (when the rules allow it), then parses the text. */
-	const parse = async (path: string, pageQs: IDataObject | undefined, text: string): Promise<unknown> => {
+	const parse = async (path: string, pageQs: IDataObject | undefined, received: string | ReceivedText): Promise<unknown> => {
 		ahead = undefined;
-		const guess = peekNextLink(text);
+		const { text, tail } = typeof received === 'string' ? { text: received, tail: received } : received;
+		// The tail is flat and short: the page itself (many chunks joined) is not copied before the request.
+		const guess = peekNextLink(tail);
 		const next = guess === undefined ? undefined : resolveNextLink(guess, client.baseUrl);
 		if (requestText && next && 'url' in next && next.url !== path && !seen.has(next.url)) {
 			const pending = requestText({
@@ -174,7 +191,12 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 			// Awaited when the parsed page agrees, dropped when not: never an unhandled rejection.
 			pending.catch(() => undefined);
 			ahead = { url: next.url, text: pending };
-			// Let the request reach the wire (connect, headers) before the parse takes the thread.
+			// Let the request reach the wire before the parse takes the thread. The first turn lets
+			// n8n's request chain (authentication, client set-up) run to the socket; when that chain
+			// takes over a millisecond the timer is already due, so a second turn gives the event loop
+			// the pass that connects and writes the request. Otherwise the server would not see it
+			// until this page was parsed and handed on.
+			await sleep(0);
 			await sleep(0);
 		}
 		try {

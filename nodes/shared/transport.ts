@@ -18,8 +18,8 @@ import type { AccessPointCredentials } from './baseUrl';
 import { resolveBaseUrl } from './baseUrl';
 import { listApiErrors } from './apiErrorEntries';
 import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
-import { paginate, PagingError } from './paging';
-import type { PageFetcher, PaginateOptions } from './paging';
+import { nextTail, paginate, PagingError, TAIL_CHARS } from './paging';
+import type { PageFetcher, PaginateOptions, ReceivedText } from './paging';
 import { DEFAULT_RETRY_POLICY, NO_RETRY, retryDelayMs, shouldRetry } from './retry';
 import type { RetryPolicy } from './retry';
 
@@ -76,8 +76,8 @@ export interface ApiClient {
 	readonly partyId: string;
 	request<T = unknown>(req: ApiRequest): Promise<T>;
 	requestFull<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
-	/** A successful body as received text (see `ApiRequest.rawText`). */
-	requestText(req: ApiRequest): Promise<string>;
+	/** A successful body as received text, with its tail (see `ApiRequest.rawText`). */
+	requestText(req: ApiRequest): Promise<ReceivedText>;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -95,13 +95,19 @@ function headerValue(headers: ApiResponse['headers'], name: string): string | un
  * over 12,000 orders; 'data' or 'readable' listeners 2.8x, see bench/README.md.)
  * A connection that drops mid-body ends the iteration with an error.
  */
-async function readText(body: unknown): Promise<string> {
-	if (typeof body === 'string') return body;
-	if (!body || typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] !== 'function') return '';
+async function readText(body: unknown): Promise<ReceivedText> {
+	if (typeof body === 'string') return { text: body, tail: body.slice(-TAIL_CHARS) };
+	if (!body || typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] !== 'function') return { text: '', tail: '' };
 	const decoder = new TextDecoder();
 	let text = '';
-	for await (const chunk of body as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
-	return text + decoder.decode();
+	let tail = '';
+	for await (const chunk of body as AsyncIterable<Uint8Array>) {
+		const part = decoder.decode(chunk, { stream: true });
+		text += part;
+		tail = nextTail(tail, part);
+	}
+	const rest = decoder.decode();
+	return { text: text + rest, tail: nextTail(tail, rest) };
 }
 
 interface Failure {
@@ -220,8 +226,8 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				body: full.body,
 			};
 			if (req.rawText) {
-				const text = await readText(full.body);
-				response.body = isSuccess(response.status) ? text : parseIfJson(text);
+				const received = await readText(full.body);
+				response.body = isSuccess(response.status) ? received : parseIfJson(received.text);
 			}
 			return response;
 		};
@@ -304,8 +310,8 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		async request<T>(req: ApiRequest): Promise<T> {
 			return (await send<T>(req)).body;
 		},
-		async requestText(req: ApiRequest): Promise<string> {
-			return (await send<string>({ ...req, rawText: true })).body;
+		async requestText(req: ApiRequest): Promise<ReceivedText> {
+			return (await send<ReceivedText>({ ...req, rawText: true })).body;
 		},
 	};
 }

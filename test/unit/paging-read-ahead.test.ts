@@ -5,8 +5,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { paginate, PagingError, peekNextLink } from '../../nodes/shared/paging';
+import { nextTail, paginate, PagingError, peekNextLink, TAIL_CHARS } from '../../nodes/shared/paging';
 import type { PageFetcher } from '../../nodes/shared/paging';
+import { getText, serveJson } from '../harness/loopback';
 
 const BASE = 'https://api.example.test';
 
@@ -245,5 +246,92 @@ describe('paginate with read-ahead', () => {
 		const out = await readAll(api, state);
 		expect(out).toEqual([{ OrderID: 1, NextpageLink: '/v1/decoy' }]);
 		expect(decoy).toBe(1);
+	});
+});
+
+describe('page tail', () => {
+	it('keeps the last TAIL_CHARS characters of the text, whatever the chunk sizes', () => {
+		const text = Array.from({ length: 3000 }, (_, i) => `{"OrderID":${i}},`).join('') + '"NextpageLink":"/v1/orders?$skip=120"}';
+		for (const size of [1, 7, 100, 4096, TAIL_CHARS - 1, TAIL_CHARS, 20_000, text.length]) {
+			let tail = '';
+			for (let at = 0; at < text.length; at += size) tail = nextTail(tail, text.slice(at, at + size));
+			expect(tail).toBe(text.slice(-TAIL_CHARS));
+			expect(peekNextLink(tail)).toBe(peekNextLink(text));
+		}
+	});
+
+	it('reads the link from the tail the client gives, not from the whole text', async () => {
+		const state = { consumed: 0 };
+		const calls: string[] = [];
+		const api: PageFetcher = {
+			baseUrl: BASE,
+			async request<T>(): Promise<T> {
+				throw new Error('not used');
+			},
+			async requestText(req: { path: string }) {
+				calls.push(`${req.path} after ${state.consumed}`);
+				if (req.path === '/v1/orders') {
+					const text = page([1], '/v1/orders?$skip=1');
+					// A tail without the link: the next page is then only requested once the page is handed on.
+					return { text, tail: '}' };
+				}
+				if (req.path.endsWith('$skip=1')) {
+					const text = page([2], '/v1/orders?$skip=2');
+					return { text, tail: text.slice(-40) };
+				}
+				return page([3]);
+			},
+		};
+		const out = await readAll(api, state);
+		expect(out.map((o) => o.OrderID)).toEqual([1, 2, 3]);
+		// Page 2 after page 1 was handed on (its tail had no link); page 3 ahead of page 2 (its tail had one).
+		expect(calls).toEqual(['/v1/orders after 0', `${BASE}/v1/orders?$skip=1 after 1`, `${BASE}/v1/orders?$skip=2 after 1`]);
+	});
+});
+
+describe('read-ahead on the wire', () => {
+	let server: { url: string; close(): Promise<void> };
+
+	beforeAll(async () => {
+		server = await serveJson((url) => {
+			const skip = Number(new URL(url, 'http://x').searchParams.get('$skip') ?? 0);
+			const ids = Array.from({ length: 500 }, (_, i) => skip + i);
+			return page(ids, skip < 1000 ? `/v1/orders?$skip=${skip + 500}` : undefined, { Note: 'x'.repeat(200) });
+		});
+	});
+	afterAll(async () => await server.close());
+
+	/** Blocks the thread, as n8n's authentication (two expression evaluations) and client set-up do. */
+	const busy = (ms: number) => {
+		const until = performance.now() + ms;
+		while (performance.now() < until);
+	};
+
+	it('writes the next request before the current page is parsed and handed on, even behind a slow request chain', async () => {
+		const base = server.url;
+		const written: Array<{ path: string; at: number }> = [];
+		const handed: number[] = [];
+		const api: PageFetcher = {
+			baseUrl: base,
+			async request<T>(): Promise<T> {
+				throw new Error('not used');
+			},
+			async requestText(req: { path: string }) {
+				await Promise.resolve();
+				busy(3); // longer than one timer tick: the chain reaches the socket after the first yield is due
+				const url = req.path.startsWith('http') ? req.path : `${base}${req.path}`;
+				return await getText(url, () => written.push({ path: url.slice(base.length), at: performance.now() }));
+			},
+		};
+		let count = 0;
+		for await (const items of paginate(api, { path: '/v1/orders', readAhead: true })) {
+			handed.push(performance.now());
+			count += items.length;
+		}
+		expect(count).toBe(1500);
+		expect(written.map((w) => w.path)).toEqual(['/v1/orders', '/v1/orders?$skip=500', '/v1/orders?$skip=1000']);
+		// Page k+1's request was written to the socket before page k reached the consumer.
+		expect(written[1].at).toBeLessThan(handed[0]);
+		expect(written[2].at).toBeLessThan(handed[1]);
 	});
 });
