@@ -5,6 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { createStringPool, shareStrings } from './stringPool';
+
 export const PAGE_SIZE = 120;
 
 export interface ListPage {
@@ -229,9 +231,12 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 				)
 			: await get(path, pageQs);
 
+	// Values repeated across records (currency, status, parties...) are held once for the whole list.
+	const strings = createStringPool();
 	let body = await fetchPage(options.path, qs);
 	for (;;) {
 		const page = readListPage(body);
+		shareStrings(page.items, strings);
 		const remaining = limit === undefined ? page.items.length : limit - collected;
 		const items = page.items.length > remaining ? page.items.slice(0, remaining) : page.items;
 		collected += items.length;

@@ -1,0 +1,2 @@
+/** heapUsed after two forced garbage collections. */
+export function settledHeap(): number;
