@@ -1,2 +1,2 @@
-/** heapUsed after two forced garbage collections. */
-export function settledHeap(): number;
+/** heapUsed after three forced garbage collections, each after the pending tasks ran. */
+export function settledHeap(): Promise<number>;
