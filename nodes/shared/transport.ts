@@ -18,7 +18,7 @@ import type { AccessPointCredentials } from './baseUrl';
 import { resolveBaseUrl } from './baseUrl';
 import { listApiErrors } from './apiErrorEntries';
 import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
-import { nextTail, paginate, PagingError, TAIL_CHARS } from './paging';
+import { nextTail, paginate, PagingError } from './paging';
 import type { PageFetcher, PaginateOptions, ReceivedText } from './paging';
 import { DEFAULT_RETRY_POLICY, NO_RETRY, retryDelayMs, shouldRetry } from './retry';
 import type { RetryPolicy } from './retry';
@@ -96,7 +96,7 @@ function headerValue(headers: ApiResponse['headers'], name: string): string | un
  * A connection that drops mid-body ends the iteration with an error.
  */
 async function readText(body: unknown): Promise<ReceivedText> {
-	if (typeof body === 'string') return { text: body, tail: body.slice(-TAIL_CHARS) };
+	if (typeof body === 'string') return { text: body, tail: nextTail('', body) };
 	if (!body || typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] !== 'function') return { text: '', tail: '' };
 	const decoder = new TextDecoder();
 	let text = '';

@@ -45,6 +45,17 @@ function textApi(pages: Record<string, string>, state: { consumed: number }) {
 	return api;
 }
 
+/** A fake API that only answers text reads (read-ahead lists never use the JSON path). */
+function textOnly(baseUrl: string, requestText: NonNullable<PageFetcher['requestText']>): PageFetcher {
+	return {
+		baseUrl,
+		async request<T>(): Promise<T> {
+			throw new Error('not used');
+		},
+		requestText,
+	};
+}
+
 const page = (ids: number[], link?: string, extra: IDataObject = {}) =>
 	JSON.stringify({
 		Items: ids.map((OrderID) => ({ OrderID, ...extra })),
@@ -203,16 +214,10 @@ describe('paginate with read-ahead', () => {
 	});
 
 	it('surfaces a failure of the page read ahead when it is the page wanted', async () => {
-		const api: PageFetcher = {
-			baseUrl: BASE,
-			async request<T>(): Promise<T> {
-				throw new Error('not used');
-			},
-			async requestText(req: { path: string }): Promise<string> {
-				if (req.path === '/v1/orders') return page([1], '/v1/orders?$skip=1');
-				throw new Error('HTTP 503 on page 2');
-			},
-		};
+		const api = textOnly(BASE, async (req: { path: string }): Promise<string> => {
+			if (req.path === '/v1/orders') return page([1], '/v1/orders?$skip=1');
+			throw new Error('HTTP 503 on page 2');
+		});
 		const seen: IDataObject[] = [];
 		await expect(
 			(async () => {
@@ -232,17 +237,11 @@ describe('paginate with read-ahead', () => {
 			Items: [{ OrderID: 1, NextpageLink: '/v1/decoy' }],
 		});
 		let decoy = 0;
-		const api: PageFetcher = {
-			baseUrl: BASE,
-			async request<T>(): Promise<T> {
-				throw new Error('not used');
-			},
-			async requestText(req: { path: string }): Promise<string> {
-				if (req.path === '/v1/orders') return first;
-				decoy++;
-				throw new Error('decoy failed');
-			},
-		};
+		const api = textOnly(BASE, async (req: { path: string }): Promise<string> => {
+			if (req.path === '/v1/orders') return first;
+			decoy++;
+			throw new Error('decoy failed');
+		});
 		const out = await readAll(api, state);
 		expect(out).toEqual([{ OrderID: 1, NextpageLink: '/v1/decoy' }]);
 		expect(decoy).toBe(1);
@@ -263,25 +262,19 @@ describe('page tail', () => {
 	it('reads the link from the tail the client gives, not from the whole text', async () => {
 		const state = { consumed: 0 };
 		const calls: string[] = [];
-		const api: PageFetcher = {
-			baseUrl: BASE,
-			async request<T>(): Promise<T> {
-				throw new Error('not used');
-			},
-			async requestText(req: { path: string }) {
-				calls.push(`${req.path} after ${state.consumed}`);
-				if (req.path === '/v1/orders') {
-					const text = page([1], '/v1/orders?$skip=1');
-					// A tail without the link: the next page is then only requested once the page is handed on.
-					return { text, tail: '}' };
-				}
-				if (req.path.endsWith('$skip=1')) {
-					const text = page([2], '/v1/orders?$skip=2');
-					return { text, tail: text.slice(-40) };
-				}
-				return page([3]);
-			},
-		};
+		const api = textOnly(BASE, async (req: { path: string }) => {
+			calls.push(`${req.path} after ${state.consumed}`);
+			if (req.path === '/v1/orders') {
+				const text = page([1], '/v1/orders?$skip=1');
+				// A tail without the link: the next page is then only requested once the page is handed on.
+				return { text, tail: '}' };
+			}
+			if (req.path.endsWith('$skip=1')) {
+				const text = page([2], '/v1/orders?$skip=2');
+				return { text, tail: text.slice(-40) };
+			}
+			return page([3]);
+		});
 		const out = await readAll(api, state);
 		expect(out.map((o) => o.OrderID)).toEqual([1, 2, 3]);
 		// Page 2 after page 1 was handed on (its tail had no link); page 3 ahead of page 2 (its tail had one).
@@ -311,18 +304,12 @@ describe('read-ahead on the wire', () => {
 		const base = server.url;
 		const written: Array<{ path: string; at: number }> = [];
 		const handed: number[] = [];
-		const api: PageFetcher = {
-			baseUrl: base,
-			async request<T>(): Promise<T> {
-				throw new Error('not used');
-			},
-			async requestText(req: { path: string }) {
-				await Promise.resolve();
-				busy(3); // longer than one timer tick: the chain reaches the socket after the first yield is due
-				const url = req.path.startsWith('http') ? req.path : `${base}${req.path}`;
-				return await getText(url, () => written.push({ path: url.slice(base.length), at: performance.now() }));
-			},
-		};
+		const api = textOnly(base, async (req: { path: string }) => {
+			await Promise.resolve();
+			busy(3); // longer than one timer tick: the chain reaches the socket after the first yield is due
+			const url = req.path.startsWith('http') ? req.path : `${base}${req.path}`;
+			return await getText(url, () => written.push({ path: url.slice(base.length), at: performance.now() }));
+		});
 		let count = 0;
 		for await (const items of paginate(api, { path: '/v1/orders', readAhead: true })) {
 			handed.push(performance.now());
