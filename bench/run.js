@@ -135,11 +135,7 @@ async function main() {
 				}),
 			);
 			const c = r.cold[0];
-			notes.push(
-				c.distFiles === undefined || c.distFiles === c.modules
-					? `5: ${c.modules} modules in dist/ loaded per cold require; n8n-workflow is required first, untimed (n8n has it loaded).`
-					: `5: per cold require ${c.distFiles} files are read from dist/ (${c.files} stubs + dist/package.js) and ${c.modules} compiled modules run; the rest load from dist/package.exec.js on a node's first execute. n8n-workflow is required first, untimed (n8n has it loaded).`,
-			);
+			notes.push(`5: ${c.modules} modules in dist/ loaded per cold require (plain tsc output); n8n-workflow is required first, untimed (n8n has it loaded).`);
 			if (r.foreignImports.length) notes.push(`5f: ${r.foreignImports.join(', ')}`);
 		}
 

@@ -6,10 +6,7 @@
  * required and its class instantiated (what n8n's package loader does).
  * Prints { ms, cpuMs, withWorkflowMs, files, distFiles, modules } as JSON: wall and CPU time of
  * this process for the timed part (CPU time is what load from other processes does not inflate);
- * files: listed files required; distFiles: files read from dist/ (with the build's bundle, the
- * listed stubs and dist/package.js); modules: compiled modules that ran (with the bundle, as it
- * reports them: the rest wait in dist/package.exec.js for a node's first execute; without it,
- * one per file).
+ * files: listed files required; distFiles and modules: files read from dist/ (one module per file).
  */
 const path = require('node:path');
 
@@ -32,8 +29,7 @@ const ms = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const dist = path.join(root, 'dist') + path.sep;
 const distFiles = Object.keys(require.cache).filter((k) => k.startsWith(dist));
-const bundle = require.cache[path.join(dist, 'package.js')];
-const modules = bundle && typeof bundle.exports.loaded === 'function' ? bundle.exports.loaded().length : distFiles.length;
+const modules = distFiles.length;
 process.stdout.write(
 	JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, withWorkflowMs: performance.now() - t00, files: files.length, distFiles: distFiles.length, modules }),
 );
