@@ -10,11 +10,8 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchRegistrations } from '../shared/methods';
-import * as parseCallback from './actions/parseCallback.operation';
-import { router } from './actions/router';
-import * as start from './actions/start.operation';
-import * as startAndWait from './actions/startAndWait.operation';
-import * as waitForResult from './actions/waitForResult.operation';
+import { describeOperations, router } from '../shared/router';
+import { identification } from './actions';
 import { identificationWebhook } from './actions/waiting';
 
 /**
@@ -60,48 +57,7 @@ export class AccessPointIdentification implements INodeType {
 				ndvHideMethod: true,
 			},
 		],
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				default: 'startAndWait',
-				options: [
-					{
-						name: 'Parse Callback',
-						value: 'parseCallback',
-						description:
-							'Read registrationID and success from the query your own RedirectURL (e.g. a Webhook node) received',
-						action: 'Parse an identification callback',
-					},
-					{
-						name: 'Start',
-						value: 'start',
-						description: 'Open a 5-minute identification session and output the provider URL for the user',
-						action: 'Start an identification',
-					},
-					{
-						name: 'Start and Wait for Result',
-						value: 'startAndWait',
-						description:
-							"Start an identification that sends the user's browser back to this execution, and wait for the outcome",
-						action: 'Start an identification and wait for the result',
-					},
-					{
-						name: 'Wait for Result',
-						value: 'waitForResult',
-						description:
-							'Wait for the outcome of an identification started earlier in this execution (Start, Send Browser Back To: This Execution)',
-						action: 'Wait for an identification result',
-					},
-				],
-			},
-			...start.description,
-			...startAndWait.description,
-			...waitForResult.description,
-			...parseCallback.description,
-		],
+		properties: describeOperations([identification]),
 	};
 
 	methods = { listSearch: { searchRegistrations } };
@@ -131,6 +87,6 @@ export class AccessPointIdentification implements INodeType {
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router.call(this, [identification]);
 	}
 }

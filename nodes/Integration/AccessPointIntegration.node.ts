@@ -3,10 +3,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
-import * as create from './actions/create.operation';
-import * as deleteOperation from './actions/delete.operation';
-import * as getMany from './actions/getMany.operation';
-import { router } from './actions/router';
+import { describeOperations, router } from '../shared/router';
+import { integration } from './actions';
 import { searchIntegrations } from './methods';
 
 export class AccessPointIntegration implements INodeType {
@@ -34,36 +32,7 @@ export class AccessPointIntegration implements INodeType {
 			},
 		],
 		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				default: 'create',
-				options: [
-					{
-						name: 'Create',
-						value: 'create',
-						description: 'Activate a network for a registration',
-						action: 'Create an integration',
-					},
-					{
-						name: 'Delete',
-						value: 'delete',
-						description: 'Remove an integration from a registration',
-						action: 'Delete an integration',
-					},
-					{
-						name: 'Get Many',
-						value: 'getMany',
-						description: "List a registration's integrations with their status",
-						action: 'Get many integrations',
-					},
-				],
-			},
-			...create.description,
-			...deleteOperation.description,
-			...getMany.description,
+			...describeOperations([integration]),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -78,6 +47,6 @@ export class AccessPointIntegration implements INodeType {
 	methods = { listSearch: { searchRegistrations, searchIntegrations } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router.call(this, [integration]);
 	}
 }

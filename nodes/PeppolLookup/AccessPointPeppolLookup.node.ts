@@ -2,8 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { retryOptions } from '../shared/fields';
-import * as lookup from './actions/lookup.operation';
-import { router } from './actions/router';
+import { describeOperations, router } from '../shared/router';
+import { peppolLookup } from './actions';
+import { lookupOptions } from './actions/lookup.operation';
 
 /** Two outputs unless "Single Output" is on; evaluated by the editor and the engine. */
 const OUTPUTS_EXPRESSION =
@@ -25,22 +26,7 @@ export class AccessPointPeppolLookup implements INodeType {
 		outputs: OUTPUTS_EXPRESSION,
 		credentials: [{ name: 'accessPointApi', required: true }],
 		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				default: 'lookup',
-				options: [
-					{
-						name: 'Look Up Participant',
-						value: 'lookup',
-						description: 'Whether a receiver is registered on Peppol and which document types it accepts',
-						action: 'Look up a participant',
-					},
-				],
-			},
-			...lookup.description,
+			...describeOperations([peppolLookup]),
 			{
 				displayName: 'Single Output',
 				name: 'singleOutput',
@@ -62,12 +48,12 @@ export class AccessPointPeppolLookup implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [...lookup.lookupOptions, ...retryOptions],
+				options: [...lookupOptions, ...retryOptions],
 			},
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router.call(this, [peppolLookup]);
 	}
 }

@@ -1,21 +1,35 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+/**
+ * The one router of every action node. Each resource lists its operations once (its
+ * `actions/…/index.ts`); the node's description and the router both read that list.
+ */
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { readRetryPolicy } from './fields';
+import type { RetryPolicy } from './retry';
 import type { ApiClient, ApiClientOptions } from './transport';
 import { getApiClient } from './transport';
-import type { RetryPolicy } from './retry';
-
-export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData[] | undefined;
 
 /** Gives each item the API client for its party, creating one per party per execution. */
 export type ClientProvider = (itemIndex: number, partyId?: string) => Promise<ApiClient>;
 
-export function clientProvider(ctx: IExecuteFunctions, retry?: RetryPolicy): ClientProvider {
+/**
+ * Clients are made on first use, so an operation that sends nothing (e.g. Parse Callback)
+ * reads neither the credential nor the request options.
+ */
+export function clientProvider(ctx: IExecuteFunctions): ClientProvider {
 	const clients = new Map<string, Promise<ApiClient>>();
+	let retry: RetryPolicy | undefined;
 	return async (itemIndex, partyId) => {
 		const key = (partyId ?? '').trim();
 		let client = clients.get(key);
 		if (!client) {
+			retry ??= readRetryPolicy(ctx);
 			const options: ApiClientOptions = { partyId: key || undefined, retry };
 			client = getApiClient.call(ctx, options, itemIndex);
 			clients.set(key, client);
@@ -27,74 +41,84 @@ export function clientProvider(ctx: IExecuteFunctions, retry?: RetryPolicy): Cli
 	};
 }
 
-function isExecutionData(value: unknown): value is INodeExecutionData {
-	return !!value && typeof value === 'object' && 'json' in (value as object);
+/** What an operation outputs: the items of the node's one output, or one list per output. */
+export type OperationResult = INodeExecutionData[] | INodeExecutionData[][];
+
+/** One `<name>.operation.ts` file: its fields and what it does. */
+export interface OperationModule {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, clients: ClientProvider): Promise<OperationResult>;
 }
 
-/** Output items for one input item, each paired with it. */
-export function toItems(result: ItemResult, itemIndex: number): INodeExecutionData[] {
-	if (result === undefined) return [];
-	const list = Array.isArray(result) ? result : [result];
-	return list.map((entry) => {
-		if (!isExecutionData(entry)) return { json: entry as IDataObject, pairedItem: { item: itemIndex } };
-		// Already paired (e.g. thousands of list records): kept as is, not copied.
-		return entry.pairedItem === undefined ? { ...entry, pairedItem: { item: itemIndex } } : entry;
-	});
+/** One entry of a resource's list: the option the editor shows and the file that runs it. */
+export interface OperationEntry extends INodePropertyOptions {
+	value: string;
+	description: string;
+	action: string;
+	module: OperationModule;
 }
 
-/**
- * With "continue (using error output)" n8n routes only items carrying `error` to the
- * error output; with "continue" the item keeps its readable json on the main output.
- */
-export function errorItemFor(ctx: IExecuteFunctions, error: Error, itemIndex: number): INodeExecutionData {
-	const item = errorItem(error, itemIndex);
-	if (ctx.getNode().onError === 'continueErrorOutput' && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		item.error = error;
+export interface ResourceOperations {
+	/** The Resource option; absent on a node without a Resource parameter. */
+	resource?: { name: string; value: string };
+	/** The operation a new node starts with. */
+	default: string;
+	/** In the order the editor lists them (alphabetical, as n8n's linter wants). */
+	operations: OperationEntry[];
+	/** Refuses an operation before it runs (e.g. one that cannot run as an AI tool call). */
+	guard?: (ctx: IExecuteFunctions, operation: string) => void;
+}
+
+function operationProperty(list: ResourceOperations): INodeProperties {
+	const defaultOperation = list.default;
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		...(list.resource ? { displayOptions: { show: { resource: [list.resource.value] } } } : {}),
+		options: list.operations.map(({ name, value, description, action }) => ({ name, value, description, action })),
+		default: defaultOperation,
+	};
+}
+
+/** The Resource parameter (when there are resources), then per resource its Operation parameter and its operations' fields. */
+export function describeOperations(resources: ResourceOperations[]): INodeProperties[] {
+	const properties: INodeProperties[] = [];
+	const named = resources.flatMap((list) => (list.resource ? [list.resource] : []));
+	if (named.length) {
+		const defaultResource = named[0].value;
+		properties.push({
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: named.map(({ name, value }) => ({ name, value })),
+			default: defaultResource,
+		});
 	}
-	return item;
-}
-
-/** The error item continueOnFail emits: message, hint and HTTP status, never request options. */
-export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	const withDetails = error as Error & { description?: string | null; httpCode?: string | null; context?: IDataObject };
-	if (withDetails.description) json.description = withDetails.description;
-	if (withDetails.httpCode) json.httpCode = withDetails.httpCode;
-	if (withDetails.context?.apiCode) json.code = withDetails.context.apiCode;
-	return { json, pairedItem: { item: itemIndex } };
-}
-
-/** Stamps the item on any error, turning unknown errors into NodeOperationErrors. */
-export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
+	for (const list of resources) {
+		properties.push(operationProperty(list));
+		for (const entry of list.operations) properties.push(...entry.module.description);
 	}
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	return properties;
 }
 
-/**
- * The item loop every action operation uses: one call per input item, outputs
- * paired with their item, and continueOnFail turning a failure into an error item.
- */
-export async function runPerItem(
-	ctx: IExecuteFunctions,
-	handler: (itemIndex: number) => Promise<ItemResult>,
-): Promise<INodeExecutionData[]> {
-	const items = ctx.getInputData();
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const result = await handler(itemIndex);
-			for (const item of toItems(result, itemIndex)) output.push(item);
-		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (ctx.continueOnFail()) {
-				output.push(errorItemFor(ctx, nodeError, itemIndex));
-				continue;
-			}
-			throw nodeError;
-		}
+function isOutputs(result: OperationResult): result is INodeExecutionData[][] {
+	return result.length > 0 && Array.isArray(result[0]);
+}
+
+/** Runs the chosen operation of the chosen resource and returns the node's outputs. */
+export async function router(this: IExecuteFunctions, resources: ResourceOperations[]): Promise<INodeExecutionData[][]> {
+	const resource = resources.length === 1 && !resources[0].resource ? undefined : (this.getNodeParameter('resource', 0) as string);
+	const list = resource === undefined ? resources[0] : resources.find((entry) => entry.resource?.value === resource);
+	const operation = this.getNodeParameter('operation', 0, list?.default) as string;
+	const entry = list?.operations.find((candidate) => candidate.value === operation);
+	if (!list || !entry) {
+		const where = resource === undefined ? '' : ` for "${resource}"`;
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported${where}`);
 	}
-	return output;
+	list.guard?.(this, operation);
+	const result = await entry.module.execute.call(this, clientProvider(this));
+	return isOutputs(result) ? result : [result];
 }

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { isToolExecution } from '../../nodes/Identification/actions/router';
+import { isToolExecution } from '../../nodes/Identification/actions';
 
 describe('Identification on n8n 1.x contexts', () => {
 	it('treats a context without isToolExecution (n8n 1.x) as a normal run instead of throwing', () => {

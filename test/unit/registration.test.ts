@@ -197,7 +197,7 @@ describe('AccessPoint Registration node description', () => {
 
 	it('uses the shared registration picker for Get and Deactivate', () => {
 		const pickers = description.properties.filter((p) => p.name === 'registrationId');
-		expect(pickers.map((p) => p.displayOptions?.show?.operation)).toEqual([['get'], ['deactivate']]);
+		expect(pickers.map((p) => p.displayOptions?.show?.operation)).toEqual([['deactivate'], ['get']]);
 		expect(pickers[0].modes?.[0].typeOptions?.searchListMethod).toBe('searchRegistrations');
 	});
 });

@@ -9,7 +9,6 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../shared/router';
-import { errorItem } from '../../shared/router';
 import { inputError } from '../../shared/input';
 import { checkNumericId } from '../../shared/validation';
 import { startFailureHint } from '../hints';
@@ -268,17 +267,3 @@ export function item(json: IDataObject, itemIndex: number): INodeExecutionData {
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/**
- * The continue-on-fail item of the two-output operations. With "continue (using
- * error output)" n8n moves items carrying `error` to the extra error output; with
- * plain "continue" the item stays on "Not Identified" as readable json.
- */
-export function failureItem(ctx: IExecuteFunctions, error: Error, itemIndex: number): INodeExecutionData {
-	const failed = errorItem(error, itemIndex);
-	if (ctx.getNode().onError === 'continueErrorOutput' && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		failed.error = error;
-	} else {
-		delete failed.error;
-	}
-	return failed;
-}

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { asNodeError } from '../../shared/router';
+import { asNodeError, errorItem } from '../../shared/items';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback } from '../callback';
-import { failureItem, IDENTIFIED, inputError, item, NOT_IDENTIFIED } from './common';
+import { IDENTIFIED, inputError, item, NOT_IDENTIFIED } from './common';
 import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
@@ -62,7 +62,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
 			if (this.continueOnFail()) {
-				outputs[NOT_IDENTIFIED].push(failureItem(this, nodeError, itemIndex));
+				outputs[NOT_IDENTIFIED].push(errorItem(this, nodeError, itemIndex));
 				continue;
 			}
 			throw nodeError;

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/router';
+import { runPerItem } from '../../shared/items';
 import {
 	executionCustomData,
 	masterPartyOption,

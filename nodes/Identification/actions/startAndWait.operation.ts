@@ -2,9 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
-import { asNodeError } from '../../shared/router';
+import { asNodeError, errorItem } from '../../shared/items';
 import {
-	failureItem,
 	masterPartyOption,
 	providerFields,
 	readOptions,
@@ -74,7 +73,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		);
 	} catch (error) {
 		const nodeError = asNodeError(this, error, itemIndex);
-		if (this.continueOnFail()) return twoOutputs([failureItem(this, nodeError, itemIndex)], []);
+		if (this.continueOnFail()) return twoOutputs([errorItem(this, nodeError, itemIndex)], []);
 		throw nodeError;
 	}
 }

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../../shared/router';
+import { asNodeError, errorItem } from '../../shared/items';
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
-import { executionCustomData, failureItem, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs, waitOptions } from './common';
+import { executionCustomData, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs, waitOptions } from './common';
 import { expiredItem, waitForCallback } from './waiting';
 import { forOperation } from '../../shared/display';
 
@@ -73,7 +73,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		return await waitForCallback(this, pending, itemIndex);
 	} catch (error) {
 		const nodeError = asNodeError(this, error, itemIndex);
-		if (this.continueOnFail()) return twoOutputs([failureItem(this, nodeError, itemIndex)], []);
+		if (this.continueOnFail()) return twoOutputs([errorItem(this, nodeError, itemIndex)], []);
 		throw nodeError;
 	}
 }

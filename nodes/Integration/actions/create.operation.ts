@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, IDataObjec
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/router';
+import { runPerItem } from '../../shared/items';
 import { inputError, readRegistrationId } from '../../shared/input';
 import type { IntegrationInput } from './integrationInput';
 import { buildIntegrationBody } from './integrationInput';

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/router';
+import { runPerItem } from '../../shared/items';
 import { checkNumericId } from '../../shared/validation';
 import { integrationIdField } from './fields';
 import { readRegistrationId, requireValid } from '../../shared/input';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { readLimit, registrationIdField, returnAllFields } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/router';
+import { runPerItem } from '../../shared/items';
 import { fetchRegistration } from '../../shared/registrations';
 import { readRegistrationId } from '../../shared/input';
 import { integrationOutput } from './integrationOutput';

@@ -9,7 +9,7 @@ import { readLimit, returnAllFields } from '../../shared/fields';
 import type { QueryResource } from '../../shared/filterFields';
 import { describeQuery, queryFields, readQuery } from '../../shared/filterFields';
 import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/router';
+import { runPerItem } from '../../shared/items';
 import { paginateList } from '../../shared/transport';
 import { readPartyOption } from './options';
 

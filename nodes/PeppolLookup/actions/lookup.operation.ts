@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import type { ParsedIdentifier } from '../../shared/identifiers';
 import type { ClientProvider } from '../../shared/router';
-import { asNodeError, errorItem } from '../../shared/router';
+import { asNodeError, errorItem } from '../../shared/items';
 import type { ParticipantInformation, RouteOn } from './capabilities';
 import { canReceive, networkFor, participantResult, receiveCapabilities } from './capabilities';
 import { identifierFields, readIdentifier } from './identifierInput';
@@ -71,16 +71,6 @@ function concurrencyOf(value: unknown): number {
 }
 
 /**
- * The error item on the first output. Under "continue (using error output)" it
- * also carries the error itself, which is what lets n8n move it to the error
- * output (n8n then keeps only the message in json, so not in the other modes).
- */
-function failedItem(error: Error, itemIndex: number, toErrorOutput: boolean): INodeExecutionData {
-	const item = errorItem(error, itemIndex);
-	return toErrorOutput ? { ...item, error: error as INodeExecutionData['error'] } : item;
-}
-
-/**
  * Checks every item's identifier first (no request leaves before all pass or,
  * with continueOnFail, before bad ones became error items), then asks each
  * distinct identifier once with bounded concurrency, then answers per item in
@@ -91,7 +81,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const options = this.getNodeParameter('options', 0, {}) as LookupOptions;
 	const singleOutput = this.getNodeParameter('singleOutput', 0, false) as boolean;
 	const continueOnFail = this.continueOnFail();
-	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 
 	const plans: Plan[] = [];
 	const lookups = new Map<string, Lookup>();
@@ -144,13 +133,13 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const no: INodeExecutionData[] = [];
 	plans.forEach((plan, itemIndex) => {
 		if ('error' in plan) {
-			yes.push(failedItem(plan.error, itemIndex, toErrorOutput));
+			yes.push(errorItem(this, plan.error, itemIndex));
 			return;
 		}
 		const answer = answers.get(plan.key);
 		if (!answer) return; // unreachable: every lookup ran, or a failure was thrown above
 		if ('error' in answer) {
-			yes.push(failedItem(answer.error, itemIndex, toErrorOutput));
+			yes.push(errorItem(this, answer.error, itemIndex));
 			return;
 		}
 		const input = items[itemIndex];

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/router';
+import { runPerItem } from '../../shared/items';
 import { inputError } from '../../shared/input';
 import type { RegistrationInput } from './registrationBody';
 import { buildRegistrationBody } from './registrationBody';

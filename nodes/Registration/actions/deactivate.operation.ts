@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { registrationIdField } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/router';
+import { runPerItem } from '../../shared/items';
 import { readRegistrationId } from '../../shared/input';
 import { forOperation } from '../../shared/display';
 

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { registrationIdField } from '../../shared/fields';
 import { fetchRegistration } from '../../shared/registrations';
 import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/router';
+import { runPerItem } from '../../shared/items';
 import { readRegistrationId } from '../../shared/input';
 import { flattenRegistration } from '../../shared/registrationOutput';
 import { forOperation } from '../../shared/display';

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/router';
+import { runPerItem } from '../../shared/items';
 import { flattenRegistration, readCompanies } from '../../shared/registrationOutput';
 
 export const description = [...returnAllFields({ operation: ['getMany'] })];

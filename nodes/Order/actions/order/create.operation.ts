@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../../shared/router';
-import { runPerItem } from '../../../shared/router';
+import { runPerItem } from '../../../shared/items';
 import { readPartyOption } from '../options';
 import type { CreateOrderResult, SingleOrderPath } from './orderApi';
 import { createOrder } from './orderApi';

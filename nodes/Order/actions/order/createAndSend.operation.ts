@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../../shared/router';
-import { asNodeError, errorItemFor } from '../../../shared/router';
+import { asNodeError, errorItem } from '../../../shared/items';
 import { createOrder } from './orderApi';
 import { createHeaders, readCreateSettings, readOrderInput } from './create.operation';
 import { reportItems } from './send.operation';
@@ -95,7 +95,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	let next = 0;
 	entries.forEach((entry, itemIndex) => {
 		if ('error' in entry) {
-			output.push(errorItemFor(this, entry.error, itemIndex));
+			output.push(errorItem(this, entry.error, itemIndex));
 			return;
 		}
 		const { alreadyExisted, externalId } = entry as Created;

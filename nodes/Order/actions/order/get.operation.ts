@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../../shared/router';
-import { runPerItem } from '../../../shared/router';
+import { runPerItem } from '../../../shared/items';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';

@@ -7,7 +7,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiErr
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../../shared/router';
-import { asNodeError, errorItemFor, toItems } from '../../../shared/router';
+import { asNodeError, errorItem, toItems } from '../../../shared/items';
 import { readPartyOption } from '../options';
 import type { SendReport, SendRequest } from './sendRun';
 import { readSendChoice, readSendSettings, sendAll, sendFields, sendOutput } from './sendRun';
@@ -55,7 +55,7 @@ export function reportItems(
 				error.context.itemIndex = itemIndex;
 				throw error;
 			}
-			out.push(errorItemFor(ctx, error, itemIndex));
+			out.push(errorItem(ctx, error, itemIndex));
 			continue;
 		}
 		out.push(...toItems(toJson(report), itemIndex));
@@ -88,7 +88,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	let next = 0;
 	perItem.forEach((entry, itemIndex) => {
 		if ('error' in entry) {
-			output.push(errorItemFor(this, entry.error, itemIndex));
+			output.push(errorItem(this, entry.error, itemIndex));
 			return;
 		}
 		const mine = reports.slice(next, next + entry.requests.length);

@@ -1,0 +1,59 @@
+/** Identification's operations, listed once: the node's description and the router read this list. */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ResourceOperations } from '../../shared/router';
+import * as parseCallback from './parseCallback.operation';
+import * as start from './start.operation';
+import * as startAndWait from './startAndWait.operation';
+import * as waitForResult from './waitForResult.operation';
+
+/** n8n 1.x contexts have no isToolExecution(); there a node never runs as an AI tool call. */
+export function isToolExecution(ctx: IExecuteFunctions): boolean {
+	return typeof ctx.isToolExecution === 'function' && ctx.isToolExecution();
+}
+
+const WAITING = ['startAndWait', 'waitForResult'];
+
+export const identification: ResourceOperations = {
+	default: 'startAndWait',
+	operations: [
+		{
+			name: 'Parse Callback',
+			value: 'parseCallback',
+			description: 'Read registrationID and success from the query your own RedirectURL (e.g. a Webhook node) received',
+			action: 'Parse an identification callback',
+			module: parseCallback,
+		},
+		{
+			name: 'Start',
+			value: 'start',
+			description: 'Open a 5-minute identification session and output the provider URL for the user',
+			action: 'Start an identification',
+			module: start,
+		},
+		{
+			name: 'Start and Wait for Result',
+			value: 'startAndWait',
+			description: "Start an identification that sends the user's browser back to this execution, and wait for the outcome",
+			action: 'Start an identification and wait for the result',
+			module: startAndWait,
+		},
+		{
+			name: 'Wait for Result',
+			value: 'waitForResult',
+			description:
+				'Wait for the outcome of an identification started earlier in this execution (Start, Send Browser Back To: This Execution)',
+			action: 'Wait for an identification result',
+			module: waitForResult,
+		},
+	],
+	// As a tool only Start and Parse Callback make sense: nobody's browser comes back to a tool call.
+	guard(ctx, operation) {
+		if (!WAITING.includes(operation) || !isToolExecution(ctx)) return;
+		throw new NodeOperationError(ctx.getNode(), "An AI tool call cannot wait for the user's browser to come back", {
+			description:
+				'Use the Start operation as a tool (it returns providerUrl to give to the user), and read the result with your own Webhook and the Parse Callback operation.',
+		});
+	},
+};

@@ -1,0 +1,131 @@
+import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { AccessPointIdentification } from '../../nodes/Identification/AccessPointIdentification.node';
+import { identification } from '../../nodes/Identification/actions';
+import { AccessPointIntegration } from '../../nodes/Integration/AccessPointIntegration.node';
+import { integration } from '../../nodes/Integration/actions';
+import { AccessPointOrder } from '../../nodes/Order/AccessPointOrder.node';
+import { order } from '../../nodes/Order/actions/order';
+import { party } from '../../nodes/Order/actions/party';
+import { product } from '../../nodes/Order/actions/product';
+import { AccessPointPeppolLookup } from '../../nodes/PeppolLookup/AccessPointPeppolLookup.node';
+import { peppolLookup } from '../../nodes/PeppolLookup/actions';
+import { AccessPointRegistration } from '../../nodes/Registration/AccessPointRegistration.node';
+import { registration } from '../../nodes/Registration/actions';
+import type { ResourceOperations } from '../../nodes/shared/router';
+import { describeOperations, router } from '../../nodes/shared/router';
+
+const node = { name: 'Node', type: 'test', onError: 'stopWorkflow' } as unknown as INode;
+
+/** A context over a parameter object; no credentials, so any client request fails the test. */
+function fakeContext(parameters: Record<string, unknown>, extra: Partial<IExecuteFunctions> = {}): IExecuteFunctions {
+	return {
+		getNode: () => node,
+		getInputData: () => [{ json: {} }],
+		continueOnFail: () => false,
+		getNodeParameter: (name: string, _item: number, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
+		getCredentials: () => {
+			throw new Error('no credential in this test');
+		},
+		...extra,
+	} as unknown as IExecuteFunctions;
+}
+
+const nodes: Array<[string, { description: { properties: INodeProperties[] } }, ResourceOperations[]]> = [
+	['Registration', new AccessPointRegistration(), [registration]],
+	['Integration', new AccessPointIntegration(), [integration]],
+	['Identification', new AccessPointIdentification(), [identification]],
+	['Peppol Lookup', new AccessPointPeppolLookup(), [peppolLookup]],
+	['Order', new AccessPointOrder(), [order, party, product]],
+];
+
+describe('operations listed once', () => {
+	it.each(nodes)('%s: the Operation options are the list, and every operation file’s fields are in the node', (_name, instance, lists) => {
+		const properties = instance.description.properties;
+		for (const list of lists) {
+			const parameter = properties.find(
+				(p) => p.name === 'operation' && (!list.resource || p.displayOptions?.show?.resource?.includes(list.resource.value)),
+			);
+			expect(parameter?.options).toEqual(list.operations.map(({ name, value, description, action }) => ({ name, value, description, action })));
+			expect(parameter?.default).toBe(list.default);
+			const names = list.operations.map((entry) => entry.name);
+			expect(names).toEqual([...names].sort());
+			for (const entry of list.operations) for (const field of entry.module.description) expect(properties).toContain(field);
+		}
+	});
+
+	it('gives the Resource parameter only to nodes with several resources', () => {
+		expect(describeOperations([registration]).some((p) => p.name === 'resource')).toBe(false);
+		const resource = describeOperations([order, party, product]).find((p) => p.name === 'resource');
+		expect(resource).toMatchObject({ default: 'order', options: [{ value: 'order' }, { value: 'party' }, { value: 'product' }] });
+	});
+});
+
+describe('router', () => {
+	const seen: string[] = [];
+	const echo = (tag: string, outputs?: number) => ({
+		description: [],
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[] | INodeExecutionData[][]> {
+			seen.push(tag);
+			const item = { json: { tag } };
+			return outputs ? Array.from({ length: outputs }, (_, i) => (i === 0 ? [item] : [])) : [item];
+		},
+	});
+	const books: ResourceOperations = {
+		resource: { name: 'Book', value: 'book' },
+		default: 'get',
+		operations: [
+			{ name: 'Get', value: 'get', description: 'd', action: 'Get a book', module: echo('book.get') },
+			{ name: 'Split', value: 'split', description: 'd', action: 'Split a book', module: echo('book.split', 2) },
+		],
+	};
+	const pens: ResourceOperations = {
+		resource: { name: 'Pen', value: 'pen' },
+		default: 'get',
+		operations: [{ name: 'Get', value: 'get', description: 'd', action: 'Get a pen', module: echo('pen.get') }],
+		guard: (ctx, operation) => {
+			throw new Error(`refused ${operation}`);
+		},
+	};
+
+	beforeEach(() => seen.splice(0));
+
+	it('runs the operation of the chosen resource; one output is wrapped, several are passed on', async () => {
+		expect(await router.call(fakeContext({ resource: 'book', operation: 'get' }), [books, pens])).toEqual([[{ json: { tag: 'book.get' } }]]);
+		expect(await router.call(fakeContext({ resource: 'book', operation: 'split' }), [books, pens])).toEqual([[{ json: { tag: 'book.split' } }], []]);
+		expect(seen).toEqual(['book.get', 'book.split']);
+	});
+
+	it('refuses an operation its resource does not list, naming the resource', async () => {
+		await expect(router.call(fakeContext({ resource: 'pen', operation: 'split' }), [books, pens])).rejects.toThrow(
+			'The operation "split" is not supported for "pen"',
+		);
+		await expect(router.call(fakeContext({ operation: 'nope' }), [registration])).rejects.toThrow('The operation "nope" is not supported');
+		expect(seen).toEqual([]);
+	});
+
+	it("runs a resource's guard before the operation", async () => {
+		await expect(router.call(fakeContext({ resource: 'pen', operation: 'get' }), [books, pens])).rejects.toThrow('refused get');
+		expect(seen).toEqual([]);
+	});
+});
+
+describe('Identification through the router', () => {
+	it('refuses the waiting operations as an AI tool call, before anything runs', async () => {
+		for (const operation of ['startAndWait', 'waitForResult']) {
+			const ctx = fakeContext({ operation }, { isToolExecution: () => true } as Partial<IExecuteFunctions>);
+			await expect(new AccessPointIdentification().execute.call(ctx)).rejects.toThrow('An AI tool call cannot wait');
+		}
+	});
+
+	it('runs Parse Callback as a tool without a credential, on its two outputs', async () => {
+		const ctx = fakeContext(
+			{ operation: 'parseCallback', callbackQuery: { registrationID: '123', success: 'true' }, options: {} },
+			{ isToolExecution: () => true } as Partial<IExecuteFunctions>,
+		);
+		const outputs = await new AccessPointIdentification().execute.call(ctx);
+		expect(outputs).toHaveLength(2);
+		expect(outputs[0]).toEqual([]);
+		expect(outputs[1][0].json).toMatchObject({ identified: true, registrationID: 123 });
+	});
+});
