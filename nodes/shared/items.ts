@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData[] | undefined;
+export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[] | undefined;
 
 function isExecutionData(value: unknown): value is INodeExecutionData {
 	return !!value && typeof value === 'object' && 'json' in (value as object);
@@ -74,4 +74,69 @@ export async function runPerItem(
 		}
 	}
 	return output;
+}
+
+/** One item's outputs: json or items (paired on the way out), and Errors for the entries that failed. */
+export type BatchedOutput = Array<IDataObject | INodeExecutionData | Error>;
+
+export interface BatchedSteps<T, R> {
+	/** Reads and checks one item, before any request; throwing fails that item (continueOnFail) or the run. */
+	read(itemIndex: number): T;
+	/** The batched requests for every item read: one result per entry, in the same order. */
+	run(read: Array<{ itemIndex: number; value: T }>): Promise<R[]>;
+	/** One item's outputs from its result. */
+	emit(result: R, itemIndex: number): BatchedOutput;
+	/** How many outputs the node has (default 1); errors always leave through the first. */
+	outputs?: number;
+	/** Which output a successful entry goes to (default the first). */
+	route?(result: R, itemIndex: number): number;
+}
+
+/**
+ * The loop of the operations that batch across items (Send, Create and Send, Peppol
+ * Lookup): read every item first, run the requests together, then answer per item in
+ * input order, every output paired with its item. A failed entry becomes an error item
+ * under continueOnFail and stops the run otherwise, stamped with the item it belongs to.
+ */
+export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSteps<T, R>): Promise<INodeExecutionData[][]> {
+	const count = ctx.getInputData().length;
+	const continueOnFail = ctx.continueOnFail();
+	const entries: Array<{ itemIndex: number; value: T } | { itemIndex: number; error: Error }> = [];
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		try {
+			entries.push({ itemIndex, value: steps.read(itemIndex) });
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (!continueOnFail) throw nodeError;
+			entries.push({ itemIndex, error: nodeError });
+		}
+	}
+
+	const read = entries.filter((entry): entry is { itemIndex: number; value: T } => 'value' in entry);
+	const results = read.length ? await steps.run(read) : [];
+
+	const outputs: INodeExecutionData[][] = Array.from({ length: steps.outputs ?? 1 }, () => []);
+	let next = 0;
+	for (const entry of entries) {
+		const { itemIndex } = entry;
+		if ('error' in entry) {
+			outputs[0].push(errorItem(ctx, entry.error, itemIndex));
+			continue;
+		}
+		const result = results[next++];
+		for (const out of steps.emit(result, itemIndex)) {
+			if (out instanceof Error) {
+				const nodeError = asNodeError(ctx, out, itemIndex);
+				if (!continueOnFail) {
+					// A batch error carries the first item of its batch; it stops the run at this one.
+					(nodeError as NodeApiError | NodeOperationError).context.itemIndex = itemIndex;
+					throw nodeError;
+				}
+				outputs[0].push(errorItem(ctx, nodeError, itemIndex));
+				continue;
+			}
+			outputs[steps.route?.(result, itemIndex) ?? 0].push(...toItems(out, itemIndex));
+		}
+	}
+	return outputs;
 }

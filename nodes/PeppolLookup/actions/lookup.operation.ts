@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import type { ParsedIdentifier } from '../../shared/identifiers';
 import type { ClientProvider } from '../../shared/router';
-import { asNodeError, errorItem } from '../../shared/items';
+import { asNodeError, runBatched } from '../../shared/items';
 import type { ParticipantInformation, RouteOn } from './capabilities';
 import { canReceive, networkFor, participantResult, receiveCapabilities } from './capabilities';
 import { identifierFields, readIdentifier } from './identifierInput';
@@ -62,7 +62,7 @@ interface Lookup {
 	itemIndex: number;
 }
 
-type Plan = { key: string } | { error: Error };
+type Answer = { result: IDataObject; receives: boolean } | { error: Error };
 
 function concurrencyOf(value: unknown): number {
 	const n = Math.floor(Number(value));
@@ -82,23 +82,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const singleOutput = this.getNodeParameter('singleOutput', 0, false) as boolean;
 	const continueOnFail = this.continueOnFail();
 
-	const plans: Plan[] = [];
-	const lookups = new Map<string, Lookup>();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const identifier = readIdentifier(this, itemIndex);
-			if (!lookups.has(identifier.key)) lookups.set(identifier.key, { identifier, itemIndex });
-			plans.push({ key: identifier.key });
-		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex);
-			if (!continueOnFail) throw nodeError;
-			plans.push({ error: nodeError });
-		}
-	}
-
-	const distinct = [...lookups.values()];
-	const answers = new Map<string, { result: IDataObject; receives: boolean } | { error: Error }>();
-	if (distinct.length > 0) {
+	/** Each distinct identifier once, with bounded concurrency; answers by identifier key. */
+	const lookUp = async (distinct: Lookup[]): Promise<Map<string, Answer>> => {
+		const answers = new Map<string, Answer>();
 		const firstClient = clients(distinct[0].itemIndex);
 		const outcomes = await runPool(
 			distinct.length,
@@ -122,33 +108,30 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			if (outcome?.ok) answers.set(identifier.key, outcome.value);
 			else if (outcome) answers.set(identifier.key, { error: asNodeError(this, outcome.error, itemIndex) });
 		});
-		if (!continueOnFail) {
-			// The earliest item whose lookup failed stops the run, as the item loop would.
-			const failure = distinct.map((lookup) => answers.get(lookup.identifier.key)).find((a) => a && 'error' in a);
-			if (failure && 'error' in failure) throw failure.error;
-		}
-	}
+		return answers;
+	};
 
-	const yes: INodeExecutionData[] = [];
-	const no: INodeExecutionData[] = [];
-	plans.forEach((plan, itemIndex) => {
-		if ('error' in plan) {
-			yes.push(errorItem(this, plan.error, itemIndex));
-			return;
-		}
-		const answer = answers.get(plan.key);
-		if (!answer) return; // unreachable: every lookup ran, or a failure was thrown above
-		if ('error' in answer) {
-			yes.push(errorItem(this, answer.error, itemIndex));
-			return;
-		}
-		const input = items[itemIndex];
-		const item: INodeExecutionData = {
-			json: options.includeInputFields ? { ...input.json, ...answer.result } : { ...answer.result },
-			pairedItem: { item: itemIndex },
-		};
-		if (options.includeInputFields && input.binary) item.binary = input.binary;
-		(answer.receives || singleOutput ? yes : no).push(item);
+	return await runBatched<ParsedIdentifier, Answer | undefined>(this, {
+		read: (itemIndex) => readIdentifier(this, itemIndex),
+		run: async (read) => {
+			const distinct = new Map<string, Lookup>();
+			for (const { itemIndex, value } of read) if (!distinct.has(value.key)) distinct.set(value.key, { identifier: value, itemIndex });
+			const answers = await lookUp([...distinct.values()]);
+			// Without continueOnFail a lookup left unstarted has no answer; an earlier item's failure stops the run first.
+			return read.map(({ value }) => answers.get(value.key));
+		},
+		emit: (answer, itemIndex) => {
+			if (!answer) return [];
+			if ('error' in answer) return [answer.error];
+			const input = items[itemIndex];
+			const item: INodeExecutionData = {
+				json: options.includeInputFields ? { ...input.json, ...answer.result } : { ...answer.result },
+				pairedItem: { item: itemIndex },
+			};
+			if (options.includeInputFields && input.binary) item.binary = input.binary;
+			return [item];
+		},
+		outputs: singleOutput ? 1 : 2,
+		route: (answer) => (answer && 'result' in answer && !answer.receives && !singleOutput ? 1 : 0),
 	});
-	return singleOutput ? [yes] : [yes, no];
 }

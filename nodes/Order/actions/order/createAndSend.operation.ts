@@ -7,16 +7,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { asNodeError, runBatched } from '../../../shared/items';
 import type { ClientProvider } from '../../../shared/router';
-import { asNodeError, errorItem } from '../../../shared/items';
 import { createOrder } from './orderApi';
-import { createHeaders, readCreateSettings, readOrderInput } from './create.operation';
-import { reportItems } from './send.operation';
-import type { SendRequest } from './sendRun';
-import { readSendChoice, readSendSettings, sendAll, sendOutput } from './sendRun';
+import { orderFields } from './orderFields';
+import { createHeaders, readCreateSettings, readOrderInput } from './orderInput';
+import type { SendReport, SendRequest } from './sendRun';
+import { readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
 
-/** Create's fields and the send fields are declared by Create and Send; nothing of its own. */
-export const description: INodeProperties[] = [];
+export const description: INodeProperties[] = [...orderFields('createAndSend'), ...sendFields('createAndSend')];
 
 interface Prepared {
 	body: IDataObject;
@@ -30,83 +29,71 @@ interface Created {
 	externalId?: string;
 }
 
-export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const items = this.getInputData();
+type Result = { error: Error } | (Created & { report: SendReport });
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const settings = readSendSettings(this);
-	const entries: Array<Prepared | Created | { error: Error }> = [];
 
-	// Every item is read and validated before any request.
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const body = readOrderInput(this, itemIndex);
-			const create = readCreateSettings(this, itemIndex);
-			const choice = readSendChoice(this, itemIndex);
-			entries.push({ body, skipIfExists: create.skipIfExists, request: { itemIndex, partyId: create.partyId, ...choice } });
-		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			entries.push({ error: nodeError });
-		}
-	}
-
-	// Creates one by one, so a later item finds the order an earlier one created.
-	for (let itemIndex = 0; itemIndex < entries.length; itemIndex++) {
-		const entry = entries[itemIndex];
-		if (!('body' in entry)) continue;
-		try {
-			const client = await clients(itemIndex, entry.request.partyId);
-			const result = await createOrder(client, entry.body, {
-				node: this.getNode(),
+	/** Creates one order; a retried run finds it (Skip If Already Created) instead of creating it twice. */
+	const create = async (entry: Prepared, itemIndex: number): Promise<Created> => {
+		const client = await clients(itemIndex, entry.request.partyId);
+		const result = await createOrder(client, entry.body, {
+			node: this.getNode(),
+			itemIndex,
+			skipIfExists: entry.skipIfExists,
+			fetchFull: false,
+			singleOrderPath: settings.singleOrderPath,
+			headers: createHeaders(entry.body, entry.skipIfExists, settings.idempotencyHeader),
+		});
+		if (result.orderId === undefined) {
+			const message = 'Create order answered without an OrderID, so the order cannot be sent';
+			throw new NodeApiError(this.getNode(), { message } as JsonObject, {
+				message,
+				description: 'Check the order in the web app; send it with the Send operation once it has an OrderID.',
 				itemIndex,
-				skipIfExists: entry.skipIfExists,
-				fetchFull: false,
-				singleOrderPath: settings.singleOrderPath,
-				headers: createHeaders(entry.body, entry.skipIfExists, settings.idempotencyHeader),
 			});
-			if (result.orderId === undefined) {
-				const message = 'Create order answered without an OrderID, so the order cannot be sent';
-				throw new NodeApiError(this.getNode(), { message } as JsonObject, {
-					message,
-					description: 'Check the order in the web app; send it with the Send operation once it has an OrderID.',
-					itemIndex,
-				});
+		}
+		const request: SendRequest = { ...entry.request, orderId: result.orderId };
+		// Found and already sent: a retried run must not send it again.
+		if (result.alreadyExisted && result.order.IsSent === true) request.known = { status: 'alreadySent', reason: 'IsSent' };
+		const externalId = typeof entry.body.ExternalProviderID === 'string' ? entry.body.ExternalProviderID : undefined;
+		return { request, alreadyExisted: result.alreadyExisted, externalId };
+	};
+
+	return await runBatched<Prepared, Result>(this, {
+		// Every item is read and validated before any request.
+		read: (itemIndex) => {
+			const body = readOrderInput(this, itemIndex);
+			const createSettings = readCreateSettings(this, itemIndex);
+			const choice = readSendChoice(this, itemIndex);
+			return { body, skipIfExists: createSettings.skipIfExists, request: { itemIndex, partyId: createSettings.partyId, ...choice } };
+		},
+		run: async (read) => {
+			// Creates one by one, so a later item finds the order an earlier one created.
+			const created: Array<Created | { error: Error }> = [];
+			for (const { itemIndex, value } of read) {
+				try {
+					created.push(await create(value, itemIndex));
+				} catch (error) {
+					const nodeError = asNodeError(this, error, itemIndex);
+					if (!this.continueOnFail()) throw nodeError;
+					created.push({ error: nodeError });
+				}
 			}
-			const request: SendRequest = { ...entry.request, orderId: result.orderId };
-			// Found and already sent: a retried run must not send it again.
-			if (result.alreadyExisted && result.order.IsSent === true) request.known = { status: 'alreadySent', reason: 'IsSent' };
-			const externalId = typeof entry.body.ExternalProviderID === 'string' ? entry.body.ExternalProviderID : undefined;
-			entries[itemIndex] = { request, alreadyExisted: result.alreadyExisted, externalId };
-		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			entries[itemIndex] = { error: nodeError };
-		}
-	}
-
-	const created = entries.filter((entry): entry is Created => 'alreadyExisted' in entry);
-	const reports = await sendAll(
-		this,
-		clients,
-		created.map((entry) => entry.request),
-		settings,
-	);
-
-	const output: INodeExecutionData[] = [];
-	let next = 0;
-	entries.forEach((entry, itemIndex) => {
-		if ('error' in entry) {
-			output.push(errorItem(this, entry.error, itemIndex));
-			return;
-		}
-		const { alreadyExisted, externalId } = entry as Created;
-		output.push(
-			...reportItems(this, [reports[next++]], itemIndex, (report) => {
+			const toSend = created.filter((entry): entry is Created => 'request' in entry);
+			const reports = await sendAll(this, clients, toSend.map((entry) => entry.request), settings);
+			let next = 0;
+			return created.map((entry) => ('error' in entry ? entry : { ...entry, report: reports[next++] }));
+		},
+		emit: (result) => {
+			if ('error' in result) return [result.error];
+			const { alreadyExisted, externalId } = result;
+			return sendOutputs([result.report], settings, (report) => {
 				const json = sendOutput(report, settings);
 				const head: IDataObject = { OrderID: json.OrderID };
 				if (externalId !== undefined) head.ExternalProviderID = externalId;
 				return { ...head, ...json, AlreadyExisted: alreadyExisted };
-			}),
-		);
+			});
+		},
 	});
-	return output;
 }

@@ -6,6 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { BatchedOutput } from '../../../shared/items';
 import type { ClientProvider } from '../../../shared/router';
 import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';
@@ -16,9 +17,9 @@ import { deliveryOutcome, normalizeTransportType, planBatches, sendIdempotencyKe
 
 const CUSTOM = 'custom';
 
-/** Transport Type and Strict (No Fallback), shown for the given operations. */
-export function sendFields(operations: string[]): INodeProperties[] {
-	const show = { resource: ['order'], operation: operations };
+/** Transport Type and Strict (No Fallback), shown for the given operation. */
+export function sendFields(operation: string): INodeProperties[] {
+	const show = { resource: ['order'], operation: [operation] };
 	return [
 		{
 			displayName: 'Transport Type',
@@ -208,4 +209,13 @@ export function sendOutput(report: SendReport, settings: SendSettings): IDataObj
 	}
 	if (report.readError) out.deliveryCheckError = report.readError;
 	return out;
+}
+
+/** One item's outputs from its reports: each order's fields, or the Error of an order that failed. */
+export function sendOutputs(
+	reports: SendReport[],
+	settings: SendSettings,
+	toJson: (report: SendReport) => IDataObject = (report) => sendOutput(report, settings),
+): BatchedOutput {
+	return reports.map((report) => (report.outcome.status === 'failed' ? report.outcome.error : toJson(report)));
 }

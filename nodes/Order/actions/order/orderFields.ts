@@ -1,0 +1,185 @@
+/**
+ * The parameters of an order as the operations that create one declare them (Create,
+ * Create and Send), and the Order ID field of the operations that address one order.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { ORDER_DIRECTIONS, ORDER_TYPES } from './orderBody';
+
+/** The Order ID of one existing order; each operation adds its displayOptions and description. */
+export const orderIdField: INodeProperties = {
+	displayName: 'Order ID',
+	name: 'orderId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 123456',
+};
+
+/** The order's fields (Fields Below or JSON) and Skip If Already Created, shown for one operation that creates. */
+export function orderFields(operation: string): INodeProperties[] {
+	const show = { resource: ['order'], operation: [operation] };
+	const fieldsMode = { show: { ...show, inputMode: ['fields'] } };
+	return [
+		{
+			displayName: 'Input Mode',
+			name: 'inputMode',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Fields Below', value: 'fields', description: 'Fill in the order field by field' },
+				{ name: 'JSON', value: 'json', description: 'Map a whole order object from an earlier node' },
+			],
+			default: 'fields',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Order Type',
+			name: 'orderType',
+			type: 'options',
+			options: ORDER_TYPES.map((value) => ({
+				name: value.replace(/([a-z])([A-Z])/g, '$1 $2'),
+				value,
+			})),
+			default: 'Invoice',
+			displayOptions: fieldsMode,
+		},
+		{
+			displayName: 'Order Direction',
+			name: 'orderDirection',
+			type: 'options',
+			options: ORDER_DIRECTIONS.map((value) => ({
+				name: value === 'Income' ? 'Income (Sale)' : 'Cost (Purchase)',
+				value,
+			})),
+			default: 'Income',
+			displayOptions: fieldsMode,
+		},
+		{
+			displayName: 'Order Date',
+			name: 'orderDate',
+			type: 'dateTime',
+			required: true,
+			default: '',
+			description: 'Date of the order, sent as YYYY-MM-DD (a time part is ignored)',
+			displayOptions: fieldsMode,
+		},
+		{
+			displayName: 'Customer Name',
+			name: 'customerName',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. ACME NV',
+			displayOptions: fieldsMode,
+		},
+		{
+			displayName: 'Customer VAT Number',
+			name: 'customerVatNumber',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. BE0123456749',
+			description: 'VAT number with country prefix',
+			displayOptions: fieldsMode,
+		},
+		{
+			displayName: 'Order Lines',
+			name: 'orderLines',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			placeholder: 'Add Order Line',
+			default: {},
+			required: true,
+			description: 'At least one line',
+			displayOptions: fieldsMode,
+			options: [
+				{
+					displayName: 'Line',
+					name: 'lines',
+					values: [
+						{
+							displayName: 'Description',
+							name: 'description',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. Consulting, March',
+						},
+						{
+							displayName: 'Quantity',
+							name: 'quantity',
+							type: 'number',
+							typeOptions: { numberPrecision: 4 },
+							default: 1,
+						},
+						{
+							displayName: 'Unit Price Excl. VAT',
+							name: 'unitPriceExcl',
+							type: 'number',
+							typeOptions: { numberPrecision: 4 },
+							default: 0,
+						},
+						{
+							displayName: 'VAT Percentage',
+							name: 'vatPercentage',
+							type: 'number',
+							typeOptions: { minValue: 0, maxValue: 100 },
+							default: 21,
+							description: 'VAT rate in percent, e.g. 21',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'External Provider ID',
+			name: 'externalProviderId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. INV-2024-0042',
+			description: 'Your own unique ID for this order (e.g. the invoice ID in your system); lets a retried run find the order it already created',
+			displayOptions: fieldsMode,
+		},
+		{
+			displayName: 'Order (JSON)',
+			name: 'orderJson',
+			type: 'json',
+			required: true,
+			default:
+				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2024-01-31",\n  "ExpiryDate": "2024-02-29",\n  "ExternalProviderID": "",\n  "Customer": { "Name": "", "VATNumber": "", "PartyType": "Customer" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
+			description: 'The whole order as the API expects it (OrderType, OrderDirection, OrderDate, ExpiryDate, OrderNumber, ExternalProviderID, Customer, OrderLines)',
+			displayOptions: { show: { ...show, inputMode: ['json'] } },
+		},
+		{
+			displayName: 'Skip If Already Created',
+			name: 'skipIfExists',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to look the External Provider ID up first and output the existing order instead of creating a second one. Applies only when an External Provider ID is set.',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			displayOptions: fieldsMode,
+			options: [
+				{ displayName: 'Currency', name: 'Currency', type: 'string', default: '', placeholder: 'e.g. EUR' },
+				{ displayName: 'Customer Party Type', name: 'PartyType', type: 'string', default: 'Customer', description: 'Party type of the customer' },
+				{ displayName: 'Delivery Date', name: 'DeliveryDate', type: 'dateTime', default: '' },
+				{
+					displayName: 'Expiry Date',
+					name: 'ExpiryDate',
+					type: 'dateTime',
+					default: '',
+					description: 'Due date, on or after the order date',
+				},
+				{ displayName: 'Order Number', name: 'OrderNumber', type: 'string', default: '', placeholder: 'e.g. INV-2024-0042' },
+				{ displayName: 'Payment Reference', name: 'PaymentReference', type: 'string', default: '' },
+				{ displayName: 'Reference', name: 'Reference', type: 'string', default: '' },
+			],
+		},
+	];
+}

@@ -1,0 +1,169 @@
+/**
+ * What the operations that create an order read from one item, before any request: the
+ * validated create body (Fields Below or JSON) and the create settings. Also the Order ID
+ * of the operations that address one order.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { readPartyOption } from '../options';
+import type { SingleOrderPath } from './orderApi';
+import type { OrderFieldsInput, OrderLineInput, OrderProblem } from './orderBody';
+import { buildOrderBody, checkOrder, parseOrderId } from './orderBody';
+import type { IdempotencyHeader } from './sendApi';
+import { createIdempotencyKey } from './sendLogic';
+
+type InputMode = 'fields' | 'json';
+
+/** Labels of API fields as the Fields Below mode shows them. */
+function fieldLabel(field: string, mode: InputMode): string {
+	if (mode === 'json') return field;
+	const line = /^OrderLines\[(\d+)\](?:\.(\w+))?$/.exec(field);
+	if (line) {
+		const names: Record<string, string> = {
+			Quantity: 'Quantity',
+			UnitPriceExcl: 'Unit Price Excl. VAT',
+			VATPercentage: 'VAT Percentage',
+			Description: 'Description',
+		};
+		return `Order Lines › Line ${Number(line[1]) + 1}${line[2] ? ` › ${names[line[2]] ?? line[2]}` : ''}`;
+	}
+	const labels: Record<string, string> = {
+		OrderType: 'Order Type',
+		OrderDirection: 'Order Direction',
+		OrderDate: 'Order Date',
+		ExpiryDate: 'Expiry Date',
+		DeliveryDate: 'Delivery Date',
+		OrderNumber: 'Order Number',
+		ExternalProviderID: 'External Provider ID',
+		Customer: 'Customer Name',
+		'Customer.Name': 'Customer Name',
+		OrderLines: 'Order Lines',
+	};
+	return labels[field] ?? field;
+}
+
+function showValue(value: unknown): string {
+	if (value === undefined || value === null) return '';
+	if (Array.isArray(value) && value.length === 0) return '';
+	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+	const trimmed = text.trim();
+	return trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed;
+}
+
+/** An OrderProblem as the NodeOperationError the node throws, naming field and item. */
+export function orderProblemError(
+	ctx: IExecuteFunctions,
+	problem: OrderProblem,
+	itemIndex: number,
+	mode: InputMode = 'fields',
+): NodeOperationError {
+	const shown = showValue(problem.value);
+	const label = fieldLabel(problem.field, mode);
+	return new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "${label}"${shown ? ` ${shown}` : ''} ${problem.problem}`, {
+		itemIndex,
+		description: problem.fix,
+	});
+}
+
+function readJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
+	const raw = ctx.getNodeParameter('orderJson', itemIndex, '') as unknown;
+	if (typeof raw !== 'string') return raw;
+	try {
+		return JSON.parse(raw) as unknown;
+	} catch (error) {
+		return new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Order (JSON)" is not valid JSON: ${(error as Error).message}`, {
+			itemIndex,
+			description: 'Map an object, e.g. {{ $json.order }}, or fix the JSON text.',
+		});
+	}
+}
+
+/**
+ * The validated create body for one item, from Fields Below or JSON, or a
+ * NodeOperationError naming the field and the item (before any request).
+ */
+export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'fields') as InputMode;
+	let body: unknown;
+	if (mode === 'json') {
+		body = readJson(ctx, itemIndex);
+		if (body instanceof NodeOperationError) throw body;
+	} else {
+		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const { PartyType, ExpiryDate, OrderNumber, ...extra } = additional;
+		const lines = ctx.getNodeParameter('orderLines.lines', itemIndex, []) as IDataObject[];
+		const input: OrderFieldsInput = {
+			OrderType: ctx.getNodeParameter('orderType', itemIndex, 'Invoice'),
+			OrderDirection: ctx.getNodeParameter('orderDirection', itemIndex, 'Income'),
+			OrderDate: ctx.getNodeParameter('orderDate', itemIndex, ''),
+			ExpiryDate,
+			OrderNumber,
+			ExternalProviderID: ctx.getNodeParameter('externalProviderId', itemIndex, ''),
+			Customer: {
+				Name: ctx.getNodeParameter('customerName', itemIndex, ''),
+				VATNumber: ctx.getNodeParameter('customerVatNumber', itemIndex, ''),
+				PartyType,
+			},
+			OrderLines: (Array.isArray(lines) ? lines : [lines]).map(
+				(line): OrderLineInput => ({
+					Quantity: line.quantity,
+					Description: line.description,
+					VATPercentage: line.vatPercentage,
+					UnitPriceExcl: line.unitPriceExcl,
+				}),
+			),
+			extra: Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== '' && value !== undefined && value !== null)),
+		};
+		body = buildOrderBody(input);
+	}
+	const checked = checkOrder(body);
+	if ('problem' in checked) throw orderProblemError(ctx, checked.problem, itemIndex, mode);
+	return checked.body;
+}
+
+export interface CreateSettings {
+	skipIfExists: boolean;
+	fetchFull: boolean;
+	singleOrderPath: SingleOrderPath;
+	partyId?: string;
+	idempotencyHeader: IdempotencyHeader;
+}
+
+/** The create headers: an idempotency key from the ExternalProviderID when the create de-duplicates. */
+export function createHeaders(body: IDataObject, skipIfExists: boolean, header: IdempotencyHeader): Record<string, string> {
+	const externalId = typeof body.ExternalProviderID === 'string' ? body.ExternalProviderID : '';
+	if (!skipIfExists || !externalId || header === 'none') return {};
+	return { [header]: createIdempotencyKey(externalId) };
+}
+
+function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
+	const value = ctx.getNodeParameter('options.idempotencyHeader', itemIndex, 'Idempotency-Key') as unknown;
+	return value === 'Idempotent-Key' || value === 'none' ? value : 'Idempotency-Key';
+}
+
+/** Skip If Already Created, Fetch Full Order, Single Order Path and Act for Party for one item. */
+export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): CreateSettings {
+	return {
+		skipIfExists: ctx.getNodeParameter('skipIfExists', itemIndex, true) as boolean,
+		fetchFull: ctx.getNodeParameter('options.fetchFullOrder', itemIndex, false) as boolean,
+		singleOrderPath: ctx.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath,
+		partyId: readPartyOption(ctx, itemIndex),
+		idempotencyHeader: readIdempotencyHeader(ctx, itemIndex),
+	};
+}
+
+
+/** The Order ID parameter as a positive integer, or a NodeOperationError naming the item. */
+export function readOrderIdParameter(ctx: IExecuteFunctions, itemIndex: number, name = 'orderId'): number {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	const id = parseOrderId(raw);
+	if (id === undefined) {
+		const shown = raw === undefined || raw === null || String(raw).trim() === '' ? '' : ` ${String(raw).slice(0, 60)}`;
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Order ID"${shown} ${shown ? 'is not an OrderID' : 'is empty'}`, {
+			itemIndex,
+			description: 'An OrderID is a positive whole number, e.g. 123456 (map it from {{ $json.OrderID }}).',
+		});
+	}
+	return id;
+}
