@@ -35,3 +35,36 @@ function printFigures(title, lines) {
 }
 
 module.exports = { PACKAGE_NAME: PACKAGE.name, loadPackageNodes, printFigures };
+
+/**
+ * The node panel's search (n8n 2.41 editor-ui, node creator `searchNodes`): a trailing word
+ * that starts "trigger" is dropped, the rest lower-cased and run through @n8n/utils'
+ * sublimeSearch (the copy n8n-workflow depends on, the same code the editor bundles) over
+ * each node's displayName (weight 1.3) and codex alias list (weight 1). Node descriptions
+ * are not searched. The editor's popularity boosts of some built-in nodes are not modelled.
+ * @param {string} term
+ * @param {Array<{ key: string, properties: { displayName: string, codex?: Codex } }>} items
+ * @returns {Array<{ key: string, score: number }>} best first
+ */
+function searchNodePanel(term, items) {
+	const { sublimeSearch } = require(
+		require.resolve('@n8n/utils/search/sublime-search', { paths: [path.dirname(require.resolve('n8n-workflow'))] }),
+	);
+	const words = term.split(' ');
+	const trimmed =
+		words.length > 1 && 'trigger'.startsWith(words[words.length - 1].toLowerCase())
+			? words.slice(0, -1).filter((w) => w).join(' ').trimEnd()
+			: term;
+	return sublimeSearch(trimmed.toLowerCase(), items).map(({ item, score }) => ({ key: item.key, score }));
+}
+
+/** The built-in nodes of n8n-nodes-base (one entry per node name), as the panel's other candidates. */
+function builtInNodes() {
+	const all = JSON.parse(fs.readFileSync(require.resolve('n8n-nodes-base/dist/types/nodes.json'), 'utf8'));
+	const seen = new Map();
+	for (const d of all) if (!d.hidden && !seen.has(d.name)) seen.set(d.name, d);
+	return [...seen.values()].map((d) => ({ key: d.name, properties: { displayName: d.displayName, codex: d.codex } }));
+}
+
+module.exports.searchNodePanel = searchNodePanel;
+module.exports.builtInNodes = builtInNodes;
