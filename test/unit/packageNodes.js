@@ -68,3 +68,23 @@ function builtInNodes() {
 
 module.exports.searchNodePanel = searchNodePanel;
 module.exports.builtInNodes = builtInNodes;
+
+/**
+ * The SVG a node's or credential's `icon` points at ("file:<path>" relative to the class's
+ * file; the sources sit where dist/ mirrors them, so the same relative path holds).
+ * @param {string} ref @param {string} fromDir directory of the source file, relative to the repo root
+ * @returns {{ file: string, exists: boolean, text: string }}
+ */
+function readIcon(ref, fromDir) {
+	const file = path.resolve(ROOT, fromDir, ref.replace(/^file:/, ''));
+	const exists = fs.existsSync(file);
+	return { file: path.relative(ROOT, file), exists, text: exists ? fs.readFileSync(file, 'utf8') : '' };
+}
+
+/** Every file in icons/ (names only). */
+function iconFiles() {
+	return fs.readdirSync(path.join(ROOT, 'icons')).sort();
+}
+
+module.exports.readIcon = readIcon;
+module.exports.iconFiles = iconFiles;
