@@ -25,7 +25,7 @@ export class AccessPointIdentification implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'AccessPoint Identification',
 		name: 'accessPointIdentification',
-		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
+		icon: { light: 'file:../../icons/accessPointIdentification.svg', dark: 'file:../../icons/accessPointIdentification.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] }}',

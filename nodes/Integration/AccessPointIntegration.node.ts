@@ -11,7 +11,7 @@ export class AccessPointIntegration implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'AccessPoint Integration',
 		name: 'accessPointIntegration',
-		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
+		icon: { light: 'file:../../icons/accessPointIntegration.svg', dark: 'file:../../icons/accessPointIntegration.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] === "create" ? "create: " + $parameter["network"] : $parameter["operation"] }}',

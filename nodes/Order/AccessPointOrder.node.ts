@@ -13,7 +13,7 @@ export class AccessPointOrder implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'AccessPoint Order',
 		name: 'accessPointOrder',
-		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
+		icon: { light: 'file:../../icons/accessPointOrder.svg', dark: 'file:../../icons/accessPointOrder.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',

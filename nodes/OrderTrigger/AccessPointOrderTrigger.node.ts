@@ -9,7 +9,7 @@ export class AccessPointOrderTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'AccessPoint Order Trigger',
 		name: 'accessPointOrderTrigger',
-		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
+		icon: { light: 'file:../../icons/accessPointOrderTrigger.svg', dark: 'file:../../icons/accessPointOrderTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ $parameter["event"] === "newOrUpdatedOrder" ? "New or updated orders" : "New orders" }}',

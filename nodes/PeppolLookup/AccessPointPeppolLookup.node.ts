@@ -14,7 +14,7 @@ export class AccessPointPeppolLookup implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'AccessPoint Peppol Lookup',
 		name: 'accessPointPeppolLookup',
-		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
+		icon: { light: 'file:../../icons/accessPointPeppolLookup.svg', dark: 'file:../../icons/accessPointPeppolLookup.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle:

@@ -10,7 +10,7 @@ export class AccessPointRegistration implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'AccessPoint Registration',
 		name: 'accessPointRegistration',
-		icon: { light: 'file:../../icons/accessPoint.svg', dark: 'file:../../icons/accessPoint.dark.svg' },
+		icon: { light: 'file:../../icons/accessPointRegistration.svg', dark: 'file:../../icons/accessPointRegistration.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] }}',

@@ -76,6 +76,8 @@ const CASES: Case[] = [
 	['phone with letters', REG, extra({ phone: bad }), '+32 CALL ME', /"Phone" .*\(only digits/],
 	['identifier without value', REG, extra({ identifiers: { identifier: [{ identifierType: 'KBO', identifier: bad }] } }), '', /"Identifiers → Identifier" is empty/],
 	['identifier without type', REG, extra({ identifiers: { identifier: [{ identifierType: bad, identifier: '0481516215' }] } }), ' ', /"Identifiers → Identifier Type" is empty/],
+	// As the editor saves a fresh Create node when the user adds no address (the Addresses parameter absent).
+	['no addresses at all', REG, Object.fromEntries(Object.entries(validCreate()).filter(([k]) => k !== 'addresses')), '', /"Addresses → Invoice Address" is required/],
 	['no invoice address', REG, reg({ addresses: { invoiceAddress: { street: bad, countryCode: bad } } }), '', /"Addresses → Invoice Address" is required/],
 	['invoice address without street', REG, reg(withAddress({ street: bad })), '', /"Invoice Address → Street" is empty/],
 	['invoice address without city', REG, reg(withAddress({ city: bad })), '', /"Invoice Address → City" is empty/],

@@ -153,8 +153,11 @@ const properties: INodeProperties[] = [
 		type: 'fixedCollection',
 		placeholder: 'Add Address',
 		required: true,
-		default: { invoiceAddress: { countryCode: 'BE' } },
-		description: 'The invoice address is required; add a delivery address only when delivery addresses are used',
+		// Empty: n8n's editor cannot compute defaults for a fixedCollection with a preset entry
+		// (the node would not add); the missing Invoice Address is reported at execution instead.
+		default: {},
+		description:
+			'Required: add the Invoice Address (Street, Zipcode, City and Country Code). Add a Delivery Address only when deliveries go to another address.',
 		options: [
 			{
 				displayName: 'Invoice Address',
