@@ -160,7 +160,7 @@ function bearerAccount(ctx) {
 	const m = /^bearer(?:\s+(.*))?$/i.exec(authz);
 	if (!m) return undefined;
 	const value = (m[1] || '').trim();
-	const r = value ? ctx.emu.oauth.check(value) : { ok: false, reason: 'invalid', description: 'The Authorization header has no access token after "Bearer"' };
+	const r = ctx.emu.oauth.check(value);
 	if (r.ok) {
 		const account = ctx.emu.store.accounts.get(/** @type {{ apiKey: string }} */ (r).apiKey);
 		if (account) return account;
