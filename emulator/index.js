@@ -18,6 +18,9 @@ const { Store } = require('./store');
 const { handle } = require('./server');
 const { assertKind } = require('./faults');
 const { createRegistration } = require('./routes/registrations');
+const { WebhookHub, WEBHOOK_DEFAULTS, view } = require('./webhooks');
+const { OAuthServer, OAUTH_DEFAULTS, DEFAULT_CLIENT, DEFAULT_PASSWORD } = require('./oauth');
+const { setMessageStatus } = require('./messages');
 
 /**
  * @typedef {import('./faults').FaultKind} FaultKind
@@ -37,6 +40,17 @@ const { createRegistration } = require('./routes/registrations');
  * @property {string[]} allowedRedirectHosts hostnames ('*' allows any)
  * @property {string} identificationProviderCode
  * @property {'Active'|'Ready'} peppolIntegrationStatus status of a new Peppol integration
+ * @property {number} webhookLimit webhooks per party (4)
+ * @property {number} webhookMaxAttempts attempts per delivery, the first included (5)
+ * @property {number} webhookRetryBaseMs back-off before retry n: base * 2^(n-1) ms (1000) ...
+ * @property {number} webhookRetryMaxMs ... capped at this (60000)
+ * @property {number} webhookTimeoutMs an attempt without answer headers by then fails (10000)
+ * @property {number} webhookStaleSeconds how old the 'stale-timestamp' fault's t is (3600)
+ * @property {number} webhookHoldMs longest hold of an 'out-of-order' delivery (2000)
+ * @property {number} webhookLogLimit deliveries kept in the log (1000)
+ * @property {number} oauthAccessTokenSeconds access-token lifetime (3600)
+ * @property {number} oauthCodeSeconds authorization-code lifetime (600)
+ * @property {boolean} oauthRotateRefreshTokens a refresh grant replaces the refresh token (true)
  * @typedef {object} EmulatorOptions
  * @property {number} [port] default 0 (random free port)
  * @property {number} [seed] PRNG seed, default 42
@@ -45,6 +59,9 @@ const { createRegistration } = require('./routes/registrations');
  * @property {string} [partyId] master PartyID (whitelisted for identification)
  * @property {Date|string|number} [startTime] initial clock time (default: now)
  * @property {Partial<EmulatorConfig>} [config] initial switches
+ * @property {{ clients?: Array<{ clientId: string, clientSecret: string, redirectUris: string[] }>,
+ *   users?: Array<{ email: string, password: string, apiKey: string }> }} [oauth] OAuth clients (default: DEFAULT_CLIENT)
+ *   and sign-in users (default: one per account, its e-mail, password 'emulator')
  * @typedef {object} RequestLogEntry
  * @property {string} method
  * @property {string} path
@@ -65,7 +82,32 @@ const { createRegistration } = require('./routes/registrations');
  * @property {import('./store').Store} store
  * @property {{ complete: (sessionUrlOrToken: string, result: 'success'|'failure') => Promise<{ status: number, location: string | null }> }} provider
  * @property {(n: number, kind: FaultKind, match?: FaultMatch) => void} failNext
+ * @property {EmulatorWebhooks} webhooks
+ * @property {EmulatorOAuth} oauth
  * @property {() => Promise<void>} close
+ */
+
+/**
+ * @typedef {object} EmulatorWebhooks webhook registry and delivery log (see emulator/webhooks.js)
+ * @property {() => Array<ReturnType<typeof import('./webhooks').view>>} list every webhook, no secrets
+ * @property {(filter?: { webhookId?: number, state?: string }) => import('./webhooks').Delivery[]} deliveries
+ * @property {() => void} clearDeliveries forget finished deliveries
+ * @property {(n: number, kind: 'wrong-signature'|'stale-timestamp'|'duplicate'|'out-of-order', match?: { webhookId?: number }) => void} failNext
+ * @property {(timeoutMs?: number) => Promise<void>} settle resolves once no delivery is queued, sending, retrying or held
+ * @property {(orderId: number | string, status: 'Delivered'|'Accepted'|'Refused'|'Error', opts?: { info?: string, reason?: string, messageId?: number }) =>
+ *   { order: Record<string, any>, message: Record<string, any> }} setMessageStatus a network status update of a sent order's message
+ * @property {WebhookHub} hub
+ * @typedef {object} EmulatorOAuth OAuth 2.0 authorization server (see emulator/oauth.js)
+ * @property {string} authorizeUrl sign-in and consent page, `${url}/Account/Logon`
+ * @property {string} tokenUrl `${url}/OAuth2/token`
+ * @property {{ clientId: string, clientSecret: string, redirectUris: string[] }} client the first registered client
+ * @property {{ email: string, password: string }} user the sign-in prefilled on the consent page
+ * @property {(c: { clientId: string, clientSecret: string, redirectUris: string[] }) => { clientId: string, redirectUris: string[] }} addClient register or replace
+ * @property {() => { grants: { authorization_code: number, refresh_token: number }, errors: Record<string, number>,
+ *   consent: { allow: number, deny: number, badLogin: number }, bearer: { ok: number, expired: number, invalid: number, revoked: number } }} stats
+ * @property {() => void} resetStats
+ * @property {(o?: { refreshToken?: string, clientId?: string, keepAccessTokens?: boolean }) => number} revoke refresh tokens revoked
+ * @property {OAuthServer} server
  */
 
 /** Default options and switches. */
@@ -93,6 +135,8 @@ const DEFAULTS = Object.freeze({
 		allowedRedirectHosts: ['127.0.0.1', 'localhost'],
 		identificationProviderCode: 'itsme',
 		peppolIntegrationStatus: 'Active',
+		...WEBHOOK_DEFAULTS,
+		...OAUTH_DEFAULTS,
 	}),
 });
 
@@ -123,7 +167,11 @@ async function createEmulator(options = {}) {
 	/** @type {EmulatorConfig} */
 	const config = { ...DEFAULTS.config, faultKinds: [...DEFAULTS.config.faultKinds], allowedRedirectHosts: [...DEFAULTS.config.allowedRedirectHosts], ...(options.config || {}) };
 	/** @type {import('./server').Internal} */
-	const state = { store, config, clock, url: '', requests: [], queue: [], faultRnd: createPrng(seedNum ^ 0x5bd1e995), timers: new Set(), closing: false };
+	const state = /** @type {import('./server').Internal} */ (/** @type {unknown} */ ({ store, config, clock, url: '', requests: [], queue: [], faultRnd: createPrng(seedNum ^ 0x5bd1e995), timers: new Set(), closing: false }));
+	state.webhooks = new WebhookHub(state);
+	store.events.on((ev) => state.webhooks.onEvent(ev));
+	const users = (options.oauth && options.oauth.users) || [master, other].map((a) => ({ email: a.self.Email, password: DEFAULT_PASSWORD, apiKey: a.apiKey }));
+	state.oauth = new OAuthServer(state, { clients: options.oauth && options.oauth.clients, users });
 	/** @type {Set<import('node:net').Socket>} */
 	const sockets = new Set();
 	const server = http.createServer((req, res) => {
@@ -170,9 +218,39 @@ async function createEmulator(options = {}) {
 			assertKind(kind);
 			if (Number(n) > 0) state.queue.push({ remaining: Number(n), kind, match: match || {} });
 		},
+		webhooks: {
+			list: () => [...state.webhooks.hooks.values()].map(view),
+			deliveries: (filter) => state.webhooks.deliveries(filter),
+			clearDeliveries: () => state.webhooks.clearDeliveries(),
+			failNext: (n, kind, match) => state.webhooks.failNext(n, kind, match),
+			async settle(timeoutMs = 30000) {
+				const end = Date.now() + timeoutMs;
+				while (!state.webhooks.idle()) {
+					if (Date.now() > end) throw new Error(`webhook deliveries still in progress after ${timeoutMs} ms`);
+					await new Promise((r) => setTimeout(r, 10));
+				}
+			},
+			setMessageStatus: (orderId, status, opts) => setMessageStatus(store, orderId, status, opts),
+			hub: state.webhooks,
+		},
+		oauth: {
+			authorizeUrl: `${state.url}/Account/Logon`,
+			tokenUrl: `${state.url}/OAuth2/token`,
+			get client() {
+				const c = state.oauth.clients.values().next().value || DEFAULT_CLIENT;
+				return { clientId: c.clientId, clientSecret: c.clientSecret, redirectUris: [...c.redirectUris] };
+			},
+			user: { email: users[0].email, password: users[0].password },
+			addClient: (c) => state.oauth.addClient(c),
+			stats: () => state.oauth.stats(),
+			resetStats: () => state.oauth.resetStats(),
+			revoke: (o) => state.oauth.revoke(o),
+			server: state.oauth,
+		},
 		close: () =>
 			new Promise((resolve) => {
 				state.closing = true;
+				state.webhooks.close();
 				for (const t of state.timers) clearTimeout(t);
 				state.timers.clear();
 				server.close(() => resolve());

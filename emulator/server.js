@@ -13,6 +13,10 @@ const reg = require('./routes/registrations');
 const ident = require('./routes/identification');
 const lists = require('./routes/lists');
 const orders = require('./routes/orders');
+const webhooks = require('./routes/webhooks');
+const oauth = require('./routes/oauth');
+const account = require('./routes/account');
+const control = require('./routes/control');
 
 /**
  * @typedef {{ status: number, body?: any, html?: string, raw?: string, headers?: Record<string, string> }} Result
@@ -26,6 +30,8 @@ const orders = require('./routes/orders');
  * @property {() => number} faultRnd
  * @property {Set<NodeJS.Timeout>} timers
  * @property {boolean} closing
+ * @property {import('./webhooks').WebhookHub} webhooks
+ * @property {import('./oauth').OAuthServer} oauth
  * @typedef {object} Ctx
  * @property {Internal} emu
  * @property {string} method
@@ -34,6 +40,7 @@ const orders = require('./routes/orders');
  * @property {Record<string, string>} params
  * @property {(name: string) => string | undefined} header lower-case header name
  * @property {() => any} json parsed request body (undefined when empty; 400 when not JSON)
+ * @property {string} raw the request body as text
  * @property {import('./store').Account} account
  * @property {string} partyId
  * @property {{ kind: 'master' } | { kind: 'entity', registration: import('./store').Registration }} party
@@ -42,6 +49,10 @@ const orders = require('./routes/orders');
 const R = '/v1/einvoices/registrations';
 /** @type {Array<[string, RegExp, (ctx: Ctx) => Result, boolean]>} method, path, handler, needs auth */
 const ROUTES = [
+	...webhooks.ROUTES,
+	...oauth.ROUTES,
+	...account.ROUTES,
+	...control.ROUTES,
 	['GET', new RegExp(`^${R}/?$`, 'i'), reg.list, true],
 	['POST', new RegExp(`^${R}/?$`, 'i'), reg.create, true],
 	['GET', new RegExp(`^${R}/(?<id>[^/]+)/?$`, 'i'), reg.getOne, true],
@@ -64,6 +75,16 @@ const ROUTES = [
 	['GET', /^\/sign\/(?<token>[^/]+)(?:\/(?<action>complete))?\/?$/, reg.signPage, false],
 	['GET', /^\/$/, (ctx) => ({ status: 200, body: { service: 'access-point API emulator', baseUrl: ctx.emu.url, docs: 'emulator/README.md' } }), false],
 ];
+
+/** @param {string} v keeps the scheme (Bearer, Basic) of an Authorization header, never its credential */
+const maskAuth = (v) => (/^\S+\s/.test(v) ? `${v.split(/\s/)[0]} ***` : '***');
+const SECRET_FIELDS = new Set(['client_secret', 'code', 'refresh_token', 'access_token', 'password', 'code_verifier']);
+/** @param {string} raw */
+const maskForm = (raw) => {
+	const p = new URLSearchParams(raw);
+	for (const k of new Set(p.keys())) if (SECRET_FIELDS.has(k)) p.set(k, '***');
+	return Object.fromEntries(p);
+};
 
 /** @param {import('node:http').IncomingMessage} req @returns {Promise<string>} */
 function readBody(req) {
@@ -114,7 +135,7 @@ function cut(res, r, entry) {
 
 /** @param {unknown} err @returns {Result} */
 function errorResult(err) {
-	if (err instanceof ApiError) return { status: err.status, body: { errors: err.errors } };
+	if (err instanceof ApiError) return { status: err.status, body: { errors: err.errors }, ...(/** @type {any} */ (err).headers ? { headers: /** @type {any} */ (err).headers } : {}) };
 	if (err instanceof ODataError) return { status: 400, body: { errors: [{ Code: 'GenericError', Description: err.message }] } };
 	return { status: 500, body: { errors: [{ Code: 'InternalError', Description: `Emulator error: ${err instanceof Error ? err.message : String(err)}` }] } };
 }
@@ -139,7 +160,7 @@ async function handle(s, req, res) {
 	const path = url.pathname;
 	/** @type {Record<string, string>} */
 	const headers = {};
-	for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = k.toLowerCase() === 'apikey' ? '***' : String(v);
+	for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = k.toLowerCase() === 'apikey' ? '***' : k.toLowerCase() === 'authorization' ? maskAuth(String(v)) : String(v);
 	/** @type {Record<string, any>} */
 	const entry = { method, path, query: Object.fromEntries(url.searchParams), headers, status: null, at: s.clock.now().toISOString() };
 	s.requests.push(entry);
@@ -149,6 +170,8 @@ async function handle(s, req, res) {
 	} catch {
 		entry.body = raw;
 	}
+	// OAuth forms carry secrets (client secret, code, tokens, password): the log keeps their names only.
+	if (/x-www-form-urlencoded/i.test(headers['content-type'] || '')) entry.body = maskForm(raw);
 	const isApi = /^\/v1(\/|$)/i.test(path);
 	let fault = null;
 	if (isApi) {
@@ -207,6 +230,7 @@ function run(s, method, path, url, req, raw) {
 			emu: s,
 			method,
 			path,
+			raw,
 			query: url.searchParams,
 			params,
 			header: (/** @type {string} */ n) => {

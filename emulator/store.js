@@ -10,6 +10,7 @@ const { clone, isoSeconds } = require('./util');
 const { buildOrder } = require('./model');
 const { seedDirectory } = require('./directory');
 const seed = require('./seed');
+const { Events } = require('./events');
 
 /**
  * @typedef {{ apiKey: string, partyId: string, name: string, whitelisted: boolean, self: Record<string, any> }} Account
@@ -50,7 +51,9 @@ class Store {
 		this.products = new Map();
 		/** @type {Map<string, Map<string, string>>} party -> idempotency key -> what it was used for */
 		this.idempotency = new Map();
-		this.ids = { registration: 300000, integration: 700000, order: 1000000 };
+		this.ids = { registration: 300000, integration: 700000, order: 1000000, message: 5000000 };
+		/** change events (order insert/update/delete, messages); seeding emits none */
+		this.events = new Events(this.clock);
 		/** @type {Map<string, Record<string, number>>} */
 		this.sequences = new Map();
 	}
@@ -134,6 +137,7 @@ class Store {
 		const order = buildOrder({ orderId, partyId: String(partyId), self: this.selfOf(String(partyId)), seq: this.nextSeq(String(partyId), type), now: this.clock.now() }, partial);
 		this.book(String(partyId)).set(orderId, order);
 		this.orderIndex.set(orderId, String(partyId));
+		this.events.order('I', String(partyId), order);
 		return clone(order);
 	}
 
@@ -145,6 +149,21 @@ class Store {
 		const order = this.book(String(partyId)).get(Number(id));
 		if (!order) throw new Error(`updateOrder: order ${id} is not in the book of party ${partyId}`);
 		Object.assign(order, { LastModified: isoSeconds(this.clock.now()) }, patch);
+		this.events.order('U', String(partyId), order);
+		return clone(order);
+	}
+
+	/**
+	 * Remove an order from a party's book.
+	 * @param {string} partyId @param {number | string} id @returns {Order | undefined} the removed order (a copy)
+	 */
+	deleteOrder(partyId, id) {
+		const book = this.book(String(partyId));
+		const order = book.get(Number(id));
+		if (!order) return undefined;
+		book.delete(Number(id));
+		this.orderIndex.delete(Number(id));
+		this.events.order('D', String(partyId), order);
 		return clone(order);
 	}
 

@@ -1,25 +1,38 @@
 'use strict';
 
 /**
- * Authentication of /v1 calls: the apikey header names the account, partyID the party the call acts for.
+ * Authentication of /v1 calls: the apikey header (or an OAuth Bearer token) names the account, partyID the party the call acts for.
  * @module emulator/routes/auth
  */
 
 const { ApiError } = require('../util');
+const { bearerAccount } = require('./oauth');
 
 /** @param {string} description */
 const unauthorized = (description) => new ApiError(401, 'Unauthorized', description);
 
 /**
- * Check apikey and partyID; sets ctx.account, ctx.partyId and ctx.party. Never echoes the key.
+ * The account of a call: an `Authorization: Bearer` token (OAuth) when present, else the apikey header.
+ * Sets ctx.account. Never echoes the key or token.
+ * @param {import('../server').Ctx} ctx
+ */
+function authenticateAccount(ctx) {
+	const bearer = bearerAccount(ctx);
+	if (bearer) return (ctx.account = bearer);
+	const key = ctx.header('apikey');
+	if (!key) throw unauthorized('Missing apikey header: send the API key of the account in the "apikey" header');
+	const account = ctx.emu.store.accounts.get(key);
+	if (!account) throw unauthorized('The apikey is not valid: no account has this API key');
+	return (ctx.account = account);
+}
+
+/**
+ * Check the account (apikey or Bearer) and partyID; sets ctx.account, ctx.partyId and ctx.party.
  * @param {import('../server').Ctx} ctx
  */
 function authenticate(ctx) {
 	const { store } = ctx.emu;
-	const key = ctx.header('apikey');
-	if (!key) throw unauthorized('Missing apikey header: send the API key of the account in the "apikey" header');
-	const account = store.accounts.get(key);
-	if (!account) throw unauthorized('The apikey is not valid: no account has this API key');
+	const account = authenticateAccount(ctx);
 	const partyId = ctx.header('partyid');
 	if (!partyId) throw unauthorized('Missing partyID header: send the PartyID the call acts for in the "partyID" header');
 	const party = store.resolveParty(account, partyId);
@@ -34,4 +47,4 @@ function authenticate(ctx) {
 	ctx.party = party;
 }
 
-module.exports = { authenticate, unauthorized };
+module.exports = { authenticate, authenticateAccount, unauthorized };

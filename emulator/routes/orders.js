@@ -140,10 +140,13 @@ function send(ctx) {
 		if (!route) msg = { TransportType: transport, Description: `Sent by ${transport}${transport === 'Email' ? ` to ${email}` : ''}` };
 		else if (route.ok) msg = { TransportType: 'Peppol', Description: `Sent over Peppol to ${route.id}`, Receiver: route.id };
 		else msg = { TransportType: 'Email', Description: `Fallback: ${route.reason}; sent by e-mail to ${email} instead of Peppol`, Receiver: route.receiver };
-		o.Messages = [...(o.Messages || []), { ...msg, Date: isoSeconds(now) }];
+		const message = { MessageID: ++store.ids.message, ...msg, Date: isoSeconds(now), Status: 'Sent' };
+		o.Messages = [...(o.Messages || []), message];
 		o.IsSent = true;
 		o.OrderStatus = 'Sent';
 		o.LastModified = isoSeconds(now);
+		store.events.order('U', ctx.partyId, o);
+		store.events.message('I', ctx.partyId, o, message);
 	}
 	if (key) store.idempotencyRecord(ctx.partyId, key, `send of orders ${unique.join(', ')}`);
 	return { status: 200, body: 'OK' };
