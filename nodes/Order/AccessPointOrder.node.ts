@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { searchOrders } from '../shared/orderId';
 import { describeOperations, router } from '../shared/router';
 import { optionsCollection } from './actions/options';
 import { order } from './actions/order';
@@ -28,6 +29,8 @@ export class AccessPointOrder implements INodeType {
 			optionsCollection,
 		],
 	};
+
+	methods = { listSearch: { searchOrders } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, resources);

@@ -1,0 +1,87 @@
+import type { ILoadOptionsFunctions } from 'n8n-workflow';
+
+import { AccessPointOrder } from '../../nodes/Order/AccessPointOrder.node';
+import { checkOrderId, orderIdField, searchOrders } from '../../nodes/shared/orderId';
+
+describe('checkOrderId', () => {
+	it('accepts positive whole numbers, as numbers or text (with a leading #)', () => {
+		expect(checkOrderId(123456)).toEqual({ ok: true, value: '123456' });
+		expect(checkOrderId(' 00042 ')).toEqual({ ok: true, value: '42' });
+		expect(checkOrderId('#7')).toEqual({ ok: true, value: '7' });
+		expect(checkOrderId(String(Number.MAX_SAFE_INTEGER))).toEqual({ ok: true, value: String(Number.MAX_SAFE_INTEGER) });
+	});
+
+	it.each([
+		['', 'is empty'],
+		[undefined, 'is empty'],
+		[0, 'is not an OrderID'],
+		['0', 'is not an OrderID'],
+		[-5, 'is not an OrderID'],
+		[1.5, 'is not an OrderID'],
+		['12a', 'is not an OrderID'],
+		[{ id: 1 }, 'is not an OrderID'],
+		[true, 'is not an OrderID'],
+		// Above 2^53 a number would silently name a neighbouring order.
+		['9007199254740993', 'is too large to be an OrderID'],
+		[2 ** 53, 'is not an OrderID'],
+	])('refuses %p (%s)', (value, problem) => {
+		expect(checkOrderId(value)).toEqual(expect.objectContaining({ ok: false, problem }));
+	});
+});
+
+describe('the Order picker', () => {
+	it('is a resource locator searching orders, and the Order node offers the search', () => {
+		const field = orderIdField();
+		expect(field.type).toBe('resourceLocator');
+		expect(field.modes?.[0].typeOptions?.searchListMethod).toBe('searchOrders');
+		expect(new AccessPointOrder().methods.listSearch.searchOrders).toBe(searchOrders);
+	});
+
+	function context(pages: Record<string, unknown>) {
+		const calls: Array<{ url: string; qs?: unknown }> = [];
+		const ctx = {
+			getNode: () => ({ name: 'Test', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getCredentials: async () => ({ apiKey: 'k', partyId: '1', environment: 'custom', baseUrl: 'https://api.example.test' }),
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, options: { url: string; qs?: unknown }) => {
+					calls.push({ url: options.url, qs: options.qs });
+					return { statusCode: 200, headers: {}, body: pages[options.url] };
+				},
+			},
+		};
+		return { ctx: ctx as unknown as ILoadOptionsFunctions, calls };
+	}
+
+	const first = {
+		Items: [
+			{ OrderID: 11, OrderNumber: 'INV-011', OrderDate: '2026-11-20', CounterParty: { DisplayName: 'Acme BV' } },
+			{ OrderID: 10, OrderNumber: 'INV-010', OrderDate: '2026-11-19', Customer: { Name: 'Globex' } },
+			null,
+		],
+		NextPageLink: 'https://api.example.test/v1/orders?$skip=120',
+	};
+
+	it('lists the newest orders by number, customer and date, with the next page as token', async () => {
+		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
+		expect(await searchOrders.call(ctx)).toEqual({
+			results: [
+				{ name: 'INV-011 · Acme BV · 2026-11-20 · #11', value: '11' },
+				{ name: 'INV-010 · Globex · 2026-11-19 · #10', value: '10' },
+			],
+			paginationToken: 'https://api.example.test/v1/orders?$skip=120',
+		});
+		expect(JSON.stringify(calls[0])).toContain('LastModified desc');
+	});
+
+	it('keeps the orders whose number, customer or id contains the search text', async () => {
+		const { ctx } = context({ 'https://api.example.test/v1/orders': first });
+		expect((await searchOrders.call(ctx, 'globex')).results).toEqual([{ name: 'INV-010 · Globex · 2026-11-19 · #10', value: '10' }]);
+		expect((await searchOrders.call(ctx, '#11')).results).toHaveLength(1);
+	});
+
+	it('follows a page token only on the configured host', async () => {
+		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
+		await searchOrders.call(ctx, undefined, 'https://elsewhere.example/v1/orders?$skip=120');
+		expect(calls.map((c) => c.url)).toEqual(['https://api.example.test/v1/orders']);
+	});
+});
