@@ -21,6 +21,8 @@ const seed = require('./seed');
  * @typedef {{ token: string, registrationId: number, apiKey: string, redirectUrl: string, created: number, expires: number,
  *   status: 'open'|'success'|'failure'|'invalid_redirect' }} Session
  * @typedef {Record<string, any>} Order
+ * @typedef {{ EntityType: 'Order'|'Message', EntityUpdateType: 'I'|'U'|'D', PartyID: string, OrderID: number, MessageID?: number,
+ *   at: string }} ChangeEvent what changed (webhook vocabulary: I insert, U update, D delete); read the entity from the store
  */
 
 class Store {
@@ -53,6 +55,30 @@ class Store {
 		this.ids = { registration: 300000, integration: 700000, order: 1000000 };
 		/** @type {Map<string, Record<string, number>>} */
 		this.sequences = new Map();
+		/** @type {Set<(e: ChangeEvent) => void>} */
+		this.listeners = new Set();
+	}
+
+	/**
+	 * Subscribe to order and message changes made through the API (seeding is not a change).
+	 * @param {(e: ChangeEvent) => void} listener called synchronously; its errors are swallowed
+	 * @returns {() => void} unsubscribe
+	 */
+	onChange(listener) {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	/** @param {Omit<ChangeEvent, 'at'>} e */
+	emit(e) {
+		const event = { ...e, PartyID: String(e.PartyID), at: isoSeconds(this.clock.now()) };
+		for (const fn of this.listeners) {
+			try {
+				fn(event);
+			} catch {
+				// a listener's failure must not fail the API call that caused the change
+			}
+		}
 	}
 
 	/**
@@ -134,6 +160,7 @@ class Store {
 		const order = buildOrder({ orderId, partyId: String(partyId), self: this.selfOf(String(partyId)), seq: this.nextSeq(String(partyId), type), now: this.clock.now() }, partial);
 		this.book(String(partyId)).set(orderId, order);
 		this.orderIndex.set(orderId, String(partyId));
+		this.emit({ EntityType: 'Order', EntityUpdateType: 'I', PartyID: partyId, OrderID: orderId });
 		return clone(order);
 	}
 
@@ -145,7 +172,18 @@ class Store {
 		const order = this.book(String(partyId)).get(Number(id));
 		if (!order) throw new Error(`updateOrder: order ${id} is not in the book of party ${partyId}`);
 		Object.assign(order, { LastModified: isoSeconds(this.clock.now()) }, patch);
+		this.emit({ EntityType: 'Order', EntityUpdateType: 'U', PartyID: partyId, OrderID: Number(id) });
 		return clone(order);
+	}
+
+	/** @param {string} partyId @param {number | string} id @returns {boolean} whether the order was there */
+	deleteOrder(partyId, id) {
+		const gone = this.book(String(partyId)).delete(Number(id));
+		if (gone) {
+			this.orderIndex.delete(Number(id));
+			this.emit({ EntityType: 'Order', EntityUpdateType: 'D', PartyID: partyId, OrderID: Number(id) });
+		}
+		return gone;
 	}
 
 	/** @param {string} partyId */
