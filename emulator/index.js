@@ -18,6 +18,8 @@ const { Store } = require('./store');
 const { handle } = require('./server');
 const { assertKind } = require('./faults');
 const { createRegistration } = require('./routes/registrations');
+const fileControls = require('./routes/files').controls;
+const deliveryControls = require('./delivery').controls;
 
 /**
  * @typedef {import('./faults').FaultKind} FaultKind
@@ -37,6 +39,10 @@ const { createRegistration } = require('./routes/registrations');
  * @property {string[]} allowedRedirectHosts hostnames ('*' allows any)
  * @property {string} identificationProviderCode
  * @property {'Active'|'Ready'} peppolIntegrationStatus status of a new Peppol integration
+ * @property {'Delivered'|'Error'|'Refused'|'Pending'} deliveryOutcome what a Peppol send becomes when due (read at send time)
+ * @property {number} deliveryDelayMs emulator-clock time from a Peppol send to its outcome
+ * @property {number} maxRequestBytes larger request bodies are answered 413 RequestTooLarge
+ * @property {'body'|'empty'} changeAnswer PATCH answers the full order and payments a summary, or both an empty 200
  * @typedef {object} EmulatorOptions
  * @property {number} [port] default 0 (random free port)
  * @property {number} [seed] PRNG seed, default 42
@@ -65,6 +71,8 @@ const { createRegistration } = require('./routes/registrations');
  * @property {import('./store').Store} store
  * @property {{ complete: (sessionUrlOrToken: string, result: 'success'|'failure') => Promise<{ status: number, location: string | null }> }} provider
  * @property {(n: number, kind: FaultKind, match?: FaultMatch) => void} failNext
+ * @property {ReturnType<typeof fileControls>} files file store controls: put, largePdf, refs, get
+ * @property {ReturnType<typeof deliveryControls>} delivery delivery status controls: set, tick, get
  * @property {() => Promise<void>} close
  */
 
@@ -93,6 +101,10 @@ const DEFAULTS = Object.freeze({
 		allowedRedirectHosts: ['127.0.0.1', 'localhost'],
 		identificationProviderCode: 'itsme',
 		peppolIntegrationStatus: 'Active',
+		deliveryOutcome: 'Delivered',
+		deliveryDelayMs: 5 * 60 * 1000,
+		maxRequestBytes: 32 * 1024 * 1024,
+		changeAnswer: 'body',
 	}),
 });
 
@@ -170,6 +182,8 @@ async function createEmulator(options = {}) {
 			assertKind(kind);
 			if (Number(n) > 0) state.queue.push({ remaining: Number(n), kind, match: match || {} });
 		},
+		files: fileControls(state),
+		delivery: deliveryControls(state),
 		close: () =>
 			new Promise((resolve) => {
 				state.closing = true;
