@@ -113,7 +113,7 @@ function pay(ctx) {
 		const v = b[f];
 		if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > max)) throw badRequest(`${f} must be a non-empty string of at most ${max} characters`);
 	}
-	if (!PAYABLE_TYPES.includes(order.OrderType)) throw badRequest(`${label(order)} is a ${order.OrderType}; only invoices and credit notes take payments`);
+	if (!PAYABLE_TYPES.includes(order.OrderType)) throw badRequest(`${label(order)} is of type ${order.OrderType}; only invoices and credit notes take payments`);
 	if (order.OrderStatus === 'Canceled') throw badRequest(`${label(order)} is canceled; it takes no payments`);
 	const owed = round2(Number(order.ToPay) || 0);
 	if (order.Paid || owed <= 0) throw badRequest(`${label(order)} is already fully paid`);
