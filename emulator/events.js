@@ -1,8 +1,9 @@
 'use strict';
 
 /**
- * Change events of the store: every order insert/update/delete and every delivery message
- * (sent, then its status updates). Webhook delivery listens here; listeners run synchronously
+ * Change events of the store, its one change bus: every order insert/update/delete and every new
+ * message (the send's, then one per delivery step, see delivery.js). Webhook delivery and
+ * `store.onChange` listen here; listeners run synchronously
  * at the point of change and get copies, so they cannot alter the store.
  * @module emulator/events
  */

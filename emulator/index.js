@@ -20,7 +20,8 @@ const { assertKind } = require('./faults');
 const { createRegistration } = require('./routes/registrations');
 const { WebhookHub, WEBHOOK_DEFAULTS, view } = require('./webhooks');
 const { OAuthServer, OAUTH_DEFAULTS, DEFAULT_CLIENT, DEFAULT_PASSWORD } = require('./oauth');
-const { setMessageStatus } = require('./messages');
+const fileControls = require('./routes/files').controls;
+const deliveryControls = require('./delivery').controls;
 
 /**
  * @typedef {import('./faults').FaultKind} FaultKind
@@ -51,6 +52,10 @@ const { setMessageStatus } = require('./messages');
  * @property {number} oauthAccessTokenSeconds access-token lifetime (3600)
  * @property {number} oauthCodeSeconds authorization-code lifetime (600)
  * @property {boolean} oauthRotateRefreshTokens a refresh grant replaces the refresh token (true)
+ * @property {'Delivered'|'Error'|'Refused'|'Accepted'|'Pending'} deliveryOutcome what a Peppol send becomes when due (read at send time)
+ * @property {number} deliveryDelayMs emulator-clock time from a Peppol send to its outcome
+ * @property {number} maxRequestBytes larger request bodies are answered 413 RequestTooLarge
+ * @property {'body'|'empty'} changeAnswer PATCH answers the full order and payments a summary, or both an empty 200
  * @typedef {object} EmulatorOptions
  * @property {number} [port] default 0 (random free port)
  * @property {number} [seed] PRNG seed, default 42
@@ -84,6 +89,8 @@ const { setMessageStatus } = require('./messages');
  * @property {(n: number, kind: FaultKind, match?: FaultMatch) => void} failNext
  * @property {EmulatorWebhooks} webhooks
  * @property {EmulatorOAuth} oauth
+ * @property {ReturnType<typeof fileControls>} files file store controls: put, largePdf, refs, get
+ * @property {ReturnType<typeof deliveryControls>} delivery delivery status controls: set, tick, get
  * @property {() => Promise<void>} close
  */
 
@@ -94,8 +101,7 @@ const { setMessageStatus } = require('./messages');
  * @property {() => void} clearDeliveries forget finished deliveries
  * @property {(n: number, kind: 'wrong-signature'|'stale-timestamp'|'duplicate'|'out-of-order', match?: { webhookId?: number }) => void} failNext
  * @property {(timeoutMs?: number) => Promise<void>} settle resolves once no delivery is queued, sending, retrying or held
- * @property {(orderId: number | string, status: 'Delivered'|'Accepted'|'Refused'|'Error', opts?: { info?: string, reason?: string, messageId?: number }) =>
- *   { order: Record<string, any>, message: Record<string, any> }} setMessageStatus a network status update of a sent order's message
+ * @property {ReturnType<typeof deliveryControls>['set']} setMessageStatus alias of `emu.delivery.set` (the one source of delivery status)
  * @property {WebhookHub} hub
  * @typedef {object} EmulatorOAuth OAuth 2.0 authorization server (see emulator/oauth.js)
  * @property {string} authorizeUrl sign-in and consent page, `${url}/Account/Logon`
@@ -137,6 +143,10 @@ const DEFAULTS = Object.freeze({
 		peppolIntegrationStatus: 'Active',
 		...WEBHOOK_DEFAULTS,
 		...OAUTH_DEFAULTS,
+		deliveryOutcome: 'Delivered',
+		deliveryDelayMs: 5 * 60 * 1000,
+		maxRequestBytes: 32 * 1024 * 1024,
+		changeAnswer: 'body',
 	}),
 });
 
@@ -193,6 +203,7 @@ async function createEmulator(options = {}) {
 	const addr = /** @type {import('node:net').AddressInfo} */ (server.address());
 	state.url = `http://127.0.0.1:${addr.port}`;
 
+	const delivery = deliveryControls(state);
 	/** @type {Emulator} */
 	const emu = {
 		url: state.url,
@@ -230,7 +241,7 @@ async function createEmulator(options = {}) {
 					await new Promise((r) => setTimeout(r, 10));
 				}
 			},
-			setMessageStatus: (orderId, status, opts) => setMessageStatus(store, orderId, status, opts),
+			setMessageStatus: (orderId, status, opts) => delivery.set(orderId, status, opts),
 			hub: state.webhooks,
 		},
 		oauth: {
@@ -247,6 +258,8 @@ async function createEmulator(options = {}) {
 			revoke: (o) => state.oauth.revoke(o),
 			server: state.oauth,
 		},
+		files: fileControls(state),
+		delivery,
 		close: () =>
 			new Promise((resolve) => {
 				state.closing = true;

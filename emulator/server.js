@@ -17,6 +17,9 @@ const webhooks = require('./routes/webhooks');
 const oauth = require('./routes/oauth');
 const account = require('./routes/account');
 const control = require('./routes/control');
+const files = require('./routes/files');
+const orderChanges = require('./routes/orderChanges');
+const { tick: deliveryTick } = require('./delivery');
 
 /**
  * @typedef {{ status: number, body?: any, html?: string, raw?: string, headers?: Record<string, string> }} Result
@@ -69,6 +72,8 @@ const ROUTES = [
 	['GET', /^\/v1\/parties\/(?<id>[^/]+)\/?$/i, lists.party, true],
 	['GET', /^\/v1\/products\/?$/i, lists.products, true],
 	['GET', /^\/v1\/products\/(?<id>[^/]+)\/?$/i, lists.product, true],
+	...files.ROUTES,
+	...orderChanges.ROUTES,
 	['GET', /^\/provider\/error\/?$/, ident.providerError, false],
 	['GET', /^\/provider\/(?<token>[^/]+)\/?$/, ident.providerPage, false],
 	['GET', /^\/provider\/(?<token>[^/]+)\/complete\/?$/, ident.providerComplete, false],
@@ -86,13 +91,20 @@ const maskForm = (raw) => {
 	return Object.fromEntries(p);
 };
 
-/** @param {import('node:http').IncomingMessage} req @returns {Promise<string>} */
-function readBody(req) {
+/**
+ * @param {import('node:http').IncomingMessage} req @param {number} limit bytes
+ * @returns {Promise<string | null>} null when the body is larger than the limit (read to the end, not kept)
+ */
+function readBody(req, limit) {
 	return new Promise((resolve, reject) => {
 		/** @type {Buffer[]} */
 		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		let size = 0;
+		req.on('data', (c) => {
+			size += c.length;
+			if (size <= limit) chunks.push(c);
+		});
+		req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks).toString('utf8')));
 		req.on('error', reject);
 	});
 }
@@ -127,7 +139,7 @@ function write(res, r, entry, mangle) {
  * @param {import('node:http').ServerResponse} res @param {Result} r @param {any} entry
  */
 function cut(res, r, entry) {
-	const payload = r.body === undefined ? '' : JSON.stringify(r.body);
+	const payload = r.raw !== undefined ? r.raw : r.body === undefined ? '' : JSON.stringify(r.body);
 	res.writeHead(r.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
 	res.write(payload.slice(0, Math.max(1, Math.floor(payload.length / 2))), () => res.socket && res.socket.destroy());
 	entry.status = r.status;
@@ -164,7 +176,12 @@ async function handle(s, req, res) {
 	/** @type {Record<string, any>} */
 	const entry = { method, path, query: Object.fromEntries(url.searchParams), headers, status: null, at: s.clock.now().toISOString() };
 	s.requests.push(entry);
-	const raw = await readBody(req);
+	const limit = Number(s.config.maxRequestBytes) || Infinity;
+	const raw = await readBody(req, limit);
+	if (raw === null) {
+		const description = `The request body is larger than ${limit} bytes (files travel base64-encoded, a third larger than the files)`;
+		return write(res, { status: 413, body: { errors: [{ Code: 'RequestTooLarge', Description: description }] } }, entry);
+	}
 	try {
 		entry.body = raw ? JSON.parse(raw) : undefined;
 	} catch {
@@ -208,6 +225,7 @@ async function handle(s, req, res) {
  */
 function run(s, method, path, url, req, raw) {
 	try {
+		if (/^\/v1(\/|$)/i.test(path)) deliveryTick(s);
 		const matches = ROUTES.filter(([, re]) => re.test(path));
 		const route = matches.find(([m]) => m === method);
 		if (!route) {

@@ -22,6 +22,8 @@ const { Events } = require('./events');
  * @typedef {{ token: string, registrationId: number, apiKey: string, redirectUrl: string, created: number, expires: number,
  *   status: 'open'|'success'|'failure'|'invalid_redirect' }} Session
  * @typedef {Record<string, any>} Order
+ * @typedef {{ EntityType: 'Order'|'Message', EntityUpdateType: 'I'|'U'|'D', PartyID: string, OrderID: number, MessageID?: number,
+ *   at: string }} ChangeNotice what changed (webhook vocabulary: I insert, U update, D delete); read the entity from the store
  */
 
 class Store {
@@ -56,6 +58,21 @@ class Store {
 		this.events = new Events(this.clock);
 		/** @type {Map<string, Record<string, number>>} */
 		this.sequences = new Map();
+	}
+
+	/**
+	 * Subscribe to order and message changes made through the API (seeding is not a change). A summary
+	 * view of `events` (the one change bus, which webhooks also listen to): ids only, no entity copies.
+	 * @param {(e: ChangeNotice) => void} listener called synchronously; its errors are swallowed
+	 * @returns {() => void} unsubscribe
+	 */
+	onChange(listener) {
+		return this.events.on((ev) => {
+			/** @type {ChangeNotice} */
+			const e = { EntityType: ev.entity, EntityUpdateType: ev.update, PartyID: ev.partyId, OrderID: ev.orderId, at: ev.at };
+			if (ev.message) e.MessageID = ev.message.MessageID;
+			listener(e);
+		});
 	}
 
 	/**

@@ -3,14 +3,14 @@
 /**
  * Control endpoints for tests and local runs of the emulator in another process (`npm run emulator`).
  * Not part of the service. No authentication (the emulator listens on 127.0.0.1 only), never faulted.
- * The same operations exist in-process on `emu.webhooks`, `emu.oauth` and `emu.config`.
+ * The same operations exist in-process on `emu.webhooks`, `emu.oauth`, `emu.delivery` and `emu.config`.
  *
  *  GET    /_emulator/webhooks                   every webhook (no secrets)
  *  GET    /_emulator/webhooks/deliveries        delivery log with attempts (?webhookId=&state=)
  *  DELETE /_emulator/webhooks/deliveries        forget finished deliveries
  *  POST   /_emulator/webhooks/faults            { kind, count?, webhookId? } queue a delivery fault
  *  DELETE /_emulator/webhooks/faults            drop queued delivery faults
- *  POST   /_emulator/orders/{id}/status         { status: Delivered|Accepted|Refused|Error, info?, reason? }
+ *  POST   /_emulator/orders/{id}/status         { status: Delivered|Error|Refused|Accepted, info?, reason?, at? } = emu.delivery.set
  *  GET    /_emulator/oauth/stats                grant/error/consent/Bearer counters
  *  DELETE /_emulator/oauth/stats                reset the counters
  *  GET    /_emulator/oauth/clients              registered clients (ids and redirect URIs, no secrets)
@@ -22,7 +22,7 @@
  */
 
 const { ApiError, badRequest } = require('../util');
-const { setMessageStatus } = require('../messages');
+const delivery = require('../delivery');
 const { view } = require('../webhooks');
 
 /** @typedef {import('../server').Ctx} Ctx */
@@ -63,8 +63,10 @@ function webhookFault(ctx) {
 /** @param {Ctx} ctx */
 function orderStatus(ctx) {
 	const b = body(ctx);
-	const r = attempt(() => setMessageStatus(ctx.emu.store, ctx.params.id, String(b.status), { info: b.info, reason: b.reason, messageId: b.messageId }));
-	return { status: 200, body: r };
+	const outcome = /** @type {any} */ (String(b.status));
+	if (b.at !== undefined && Number.isNaN(new Date(b.at).getTime())) throw badRequest(`'at' is not a date: ${JSON.stringify(b.at)}`);
+	const details = attempt(() => delivery.controls(ctx.emu).set(ctx.params.id, outcome, { info: b.info, reason: b.reason, at: b.at }));
+	return { status: 200, body: { OrderID: Number(ctx.params.id), CurrentDocumentDeliveryDetails: details } };
 }
 
 /** @param {Ctx} ctx */

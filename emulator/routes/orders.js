@@ -5,9 +5,11 @@
  * @module emulator/routes/orders
  */
 
-const { ApiError, badRequest, clone, isoSeconds } = require('../util');
+const { ApiError, badRequest, isoSeconds } = require('../util');
 const { ORDER_TYPES, ORDER_DIRECTIONS } = require('../model');
 const { unauthorized } = require('./auth');
+const { intake, storeIntake, fullOrder } = require('./files');
+const { afterSend } = require('../delivery');
 
 /** @typedef {import('../server').Ctx} Ctx */
 
@@ -23,7 +25,7 @@ function getOne(ctx) {
 	const hit = /^\d+$/.test(id) ? ctx.emu.store.findOrder(id) : undefined;
 	if (!hit) throw new ApiError(404, 'GenericError', `Order ${id} not found`);
 	if (hit.partyId !== ctx.partyId) throw unauthorized(`Order ${id} does not belong to party ${ctx.partyId}`);
-	return { status: 200, body: clone(hit.order) };
+	return { status: 200, body: fullOrder(ctx.emu, hit.partyId, hit.order) };
 }
 
 /** @param {Ctx} ctx */
@@ -53,9 +55,13 @@ function validateOrder(b) {
 		throw badRequest('Customer.Name is required');
 	if (b.ExternalProviderID !== undefined && b.ExternalProviderID !== null && typeof b.ExternalProviderID !== 'string' && !isNum(b.ExternalProviderID))
 		throw badRequest('ExternalProviderID must be a string');
+	if (b.AboutInvoiceNumber !== undefined && b.AboutInvoiceNumber !== null) {
+		if (typeof b.AboutInvoiceNumber !== 'string' || !b.AboutInvoiceNumber.trim()) throw badRequest('AboutInvoiceNumber must be the number of the invoice a credit note is about');
+		if (b.OrderType !== 'CreditNote') throw badRequest('AboutInvoiceNumber is only for credit notes (OrderType CreditNote)');
+	}
 }
 
-const CREATE_FIELDS = ['OrderType', 'OrderDirection', 'OrderDate', 'ExpiryDate', 'DeliveryDate', 'OrderNumber', 'Reference', 'Currency', 'PaymentReference', 'Customer', 'Supplier', 'OrderLines', 'Comments'];
+const CREATE_FIELDS = ['OrderType', 'OrderDirection', 'OrderDate', 'ExpiryDate', 'DeliveryDate', 'OrderNumber', 'Reference', 'Currency', 'PaymentReference', 'Customer', 'Supplier', 'OrderLines', 'Comments', 'AboutInvoiceNumber'];
 
 /** POST /v1/orders: answers the new OrderID as a bare integer. @param {Ctx} ctx */
 function create(ctx) {
@@ -63,6 +69,7 @@ function create(ctx) {
 	const key = idempotencyKey(ctx);
 	checkIdempotency(ctx, key);
 	validateOrder(b);
+	const files = intake(b);
 	/** @type {Record<string, any>} */
 	const input = {};
 	for (const f of CREATE_FIELDS) if (b[f] !== undefined && b[f] !== null) input[f] = b[f];
@@ -71,6 +78,7 @@ function create(ctx) {
 	input.OrderStatus = 'Draft';
 	input.IsSent = false;
 	const order = ctx.emu.store.addOrder(ctx.partyId, input);
+	storeIntake(ctx, order.OrderID, files);
 	if (key) ctx.emu.store.idempotencyRecord(ctx.partyId, key, `order ${order.OrderID}`);
 	return { status: 200, body: order.OrderID };
 }
@@ -145,11 +153,10 @@ function send(ctx) {
 		o.IsSent = true;
 		o.OrderStatus = 'Sent';
 		o.LastModified = isoSeconds(now);
-		store.events.order('U', ctx.partyId, o);
-		store.events.message('I', ctx.partyId, o, message);
+		afterSend(ctx.emu, ctx.partyId, o);
 	}
 	if (key) store.idempotencyRecord(ctx.partyId, key, `send of orders ${unique.join(', ')}`);
 	return { status: 200, body: 'OK' };
 }
 
-module.exports = { getOne, create, send, validateOrder, peppolRoute };
+module.exports = { getOne, create, send, validateOrder, peppolRoute, idempotencyKey, checkIdempotency };

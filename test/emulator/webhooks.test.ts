@@ -139,12 +139,13 @@ describe('webhooks', () => {
 		const m = by('/msg');
 		expect(m.map((b) => [b.EntityType, b.EntityUpdateType, b.Status])).toEqual([
 			['Message', 'I', 'Sent'],
-			['Message', 'U', 'Delivered'],
-			['Message', 'U', 'Refused'],
+			['Message', 'I', 'Delivered'],
+			['Message', 'I', 'Refused'],
 		]);
 		expect(m[0]).toMatchObject({ OrderID: id, MessageID: expect.any(Number), TransportType: 'Peppol' });
 		expect(m[2]).toMatchObject({ StatusInfo: 'Wrong PO number', RefusedReasonTC: 'BUYER_REF' });
-		expect(new Set(m.map((b) => b.MessageID)).size).toBe(1);
+		// the send's message, then one response message per delivery step (MLR AP, IMR RE), each with its own id
+		expect(new Set(m.map((b) => b.MessageID)).size).toBe(3);
 		for (const [w, path] of [
 			[ins, '/ins'],
 			[upd, '/upd'],

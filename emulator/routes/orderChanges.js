@@ -1,0 +1,152 @@
+'use strict';
+
+/**
+ * Changes after sending (beyond-contract "Changes after sending", "Delivery status"): PATCH, DELETE and
+ * payments of an order, and the access-point read of a registered entity's order.
+ * Refusals are 400 GenericError with a Description that says why and what to do instead.
+ * @module emulator/routes/orderChanges
+ */
+
+const { ApiError, badRequest, round2 } = require('../util');
+const { unauthorized } = require('./auth');
+const { ownRegistration } = require('./registrations');
+const { idempotencyKey, checkIdempotency } = require('./orders');
+const { fullOrder } = require('./files');
+const { filesOf } = require('../files');
+const { deliveryOf, wentOverNetwork } = require('../delivery');
+
+/** @typedef {import('../server').Ctx} Ctx */
+
+const PATCHABLE = ['IsSent', 'InternalInfo', 'ApprovalStatus', 'OrderStatus'];
+const APPROVAL = ['Approved', 'Pending', 'Rejected'];
+const PAYABLE_TYPES = ['Invoice', 'CreditNote'];
+const MAX_INTERNAL_INFO = 2000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** @param {unknown} v */
+const isDate = (v) => typeof v === 'string' && DATE_ONLY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+
+/**
+ * The caller's live order, or 404 (unknown) / 401 (another party's), as single reads answer.
+ * @param {Ctx} ctx @param {string} id
+ */
+function ownOrder(ctx, id) {
+	const hit = /^\d+$/.test(id) ? ctx.emu.store.findOrder(id) : undefined;
+	if (!hit) throw new ApiError(404, 'GenericError', `Order ${id} not found`);
+	if (hit.partyId !== ctx.partyId) throw unauthorized(`Order ${id} does not belong to party ${ctx.partyId}`);
+	return hit;
+}
+
+/** @param {Record<string, any>} o */
+const label = (o) => `Order ${o.OrderID} (${o.OrderNumber})`;
+
+/** @param {Ctx} ctx @param {() => any} body */
+const answer = (ctx, body) => (ctx.emu.config.changeAnswer === 'empty' ? { status: 200, raw: '' } : { status: 200, body: body() });
+
+/** PATCH /v1/orders/{id}: IsSent, InternalInfo, ApprovalStatus, OrderStatus Canceled; nothing else. @param {Ctx} ctx */
+function patch(ctx) {
+	const { partyId, order } = ownOrder(ctx, ctx.params.id);
+	const b = ctx.json();
+	if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest(`The request body must be an object with the fields to change: ${PATCHABLE.join(', ')}`);
+	const keys = Object.keys(b);
+	if (!keys.length) throw badRequest(`Nothing to change: send at least one of ${PATCHABLE.join(', ')}`);
+	const other = keys.filter((k) => !PATCHABLE.includes(k));
+	if (other.length)
+		throw badRequest(`${other.join(', ')} cannot be changed on an existing order; PATCH takes only IsSent, InternalInfo, ApprovalStatus and OrderStatus (Canceled). Create a credit note to correct amounts or lines`);
+	/** @type {Record<string, any>} */
+	const change = {};
+	if ('IsSent' in b) {
+		if (typeof b.IsSent !== 'boolean') throw badRequest('IsSent must be true or false');
+		change.IsSent = b.IsSent;
+	}
+	if ('InternalInfo' in b) {
+		if (b.InternalInfo !== null && typeof b.InternalInfo !== 'string') throw badRequest('InternalInfo must be a string (or null to clear it)');
+		if (typeof b.InternalInfo === 'string' && b.InternalInfo.length > MAX_INTERNAL_INFO) throw badRequest(`InternalInfo is longer than ${MAX_INTERNAL_INFO} characters`);
+		change.InternalInfo = b.InternalInfo;
+	}
+	if ('ApprovalStatus' in b) {
+		if (!APPROVAL.includes(b.ApprovalStatus)) throw badRequest(`ApprovalStatus must be one of ${APPROVAL.join(', ')}`);
+		const approvalOn = order.OrderStatus === 'ApprovalNeeded' || (order.ApprovalStatus !== undefined && order.ApprovalStatus !== null);
+		if (!approvalOn) throw badRequest(`Approval is not enabled for ${label(order)}: ApprovalStatus applies only to an order that awaits approval (OrderStatus ApprovalNeeded)`);
+		change.ApprovalStatus = b.ApprovalStatus;
+		const open = !order.Paid && ['ApprovalNeeded', 'ToPay', 'Refused'].includes(order.OrderStatus);
+		if (open) change.OrderStatus = { Approved: 'ToPay', Rejected: 'Refused', Pending: 'ApprovalNeeded' }[/** @type {'Approved'} */ (b.ApprovalStatus)];
+	}
+	if ('OrderStatus' in b) {
+		if (b.OrderStatus !== 'Canceled') throw badRequest(`OrderStatus can only be set to Canceled, not ${JSON.stringify(b.OrderStatus)}; other statuses follow from sending, delivery and payments`);
+		if (order.OrderStatus !== 'Canceled') {
+			if (wentOverNetwork(order)) throw badRequest(`${label(order)} was sent over Peppol and cannot be canceled; create a credit note for it instead`);
+			if (order.Paid || order.OrderStatus === 'Paid') throw badRequest(`${label(order)} is paid and cannot be canceled`);
+			if (order.OrderStatus === 'Credited') throw badRequest(`${label(order)} is credited and cannot be canceled`);
+			if (Array.isArray(order.Payments) && order.Payments.length) throw badRequest(`${label(order)} has recorded payments and cannot be canceled`);
+		}
+		change.OrderStatus = 'Canceled';
+	}
+	const changed = Object.keys(change).some((k) => order[k] !== change[k]);
+	if (changed) ctx.emu.store.updateOrder(partyId, order.OrderID, change);
+	return answer(ctx, () => fullOrder(ctx.emu, partyId, order));
+}
+
+/** DELETE /v1/orders/{id}: refused for an order that went over Peppol. @param {Ctx} ctx */
+function remove(ctx) {
+	const { partyId, order } = ownOrder(ctx, ctx.params.id);
+	if (wentOverNetwork(order))
+		throw badRequest(`${label(order)} was sent over Peppol and cannot be deleted: the receiver has it. Create a credit note for it instead`);
+	const id = Number(order.OrderID);
+	ctx.emu.store.deleteOrder(partyId, id);
+	filesOf(ctx.emu.store).dropOrder(id);
+	deliveryOf(ctx.emu.store).records.delete(id);
+	return { status: 200, raw: '' };
+}
+
+/** POST /v1/orders/{id}/payments {Amount, PaymentDate, PaymentType, Reference}. @param {Ctx} ctx */
+function pay(ctx) {
+	const { partyId, order } = ownOrder(ctx, ctx.params.id);
+	const b = ctx.json();
+	const key = idempotencyKey(ctx);
+	checkIdempotency(ctx, key);
+	if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be a payment {Amount, PaymentDate, PaymentType, Reference}');
+	const amount = b.Amount;
+	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) throw badRequest('Amount is required and must be a positive number');
+	if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) throw badRequest(`Amount ${amount} has more than two decimals`);
+	if (!isDate(b.PaymentDate)) throw badRequest('PaymentDate is required and must be a date in the form YYYY-MM-DD');
+	for (const [f, max] of /** @type {[string, number][]} */ ([['PaymentType', 50], ['Reference', 200]])) {
+		const v = b[f];
+		if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > max)) throw badRequest(`${f} must be a non-empty string of at most ${max} characters`);
+	}
+	if (!PAYABLE_TYPES.includes(order.OrderType)) throw badRequest(`${label(order)} is of type ${order.OrderType}; only invoices and credit notes take payments`);
+	if (order.OrderStatus === 'Canceled') throw badRequest(`${label(order)} is canceled; it takes no payments`);
+	const owed = round2(Number(order.ToPay) || 0);
+	if (order.Paid || owed <= 0) throw badRequest(`${label(order)} is already fully paid`);
+	if (amount > owed + 0.001) throw badRequest(`Amount ${amount.toFixed(2)} is more than ${label(order)} still owes (ToPay ${owed.toFixed(2)})`);
+	const ids = /** @type {Record<string, number>} */ (ctx.emu.store.ids);
+	ids.payment = (ids.payment || 4000000) + 1;
+	const payment = { PaymentID: ids.payment, Amount: amount, PaymentDate: b.PaymentDate, PaymentType: b.PaymentType || null, Reference: b.Reference || null };
+	const toPay = round2(owed - amount);
+	/** @type {Record<string, any>} */
+	const change = { ToPay: toPay, Payments: [...(Array.isArray(order.Payments) ? order.Payments : []), payment] };
+	if (toPay <= 0) Object.assign(change, { ToPay: 0, Paid: true, PaidDate: b.PaymentDate, OrderStatus: 'Paid', Overdue: false, DaysOverdue: 0 });
+	const after = ctx.emu.store.updateOrder(partyId, order.OrderID, change);
+	if (key) ctx.emu.store.idempotencyRecord(partyId, key, `payment ${payment.PaymentID} of order ${order.OrderID}`);
+	return answer(ctx, () => ({ ...payment, OrderID: after.OrderID, ToPay: after.ToPay, Paid: after.Paid, OrderStatus: after.OrderStatus }));
+}
+
+/** GET /v1/einvoices/registrations/{id}/orders/{orderId}: a registered entity's full order. @param {Ctx} ctx */
+function registrationOrder(ctx) {
+	const reg = ownRegistration(ctx, ctx.params.id);
+	const id = ctx.params.orderId;
+	const hit = /^\d+$/.test(id) ? ctx.emu.store.findOrder(id) : undefined;
+	if (!hit) throw new ApiError(404, 'GenericError', `Order ${id} not found`);
+	if (hit.partyId !== String(reg.PartyID)) throw unauthorized(`Order ${id} does not belong to registration ${reg.RegistrationID}`);
+	return { status: 200, body: fullOrder(ctx.emu, hit.partyId, hit.order) };
+}
+
+const ORDER = /^\/v1\/orders?\/(?<id>[^/]+)\/?$/i;
+/** @type {Array<[string, RegExp, (ctx: Ctx) => any, boolean]>} */
+const ROUTES = [
+	['PATCH', ORDER, patch, true],
+	['DELETE', ORDER, remove, true],
+	['POST', /^\/v1\/orders?\/(?<id>[^/]+)\/payments\/?$/i, pay, true],
+	['GET', /^\/v1\/einvoices\/registrations\/(?<id>[^/]+)\/orders\/(?<orderId>[^/]+)\/?$/i, registrationOrder, true],
+];
+
+module.exports = { ROUTES, patch, remove, pay, registrationOrder };
