@@ -15,8 +15,77 @@
  *
  * Per-run overrides travel on additionalData (`__harnessCredentials`), so one
  * helper serves concurrent runs with different credentials.
+ *
+ * The store is a Map from credential type to its data (any credential id of
+ * that type gets it).
  */
 const { boot } = require('./env');
+
+/** The credential type of this package's nodes. */
+const CREDENTIAL_TYPE = 'accessPointApi';
+
+/**
+ * What the accessPointApi credential holds.
+ * @typedef {object} AccessPointCredentialData
+ * @property {string} apiKey
+ * @property {string} partyId
+ * @property {'sandbox' | 'production' | 'custom'} [environment]
+ * @property {string} [baseUrl]
+ */
+
+/** @typedef {import('n8n-workflow').ICredentialDataDecryptedObject} CredentialData */
+/** @typedef {Map<string, CredentialData>} CredentialStore */
+
+/**
+ * Data for other credential types for the run, by type name (`credentialTypesOverride`),
+ * and accessPointApi data merged over the harness's (`credentialsOverride`).
+ * @typedef {object} CredentialOverrides
+ * @property {Partial<AccessPointCredentialData>} [credentialsOverride]
+ * @property {Record<string, CredentialData>} [credentialTypesOverride]
+ */
+
+/**
+ * The store a harness starts with: `credentialTypes` by type, accessPointApi =
+ * the emulator's credentials with `credentials` merged over them.
+ * @param {{ credentials?: Partial<AccessPointCredentialData>, credentialTypes?: Record<string, CredentialData> }} options
+ * @param {{ credentials?: CredentialData } | undefined} emulator
+ * @returns {CredentialStore}
+ */
+function createCredentialStore(options, emulator) {
+	/** @type {CredentialStore} */
+	const store = new Map();
+	for (const [type, data] of Object.entries(options.credentialTypes || {})) store.set(type, { ...data });
+	const initial = { ...((emulator && emulator.credentials) || {}), ...(options.credentials || {}) };
+	if (Object.keys(initial).length) store.set(CREDENTIAL_TYPE, initial);
+	return store;
+}
+
+/**
+ * A run's own credential data (what `getDecrypted` prefers over the store), or undefined.
+ * @param {CredentialStore} store
+ * @param {CredentialOverrides} overrides
+ * @returns {Record<string, CredentialData> | undefined}
+ */
+function runCredentials(store, { credentialsOverride, credentialTypesOverride }) {
+	/** @type {Record<string, CredentialData> | undefined} */
+	let data;
+	if (credentialsOverride) data = { [CREDENTIAL_TYPE]: { ...(store.get(CREDENTIAL_TYPE) || {}), ...credentialsOverride } };
+	if (credentialTypesOverride) data = { ...(data || {}), ...credentialTypesOverride };
+	return data;
+}
+
+/**
+ * Credential types the harness has data for, in the store or for this run: a
+ * node declaring one of them gets a reference to it (normalizeWorkflow).
+ * @param {CredentialStore} store
+ * @param {CredentialOverrides} overrides
+ */
+function typesWithData(store, { credentialsOverride, credentialTypesOverride }) {
+	const types = new Set(store.keys());
+	for (const type of Object.keys(credentialTypesOverride || {})) types.add(type);
+	if (credentialsOverride) types.add(CREDENTIAL_TYPE);
+	return types;
+}
 
 function createCredentialsHelper(credentialTypes, store) {
 	const { workflow: wf } = boot();
@@ -150,4 +219,4 @@ function createCredentialsHelper(credentialTypes, store) {
 	return new HarnessCredentialsHelper();
 }
 
-module.exports = { createCredentialsHelper };
+module.exports = { createCredentialsHelper, createCredentialStore, runCredentials, typesWithData, CREDENTIAL_TYPE };
