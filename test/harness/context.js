@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * What one harness holds, shared by the modules that act on it (engine, run,
@@ -8,7 +9,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { loadPackages, ROOT } = require('./loader');
-const { createCredentialsHelper, createCredentialStore } = require('./credentials');
+const { createCredentialStore } = require('./credentials');
+const { createCredentialsHelper } = require('./credentials-helper');
 const { startServer } = require('./server');
 const { handleHttp } = require('./webhooks');
 
@@ -29,7 +31,7 @@ const { handleHttp } = require('./webhooks');
  * @property {HarnessOptions} options
  * @property {import('./loader').LoadedPackages} loaded
  * @property {import('./env').Env} env
- * @property {import('./loader').HarnessNodeTypes} nodeTypes
+ * @property {import('./registry').HarnessNodeTypes} nodeTypes
  * @property {import('./credentials').CredentialStore} store
  * @property {any} credentialsHelper ICredentialsHelper
  * @property {any} emulator what emulator/index.js's createEmulator returned, if started

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Runs and continues executions through n8n-core's WorkflowExecute, and plays
@@ -61,8 +62,8 @@ function createWorkflowInstance(ctx, record) {
 	const workflow = new ctx.env.workflow.Workflow({
 		id: record.workflowId,
 		name: json.name || 'Harness workflow',
-		nodes: clone(json.nodes),
-		connections: clone(json.connections),
+		nodes: /** @type {import('n8n-workflow').INode[]} */ (clone(json.nodes)),
+		connections: /** @type {import('n8n-workflow').IConnections} */ (clone(json.connections)),
 		active: record.mode !== 'manual',
 		nodeTypes: ctx.nodeTypes,
 		// A plain copy: Workflow wraps static data in an ObservableObject proxy.

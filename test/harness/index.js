@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Engine-level test harness: runs workflow JSON through n8n-core's
@@ -44,8 +45,8 @@ const { waitForResume, resume, browse, checkResumeUrl } = require('./waiting');
 /** @typedef {import('./records').ExecutionRef} ExecutionRef */
 /** @typedef {import('./http').HttpResponse} HttpResponse */
 /** @typedef {import('./loader').LoadedPackages} LoadedPackages */
-/** @typedef {import('./loader').HarnessNodeTypes} HarnessNodeTypes */
-/** @typedef {import('./loader').HarnessCredentialTypes} HarnessCredentialTypes */
+/** @typedef {import('./registry').HarnessNodeTypes} HarnessNodeTypes */
+/** @typedef {import('./registry').HarnessCredentialTypes} HarnessCredentialTypes */
 /** @typedef {Awaited<ReturnType<typeof createHarness>>} Harness */
 
 /**

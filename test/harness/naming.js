@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Node types and names as the editor gives them: short types expanded
@@ -7,7 +8,7 @@
  */
 const { chain, defaultName } = require('./workflow');
 
-/** @typedef {import('./loader').HarnessNodeTypes} HarnessNodeTypes */
+/** @typedef {import('./registry').HarnessNodeTypes} HarnessNodeTypes */
 /** @typedef {import('n8n-workflow').INodeTypeDescription} INodeTypeDescription */
 
 /**
@@ -31,7 +32,8 @@ function descriptionOf(nodeTypes, node) {
  */
 function editorName(nodeTypes, type) {
 	try {
-		const d = nodeTypes.getByName(type).description;
+		// A versioned node's description is the base one: no defaults.
+		const d = /** @type {{ defaults?: { name?: string }, displayName: string }} */ (nodeTypes.getByName(type).description);
 		return (d.defaults && d.defaults.name) || d.displayName || defaultName(type);
 	} catch {
 		return defaultName(type);

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Poll triggers. A poller keeps one Workflow alive, so the node's static data
@@ -90,12 +91,14 @@ function poller(ctx, nodeOrWorkflow, pollOptions = {}) {
 	const nodeType = ctx.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const pollFn = nodeType.poll;
 	if (typeof pollFn !== 'function') throw new Error(`[harness] node "${nodeName}" (${node.type}) has no poll() method`);
+	/** @returns {IDataObject} `getWorkflowStaticData('node')`, a copy */
+	const nodeStaticData = () => clone(/** @type {IDataObject} */ (workflow.staticData[`node:${node.name}`] || {}));
 
 	/**
 	 * @param {PollOptions | 'trigger' | 'manual'} [arg]
 	 * @returns {Promise<PollResult>}
 	 */
-	async function poll(arg) {
+	const poll = async (arg) => {
 		const opts = typeof arg === 'string' ? { mode: arg } : arg || {};
 		const mode = opts.mode || pollOptions.mode || 'trigger';
 		const hooks = createHooks(ctx, record, workflow);
@@ -145,7 +148,7 @@ function poller(ctx, nodeOrWorkflow, pollOptions = {}) {
 			data,
 			items: data ? (data[0] || []).map((i) => i.json) : null,
 			staticData: clone(workflow.staticData),
-			nodeStaticData: clone(workflow.staticData[`node:${node.name}`] || {}),
+			nodeStaticData: nodeStaticData(),
 		};
 		if (opts.execute && data) {
 			out.execution = await run(ctx, json, {
@@ -157,7 +160,7 @@ function poller(ctx, nodeOrWorkflow, pollOptions = {}) {
 			});
 		}
 		return out;
-	}
+	};
 
 	return {
 		node,
@@ -167,7 +170,7 @@ function poller(ctx, nodeOrWorkflow, pollOptions = {}) {
 			return clone(workflow.staticData);
 		},
 		get nodeStaticData() {
-			return clone(workflow.staticData[`node:${node.name}`] || {});
+			return nodeStaticData();
 		},
 	};
 }

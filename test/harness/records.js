@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Execution records: what n8n keeps in its database for an execution (the

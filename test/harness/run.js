@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Running a workflow: the editor's "Execute workflow" (manual mode, input

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * The harness's own HTTP server on 127.0.0.1 (port 0). The base URLs handed to

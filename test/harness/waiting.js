@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Waiting executions from a test's side: wait for the next resume, call the

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * n8n's waiting-webhooks service, for requests to the harness server: the
@@ -164,7 +165,8 @@ async function handleWaitingWebhook(ctx, req, res, executionId, suffix) {
 	let webhookResult;
 	try {
 		const context = new core.WebhookContext(webhookWorkflow, startNode, additionalData, record.mode, webhookData, [], runExecutionData);
-		webhookResult = nodeType instanceof wf.Node ? await nodeType.webhook(context) : await nodeType.webhook.call(context);
+		// A Node subclass (n8n's class-based nodes) has webhook() as a method; others take the context as `this`.
+		webhookResult = nodeType instanceof wf.Node ? await /** @type {any} */ (nodeType).webhook(context) : await nodeType.webhook.call(context);
 	} catch (error) {
 		respond(res, { responseCode: 500, data: { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' } });
 		const failed = persist(record.persisted);
