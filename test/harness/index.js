@@ -59,8 +59,7 @@ async function createHarness(options = {}) {
 	const ctx = await createContext(options);
 	const { loaded, nodeTypes, store } = ctx;
 	const harness = {
-		/** The emulator the harness started (emulator/index.js owns its type). */
-		/** @type {any} */
+		/** The emulator the harness started (emulator/index.js owns its type). @type {any} */
 		emulator: ctx.emulator,
 		loaded,
 		nodeTypes,
