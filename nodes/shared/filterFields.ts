@@ -4,8 +4,17 @@
  * `$orderby` (validated before any request). Parameter names are arguments, so a node
  * can place the builder wherever it likes (e.g. the Order Trigger's extra conditions).
  */
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type {
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+	IPollFunctions,
+	NodeOperationError,
+} from 'n8n-workflow';
+
+import { inputError } from './input';
+import { ORDER_TYPES } from './orderTypes';
 
 import type { Combine, ComparisonOperator, FilterCondition, ODataType, SortKey } from './odata';
 import { andFilters, buildCondition, buildOrderBy, normalizeRawFilter, ODataError, toQueryString } from './odata';
@@ -24,7 +33,6 @@ export interface QueryFieldSpec {
 /** Choice in the field dropdowns that reveals a free property path. */
 export const CUSTOM_FIELD = '__custom';
 
-const ORDER_TYPES = 'Invoice, CreditNote, Offer, DeliveryNote, OrderForm';
 const ORDER_STATUSES = 'Draft, ToSend, ToPay, Sent, Paid, Credited, Refused, Canceled, ApprovalNeeded';
 
 /** Properties the API filters and sorts on, per list (contract 2.4, 2.5, 4.10; field notes). */
@@ -44,7 +52,7 @@ export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 		{ name: 'Order ID', value: 'OrderID', type: 'number' },
 		{ name: 'Order Number', value: 'OrderNumber', type: 'string' },
 		{ name: 'Order Status', value: 'OrderStatus', type: 'string', description: ORDER_STATUSES },
-		{ name: 'Order Type', value: 'OrderType', type: 'string', description: ORDER_TYPES },
+		{ name: 'Order Type', value: 'OrderType', type: 'string', description: ORDER_TYPES.join(', ') },
 		{ name: 'Overdue', value: 'Overdue', type: 'boolean' },
 		{ name: 'Paid', value: 'Paid', type: 'boolean' },
 		{ name: 'Payment Reference', value: 'PaymentReference', type: 'string' },
@@ -460,14 +468,10 @@ const PART_FIX: Record<QueryProblemPart, string> = {
 export function queryError(ctx: QueryContext, error: QueryInputError, itemIndex: number | undefined): NodeOperationError {
 	const where =
 		error.part === 'rawFilter'
-			? `"${PART_LABEL.rawFilter}"`
-			: `"${PART_LABEL[error.part]}" ${error.part === 'sort' ? 'key' : 'condition'} ${(error.index ?? 0) + 1}${error.field ? ` (${error.field})` : ''}`;
+			? ''
+			: ` ${error.part === 'sort' ? 'key' : 'condition'} ${(error.index ?? 0) + 1}${error.field ? ` (${error.field})` : ''}`;
 	const detail = error.field && error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;
-	const prefix = itemIndex === undefined ? '' : `Item ${itemIndex + 1}: `;
-	return new NodeOperationError(ctx.getNode(), `${prefix}${where}: ${detail}`, {
-		itemIndex,
-		description: PART_FIX[error.part],
-	});
+	return inputError(ctx, itemIndex, PART_LABEL[error.part], undefined, `${where.trim()}: ${detail}`, PART_FIX[error.part]);
 }
 
 /**

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
+
 import {
 	checkAddressType,
 	checkBic,
@@ -167,5 +170,20 @@ describe('messages', () => {
 		expect(fieldMessage(0, 'Email', '  ', 'is empty')).toBe('Item 1: "Email" is empty');
 		expect(showValue({ a: 1 })).toBe('{"a":1}');
 		expect(showValue('x'.repeat(100))).toHaveLength(61);
+	});
+
+	it('is the one wording for every node: no item in a poll, an empty list shows nothing, ":" follows the field', () => {
+		expect(fieldMessage(undefined, 'Filters', undefined, 'condition 2 (OrderDate): not a date')).toBe('"Filters" condition 2 (OrderDate): not a date');
+		expect(fieldMessage(0, 'Order Lines', [], 'needs at least one line')).toBe('Item 1: "Order Lines" needs at least one line');
+		expect(fieldMessage(0, 'OData Filter (Raw)', undefined, ': unbalanced quotes')).toBe('Item 1: "OData Filter (Raw)": unbalanced quotes');
+	});
+
+	it('is built in one place: no node hand-builds "Item N:"', () => {
+		const files = readdirSync(join(__dirname, '../../nodes'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+		const handBuilt = files.filter(
+			(file) => !file.endsWith(join('shared', 'validation.ts')) && /`Item \$\{/.test(readFileSync(join(__dirname, '../../nodes', file), 'utf8')),
+		);
+		expect(files.length).toBeGreaterThan(30);
+		expect(handBuilt).toEqual([]);
 	});
 });

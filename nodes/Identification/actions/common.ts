@@ -10,9 +10,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../shared/router';
 import { inputError } from '../../shared/input';
-import { checkNumericId } from '../../shared/validation';
 import { startFailureHint } from '../hints';
-import type { SessionTimes, UrlCheck } from '../session';
+import type { SessionTimes } from '../session';
 import {
 	checkRedirectUrl,
 	DEFAULT_PROVIDER_CODE,
@@ -112,15 +111,6 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): Identifi
 	return ctx.getNodeParameter('options', itemIndex, {}) as IdentificationOptions;
 }
 
-export { inputError };
-
-export function readRegistrationId(ctx: IExecuteFunctions, itemIndex: number): string {
-	const raw = ctx.getNodeParameter('registrationId', itemIndex, '', { extractValue: true }) as unknown;
-	const check = checkNumericId(raw, 'RegistrationID');
-	if (!check.ok) throw inputError(ctx, itemIndex, 'Registration', raw, check.problem, check.hint);
-	return check.value;
-}
-
 export function readProviderCode(ctx: IExecuteFunctions, itemIndex: number): string {
 	const choice = ctx.getNodeParameter('identificationProvider', itemIndex, DEFAULT_PROVIDER_CODE);
 	const custom = choice === 'custom' ? ctx.getNodeParameter('customProviderCode', itemIndex, '') : '';
@@ -130,7 +120,7 @@ export function readProviderCode(ctx: IExecuteFunctions, itemIndex: number): str
 }
 
 export function requireUrl(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
-	const check: UrlCheck = checkRedirectUrl(value);
+	const check = checkRedirectUrl(value);
 	if (!check.ok) throw inputError(ctx, itemIndex, field, value, check.problem, check.hint);
 	return check.value;
 }
@@ -160,14 +150,13 @@ export function resumeUrl(ctx: IExecuteFunctions, itemIndex: number): string {
 export function requireSingleItem(ctx: IExecuteFunctions, operationName: string): void {
 	const count = ctx.getInputData().length;
 	if (count <= 1) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Item 2: "${operationName}" handles one identification per execution, but the node received ${count} items`,
-		{
-			itemIndex: 1,
-			description:
-				'An execution can wait for one browser redirect only. Start one identification per execution (e.g. Loop Over Items into an Execute Workflow node), or use Start with your own Webhook and Parse Callback.',
-		},
+	throw inputError(
+		ctx,
+		1,
+		operationName,
+		undefined,
+		`handles one identification per execution, but the node received ${count} items`,
+		'An execution can wait for one browser redirect only. Start one identification per execution (e.g. Loop Over Items into an Execute Workflow node), or use Start with your own Webhook and Parse Callback.',
 	);
 }
 

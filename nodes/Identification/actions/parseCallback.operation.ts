@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { inputError } from '../../shared/input';
 import { asNodeError, errorItem } from '../../shared/items';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback } from '../callback';
-import { IDENTIFIED, inputError, item, NOT_IDENTIFIED } from './common';
+import { IDENTIFIED, item, NOT_IDENTIFIED } from './common';
 import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
+import { readRegistrationId } from '../../shared/input';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/items';
 import {
@@ -10,7 +11,6 @@ import {
 	providerFields,
 	readOptions,
 	readProviderCode,
-	readRegistrationId,
 	requireSingleItem,
 	requireUrl,
 	resumeUrl,

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
+import { readRegistrationId } from '../../shared/input';
 import type { ClientProvider } from '../../shared/router';
 import { asNodeError, errorItem } from '../../shared/items';
 import {
@@ -8,7 +9,6 @@ import {
 	providerFields,
 	readOptions,
 	readProviderCode,
-	readRegistrationId,
 	readResultRedirectUrl,
 	requireSingleItem,
 	resumeUrl,

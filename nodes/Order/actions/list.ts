@@ -3,9 +3,9 @@
  * Skip, and paging that streams each page into the output.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields';
+import { inputError } from '../../shared/input';
 import type { QueryResource } from '../../shared/filterFields';
 import { describeQuery, queryFields, readQuery } from '../../shared/filterFields';
 import type { ClientProvider } from '../../shared/router';
@@ -33,10 +33,8 @@ function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined
 	if (raw === undefined || raw === null || raw === '' || raw === 0) return undefined;
 	const skip = typeof raw === 'number' ? raw : Number(String(raw).trim());
 	if (!Number.isInteger(skip) || skip < 0) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Skip" ${String(raw)} is not a whole number of 0 or more`, {
-			itemIndex,
-			description: 'Enter how many records to skip before the first one returned, e.g. 240.',
-		});
+		const hint = 'Enter how many records to skip before the first one returned, e.g. 240.';
+		throw inputError(ctx, itemIndex, 'Skip', raw, 'is not a whole number of 0 or more', hint);
 	}
 	return skip || undefined;
 }
