@@ -23,7 +23,7 @@ const LABELS: Record<QueryResource, string> = { order: 'orders', party: 'parties
 
 /** Return All, Limit, Filters, Combine Conditions and Sort for one resource's Get Many. */
 export function listDescription(resource: QueryResource): INodeProperties[] {
-	const show = { resource: [resource], operation: ['getMany'] };
+	const show = { resource: [resource], operation: ['getAll'] };
 	return [...returnAllFields(show), ...queryFields(resource, { show })];
 }
 
