@@ -6,7 +6,7 @@
 import nock from 'nock';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { buildQuery, describeQuery, QueryInputError } from '../../nodes/shared/filterFields';
+import { buildQuery, describeQuery, QueryInputError } from '../../nodes/shared/queryBuilder';
 import { buildFilter, formatLiteral, normalizeRawFilter, ODataError, tryFormatLiteral, unpairedSurrogateAt } from '../../nodes/shared/odata';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';

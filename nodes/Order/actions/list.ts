@@ -6,8 +6,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecut
 
 import { readLimit, returnAllFields } from '../../shared/fields';
 import { inputError } from '../../shared/input';
-import type { QueryResource } from '../../shared/filterFields';
-import { describeQuery, queryFields, readQuery } from '../../shared/filterFields';
+import { queryFields } from '../../shared/filterFields';
+import type { QueryResource } from '../../shared/queryBuilder';
+import { describeQuery } from '../../shared/queryBuilder';
+import { readQuery } from '../../shared/queryInput';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/items';
 import { paginateList } from '../../shared/transport';
