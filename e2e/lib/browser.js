@@ -112,7 +112,7 @@ async function runEditorChecks({ tc, base, templates, artifacts }) {
 			if (issues.length) problems.push(`${t.label}: nodes show issues on the canvas: ${issues.join(', ')}`);
 			lines.push(`${t.label}: ${ours} AccessPoint node(s) on the canvas, ${issues.length ? `ISSUES ${issues.join(', ')}` : 'no node issues'} (opened in ${(openMs / 1000).toFixed(1)} s)`);
 
-			const order = t.prepared.nodes.find((n) => n.type === `${PKG}.accessPointOrder` && n.parameters.operation === 'getMany' && n.parameters.filters);
+			const order = t.prepared.nodes.find((n) => n.type === `${PKG}.accessPointOrder` && n.parameters.operation === 'getAll' && n.parameters.filters);
 			if (order && !orderDone) {
 				orderDone = true;
 				await page.locator(`[data-test-id="canvas-node"][data-node-name="${order.name}"]`).dblclick();

@@ -7,7 +7,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readQuery } from '../shared/filterFields';
+import { readQuery } from '../shared/queryInput';
 import { policyFromOptions } from '../shared/retry';
 import type { ApiClient } from '../shared/transport';
 import { getApiClient, paginateList } from '../shared/transport';

@@ -41,7 +41,7 @@ const create = (over: IDataObject = {}): IDataObject => ({
 });
 const json = (order: unknown): IDataObject => ({ resource: 'order', operation: 'create', inputMode: 'json', orderJson: typeof order === 'string' ? order : JSON.stringify(order) });
 const validOrder = { OrderType: 'Invoice', OrderDirection: 'Income', OrderDate: '2024-01-31', Customer: { Name: 'ACME' }, OrderLines: [{ Quantity: 1, UnitPriceExcl: 1, VATPercentage: 21 }] };
-const list = (resource: string, over: IDataObject): IDataObject => ({ resource, operation: 'getMany', returnAll: true, ...over });
+const list = (resource: string, over: IDataObject): IDataObject => ({ resource, operation: 'getAll', returnAll: true, ...over });
 const cond = (field: string, operator: string, value?: unknown, extra: IDataObject = {}) => ({ filters: { conditions: [{ field, operator, value, ...extra }] } });
 const registration = (over: IDataObject = {}): IDataObject => ({
 	operation: 'create',
@@ -113,7 +113,7 @@ const CASES: Case[] = [
 	['integration: Chorus Pro key mapped empty', INT, integration({ network: 'ChorusPro', technicalUserKey: '={{ " " }}' }), 'Technical User Key'],
 	['integration: network name !!', INT, integration({ network: 'other', networkName: '!!' }), 'Network Name'],
 	['integration delete: ID letters', INT, { operation: 'delete', registrationId: byId('300001'), integrationId: byId('={{ "abc" }}') }, 'Integration'],
-	['integration list: registration 0', INT, { operation: 'getMany', registrationId: byId('0'), returnAll: true }, 'Registration'],
+	['integration list: registration 0', INT, { operation: 'getAll', registrationId: byId('0'), returnAll: true }, 'Registration'],
 	// Peppol Lookup
 	['peppol: identifier mapped empty', PEPPOL, { identifier: '={{ $json.missing }}' }, 'Identifier'],
 	['peppol: VAT fails mod 97', PEPPOL, { identifier: 'BE0123456748' }, 'Identifier'],

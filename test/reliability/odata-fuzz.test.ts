@@ -201,7 +201,7 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			emu.clearRequests();
 			const result = await h.runNode(
 				'accessPointOrder',
-				{ resource: 'order', operation: 'getMany', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
+				{ resource: 'order', operation: 'getAll', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
 				unique.map((v) => ({ v })),
 			);
 			result.assertSuccess();
@@ -246,7 +246,7 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			emu.clearRequests();
 			const result = await h.runNode(
 				'accessPointOrder',
-				{ resource: 'order', operation: 'getMany', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
+				{ resource: 'order', operation: 'getAll', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
 				[{ v: 'fine' }, { v: 'broken \uD83D pair' }],
 				{ onError: 'continueErrorOutput' },
 			);

@@ -1,20 +1,18 @@
 import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { filterConditionsField, queryFields } from '../../nodes/shared/filterFields';
 import {
 	buildQuery,
 	conditionsFromParameter,
 	CUSTOM_FIELD,
 	describeQuery,
-	filterConditionsField,
 	QUERY_FIELDS,
 	QueryInputError,
-	queryFields,
-	readConditions,
-	readQuery,
 	sortKeysFromParameter,
-} from '../../nodes/shared/filterFields';
-import type { QueryResource } from '../../nodes/shared/filterFields';
+} from '../../nodes/shared/queryBuilder';
+import type { QueryResource } from '../../nodes/shared/queryBuilder';
+import { readConditions, readQuery } from '../../nodes/shared/queryInput';
 import { parseFilter } from '../../emulator/odata';
 import { ORDER, PARTY, PRODUCT } from '../../emulator/schemas';
 

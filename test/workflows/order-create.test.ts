@@ -264,7 +264,7 @@ describe('AccessPoint Order › Create and Get', () => {
 		it('lists and creates in the chosen party’s order book, not the master’s', async () => {
 			const party = demoParty();
 			const book = () => [...h.emulator.store.book(party).values()] as Rec[];
-			const { items } = await run({ resource: 'order', operation: 'getMany', returnAll: true, options: { actForParty: party } });
+			const { items } = await run({ resource: 'order', operation: 'getAll', returnAll: true, options: { actForParty: party } });
 			expect(items.map((o) => o.OrderID).sort()).toEqual(book().map((o) => o.OrderID).sort());
 			expect(logged()[0].headers.partyid).toBe(party);
 

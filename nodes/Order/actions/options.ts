@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { actForPartyOption, retryOptions } from '../../shared/fields';
 import { rawFilterOption } from '../../shared/filterFields';
 
-const getManyOnly = { show: { '/operation': ['getMany'] } };
+const getAllOnly = { show: { '/operation': ['getAll'] } };
 const sending = { show: { '/resource': ['order'], '/operation': ['send', 'createAndSend'] } };
 
 export const optionsCollection: INodeProperties = {
@@ -57,7 +57,7 @@ export const optionsCollection: INodeProperties = {
 				'Header that makes a repeated create or send harmless: a create with an External Provider ID (and Skip If Already Created on) sends "create-" plus that ID, a send sends "send-" plus the transport type and order IDs. A reused key answers 409 Conflict, read as "already done".',
 			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend'] } },
 		},
-		{ ...rawFilterOption, displayOptions: getManyOnly },
+		{ ...rawFilterOption, displayOptions: getAllOnly },
 		...retryOptions,
 		{
 			displayName: 'Single Order Path',
@@ -83,7 +83,7 @@ export const optionsCollection: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description: 'Number of matching records to skip before the first one returned (OData $skip)',
-			displayOptions: getManyOnly,
+			displayOptions: getAllOnly,
 		},
 	],
 };

@@ -3,12 +3,12 @@ import type { ResourceOperations } from '../../../shared/router';
 import * as create from './create.operation';
 import * as createAndSend from './createAndSend.operation';
 import * as get from './get.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as send from './send.operation';
 
 export const order: ResourceOperations = {
 	resource: { name: 'Order', value: 'order' },
-	default: 'getMany',
+	default: 'getAll',
 	operations: [
 		{
 			name: 'Create',
@@ -27,10 +27,10 @@ export const order: ResourceOperations = {
 		{ name: 'Get', value: 'get', description: 'Read one order by its OrderID', action: 'Get an order', module: get },
 		{
 			name: 'Get Many',
-			value: 'getMany',
+			value: 'getAll',
 			description: 'List orders with filters and sorting',
 			action: 'Get many orders',
-			module: getMany,
+			module: getAll,
 		},
 		{
 			name: 'Send',

@@ -4,7 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ORDER_DIRECTIONS, ORDER_TYPES } from './orderBody';
+import { ORDER_DIRECTIONS, ORDER_TYPE_OPTIONS } from '../../../shared/orderTypes';
 
 /** The Order ID of one existing order; each operation adds its displayOptions and description. */
 export const orderIdField: INodeProperties = {
@@ -37,10 +37,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			displayName: 'Order Type',
 			name: 'orderType',
 			type: 'options',
-			options: ORDER_TYPES.map((value) => ({
-				name: value.replace(/([a-z])([A-Z])/g, '$1 $2'),
-				value,
-			})),
+			options: ORDER_TYPE_OPTIONS,
 			default: 'Invoice',
 			displayOptions: fieldsMode,
 		},
