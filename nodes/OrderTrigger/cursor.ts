@@ -35,6 +35,8 @@ export interface CursorState {
 	createdFrom: number | null;
 	/** Orders read with LastModified at or after min(from, createdFrom): OrderID -> LastModified (epoch seconds). */
 	seen: Record<string, number>;
+	/** Orders read whose Created is after their LastModified and at or after `createdFrom`: OrderID -> Created. Absent when empty. */
+	createdAhead?: Record<string, number>;
 }
 
 export interface DecideOptions {
