@@ -24,14 +24,14 @@
  * `createdAhead` keeps it until `createdFrom` passes its Created, so it is not new
  * twice.
  *
- * A poll emits what is not handled yet and moves `from` up to the newest second
- * it read (minus the optional late-change window), never beyond that ceiling and
- * never backwards, except that a bound ahead of every clock the poll knows (left
- * by an older version, or damaged) is moved back to the ceiling. A record the
- * cursor cannot place (no OrderID, no readable LastModified, not an object) is
- * skipped and reported: it neither moves the cursor nor stops the poll. The caller
- * stores the next state only after the poll succeeded, so a failed poll leaves it
- * as it was.
+ * A poll emits what is not handled yet and moves `from` up to the newest second it
+ * read at or before that ceiling (minus the optional late-change window); an order
+ * stamped after the ceiling moves nothing. `from` never moves backwards, except that
+ * a bound ahead of every clock the poll knows (left by an older version, or damaged)
+ * is moved back to the ceiling. A record the cursor cannot place (no OrderID, no
+ * readable LastModified, not an object) is skipped and reported: it neither moves the
+ * cursor nor stops the poll. The caller stores the next state only after the poll
+ * succeeded, so a failed poll leaves it as it was.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -182,15 +182,17 @@ export interface BaselineOptions {
 function baselineFloor(newestFirst: unknown[], options: BaselineOptions): { placed: Placed[]; floor?: number } {
 	const placed = newestFirst.map(place).filter(isPlaced);
 	if (placed.length === 0) return { placed };
-	let top = -Infinity;
-	for (const p of placed) top = Math.max(top, p.modified);
-	const floor = Math.min(top - Math.max(0, options.lateWindowSeconds ?? 0), cursorCeiling(options.clock));
+	const ceiling = cursorCeiling(options.clock);
+	let top: number | undefined;
+	for (const p of placed) if (p.modified <= ceiling) top = Math.max(p.modified, top ?? -Infinity);
+	// Only orders stamped after the ceiling so far: every one read is at or after it, and handled.
+	const floor = top === undefined ? ceiling : top - Math.max(0, options.lateWindowSeconds ?? 0);
 	return { placed, floor };
 }
 
 /**
- * "Now" for the first activation is the newest LastModified in the order book, but
- * never past the ceiling (an order stamped in the future is not "now"). `newestFirst`
+ * "Now" for the first activation is the newest LastModified in the order book at or
+ * before the ceiling (an order stamped in the future is not "now"). `newestFirst`
  * are records sorted by LastModified desc; more are needed while the last one is still
  * at or after the start (all of them are marked handled).
  */
@@ -259,6 +261,8 @@ export function decidePoll(state: CursorState, orders: unknown[], options: Decid
 	const emit: IDataObject[] = [];
 	const skipped: Unplaced[] = [];
 	const readThisPoll = new Map<string, number>();
+	const ceiling = cursorCeiling(options.clock);
+	/** The newest second read at or before the ceiling: orders stamped after it are handled but move nothing. */
 	let newest: number | undefined;
 	/** Oldest second an order moved away from during this poll. */
 	let holdAt: number | undefined;
@@ -278,7 +282,7 @@ export function decidePoll(state: CursorState, orders: unknown[], options: Decid
 		const earlier = readThisPoll.get(id);
 		if (earlier !== undefined && earlier !== modified) holdAt = Math.min(earlier, modified, holdAt ?? Infinity);
 		readThisPoll.set(id, Math.max(modified, earlier ?? -Infinity));
-		newest = newest === undefined ? modified : Math.max(newest, modified);
+		if (modified <= ceiling) newest = newest === undefined ? modified : Math.max(newest, modified);
 
 		const known = seen[id];
 		// A version stamped ahead of the clock is followed by earlier stamps once the writer's clock is right again.

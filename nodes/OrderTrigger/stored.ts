@@ -56,7 +56,10 @@ export function loadState(raw: unknown, scope: string): StoredCursor {
 	if (raw === undefined || raw === null) return { kind: 'absent' };
 	if (typeof raw !== 'object' || Array.isArray(raw)) return { kind: 'unusable', problem: `it is ${kindOf(raw)}, not a cursor` };
 	const stored = raw as Record<string, unknown>;
-	if (stored.version !== 1) return { kind: 'unusable', problem: `its version is ${kindOf(stored.version)}, not 1` };
+	if (stored.version !== 1) {
+		const version = Number.isSafeInteger(stored.version) ? String(stored.version) : kindOf(stored.version);
+		return { kind: 'unusable', problem: `it has another shape (version ${version}, not 1)` };
+	}
 	if (typeof stored.scope !== 'string') return { kind: 'unusable', problem: `its scope is ${kindOf(stored.scope)}` };
 	if (stored.scope !== scope) return { kind: 'otherScope' };
 

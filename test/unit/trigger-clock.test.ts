@@ -71,16 +71,22 @@ describe('an order stamped in the future', () => {
 	});
 
 	it('the start at first activation does not stand on it either', () => {
-		const newestFirst = [order(9, T0 + YEAR), order(8, T0 - 10), order(7, T0 - 200)];
+		// The newest order at or before the ceiling (T0 - 60) is the start; those after it are read and handled.
+		const newestFirst = [order(9, T0 + YEAR), order(8, T0 - 10), order(7, T0 - 200), order(6, T0 - 300)];
 		const clock = at(T0);
-		expect(baselineNeedsMore(newestFirst.slice(0, 2), { clock })).toBe(true); // down to the ceiling
+		expect(baselineNeedsMore(newestFirst.slice(0, 2), { clock })).toBe(true);
+		expect(baselineNeedsMore(newestFirst.slice(0, 3), { clock })).toBe(true); // more may share T0 - 200
 		expect(baselineNeedsMore(newestFirst, { clock })).toBe(false);
 		const state = baselineState(newestFirst, SCOPE, { clock });
-		expect(state.from).toBe(T0 - 60);
-		expect(state.seen).toEqual({ '9': T0 + YEAR, '8': T0 - 10 });
+		expect(state.from).toBe(T0 - 200);
+		expect(state.seen).toEqual({ '9': T0 + YEAR, '8': T0 - 10, '7': T0 - 200 });
 		// A real order after activation comes; nothing from before does.
-		const next = decidePoll(state, [order(8, T0 - 10), order(10, T0 + 5), order(9, T0 + YEAR)], { event: 'newOrUpdatedOrder', clock: at(T0 + 30) });
+		const window = [order(7, T0 - 200), order(8, T0 - 10), order(10, T0 + 5), order(9, T0 + YEAR)];
+		const next = decidePoll(state, window, { event: 'newOrUpdatedOrder', clock: at(T0 + 30) });
 		expect(ids(next.emit)).toEqual([10]);
+		expect(next.next.from).toBe(T0 - 200); // the newest at or before the ceiling, T0 + 30 - 60
+		// Only orders after the ceiling: the start is the ceiling, and each of them is handled.
+		expect(baselineState([order(9, T0 + YEAR), order(8, T0 - 10)], SCOPE, { clock })).toMatchObject({ from: T0 - 60, seen: { '9': T0 + YEAR, '8': T0 - 10 } });
 	});
 
 	it('a later version with an earlier stamp (the writer\'s clock put right) is a new version, not a stale one', () => {

@@ -239,7 +239,7 @@ describe('a stored cursor that is damaged or ahead of the clock', () => {
 		await poll(context(api, parameters, staticData));
 		api.book.push({ OrderID: 2, LastModified: iso(T0 + 10) }, { OrderID: 3, LastModified: iso(T0 + 365 * 86_400) });
 		expect(emittedIds(await poll(context(api, parameters, staticData)))).toEqual([2, 3]);
-		expect((staticData.orderCursor as IDataObject).from).toBe(T0 + 40);
+		expect((staticData.orderCursor as IDataObject).from).toBe(T0 + 10); // the newest order at or before T0 + 100 - 60
 		api.book.push({ OrderID: 4, LastModified: iso(T0 + 50) });
 		expect(emittedIds(await poll(context(api, parameters, staticData)))).toEqual([4]);
 	});
