@@ -9,3 +9,6 @@ export const ORDER_TYPE_OPTIONS: INodePropertyOptions[] = ORDER_TYPES.map((value
 	name: value.replace(/([a-z])([A-Z])/g, '$1 $2'),
 	value,
 }));
+
+/** The same, sorted by name, as the editor lists options. */
+export const ORDER_TYPE_OPTIONS_BY_NAME: INodePropertyOptions[] = [...ORDER_TYPE_OPTIONS].sort((a, b) => (a.name < b.name ? -1 : 1));
