@@ -10,13 +10,7 @@ export interface ApiErrorDetails {
 	apiDescription?: string;
 }
 
-interface ErrorEntry {
-	Code?: unknown;
-	Description?: unknown;
-	code?: unknown;
-	description?: unknown;
-	message?: unknown;
-}
+import { entryCode, entryText } from './apiErrorEntries';
 
 function asText(value: unknown): string | undefined {
 	if (typeof value === 'string' && value.trim()) return value.trim();
@@ -44,11 +38,9 @@ export function extractApiError(body: unknown): { code?: string; description?: s
 	const record = body as Record<string, unknown>;
 	const errors = record.errors ?? record.Errors;
 	if (Array.isArray(errors) && errors.length) {
-		const entries = errors as ErrorEntry[];
-		const codes = entries.map((e) => asText(e.Code ?? e.code)).filter(Boolean) as string[];
-		const texts = entries
-			.map((e) => asText(e.Description ?? e.description ?? e.message))
-			.filter(Boolean) as string[];
+		const entries = errors.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object');
+		const codes = entries.map(entryCode).filter(Boolean) as string[];
+		const texts = entries.map(entryText).filter(Boolean) as string[];
 		return { code: codes[0], description: texts.join('; ') || undefined };
 	}
 	const description =

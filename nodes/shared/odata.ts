@@ -29,7 +29,6 @@ export interface SortKey {
 }
 
 export const COMPARISON_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
-export const ODATA_TYPES: readonly ODataType[] = ['string', 'number', 'boolean', 'date', 'datetime', 'null'];
 
 /** A query that cannot be built; `field` and `index` say which input was wrong. */
 export class ODataError extends Error {

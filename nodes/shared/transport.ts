@@ -372,12 +372,3 @@ export async function* paginateList(
 		});
 	}
 }
-
-/** Collects a whole list (bounded by limit) into one array. */
-export async function collectList(this: ApiContext, client: ApiClient, options: PaginateOptions): Promise<IDataObject[]> {
-	const all: IDataObject[] = [];
-	for await (const page of paginateList.call(this, client, options)) {
-		for (const item of page) all.push(item);
-	}
-	return all;
-}

@@ -1,4 +1,5 @@
 import { CREDENTIAL_BASE_URL_EXPRESSION, PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/baseUrl';
+import { listApiErrors } from '../../nodes/shared/apiErrorEntries';
 import { describeApiError, describeNetworkError, extractApiError, stripSecrets } from '../../nodes/shared/errors';
 import { parseRetryAfterMs, retryDelayMs, shouldRetry } from '../../nodes/shared/retry';
 
@@ -36,6 +37,16 @@ describe('API error bodies', () => {
 		expect(extractApiError({ ErrorMessage: 'b' }).description).toBe('b');
 		expect(extractApiError({ DefaultText: 'c' }).description).toBe('c');
 		expect(extractApiError('{"errors":[{"Code":"X","Description":"from text"}]}')).toEqual({ code: 'X', description: 'from text' });
+	});
+	it('reads Message, ErrorMessage and DefaultText inside an errors entry like Description', () => {
+		const body = { errors: [{ Code: 'A', Message: 'from Message' }, { Code: 'B', ErrorMessage: 'from ErrorMessage' }, { DefaultText: 'from DefaultText' }, null, 'x'] };
+		expect(extractApiError(body)).toEqual({ code: 'A', description: 'from Message; from ErrorMessage; from DefaultText' });
+		expect(listApiErrors(body)).toEqual([
+			{ code: 'A', description: 'from Message' },
+			{ code: 'B', description: 'from ErrorMessage' },
+			{ description: 'from DefaultText' },
+		]);
+		expect(describeApiError(400, body, 'Send orders').message).toBe('Send orders failed with HTTP 400 (A): from Message; from ErrorMessage; from DefaultText');
 	});
 	it('turns HTML and empty bodies into readable messages', () => {
 		const html = describeApiError(502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', 'List orders');
