@@ -1,7 +1,7 @@
 import { CREDENTIAL_BASE_URL_EXPRESSION, PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/baseUrl';
 import { listApiErrors } from '../../nodes/shared/apiErrorEntries';
 import { describeApiError, describeNetworkError, extractApiError, stripSecrets } from '../../nodes/shared/errors';
-import { parseRetryAfterMs, retryDelayMs, shouldRetry } from '../../nodes/shared/retry';
+import { parseRetryAfterMs, retryAfterBeyondCap, retryDelayMs, shouldRetry } from '../../nodes/shared/retry';
 
 describe('resolveBaseUrl', () => {
 	it('maps environments to base URLs', () => {
@@ -82,6 +82,12 @@ describe('retry policy', () => {
 		const policy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
 		expect(retryDelayMs(policy, 0, undefined)).toBe(100);
 		expect(retryDelayMs(policy, 2, undefined)).toBe(400);
-		expect(retryDelayMs(policy, 0, '5')).toBe(1000);
+		// Retry-After is honoured as asked (the back-off cap does not shorten it), up to MAX_RETRY_AFTER_MS.
+		expect(retryDelayMs(policy, 0, '5')).toBe(5000);
+		expect(retryDelayMs(policy, 0, '120')).toBe(120_000);
+		expect(retryAfterBeyondCap('120')).toBeUndefined();
+		expect(retryAfterBeyondCap('121')).toBe(121_000);
+		expect(retryAfterBeyondCap(new Date(Date.now() + 86_400_000).toUTCString())).toBeGreaterThan(86_000_000);
+		expect(retryDelayMs(policy, 40, undefined)).toBe(1000);
 	});
 });
