@@ -111,11 +111,30 @@ export function describeNetworkError(error: { code?: string; message?: string },
 	};
 }
 
-/** Removes anything that looks like an apikey header or query value from a text. */
+/** Removes anything that looks like an apikey header or query value from a text, and every given secret. */
 export function stripSecrets(text: string, secrets: string[] = []): string {
 	let out = text.replace(/(apikey["']?\s*[:=]\s*["']?)[^"',\s}&]+/gi, '$1***');
 	for (const secret of secrets) {
-		if (secret && secret.length >= 4) out = out.split(secret).join('***');
+		if (secret && secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('***');
 	}
 	return out;
+}
+
+/**
+ * Every form in which a server may echo a key back: as sent (trimmed), percent-encoded
+ * (in a URL it quotes) and JSON-escaped. A form that contains the trimmed key is covered by
+ * it (the key with its surrounding whitespace, as pasted, included). Keys under 4 characters
+ * are not masked: they would mask ordinary text.
+ */
+export function secretForms(key: string): string[] {
+	const trimmed = key.trim();
+	if (trimmed.length < 4) return [];
+	const forms = [trimmed, JSON.stringify(trimmed).slice(1, -1)];
+	try {
+		const encoded = encodeURIComponent(trimmed);
+		forms.push(encoded, encoded.replace(/%20/g, '+'));
+	} catch {
+		// An unpaired surrogate cannot be percent-encoded, so it is never sent that way either.
+	}
+	return [...new Set(forms)].filter((form, index) => index === 0 || !form.includes(trimmed));
 }
