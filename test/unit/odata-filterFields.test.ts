@@ -169,7 +169,7 @@ describe('buildQuery', () => {
 describe('describeQuery', () => {
 	it('shows the filter as written and as sent', () => {
 		expect(describeQuery({ $filter: "A eq 'x+y'", $orderby: 'B desc' })).toBe(
-			"$filter=A eq 'x+y' · $orderby=B desc (sent as ?$filter=A+eq+%27x%2By%27&$orderby=B+desc)",
+			"$filter=A eq 'x+y' · $orderby=B desc (sent as ?$filter=A%20eq%20%27x%2By%27&$orderby=B%20desc)",
 		);
 		expect(describeQuery({})).toBe('No $filter or $orderby sent');
 	});

@@ -56,7 +56,7 @@ describe('unpaired surrogates in OData literals', () => {
 		const query = { $filter: `OrderNumber eq '${LONE_HIGH}'`, $orderby: 'OrderDate desc' };
 		expect(() => describeQuery(query)).not.toThrow();
 		expect(describeQuery(query)).toBe(`$filter=OrderNumber eq '${LONE_HIGH}' · $orderby=OrderDate desc (cannot be URL-encoded: it contains an invalid character)`);
-		expect(describeQuery({ $filter: "A eq '😀'" })).toBe("$filter=A eq '😀' (sent as ?$filter=A+eq+%27%F0%9F%98%80%27)");
+		expect(describeQuery({ $filter: "A eq '😀'" })).toBe("$filter=A eq '😀' (sent as ?$filter=A%20eq%20%27%F0%9F%98%80%27)");
 	});
 });
 
