@@ -9,7 +9,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readListPage } from '../shared/paging';
+import { listEntries, readListPage } from '../shared/paging';
 import { readQuery } from '../shared/queryInput';
 import { policyFromOptions } from '../shared/retry';
 import type { ApiClient, ApiResponse } from '../shared/transport';
@@ -40,6 +40,7 @@ interface TriggerOptions {
 	maxRetries?: number;
 	retryDelayMs?: number;
 	timeoutSeconds?: number;
+	maxResponseSizeMb?: number;
 }
 
 interface TriggerSettings {
@@ -163,8 +164,8 @@ async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
 		pages++;
 		const date = parseHttpDate(headerValue(response.headers, 'date'));
 		if (date !== undefined) apiNow = apiNow === undefined ? date : Math.min(apiNow, date);
-		const page = readListPage(response.body);
-		const outcome = afterPage(plan, page.items, page.nextLink !== undefined);
+		// Odd entries keep their place: paging counts positions, and the cursor skips them with a notice.
+		const outcome = afterPage(plan, listEntries(response.body), readListPage(response.body).nextLink !== undefined);
 		if (outcome.kind === 'shifted') {
 			shifts++;
 			({ qs, keep: read } = spec.restart(read));

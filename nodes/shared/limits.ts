@@ -4,16 +4,16 @@
  * Request Timeout, Maximum Response Size) against their ranges before any request. The
  * ranges and defaults live in retry.ts.
  *
- * Wiring: `maxResponseSizeOption` sits in each node's Options collection next to
- * `retryOptions` (fields.ts), and in the Order Trigger's options; `readRetryPolicy`
- * (fields.ts) returns `readRequestPolicy(ctx, collection)`. The trigger's poll reads its
- * options through `policyFromOptions`, which applies the same checks.
+ * `retryOptions` (fields.ts) includes `maxResponseSizeOption`, so every node's Options
+ * collection offers it; `readRetryPolicy` (fields.ts) is `readRequestPolicy`. The trigger's
+ * poll reads its options through `policyFromOptions`, which applies the same checks.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RequestOptionValues, RetryPolicy } from './retry';
 import { checkRequestOptions, DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_MB, policyFromOptions } from './retry';
+import { fieldMessage } from './validation';
 
 export const maxResponseSizeOption: INodeProperties = {
 	displayName: 'Maximum Response Size (MB)',
@@ -33,7 +33,7 @@ export function readRequestPolicy(ctx: IExecuteFunctions, collection = 'options'
 	const values = ctx.getNodeParameter(collection, itemIndex, {}) as RequestOptionValues;
 	const problem = checkRequestOptions(values);
 	if (problem) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${problem.message}`, {
+		throw new NodeOperationError(ctx.getNode(), fieldMessage(itemIndex, problem.field, problem.value, problem.problem ?? problem.message), {
 			itemIndex,
 			description: problem.hint,
 		});

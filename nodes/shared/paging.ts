@@ -49,14 +49,21 @@ function records(list: unknown[]): { items: IDataObject[]; problem?: string } {
 	return { items: list as IDataObject[] };
 }
 
+/** A list body's entries as sent (`Items`, `value` or a bare array), odd ones included, so positions hold. */
+export function listEntries(body: unknown): unknown[] {
+	if (Array.isArray(body)) return body;
+	if (!isRecord(body)) return [];
+	const list = body.Items ?? body.items ?? body.value ?? body.Value;
+	return Array.isArray(list) ? list : [];
+}
+
 /** Items from `Items`, `value` or a bare array; the link under either spelling. */
 export function readListPage(body: unknown): ListPage {
 	if (Array.isArray(body)) return records(body);
 	if (body === undefined || body === '') return { items: [] };
 	if (!isRecord(body)) return { items: [], problem: `the answer is ${describeValue(body)}, not a list` };
 	const record = body;
-	const list = record.Items ?? record.items ?? record.value ?? record.Value;
-	const page: ListPage = Array.isArray(list) ? records(list) : { items: [] };
+	const page: ListPage = records(listEntries(record));
 	const link = record.NextpageLink ?? record.NextPageLink ?? record.nextPageLink ?? record['@odata.nextLink'];
 	page.nextLink = typeof link === 'string' && link.trim() ? link.trim() : undefined;
 	page.count = typeof record.Count === 'number' ? record.Count : undefined;

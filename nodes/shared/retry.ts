@@ -57,6 +57,9 @@ export class RequestOptionError extends Error {
 		readonly field: string,
 		message: string,
 		readonly hint: string,
+		/** The value and what is wrong with it, for the item-stamped message (validation.ts fieldMessage). */
+		readonly value?: unknown,
+		readonly problem?: string,
 	) {
 		super(message);
 		this.name = 'RequestOptionError';
@@ -98,7 +101,8 @@ export function checkRequestOptions(values: RequestOptionValues): RequestOptionE
 		if (ok) continue;
 		const what = range.whole ? 'a whole number' : 'a number';
 		const span = range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
-		return new RequestOptionError(range.field, `"${range.field}" ${shown(value)} is not ${what} ${span}${range.unit}`, range.hint);
+		const problem = `is not ${what} ${span}${range.unit}`;
+		return new RequestOptionError(range.field, `"${range.field}" ${shown(value)} ${problem}`, range.hint, value, problem);
 	}
 	return undefined;
 }
