@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { searchRegistrations } from '../shared/methods';
 import { describeOperations, router } from '../shared/router';
 import { identification } from './actions';
@@ -37,13 +38,7 @@ export class AccessPointIdentification implements INodeType {
 		outputs: OUTPUTS_EXPRESSION,
 		waitingNodeTooltip:
 			"Waiting for the user's browser to come back from the identity provider (at most 5 minutes after the start, plus the extra wait). The provider URL is in this node's output.",
-		credentials: [
-			{
-				name: 'accessPointApi',
-				required: true,
-				displayOptions: { show: { operation: ['start', 'startAndWait'] } },
-			},
-		],
+		credentials: nodeCredentials({ operation: ['start', 'startAndWait'] }),
 		webhooks: [
 			{
 				// Answers the browser redirect to $execution.resumeUrl of a waiting execution.
@@ -57,7 +52,7 @@ export class AccessPointIdentification implements INodeType {
 				ndvHideMethod: true,
 			},
 		],
-		properties: describeOperations([identification]),
+		properties: [authenticationProperty, ...describeOperations([identification])],
 	};
 
 	methods = { listSearch: { searchRegistrations } };

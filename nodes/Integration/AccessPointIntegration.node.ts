@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
 import { describeOperations, router } from '../shared/router';
@@ -20,7 +21,7 @@ export class AccessPointIntegration implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: nodeCredentials(),
 		hints: [
 			{
 				message:
@@ -32,6 +33,7 @@ export class AccessPointIntegration implements INodeType {
 			},
 		],
 		properties: [
+			authenticationProperty,
 			...describeOperations([integration]),
 			{
 				displayName: 'Options',

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { searchOrders } from '../shared/orderId';
 import { describeOperations, router } from '../shared/router';
 import { optionsCollection } from './actions/options';
@@ -23,8 +24,9 @@ export class AccessPointOrder implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: nodeCredentials(),
 		properties: [
+			authenticationProperty,
 			...describeOperations(resources),
 			optionsCollection,
 		],

@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { actForPartyOption, retryOptions } from '../shared/fields';
 import { filterCombineField, filterConditionsField, rawFilterOption } from '../shared/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
@@ -19,8 +20,9 @@ export class AccessPointOrderTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: nodeCredentials(),
 		properties: [
+			authenticationProperty,
 			{
 				displayName: 'Trigger On',
 				name: 'event',

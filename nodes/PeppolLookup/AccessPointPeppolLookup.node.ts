@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { retryOptions } from '../shared/fields';
 import { describeOperations, router } from '../shared/router';
 import { peppolLookup } from './actions';
@@ -24,8 +25,9 @@ export class AccessPointPeppolLookup implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: nodeCredentials(),
 		properties: [
+			authenticationProperty,
 			...describeOperations([peppolLookup]),
 			{
 				displayName: 'Single Output',

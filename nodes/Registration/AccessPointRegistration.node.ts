@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
 import { describeOperations, router } from '../shared/router';
@@ -19,8 +20,9 @@ export class AccessPointRegistration implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: nodeCredentials(),
 		properties: [
+			authenticationProperty,
 			...describeOperations([registration]),
 			{
 				displayName: 'Options',

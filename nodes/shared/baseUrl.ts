@@ -4,6 +4,31 @@ export const PRODUCTION_BASE_URL = 'https://api.billit.be';
 
 export type AccessPointEnvironment = 'sandbox' | 'production' | 'custom';
 
+/**
+ * OAuth 2.0 endpoints (beyond-contract.md "OAuth 2.0"). The sign-in page is on the web app,
+ * whose host the docs give two ways (.be in the example, .eu in the FAQ): the credential
+ * defaults to the documented example and lets the user edit it. For Custom both live under
+ * the Base URL (a proxy or the emulator).
+ */
+export const OAUTH_ENDPOINTS = {
+	sandbox: { authUrl: 'https://my.sandbox.billit.be/Account/Logon', tokenUrl: `${SANDBOX_BASE_URL}/OAuth2/token` },
+	production: { authUrl: 'https://my.billit.be/Account/Logon', tokenUrl: `${PRODUCTION_BASE_URL}/OAuth2/token` },
+	customPaths: { authUrl: '/Account/Logon', tokenUrl: '/OAuth2/token' },
+} as const;
+
+/** The credential's default Authorization or Access Token URL, as an expression over its own Environment and Base URL. */
+export function oauthUrlExpression(which: 'authUrl' | 'tokenUrl'): string {
+	return (
+		'={{ $self["environment"] === "custom" ? String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") + "' +
+		OAUTH_ENDPOINTS.customPaths[which] +
+		'" : ($self["environment"] === "production" ? "' +
+		OAUTH_ENDPOINTS.production[which] +
+		'" : "' +
+		OAUTH_ENDPOINTS.sandbox[which] +
+		'") }}'
+	);
+}
+
 export interface AccessPointCredentials {
 	apiKey: string;
 	partyId: string;
@@ -15,6 +40,11 @@ const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
 export function isLoopbackHost(hostname: string): boolean {
 	return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** https, or plain http on a loopback host only: the rule for every address a credential sends a secret to. */
+export function allowedScheme(parsed: URL): boolean {
+	return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
 }
 
 /**
@@ -37,7 +67,7 @@ export function resolveBaseUrl(
 	} catch {
 		return { problem: `The credential's Base URL "${raw}" is not an absolute URL` };
 	}
-	if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) {
+	if (!allowedScheme(parsed)) {
 		return {
 			problem: `The credential's Base URL must use https (plain http is only allowed for localhost/127.0.0.1), got "${raw}"`,
 		};

@@ -111,9 +111,14 @@ export function describeNetworkError(error: { code?: string; message?: string },
 	};
 }
 
-/** Removes anything that looks like an apikey header or query value from a text, and every given secret. */
+/**
+ * Removes anything that looks like an apikey header or query value, an OAuth token or client
+ * secret field, or a Bearer token (16 characters or more: not a word of prose) from a text, and every given secret.
+ */
 export function stripSecrets(text: string, secrets: string[] = []): string {
-	let out = text.replace(/(apikey["']?\s*[:=]\s*["']?)[^"',\s}&]+/gi, '$1***');
+	let out = text
+		.replace(/((?:apikey|access_token|refresh_token|client_secret|id_token)["']?\s*[:=]\s*["']?)[^"',\s}&]+/gi, '$1***')
+		.replace(/(\bbearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, '$1***');
 	for (const secret of secrets) {
 		if (secret && secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('***');
 	}

@@ -7,33 +7,32 @@
  * the pure parts are in body.ts, response.ts, retry.ts and errors.ts.
  */
 import type {
-	ICredentialsDecrypted,
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	INode,
 	IPollFunctions,
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { AccessPointCredentials } from './baseUrl';
-import { resolveBaseUrl } from './baseUrl';
+import { API_KEY_CREDENTIAL, loadAuth } from './auth';
 import { listApiErrors } from './apiErrorEntries';
 import { beforeDeadline, BodyLimitError, discardBody, readBody } from './body';
 import { buildApiError, headerValue, isBrokenText, isJsonLike, isSuccess, maskText, networkFailure, parseIfJson, redirectTarget } from './response';
-import { describeApiError, describeNetworkError, secretForms, stripSecrets, summariseText } from './errors';
+import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
+import { classifyRefreshFailure, refreshAccessToken, RefreshError } from './oauth';
 import { appendQuery } from './odata';
 import { nextTail, paginate, PagingError } from './paging';
 import type { PageFetcher, PaginateOptions, ReceivedText } from './paging';
 import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, MB, NO_RETRY, retryAfterBeyondCap, retryDelayMs, shouldRetry } from './retry';
 import type { RetryPolicy } from './retry';
 
-export const CREDENTIAL_TYPE = 'accessPointApi';
+export const CREDENTIAL_TYPE = API_KEY_CREDENTIAL;
 
 export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
@@ -94,42 +93,24 @@ export interface ApiClient {
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
- * Resolves the credential once and returns a client whose every request goes
- * through httpRequestWithAuthentication with the credential's generic
- * authentication (apikey and partyID headers). Every request is bounded: no redirect
- * is followed (the headers would go with it), each attempt has a deadline for its
- * headers and body, a body is read up to the maximum response size, reads retry at most
- * the policy's count and wait at most as long as MAX_RETRY_AFTER_MS when asked.
+ * Resolves the credential once (the one the node's Authentication picks, auth.ts) and returns a
+ * client whose every request goes through httpRequestWithAuthentication: with the API key, n8n's
+ * generic authentication adds the apikey and partyID headers; with OAuth2, n8n adds the Bearer
+ * token and we add partyID (the credential's, else the account's own, read once here). Every
+ * request is bounded: no redirect is followed (the headers would go with it), each attempt has a
+ * deadline for its headers and body, a body is read up to the maximum response size, reads retry
+ * at most the policy's count and wait at most as long as MAX_RETRY_AFTER_MS when asked. An OAuth2
+ * 401 starts one token refresh (oauth.ts) and one more try of the same request, never more.
  */
 export async function getApiClient(this: ApiContext, options: ApiClientOptions = {}, itemIndex?: number): Promise<ApiClient> {
 	const node = this.getNode();
-	const raw = (await (this.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>)(
-		CREDENTIAL_TYPE,
-		itemIndex,
-	)) as unknown as AccessPointCredentials;
-	const rawKey = String(raw.apiKey ?? '');
-	// Every form of the key a server may echo, and the key as pasted (with its whitespace).
-	const secrets = [rawKey, ...secretForms(rawKey)];
-	const resolved = resolveBaseUrl(raw);
-	if ('problem' in resolved) {
-		// A key pasted into the Base URL must not travel in the message.
-		throw new NodeOperationError(node, stripSecrets(resolved.problem, secrets), {
-			itemIndex,
-			description: 'Open the AccessPoint API credential and fix the Environment / Base URL.',
-		});
-	}
-	// Trimmed once here: the headers carry exactly what the masking knows.
-	const partyId = (options.partyId ?? '').trim() || String(raw.partyId ?? '').trim();
-	const credentialsDecrypted: ICredentialsDecrypted = {
-		id: '',
-		name: CREDENTIAL_TYPE,
-		type: CREDENTIAL_TYPE,
-		data: { ...(raw as unknown as ICredentialDataDecryptedObject), apiKey: rawKey.trim(), partyId },
-	};
-	const bodyForms = secretForms(rawKey);
+	const auth = await loadAuth(this, itemIndex);
+	const { secrets } = auth;
+	let partyId = (options.partyId ?? '').trim() || auth.partyId;
+	const bodyForms = auth.bodyForms;
 	const readPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
 	const maxBytes = options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
-	const baseUrl = resolved.url;
+	const baseUrl = auth.baseUrl;
 	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
 		const target = /^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`;
 		// The query is written into the URL here, not by n8n (see odata.ts: n8n's splits some emoji).
@@ -162,18 +143,74 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			return error;
 		};
 
-		/** One HTTP exchange within its deadline; a text error body is parsed like a JSON one. */
-		const exchange = async (): Promise<ApiResponse<unknown>> => {
-			const deadline = AbortSignal.timeout(timeoutMs);
-			const full = (await beforeDeadline(
+		/** Whether this request has had its one token refresh (OAuth2). */
+		let refreshed = false;
+		type Full = { statusCode: number; headers: ApiResponse['headers']; body: unknown };
+		const call = async (deadline: AbortSignal): Promise<Full> => {
+			const signed = auth.sign(partyId);
+			return await beforeDeadline(
 				this.helpers.httpRequestWithAuthentication.call(
 					this,
-					CREDENTIAL_TYPE,
-					{ ...requestOptions, headers: { ...requestOptions.headers } },
-					{ credentialsDecrypted },
-				) as Promise<{ statusCode: number; headers: ApiResponse['headers']; body: unknown }>,
+					auth.credentialType,
+					{ ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } },
+					signed.options,
+				) as Promise<Full>,
 				deadline,
-			));
+			);
+		};
+		/** The one refresh, within its own deadline; a failure is final (retrying would only ask the token endpoint again). */
+		const refresh = async (tokenUrl: string) => {
+			refreshed = true;
+			try {
+				const data = await beforeDeadline(
+					refreshAccessToken.call(this, tokenUrl, timeoutMs).then((token) => ({ body: token })),
+					AbortSignal.timeout(timeoutMs),
+				);
+				auth.learn(data.body);
+			} catch (caught) {
+				const error =
+					caught instanceof RefreshError
+						? caught
+						: caught instanceof BodyLimitError
+							? new RefreshError('failed', 'the token endpoint did not answer in time')
+							: classifyRefreshFailure(caught);
+				const name = node.credentials?.[auth.credentialType]?.name;
+				const credential = `The AccessPoint OAuth2 credential${name ? ` "${name}"` : ''}`;
+				if (error.kind === 'reconnect') {
+					throw final(
+						`${credential} needs to be reconnected: ${error.message}`,
+						'The access token expired and the refresh token was refused: it was revoked, has expired, or was already used (for example by a copy of this credential elsewhere). Open the credential and sign in again (Reconnect), then run the workflow again.',
+						undefined,
+						error.code,
+					);
+				}
+				if (error.kind === 'redirect') {
+					throw final(
+						`${operation} failed: the access token expired and ${error.message}; the refresh was not sent`,
+						`A refresh follows redirects and would carry the client secret and refresh token there. If the token endpoint has moved, set its new address as the credential's Access Token URL and reconnect.`,
+						undefined,
+						error.code,
+					);
+				}
+				throw final(
+					`${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
+					"Check the credential's Access Token URL, Client ID and Client Secret; if they are right, reconnect the credential.",
+					undefined,
+					error.code,
+				);
+			}
+		};
+
+		/** One HTTP exchange within its deadline; a text error body is parsed like a JSON one. */
+		const exchange = async (): Promise<ApiResponse<unknown>> => {
+			let deadline = AbortSignal.timeout(timeoutMs);
+			let full = await call(deadline);
+			if (full.statusCode === 401 && auth.tokenUrl !== undefined && !refreshed) {
+				discardBody(full.body);
+				await refresh(auth.tokenUrl);
+				deadline = AbortSignal.timeout(timeoutMs);
+				full = await call(deadline);
+			}
 			const response: ApiResponse<unknown> = { status: full.statusCode, headers: full.headers ?? {}, body: undefined };
 			if (response.status >= 300 && response.status < 400) {
 				discardBody(full.body);
@@ -274,6 +311,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				continue;
 			}
 			const details = describeApiError(response.status, response.body, operation);
+			if (response.status === 401) details.description = auth.unauthorizedHint;
 			const apiError = fail(details.message, details.description, response.status, details.code, details.apiDescription);
 			// Every entry of the body, for batch calls that answer one error per record.
 			const entries = listApiErrors(response.body);
@@ -289,9 +327,11 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		}
 	};
 
-	return {
+	const client: ApiClient = {
 		baseUrl,
-		partyId,
+		get partyId() {
+			return partyId;
+		},
 		requestFull: send,
 		async request<T>(req: ApiRequest): Promise<T> {
 			return (await send<T>(req)).body;
@@ -300,6 +340,27 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			return (await send<ReceivedText>({ ...req, rawText: true })).body;
 		},
 	};
+	if (!partyId && auth.method === 'oAuth2') partyId = await readAccountPartyId(client, node, itemIndex);
+	return client;
+}
+
+/** The signed-in account's own PartyID (beyond-contract.md "OAuth 2.0"): asked without a partyID header. */
+async function readAccountPartyId(client: ApiClient, node: INode, itemIndex: number | undefined): Promise<string> {
+	const info = await client.request<IDataObject>({
+		method: 'GET',
+		path: '/v1/account/accountInformation',
+		operation: "Read the account's PartyID",
+		itemIndex,
+	});
+	const value = info && typeof info === 'object' ? info.PartyID : undefined;
+	const partyId = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : '';
+	if (!/^\d+$/.test(partyId)) {
+		throw new NodeOperationError(node, 'The account information did not name a PartyID to act for', {
+			itemIndex,
+			description: "Set the Party ID in the AccessPoint OAuth2 credential (your company's PartyID at the access point).",
+		});
+	}
+	return partyId;
 }
 
 /** Pages through a list, turning paging problems into NodeApiErrors on the item. */

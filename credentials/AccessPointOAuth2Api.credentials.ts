@@ -1,0 +1,115 @@
+import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+import { CREDENTIAL_BASE_URL_EXPRESSION, oauthUrlExpression } from '../nodes/shared/baseUrl';
+
+/**
+ * The service requires OAuth 2.0 for any integration serving several users (beyond-contract.md
+ * "OAuth 2.0"): Authorization Code with refresh tokens. n8n does the flow (Connect button, token
+ * storage, refresh); the nodes pick this credential with their Authentication parameter.
+ */
+export class AccessPointOAuth2Api implements ICredentialType {
+	name = 'accessPointOAuth2Api';
+
+	extends = ['oAuth2Api'];
+
+	displayName = 'AccessPoint OAuth2 API';
+
+	icon: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#oauth2';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Grant Type',
+			name: 'grantType',
+			type: 'hidden',
+			default: 'authorizationCode',
+		},
+		{
+			displayName: 'Authorization URL',
+			name: 'authUrl',
+			type: 'string',
+			required: true,
+			default: oauthUrlExpression('authUrl'),
+			description:
+				'The sign-in and consent page. Set by the Environment below; the service\'s documentation names both my.sandbox.billit.be and my.sandbox.billit.eu (production: my.billit.be / my.billit.eu), so change it if yours differs.',
+		},
+		{
+			displayName: 'Access Token URL',
+			name: 'accessTokenUrl',
+			type: 'string',
+			required: true,
+			default: oauthUrlExpression('tokenUrl'),
+			description:
+				'The token endpoint; it receives the client secret and the refresh token. Set by the Environment below. Must use https (plain http only for localhost/127.0.0.1).',
+		},
+		{
+			displayName: 'Scope',
+			name: 'scope',
+			type: 'hidden',
+			default: '',
+		},
+		{
+			displayName: 'Auth URI Query Parameters',
+			name: 'authQueryParameters',
+			type: 'hidden',
+			default: '',
+		},
+		{
+			// The service documents client_id and client_secret as form parameters of the token request.
+			displayName: 'Authentication',
+			name: 'authentication',
+			type: 'hidden',
+			default: 'body',
+		},
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			default: 'sandbox',
+			description: 'Sets the Authorization URL, the Access Token URL and where the nodes send their requests',
+			options: [
+				{
+					name: 'Sandbox',
+					value: 'sandbox',
+					description: 'Test environment (its own client ID); lookups query the Peppol test network',
+				},
+				{ name: 'Production', value: 'production', description: 'Live environment and Peppol production' },
+				{
+					name: 'Custom',
+					value: 'custom',
+					description: 'Another base URL, e.g. a proxy or the local emulator; sign-in and token under it',
+				},
+			],
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://proxy.example.com',
+			description: 'Must use https; plain http is accepted only for localhost/127.0.0.1',
+			displayOptions: { show: { environment: ['custom'] } },
+		},
+		{
+			displayName: 'Party ID',
+			name: 'partyId',
+			type: 'string',
+			default: '',
+			placeholder: 'Read from the account when empty',
+			description:
+				'The PartyID the calls act for, sent as the "partyID" header. Leave empty to use the signed-in account\'s own PartyID (read once per execution from the account information); nodes can still act for a registered entity per call.',
+		},
+	];
+
+	// The editor does not test OAuth2 credentials (it shows "Account connected"); this runs through
+	// n8n's credential test API and proves the stored access token is accepted.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: CREDENTIAL_BASE_URL_EXPRESSION,
+			url: '/v1/account/accountInformation',
+			method: 'GET',
+			disableFollowRedirect: true,
+		},
+	};
+}

@@ -1,0 +1,186 @@
+/**
+ * The two ways every node signs in: an API key (accessPointApi, for a personal integration) or
+ * OAuth 2.0 (accessPointOAuth2Api, required by the service for anything serving several users).
+ * Each node takes the Authentication parameter and the credential list from here; the transport
+ * asks `loadAuth` which credential to send with, where, and for which party.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IDataObject,
+	IAdditionalCredentialOptions,
+	INodeCredentialDescription,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { AccessPointCredentials } from './baseUrl';
+import { allowedScheme, resolveBaseUrl } from './baseUrl';
+import { secretForms, stripSecrets } from './errors';
+import type { ApiContext } from './transport';
+
+export const API_KEY_CREDENTIAL = 'accessPointApi';
+/** OAuth 2.0: access delegated by the signed-in account (named so the secrets lint does not take the name for a secret). */
+export const DELEGATED_CREDENTIAL = 'accessPointOAuth2Api';
+
+export type AuthenticationMethod = 'apiKey' | 'oAuth2';
+
+/** The node parameter, first in every node's properties (n8n's usual name and values). */
+export const authenticationProperty: INodeProperties = {
+	displayName: 'Authentication',
+	name: 'authentication',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'API Key', value: 'apiKey', description: 'For a personal, non-commercial integration (the service\'s terms)' },
+		{ name: 'OAuth2', value: 'oAuth2', description: 'Required for an integration serving several users (agencies, software vendors)' },
+	],
+	default: 'apiKey',
+};
+
+/** The node's credentials: the one that matches Authentication, where `show` also holds (e.g. only some operations). */
+export function nodeCredentials(show: Record<string, string[]> = {}): INodeCredentialDescription[] {
+	return [
+		{ name: API_KEY_CREDENTIAL, required: true, displayOptions: { show: { ...show, authentication: ['apiKey'] } } },
+		{ name: DELEGATED_CREDENTIAL, required: true, displayOptions: { show: { ...show, authentication: ['oAuth2'] } } },
+	];
+}
+
+/** The node's Authentication (read raw: it takes no expression, and every kind of node context has the node). */
+export function readAuthentication(ctx: ApiContext): AuthenticationMethod {
+	const value = ctx.getNode().parameters.authentication;
+	if (value === undefined || value === 'apiKey') return 'apiKey';
+	if (value === 'oAuth2') return 'oAuth2';
+	throw new NodeOperationError(ctx.getNode(), `The Authentication "${String(value)}" is not supported`, {
+		description: 'Pick API Key or OAuth2 in the node\'s Authentication parameter.',
+	});
+}
+
+interface OAuth2CredentialData extends AccessPointCredentials {
+	accessTokenUrl?: string;
+	clientSecret?: string;
+	oauthTokenData?: IDataObject;
+}
+
+/** What the transport needs to know about the chosen credential. */
+export interface Auth {
+	method: AuthenticationMethod;
+	credentialType: string;
+	baseUrl: string;
+	/** The credential's own Party ID, trimmed; '' when empty (OAuth2: read from the account). */
+	partyId: string;
+	/** Every secret as held and as a server may echo it; grows when a refresh brings new tokens. */
+	secrets: string[];
+	/** The forms masked in response bodies. */
+	bodyForms: string[];
+	/** Headers of ours and n8n's options for one request acting for `partyId`. */
+	sign(partyId: string): { headers: Record<string, string>; options: IAdditionalCredentialOptions };
+	/** OAuth2: the token endpoint (checked), where n8n sends the refresh. */
+	tokenUrl?: string;
+	/** Words for a 401 the API still answers after everything we may do about it. */
+	unauthorizedHint: string;
+	/** Adds the secrets of a new token (after a refresh) to the masking. */
+	learn(tokenData: unknown): void;
+}
+
+function tokenSecrets(tokenData: unknown): string[] {
+	if (!tokenData || typeof tokenData !== 'object') return [];
+	const data = tokenData as Record<string, unknown>;
+	return [data.access_token, data.refresh_token, data.id_token].filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * Reads the credential the node's Authentication picks and checks, before any request, that its
+ * addresses may receive a secret: the Base URL (and for OAuth2 the Access Token URL) must use https.
+ */
+export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Auth> {
+	const node = ctx.getNode();
+	const method = readAuthentication(ctx);
+	const credentialType = method === 'oAuth2' ? DELEGATED_CREDENTIAL : API_KEY_CREDENTIAL;
+	const raw = (await (ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>)(
+		credentialType,
+		itemIndex,
+	)) as unknown as OAuth2CredentialData;
+	const held = method === 'oAuth2' ? [String(raw.clientSecret ?? ''), ...tokenSecrets(raw.oauthTokenData)] : [String(raw.apiKey ?? '')];
+	const bodyForms = held.flatMap(secretForms);
+	// Every form a server may echo, and each secret as held (with its whitespace).
+	const secrets = [...held, ...bodyForms];
+	const credentialName = method === 'oAuth2' ? 'AccessPoint OAuth2 API' : 'AccessPoint API';
+	const refuse = (problem: string, description: string) =>
+		new NodeOperationError(node, stripSecrets(problem, secrets), { itemIndex, description });
+
+	const resolved = resolveBaseUrl(raw);
+	if ('problem' in resolved) {
+		// A key pasted into the Base URL must not travel in the message.
+		throw refuse(resolved.problem, `Open the ${credentialName} credential and fix the Environment / Base URL.`);
+	}
+	const partyId = String(raw.partyId ?? '').trim();
+	const learn = (tokenData: unknown) => {
+		for (const secret of tokenSecrets(tokenData)) {
+			for (const form of [secret, ...secretForms(secret)]) {
+				if (!secrets.includes(form)) secrets.push(form);
+				if (form.trim().length >= 4 && !bodyForms.includes(form)) bodyForms.push(form);
+			}
+		}
+	};
+
+	if (method === 'apiKey') {
+		const apiKey = String(raw.apiKey ?? '').trim();
+		return {
+			method,
+			credentialType,
+			baseUrl: resolved.url,
+			partyId,
+			secrets,
+			bodyForms,
+			tokenUrl: undefined,
+			unauthorizedHint:
+				'Check the API key and the Party ID in the credential, and that the ID used (registration, order) belongs to this account.',
+			learn,
+			// Trimmed once here: n8n's generic authenticate sends exactly what the masking knows.
+			sign: (actFor) => {
+				const credentialsDecrypted: ICredentialsDecrypted = {
+					id: '',
+					name: credentialType,
+					type: credentialType,
+					data: { ...(raw as unknown as ICredentialDataDecryptedObject), apiKey, partyId: actFor },
+				};
+				return { headers: {}, options: { credentialsDecrypted } };
+			},
+		};
+	}
+
+	if (!raw.oauthTokenData || typeof raw.oauthTokenData.access_token !== 'string') {
+		throw refuse(
+			`The ${credentialName} credential is not connected`,
+			'Open the credential and click "Connect my account" (sign in and allow access); then run the workflow again.',
+		);
+	}
+	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(tokenUrl);
+	} catch {
+		parsed = undefined;
+	}
+	if (!parsed || !allowedScheme(parsed)) {
+		throw refuse(
+			`The credential's Access Token URL must be an https address (plain http only for localhost/127.0.0.1), got "${tokenUrl}"`,
+			'It receives the client secret and the refresh token. Open the credential, fix the Access Token URL and connect again.',
+		);
+	}
+	return {
+		method,
+		credentialType,
+		baseUrl: resolved.url,
+		partyId,
+		secrets,
+		bodyForms,
+		tokenUrl,
+		unauthorizedHint:
+			'The API refused the access token even after a refresh. Reconnect the AccessPoint OAuth2 credential (open it and sign in again), and check its Party ID and that the ID used belongs to this account.',
+		learn,
+		// n8n signs with the Bearer token; the refresh is ours to start (oauth.ts), so n8n must not retry on its own.
+		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
+	};
+}
