@@ -179,7 +179,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				if (error.kind === 'reconnect') {
 					throw final(
 						`${credential} needs to be reconnected: ${error.message}`,
-						'The access token expired and the refresh token was refused: it was revoked, has expired, or was already used (for example by a copy of this credential elsewhere). Open the credential and sign in again (Reconnect), then run the workflow again.',
+						'The API refused the access token and the token endpoint refused the refresh token: access was revoked, the refresh token expired, or it was already used (for example by a copy of this credential elsewhere). Open the credential and sign in again (Reconnect), then run the workflow again.',
 						undefined,
 						error.code,
 					);

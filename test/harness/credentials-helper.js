@@ -184,6 +184,16 @@ function createCredentialsHelper(credentialTypes, store) {
 			let data = NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), /** @type {any} */ (stored), true, false, null, null);
 			if (stored.oauthTokenData !== undefined) data.oauthTokenData = stored.oauthTokenData;
 			const hasExpression = Object.values(data).some((v) => isExpression(v));
+			if (hasExpression && !expressionResolveValues) {
+				// As n8n's CLI: without a running node (poll, hook, load options) the credential's own
+				// expressions are resolved on a throwaway workflow, `$self` being the credential's data.
+				const { core, workflow: wfModule } = boot();
+				const additionalKeys = core.getAdditionalKeys(additionalData, mode, null, { isCredential: true });
+				const mockNode = { id: 'harness-credential', name: 'mock', type: 'mock', typeVersion: 1, position: /** @type {[number, number]} */ ([0, 0]), parameters: {} };
+				const nodeTypesStub = /** @type {any} */ ({ getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) });
+				const mock = new wfModule.Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: nodeTypesStub });
+				data = mock.expression.getComplexParameterValue(mockNode, data, mode, additionalKeys, undefined, undefined, data);
+			}
 			if (hasExpression && expressionResolveValues) {
 				const { core } = boot();
 				const additionalKeys = core.getAdditionalKeys(additionalData, mode, null, { isCredential: true });
@@ -215,12 +225,17 @@ function createCredentialsHelper(credentialTypes, store) {
 		}
 
 		/**
+		 * Where n8n saves refreshed tokens: the store, and the run's own data when the run has one
+		 * for this type (else the run's next request would send the old token again).
 		 * @param {INodeCredentialsDetails} nodeCredentials
 		 * @param {string} type
 		 * @param {CredentialData} data
+		 * @param {any} [additionalData]
 		 */
-		async updateCredentialsOauthTokenData(nodeCredentials, type, data) {
+		async updateCredentialsOauthTokenData(nodeCredentials, type, data, additionalData) {
 			store.set(type, { ...(store.get(type) || {}), oauthTokenData: data.oauthTokenData });
+			const override = additionalData && additionalData.__harnessCredentials;
+			if (override && override[type]) override[type] = { ...override[type], oauthTokenData: data.oauthTokenData };
 		}
 	}
 

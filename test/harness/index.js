@@ -18,6 +18,7 @@ const path = require('node:path');
 const { boot } = require('./env');
 const { loadPackages } = require('./loader');
 const { CREDENTIAL_TYPE } = require('./credentials');
+const { OAUTH2_CREDENTIAL_TYPE, connectOAuth, oauthCredentialData } = require('./oauth');
 const { chain, uuid } = require('./workflow');
 const { request } = require('./http');
 const { formatResult } = require('./print');
@@ -77,12 +78,29 @@ async function createHarness(options = {}) {
 			return /** @type {AccessPointCredentialData} */ ({ ...(store.get(CREDENTIAL_TYPE) || {}) });
 		},
 		/**
+		 * What a credential type holds (a copy).
+		 * @param {string} type
+		 */
+		credentialsOf: (type) => ({ ...(store.get(type) || {}) }),
+		/**
 		 * Merge into a credential's data (default type accessPointApi).
 		 * @param {import('n8n-workflow').IDataObject} partial
 		 */
 		setCredentials(partial, type = CREDENTIAL_TYPE) {
 			store.set(type, { ...(store.get(type) || {}), ...partial });
 			return { ...store.get(type) };
+		},
+		/**
+		 * Signs in on the emulator's consent page and stores an accessPointOAuth2Api credential
+		 * with the tokens (oauth.js); `extra` is merged over its data. Resolves with the token answer.
+		 * @param {{ extra?: import('n8n-workflow').IDataObject } & import('./oauth').ConnectOptions} [options]
+		 */
+		async connectOAuth(options = {}) {
+			if (!ctx.emulator) throw new Error('[harness] connectOAuth needs the emulator');
+			const { extra, ...connect } = options;
+			const tokenData = await connectOAuth(ctx.emulator, connect);
+			store.set(OAUTH2_CREDENTIAL_TYPE, oauthCredentialData(ctx.emulator, tokenData, extra));
+			return tokenData;
 		},
 		/**
 		 * Expand a short node type name (`set` -> `n8n-nodes-base.set`).
@@ -131,6 +149,7 @@ module.exports = {
 	chain,
 	formatResult,
 	CREDENTIAL_TYPE,
+	OAUTH2_CREDENTIAL_TYPE,
 	uuid,
 	request,
 	boot,

@@ -1,0 +1,115 @@
+/**
+ * OAuth2 (#22) without HTTP: every node's Authentication parameter and credential pair (what
+ * the editor shows for each choice, through n8n's own NodeHelpers), the credential's URLs per
+ * Environment (resolved by n8n's expression engine with `$self`, as n8n's CLI does), how a
+ * failed refresh is told apart (n8n 2.x and 1.x shapes), and the masking of OAuth secrets.
+ */
+import type { ICredentialDataDecryptedObject, INode, INodeParameters } from 'n8n-workflow';
+import { NodeApiError, NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
+
+import { AccessPointOAuth2Api } from '../../credentials/AccessPointOAuth2Api.credentials';
+import { authenticationProperty, DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL } from '../../nodes/shared/auth';
+import { OAUTH_ENDPOINTS } from '../../nodes/shared/baseUrl';
+import { stripSecrets } from '../../nodes/shared/errors';
+import { classifyRefreshFailure } from '../../nodes/shared/oauth';
+import { loadPackageNodes } from './packageNodes';
+
+const nodes = loadPackageNodes();
+
+describe('every node: Authentication and the matching credential', () => {
+	it.each(nodes.map((n) => [n.description.displayName, n] as const))('%s', (_name, { description }) => {
+		expect(description.properties[0]).toBe(authenticationProperty);
+		expect(authenticationProperty).toMatchObject({ name: 'authentication', type: 'options', default: 'apiKey' });
+		expect((authenticationProperty.options ?? []).map((o) => ('value' in o ? o.value : undefined))).toEqual(['apiKey', 'oAuth2']);
+		const credentials = description.credentials ?? [];
+		expect(credentials.map((c) => c.name)).toEqual([API_KEY_CREDENTIAL, DELEGATED_CREDENTIAL]);
+		const node: INode = { id: '1', name: description.displayName, type: description.name, typeVersion: 1, position: [0, 0], parameters: {} };
+		// The operation a credential needs (Identification's Parse Callback needs none).
+		const operation = description.name === 'accessPointIdentification' ? { operation: 'start' } : {};
+		const shown = (parameters: INodeParameters) =>
+			credentials.filter((c) => NodeHelpers.displayParameter(NodeHelpers.getNodeParameters(description.properties, { ...operation, ...parameters }, true, false, node, description) ?? {}, c, node, description)).map((c) => c.name);
+		expect(shown({})).toEqual([API_KEY_CREDENTIAL]);
+		expect(shown({ authentication: 'apiKey' })).toEqual([API_KEY_CREDENTIAL]);
+		expect(shown({ authentication: 'oAuth2' })).toEqual([DELEGATED_CREDENTIAL]);
+		if (description.name === 'accessPointIdentification') {
+			expect(shown({ operation: 'parseCallback', authentication: 'oAuth2' })).toEqual([]);
+		}
+	});
+});
+
+describe('the AccessPoint OAuth2 API credential', () => {
+	const credential = new AccessPointOAuth2Api();
+	const prop = (name: string) => credential.properties.find((p) => p.name === name);
+
+	it('extends n8n\'s OAuth2 credential with the Authorization Code grant and the secret in the form', () => {
+		expect(credential.name).toBe(DELEGATED_CREDENTIAL);
+		expect(credential.extends).toEqual(['oAuth2Api']);
+		expect(prop('grantType')).toMatchObject({ type: 'hidden', default: 'authorizationCode' });
+		expect(prop('authentication')).toMatchObject({ type: 'hidden', default: 'body' });
+		expect(prop('scope')).toMatchObject({ type: 'hidden', default: '' });
+		// Editable: the docs disagree on the sign-in host.
+		expect(prop('authUrl')?.type).toBe('string');
+		expect(prop('accessTokenUrl')?.type).toBe('string');
+		expect(prop('partyId')?.required).toBeFalsy();
+		expect(credential.test.request.url).toBe('/v1/account/accountInformation');
+		expect(credential.test.request.disableFollowRedirect).toBe(true);
+	});
+
+	/** The credential's defaults for these fields with n8n's getNodeParameters, then its expressions resolved as n8n's CLI does (`$self`). */
+	function resolve(fields: Record<string, string>): ICredentialDataDecryptedObject {
+		const data = NodeHelpers.getNodeParameters(credential.properties, fields, true, false, null, null) as ICredentialDataDecryptedObject;
+		const mockNode: INode = { id: 'm', name: 'mock', type: 'mock', typeVersion: 1, position: [0, 0], parameters: {} };
+		const nodeTypes = { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) };
+		const workflow = new Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: nodeTypes as never });
+		return workflow.expression.getComplexParameterValue(mockNode, data as INodeParameters, 'internal', {}, undefined, undefined, data as INodeParameters) as ICredentialDataDecryptedObject;
+	}
+
+	it.each([
+		['sandbox (default)', {}, OAUTH_ENDPOINTS.sandbox.authUrl, 'https://api.sandbox.billit.be/OAuth2/token'],
+		['production', { environment: 'production' }, 'https://my.billit.be/Account/Logon', 'https://api.billit.be/OAuth2/token'],
+		['custom', { environment: 'custom', baseUrl: ' http://127.0.0.1:4010/ ' }, 'http://127.0.0.1:4010/Account/Logon', 'http://127.0.0.1:4010/OAuth2/token'],
+	])('Environment %s sets the sign-in and token URLs', (_label, fields, authUrl, tokenUrl) => {
+		const resolved = resolve(fields as Record<string, string>);
+		expect(resolved.authUrl).toBe(authUrl);
+		expect(resolved.accessTokenUrl).toBe(tokenUrl);
+	});
+
+	it('a URL typed over the default stays as typed', () => {
+		const resolved = resolve({ environment: 'sandbox', authUrl: 'https://my.sandbox.billit.eu/Account/Logon' });
+		expect(resolved.authUrl).toBe('https://my.sandbox.billit.eu/Account/Logon');
+		expect(resolved.accessTokenUrl).toBe('https://api.sandbox.billit.be/OAuth2/token');
+	});
+});
+
+describe('a refresh that failed', () => {
+	const node: INode = { id: '1', name: 'AccessPoint Order', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} };
+
+	it('n8n 2.x: its "needs to be reconnected" error, raw or wrapped, is a reconnect', () => {
+		const reconnect = new NodeOperationError(node, 'The credential "X" needs to be reconnected.', { failure: { cause: 'credential-invalid' } } as never);
+		expect(classifyRefreshFailure(reconnect).kind).toBe('reconnect');
+		expect(classifyRefreshFailure(new NodeApiError(node, reconnect as never)).kind).toBe('reconnect');
+	});
+
+	it('n8n 1.x: the OAuth client\'s error with invalid_grant in the body is a reconnect', () => {
+		const authError = Object.assign(new Error('The provided authorization grant is invalid'), { code: 'EAUTH', body: { error: 'invalid_grant' } });
+		expect(classifyRefreshFailure(authError)).toMatchObject({ kind: 'reconnect', code: 'invalid_grant' });
+	});
+
+	it('another OAuth error keeps its code and words; a network failure keeps its code', () => {
+		const invalidClient = Object.assign(new Error('Client authentication failed'), { code: 'EAUTH', body: { error: 'invalid_client', error_description: 'Unknown client' } });
+		expect(classifyRefreshFailure(invalidClient)).toMatchObject({ kind: 'failed', code: 'invalid_client', message: 'invalid_client: Unknown client' });
+		const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+		expect(classifyRefreshFailure(refused)).toMatchObject({ kind: 'failed', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' });
+	});
+});
+
+describe('masking OAuth secrets in texts', () => {
+	it.each([
+		['Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc.def', 'Authorization: Bearer ***'],
+		['{"access_token":"at-1234567890","refresh_token":"rt-0987654321"}', '{"access_token":"***","refresh_token":"***"}'],
+		['client_secret=s3cr3t&grant_type=refresh_token', 'client_secret=***&grant_type=refresh_token'],
+		['Bearer authentication failed', 'Bearer authentication failed'],
+	])('%s', (text, masked) => {
+		expect(stripSecrets(text)).toBe(masked);
+	});
+});
