@@ -12,9 +12,9 @@
  *   and the DI Logger that `this.logger` returns), and n8n-core's ErrorReporter.
  */
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { createHarness } from '../harness';
+import { createHarness, OAUTH2_CREDENTIAL_TYPE } from '../harness';
 import type { Harness, HarnessResult } from '../harness';
 import type { Emu } from './helpers';
 import { captureLogs, deepText, printFigures } from './report';
@@ -258,6 +258,233 @@ describe('secret scan: the API key never appears in outputs, errors or logs', ()
 			leaks: leakCount,
 		});
 		expect(logs.lines.length).toBeGreaterThan(0); // the capture works (WorkflowExecute logs at debug)
+		expect(leaks).toEqual([]);
+	});
+});
+
+/**
+ * The same scan for the OAuth2 credential (#22): a recognisable client secret and every access
+ * and refresh token the emulator issued (tokens rotate on each refresh, so the list grows), over
+ * success paths, a refresh between pages, a token still refused, a revoked refresh token, a token
+ * URL that redirects, a token endpoint and an API that echo the secret or the token back.
+ */
+describe('secret scan (OAuth2): the client secret and the tokens never appear in outputs, errors or logs', () => {
+	const CLIENT_SECRET = 'SECRET-CLIENT-7d41e0b9c2a84f36';
+	const TOKEN_ECHO = 'https://token-echo.example.test';
+	const API_ECHO = 'https://api-echo.example.test';
+	const REDIRECTING = 'https://token-moved.example.test';
+	const HOUR_MS = 3_600_000;
+	let h: Harness;
+	let emu: Emu;
+	let logs: ReturnType<typeof captureLogs>;
+	/** Every secret seen so far: the client secret and each token issued to the credential. */
+	const secrets = new Set<string>([CLIENT_SECRET]);
+	const leaks: string[] = [];
+	let scanned = 0;
+	let errorsSeen = 0;
+	let refreshes = 0;
+
+	const learnTokens = () => {
+		const data = h.credentialsOf(OAUTH2_CREDENTIAL_TYPE).oauthTokenData as IDataObject | undefined;
+		for (const key of ['access_token', 'refresh_token']) if (typeof data?.[key] === 'string') secrets.add(data[key] as string);
+	};
+	const connect = async () => {
+		await h.connectOAuth({ extra: { accessTokenUrl: emu.oauth.tokenUrl } });
+		learnTokens();
+	};
+	const scan = (where: string, text: string | undefined) => {
+		if (!text) return;
+		scanned++;
+		for (const secret of secrets) {
+			const at = text.indexOf(secret);
+			if (at >= 0) leaks.push(`${where}: …${text.slice(Math.max(0, at - 80), at + secret.length + 20)}…`);
+		}
+	};
+	const scanRun = (where: string, result: HarnessResult) => {
+		scan(`${where} › run data (JSON)`, JSON.stringify(result.run));
+		scan(`${where} › workflow error`, deepText(result.error));
+		const name = result.nodeName as string;
+		const error = result.nodeError(name);
+		if (error) {
+			errorsSeen++;
+			scan(`${where} › node error`, deepText(error));
+		}
+		for (const items of result.runData[name]?.[0]?.data?.main ?? []) {
+			for (const item of items ?? []) {
+				if (item.error || item.json.error) errorsSeen++;
+				scan(`${where} › item`, deepText(item.json));
+				scan(`${where} › item error`, deepText(item.error));
+			}
+		}
+	};
+
+	/** Runs `action` whenever a request to `path` arrives, before the emulator handles it. */
+	function onRequest(path: string, action: (n: number) => void): () => void {
+		const log = emu.requests as Array<{ path: string }>;
+		const push = log.push;
+		let n = 0;
+		log.push = function (...entries) {
+			for (const entry of entries) if (entry.path === path) action(++n);
+			return push.apply(this, entries);
+		};
+		return () => {
+			log.push = push;
+		};
+	}
+
+	interface OAuthScenario {
+		label: string;
+		type: string;
+		parameters: IDataObject;
+		input?: IDataObject[];
+		credentials?: IDataObject;
+		/** Set up before each run; returns what undoes it. */
+		around?: () => () => void;
+	}
+	const orders = { resource: 'order', operation: 'getAll', returnAll: true, options: noRetry };
+	const SCENARIOS: OAuthScenario[] = [
+		{ label: 'order get many (3 pages)', type: ORDER, parameters: orders },
+		{ label: 'registration get many', type: REG, parameters: { operation: 'getAll', returnAll: true } },
+		{ label: 'peppol lookup', type: PEPPOL, parameters: { identifier: 'BE0123456749' } },
+		{ label: 'identification start', type: IDENT, parameters: { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done' } },
+		{ label: 'order create', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-OAUTH' }] },
+		{
+			label: 'the token expires between two pages (refresh)',
+			type: ORDER,
+			parameters: orders,
+			around: () => onRequest('/v1/orders', (n) => n === 2 && emu.clock.advance(HOUR_MS + 1000)),
+		},
+		{
+			label: 'the token is refused even after a refresh (401)',
+			type: ORDER,
+			parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry },
+			around: () => onRequest('/v1/orders/1000001', () => emu.clock.advance(HOUR_MS + 1000)),
+		},
+		{ label: 'a token endpoint that echoes the client secret and refresh token', type: ORDER, parameters: orders, credentials: { accessTokenUrl: `${TOKEN_ECHO}/OAuth2/token` }, around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)) },
+		{ label: 'a token URL that redirects', type: ORDER, parameters: orders, credentials: { accessTokenUrl: `${REDIRECTING}/OAuth2/token` }, around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)) },
+		{ label: 'echo: 401 naming the token (then a refresh and another 401)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
+		{ label: 'echo: 500 text with request headers', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
+		{ label: 'echo: 400 with the token as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
+		{ label: 'echo: 200 cut off after the token', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
+		{ label: 'a secret pasted into the Access Token URL', type: REG, parameters: { operation: 'getAll', returnAll: true }, credentials: { accessTokenUrl: `http://${CLIENT_SECRET}@login.example.test/OAuth2/token` } },
+	];
+
+	function echoServers() {
+		const bearer = (req: { headers: Record<string, string | string[] | undefined> }) => String(req.headers.authorization ?? '');
+		const form = (body: unknown) => (typeof body === 'string' ? body : new URLSearchParams(body as Record<string, string>).toString());
+		nock(TOKEN_ECHO)
+			.persist()
+			.post('/OAuth2/token')
+			.reply(function (_uri, body) {
+				const sent = new URLSearchParams(form(body));
+				return [400, { error: 'invalid_client', error_description: `client_secret ${sent.get('client_secret') ?? ''} and refresh token ${sent.get('refresh_token') ?? ''} rejected` }];
+			});
+		nock(REDIRECTING).persist().post('/OAuth2/token').reply(307, '', { Location: `${TOKEN_ECHO}/OAuth2/token` });
+		nock(API_ECHO)
+			.persist()
+			.get(/\/v1\/orders?\/401$/)
+			.reply(function () {
+				return [401, { errors: [{ Code: 'Unauthorized', Description: `token ${bearer(this.req)} is not valid` }] }];
+			})
+			.get(/\/v1\/orders?\/500$/)
+			.reply(function () {
+				return [500, `Upstream failed. Request headers: authorization=${bearer(this.req)}; partyid=${String(this.req.headers.partyid)}`, { 'Content-Type': 'text/plain' }];
+			})
+			.get(/\/v1\/orders?\/400$/)
+			.reply(function () {
+				return [400, { errors: [{ Code: bearer(this.req).replace(/^Bearer /, ''), Description: 'Unknown token' }] }];
+			})
+			.get(/\/v1\/orders?\/200$/)
+			.reply(function () {
+				return [200, `{"OrderID": 200, "Debug": {"authorization": "${bearer(this.req)}"`, { 'Content-Type': 'application/json' }];
+			});
+	}
+
+	beforeAll(async () => {
+		h = await createHarness({
+			emulator: {
+				orders: 150,
+				config: { retryAfterSeconds: 0 },
+				oauth: { clients: [{ clientId: 'scan-client', clientSecret: CLIENT_SECRET, redirectUris: ['http://localhost:5678/rest/oauth2-credential/callback'] }] },
+			},
+			quiet: true,
+		});
+		emu = h.emulator as Emu;
+		await connect();
+		logs = captureLogs();
+		echoServers();
+	});
+
+	afterAll(async () => {
+		logs?.stop();
+		nock.cleanAll();
+		await h?.close();
+	});
+
+	beforeEach(() => {
+		leaks.length = 0;
+	});
+
+	it.each(SCENARIOS.map((s) => [s.label, s] as const))('%s: no secret anywhere (3 error modes)', async (_label, scenario) => {
+		for (const onError of ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const) {
+			const undo = scenario.around?.();
+			emu.oauth.resetStats();
+			try {
+				const result = await h.runNode(scenario.type, { authentication: 'oAuth2', ...scenario.parameters }, scenario.input ?? [{}], {
+					onError,
+					runOptions: scenario.credentials
+						? { credentialTypesOverride: { [OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), ...scenario.credentials } as ICredentialDataDecryptedObject } }
+						: undefined,
+				});
+				refreshes += emu.oauth.stats().grants.refresh_token;
+				learnTokens();
+				scanRun(`${scenario.label} [${onError}]`, result);
+			} finally {
+				undo?.();
+			}
+		}
+		expect(leaks).toEqual([]);
+	});
+
+	it('a revoked refresh token (the reconnect error), and the Order Trigger', async () => {
+		const poller = h.poller({ type: TRIGGER, parameters: { authentication: 'oAuth2', event: 'newOrUpdatedOrder', orderType: '', direction: '', options: noRetry } });
+		await poller.poll();
+		emu.store.addOrder(emu.credentials.partyId, {});
+		scan('trigger › emitted items', deepText((await poller.poll()).items));
+		scan('trigger › static data', deepText(poller.staticData));
+		emu.oauth.revoke({});
+		for (const onError of ['stopWorkflow', 'continueRegularOutput'] as const) {
+			const result = await h.runNode(ORDER, { authentication: 'oAuth2', ...orders }, [{}], { onError });
+			expect(JSON.stringify(result.run)).toContain('needs to be reconnected');
+			scanRun(`revoked [${onError}]`, result);
+		}
+		const failedPoll = await poller.poll().then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+		expect(failedPoll).toBeDefined();
+		errorsSeen++;
+		scan('trigger › reconnect error', deepText(failedPoll));
+		await connect();
+		expect(leaks).toEqual([]);
+	});
+
+	it('nothing n8n logged or reported contains a secret', () => {
+		for (const line of logs.lines) scan(`log (${line.level})`, line.text);
+		const reported = logs.reportedErrors();
+		for (const entry of reported) scan('ErrorReporter', deepText(entry));
+		printFigures('secret scan (OAuth2)', {
+			scenarios: `${SCENARIOS.length} × 3 error modes + revoked × 2 + trigger`,
+			'secrets looked for (client secret + tokens issued)': secrets.size,
+			'refresh_token grants during the scan': refreshes,
+			'errors / error items inspected': errorsSeen,
+			'texts scanned': scanned,
+			'log lines captured (all levels)': logs.lines.length,
+			'errors reported to ErrorReporter': reported.length,
+			leaks: leaks.length,
+		});
+		expect(secrets.size).toBeGreaterThan(4);
+		expect(refreshes).toBeGreaterThan(0);
 		expect(leaks).toEqual([]);
 	});
 });
