@@ -1,6 +1,6 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_BASE_URL_EXPRESSION, oauthUrlExpression } from '../nodes/shared/baseUrl';
+import { CREDENTIAL_BASE_URL_EXPRESSION, OAUTH_ENDPOINTS, oauthUrlExpression } from '../nodes/shared/baseUrl';
 
 /**
  * The service requires OAuth 2.0 for any integration serving several users (beyond-contract.md
@@ -26,22 +26,17 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			default: 'authorizationCode',
 		},
 		{
+			// n8n reads these two; they follow the Environment unless the fields below name other addresses.
 			displayName: 'Authorization URL',
 			name: 'authUrl',
-			type: 'string',
-			required: true,
-			default: oauthUrlExpression('authUrl'),
-			description:
-				'The sign-in and consent page. Set by the Environment below; the service\'s documentation names both my.sandbox.billit.be and my.sandbox.billit.eu (production: my.billit.be / my.billit.eu), so change it if yours differs.',
+			type: 'hidden',
+			default: oauthUrlExpression('authUrl', 'signInUrl'),
 		},
 		{
 			displayName: 'Access Token URL',
 			name: 'accessTokenUrl',
-			type: 'string',
-			required: true,
-			default: oauthUrlExpression('tokenUrl'),
-			description:
-				'The token endpoint; it receives the client secret and the refresh token. Set by the Environment below. Must use https (plain http only for localhost/127.0.0.1).',
+			type: 'hidden',
+			default: oauthUrlExpression('tokenUrl', 'tokenUrl'),
 		},
 		{
 			displayName: 'Scope',
@@ -67,7 +62,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			name: 'environment',
 			type: 'options',
 			default: 'sandbox',
-			description: 'Sets the Authorization URL, the Access Token URL and where the nodes send their requests',
+			description: 'Sets the sign-in page, the token endpoint and where the nodes send their requests',
 			options: [
 				{
 					name: 'Sandbox',
@@ -90,6 +85,22 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			placeholder: 'https://proxy.example.com',
 			description: 'Must use https; plain http is accepted only for localhost/127.0.0.1',
 			displayOptions: { show: { environment: ['custom'] } },
+		},
+		{
+			displayName: 'Sign-In URL',
+			name: 'signInUrl',
+			type: 'string',
+			default: '',
+			placeholder: OAUTH_ENDPOINTS.sandbox.authUrl,
+			description: `Leave empty for the documented sign-in page of the Environment: ${OAUTH_ENDPOINTS.sandbox.authUrl} (Sandbox), ${OAUTH_ENDPOINTS.production.authUrl} (Production), <Base URL>${OAUTH_ENDPOINTS.customPaths.authUrl} (Custom). The service's documentation also names my.sandbox.billit.eu and my.billit.eu: set yours here if it differs.`,
+		},
+		{
+			displayName: 'Token URL',
+			name: 'tokenUrl',
+			type: 'string',
+			default: '',
+			placeholder: OAUTH_ENDPOINTS.sandbox.tokenUrl,
+			description: `Leave empty for the documented token endpoint of the Environment: ${OAUTH_ENDPOINTS.sandbox.tokenUrl} (Sandbox), ${OAUTH_ENDPOINTS.production.tokenUrl} (Production), <Base URL>${OAUTH_ENDPOINTS.customPaths.tokenUrl} (Custom). It receives the client secret and the refresh token, so it must use https (plain http only for localhost/127.0.0.1).`,
 		},
 		{
 			displayName: 'Party ID',

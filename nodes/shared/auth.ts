@@ -75,7 +75,7 @@ export interface Auth {
 	bodyForms: string[];
 	/** Headers of ours and n8n's options for one request acting for `partyId`. */
 	sign(partyId: string): { headers: Record<string, string>; options: IAdditionalCredentialOptions };
-	/** OAuth2: the token endpoint (checked), where n8n sends the refresh. */
+	/** OAuth2: the token endpoint (the credential's Token URL or its Environment's; checked), where n8n sends the refresh. */
 	tokenUrl?: string;
 	/** Words for a 401 the API still answers after everything we may do about it. */
 	unauthorizedHint: string;
@@ -165,8 +165,8 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	}
 	if (!parsed || !allowedScheme(parsed)) {
 		throw refuse(
-			`The credential's Access Token URL must be an https address (plain http only for localhost/127.0.0.1), got "${tokenUrl}"`,
-			'It receives the client secret and the refresh token. Open the credential, fix the Access Token URL and connect again.',
+			`The credential's Token URL must be an https address (plain http only for localhost/127.0.0.1), got "${tokenUrl}"`,
+			'It receives the client secret and the refresh token. Open the credential, fix the Token URL (empty: the Environment\'s) and connect again.',
 		);
 	}
 	return {

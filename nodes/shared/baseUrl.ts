@@ -16,16 +16,21 @@ export const OAUTH_ENDPOINTS = {
 	customPaths: { authUrl: '/Account/Logon', tokenUrl: '/OAuth2/token' },
 } as const;
 
-/** The credential's default Authorization or Access Token URL, as an expression over its own Environment and Base URL. */
-export function oauthUrlExpression(which: 'authUrl' | 'tokenUrl'): string {
+/**
+ * The credential's Authorization or Access Token URL, as an expression over its own fields: the
+ * URL typed in `overrideField` when there is one, else the one of its Environment (Base URL + path
+ * for Custom).
+ */
+export function oauthUrlExpression(which: 'authUrl' | 'tokenUrl', overrideField: string): string {
 	return (
-		'={{ $self["environment"] === "custom" ? String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") + "' +
+		`={{ String($self["${overrideField}"] || "").trim() || ` +
+		'($self["environment"] === "custom" ? String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") + "' +
 		OAUTH_ENDPOINTS.customPaths[which] +
 		'" : ($self["environment"] === "production" ? "' +
 		OAUTH_ENDPOINTS.production[which] +
 		'" : "' +
 		OAUTH_ENDPOINTS.sandbox[which] +
-		'") }}'
+		'")) }}'
 	);
 }
 

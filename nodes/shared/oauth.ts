@@ -88,7 +88,7 @@ export async function refreshAccessToken(this: ApiContext, tokenUrl: string, tim
 	discardBody(answer.body);
 	if (answer.statusCode >= 300 && answer.statusCode < 400) {
 		const where = redirectTarget(headerValue(answer.headers ?? {}, 'location'), tokenUrl);
-		throw new RefreshError('redirect', `the Access Token URL answered HTTP ${answer.statusCode}, a redirect to ${where}`, `HTTP ${answer.statusCode}`);
+		throw new RefreshError('redirect', `the Token URL answered HTTP ${answer.statusCode}, a redirect to ${where}`, `HTTP ${answer.statusCode}`);
 	}
 	try {
 		return (await this.helpers.refreshOAuth2Token.call(this, DELEGATED_CREDENTIAL)) as unknown;

@@ -187,14 +187,14 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				if (error.kind === 'redirect') {
 					throw final(
 						`${operation} failed: the access token expired and ${error.message}; the refresh was not sent`,
-						`A refresh follows redirects and would carry the client secret and refresh token there. If the token endpoint has moved, set its new address as the credential's Access Token URL and reconnect.`,
+						`A refresh follows redirects and would carry the client secret and refresh token there. If the token endpoint has moved, set its new address as the credential's Token URL and reconnect.`,
 						undefined,
 						error.code,
 					);
 				}
 				throw final(
 					`${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
-					"Check the credential's Access Token URL, Client ID and Client Secret; if they are right, reconnect the credential.",
+					"Check the credential's Token URL (or Environment), Client ID and Client Secret; if they are right, reconnect the credential.",
 					undefined,
 					error.code,
 				);

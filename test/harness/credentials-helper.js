@@ -19,6 +19,9 @@
  */
 const { boot } = require('./env');
 
+/** n8n 2.x's OAUTH_PINNED_FIELDS (cli oauth/dcr-managed-fields). */
+const OAUTH_PINNED_FIELDS = ['useDynamicClientRegistration', 'authUrl', 'accessTokenUrl', 'grantType', 'authentication', 'usePkce', 'requestTokenUrl', 'signatureMethod'];
+
 /** @typedef {import('./credentials').CredentialData} CredentialData */
 /** @typedef {import('./credentials').CredentialStore} CredentialStore */
 /** @typedef {import('n8n-workflow').IDataObject} IDataObject */
@@ -180,8 +183,13 @@ function createCredentialsHelper(credentialTypes, store) {
 				);
 			}
 			if (raw === true) return /** @type {CredentialData} */ (stored);
+			const properties = this.getCredentialsProperties(type);
+			// As n8n 2.x: a stored value of these OAuth fields counts only where the type lets the user edit them.
+			for (const field of OAUTH_PINNED_FIELDS) {
+				if (properties.some((p) => p.name === field && p.type === 'hidden')) delete stored[field];
+			}
 			/** @type {any} */
-			let data = NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), /** @type {any} */ (stored), true, false, null, null);
+			let data = NodeHelpers.getNodeParameters(properties, /** @type {any} */ (stored), true, false, null, null);
 			if (stored.oauthTokenData !== undefined) data.oauthTokenData = stored.oauthTokenData;
 			const hasExpression = Object.values(data).some((v) => isExpression(v));
 			if (hasExpression && !expressionResolveValues) {

@@ -289,7 +289,7 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 		for (const key of ['access_token', 'refresh_token']) if (typeof data?.[key] === 'string') secrets.add(data[key] as string);
 	};
 	const connect = async () => {
-		await h.connectOAuth({ extra: { accessTokenUrl: emu.oauth.tokenUrl } });
+		await h.connectOAuth({ extra: { tokenUrl: emu.oauth.tokenUrl } });
 		learnTokens();
 	};
 	const scan = (where: string, text: string | undefined) => {
@@ -360,13 +360,13 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 			parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry },
 			around: () => onRequest('/v1/orders/1000001', () => emu.clock.advance(HOUR_MS + 1000)),
 		},
-		{ label: 'a token endpoint that echoes the client secret and refresh token', type: ORDER, parameters: orders, credentials: { accessTokenUrl: `${TOKEN_ECHO}/OAuth2/token` }, around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)) },
-		{ label: 'a token URL that redirects', type: ORDER, parameters: orders, credentials: { accessTokenUrl: `${REDIRECTING}/OAuth2/token` }, around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)) },
+		{ label: 'a token endpoint that echoes the client secret and refresh token', type: ORDER, parameters: orders, credentials: { tokenUrl: `${TOKEN_ECHO}/OAuth2/token` }, around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)) },
+		{ label: 'a token URL that redirects', type: ORDER, parameters: orders, credentials: { tokenUrl: `${REDIRECTING}/OAuth2/token` }, around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)) },
 		{ label: 'echo: 401 naming the token (then a refresh and another 401)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
 		{ label: 'echo: 500 text with request headers', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
 		{ label: 'echo: 400 with the token as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
 		{ label: 'echo: 200 cut off after the token', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
-		{ label: 'a secret pasted into the Access Token URL', type: REG, parameters: { operation: 'getAll', returnAll: true }, credentials: { accessTokenUrl: `http://${CLIENT_SECRET}@login.example.test/OAuth2/token` } },
+		{ label: 'a secret pasted into the Access Token URL', type: REG, parameters: { operation: 'getAll', returnAll: true }, credentials: { tokenUrl: `http://${CLIENT_SECRET}@login.example.test/OAuth2/token` } },
 	];
 
 	function echoServers() {

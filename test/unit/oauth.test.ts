@@ -47,9 +47,11 @@ describe('the AccessPoint OAuth2 API credential', () => {
 		expect(prop('grantType')).toMatchObject({ type: 'hidden', default: 'authorizationCode' });
 		expect(prop('authentication')).toMatchObject({ type: 'hidden', default: 'body' });
 		expect(prop('scope')).toMatchObject({ type: 'hidden', default: '' });
-		// Editable: the docs disagree on the sign-in host.
-		expect(prop('authUrl')?.type).toBe('string');
-		expect(prop('accessTokenUrl')?.type).toBe('string');
+		// n8n reads these; the Environment sets them unless the user types other addresses (the docs disagree on the sign-in host).
+		expect(prop('authUrl')?.type).toBe('hidden');
+		expect(prop('accessTokenUrl')?.type).toBe('hidden');
+		expect(prop('signInUrl')).toMatchObject({ type: 'string', default: '' });
+		expect(prop('tokenUrl')).toMatchObject({ type: 'string', default: '' });
 		expect(prop('partyId')?.required).toBeFalsy();
 		expect(credential.test.request.url).toBe('/v1/account/accountInformation');
 		expect(credential.test.request.disableFollowRedirect).toBe(true);
@@ -74,10 +76,13 @@ describe('the AccessPoint OAuth2 API credential', () => {
 		expect(resolved.accessTokenUrl).toBe(tokenUrl);
 	});
 
-	it('a URL typed over the default stays as typed', () => {
-		const resolved = resolve({ environment: 'sandbox', authUrl: 'https://my.sandbox.billit.eu/Account/Logon' });
-		expect(resolved.authUrl).toBe('https://my.sandbox.billit.eu/Account/Logon');
-		expect(resolved.accessTokenUrl).toBe('https://api.sandbox.billit.be/OAuth2/token');
+	it('a Sign-In URL or Token URL typed by the user wins over the Environment\'s', () => {
+		const signIn = resolve({ environment: 'production', signInUrl: ' https://my.billit.eu/Account/Logon ' });
+		expect(signIn.authUrl).toBe('https://my.billit.eu/Account/Logon');
+		expect(signIn.accessTokenUrl).toBe('https://api.billit.be/OAuth2/token');
+		const token = resolve({ environment: 'sandbox', tokenUrl: 'https://proxy.example.test/OAuth2/token' });
+		expect(token.authUrl).toBe(OAUTH_ENDPOINTS.sandbox.authUrl);
+		expect(token.accessTokenUrl).toBe('https://proxy.example.test/OAuth2/token');
 	});
 });
 

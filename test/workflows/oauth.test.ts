@@ -276,13 +276,13 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 		it.each([
 			['plain http on a public host', 'http://login.example.test/OAuth2/token'],
 			['not a URL', 'token endpoint'],
-		])('an Access Token URL that may not receive the secret (%s)', async (_label, accessTokenUrl) => {
+		])('a Token URL that may not receive the secret (%s)', async (_label, accessTokenUrl) => {
 			const result = await h.runNode('accessPointRegistration', oauth({ operation: 'getAll', returnAll: true }), [{}], {
-				runOptions: { credentialTypesOverride: { [OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), accessTokenUrl } } },
+				runOptions: { credentialTypesOverride: { [OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), tokenUrl: accessTokenUrl } } },
 			});
 			const error = fail(result);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toMatch(/Access Token URL must be an https address/);
+			expect(error?.message).toMatch(/Token URL must be an https address/);
 			expect(logged()).toHaveLength(0);
 		});
 	});
@@ -310,12 +310,12 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 			try {
 				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 5 }), [{}], {
 					runOptions: {
-						credentialTypesOverride: { [OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), accessTokenUrl: `${tokenHost}/OAuth2/token` } },
+						credentialTypesOverride: { [OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), tokenUrl: `${tokenHost}/OAuth2/token` } },
 					},
 				});
 				const error = fail(result);
-				expect(error?.message).toMatch(/the Access Token URL answered HTTP 307, a redirect to elsewhere\.example\.test; the refresh was not sent$/);
-				expect(error?.description).toMatch(/Access Token URL/);
+				expect(error?.message).toMatch(/the Token URL answered HTTP 307, a redirect to elsewhere\.example\.test; the refresh was not sent$/);
+				expect(error?.description).toMatch(/Token URL/);
 				expect(seen).toEqual(['token: grant_type=refresh_token']);
 				expect(stats().grants.refresh_token).toBe(0);
 			} finally {
