@@ -1,0 +1,212 @@
+'use strict';
+/**
+ * The OAuth2 credential in the real n8n (issue 22), in the browser as a user meets it:
+ *
+ *  1. the emulator's OAuth client gets n8n's callback (<n8n>/rest/oauth2-credential/callback) as
+ *     its redirect URI, and access tokens that live TOKEN_SECONDS;
+ *  2. an "AccessPoint OAuth2 API" credential (environment Custom on the emulator, client id and
+ *     secret) is created through REST and opened in the editor; the form must show that callback
+ *     as its OAuth Redirect URL;
+ *  3. *Connect my account* opens the emulator's sign-in and consent page in a popup; *Allow*
+ *     sends the browser back to n8n, which exchanges the code; the form shows "Account
+ *     connected" (screenshot) and the emulator counted one authorization_code grant;
+ *  4. n8n's credential test API runs the credential's test (GET /v1/account/accountInformation
+ *     with the Bearer token);
+ *  5. a template (the daily order export, its Schedule Trigger swapped for a Manual Trigger, every
+ *     AccessPoint node on Authentication OAuth2 with this credential) is run from the editor's
+ *     Execute button and must succeed, its requests reaching the emulator with the Bearer token;
+ *  6. once the access token has expired, the same run again: it must succeed, and the emulator
+ *     must have seen exactly one refresh_token grant (and one expired token).
+ *
+ * checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log }) -> { problems, lines, counts }
+ * `page`: a logged-in editor page; `rest`: a logged-in e2e/lib/n8n.js Rest; `emulator`: the
+ * in-process emulator (emulator/index.js) the n8n under test can reach. Nothing is left running:
+ * the popup closes itself, the credential and workflow stay in n8n (the caller's user folder).
+ */
+const path = require('node:path');
+
+const { CREDENTIAL_BLANKING_VALUE } = require('n8n-workflow');
+
+const T = require('./templates');
+
+const TOKEN_SECONDS = 20;
+const CLIENT = Object.freeze({ clientId: 'e2e-n8n-oauth-client', clientSecret: 'e2e-n8n-oauth-client-secret-4f1c9a' });
+const CREDENTIAL_TYPE = 'accessPointOAuth2Api';
+const CREDENTIAL_NAME = 'AccessPoint OAuth2 (e2e)';
+const TEMPLATE = 'daily-order-export.json';
+const SEL = {
+	dialog: '[data-test-id="credential-edit-dialog"]',
+	connected: '[data-test-id="oauth-connect-success-banner"]',
+	execute: '[data-test-id="execute-workflow-button"]',
+	canvasNode: '[data-test-id="canvas-node"]',
+};
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The template as the OAuth2 user has it: Manual Trigger instead of the schedule, our nodes on OAuth2 with the credential. */
+function oauthWorkflow(template, credential) {
+	const wf = JSON.parse(JSON.stringify(template.workflow));
+	const schedule = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
+	if (schedule) {
+		schedule.type = 'n8n-nodes-base.manualTrigger';
+		schedule.typeVersion = 1;
+		schedule.parameters = {};
+	}
+	for (const node of wf.nodes) {
+		if (!T.isOurs(node)) continue;
+		node.parameters = { authentication: 'oAuth2', ...node.parameters };
+		node.credentials = { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
+	}
+	return { name: `[e2e] ${wf.name} (OAuth2)`, nodes: wf.nodes, connections: wf.connections, settings: { executionOrder: 'v1', ...(wf.settings || {}) } };
+}
+
+/** Newest execution of a workflow with one of the statuses, its data parsed (n8n stores it with flatted). */
+async function waitForExecution(rest, workflowId, { after, timeoutMs }) {
+	const { parse } = require('flatted');
+	const until = Date.now() + timeoutMs;
+	let last;
+	while (Date.now() < until) {
+		const list = await rest.get(`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+		const rows = (list && (list.results || list)) || [];
+		last = rows.find((r) => !after.has(String(r.id)));
+		if (last && ['success', 'error', 'crashed', 'canceled'].includes(last.status)) {
+			const full = await rest.get(`/rest/executions/${last.id}`);
+			const data = typeof full.data === 'string' ? parse(full.data) : full.data;
+			return { ...full, data };
+		}
+		await sleep(1000);
+	}
+	throw new Error(`no finished execution of workflow ${workflowId} within ${timeoutMs / 1000} s (last seen: ${last ? `${last.id} ${last.status}` : 'none'})`);
+}
+
+async function executionIds(rest, workflowId) {
+	const list = await rest.get(`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	return new Set(((list && (list.results || list)) || []).map((r) => String(r.id)));
+}
+
+async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = () => {} }) {
+	const problems = [];
+	const lines = [];
+	const counts = {};
+	const say = (line) => {
+		lines.push(line);
+		log(line);
+	};
+	const shot = (name) => path.join(artifactsDir, name);
+	const callback = `${baseUrl.replace(/\/+$/, '')}/rest/oauth2-credential/callback`;
+
+	// 1. The service side: n8n's callback registered, short-lived tokens.
+	emulator.oauth.addClient({ ...CLIENT, redirectUris: [callback] });
+	emulator.config.oauthAccessTokenSeconds = TOKEN_SECONDS;
+	say(`emulator client "${CLIENT.clientId}" registered with redirect URI ${callback}; access tokens live ${TOKEN_SECONDS} s`);
+
+	// 2. The credential, opened in the editor.
+	const credential = await rest.post('/rest/credentials', {
+		name: CREDENTIAL_NAME,
+		type: CREDENTIAL_TYPE,
+		data: { environment: 'custom', baseUrl: emulator.url, clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret },
+	});
+	await page.goto(`${baseUrl}/home/credentials/${credential.id}`);
+	const dialog = page.locator(SEL.dialog);
+	await dialog.waitFor({ timeout: 30000 });
+	await page.waitForTimeout(1000);
+	const formText = await dialog.innerText();
+	if (!formText.includes(callback)) problems.push(`the credential form does not show ${callback} as its OAuth Redirect URL`);
+	const fields = ['Client ID', 'Client Secret', 'Environment', 'Base URL', 'Sign-In URL', 'Token URL', 'Party ID'].filter((f) => !formText.includes(f));
+	if (fields.length) problems.push(`the credential form lacks ${fields.join(', ')}`);
+	await page.screenshot({ path: shot('oauth-credential-form.png') });
+	say(`credential "${CREDENTIAL_NAME}" (${credential.id}) opened: form shows the redirect URL ${formText.includes(callback) ? callback : '(missing)'} -> oauth-credential-form.png`);
+
+	// 3. Connect: the emulator's consent page in n8n's popup, Allow, back to n8n.
+	emulator.oauth.resetStats();
+	const connect = dialog.getByRole('button', { name: /^(Connect|Connect my account)$/ }).first();
+	const [popup] = await Promise.all([page.context().waitForEvent('page', { timeout: 30000 }), connect.click()]);
+	await popup.waitForLoadState('domcontentloaded');
+	await popup.locator('#allow').waitFor({ timeout: 30000 });
+	const consentUrl = new URL(popup.url());
+	await popup.screenshot({ path: shot('oauth-consent.png') });
+	say(`Connect opened ${consentUrl.origin}${consentUrl.pathname} (client_id ${consentUrl.searchParams.get('client_id')}, redirect_uri ${consentUrl.searchParams.get('redirect_uri')}) -> oauth-consent.png`);
+	const closed = popup.waitForEvent('close', { timeout: 30000 }).then(
+		() => true,
+		() => false,
+	);
+	await popup.click('#allow');
+	const popupClosed = await closed;
+	const banner = await dialog
+		.locator(SEL.connected)
+		.waitFor({ timeout: 30000 })
+		.then(
+			() => true,
+			() => false,
+		);
+	await page.waitForTimeout(500);
+	await page.screenshot({ path: shot('oauth-connected.png') });
+	const afterConnect = emulator.oauth.stats();
+	counts.authorizationCodeGrants = afterConnect.grants.authorization_code;
+	if (!banner) problems.push(`n8n did not show the account as connected: ${(await dialog.innerText()).replace(/\s+/g, ' ').slice(0, 200)}`);
+	if (afterConnect.grants.authorization_code !== 1) problems.push(`the emulator saw ${afterConnect.grants.authorization_code} authorization_code grant(s), expected 1`);
+	say(
+		`Allow -> popup ${popupClosed ? 'closed' : 'still open'}; form ${banner ? 'shows "Account connected"' : 'shows NO connected banner'}; ` +
+			`emulator: ${afterConnect.grants.authorization_code} authorization_code grant, consent allow ${afterConnect.consent.allow} -> oauth-connected.png`,
+	);
+	if (!popupClosed) await popup.close().catch(() => {});
+	await page.keyboard.press('Escape');
+
+	// 4. The credential's own test, through n8n's credential test API.
+	// The stored data as the editor holds it, secrets redacted; n8n puts them back, and the tokens
+	// too where oauthTokenData carries the same placeholder (the editor only gets `true` for it).
+	const stored = await rest.get(`/rest/credentials/${credential.id}?includeData=true`);
+	const data = { ...stored.data, oauthTokenData: CREDENTIAL_BLANKING_VALUE };
+	const test = await rest
+		.post('/rest/credentials/test', { credentials: { id: credential.id, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data } })
+		.catch((error) => ({ status: 'Error', message: error.message }));
+	if (!test || test.status !== 'OK') problems.push(`the credential test did not pass: ${JSON.stringify(test).slice(0, 200)}`);
+	say(`credential test (POST /rest/credentials/test, GET /v1/account/accountInformation with the Bearer token): ${test && test.status} ${test && test.message ? `"${test.message}"` : ''}`);
+
+	// 5. A template on OAuth2, run from the editor.
+	const template = T.listTemplates(path.resolve(__dirname, '..', '..')).find((t) => t.file === TEMPLATE);
+	if (!template) {
+		problems.push(`template ${TEMPLATE} not found`);
+		return { problems, lines, counts };
+	}
+	const created = await rest.post('/rest/workflows', oauthWorkflow(template, { id: credential.id, name: CREDENTIAL_NAME }));
+	const connectedAt = Date.now();
+	const runOnce = async (label, screenshot) => {
+		const before = await executionIds(rest, created.id);
+		emulator.clearRequests();
+		emulator.oauth.resetStats();
+		await page.goto(`${baseUrl}/workflow/${created.id}`);
+		await page.locator(SEL.canvasNode).first().waitFor({ timeout: 60000 });
+		await page.locator(SEL.execute).first().click();
+		const run = await waitForExecution(rest, created.id, { after: before, timeoutMs: 90000 });
+		await page.waitForTimeout(1000);
+		await page.screenshot({ path: shot(screenshot) });
+		const requests = emulator.requests.filter((r) => r.path.startsWith('/v1'));
+		const bearer = requests.filter((r) => r.headers.authorization === 'Bearer ***' && r.headers.apikey === undefined).length;
+		const stats = emulator.oauth.stats();
+		const why = T.judge(template, run);
+		if (why) problems.push(`${label}: ${why}`);
+		if (!requests.length || bearer !== requests.length) problems.push(`${label}: ${bearer} of ${requests.length} API request(s) carried the Bearer token (and no apikey)`);
+		say(
+			`${label}: execution ${run.id} ${run.status}; ${T.summarize(run).join('; ')}; ${requests.length} API request(s), all with the Bearer token: ${bearer === requests.length}; ` +
+				`token endpoint: ${stats.grants.refresh_token} refresh_token grant(s), bearer ${JSON.stringify(stats.bearer)} -> ${screenshot}`,
+		);
+		return { run, stats };
+	};
+	const first = await runOnce('run 1 (fresh token)', 'oauth-run-1.png');
+	counts.firstRunRefreshes = first.stats.grants.refresh_token;
+	if (first.stats.grants.refresh_token !== 0) problems.push(`run 1 refreshed the token ${first.stats.grants.refresh_token} time(s); it was fresh`);
+
+	// 6. After the token's lifetime: the next run refreshes once (n8n, on the API's 401) and succeeds.
+	const wait = connectedAt + (TOKEN_SECONDS + 2) * 1000 - Date.now();
+	if (wait > 0) await sleep(wait);
+	say(`waited until the access token expired (${TOKEN_SECONDS} s after it was issued)`);
+	const second = await runOnce('run 2 (expired token)', 'oauth-run-2-refreshed.png');
+	counts.refreshTokenGrants = second.stats.grants.refresh_token;
+	counts.expiredTokensSeen = second.stats.bearer.expired;
+	if (second.stats.grants.refresh_token !== 1) problems.push(`run 2: the emulator saw ${second.stats.grants.refresh_token} refresh_token grant(s), expected exactly 1`);
+	if (second.stats.bearer.expired < 1) problems.push('run 2: the emulator never saw the expired token, so nothing proves the refresh was needed');
+	return { problems, lines, counts };
+}
+
+module.exports = { checkOAuth, TOKEN_SECONDS, CLIENT };
