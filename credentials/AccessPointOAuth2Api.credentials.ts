@@ -109,7 +109,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			default: '',
 			placeholder: 'Read from the account when empty',
 			description:
-				'The PartyID the calls act for, sent as the "partyID" header. Leave empty to use the signed-in account\'s own PartyID (read once per execution from the account information); nodes can still act for a registered entity per call.',
+				'The PartyID the calls act for, sent as the "partyID" header. Leave empty to use the signed-in account\'s own PartyID (read from the account information once each time a node runs); nodes can still act for a registered entity per call.',
 		},
 	];
 
