@@ -73,6 +73,7 @@ describe('engine harness', () => {
 			expect(h.type('set')).toBe('n8n-nodes-base.set');
 			expect(h.nodeTypes.getByNameAndVersion(`${PKG}.accessPointRegistration`).description.credentials).toEqual([
 				expect.objectContaining({ name: 'accessPointApi' }),
+				expect.objectContaining({ name: 'accessPointOAuth2Api' }),
 			]);
 			expect(() => h.type('noSuchNode')).toThrow(/Unknown node type/);
 		});

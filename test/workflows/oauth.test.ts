@@ -287,6 +287,31 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 		});
 	});
 
+	describe('n8n\'s OAuth2 request path keeps the transport\'s bounds', () => {
+		it('an API redirect is not followed: the Bearer token stays on the configured host', async () => {
+			const api = 'https://api-moved.example.test';
+			const elsewhere = 'https://elsewhere.example.test';
+			const reached: string[] = [];
+			nock(api).get(/^\/v1\/orders?\/1$/).reply(302, '', { Location: `${elsewhere}/v1/orders/1` });
+			nock(elsewhere)
+				.persist()
+				.get(/.*/)
+				.reply(function (uri) {
+					reached.push(`${uri} ${String(this.req.headers.authorization ?? '')}`);
+					return [200, { OrderID: 1 }];
+				});
+			try {
+				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'get', orderId: '1', options: { maxRetries: 0 } }), [{}], {
+					runOptions: { credentialTypesOverride: { [OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), baseUrl: api, partyId: party } } },
+				});
+				expect(fail(result)?.message).toMatch(/answered HTTP 302, a redirect to elsewhere\.example\.test; it was not followed$/);
+				expect(reached).toEqual([]);
+			} finally {
+				nock.cleanAll();
+			}
+		});
+	});
+
 	describe('a token URL that redirects', () => {
 		it('the refresh is not sent: neither the client secret nor the refresh token reaches the redirect target', async () => {
 			const tokenHost = 'https://token.example.test';

@@ -219,7 +219,7 @@ describe('workflow templates (examples/*.json)', () => {
 		it('references the AccessPoint credential by type only and holds no secrets or machine-specific values', () => {
 			for (const node of wf.nodes) {
 				const wanted = (description(node).credentials ?? []).map((c) => c.name);
-				if (node.type.startsWith(`${PKG}.`)) expect(wanted).toEqual(['accessPointApi']);
+				if (node.type.startsWith(`${PKG}.`)) expect(wanted).toEqual(['accessPointApi', 'accessPointOAuth2Api']);
 				if (!node.credentials) continue;
 				expect(Object.keys(node.credentials)).toEqual(['accessPointApi']);
 				expect(node.credentials.accessPointApi).toEqual({ id: '', name: 'AccessPoint account' });
