@@ -269,7 +269,7 @@ describe('secret scan: the API key never appears in outputs, errors or logs', ()
  * URL that redirects, a token endpoint and an API that echo the secret or the token back.
  */
 describe('secret scan (OAuth2): the client secret and the tokens never appear in outputs, errors or logs', () => {
-	const CLIENT_SECRET = 'SECRET-CLIENT-7d41e0b9c2a84f36';
+	const CLIENT_CANARY = 'SECRET-CLIENT-7d41e0b9c2a84f36';
 	const TOKEN_ECHO = 'https://token-echo.example.test';
 	const API_ECHO = 'https://api-echo.example.test';
 	const REDIRECTING = 'https://token-moved.example.test';
@@ -278,7 +278,7 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 	let emu: Emu;
 	let logs: ReturnType<typeof captureLogs>;
 	/** Every secret seen so far: the client secret and each token issued to the credential. */
-	const secrets = new Set<string>([CLIENT_SECRET]);
+	const secrets = new Set<string>([CLIENT_CANARY]);
 	const leaks: string[] = [];
 	let scanned = 0;
 	let errorsSeen = 0;
@@ -366,7 +366,7 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 		{ label: 'echo: 500 text with request headers', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
 		{ label: 'echo: 400 with the token as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
 		{ label: 'echo: 200 cut off after the token', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
-		{ label: 'a secret pasted into the Access Token URL', type: REG, parameters: { operation: 'getAll', returnAll: true }, credentials: { tokenUrl: `http://${CLIENT_SECRET}@login.example.test/OAuth2/token` } },
+		{ label: 'a secret pasted into the Access Token URL', type: REG, parameters: { operation: 'getAll', returnAll: true }, credentials: { tokenUrl: `http://${CLIENT_CANARY}@login.example.test/OAuth2/token` } },
 	];
 
 	function echoServers() {
@@ -405,7 +405,7 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 			emulator: {
 				orders: 150,
 				config: { retryAfterSeconds: 0 },
-				oauth: { clients: [{ clientId: 'scan-client', clientSecret: CLIENT_SECRET, redirectUris: ['http://localhost:5678/rest/oauth2-credential/callback'] }] },
+				oauth: { clients: [{ clientId: 'scan-client', clientSecret: CLIENT_CANARY, redirectUris: ['http://localhost:5678/rest/oauth2-credential/callback'] }] },
 			},
 			quiet: true,
 		});

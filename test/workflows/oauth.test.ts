@@ -10,6 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
 import { createHarness, OAUTH2_CREDENTIAL_TYPE } from '../harness';
+import { printFigures } from '../reliability/report';
 import type { Harness, HarnessResult } from '../harness';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
@@ -134,7 +135,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				expect(withKey.outputs(withKey.nodeName as string)).toEqual(outputs);
 				expect(api().every((r) => r.headers.authorization === undefined && r.headers.apikey !== undefined)).toBe(true);
 			}
-			console.log(`${node.label}: ${requests.length} requests with the Bearer token (1 account information), ${outputs.flat().length} items`);
+			printFigures(`OAuth2: ${node.label}`, { 'requests with the Bearer token': requests.length, 'of which account information': info.length, items: outputs.flat().length });
 		});
 
 		it('Order Trigger: baseline and a new order, polled with the OAuth2 credential', async () => {
@@ -199,10 +200,12 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				]);
 				expect(stats().grants.refresh_token).toBe(1);
 				expect(stats().bearer.expired).toBe(1);
-				console.log(
-					`expiry between pages: ${ids.length}/${orderIds.length} orders, ${new Set(ids).size} distinct, ${pages.length} page requests, ` +
-						`refresh_token grants ${stats().grants.refresh_token}, token endpoint requests ${tokenRequests().length} (1 redirect check + 1 refresh)`,
-				);
+				printFigures('OAuth2: the token expires between two pages of Return All', {
+					orders: `${ids.length} of ${orderIds.length}, ${new Set(ids).size} distinct`,
+					'page requests': `${pages.length} (the expired page asked twice)`,
+					'refresh_token grants': stats().grants.refresh_token,
+					'token endpoint requests': `${tokenRequests().length} (1 redirect check + 1 refresh)`,
+				});
 			} finally {
 				restore();
 			}
@@ -329,7 +332,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				.post('/steal')
 				.reply(function (_uri, body) {
 					seen.push(`elsewhere: ${String(body)}`);
-					return [200, { access_token: 'injected-token-000000', token_type: 'Bearer', expires_in: 3600 }];
+					return [200, { access_token: 'injected', token_type: 'Bearer', expires_in: 3600 }];
 				});
 			const restore = onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000));
 			try {
