@@ -1,7 +1,6 @@
 /**
  * What the operations that create an order read from one item, before any request: the
- * validated create body (Fields Below or JSON) and the create settings. Also the Order ID
- * of the operations that address one order.
+ * validated create body (Fields Below or JSON) and the create settings.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -9,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
 import type { OrderFieldsInput, OrderLineInput, OrderProblem } from './orderBody';
-import { buildOrderBody, checkOrder, parseOrderId } from './orderBody';
+import { buildOrderBody, checkOrder } from './orderBody';
 import type { IdempotencyHeader } from './sendApi';
 import { createIdempotencyKey } from './sendLogic';
 
@@ -137,7 +136,8 @@ export function createHeaders(body: IDataObject, skipIfExists: boolean, header: 
 	return { [header]: createIdempotencyKey(externalId) };
 }
 
-function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
+/** Options › Idempotency Header of one item. */
+export function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
 	const value = ctx.getNodeParameter('options.idempotencyHeader', itemIndex, 'Idempotency-Key') as unknown;
 	return value === 'Idempotent-Key' || value === 'none' ? value : 'Idempotency-Key';
 }
@@ -153,17 +153,3 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): C
 	};
 }
 
-
-/** The Order ID parameter as a positive integer, or a NodeOperationError naming the item. */
-export function readOrderIdParameter(ctx: IExecuteFunctions, itemIndex: number, name = 'orderId'): number {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const id = parseOrderId(raw);
-	if (id === undefined) {
-		const shown = raw === undefined || raw === null || String(raw).trim() === '' ? '' : ` ${String(raw).slice(0, 60)}`;
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Order ID"${shown} ${shown ? 'is not an OrderID' : 'is empty'}`, {
-			itemIndex,
-			description: 'An OrderID is a positive whole number, e.g. 123456 (map it from {{ $json.OrderID }}).',
-		});
-	}
-	return id;
-}
