@@ -3,6 +3,7 @@ import type { ResourceOperations } from '../../../shared/router';
 import * as create from './create.operation';
 import * as createAndSend from './createAndSend.operation';
 import * as get from './get.operation';
+import * as getDeliveryStatus from './getDeliveryStatus.operation';
 import * as getMany from './getMany.operation';
 import * as send from './send.operation';
 
@@ -25,6 +26,7 @@ export const order: ResourceOperations = {
 			module: createAndSend,
 		},
 		{ name: 'Get', value: 'get', description: 'Read one order by its OrderID', action: 'Get an order', module: get },
+		{ name: 'Get Delivery Status', value: 'getDeliveryStatus', description: 'Read whether orders were delivered, are pending, or failed or were refused, on three outputs', action: 'Get the delivery status of an order', module: getDeliveryStatus },
 		{
 			name: 'Get Many',
 			value: 'getMany',
