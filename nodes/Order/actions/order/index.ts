@@ -6,6 +6,7 @@ import * as get from './get.operation';
 import * as getDeliveryStatus from './getDeliveryStatus.operation';
 import * as getMany from './getMany.operation';
 import * as send from './send.operation';
+import * as update from './update.operation';
 
 export const order: ResourceOperations = {
 	resource: { name: 'Order', value: 'order' },
@@ -41,5 +42,6 @@ export const order: ResourceOperations = {
 			action: 'Send orders',
 			module: send,
 		},
+		{ name: 'Update', value: 'update', description: 'Change Is Sent, Internal Info or Approval Status of an order, or cancel it', action: 'Update an order', module: update },
 	],
 };
