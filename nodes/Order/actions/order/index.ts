@@ -2,6 +2,7 @@
 import type { ResourceOperations } from '../../../shared/router';
 import * as create from './create.operation';
 import * as createAndSend from './createAndSend.operation';
+import * as deleteOrder from './delete.operation';
 import * as get from './get.operation';
 import * as getDeliveryStatus from './getDeliveryStatus.operation';
 import * as getMany from './getMany.operation';
@@ -26,6 +27,7 @@ export const order: ResourceOperations = {
 			action: 'Create and send an order',
 			module: createAndSend,
 		},
+		{ name: 'Delete', value: 'delete', description: 'Delete an order that was not sent over Peppol', action: 'Delete an order', module: deleteOrder },
 		{ name: 'Get', value: 'get', description: 'Read one order by its OrderID', action: 'Get an order', module: get },
 		{ name: 'Get Delivery Status', value: 'getDeliveryStatus', description: 'Read whether orders were delivered, are pending, or failed or were refused, on three outputs', action: 'Get the delivery status of an order', module: getDeliveryStatus },
 		{
