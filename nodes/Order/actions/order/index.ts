@@ -6,6 +6,7 @@ import * as deleteOrder from './delete.operation';
 import * as get from './get.operation';
 import * as getDeliveryStatus from './getDeliveryStatus.operation';
 import * as getMany from './getMany.operation';
+import * as recordPayment from './recordPayment.operation';
 import * as send from './send.operation';
 import * as update from './update.operation';
 
@@ -37,6 +38,7 @@ export const order: ResourceOperations = {
 			action: 'Get many orders',
 			module: getMany,
 		},
+		{ name: 'Record Payment', value: 'recordPayment', description: 'Record a payment of an invoice or credit note; outputs what it still owes', action: 'Record a payment of an order', module: recordPayment },
 		{
 			name: 'Send',
 			value: 'send',
