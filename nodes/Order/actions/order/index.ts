@@ -2,6 +2,7 @@
 import type { ResourceOperations } from '../../../shared/router';
 import * as create from './create.operation';
 import * as createAndSend from './createAndSend.operation';
+import * as createCreditNote from './createCreditNote.operation';
 import * as deleteOrder from './delete.operation';
 import * as get from './get.operation';
 import * as getDeliveryStatus from './getDeliveryStatus.operation';
@@ -21,6 +22,7 @@ export const order: ResourceOperations = {
 			action: 'Create an order',
 			module: create,
 		},
+		{ name: 'Create Credit Note', value: 'createCreditNote', description: 'Create a credit note for an invoice, with all or some of its lines; a retried run creates nothing twice', action: 'Create a credit note for an invoice', module: createCreditNote },
 		{
 			name: 'Create and Send',
 			value: 'createAndSend',
