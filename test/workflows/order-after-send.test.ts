@@ -67,7 +67,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const error = result.nodeError(name);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(nock.pendingMocks()).toEqual([]);
-			return error as NodeOperationError;
+			return error as unknown as NodeOperationError;
 		} finally {
 			nock.cleanAll();
 			nock.enableNetConnect();
@@ -193,7 +193,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				readThrough: 'registration',
 				registrationId: { __rl: true, mode: 'id', value: '300001' },
 			});
-			const error = result.nodeError(name) as NodeApiError;
+			const error = result.nodeError(name) as unknown as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.httpCode).toBe('401');
 		});
@@ -301,7 +301,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const id = await createInvoice();
 			await sendOverPeppol(id);
 			const { result, name } = await run({ operation: 'update', orderId: String(id), updateFields: { cancel: true } });
-			const error = result.nodeError(name) as NodeApiError;
+			const error = result.nodeError(name) as unknown as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toMatch(new RegExp(`^Order ${id} was not updated: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be canceled; create a credit note for it instead \\(HTTP 400, GenericError\\)$`));
 			expect(error.httpCode).toBe('400');
@@ -342,7 +342,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const id = await createInvoice();
 			await sendOverPeppol(id);
 			const { result, name } = await run({ operation: 'delete', orderId: String(id) });
-			const error = result.nodeError(name) as NodeApiError;
+			const error = result.nodeError(name) as unknown as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toMatch(new RegExp(`^Order ${id} was not deleted: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be deleted: the receiver has it\\. Create a credit note for it instead \\(HTTP 400, GenericError\\)$`));
 			expect(error.description).toBe(
@@ -411,7 +411,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		it('a refusal (more than the order owes) says the payment was not recorded and why', async () => {
 			const id = await createInvoice();
 			const { result, name } = await run(pay(id, { amount: 500 }));
-			const error = result.nodeError(name) as NodeApiError;
+			const error = result.nodeError(name) as unknown as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toMatch(new RegExp(`^The payment of order ${id} was not recorded: Amount 500\\.00 is more than Order ${id} \\(INV-[\\d-]+\\) still owes \\(ToPay 131\\.41\\) \\(HTTP 400, GenericError\\)$`));
 			expect(stored(id)?.Payments ?? []).toHaveLength(0);

@@ -158,5 +158,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			outputs[NOT_DELIVERED].push(errorItem(this, nodeError, itemIndex));
 		}
 	}
-	return outputs;
+	// An AI agent reads only a tool's first output: as a tool every item goes there, its Status saying which it is.
+	const asTool = typeof this.isToolExecution === 'function' && this.isToolExecution();
+	if (!asTool) return outputs;
+	const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;
+	return [outputs.flat().sort((a, b) => itemOf(a) - itemOf(b))];
 }
