@@ -555,25 +555,31 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 	});
 
 	describe('the Order picker', () => {
-		function searchContext() {
+		/** A list search of the Order node as n8n's editor calls it: a LoadOptionsContext on the node. */
+		function searchContext(method = 'searchOrders', operation = 'update', parameter = 'orderId') {
 			const node = {
 				id: 'a0a0a0a0-0000-4000-8000-000000000001',
 				name: 'Order',
 				type: h.type(NODE),
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { resource: 'order', operation: 'update' },
+				parameters: { resource: 'order', operation },
 				credentials: { accessPointApi: { id: '', name: 'AccessPoint account' } },
 			} as INode;
 			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: h.nodeTypes });
-			// What n8n's editor uses to call a list search: a LoadOptionsContext on the node.
 			// eslint-disable-next-line @typescript-eslint/no-explicit-any
-			const context = new LoadOptionsContext(workflow, workflow.getNode('Order')!, { credentialsHelper: h.credentialsHelper } as any, 'parameters.orderId');
-			const search = h.nodeTypes.getByNameAndVersion(h.type(NODE), 1).methods!.listSearch!.searchOrders;
+			const context = new LoadOptionsContext(workflow, workflow.getNode('Order')!, { credentialsHelper: h.credentialsHelper } as any, `parameters.${parameter}`);
+			const search = h.nodeTypes.getByNameAndVersion(h.type(NODE), 1).methods!.listSearch![method];
 			return (filter?: string, token?: string) => search.call(context, filter, token) as Promise<INodeListSearchResult>;
 		}
 
+		it('Get Delivery Status offers the registered entities to read through', async () => {
+			const search = searchContext('searchRegistrations', 'getDeliveryStatus', 'registrationId');
+			expect((await search('demo entity')).results).toEqual([{ name: expect.stringContaining('Demo Entity BV'), value: '300001' }]);
+		});
+
 		it('lists the newest orders a page at a time and finds one by number, customer or #OrderID', async () => {
+			while (emu.store.listOrders(party).length <= DEFAULTS.config.pageSize) emu.store.addOrder(party, {});
 			const search = searchContext();
 			const first = await search();
 			const newest = [...(emu.store.listOrders(party) as Rec[])].sort((a, b) => String(b.LastModified).localeCompare(String(a.LastModified)) || a.OrderID - b.OrderID); // ties: OrderID ascending, as the service
