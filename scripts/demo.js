@@ -170,6 +170,30 @@ const SCENARIOS = [
 		},
 	},
 	{
+		file: 'account-audit.json',
+		title: 'Account audit',
+		summary: 'all registrations -> their integrations -> which are Pending and what must be signed',
+		expect: { 'Must be signed': 1, 'Active or ready': 1, 'No network yet': 1 },
+		fields: {
+			'All registrations': ['RegistrationID', 'CompanyName'],
+			'Has a network?': ['RegistrationID', 'CompanyName'],
+			'Their integrations': ['RegistrationID', 'Integration', 'IntegrationStatus'],
+			'Pending?': ['RegistrationID', 'Integration', 'IntegrationStatus'],
+			'Must be signed': ['CompanyName', 'Network', 'WhatIsNeeded', 'DocumentToSign'],
+			'Active or ready': ['CompanyName', 'Network', 'Status'],
+			'No network yet': ['CompanyName', 'Finding'],
+		},
+		async run(h, note) {
+			const italian = await registerCompany(h, 'Italia Demo SRL', 'BE0812345603', 'fatture@italia-demo.example');
+			await addIntegration(h, italian, 'Peppol');
+			await addIntegration(h, italian, 'SDI');
+			note(`set-up: registered "Italia Demo SRL" (${italian}) with Peppol and SDI; SDI waits for a signed document`);
+			const bare = await registerCompany(h, 'Nog Niet Verbonden BV', 'BE0808080868', 'info@nog-niet-verbonden.example');
+			note(`set-up: registered "Nog Niet Verbonden BV" (${bare}) without any network`);
+			return await h.run(loadTemplate(this.file));
+		},
+	},
+	{
 		file: 'chase-undelivered-invoices.json',
 		title: 'Chase undelivered invoices',
 		summary: 'Schedule -> sent, unpaid sales invoices with no news for a day -> delivery status -> the failed and refused ones to a marked follow-up branch',
@@ -210,30 +234,6 @@ const SCENARIOS = [
 				emu.config.deliveryOutcome = outcome;
 			}
 			note(`set-up: three days ago invoices ${sent.join(', ')} went out over Peppol; one is still pending, one failed, one was refused`);
-			return await h.run(loadTemplate(this.file));
-		},
-	},
-	{
-		file: 'account-audit.json',
-		title: 'Account audit',
-		summary: 'all registrations -> their integrations -> which are Pending and what must be signed',
-		expect: { 'Must be signed': 1, 'Active or ready': 1, 'No network yet': 1 },
-		fields: {
-			'All registrations': ['RegistrationID', 'CompanyName'],
-			'Has a network?': ['RegistrationID', 'CompanyName'],
-			'Their integrations': ['RegistrationID', 'Integration', 'IntegrationStatus'],
-			'Pending?': ['RegistrationID', 'Integration', 'IntegrationStatus'],
-			'Must be signed': ['CompanyName', 'Network', 'WhatIsNeeded', 'DocumentToSign'],
-			'Active or ready': ['CompanyName', 'Network', 'Status'],
-			'No network yet': ['CompanyName', 'Finding'],
-		},
-		async run(h, note) {
-			const italian = await registerCompany(h, 'Italia Demo SRL', 'BE0812345603', 'fatture@italia-demo.example');
-			await addIntegration(h, italian, 'Peppol');
-			await addIntegration(h, italian, 'SDI');
-			note(`set-up: registered "Italia Demo SRL" (${italian}) with Peppol and SDI; SDI waits for a signed document`);
-			const bare = await registerCompany(h, 'Nog Niet Verbonden BV', 'BE0808080868', 'info@nog-niet-verbonden.example');
-			note(`set-up: registered "Nog Niet Verbonden BV" (${bare}) without any network`);
 			return await h.run(loadTemplate(this.file));
 		},
 	},
