@@ -54,6 +54,11 @@ export interface ApiRequest {
 	 */
 	brokenText?: string;
 	timeoutMs?: number;
+	/**
+	 * The largest body this request accepts (with `rawText`): a file read is allowed more
+	 * than a list page. Reading stops, and the request fails, once the body passes it.
+	 */
+	maxResponseBytes?: number;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -95,19 +100,33 @@ function headerValue(headers: ApiResponse['headers'], name: string): string | un
  * over 12,000 orders; 'data' or 'readable' listeners 2.8x, see bench/README.md.)
  * A connection that drops mid-body ends the iteration with an error.
  */
-async function readText(body: unknown): Promise<ReceivedText> {
-	if (typeof body === 'string') return { text: body, tail: nextTail('', body) };
+async function readText(body: unknown, maxBytes = Infinity): Promise<ReceivedText> {
+	if (typeof body === 'string') {
+		if (body.length > maxBytes) throw new ResponseTooLarge(body.length);
+		return { text: body, tail: nextTail('', body) };
+	}
 	if (!body || typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] !== 'function') return { text: '', tail: '' };
 	const decoder = new TextDecoder();
 	let text = '';
 	let tail = '';
+	let received = 0;
+	// Leaving the loop by a throw destroys the stream: the rest is never read.
 	for await (const chunk of body as AsyncIterable<Uint8Array>) {
+		received += chunk.byteLength;
+		if (received > maxBytes) throw new ResponseTooLarge(received);
 		const part = decoder.decode(chunk, { stream: true });
 		text += part;
 		tail = nextTail(tail, part);
 	}
 	const rest = decoder.decode();
 	return { text: text + rest, tail: nextTail(tail, rest) };
+}
+
+/** A streamed body that passed the request's `maxResponseBytes`. */
+class ResponseTooLarge extends Error {
+	constructor(readonly received: number) {
+		super('response too large');
+	}
 }
 
 interface Failure {
@@ -226,7 +245,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				body: full.body,
 			};
 			if (req.rawText) {
-				const received = await readText(full.body);
+				const received = await readText(full.body, req.maxResponseBytes);
 				response.body = isSuccess(response.status) ? received : parseIfJson(received.text);
 			}
 			return response;
@@ -242,6 +261,19 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				try {
 					response = await exchange();
 				} catch (error) {
+					if (error instanceof ResponseTooLarge) {
+						// Not retried: the same answer would be read again.
+						const limit = Math.round((req.maxResponseBytes ?? 0) / 1024 / 1024);
+						throw buildApiError(
+							node,
+							`${operation} failed: the answer is larger than the ${limit} MB this request accepts; it was not read further`,
+							'Raise the size option of the node (e.g. Maximum File Size) if a file this large is expected.',
+							undefined,
+							undefined,
+							req.itemIndex,
+							secrets,
+						);
+					}
 					const details = describeNetworkError(networkFailure(error), operation);
 					if (attempt < policy.maxRetries && shouldRetry(undefined, true)) {
 						await sleep(retryDelayMs(policy, attempt, undefined));
