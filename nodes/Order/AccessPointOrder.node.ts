@@ -4,11 +4,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { searchOrders } from '../shared/orderId';
 import { describeOperations, router } from '../shared/router';
 import { optionsCollection } from './actions/options';
+import { file } from './actions/file';
 import { order } from './actions/order';
 import { party } from './actions/party';
 import { product } from './actions/product';
 
-const resources = [order, party, product];
+// Order stays first: it is the Resource a new node (and a saved workflow without one) starts with.
+const resources = [order, party, product, file];
 
 export class AccessPointOrder implements INodeType {
 	description: INodeTypeDescription = {

@@ -2,6 +2,7 @@
 import type { ResourceOperations } from '../../../shared/router';
 import * as create from './create.operation';
 import * as createAndSend from './createAndSend.operation';
+import * as downloadFiles from './downloadFiles.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as send from './send.operation';
@@ -23,6 +24,13 @@ export const order: ResourceOperations = {
 			description: 'Create an order (or find the one already created) and send it; a retried run sends nothing twice',
 			action: 'Create and send an order',
 			module: createAndSend,
+		},
+		{
+			name: 'Download Files',
+			value: 'downloadFiles',
+			description: "Read an order's PDF, UBL, attachments or network messages as binary data",
+			action: 'Download the files of an order',
+			module: downloadFiles,
 		},
 		{ name: 'Get', value: 'get', description: 'Read one order by its OrderID', action: 'Get an order', module: get },
 		{
