@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { actForPartyOption, retryOptions } from '../shared/fields';
 import { filterCombineField, filterConditionsField, rawFilterOption } from '../shared/filterFields';
+import { includeFilesField, pollWithFiles, triggerMaxFileSizeOption } from './files';
 import { pollOrders } from './poll';
 
 export class AccessPointOrderTrigger implements INodeType {
@@ -73,6 +74,7 @@ export class AccessPointOrderTrigger implements INodeType {
 			filterCombineField(undefined, {
 				description: 'How the filter conditions are joined; together they are always ANDed with type, direction and change time',
 			}),
+			includeFilesField,
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -94,6 +96,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						...rawFilterOption,
 						description: `${rawFilterOption.description} Type, direction and change time still apply.`,
 					},
+					triggerMaxFileSizeOption,
 					...retryOptions,
 					{
 						displayName: 'Start From',
@@ -109,6 +112,6 @@ export class AccessPointOrderTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollOrders.call(this);
+		return await pollWithFiles.call(this, async () => await pollOrders.call(this));
 	}
 }
