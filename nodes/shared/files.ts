@@ -2,7 +2,7 @@
  * An order's files as n8n binary data, once for every node that hands them out (Order ›
  * Download Files, File › Get, the Order Trigger's Include Files, the webhook trigger):
  * which files of a full order the user picked, the read of `GET /v1/files/{FileID}`
- * (bounded by Maximum File Size, decoded once, see fileAnswer.ts), and
+ * (bounded by Maximum File Size, decoded once as it arrives, see fileAnswer.ts), and
  * `prepareBinaryData`, so n8n's filesystem/S3 binary modes keep the bytes out of memory
  * and out of the execution JSON.
  */
@@ -17,7 +17,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { checkFileId, NOT_JSON, parseFileAnswer } from './fileAnswer';
+import type { FileAnswer } from './fileAnswer';
+import { checkFileId, FileAnswerDecoder, NOT_JSON } from './fileAnswer';
 import type { ApiClient } from './transport';
 
 export type FileKind = 'pdf' | 'ubl' | 'attachments' | 'messages';
@@ -196,26 +197,46 @@ function safeName(name: string | undefined, fileId: string): string {
 	return base && base !== '.' && base !== '..' ? base : `file-${fileId}`;
 }
 
+function headerNumber(headers: Record<string, string | string[] | undefined>, name: string): number | undefined {
+	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
+	const value = key ? headers[key] : undefined;
+	const n = Number(Array.isArray(value) ? value[0] : value);
+	return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
 /**
- * `GET /v1/files/{FileID}`: the answer is read as text (no larger than the file's base64
- * allows), its FileContent decoded once. A broken answer is read once more, as reads are.
+ * `GET /v1/files/{FileID}`: the answer arrives as a stream (no larger than the file's
+ * base64 allows) and its FileContent is decoded as it arrives (fileAnswer.ts). An answer
+ * cut off in transit, or not JSON, is read once more as the retry policy allows.
  */
 export async function readFile(ctx: FileContext, client: ApiClient, fileId: string, options: ReadFileOptions): Promise<ReadFile> {
 	const operation = `Get file ${fileId}`;
+	const maxResponseBytes = Math.ceil((options.maxBytes * 4) / 3) + ANSWER_OVERHEAD_BYTES;
 	const request = {
 		method: 'GET' as const,
 		path: `/v1/files/${encodeURIComponent(fileId)}`,
 		itemIndex: options.itemIndex,
 		operation,
-		maxResponseBytes: Math.ceil((options.maxBytes * 4) / 3) + ANSWER_OVERHEAD_BYTES,
+		stream: true,
+		maxResponseBytes,
 	};
-	const first = (await client.requestText(request)).text;
-	let answer = parseFileAnswer(first);
-	if ('problem' in answer && answer.problem === NOT_JSON) {
-		// Cut off in transit, or an HTML page: once more as the retry policy allows (brokenText is the first attempt).
-		const again = await client.requestText({ ...request, brokenText: first.slice(0, 300) });
-		answer = parseFileAnswer(again.text);
-	}
+	const readOnce = async (brokenText?: string): Promise<FileAnswer | { problem: string }> => {
+		const response = await client.requestFull<AsyncIterable<Uint8Array>>({ ...request, brokenText });
+		const length = headerNumber(response.headers, 'content-length');
+		// Never more room than the size bound, whatever Content-Length claims.
+		const decoder = new FileAnswerDecoder(length === undefined ? undefined : Math.min(length, maxResponseBytes));
+		try {
+			for await (const chunk of response.body) decoder.push(chunk);
+		} catch (error) {
+			// The size bound is final; a connection lost mid-answer is worth another read.
+			if (error instanceof NodeApiError) throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+			return { problem: NOT_JSON };
+		}
+		return decoder.end();
+	};
+	let answer = await readOnce();
+	// brokenText stands for the failed read, so the retry policy decides about the next.
+	if ('problem' in answer && answer.problem === NOT_JSON) answer = await readOnce(`(the answer ${NOT_JSON})`);
 	if ('problem' in answer) {
 		const message = `${operation}: the answer ${answer.problem}`;
 		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {

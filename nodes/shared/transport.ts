@@ -55,8 +55,14 @@ export interface ApiRequest {
 	brokenText?: string;
 	timeoutMs?: number;
 	/**
-	 * The largest body this request accepts (with `rawText`): a file read is allowed more
-	 * than a list page. Reading stops, and the request fails, once the body passes it.
+	 * Return a successful body as the bytes arriving (an async iterable), not read here: a
+	 * file read decodes its base64 as it arrives instead of holding the whole answer as text.
+	 * Bounded by `maxResponseBytes`; error answers are read and mapped as usual.
+	 */
+	stream?: boolean;
+	/**
+	 * The largest body this request accepts (with `rawText` or `stream`): a file read is
+	 * allowed more than a list page. Reading stops, and the request fails, once the body passes it.
 	 */
 	maxResponseBytes?: number;
 }
@@ -126,6 +132,26 @@ async function readText(body: unknown, maxBytes = Infinity): Promise<ReceivedTex
 class ResponseTooLarge extends Error {
 	constructor(readonly received: number) {
 		super('response too large');
+	}
+}
+
+/**
+ * A streamed body handed to the caller, still bounded: passing `maxBytes` ends it with
+ * `tooLarge()` and destroys the source (the rest is never read).
+ */
+async function* boundedStream(body: unknown, maxBytes: number, tooLarge: () => Error): AsyncGenerator<Uint8Array> {
+	if (!body || typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] !== 'function') {
+		// A helper that handed back a string or parsed data (tests' fakes): as bytes.
+		const bytes = Buffer.from(typeof body === 'string' ? body : (JSON.stringify(body) ?? ''), 'utf8');
+		if (bytes.length > maxBytes) throw tooLarge();
+		yield bytes;
+		return;
+	}
+	let received = 0;
+	for await (const chunk of body as AsyncIterable<Uint8Array>) {
+		received += chunk.byteLength;
+		if (received > maxBytes) throw tooLarge();
+		yield chunk;
 	}
 }
 
@@ -225,7 +251,17 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			timeout: req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		};
 		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
-		if (req.rawText) requestOptions.encoding = 'stream';
+		if (req.rawText || req.stream) requestOptions.encoding = 'stream';
+		const tooLarge = () =>
+			buildApiError(
+				node,
+				`${operation} failed: the answer is larger than the ${Math.round((req.maxResponseBytes ?? 0) / 1024 / 1024)} MB this request accepts; it was not read further`,
+				'Raise the size option of the node (e.g. Maximum File Size) if a file this large is expected.',
+				undefined,
+				undefined,
+				req.itemIndex,
+				secrets,
+			);
 
 		/** One HTTP exchange; a text-mode error body is parsed like a JSON-mode one. */
 		const exchange = async (): Promise<ApiResponse<unknown>> => {
@@ -244,7 +280,11 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				headers: full.headers ?? {},
 				body: full.body,
 			};
-			if (req.rawText) {
+			if (req.stream && isSuccess(response.status)) {
+				response.body = boundedStream(full.body, req.maxResponseBytes ?? Infinity, tooLarge);
+				return response;
+			}
+			if (req.rawText || req.stream) {
 				const received = await readText(full.body, req.maxResponseBytes);
 				response.body = isSuccess(response.status) ? received : parseIfJson(received.text);
 			}
@@ -261,19 +301,8 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				try {
 					response = await exchange();
 				} catch (error) {
-					if (error instanceof ResponseTooLarge) {
-						// Not retried: the same answer would be read again.
-						const limit = Math.round((req.maxResponseBytes ?? 0) / 1024 / 1024);
-						throw buildApiError(
-							node,
-							`${operation} failed: the answer is larger than the ${limit} MB this request accepts; it was not read further`,
-							'Raise the size option of the node (e.g. Maximum File Size) if a file this large is expected.',
-							undefined,
-							undefined,
-							req.itemIndex,
-							secrets,
-						);
-					}
+					// Not retried: the same answer would be read again.
+					if (error instanceof ResponseTooLarge) throw tooLarge();
 					const details = describeNetworkError(networkFailure(error), operation);
 					if (attempt < policy.maxRetries && shouldRetry(undefined, true)) {
 						await sleep(retryDelayMs(policy, attempt, undefined));
@@ -281,7 +310,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					}
 					throw buildApiError(node, details.message, details.description, undefined, details.code, req.itemIndex, secrets);
 				}
-				if (req.rawText && isSuccess(response.status)) return response as ApiResponse<T>;
+				if ((req.rawText || req.stream) && isSuccess(response.status)) return response as ApiResponse<T>;
 			}
 
 			if (isSuccess(response.status)) {
