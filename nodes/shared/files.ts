@@ -236,7 +236,7 @@ export async function readFile(ctx: FileContext, client: ApiClient, fileId: stri
 	};
 	let answer = await readOnce();
 	// brokenText stands for the failed read, so the retry policy decides about the next.
-	if ('problem' in answer && answer.problem === NOT_JSON) answer = await readOnce(`(the answer ${NOT_JSON})`);
+	if ('problem' in answer && answer.problem === NOT_JSON) answer = await readOnce('an answer cut off in transit, or not the file');
 	if ('problem' in answer) {
 		const message = `${operation}: the answer ${answer.problem}`;
 		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
