@@ -4,12 +4,17 @@
  * machine-specific ids), and each template is executed by n8n's engine (test/harness) against
  * the emulator, started the way n8n starts it, with assertions on what the final nodes output.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
 import { DateTime } from 'luxon';
 import type { IDataObject, INode, INodeProperties, INodePropertyCollection, INodeTypeDescription } from 'n8n-workflow';
 import { getGlobalState, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
-import { listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
+import { allowFileAccess, ARCHIVE_FOLDER, archiveTemplate, listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
 import { createHarness, request } from '../harness';
 import type { Harness, HarnessResult, WorkflowJson } from '../harness';
 
@@ -19,6 +24,7 @@ const PKG = 'n8n-nodes-access-point';
 const STICKY = 'n8n-nodes-base.stickyNote';
 const TEMPLATE_FILES = [
 	'account-audit.json',
+	'archive-invoice-files.json',
 	'daily-order-export.json',
 	'new-invoices-feed.json',
 	'onboard-company.json',
@@ -26,7 +32,7 @@ const TEMPLATE_FILES = [
 ];
 /** Core nodes that run in plain n8n-core (no task runner / isolated-vm, unlike the Code node). */
 const CORE_NODES = new Set(
-	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch'].map(
+	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch', 'readWriteFile'].map(
 		(n) => `n8n-nodes-base.${n}`,
 	),
 );
@@ -125,7 +131,7 @@ describe('workflow templates (examples/*.json)', () => {
 	const description = (node: { type: string; typeVersion?: number }): INodeTypeDescription =>
 		h.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
 
-	it('ships the five templates, and the demo has a scenario for every file in examples/', () => {
+	it('ships the six templates, and the demo has a scenario for every file in examples/', () => {
 		expect(listExampleFiles()).toEqual(TEMPLATE_FILES);
 		expect(SCENARIOS.map((s: { file: string }) => s.file).sort()).toEqual(TEMPLATE_FILES);
 	});
@@ -517,6 +523,53 @@ describe('workflow templates (examples/*.json)', () => {
 			const again = await poller.poll({ execute: true });
 			expect(again.items).toBeNull();
 			expect(again.execution).toBeUndefined();
+		});
+	});
+
+	describe('archive-invoice-files.json', () => {
+		const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+		it("writes the PDF and UBL of every new invoice to the folder, byte-identical to the emulator's files", async () => {
+			const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-archive-test-'));
+			allowFileAccess(folder);
+			const shipped = template('archive-invoice-files.json');
+			expect(shipped.nodes.filter((n) => n.type === 'n8n-nodes-base.readWriteFile').map((n) => n.parameters?.fileName)).toEqual([
+				`=${ARCHIVE_FOLDER}{{ $binary.pdf.fileName }}`,
+				`=${ARCHIVE_FOLDER}{{ $binary.ubl.fileName }}`,
+			]);
+			try {
+				const poller = h.poller(archiveTemplate(shipped, folder));
+				expect((await poller.poll({ execute: true })).items).toBeNull();
+
+				const add = (order: IDataObject) => emu.store.addOrder(party, order) as IDataObject;
+				const sale = add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Klant NV', VATNumber: 'BE0123456749' } });
+				const purchase = add({ OrderType: 'Invoice', OrderDirection: 'Cost' });
+				add({ OrderType: 'Offer', OrderDirection: 'Income' });
+				const polled = await poller.poll({ execute: true });
+				const execution = polled.execution as HarnessResult;
+				expect(execution.status).toBe('success');
+
+				const expected = [sale, purchase].map((order) => {
+					const refs = emu.files.refs(order.OrderID as number) as { OrderPDF: { FileID: string }; Attachments: Array<{ FileID: string }> };
+					return { order, pdf: emu.files.get(refs.OrderPDF.FileID)!, ubl: emu.files.get(refs.Attachments[0].FileID)! };
+				});
+				expect(execution.output('Archived')).toEqual(
+					expected.map(({ order }) => ({
+						OrderID: order.OrderID,
+						OrderNumber: order.OrderNumber,
+						PdfFile: path.join(folder, `${String(order.OrderNumber)}.pdf`),
+						UblFile: path.join(folder, `${String(order.OrderNumber)}.xml`),
+					})),
+				);
+				expect(fs.readdirSync(folder).sort()).toEqual(expected.flatMap(({ order }) => [`${String(order.OrderNumber)}.pdf`, `${String(order.OrderNumber)}.xml`]).sort());
+				for (const { order, pdf, ubl } of expected) {
+					expect(sha(fs.readFileSync(path.join(folder, `${String(order.OrderNumber)}.pdf`)))).toBe(sha(pdf.content));
+					expect(sha(fs.readFileSync(path.join(folder, `${String(order.OrderNumber)}.xml`)))).toBe(sha(ubl.content));
+				}
+				expect((await poller.poll({ execute: true })).items).toBeNull();
+			} finally {
+				fs.rmSync(folder, { recursive: true, force: true });
+			}
 		});
 	});
 
