@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions, 
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { FileKind } from '../shared/files';
-import { checkFileKinds, checkMaxFileSize, DEFAULT_MAX_FILE_MB, filesField, maxFileSizeOption, pickFiles, readOrderFiles } from '../shared/files';
+import { checkFileKinds, checkMaxFileSize, DEFAULT_MAX_FILE_MB, filesField, itemWithFiles, maxFileSizeOption } from '../shared/files';
 import { policyFromOptions } from '../shared/retry';
 import { getApiClient } from '../shared/transport';
 import { getOrder } from '../Order/actions/order/orderApi';
@@ -74,16 +74,8 @@ export async function pollWithFiles(
 		});
 		const items: INodeExecutionData[] = [];
 		for (const item of result[0]) {
-			const orderId = item.json.OrderID as number | string;
-			const order = await getOrder(client, orderId, 0);
-			const picked = pickFiles(order, settings.kinds);
-			const files = picked.problem ? [] : await readOrderFiles(this, client, picked.refs, { maxBytes: settings.maxBytes });
-			const json: IDataObject = { ...item.json, Files: files.map((file) => file.json) };
-			if (picked.missing.length) json.MissingFiles = picked.missing;
-			if (picked.problem) json.FilesProblem = `Order ${String(orderId)} ${picked.problem}`;
-			const out: INodeExecutionData = { ...item, json };
-			if (files.length) out.binary = Object.fromEntries(files.map((file) => [file.ref.property, file.binary]));
-			items.push(out);
+			const order = await getOrder(client, item.json.OrderID as number | string, 0);
+			items.push(await itemWithFiles(this, client, item, order, settings.kinds, { maxBytes: settings.maxBytes }));
 		}
 		return [items, ...result.slice(1)];
 	} catch (error) {

@@ -10,6 +10,7 @@ import type {
 	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
+	INodeExecutionData,
 	INodeProperties,
 	IPollFunctions,
 	IWebhookFunctions,
@@ -290,4 +291,27 @@ export async function readOrderFiles(ctx: FileContext, client: ApiClient, refs: 
 		files.push({ ref, binary, json: describeFile(ref, file, binary) });
 	}
 	return files;
+}
+
+/**
+ * An emitted order's item with its picked files (for the triggers): binary properties as in
+ * Download Files, the JSON's Files list, MissingFiles for kinds it has none of, and
+ * FilesProblem (no file read) when its file list cannot be used. Never fails for a missing file.
+ */
+export async function itemWithFiles(
+	ctx: FileContext,
+	client: ApiClient,
+	item: INodeExecutionData,
+	fullOrder: IDataObject,
+	kinds: FileKind[],
+	options: ReadFileOptions,
+): Promise<INodeExecutionData> {
+	const picked = pickFiles(fullOrder, kinds);
+	const files = picked.problem ? [] : await readOrderFiles(ctx, client, picked.refs, options);
+	const json: IDataObject = { ...item.json, Files: files.map((file) => file.json) };
+	if (picked.missing.length) json.MissingFiles = picked.missing;
+	if (picked.problem) json.FilesProblem = `Order ${String(fullOrder.OrderID ?? item.json.OrderID)} ${picked.problem}`;
+	const out: INodeExecutionData = { ...item, json };
+	if (files.length) out.binary = { ...(item.binary ?? {}), ...Object.fromEntries(files.map((file) => [file.ref.property, file.binary])) };
+	return out;
 }

@@ -4,13 +4,11 @@
  * through any chunking, JSON the way other writers escape it, and every broken answer is
  * refused instead of giving wrong bytes.
  */
-import { createHash } from 'node:crypto';
-
 import { checkFileId, decodeFileAnswer, FileAnswerDecoder, NOT_JSON } from '../../nodes/shared/fileAnswer';
 import type { FileAnswer } from '../../nodes/shared/fileAnswer';
 import { checkFileKinds, MAX_FILES_PER_ORDER, pickFiles } from '../../nodes/shared/files';
+import { printFigures, sha256 as sha } from '../workflows/fileSupport';
 
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** A deterministic pseudo-random byte string. */
 function bytes(length: number, seed = 1): Buffer {
@@ -57,7 +55,7 @@ describe('FileAnswerDecoder', () => {
 		}
 		const got = ok(decodeFileAnswer(answer(bytes(10))));
 		expect(got).toMatchObject({ FileID: '3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a', FileName: 'Factuur "2024" Zoë.pdf', MimeType: 'application/pdf' });
-		process.stdout.write(`\n[file-answer] ${cases} two-chunk splits decoded byte-identical\n`);
+		printFigures('file answer decoder', { 'two-chunk splits decoded byte-identical': cases });
 	});
 
 	it('decodes a large file in network-sized chunks (SHA-256 equal), with or without a (wrong) Content-Length', () => {

@@ -6,26 +6,21 @@
  * any request (nock sees none); File › Get; Act for Party; the size bound; n8n's
  * filesystem binary mode; Order Trigger › Include Files.
  */
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-
 import nock from 'nock';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
 import { cents, num, parseXml, readPdf } from '../emulator/documentChecks';
-import * as harness from '../harness';
+import { createHarness } from '../harness';
 import type { Harness } from '../harness';
+import { printFigures, sha256, useFilesystemBinaryMode } from './fileSupport';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const NODE = 'accessPointOrder';
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** A small PDF carrying every byte value, so byte-exactness is tested. */
 function ownPdf(): Buffer {
@@ -41,7 +36,7 @@ const binaryOf = (content: Buffer, fileName: string, mimeType: string): IBinaryD
 	data: content.toString('base64'),
 	mimeType,
 	fileName,
-	fileExtension: path.extname(fileName).slice(1),
+	fileExtension: /\.([^.]+)$/.exec(fileName)?.[1] ?? '',
 	bytes: content.length,
 });
 
@@ -51,7 +46,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 	let party: string;
 
 	beforeAll(async () => {
-		h = await harness.createHarness({ emulator: { orders: 60 } });
+		h = await createHarness({ emulator: { orders: 60 } });
 		emu = h.emulator as Emu;
 		party = emu.credentials.partyId;
 	});
@@ -142,7 +137,11 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 				],
 			});
 			expect(fileRequests().map((f) => f.path)).toEqual([refs.OrderPDF.FileID, refs.Attachments[0].FileID, refs.Attachments[1].FileID].map((id) => `/v1/files/${id}`));
-			process.stdout.write(`\n[files] own PDF ${pdf.length} B and xlsx ${sheet.length} B round-tripped, SHA-256 equal; UBL totals ${order.TotalExcl} / ${order.TotalVAT} / ${order.TotalIncl}\n`);
+			printFigures('own PDF + xlsx attachment through Create and Download Files', {
+				'own PDF (bytes, SHA-256 equal)': pdf.length,
+				'xlsx (bytes, SHA-256 equal)': sheet.length,
+				'UBL totals excl / VAT / incl': `${order.TotalExcl} / ${order.TotalVAT} / ${order.TotalIncl}`,
+			});
 		});
 
 		it('Create and Send takes the same files, and the generated PDF of an order without one opens', async () => {
@@ -276,12 +275,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 		});
 
 		it("in n8n's filesystem binary mode the bytes go to disk: the item holds a reference, byte-identical to the emulator's file", async () => {
-			const { core, Container } = (harness as unknown as { boot: () => Rec }).boot();
-			const service = Container.get(core.BinaryDataService);
-			const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-files-binary-'));
-			service.config.localStoragePath = dir;
-			service.config.mode = 'filesystem';
-			await service.init();
+			const { service, restore } = await useFilesystemBinaryMode();
 			try {
 				const invoice = someOrder('Invoice');
 				const r = await h.runNode(NODE, download(invoice.OrderID, { files: ['pdf'] }));
@@ -293,8 +287,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 				expect(sha256(await service.getAsBuffer(pdf))).toBe(sha256((emu.files.get(refs.OrderPDF.FileID) as Rec).content));
 			} finally {
 				// Back to n8n's in-memory mode for the other tests of this process.
-				service.managers = {};
-				fs.rmSync(dir, { recursive: true, force: true });
+				restore();
 			}
 		});
 	});

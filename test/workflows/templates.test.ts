@@ -4,11 +4,6 @@
  * machine-specific ids), and each template is executed by n8n's engine (test/harness) against
  * the emulator, started the way n8n starts it, with assertions on what the final nodes output.
  */
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-
 import { DateTime } from 'luxon';
 import type { IDataObject, INode, INodeProperties, INodePropertyCollection, INodeTypeDescription } from 'n8n-workflow';
 import { getGlobalState, NodeHelpers, Workflow } from 'n8n-workflow';
@@ -17,6 +12,7 @@ import type { createEmulator } from '../../emulator';
 import { allowFileAccess, ARCHIVE_FOLDER, archiveTemplate, listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
 import { createHarness, request } from '../harness';
 import type { Harness, HarnessResult, WorkflowJson } from '../harness';
+import { fileSha256, joinPath, listFolder, removeFolder, sha256, tempFolder } from './fileSupport';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 
@@ -527,10 +523,8 @@ describe('workflow templates (examples/*.json)', () => {
 	});
 
 	describe('archive-invoice-files.json', () => {
-		const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
 		it("writes the PDF and UBL of every new invoice to the folder, byte-identical to the emulator's files", async () => {
-			const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-archive-test-'));
+			const folder = tempFolder('ap-archive-test-');
 			allowFileAccess(folder);
 			const shipped = template('archive-invoice-files.json');
 			expect(shipped.nodes.filter((n) => n.type === 'n8n-nodes-base.readWriteFile').map((n) => n.parameters?.fileName)).toEqual([
@@ -557,18 +551,18 @@ describe('workflow templates (examples/*.json)', () => {
 					expected.map(({ order }) => ({
 						OrderID: order.OrderID,
 						OrderNumber: order.OrderNumber,
-						PdfFile: path.join(folder, `${String(order.OrderNumber)}.pdf`),
-						UblFile: path.join(folder, `${String(order.OrderNumber)}.xml`),
+						PdfFile: joinPath(folder, `${String(order.OrderNumber)}.pdf`),
+						UblFile: joinPath(folder, `${String(order.OrderNumber)}.xml`),
 					})),
 				);
-				expect(fs.readdirSync(folder).sort()).toEqual(expected.flatMap(({ order }) => [`${String(order.OrderNumber)}.pdf`, `${String(order.OrderNumber)}.xml`]).sort());
+				expect(listFolder(folder)).toEqual(expected.flatMap(({ order }) => [`${String(order.OrderNumber)}.pdf`, `${String(order.OrderNumber)}.xml`]).sort());
 				for (const { order, pdf, ubl } of expected) {
-					expect(sha(fs.readFileSync(path.join(folder, `${String(order.OrderNumber)}.pdf`)))).toBe(sha(pdf.content));
-					expect(sha(fs.readFileSync(path.join(folder, `${String(order.OrderNumber)}.xml`)))).toBe(sha(ubl.content));
+					expect(fileSha256(folder, `${String(order.OrderNumber)}.pdf`)).toBe(sha256(pdf.content));
+					expect(fileSha256(folder, `${String(order.OrderNumber)}.xml`)).toBe(sha256(ubl.content));
 				}
 				expect((await poller.poll({ execute: true })).items).toBeNull();
 			} finally {
-				fs.rmSync(folder, { recursive: true, force: true });
+				removeFolder(folder);
 			}
 		});
 	});
