@@ -4,7 +4,8 @@
  * which files of a full order the user picked, the read of `GET /v1/files/{FileID}`
  * (bounded by Maximum File Size, decoded once as it arrives, see fileAnswer.ts), and
  * `prepareBinaryData`, so n8n's filesystem/S3 binary modes keep the bytes out of memory
- * and out of the execution JSON.
+ * and out of the execution JSON. Just over 300 lines: fields, checks, picking and reading
+ * of files stay together so each node uses them the same way.
  */
 import type {
 	IBinaryData,
