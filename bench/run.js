@@ -7,7 +7,7 @@
  *
  *   npm run bench                      # everything
  *   BENCH_RUNS=9 npm run bench         # more runs per figure
- *   npm run bench -- orders memory     # some measures only (orders, memory, trigger, peppol, package)
+ *   npm run bench -- orders memory     # some measures only (orders, memory, trigger, peppol, package, files)
  *   BENCH_PACKAGE_ROOT=/tmp/copy npm run bench   # measure another built copy (package.json + dist/ + node_modules link)
  *
  * Layout: the emulators run in a child process (bench/lib/emulator-host.js) so
@@ -25,7 +25,9 @@ const { ROOT, ctl, runWorker, runsWanted, rotation } = require('./lib/common');
 const { row, table } = require('./lib/stats');
 
 const ORDERS = 12_000;
-const ALL = ['package', 'orders', 'memory', 'trigger', 'peppol'];
+const ALL = ['package', 'orders', 'memory', 'trigger', 'peppol', 'files'];
+/** Measure 6: the PDF Download Files reads. */
+const LARGE_PDF_BYTES = 20 * 1024 * 1024;
 
 function machine() {
 	const cpus = os.cpus();
@@ -114,6 +116,7 @@ async function main() {
 		orders: { orders: ORDERS, config: { linkForm: 'absolute' } },
 		trigger: { orders: 200 },
 		peppol: { orders: 0 },
+		files: { orders: 5 },
 	});
 	const envFor = (name) => ({ ...env, BENCH_CONTROL: emu.control, BENCH_EMU: JSON.stringify(emu.emulators[name]) });
 	const rows = [];
@@ -231,6 +234,38 @@ async function main() {
 				row('4c', 'Requests made by the HTTP Request node', rs.map((x) => x.http.requests), { unit: 'count' }),
 			);
 			notes.push(`4: default options on both nodes (Peppol Lookup: 5 concurrent lookups; HTTP Request ${r.httpVersion}: all items at once).`);
+		}
+
+		if (want.has('files')) {
+			log('[bench] 6. Download Files of a 20 MB PDF (a process per run)');
+			const big = await ctl(emu.control, 'files', 'largePdf', { bytes: LARGE_PDF_BYTES });
+			const small = (await ctl(emu.control, 'files', 'orders')).find((o) => o.OrderID !== big.orderId).OrderID;
+			const fileEnv = { ...envFor('files'), BENCH_LARGE_PDF: JSON.stringify(big), BENCH_SMALL_ORDER: String(small) };
+			const result = { memory: [], filesystem: [] };
+			const modes = Object.keys(result);
+			for (let i = 0; i <= runs; i++) {
+				for (const k of rotation(i, modes.length)) {
+					const r = await runWorker('files.js', { env: fileEnv, args: [modes[k]] });
+					if (i > 0) result[modes[k]].push(r);
+				}
+			}
+			const per = (list, key) => list.map((r) => r[key] / big.size);
+			rows.push(
+				row('6a', 'Download Files, 20 MB PDF, in-memory binary mode: peak heap + external above baseline ÷ file size', per(result.memory, 'peak'), {
+					target: { op: '<=', value: 3 },
+				}),
+				row('6b', 'Same in filesystem binary mode (n8n 2.x default) ÷ file size', per(result.filesystem, 'peak'), { target: { op: '<=', value: 3 } }),
+				row('6c', 'In-memory mode: peak JS heap only above baseline ÷ file size', per(result.memory, 'peakHeap')),
+				row('6d', 'Filesystem mode: peak JS heap only above baseline ÷ file size', per(result.filesystem, 'peakHeap')),
+				row('6e', "In-memory mode: held after a full GC at the node's end ÷ file size (the item's base64)", per(result.memory, 'retained')),
+				row('6f', "Filesystem mode: held after a full GC at the node's end ÷ file size", per(result.filesystem, 'retained')),
+				row('6g', 'The API answer (JSON, FileContent base64) ÷ file size', [(Math.ceil(big.size / 3) * 4 + 150) / big.size]),
+				row('6h', 'File reads per run', [...result.memory, ...result.filesystem].map((r) => r.fileReads), { unit: 'count', target: { op: '=', value: 1, text: '1' } }),
+			);
+			notes.push(
+				`6: emu.files.largePdf gives a new invoice a valid PDF of ${big.size.toLocaleString('en')} bytes; fresh process per run and mode (node --expose-gc), measured as 2; ` +
+					"in-memory = no binary data manager (n8n 1.x's default mode), filesystem = n8n-core's BinaryDataService.init() with mode 'filesystem' on a temp folder.",
+			);
 		}
 	} finally {
 		await emu.stop();

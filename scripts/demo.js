@@ -13,6 +13,7 @@
  * scenario here), 0 otherwise.
  */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -42,6 +43,27 @@ function listExampleFiles(dir = EXAMPLES_DIR) {
 /** A fresh copy of one template (n8n export JSON). */
 function loadTemplate(file, dir = EXAMPLES_DIR) {
 	return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+}
+
+/** The folder examples/archive-invoice-files.json writes to, as shipped (n8n's Docker image: ~/.n8n-files). */
+const ARCHIVE_FOLDER = '/home/node/.n8n-files/invoices/';
+
+/** The archive template writing to `folder` instead (as a user edits the two Write nodes). */
+function archiveTemplate(workflow, folder) {
+	const dir = folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`;
+	for (const node of workflow.nodes) {
+		if (node.type === 'n8n-nodes-base.readWriteFile') node.parameters.fileName = node.parameters.fileName.replace(ARCHIVE_FOLDER, dir);
+	}
+	return workflow;
+}
+
+/**
+ * Lets n8n's file nodes in this process use `folder` (N8N_RESTRICT_FILE_ACCESS_TO; n8n 2.x allows
+ * only ~/.n8n-files by default), through the harness's n8n-core.
+ */
+function allowFileAccess(folder) {
+	const { Container, coreRequire } = require(HARNESS_DIR).boot();
+	Container.get(coreRequire('@n8n/config').SecurityConfig).restrictFileAccessTo = folder;
 }
 
 /** Registers a company through the Registration node (demo set-up for the audit). */
@@ -166,6 +188,40 @@ const SCENARIOS = [
 			const third = await poller.poll();
 			note(`poll 3: ${third.items ? `${third.items.length} orders (emitted twice!)` : 'nothing new'}`);
 			if (third.items) throw new Error('the trigger emitted the same orders twice');
+			return second.execution;
+		},
+	},
+	{
+		file: 'archive-invoice-files.json',
+		title: 'Archive invoice files',
+		summary: 'Order Trigger (Include Files: PDF + UBL) -> Read/Write Files from Disk writes both files of each new invoice to a folder',
+		expect: { Archived: 1 },
+		fields: {
+			'New invoice with its files': ['OrderID', 'OrderNumber', 'OrderType'],
+			'Save the PDF': ['OrderNumber', 'fileName'],
+			'Save the UBL': ['OrderNumber', 'fileName'],
+			Archived: ['OrderID', 'OrderNumber', 'PdfFile', 'UblFile'],
+		},
+		async run(h, note) {
+			const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-demo-invoices-'));
+			allowFileAccess(folder);
+			note(`the two Write nodes point at ${folder} (the template says ${ARCHIVE_FOLDER})`);
+			const poller = h.poller(archiveTemplate(loadTemplate(this.file), folder));
+			const first = await poller.poll();
+			note(`poll 1 (activation): ${first.items ? `${first.items.length} orders` : 'nothing emitted'}`);
+			const party = h.emulator.credentials.partyId;
+			const added = [
+				h.emulator.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } }),
+				h.emulator.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } }),
+			];
+			note(`meanwhile 2 invoices appear: ${added.map((o) => o.OrderNumber).join(', ')}`);
+			const second = await poller.poll({ execute: true });
+			if (!second.execution) throw new Error('poll 2 emitted nothing');
+			for (const name of fs.readdirSync(folder).sort()) {
+				const file = path.join(folder, name);
+				const head = fs.readFileSync(file).subarray(0, 5).toString('latin1');
+				note(`wrote ${file} (${fs.statSync(file).size.toLocaleString('en')} bytes, starts with ${JSON.stringify(head)})`);
+			}
 			return second.execution;
 		},
 	},
@@ -447,4 +503,4 @@ if (require.main === module) {
 	);
 }
 
-module.exports = { SCENARIOS, listExampleFiles, loadTemplate, runDemo, describeRun, failureOf, buildIfNeeded, EXAMPLES_DIR };
+module.exports = { SCENARIOS, listExampleFiles, loadTemplate, runDemo, describeRun, failureOf, buildIfNeeded, EXAMPLES_DIR, ARCHIVE_FOLDER, archiveTemplate, allowFileAccess };

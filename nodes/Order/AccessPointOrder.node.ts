@@ -5,12 +5,14 @@ import { searchRegistrations } from '../shared/methods';
 import { searchOrders } from '../shared/orderId';
 import { describeOperations, router } from '../shared/router';
 import { optionsCollection } from './actions/options';
+import { file } from './actions/file';
 import { order } from './actions/order';
 import { DELIVERY_OUTPUTS } from './actions/order/getDeliveryStatus.operation';
 import { party } from './actions/party';
 import { product } from './actions/product';
 
-const resources = [order, party, product];
+// Order stays first: it is the Resource a new node (and a saved workflow without one) starts with.
+const resources = [order, party, product, file];
 
 /** One output, or Get Delivery Status's three named ones; evaluated by the editor and the engine. */
 const OUTPUTS_EXPRESSION: ExpressionString = `={{ $parameter.operation === "getDeliveryStatus" ? ${JSON.stringify(

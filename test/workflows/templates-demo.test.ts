@@ -11,12 +11,13 @@ const IN_ORDER = [
 	'send-where-peppol-ready.json',
 	'daily-order-export.json',
 	'new-invoices-feed.json',
+	'archive-invoice-files.json',
 	'account-audit.json',
 	'chase-undelivered-invoices.json',
 ];
 
 describe('npm run demo', () => {
-	it('runs the six templates in turn and reports node by node, items out and key fields', async () => {
+	it('runs the seven templates in turn and reports node by node, items out and key fields', async () => {
 		const h = await createHarness({ emulator: { orders: 300 }, quiet: true });
 		const lines: string[] = [];
 		try {
@@ -28,14 +29,15 @@ describe('npm run demo', () => {
 		}
 		const text = lines.join('\n');
 		expect(lines.filter((l) => /^\[\d\/6\] /.test(l))).toEqual([
-			'[1/6] Onboard a company  (examples/onboard-company.json)',
-			'[2/6] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
-			'[3/6] Daily order export  (examples/daily-order-export.json)',
-			'[4/6] New invoices feed  (examples/new-invoices-feed.json)',
-			'[5/6] Account audit  (examples/account-audit.json)',
-			'[6/6] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
+			'[1/7] Onboard a company  (examples/onboard-company.json)',
+			'[2/7] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
+			'[3/7] Daily order export  (examples/daily-order-export.json)',
+			'[4/7] New invoices feed  (examples/new-invoices-feed.json)',
+			'[5/7] Archive invoice files  (examples/archive-invoice-files.json)',
+			'[6/7] Account audit  (examples/account-audit.json)',
+			'[7/7] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
 		]);
-		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(6);
+		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(7);
 		// The onboarding run waited, the provider page was completed, and the run went on.
 		expect(text).toMatch(/- "Identify the signatory" started an identity check and paused the execution/);
 		expect(text).toMatch(/- the signatory completed the provider page \(.*\): success/);
@@ -51,6 +53,10 @@ describe('npm run demo', () => {
 		expect(text).toMatch(/- poll 2: 2 new sales invoice\(s\)/);
 		expect(text).toMatch(/- poll 3: nothing new/);
 		expect(text).toMatch(/Invoice summary\s+2 items\s+OrderID=\d+ {2}OrderNumber=INV-\S+ {2}Customer=Peppol Demo Belgium NV/);
+		// The archive run shows the files it wrote: path, size, first bytes.
+		expect(text).toMatch(/- wrote \/\S+\/INV-\S+\.pdf \([\d,]+ bytes, starts with "%PDF-"\)/);
+		expect(text).toMatch(/- wrote \/\S+\/INV-\S+\.xml \([\d,]+ bytes, starts with "<\?xml"\)/);
+		expect(text).toMatch(/Archived\s+2 items\s+OrderID=\d+ {2}OrderNumber=INV-\S+ {2}PdfFile=\/\S+\.pdf {2}UblFile=\/\S+\.xml/);
 		expect(text).toMatch(/Must be signed\s+1 item\s+CompanyName=Italia Demo SRL {2}Network=SDI/);
 		expect(text).toMatch(/No network yet\s+1 item\s+CompanyName=Nog Niet Verbonden BV/);
 		expect(text).toMatch(/- set-up: three days ago invoices \d+, \d+, \d+ went out over Peppol; one is still pending, one failed, one was refused/);
@@ -71,7 +77,7 @@ describe('npm run demo', () => {
 		} finally {
 			await h.close();
 		}
-		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(6);
+		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(7);
 		expect(lines.join('\n')).not.toContain('revoked-api-key');
 	});
 

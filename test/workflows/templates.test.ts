@@ -9,9 +9,10 @@ import type { IDataObject, INode, INodeProperties, INodePropertyCollection, INod
 import { getGlobalState, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
-import { listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
+import { allowFileAccess, ARCHIVE_FOLDER, archiveTemplate, listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
 import { createHarness, request } from '../harness';
 import type { Harness, HarnessResult, WorkflowJson } from '../harness';
+import { fileSha256, joinPath, listFolder, removeFolder, sha256, tempFolder } from './fileSupport';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 
@@ -19,6 +20,7 @@ const PKG = 'n8n-nodes-access-point';
 const STICKY = 'n8n-nodes-base.stickyNote';
 const TEMPLATE_FILES = [
 	'account-audit.json',
+	'archive-invoice-files.json',
 	'chase-undelivered-invoices.json',
 	'daily-order-export.json',
 	'new-invoices-feed.json',
@@ -27,7 +29,7 @@ const TEMPLATE_FILES = [
 ];
 /** Core nodes that run in plain n8n-core (no task runner / isolated-vm, unlike the Code node). */
 const CORE_NODES = new Set(
-	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch'].map(
+	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch', 'readWriteFile'].map(
 		(n) => `n8n-nodes-base.${n}`,
 	),
 );
@@ -126,7 +128,7 @@ describe('workflow templates (examples/*.json)', () => {
 	const description = (node: { type: string; typeVersion?: number }): INodeTypeDescription =>
 		h.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
 
-	it('ships the six templates, and the demo has a scenario for every file in examples/', () => {
+	it('ships the seven templates, and the demo has a scenario for every file in examples/', () => {
 		expect(listExampleFiles()).toEqual(TEMPLATE_FILES);
 		expect(SCENARIOS.map((s: { file: string }) => s.file).sort()).toEqual(TEMPLATE_FILES);
 	});
@@ -608,6 +610,51 @@ describe('workflow templates (examples/*.json)', () => {
 				NextStep: expect.stringContaining('credit note'),
 			});
 			expect(result.output('Chase the customer')).toEqual(followUp);
+		});
+	});
+
+	describe('archive-invoice-files.json', () => {
+		it("writes the PDF and UBL of every new invoice to the folder, byte-identical to the emulator's files", async () => {
+			const folder = tempFolder('ap-archive-test-');
+			allowFileAccess(folder);
+			const shipped = template('archive-invoice-files.json');
+			expect(shipped.nodes.filter((n) => n.type === 'n8n-nodes-base.readWriteFile').map((n) => n.parameters?.fileName)).toEqual([
+				`=${ARCHIVE_FOLDER}{{ $binary.pdf.fileName }}`,
+				`=${ARCHIVE_FOLDER}{{ $binary.ubl.fileName }}`,
+			]);
+			try {
+				const poller = h.poller(archiveTemplate(shipped, folder));
+				expect((await poller.poll({ execute: true })).items).toBeNull();
+
+				const add = (order: IDataObject) => emu.store.addOrder(party, order) as IDataObject;
+				const sale = add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Klant NV', VATNumber: 'BE0123456749' } });
+				const purchase = add({ OrderType: 'Invoice', OrderDirection: 'Cost' });
+				add({ OrderType: 'Offer', OrderDirection: 'Income' });
+				const polled = await poller.poll({ execute: true });
+				const execution = polled.execution as HarnessResult;
+				expect(execution.status).toBe('success');
+
+				const expected = [sale, purchase].map((order) => {
+					const refs = emu.files.refs(order.OrderID as number) as { OrderPDF: { FileID: string }; Attachments: Array<{ FileID: string }> };
+					return { order, pdf: emu.files.get(refs.OrderPDF.FileID)!, ubl: emu.files.get(refs.Attachments[0].FileID)! };
+				});
+				expect(execution.output('Archived')).toEqual(
+					expected.map(({ order }) => ({
+						OrderID: order.OrderID,
+						OrderNumber: order.OrderNumber,
+						PdfFile: joinPath(folder, `${String(order.OrderNumber)}.pdf`),
+						UblFile: joinPath(folder, `${String(order.OrderNumber)}.xml`),
+					})),
+				);
+				expect(listFolder(folder)).toEqual(expected.flatMap(({ order }) => [`${String(order.OrderNumber)}.pdf`, `${String(order.OrderNumber)}.xml`]).sort());
+				for (const { order, pdf, ubl } of expected) {
+					expect(fileSha256(folder, `${String(order.OrderNumber)}.pdf`)).toBe(sha256(pdf.content));
+					expect(fileSha256(folder, `${String(order.OrderNumber)}.xml`)).toBe(sha256(ubl.content));
+				}
+				expect((await poller.poll({ execute: true })).items).toBeNull();
+			} finally {
+				removeFolder(folder);
+			}
 		});
 	});
 

@@ -4,6 +4,7 @@ import * as create from './create.operation';
 import * as createAndSend from './createAndSend.operation';
 import * as createCreditNote from './createCreditNote.operation';
 import * as deleteOrder from './delete.operation';
+import * as downloadFiles from './downloadFiles.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as getDeliveryStatus from './getDeliveryStatus.operation';
@@ -31,6 +32,13 @@ export const order: ResourceOperations = {
 			module: createAndSend,
 		},
 		{ name: 'Delete', value: 'delete', description: 'Delete an order that was not sent over Peppol', action: 'Delete an order', module: deleteOrder },
+		{
+			name: 'Download Files',
+			value: 'downloadFiles',
+			description: "Read an order's PDF, UBL, attachments or network messages as binary data",
+			action: 'Download the files of an order',
+			module: downloadFiles,
+		},
 		{ name: 'Get', value: 'get', description: 'Read one order by its OrderID', action: 'Get an order', module: get },
 		{ name: 'Get Delivery Status', value: 'getDeliveryStatus', description: 'Read whether orders were delivered, are pending, or failed or were refused, on three outputs', action: 'Get the delivery status of an order', module: getDeliveryStatus },
 		{
