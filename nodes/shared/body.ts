@@ -131,7 +131,8 @@ export async function readBody(body: unknown, bounds: BodyBounds): Promise<ReadB
  * A successful body handed to the caller as it arrives (a file read decodes its base64 on
  * the way), under the same bounds as `readBody`: passing the size or the deadline ends
  * the iteration with `toError(problem)` and destroys the source, so the rest is never read;
- * a connection lost mid-body ends it with `toError` of that failure.
+ * a connection lost mid-body ends it with `toError` of that failure (the caller decides
+ * whether to read again).
  */
 export async function* boundedStream(
 	body: unknown,

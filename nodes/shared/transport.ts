@@ -207,8 +207,8 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					if (problem instanceof BodyLimitError) {
 						return fail(`${operation} failed: the answer did not arrive in full within ${Math.round(timeoutMs / 1000)} s`, 'Raise Options › Request Timeout if a file this large is expected over this connection.');
 					}
-					const details = describeNetworkError(networkFailure(problem), operation);
-					return fail(details.message, details.description, undefined, details.code);
+					// A connection lost mid-body stays as it is: the caller may read the answer again.
+					return problem;
 				});
 				return response;
 			}
