@@ -1,0 +1,362 @@
+'use strict';
+/**
+ * Webhook triggers in the harness: a published workflow whose trigger the outside world
+ * calls over HTTP. What n8n 2.x does for such a workflow, step for step:
+ *
+ * - activate() = ActiveWorkflowManager.addWebhooks: for each webhook of the node, the
+ *   node's webhookMethods `checkExists`, then `create` when it answers false (n8-core's
+ *   HookContext, mode 'trigger'); static data is saved afterwards. On a failure n8n's
+ *   clean-up builds the workflow from the database again (the static data as it was before
+ *   the activation), runs `delete` and rethrows: so does activate().
+ * - deactivate() = ActiveWorkflowManager.clearWebhooks: `delete` on a workflow built from
+ *   the saved static data, which is saved afterwards.
+ * - A production server on 127.0.0.1 (`/webhook/<path>`), like n8n's live-webhooks
+ *   service: each request builds the workflow from the saved static data, runs the node's
+ *   webhook() in n8n-core's WebhookContext (mode 'webhook') with an express-like request
+ *   carrying `rawBody` (the exact bytes received), saves static data when webhook() did not
+ *   throw, and answers as n8n's webhook helpers do: nothing when the node answered itself
+ *   (`noWebhookResponse`), `webhookResponse` or "Webhook call received" when it returned no
+ *   workflowData, otherwise "Workflow was started" while the execution runs (responseMode
+ *   onReceived). A webhook() that throws gets HTTP 500 and, as in n8n, an error execution.
+ *
+ * Requests are handled concurrently, each with the static data saved when it started, as
+ * n8n does; `saves` counts the writes.
+ *
+ *   const { webhookTrigger, signature } = require('./webhooks');
+ *   const t = await webhookTrigger(h, { type: 'accessPointTrigger', parameters });
+ *   await t.activate();
+ *   const r = await t.post(body, { headers: { 'billit-signature': signature(secret, body) } });
+ *   r.status; r.executions;      // the executions this call started, finished
+ *   await t.deactivate(); await t.close();
+ */
+const crypto = require('node:crypto');
+const http = require('node:http');
+
+const { expressRequest, expressResponse, respond, request } = require('./http');
+const { clone } = require('./workflow');
+
+const REQUEST_TAG = 'x-harness-call';
+
+/** `t=<seconds>,s=<hex HMAC-SHA256(secret, "<t>.<body>")>` over the exact bytes of `body`. */
+function signature(secret, body, t = Math.floor(Date.now() / 1000)) {
+	const raw = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+	const s = crypto.createHmac('sha256', secret).update(`${t}.`).update(raw).digest('hex');
+	return `t=${t},s=${s}`;
+}
+
+/**
+ * @param {object} h a harness (createHarness())
+ * @param {object} nodeOrWorkflow `{ type, parameters, name? }` or a workflow JSON
+ * @param {object} [options] { nodeName, staticData, credentialsOverride, webhookBaseUrl (as n8n's WEBHOOK_URL gives it; default this server) }
+ */
+async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
+	const { core, workflow: wf } = h.loaded.env;
+	const nodeTypes = h.nodeTypes;
+
+	let source;
+	let nodeName = options.nodeName;
+	if (nodeOrWorkflow && Array.isArray(nodeOrWorkflow.nodes)) {
+		source = nodeOrWorkflow;
+	} else {
+		const n = nodeOrWorkflow || {};
+		const type = h.type(n.type || '');
+		source = { nodes: [{ ...n, type, name: n.name || nodeTypes.getByName(type).description.defaults.name, parameters: n.parameters || {} }], connections: {} };
+		nodeName = source.nodes[0].name;
+	}
+	const json = h.normalize(source, options);
+	json.id = json.id || `harness-webhook-wf-${crypto.randomUUID().slice(0, 8)}`;
+	for (const node of json.nodes) {
+		// As n8n does when a workflow is saved: every node with webhooks gets its own id (the URL path).
+		wf.NodeHelpers.resolveNodeWebhookId(node, nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description);
+	}
+	if (!nodeName) {
+		const hit = json.nodes.find((n) => typeof nodeTypes.getByNameAndVersion(n.type, n.typeVersion).webhook === 'function' && !n.disabled);
+		if (!hit) throw new Error('[harness] no node with a webhook() in the workflow; pass { nodeName }');
+		nodeName = hit.name;
+	}
+	const nodeJson = json.nodes.find((n) => n.name === nodeName);
+	if (!nodeJson) throw new Error(`[harness] node "${nodeName}" not found`);
+	const nodeType = nodeTypes.getByNameAndVersion(nodeJson.type, nodeJson.typeVersion);
+	const descriptions = nodeType.description.webhooks || [];
+	if (!descriptions.length) throw new Error(`[harness] node "${nodeName}" declares no webhooks`);
+
+	/** The workflow's row in n8n's database: its static data. */
+	let saved = clone(options.staticData) || {};
+	let saves = 0;
+	const executions = [];
+	const byTag = new Map();
+	const calls = [];
+	const errors = [];
+	let active = false;
+	let closed = false;
+	let waiters = [];
+
+	const server = http.createServer((req, res) => {
+		handle(req, res).catch((error) => {
+			if (!res.headersSent) respond(expressResponse(res), { responseCode: 500, data: { code: 500, message: error.message } });
+			else if (!res.writableEnded) res.end();
+		});
+	});
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', resolve);
+	});
+	server.unref();
+	const base = `http://127.0.0.1:${server.address().port}`;
+	// webhookBaseUrl: what n8n's WEBHOOK_URL gives the node (default: this server).
+	const urls = { ...h.urls, instanceBaseUrl: base, webhookBaseUrl: options.webhookBaseUrl || `${base}/webhook`, webhookTestBaseUrl: `${base}/webhook-test` };
+	const credentialsOverride = options.credentialsOverride ? { accessPointApi: { ...h.credentials, ...options.credentialsOverride } } : undefined;
+
+	function additionalData(extra = {}) {
+		return {
+			...urls,
+			credentialsHelper: h.credentialsHelper,
+			workflowId: json.id,
+			userId: 'harness-user',
+			variables: {},
+			currentNodeExecutionIndex: 0,
+			logAiEvent: () => {},
+			sendDataToUI: () => {},
+			setExecutionStatus: () => {},
+			getRunExecutionData: async () => undefined,
+			executeWorkflow: async () => {
+				throw new Error('[harness] sub-workflows are not supported');
+			},
+			__harnessCredentials: credentialsOverride,
+			...extra,
+		};
+	}
+
+	/** A Workflow as n8n builds it from the database row. */
+	function loadWorkflow() {
+		return new wf.Workflow({
+			id: json.id,
+			name: json.name || 'Harness webhook workflow',
+			nodes: clone(json.nodes),
+			connections: clone(json.connections),
+			active: true,
+			nodeTypes,
+			staticData: clone(saved),
+			settings: clone(json.settings),
+		});
+	}
+
+	function save(workflow) {
+		if (workflow.staticData.__dataChanged !== true) return;
+		saved = clone(workflow.staticData);
+		workflow.staticData.__dataChanged = false;
+		saves++;
+	}
+
+	function webhookData(workflow, node, description, data) {
+		const p = workflow.expression.getSimpleParameterValue(node, description.path, 'internal', {});
+		const isFullPath = workflow.expression.getSimpleParameterValue(node, description.isFullPath, 'internal', {}, undefined, false);
+		return {
+			httpMethod: String(workflow.expression.getSimpleParameterValue(node, description.httpMethod, 'internal', {}, undefined, 'GET')),
+			node: node.name,
+			path: wf.NodeHelpers.getNodeWebhookPath(json.id, node, String(p).replace(/^\//, ''), isFullPath),
+			webhookDescription: description,
+			workflowId: json.id,
+			workflowExecuteAdditionalData: data,
+			isTest: false,
+		};
+	}
+
+	async function runMethod(workflow, method, activation) {
+		const node = workflow.getNode(nodeName);
+		const data = additionalData();
+		const results = [];
+		for (const description of descriptions) {
+			const fn = nodeType.webhookMethods && nodeType.webhookMethods[description.name] && nodeType.webhookMethods[description.name][method];
+			if (!fn) continue;
+			const context = new core.HookContext(workflow, node, data, 'trigger', activation, webhookData(workflow, node, description, data));
+			results.push(await fn.call(context));
+		}
+		return results;
+	}
+
+	async function activate(activation = 'activate') {
+		const workflow = loadWorkflow();
+		try {
+			for (const description of descriptions) {
+				const node = workflow.getNode(nodeName);
+				const data = additionalData();
+				const wd = webhookData(workflow, node, description, data);
+				const methods = (nodeType.webhookMethods && nodeType.webhookMethods[description.name]) || {};
+				const exists = methods.checkExists ? await methods.checkExists.call(new core.HookContext(workflow, node, data, 'trigger', activation, wd)) : false;
+				if (!exists && methods.create) await methods.create.call(new core.HookContext(workflow, node, data, 'trigger', activation, wd));
+			}
+		} catch (error) {
+			// n8n's clean-up: a fresh workflow from the database (static data before this activation).
+			try {
+				const fresh = loadWorkflow();
+				await runMethod(fresh, 'delete', 'update');
+				save(fresh);
+			} catch {
+				// n8n logs a failed clean-up and reports the activation error
+			}
+			throw error;
+		}
+		save(workflow);
+		active = true;
+	}
+
+	async function deactivate() {
+		const workflow = loadWorkflow();
+		const results = await runMethod(workflow, 'delete', 'update');
+		save(workflow);
+		active = false;
+		return results;
+	}
+
+	function startExecution(items, tag) {
+		const promise = h
+			.run(json, { mode: 'webhook', startNode: nodeName, input: items, staticData: clone(saved), credentialsOverride: options.credentialsOverride })
+			.then((result) => {
+				executions.push(result);
+				const ready = waiters;
+				waiters = [];
+				for (const w of ready) w();
+				return result;
+			});
+		if (tag) {
+			const list = byTag.get(tag) || [];
+			list.push(promise);
+			byTag.set(tag, list);
+		}
+		return promise;
+	}
+
+	async function handle(rawReq, rawRes) {
+		const req = await expressRequest(rawReq);
+		const res = expressResponse(rawRes);
+		const tag = rawReq.headers[REQUEST_TAG];
+		const call = { at: Date.now(), path: req.path, status: undefined, started: false };
+		calls.push(call);
+		rawRes.on('finish', () => {
+			call.status = rawRes.statusCode;
+		});
+		const workflow = loadWorkflow();
+		const node = workflow.getNode(nodeName);
+		const data = additionalData({ httpRequest: req, httpResponse: res });
+		const description = descriptions.find((d) => {
+			const wd = webhookData(workflow, node, d, data);
+			return req.path === `/webhook/${wd.path}` && wd.httpMethod.split(',').map((m) => m.trim()).includes(req.method);
+		});
+		if (!active || !description || closed) {
+			return respond(res, { responseCode: 404, data: { code: 404, message: `The requested webhook "${req.method} ${req.path}" is not registered.` } });
+		}
+		let result;
+		try {
+			const context = new core.WebhookContext(workflow, node, data, 'webhook', webhookData(workflow, node, description, data), [], null);
+			result = nodeType instanceof wf.Node ? await nodeType.webhook(context) : await nodeType.webhook.call(context);
+		} catch (error) {
+			// n8n: answers 500, starts an execution that fails with this error, saves no static data.
+			errors.push(error);
+			respond(res, { responseCode: 500, data: { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' } });
+			call.error = error;
+			return;
+		}
+		save(workflow);
+		if (result.workflowData === undefined) {
+			// No execution. With noWebhookResponse the node answered itself and n8n sends nothing more.
+			if (!result.noWebhookResponse) {
+				respond(res, { responseCode: 200, data: result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' } });
+			}
+			return;
+		}
+		call.started = true;
+		const started = startExecution(result.workflowData[0] || [], tag);
+		if (!result.noWebhookResponse) respond(res, { responseCode: 200, data: { message: 'Workflow was started' } });
+		await started;
+	}
+
+	/** POSTs to the production URL; resolves once the executions this call started have finished. */
+	async function post(body, { headers = {}, method = 'POST', contentType = 'application/json', path } = {}) {
+		const tag = crypto.randomUUID();
+		const payload = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+		const target = `${base}${path || `/webhook/${webhookPath()}`}`;
+		const response = await request(target, { method, headers: { 'content-type': contentType, ...headers, [REQUEST_TAG]: tag }, body: payload });
+		const started = byTag.get(tag) || [];
+		byTag.delete(tag);
+		return { ...response, executions: await Promise.all(started) };
+	}
+
+	function webhookPath() {
+		const workflow = loadWorkflow();
+		return webhookData(workflow, workflow.getNode(nodeName), descriptions[0], additionalData()).path;
+	}
+
+	/** The URL the node registers (n8n's WEBHOOK_URL + path). */
+	function url() {
+		return `${urls.webhookBaseUrl}/${webhookPath()}`;
+	}
+
+	/** Resolves once `count` executions in all have finished (deliveries from elsewhere included). */
+	async function waitForExecutions(count, { timeoutMs = 20000 } = {}) {
+		const until = Date.now() + timeoutMs;
+		while (executions.length < count) {
+			const left = until - Date.now();
+			if (left <= 0) throw new Error(`[harness] ${executions.length} execution(s) after ${timeoutMs} ms, expected ${count}`);
+			await new Promise((resolve) => {
+				const timer = setTimeout(resolve, Math.min(left, 200));
+				timer.unref();
+				waiters.push(() => {
+					clearTimeout(timer);
+					resolve();
+				});
+			});
+		}
+		return executions.slice(0, count);
+	}
+
+	async function close() {
+		if (closed) return;
+		closed = true;
+		await new Promise((resolve) => server.close(() => resolve()));
+		if (typeof server.closeAllConnections === 'function') server.closeAllConnections();
+	}
+
+	return {
+		workflow: json,
+		nodeName,
+		baseUrl: base,
+		get url() {
+			return url();
+		},
+		activate,
+		deactivate,
+		post,
+		waitForExecutions,
+		close,
+		get active() {
+			return active;
+		},
+		/** Finished executions, in the order they finished. */
+		get executions() {
+			return [...executions];
+		},
+		/** Every call received: { at, path, status, started, error? }. */
+		get calls() {
+			return [...calls];
+		},
+		/** Errors thrown by webhook() (each an error execution in n8n). */
+		get errors() {
+			return [...errors];
+		},
+		get staticData() {
+			return clone(saved);
+		},
+		get nodeStaticData() {
+			return clone(saved[`node:${nodeName}`] || {});
+		},
+		set staticData(value) {
+			saved = clone(value);
+		},
+		get saves() {
+			return saves;
+		},
+	};
+}
+
+module.exports = { webhookTrigger, signature, REQUEST_TAG };
