@@ -95,9 +95,7 @@ export function seenRecently(staticData: IDataObject, key: string, nowMs: number
 export function rememberEvents(staticData: IDataObject, keys: readonly string[], nowMs: number, windowMs: number): void {
 	const recent = readRecent(staticData);
 	for (const key of keys) recent[key] = nowMs;
-	const kept = Object.entries(recent)
-		.filter(([, at]) => nowMs - at <= windowMs)
-		.sort((a, b) => b[1] - a[1])
-		.slice(0, MAX_RECENT);
+	let kept = Object.entries(recent).filter(([, at]) => nowMs - at <= windowMs);
+	if (kept.length > MAX_RECENT) kept = kept.sort((a, b) => b[1] - a[1]).slice(0, MAX_RECENT);
 	staticData[RECENT_KEY] = Object.fromEntries(kept);
 }
