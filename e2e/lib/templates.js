@@ -23,6 +23,7 @@ const CREDENTIAL = Object.freeze({ id: 'apE2eCredential01', name: 'AccessPoint a
  *               (set to every minute for the e2e)
  *  - 'cli+resume' n8n execute puts the run to wait; the emulator's identity
  *               provider is completed and its redirect resumes the run in the server
+ *  - 'webhook'  started by the service's calls (e2e/lib/webhook.js); not run by a step here
  */
 const SCENARIOS = {
 	'account-audit.json': {
@@ -45,6 +46,9 @@ const SCENARIOS = {
 		exactFromTrigger: 2,
 	},
 	'onboard-company.json': { start: 'cli+resume', expect: { 'Ready to send invoices': 1 } },
+	// The AccessPoint Trigger (webhooks): no step of run.js starts it (imported and checked in the
+	// editor only); e2e/lib/webhook.js (checkWebhookTrigger) publishes a workflow with the trigger.
+	'delivery-status-alerts.json': { start: 'webhook' },
 	// e2e/workflows/ (used only while examples/ is empty)
 	'e2e-registrations-and-orders.json': {
 		start: 'cli',

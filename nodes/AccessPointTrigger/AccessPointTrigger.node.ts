@@ -1,9 +1,10 @@
-import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { registrationIdField, retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
 import { receive } from './receive';
+import { recordExecution } from './record';
 import { checkWebhooks, createWebhooks, deleteWebhooks } from './registry';
 import { DEFAULT_MAX_AGE_MINUTES } from './settings';
 
@@ -111,5 +112,10 @@ export class AccessPointTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await receive.call(this);
+	}
+
+	/** The first step of every execution the trigger starts: records its events (see record.ts), passes the items on. */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await recordExecution.call(this);
 	}
 }

@@ -6,7 +6,8 @@
  * maximum age is a replay, more than a minute ahead is refused too), then the body (400 when
  * not JSON). A refusal writes its own answer and returns no workflowData, so n8n starts
  * nothing. An accepted call whose events were all seen before (the service retries and
- * may deliver twice) or not selected is answered 200 and starts nothing either.
+ * may deliver twice) or not selected is answered 200 and starts nothing either. How the
+ * handled events are remembered across calls: see record.ts.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -14,10 +15,11 @@ import { NodeApiError } from 'n8n-workflow';
 import type { ApiClient } from '../shared/transport';
 import { getApiClient } from '../shared/transport';
 import type { EntityType, OutputEvent, UpdateType } from './events';
-import { buildItem, classify, eventKey, orderIdOf, outputEventOf } from './events';
+import { buildItem, classify, orderIdOf, outputEventOf } from './events';
+import { keyOf, recentWindowMs } from './record';
 import type { TriggerSettings } from './settings';
 import { readSettings } from './settings';
-import { bodyDigest, checkTimestamp, MAX_FUTURE_SKEW_MS, parseSignatureHeader, SIGNATURE_HEADER, signedWithAny } from './signature';
+import { checkTimestamp, parseSignatureHeader, SIGNATURE_HEADER, signedWithAny } from './signature';
 import { readWebhooks, rememberEvents, seenRecently } from './state';
 import type { StoredWebhooks } from './state';
 
@@ -110,23 +112,23 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const events = parseEvents(raw);
 	if (!events) return refuse(this, 400, 'Body is not a JSON event', `the body is not a JSON object or list of at most ${MAX_EVENTS} objects`);
 
-	const windowMs = settings.maxAgeMs + MAX_FUTURE_SKEW_MS;
+	const windowMs = recentWindowMs(settings.maxAgeMs);
 	const accepted: Accepted[] = [];
 	const keys = new Set<string>();
 	let repeated = 0;
-	events.forEach((payload, index) => {
+	for (const payload of events) {
 		const kind = classify(payload);
-		if (!kind) return;
+		if (!kind) continue;
 		const event = outputEventOf(kind.entityType, kind.updateType, settings.events);
-		if (!event) return;
-		const key = eventKey(payload, kind.entityType, kind.updateType) ?? `body:${bodyDigest(raw)}:${index}`;
+		if (!event) continue;
+		const key = keyOf(payload, kind.entityType, kind.updateType);
 		if (keys.has(key) || seenRecently(staticData, key, nowMs, windowMs)) {
 			repeated++;
-			return;
+			continue;
 		}
 		keys.add(key);
 		accepted.push({ key, event, ...kind, payload });
-	});
+	}
 	if (!accepted.length) {
 		return { webhookResponse: { message: repeated ? 'Already received; ignored' : 'Not an event this trigger listens to; ignored' } };
 	}
@@ -138,6 +140,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		const order = orders && a.event !== 'deleted' && id !== undefined ? orders.get(id) : undefined;
 		return buildItem({ event: a.event, entityType: a.entityType, updateType: a.updateType, payload: a.payload, receivedAt, order });
 	});
+	// Saved by n8n only if this call started no execution; execute() records them again (record.ts).
 	rememberEvents(staticData, [...keys], nowMs, windowMs);
 	return { workflowData: [this.helpers.returnJsonArray(items)] };
 }

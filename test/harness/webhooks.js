@@ -13,11 +13,19 @@
  * - A production server on 127.0.0.1 (`/webhook/<path>`), like n8n's live-webhooks
  *   service: each request builds the workflow from the saved static data, runs the node's
  *   webhook() in n8n-core's WebhookContext (mode 'webhook') with an express-like request
- *   carrying `rawBody` (the exact bytes received), saves static data when webhook() did not
- *   throw, and answers as n8n's webhook helpers do: nothing when the node answered itself
- *   (`noWebhookResponse`), `webhookResponse` or "Webhook call received" when it returned no
- *   workflowData, otherwise "Workflow was started" while the execution runs (responseMode
- *   onReceived). A webhook() that throws gets HTTP 500 and, as in n8n, an error execution.
+ *   carrying `rawBody` (the exact bytes received), and answers as n8n's webhook helpers do:
+ *   nothing when the node answered itself (`noWebhookResponse`), `webhookResponse` or
+ *   "Webhook call received" when it returned no workflowData, otherwise "Workflow was
+ *   started" while the execution runs (responseMode onReceived). A webhook() that throws gets
+ *   HTTP 500 (n8n also records an error execution: here in `errors`).
+ * - Static data as n8n 2.41 keeps it: what webhook() changed is saved when the call starts no
+ *   execution. When it starts one, n8n's WorkflowRunner first wraps the same static data
+ *   object in a new Workflow (establishContextForPersistence: the change mark is reset, so
+ *   live-webhooks' save finds nothing to save) and the execution reloads static data from
+ *   the database (loadStaticData); the execution saves what IT changed when it ends
+ *   (workflowExecuteAfter). The same sequence runs here, with n8n-workflow's own Workflow.
+ * - n8n's deduplication store (`checkProcessedAndRecord`) is installed in memory when the
+ *   process has none (the CLI keeps it in its processed_data table).
  *
  * Requests are handled concurrently, each with the static data saved when it started, as
  * n8n does; `saves` counts the writes.
@@ -33,9 +41,65 @@ const crypto = require('node:crypto');
 const http = require('node:http');
 
 const { expressRequest, expressResponse, respond, request } = require('./http');
+const { HarnessResult } = require('./result');
 const { clone } = require('./workflow');
 
 const REQUEST_TAG = 'x-harness-call';
+
+/**
+ * n8n's deduplication store (`this.helpers.checkProcessedAndRecord`), which the CLI backs with
+ * its processed_data table (one row per workflow and context, 'entries' mode: hashes of the
+ * items, the oldest dropped beyond maxEntries). Here in memory, installed once per process
+ * when nothing else installed one.
+ */
+function installDeduplicationStore(core) {
+	const Service = core.DataDeduplicationService;
+	if (!Service) return undefined;
+	try {
+		Service.getInstance();
+		return undefined; // already there
+	} catch {
+		// not initialised yet
+	}
+	const rows = new Map();
+	const contextOf = (scope, { workflow, node }) => `${workflow.id}|${scope === 'node' ? `n:${node.id}` : ''}`;
+	const hash = (item) => crypto.createHash('md5').update(String(item)).digest('base64');
+	const store = {
+		rows,
+		async checkProcessedAndRecord(items, scope, contextData, options) {
+			if (options.mode !== 'entries') throw new Error(`[harness] deduplication mode ${options.mode} is not modelled`);
+			const key = contextOf(scope, contextData);
+			const data = rows.get(key) || [];
+			const known = new Set(data);
+			const result = { new: [], processed: [] };
+			for (const item of items) {
+				const h = hash(item);
+				if (known.has(h)) result.processed.push(item);
+				else {
+					result.new.push(item);
+					data.push(h);
+					known.add(h);
+				}
+			}
+			if (options.maxEntries) data.splice(0, Math.max(0, data.length - options.maxEntries));
+			rows.set(key, data);
+			return result;
+		},
+		async removeProcessed(items, scope, contextData) {
+			const key = contextOf(scope, contextData);
+			const drop = new Set(items.map(hash));
+			rows.set(key, (rows.get(key) || []).filter((h) => !drop.has(h)));
+		},
+		async clearAllProcessedItems(scope, contextData) {
+			rows.delete(contextOf(scope, contextData));
+		},
+		async getProcessedDataCount(scope, contextData) {
+			return (rows.get(contextOf(scope, contextData)) || []).length;
+		},
+	};
+	void Service.init(store);
+	return store;
+}
 
 /** `t=<seconds>,s=<hex HMAC-SHA256(secret, "<t>.<body>")>` over the exact bytes of `body`. */
 function signature(secret, body, t = Math.floor(Date.now() / 1000)) {
@@ -52,6 +116,7 @@ function signature(secret, body, t = Math.floor(Date.now() / 1000)) {
 async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 	const { core, workflow: wf } = h.loaded.env;
 	const nodeTypes = h.nodeTypes;
+	installDeduplicationStore(core);
 
 	let source;
 	let nodeName = options.nodeName;
@@ -127,8 +192,8 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 		};
 	}
 
-	/** A Workflow as n8n builds it from the database row. */
-	function loadWorkflow() {
+	/** A Workflow as n8n builds it from the database row (or over a given static data object). */
+	function loadWorkflow(staticData = clone(saved)) {
 		return new wf.Workflow({
 			id: json.id,
 			name: json.name || 'Harness webhook workflow',
@@ -136,7 +201,7 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 			connections: clone(json.connections),
 			active: true,
 			nodeTypes,
-			staticData: clone(saved),
+			staticData,
 			settings: clone(json.settings),
 		});
 	}
@@ -209,16 +274,47 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 		return results;
 	}
 
+	let executionCounter = 0;
+
+	/** n8n's runMainProcess: static data reloaded, WorkflowExecute from the trigger with its items, static data saved at the end if changed. */
+	async function runExecution(items) {
+		const executionId = `webhook-${++executionCounter}`;
+		const workflow = loadWorkflow();
+		const hooks = new core.ExecutionLifecycleHooks('webhook', executionId, {
+			id: json.id,
+			name: workflow.name,
+			nodes: json.nodes,
+			connections: json.connections,
+			active: true,
+			settings: json.settings,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		});
+		const executedNodes = [];
+		hooks.addHandler('nodeExecuteAfter', (name) => executedNodes.push(name));
+		const data = additionalData({ hooks, executionId });
+		const stack = [{ node: workflow.getNode(nodeName), data: { main: [items] }, source: null }];
+		const runExecutionData =
+			typeof wf.createRunExecutionData === 'function'
+				? wf.createRunExecutionData({ executionData: { nodeExecutionStack: stack } })
+				: {
+						startData: {},
+						resultData: { runData: {} },
+						executionData: { contextData: {}, nodeExecutionStack: stack, metadata: {}, waitingExecution: {}, waitingExecutionSource: {} },
+					};
+		const run = await new core.WorkflowExecute(data, 'webhook', runExecutionData).processRunExecutionData(workflow);
+		save(workflow); // workflowExecuteAfter
+		return new HarnessResult(run, { executionId, workflow: json, executedNodes });
+	}
+
 	function startExecution(items, tag) {
-		const promise = h
-			.run(json, { mode: 'webhook', startNode: nodeName, input: items, staticData: clone(saved), credentialsOverride: options.credentialsOverride })
-			.then((result) => {
-				executions.push(result);
-				const ready = waiters;
-				waiters = [];
-				for (const w of ready) w();
-				return result;
-			});
+		const promise = runExecution(items).then((result) => {
+			executions.push(result);
+			const ready = waiters;
+			waiters = [];
+			for (const w of ready) w();
+			return result;
+		});
 		if (tag) {
 			const list = byTag.get(tag) || [];
 			list.push(promise);
@@ -236,7 +332,8 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 		rawRes.on('finish', () => {
 			call.status = rawRes.statusCode;
 		});
-		const workflow = loadWorkflow();
+		const staticData = clone(saved);
+		const workflow = loadWorkflow(staticData);
 		const node = workflow.getNode(nodeName);
 		const data = additionalData({ httpRequest: req, httpResponse: res });
 		const description = descriptions.find((d) => {
@@ -257,14 +354,17 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 			call.error = error;
 			return;
 		}
-		save(workflow);
 		if (result.workflowData === undefined) {
+			save(workflow);
 			// No execution. With noWebhookResponse the node answered itself and n8n sends nothing more.
 			if (!result.noWebhookResponse) {
 				respond(res, { responseCode: 200, data: result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' } });
 			}
 			return;
 		}
+		// WorkflowRunner.establishContextForPersistence: a Workflow over the same static data object.
+		loadWorkflow(staticData);
+		save(workflow); // live-webhooks' save, after the execution started: the change mark is gone
 		call.started = true;
 		const started = startExecution(result.workflowData[0] || [], tag);
 		if (!result.noWebhookResponse) respond(res, { responseCode: 200, data: { message: 'Workflow was started' } });

@@ -385,6 +385,31 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(Object.keys(t.nodeStaticData.recentEvents as IDataObject)).toHaveLength(2);
 		});
 
+		it('a repeat arriving while the first execution still runs starts an execution whose trigger passes nothing on (n8n saves static data only when the first ends)', async () => {
+			const slow = await webhookTrigger(h, {
+				nodes: [
+					{ name: NAME, type: TRIGGER, parameters: { events: ['orderCreated'], options: { maxRetries: 0 } } },
+					{ name: 'Wait a second', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { resume: 'timeInterval', amount: 1, unit: 'seconds' } },
+				],
+				connections: { [NAME]: { main: [[{ node: 'Wait a second', type: 'main', index: 0 }]] } },
+			});
+			open.push(slow);
+			await slow.activate();
+			const key = secretOf(slow);
+			const body = orderEvent({ EventID: 900006 });
+			const first = slow.post(body, { headers: { 'billit-signature': signature(key, body) } });
+			await new Promise((r) => setTimeout(r, 300));
+			const during = await slow.post(body, { headers: { 'billit-signature': signature(key, body) } });
+			const [firstRun] = (await first).executions;
+			expect(firstRun.output('Wait a second')).toHaveLength(1);
+			expect(during.executions).toHaveLength(1);
+			expect(during.executions[0].output(NAME)).toEqual([]);
+			expect(during.executions[0].executed('Wait a second')).toBe(false);
+			const after = await slow.post(body, { headers: { 'billit-signature': signature(key, body) } });
+			expect(after.executions).toHaveLength(0);
+			console.log('[webhook] a repeat during the first execution: 1 execution, 0 items past the trigger; after it ended: no execution');
+		});
+
 		it('a body that is not a JSON event gets 400 and starts nothing', async () => {
 			const bodies = ['not json', '{"OrderID": 1', '[1, 2]', '[]', '"text"'];
 			const answers = [];
