@@ -14,13 +14,16 @@ export interface WebhookCall {
 	error?: Error;
 }
 
+/** An execution the trigger started, with when its call arrived and when it started (Date.now()). */
+export type WebhookExecution = HarnessResult & { receivedAt?: number; startedAt: number };
+
 export interface WebhookPostResult {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: unknown;
 	text: string;
 	/** The executions this call started, finished. */
-	executions: HarnessResult[];
+	executions: WebhookExecution[];
 }
 
 export interface WebhookTrigger {
@@ -37,10 +40,10 @@ export interface WebhookTrigger {
 		body: unknown,
 		options?: { headers?: Record<string, string>; method?: string; contentType?: string; path?: string },
 	): Promise<WebhookPostResult>;
-	waitForExecutions(count: number, options?: { timeoutMs?: number }): Promise<HarnessResult[]>;
+	waitForExecutions(count: number, options?: { timeoutMs?: number }): Promise<WebhookExecution[]>;
 	close(): Promise<void>;
 	readonly active: boolean;
-	readonly executions: HarnessResult[];
+	readonly executions: WebhookExecution[];
 	readonly calls: WebhookCall[];
 	readonly errors: Error[];
 	/** The workflow's static data as n8n saved it (settable, e.g. to simulate another process's copy). */

@@ -277,7 +277,8 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 	let executionCounter = 0;
 
 	/** n8n's runMainProcess: static data reloaded, WorkflowExecute from the trigger with its items, static data saved at the end if changed. */
-	async function runExecution(items) {
+	async function runExecution(items, call) {
+		const startedAt = Date.now();
 		const executionId = `webhook-${++executionCounter}`;
 		const workflow = loadWorkflow();
 		const hooks = new core.ExecutionLifecycleHooks('webhook', executionId, {
@@ -304,11 +305,15 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 					};
 		const run = await new core.WorkflowExecute(data, 'webhook', runExecutionData).processRunExecutionData(workflow);
 		save(workflow); // workflowExecuteAfter
-		return new HarnessResult(run, { executionId, workflow: json, executedNodes });
+		const result = new HarnessResult(run, { executionId, workflow: json, executedNodes });
+		// When the call arrived and when its execution started (Date.now(), for latency figures).
+		result.receivedAt = call ? call.at : undefined;
+		result.startedAt = startedAt;
+		return result;
 	}
 
-	function startExecution(items, tag) {
-		const promise = runExecution(items).then((result) => {
+	function startExecution(items, tag, call) {
+		const promise = runExecution(items, call).then((result) => {
 			executions.push(result);
 			const ready = waiters;
 			waiters = [];
@@ -366,7 +371,7 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 		loadWorkflow(staticData);
 		save(workflow); // live-webhooks' save, after the execution started: the change mark is gone
 		call.started = true;
-		const started = startExecution(result.workflowData[0] || [], tag);
+		const started = startExecution(result.workflowData[0] || [], tag, call);
 		if (!result.noWebhookResponse) respond(res, { responseCode: 200, data: { message: 'Workflow was started' } });
 		await started;
 	}
@@ -399,8 +404,8 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 			const left = until - Date.now();
 			if (left <= 0) throw new Error(`[harness] ${executions.length} execution(s) after ${timeoutMs} ms, expected ${count}`);
 			await new Promise((resolve) => {
+				// Not unref'd: a script waiting here for calls from another process must stay alive.
 				const timer = setTimeout(resolve, Math.min(left, 200));
-				timer.unref();
 				waiters.push(() => {
 					clearTimeout(timer);
 					resolve();
