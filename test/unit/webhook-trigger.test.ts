@@ -5,6 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { buildItem, classify, eventKey, outputEventOf, subscriptionsFor } from '../../nodes/AccessPointTrigger/events';
 import { checkTimestamp, parseSignatureHeader, signedWithAny } from '../../nodes/AccessPointTrigger/signature';
 import { MAX_RECENT, RECENT_KEY, matchesWanted, readWebhooks, rememberEvents, seenRecently } from '../../nodes/AccessPointTrigger/state';
+import { printFigures } from '../reliability/report';
 
 const hex = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
 
@@ -130,6 +131,6 @@ describe('recent events (static data)', () => {
 		expect(kept).toHaveLength(MAX_RECENT);
 		expect(kept).toContain(`k${MAX_RECENT + 49}`);
 		expect(kept).not.toContain('k0');
-		console.log(`[webhook] recent events kept after ${MAX_RECENT + 50} events: ${kept.length}; JSON ${JSON.stringify(many).length} bytes`);
+		printFigures('AccessPoint Trigger: recent-event memory', { 'events recorded': MAX_RECENT + 50, 'keys kept': kept.length, 'static data JSON (bytes)': JSON.stringify(many).length });
 	});
 });

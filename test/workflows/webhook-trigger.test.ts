@@ -5,12 +5,14 @@
  * registers the webhooks, enforces its 4-per-party limit and delivers signed events.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 import { signature, webhookTrigger } from '../harness/webhooks';
 import type { WebhookTrigger } from '../harness/webhooks';
+import { printFigures } from '../reliability/report';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 interface Hub {
@@ -119,7 +121,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			await t.activate('init'); // n8n restarted: checkExists finds them all
 			expect(webhookPosts()).toHaveLength(0);
 			expect(emu.webhooks.list().map((w) => w.WebhookID)).toEqual(hooks.map((w) => w.WebhookID));
-			console.log(`[webhook] activation: ${hooks.length} webhooks created; re-activation: ${webhookPosts().length} created, ${emu.requests.length} request(s) (the list)`);
+			printFigures('AccessPoint Trigger: activation', { 'webhooks created on publishing': hooks.length, 'created on re-activation': webhookPosts().length, 'requests on re-activation (the list)': emu.requests.length });
 		});
 
 		it('a webhook deleted at the service, other events or another URL give a complete new set, the old ones removed', async () => {
@@ -174,7 +176,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			// The first webhook was made before the fifth was refused; it was removed again.
 			expect(emu.webhooks.list()).toHaveLength(3);
 			expect(stored(t)).toBeUndefined();
-			console.log(`[webhook] limit: "${error.message}"`);
+			printFigures('AccessPoint Trigger: the 4-per-party limit', { 'activation error': error.message, 'webhooks left at the emulator': emu.webhooks.list().length });
 
 			// Every event at once needs 5: more than the service allows even for an empty party.
 			const hub = (emu.webhooks as unknown as { hub: Hub }).hub;
@@ -224,7 +226,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			emu.delivery.set(id, 'Refused', { reason: 'BUYER_REF', info: 'Unknown purchase order' });
 			await emu.webhooks.settle();
 			const runs = await t.waitForExecutions(4);
-			await new Promise((r) => setTimeout(r, 200));
+			await sleep(200);
 			expect(t.executions).toHaveLength(4);
 			const items = t.executions.map((run) => run.assertSuccess().output(NAME));
 			expect(items.every((list) => list.length === 1)).toBe(true);
@@ -246,7 +248,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(deliveries).toHaveLength(4);
 			expect(deliveries.every((d) => d.state === 'delivered' && d.attempts.length === 1 && d.attempts[0].status === 200)).toBe(true);
 			expect(runs).toHaveLength(4);
-			console.log(`[webhook] ${deliveries.length} events delivered -> ${t.executions.length} executions, ${t.calls.length} calls`);
+			printFigures('AccessPoint Trigger: emulator events', { 'events delivered': deliveries.length, 'calls received': t.calls.length, executions: t.executions.length });
 		});
 
 		it("the emulator's duplicate delivery starts one execution; wrong signatures and stale timestamps start none", async () => {
@@ -272,7 +274,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(stale.attempts.map((a) => a.status)).toEqual([401, 401, 401]);
 			expect(t.executions).toHaveLength(1);
 			expect(t.errors).toEqual([]);
-			console.log(`[webhook] duplicate: 2 calls -> 1 execution; wrong signature: ${forged.attempts.length} calls -> 0; stale: ${stale.attempts.length} calls -> 0`);
+			printFigures('AccessPoint Trigger: emulator faults', { 'duplicate: calls / executions': `${dup.attempts.length} / 1`, 'wrong signature: calls / executions': `${forged.attempts.length} / 0`, 'stale timestamp: calls / executions': `${stale.attempts.length} / 0` });
 		});
 
 		it('Fetch Full Order: the item is the whole order with delivery details flattened; a deleted order is not read', async () => {
@@ -398,7 +400,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			const key = secretOf(slow);
 			const body = orderEvent({ EventID: 900006 });
 			const first = slow.post(body, { headers: { 'billit-signature': signature(key, body) } });
-			await new Promise((r) => setTimeout(r, 300));
+			await sleep(300);
 			const during = await slow.post(body, { headers: { 'billit-signature': signature(key, body) } });
 			const [firstRun] = (await first).executions;
 			expect(firstRun.output('Wait a second')).toHaveLength(1);
@@ -407,7 +409,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(during.executions[0].executed('Wait a second')).toBe(false);
 			const after = await slow.post(body, { headers: { 'billit-signature': signature(key, body) } });
 			expect(after.executions).toHaveLength(0);
-			console.log('[webhook] a repeat during the first execution: 1 execution, 0 items past the trigger; after it ended: no execution');
+			printFigures('AccessPoint Trigger: a repeat during the first execution', { 'executions it started': during.executions.length, 'items past the trigger': during.executions[0].output(NAME).length, 'executions for a repeat after it ended': after.executions.length });
 		});
 
 		it('a body that is not a JSON event gets 400 and starts nothing', async () => {
