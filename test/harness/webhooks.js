@@ -132,7 +132,8 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 	json.id = json.id || `harness-webhook-wf-${crypto.randomUUID().slice(0, 8)}`;
 	for (const node of json.nodes) {
 		// As n8n does when a workflow is saved: every node with webhooks gets its own id (the URL path).
-		wf.NodeHelpers.resolveNodeWebhookId(node, nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description);
+		const description = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
+		if (description.webhooks && description.webhooks.length && !node.webhookId) node.webhookId = crypto.randomUUID();
 	}
 	if (!nodeName) {
 		const hit = json.nodes.find((n) => typeof nodeTypes.getByNameAndVersion(n.type, n.typeVersion).webhook === 'function' && !n.disabled);
