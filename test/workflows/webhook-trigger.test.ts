@@ -200,7 +200,12 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 		});
 
 		it('a registered entity: webhooks at /v1/einvoices/registrations/{id}/webhooks for its party, and only its events', async () => {
-			const t = await trigger({ events: ['orderCreated'], source: 'registration', registrationId: { __rl: true, mode: 'id', value: '300001' } });
+			const t = await trigger({
+				events: ['orderCreated'],
+				source: 'registration',
+				registrationId: { __rl: true, mode: 'id', value: '300001' },
+				options: { maxRetries: 0, fetchFullOrder: true },
+			});
 			await t.activate();
 			expect(webhookPosts().map((r) => r.path)).toEqual(['/v1/einvoices/registrations/300001/webhooks']);
 			expect(emu.webhooks.list().map((w) => String(w.PartyID))).toEqual(['300001']);
@@ -208,8 +213,11 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			const id = await createOrder('300001');
 			await emu.webhooks.settle();
 			const [run] = await t.waitForExecutions(1);
-			expect(run.output(NAME)).toEqual([expect.objectContaining({ event: 'created', OrderID: id })]);
+			expect(run.output(NAME)).toEqual([expect.objectContaining({ event: 'created', OrderID: id, OrderLines: expect.any(Array), delivered: false })]);
 			expect(t.executions).toHaveLength(1);
+			// The full order was read as the entity (its PartyID in the partyID header).
+			const read = emu.requests.find((r) => r.method === 'GET' && r.path === `/v1/orders/${id}`);
+			expect(read).toMatchObject({ status: 200, headers: expect.objectContaining({ partyid: '300001' }) });
 			emu.clearRequests();
 			await t.deactivate();
 			expect(emu.webhooks.list()).toEqual([]);
