@@ -251,7 +251,7 @@ async function main() {
 				row('6f', 'Order Trigger poll interval ÷ webhook p95 (sent -> started)', [POLL_INTERVAL_MS / p95]),
 			);
 			notes.push(
-				`6: ${r.events} events, one at a time after 5 warm-up ones (${r.executions} executions); in the harness (test/harness/webhooks.js as n8n's live-webhooks service: ` +
+				`6: ${r.events} events, one at a time after 5 warm-up ones (${r.executions} executions); in the harness (test/harness/webhookTrigger.js as n8n's live-webhooks service: ` +
 					"signature check in webhook(), then WorkflowExecute); the emulator, in its own process, delivers the signed calls. Median/min/max are over the events (n = events).",
 			);
 		}

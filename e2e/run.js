@@ -210,7 +210,9 @@ async function main() {
 			if (!ARGS.has('--skip-browser')) {
 				await step('editor in headless Chromium: login, no node issues, screenshots', async (fail) => {
 					const { runEditorChecks } = require('./lib/browser');
-					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id });
+					const { checkNodePanel } = require('./lib/panel');
+					const panel = (page) => checkNodePanel({ page, baseUrl: server.base, artifactsDir: ARTIFACTS });
+					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel] });
 					for (const l of out.lines) log(`   ${l}`);
 					out.problems.forEach(fail);
 				});

@@ -26,6 +26,7 @@ const OUTPUT_LABELS = {
 	'n8n-nodes-base.if': ['true', 'false'],
 	[`${PKG}.accessPointPeppolLookup`]: ['Can Receive', 'Cannot Receive'],
 	[`${PKG}.accessPointIdentification`]: ['Not Identified', 'Identified'],
+	[`${PKG}.accessPointOrder`]: ['Delivered', 'Pending', 'Error / Refused'],
 };
 
 // ---- templates ------------------------------------------------------------------------------
@@ -220,6 +221,50 @@ const SCENARIOS = [
 		},
 	},
 	{
+		file: 'chase-undelivered-invoices.json',
+		title: 'Chase undelivered invoices',
+		summary: 'Schedule -> sent, unpaid sales invoices with no news for a day -> delivery status -> the failed and refused ones to a marked follow-up branch',
+		expect: { 'FOLLOW UP: not delivered': 2 },
+		fields: {
+			'Sent invoices to check': ['OrderID', 'OrderNumber', 'OrderStatus', 'LastModified'],
+			'Delivery status': ['OrderID', 'Status', 'DeliveryInfo', 'RefusedReason'],
+			'Still pending: check again tomorrow': ['OrderID', 'Status'],
+			'FOLLOW UP: not delivered': ['OrderNumber', 'Customer', 'Problem', 'Reason'],
+			'Chase the customer': ['OrderNumber', 'Problem'],
+		},
+		async run(h, note) {
+			const emu = h.emulator;
+			const day = 24 * 60 * 60 * 1000;
+			const outcome = emu.config.deliveryOutcome;
+			// Three days ago: three invoices sent over Peppol, which then stay pending, fail or are refused.
+			emu.config.deliveryOutcome = 'Pending';
+			emu.clock.advance(-3 * day);
+			const sent = [];
+			try {
+				for (const description of ['Consulting, May', 'Licences, May', 'Support, May']) {
+					const r = await h.runNode('accessPointOrder', {
+						resource: 'order',
+						operation: 'createAndSend',
+						orderDate: new Date(emu.clock.now()).toISOString().slice(0, 10),
+						customerName: 'Peppol Demo Belgium NV',
+						customerVatNumber: 'BE0123456749',
+						orderLines: { lines: [{ description, quantity: 1, unitPriceExcl: 250, vatPercentage: 21 }] },
+						transportType: 'Peppol',
+					});
+					r.assertSuccess();
+					sent.push(r.output(r.nodeName)[0].OrderID);
+				}
+				emu.delivery.set(sent[1], 'Error', { info: "The receiver's access point rejected the document" });
+				emu.delivery.set(sent[2], 'Refused', { reason: 'REF', info: 'Unknown purchase order number' });
+			} finally {
+				emu.clock.advance(3 * day);
+				emu.config.deliveryOutcome = outcome;
+			}
+			note(`set-up: three days ago invoices ${sent.join(', ')} went out over Peppol; one is still pending, one failed, one was refused`);
+			return await h.run(loadTemplate(this.file));
+		},
+	},
+	{
 		file: 'delivery-status-alerts.json',
 		title: 'Delivery status alerts',
 		summary: 'AccessPoint Trigger (signed webhooks) -> Delivered / Refused or error (ALERT) / other steps',
@@ -231,7 +276,7 @@ const SCENARIOS = [
 			'ALERT: refused or error': ['alert'],
 		},
 		async run(h, note) {
-			const { webhookTrigger } = require(path.join(HARNESS_DIR, 'webhooks'));
+			const { webhookTrigger } = require(path.join(HARNESS_DIR, 'webhookTrigger'));
 			const emu = h.emulator;
 			const t = await webhookTrigger(h, loadTemplate(this.file));
 			try {

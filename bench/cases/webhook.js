@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Measure 6: the AccessPoint Trigger (webhooks), event to execution, on loopback. In the
- * harness (test/harness/webhooks.js plays n8n's live-webhooks service: webhook() in
+ * harness (test/harness/webhookTrigger.js plays n8n's live-webhooks service: webhook() in
  * n8n-core's WebhookContext, then WorkflowExecute), with the emulator in the host process
  * delivering signed calls as the service does. Per event: an order is created through the
  * emulator's API; the emulator POSTs the signed event to the trigger's URL; the trigger
@@ -21,7 +21,7 @@ worker(async () => {
 	const emu = JSON.parse(process.env.BENCH_EMU);
 	const events = Math.max(40, runsWanted() * 5);
 	const h = await harnessFor(emu.credentials);
-	const { webhookTrigger } = require(path.join(ROOT, 'test', 'harness', 'webhooks'));
+	const { webhookTrigger } = require(path.join(ROOT, 'test', 'harness', 'webhookTrigger'));
 	const t = await webhookTrigger(h, { type: 'accessPointTrigger', parameters: { events: ['orderCreated'], options: {} } });
 	await t.activate();
 	const headers = { apikey: emu.credentials.apiKey, partyID: emu.credentials.partyId, 'content-type': 'application/json' };

@@ -68,7 +68,11 @@ async function openWorkflow(page, base, workflow) {
 	await page.waitForTimeout(1500);
 }
 
-async function runEditorChecks({ tc, base, templates, artifacts }) {
+/**
+ * `also`: more checks that need the logged-in editor, each `async (page) => { problems, lines }`
+ * (the node panel, the OAuth2 sign-in); they run after the templates, in order.
+ */
+async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
 	const { chromium } = require(tc.playwright.module);
 	const problems = [];
 	const lines = [];
@@ -112,7 +116,7 @@ async function runEditorChecks({ tc, base, templates, artifacts }) {
 			if (issues.length) problems.push(`${t.label}: nodes show issues on the canvas: ${issues.join(', ')}`);
 			lines.push(`${t.label}: ${ours} AccessPoint node(s) on the canvas, ${issues.length ? `ISSUES ${issues.join(', ')}` : 'no node issues'} (opened in ${(openMs / 1000).toFixed(1)} s)`);
 
-			const order = t.prepared.nodes.find((n) => n.type === `${PKG}.accessPointOrder` && n.parameters.operation === 'getMany' && n.parameters.filters);
+			const order = t.prepared.nodes.find((n) => n.type === `${PKG}.accessPointOrder` && n.parameters.operation === 'getAll' && n.parameters.filters);
 			if (order && !orderDone) {
 				orderDone = true;
 				await page.locator(`[data-test-id="canvas-node"][data-node-name="${order.name}"]`).dblclick();
@@ -144,6 +148,11 @@ async function runEditorChecks({ tc, base, templates, artifacts }) {
 			}
 		}
 		if (!orderDone) problems.push('no imported workflow has an AccessPoint Order "Get Many" node with filters to screenshot');
+		for (const check of also) {
+			const out = await check(page);
+			lines.push(...out.lines);
+			problems.push(...out.problems);
+		}
 		if (pageErrors.length) lines.push(`page errors (not failing): ${pageErrors.slice(0, 3).join(' | ')}`);
 	} finally {
 		await context.close();

@@ -33,6 +33,8 @@ const SCENARIOS = {
 	},
 	'send-where-peppol-ready.json': { start: 'cli' },
 	'daily-order-export.json': { start: 'cli', expect: { 'Export row': 1 } },
+	// The emulator's seed has Peppol invoices refused 1 to 30 days ago: they reach the follow-up branch.
+	'chase-undelivered-invoices.json': { start: 'cli', expect: { 'FOLLOW UP: not delivered': 1 } },
 	'new-invoices-feed.json': {
 		start: 'activate',
 		// Added to the emulator after the activation poll: 2 sales invoices, 1 purchase invoice, 1 credit note.

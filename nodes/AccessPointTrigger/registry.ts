@@ -14,7 +14,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isLoopbackHost } from '../shared/baseUrl';
 import type { ApiClient } from '../shared/transport';
-import { collectList, getApiClient } from '../shared/transport';
+import { getApiClient, paginateList } from '../shared/transport';
 import type { Subscription } from './events';
 import { describeSubscriptions } from './events';
 import type { RetryPolicy } from '../shared/retry';
@@ -73,7 +73,9 @@ function createPath(settings: TriggerSettings): string {
 
 /** The party's webhooks as the API lists them (never with secrets). */
 async function listWebhooks(ctx: IHookFunctions, client: ApiClient): Promise<IDataObject[]> {
-	return await collectList.call(ctx, client, { path: '/v1/webhooks', limit: LIST_LIMIT, operation: 'List webhooks' });
+	const all: IDataObject[] = [];
+	for await (const page of paginateList.call(ctx, client, { path: '/v1/webhooks', limit: LIST_LIMIT, operation: 'List webhooks' })) all.push(...page);
+	return all;
 }
 
 /** Deletes webhooks by id; answers the ones that could not be deleted (gone = deleted). */

@@ -3,6 +3,8 @@
  * address, the provider URL in the answer, and the 5-minute window. No n8n, no HTTP.
  */
 
+import type { Check } from '../shared/validation';
+
 /** The provider flow must be completed within 5 minutes of the POST. */
 export const SESSION_WINDOW_MS = 5 * 60 * 1000;
 
@@ -13,13 +15,11 @@ export const MAX_WAIT_MARGIN_SECONDS = 3600;
 /** The one identity provider supported today (its terms code, sent as IdentificationProviderTC). */
 export const DEFAULT_PROVIDER_CODE = 'itsme';
 
-export type UrlCheck = { ok: true; value: string } | { ok: false; problem: string; hint: string };
-
 /**
  * An absolute http(s) URL the user's browser can be sent to. Query and fragment
  * are kept: the service appends registrationID and success to the query.
  */
-export function checkRedirectUrl(value: unknown): UrlCheck {
+export function checkRedirectUrl(value: unknown): Check {
 	const raw = value === undefined || value === null ? '' : String(value).trim();
 	const hint =
 		'Enter an absolute web address starting with https:// (or http://), e.g. https://app.example.com/identified. The service sends the user\'s browser there and appends registrationID and success.';
@@ -84,7 +84,7 @@ export function sessionTimes(startedAtMs: number, marginSeconds: number = DEFAUL
 }
 
 /** The provider code to send: the chosen option, or the custom code when "Custom Code" is chosen. */
-export function providerCode(choice: unknown, custom: unknown): { ok: true; value: string } | { ok: false; problem: string; hint: string } {
+export function providerCode(choice: unknown, custom: unknown): Check {
 	const selected = String(choice ?? '').trim();
 	if (selected && selected !== 'custom') return { ok: true, value: selected };
 	const code = String(custom ?? '').trim();

@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { actForPartyOption, retryOptions } from '../shared/fields';
 import { filterCombineField, filterConditionsField, rawFilterOption } from '../shared/filterFields';
+import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
 import { pollOrders } from './poll';
 
 export class AccessPointOrderTrigger implements INodeType {
@@ -46,11 +47,7 @@ export class AccessPointOrderTrigger implements INodeType {
 				default: '',
 				options: [
 					{ name: 'Any', value: '' },
-					{ name: 'Credit Note', value: 'CreditNote' },
-					{ name: 'Delivery Note', value: 'DeliveryNote' },
-					{ name: 'Invoice', value: 'Invoice' },
-					{ name: 'Offer', value: 'Offer' },
-					{ name: 'Order Form', value: 'OrderForm' },
+					...ORDER_TYPE_OPTIONS_BY_NAME,
 				],
 				description: 'Only orders of this type (OrderType)',
 			},

@@ -8,18 +8,37 @@
  *
  *   - every order whose LastModified second is before `from` has been handled;
  *   - an order at or after `from` has been handled exactly when
- *     `seen[OrderID]` equals its LastModified second.
+ *     `seen[OrderID]` equals its LastModified second;
+ *   - `from` never passes the API's "now" minus `CLOCK_MARGIN_SECONDS` (the `Date`
+ *     of the poll's answers; n8n's clock when the API sends none), so an order
+ *     stamped in the future cannot carry the cursor past real orders still to come.
+ *     It stays in `seen` until the clock reaches it, so it is emitted once; a later
+ *     version with an earlier stamp (its writer's clock put right) is a new version.
  *
  * For the "new order" event a second bound, `createdFrom`, says which orders can
  * still be new: every order created before it has been read at least once (or
  * was there at activation). It only moves after a poll that read its whole
- * window, and `seen` keeps every order read at or after it.
+ * window, and `seen` keeps every order read at or after it. An order read with a
+ * Created later than its LastModified (a stamp from a clock that was ahead) can
+ * leave `seen` while its Created is still at or after `createdFrom`:
+ * `createdAhead` keeps it until `createdFrom` passes its Created, so it is not new
+ * twice.
  *
- * A poll emits what is not handled yet and moves `from` up to the newest second
- * it read (minus the optional late-change window). The caller stores the next
- * state only after the poll succeeded, so a failed poll leaves it as it was.
+ * A poll emits what is not handled yet and moves `from` up to the newest second it
+ * read at or before that ceiling (minus the optional late-change window); an order
+ * stamped after the ceiling moves nothing. `from` never moves backwards, except that
+ * a bound ahead of every clock the poll knows (left by an older version, or damaged)
+ * is moved back to the ceiling. A record the cursor cannot place (no OrderID, no
+ * readable LastModified, not an object) is skipped and reported: it neither moves the
+ * cursor nor stops the poll. The caller stores the next state only after the poll
+ * succeeded, so a failed poll leaves it as it was.
+ *
+ * (Over 300 lines on purpose: the invariant above and every function that keeps it
+ * stay in one file, so a change to one is read against the others.)
  */
 import type { IDataObject } from 'n8n-workflow';
+
+import { formatSeconds, isWritableSecond, parseTimestamp } from './time';
 
 /** "New order" or "new or updated order". */
 export type OrderEvent = 'newOrder' | 'newOrUpdatedOrder';
@@ -35,14 +54,31 @@ export interface CursorState {
 	createdFrom: number | null;
 	/** Orders read with LastModified at or after min(from, createdFrom): OrderID -> LastModified (epoch seconds). */
 	seen: Record<string, number>;
+	/** Orders read whose Created is after their LastModified and at or after `createdFrom`: OrderID -> Created. Absent when empty. */
+	createdAhead?: Record<string, number>;
+}
+
+/** The clocks a poll knows, in epoch seconds. */
+export interface PollClock {
+	/** The `Date` of the API's answers (the earliest of the poll); undefined when it sent none that reads. */
+	api?: number;
+	/** n8n's own clock when the poll ran. */
+	host: number;
 }
 
 export interface DecideOptions {
 	event: OrderEvent;
+	clock: PollClock;
 	/** Seconds `from` stays behind the newest LastModified seen, to catch changes the API stamps late (default 0). */
 	lateWindowSeconds?: number;
 	/** False when the poll stopped before the last page (time budget): `orders` are a prefix of the answer. */
 	complete?: boolean;
+}
+
+/** A record the cursor cannot place; `orderId` only when it reads as a plain number. */
+export interface Unplaced {
+	orderId?: string;
+	problem: string;
 }
 
 export interface PollDecision {
@@ -52,79 +88,82 @@ export interface PollDecision {
 	next: CursorState;
 	/** An order moved (was changed) while the poll paged: the cursor stopped at its old second so nothing is skipped. */
 	heldBack: boolean;
+	/** Records skipped because the cursor cannot place them. */
+	skipped: Unplaced[];
+	/** The stored bounds were ahead of every clock the poll knows and were moved back to the ceiling. */
+	rewound: boolean;
 }
 
-/** An order the cursor cannot place (no OrderID, no readable LastModified). */
-export class CursorError extends Error {
-	constructor(
-		message: string,
-		readonly orderId?: string,
-	) {
-		super(message);
-		this.name = 'CursorError';
-	}
+/** How far behind the API's "now" the cursor stays at least: its clock and the one stamping orders may differ a little. */
+export const CLOCK_MARGIN_SECONDS = 60;
+
+/** "Now" by the API's clock, or n8n's when the API gave none. */
+function clockNow(clock: PollClock): number {
+	return clock.api ?? clock.host;
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
-const MS_JSON = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/;
-
-/**
- * A timestamp as epoch seconds (fraction dropped), or undefined. Accepts ISO 8601
- * with or without zone (no zone = UTC, the way the filter literal is read back),
- * `/Date(ms)/` and epoch milliseconds.
- */
-export function parseTimestamp(value: unknown): number | undefined {
-	if (typeof value === 'number') return Number.isFinite(value) ? Math.floor(value / 1000) : undefined;
-	if (value instanceof Date) {
-		const t = value.getTime();
-		return Number.isNaN(t) ? undefined : Math.floor(t / 1000);
-	}
-	if (typeof value !== 'string') return undefined;
-	const text = value.trim();
-	const ms = MS_JSON.exec(text);
-	if (ms) return Math.floor(Number(ms[1]) / 1000);
-	const m = ISO.exec(text);
-	if (!m) return undefined;
-	const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
-	if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59) return undefined;
-	let t = Date.UTC(y, mo - 1, d, h, mi, s);
-	if (new Date(t).getUTCDate() !== d) return undefined;
-	const zone = m[8];
-	if (zone && zone.toUpperCase() !== 'Z') {
-		const z = zone.replace(':', '');
-		const minutes = (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5))) * (z[0] === '-' ? -1 : 1);
-		t -= minutes * 60_000;
-	}
-	return Math.floor(t / 1000);
+/** The newest second the cursor may stand on after a poll. */
+export function cursorCeiling(clock: PollClock): number {
+	return clockNow(clock) - CLOCK_MARGIN_SECONDS;
 }
 
-/** `YYYY-MM-DDThh:mm:ss` (UTC) for epoch seconds: the text of the filter's DateTime literal. */
-export function formatSeconds(seconds: number): string {
-	return new Date(seconds * 1000).toISOString().slice(0, 19);
+/** A bound after this is ahead of every clock the poll knows: no change can have happened there yet. */
+function impossibleAfter(clock: PollClock): number {
+	return Math.max(clock.api ?? -Infinity, clock.host);
 }
 
 /** The OrderID as a string key (OrderID, with tolerant spellings). */
 export function orderKey(order: IDataObject): string | undefined {
 	const id = order.OrderID ?? order.OrderId ?? order.orderID ?? order.orderId;
-	if (id === undefined || id === null || String(id).trim() === '') return undefined;
+	if (id === undefined || id === null || typeof id === 'object' || String(id).trim() === '') return undefined;
 	return String(id).trim();
 }
 
-function describe(order: IDataObject): string {
-	const id = orderKey(order);
-	return id ? `order ${id}` : `an order without OrderID (${JSON.stringify(order).slice(0, 80)})`;
+interface Placed {
+	id: string;
+	modified: number;
+	order: IDataObject;
 }
 
-function lastModifiedOf(order: IDataObject): number {
-	const value = order.LastModified ?? order.lastModified;
-	const seconds = parseTimestamp(value);
-	if (seconds === undefined) {
-		throw new CursorError(
-			`The API returned ${describe(order)} with a LastModified the trigger cannot read (${JSON.stringify(value ?? null)})`,
-			orderKey(order),
-		);
+/** What a value is, for a notice: its kind and size, never its text (an API could echo anything into it). */
+function kindOf(value: unknown): string {
+	if (value === undefined) return 'missing';
+	if (value === null) return 'null';
+	if (typeof value === 'string') return `text of ${value.length} characters that is not a date of years 1-9999`;
+	if (typeof value === 'number') return 'a number that is not a time of years 1-9999';
+	return `${Array.isArray(value) ? 'a list' : `a ${typeof value}`}`;
+}
+
+/** Where a record sits in the cursor's order, or why it cannot sit anywhere. */
+export function place(record: unknown): Placed | Unplaced {
+	if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+		return { problem: `a list entry that is not an order (${record === null ? 'null' : Array.isArray(record) ? 'a list' : typeof record})` };
 	}
-	return seconds;
+	const order = record as IDataObject;
+	const id = orderKey(order);
+	const shown = id !== undefined && /^\d{1,20}$/.test(id) ? id : undefined;
+	const value = order.LastModified ?? order.lastModified;
+	const parsed = parseTimestamp(value);
+	// A time the filter cannot write (a broken /Date(…)/) would stop every later poll once the cursor stood on it.
+	const modified = isWritableSecond(parsed) ? parsed : undefined;
+	if (id === undefined) return { problem: `an order without OrderID (LastModified ${modified === undefined ? kindOf(value) : 'present'})` };
+	if (modified === undefined) return { orderId: shown, problem: `order ${shown ?? '(OrderID not a number)'} with LastModified ${kindOf(value)}` };
+	return { id, modified, order };
+}
+
+function isPlaced(value: Placed | Unplaced): value is Placed {
+	return 'id' in value;
+}
+
+/** Created as a second the state can keep, or undefined. */
+function createdOf(placed: Placed): number | undefined {
+	const created = parseTimestamp(placed.order.Created ?? placed.order.created);
+	return isWritableSecond(created) ? created : undefined;
+}
+
+/** The state with `createdAhead` only when it holds something (the stored shape stays as it was otherwise). */
+function withAhead(state: CursorState, ahead: Record<string, number>): CursorState {
+	return Object.keys(ahead).length ? { ...state, createdAhead: ahead } : state;
 }
 
 /** A scope key: the cursor restarts when the party or the start date changes. */
@@ -132,51 +171,52 @@ export function scopeKey(partyId: string, startDate: string | undefined): string
 	return JSON.stringify([partyId, startDate ?? '']);
 }
 
-/** The stored state when it is usable for this scope; undefined means "start over". */
-export function readState(raw: unknown, scope: string): CursorState | undefined {
-	if (!raw || typeof raw !== 'object') return undefined;
-	const state = raw as Partial<CursorState>;
-	if (state.version !== 1 || state.scope !== scope) return undefined;
-	const bound = (value: unknown) => value === null || (typeof value === 'number' && Number.isFinite(value));
-	if (!bound(state.from) || !bound(state.createdFrom)) return undefined;
-	if (!state.seen || typeof state.seen !== 'object') return undefined;
-	const seen: Record<string, number> = {};
-	for (const [id, seconds] of Object.entries(state.seen)) {
-		if (typeof seconds === 'number' && Number.isFinite(seconds)) seen[id] = seconds;
-	}
-	return { version: 1, scope, from: state.from as number | null, createdFrom: state.createdFrom as number | null, seen };
-}
-
 /** Start at a given date: everything changed at or after it counts as not handled. */
 export function stateFromDate(seconds: number, scope: string): CursorState {
 	return { version: 1, scope, from: seconds, createdFrom: seconds, seen: {} };
 }
 
+export interface BaselineOptions {
+	clock: PollClock;
+	lateWindowSeconds?: number;
+}
+
+/** Placeable records and the lowest second the start must have read down to (undefined: none placeable yet). */
+function baselineFloor(newestFirst: unknown[], options: BaselineOptions): { placed: Placed[]; floor?: number } {
+	const placed = newestFirst.map(place).filter(isPlaced);
+	if (placed.length === 0) return { placed };
+	const ceiling = cursorCeiling(options.clock);
+	let top: number | undefined;
+	for (const p of placed) if (p.modified <= ceiling) top = Math.max(p.modified, top ?? -Infinity);
+	// Only orders stamped after the ceiling so far: every one read is at or after it, and handled.
+	const floor = top === undefined ? ceiling : top - Math.max(0, options.lateWindowSeconds ?? 0);
+	return { placed, floor };
+}
+
 /**
- * "Now" for the first activation is the newest LastModified in the order book (the
- * API's clock, not n8n's). `newestFirst` are orders sorted by LastModified desc;
- * more are needed while the last one is still inside the start window.
+ * "Now" for the first activation is the newest LastModified in the order book at or
+ * before the ceiling (an order stamped in the future is not "now"). `newestFirst`
+ * are records sorted by LastModified desc; more are needed while the last one is still
+ * at or after the start (all of them are marked handled).
  */
-export function baselineNeedsMore(newestFirst: IDataObject[], lateWindowSeconds = 0): boolean {
-	if (newestFirst.length === 0) return false;
-	const top = lastModifiedOf(newestFirst[0]);
-	const last = lastModifiedOf(newestFirst[newestFirst.length - 1]);
-	return last >= top - Math.max(0, lateWindowSeconds);
+export function baselineNeedsMore(newestFirst: unknown[], options: BaselineOptions): boolean {
+	const { placed, floor } = baselineFloor(newestFirst, options);
+	if (floor === undefined) return newestFirst.length > 0;
+	return placed[placed.length - 1].modified >= floor;
 }
 
 /** The state at first activation: orders already in the book are handled, nothing is emitted. */
-export function baselineState(newestFirst: IDataObject[], scope: string, lateWindowSeconds = 0): CursorState {
-	if (newestFirst.length === 0) return { version: 1, scope, from: null, createdFrom: null, seen: {} };
-	let top = -Infinity;
-	for (const order of newestFirst) top = Math.max(top, lastModifiedOf(order));
-	const from = top - Math.max(0, lateWindowSeconds);
+export function baselineState(newestFirst: unknown[], scope: string, options: BaselineOptions): CursorState {
+	const { placed, floor } = baselineFloor(newestFirst, options);
+	if (floor === undefined) return { version: 1, scope, from: null, createdFrom: null, seen: {} };
 	const seen: Record<string, number> = {};
-	for (const order of newestFirst) {
-		const id = orderKey(order);
-		const seconds = lastModifiedOf(order);
-		if (id !== undefined && seconds >= from) seen[id] = Math.max(seconds, seen[id] ?? -Infinity);
+	const ahead: Record<string, number> = {};
+	for (const p of placed) {
+		if (p.modified >= floor) seen[p.id] = Math.max(p.modified, seen[p.id] ?? -Infinity);
+		const created = createdOf(p);
+		if (created !== undefined && created > p.modified && created >= floor) ahead[p.id] = created;
 	}
-	return { version: 1, scope, from, createdFrom: from, seen };
+	return withAhead({ version: 1, scope, from: floor, createdFrom: floor, seen }, ahead);
 }
 
 /** The `LastModified ge …` bound of the next poll's filter, as literal text; undefined: no bound. */
@@ -184,9 +224,16 @@ export function lowerBound(state: CursorState): string | undefined {
 	return state.from === null ? undefined : formatSeconds(state.from);
 }
 
-/** The larger bound, null meaning "no bound". */
-function later(a: number | null, b: number): number {
-	return a === null ? b : Math.max(a, b);
+/**
+ * Where a bound goes: up to `candidate` but not past the ceiling, never backwards,
+ * except from beyond every clock (then to the ceiling). null is "no bound".
+ */
+function settle(stored: number | null, candidate: number | undefined, clock: PollClock): { value: number | null; rewound: boolean } {
+	const ceiling = cursorCeiling(clock);
+	if (stored !== null && stored > impossibleAfter(clock)) return { value: ceiling, rewound: true };
+	if (candidate === undefined) return { value: stored, rewound: false };
+	const capped = Math.min(candidate, ceiling);
+	return { value: stored === null ? capped : Math.max(stored, capped), rewound: false };
 }
 
 /**
@@ -208,30 +255,42 @@ function later(a: number | null, b: number): number {
  * already read: `from` stops at the second it moved away from, and the next poll
  * reads from there again.
  */
-export function decidePoll(state: CursorState, orders: IDataObject[], options: DecideOptions): PollDecision {
+export function decidePoll(state: CursorState, orders: unknown[], options: DecideOptions): PollDecision {
 	const late = Math.max(0, options.lateWindowSeconds ?? 0);
 	const { from, createdFrom } = state;
 	const seen: Record<string, number> = { ...state.seen };
+	const ahead: Record<string, number> = { ...(state.createdAhead ?? {}) };
 	const emitted = new Map<string, number>();
 	const emit: IDataObject[] = [];
+	const skipped: Unplaced[] = [];
 	const readThisPoll = new Map<string, number>();
+	const ceiling = cursorCeiling(options.clock);
+	/** The newest second read at or before the ceiling: orders stamped after it are handled but move nothing. */
 	let newest: number | undefined;
 	/** Oldest second an order moved away from during this poll. */
 	let holdAt: number | undefined;
 
-	for (const order of orders) {
-		const id = orderKey(order);
-		if (id === undefined) throw new CursorError(`The API returned ${describe(order)}; the trigger needs OrderID to emit each order once`);
-		const modified = lastModifiedOf(order);
+	for (const record of orders) {
+		const placed = place(record);
+		if (!isPlaced(placed)) {
+			skipped.push(placed);
+			continue;
+		}
+		const { id, modified, order } = placed;
 		if (from !== null && modified < from) continue; // handled before; the API sent more than asked
+		const created = createdOf(placed);
+		const createdAhead = ahead[id];
+		if (created !== undefined && created > modified) ahead[id] = created;
 
 		const earlier = readThisPoll.get(id);
 		if (earlier !== undefined && earlier !== modified) holdAt = Math.min(earlier, modified, holdAt ?? Infinity);
 		readThisPoll.set(id, Math.max(modified, earlier ?? -Infinity));
-		newest = newest === undefined ? modified : Math.max(newest, modified);
+		if (modified <= ceiling) newest = newest === undefined ? modified : Math.max(newest, modified);
 
 		const known = seen[id];
-		seen[id] = Math.max(modified, known ?? -Infinity);
+		// A version stamped ahead of the clock is followed by earlier stamps once the writer's clock is right again.
+		const superseded = known !== undefined && known > modified && known > clockNow(options.clock);
+		seen[id] = superseded ? modified : Math.max(modified, known ?? -Infinity);
 		const index = emitted.get(id);
 		if (index !== undefined) {
 			if (modified > (earlier ?? -Infinity)) emit[index] = order; // one item per order per poll: its newest version
@@ -240,10 +299,9 @@ export function decidePoll(state: CursorState, orders: IDataObject[], options: D
 		if (known === modified) continue;
 
 		if (options.event === 'newOrder') {
-			if (known !== undefined) continue;
-			const created = parseTimestamp(order.Created ?? order.created);
+			if (known !== undefined || createdAhead !== undefined) continue;
 			if (created !== undefined && createdFrom !== null && created < createdFrom) continue;
-		} else if (known !== undefined && known > modified) {
+		} else if (known !== undefined && known > modified && !superseded) {
 			continue; // an older version than one already handled
 		}
 
@@ -251,22 +309,28 @@ export function decidePoll(state: CursorState, orders: IDataObject[], options: D
 		emit.push(order);
 	}
 
-	let nextFrom = from;
-	let nextCreatedFrom = createdFrom;
-	if (newest !== undefined) {
-		// Everything before the second an order moved away from was read before the move.
-		nextFrom = later(from, Math.min(newest, holdAt ?? Infinity) - late);
-		// Every order that exists now has been read once only when the whole window was read unshifted.
-		if (options.complete !== false && holdAt === undefined) nextCreatedFrom = later(createdFrom, nextFrom);
-	}
-	const keepFrom = nextFrom === null || nextCreatedFrom === null ? null : Math.min(nextFrom, nextCreatedFrom);
+	// Everything before the second an order moved away from was read before the move.
+	const candidate = newest === undefined ? undefined : Math.min(newest, holdAt ?? Infinity) - late;
+	const nextFrom = settle(from, candidate, options.clock);
+	// Every order that exists now has been read once only when the whole window was read unshifted.
+	const whole = newest !== undefined && options.complete !== false && holdAt === undefined;
+	const nextCreatedFrom = settle(createdFrom, whole && nextFrom.value !== null ? nextFrom.value : undefined, options.clock);
+	const keepFrom =
+		nextFrom.value === null || nextCreatedFrom.value === null ? null : Math.min(nextFrom.value, nextCreatedFrom.value);
 	const nextSeen: Record<string, number> = {};
 	for (const [id, seconds] of Object.entries(seen)) {
 		if (keepFrom === null || seconds >= keepFrom) nextSeen[id] = seconds;
 	}
+	const nextAhead: Record<string, number> = {};
+	for (const [id, seconds] of Object.entries(ahead)) {
+		if (nextCreatedFrom.value === null || seconds >= nextCreatedFrom.value) nextAhead[id] = seconds;
+	}
+	const next = { version: 1, scope: state.scope, from: nextFrom.value, createdFrom: nextCreatedFrom.value, seen: nextSeen } as const;
 	return {
 		emit,
-		next: { version: 1, scope: state.scope, from: nextFrom, createdFrom: nextCreatedFrom, seen: nextSeen },
+		next: withAhead(next, nextAhead),
 		heldBack: holdAt !== undefined,
+		skipped,
+		rewound: nextFrom.rewound || nextCreatedFrom.rewound,
 	};
 }

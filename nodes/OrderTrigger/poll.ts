@@ -2,34 +2,35 @@
  * The Order Trigger's poll: reads the parameters, asks the API only for what changed
  * since the stored cursor, and lets cursor.ts decide what to emit. The cursor is
  * written to static data only after every page was read, so a failed poll leaves it
- * where it was and the error reaches n8n.
+ * where it was and the error reaches n8n. What the poll had to work around (a damaged
+ * cursor, records it cannot place, a cursor ahead of the clock) goes to n8n's log as
+ * a warning; a poll does not fail over it.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readQuery } from '../shared/filterFields';
+import { listEntries, readListPage } from '../shared/paging';
+import { readQuery } from '../shared/queryInput';
 import { policyFromOptions } from '../shared/retry';
-import type { ApiClient } from '../shared/transport';
+import type { ApiClient, ApiResponse } from '../shared/transport';
 import { getApiClient, paginateList } from '../shared/transport';
-import type { CursorState, OrderEvent } from './cursor';
-import {
-	baselineNeedsMore,
-	baselineState,
-	CursorError,
-	decidePoll,
-	lowerBound,
-	parseTimestamp,
-	readState,
-	scopeKey,
-	stateFromDate,
-} from './cursor';
+import type { CursorState, OrderEvent, PollClock, Unplaced } from './cursor';
+import { baselineNeedsMore, baselineState, cursorCeiling, decidePoll, lowerBound, place, scopeKey, stateFromDate } from './cursor';
+import { afterPage, FIRST_PAGE } from './pages';
 import { NEWEST_FIRST, OLDEST_FIRST, triggerFilter } from './query';
+import { loadState } from './stored';
+import { formatSeconds, parseHttpDate, parseTimestamp } from './time';
 
 const ORDERS_PATH = '/v1/orders';
 /** Key of the cursor in the node's static data. */
 const STATE_KEY = 'orderCursor';
 /** Share of the engine's poll budget spent on fetching before returning what was read. */
 const BUDGET_SHARE = 0.8;
+/**
+ * Requests one poll makes at most (120 orders each, 119 new past the first page); the
+ * rest waits for the next poll, which carries on from the newest second read.
+ */
+export const MAX_PAGES_PER_POLL = 1000;
 
 interface TriggerOptions {
 	actForParty?: string;
@@ -39,6 +40,7 @@ interface TriggerOptions {
 	maxRetries?: number;
 	retryDelayMs?: number;
 	timeoutSeconds?: number;
+	maxResponseSizeMb?: number;
 }
 
 interface TriggerSettings {
@@ -48,6 +50,10 @@ interface TriggerSettings {
 	options: TriggerOptions;
 	startFrom?: number;
 	lateWindowSeconds: number;
+}
+
+function hostSeconds(): number {
+	return Math.floor(Date.now() / 1000);
 }
 
 function readSettings(ctx: IPollFunctions): TriggerSettings {
@@ -64,6 +70,12 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 				description: 'Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (UTC unless a zone such as +02:00 is given), or leave it empty to start from now.',
 			});
 		}
+		// A cursor ahead of the clock is moved back to "now" (cursor.ts): a future start would not mean what it says.
+		if (startFrom > hostSeconds()) {
+			throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} is in the future`, {
+				description: 'The trigger emits changes that already happened. Use a past date, or leave it empty to start from now.',
+			});
+		}
 	}
 	const late = Number(options.lateWindowSeconds ?? 0);
 	if (!Number.isFinite(late) || late < 0) {
@@ -74,7 +86,6 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	return { event, orderType, direction, options, startFrom, lateWindowSeconds: Math.floor(late) };
 }
 
-
 /** The user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
 function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFrom?: string): string | undefined {
 	const own = triggerFilter({ orderType: settings.orderType, direction: settings.direction, modifiedFrom });
@@ -82,12 +93,20 @@ function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFro
 	return query.$filter;
 }
 
-function cursorProblem(ctx: IPollFunctions, error: unknown): unknown {
-	if (!(error instanceof CursorError)) return error;
-	return new NodeOperationError(ctx.getNode(), error.message, {
-		description:
-			'The trigger orders changes by LastModified and OrderID; an order without them cannot be emitted exactly once. The cursor was not moved.',
-	});
+function warn(ctx: IPollFunctions, text: string): void {
+	const node = ctx.getNode();
+	ctx.logger.warn(`AccessPoint Order Trigger "${node.name}": ${text}`, { nodeName: node.name, nodeType: node.type });
+}
+
+function reportSkipped(ctx: IPollFunctions, skipped: Unplaced[]): void {
+	if (!skipped.length) return;
+	const shown = skipped.slice(0, 5).map((s) => s.problem);
+	const more = skipped.length > shown.length ? `, and ${skipped.length - shown.length} more` : '';
+	warn(
+		ctx,
+		`skipped ${skipped.length} record(s) it cannot place in LastModified/OrderID order: ${shown.join('; ')}${more}. ` +
+			'They are not emitted; the orders after them are.',
+	);
 }
 
 /** Manual mode ("Fetch Test Event"): the most recently changed matching order, cursor untouched. */
@@ -97,29 +116,103 @@ async function sample(ctx: IPollFunctions, client: ApiClient, settings: TriggerS
 	if (filter) qs.$filter = filter;
 	const orders: IDataObject[] = [];
 	for await (const page of paginateList.call(ctx, client, { path: ORDERS_PATH, qs, limit: 1, operation: 'List orders (test event)' })) {
-		orders.push(...page);
+		orders.push(...page.filter((record) => 'id' in place(record)));
 	}
 	return orders.length ? [ctx.helpers.returnJsonArray(orders)] : null;
 }
 
-/** First activation without a start date: the newest change in the book is "now". */
-async function baseline(ctx: IPollFunctions, client: ApiClient, settings: TriggerSettings, scope: string): Promise<CursorState> {
-	const newestFirst: IDataObject[] = [];
-	const pages = paginateList.call(ctx, client, {
-		path: ORDERS_PATH,
-		qs: { $orderby: NEWEST_FIRST },
-		operation: 'List orders (trigger start)',
-	});
-	for await (const page of pages) {
-		newestFirst.push(...page);
-		if (!baselineNeedsMore(newestFirst, settings.lateWindowSeconds)) break;
+function headerValue(headers: ApiResponse['headers'], name: string): string | undefined {
+	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
+	const value = key ? headers[key] : undefined;
+	return Array.isArray(value) ? value[0] : value;
+}
+
+interface ListRun {
+	records: unknown[];
+	/** The earliest `Date` the API answered with during the run, epoch seconds. */
+	apiNow?: number;
+	/** False when the run stopped before the end of the list (time budget, page cap, a stalled list). */
+	complete: boolean;
+	shifts: number;
+}
+
+interface RunSpec {
+	operation: string;
+	qs: IDataObject;
+	deadline?: number;
+	/** After a shift: the query that starts the run again, and which records read so far stay. */
+	restart: (read: unknown[]) => { qs: IDataObject; keep: unknown[] };
+	/** True when no further page is needed. */
+	enough?: (read: unknown[], apiNow: number | undefined) => boolean;
+}
+
+/** Pages through a sorted list with one record of overlap per page (pages.ts). */
+async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
+	let qs = spec.qs;
+	let plan = FIRST_PAGE;
+	let read: unknown[] = [];
+	let apiNow: number | undefined;
+	let shifts = 0;
+	for (let pages = 0; ; ) {
+		if (pages >= MAX_PAGES_PER_POLL) return { records: read, apiNow, complete: false, shifts };
+		const response = await client.requestFull({
+			method: 'GET',
+			path: ORDERS_PATH,
+			qs: plan.skip > 0 ? { ...qs, $skip: plan.skip } : qs,
+			operation: spec.operation,
+		});
+		pages++;
+		const date = parseHttpDate(headerValue(response.headers, 'date'));
+		if (date !== undefined) apiNow = apiNow === undefined ? date : Math.min(apiNow, date);
+		// Odd entries keep their place: paging counts positions, and the cursor skips them with a notice.
+		const outcome = afterPage(plan, listEntries(response.body), readListPage(response.body).nextLink !== undefined);
+		if (outcome.kind === 'shifted') {
+			shifts++;
+			({ qs, keep: read } = spec.restart(read));
+			plan = FIRST_PAGE;
+		} else {
+			for (const record of outcome.records) read.push(record);
+			if (!outcome.next) return { records: read, apiNow, complete: !outcome.stalled, shifts };
+			if (spec.enough?.(read, apiNow)) return { records: read, apiNow, complete: true, shifts };
+			plan = outcome.next;
+		}
+		// Out of time: stop at a page boundary; the cursor only moves over what was read.
+		if (spec.deadline !== undefined && Date.now() > spec.deadline) return { records: read, apiNow, complete: false, shifts };
 	}
-	return baselineState(newestFirst, scope, settings.lateWindowSeconds);
+}
+
+/** The clocks of a run: the API's `Date`, and n8n's own for when the API sent none. */
+function clockOf(run: ListRun): PollClock {
+	return { api: run.apiNow, host: hostSeconds() };
+}
+
+/** First activation (or a cursor beyond repair) without a start date: the newest change in the book is "now". */
+async function baseline(client: ApiClient, settings: TriggerSettings, scope: string, deadline?: number): Promise<CursorState> {
+	const late = settings.lateWindowSeconds;
+	const run = await readRun(client, {
+		operation: 'List orders (trigger start)',
+		qs: { $orderby: NEWEST_FIRST },
+		deadline,
+		// Newest first, a shift can hide a record the start must mark as handled: read again from the top.
+		restart: () => ({ qs: { $orderby: NEWEST_FIRST }, keep: [] }),
+		enough: (read, apiNow) => !baselineNeedsMore(read, { clock: { api: apiNow, host: hostSeconds() }, lateWindowSeconds: late }),
+	});
+	return baselineState(run.records, scope, { clock: clockOf(run), lateWindowSeconds: late });
 }
 
 function pollDeadline(ctx: IPollFunctions): number | undefined {
 	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
 	return typeof budget === 'number' && Number.isFinite(budget) && budget > 0 ? Date.now() + budget * BUDGET_SHARE : undefined;
+}
+
+/** The newest LastModified second among records read (they come oldest first, but unplaceable ones sit anywhere). */
+function newestSecond(read: unknown[]): number | undefined {
+	let newest: number | undefined;
+	for (const record of read) {
+		const placed = place(record);
+		if ('id' in placed) newest = newest === undefined ? placed.modified : Math.max(newest, placed.modified);
+	}
+	return newest;
 }
 
 export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
@@ -135,44 +228,67 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 
 	const staticData = this.getWorkflowStaticData('node');
 	const scope = scopeKey(client.partyId, settings.startFrom === undefined ? undefined : String(settings.startFrom));
-	let state = readState(staticData[STATE_KEY], scope);
-	if (!state) {
-		if (settings.startFrom === undefined) {
-			try {
-				staticData[STATE_KEY] = (await baseline(this, client, settings, scope)) as unknown as IDataObject;
-			} catch (error) {
-				throw cursorProblem(this, error);
-			}
-			return null;
+	const deadline = pollDeadline(this);
+	const stored = loadState(staticData[STATE_KEY], scope);
+	let state: CursorState;
+	if (stored.kind === 'ok') {
+		state = stored.state;
+	} else if (stored.kind === 'repaired') {
+		state = stored.state;
+		warn(
+			this,
+			`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(state) ?? 'the start of the order book'} UTC; ` +
+				'orders changed at that second may be emitted once more.',
+		);
+	} else if (stored.kind === 'unusable' || settings.startFrom === undefined) {
+		if (stored.kind === 'unusable') {
+			warn(
+				this,
+				`its stored cursor could not be read (${stored.problem}). It starts again from the API's current time: ` +
+					'orders changed between the last successful poll and now are not emitted (set "Start From" to replay a period).',
+			);
 		}
+		staticData[STATE_KEY] = (await baseline(client, settings, scope, deadline)) as unknown as IDataObject;
+		return null;
+	} else {
 		state = stateFromDate(settings.startFrom, scope);
 	}
 
-	const filter = buildFilter(this, settings, lowerBound(state));
-	const qs: IDataObject = { $orderby: OLDEST_FIRST };
-	if (filter) qs.$filter = filter;
-	const deadline = pollDeadline(this);
-	const fetched: IDataObject[] = [];
-	let complete = true;
-	for await (const page of paginateList.call(this, client, { path: ORDERS_PATH, qs, operation: 'List changed orders' })) {
-		fetched.push(...page);
-		// Out of time: stop at a page boundary; the cursor only moves over what was read.
-		if (deadline !== undefined && Date.now() > deadline) {
-			complete = false;
-			break;
-		}
-	}
+	const changesSince = (bound: string | undefined): IDataObject => {
+		const qs: IDataObject = { $orderby: OLDEST_FIRST };
+		const filter = buildFilter(this, settings, bound);
+		if (filter) qs.$filter = filter;
+		return qs;
+	};
+	const run = await readRun(client, {
+		operation: 'List changed orders',
+		qs: changesSince(lowerBound(state)),
+		deadline,
+		// Everything before the last record read was read; ask again from its second.
+		restart: (read) => {
+			const newest = newestSecond(read);
+			const from = newest === undefined ? state.from : Math.max(newest, state.from ?? -Infinity);
+			return { qs: changesSince(from === null ? undefined : formatSeconds(from)), keep: read };
+		},
+	});
 
-	let decision;
-	try {
-		decision = decidePoll(state, fetched, {
-			event: settings.event,
-			lateWindowSeconds: settings.lateWindowSeconds,
-			complete,
-		});
-	} catch (error) {
-		throw cursorProblem(this, error);
+	const clock = clockOf(run);
+	const decision = decidePoll(state, run.records, {
+		event: settings.event,
+		lateWindowSeconds: settings.lateWindowSeconds,
+		complete: run.complete,
+		clock,
+	});
+	reportSkipped(this, decision.skipped);
+	if (decision.rewound) {
+		const by = clock.api === undefined ? "n8n's clock (the API sent no Date header)" : `the API's clock (${formatSeconds(clock.api)} UTC)`;
+		warn(
+			this,
+			`its stored cursor (${lowerBound(state) ?? '-'} UTC) was ahead of ${by}; it was moved back to ` +
+				`${formatSeconds(cursorCeiling(clock))} UTC and reads the orders changed since then again.`,
+		);
 	}
+	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging; re-read from the last record read`);
 	staticData[STATE_KEY] = decision.next as unknown as IDataObject;
 	return decision.emit.length ? [this.helpers.returnJsonArray(decision.emit)] : null;
 }

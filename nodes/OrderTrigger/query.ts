@@ -1,4 +1,8 @@
-/** The Order Trigger's own query parts (pure): order type, direction and the cursor bound. */
+/**
+ * The Order Trigger's own query parts (pure): order type, direction and the cursor bound.
+ * The values offered for type and direction live in the node's description; a list of
+ * order types shared by the Order node and the trigger is to come from nodes/shared.
+ */
 import type { FilterCondition } from '../shared/odata';
 import { buildFilter, buildOrderBy } from '../shared/odata';
 
@@ -9,9 +13,6 @@ export interface TriggerScopeInput {
 	/** `YYYY-MM-DDThh:mm:ss` (UTC): only orders changed at or after it. */
 	modifiedFrom?: string;
 }
-
-export const ORDER_TYPE_OPTIONS = ['Invoice', 'CreditNote', 'Offer', 'DeliveryNote', 'OrderForm'] as const;
-export const ORDER_DIRECTION_OPTIONS = ['Income', 'Cost'] as const;
 
 /** Oldest change first, OrderID breaking ties: the order the cursor walks in. */
 export const OLDEST_FIRST = buildOrderBy([

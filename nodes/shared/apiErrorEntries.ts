@@ -15,6 +15,26 @@ function asText(value: unknown): string | undefined {
 	return undefined;
 }
 
+/** An entry's code: `Code` or `code`. */
+export function entryCode(e: Record<string, unknown>): string | undefined {
+	return asText(e.Code ?? e.code);
+}
+
+/**
+ * An entry's text, under any of the names the API uses for it (the same names as at the
+ * top level of a body): Description, Message, ErrorMessage, DefaultText, in that order.
+ */
+export function entryText(e: Record<string, unknown>): string | undefined {
+	return (
+		asText(e.Description) ??
+		asText(e.description) ??
+		asText(e.Message) ??
+		asText(e.message) ??
+		asText(e.ErrorMessage) ??
+		asText(e.DefaultText)
+	);
+}
+
 /** The `errors` / `Errors` entries (or a bare array of them) of an error body; [] otherwise. */
 export function listApiErrors(body: unknown): ApiErrorEntry[] {
 	let parsed = body;
@@ -37,8 +57,8 @@ export function listApiErrors(body: unknown): ApiErrorEntry[] {
 		if (!raw || typeof raw !== 'object') continue;
 		const e = raw as Record<string, unknown>;
 		const entry: ApiErrorEntry = {};
-		const code = asText(e.Code ?? e.code);
-		const description = asText(e.Description ?? e.description ?? e.Message ?? e.message);
+		const code = entryCode(e);
+		const description = entryText(e);
 		if (code) entry.code = code;
 		if (description) entry.description = description;
 		if (code || description) entries.push(entry);

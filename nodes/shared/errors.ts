@@ -10,13 +10,7 @@ export interface ApiErrorDetails {
 	apiDescription?: string;
 }
 
-interface ErrorEntry {
-	Code?: unknown;
-	Description?: unknown;
-	code?: unknown;
-	description?: unknown;
-	message?: unknown;
-}
+import { entryCode, entryText } from './apiErrorEntries';
 
 function asText(value: unknown): string | undefined {
 	if (typeof value === 'string' && value.trim()) return value.trim();
@@ -44,11 +38,9 @@ export function extractApiError(body: unknown): { code?: string; description?: s
 	const record = body as Record<string, unknown>;
 	const errors = record.errors ?? record.Errors;
 	if (Array.isArray(errors) && errors.length) {
-		const entries = errors as ErrorEntry[];
-		const codes = entries.map((e) => asText(e.Code ?? e.code)).filter(Boolean) as string[];
-		const texts = entries
-			.map((e) => asText(e.Description ?? e.description ?? e.message))
-			.filter(Boolean) as string[];
+		const entries = errors.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object');
+		const codes = entries.map(entryCode).filter(Boolean) as string[];
+		const texts = entries.map(entryText).filter(Boolean) as string[];
 		return { code: codes[0], description: texts.join('; ') || undefined };
 	}
 	const description =
@@ -119,11 +111,30 @@ export function describeNetworkError(error: { code?: string; message?: string },
 	};
 }
 
-/** Removes anything that looks like an apikey header or query value from a text. */
+/** Removes anything that looks like an apikey header or query value from a text, and every given secret. */
 export function stripSecrets(text: string, secrets: string[] = []): string {
 	let out = text.replace(/(apikey["']?\s*[:=]\s*["']?)[^"',\s}&]+/gi, '$1***');
 	for (const secret of secrets) {
-		if (secret && secret.length >= 4) out = out.split(secret).join('***');
+		if (secret && secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('***');
 	}
 	return out;
+}
+
+/**
+ * Every form in which a server may echo a key back: as sent (trimmed), percent-encoded
+ * (in a URL it quotes) and JSON-escaped. A form that contains the trimmed key is covered by
+ * it (the key with its surrounding whitespace, as pasted, included). Keys under 4 characters
+ * are not masked: they would mask ordinary text.
+ */
+export function secretForms(key: string): string[] {
+	const trimmed = key.trim();
+	if (trimmed.length < 4) return [];
+	const forms = [trimmed, JSON.stringify(trimmed).slice(1, -1)];
+	try {
+		const encoded = encodeURIComponent(trimmed);
+		forms.push(encoded, encoded.replace(/%20/g, '+'));
+	} catch {
+		// An unpaired surrogate cannot be percent-encoded, so it is never sent that way either.
+	}
+	return [...new Set(forms)].filter((form, index) => index === 0 || !form.includes(trimmed));
 }

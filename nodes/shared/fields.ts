@@ -1,8 +1,8 @@
 /** Parameter descriptions shared by several nodes. Nothing else defines these. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { RequestOptionValues, RetryPolicy } from './retry';
-import { policyFromOptions } from './retry';
+import { maxResponseSizeOption, readRequestPolicy } from './limits';
+import type { RetryPolicy } from './retry';
 
 export const registrationIdField: INodeProperties = {
 	displayName: 'Registration',
@@ -100,9 +100,10 @@ export const retryOptions: INodeProperties[] = [
 		default: 60,
 		description: 'How long one request may take before it counts as failed (a read is then retried, a write is not)',
 	},
+	maxResponseSizeOption,
 ];
 
 /** Reads the request options from an "options" collection (first item's values apply to the run). */
 export function readRetryPolicy(ctx: IExecuteFunctions, collection = 'options'): RetryPolicy {
-	return policyFromOptions(ctx.getNodeParameter(collection, 0, {}) as RequestOptionValues);
+	return readRequestPolicy(ctx, collection);
 }

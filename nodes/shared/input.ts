@@ -1,13 +1,14 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+/** Reading and checking parameters: the one NodeOperationError for bad input, naming field and item. */
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Check } from './validation';
 import { checkNumericId, fieldMessage } from './validation';
 
-/** A NodeOperationError naming the field and the item, raised before any request. */
+/** A NodeOperationError naming the field and the item (none in a poll), raised before any request. */
 export function inputError(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	ctx: { getNode(): INode },
+	itemIndex: number | undefined,
 	field: string,
 	value: unknown,
 	problem: string,
@@ -19,6 +20,7 @@ export function inputError(
 	});
 }
 
+/** The checked value, or the input error naming field and item. */
 export function requireValid(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

@@ -2,12 +2,13 @@
  * OData query options (contract 4.10, field notes "OData literals"): conditions and
  * sort keys become `$filter` / `$orderby` strings. Pure: no n8n, no I/O.
  *
- * Encoding: build the option values as plain text and hand them to the shared client
- * in `qs`; n8n's HTTP stack (axios' default params serializer, no arrayFormat) applies
- * encodeURIComponent to each value, so `+`, `&`, `#`, `%` and unicode arrive intact
- * (a literal `+` is sent as `%2B`, a space as `+`). Never pre-encode a value put in
- * `qs`: it would be encoded twice. `encodeQueryValue` / `toQueryString` reproduce that
- * encoding for links, hints and tests.
+ * Encoding: option values are built as plain text and handed to the shared client in
+ * `qs`; the client writes them into the URL itself with `toQueryString` (RFC 3986
+ * percent-encoding of every value, `$` kept in the option names as the contract writes
+ * them) and passes n8n no `qs`. n8n 2.41's own serializer (the `qs` package) encodes long
+ * values in 1,024-character slices and splits an astral character (an emoji) whose two
+ * UTF-16 halves straddle index 1023, 2047 or 4095 of a value; this one does not. Never
+ * pre-encode a value put in `qs`: it would be encoded twice.
  */
 
 export type ODataType = 'string' | 'number' | 'boolean' | 'date' | 'datetime' | 'null';
@@ -29,7 +30,6 @@ export interface SortKey {
 }
 
 export const COMPARISON_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
-export const ODATA_TYPES: readonly ODataType[] = ['string', 'number', 'boolean', 'date', 'datetime', 'null'];
 
 /** A query that cannot be built; `field` and `index` say which input was wrong. */
 export class ODataError extends Error {
@@ -343,23 +343,35 @@ export function normalizeRawFilter(raw: string): string {
 	return out;
 }
 
-/**
- * How a query value is percent-encoded on the wire: axios' params encoding, then the
- * URL parser's query encoding (which turns `'` into `%27`).
- */
+/** RFC 3986 percent-encoding: everything but letters, digits and `-._~` (also `!'()*`, which encodeURIComponent leaves). */
 export function encodeQueryValue(value: string): string {
-	return encodeURIComponent(value)
-		.replace(/%3A/gi, ':')
-		.replace(/%24/g, '$')
-		.replace(/%2C/gi, ',')
-		.replace(/%20/g, '+')
-		.replace(/'/g, '%27');
+	return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** The query string n8n's HTTP stack sends for `qs` (undefined/null values left out). */
+type QueryValue = string | number | boolean | null | undefined;
+
+/**
+ * The query string the client sends for `qs`: `name=value` pairs in order, undefined and
+ * null values left out. Throws URIError for text with an unpaired surrogate (not
+ * representable in UTF-8; the builders reject it earlier with a readable message).
+ */
 export function toQueryString(qs: Record<string, unknown>): string {
 	return Object.entries(qs)
 		.filter(([, value]) => value !== undefined && value !== null)
-		.map(([key, value]) => `${encodeQueryValue(key)}=${encodeQueryValue(String(value))}`)
+		.map(([key, value]) => {
+			const type = typeof value;
+			if (type !== 'string' && type !== 'number' && type !== 'boolean') {
+				throw new TypeError(`Query option ${key} must be text, a number or a boolean, not ${Array.isArray(value) ? 'a list' : type}`);
+			}
+			return `${encodeQueryValue(key).replace(/%24/g, '$')}=${encodeQueryValue(String(value as QueryValue))}`;
+		})
 		.join('&');
+}
+
+/** `url` with the query options appended (after its own query, if it has one). */
+export function appendQuery(url: string, qs: Record<string, unknown> | undefined): string {
+	if (!qs) return url;
+	const query = toQueryString(qs);
+	if (!query) return url;
+	return `${url}${url.includes('?') ? '&' : '?'}${query}`;
 }

@@ -5,30 +5,88 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { appendQuery } from './odata';
 import { createStringPool, shareStrings } from './stringPool';
 
 export const PAGE_SIZE = 120;
+
+/**
+ * The most pages one list read follows. The API serves 120 records a page; the largest
+ * plausible list is an account's whole order book: 500 orders every working day for five
+ * years is about 600,000 orders, 5,000 pages. A server still sending next-page links after
+ * that is broken or hostile, and Return All fails instead of reading forever.
+ */
+export const MAX_PAGES = 5_000;
 
 export interface ListPage {
 	items: IDataObject[];
 	nextLink?: string;
 	count?: number;
+	/** Set when the body is no list, or holds an entry that is not a record (`items` then holds only the records). */
+	problem?: string;
+}
+
+function describeValue(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return `the text "${value.slice(0, 40)}"`;
+	return `the ${typeof value} ${String(value).slice(0, 40)}`;
+}
+
+function isRecord(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Only records: a null, text, number or list entry is reported (one n8n item is one JSON object). */
+function records(list: unknown[]): { items: IDataObject[]; problem?: string } {
+	for (let i = 0; i < list.length; i++) {
+		if (isRecord(list[i])) continue;
+		return {
+			items: list.filter(isRecord),
+			problem: `entry ${i + 1} of the page is ${describeValue(list[i])}, not a record`,
+		};
+	}
+	return { items: list as IDataObject[] };
+}
+
+/** A list body's entries as sent (`Items`, `value` or a bare array), odd ones included, so positions hold. */
+export function listEntries(body: unknown): unknown[] {
+	if (Array.isArray(body)) return body;
+	if (!isRecord(body)) return [];
+	const list = body.Items ?? body.items ?? body.value ?? body.Value;
+	return Array.isArray(list) ? list : [];
 }
 
 /** Items from `Items`, `value` or a bare array; the link under either spelling. */
 export function readListPage(body: unknown): ListPage {
-	if (Array.isArray(body)) return { items: body as IDataObject[] };
-	if (!body || typeof body !== 'object') return { items: [] };
-	const record = body as IDataObject;
-	const list = record.Items ?? record.items ?? record.value ?? record.Value;
-	const items = Array.isArray(list) ? (list as IDataObject[]) : [];
+	if (Array.isArray(body)) return records(body);
+	if (body === undefined || body === '') return { items: [] };
+	if (!isRecord(body)) return { items: [], problem: `the answer is ${describeValue(body)}, not a list` };
+	const record = body;
+	const page: ListPage = records(listEntries(record));
 	const link = record.NextpageLink ?? record.NextPageLink ?? record.nextPageLink ?? record['@odata.nextLink'];
-	const count = typeof record.Count === 'number' ? record.Count : undefined;
-	return {
-		items,
-		nextLink: typeof link === 'string' && link.trim() ? link.trim() : undefined,
-		count,
-	};
+	page.nextLink = typeof link === 'string' && link.trim() ? link.trim() : undefined;
+	page.count = typeof record.Count === 'number' ? record.Count : undefined;
+	return page;
+}
+
+/**
+ * What identifies a page's URL: origin, path and the query options sorted, decoded, with
+ * `$skip=0` (the first page) the same as no `$skip`. Two links that differ only in the
+ * order or the encoding of their options ask for the same page.
+ */
+export function pageKey(url: string): string {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return url;
+	}
+	const options = [...parsed.searchParams]
+		.filter(([name, value]) => !(name.toLowerCase() === '$skip' && /^0*$/.test(value.trim())))
+		.map(([name, value]) => `${name.toLowerCase()}=${value}`)
+		.sort();
+	return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}?${options.join('&')}`;
 }
 
 /**
@@ -77,7 +135,16 @@ export function needsAnotherPage(collected: number, limit: number | undefined, n
 	return limit === undefined || collected < limit;
 }
 
-export class PagingError extends Error {}
+export class PagingError extends Error {
+	constructor(
+		message: string,
+		/** How to fix it, when the default ("retry; check the Base URL") does not fit. */
+		readonly hint?: string,
+	) {
+		super(message);
+		this.name = 'PagingError';
+	}
+}
 
 export interface PaginateOptions {
 	path: string;
@@ -92,6 +159,8 @@ export interface PaginateOptions {
 	 * host rule and the repeated-link rule accept are requested ahead.
 	 */
 	readAhead?: boolean;
+	/** At most this many pages (MAX_PAGES when absent). */
+	maxPages?: number;
 }
 
 interface PageRequest {
@@ -161,8 +230,14 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 	if (top !== undefined && (qs.$top === undefined || Number(qs.$top) > top)) qs.$top = top;
 
 	const { itemIndex, operation } = options;
+	const maxPages = options.maxPages ?? MAX_PAGES;
 	const requestText = options.readAhead && limit === undefined ? client.requestText?.bind(client) : undefined;
-	const seen = new Set<string>();
+	// The first page counts as seen: a link cycling back to it is refused like any repeated link.
+	const first = resolveNextLink(options.path, client.baseUrl);
+	const seen = new Set<string>('url' in first ? [pageKey(appendQuery(first.url, qs))] : []);
+	/** Pages requested so far, read-ahead included. */
+	let requested = 1;
+	let pageNumber = 1;
 	let collected = 0;
 	/** At most one page requested ahead, and only from the page the loop is on. */
 	let ahead: { url: string; text: Promise<string | ReceivedText> } | undefined;
@@ -183,7 +258,8 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 		// The tail is flat and short: the page itself (many chunks joined) is not copied before the request.
 		const guess = peekNextLink(tail);
 		const next = guess === undefined ? undefined : resolveNextLink(guess, client.baseUrl);
-		if (requestText && next && 'url' in next && next.url !== path && !seen.has(next.url)) {
+		if (requestText && next && 'url' in next && requested < maxPages && !seen.has(pageKey(next.url))) {
+			requested++;
 			const pending = requestText({
 				method: 'GET',
 				path: next.url,
@@ -236,6 +312,12 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 	let body = await fetchPage(options.path, qs);
 	for (;;) {
 		const page = readListPage(body);
+		if (page.problem) {
+			throw new PagingError(
+				`${operation ?? 'The list'}: ${page.problem} (page ${pageNumber}); the list was not read`,
+				'The API answered something other than a list of records. Retry; if it persists, check the Base URL points at the API.',
+			);
+		}
 		shareStrings(page.items, strings);
 		const remaining = limit === undefined ? page.items.length : limit - collected;
 		const items = page.items.length > remaining ? page.items.slice(0, remaining) : page.items;
@@ -245,13 +327,25 @@ export async function* paginate(client: PageFetcher, options: PaginateOptions): 
 
 		const next = resolveNextLink(page.nextLink as string, client.baseUrl);
 		if ('problem' in next) throw new PagingError(next.problem);
-		if (seen.has(next.url)) {
+		const key = pageKey(next.url);
+		if (seen.has(key)) {
 			throw new PagingError(
-				`The API returned the same next-page link twice (${next.url.replace(/^https?:\/\/[^/]+/, '')}); stopped to avoid an endless loop after ${collected} records`,
+				`The API returned a next-page link to a page already read (${next.url.replace(/^https?:\/\/[^/]+/, '')}); stopped to avoid an endless loop after ${collected} records`,
 			);
 		}
-		seen.add(next.url);
+		seen.add(key);
 		const early = ahead;
-		body = early && early.url === next.url ? await parse(next.url, undefined, await early.text) : await fetchPage(next.url);
+		const useEarly = early !== undefined && early.url === next.url;
+		if (!useEarly) {
+			if (requested >= maxPages) {
+				throw new PagingError(
+					`The API kept sending next-page links: stopped after ${maxPages} pages (${maxPages * PAGE_SIZE} records at ${PAGE_SIZE} a page, the most one list read follows); the list was not returned`,
+					'Narrow the list with Filters (e.g. by date) or use a Limit; if the account really holds more, read it in parts.',
+				);
+			}
+			requested++;
+		}
+		pageNumber++;
+		body = useEarly ? await parse(next.url, undefined, await (early as { text: Promise<string | ReceivedText> }).text) : await fetchPage(next.url);
 	}
 }

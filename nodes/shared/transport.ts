@@ -1,3 +1,11 @@
+/**
+ * The shared API client: every HTTP request of every node goes through `getApiClient`
+ * (n8n's httpRequestWithAuthentication with the credential's headers), and every bound on
+ * a request lives in its one request loop: no redirect followed, a deadline per attempt,
+ * the maximum response size, the retry count and the Retry-After cap, secret masking.
+ * Longer than 300 lines because that loop is kept whole, in one place, on purpose;
+ * the pure parts are in body.ts, response.ts, retry.ts and errors.ts.
+ */
 import type {
 	ICredentialsDecrypted,
 	ICredentialDataDecryptedObject,
@@ -7,7 +15,6 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
-	INode,
 	IPollFunctions,
 	IWebhookFunctions,
 	JsonObject,
@@ -17,10 +24,13 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { AccessPointCredentials } from './baseUrl';
 import { resolveBaseUrl } from './baseUrl';
 import { listApiErrors } from './apiErrorEntries';
-import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
+import { beforeDeadline, BodyLimitError, discardBody, readBody } from './body';
+import { buildApiError, headerValue, isBrokenText, isJsonLike, isSuccess, maskText, networkFailure, parseIfJson, redirectTarget } from './response';
+import { describeApiError, describeNetworkError, secretForms, stripSecrets, summariseText } from './errors';
+import { appendQuery } from './odata';
 import { nextTail, paginate, PagingError } from './paging';
 import type { PageFetcher, PaginateOptions, ReceivedText } from './paging';
-import { DEFAULT_RETRY_POLICY, NO_RETRY, retryDelayMs, shouldRetry } from './retry';
+import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, MB, NO_RETRY, retryAfterBeyondCap, retryDelayMs, shouldRetry } from './retry';
 import type { RetryPolicy } from './retry';
 
 export const CREDENTIAL_TYPE = 'accessPointApi';
@@ -53,6 +63,7 @@ export interface ApiRequest {
 	 * JSON: it counts as the first attempt, so the retry policy decides what happens next.
 	 */
 	brokenText?: string;
+	/** Deadline of each attempt (headers and body); the client's policy, else 60 s. */
 	timeoutMs?: number;
 }
 
@@ -65,7 +76,7 @@ export interface ApiResponse<T = unknown> {
 export interface ApiClientOptions {
 	/** Act for this party instead of the credential's Party ID (sent as the partyID header). */
 	partyId?: string;
-	/** Retry policy for reads (GET). */
+	/** Retry policy for reads (GET); its timeout and response size apply to every request. */
 	retry?: RetryPolicy;
 	/** Counts every HTTP attempt; lets callers report the number of requests. */
 	onRequest?: (request: { method: string; url: string }) => void;
@@ -82,90 +93,13 @@ export interface ApiClient {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-function headerValue(headers: ApiResponse['headers'], name: string): string | undefined {
-	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
-	const value = key ? headers[key] : undefined;
-	return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * A streamed body (n8n's `encoding: 'stream'`) as text, decoded chunk by chunk as it
- * is iterated: no copy of the whole body as a Buffer is made, so list pages give their
- * memory back sooner. (Async iteration measured 2.0x the JSON at peak for Return All
- * over 12,000 orders; 'data' or 'readable' listeners 2.8x, see bench/README.md.)
- * A connection that drops mid-body ends the iteration with an error.
- */
-async function readText(body: unknown): Promise<ReceivedText> {
-	if (typeof body === 'string') return { text: body, tail: nextTail('', body) };
-	if (!body || typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] !== 'function') return { text: '', tail: '' };
-	const decoder = new TextDecoder();
-	let text = '';
-	let tail = '';
-	for await (const chunk of body as AsyncIterable<Uint8Array>) {
-		const part = decoder.decode(chunk, { stream: true });
-		text += part;
-		tail = nextTail(tail, part);
-	}
-	const rest = decoder.decode();
-	return { text: text + rest, tail: nextTail(tail, rest) };
-}
-
-interface Failure {
-	code?: string;
-	httpCode?: string;
-	message?: string;
-	cause?: unknown;
-}
-
-/**
- * The network failure under what n8n's HTTP helper threw: its cause (n8n 2.x), or the
- * code n8n 1.x keeps on the NodeApiError it wraps the axios error in (`httpCode`).
- */
-function networkFailure(error: unknown): { code?: string; message?: string } {
-	for (let current = error as Failure | undefined, depth = 0; current && depth < 4; current = current.cause as Failure, depth++) {
-		for (const code of [current.code, current.httpCode]) {
-			if (typeof code === 'string' && /^E[A-Z_]+$|^ERR_/.test(code)) return { code, message: current.message };
-		}
-	}
-	const failure = error as Failure | undefined;
-	return { message: (failure?.cause as Failure | undefined)?.message ?? failure?.message };
-}
-
-function isSuccess(status: number): boolean {
-	return status >= 200 && status < 300;
-}
-
-/** A text body as JSON where it is JSON, else the text itself (what axios's JSON mode gives). */
-function parseIfJson(text: unknown): unknown {
-	if (typeof text !== 'string') return text;
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
-}
-
-function isJsonLike(body: unknown): boolean {
-	return body === undefined || body === null || typeof body !== 'string';
-}
-
-/** A text answer that is no answer at all, even where text is accepted: an HTML page or JSON cut off in transit. */
-function isBrokenText(text: string): boolean {
-	const trimmed = text.trim();
-	if (trimmed.startsWith('<')) return true;
-	if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return false;
-	try {
-		JSON.parse(trimmed);
-		return false;
-	} catch {
-		return true;
-	}
-}
-
 /**
  * Resolves the credential once and returns a client whose every request goes
  * through httpRequestWithAuthentication with the credential's generic
- * authentication (apikey and partyID headers).
+ * authentication (apikey and partyID headers). Every request is bounded: no redirect
+ * is followed (the headers would go with it), each attempt has a deadline for its
+ * headers and body, a body is read up to the maximum response size, reads retry at most
+ * the policy's count and wait at most as long as MAX_RETRY_AFTER_MS when asked.
  */
 export async function getApiClient(this: ApiContext, options: ApiClientOptions = {}, itemIndex?: number): Promise<ApiClient> {
 	const node = this.getNode();
@@ -173,62 +107,95 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		CREDENTIAL_TYPE,
 		itemIndex,
 	)) as unknown as AccessPointCredentials;
+	const rawKey = String(raw.apiKey ?? '');
+	// Every form of the key a server may echo, and the key as pasted (with its whitespace).
+	const secrets = [rawKey, ...secretForms(rawKey)];
 	const resolved = resolveBaseUrl(raw);
 	if ('problem' in resolved) {
 		// A key pasted into the Base URL must not travel in the message.
-		throw new NodeOperationError(node, stripSecrets(resolved.problem, [String(raw.apiKey ?? '')]), {
+		throw new NodeOperationError(node, stripSecrets(resolved.problem, secrets), {
 			itemIndex,
 			description: 'Open the AccessPoint API credential and fix the Environment / Base URL.',
 		});
 	}
-	const partyId = (options.partyId ?? '').trim() || String(raw.partyId ?? '');
+	// Trimmed once here: the headers carry exactly what the masking knows.
+	const partyId = (options.partyId ?? '').trim() || String(raw.partyId ?? '').trim();
 	const credentialsDecrypted: ICredentialsDecrypted = {
 		id: '',
 		name: CREDENTIAL_TYPE,
 		type: CREDENTIAL_TYPE,
-		data: { ...(raw as unknown as ICredentialDataDecryptedObject), partyId },
+		data: { ...(raw as unknown as ICredentialDataDecryptedObject), apiKey: rawKey.trim(), partyId },
 	};
-	const secrets = [String(raw.apiKey ?? '')];
+	const bodyForms = secretForms(rawKey);
 	const readPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
+	const maxBytes = options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
 	const baseUrl = resolved.url;
 	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
-		const url = /^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`;
+		const target = /^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`;
+		// The query is written into the URL here, not by n8n (see odata.ts: n8n's splits some emoji).
+		const url = appendQuery(target, req.qs);
 		const operation = req.operation ?? `${req.method} ${req.path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]}`;
 		const policy = req.retry ?? (req.method === 'GET' ? readPolicy : NO_RETRY);
+		const timeoutMs = req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 		const requestOptions: IHttpRequestOptions = {
 			method: req.method,
 			url,
-			qs: req.qs,
 			headers: { Accept: 'application/json', ...(req.headers ?? {}) },
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			timeout: req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			// Every body as a stream, read within the size limit and the deadline (body.ts).
+			encoding: 'stream',
+			// A redirect would carry the apikey and partyID headers to wherever it points.
+			disableFollowRedirect: true,
+			maxRedirects: 0,
+			timeout: timeoutMs,
 		};
 		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
-		if (req.rawText) requestOptions.encoding = 'stream';
+		const fail = (message: string, description: string, status?: number, code?: string, apiDescription?: string) =>
+			buildApiError(node, message, description, status, code, req.itemIndex, secrets, apiDescription);
+		/** Errors of ours raised inside an exchange, never retried (n8n wraps network failures in NodeApiErrors too). */
+		const finalErrors = new WeakSet<Error>();
+		const final = (...args: Parameters<typeof fail>) => {
+			const error = fail(...args);
+			finalErrors.add(error);
+			return error;
+		};
 
-		/** One HTTP exchange; a text-mode error body is parsed like a JSON-mode one. */
+		/** One HTTP exchange within its deadline; a text error body is parsed like a JSON one. */
 		const exchange = async (): Promise<ApiResponse<unknown>> => {
-			const full = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				{ ...requestOptions, headers: { ...requestOptions.headers } },
-				{ credentialsDecrypted },
-			)) as {
-				statusCode: number;
-				headers: ApiResponse['headers'];
-				body: unknown;
-			};
-			const response = {
-				status: full.statusCode,
-				headers: full.headers ?? {},
-				body: full.body,
-			};
-			if (req.rawText) {
-				const received = await readText(full.body);
-				response.body = isSuccess(response.status) ? received : parseIfJson(received.text);
+			const deadline = AbortSignal.timeout(timeoutMs);
+			const full = (await beforeDeadline(
+				this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					{ ...requestOptions, headers: { ...requestOptions.headers } },
+					{ credentialsDecrypted },
+				) as Promise<{ statusCode: number; headers: ApiResponse['headers']; body: unknown }>,
+				deadline,
+			));
+			const response: ApiResponse<unknown> = { status: full.statusCode, headers: full.headers ?? {}, body: undefined };
+			if (response.status >= 300 && response.status < 400) {
+				discardBody(full.body);
+				const where = redirectTarget(headerValue(response.headers, 'location'), url);
+				throw final(
+					`${operation} failed: the API answered HTTP ${response.status}, a redirect to ${where}; it was not followed`,
+					`Redirects are never followed, so the credential stays on ${new URL(baseUrl).host}. If the API has moved, set its new address as the credential's Base URL.`,
+					response.status,
+				);
 			}
+			const raw = isSuccess(response.status) && req.rawText;
+			const read = await readBody(full.body, { maxBytes, deadline, tail: !!raw });
+			if ('value' in read) {
+				// A helper that handed back data, not a stream (tests' fakes): as text where text was asked for.
+				const { value } = read;
+				const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+				response.body = raw ? { text, tail: nextTail('', text) } : value;
+				return response;
+			}
+			const text = maskText(read.text, bodyForms);
+			if (raw) response.body = text === read.text ? read : { text, tail: nextTail('', text) };
+			else response.body = parseIfJson(text);
 			return response;
 		};
 
@@ -239,16 +206,30 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				response = { status: 200, headers: {}, body: req.brokenText };
 			} else {
 				options.onRequest?.({ method: req.method, url });
-				try {
-					response = await exchange();
-				} catch (error) {
-					const details = describeNetworkError(networkFailure(error), operation);
-					if (attempt < policy.maxRetries && shouldRetry(undefined, true)) {
+				const outcome = await exchange().then(
+					(answer) => ({ answer }),
+					(error: unknown) => ({ error }),
+				);
+				if ('error' in outcome) {
+					const { error } = outcome;
+					if (finalErrors.has(error as Error)) throw error;
+					if (error instanceof BodyLimitError && error.reason === 'size') {
+						// Not retried: the same answer would be read again (and a compressed one inflated again).
+						throw fail(
+							`${operation} failed: the answer is larger than the maximum response size of ${Math.round(maxBytes / MB)} MB; it was not read further`,
+							'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.',
+						);
+					}
+					// A passed deadline reads like axios's own timeout: "the request timed out".
+					const details = describeNetworkError(error instanceof BodyLimitError ? { code: 'ETIMEDOUT' } : networkFailure(error), operation);
+					// A cancelled execution is not retried.
+					if (attempt < policy.maxRetries && details.code !== 'ERR_CANCELED' && shouldRetry(undefined, true)) {
 						await sleep(retryDelayMs(policy, attempt, undefined));
 						continue;
 					}
-					throw buildApiError(node, details.message, details.description, undefined, details.code, req.itemIndex, secrets);
+					throw fail(details.message, details.description, undefined, details.code);
 				}
+				response = outcome.answer;
 				if (req.rawText && isSuccess(response.status)) return response as ApiResponse<T>;
 			}
 
@@ -256,14 +237,10 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				if (!isJsonLike(response.body) && (!req.acceptText || isBrokenText(String(response.body)))) {
 					const text = String(response.body);
 					if (text.trim() === '') return { ...response, body: undefined as T };
-					const err = buildApiError(
-						node,
+					const err = fail(
 						`${operation} returned a body that is not valid JSON (HTTP ${response.status}): ${summariseText(text).slice(0, 120)}`,
 						'The answer was cut off or is not JSON. Retry; if it persists, check the Base URL points at the API and not at a web page or proxy login.',
 						response.status,
-						undefined,
-						req.itemIndex,
-						secrets,
 					);
 					if (req.method === 'GET' && attempt < policy.maxRetries) {
 						await sleep(retryDelayMs(policy, attempt, undefined));
@@ -271,24 +248,33 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					}
 					throw err;
 				}
+				const body = response.body;
+				if (req.method === 'GET' && !req.acceptText && (body === null || typeof body === 'number' || typeof body === 'boolean')) {
+					// One n8n item is one JSON object: a read answering a bare value has nothing to output.
+					throw fail(
+						`${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record was expected`,
+						'The API answered something other than a record. Retry; if it persists, check the ID and that the Base URL points at the API.',
+						response.status,
+					);
+				}
 				return response as ApiResponse<T>;
 			}
 
 			if (attempt < policy.maxRetries && shouldRetry(response.status, false)) {
-				await sleep(retryDelayMs(policy, attempt, headerValue(response.headers, 'retry-after')));
+				const retryAfter = headerValue(response.headers, 'retry-after');
+				const asked = retryAfterBeyondCap(retryAfter);
+				if (asked !== undefined) {
+					throw fail(
+						`${operation} failed with HTTP ${response.status}: the API asked to wait ${Math.round(asked / 1000)} s before trying again (Retry-After), longer than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`,
+						'The API is rate limiting or down for maintenance. Run the workflow again later.',
+						response.status,
+					);
+				}
+				await sleep(retryDelayMs(policy, attempt, retryAfter));
 				continue;
 			}
 			const details = describeApiError(response.status, response.body, operation);
-			const apiError = buildApiError(
-				node,
-				details.message,
-				details.description,
-				response.status,
-				details.code,
-				req.itemIndex,
-				secrets,
-				details.apiDescription,
-			);
+			const apiError = fail(details.message, details.description, response.status, details.code, details.apiDescription);
 			// Every entry of the body, for batch calls that answer one error per record.
 			const entries = listApiErrors(response.body);
 			if (entries.length) {
@@ -316,35 +302,6 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 	};
 }
 
-function buildApiError(
-	node: INode,
-	message: string,
-	description: string,
-	status: number | undefined,
-	code: string | undefined,
-	itemIndex: number | undefined,
-	secrets: string[],
-	apiDescription?: string,
-): NodeApiError {
-	const clean = (text: string) => stripSecrets(text, secrets);
-	code = code ? clean(code) : code;
-	const response: JsonObject = { message: clean(message) };
-	if (status !== undefined) response.httpCode = String(status);
-	if (code) response.code = code;
-	if (apiDescription) response.apiDescription = clean(apiDescription);
-	const error = new NodeApiError(node, response, {
-		message: clean(message),
-		description: clean(description),
-		httpCode: status !== undefined ? String(status) : undefined,
-		itemIndex,
-	});
-	// For a network code (ECONNRESET, ETIMEDOUT...) n8n swaps in a generic text that drops the operation.
-	if (status === undefined) error.message = clean(message);
-	if (code) error.context.apiCode = code;
-	if (apiDescription) error.context.apiDescription = clean(apiDescription);
-	return error;
-}
-
 /** Pages through a list, turning paging problems into NodeApiErrors on the item. */
 export async function* paginateList(
 	this: ApiContext,
@@ -361,6 +318,7 @@ export async function* paginateList(
 				{
 					message: error.message,
 					description:
+						error.hint ??
 						'The list was not returned as complete. Retry; if it persists, check the Base URL matches the host the API links to.',
 					itemIndex: options.itemIndex,
 				},
@@ -371,13 +329,4 @@ export async function* paginateList(
 			itemIndex: options.itemIndex,
 		});
 	}
-}
-
-/** Collects a whole list (bounded by limit) into one array. */
-export async function collectList(this: ApiContext, client: ApiClient, options: PaginateOptions): Promise<IDataObject[]> {
-	const all: IDataObject[] = [];
-	for await (const page of paginateList.call(this, client, options)) {
-		for (const item of page) all.push(item);
-	}
-	return all;
 }

@@ -2,11 +2,25 @@
  * Pure input checks (no n8n, no HTTP): VAT numbers, IBAN, BIC, e-mail, phone,
  * ISO language and country codes, address types and numeric IDs. Each check
  * returns the normalised value or a problem plus a hint the user can act on.
+ * About 300 lines because of the reference tables (ISO countries and languages, VAT
+ * shapes, IBAN lengths) that the checks read; the checks themselves are short.
  */
 
 import { isValidBelgianEnterpriseNumber } from './identifiers';
 
-export type Check = { ok: true; value: string } | { ok: false; problem: string; hint: string };
+/** A checked value: the normalised value, or what is wrong with it and how to fix it. */
+export type Check<T = string> = { ok: true; value: T } | { ok: false; problem: string; hint: string };
+
+/** What is wrong with one field of a form or a mapped object, for the message that names it. */
+export interface FieldProblem {
+	/** The field as the user sees it, e.g. "Invoice Address → City". */
+	field: string;
+	value?: unknown;
+	/** Words that follow the field and value, e.g. "is not a valid IBAN (checksum failed)". */
+	problem: string;
+	/** How to fix it. */
+	hint: string;
+}
 
 const ok = (value: string): Check => ({ ok: true, value });
 const fail = (problem: string, hint: string): Check => ({ ok: false, problem, hint });
@@ -92,19 +106,22 @@ export type AddressType = (typeof ADDRESS_TYPES)[number];
 
 /** Text of a value for messages: trimmed, shortened, never "[object Object]". */
 export function showValue(value: unknown): string {
-	if (value === undefined || value === null) return '(empty)';
+	if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return '(empty)';
 	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
 	const trimmed = text.trim();
 	if (!trimmed) return '(empty)';
 	return trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed;
 }
 
-/** The one wording for input errors: `Item 2: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)`. */
-export function fieldMessage(itemIndex: number, field: string, value: unknown, problem: string): string {
+/**
+ * The one wording for input errors: `Item 2: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)`.
+ * No item prefix where there is no item (a poll); a problem starting with ":" follows the field directly.
+ */
+export function fieldMessage(itemIndex: number | undefined, field: string, value: unknown, problem: string): string {
 	const shown = showValue(value);
-	return shown === '(empty)'
-		? `Item ${itemIndex + 1}: "${field}" ${problem}`
-		: `Item ${itemIndex + 1}: "${field}" ${shown} ${problem}`;
+	const item = itemIndex === undefined ? '' : `Item ${itemIndex + 1}: `;
+	const separator = problem.startsWith(':') ? '' : ' ';
+	return `${item}"${field}"${shown === '(empty)' ? '' : ` ${shown}`}${separator}${problem}`;
 }
 
 function text(value: unknown): string {
@@ -119,10 +136,6 @@ export function mod97(digits: string): number {
 		remainder = Number(`${remainder}${digits.slice(i, i + 7)}`) % 97;
 	}
 	return remainder;
-}
-
-export function isCountryCode(code: string): boolean {
-	return COUNTRY_CODES.has(code);
 }
 
 /** Two-letter ISO 3166-1 country code; returned upper-case. */

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /** Builds dist/ (npm run build) when it is missing or older than the sources. */
 const fs = require('node:fs');
@@ -5,6 +6,12 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('./loader');
 
+/**
+ * Newest mtime of the files under dir whose name `accept`s, 0 if none.
+ * @param {string} dir
+ * @param {(name: string) => boolean} accept
+ * @returns {number}
+ */
 function newestMtime(dir, accept) {
 	let newest = 0;
 	let entries;
@@ -21,11 +28,15 @@ function newestMtime(dir, accept) {
 	return newest;
 }
 
-/** Why a build is needed, or undefined if dist/ is up to date. */
+/**
+ * Why dist/ needs a build, or undefined if it is up to date.
+ * @param {string} [root]
+ * @returns {string | undefined}
+ */
 function buildReason(root = ROOT) {
 	const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 	const listed = [...((pkg.n8n && pkg.n8n.credentials) || []), ...((pkg.n8n && pkg.n8n.nodes) || [])];
-	const isSource = (n) => n.endsWith('.ts') || n.endsWith('.json') || n.endsWith('.svg');
+	const isSource = (/** @type {string} */ n) => n.endsWith('.ts') || n.endsWith('.json') || n.endsWith('.svg');
 	const newestSource = Math.max(
 		newestMtime(path.join(root, 'nodes'), isSource),
 		newestMtime(path.join(root, 'credentials'), isSource),
@@ -44,8 +55,9 @@ function buildReason(root = ROOT) {
 }
 
 /**
- * Runs `npm run build` if needed (or always with force). Returns
- * { built: boolean, reason?: string, ok: boolean }.
+ * Runs `npm run build` when dist/ is missing or older than the sources (or always with force).
+ * @param {{ root?: string, force?: boolean, stdio?: import('node:child_process').StdioOptions }} [options]
+ * @returns {{ built: boolean, ok: boolean, reason?: string, status?: number | null }}
  */
 function buildIfNeeded({ root = ROOT, force = false, stdio = 'inherit' } = {}) {
 	const reason = force ? 'forced' : buildReason(root);

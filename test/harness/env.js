@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Boots the parts of n8n-core's runtime that executing a workflow needs,
@@ -24,6 +25,9 @@ const { createRequire } = require('node:module');
 const coreDir = path.dirname(require.resolve('n8n-core/package.json'));
 const coreRequire = createRequire(path.join(coreDir, 'package.json'));
 
+/** @typedef {ReturnType<typeof start>} Env */
+
+/** @type {Env | undefined} */
 let booted;
 
 /**
@@ -92,8 +96,16 @@ function privateN8nFolder() {
 	return dir;
 }
 
+/**
+ * The n8n runtime, booted once per process.
+ * @returns {Env}
+ */
 function boot() {
-	if (booted) return booted;
+	if (!booted) booted = start();
+	return booted;
+}
+
+function start() {
 	const t0 = Date.now();
 	routeEsmOnlyPackagesUnderJest();
 	const core = require('n8n-core');
@@ -119,9 +131,10 @@ function boot() {
 
 	// n8n's ErrorReporter logs every node error with its stack; collect them instead
 	// (set HARNESS_REPORT_ERRORS=1 to also log them).
+	/** @type {Array<{ error: unknown, options: unknown }>} */
 	const reportedErrors = [];
 	const errorReporter = Container.get(core.ErrorReporter);
-	errorReporter.report = (error, opts) => {
+	errorReporter.report = (/** @type {unknown} */ error, /** @type {unknown} */ opts) => {
 		reportedErrors.push({ error, options: opts });
 		if (reportedErrors.length > 200) reportedErrors.shift();
 		if (process.env.HARNESS_REPORT_ERRORS) errorReporter.defaultReport(error, opts);
@@ -131,9 +144,11 @@ function boot() {
 	// ({ ...error, message, stack }), which is what n8n persists. Keep the original
 	// instance reachable (non-enumerable, so it never reaches persisted data) so
 	// tests can check `instanceof NodeApiError`.
+	/** @type {any} reportNodeExecutionError is private in n8n-core's types */
 	const proto = core.WorkflowExecute.prototype;
 	if (typeof proto.reportNodeExecutionError === 'function' && !proto.reportNodeExecutionError.harnessWrapped) {
 		const original = proto.reportNodeExecutionError;
+		/** @param {unknown} error @param {unknown[]} rest */
 		proto.reportNodeExecutionError = function (error, ...rest) {
 			const copy = original.call(this, error, ...rest);
 			if (copy && typeof copy === 'object' && error instanceof Error) {
@@ -144,8 +159,7 @@ function boot() {
 		proto.reportNodeExecutionError.harnessWrapped = true;
 	}
 
-	booted = { reportedErrors, core, workflow, Container, Logger, logger, n8nFolder, coreRequire, bootMs: Date.now() - t0 };
-	return booted;
+	return { reportedErrors, core, workflow, Container, Logger, logger, n8nFolder, coreRequire, bootMs: Date.now() - t0 };
 }
 
 module.exports = { boot, coreRequire };

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /**
  * Loads node and credential types the way n8n does:
@@ -8,25 +9,63 @@
  *   workflow asks for it (the stock lazy loader also parses the 8.7 MB
  *   `dist/types/nodes.json`, which a test never needs).
  *
- * Node types are addressed as n8n addresses them: `<packageName>.<name>`, i.e.
- * `n8n-nodes-access-point.accessPointRegistration` and `n8n-nodes-base.set`.
+ * Looking types up by name over both: registry.js.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const { boot } = require('./env');
+const { HarnessNodeTypes, HarnessCredentialTypes, BASE_PACKAGE } = require('./registry');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const BASE_PACKAGE = 'n8n-nodes-base';
 
+/** @typedef {import('n8n-core').PackageDirectoryLoader} PackageDirectoryLoader */
+
+/**
+ * @typedef {object} LoadOptions
+ * @property {string} [root] package root (default: this repo)
+ * @property {boolean} [allowMissingNodes] skip listed files that are not built yet (default true unless HARNESS_REQUIRE_ALL_NODES)
+ * @property {boolean} [reload] re-require dist/ (after a rebuild in the same process)
+ * @property {boolean} [quiet] no warnings about missing or stale files
+ */
+
+/**
+ * The two loaded packages and what this one's package.json promises.
+ * @typedef {object} Packages
+ * @property {PackageDirectoryLoader} pkg this package
+ * @property {PackageDirectoryLoader} base n8n-nodes-base (lazy: classes load on first use)
+ * @property {string} packageName
+ * @property {Array<{ file: string, className: string, name: string }>} listedNodes
+ * @property {{ nodes: string[], credentials: string[] }} missing Files listed in package.json's n8n section that do not exist (skipped).
+ */
+
+/**
+ * @typedef {object} LoadedPackagesOwn
+ * @property {string} root
+ * @property {import('./env').Env} env
+ * @property {string[]} stale Listed dist files older than the newest TypeScript source.
+ * @property {number} loadMs
+ * @property {HarnessNodeTypes} nodeTypes
+ * @property {HarnessCredentialTypes} credentialTypes
+ * @property {string[]} nodeTypeNames Full type names of this package's loaded nodes.
+ * @property {string[]} credentialTypeNames
+ */
+/** @typedef {Packages & LoadedPackagesOwn} LoadedPackages */
+
+/** @type {Map<string, LoadedPackages>} */
 const cache = new Map();
 
+/** @param {string} s */
 function lowerFirst(s) {
 	return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
-/** Newest mtime of the TypeScript sources (nodes/, credentials/). */
+/**
+ * Newest mtime of the TypeScript sources (nodes/, credentials/).
+ * @param {string} root
+ */
 function newestSourceMtime(root) {
 	let newest = 0;
+	/** @param {string} dir */
 	const walk = (dir) => {
 		let entries;
 		try {
@@ -45,14 +84,25 @@ function newestSourceMtime(root) {
 	return newest;
 }
 
+/** @param {typeof import('n8n-core')} core */
 function makeLoaderClasses(core) {
+	/** A package loader that skips (and lists) files not built yet, unless told not to. */
 	class TolerantPackageLoader extends core.PackageDirectoryLoader {
+		/**
+		 * @param {string} dir
+		 * @param {{ allowMissing: boolean }} options
+		 */
 		constructor(dir, options) {
 			super(dir);
 			this.allowMissing = options.allowMissing;
+			/** @type {{ nodes: string[], credentials: string[] }} */
 			this.missing = { nodes: [], credentials: [] };
 		}
 
+		/**
+		 * @param {string} filePath
+		 * @param {string} [packageVersion]
+		 */
 		loadNodeFromFile(filePath, packageVersion) {
 			if (!fs.existsSync(this.resolvePath(filePath))) {
 				this.missing.nodes.push(filePath);
@@ -62,6 +112,7 @@ function makeLoaderClasses(core) {
 			return super.loadNodeFromFile(filePath, packageVersion);
 		}
 
+		/** @param {string} filePath */
 		loadCredentialFromFile(filePath) {
 			if (!fs.existsSync(this.resolvePath(filePath))) {
 				this.missing.credentials.push(filePath);
@@ -74,8 +125,8 @@ function makeLoaderClasses(core) {
 
 	class KnownOnlyLazyLoader extends core.LazyPackageDirectoryLoader {
 		async loadAll() {
-			this.known.nodes = await this.readJSON('dist/known/nodes.json');
-			this.known.credentials = await this.readJSON('dist/known/credentials.json');
+			this.known.nodes = await this.readJSON(/** @type {string} */ ('dist/known/nodes.json'));
+			this.known.credentials = await this.readJSON(/** @type {string} */ ('dist/known/credentials.json'));
 			this.isLazyLoaded = true;
 		}
 	}
@@ -86,6 +137,8 @@ function makeLoaderClasses(core) {
 /**
  * Loads this package (default: the repo root) and n8n-nodes-base.
  * Results are cached per process; pass `reload: true` after a rebuild.
+ * @param {LoadOptions} [options]
+ * @returns {Promise<LoadedPackages>}
  */
 async function loadPackages(options = {}) {
 	const root = path.resolve(options.root || ROOT);
@@ -93,7 +146,8 @@ async function loadPackages(options = {}) {
 	const allowMissing =
 		options.allowMissingNodes !== undefined ? options.allowMissingNodes !== false : !process.env.HARNESS_REQUIRE_ALL_NODES;
 	const key = `${root}|${allowMissing}`;
-	if (!options.reload && cache.has(key)) return cache.get(key);
+	const cached = cache.get(key);
+	if (!options.reload && cached) return cached;
 
 	const env = boot();
 	const { core } = env;
@@ -101,7 +155,7 @@ async function loadPackages(options = {}) {
 	const t0 = Date.now();
 
 	const pkg = new TolerantPackageLoader(root, { allowMissing });
-	if (options.reload) pkg.unloadAll();
+	if (options.reload) /** @type {any} private in n8n-core's types */ (pkg).unloadAll();
 	await pkg.loadAll();
 
 	const baseDir = path.dirname(require.resolve(`${BASE_PACKAGE}/package.json`));
@@ -123,26 +177,20 @@ async function loadPackages(options = {}) {
 		if (fs.existsSync(abs) && fs.statSync(abs).mtimeMs + 1 < newest) stale.push(file);
 	}
 
+	/** @type {Packages} */
+	const packages = { pkg, base, packageName: pkg.packageName, listedNodes, missing: pkg.missing };
+	/** @type {LoadedPackages} */
 	const loaded = {
 		root,
 		env,
-		pkg,
-		base,
-		packageName: pkg.packageName,
-		listedNodes,
-		missing: pkg.missing,
+		...packages,
 		stale,
 		loadMs: Date.now() - t0,
-	};
-	const nodeTypes = new HarnessNodeTypes(loaded, env.workflow);
-	const credentialTypes = new HarnessCredentialTypes(loaded);
-	Object.assign(loaded, {
-		nodeTypes,
-		credentialTypes,
-		/** Full type names of this package's loaded nodes. */
+		nodeTypes: new HarnessNodeTypes(packages, env.workflow),
+		credentialTypes: new HarnessCredentialTypes(packages),
 		nodeTypeNames: Object.keys(pkg.nodeTypes).map((n) => `${pkg.packageName}.${n}`),
 		credentialTypeNames: Object.keys(pkg.credentialTypes),
-	});
+	};
 
 	if (!options.quiet) {
 		if (pkg.missing.nodes.length || pkg.missing.credentials.length) {
@@ -160,107 +208,4 @@ async function loadPackages(options = {}) {
 	return loaded;
 }
 
-/** INodeTypes over this package and n8n-nodes-base. */
-class HarnessNodeTypes {
-	constructor(loaded, workflowLib) {
-		this.loaded = loaded;
-		this.NodeHelpers = workflowLib.NodeHelpers;
-	}
-
-	split(type) {
-		const dot = type.lastIndexOf('.');
-		if (dot < 0) return { pkgName: undefined, name: type };
-		return { pkgName: type.slice(0, dot), name: type.slice(dot + 1) };
-	}
-
-	getByName(type) {
-		const { pkg, base, packageName, listedNodes, missing } = this.loaded;
-		const { pkgName, name } = this.split(type);
-		if (pkgName === packageName) {
-			if (name in pkg.nodeTypes) return pkg.nodeTypes[name].type;
-			const listed = listedNodes.find((n) => n.name === name);
-			if (listed && missing.nodes.includes(listed.file)) {
-				throw new Error(`Node type "${type}" is not built yet: ${listed.file} does not exist (run npm run build)`);
-			}
-			throw new Error(`Unknown node type "${type}": ${packageName} has ${Object.keys(pkg.nodeTypes).join(', ') || 'no nodes'}`);
-		}
-		if (pkgName === BASE_PACKAGE) {
-			if (!(name in base.known.nodes)) throw new Error(`Unknown node type "${type}" (not in ${BASE_PACKAGE})`);
-			return base.getNode(name).type;
-		}
-		throw new Error(`Unknown node type "${type}": the harness loads only ${packageName} and ${BASE_PACKAGE}`);
-	}
-
-	getByNameAndVersion(type, version) {
-		return this.NodeHelpers.getVersionedNodeType(this.getByName(type), version);
-	}
-
-	getKnownTypes() {
-		const { pkg, base, packageName } = this.loaded;
-		const known = {};
-		for (const [n, v] of Object.entries(pkg.known.nodes)) known[`${packageName}.${n}`] = v;
-		for (const [n, v] of Object.entries(base.known.nodes)) known[`${BASE_PACKAGE}.${n}`] = v;
-		return known;
-	}
-
-	/** Full type for a short name: our package first, then n8n-nodes-base. */
-	expandType(type) {
-		if (type.includes('.')) return type;
-		const { pkg, base, packageName, listedNodes } = this.loaded;
-		if (type in pkg.nodeTypes || listedNodes.some((n) => n.name === type)) return `${packageName}.${type}`;
-		if (type in base.known.nodes) return `${BASE_PACKAGE}.${type}`;
-		throw new Error(`Unknown node type "${type}" (neither ${packageName}.${type} nor ${BASE_PACKAGE}.${type})`);
-	}
-
-	/** The version a new node of this type gets in the editor. */
-	latestVersion(type) {
-		const nodeType = this.getByName(type);
-		if ('nodeVersions' in nodeType) return nodeType.description.defaultVersion ?? nodeType.currentVersion;
-		const v = nodeType.description.version;
-		return Array.isArray(v) ? Math.max(...v) : v;
-	}
-
-	/** Credential type names a node (at a version) declares. */
-	credentialNames(type, version) {
-		try {
-			const nodeType = this.getByNameAndVersion(type, version);
-			return (nodeType.description.credentials || []).map((c) => c.name);
-		} catch {
-			return [];
-		}
-	}
-}
-
-/** ICredentialTypes-like lookup over this package and n8n-nodes-base. */
-class HarnessCredentialTypes {
-	constructor(loaded) {
-		this.loaded = loaded;
-	}
-
-	recognizes(name) {
-		const { pkg, base } = this.loaded;
-		return name in pkg.credentialTypes || name in base.known.credentials;
-	}
-
-	getByName(name) {
-		const { pkg, base } = this.loaded;
-		if (name in pkg.credentialTypes) return pkg.credentialTypes[name].type;
-		if (name in base.known.credentials) return base.getCredential(name).type;
-		throw new Error(`Unknown credential type "${name}"`);
-	}
-
-	getParentTypes(name) {
-		const parents = this.getByName(name).extends || [];
-		return parents.flatMap((p) => [p, ...this.getParentTypes(p)]);
-	}
-
-	getSupportedNodes(name) {
-		const { pkg, base, packageName } = this.loaded;
-		if (name in pkg.known.credentials) {
-			return (pkg.known.credentials[name].supportedNodes || []).map((n) => `${packageName}.${n}`);
-		}
-		return ((base.known.credentials[name] || {}).supportedNodes || []).map((n) => `${BASE_PACKAGE}.${n}`);
-	}
-}
-
-module.exports = { loadPackages, HarnessNodeTypes, HarnessCredentialTypes, ROOT, BASE_PACKAGE };
+module.exports = { loadPackages, ROOT };

@@ -1,6 +1,12 @@
+// @ts-check
 'use strict';
 /** Compact, human-readable rendering of a harness result (for scripts and the demo). */
 
+/**
+ * JSON on one line, cut to maxLength with an ellipsis.
+ * @param {unknown} value
+ * @param {number} maxLength
+ */
 function compactJson(value, maxLength) {
 	let text;
 	try {
@@ -21,6 +27,7 @@ function formatResult(result, { maxItems = 5, maxWidth = 160, nodes } = {}) {
 	const lines = [];
 	const status = result.status + (result.waiting ? ` (resume URL ${result.waiting.resumeUrl})` : '');
 	lines.push(`Execution ${result.executionId}: ${status}`);
+	/** @type {string[]} */
 	const order = [];
 	for (const name of [...result.executedNodes, ...Object.keys(result.runData)]) if (!order.includes(name)) order.push(name);
 	for (const name of nodes || order) {
@@ -32,7 +39,7 @@ function formatResult(result, { maxItems = 5, maxWidth = 160, nodes } = {}) {
 		runs.forEach((task, runIndex) => {
 			const label = runs.length > 1 ? `${name} [run ${runIndex}]` : name;
 			if (task.error) {
-				const e = task.error;
+				const e = /** @type {{ message: string, description?: string }} */ (task.error);
 				lines.push(`  ${label}: ERROR ${e.message}${e.description ? ` \u2014 ${e.description}` : ''}`);
 			}
 			const main = (task.data && task.data.main) || [];

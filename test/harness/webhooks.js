@@ -1,468 +1,221 @@
+// @ts-check
 'use strict';
 /**
- * Webhook triggers in the harness: a published workflow whose trigger the outside world
- * calls over HTTP. What n8n 2.x does for such a workflow, step for step:
- *
- * - activate() = ActiveWorkflowManager.addWebhooks: for each webhook of the node, the
- *   node's webhookMethods `checkExists`, then `create` when it answers false (n8-core's
- *   HookContext, mode 'trigger'); static data is saved afterwards. On a failure n8n's
- *   clean-up builds the workflow from the database again (the static data as it was before
- *   the activation), runs `delete` and rethrows: so does activate().
- * - deactivate() = ActiveWorkflowManager.clearWebhooks: `delete` on a workflow built from
- *   the saved static data, which is saved afterwards.
- * - A production server on 127.0.0.1 (`/webhook/<path>`), like n8n's live-webhooks
- *   service: each request builds the workflow from the saved static data, runs the node's
- *   webhook() in n8n-core's WebhookContext (mode 'webhook') with an express-like request
- *   carrying `rawBody` (the exact bytes received), and answers as n8n's webhook helpers do:
- *   nothing when the node answered itself (`noWebhookResponse`), `webhookResponse` or
- *   "Webhook call received" when it returned no workflowData, otherwise "Workflow was
- *   started" while the execution runs (responseMode onReceived). A webhook() that throws gets
- *   HTTP 500 (n8n also records an error execution: here in `errors`).
- * - Static data as n8n 2.41 keeps it: what webhook() changed is saved when the call starts no
- *   execution. When it starts one, n8n's WorkflowRunner first wraps the same static data
- *   object in a new Workflow (establishContextForPersistence: the change mark is reset, so
- *   live-webhooks' save finds nothing to save) and the execution reloads static data from
- *   the database (loadStaticData); the execution saves what IT changed when it ends
- *   (workflowExecuteAfter). The same sequence runs here, with n8n-workflow's own Workflow.
- * - n8n's deduplication store (`checkProcessedAndRecord`) is installed in memory when the
- *   process has none (the CLI keeps it in its processed_data table).
- *
- * Requests are handled concurrently, each with the static data saved when it started, as
- * n8n does; `saves` counts the writes.
- *
- *   const { webhookTrigger, signature } = require('./webhooks');
- *   const t = await webhookTrigger(h, { type: 'accessPointTrigger', parameters });
- *   await t.activate();
- *   const r = await t.post(body, { headers: { 'billit-signature': signature(secret, body) } });
- *   r.status; r.executions;      // the executions this call started, finished
- *   await t.deactivate(); await t.close();
+ * n8n's waiting-webhooks service, for requests to the harness server: the
+ * resume token is checked, the waiting node's `webhook()` runs in n8n-core's
+ * WebhookContext and the execution continues from that node with what it
+ * returned (all outputs forwarded).
  */
 const crypto = require('node:crypto');
-const http = require('node:http');
 
-const { expressRequest, expressResponse, respond, request } = require('./http');
-const { HarnessResult } = require('./result');
-const { clone } = require('./workflow');
+const { expressRequest, expressResponse, respond } = require('./http');
+const { WAITING_PATH } = require('./server');
+const { persist, settleAttempts } = require('./records');
+const { createWorkflowInstance, createHooks, makeAdditionalData, execute, finalize } = require('./engine');
 
-const REQUEST_TAG = 'x-harness-call';
+/** @typedef {import('./context').HarnessContext} HarnessContext */
+/** @typedef {import('./records').ExecutionRecord} ExecutionRecord */
+/** @typedef {import('n8n-workflow').Workflow} Workflow */
+/** @typedef {import('n8n-workflow').INode} INode */
 
 /**
- * n8n's deduplication store (`this.helpers.checkProcessedAndRecord`), which the CLI backs with
- * its processed_data table (one row per workflow and context, 'entries' mode: hashes of the
- * items, the oldest dropped beyond maxEntries). Here in memory, installed once per process
- * when nothing else installed one.
+ * What the token check reads of a request.
+ * @typedef {{ url?: string, headers: { host?: string }, query: Record<string, unknown> }} ResumeRequest
  */
-function installDeduplicationStore(core) {
-	const Service = core.DataDeduplicationService;
-	if (!Service) return undefined;
-	try {
-		Service.getInstance();
-		return undefined; // already there
-	} catch {
-		// not initialised yet
-	}
-	const rows = new Map();
-	const contextOf = (scope, { workflow, node }) => `${workflow.id}|${scope === 'node' ? `n:${node.id}` : ''}`;
-	const hash = (item) => crypto.createHash('md5').update(String(item)).digest('base64');
-	const store = {
-		rows,
-		async checkProcessedAndRecord(items, scope, contextData, options) {
-			if (options.mode !== 'entries') throw new Error(`[harness] deduplication mode ${options.mode} is not modelled`);
-			const key = contextOf(scope, contextData);
-			const data = rows.get(key) || [];
-			const known = new Set(data);
-			const result = { new: [], processed: [] };
-			for (const item of items) {
-				const h = hash(item);
-				if (known.has(h)) result.processed.push(item);
-				else {
-					result.new.push(item);
-					data.push(h);
-					known.add(h);
-				}
-			}
-			if (options.maxEntries) data.splice(0, Math.max(0, data.length - options.maxEntries));
-			rows.set(key, data);
-			return result;
-		},
-		async removeProcessed(items, scope, contextData) {
-			const key = contextOf(scope, contextData);
-			const drop = new Set(items.map(hash));
-			rows.set(key, (rows.get(key) || []).filter((h) => !drop.has(h)));
-		},
-		async clearAllProcessedItems(scope, contextData) {
-			rows.delete(contextOf(scope, contextData));
-		},
-		async getProcessedDataCount(scope, contextData) {
-			return (rows.get(contextOf(scope, contextData)) || []).length;
-		},
-	};
-	void Service.init(store);
-	return store;
-}
 
-/** `t=<seconds>,s=<hex HMAC-SHA256(secret, "<t>.<body>")>` over the exact bytes of `body`. */
-function signature(secret, body, t = Math.floor(Date.now() / 1000)) {
-	const raw = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
-	const s = crypto.createHmac('sha256', secret).update(`${t}.`).update(raw).digest('hex');
-	return `t=${t},s=${s}`;
+/**
+ * @param {HarnessContext} ctx
+ * @param {import('node:http').IncomingMessage} rawReq
+ * @param {import('node:http').ServerResponse} rawRes
+ */
+async function handleHttp(ctx, rawReq, rawRes) {
+	const req = await expressRequest(rawReq);
+	const res = expressResponse(rawRes);
+	if (!req.path.startsWith(`${WAITING_PATH}/`)) {
+		return respond(res, { responseCode: 404, data: { code: 404, message: `Not found: ${req.path}` } });
+	}
+	const [executionId, ...rest] = req.path.slice(WAITING_PATH.length + 1).split('/');
+	const suffix = rest.length ? decodeURIComponent(rest.join('/')) : undefined;
+	return handleWaitingWebhook(ctx, req, res, decodeURIComponent(executionId), suffix);
 }
 
 /**
- * @param {object} h a harness (createHarness())
- * @param {object} nodeOrWorkflow `{ type, parameters, name? }` or a workflow JSON
- * @param {object} [options] { nodeName, staticData, credentialsOverride, webhookBaseUrl (as n8n's WEBHOOK_URL gives it; default this server) }
+ * Token check equivalent to n8n's waiting-webhooks service.
+ * @param {HarnessContext} ctx
+ * @param {ExecutionRecord} record
+ * @param {ResumeRequest} req
  */
-async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
-	const { core, workflow: wf } = h.loaded.env;
-	const nodeTypes = h.nodeTypes;
-	installDeduplicationStore(core);
-
-	let source;
-	let nodeName = options.nodeName;
-	if (nodeOrWorkflow && Array.isArray(nodeOrWorkflow.nodes)) {
-		source = nodeOrWorkflow;
-	} else {
-		const n = nodeOrWorkflow || {};
-		const type = h.type(n.type || '');
-		source = { nodes: [{ ...n, type, name: n.name || nodeTypes.getByName(type).description.defaults.name, parameters: n.parameters || {} }], connections: {} };
-		nodeName = source.nodes[0].name;
+function validateResumeRequest(ctx, record, req) {
+	const { core, workflow: wf, Container } = ctx.env;
+	const data = record.persisted;
+	const lastNode = record.workflowJson.nodes.find((n) => n.name === data.resultData.lastNodeExecuted);
+	const token = req.query[core.WAITING_TOKEN_QUERY_PARAM];
+	if (lastNode && lastNode.parameters && lastNode.parameters.operation === wf.SEND_AND_WAIT_OPERATION) {
+		if (!data.validateSignature) return true;
+		// HMAC over the whole URL (minus the signature), as getSignedResumeUrl() made it.
+		if (typeof token !== 'string') return false;
+		const parsed = new URL(String(req.url), `http://${req.headers.host}`);
+		parsed.searchParams.delete(core.WAITING_TOKEN_QUERY_PARAM);
+		const expected = core.generateUrlSignature(core.prepareUrlForSigning(parsed), Container.get(core.InstanceSettings).hmacSignatureSecret);
+		return safeEqual(token, expected);
 	}
-	const json = h.normalize(source, options);
-	json.id = json.id || `harness-webhook-wf-${crypto.randomUUID().slice(0, 8)}`;
-	for (const node of json.nodes) {
-		// As n8n does when a workflow is saved: every node with webhooks gets its own id (the URL path).
-		const description = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
-		if (description.webhooks && description.webhooks.length && !node.webhookId) node.webhookId = crypto.randomUUID();
-	}
-	if (!nodeName) {
-		const hit = json.nodes.find((n) => typeof nodeTypes.getByNameAndVersion(n.type, n.typeVersion).webhook === 'function' && !n.disabled);
-		if (!hit) throw new Error('[harness] no node with a webhook() in the workflow; pass { nodeName }');
-		nodeName = hit.name;
-	}
-	const nodeJson = json.nodes.find((n) => n.name === nodeName);
-	if (!nodeJson) throw new Error(`[harness] node "${nodeName}" not found`);
-	const nodeType = nodeTypes.getByNameAndVersion(nodeJson.type, nodeJson.typeVersion);
-	const descriptions = nodeType.description.webhooks || [];
-	if (!descriptions.length) throw new Error(`[harness] node "${nodeName}" declares no webhooks`);
+	if (!data.resumeToken) return true;
+	// $execution.resumeUrl carries ?signature=<resumeToken>; parameters appended later do not matter.
+	return typeof token === 'string' && safeEqual(token, data.resumeToken);
+}
 
-	/** The workflow's row in n8n's database: its static data. */
-	let saved = clone(options.staticData) || {};
-	let saves = 0;
-	const executions = [];
-	const byTag = new Map();
-	const calls = [];
-	const errors = [];
-	let active = false;
-	let closed = false;
-	let waiters = [];
+/**
+ * @param {string} a
+ * @param {string} b
+ */
+function safeEqual(a, b) {
+	const ba = Buffer.from(String(a));
+	const bb = Buffer.from(String(b));
+	return ba.length === bb.length && crypto.timingSafeEqual(ba, bb);
+}
 
-	const server = http.createServer((req, res) => {
-		handle(req, res).catch((error) => {
-			if (!res.headersSent) respond(expressResponse(res), { responseCode: 500, data: { code: 500, message: error.message } });
-			else if (!res.writableEnded) res.end();
-		});
-	});
-	await new Promise((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', resolve);
-	});
-	server.unref();
-	const base = `http://127.0.0.1:${server.address().port}`;
-	// webhookBaseUrl: what n8n's WEBHOOK_URL gives the node (default: this server).
-	const urls = { ...h.urls, instanceBaseUrl: base, webhookBaseUrl: options.webhookBaseUrl || `${base}/webhook`, webhookTestBaseUrl: `${base}/webhook-test` };
-	const credentialsOverride = options.credentialsOverride ? { accessPointApi: { ...h.credentials, ...options.credentialsOverride } } : undefined;
-
-	function additionalData(extra = {}) {
+/**
+ * The node's restart webhook (the one a waiting node resumes through) for this method and path suffix.
+ * @param {HarnessContext} ctx
+ * @param {Workflow} workflow
+ * @param {INode} node
+ * @param {string} method
+ * @param {string | undefined} suffix
+ * @returns {any} IWebhookData, or undefined
+ */
+function findRestartWebhook(ctx, workflow, node, method, suffix) {
+	if (node.disabled) return undefined;
+	const nodeType = ctx.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	/** @param {any} value @param {unknown} [fallback] */
+	const param = (value, fallback) => workflow.expression.getSimpleParameterValue(node, value, 'internal', {}, undefined, /** @type {any} */ (fallback));
+	for (const description of nodeType.description.webhooks || []) {
+		if (param(description.restartWebhook, false) !== true) continue;
+		if (description.nodeType === 'form') continue; // forms resume through /form-waiting
+		let p = param(description.path);
+		if (p === undefined) continue;
+		p = String(p).replace(/^\//, '').replace(/\/$/, '');
+		const methods = String(param(description.httpMethod, 'GET'))
+			.split(',')
+			.map((m) => m.trim());
+		if (!methods.includes(method) || p !== (suffix || '')) continue;
 		return {
-			...urls,
-			credentialsHelper: h.credentialsHelper,
-			workflowId: json.id,
-			userId: 'harness-user',
-			variables: {},
-			currentNodeExecutionIndex: 0,
-			logAiEvent: () => {},
-			sendDataToUI: () => {},
-			setExecutionStatus: () => {},
-			getRunExecutionData: async () => undefined,
-			executeWorkflow: async () => {
-				throw new Error('[harness] sub-workflows are not supported');
-			},
-			__harnessCredentials: credentialsOverride,
-			...extra,
-		};
-	}
-
-	/** A Workflow as n8n builds it from the database row (or over a given static data object). */
-	function loadWorkflow(staticData = clone(saved)) {
-		return new wf.Workflow({
-			id: json.id,
-			name: json.name || 'Harness webhook workflow',
-			nodes: clone(json.nodes),
-			connections: clone(json.connections),
-			active: true,
-			nodeTypes,
-			staticData,
-			settings: clone(json.settings),
-		});
-	}
-
-	function save(workflow) {
-		if (workflow.staticData.__dataChanged !== true) return;
-		saved = clone(workflow.staticData);
-		workflow.staticData.__dataChanged = false;
-		saves++;
-	}
-
-	function webhookData(workflow, node, description, data) {
-		const p = workflow.expression.getSimpleParameterValue(node, description.path, 'internal', {});
-		const isFullPath = workflow.expression.getSimpleParameterValue(node, description.isFullPath, 'internal', {}, undefined, false);
-		return {
-			httpMethod: String(workflow.expression.getSimpleParameterValue(node, description.httpMethod, 'internal', {}, undefined, 'GET')),
+			httpMethod: method,
 			node: node.name,
-			path: wf.NodeHelpers.getNodeWebhookPath(json.id, node, String(p).replace(/^\//, ''), isFullPath),
+			path: p,
 			webhookDescription: description,
-			workflowId: json.id,
-			workflowExecuteAdditionalData: data,
-			isTest: false,
+			workflowId: workflow.id,
 		};
 	}
+	return undefined;
+}
 
-	async function runMethod(workflow, method, activation) {
-		const node = workflow.getNode(nodeName);
-		const data = additionalData();
-		const results = [];
-		for (const description of descriptions) {
-			const fn = nodeType.webhookMethods && nodeType.webhookMethods[description.name] && nodeType.webhookMethods[description.name][method];
-			if (!fn) continue;
-			const context = new core.HookContext(workflow, node, data, 'trigger', activation, webhookData(workflow, node, description, data));
-			results.push(await fn.call(context));
-		}
-		return results;
+/**
+ * A request to `<webhookWaitingBaseUrl>/<executionId>[/<suffix>]`.
+ * @param {HarnessContext} ctx
+ * @param {any} req express-like request (http.js)
+ * @param {any} res express-like response (http.js)
+ * @param {string} executionId
+ * @param {string | undefined} suffix
+ */
+async function handleWaitingWebhook(ctx, req, res, executionId, suffix) {
+	const { core, workflow: wf } = ctx.env;
+	const record = ctx.executions.get(executionId);
+	if (!record) return respond(res, { responseCode: 404, data: { code: 404, message: `The execution "${executionId}" does not exist.` } });
+	if (record.status === 'running') {
+		return respond(res, { responseCode: 409, data: { code: 409, message: `The execution "${executionId}" is running already.` } });
 	}
-
-	async function activate(activation = 'activate') {
-		const workflow = loadWorkflow();
-		try {
-			for (const description of descriptions) {
-				const node = workflow.getNode(nodeName);
-				const data = additionalData();
-				const wd = webhookData(workflow, node, description, data);
-				const methods = (nodeType.webhookMethods && nodeType.webhookMethods[description.name]) || {};
-				const exists = methods.checkExists ? await methods.checkExists.call(new core.HookContext(workflow, node, data, 'trigger', activation, wd)) : false;
-				if (!exists && methods.create) await methods.create.call(new core.HookContext(workflow, node, data, 'trigger', activation, wd));
-			}
-		} catch (error) {
-			// n8n's clean-up: a fresh workflow from the database (static data before this activation).
-			try {
-				const fresh = loadWorkflow();
-				await runMethod(fresh, 'delete', 'update');
-				save(fresh);
-			} catch {
-				// n8n logs a failed clean-up and reports the activation error
-			}
-			throw error;
-		}
-		save(workflow);
-		active = true;
+	if (record.status !== 'waiting') {
+		const message =
+			record.persisted && record.persisted.resultData.error
+				? `The execution "${executionId}" has finished with error.`
+				: `The execution "${executionId} has finished already.`;
+		return respond(res, { responseCode: 409, data: { code: 409, message } });
 	}
+	if (!validateResumeRequest(ctx, record, req)) return respond(res, { responseCode: 401, data: { error: 'Invalid token' } });
 
-	async function deactivate() {
-		const workflow = loadWorkflow();
-		const results = await runMethod(workflow, 'delete', 'update');
-		save(workflow);
-		active = false;
-		return results;
-	}
-
-	let executionCounter = 0;
-
-	/** n8n's runMainProcess: static data reloaded, WorkflowExecute from the trigger with its items, static data saved at the end if changed. */
-	async function runExecution(items, call) {
-		const startedAt = Date.now();
-		const executionId = `webhook-${++executionCounter}`;
-		const workflow = loadWorkflow();
-		const hooks = new core.ExecutionLifecycleHooks('webhook', executionId, {
-			id: json.id,
-			name: workflow.name,
-			nodes: json.nodes,
-			connections: json.connections,
-			active: true,
-			settings: json.settings,
-			createdAt: new Date(),
-			updatedAt: new Date(),
+	const lastNodeExecuted = record.persisted.resultData.lastNodeExecuted;
+	const webhookWorkflow = createWorkflowInstance(ctx, record);
+	const startNode = webhookWorkflow.getNode(lastNodeExecuted);
+	const webhookData = startNode && findRestartWebhook(ctx, webhookWorkflow, startNode, req.method, suffix);
+	if (!startNode || !webhookData) {
+		return respond(res, {
+			responseCode: 404,
+			data: {
+				code: 404,
+				message: `The workflow for execution "${executionId}" does not contain a waiting webhook with a matching path/method.`,
+			},
 		});
-		const executedNodes = [];
-		hooks.addHandler('nodeExecuteAfter', (name) => executedNodes.push(name));
-		const data = additionalData({ hooks, executionId });
-		const stack = [{ node: workflow.getNode(nodeName), data: { main: [items] }, source: null }];
-		const runExecutionData =
-			typeof wf.createRunExecutionData === 'function'
-				? wf.createRunExecutionData({ executionData: { nodeExecutionStack: stack } })
-				: {
-						startData: {},
-						resultData: { runData: {} },
-						executionData: { contextData: {}, nodeExecutionStack: stack, metadata: {}, waitingExecution: {}, waitingExecutionSource: {} },
-					};
-		const run = await new core.WorkflowExecute(data, 'webhook', runExecutionData).processRunExecutionData(workflow);
-		save(workflow); // workflowExecuteAfter
-		const result = new HarnessResult(run, { executionId, workflow: json, executedNodes });
-		// When the call arrived and when its execution started (Date.now(), for latency figures).
-		result.receivedAt = call ? call.at : undefined;
-		result.startedAt = startedAt;
-		return result;
 	}
 
-	function startExecution(items, tag, call) {
-		const promise = runExecution(items, call).then((result) => {
-			executions.push(result);
-			const ready = waiters;
-			waiters = [];
-			for (const w of ready) w();
-			return result;
-		});
-		if (tag) {
-			const list = byTag.get(tag) || [];
-			list.push(promise);
-			byTag.set(tag, list);
-		}
-		return promise;
+	// As n8n's waiting-webhooks service: the waiting node is disabled so it is not
+	// executed again, its waiting run is dropped and waitTill is cleared.
+	const runExecutionData = persist(record.persisted);
+	const stackEntry = runExecutionData.executionData.nodeExecutionStack[0];
+	stackEntry.node.disabled = true;
+	runExecutionData.waitTill = undefined;
+	const runs = runExecutionData.resultData.runData[lastNodeExecuted];
+	if (runs && runs.length) runs.pop();
+
+	record.status = 'running';
+	const hooks = createHooks(ctx, record, webhookWorkflow);
+	const additionalData = makeAdditionalData(ctx, record, hooks, { httpRequest: req, httpResponse: res });
+	webhookData.workflowExecuteAdditionalData = additionalData;
+	/** @type {any} */
+	const nodeType = ctx.nodeTypes.getByNameAndVersion(startNode.type, startNode.typeVersion);
+	let webhookResult;
+	try {
+		const context = new core.WebhookContext(webhookWorkflow, startNode, additionalData, record.mode, webhookData, [], runExecutionData);
+		// A Node subclass (n8n's class-based nodes) has webhook() as a method; others take the context as `this`.
+		webhookResult = nodeType instanceof wf.Node ? await /** @type {any} */ (nodeType).webhook(context) : await nodeType.webhook.call(context);
+	} catch (error) {
+		respond(res, { responseCode: 500, data: { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' } });
+		const failed = persist(record.persisted);
+		failed.resultData.error = { ...error, message: error.message, stack: error.stack };
+		failed.resultData.lastNodeExecuted = lastNodeExecuted;
+		return finalize(ctx, record, { data: failed, mode: record.mode, startedAt: new Date(), stoppedAt: new Date(), status: 'error' }, additionalData);
 	}
 
-	async function handle(rawReq, rawRes) {
-		const req = await expressRequest(rawReq);
-		const res = expressResponse(rawRes);
-		const tag = rawReq.headers[REQUEST_TAG];
-		const call = { at: Date.now(), path: req.path, status: undefined, started: false };
-		calls.push(call);
-		rawRes.on('finish', () => {
-			call.status = rawRes.statusCode;
-		});
-		const staticData = clone(saved);
-		const workflow = loadWorkflow(staticData);
-		const node = workflow.getNode(nodeName);
-		const data = additionalData({ httpRequest: req, httpResponse: res });
-		const description = descriptions.find((d) => {
-			const wd = webhookData(workflow, node, d, data);
-			return req.path === `/webhook/${wd.path}` && wd.httpMethod.split(',').map((m) => m.trim()).includes(req.method);
-		});
-		if (!active || !description || closed) {
-			return respond(res, { responseCode: 404, data: { code: 404, message: `The requested webhook "${req.method} ${req.path}" is not registered.` } });
-		}
-		let result;
-		try {
-			const context = new core.WebhookContext(workflow, node, data, 'webhook', webhookData(workflow, node, description, data), [], null);
-			result = nodeType instanceof wf.Node ? await nodeType.webhook(context) : await nodeType.webhook.call(context);
-		} catch (error) {
-			// n8n: answers 500, starts an execution that fails with this error, saves no static data.
-			errors.push(error);
-			respond(res, { responseCode: 500, data: { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' } });
-			call.error = error;
-			return;
-		}
-		if (result.workflowData === undefined) {
-			save(workflow);
-			// No execution. With noWebhookResponse the node answered itself and n8n sends nothing more.
-			if (!result.noWebhookResponse) {
-				respond(res, { responseCode: 200, data: result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' } });
-			}
-			return;
-		}
-		// WorkflowRunner.establishContextForPersistence: a Workflow over the same static data object.
-		loadWorkflow(staticData);
-		save(workflow); // live-webhooks' save, after the execution started: the change mark is gone
-		call.started = true;
-		const started = startExecution(result.workflowData[0] || [], tag, call);
-		if (!result.noWebhookResponse) respond(res, { responseCode: 200, data: { message: 'Workflow was started' } });
-		await started;
-	}
+	/** @param {any} value @param {unknown} fallback */
+	const expr = (value, fallback) =>
+		webhookWorkflow.expression.getSimpleParameterValue(startNode, value, record.mode, { $executionId: executionId }, undefined, /** @type {any} */ (fallback));
+	const responseMode = expr(webhookData.webhookDescription.responseMode, 'onReceived');
+	const responseCode = Number(expr(webhookData.webhookDescription.responseCode, 200)) || 200;
 
-	/** POSTs to the production URL; resolves once the executions this call started have finished. */
-	async function post(body, { headers = {}, method = 'POST', contentType = 'application/json', path } = {}) {
-		const tag = crypto.randomUUID();
-		const payload = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
-		const target = `${base}${path || `/webhook/${webhookPath()}`}`;
-		const response = await request(target, { method, headers: { 'content-type': contentType, ...headers, [REQUEST_TAG]: tag }, body: payload });
-		const started = byTag.get(tag) || [];
-		byTag.delete(tag);
-		return { ...response, executions: await Promise.all(started) };
-	}
-
-	function webhookPath() {
-		const workflow = loadWorkflow();
-		return webhookData(workflow, workflow.getNode(nodeName), descriptions[0], additionalData()).path;
-	}
-
-	/** The URL the node registers (n8n's WEBHOOK_URL + path). */
-	function url() {
-		return `${urls.webhookBaseUrl}/${webhookPath()}`;
-	}
-
-	/** Resolves once `count` executions in all have finished (deliveries from elsewhere included). */
-	async function waitForExecutions(count, { timeoutMs = 20000 } = {}) {
-		const until = Date.now() + timeoutMs;
-		while (executions.length < count) {
-			const left = until - Date.now();
-			if (left <= 0) throw new Error(`[harness] ${executions.length} execution(s) after ${timeoutMs} ms, expected ${count}`);
-			await new Promise((resolve) => {
-				// Not unref'd: a script waiting here for calls from another process must stay alive.
-				const timer = setTimeout(resolve, Math.min(left, 200));
-				waiters.push(() => {
-					clearTimeout(timer);
-					resolve();
-				});
+	if (webhookResult.workflowData === undefined) {
+		// The node decided not to resume (yet): answer and keep waiting.
+		record.status = 'waiting';
+		settleAttempts(record, undefined);
+		if (!webhookResult.noWebhookResponse) {
+			respond(res, {
+				responseCode,
+				data: webhookResult.webhookResponse !== undefined ? webhookResult.webhookResponse : { message: 'Webhook call received' },
 			});
 		}
-		return executions.slice(0, count);
+		return;
+	}
+	if (!webhookResult.noWebhookResponse && responseMode === 'onReceived') {
+		respond(res, {
+			responseCode,
+			data: webhookResult.webhookResponse !== undefined ? webhookResult.webhookResponse : { message: 'Workflow was started' },
+		});
 	}
 
-	async function close() {
-		if (closed) return;
-		closed = true;
-		await new Promise((resolve) => server.close(() => resolve()));
-		if (typeof server.closeAllConnections === 'function') server.closeAllConnections();
-	}
+	stackEntry.data.main = webhookResult.workflowData;
+	stackEntry.metadata = { ...(stackEntry.metadata || {}), forwardAllOutputs: true };
+	const result = await execute(ctx, record, { runExecutionData, restart: true });
 
-	return {
-		workflow: json,
-		nodeName,
-		baseUrl: base,
-		get url() {
-			return url();
-		},
-		activate,
-		deactivate,
-		post,
-		waitForExecutions,
-		close,
-		get active() {
-			return active;
-		},
-		/** Finished executions, in the order they finished. */
-		get executions() {
-			return [...executions];
-		},
-		/** Every call received: { at, path, status, started, error? }. */
-		get calls() {
-			return [...calls];
-		},
-		/** Errors thrown by webhook() (each an error execution in n8n). */
-		get errors() {
-			return [...errors];
-		},
-		get staticData() {
-			return clone(saved);
-		},
-		get nodeStaticData() {
-			return clone(saved[`node:${nodeName}`] || {});
-		},
-		set staticData(value) {
-			saved = clone(value);
-		},
-		get saves() {
-			return saves;
-		},
-	};
+	if (!res.writableEnded) {
+		if (responseMode === 'lastNode' && !webhookResult.noWebhookResponse) {
+			const last = result.lastNodeExecuted;
+			const first = last ? result.items(last)[0] : undefined;
+			respond(res, { responseCode, data: first ? first.json : {} });
+		} else if (!webhookResult.noWebhookResponse) {
+			respond(res, { responseCode, data: { message: 'Workflow was started' } });
+		} else {
+			respond(res, { responseCode: 204 });
+		}
+	}
+	return result;
 }
 
-module.exports = { webhookTrigger, signature, REQUEST_TAG };
+module.exports = { handleHttp, validateResumeRequest };

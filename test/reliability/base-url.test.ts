@@ -20,10 +20,10 @@ const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 const NODES: Array<[string, string, IDataObject]> = [
 	['Order › Get', 'accessPointOrder', { resource: 'order', operation: 'get', orderId: '1000001' }],
-	['Order › Get Many', 'accessPointOrder', { resource: 'order', operation: 'getMany', limit: 5 }],
+	['Order › Get Many', 'accessPointOrder', { resource: 'order', operation: 'getAll', limit: 5 }],
 	['Order › Create', 'accessPointOrder', { resource: 'order', operation: 'create', orderDate: '2024-01-01', customerName: 'A', orderLines: { lines: [{ quantity: 1, unitPriceExcl: 1, vatPercentage: 21 }] }, externalProviderId: 'B-1' }],
-	['Registration › Get Many', 'accessPointRegistration', { operation: 'getMany', returnAll: true }],
-	['Integration › Get Many', 'accessPointIntegration', { operation: 'getMany', registrationId: byId('300001'), returnAll: true }],
+	['Registration › Get Many', 'accessPointRegistration', { operation: 'getAll', returnAll: true }],
+	['Integration › Get Many', 'accessPointIntegration', { operation: 'getAll', registrationId: byId('300001'), returnAll: true }],
 	['Peppol Lookup', 'accessPointPeppolLookup', { identifier: 'BE0123456749' }],
 	['Identification › Start', 'accessPointIdentification', { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/x' }],
 ];
@@ -134,7 +134,7 @@ describe('custom Base URL: https only, except loopback', () => {
 	});
 
 	it('https on another host is allowed (and reached)', async () => {
-		const result = await h.runNode('accessPointRegistration', { operation: 'getMany', returnAll: true }, [{}], {
+		const result = await h.runNode('accessPointRegistration', { operation: 'getAll', returnAll: true }, [{}], {
 			runOptions: { credentialsOverride: { environment: 'custom', baseUrl: 'https://api.example.test' } },
 		});
 		result.assertSuccess();

@@ -235,7 +235,7 @@ describe('fault soak: 1,000 mixed operations at 10% injected faults', () => {
 			const many = await batch(
 				'order get many',
 				ORDER,
-				{ resource: 'order', operation: 'getMany', returnAll: '={{ $json.all }}', limit: '={{ $json.limit }}', options },
+				{ resource: 'order', operation: 'getAll', returnAll: '={{ $json.all }}', limit: '={{ $json.limit }}', options },
 				lists,
 				onError,
 			);
@@ -255,7 +255,7 @@ describe('fault soak: 1,000 mixed operations at 10% injected faults', () => {
 
 			// Registrations: Get Many (Return All) and Get of the seeded one.
 			const regCount = registrations();
-			const regs = await batch('registration get many', REG, { operation: 'getMany', returnAll: true, options }, Array.from({ length: 5 }, () => ({})), onError);
+			const regs = await batch('registration get many', REG, { operation: 'getAll', returnAll: true, options }, Array.from({ length: 5 }, () => ({})), onError);
 			for (const [i, slot] of regs.perItem) {
 				if (!slot.failed.length && slot.ok.length !== regCount) tally.problems.push(`registration get many item ${i}: ${slot.ok.length} of ${regCount}`);
 			}

@@ -3,17 +3,16 @@
  * escapes, OData keywords and parentheses, whitespace and control characters, unicode
  * with combining marks, bidi and zero-width characters, astral characters and emoji
  * sequences, values up to 10,000 characters) go through the filter builder
- * (nodes/shared/odata.ts) and the real wire encoding (axios' params serializer, which
- * n8n's HTTP stack uses, then the URL parser) to the emulator's $filter parser
+ * (nodes/shared/odata.ts) and the real wire encoding (the shared client's appendQuery,
+ * which writes the query into the URL itself, then the URL parser) to the emulator's $filter parser
  * (emulator/filter.js): each must parse back to exactly the intended literal, and
  * toQueryString must predict the bytes on the wire. A sample also goes through the
  * engine over HTTP: Order Get Many finds exactly the order carrying the value, and
  * Order Create's "Skip If Already Created" finds orders by hostile ExternalProviderIDs.
  */
-import axios from 'axios';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { andFilters, buildFilter, formatLiteral, normalizeRawFilter, toQueryString } from '../../nodes/shared/odata';
+import { andFilters, appendQuery, buildFilter, formatLiteral, normalizeRawFilter, toQueryString } from '../../nodes/shared/odata';
 import { externalIdFilter } from '../../nodes/Order/actions/order/orderBody';
 import { evaluate, parseFilter } from '../../emulator/odata';
 import { ORDER } from '../../emulator/schemas';
@@ -79,7 +78,8 @@ function literals(node: Rec): string[] {
 	return [];
 }
 
-const ON_WIRE = (params: Record<string, string>) => new URL(axios.getUri({ url: 'https://api.example.test/v1/orders', params }));
+/** The URL the shared client requests for these options, as the server's URL parser reads it. */
+const ON_WIRE = (params: Record<string, string>) => new URL(appendQuery('https://api.example.test/v1/orders', params));
 
 describe('OData fuzz: hostile values round-trip through builder, wire and the emulator parser', () => {
 	const rnd = prng(0x0da7a);
@@ -99,7 +99,7 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			const filter = buildFilter([{ field: 'OrderNumber', operator: i % 2 ? 'eq' : 'ne', value, type: 'string' }], 'and');
 			if (filter !== `OrderNumber ${i % 2 ? 'eq' : 'ne'} ${formatLiteral(value, 'string')}`) failures.push(`#${i} builder shape`);
 
-			// Wire: what axios puts in the URL, as the server's URL parser reads it.
+			// Wire: what the shared client puts in the URL, as the server's URL parser reads it.
 			const url = ON_WIRE({ $filter: filter });
 			wireBytes += url.search.length;
 			if (url.search !== `?${toQueryString({ $filter: filter })}`) failures.push(`#${i} toQueryString differs from the wire`);
@@ -143,7 +143,7 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 				}
 			}
 		});
-		printFigures('OData fuzz (builder → axios wire → emulator parser)', {
+		printFigures('OData fuzz (builder → client wire encoding → emulator parser)', {
 			values: values.length,
 			distinct: new Set(values).size,
 			'with both quote kinds': values.filter((v) => v.includes("'") && v.includes('"')).length,
@@ -201,7 +201,7 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			emu.clearRequests();
 			const result = await h.runNode(
 				'accessPointOrder',
-				{ resource: 'order', operation: 'getMany', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
+				{ resource: 'order', operation: 'getAll', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
 				unique.map((v) => ({ v })),
 			);
 			result.assertSuccess();
@@ -246,7 +246,7 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			emu.clearRequests();
 			const result = await h.runNode(
 				'accessPointOrder',
-				{ resource: 'order', operation: 'getMany', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
+				{ resource: 'order', operation: 'getAll', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
 				[{ v: 'fine' }, { v: 'broken \uD83D pair' }],
 				{ onError: 'continueErrorOutput' },
 			);

@@ -19,7 +19,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { createHarness } from '../harness';
 import type { Harness, HarnessResult } from '../harness';
-import { signature, webhookTrigger } from '../harness/webhooks';
+import { signature, webhookTrigger } from '../harness/webhookTrigger';
 import type { Emu } from './helpers';
 import { captureLogs, deepText, printFigures } from './report';
 
@@ -62,10 +62,10 @@ const SCENARIOS: Scenario[] = [
 	// Success paths of every action node.
 	{ label: 'order create', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-1' }] },
 	{ label: 'order get', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001' } },
-	{ label: 'order get many (2 pages)', type: ORDER, parameters: { resource: 'order', operation: 'getMany', limit: 130 } },
-	{ label: 'party get many', type: ORDER, parameters: { resource: 'party', operation: 'getMany', limit: 5 } },
-	{ label: 'product get many', type: ORDER, parameters: { resource: 'product', operation: 'getMany', limit: 5 } },
-	{ label: 'registration get many', type: REG, parameters: { operation: 'getMany', returnAll: true } },
+	{ label: 'order get many (2 pages)', type: ORDER, parameters: { resource: 'order', operation: 'getAll', limit: 130 } },
+	{ label: 'party get many', type: ORDER, parameters: { resource: 'party', operation: 'getAll', limit: 5 } },
+	{ label: 'product get many', type: ORDER, parameters: { resource: 'product', operation: 'getAll', limit: 5 } },
+	{ label: 'registration get many', type: REG, parameters: { operation: 'getAll', returnAll: true } },
 	{ label: 'registration get', type: REG, parameters: { operation: 'get', registrationId: byId('300001') } },
 	{
 		label: 'registration create',
@@ -81,31 +81,31 @@ const SCENARIOS: Scenario[] = [
 			addresses: { invoiceAddress: { street: 'Kerkstraat', streetNumber: '1', zipcode: '9000', city: 'Gent', countryCode: 'BE' } },
 		},
 	},
-	{ label: 'integration get many', type: INT, parameters: { operation: 'getMany', registrationId: byId('300001'), returnAll: true } },
+	{ label: 'integration get many', type: INT, parameters: { operation: 'getAll', registrationId: byId('300001'), returnAll: true } },
 	{ label: 'peppol lookup', type: PEPPOL, parameters: { identifier: '={{ $json.id }}' }, input: [{ id: 'BE0123456749' }, { id: 'BE1002003070' }] },
 	{ label: 'identification start', type: IDENT, parameters: { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done' } },
 	{ label: 'identification parse callback', type: IDENT, parameters: { operation: 'parseCallback' }, input: [{ query: { registrationID: '300001', success: 'true' } }] },
 	// API failures.
 	{ label: 'order get 404 (both paths)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '999', options: noRetry } },
 	{ label: 'registration get 404', type: REG, parameters: { operation: 'get', registrationId: byId('999999'), options: noRetry } },
-	{ label: '401: another account\'s party', type: ORDER, parameters: { resource: 'order', operation: 'getMany', limit: 5, options: { actForParty: '200001', ...noRetry } } },
+	{ label: '401: another account\'s party', type: ORDER, parameters: { resource: 'order', operation: 'getAll', limit: 5, options: { actForParty: '200001', ...noRetry } } },
 	{ label: '401: revoked key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry }, credentials: { apiKey: OLD_CANARY } },
 	{ label: 'create 500', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-2' }], setup: (emu) => emu.failNext(1, 500, { method: 'POST' }) },
 	{ label: 'create after-commit 503', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-3' }], setup: (emu) => emu.failNext(1, 'after-commit', { method: 'POST' }) },
 	{ label: 'create truncated answer', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-4' }], setup: (emu) => emu.failNext(1, 'truncated', { method: 'POST' }) },
 	{ label: 'get HTML 502', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry }, setup: (emu) => emu.failNext(1, 'html') },
-	{ label: 'get many empty 500', type: ORDER, parameters: { resource: 'order', operation: 'getMany', limit: 5, options: noRetry }, setup: (emu) => emu.failNext(1, 'empty') },
-	{ label: 'get many truncated page 2', type: ORDER, parameters: { resource: 'order', operation: 'getMany', returnAll: true, options: noRetry }, setup: (emu) => {
+	{ label: 'get many empty 500', type: ORDER, parameters: { resource: 'order', operation: 'getAll', limit: 5, options: noRetry }, setup: (emu) => emu.failNext(1, 'empty') },
+	{ label: 'get many truncated page 2', type: ORDER, parameters: { resource: 'order', operation: 'getAll', returnAll: true, options: noRetry }, setup: (emu) => {
 		emu.failNext(1, 'truncated', { pathPrefix: '/v1/orders' });
 		emu.config.pageSize = 20;
 	} },
-	{ label: 'connection reset', type: REG, parameters: { operation: 'getMany', returnAll: true, options: noRetry }, setup: (emu) => emu.failNext(1, 'reset') },
+	{ label: 'connection reset', type: REG, parameters: { operation: 'getAll', returnAll: true, options: noRetry }, setup: (emu) => emu.failNext(1, 'reset') },
 	{ label: 'peppol 429', type: PEPPOL, parameters: { identifier: 'BE0123456749', options: noRetry }, setup: (emu) => emu.failNext(1, 429) },
 	{ label: 'integration create on unknown registration', type: INT, parameters: { operation: 'create', registrationId: byId('999999'), network: 'Peppol', options: noRetry } },
 	{ label: 'identification start on unknown registration', type: IDENT, parameters: { operation: 'start', registrationId: byId('999999'), redirectUrl: 'https://app.example.test/done' } },
 	// Network and Base URL failures.
 	{ label: 'connection refused', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1', options: noRetry }, credentials: { baseUrl: 'http://127.0.0.1:1' } },
-	{ label: 'plain http Base URL', type: REG, parameters: { operation: 'getMany', returnAll: true }, credentials: { baseUrl: 'http://api.example.test' } },
+	{ label: 'plain http Base URL', type: REG, parameters: { operation: 'getAll', returnAll: true }, credentials: { baseUrl: 'http://api.example.test' } },
 	{ label: 'Base URL not a URL', type: PEPPOL, parameters: { identifier: 'BE0123456749' }, credentials: { baseUrl: 'api example test' } },
 	{ label: 'the key pasted into the Base URL', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1' }, credentials: { baseUrl: `http://${CANARY}@proxy.example.test/?apikey=${CANARY}` } },
 	// A server that echoes the key back (nock).

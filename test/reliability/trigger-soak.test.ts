@@ -45,7 +45,12 @@ describe('trigger soak: 200 polls with concurrent inserts/updates, shared second
 	let party: string;
 
 	beforeAll(async () => {
-		h = await createHarness({ emulator: { orders: 150, seed: 17, config: { retryAfterSeconds: 0 } }, quiet: true });
+		// The emulator's clock (which stamps the seeded orders) runs 30 days behind its Date header (the real time),
+		// so the simulated seconds below, a day after the seeded orders, are still in the past by the API's clock.
+		h = await createHarness({
+			emulator: { orders: 150, seed: 17, startTime: Date.now() - 30 * 86_400_000, config: { retryAfterSeconds: 0 } },
+			quiet: true,
+		});
 		emu = h.emulator as Emu;
 		party = emu.credentials.partyId;
 	});

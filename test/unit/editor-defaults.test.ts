@@ -34,24 +34,34 @@ function options(property: INodeProperties | undefined): INodePropertyOptions[] 
 	return ((property?.options ?? []) as INodePropertyOptions[]).filter((o) => 'value' in o);
 }
 
-/** The actions the node panel lists: one per operation (per resource), or the node itself when it has none. */
+/**
+ * The actions the node panel lists, as editor-ui's useActionsGenerator makes them: a trigger's
+ * "Event" options, an "operation" list, or per resource its operation list (the action then
+ * also carries the resource, from the operation's displayOptions).
+ */
 function actionsOf(description: INodeTypeDescription): Action[] {
-	const resource = description.properties.find((p) => p.name === 'resource' && p.type === 'options');
-	const operations = description.properties.filter((p) => p.name === 'operation' && p.type === 'options');
-	if (!operations.length) return [{ label: description.displayName, values: {} }];
-	if (!resource) {
-		return options(operations[0]).map((op) => ({
-			label: `${description.displayName} › ${op.name}`,
-			values: { operation: op.value },
-		}));
+	const named = (label: string) => `${description.displayName} › ${label}`;
+	const actions: Action[] = [];
+	if (description.displayName.toLowerCase().includes('trigger')) {
+		const event = description.properties.find((p) => ['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()));
+		if (!event) actions.push({ label: named('(placeholder)'), values: {} });
+		else actions.push(...options(event).map((o) => ({ label: named(o.name), values: { [event.name]: o.value } })));
 	}
-	return options(resource).flatMap((res) => {
+	const resource = description.properties.find((p) => p.name === 'resource');
+	const operations = description.properties.filter((p) => p.name === 'operation');
+	if (!resource && operations[0]) {
+		actions.push(...options(operations[0]).map((op) => ({ label: named(op.name), values: { operation: op.value } })));
+	}
+	for (const res of options(resource)) {
 		const forResource = operations.find((p) => (p.displayOptions?.show?.resource ?? []).includes(res.value));
-		return options(forResource).map((op) => ({
-			label: `${description.displayName} › ${res.name} › ${op.name}`,
-			values: { resource: res.value, operation: op.value },
-		}));
-	});
+		actions.push(
+			...options(forResource).map((op) => ({
+				label: named(`${res.name} › ${op.name}`),
+				values: { resource: res.value, operation: op.value },
+			})),
+		);
+	}
+	return actions;
 }
 
 function nodeOf(description: INodeTypeDescription, parameters: INodeParameters): INode {
@@ -139,29 +149,30 @@ describe('the editor adds every action of every node', () => {
 
 describe('the editor switches every operation to every other', () => {
 	const switches = nodeTypes.flatMap((type) => {
-		const actions = actionsOf(type.description).filter((a) => a.values.operation !== undefined);
+		const actions = actionsOf(type.description);
+		const key = (a: Action) => Object.keys(a.values).find((k) => k !== 'resource');
 		return actions.flatMap((from) =>
 			actions
-				.filter((to) => to !== from && to.values.resource === from.values.resource)
-				.map((to) => ({ type, from, to })),
+				.filter((to) => to !== from && key(to) && key(to) === key(from) && to.values.resource === from.values.resource)
+				.map((to) => ({ type, from, to, key: key(to) as string })),
 		);
 	});
 
 	it('has operation switches to check', () => {
-		printFigures(`${switches.length} operation switches`, []);
+		printFigures(`${switches.length} operation/event switches`, []);
 		expect(switches.length).toBeGreaterThan(0);
 	});
 
-	it.each(switches.map((s) => [s.from.label, s.to.values.operation, s]))(
-		'%s → %s: the node takes the new operation, no issue but required fields',
+	it.each(switches.map((s) => [s.from.label, s.to.values[s.key], s]))(
+		'%s → %s: the node takes the new value, no issue but required fields',
 		(_from, _to, s) => {
 			const { description } = s.type;
 			const before = addNode(description, s.from.values);
 			let after: INodeParameters = {};
 			expect(() => {
-				after = changeParameter(description, before, 'operation', String(s.to.values.operation));
+				after = changeParameter(description, before, s.key, String(s.to.values[s.key]));
 			}).not.toThrow();
-			expect(after.operation).toBe(s.to.values.operation);
+			expect(after[s.key]).toBe(s.to.values[s.key]);
 			expect(issuesBesidesRequired(description, after)).toEqual([]);
 			// Same fields flagged as on a node added straight on that operation: nothing stale carried over.
 			expect(requiredIssues(description, after).sort()).toEqual(requiredIssues(description, addNode(description, s.to.values)).sort());

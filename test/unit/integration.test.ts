@@ -88,7 +88,7 @@ describe('AccessPoint Integration node description', () => {
 	it('has the fixed internal name and the three operations', () => {
 		expect(description.name).toBe('accessPointIntegration');
 		const operation = prop('operation');
-		expect(operation?.options?.map((o) => (o as { value: string }).value)).toEqual(['create', 'delete', 'getMany']);
+		expect(operation?.options?.map((o) => (o as { value: string }).value)).toEqual(['create', 'delete', 'getAll']);
 	});
 
 	it('offers Peppol, SDI, Chorus Pro and a free network name', () => {

@@ -1,20 +1,18 @@
 import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { filterConditionsField, queryFields } from '../../nodes/shared/filterFields';
 import {
 	buildQuery,
 	conditionsFromParameter,
 	CUSTOM_FIELD,
 	describeQuery,
-	filterConditionsField,
 	QUERY_FIELDS,
 	QueryInputError,
-	queryFields,
-	readConditions,
-	readQuery,
 	sortKeysFromParameter,
-} from '../../nodes/shared/filterFields';
-import type { QueryResource } from '../../nodes/shared/filterFields';
+} from '../../nodes/shared/queryBuilder';
+import type { QueryResource } from '../../nodes/shared/queryBuilder';
+import { readConditions, readQuery } from '../../nodes/shared/queryInput';
 import { parseFilter } from '../../emulator/odata';
 import { ORDER, PARTY, PRODUCT } from '../../emulator/schemas';
 
@@ -171,7 +169,7 @@ describe('buildQuery', () => {
 describe('describeQuery', () => {
 	it('shows the filter as written and as sent', () => {
 		expect(describeQuery({ $filter: "A eq 'x+y'", $orderby: 'B desc' })).toBe(
-			"$filter=A eq 'x+y' · $orderby=B desc (sent as ?$filter=A+eq+%27x%2By%27&$orderby=B+desc)",
+			"$filter=A eq 'x+y' · $orderby=B desc (sent as ?$filter=A%20eq%20%27x%2By%27&$orderby=B%20desc)",
 		);
 		expect(describeQuery({})).toBe('No $filter or $orderby sent');
 	});

@@ -1,57 +1,103 @@
 /**
- * Encoding on the wire: n8n's HTTP stack hands `qs` to axios as `params` and, without
- * `arrayFormat`, keeps axios' default serializer (@n8n/backend-network
- * dist/http/axios/request.js). These tests send built filters the same way to the
- * emulator and to nock, and check what the server reads.
+ * Encoding on the wire. The shared client writes `qs` into the URL itself (odata.ts
+ * toQueryString) and hands n8n no `qs`: n8n 2.41's serializer (the `qs` package, set as
+ * axios' paramsSerializer by @n8n/backend-network) encodes long values in 1,024-character
+ * slices and corrupts an astral character whose UTF-16 halves straddle index 1023, 2047
+ * or 4095 of a value. These tests send built filters through the shared client and
+ * n8n-core's own HTTP client to a loopback server and check what the server reads.
  */
-import axios from 'axios';
-import nock from 'nock';
+import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 import { buildFilter, toQueryString } from '../../nodes/shared/odata';
-import { createEmulator } from '../../emulator';
+import { getApiClient } from '../../nodes/shared/transport';
+import type { ApiContext } from '../../nodes/shared/transport';
+import { serveHostile } from '../reliability/hostile-server';
+import { n8nHttpRequest, printFigures } from '../reliability/report';
 
-const TRICKY = "A+B & C #1 100% 'quoted' Ünïcødé 東京 ✓ = ? /";
+const node: INode = { id: 'w', name: 'Wire Probe', type: 'n8n-nodes-access-point.accessPointOrder', typeVersion: 1, position: [0, 0], parameters: {} };
+const TRICKY = "A+B & C #1 100% 'quoted' Ünïcødé 東京 ✓ = ? / (x) !*~ 😀";
+const ASTRAL = ['😀', '𝄞', '🇧🇪', '\u{10FFFF}', '👩‍👩‍👧'];
+
+/** The parts of an execution context the shared client uses, with n8n-core doing the HTTP (as httpRequestWithAuthentication does). */
+function n8nContext(baseUrl: string): ApiContext {
+	const http = n8nHttpRequest();
+	return {
+		getNode: () => node,
+		getCredentials: async () => ({ apiKey: 'wire-test-key', partyId: '100001', environment: 'custom', baseUrl }),
+		helpers: {
+			async httpRequestWithAuthentication(_type: string, options: IHttpRequestOptions, extra: { credentialsDecrypted: { data: IDataObject } }) {
+				const { data } = extra.credentialsDecrypted;
+				options.headers = { ...(options.headers ?? {}), apikey: String(data.apiKey), partyID: String(data.partyId) };
+				try {
+					return await http(options);
+				} catch (error) {
+					throw new NodeApiError(node, error as never);
+				}
+			},
+		},
+	} as unknown as ApiContext;
+}
+
+/** A filter whose $filter value has an astral character starting at `at` (its two halves at at, at + 1). */
+function straddling(at: number, char: string): string {
+	const head = "OrderNumber eq '";
+	return `${head}${'x'.repeat(at - head.length)}${char}tail'`;
+}
 
 describe('filters on the wire', () => {
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
-	let emu: any;
+	let server: Awaited<ReturnType<typeof serveHostile>>;
 
 	beforeAll(async () => {
-		emu = await createEmulator({ port: 0, orders: 5 });
+		server = await serveHostile((_req, res) => {
+			res.setHeader('content-type', 'application/json');
+			res.end('{"Items":[]}');
+		});
 	});
 	afterAll(async () => {
-		await emu.close();
-		nock.cleanAll();
-		nock.enableNetConnect();
+		await server.close();
 	});
 
-	it('the emulator reads back exactly the filter that was built, and matches the record', async () => {
-		const [first] = [...emu.store.book(emu.credentials.partyId).values()];
-		first.OrderNumber = TRICKY;
+	const received = (): URLSearchParams => new URL(server.requests[server.requests.length - 1].url, server.url).searchParams;
+
+	it('the server reads back exactly the filter and sort order that were built', async () => {
+		const client = await getApiClient.call(n8nContext(server.url), { retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
 		const $filter = buildFilter([{ field: 'OrderNumber', operator: 'eq', value: TRICKY, type: 'string' }], 'and');
-		emu.clearRequests();
-		const response = await axios.get(`${emu.url}/v1/orders`, {
-			params: { $filter, $orderby: 'OrderDate desc,OrderNumber' },
-			headers: { apikey: emu.credentials.apiKey, partyID: emu.credentials.partyId },
-		});
-		expect(emu.requests[0].query.$filter).toBe($filter);
-		expect(emu.requests[0].query.$orderby).toBe('OrderDate desc,OrderNumber');
-		expect(response.data.Items.map((o: { OrderID: number }) => o.OrderID)).toEqual([first.OrderID]);
+		await client.request({ method: 'GET', path: '/v1/orders', qs: { $filter, $orderby: 'OrderDate desc,OrderNumber', $top: 5 } });
+		const query = received();
+		expect(query.get('$filter')).toBe($filter);
+		expect(query.get('$orderby')).toBe('OrderDate desc,OrderNumber');
+		expect(query.get('$top')).toBe('5');
+		const path = server.requests[server.requests.length - 1].url;
+		expect(path).toBe(`/v1/orders?${toQueryString({ $filter, $orderby: 'OrderDate desc,OrderNumber', $top: 5 })}`);
+		// `$` stays in the option names, as the contract writes them; `+` is %2B, a space %20.
+		expect(path).toContain('$filter=OrderNumber%20eq%20%27A%2BB%20%26%20C%20%231%20100%25');
 	});
 
-	it('a literal + arrives as %2B, & # % are encoded, and toQueryString predicts the wire form', async () => {
-		const $filter = buildFilter([{ field: 'OrderNumber', operator: 'eq', value: 'a+b&c#d%e é', type: 'string' }], 'and');
-		let seenPath = '';
-		nock('https://api.example.test')
-			.get('/v1/orders')
-			.query((query) => query.$filter === $filter)
-			.reply(function () {
-				seenPath = this.req.path;
-				return [200, { Items: [] }];
-			});
-		await axios.get('https://api.example.test/v1/orders', { params: { $filter } });
-		expect(seenPath).toBe(`/v1/orders?${toQueryString({ $filter })}`);
-		expect(seenPath).toContain('a%2Bb%26c%23d%25e+%C3%A9');
-		expect(nock.isDone()).toBe(true);
+	it('astral characters straddling index 1023, 2047 and 4095 arrive intact (n8n\'s own qs encoding splits them)', async () => {
+		const client = await getApiClient.call(n8nContext(server.url), { retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
+		const http = n8nHttpRequest();
+		let sent = 0;
+		let changed = 0;
+		let changedByN8nQs = 0;
+		for (const boundary of [1023, 2047, 4095]) {
+			for (let offset = -3; offset <= 2; offset++) {
+				for (const char of ASTRAL) {
+					const $filter = straddling(boundary + offset, char);
+					await client.request({ method: 'GET', path: '/v1/orders', qs: { $filter } });
+					sent++;
+					if (received().get('$filter') !== $filter) changed++;
+					// For comparison: the same value handed to n8n as `qs`.
+					await http({ method: 'GET', url: `${server.url}/v1/orders`, qs: { $filter }, json: true });
+					if (received().get('$filter') !== $filter) changedByN8nQs++;
+				}
+			}
+		}
+		printFigures('OData wire: astral characters at the 1,024-character slice boundaries', {
+			'values sent through the shared client': sent,
+			'changed on the way (shared client)': changed,
+			'changed on the way (n8n qs, for comparison)': changedByN8nQs,
+		});
+		expect(changed).toBe(0);
 	});
 });

@@ -249,8 +249,9 @@ describe('normalizeRawFilter', () => {
 
 describe('encoding', () => {
 	it('percent-encodes the characters that would otherwise change the query', () => {
-		expect(encodeQueryValue("A+B & C#1 100% é'")).toBe('A%2BB+%26+C%231+100%25+%C3%A9%27');
-		expect(toQueryString({ $filter: "X eq 'a+b'", $top: 5, $skip: undefined })).toBe('$filter=X+eq+%27a%2Bb%27&$top=5');
+		expect(encodeQueryValue("A+B & C#1 100% é'(x)!*~")).toBe('A%2BB%20%26%20C%231%20100%25%20%C3%A9%27%28x%29%21%2A~');
+		expect(toQueryString({ $filter: "X eq 'a+b'", $top: 5, $skip: undefined })).toBe('$filter=X%20eq%20%27a%2Bb%27&$top=5');
+		expect(() => toQueryString({ $filter: { a: 1 } })).toThrow(TypeError);
 	});
 
 	it('a value survives the round trip through URLSearchParams (how the emulator reads queries)', () => {

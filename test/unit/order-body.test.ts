@@ -7,7 +7,7 @@ import {
 	toNumber,
 	toOrderDate,
 } from '../../nodes/Order/actions/order/orderBody';
-import type { OrderProblem } from '../../nodes/Order/actions/order/orderBody';
+import type { FieldProblem } from '../../nodes/shared/validation';
 
 const valid = () => ({
 	OrderType: 'Invoice',
@@ -20,7 +20,7 @@ const valid = () => ({
 	OrderLines: [{ Quantity: '2', Description: 'Work', VATPercentage: 21, UnitPriceExcl: '12.50' }],
 });
 
-function problemOf(input: unknown): OrderProblem {
+function problemOf(input: unknown): FieldProblem {
 	const result = checkOrder(input);
 	if (!('problem' in result)) throw new Error(`expected a problem, got ${JSON.stringify(result.body)}`);
 	return result.problem;
@@ -97,7 +97,7 @@ describe('checkOrder', () => {
 		const problem = problemOf(input);
 		expect(problem.field).toBe(field);
 		expect(problem.problem).toMatch(message);
-		expect(problem.fix.length).toBeGreaterThan(10);
+		expect(problem.hint.length).toBeGreaterThan(10);
 	});
 });
 

@@ -45,7 +45,7 @@ describe('the Order picker', () => {
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: { url: string; qs?: unknown }) => {
 					calls.push({ url: options.url, qs: options.qs });
-					return { statusCode: 200, headers: {}, body: pages[options.url] };
+					return { statusCode: 200, headers: {}, body: pages[options.url.split('?')[0]] };
 				},
 			},
 		};
@@ -70,7 +70,7 @@ describe('the Order picker', () => {
 			],
 			paginationToken: 'https://api.example.test/v1/orders?$skip=120',
 		});
-		expect(JSON.stringify(calls[0])).toContain('LastModified desc');
+		expect(decodeURIComponent(calls[0].url) + JSON.stringify(calls[0].qs ?? {})).toContain('LastModified desc');
 	});
 
 	it('keeps the orders whose number, customer or id contains the search text', async () => {
@@ -82,6 +82,6 @@ describe('the Order picker', () => {
 	it('follows a page token only on the configured host', async () => {
 		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
 		await searchOrders.call(ctx, undefined, 'https://elsewhere.example/v1/orders?$skip=120');
-		expect(calls.map((c) => c.url)).toEqual(['https://api.example.test/v1/orders']);
+		expect(calls.map((c) => c.url.split('?')[0])).toEqual(['https://api.example.test/v1/orders']);
 	});
 });

@@ -2,7 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	firstPageTop,
+	MAX_PAGES,
 	needsAnotherPage,
+	pageKey,
 	paginate,
 	PagingError,
 	readListPage,
@@ -50,6 +52,26 @@ describe('readListPage', () => {
 		expect(readListPage([{ a: 3 }])).toEqual({ items: [{ a: 3 }] });
 		expect(readListPage({ Items: [], NextpageLink: '  ' }).nextLink).toBeUndefined();
 		expect(readListPage(null).items).toEqual([]);
+	});
+	it('reports entries that are not records, and bodies that are not lists, keeping only the records', () => {
+		expect(readListPage({ Items: [null] })).toMatchObject({ items: [], problem: 'entry 1 of the page is null, not a record' });
+		expect(readListPage({ Items: [{ a: 1 }, 'x', 2] })).toMatchObject({ items: [{ a: 1 }], problem: 'entry 2 of the page is the text "x", not a record' });
+		expect(readListPage([{ a: 1 }, [1]])).toMatchObject({ items: [{ a: 1 }], problem: 'entry 2 of the page is a list, not a record' });
+		expect(readListPage({ Items: [{ a: 1 }, 7] }).problem).toBe('entry 2 of the page is the number 7, not a record');
+		expect(readListPage(null).problem).toBe('the answer is null, not a list');
+		expect(readListPage(5).problem).toBe('the answer is the number 5, not a list');
+		expect(readListPage(undefined)).toEqual({ items: [] });
+		expect(readListPage({ Items: [{ a: 1 }] }).problem).toBeUndefined();
+	});
+});
+
+describe('pageKey', () => {
+	it('treats option order, encoding and $skip=0 as the same page', () => {
+		const first = pageKey(`${BASE}/v1/orders?$orderby=OrderDate&$filter=A%20eq%201`);
+		expect(pageKey(`${BASE}/v1/orders?%24filter=A+eq+1&$orderby=OrderDate`)).toBe(first);
+		expect(pageKey(`${BASE}/v1/orders?$filter=A%20eq%201&$orderby=OrderDate&$skip=0`)).toBe(first);
+		expect(pageKey(`${BASE}/v1/orders?$filter=A%20eq%201&$orderby=OrderDate&$skip=120`)).not.toBe(first);
+		expect(pageKey(`${BASE}/v1/parties?$filter=A%20eq%201&$orderby=OrderDate`)).not.toBe(first);
 	});
 });
 
@@ -116,8 +138,64 @@ describe('paginate', () => {
 
 	it('stops with a clear error when a link repeats', async () => {
 		const api = fakeApi(1000, () => ({ NextpageLink: '/v1/orders?$skip=120' }));
-		await expect(collect(api)).rejects.toThrow(/same next-page link twice/);
+		await expect(collect(api)).rejects.toThrow(/next-page link to a page already read/);
 		expect(api.calls).toHaveLength(2);
+	});
+
+	it('counts the first page as read: a link cycling back to it is refused, no record is repeated', async () => {
+		for (const back of ['/v1/orders?$orderby=OrderDate', '/v1/orders?$skip=0&$orderby=OrderDate', `${BASE}/v1/orders?%24orderby=OrderDate`]) {
+			const api = fakeApi(1000, () => ({ NextpageLink: back }));
+			const out: IDataObject[] = [];
+			const error = await (async () => {
+				for await (const page of paginate(api, { path: '/v1/orders', qs: { $orderby: 'OrderDate' }, limit: 180 })) out.push(...page);
+			})().catch((e: Error) => e);
+			expect(error).toBeInstanceOf(PagingError);
+			expect((error as Error).message).toMatch(/next-page link to a page already read .*after 120 records/);
+			expect(api.calls).toHaveLength(1);
+			expect(out).toHaveLength(120);
+		}
+	});
+
+	it(`stops after at most ${MAX_PAGES} pages when the links never end`, async () => {
+		const endless: PageFetcher & { calls: number } = {
+			baseUrl: BASE,
+			calls: 0,
+			async request<T>(req: { path: string }): Promise<T> {
+				endless.calls++;
+				const skip = Number(new URL(req.path, BASE).searchParams.get('$skip') ?? 0);
+				return { Items: [{ OrderID: skip + 1 }], NextpageLink: `/v1/orders?$skip=${skip + 1}` } as T;
+			},
+		};
+		const error = await collect(endless).catch((e: Error) => e);
+		expect(error).toBeInstanceOf(PagingError);
+		expect((error as Error).message).toBe(
+			`The API kept sending next-page links: stopped after ${MAX_PAGES} pages (${MAX_PAGES * 120} records at 120 a page, the most one list read follows); the list was not returned`,
+		);
+		expect(endless.calls).toBe(MAX_PAGES);
+		endless.calls = 0;
+		const small = await (async () => {
+			for await (const page of paginate(endless, { path: '/v1/orders', maxPages: 7 })) void page;
+		})().catch((e: Error) => e);
+		expect((small as Error).message).toMatch(/stopped after 7 pages/);
+		expect(endless.calls).toBe(7);
+	});
+
+	it('refuses a page holding an entry that is not a record, naming the entry and the page', async () => {
+		const api = fakeApi(300, relative);
+		const bad: PageFetcher = {
+			baseUrl: BASE,
+			async request<T>(req: Parameters<PageFetcher['request']>[0]): Promise<T> {
+				const body = (await api.request(req)) as IDataObject;
+				if (String(req.path).includes('$skip=120')) (body.Items as unknown[])[3] = null;
+				return body as T;
+			},
+		};
+		const out: IDataObject[] = [];
+		const error = await (async () => {
+			for await (const page of paginate(bad, { path: '/v1/orders', operation: 'List orders' })) out.push(...page);
+		})().catch((e: Error) => e);
+		expect((error as Error).message).toBe('List orders: entry 4 of the page is null, not a record (page 2); the list was not read');
+		expect(out).toHaveLength(120);
 	});
 
 	it('refuses to follow a link to a foreign host', async () => {

@@ -189,7 +189,7 @@ describe('AccessPoint Registration node description', () => {
 	it('has the four operations and says that Deactivate is not a delete', () => {
 		expect(description.name).toBe('accessPointRegistration');
 		const operation = description.properties.find((p) => p.name === 'operation');
-		expect(operation?.options?.map((o) => (o as { value: string }).value)).toEqual(['create', 'deactivate', 'get', 'getMany']);
+		expect(operation?.options?.map((o) => (o as { value: string }).value)).toEqual(['create', 'deactivate', 'get', 'getAll']);
 		const notice = description.properties.find((p) => p.name === 'deactivateNotice');
 		expect(notice?.type).toBe('notice');
 		expect(notice?.displayName).toMatch(/not deleting/);

@@ -1,6 +1,7 @@
 import { CREDENTIAL_BASE_URL_EXPRESSION, PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/baseUrl';
+import { listApiErrors } from '../../nodes/shared/apiErrorEntries';
 import { describeApiError, describeNetworkError, extractApiError, stripSecrets } from '../../nodes/shared/errors';
-import { parseRetryAfterMs, retryDelayMs, shouldRetry } from '../../nodes/shared/retry';
+import { parseRetryAfterMs, retryAfterBeyondCap, retryDelayMs, shouldRetry } from '../../nodes/shared/retry';
 
 describe('resolveBaseUrl', () => {
 	it('maps environments to base URLs', () => {
@@ -37,6 +38,16 @@ describe('API error bodies', () => {
 		expect(extractApiError({ DefaultText: 'c' }).description).toBe('c');
 		expect(extractApiError('{"errors":[{"Code":"X","Description":"from text"}]}')).toEqual({ code: 'X', description: 'from text' });
 	});
+	it('reads Message, ErrorMessage and DefaultText inside an errors entry like Description', () => {
+		const body = { errors: [{ Code: 'A', Message: 'from Message' }, { Code: 'B', ErrorMessage: 'from ErrorMessage' }, { DefaultText: 'from DefaultText' }, null, 'x'] };
+		expect(extractApiError(body)).toEqual({ code: 'A', description: 'from Message; from ErrorMessage; from DefaultText' });
+		expect(listApiErrors(body)).toEqual([
+			{ code: 'A', description: 'from Message' },
+			{ code: 'B', description: 'from ErrorMessage' },
+			{ description: 'from DefaultText' },
+		]);
+		expect(describeApiError(400, body, 'Send orders').message).toBe('Send orders failed with HTTP 400 (A): from Message; from ErrorMessage; from DefaultText');
+	});
 	it('turns HTML and empty bodies into readable messages', () => {
 		const html = describeApiError(502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', 'List orders');
 		expect(html.message).toBe('List orders failed with HTTP 502: HTML page: 502 Bad Gateway');
@@ -71,6 +82,12 @@ describe('retry policy', () => {
 		const policy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
 		expect(retryDelayMs(policy, 0, undefined)).toBe(100);
 		expect(retryDelayMs(policy, 2, undefined)).toBe(400);
-		expect(retryDelayMs(policy, 0, '5')).toBe(1000);
+		// Retry-After is honoured as asked (the back-off cap does not shorten it), up to MAX_RETRY_AFTER_MS.
+		expect(retryDelayMs(policy, 0, '5')).toBe(5000);
+		expect(retryDelayMs(policy, 0, '120')).toBe(120_000);
+		expect(retryAfterBeyondCap('120')).toBeUndefined();
+		expect(retryAfterBeyondCap('121')).toBe(121_000);
+		expect(retryAfterBeyondCap(new Date(Date.now() + 86_400_000).toUTCString())).toBeGreaterThan(86_000_000);
+		expect(retryDelayMs(policy, 40, undefined)).toBe(1000);
 	});
 });

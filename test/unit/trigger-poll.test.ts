@@ -1,7 +1,8 @@
 /**
  * The trigger's poll() with a hand-made poll context and an in-memory API: the
- * engine's time budget (stop at a page boundary, carry on next poll) and the
- * filter text the user's settings produce.
+ * engine's time budget (stop at a page boundary, carry on next poll), the filter text
+ * the user's settings produce, and what a poll does with a damaged stored cursor,
+ * records it cannot place and an API without a Date header.
  */
 import type { IDataObject, IHttpRequestOptions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -14,29 +15,43 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(
 const BASE = 'https://api.example.test';
 
 interface FakeApi {
-	book: IDataObject[];
+	book: unknown[];
 	requests: IHttpRequestOptions[];
+	/** The API's clock (epoch seconds) sent as the Date header; undefined: no Date header. */
+	now?: number;
 	/** Called before each answer; may throw or return a status to answer with. */
 	before?: (request: IHttpRequestOptions) => number | undefined;
+}
+
+/** A request's query option, wherever the client put it (the URL, or n8n's qs). */
+function option(request: IHttpRequestOptions, name: string): unknown {
+	const fromUrl = new URL(request.url as string).searchParams.get(name);
+	return fromUrl ?? (request.qs as IDataObject | undefined)?.[name];
 }
 
 /** Answers GET /v1/orders honouring `LastModified ge`, the sort direction, and skip-based next links. */
 function answer(api: FakeApi, request: IHttpRequestOptions) {
 	api.requests.push(request);
 	const status = api.before?.(request);
-	if (status) return { statusCode: status, headers: {}, body: { errors: [{ Code: 'X', Description: 'injected' }] } };
+	const headers: Record<string, string> = api.now === undefined ? {} : { date: new Date(api.now * 1000).toUTCString() };
+	if (status) return { statusCode: status, headers, body: { errors: [{ Code: 'X', Description: 'injected' }] } };
 	const url = new URL(request.url as string);
 	const qs: Record<string, string> = { ...(request.qs as Record<string, string>) };
 	url.searchParams.forEach((value, key) => (qs[key] = value));
 	const bound = /LastModified ge DateTime'([^']+)'/.exec(qs.$filter ?? '');
 	const from = bound ? Date.parse(`${bound[1]}Z`) / 1000 : -Infinity;
 	const desc = (qs.$orderby ?? '').includes('desc');
+	const field = (o: unknown, name: string) => (o && typeof o === 'object' ? (o as IDataObject)[name] : undefined);
 	const rows = api.book
 		.filter((o) => {
-			const seconds = Date.parse(o.LastModified as string) / 1000;
+			const seconds = Date.parse(field(o, 'LastModified') as string) / 1000;
 			return Number.isNaN(seconds) || seconds >= from; // unreadable ones are sent, as a real API would
 		})
-		.sort((a, b) => String(a.LastModified).localeCompare(String(b.LastModified)) || (a.OrderID as number) - (b.OrderID as number));
+		.sort(
+			(a, b) =>
+				String(field(a, 'LastModified')).localeCompare(String(field(b, 'LastModified'))) ||
+				Number(field(a, 'OrderID')) - Number(field(b, 'OrderID')),
+		);
 	if (desc) rows.reverse();
 	const skip = Number(qs.$skip ?? 0);
 	const top = Math.min(Number(qs.$top ?? 120), 120);
@@ -45,10 +60,15 @@ function answer(api: FakeApi, request: IHttpRequestOptions) {
 		const next = new URLSearchParams({ ...(qs.$filter ? { $filter: qs.$filter } : {}), $orderby: qs.$orderby, $skip: String(skip + top) });
 		body.NextpageLink = `/v1/orders?${next.toString()}`;
 	}
-	return { statusCode: 200, headers: {}, body };
+	return { statusCode: 200, headers, body };
 }
 
-function context(api: FakeApi, parameters: IDataObject, staticData: IDataObject, extra: Partial<Record<string, unknown>> = {}) {
+interface Logged {
+	level: string;
+	message: string;
+}
+
+function context(api: FakeApi, parameters: IDataObject, staticData: IDataObject, extra: Partial<Record<string, unknown>> = {}, log: Logged[] = []) {
 	const get = (name: string, fallback: unknown) => {
 		let value: unknown = parameters;
 		for (const part of name.split('.')) value = value && typeof value === 'object' ? (value as IDataObject)[part] : undefined;
@@ -59,6 +79,7 @@ function context(api: FakeApi, parameters: IDataObject, staticData: IDataObject,
 		getNodeParameter: get,
 		getMode: () => 'trigger',
 		getWorkflowStaticData: () => staticData,
+		logger: Object.fromEntries(['error', 'warn', 'info', 'debug'].map((level) => [level, (message: string) => log.push({ level, message })])),
 		getCredentials: async () => ({ apiKey: 'secret-key', partyId: '100001', environment: 'custom', baseUrl: BASE }),
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => answer(api, request),
@@ -84,7 +105,7 @@ describe('query parts', () => {
 });
 
 describe('poll() with an in-memory API', () => {
-	const book = Array.from({ length: 400 }, (_, i) => ({
+	const book: IDataObject[] = Array.from({ length: 400 }, (_, i) => ({
 		OrderID: 1000 + i,
 		Created: iso(T0 + Math.floor(i / 100)),
 		LastModified: iso(T0 + Math.floor(i / 100)),
@@ -94,9 +115,9 @@ describe('poll() with an in-memory API', () => {
 	afterEach(() => jest.restoreAllMocks());
 
 	it('stops at a page boundary when the engine\'s poll budget runs out, and the next poll carries on without loss or repeats', async () => {
-		const api: FakeApi = { book, requests: [] };
+		const api: FakeApi = { book, requests: [], now: T0 + 86_400 };
 		const staticData: IDataObject = {};
-		let clock = 0;
+		let clock = (T0 + 86_400) * 1000;
 		jest.spyOn(Date, 'now').mockImplementation(() => clock);
 		api.before = () => {
 			clock += 1000; // every page "takes" a second
@@ -105,23 +126,25 @@ describe('poll() with an in-memory API', () => {
 
 		const first = await poll(context(api, parameters, staticData, { getPollBudgetMs: () => 1500 }));
 		expect(api.requests).toHaveLength(2);
-		expect(emittedIds(first)).toEqual(book.slice(0, 240).map((o) => o.OrderID));
-		// Orders 1200..1239 share the cursor second with 60 not read yet.
+		// Page 2 is asked from one place back (it must start with page 1's last order): 120 + 119 orders.
+		expect(api.requests.map((r) => option(r, '$skip'))).toEqual([undefined, '119']);
+		expect(emittedIds(first)).toEqual(book.slice(0, 239).map((o) => o.OrderID));
+		// Orders 1200..1238 share the cursor second with 61 not read yet.
 		expect((staticData.orderCursor as IDataObject).from).toBe(T0 + 2);
 
 		api.requests.length = 0;
 		const second = await poll(context(api, parameters, staticData, { getPollBudgetMs: () => 60_000 }));
-		expect(emittedIds(second)).toEqual(book.slice(240).map((o) => o.OrderID));
+		expect(emittedIds(second)).toEqual(book.slice(239).map((o) => o.OrderID));
 		expect(api.requests).toHaveLength(2); // 200 orders from the cursor second on
 	});
 
 	it('keeps the cursor where it was when a page fails, and says which call failed', async () => {
-		const api: FakeApi = { book, requests: [] };
+		const api: FakeApi = { book, requests: [], now: T0 + 86_400 };
 		const staticData: IDataObject = {};
 		await poll(context(api, { ...parameters, options: { maxRetries: 0 } }, staticData)); // baseline
 		const cursor = JSON.parse(JSON.stringify(staticData));
 		book.push({ OrderID: 5000, Created: iso(T0 + 9), LastModified: iso(T0 + 9) });
-		api.before = (request) => (new URL(String(request.url)).searchParams.has('$skip') ? 500 : undefined);
+		api.before = (request) => (option(request, '$skip') !== undefined ? 500 : undefined);
 		api.requests.length = 0;
 		book.push(...Array.from({ length: 150 }, (_, i) => ({ OrderID: 6000 + i, Created: iso(T0 + 10), LastModified: iso(T0 + 10) })));
 		const error = await poll(context(api, { ...parameters, options: { maxRetries: 0 } }, staticData)).catch((e: unknown) => e);
@@ -141,16 +164,89 @@ describe('poll() with an in-memory API', () => {
 		expect(api.requests).toHaveLength(0);
 	});
 
-	it('refuses an order without a readable LastModified and leaves the cursor alone', async () => {
-		const api: FakeApi = { book: [{ OrderID: 1, LastModified: iso(T0) }, { OrderID: 2, LastModified: iso(T0 + 1) }], requests: [] };
+	it('skips an order without a readable LastModified with a warning; the orders after it still come', async () => {
+		const api: FakeApi = { book: [{ OrderID: 1, LastModified: iso(T0) }, { OrderID: 2, LastModified: iso(T0 + 1) }], requests: [], now: T0 + 3600 };
 		const staticData: IDataObject = {};
-		await poll(context(api, { options: {} }, staticData));
-		const cursor = JSON.parse(JSON.stringify(staticData));
+		const log: Logged[] = [];
+		await poll(context(api, { options: {} }, staticData, {}, log));
 		api.book.push({ OrderID: 3, LastModified: iso(T0 + 5) });
 		api.book.push({ OrderID: 4, LastModified: 'yesterday-ish' });
-		const error = await poll(context(api, { options: {} }, staticData)).catch((e: unknown) => e);
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as Error).message).toMatch(/order 4 .*LastModified.*"yesterday-ish"/);
-		expect(staticData).toEqual(cursor);
+		api.book.push(null, 'text', { LastModified: iso(T0 + 6) });
+		api.book.push({ OrderID: 5, LastModified: iso(T0 + 7) });
+		const result = await poll(context(api, { options: {} }, staticData, {}, log));
+		expect(emittedIds(result)).toEqual([3, 5]);
+		const warnings = log.filter((l) => l.level === 'warn').map((l) => l.message);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(/skipped 4 record\(s\) it cannot place/);
+		expect(warnings[0]).toMatch(/order 4 with LastModified text of 13 characters/);
+		expect(warnings[0]).not.toMatch(/yesterday/);
+		api.book.push({ OrderID: 6, LastModified: iso(T0 + 9) });
+		expect(emittedIds(await poll(context(api, { options: {} }, staticData, {}, log)))).toEqual([6]);
+	});
+});
+
+describe('a stored cursor that is damaged or ahead of the clock', () => {
+	const book = (): IDataObject[] => Array.from({ length: 30 }, (_, i) => ({ OrderID: 100 + i, LastModified: iso(T0 + i * 10) }));
+	const parameters = { event: 'newOrUpdatedOrder', options: { maxRetries: 0 } };
+	const scope = JSON.stringify(['100001', '']);
+
+	afterEach(() => jest.restoreAllMocks());
+
+	async function pollTwice(stored: unknown, now = T0 + 3600, extra: IDataObject[] = []) {
+		jest.spyOn(Date, 'now').mockImplementation(() => (api.now as number) * 1000); // n8n's clock agrees with the API's
+		const api: FakeApi = { book: [...book(), ...extra], requests: [], now };
+		const staticData: IDataObject = { orderCursor: stored as IDataObject };
+		const log: Logged[] = [];
+		const first = await poll(context(api, parameters, staticData, {}, log));
+		api.book.push({ OrderID: 999, LastModified: iso(now - 5) });
+		api.now = now + 60;
+		const second = await poll(context(api, parameters, staticData, {}, log));
+		return { first, second, log, staticData, warnings: log.filter((l) => l.level === 'warn').map((l) => l.message) };
+	}
+
+	it.each<[string, unknown]>([
+		['a position that cannot be written into the filter', { version: 1, scope, from: 1e20, createdFrom: 1e20, seen: {} }],
+		['text', 'not a cursor at all'],
+		['another version', { version: 7, scope, from: T0, createdFrom: T0, seen: {} }],
+	])('%s: starts again from the API\'s now, says so, and keeps polling', async (_name, stored) => {
+		const { first, second, warnings, staticData } = await pollTwice(stored);
+		expect(first).toBeNull(); // a fresh start emits nothing from before
+		expect(emittedIds(second)).toEqual([999]);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(/"Order Trigger": its stored cursor could not be read \(.+\)\. It starts again from the API's current time/);
+		expect((staticData.orderCursor as IDataObject).version).toBe(1);
+	});
+
+	it('a damaged list of handled orders: carries on from its position and says so', async () => {
+		const { first, second, warnings } = await pollTwice({ version: 1, scope, from: T0 + 250, createdFrom: T0 + 250, seen: 'oops' });
+		expect(emittedIds(first)).toEqual([125, 126, 127, 128, 129]);
+		expect(emittedIds(second)).toEqual([999]);
+		expect(warnings).toEqual([
+			expect.stringMatching(/its stored cursor was damaged \(its list of orders handled at the position was text\)\. It carries on from 2024-05-01T10:04:10 UTC/),
+		]);
+	});
+
+	it('a position ahead of the clock (left by a future-stamped order): moved back with a notice, the orders it hid come once', async () => {
+		const ahead = T0 + 365 * 86_400;
+		const hidden = [{ OrderID: 501, LastModified: iso(T0 + 3550) }, { OrderID: 502, LastModified: iso(T0 + 3590) }];
+		const stored = { version: 1, scope, from: ahead, createdFrom: ahead, seen: { '7': ahead } };
+		const { first, second, warnings } = await pollTwice(stored, T0 + 3600, hidden);
+		expect(first).toBeNull(); // nothing at or after the stored position
+		expect(emittedIds(second)).toEqual([501, 502, 999]); // from the ceiling (T0+3600-60) on
+		expect(warnings).toEqual([
+			expect.stringMatching(/its stored cursor \(2025-05-01T10:00:00 UTC\) was ahead of the API's clock \(2024-05-01T11:00:00 UTC\); it was moved back to 2024-05-01T10:59:00 UTC/),
+		]);
+	});
+
+	it('no Date header: n8n\'s clock bounds the cursor instead', async () => {
+		const api: FakeApi = { book: [{ OrderID: 1, LastModified: iso(T0) }], requests: [] };
+		const staticData: IDataObject = {};
+		jest.spyOn(Date, 'now').mockImplementation(() => (T0 + 100) * 1000);
+		await poll(context(api, parameters, staticData));
+		api.book.push({ OrderID: 2, LastModified: iso(T0 + 10) }, { OrderID: 3, LastModified: iso(T0 + 365 * 86_400) });
+		expect(emittedIds(await poll(context(api, parameters, staticData)))).toEqual([2, 3]);
+		expect((staticData.orderCursor as IDataObject).from).toBe(T0 + 10); // the newest order at or before T0 + 100 - 60
+		api.book.push({ OrderID: 4, LastModified: iso(T0 + 50) });
+		expect(emittedIds(await poll(context(api, parameters, staticData)))).toEqual([4]);
 	});
 });

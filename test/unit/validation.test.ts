@@ -14,6 +14,7 @@ import {
 	showValue,
 } from '../../nodes/shared/validation';
 import type { Check } from '../../nodes/shared/validation';
+import { nodeSources } from './helpers/nodeSources';
 
 function value(result: Check): string {
 	if (!result.ok) throw new Error(`expected ok, got: ${result.problem}`);
@@ -167,5 +168,18 @@ describe('messages', () => {
 		expect(fieldMessage(0, 'Email', '  ', 'is empty')).toBe('Item 1: "Email" is empty');
 		expect(showValue({ a: 1 })).toBe('{"a":1}');
 		expect(showValue('x'.repeat(100))).toHaveLength(61);
+	});
+
+	it('is the one wording for every node: no item in a poll, an empty list shows nothing, ":" follows the field', () => {
+		expect(fieldMessage(undefined, 'Filters', undefined, 'condition 2 (OrderDate): not a date')).toBe('"Filters" condition 2 (OrderDate): not a date');
+		expect(fieldMessage(0, 'Order Lines', [], 'needs at least one line')).toBe('Item 1: "Order Lines" needs at least one line');
+		expect(fieldMessage(0, 'OData Filter (Raw)', undefined, ': unbalanced quotes')).toBe('Item 1: "OData Filter (Raw)": unbalanced quotes');
+	});
+
+	it('is built in one place: no node hand-builds "Item N:"', () => {
+		const sources = nodeSources();
+		const handBuilt = sources.filter(({ file, text }) => file !== 'shared/validation.ts' && /`Item \$\{/.test(text)).map(({ file }) => file);
+		expect(sources.length).toBeGreaterThan(30);
+		expect(handBuilt).toEqual([]);
 	});
 });

@@ -154,7 +154,7 @@ describe('engine harness', () => {
 		});
 
 		it('supplies the credential to a node that references it by type only (templates)', async () => {
-			const wf = h.chain([{ type: 'accessPointRegistration', name: 'Registrations', parameters: { operation: 'getMany' } }]);
+			const wf = h.chain([{ type: 'accessPointRegistration', name: 'Registrations', parameters: { operation: 'getAll' } }]);
 			expect(wf.nodes[1].credentials).toBeUndefined();
 			const normalized = h.normalize(wf);
 			expect(normalized.nodes[1].credentials).toEqual({ accessPointApi: expect.objectContaining({ id: 'harness-accessPointApi' }) });
@@ -162,7 +162,7 @@ describe('engine harness', () => {
 
 		it('sends the apikey and partyID headers to the emulator from an AccessPoint node', async () => {
 			h.emulator.clearRequests();
-			const result = await h.runNode('accessPointRegistration', { operation: 'getMany' });
+			const result = await h.runNode('accessPointRegistration', { operation: 'getAll' });
 			expect(result.nodeName).toBe('AccessPoint Registration');
 			expect(result.status).toBe('success');
 			expect(result.output(result.nodeName).length).toBeGreaterThan(0);
@@ -173,7 +173,7 @@ describe('engine harness', () => {
 		});
 
 		it('turns a bad apikey into a NodeApiError, or an error item with continueOnFail', async () => {
-			const failed = await h.runNode('accessPointRegistration', { operation: 'getMany' }, undefined, {
+			const failed = await h.runNode('accessPointRegistration', { operation: 'getAll' }, undefined, {
 				runOptions: { credentialsOverride: { apiKey: 'wrong' } },
 			});
 			expect(failed.status).toBe('error');
@@ -181,7 +181,7 @@ describe('engine harness', () => {
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error?.httpCode).toBe('401');
 
-			const continued = await h.runNode('accessPointRegistration', { operation: 'getMany' }, undefined, {
+			const continued = await h.runNode('accessPointRegistration', { operation: 'getAll' }, undefined, {
 				onError: 'continueRegularOutput',
 				runOptions: { credentialsOverride: { apiKey: 'wrong' } },
 			});

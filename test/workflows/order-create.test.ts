@@ -212,9 +212,9 @@ describe('AccessPoint Order › Create and Get', () => {
 			expect(logged().map((r) => r.path)).toEqual([`/v1/order/${order.OrderID}`]);
 		});
 
-		it('rejects an Order ID that is not a number before any request', async () => {
+		it('rejects an Order that is not an OrderID before any request', async () => {
 			const { result, name } = await run({ resource: 'order', operation: 'get', orderId: 'INV-1' });
-			expect(result.nodeError(name)?.message).toBe('Item 1: "Order ID" INV-1 is not an OrderID');
+			expect(result.nodeError(name)?.message).toBe('Item 1: "Order" INV-1 is not an OrderID');
 			expect(logged()).toHaveLength(0);
 		});
 
@@ -264,7 +264,7 @@ describe('AccessPoint Order › Create and Get', () => {
 		it('lists and creates in the chosen party’s order book, not the master’s', async () => {
 			const party = demoParty();
 			const book = () => [...h.emulator.store.book(party).values()] as Rec[];
-			const { items } = await run({ resource: 'order', operation: 'getMany', returnAll: true, options: { actForParty: party } });
+			const { items } = await run({ resource: 'order', operation: 'getAll', returnAll: true, options: { actForParty: party } });
 			expect(items.map((o) => o.OrderID).sort()).toEqual(book().map((o) => o.OrderID).sort());
 			expect(logged()[0].headers.partyid).toBe(party);
 

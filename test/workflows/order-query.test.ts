@@ -42,7 +42,7 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 	const listRequests = (path: string): Logged[] => (h.emulator.requests as Logged[]).filter((r) => r.path === path);
 
 	async function getMany(resource: string, parameters: IDataObject) {
-		const result = await h.runNode(NODE, { resource, operation: 'getMany', ...parameters });
+		const result = await h.runNode(NODE, { resource, operation: 'getAll', ...parameters });
 		return { result, items: result.output(result.nodeName as string) as Rec[] };
 	}
 
@@ -209,7 +209,7 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 		it('a bad value fails before any request, naming the item and the field', async () => {
 			const result = await h.runNode(NODE, {
 				resource: 'order',
-				operation: 'getMany',
+				operation: 'getAll',
 				filters: { conditions: [cond('OrderType', 'eq', 'Invoice'), cond('OrderDate', 'ge', '31/01/2024')] },
 			});
 			const error = result.nodeError(result.nodeName as string);
@@ -223,7 +223,7 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 		it('a property the API does not know comes back as the API error', async () => {
 			const result = await h.runNode(NODE, {
 				resource: 'order',
-				operation: 'getMany',
+				operation: 'getAll',
 				filters: { conditions: [cond('__custom', 'eq', 'x', { customField: 'NoSuchField' })] },
 			});
 			expect(result.nodeError(result.nodeName as string)?.message).toMatch(/NoSuchField/);

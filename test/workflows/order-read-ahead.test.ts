@@ -37,7 +37,7 @@ describe('Order Return All with read-ahead (nock)', () => {
 	const returnAll = (options: IDataObject = {}) =>
 		h.runNode(ORDER, {
 			resource: 'order',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			options: { maxRetries: 1, retryDelayMs: 1, ...options },
 		});

@@ -154,7 +154,7 @@ describe('Registration and Integration request shapes (nock)', () => {
 				],
 			});
 		const result = (
-			await h.runNode(INT, { operation: 'getMany', registrationId: byId('5'), returnAll: false, limit: 1 })
+			await h.runNode(INT, { operation: 'getAll', registrationId: byId('5'), returnAll: false, limit: 1 })
 		).assertSuccess();
 		expect(result.output(result.nodeName as string).map((i) => i.IntegrationID)).toEqual([1]);
 	});

@@ -97,7 +97,7 @@ const CASES: Case[] = [
 	['credential without value', INT, other([{ key: 'Token', value: bad }]), '', /"Credentials #1 → Value" is empty \(credential Token\)/],
 	['Chorus Pro typed as other without TechnicalUserKey', INT, integration({ network: 'other', networkName: bad, credentials: { credential: [{ key: 'Token', value: 'a' }] } }), 'choruspro', /"Credentials" must contain TechnicalUserKey/],
 	['delete with a non-numeric integration ID', INT, { operation: 'delete', registrationId: byId('42'), integrationId: byId(bad) }, 'abc', /"Integration" abc is not a valid IntegrationID/],
-	['integrations of registration 0', INT, { operation: 'getMany', registrationId: byId(bad), returnAll: true }, '0', /"Registration" 0 is not a valid RegistrationID/],
+	['integrations of registration 0', INT, { operation: 'getAll', registrationId: byId(bad), returnAll: true }, '0', /"Registration" 0 is not a valid RegistrationID/],
 ];
 
 describe('bad inputs are rejected before any request', () => {

@@ -56,7 +56,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 		const wf = h.chain([
 			{ type: REG, name: 'Create', parameters: createParams({ email }) },
 			{ type: REG, name: 'Get', parameters: { operation: 'get', registrationId: byId('={{ $json.RegistrationID }}') } },
-			{ type: REG, name: 'List', parameters: { operation: 'getMany', returnAll: true } },
+			{ type: REG, name: 'List', parameters: { operation: 'getAll', returnAll: true } },
 			{
 				type: INT,
 				name: 'Peppol',
@@ -75,7 +75,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 			{
 				type: INT,
 				name: 'Integrations',
-				parameters: { operation: 'getMany', registrationId: byId('={{ $json.RegistrationID }}'), returnAll: true },
+				parameters: { operation: 'getAll', registrationId: byId('={{ $json.RegistrationID }}'), returnAll: true },
 			},
 			{
 				type: INT,
@@ -256,11 +256,11 @@ describe('Registration and Integration nodes against the emulator', () => {
 
 	it('Get Many honours Limit and sets RegistrationID from CompanyID', async () => {
 		for (let i = 0; i < 2; i++) (await h.runNode(REG, createParams())).assertSuccess();
-		const all = (await h.runNode(REG, { operation: 'getMany', returnAll: true })).assertSuccess();
+		const all = (await h.runNode(REG, { operation: 'getAll', returnAll: true })).assertSuccess();
 		const allItems = all.output(all.nodeName as string);
 		expect(allItems.length).toBeGreaterThanOrEqual(3);
 		for (const item of allItems) expect(item.RegistrationID).toBe(item.CompanyID);
-		const limited = (await h.runNode(REG, { operation: 'getMany', returnAll: false, limit: 2 })).assertSuccess();
+		const limited = (await h.runNode(REG, { operation: 'getAll', returnAll: false, limit: 2 })).assertSuccess();
 		expect(limited.output(limited.nodeName as string)).toEqual(allItems.slice(0, 2));
 	});
 

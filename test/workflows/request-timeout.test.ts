@@ -33,7 +33,7 @@ describe('Request Timeout option', () => {
 			.delay(2500)
 			.reply(200, { Companies: [] });
 		const result = await h.runNode('accessPointRegistration', {
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			options: { timeoutSeconds: 1, maxRetries: 1, retryDelayMs: 0 },
 		});
@@ -47,7 +47,7 @@ describe('Request Timeout option', () => {
 		nock(HOST).get('/v1/einvoices/registrations').delay(1200).reply(200, { Companies: [{ CompanyID: 7 }] });
 		const result = (
 			await h.runNode('accessPointRegistration', {
-				operation: 'getMany',
+				operation: 'getAll',
 				returnAll: true,
 				options: { timeoutSeconds: 5 },
 			})

@@ -6,10 +6,18 @@
 import { runDemo } from '../../scripts/demo';
 import { createHarness } from '../harness';
 
-const IN_ORDER = ['onboard-company.json', 'send-where-peppol-ready.json', 'daily-order-export.json', 'new-invoices-feed.json', 'account-audit.json', 'delivery-status-alerts.json'];
+const IN_ORDER = [
+	'onboard-company.json',
+	'send-where-peppol-ready.json',
+	'daily-order-export.json',
+	'new-invoices-feed.json',
+	'account-audit.json',
+	'chase-undelivered-invoices.json',
+	'delivery-status-alerts.json',
+];
 
 describe('npm run demo', () => {
-	it('runs the six templates in turn and reports node by node, items out and key fields', async () => {
+	it('runs the seven templates in turn and reports node by node, items out and key fields', async () => {
 		const h = await createHarness({ emulator: { orders: 300 }, quiet: true });
 		const lines: string[] = [];
 		try {
@@ -20,15 +28,16 @@ describe('npm run demo', () => {
 			await h.close();
 		}
 		const text = lines.join('\n');
-		expect(lines.filter((l) => /^\[\d\/6\] /.test(l))).toEqual([
-			'[1/6] Onboard a company  (examples/onboard-company.json)',
-			'[2/6] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
-			'[3/6] Daily order export  (examples/daily-order-export.json)',
-			'[4/6] New invoices feed  (examples/new-invoices-feed.json)',
-			'[5/6] Account audit  (examples/account-audit.json)',
-			'[6/6] Delivery status alerts  (examples/delivery-status-alerts.json)',
+		expect(lines.filter((l) => /^\[\d\/7\] /.test(l))).toEqual([
+			'[1/7] Onboard a company  (examples/onboard-company.json)',
+			'[2/7] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
+			'[3/7] Daily order export  (examples/daily-order-export.json)',
+			'[4/7] New invoices feed  (examples/new-invoices-feed.json)',
+			'[5/7] Account audit  (examples/account-audit.json)',
+			'[6/7] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
+			'[7/7] Delivery status alerts  (examples/delivery-status-alerts.json)',
 		]);
-		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(6);
+		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(7);
 		// The onboarding run waited, the provider page was completed, and the run went on.
 		expect(text).toMatch(/- "Identify the signatory" started an identity check and paused the execution/);
 		expect(text).toMatch(/- the signatory completed the provider page \(.*\): success/);
@@ -46,6 +55,11 @@ describe('npm run demo', () => {
 		expect(text).toMatch(/Invoice summary\s+2 items\s+OrderID=\d+ {2}OrderNumber=INV-\S+ {2}Customer=Peppol Demo Belgium NV/);
 		expect(text).toMatch(/Must be signed\s+1 item\s+CompanyName=Italia Demo SRL {2}Network=SDI/);
 		expect(text).toMatch(/No network yet\s+1 item\s+CompanyName=Nog Niet Verbonden BV/);
+		expect(text).toMatch(/- set-up: three days ago invoices \d+, \d+, \d+ went out over Peppol; one is still pending, one failed, one was refused/);
+		expect(text).toMatch(/Delivery status\s+Delivered: \d+ items?\s+OrderID=\d+ {2}Status=Delivered/);
+		expect(text).toMatch(/\n\s+Pending: \d+ items?\s+OrderID=\d+ {2}Status=Pending/);
+		expect(text).toMatch(/\n\s+Error \/ Refused: \d+ items?\s*OrderID=\d+ {2}Status=(Error|Refused)/);
+		expect(text).toMatch(/FOLLOW UP: not delivered\s+\d+ items?\s+OrderNumber=\S+ {2}Customer=.+ {2}Problem=(Error|Refused) {2}Reason=/);
 		expect(text).toMatch(/- published: the trigger registered 2 webhooks at the access point \(Message I, Message U\)/);
 		expect(text).toMatch(/- 5 signed calls -> 5 executions: Delivered 1, ALERT 2, no action 2/);
 		expect(text).toMatch(/ALERT: refused or error\s+1 item\s+alert=Invoice INV-\S+: REFUSED by the buyer/);
@@ -63,7 +77,7 @@ describe('npm run demo', () => {
 		} finally {
 			await h.close();
 		}
-		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(6);
+		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(7);
 		expect(lines.join('\n')).not.toContain('revoked-api-key');
 	});
 

@@ -11,7 +11,7 @@ import { getGlobalState, NodeHelpers, Workflow } from 'n8n-workflow';
 import type { createEmulator } from '../../emulator';
 import { listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
 import { createHarness, request } from '../harness';
-import { webhookTrigger } from '../harness/webhooks';
+import { webhookTrigger } from '../harness/webhookTrigger';
 import type { Harness, HarnessResult, WorkflowJson } from '../harness';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
@@ -20,6 +20,7 @@ const PKG = 'n8n-nodes-access-point';
 const STICKY = 'n8n-nodes-base.stickyNote';
 const TEMPLATE_FILES = [
 	'account-audit.json',
+	'chase-undelivered-invoices.json',
 	'daily-order-export.json',
 	'delivery-status-alerts.json',
 	'new-invoices-feed.json',
@@ -127,7 +128,7 @@ describe('workflow templates (examples/*.json)', () => {
 	const description = (node: { type: string; typeVersion?: number }): INodeTypeDescription =>
 		h.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
 
-	it('ships the six templates, and the demo has a scenario for every file in examples/', () => {
+	it('ships the seven templates, and the demo has a scenario for every file in examples/', () => {
 		expect(listExampleFiles()).toEqual(TEMPLATE_FILES);
 		expect(SCENARIOS.map((s: { file: string }) => s.file).sort()).toEqual(TEMPLATE_FILES);
 	});
@@ -519,6 +520,96 @@ describe('workflow templates (examples/*.json)', () => {
 			const again = await poller.poll({ execute: true });
 			expect(again.items).toBeNull();
 			expect(again.execution).toBeUndefined();
+		});
+	});
+
+	describe('chase-undelivered-invoices.json', () => {
+		const DAY = 86_400_000;
+
+		/** Sales invoices sent over Peppol `daysAgo` days ago (emulator clock), each then moved to its outcome. */
+		async function sentInvoices(daysAgo: number, outcomes: Array<'Pending' | 'Delivered' | 'Error' | 'Refused'>): Promise<number[]> {
+			const saved = emu.config.deliveryOutcome;
+			emu.config.deliveryOutcome = 'Pending';
+			emu.clock.advance(-daysAgo * DAY);
+			try {
+				const ids: number[] = [];
+				for (const outcome of outcomes) {
+					const order = { OrderType: 'Invoice', OrderDirection: 'Income', OrderDate: '2024-05-02', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' }, OrderLines: [{ Quantity: 1, Description: `${outcome} case`, UnitPriceExcl: 100, VATPercentage: 21 }] };
+					const headers = { apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' };
+					const id = Number(await (await fetch(`${emu.url}/v1/orders`, { method: 'POST', headers, body: JSON.stringify(order) })).text());
+					const send = await fetch(`${emu.url}/v1/orders/commands/send`, { method: 'POST', headers, body: JSON.stringify({ Transporttype: 'Peppol', OrderIDs: [id] }) });
+					expect(send.status).toBe(200);
+					if (outcome !== 'Pending') emu.delivery.set(id, outcome, outcome === 'Refused' ? { reason: 'REF', info: 'Unknown purchase order' } : { info: 'Receiver AP rejected the document' });
+					ids.push(id);
+				}
+				return ids;
+			} finally {
+				emu.clock.advance(daysAgo * DAY);
+				emu.config.deliveryOutcome = saved;
+			}
+		}
+
+		it('every morning: sent, unpaid invoices with no news for a day, their delivery status, and the failed or refused ones to the follow-up branch', async () => {
+			const [pending, delivered, failed, refused] = await sentInvoices(3, ['Pending', 'Delivered', 'Error', 'Refused']);
+			const [recentFailure] = await sentInvoices(0, ['Error']);
+			emu.clearRequests();
+
+			const result = (await h.run(template('chase-undelivered-invoices.json'))).assertSuccess();
+
+			// The list: the filter builder's conditions, every page.
+			const [list] = emu.requests.filter((r: { path: string }) => r.path === '/v1/orders');
+			expect(list.query.$filter).toMatch(
+				/^OrderType eq 'Invoice' and OrderDirection eq 'Income' and IsSent eq true and OrderStatus ne 'Paid' and OrderStatus ne 'Credited' and LastModified lt DateTime'[\dT:-]+' and LastModified ge DateTime'[\dT:-]+'$/,
+			);
+			const listed = result.output('Sent invoices to check').map((o) => o.OrderID as number);
+			expect(listed).toEqual(expect.arrayContaining([pending, delivered, failed, refused]));
+			expect(listed).not.toContain(recentFailure);
+			const now = emu.clock.now().getTime();
+			for (const order of result.output('Sent invoices to check')) {
+				expect(order).toMatchObject({ OrderType: 'Invoice', OrderDirection: 'Income', IsSent: true });
+				expect(['Paid', 'Credited']).not.toContain(order.OrderStatus);
+				const age = now - Date.parse(String(order.LastModified));
+				expect(age).toBeGreaterThan(DAY);
+				expect(age).toBeLessThan(31 * DAY);
+			}
+
+			// One status read per listed invoice, routed by what the service says about each.
+			const [onDelivered, onPending, onProblem] = result.outputs('Delivery status');
+			expect(onDelivered.length + onPending.length + onProblem.length).toBe(listed.length);
+			const truth = (id: number) => (emu.delivery.get(id) ?? {}) as IDataObject;
+			for (const item of onProblem) {
+				const details = truth(item.OrderID as number);
+				expect(details.DocumentRefusedDate || details.DocumentDeliveryStatus === 'Error').toBeTruthy();
+			}
+			for (const item of onDelivered) expect(truth(item.OrderID as number)).toMatchObject({ DocumentDeliveryStatus: 'Delivered', DocumentRefusedDate: null });
+			expect(onDelivered.map((o) => o.OrderID)).toContain(delivered);
+			expect(result.output('Still pending: check again tomorrow').map((o) => o.OrderID)).toContain(pending);
+
+			// The follow-up branch: the failed and the refused invoice, with what to do.
+			const followUp = result.output('FOLLOW UP: not delivered');
+			expect(followUp.map((o) => o.OrderID)).toEqual(onProblem.map((o) => o.OrderID));
+			const number = (id: number) => emu.store.findOrder(id)?.order.OrderNumber;
+			expect(followUp.find((o) => o.OrderID === failed)).toEqual({
+				OrderID: failed,
+				OrderNumber: number(failed),
+				Customer: 'Peppol Demo Belgium NV',
+				Problem: 'Error',
+				Reason: 'Receiver AP rejected the document',
+				ReasonCode: '',
+				Since: '',
+				NextStep: expect.stringContaining('Peppol identifier'),
+			});
+			expect(followUp.find((o) => o.OrderID === refused)).toEqual({
+				OrderID: refused,
+				OrderNumber: number(refused),
+				Customer: 'Peppol Demo Belgium NV',
+				Problem: 'Refused',
+				Reason: 'Unknown purchase order',
+				ReasonCode: 'REF',
+				Since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+				NextStep: expect.stringContaining('credit note'),
+			});
+			expect(result.output('Chase the customer')).toEqual(followUp);
 		});
 	});
 

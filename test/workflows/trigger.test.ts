@@ -18,11 +18,15 @@ describe('AccessPoint Order Trigger (engine, emulator)', () => {
 	let h: Harness;
 	let emu: Emu;
 	let party: string;
-	/** A second well after every seeded order, so the tests choose every LastModified. */
+	/**
+	 * A second well after every seeded order, so the tests choose every LastModified, and
+	 * still in the past by the API's clock (the emulator's Date header is the real time):
+	 * the emulator's own clock, which stamps the seeded orders, is set 30 days back.
+	 */
 	let base: number;
 
 	beforeAll(async () => {
-		h = await createHarness({ emulator: { orders: 40 } });
+		h = await createHarness({ emulator: { orders: 40, startTime: Date.now() - 30 * 86_400_000 } });
 		emu = h.emulator as Emu;
 		party = emu.credentials.partyId;
 		base = Math.floor(emu.clock.now().getTime() / 1000) + 86_400;
@@ -113,11 +117,11 @@ describe('AccessPoint Order Trigger (engine, emulator)', () => {
 		const fourth = await pollAndCollect();
 		expect(fourth.result.items?.map((o) => o.OrderID)).toEqual(sameSecond);
 
-		// 310 orders and one update share the next second: three pages. Page 3 fails.
+		// 310 orders and one update share the next second: three pages (each from one place back). Page 3 fails.
 		const burst = Array.from({ length: 310 }, () => add(base + 2));
 		touch(firstFive[0], base + 2, { Reference: 'changed in the burst second' });
 		const cursorBefore = poller.nodeStaticData;
-		failOrdersPage(240);
+		failOrdersPage(238);
 		emu.clearRequests();
 		const failure = await poller.poll().then(
 			() => undefined,
@@ -125,7 +129,7 @@ describe('AccessPoint Order Trigger (engine, emulator)', () => {
 		);
 		expect(failure).toBeInstanceOf(NodeApiError);
 		expect((failure as NodeApiError).httpCode).toBe('503');
-		expect(orderRequests().map((r) => r.query.$skip)).toEqual([undefined, '120', '240']);
+		expect(orderRequests().map((r) => r.query.$skip)).toEqual([undefined, '119', '238']);
 		expect(orderRequests().map((r) => r.status)).toEqual([200, 200, 503]);
 		expect(poller.nodeStaticData).toEqual(cursorBefore); // a failed poll does not move the cursor
 
@@ -249,22 +253,39 @@ describe('AccessPoint Order Trigger (engine, emulator)', () => {
 		expect(orderRequests()).toHaveLength(0);
 	});
 
-	it('an order changed while the poll pages shifts the pages; the cursor holds back and nothing is lost or repeated', async () => {
+	it('an order changed while the poll pages shifts the pages; the poll reads again from there, nothing lost or repeated', async () => {
 		const poller = trigger();
 		await poller.poll();
 		const orders = Array.from({ length: 250 }, () => add(base + 5000));
 		// While page 2 is asked for, an order of page 1 changes: everything after it moves up one place,
-		// so the first order of page 2 slips onto page 1, which was already read.
-		onOrdersPage(120, () => touch(orders[10], base + 5001));
+		// so page 2 no longer starts with page 1's last order. The poll notices and reads that second again.
+		onOrdersPage(119, () => touch(orders[10], base + 5001));
+		emu.clearRequests();
 		const first = await poller.poll();
-		const firstIds = new Set(first.items?.map((o) => o.OrderID));
-		const slipped = orders.filter((id) => !firstIds.has(id));
-		expect(slipped).toHaveLength(1);
-		expect(first.items).toHaveLength(249);
+		expect(orderRequests().map((r) => r.query.$skip)).toEqual([undefined, '119', undefined, '119', '238']);
+		expect(first.items?.map((o) => o.OrderID)).toEqual([...orders.slice(0, 10), ...orders.slice(11), orders[10]].sort((a, b) => a - b));
 		expect(first.items?.find((o) => o.OrderID === orders[10])?.LastModified).toBe(iso(base + 5001));
+		expect((await poller.poll()).items).toBeNull();
+	});
 
-		const second = await poller.poll();
-		expect(second.items?.map((o) => o.OrderID)).toEqual(slipped);
+	it('an order deleted while the poll pages: the order that moved onto the page already read still comes, once', async () => {
+		const poller = trigger();
+		await poller.poll();
+		// One order per second: an order lost here would never be read again (the cursor moves past its second).
+		const orders = Array.from({ length: 300 }, (_, i) => add(base + 6000 + i));
+		onOrdersPage(119, () => {
+			emu.store.book(party).delete(orders[5]);
+		});
+		emu.clearRequests();
+		const first = await poller.poll();
+		const ids = first.items?.map((o) => o.OrderID) as number[];
+		expect(ids).toHaveLength(300); // order 5 was read before it went; order 120 slipped onto page 1 and was read on the second run
+		expect(new Set(ids).size).toBe(300);
+		expect(ids).toContain(orders[120]);
+		// The second run starts at the second of page 1's last order (about 180 orders on, two pages).
+		expect(orderRequests().map((r) => r.query.$skip)).toEqual([undefined, '119', undefined, '119']);
+		const restart = /^LastModified ge DateTime'(.+)'$/.exec(orderRequests()[2].query.$filter)?.[1];
+		expect([iso(base + 6118).slice(0, 19), iso(base + 6119).slice(0, 19)]).toContain(restart);
 		expect((await poller.poll()).items).toBeNull();
 	});
 });

@@ -10,8 +10,8 @@ import { sleep } from 'n8n-workflow';
 import type { createEmulator } from '../../emulator';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
-import { signature, webhookTrigger } from '../harness/webhooks';
-import type { WebhookTrigger } from '../harness/webhooks';
+import { signature, webhookTrigger } from '../harness/webhookTrigger';
+import type { WebhookTrigger } from '../harness/webhookTrigger';
 import { printFigures } from '../reliability/report';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;

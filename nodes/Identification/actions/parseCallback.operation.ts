@@ -1,8 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../shared/items';
+import { inputError } from '../../shared/input';
+import { asNodeError, errorItem, toItems } from '../../shared/items';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback } from '../callback';
-import { IDENTIFIED, inputError, item, NOT_IDENTIFIED } from './common';
+import { IDENTIFIED, NOT_IDENTIFIED } from './identification';
 import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
@@ -57,8 +58,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const options = this.getNodeParameter('options', itemIndex, {}) as { expectedRegistrationId?: string };
 			const expected = String(options.expectedRegistrationId ?? '').trim() || undefined;
 			const outcome = readCallback(query, expected);
-			const result = item(outcomeJson(outcome, { receivedAt: new Date().toISOString() }) as never, itemIndex);
-			outputs[outcome.identified ? IDENTIFIED : NOT_IDENTIFIED].push(result);
+			const json = outcomeJson(outcome, { receivedAt: new Date().toISOString() }) as IDataObject;
+			outputs[outcome.identified ? IDENTIFIED : NOT_IDENTIFIED].push(...toItems(json, itemIndex));
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
 			if (this.continueOnFail()) {

@@ -2,22 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
-import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/items';
-import {
-	executionCustomData,
-	masterPartyOption,
-	providerFields,
-	readOptions,
-	readProviderCode,
-	readRegistrationId,
-	requireSingleItem,
-	requireUrl,
-	resumeUrl,
-	SESSION_KEY,
-	startIdentification,
-} from './common';
 import { forOperation } from '../../shared/display';
+import { readRegistrationId, requireValid } from '../../shared/input';
+import { runPerItem } from '../../shared/items';
+import type { ClientProvider } from '../../shared/router';
+import { checkRedirectUrl } from '../session';
+import { masterPartyOption, providerFields } from './fields';
+import { executionCustomData, readOptions, readProviderCode, requireSingleItem, resumeUrl, SESSION_KEY } from './identification';
+import { startIdentification } from './startRequest';
 
 const properties: INodeProperties[] = [
 	{
@@ -85,7 +77,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const options = readOptions(this, itemIndex);
 		const redirectUrl = toThisExecution
 			? resumeUrl(this, itemIndex)
-			: requireUrl(this, itemIndex, 'Redirect URL', this.getNodeParameter('redirectUrl', itemIndex, ''));
+			: requireValid(this, itemIndex, 'Redirect URL', this.getNodeParameter('redirectUrl', itemIndex, ''), checkRedirectUrl);
 		const session = await startIdentification(this, clients, itemIndex, {
 			registrationId,
 			providerCode: code,

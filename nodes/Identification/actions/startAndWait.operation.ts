@@ -1,23 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
-import type { ClientProvider } from '../../shared/router';
-import { asNodeError, errorItem } from '../../shared/items';
-import {
-	masterPartyOption,
-	providerFields,
-	readOptions,
-	readProviderCode,
-	readRegistrationId,
-	readResultRedirectUrl,
-	requireSingleItem,
-	resumeUrl,
-	startIdentification,
-	twoOutputs,
-	waitOptions,
-} from './common';
-import { waitForCallback } from './waiting';
 import { forOperation } from '../../shared/display';
+import { readRegistrationId } from '../../shared/input';
+import { asNodeError, errorItem } from '../../shared/items';
+import type { ClientProvider } from '../../shared/router';
+import { masterPartyOption, providerFields, waitOptions } from './fields';
+import { readOptions, readProviderCode, readResultRedirectUrl, requireSingleItem, resumeUrl, twoOutputs } from './identification';
+import { startIdentification } from './startRequest';
+import { waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
 	{

@@ -4,9 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError, errorItem } from '../../shared/items';
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
-import { executionCustomData, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs, waitOptions } from './common';
-import { expiredItem, waitForCallback } from './waiting';
 import { forOperation } from '../../shared/display';
+import { waitOptions } from './fields';
+import { executionCustomData, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs } from './identification';
+import { expiredItem, waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
 	{

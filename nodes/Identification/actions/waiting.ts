@@ -14,7 +14,8 @@ import type {
 import { expiredJson, outcomeJson, readCallback } from '../callback';
 import { resultPage } from '../resultPage';
 import { appendResult, checkRedirectUrl } from '../session';
-import { item, twoOutputs } from './common';
+import { toItems } from '../../shared/items';
+import { twoOutputs } from './identification';
 
 export interface PendingSession {
 	registrationID?: number | string;
@@ -36,7 +37,8 @@ export function expiredItem(pending: PendingSession, itemIndex: number): INodeEx
 	const json = expiredJson(pending.registrationID, pending.startedAt, pending.expiresAt) as IDataObject;
 	if (pending.providerUrl) json.providerUrl = pending.providerUrl;
 	if (pending.resultRedirectUrl) json.resultRedirectUrl = pending.resultRedirectUrl;
-	return item(json, itemIndex);
+	const [expired] = toItems(json, itemIndex);
+	return expired;
 }
 
 export async function waitForCallback(
@@ -59,7 +61,7 @@ export async function waitForCallback(
 	if (pending.providerUrl) waiting.providerUrl = pending.providerUrl;
 	if (pending.startedAt) waiting.startedAt = pending.startedAt;
 	if (pending.expiresAt) waiting.expiresAt = pending.expiresAt;
-	return twoOutputs([item(waiting, itemIndex)], []);
+	return twoOutputs(toItems(waiting, itemIndex), []);
 }
 
 /** The session the waiting node left on its input (the expired item), read back in webhook(). */
@@ -110,9 +112,9 @@ export async function identificationWebhook(this: IWebhookFunctions): Promise<IW
 			.send(resultPage(outcome.reason));
 	}
 
-	const result = item(json, 0);
+	const result = toItems(json, 0);
 	return {
 		noWebhookResponse: true,
-		workflowData: outcome.identified ? twoOutputs([], [result]) : twoOutputs([result], []),
+		workflowData: outcome.identified ? twoOutputs([], result) : twoOutputs(result, []),
 	};
 }

@@ -2,7 +2,7 @@
 import type { ResourceOperations } from '../../shared/router';
 import * as create from './create.operation';
 import * as deleteOperation from './delete.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 
 export const integration: ResourceOperations = {
 	default: 'create',
@@ -23,10 +23,10 @@ export const integration: ResourceOperations = {
 		},
 		{
 			name: 'Get Many',
-			value: 'getMany',
+			value: 'getAll',
 			description: "List a registration's integrations with their status",
 			action: 'Get many integrations',
-			module: getMany,
+			module: getAll,
 		},
 	],
 };

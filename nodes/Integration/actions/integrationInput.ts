@@ -2,6 +2,7 @@
  * The Create form -> the integration request body (contract 4.5), validated first.
  * Pure: no n8n, no HTTP.
  */
+import type { FieldProblem } from '../../shared/validation';
 import { checkText } from '../../shared/validation';
 
 /** Networks the node offers by name; anything else goes through "Other". */
@@ -12,13 +13,6 @@ export interface IntegrationInput {
 	networkName?: unknown;
 	technicalUserKey?: unknown;
 	credentials?: { credential?: Array<{ key?: unknown; value?: unknown }> };
-}
-
-export interface IntegrationFieldProblem {
-	field: string;
-	value: unknown;
-	problem: string;
-	hint: string;
 }
 
 export interface IntegrationBody {
@@ -35,7 +29,7 @@ function isEmpty(value: unknown): boolean {
 
 export function buildIntegrationBody(
 	input: IntegrationInput,
-): { body: IntegrationBody } | { problem: IntegrationFieldProblem } {
+): { body: IntegrationBody } | { problem: FieldProblem } {
 	const network = String(input.network ?? '').trim();
 	if (network === 'ChorusPro') {
 		const key = checkText(input.technicalUserKey, 500);

@@ -3,11 +3,13 @@
  * Skip, and paging that streams each page into the output.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields';
-import type { QueryResource } from '../../shared/filterFields';
-import { describeQuery, queryFields, readQuery } from '../../shared/filterFields';
+import { inputError } from '../../shared/input';
+import { queryFields } from '../../shared/filterFields';
+import type { QueryResource } from '../../shared/queryBuilder';
+import { describeQuery } from '../../shared/queryBuilder';
+import { readQuery } from '../../shared/queryInput';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/items';
 import { paginateList } from '../../shared/transport';
@@ -23,7 +25,7 @@ const LABELS: Record<QueryResource, string> = { order: 'orders', party: 'parties
 
 /** Return All, Limit, Filters, Combine Conditions and Sort for one resource's Get Many. */
 export function listDescription(resource: QueryResource): INodeProperties[] {
-	const show = { resource: [resource], operation: ['getMany'] };
+	const show = { resource: [resource], operation: ['getAll'] };
 	return [...returnAllFields(show), ...queryFields(resource, { show })];
 }
 
@@ -33,10 +35,8 @@ function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined
 	if (raw === undefined || raw === null || raw === '' || raw === 0) return undefined;
 	const skip = typeof raw === 'number' ? raw : Number(String(raw).trim());
 	if (!Number.isInteger(skip) || skip < 0) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Skip" ${String(raw)} is not a whole number of 0 or more`, {
-			itemIndex,
-			description: 'Enter how many records to skip before the first one returned, e.g. 240.',
-		});
+		const hint = 'Enter how many records to skip before the first one returned, e.g. 240.';
+		throw inputError(ctx, itemIndex, 'Skip', raw, 'is not a whole number of 0 or more', hint);
 	}
 	return skip || undefined;
 }

@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { actForPartyOption, retryOptions } from '../../shared/fields';
 import { rawFilterOption } from '../../shared/filterFields';
 
-const getManyOnly = { show: { '/operation': ['getMany'] } };
+const getAllOnly = { show: { '/operation': ['getAll'] } };
 const sending = { show: { '/resource': ['order'], '/operation': ['send', 'createAndSend'] } };
 
 export const optionsCollection: INodeProperties = {
@@ -41,7 +41,7 @@ export const optionsCollection: INodeProperties = {
 			default: false,
 			description:
 				'Whether to read and output the whole order after creating or sending it (one more request per order); otherwise the output is the OrderID and the outcome',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend'] } },
+			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend', 'createCreditNote'] } },
 		},
 		{
 			displayName: 'Idempotency Header',
@@ -54,10 +54,10 @@ export const optionsCollection: INodeProperties = {
 			],
 			default: 'Idempotency-Key',
 			description:
-				'Header that makes a repeated create or send harmless: a create with an External Provider ID (and Skip If Already Created on) sends "create-" plus that ID, a send sends "send-" plus the transport type and order IDs. A reused key answers 409 Conflict, read as "already done".',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend'] } },
+				'Header that makes a repeated create or send harmless: a create with an External Provider ID (and Skip If Already Created on) sends "create-" plus that ID, a send sends "send-" plus the transport type and order IDs, a payment with a Reference "payment-" plus order, amount, date and reference. A reused key answers 409 Conflict, read as "already done".',
+			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend', 'createCreditNote', 'recordPayment'] } },
 		},
-		{ ...rawFilterOption, displayOptions: getManyOnly },
+		{ ...rawFilterOption, displayOptions: getAllOnly },
 		...retryOptions,
 		{
 			displayName: 'Single Order Path',
@@ -74,7 +74,9 @@ export const optionsCollection: INodeProperties = {
 			],
 			default: 'auto',
 			description: 'Which path reads one order',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['get', 'create', 'send', 'createAndSend'] } },
+			displayOptions: {
+				show: { '/resource': ['order'], '/operation': ['get', 'create', 'send', 'createAndSend', 'createCreditNote', 'getDeliveryStatus', 'recordPayment'] },
+			},
 		},
 		{
 			displayName: 'Skip',
@@ -83,7 +85,7 @@ export const optionsCollection: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description: 'Number of matching records to skip before the first one returned (OData $skip)',
-			displayOptions: getManyOnly,
+			displayOptions: getAllOnly,
 		},
 	],
 };

@@ -1,7 +1,7 @@
 /** Reading the receiver's identifier from one item's parameters, with errors naming field and item. */
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { inputError } from '../../shared/input';
 import type { IdentifierCheck, ParsedIdentifier } from '../../shared/identifiers';
 import {
 	buildParticipantIdentifier,
@@ -98,19 +98,9 @@ export const identifierFields: INodeProperties[] = [
 	},
 ];
 
-/** Value for messages: trimmed and shortened. */
-function shown(value: unknown): string {
-	const text = value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value).trim();
-	if (!text) return '';
-	return text.length > 60 ? ` ${text.slice(0, 60)}…` : ` ${text}`;
-}
-
 function fail(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, check: IdentifierCheck): never {
 	if (check.ok) throw new Error('fail() called with a valid identifier');
-	throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "${field}"${shown(value)} ${check.problem}`, {
-		itemIndex,
-		description: check.hint,
-	});
+	throw inputError(ctx, itemIndex, field, value, check.problem, check.hint);
 }
 
 /** Reads and checks one item's identifier; throws a NodeOperationError before any request. */

@@ -3,10 +3,10 @@ import type { ResourceOperations } from '../../shared/router';
 import * as create from './create.operation';
 import * as deactivate from './deactivate.operation';
 import * as get from './get.operation';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 
 export const registration: ResourceOperations = {
-	default: 'getMany',
+	default: 'getAll',
 	operations: [
 		{
 			name: 'Create',
@@ -31,10 +31,10 @@ export const registration: ResourceOperations = {
 		},
 		{
 			name: 'Get Many',
-			value: 'getMany',
+			value: 'getAll',
 			description: 'List the companies registered under the master account',
 			action: 'Get many registrations',
-			module: getMany,
+			module: getAll,
 		},
 	],
 };

@@ -2,7 +2,7 @@
  * Turns the Create form's values into the registration request body (contract 2.1),
  * validating every field first. Pure: no n8n, no HTTP.
  */
-import type { Check } from '../../shared/validation';
+import type { Check, FieldProblem } from '../../shared/validation';
 import {
 	checkAddressType,
 	checkBic,
@@ -48,13 +48,6 @@ export interface RegistrationInput {
 			settings?: { bulkInputCostUBLFastForward?: boolean; processUBLPrepaidAmount?: boolean };
 		};
 	};
-}
-
-export interface FieldProblem {
-	field: string;
-	value: unknown;
-	problem: string;
-	hint: string;
 }
 
 export type RegistrationBody = Record<string, unknown>;

@@ -6,9 +6,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildFilter } from '../../../shared/odata';
+import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/orderTypes';
+import type { FieldProblem } from '../../../shared/validation';
 
-export const ORDER_TYPES = ['Invoice', 'CreditNote', 'Offer', 'DeliveryNote', 'OrderForm'] as const;
-export const ORDER_DIRECTIONS = ['Income', 'Cost'] as const;
 
 export interface OrderLineInput {
 	Quantity?: unknown;
@@ -31,15 +31,8 @@ export interface OrderFieldsInput {
 	extra?: IDataObject;
 }
 
-/** One thing wrong with an order: the field (API path), the value and how to fix it. */
-export interface OrderProblem {
-	field: string;
-	value?: unknown;
-	problem: string;
-	fix: string;
-}
-
-export type OrderCheck = { body: IDataObject } | { problem: OrderProblem };
+/** The checked body, or the first thing wrong with it (its field is the API path, e.g. OrderLines[0].Quantity). */
+export type OrderCheck = { body: IDataObject } | { problem: FieldProblem };
 
 function isBlank(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
@@ -111,8 +104,8 @@ export function buildOrderBody(input: OrderFieldsInput): IDataObject {
 	return body;
 }
 
-function problem(field: string, value: unknown, what: string, fix: string): OrderCheck {
-	return { problem: { field, value, problem: what, fix } };
+function problem(field: string, value: unknown, what: string, hint: string): OrderCheck {
+	return { problem: { field, value, problem: what, hint } };
 }
 
 /**

@@ -1,15 +1,15 @@
 /**
  * What the operations that create an order read from one item, before any request: the
- * validated create body (Fields Below or JSON) and the create settings. Also the Order ID
- * of the operations that address one order.
+ * validated create body (Fields Below or JSON) and the create settings.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
+import { inputError } from '../../../shared/input';
+import type { FieldProblem } from '../../../shared/validation';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
-import type { OrderFieldsInput, OrderLineInput, OrderProblem } from './orderBody';
-import { buildOrderBody, checkOrder, parseOrderId } from './orderBody';
+import type { OrderFieldsInput, OrderLineInput } from './orderBody';
+import { buildOrderBody, checkOrder } from './orderBody';
 import type { IdempotencyHeader } from './sendApi';
 import { createIdempotencyKey } from './sendLogic';
 
@@ -43,27 +43,14 @@ function fieldLabel(field: string, mode: InputMode): string {
 	return labels[field] ?? field;
 }
 
-function showValue(value: unknown): string {
-	if (value === undefined || value === null) return '';
-	if (Array.isArray(value) && value.length === 0) return '';
-	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-	const trimmed = text.trim();
-	return trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed;
-}
-
-/** An OrderProblem as the NodeOperationError the node throws, naming field and item. */
+/** A problem of the order body as the NodeOperationError the node throws, naming field (as the mode shows it) and item. */
 export function orderProblemError(
 	ctx: IExecuteFunctions,
-	problem: OrderProblem,
+	problem: FieldProblem,
 	itemIndex: number,
 	mode: InputMode = 'fields',
 ): NodeOperationError {
-	const shown = showValue(problem.value);
-	const label = fieldLabel(problem.field, mode);
-	return new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "${label}"${shown ? ` ${shown}` : ''} ${problem.problem}`, {
-		itemIndex,
-		description: problem.fix,
-	});
+	return inputError(ctx, itemIndex, fieldLabel(problem.field, mode), problem.value, problem.problem, problem.hint);
 }
 
 function readJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
@@ -72,10 +59,14 @@ function readJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
 	try {
 		return JSON.parse(raw) as unknown;
 	} catch (error) {
-		return new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Order (JSON)" is not valid JSON: ${(error as Error).message}`, {
+		throw inputError(
+			ctx,
 			itemIndex,
-			description: 'Map an object, e.g. {{ $json.order }}, or fix the JSON text.',
-		});
+			'Order (JSON)',
+			undefined,
+			`is not valid JSON: ${(error as Error).message}`,
+			'Map an object, e.g. {{ $json.order }}, or fix the JSON text.',
+		);
 	}
 }
 
@@ -88,7 +79,6 @@ export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IData
 	let body: unknown;
 	if (mode === 'json') {
 		body = readJson(ctx, itemIndex);
-		if (body instanceof NodeOperationError) throw body;
 	} else {
 		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const { PartyType, ExpiryDate, OrderNumber, ...extra } = additional;
@@ -137,7 +127,8 @@ export function createHeaders(body: IDataObject, skipIfExists: boolean, header: 
 	return { [header]: createIdempotencyKey(externalId) };
 }
 
-function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
+/** Options › Idempotency Header of one item. */
+export function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
 	const value = ctx.getNodeParameter('options.idempotencyHeader', itemIndex, 'Idempotency-Key') as unknown;
 	return value === 'Idempotent-Key' || value === 'none' ? value : 'Idempotency-Key';
 }
@@ -153,17 +144,3 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): C
 	};
 }
 
-
-/** The Order ID parameter as a positive integer, or a NodeOperationError naming the item. */
-export function readOrderIdParameter(ctx: IExecuteFunctions, itemIndex: number, name = 'orderId'): number {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const id = parseOrderId(raw);
-	if (id === undefined) {
-		const shown = raw === undefined || raw === null || String(raw).trim() === '' ? '' : ` ${String(raw).slice(0, 60)}`;
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Order ID"${shown} ${shown ? 'is not an OrderID' : 'is empty'}`, {
-			itemIndex,
-			description: 'An OrderID is a positive whole number, e.g. 123456 (map it from {{ $json.OrderID }}).',
-		});
-	}
-	return id;
-}

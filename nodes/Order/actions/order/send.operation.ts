@@ -4,9 +4,8 @@
  * output item per order, paired with the item that named it.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { fieldMessage } from '../../../shared/validation';
+import { inputError } from '../../../shared/input';
 import { runBatched } from '../../../shared/items';
 import type { ClientProvider } from '../../../shared/router';
 import { readPartyOption } from '../options';
@@ -34,10 +33,14 @@ export function readOrderIds(ctx: IExecuteFunctions, itemIndex: number): number[
 	const raw = ctx.getNodeParameter('orderIds', itemIndex, '') as unknown;
 	const parsed = parseOrderIdList(raw);
 	if ('ids' in parsed) return parsed.ids;
-	throw new NodeOperationError(ctx.getNode(), fieldMessage(itemIndex, 'Order IDs', parsed.value, parsed.problem), {
+	throw inputError(
+		ctx,
 		itemIndex,
-		description: 'An OrderID is a positive whole number, e.g. 123456; map it with {{ $json.OrderID }} or list several as 123456, 123457.',
-	});
+		'Order IDs',
+		parsed.value,
+		parsed.problem,
+		'An OrderID is a positive whole number, e.g. 123456; map it with {{ $json.OrderID }} or list several as 123456, 123457.',
+	);
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {

@@ -6,6 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { inputError } from '../../../shared/input';
 import type { BatchedOutput } from '../../../shared/items';
 import type { ClientProvider } from '../../../shared/router';
 import type { SingleOrderPath } from './orderApi';
@@ -73,16 +74,12 @@ export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): SendC
 	const raw = isCustom ? (ctx.getNodeParameter('customTransportType', itemIndex, '') as unknown) : chosen;
 	const transportType = normalizeTransportType(raw);
 	if (!transportType) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "${isCustom ? 'Custom Transport Type' : 'Transport Type'}" is empty`, {
-			itemIndex,
-			description: `Choose ${TRANSPORT_TYPES.join(', ')} or type the transport type the API expects.`,
-		});
+		const field = isCustom ? 'Custom Transport Type' : 'Transport Type';
+		throw inputError(ctx, itemIndex, field, undefined, 'is empty', `Choose ${TRANSPORT_TYPES.join(', ')} or type the transport type the API expects.`);
 	}
 	if (/[\r\n]/.test(transportType) || transportType.length > 50) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Custom Transport Type" ${transportType.slice(0, 60)} is not a transport type`, {
-			itemIndex,
-			description: 'A transport type is a short name such as Peppol, Email or Letter.',
-		});
+		const hint = 'A transport type is a short name such as Peppol, Email or Letter.';
+		throw inputError(ctx, itemIndex, 'Custom Transport Type', transportType, 'is not a transport type', hint);
 	}
 	const strict = ctx.getNodeParameter('strictTransportType', itemIndex, false) as unknown;
 	return { transportType, strict: strict === true || String(strict).toLowerCase() === 'true' };

@@ -1,17 +1,17 @@
 /** Order › Party's operations, listed once: the node's description and the router read this list. */
 import type { ResourceOperations } from '../../../shared/router';
-import * as getMany from './getMany.operation';
+import * as getAll from './getAll.operation';
 
 export const party: ResourceOperations = {
 	resource: { name: 'Party', value: 'party' },
-	default: 'getMany',
+	default: 'getAll',
 	operations: [
 		{
 			name: 'Get Many',
-			value: 'getMany',
+			value: 'getAll',
 			description: 'List parties (customers, suppliers) with filters and sorting',
 			action: 'Get many parties',
-			module: getMany,
+			module: getAll,
 		},
 	],
 };

@@ -13,8 +13,8 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = [
-	...forOperation('getMany', properties),
-	...returnAllFields({ operation: ['getMany'] }),
+	...forOperation('getAll', properties),
+	...returnAllFields({ operation: ['getAll'] }),
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {

@@ -5,7 +5,7 @@ import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/items';
 import { flattenRegistration, readCompanies } from '../../shared/registrationOutput';
 
-export const description = [...returnAllFields({ operation: ['getMany'] })];
+export const description = [...returnAllFields({ operation: ['getAll'] })];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {

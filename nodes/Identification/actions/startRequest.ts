@@ -1,0 +1,92 @@
+/** The start request (contract 4.7) and the identification-specific advice on its failures. */
+import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ClientProvider } from '../../shared/router';
+import { startFailureHint } from '../hints';
+import type { SessionTimes } from '../session';
+import { readProviderUrl, sessionTimes } from '../session';
+
+export interface StartedSession extends SessionTimes {
+	registrationID: number;
+	providerUrl: string;
+	identificationProviderTC: string;
+	masterPartyId: string;
+}
+
+/**
+ * POST /v1/einvoices/registrations/{RegistrationID}/identification with the
+ * master account's PartyID header (the client's partyID header, overridable),
+ * the provider code and the RedirectURL; reads the provider URL from the answer.
+ */
+export async function startIdentification(
+	ctx: IExecuteFunctions,
+	clients: ClientProvider,
+	itemIndex: number,
+	input: { registrationId: string; providerCode: string; redirectUrl: string; masterPartyId?: string; marginSeconds?: number },
+): Promise<StartedSession> {
+	const client = await clients(itemIndex, input.masterPartyId);
+	const startedAtMs = Date.now();
+	let body: unknown;
+	try {
+		body = await client.request<unknown>({
+			method: 'POST',
+			path: `/v1/einvoices/registrations/${encodeURIComponent(input.registrationId)}/identification`,
+			body: { IdentificationProviderTC: input.providerCode, RedirectURL: input.redirectUrl },
+			itemIndex,
+			operation: 'Start identification',
+		});
+	} catch (error) {
+		throw withStartHint(ctx, error, { partyId: client.partyId, registrationId: input.registrationId }, itemIndex);
+	}
+	const providerUrl = readProviderUrl(body);
+	if (!providerUrl) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: 'The identification answer has no provider URL' },
+			{
+				message: 'Start identification returned no provider URL (neither RedirectURL nor URL)',
+				description: 'The session may have been opened anyway; wait 5 minutes before retrying. If it persists, contact the access point support.',
+				itemIndex,
+			},
+		);
+	}
+	return {
+		...sessionTimes(startedAtMs, input.marginSeconds),
+		registrationID: Number(input.registrationId),
+		providerUrl,
+		identificationProviderTC: input.providerCode,
+		masterPartyId: client.partyId,
+	};
+}
+
+/**
+ * Puts identification-specific advice on the transport's NodeApiError, keeping
+ * its message, HTTP status and API code.
+ */
+export function withStartHint(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	context: { partyId: string; registrationId: string },
+	itemIndex: number,
+): unknown {
+	if (!(error instanceof NodeApiError)) return error;
+	const status = error.httpCode ? Number(error.httpCode) : undefined;
+	const code = typeof error.context.apiCode === 'string' ? error.context.apiCode : undefined;
+	const apiDescription = typeof error.context.apiDescription === 'string' ? error.context.apiDescription : undefined;
+	const hint = startFailureHint({ status, code, text: [error.message, apiDescription].filter(Boolean).join(' ') }, context);
+	if (!hint) return error;
+	const response: JsonObject = { message: error.message };
+	if (error.httpCode) response.httpCode = error.httpCode;
+	if (code) response.code = code;
+	if (apiDescription) response.apiDescription = apiDescription;
+	const wrapped = new NodeApiError(ctx.getNode(), response, {
+		message: error.message,
+		description: hint,
+		httpCode: error.httpCode ?? undefined,
+		itemIndex,
+	});
+	if (code) wrapped.context.apiCode = code;
+	if (apiDescription) wrapped.context.apiDescription = apiDescription;
+	return wrapped;
+}

@@ -1,0 +1,70 @@
+/**
+ * How the Order Trigger pages through a sorted list (pure: no n8n, no I/O).
+ *
+ * Invariant: when a run of pages ends, every record that sorts at or before the last
+ * record read, and stayed in the list while the run paged, has been read.
+ *
+ * The API pages with `$skip`. An order deleted (or changed, which moves it to the end)
+ * before a page boundary while the next page is asked for moves every later record up
+ * one place: one record slips onto a page already read and a plain `$skip` never shows
+ * it. So each page after the first is asked from one place earlier than the records
+ * read so far: its first record must be the one the previous page ended with. When it
+ * is not, the list shifted between the two requests; that page is dropped and the run
+ * starts again from the second of the last record read, at `$skip` 0 (the caller says
+ * how). Records then read twice are the same versions; the cursor emits them once.
+ *
+ * The next-page link is only read as "more records remain"; it is never requested, so
+ * it cannot send the request elsewhere.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { orderKey } from './cursor';
+
+/** The page to ask for: where it starts and, past the first, the record it must start with. */
+export interface PagePlan {
+	skip: number;
+	expect?: unknown;
+}
+
+export type PageOutcome =
+	/** The list moved between two requests: drop this page and start the run again. */
+	| { kind: 'shifted' }
+	/** `records` are new to this run; `next` is undefined at the end of the list. */
+	| { kind: 'page'; records: unknown[]; next?: PagePlan; stalled: boolean };
+
+export const FIRST_PAGE: PagePlan = { skip: 0 };
+
+/** Identity of a record's place in the sort: OrderID and LastModified as sent, or the whole record when it has no OrderID. */
+function placeKey(record: unknown): string {
+	if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
+		const order = record as IDataObject;
+		const id = orderKey(order);
+		if (id !== undefined) return JSON.stringify(['order', id, order.LastModified ?? order.lastModified ?? null]);
+	}
+	return JSON.stringify(['other', record ?? null]);
+}
+
+/** Whether two records are the same order version (the overlap check). */
+export function samePlace(a: unknown, b: unknown): boolean {
+	return placeKey(a) === placeKey(b);
+}
+
+/**
+ * What a page means, given the plan it was asked with, its records, and whether the
+ * API said more remain. A page that brings nothing new while more are said to remain
+ * ends the run as stalled (not complete): asking again would ask for the same place.
+ */
+export function afterPage(plan: PagePlan, items: unknown[], more: boolean): PageOutcome {
+	let records = items;
+	if (plan.expect !== undefined) {
+		if (items.length === 0 || !samePlace(items[0], plan.expect)) return { kind: 'shifted' };
+		records = items.slice(1);
+	}
+	if (!more) return { kind: 'page', records, stalled: false };
+	if (records.length === 0) return { kind: 'page', records, stalled: true };
+	// One place back, so the next page starts with this page's last record; a page of one
+	// record cannot overlap without asking for itself again.
+	const next: PagePlan =
+		items.length >= 2 ? { skip: plan.skip + items.length - 1, expect: items[items.length - 1] } : { skip: plan.skip + items.length };
+	return { kind: 'page', records, next, stalled: false };
+}

@@ -1,0 +1,69 @@
+/**
+ * Timestamps as the API and HTTP write them (pure). The cursor works in whole epoch
+ * seconds: LastModified has second resolution, and so has the filter's literal.
+ */
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+const MS_JSON = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/;
+
+/**
+ * A timestamp as epoch seconds (fraction dropped), or undefined. Accepts ISO 8601
+ * with or without zone (no zone = UTC, the way the filter literal is read back),
+ * `/Date(ms)/` and epoch milliseconds.
+ */
+export function parseTimestamp(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? Math.floor(value / 1000) : undefined;
+	if (value instanceof Date) {
+		const t = value.getTime();
+		return Number.isNaN(t) ? undefined : Math.floor(t / 1000);
+	}
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	const ms = MS_JSON.exec(text);
+	if (ms) return Math.floor(Number(ms[1]) / 1000);
+	const m = ISO.exec(text);
+	if (!m) return undefined;
+	const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
+	if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59) return undefined;
+	let t = Date.UTC(y, mo - 1, d, h, mi, s);
+	if (new Date(t).getUTCDate() !== d) return undefined;
+	const zone = m[8];
+	if (zone && zone.toUpperCase() !== 'Z') {
+		const z = zone.replace(':', '');
+		const minutes = (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5))) * (z[0] === '-' ? -1 : 1);
+		t -= minutes * 60_000;
+	}
+	return Math.floor(t / 1000);
+}
+
+/** `YYYY-MM-DDThh:mm:ss` (UTC) for epoch seconds: the text of the filter's DateTime literal. */
+export function formatSeconds(seconds: number): string {
+	return new Date(seconds * 1000).toISOString().slice(0, 19);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+
+/**
+ * An HTTP `Date` header (IMF-fixdate, the form RFC 9110 requires of servers) as epoch
+ * seconds; undefined for anything else or a year outside 2000-9999 (a broken clock
+ * is not a clock).
+ */
+export function parseHttpDate(value: unknown): number | undefined {
+	if (typeof value !== 'string') return undefined;
+	const m = IMF_FIXDATE.exec(value.trim());
+	if (!m) return undefined;
+	const month = MONTHS.indexOf(m[2]);
+	const [d, y, h, mi, s] = [m[1], m[3], m[4], m[5], m[6]].map(Number);
+	if (month < 0 || y < 2000 || h > 23 || mi > 59 || s > 59) return undefined;
+	const t = Date.UTC(y, month, d, h, mi, s);
+	return new Date(t).getUTCDate() === d ? t / 1000 : undefined;
+}
+
+/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in epoch seconds: the times the filter's literal can write. */
+export const FIRST_SECOND = -62_135_596_800;
+export const LAST_SECOND = 253_402_300_799;
+
+/** A whole second the cursor can stand on and write into the filter. */
+export function isWritableSecond(value: unknown): value is number {
+	return typeof value === 'number' && Number.isInteger(value) && value >= FIRST_SECOND && value <= LAST_SECOND;
+}

@@ -1,0 +1,223 @@
+/**
+ * The filter and sort builder's pure half: the properties each list filters and sorts on,
+ * and the builder's parameter values turned into `$filter` / `$orderby` (no n8n, no I/O).
+ * The parameter descriptions are in filterFields.ts, reading them from a node in queryInput.ts.
+ */
+import { ORDER_TYPES } from './orderTypes';
+
+import type { Combine, ComparisonOperator, FilterCondition, ODataType, SortKey } from './odata';
+import { andFilters, buildCondition, buildOrderBy, normalizeRawFilter, ODataError, toQueryString } from './odata';
+
+export type QueryResource = 'order' | 'party' | 'product';
+
+export interface QueryFieldSpec {
+	/** Label in the dropdown. */
+	name: string;
+	/** Property path as the API spells it. */
+	value: string;
+	type: ODataType;
+	description?: string;
+}
+
+/** Choice in the field dropdowns that reveals a free property path. */
+export const CUSTOM_FIELD = '__custom';
+
+const ORDER_STATUSES = 'Draft, ToSend, ToPay, Sent, Paid, Credited, Refused, Canceled, ApprovalNeeded';
+
+/** Properties the API filters and sorts on, per list (contract 2.4, 2.5, 4.10; field notes). */
+export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
+	order: [
+		{ name: 'Counter Party Name (CounterParty/DisplayName)', value: 'CounterParty/DisplayName', type: 'string' },
+		{ name: 'Created', value: 'Created', type: 'datetime' },
+		{ name: 'Currency', value: 'Currency', type: 'string', description: 'Three-letter code such as EUR' },
+		{ name: 'Customer Name (Customer/Name)', value: 'Customer/Name', type: 'string' },
+		{ name: 'Customer VAT Number (Customer/VATNumber)', value: 'Customer/VATNumber', type: 'string' },
+		{ name: 'Expiry Date', value: 'ExpiryDate', type: 'date' },
+		{ name: 'External Provider ID', value: 'ExternalProviderID', type: 'string', description: 'Your own unique ID stored on create' },
+		{ name: 'Is Sent', value: 'IsSent', type: 'boolean' },
+		{ name: 'Last Modified', value: 'LastModified', type: 'datetime' },
+		{ name: 'Order Date', value: 'OrderDate', type: 'date' },
+		{ name: 'Order Direction', value: 'OrderDirection', type: 'string', description: 'Income (sales) or Cost (purchases)' },
+		{ name: 'Order ID', value: 'OrderID', type: 'number' },
+		{ name: 'Order Number', value: 'OrderNumber', type: 'string' },
+		{ name: 'Order Status', value: 'OrderStatus', type: 'string', description: ORDER_STATUSES },
+		{ name: 'Order Type', value: 'OrderType', type: 'string', description: ORDER_TYPES.join(', ') },
+		{ name: 'Overdue', value: 'Overdue', type: 'boolean' },
+		{ name: 'Paid', value: 'Paid', type: 'boolean' },
+		{ name: 'Payment Reference', value: 'PaymentReference', type: 'string' },
+		{ name: 'Reference', value: 'Reference', type: 'string' },
+		{ name: 'To Pay', value: 'ToPay', type: 'number' },
+		{ name: 'Total Excl. VAT', value: 'TotalExcl', type: 'number' },
+		{ name: 'Total Incl. VAT', value: 'TotalIncl', type: 'number' },
+	],
+	party: [
+		{ name: 'City', value: 'City', type: 'string' },
+		{ name: 'Country Code', value: 'CountryCode', type: 'string', description: 'Two-letter code such as BE' },
+		{ name: 'Created', value: 'Created', type: 'datetime' },
+		{ name: 'Display Name', value: 'DisplayName', type: 'string' },
+		{ name: 'Email', value: 'Email', type: 'string' },
+		{ name: 'Last Modified', value: 'LastModified', type: 'datetime' },
+		{ name: 'Name', value: 'Name', type: 'string' },
+		{ name: 'Party ID', value: 'PartyID', type: 'number' },
+		{ name: 'Party Type', value: 'PartyType', type: 'string', description: 'Such as Customer or Supplier' },
+		{ name: 'VAT Number', value: 'VATNumber', type: 'string' },
+	],
+	product: [
+		{ name: 'Created', value: 'Created', type: 'datetime' },
+		{ name: 'Description', value: 'Description', type: 'string' },
+		{ name: 'Group Name', value: 'GroupName', type: 'string' },
+		{ name: 'Is Active', value: 'IsActive', type: 'boolean' },
+		{ name: 'Last Modified', value: 'LastModified', type: 'datetime' },
+		{ name: 'Product ID', value: 'ProductID', type: 'number' },
+		{ name: 'Reference', value: 'Reference', type: 'string' },
+		{ name: 'Unit Price Excl. VAT', value: 'UnitPriceExcl', type: 'number' },
+		{ name: 'VAT Percentage', value: 'VATPercentage', type: 'number' },
+	],
+};
+
+/** Operators as the dropdown offers them; isEmpty / isNotEmpty compare with null. */
+export type BuilderOperator = ComparisonOperator | 'isEmpty' | 'isNotEmpty';
+
+
+/** One condition as the fixed collection stores it. */
+export interface ConditionParameter {
+	field?: string;
+	customField?: string;
+	valueType?: ODataType;
+	operator?: BuilderOperator;
+	value?: unknown;
+}
+
+export interface SortKeyParameter {
+	field?: string;
+	customField?: string;
+	direction?: 'asc' | 'desc';
+}
+
+function entries<T>(collection: unknown, key: string): T[] {
+	if (!collection || typeof collection !== 'object') return [];
+	const list = (collection as Record<string, unknown>)[key];
+	if (Array.isArray(list)) return list as T[];
+	return list && typeof list === 'object' ? [list as T] : [];
+}
+
+function resolveField(resource: QueryResource, field: string | undefined, customField: string | undefined): string {
+	const chosen = (field ?? '').trim();
+	return chosen === CUSTOM_FIELD ? (customField ?? '').trim() : chosen;
+}
+
+/** The known type of a property, or undefined for a custom path. */
+export function fieldType(resource: QueryResource, path: string): ODataType | undefined {
+	return QUERY_FIELDS[resource].find((field) => field.value === path)?.type;
+}
+
+/**
+ * The `filters` fixed-collection value → conditions (pure). The type comes from the
+ * field list, or from Value Type for a custom path. Throws ODataError with the index.
+ */
+export function conditionsFromParameter(collection: unknown, resource: QueryResource): FilterCondition[] {
+	return entries<ConditionParameter>(collection, 'conditions').map((entry, index) => {
+		const field = resolveField(resource, entry.field, entry.customField);
+		if (!field) throw new ODataError('has no property path', undefined, index);
+		const operator = entry.operator ?? 'eq';
+		if (operator === 'isEmpty' || operator === 'isNotEmpty') {
+			return { field, operator: operator === 'isEmpty' ? 'eq' : 'ne', value: null, type: 'null' };
+		}
+		const known = entry.field === CUSTOM_FIELD ? undefined : fieldType(resource, field);
+		const type = known ?? entry.valueType ?? 'string';
+		const value = typeof entry.value === 'string' && type !== 'string' ? entry.value.trim() : entry.value;
+		if (type !== 'string' && (value === '' || value === undefined || value === null)) {
+			throw new ODataError(`${field}: the value is empty (use Is Empty to match missing values)`, field, index);
+		}
+		return { field, operator, value: value ?? '', type };
+	});
+}
+
+/** The `sort` fixed-collection value → sort keys (pure). */
+export function sortKeysFromParameter(collection: unknown, resource: QueryResource): SortKey[] {
+	return entries<SortKeyParameter>(collection, 'keys').map((entry, index) => {
+		const field = resolveField(resource, entry.field, entry.customField);
+		if (!field) throw new ODataError('has no property path', undefined, index);
+		return { field, direction: entry.direction === 'desc' ? 'desc' : 'asc' };
+	});
+}
+
+export interface ODataQuery {
+	$filter?: string;
+	$orderby?: string;
+}
+
+export interface QueryInput {
+	filters?: unknown;
+	combine?: Combine;
+	sort?: unknown;
+	rawFilter?: string;
+	/** Conditions the node adds (ANDed with the user's filter, parenthesised as needed). */
+	extraFilter?: string;
+}
+
+export type QueryProblemPart = 'filter' | 'sort' | 'rawFilter';
+
+/** A builder input that cannot become a query; `part` and `index` locate it. */
+export class QueryInputError extends ODataError {
+	constructor(
+		message: string,
+		readonly part: QueryProblemPart,
+		field?: string,
+		index?: number,
+	) {
+		super(message, field, index);
+		this.name = 'QueryInputError';
+	}
+}
+
+export function located<T>(part: QueryProblemPart, run: () => T): T | QueryInputError {
+	try {
+		return run();
+	} catch (error) {
+		if (error instanceof QueryInputError) return error;
+		if (error instanceof ODataError) return new QueryInputError(error.message, part, error.field, error.index);
+		return new QueryInputError(String((error as Error)?.message ?? error), part);
+	}
+}
+
+/** Builder values → `$filter` / `$orderby` (pure). A raw filter replaces the conditions. */
+export function buildQuery(resource: QueryResource, input: QueryInput): ODataQuery {
+	const raw = located('rawFilter', () => normalizeRawFilter(input.rawFilter ?? ''));
+	if (raw instanceof QueryInputError) throw raw;
+	let userFilter = raw;
+	if (!userFilter) {
+		const built = located('filter', () => {
+			const conditions = conditionsFromParameter(input.filters, resource);
+			return conditions.map((condition, index) => buildCondition(condition, index)).join(` ${input.combine === 'or' ? 'or' : 'and'} `);
+		});
+		if (built instanceof QueryInputError) throw built;
+		userFilter = built;
+	}
+	const filter = located('filter', () => andFilters(userFilter, input.extraFilter));
+	if (filter instanceof QueryInputError) throw filter;
+	const orderby = located('sort', () => buildOrderBy(sortKeysFromParameter(input.sort, resource)));
+	if (orderby instanceof QueryInputError) throw orderby;
+	const query: ODataQuery = {};
+	if (filter) query.$filter = filter;
+	if (orderby) query.$orderby = orderby;
+	return query;
+}
+
+/**
+ * Human text of a query for hints: `$filter=… · $orderby=…` plus the encoded form.
+ * Never throws: a query that cannot be URL-encoded is described without the encoded form.
+ */
+export function describeQuery(query: ODataQuery): string {
+	const parts: string[] = [];
+	if (query.$filter) parts.push(`$filter=${query.$filter}`);
+	if (query.$orderby) parts.push(`$orderby=${query.$orderby}`);
+	if (!parts.length) return 'No $filter or $orderby sent';
+	let encoded: string;
+	try {
+		encoded = `sent as ?${toQueryString({ ...query })}`;
+	} catch {
+		encoded = 'cannot be URL-encoded: it contains an invalid character';
+	}
+	return `${parts.join(' · ')} (${encoded})`;
+}

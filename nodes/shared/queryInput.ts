@@ -1,0 +1,106 @@
+/**
+ * The filter and sort builder in a node: reads its parameters (per item in an action,
+ * without an item in a poll) and validates them into a query before any request, or
+ * throws the input error naming the condition and the item.
+ */
+import type { IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
+
+import { inputError } from './input';
+import type { Combine, FilterCondition } from './odata';
+import { buildCondition } from './odata';
+import type { ODataQuery, QueryInput, QueryProblemPart, QueryResource } from './queryBuilder';
+import { buildQuery, conditionsFromParameter, located, QueryInputError } from './queryBuilder';
+
+export type QueryContext = IExecuteFunctions | IPollFunctions;
+
+/** Where the builder's parameters live; `rawFilter` may be a dotted path such as `options.rawFilter`. */
+export interface QueryParameterNames {
+	filters?: string;
+	combine?: string;
+	sort?: string;
+	rawFilter?: string;
+}
+
+export const DEFAULT_QUERY_PARAMETERS: Required<QueryParameterNames> = {
+	filters: 'filters',
+	combine: 'filterCombine',
+	sort: 'sort',
+	rawFilter: 'options.rawFilter',
+};
+
+/** getNodeParameter for both contexts: per item in execute, without an item in poll. */
+function parameter(ctx: QueryContext, name: string, itemIndex: number | undefined, fallback: unknown): unknown {
+	if (itemIndex === undefined) {
+		return (ctx as IPollFunctions).getNodeParameter(name, fallback);
+	}
+	return (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, fallback);
+}
+
+const PART_LABEL: Record<QueryProblemPart, string> = {
+	filter: 'Filters',
+	sort: 'Sort',
+	rawFilter: 'OData Filter (Raw)',
+};
+
+const PART_FIX: Record<QueryProblemPart, string> = {
+	filter:
+		"Fix the condition's field or value: text as is, dates as YYYY-MM-DD or YYYY-MM-DDThh:mm:ss, numbers with '.' for decimals, booleans true or false; property paths use letters, digits, _ and /.",
+	sort: 'Use a property path of letters, digits, _ and / (e.g. CounterParty/DisplayName), each property once.',
+	rawFilter:
+		"Check the quotes and parentheses of the filter: text in single quotes with an embedded ' doubled (O''Brien), every ( closed.",
+};
+
+/** A QueryInputError as the NodeOperationError a node throws: names the field and the item. */
+export function queryError(ctx: QueryContext, error: QueryInputError, itemIndex: number | undefined): NodeOperationError {
+	const where =
+		error.part === 'rawFilter'
+			? ''
+			: ` ${error.part === 'sort' ? 'key' : 'condition'} ${(error.index ?? 0) + 1}${error.field ? ` (${error.field})` : ''}`;
+	const detail = error.field && error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;
+	return inputError(ctx, itemIndex, PART_LABEL[error.part], undefined, `${where.trim()}: ${detail}`, PART_FIX[error.part]);
+}
+
+/**
+ * The builder's conditions alone (e.g. a trigger's extra conditions), validated.
+ * Pass itemIndex undefined in a poll function.
+ */
+export function readConditions(
+	ctx: QueryContext,
+	itemIndex: number | undefined,
+	resource: QueryResource,
+	name = DEFAULT_QUERY_PARAMETERS.filters,
+): FilterCondition[] {
+	const collection = parameter(ctx, name, itemIndex, {});
+	const conditions = located('filter', () => {
+		const list = conditionsFromParameter(collection, resource);
+		list.forEach((condition, index) => buildCondition(condition, index));
+		return list;
+	});
+	if (conditions instanceof QueryInputError) throw queryError(ctx, conditions, itemIndex);
+	return conditions;
+}
+
+/**
+ * Reads Filters / Combine Conditions / Sort / OData Filter (Raw) and returns the query
+ * options, or throws a NodeOperationError naming the condition and the item before any
+ * request is made. `extraFilter` is ANDed on (e.g. a lookup by ExternalProviderID).
+ */
+export function readQuery(
+	ctx: QueryContext,
+	itemIndex: number | undefined,
+	resource: QueryResource,
+	names: QueryParameterNames = {},
+	extraFilter?: string,
+): ODataQuery {
+	const n = { ...DEFAULT_QUERY_PARAMETERS, ...names };
+	const input: QueryInput = {
+		filters: parameter(ctx, n.filters, itemIndex, {}),
+		combine: parameter(ctx, n.combine, itemIndex, 'and') as Combine,
+		sort: parameter(ctx, n.sort, itemIndex, {}),
+		rawFilter: String(parameter(ctx, n.rawFilter, itemIndex, '') ?? ''),
+		extraFilter,
+	};
+	const query = located('filter', () => buildQuery(resource, input));
+	if (query instanceof QueryInputError) throw queryError(ctx, query, itemIndex);
+	return query;
+}

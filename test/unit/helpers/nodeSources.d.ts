@@ -1,0 +1,1 @@
+export function nodeSources(): Array<{ file: string; text: string }>;
