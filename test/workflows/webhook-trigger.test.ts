@@ -199,6 +199,20 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(emu.requests).toHaveLength(0);
 		});
 
+		it('refuses unusable settings before any request: no events, a RegistrationID that is not a number, a zero event age', async () => {
+			const cases: Array<[IDataObject, RegExp]> = [
+				[{ events: [] }, /^"Events" is empty$/],
+				[{ events: ['orderCreated'], source: 'registration', registrationId: { __rl: true, mode: 'id', value: 'abc' } }, /^"Registration" abc is not a valid RegistrationID/],
+				[{ events: ['orderCreated'], options: { maxEventAgeMinutes: 0 } }, /^"Maximum Event Age \(Minutes\)" must be a number above 0/],
+			];
+			for (const [parameters, message] of cases) {
+				const t = await trigger(parameters);
+				emu.clearRequests();
+				await expect(t.activate()).rejects.toThrow(message);
+				expect(emu.requests).toHaveLength(0);
+			}
+		});
+
 		it('a registered entity: webhooks at /v1/einvoices/registrations/{id}/webhooks for its party, and only its events', async () => {
 			const t = await trigger({
 				events: ['orderCreated'],
