@@ -92,6 +92,33 @@ async function addIntegration(h, registrationId, network) {
 	return r.output(r.nodeName)[0];
 }
 
+/** A call to the emulator's public API with the harness credential (demo set-up). */
+async function emulatorApi(h, method, urlPath, body) {
+	const { url, credentials } = h.emulator;
+	const res = await fetch(`${url}${urlPath}`, {
+		method,
+		headers: { apikey: credentials.apiKey, partyID: credentials.partyId, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`emulator ${method} ${urlPath} answered ${res.status}: ${text.slice(0, 200)}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+/** An invoice to a customer on Peppol, created and sent over Peppol; its delivery is then pending. */
+async function sendInvoice(h, description) {
+	const created = await emulatorApi(h, 'POST', '/v1/orders', {
+		OrderType: 'Invoice',
+		OrderDirection: 'Income',
+		OrderDate: '2024-03-01',
+		Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+		OrderLines: [{ Quantity: 1, Description: description, UnitPriceExcl: 250, VATPercentage: 21 }],
+	});
+	const id = Number(created && typeof created === 'object' ? created.OrderID : created);
+	await emulatorApi(h, 'POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+	return id;
+}
+
 /**
  * One scenario per template: how n8n would start it, and what must come out.
  * `run(h, note)` returns the HarnessResult of the template's execution.
@@ -293,6 +320,45 @@ const SCENARIOS = [
 			return await h.run(loadTemplate(this.file));
 		},
 	},
+	{
+		file: 'delivery-status-alerts.json',
+		title: 'Delivery status alerts',
+		summary: 'AccessPoint Trigger (signed webhooks) -> Delivered / Refused or error (ALERT) / other steps',
+		expect: { 'ALERT: refused or error': 1 },
+		fields: {
+			'Delivery status changed': ['event', 'OrderID', 'deliveryStatus', 'refusedReason'],
+			'Route by delivery status': ['OrderID', 'deliveryStatus'],
+			'Delivered: record it': ['OrderID', 'OrderNumber', 'deliveryStatus'],
+			'ALERT: refused or error': ['alert'],
+		},
+		async run(h, note) {
+			const { webhookTrigger } = require(path.join(HARNESS_DIR, 'webhookTrigger'));
+			const emu = h.emulator;
+			const t = await webhookTrigger(h, loadTemplate(this.file));
+			try {
+				await t.activate();
+				const hooks = emu.webhooks.list();
+				note(`published: the trigger registered ${hooks.length} webhooks at the access point (${hooks.map((w) => `${w.EntityType} ${w.EntityUpdateType}`).join(', ')})`);
+				const a = await sendInvoice(h, 'Consulting');
+				const b = await sendInvoice(h, 'Licences');
+				emu.delivery.set(a, 'Delivered', { info: 'Delivered to the access point of Peppol Demo Belgium NV' });
+				emu.delivery.set(b, 'Error', { info: 'The receiving access point rejected the document' });
+				emu.delivery.set(a, 'Refused', { reason: 'REF', info: 'Unknown purchase order number' });
+				note(`two invoices sent over Peppol (${a}, ${b}); then ${a} Delivered, ${b} Error, ${a} Refused by the buyer`);
+				await emu.webhooks.settle();
+				const runs = await t.waitForExecutions(5);
+				const reached = (name) => runs.filter((r) => r.executed(name) && r.items(name).length).length;
+				note(
+					`5 signed calls -> ${runs.length} executions: Delivered ${reached('Delivered: record it')}, ALERT ${reached('ALERT: refused or error')}, no action ${reached('Sent or accepted: no action')}`,
+				);
+				await t.deactivate();
+				note(`unpublished: ${emu.webhooks.list().length} webhooks left at the access point`);
+				return runs.find((r) => r.executed('ALERT: refused or error') && r.output('ALERT: refused or error')[0].deliveryStatus === 'Refused');
+			} finally {
+				await t.close();
+			}
+		},
+	},
 ];
 
 // ---- report ---------------------------------------------------------------------------------
@@ -472,6 +538,8 @@ const HOW_TO = [
 	'     AccessPoint node and click Execute workflow. The sticky notes explain every step.',
 	'     For the onboarding template, open providerUrl from the waiting node in a browser and',
 	'     click "Confirm identity" (n8n must run on localhost for the emulator to accept it).',
+	'     The delivery status alerts template is published instead: the emulator then calls',
+	'     n8n\'s webhook URL (http is accepted on localhost only; the real service needs https).',
 ];
 
 async function main(argv) {

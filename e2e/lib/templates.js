@@ -25,6 +25,7 @@ const CREDENTIAL = Object.freeze({ id: 'apE2eCredential01', name: 'AccessPoint a
  *               (set to every minute for the e2e)
  *  - 'cli+resume' n8n execute puts the run to wait; the emulator's identity
  *               provider is completed and its redirect resumes the run in the server
+ *  - 'webhook'  started by the service's calls (e2e/lib/webhook.js); not run by a step here
  */
 const SCENARIOS = {
 	'account-audit.json': {
@@ -61,6 +62,9 @@ const SCENARIOS = {
 		// Every file the trigger emitted must be on disk, byte-identical to the emulator's (filesOnDisk below).
 		filesOnDisk: true,
 	},
+	// The AccessPoint Trigger (webhooks): no step of run.js starts it (imported and checked in the
+	// editor only); e2e/lib/webhook.js (checkWebhookTrigger) publishes a workflow with the trigger.
+	'delivery-status-alerts.json': { start: 'webhook' },
 	// e2e/workflows/ (used only while examples/ is empty)
 	'e2e-registrations-and-orders.json': {
 		start: 'cli',

@@ -11,6 +11,7 @@ import { getGlobalState, NodeHelpers, Workflow } from 'n8n-workflow';
 import type { createEmulator } from '../../emulator';
 import { allowFileAccess, ARCHIVE_FOLDER, archiveTemplate, listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
 import { createHarness, request } from '../harness';
+import { webhookTrigger } from '../harness/webhookTrigger';
 import type { Harness, HarnessResult, WorkflowJson } from '../harness';
 import { fileSha256, joinPath, listFolder, removeFolder, sha256, tempFolder } from './fileSupport';
 
@@ -23,6 +24,7 @@ const TEMPLATE_FILES = [
 	'archive-invoice-files.json',
 	'chase-undelivered-invoices.json',
 	'daily-order-export.json',
+	'delivery-status-alerts.json',
 	'new-invoices-feed.json',
 	'onboard-company.json',
 	'send-where-peppol-ready.json',
@@ -128,7 +130,7 @@ describe('workflow templates (examples/*.json)', () => {
 	const description = (node: { type: string; typeVersion?: number }): INodeTypeDescription =>
 		h.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
 
-	it('ships the seven templates, and the demo has a scenario for every file in examples/', () => {
+	it('ships the eight templates, and the demo has a scenario for every file in examples/', () => {
 		expect(listExampleFiles()).toEqual(TEMPLATE_FILES);
 		expect(SCENARIOS.map((s: { file: string }) => s.file).sort()).toEqual(TEMPLATE_FILES);
 	});
@@ -654,6 +656,66 @@ describe('workflow templates (examples/*.json)', () => {
 				expect((await poller.poll({ execute: true })).items).toBeNull();
 			} finally {
 				removeFolder(folder);
+			}
+		});
+	});
+
+	describe('delivery-status-alerts.json', () => {
+		async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
+			const res = await request(`${emu.url}${path}`, {
+				method,
+				headers: { apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' },
+				body,
+			});
+			expect(res.status).toBe(200);
+			return res.body as IDataObject;
+		}
+
+		async function sentInvoice(): Promise<number> {
+			const created = await api('POST', '/v1/orders', {
+				OrderType: 'Invoice',
+				OrderDirection: 'Income',
+				OrderDate: '2024-03-01',
+				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+				OrderLines: [{ Quantity: 1, Description: 'x', UnitPriceExcl: 100, VATPercentage: 21 }],
+			});
+			const id = Number(created.OrderID ?? created);
+			await api('POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+			return id;
+		}
+
+		it('publishing registers its webhooks; Delivered, Refused/Error (the ALERT branch) and other steps each take their route; unpublishing removes them', async () => {
+			const t = await webhookTrigger(h, template('delivery-status-alerts.json'));
+			try {
+				await t.activate();
+				expect(emu.webhooks.list().map((w) => `${w.EntityType} ${w.EntityUpdateType} ${w.WebhookURL === t.url}`)).toEqual(['Message I true', 'Message U true']);
+				const a = await sentInvoice();
+				const b = await sentInvoice();
+				emu.delivery.set(a, 'Delivered', { info: 'Delivered to the AP' });
+				emu.delivery.set(b, 'Error', { info: 'Rejected by the receiving AP' });
+				emu.delivery.set(a, 'Refused', { reason: 'REF', info: 'Unknown purchase order' });
+				await emu.webhooks.settle();
+				const runs = await t.waitForExecutions(5);
+				for (const run of runs) run.assertSuccess();
+				const routed = (name: string) => runs.flatMap((r) => (r.executed(name) ? r.output(name) : []));
+				expect(routed('Delivered: record it')).toEqual([
+					{ OrderID: a, OrderNumber: expect.any(String), deliveryStatus: 'Delivered', info: 'Delivered to the AP', receivedAt: expect.any(String) },
+				]);
+				const alerts = routed('ALERT: refused or error');
+				expect(alerts.map((x) => [x.OrderID, x.deliveryStatus, x.refusedReason])).toEqual(
+					expect.arrayContaining([
+						[b, 'Error', ''],
+						[a, 'Refused', 'REF'],
+					]),
+				);
+				expect(alerts).toHaveLength(2);
+				expect(alerts.find((x) => x.deliveryStatus === 'Refused')!.alert).toMatch(/^Invoice INV-\S+: REFUSED by the buyer \(reason REF\): Unknown purchase order$/);
+				expect(alerts.find((x) => x.deliveryStatus === 'Error')!.alert).toMatch(/^Invoice INV-\S+: delivery ERROR: Rejected by the receiving AP$/);
+				expect(routed('Sent or accepted: no action').map((x) => x.deliveryStatus)).toEqual(['Sent', 'Sent']);
+				await t.deactivate();
+				expect(emu.webhooks.list()).toEqual([]);
+			} finally {
+				await t.close();
 			}
 		});
 	});
