@@ -7,7 +7,7 @@
  *
  *   npm run bench                      # everything
  *   BENCH_RUNS=9 npm run bench         # more runs per figure
- *   npm run bench -- orders memory     # some measures only (orders, memory, trigger, peppol, package)
+ *   npm run bench -- orders memory     # some measures only (orders, memory, trigger, peppol, package, files, webhook)
  *   BENCH_PACKAGE_ROOT=/tmp/copy npm run bench   # measure another built copy (package.json + dist/ + node_modules link)
  *
  * Layout: the emulators run in a child process (bench/lib/emulator-host.js) so
@@ -22,10 +22,14 @@ const path = require('node:path');
 const { fork, execFileSync } = require('node:child_process');
 
 const { ROOT, ctl, runWorker, runsWanted, rotation } = require('./lib/common');
-const { row, table } = require('./lib/stats');
+const { percentile, row, table } = require('./lib/stats');
 
 const ORDERS = 12_000;
-const ALL = ['package', 'orders', 'memory', 'trigger', 'peppol'];
+const ALL = ['package', 'orders', 'memory', 'trigger', 'peppol', 'files', 'webhook'];
+/** Measure 6: the PDF Download Files reads (measure 7 is the webhook trigger). */
+const LARGE_PDF_BYTES = 20 * 1024 * 1024;
+/** n8n's shortest poll interval ("every minute"): the least delay the Order Trigger can promise. */
+const POLL_INTERVAL_MS = 60_000;
 
 function machine() {
 	const cpus = os.cpus();
@@ -114,6 +118,8 @@ async function main() {
 		orders: { orders: ORDERS, config: { linkForm: 'absolute' } },
 		trigger: { orders: 200 },
 		peppol: { orders: 0 },
+		files: { orders: 5 },
+		webhook: { orders: 10 },
 	});
 	const envFor = (name) => ({ ...env, BENCH_CONTROL: emu.control, BENCH_EMU: JSON.stringify(emu.emulators[name]) });
 	const rows = [];
@@ -124,12 +130,12 @@ async function main() {
 			log('[bench] 5. package');
 			const r = await runWorker('package.js', { env });
 			rows.push(
-				row('5a', 'Cold require of the 6 nodes + credential, fresh process (wall)', r.cold.map((c) => c.ms), { unit: 'ms', target: { op: '<', value: 30 } }),
+				row('5a', 'Cold require of every node + credential, fresh process (wall)', r.cold.map((c) => c.ms), { unit: 'ms', target: { op: '<', value: 30 } }),
 				row('5b', 'Same, CPU time of the process (all threads)', r.cold.map((c) => c.cpuMs), { unit: 'ms' }),
 				row('5c', '`npm pack` tarball size', r.pack.map((p) => p.size), { unit: 'kB', target: { op: '<', value: 150_000, text: '< 150 kB' } }),
 				row('5d', '`npm pack` unpacked size', r.pack.map((p) => p.unpackedSize), { unit: 'kB' }),
 				row('5e', 'Runtime dependencies in package.json', [r.dependencies.length], { unit: 'count', target: { op: '=', value: 0, text: '0' } }),
-				row('5f', 'Imports in dist/ other than n8n-workflow and own files', [r.foreignImports.length], {
+				row('5f', 'Imports in dist/ other than n8n-workflow, node:crypto and own files', [r.foreignImports.length], {
 					unit: 'count',
 					target: { op: '=', value: 0, text: '0' },
 				}),
@@ -231,6 +237,58 @@ async function main() {
 				row('4c', 'Requests made by the HTTP Request node', rs.map((x) => x.http.requests), { unit: 'count' }),
 			);
 			notes.push(`4: default options on both nodes (Peppol Lookup: 5 concurrent lookups; HTTP Request ${r.httpVersion}: all items at once).`);
+		}
+
+		if (want.has('files')) {
+			log('[bench] 6. Download Files of a 20 MB PDF (a process per run)');
+			const big = await ctl(emu.control, 'files', 'largePdf', { bytes: LARGE_PDF_BYTES });
+			const small = (await ctl(emu.control, 'files', 'orders')).find((o) => o.OrderID !== big.orderId).OrderID;
+			const fileEnv = { ...envFor('files'), BENCH_LARGE_PDF: JSON.stringify(big), BENCH_SMALL_ORDER: String(small) };
+			const result = { memory: [], filesystem: [] };
+			const modes = Object.keys(result);
+			for (let i = 0; i <= runs; i++) {
+				for (const k of rotation(i, modes.length)) {
+					const r = await runWorker('files.js', { env: fileEnv, args: [modes[k]] });
+					if (i > 0) result[modes[k]].push(r);
+				}
+			}
+			const per = (list, key) => list.map((r) => r[key] / big.size);
+			rows.push(
+				row('6a', 'Download Files, 20 MB PDF, in-memory binary mode: peak heap + external above baseline ÷ file size', per(result.memory, 'peak'), {
+					target: { op: '<=', value: 3 },
+				}),
+				row('6b', 'Same in filesystem binary mode (n8n 2.x default) ÷ file size', per(result.filesystem, 'peak'), { target: { op: '<=', value: 3 } }),
+				row('6c', 'In-memory mode: peak JS heap only above baseline ÷ file size', per(result.memory, 'peakHeap')),
+				row('6d', 'Filesystem mode: peak JS heap only above baseline ÷ file size', per(result.filesystem, 'peakHeap')),
+				row('6e', "In-memory mode: held after a full GC at the node's end ÷ file size (the item's base64)", per(result.memory, 'retained')),
+				row('6f', "Filesystem mode: held after a full GC at the node's end ÷ file size", per(result.filesystem, 'retained')),
+				row('6g', 'The API answer (JSON, FileContent base64) ÷ file size', [(Math.ceil(big.size / 3) * 4 + 150) / big.size]),
+				row('6h', 'File reads per run', [...result.memory, ...result.filesystem].map((r) => r.fileReads), { unit: 'count', target: { op: '=', value: 1, text: '1' } }),
+			);
+			notes.push(
+				`6: emu.files.largePdf gives a new invoice a valid PDF of ${big.size.toLocaleString('en')} bytes; fresh process per run and mode (node --expose-gc), measured as 2; ` +
+					"in-memory = no binary data manager (n8n 1.x's default mode), filesystem = n8n-core's BinaryDataService.init() with mode 'filesystem' on a temp folder.",
+			);
+		}
+
+		if (want.has('webhook')) {
+			log('[bench] 7. AccessPoint Trigger (webhooks)');
+			const r = await runWorker('webhook.js', { env: envFor('webhook') });
+			const sent = r.rows.map((x) => x.sentToStarted);
+			const change = r.rows.map((x) => x.changeToStarted);
+			const p95 = percentile(sent, 95);
+			rows.push(
+				row('7a', 'AccessPoint Trigger: event sent (emulator POST) -> execution started', sent, { unit: 'ms' }),
+				row('7b', 'Same, 95th percentile', [p95], { unit: 'ms' }),
+				row('7c', 'Order created (API call sent) -> execution started', change, { unit: 'ms' }),
+				row('7d', 'Same, 95th percentile', [percentile(change, 95)], { unit: 'ms' }),
+				row('7e', "Order Trigger: n8n's shortest poll interval, its least delay (30 s on average)", [POLL_INTERVAL_MS], { unit: 'ms' }),
+				row('7f', 'Order Trigger poll interval ÷ webhook p95 (sent -> started)', [POLL_INTERVAL_MS / p95]),
+			);
+			notes.push(
+				`7: ${r.events} events, one at a time after 5 warm-up ones (${r.executions} executions); in the harness (test/harness/webhookTrigger.js as n8n's live-webhooks service: ` +
+					"signature check in webhook(), then WorkflowExecute); the emulator, in its own process, delivers the signed calls. Median/min/max are over the events (n = events).",
+			);
 		}
 	} finally {
 		await emu.stop();

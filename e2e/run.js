@@ -8,7 +8,7 @@
  *  3. import        credential (pointing at the emulator) and templates, with n8n's CLI
  *  4. execute       `n8n execute --id` for every template that starts manually
  *  5. server        `n8n start` on loopback; owner set-up and login through REST
- *  6. listing       /types/nodes.json + /types/credentials.json list all six nodes and
+ *  6. listing       /types/nodes.json + /types/credentials.json list all seven nodes and
  *                   the credential; every icon URL is served
  *  7. trigger       polling templates are published through REST and must emit
  *  8. resume        a run waiting for the identity check is resumed by the provider redirect
@@ -158,10 +158,10 @@ async function main() {
 
 		if (serverOk) {
 			const { rest } = srv;
-			await step('n8n lists the credential and all six nodes, icons served (/types/*.json)', async (fail) => {
+			await step('n8n lists the credential and all seven nodes, icons served (/types/*.json)', async (fail) => {
 				const { problems, lines, found } = await checkListing(rest);
 				for (const l of lines) log(`   ${l}`);
-				log(`   found ${found.nodes}/6 node types, ${found.credentials}/1 credential`);
+				log(`   found ${found.nodes} node types, ${found.credentials} credential(s) of those required`);
 				problems.forEach(fail);
 				if (problems.length) {
 					for (const l of packageLoadErrors(fs.readFileSync(serverLog, 'utf8'), 'n8n-nodes-access-point')) log(`   n8n log: ${l.trim().slice(0, 300)}`);
@@ -207,10 +207,18 @@ async function main() {
 				});
 			}
 
+			await step('AccessPoint Trigger: publish creates the webhooks, signed events start executions, forged and replayed calls none, unpublish deletes them', async () => {
+				const { checkWebhookTrigger } = require('./lib/webhook');
+				const figures = await checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log: (line) => log(`   ${line}`) });
+				log(`   ${JSON.stringify(figures)}`);
+			});
+
 			if (!ARGS.has('--skip-browser')) {
 				await step('editor in headless Chromium: login, no node issues, screenshots', async (fail) => {
 					const { runEditorChecks } = require('./lib/browser');
-					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id });
+					const { checkNodePanel } = require('./lib/panel');
+					const panel = (page) => checkNodePanel({ page, baseUrl: server.base, artifactsDir: ARTIFACTS });
+					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel] });
 					for (const l of out.lines) log(`   ${l}`);
 					out.problems.forEach(fail);
 				});

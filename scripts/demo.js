@@ -13,6 +13,7 @@
  * scenario here), 0 otherwise.
  */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -26,6 +27,7 @@ const OUTPUT_LABELS = {
 	'n8n-nodes-base.if': ['true', 'false'],
 	[`${PKG}.accessPointPeppolLookup`]: ['Can Receive', 'Cannot Receive'],
 	[`${PKG}.accessPointIdentification`]: ['Not Identified', 'Identified'],
+	[`${PKG}.accessPointOrder`]: ['Delivered', 'Pending', 'Error / Refused'],
 };
 
 // ---- templates ------------------------------------------------------------------------------
@@ -41,6 +43,27 @@ function listExampleFiles(dir = EXAMPLES_DIR) {
 /** A fresh copy of one template (n8n export JSON). */
 function loadTemplate(file, dir = EXAMPLES_DIR) {
 	return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+}
+
+/** The folder examples/archive-invoice-files.json writes to, as shipped (n8n's Docker image: ~/.n8n-files). */
+const ARCHIVE_FOLDER = '/home/node/.n8n-files/invoices/';
+
+/** The archive template writing to `folder` instead (as a user edits the two Write nodes). */
+function archiveTemplate(workflow, folder) {
+	const dir = folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`;
+	for (const node of workflow.nodes) {
+		if (node.type === 'n8n-nodes-base.readWriteFile') node.parameters.fileName = node.parameters.fileName.replace(ARCHIVE_FOLDER, dir);
+	}
+	return workflow;
+}
+
+/**
+ * Lets n8n's file nodes in this process use `folder` (N8N_RESTRICT_FILE_ACCESS_TO; n8n 2.x allows
+ * only ~/.n8n-files by default), through the harness's n8n-core.
+ */
+function allowFileAccess(folder) {
+	const { Container, coreRequire } = require(HARNESS_DIR).boot();
+	Container.get(coreRequire('@n8n/config').SecurityConfig).restrictFileAccessTo = folder;
 }
 
 /** Registers a company through the Registration node (demo set-up for the audit). */
@@ -67,6 +90,33 @@ async function addIntegration(h, registrationId, network) {
 	});
 	r.assertSuccess();
 	return r.output(r.nodeName)[0];
+}
+
+/** A call to the emulator's public API with the harness credential (demo set-up). */
+async function emulatorApi(h, method, urlPath, body) {
+	const { url, credentials } = h.emulator;
+	const res = await fetch(`${url}${urlPath}`, {
+		method,
+		headers: { apikey: credentials.apiKey, partyID: credentials.partyId, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`emulator ${method} ${urlPath} answered ${res.status}: ${text.slice(0, 200)}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+/** An invoice to a customer on Peppol, created and sent over Peppol; its delivery is then pending. */
+async function sendInvoice(h, description) {
+	const created = await emulatorApi(h, 'POST', '/v1/orders', {
+		OrderType: 'Invoice',
+		OrderDirection: 'Income',
+		OrderDate: '2024-03-01',
+		Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+		OrderLines: [{ Quantity: 1, Description: description, UnitPriceExcl: 250, VATPercentage: 21 }],
+	});
+	const id = Number(created && typeof created === 'object' ? created.OrderID : created);
+	await emulatorApi(h, 'POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+	return id;
 }
 
 /**
@@ -169,6 +219,40 @@ const SCENARIOS = [
 		},
 	},
 	{
+		file: 'archive-invoice-files.json',
+		title: 'Archive invoice files',
+		summary: 'Order Trigger (Include Files: PDF + UBL) -> Read/Write Files from Disk writes both files of each new invoice to a folder',
+		expect: { Archived: 1 },
+		fields: {
+			'New invoice with its files': ['OrderID', 'OrderNumber', 'OrderType'],
+			'Save the PDF': ['OrderNumber', 'fileName'],
+			'Save the UBL': ['OrderNumber', 'fileName'],
+			Archived: ['OrderID', 'OrderNumber', 'PdfFile', 'UblFile'],
+		},
+		async run(h, note) {
+			const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-demo-invoices-'));
+			allowFileAccess(folder);
+			note(`the two Write nodes point at ${folder} (the template says ${ARCHIVE_FOLDER})`);
+			const poller = h.poller(archiveTemplate(loadTemplate(this.file), folder));
+			const first = await poller.poll();
+			note(`poll 1 (activation): ${first.items ? `${first.items.length} orders` : 'nothing emitted'}`);
+			const party = h.emulator.credentials.partyId;
+			const added = [
+				h.emulator.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } }),
+				h.emulator.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } }),
+			];
+			note(`meanwhile 2 invoices appear: ${added.map((o) => o.OrderNumber).join(', ')}`);
+			const second = await poller.poll({ execute: true });
+			if (!second.execution) throw new Error('poll 2 emitted nothing');
+			for (const name of fs.readdirSync(folder).sort()) {
+				const file = path.join(folder, name);
+				const head = fs.readFileSync(file).subarray(0, 5).toString('latin1');
+				note(`wrote ${file} (${fs.statSync(file).size.toLocaleString('en')} bytes, starts with ${JSON.stringify(head)})`);
+			}
+			return second.execution;
+		},
+	},
+	{
 		file: 'account-audit.json',
 		title: 'Account audit',
 		summary: 'all registrations -> their integrations -> which are Pending and what must be signed',
@@ -190,6 +274,89 @@ const SCENARIOS = [
 			const bare = await registerCompany(h, 'Nog Niet Verbonden BV', 'BE0808080868', 'info@nog-niet-verbonden.example');
 			note(`set-up: registered "Nog Niet Verbonden BV" (${bare}) without any network`);
 			return await h.run(loadTemplate(this.file));
+		},
+	},
+	{
+		file: 'chase-undelivered-invoices.json',
+		title: 'Chase undelivered invoices',
+		summary: 'Schedule -> sent, unpaid sales invoices with no news for a day -> delivery status -> the failed and refused ones to a marked follow-up branch',
+		expect: { 'FOLLOW UP: not delivered': 2 },
+		fields: {
+			'Sent invoices to check': ['OrderID', 'OrderNumber', 'OrderStatus', 'LastModified'],
+			'Delivery status': ['OrderID', 'Status', 'DeliveryInfo', 'RefusedReason'],
+			'Still pending: check again tomorrow': ['OrderID', 'Status'],
+			'FOLLOW UP: not delivered': ['OrderNumber', 'Customer', 'Problem', 'Reason'],
+			'Chase the customer': ['OrderNumber', 'Problem'],
+		},
+		async run(h, note) {
+			const emu = h.emulator;
+			const day = 24 * 60 * 60 * 1000;
+			const outcome = emu.config.deliveryOutcome;
+			// Three days ago: three invoices sent over Peppol, which then stay pending, fail or are refused.
+			emu.config.deliveryOutcome = 'Pending';
+			emu.clock.advance(-3 * day);
+			const sent = [];
+			try {
+				for (const description of ['Consulting, May', 'Licences, May', 'Support, May']) {
+					const r = await h.runNode('accessPointOrder', {
+						resource: 'order',
+						operation: 'createAndSend',
+						orderDate: new Date(emu.clock.now()).toISOString().slice(0, 10),
+						customerName: 'Peppol Demo Belgium NV',
+						customerVatNumber: 'BE0123456749',
+						orderLines: { lines: [{ description, quantity: 1, unitPriceExcl: 250, vatPercentage: 21 }] },
+						transportType: 'Peppol',
+					});
+					r.assertSuccess();
+					sent.push(r.output(r.nodeName)[0].OrderID);
+				}
+				emu.delivery.set(sent[1], 'Error', { info: "The receiver's access point rejected the document" });
+				emu.delivery.set(sent[2], 'Refused', { reason: 'REF', info: 'Unknown purchase order number' });
+			} finally {
+				emu.clock.advance(3 * day);
+				emu.config.deliveryOutcome = outcome;
+			}
+			note(`set-up: three days ago invoices ${sent.join(', ')} went out over Peppol; one is still pending, one failed, one was refused`);
+			return await h.run(loadTemplate(this.file));
+		},
+	},
+	{
+		file: 'delivery-status-alerts.json',
+		title: 'Delivery status alerts',
+		summary: 'AccessPoint Trigger (signed webhooks) -> Delivered / Refused or error (ALERT) / other steps',
+		expect: { 'ALERT: refused or error': 1 },
+		fields: {
+			'Delivery status changed': ['event', 'OrderID', 'deliveryStatus', 'refusedReason'],
+			'Route by delivery status': ['OrderID', 'deliveryStatus'],
+			'Delivered: record it': ['OrderID', 'OrderNumber', 'deliveryStatus'],
+			'ALERT: refused or error': ['alert'],
+		},
+		async run(h, note) {
+			const { webhookTrigger } = require(path.join(HARNESS_DIR, 'webhookTrigger'));
+			const emu = h.emulator;
+			const t = await webhookTrigger(h, loadTemplate(this.file));
+			try {
+				await t.activate();
+				const hooks = emu.webhooks.list();
+				note(`published: the trigger registered ${hooks.length} webhooks at the access point (${hooks.map((w) => `${w.EntityType} ${w.EntityUpdateType}`).join(', ')})`);
+				const a = await sendInvoice(h, 'Consulting');
+				const b = await sendInvoice(h, 'Licences');
+				emu.delivery.set(a, 'Delivered', { info: 'Delivered to the access point of Peppol Demo Belgium NV' });
+				emu.delivery.set(b, 'Error', { info: 'The receiving access point rejected the document' });
+				emu.delivery.set(a, 'Refused', { reason: 'REF', info: 'Unknown purchase order number' });
+				note(`two invoices sent over Peppol (${a}, ${b}); then ${a} Delivered, ${b} Error, ${a} Refused by the buyer`);
+				await emu.webhooks.settle();
+				const runs = await t.waitForExecutions(5);
+				const reached = (name) => runs.filter((r) => r.executed(name) && r.items(name).length).length;
+				note(
+					`5 signed calls -> ${runs.length} executions: Delivered ${reached('Delivered: record it')}, ALERT ${reached('ALERT: refused or error')}, no action ${reached('Sent or accepted: no action')}`,
+				);
+				await t.deactivate();
+				note(`unpublished: ${emu.webhooks.list().length} webhooks left at the access point`);
+				return runs.find((r) => r.executed('ALERT: refused or error') && r.output('ALERT: refused or error')[0].deliveryStatus === 'Refused');
+			} finally {
+				await t.close();
+			}
 		},
 	},
 ];
@@ -371,6 +538,8 @@ const HOW_TO = [
 	'     AccessPoint node and click Execute workflow. The sticky notes explain every step.',
 	'     For the onboarding template, open providerUrl from the waiting node in a browser and',
 	'     click "Confirm identity" (n8n must run on localhost for the emulator to accept it).',
+	'     The delivery status alerts template is published instead: the emulator then calls',
+	'     n8n\'s webhook URL (http is accepted on localhost only; the real service needs https).',
 ];
 
 async function main(argv) {
@@ -402,4 +571,4 @@ if (require.main === module) {
 	);
 }
 
-module.exports = { SCENARIOS, listExampleFiles, loadTemplate, runDemo, describeRun, failureOf, buildIfNeeded, EXAMPLES_DIR };
+module.exports = { SCENARIOS, listExampleFiles, loadTemplate, runDemo, describeRun, failureOf, buildIfNeeded, EXAMPLES_DIR, ARCHIVE_FOLDER, archiveTemplate, allowFileAccess };

@@ -6,7 +6,7 @@
  * Started by bench/lib/emulators.js with fork(). Every emulator it starts and a
  * small control server listen on 127.0.0.1. Workers drive the emulators through
  * the control server (POST /<name>/<command> with a JSON body): counting and
- * clearing the request log, adding orders and Peppol participants.
+ * clearing the request log, adding orders, large PDFs and Peppol participants.
  */
 const http = require('node:http');
 const path = require('node:path');
@@ -48,6 +48,12 @@ const commands = {
 	/** The master party's order book as the API would list it (for the payload size). */
 	orders(emu) {
 		return emu.store.listOrders(emu.credentials.partyId);
+	},
+	/** A new invoice of the master party whose own PDF is exactly `bytes` long (emu.files.largePdf). */
+	largePdf(emu, { bytes }) {
+		const order = emu.store.addOrder(emu.credentials.partyId, { OrderType: 'Invoice' });
+		const file = emu.files.largePdf(order.OrderID, bytes);
+		return { orderId: order.OrderID, fileId: file.FileID, size: file.size };
 	},
 	addParticipants(emu, { identifiers, documentTypes = ['BISv3Invoice', 'BISv3CreditNote'] }) {
 		for (const id of identifiers) emu.store.participants.add({ identifiers: [id], documentTypes });

@@ -9,6 +9,13 @@ function summary(values) {
 	return { n: v.length, median, min: v[0], max: v[v.length - 1] };
 }
 
+/** Nearest-rank percentile (p in 0..100) of a series. */
+function percentile(values, p) {
+	const v = values.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
+	if (!v.length) return NaN;
+	return v[Math.min(v.length - 1, Math.max(0, Math.ceil((p / 100) * v.length) - 1))];
+}
+
 /**
  * A row: label, values (one per run), unit formatter and an optional target
  * { op: '<=' | '<' | '=', value, text } checked against the median.
@@ -69,4 +76,4 @@ function table(rows) {
 	return [line(head), rule, ...body.map(line)].join('\n');
 }
 
-module.exports = { summary, row, table, fmt, verdict };
+module.exports = { summary, percentile, row, table, fmt, verdict };

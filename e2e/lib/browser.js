@@ -68,7 +68,11 @@ async function openWorkflow(page, base, workflow) {
 	await page.waitForTimeout(1500);
 }
 
-async function runEditorChecks({ tc, base, templates, artifacts }) {
+/**
+ * `also`: more checks that need the logged-in editor, each `async (page) => { problems, lines }`
+ * (the node panel, the OAuth2 sign-in); they run after the templates, in order.
+ */
+async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
 	const { chromium } = require(tc.playwright.module);
 	const problems = [];
 	const lines = [];
@@ -144,6 +148,11 @@ async function runEditorChecks({ tc, base, templates, artifacts }) {
 			}
 		}
 		if (!orderDone) problems.push('no imported workflow has an AccessPoint Order "Get Many" node with filters to screenshot');
+		for (const check of also) {
+			const out = await check(page);
+			lines.push(...out.lines);
+			problems.push(...out.problems);
+		}
 		if (pageErrors.length) lines.push(`page errors (not failing): ${pageErrors.slice(0, 3).join(' | ')}`);
 	} finally {
 		await context.close();

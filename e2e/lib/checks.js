@@ -1,7 +1,7 @@
 'use strict';
 /** What the running n8n must show of the package: the credential, every node, their icons. */
 
-/** The six node types and the credential the issues fix (independent of package.json, so a renamed entry shows). */
+/** The node types and the credential the issues fix (independent of package.json, so a renamed entry shows). */
 const REQUIRED = Object.freeze({
 	nodes: [
 		'n8n-nodes-access-point.accessPointRegistration',
@@ -10,6 +10,7 @@ const REQUIRED = Object.freeze({
 		'n8n-nodes-access-point.accessPointPeppolLookup',
 		'n8n-nodes-access-point.accessPointOrder',
 		'n8n-nodes-access-point.accessPointOrderTrigger',
+		'n8n-nodes-access-point.accessPointTrigger',
 	],
 	credentials: ['accessPointApi'],
 });

@@ -4,7 +4,9 @@
  * there are none, the small workflows in e2e/workflows/), made importable by
  * n8n's CLI, and what each must produce.
  */
+const crypto = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const PKG = 'n8n-nodes-access-point';
@@ -23,6 +25,7 @@ const CREDENTIAL = Object.freeze({ id: 'apE2eCredential01', name: 'AccessPoint a
  *               (set to every minute for the e2e)
  *  - 'cli+resume' n8n execute puts the run to wait; the emulator's identity
  *               provider is completed and its redirect resumes the run in the server
+ *  - 'webhook'  started by the service's calls (e2e/lib/webhook.js); not run by a step here
  */
 const SCENARIOS = {
 	'account-audit.json': {
@@ -32,6 +35,8 @@ const SCENARIOS = {
 	},
 	'send-where-peppol-ready.json': { start: 'cli' },
 	'daily-order-export.json': { start: 'cli', expect: { 'Export row': 1 } },
+	// The emulator's seed has Peppol invoices refused 1 to 30 days ago: they reach the follow-up branch.
+	'chase-undelivered-invoices.json': { start: 'cli', expect: { 'FOLLOW UP: not delivered': 1 } },
 	'new-invoices-feed.json': {
 		start: 'activate',
 		// Added to the emulator after the activation poll: 2 sales invoices, 1 purchase invoice, 1 credit note.
@@ -45,6 +50,21 @@ const SCENARIOS = {
 		exactFromTrigger: 2,
 	},
 	'onboard-company.json': { start: 'cli+resume', expect: { 'Ready to send invoices': 1 } },
+	'archive-invoice-files.json': {
+		start: 'activate',
+		// Published before new-invoices-feed.json (file order), so that feed's baseline covers these;
+		// this trigger may also see the feed's invoices, hence no exact count here.
+		newOrders: [
+			{ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } },
+			{ OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } },
+			{ OrderType: 'Offer', OrderDirection: 'Income' },
+		],
+		// Every file the trigger emitted must be on disk, byte-identical to the emulator's (filesOnDisk below).
+		filesOnDisk: true,
+	},
+	// The AccessPoint Trigger (webhooks): no step of run.js starts it (imported and checked in the
+	// editor only); e2e/lib/webhook.js (checkWebhookTrigger) publishes a workflow with the trigger.
+	'delivery-status-alerts.json': { start: 'webhook' },
 	// e2e/workflows/ (used only while examples/ is empty)
 	'e2e-registrations-and-orders.json': {
 		start: 'cli',
@@ -114,6 +134,13 @@ function prepare(t, index) {
 			node.parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
 		}
 	}
+	if (SCENARIOS[t.file] && SCENARIOS[t.file].filesOnDisk) {
+		// As the template's note asks of a user: n8n's Write node does not create the folder.
+		fs.mkdirSync(ARCHIVE_DIR, { recursive: true });
+		for (const node of wf.nodes) {
+			if (node.type === 'n8n-nodes-base.readWriteFile') node.parameters.fileName = node.parameters.fileName.replace(ARCHIVE_FOLDER, `${ARCHIVE_DIR}${path.sep}`);
+		}
+	}
 	const hasManual = wf.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger');
 	const schedule = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
 	if (start !== 'activate' && !hasManual && schedule) {
@@ -134,6 +161,7 @@ function prepare(t, index) {
 
 /** The credential for `n8n import:credentials`, pointing at the emulator. */
 function credentialFor(emu) {
+	emulator = emu;
 	const { apiKey, partyId, baseUrl } = emu.credentials;
 	return { ...CREDENTIAL, data: { apiKey, partyId, environment: 'custom', baseUrl } };
 }
@@ -215,10 +243,53 @@ function judge(t, run, { allowWaiting = false } = {}) {
 		const got = runData[node].reduce((n, task) => n + itemsOf(task), 0);
 		if (got < least) return `"${node}" output ${got} item(s), expected at least ${least}`;
 	}
+	if (s.filesOnDisk) {
+		const problem = filesOnDisk(t, runData);
+		if (problem) return problem;
+	}
 	if (s.exactFromTrigger !== undefined) {
 		const trigger = t.workflow.nodes.find((n) => isOurs(n) && /Trigger$/.test(n.type));
 		const got = trigger && runData[trigger.name] ? runData[trigger.name].reduce((n, task) => n + itemsOf(task), 0) : 0;
 		if (got !== s.exactFromTrigger) return `trigger "${trigger && trigger.name}" emitted ${got} item(s), expected exactly ${s.exactFromTrigger}`;
+	}
+	return undefined;
+}
+
+// ---- files written by a template (archive-invoice-files.json) -----------------------------------
+
+/** Where the archive template writes in the e2e: under ~/.n8n-files, the only folder n8n 2.x's file nodes may use by default. */
+const ARCHIVE_FOLDER = '/home/node/.n8n-files/invoices/';
+const ARCHIVE_DIR = path.join(os.homedir(), '.n8n-files', `ap-e2e-${process.pid}`);
+/** The emulator the credential points at (set by credentialFor): it holds the files' true bytes. */
+let emulator;
+
+/**
+ * Why the files the trigger emitted are not all on disk, byte-identical to what the emulator
+ * serves (each order's Files list names FileID and FileName), or undefined. Removes the folder
+ * once it passed.
+ */
+function filesOnDisk(t, runData) {
+	const trigger = t.workflow.nodes.find((n) => isOurs(n) && /Trigger$/.test(n.type));
+	const items = ((runData[trigger.name] || [])[0]?.data?.main?.[0] || []).filter(Boolean);
+	const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
+	let checked = 0;
+	for (const item of items) {
+		for (const file of item.json.Files || []) {
+			const stored = emulator && emulator.files.get(file.FileID);
+			if (!stored) return `the emulator has no file ${file.FileID}`;
+			const onDisk = path.join(ARCHIVE_DIR, file.FileName);
+			if (!fs.existsSync(onDisk)) return `${onDisk} was not written`;
+			if (sha(fs.readFileSync(onDisk)) !== sha(stored.content)) return `${onDisk} differs from the emulator's file ${file.FileID}`;
+			checked++;
+		}
+	}
+	if (checked !== 2 * items.length || !checked) return `expected a PDF and a UBL per emitted order on disk, checked ${checked} file(s) for ${items.length} order(s)`;
+	process.stdout.write(`   ${checked} file(s) of ${items.length} order(s) on disk in ${ARCHIVE_DIR}, byte-identical to the emulator's (SHA-256)\n`);
+	fs.rmSync(ARCHIVE_DIR, { recursive: true, force: true });
+	try {
+		fs.rmdirSync(path.dirname(ARCHIVE_DIR)); // ~/.n8n-files, only when the e2e left it empty
+	} catch {
+		/* not empty, or not ours */
 	}
 	return undefined;
 }

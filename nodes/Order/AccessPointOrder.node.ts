@@ -1,15 +1,24 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { ExpressionString, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, nodeCredentials } from '../shared/auth';
+import { searchRegistrations } from '../shared/methods';
 import { searchOrders } from '../shared/orderId';
 import { describeOperations, router } from '../shared/router';
 import { optionsCollection } from './actions/options';
+import { file } from './actions/file';
 import { order } from './actions/order';
+import { DELIVERY_OUTPUTS } from './actions/order/getDeliveryStatus.operation';
 import { party } from './actions/party';
 import { product } from './actions/product';
 
-const resources = [order, party, product];
+// Order stays first: it is the Resource a new node (and a saved workflow without one) starts with.
+const resources = [order, party, product, file];
+
+/** One output, or Get Delivery Status's three named ones; evaluated by the editor and the engine. */
+const OUTPUTS_EXPRESSION: ExpressionString = `={{ $parameter.operation === "getDeliveryStatus" ? ${JSON.stringify(
+	DELIVERY_OUTPUTS.map((displayName) => ({ type: 'main', displayName })),
+)} : ["main"] }}`;
 
 export class AccessPointOrder implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,7 +32,7 @@ export class AccessPointOrder implements INodeType {
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: OUTPUTS_EXPRESSION,
 		credentials: nodeCredentials(),
 		properties: [
 			authenticationProperty,
@@ -32,7 +41,7 @@ export class AccessPointOrder implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchOrders } };
+	methods = { listSearch: { searchOrders, searchRegistrations } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, resources);

@@ -5,6 +5,7 @@ import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { actForPartyOption, retryOptions } from '../shared/fields';
 import { filterCombineField, filterConditionsField, rawFilterOption } from '../shared/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
+import { includeFilesField, pollWithFiles, triggerMaxFileSizeOption } from './files';
 import { pollOrders } from './poll';
 
 export class AccessPointOrderTrigger implements INodeType {
@@ -72,6 +73,7 @@ export class AccessPointOrderTrigger implements INodeType {
 			filterCombineField(undefined, {
 				description: 'How the filter conditions are joined; together they are always ANDed with type, direction and change time',
 			}),
+			includeFilesField,
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -93,6 +95,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						...rawFilterOption,
 						description: `${rawFilterOption.description} Type, direction and change time still apply.`,
 					},
+					triggerMaxFileSizeOption,
 					...retryOptions,
 					{
 						displayName: 'Start From',
@@ -108,6 +111,6 @@ export class AccessPointOrderTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollOrders.call(this);
+		return await pollWithFiles.call(this, async () => await pollOrders.call(this));
 	}
 }

@@ -126,3 +126,48 @@ export async function readBody(body: unknown, bounds: BodyBounds): Promise<ReadB
 	const rest = decoder.decode();
 	return { text: text + rest, tail: bounds.tail ? nextTail(tail, rest) : '' };
 }
+
+/**
+ * A successful body handed to the caller as it arrives (a file read decodes its base64 on
+ * the way), under the same bounds as `readBody`: passing the size or the deadline ends
+ * the iteration with `toError(problem)` and destroys the source, so the rest is never read;
+ * a connection lost mid-body ends it with `toError` of that failure (the caller decides
+ * whether to read again).
+ */
+export async function* boundedStream(
+	body: unknown,
+	bounds: Omit<BodyBounds, 'tail'>,
+	toError: (problem: BodyLimitError | Error) => Error,
+): AsyncGenerator<Uint8Array> {
+	if (!isStream(body)) {
+		// A helper that handed back a string or parsed data (tests' fakes): as bytes.
+		const bytes = body instanceof Uint8Array ? body : Buffer.from(typeof body === 'string' ? body : (JSON.stringify(body) ?? ''), 'utf8');
+		if (bytes.byteLength > bounds.maxBytes) throw toError(new BodyLimitError('size', bytes.byteLength));
+		yield bytes;
+		return;
+	}
+	let received = 0;
+	const onDeadline = () => {
+		if (typeof body.destroy === 'function') body.destroy(new BodyLimitError('deadline', received));
+	};
+	if (bounds.deadline.aborted) {
+		discardBody(body);
+		throw toError(new BodyLimitError('deadline', 0));
+	}
+	bounds.deadline.addEventListener('abort', onDeadline, { once: true });
+	try {
+		for await (const chunk of body) {
+			received += chunk.byteLength;
+			if (received > bounds.maxBytes) throw new BodyLimitError('size', received);
+			yield chunk;
+		}
+	} catch (error) {
+		const sized = error instanceof BodyLimitError && error.reason === 'size';
+		// A stream destroyed by the deadline may end with the stream's own abort error instead of ours.
+		if (!sized && bounds.deadline.aborted) throw toError(new BodyLimitError('deadline', received));
+		throw toError(error instanceof Error ? error : new Error('the answer could not be read'));
+	} finally {
+		bounds.deadline.removeEventListener('abort', onDeadline);
+		discardBody(body);
+	}
+}

@@ -57,7 +57,7 @@ export class RequestOptionError extends Error {
 		readonly field: string,
 		message: string,
 		readonly hint: string,
-		/** The value and what is wrong with it, for the item-stamped message (validation.ts fieldMessage). */
+		/** The value as shown and what is wrong with it, for the item-stamped message (validation.ts fieldMessage). */
 		readonly value?: unknown,
 		readonly problem?: string,
 	) {
@@ -102,7 +102,7 @@ export function checkRequestOptions(values: RequestOptionValues): RequestOptionE
 		const what = range.whole ? 'a whole number' : 'a number';
 		const span = range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
 		const problem = `is not ${what} ${span}${range.unit}`;
-		return new RequestOptionError(range.field, `"${range.field}" ${shown(value)} ${problem}`, range.hint, value, problem);
+		return new RequestOptionError(range.field, `"${range.field}" ${shown(value)} ${problem}`, range.hint, shown(value), problem);
 	}
 	return undefined;
 }

@@ -22,7 +22,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { API_KEY_CREDENTIAL, loadAuth } from './auth';
 import { listApiErrors } from './apiErrorEntries';
-import { beforeDeadline, BodyLimitError, discardBody, readBody } from './body';
+import { beforeDeadline, BodyLimitError, boundedStream, discardBody, readBody } from './body';
 import { buildApiError, headerValue, isBrokenText, isJsonLike, isSuccess, maskText, networkFailure, parseIfJson, redirectTarget } from './response';
 import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
 import { classifyRefreshFailure, refreshAccessToken, RefreshError } from './oauth';
@@ -64,6 +64,14 @@ export interface ApiRequest {
 	brokenText?: string;
 	/** Deadline of each attempt (headers and body); the client's policy, else 60 s. */
 	timeoutMs?: number;
+	/**
+	 * Return a successful body as the bytes arriving (an async iterable), not read here: a
+	 * file read decodes its base64 as it arrives instead of holding the whole answer as text.
+	 * Still bounded by the size limit and the deadline; error answers are read and mapped as usual.
+	 */
+	stream?: boolean;
+	/** The largest body this request accepts, instead of the client's (a file read is allowed more than a list page). */
+	maxResponseBytes?: number;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -118,6 +126,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		const operation = req.operation ?? `${req.method} ${req.path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]}`;
 		const policy = req.retry ?? (req.method === 'GET' ? readPolicy : NO_RETRY);
 		const timeoutMs = req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		const limit = req.maxResponseBytes ?? maxBytes;
 		const requestOptions: IHttpRequestOptions = {
 			method: req.method,
 			url,
@@ -142,6 +151,14 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			finalErrors.add(error);
 			return error;
 		};
+
+		const tooLarge = () =>
+			fail(
+				`${operation} failed: the answer is larger than the ${Math.round(limit / MB)} MB this request accepts; it was not read further`,
+				req.maxResponseBytes === undefined
+					? 'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.'
+					: 'Raise the node\'s size option (e.g. Maximum File Size) if a file this large is expected.',
+			);
 
 		/** Whether this request has had its one token refresh (OAuth2). */
 		let refreshed = false;
@@ -221,8 +238,19 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					response.status,
 				);
 			}
+			if (req.stream && isSuccess(response.status)) {
+				response.body = boundedStream(full.body, { maxBytes: limit, deadline }, (problem) => {
+					if (problem instanceof BodyLimitError && problem.reason === 'size') return tooLarge();
+					if (problem instanceof BodyLimitError) {
+						return fail(`${operation} failed: the answer did not arrive in full within ${Math.round(timeoutMs / 1000)} s`, 'Raise Options › Request Timeout if a file this large is expected over this connection.');
+					}
+					// A connection lost mid-body stays as it is: the caller may read the answer again.
+					return problem;
+				});
+				return response;
+			}
 			const raw = isSuccess(response.status) && req.rawText;
-			const read = await readBody(full.body, { maxBytes, deadline, tail: !!raw });
+			const read = await readBody(full.body, { maxBytes: limit, deadline, tail: !!raw });
 			if ('value' in read) {
 				// A helper that handed back data, not a stream (tests' fakes): as text where text was asked for.
 				const { value } = read;
@@ -252,10 +280,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					if (finalErrors.has(error as Error)) throw error;
 					if (error instanceof BodyLimitError && error.reason === 'size') {
 						// Not retried: the same answer would be read again (and a compressed one inflated again).
-						throw fail(
-							`${operation} failed: the answer is larger than the maximum response size of ${Math.round(maxBytes / MB)} MB; it was not read further`,
-							'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.',
-						);
+						throw tooLarge();
 					}
 					// A passed deadline reads like axios's own timeout: "the request timed out".
 					const details = describeNetworkError(error instanceof BodyLimitError ? { code: 'ETIMEDOUT' } : networkFailure(error), operation);
@@ -267,7 +292,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					throw fail(details.message, details.description, undefined, details.code);
 				}
 				response = outcome.answer;
-				if (req.rawText && isSuccess(response.status)) return response as ApiResponse<T>;
+				if ((req.rawText || req.stream) && isSuccess(response.status)) return response as ApiResponse<T>;
 			}
 
 			if (isSuccess(response.status)) {

@@ -57,6 +57,19 @@ function routeEsmOnlyPackagesUnderJest() {
 		}
 		j.doMock(name, () => nativeRequire(name));
 	}
+	// n8n-core tells a file that does not exist yet (Read/Write Files from Disk writing a new
+	// file) by `error instanceof Error`; Node's fs errors come from outside jest's sandbox and
+	// fail that test. Under jest, realpath's errors are re-made as this realm's Errors.
+	const fsp = nativeRequire('node:fs/promises');
+	/** @param {any[]} args */
+	const realpath = async (...args) => {
+		try {
+			return await fsp.realpath(.../** @type {[any]} */ (args));
+		} catch (error) {
+			throw Object.assign(new Error(error.message), { code: error.code, errno: error.errno, syscall: error.syscall, path: error.path });
+		}
+	};
+	for (const name of ['node:fs/promises', 'fs/promises']) j.doMock(name, () => ({ ...fsp, realpath }));
 }
 
 /**

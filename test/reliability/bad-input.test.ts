@@ -83,10 +83,10 @@ const CASES: Case[] = [
 	['order JSON price not a number', ORDER, json({ ...validOrder, OrderLines: [{ Quantity: 1, UnitPriceExcl: 'ten', VATPercentage: 21 }] }), 'OrderLines[0].UnitPriceExcl'],
 	['order JSON date wrong', ORDER, json({ ...validOrder, OrderDate: '2024-13-01' }), 'OrderDate'],
 	// Order › Get
-	['order ID mapped empty', ORDER, { resource: 'order', operation: 'get', orderId: '={{ $json.missing }}' }, 'Order ID'],
-	['order ID letters', ORDER, { resource: 'order', operation: 'get', orderId: 'abc' }, 'Order ID'],
-	['order ID negative', ORDER, { resource: 'order', operation: 'get', orderId: '-5' }, 'Order ID'],
-	['order ID decimal', ORDER, { resource: 'order', operation: 'get', orderId: '1.5' }, 'Order ID'],
+	['order ID mapped empty', ORDER, { resource: 'order', operation: 'get', orderId: '={{ $json.missing }}' }, 'Order'],
+	['order ID letters', ORDER, { resource: 'order', operation: 'get', orderId: 'abc' }, 'Order'],
+	['order ID negative', ORDER, { resource: 'order', operation: 'get', orderId: '-5' }, 'Order'],
+	['order ID decimal', ORDER, { resource: 'order', operation: 'get', orderId: '1.5' }, 'Order'],
 	// Order / Party / Product › Get Many
 	['order filter: date not a date', ORDER, list('order', cond('OrderDate', 'ge', 'yesterday')), 'Filters'],
 	['order filter: number not a number', ORDER, list('order', cond('TotalIncl', 'gt', 'ten')), 'Filters'],
@@ -139,7 +139,7 @@ const TRIGGER_CASES: Array<[string, IDataObject, string]> = [
 
 /** The bad value on item 3 of 3 only: [label, node, parameters (expression picks per item), field, input]. */
 const THIRD_ITEM: Case[] = [
-	['order ID', ORDER, { resource: 'order', operation: 'get', orderId: '={{ $json.id }}' }, 'Order ID', [{ id: 1000001 }, { id: 1000002 }, { id: 'x' }]],
+	['order ID', ORDER, { resource: 'order', operation: 'get', orderId: '={{ $json.id }}' }, 'Order', [{ id: 1000001 }, { id: 1000002 }, { id: 'x' }]],
 	['order date', ORDER, create({ orderDate: '={{ $json.d }}' }), 'Order Date', [{ d: '2024-01-01' }, { d: '2024-01-02' }, { d: '2024-02-30' }]],
 	['filter value', ORDER, list('order', { returnAll: false, limit: 1, ...cond('TotalIncl', 'gt', '={{ $json.n }}') }), 'Filters', [{ n: '1' }, { n: '2' }, { n: 'lots' }]],
 	['registration e-mail', REG, registration({ email: '={{ $json.e }}', taxIdentifier: '={{ $json.vat }}' }), 'Email', [

@@ -8,6 +8,9 @@
  *   other own field, expanded by report.js deepText),
  * - error items on any output (json and the attached error),
  * - the trigger's emitted items, thrown errors and static data,
+ * - for the AccessPoint Trigger (webhooks), also its webhook secrets: in the items and runs of
+ *   the executions it starts, its answers to valid, forged, stale and non-JSON calls, what its
+ *   webhook() throws, activation errors (the per-party limit) and failed deletions,
  * - anything n8n's logger received, at any level (report.js captureLogs wraps LoggerProxy
  *   and the DI Logger that `this.logger` returns), and n8n-core's ErrorReporter.
  */
@@ -16,6 +19,7 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { createHarness, OAUTH2_CREDENTIAL_TYPE } from '../harness';
 import type { Harness, HarnessResult } from '../harness';
+import { signature, webhookTrigger } from '../harness/webhookTrigger';
 import type { Emu } from './helpers';
 import { captureLogs, deepText, printFigures } from './report';
 
@@ -143,11 +147,13 @@ function echoServer() {
 		});
 }
 
-describe('secret scan: the API key never appears in outputs, errors or logs', () => {
+describe('secret scan: the API key and webhook secrets never appear in outputs, errors or logs', () => {
 	let h: Harness;
 	let emu: Emu;
 	let logs: ReturnType<typeof captureLogs>;
 	const leaks: string[] = [];
+	/** The AccessPoint Trigger's webhook secrets, once it made them. */
+	const webhookSecrets: string[] = [];
 	let leakCount = 0;
 	let scanned = 0;
 	let bytes = 0;
@@ -157,7 +163,7 @@ describe('secret scan: the API key never appears in outputs, errors or logs', ()
 		if (!text) return;
 		scanned++;
 		bytes += text.length;
-		for (const secret of [CANARY, OLD_CANARY]) {
+		for (const secret of [CANARY, OLD_CANARY, ...webhookSecrets]) {
 			const at = text.indexOf(secret);
 			if (at >= 0) leakCount++;
 			if (at >= 0) leaks.push(`${where}: …${text.slice(Math.max(0, at - 80), at + secret.length + 20)}…`);
@@ -244,12 +250,93 @@ describe('secret scan: the API key never appears in outputs, errors or logs', ()
 		expect(leaks).toEqual([]);
 	});
 
+	it('the AccessPoint Trigger: its webhook secrets (and the key) appear in no item, answer, error or log', async () => {
+		const hub = (emu.webhooks as unknown as { hub: { hooks: Map<number, { secret: string }>; remove(id: number): boolean } }).hub;
+		const api = async (method: string, path: string, body?: unknown) => {
+			const res = await fetch(`${emu.url}${path}`, {
+				method,
+				headers: { apikey: CANARY, partyID: emu.credentials.partyId, 'content-type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const text = await res.text();
+			return text ? (JSON.parse(text) as IDataObject) : {};
+		};
+		const t = await webhookTrigger(h, {
+			type: 'accessPointTrigger',
+			parameters: { events: ['orderCreated', 'deliveryStatusChanged'], options: { ...noRetry, fetchFullOrder: true } },
+		});
+		try {
+			await t.activate();
+			const kept = (t.nodeStaticData.webhooks as { webhooks: Array<{ secret: string }> }).webhooks.map((w) => w.secret);
+			webhookSecrets.push(...kept, ...[...hub.hooks.values()].map((w) => w.secret));
+			expect(kept).toHaveLength(3);
+			expect(kept.every((secret) => secret.length >= 32)).toBe(true);
+
+			// Events from the emulator: a new order, its Peppol send and delivery steps.
+			const created = await api('POST', '/v1/orders', {
+				OrderType: 'Invoice',
+				OrderDirection: 'Income',
+				OrderDate: '2024-03-01',
+				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+				OrderLines: [{ Quantity: 1, Description: 'x', UnitPriceExcl: 10, VATPercentage: 21 }],
+			});
+			const id = Number(created.OrderID ?? created);
+			await api('POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+			emu.delivery.set(id, 'Delivered');
+			emu.delivery.set(id, 'Refused', { reason: 'REF' });
+			emu.webhooks.failNext(1, 'wrong-signature');
+			await api('POST', '/v1/orders', { OrderType: 'Invoice', OrderDirection: 'Income', OrderDate: '2024-03-02' });
+			await emu.webhooks.settle();
+			const runs = await t.waitForExecutions(4);
+			for (const [i, run] of runs.entries()) {
+				run.nodeName = t.nodeName;
+				scanRun(`webhook trigger › execution ${i + 1}`, run);
+				scan(`webhook trigger › execution ${i + 1} items`, deepText(run.output(t.nodeName)));
+			}
+
+			// Calls that are refused, and one whose order read fails (webhook() throws).
+			const secret = kept[0];
+			const body = { OrderID: id, EntityType: 'Order', EntityUpdateType: 'I', EntityID: id, EventID: 777001 };
+			const answers = [
+				await t.post(body, { headers: { 'billit-signature': signature(`${secret}x`, body) } }),
+				await t.post(body, { headers: { 'billit-signature': signature(secret, body, Math.floor(Date.now() / 1000) - 3600) } }),
+				await t.post('not json', { contentType: 'text/plain', headers: { 'billit-signature': signature(secret, 'not json') } }),
+			];
+			emu.failNext(1, 500, { pathPrefix: '/v1/orders' });
+			answers.push(await t.post(body, { headers: { 'billit-signature': signature(secret, body) } }));
+			expect(answers.map((a) => a.status)).toEqual([401, 401, 400, 500]);
+			for (const [i, a] of answers.entries()) scan(`webhook trigger › answer ${i + 1}`, a.text);
+			expect(t.errors).toHaveLength(1);
+			errorsSeen += t.errors.length;
+			for (const error of t.errors) scan('webhook trigger › webhook() error', deepText(error));
+
+			// The per-party limit at activation, and deletions that fail at deactivation.
+			const other = await webhookTrigger(h, { type: 'accessPointTrigger', parameters: { events: ['orderUpdated', 'orderDeleted'], options: noRetry } });
+			const limit = await other.activate().then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+			await other.close();
+			expect(String((limit as Error).message)).toMatch(/already has 3 webhooks/);
+			errorsSeen++;
+			scan('webhook trigger › limit error', deepText(limit));
+			emu.failNext(3, 500, { method: 'DELETE' });
+			expect(await t.deactivate()).toEqual([false]);
+			scan('webhook trigger › calls received', deepText(t.calls));
+		} finally {
+			await t.close();
+			for (const w of emu.webhooks.list()) hub.remove(w.WebhookID as number);
+		}
+		expect(leaks).toEqual([]);
+	});
+
 	it('nothing n8n logged or reported contains the key', () => {
 		for (const line of logs.lines) scan(`log (${line.level})`, line.text);
 		const reported = logs.reportedErrors();
 		for (const entry of reported) scan('ErrorReporter', deepText(entry));
 		printFigures('secret scan', {
-			scenarios: `${SCENARIOS.length} × 3 error modes + trigger`,
+			scenarios: `${SCENARIOS.length} × 3 error modes + Order Trigger + AccessPoint Trigger`,
+			'webhook secrets scanned for': webhookSecrets.length,
 			'errors / error items inspected': errorsSeen,
 			'texts scanned': scanned,
 			'characters scanned': bytes,

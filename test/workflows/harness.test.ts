@@ -60,6 +60,7 @@ describe('engine harness', () => {
 				'accessPointPeppolLookup',
 				'accessPointOrder',
 				'accessPointOrderTrigger',
+				'accessPointTrigger',
 			]);
 			for (const node of listed) {
 				const built = !h.missing.nodes.includes(node.file);

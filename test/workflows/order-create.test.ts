@@ -212,9 +212,9 @@ describe('AccessPoint Order › Create and Get', () => {
 			expect(logged().map((r) => r.path)).toEqual([`/v1/order/${order.OrderID}`]);
 		});
 
-		it('rejects an Order ID that is not a number before any request', async () => {
+		it('rejects an Order that is not an OrderID before any request', async () => {
 			const { result, name } = await run({ resource: 'order', operation: 'get', orderId: 'INV-1' });
-			expect(result.nodeError(name)?.message).toBe('Item 1: "Order ID" INV-1 is not an OrderID');
+			expect(result.nodeError(name)?.message).toBe('Item 1: "Order" INV-1 is not an OrderID');
 			expect(logged()).toHaveLength(0);
 		});
 

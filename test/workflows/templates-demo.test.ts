@@ -6,10 +6,19 @@
 import { runDemo } from '../../scripts/demo';
 import { createHarness } from '../harness';
 
-const IN_ORDER = ['onboard-company.json', 'send-where-peppol-ready.json', 'daily-order-export.json', 'new-invoices-feed.json', 'account-audit.json'];
+const IN_ORDER = [
+	'onboard-company.json',
+	'send-where-peppol-ready.json',
+	'daily-order-export.json',
+	'new-invoices-feed.json',
+	'archive-invoice-files.json',
+	'account-audit.json',
+	'chase-undelivered-invoices.json',
+	'delivery-status-alerts.json',
+];
 
 describe('npm run demo', () => {
-	it('runs the five templates in turn and reports node by node, items out and key fields', async () => {
+	it('runs the eight templates in turn and reports node by node, items out and key fields', async () => {
 		const h = await createHarness({ emulator: { orders: 300 }, quiet: true });
 		const lines: string[] = [];
 		try {
@@ -20,14 +29,17 @@ describe('npm run demo', () => {
 			await h.close();
 		}
 		const text = lines.join('\n');
-		expect(lines.filter((l) => /^\[\d\/5\] /.test(l))).toEqual([
-			'[1/5] Onboard a company  (examples/onboard-company.json)',
-			'[2/5] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
-			'[3/5] Daily order export  (examples/daily-order-export.json)',
-			'[4/5] New invoices feed  (examples/new-invoices-feed.json)',
-			'[5/5] Account audit  (examples/account-audit.json)',
+		expect(lines.filter((l) => /^\[\d\/8\] /.test(l))).toEqual([
+			'[1/8] Onboard a company  (examples/onboard-company.json)',
+			'[2/8] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
+			'[3/8] Daily order export  (examples/daily-order-export.json)',
+			'[4/8] New invoices feed  (examples/new-invoices-feed.json)',
+			'[5/8] Archive invoice files  (examples/archive-invoice-files.json)',
+			'[6/8] Account audit  (examples/account-audit.json)',
+			'[7/8] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
+			'[8/8] Delivery status alerts  (examples/delivery-status-alerts.json)',
 		]);
-		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(5);
+		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(8);
 		// The onboarding run waited, the provider page was completed, and the run went on.
 		expect(text).toMatch(/- "Identify the signatory" started an identity check and paused the execution/);
 		expect(text).toMatch(/- the signatory completed the provider page \(.*\): success/);
@@ -43,8 +55,21 @@ describe('npm run demo', () => {
 		expect(text).toMatch(/- poll 2: 2 new sales invoice\(s\)/);
 		expect(text).toMatch(/- poll 3: nothing new/);
 		expect(text).toMatch(/Invoice summary\s+2 items\s+OrderID=\d+ {2}OrderNumber=INV-\S+ {2}Customer=Peppol Demo Belgium NV/);
+		// The archive run shows the files it wrote: path, size, first bytes.
+		expect(text).toMatch(/- wrote \/\S+\/INV-\S+\.pdf \([\d,]+ bytes, starts with "%PDF-"\)/);
+		expect(text).toMatch(/- wrote \/\S+\/INV-\S+\.xml \([\d,]+ bytes, starts with "<\?xml"\)/);
+		expect(text).toMatch(/Archived\s+2 items\s+OrderID=\d+ {2}OrderNumber=INV-\S+ {2}PdfFile=\/\S+\.pdf {2}UblFile=\/\S+\.xml/);
 		expect(text).toMatch(/Must be signed\s+1 item\s+CompanyName=Italia Demo SRL {2}Network=SDI/);
 		expect(text).toMatch(/No network yet\s+1 item\s+CompanyName=Nog Niet Verbonden BV/);
+		expect(text).toMatch(/- set-up: three days ago invoices \d+, \d+, \d+ went out over Peppol; one is still pending, one failed, one was refused/);
+		expect(text).toMatch(/Delivery status\s+Delivered: \d+ items?\s+OrderID=\d+ {2}Status=Delivered/);
+		expect(text).toMatch(/\n\s+Pending: \d+ items?\s+OrderID=\d+ {2}Status=Pending/);
+		expect(text).toMatch(/\n\s+Error \/ Refused: \d+ items?\s*OrderID=\d+ {2}Status=(Error|Refused)/);
+		expect(text).toMatch(/FOLLOW UP: not delivered\s+\d+ items?\s+OrderNumber=\S+ {2}Customer=.+ {2}Problem=(Error|Refused) {2}Reason=/);
+		expect(text).toMatch(/- published: the trigger registered 2 webhooks at the access point \(Message I, Message U\)/);
+		expect(text).toMatch(/- 5 signed calls -> 5 executions: Delivered 1, ALERT 2, no action 2/);
+		expect(text).toMatch(/ALERT: refused or error\s+1 item\s+alert=Invoice INV-\S+: REFUSED by the buyer/);
+		expect(text).toMatch(/- unpublished: 0 webhooks left at the access point/);
 	});
 
 	it('reports a failure for every template that stops running', async () => {
@@ -58,7 +83,7 @@ describe('npm run demo', () => {
 		} finally {
 			await h.close();
 		}
-		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(5);
+		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(8);
 		expect(lines.join('\n')).not.toContain('revoked-api-key');
 	});
 

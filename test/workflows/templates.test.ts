@@ -9,9 +9,11 @@ import type { IDataObject, INode, INodeProperties, INodePropertyCollection, INod
 import { getGlobalState, NodeHelpers, Workflow } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
-import { listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
+import { allowFileAccess, ARCHIVE_FOLDER, archiveTemplate, listExampleFiles, loadTemplate, SCENARIOS } from '../../scripts/demo';
 import { createHarness, request } from '../harness';
+import { webhookTrigger } from '../harness/webhookTrigger';
 import type { Harness, HarnessResult, WorkflowJson } from '../harness';
+import { fileSha256, joinPath, listFolder, removeFolder, sha256, tempFolder } from './fileSupport';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 
@@ -19,14 +21,17 @@ const PKG = 'n8n-nodes-access-point';
 const STICKY = 'n8n-nodes-base.stickyNote';
 const TEMPLATE_FILES = [
 	'account-audit.json',
+	'archive-invoice-files.json',
+	'chase-undelivered-invoices.json',
 	'daily-order-export.json',
+	'delivery-status-alerts.json',
 	'new-invoices-feed.json',
 	'onboard-company.json',
 	'send-where-peppol-ready.json',
 ];
 /** Core nodes that run in plain n8n-core (no task runner / isolated-vm, unlike the Code node). */
 const CORE_NODES = new Set(
-	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch'].map(
+	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch', 'readWriteFile'].map(
 		(n) => `n8n-nodes-base.${n}`,
 	),
 );
@@ -125,7 +130,7 @@ describe('workflow templates (examples/*.json)', () => {
 	const description = (node: { type: string; typeVersion?: number }): INodeTypeDescription =>
 		h.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
 
-	it('ships the five templates, and the demo has a scenario for every file in examples/', () => {
+	it('ships the eight templates, and the demo has a scenario for every file in examples/', () => {
 		expect(listExampleFiles()).toEqual(TEMPLATE_FILES);
 		expect(SCENARIOS.map((s: { file: string }) => s.file).sort()).toEqual(TEMPLATE_FILES);
 	});
@@ -517,6 +522,201 @@ describe('workflow templates (examples/*.json)', () => {
 			const again = await poller.poll({ execute: true });
 			expect(again.items).toBeNull();
 			expect(again.execution).toBeUndefined();
+		});
+	});
+
+	describe('chase-undelivered-invoices.json', () => {
+		const DAY = 86_400_000;
+
+		/** Sales invoices sent over Peppol `daysAgo` days ago (emulator clock), each then moved to its outcome. */
+		async function sentInvoices(daysAgo: number, outcomes: Array<'Pending' | 'Delivered' | 'Error' | 'Refused'>): Promise<number[]> {
+			const saved = emu.config.deliveryOutcome;
+			emu.config.deliveryOutcome = 'Pending';
+			emu.clock.advance(-daysAgo * DAY);
+			try {
+				const ids: number[] = [];
+				for (const outcome of outcomes) {
+					const order = { OrderType: 'Invoice', OrderDirection: 'Income', OrderDate: '2024-05-02', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' }, OrderLines: [{ Quantity: 1, Description: `${outcome} case`, UnitPriceExcl: 100, VATPercentage: 21 }] };
+					const headers = { apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' };
+					const id = Number(await (await fetch(`${emu.url}/v1/orders`, { method: 'POST', headers, body: JSON.stringify(order) })).text());
+					const send = await fetch(`${emu.url}/v1/orders/commands/send`, { method: 'POST', headers, body: JSON.stringify({ Transporttype: 'Peppol', OrderIDs: [id] }) });
+					expect(send.status).toBe(200);
+					if (outcome !== 'Pending') emu.delivery.set(id, outcome, outcome === 'Refused' ? { reason: 'REF', info: 'Unknown purchase order' } : { info: 'Receiver AP rejected the document' });
+					ids.push(id);
+				}
+				return ids;
+			} finally {
+				emu.clock.advance(daysAgo * DAY);
+				emu.config.deliveryOutcome = saved;
+			}
+		}
+
+		it('every morning: sent, unpaid invoices with no news for a day, their delivery status, and the failed or refused ones to the follow-up branch', async () => {
+			const [pending, delivered, failed, refused] = await sentInvoices(3, ['Pending', 'Delivered', 'Error', 'Refused']);
+			const [recentFailure] = await sentInvoices(0, ['Error']);
+			emu.clearRequests();
+
+			const result = (await h.run(template('chase-undelivered-invoices.json'))).assertSuccess();
+
+			// The list: the filter builder's conditions, every page.
+			const [list] = emu.requests.filter((r: { path: string }) => r.path === '/v1/orders');
+			expect(list.query.$filter).toMatch(
+				/^OrderType eq 'Invoice' and OrderDirection eq 'Income' and IsSent eq true and OrderStatus ne 'Paid' and OrderStatus ne 'Credited' and LastModified lt DateTime'[\dT:-]+' and LastModified ge DateTime'[\dT:-]+'$/,
+			);
+			const listed = result.output('Sent invoices to check').map((o) => o.OrderID as number);
+			expect(listed).toEqual(expect.arrayContaining([pending, delivered, failed, refused]));
+			expect(listed).not.toContain(recentFailure);
+			const now = emu.clock.now().getTime();
+			for (const order of result.output('Sent invoices to check')) {
+				expect(order).toMatchObject({ OrderType: 'Invoice', OrderDirection: 'Income', IsSent: true });
+				expect(['Paid', 'Credited']).not.toContain(order.OrderStatus);
+				const age = now - Date.parse(String(order.LastModified));
+				expect(age).toBeGreaterThan(DAY);
+				expect(age).toBeLessThan(31 * DAY);
+			}
+
+			// One status read per listed invoice, routed by what the service says about each.
+			const [onDelivered, onPending, onProblem] = result.outputs('Delivery status');
+			expect(onDelivered.length + onPending.length + onProblem.length).toBe(listed.length);
+			const truth = (id: number) => (emu.delivery.get(id) ?? {}) as IDataObject;
+			for (const item of onProblem) {
+				const details = truth(item.OrderID as number);
+				expect(details.DocumentRefusedDate || details.DocumentDeliveryStatus === 'Error').toBeTruthy();
+			}
+			for (const item of onDelivered) expect(truth(item.OrderID as number)).toMatchObject({ DocumentDeliveryStatus: 'Delivered', DocumentRefusedDate: null });
+			expect(onDelivered.map((o) => o.OrderID)).toContain(delivered);
+			expect(result.output('Still pending: check again tomorrow').map((o) => o.OrderID)).toContain(pending);
+
+			// The follow-up branch: the failed and the refused invoice, with what to do.
+			const followUp = result.output('FOLLOW UP: not delivered');
+			expect(followUp.map((o) => o.OrderID)).toEqual(onProblem.map((o) => o.OrderID));
+			const number = (id: number) => emu.store.findOrder(id)?.order.OrderNumber;
+			expect(followUp.find((o) => o.OrderID === failed)).toEqual({
+				OrderID: failed,
+				OrderNumber: number(failed),
+				Customer: 'Peppol Demo Belgium NV',
+				Problem: 'Error',
+				Reason: 'Receiver AP rejected the document',
+				ReasonCode: '',
+				Since: '',
+				NextStep: expect.stringContaining('Peppol identifier'),
+			});
+			expect(followUp.find((o) => o.OrderID === refused)).toEqual({
+				OrderID: refused,
+				OrderNumber: number(refused),
+				Customer: 'Peppol Demo Belgium NV',
+				Problem: 'Refused',
+				Reason: 'Unknown purchase order',
+				ReasonCode: 'REF',
+				Since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+				NextStep: expect.stringContaining('credit note'),
+			});
+			expect(result.output('Chase the customer')).toEqual(followUp);
+		});
+	});
+
+	describe('archive-invoice-files.json', () => {
+		it("writes the PDF and UBL of every new invoice to the folder, byte-identical to the emulator's files", async () => {
+			const folder = tempFolder('ap-archive-test-');
+			allowFileAccess(folder);
+			const shipped = template('archive-invoice-files.json');
+			expect(shipped.nodes.filter((n) => n.type === 'n8n-nodes-base.readWriteFile').map((n) => n.parameters?.fileName)).toEqual([
+				`=${ARCHIVE_FOLDER}{{ $binary.pdf.fileName }}`,
+				`=${ARCHIVE_FOLDER}{{ $binary.ubl.fileName }}`,
+			]);
+			try {
+				const poller = h.poller(archiveTemplate(shipped, folder));
+				expect((await poller.poll({ execute: true })).items).toBeNull();
+
+				const add = (order: IDataObject) => emu.store.addOrder(party, order) as IDataObject;
+				const sale = add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Klant NV', VATNumber: 'BE0123456749' } });
+				const purchase = add({ OrderType: 'Invoice', OrderDirection: 'Cost' });
+				add({ OrderType: 'Offer', OrderDirection: 'Income' });
+				const polled = await poller.poll({ execute: true });
+				const execution = polled.execution as HarnessResult;
+				expect(execution.status).toBe('success');
+
+				const expected = [sale, purchase].map((order) => {
+					const refs = emu.files.refs(order.OrderID as number) as { OrderPDF: { FileID: string }; Attachments: Array<{ FileID: string }> };
+					return { order, pdf: emu.files.get(refs.OrderPDF.FileID)!, ubl: emu.files.get(refs.Attachments[0].FileID)! };
+				});
+				expect(execution.output('Archived')).toEqual(
+					expected.map(({ order }) => ({
+						OrderID: order.OrderID,
+						OrderNumber: order.OrderNumber,
+						PdfFile: joinPath(folder, `${String(order.OrderNumber)}.pdf`),
+						UblFile: joinPath(folder, `${String(order.OrderNumber)}.xml`),
+					})),
+				);
+				expect(listFolder(folder)).toEqual(expected.flatMap(({ order }) => [`${String(order.OrderNumber)}.pdf`, `${String(order.OrderNumber)}.xml`]).sort());
+				for (const { order, pdf, ubl } of expected) {
+					expect(fileSha256(folder, `${String(order.OrderNumber)}.pdf`)).toBe(sha256(pdf.content));
+					expect(fileSha256(folder, `${String(order.OrderNumber)}.xml`)).toBe(sha256(ubl.content));
+				}
+				expect((await poller.poll({ execute: true })).items).toBeNull();
+			} finally {
+				removeFolder(folder);
+			}
+		});
+	});
+
+	describe('delivery-status-alerts.json', () => {
+		async function api(method: string, path: string, body?: unknown): Promise<IDataObject> {
+			const res = await request(`${emu.url}${path}`, {
+				method,
+				headers: { apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' },
+				body,
+			});
+			expect(res.status).toBe(200);
+			return res.body as IDataObject;
+		}
+
+		async function sentInvoice(): Promise<number> {
+			const created = await api('POST', '/v1/orders', {
+				OrderType: 'Invoice',
+				OrderDirection: 'Income',
+				OrderDate: '2024-03-01',
+				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+				OrderLines: [{ Quantity: 1, Description: 'x', UnitPriceExcl: 100, VATPercentage: 21 }],
+			});
+			const id = Number(created.OrderID ?? created);
+			await api('POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+			return id;
+		}
+
+		it('publishing registers its webhooks; Delivered, Refused/Error (the ALERT branch) and other steps each take their route; unpublishing removes them', async () => {
+			const t = await webhookTrigger(h, template('delivery-status-alerts.json'));
+			try {
+				await t.activate();
+				expect(emu.webhooks.list().map((w) => `${w.EntityType} ${w.EntityUpdateType} ${w.WebhookURL === t.url}`)).toEqual(['Message I true', 'Message U true']);
+				const a = await sentInvoice();
+				const b = await sentInvoice();
+				emu.delivery.set(a, 'Delivered', { info: 'Delivered to the AP' });
+				emu.delivery.set(b, 'Error', { info: 'Rejected by the receiving AP' });
+				emu.delivery.set(a, 'Refused', { reason: 'REF', info: 'Unknown purchase order' });
+				await emu.webhooks.settle();
+				const runs = await t.waitForExecutions(5);
+				for (const run of runs) run.assertSuccess();
+				const routed = (name: string) => runs.flatMap((r) => (r.executed(name) ? r.output(name) : []));
+				expect(routed('Delivered: record it')).toEqual([
+					{ OrderID: a, OrderNumber: expect.any(String), deliveryStatus: 'Delivered', info: 'Delivered to the AP', receivedAt: expect.any(String) },
+				]);
+				const alerts = routed('ALERT: refused or error');
+				expect(alerts.map((x) => [x.OrderID, x.deliveryStatus, x.refusedReason])).toEqual(
+					expect.arrayContaining([
+						[b, 'Error', ''],
+						[a, 'Refused', 'REF'],
+					]),
+				);
+				expect(alerts).toHaveLength(2);
+				expect(alerts.find((x) => x.deliveryStatus === 'Refused')!.alert).toMatch(/^Invoice INV-\S+: REFUSED by the buyer \(reason REF\): Unknown purchase order$/);
+				expect(alerts.find((x) => x.deliveryStatus === 'Error')!.alert).toMatch(/^Invoice INV-\S+: delivery ERROR: Rejected by the receiving AP$/);
+				expect(routed('Sent or accepted: no action').map((x) => x.deliveryStatus)).toEqual(['Sent', 'Sent']);
+				await t.deactivate();
+				expect(emu.webhooks.list()).toEqual([]);
+			} finally {
+				await t.close();
+			}
 		});
 	});
 

@@ -2,9 +2,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { actForPartyOption, retryOptions } from '../../shared/fields';
+import { maxFileSizeOption } from '../../shared/files';
 import { rawFilterOption } from '../../shared/filterFields';
 
 const getAllOnly = { show: { '/operation': ['getAll'] } };
+const downloading = { show: { '/resource': ['order'], '/operation': ['downloadFiles'] } };
 const sending = { show: { '/resource': ['order'], '/operation': ['send', 'createAndSend'] } };
 
 export const optionsCollection: INodeProperties = {
@@ -15,6 +17,15 @@ export const optionsCollection: INodeProperties = {
 	default: {},
 	options: [
 		actForPartyOption,
+		{
+			displayName: 'Allow Missing Files',
+			name: 'allowMissingFiles',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether an order without a picked file (e.g. no UBL for an offer) passes on without it, listed in MissingFiles; otherwise its item fails naming what is missing',
+			displayOptions: downloading,
+		},
 		{
 			displayName: 'Batch Size',
 			name: 'batchSize',
@@ -41,7 +52,7 @@ export const optionsCollection: INodeProperties = {
 			default: false,
 			description:
 				'Whether to read and output the whole order after creating or sending it (one more request per order); otherwise the output is the OrderID and the outcome',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend'] } },
+			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend', 'createCreditNote'] } },
 		},
 		{
 			displayName: 'Idempotency Header',
@@ -54,8 +65,19 @@ export const optionsCollection: INodeProperties = {
 			],
 			default: 'Idempotency-Key',
 			description:
-				'Header that makes a repeated create or send harmless: a create with an External Provider ID (and Skip If Already Created on) sends "create-" plus that ID, a send sends "send-" plus the transport type and order IDs. A reused key answers 409 Conflict, read as "already done".',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend'] } },
+				'Header that makes a repeated create or send harmless: a create with an External Provider ID (and Skip If Already Created on) sends "create-" plus that ID, a send sends "send-" plus the transport type and order IDs, a payment with a Reference "payment-" plus order, amount, date and reference. A reused key answers 409 Conflict, read as "already done".',
+			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend', 'createCreditNote', 'recordPayment'] } },
+		},
+		// Twice, as the operations that use it are Order's Download Files, Create, Create and Send and File's Get.
+		{ ...maxFileSizeOption, displayOptions: { show: { '/resource': ['order'], '/operation': ['downloadFiles', 'create', 'createAndSend'] } } },
+		{ ...maxFileSizeOption, displayOptions: { show: { '/resource': ['file'], '/operation': ['get'] } } },
+		{
+			displayName: 'One Item per File',
+			name: 'oneItemPerFile',
+			type: 'boolean',
+			default: false,
+			description: 'Whether each file becomes its own item (in binary property "data"), instead of one item per order with a property per file',
+			displayOptions: downloading,
 		},
 		{ ...rawFilterOption, displayOptions: getAllOnly },
 		...retryOptions,
@@ -74,7 +96,9 @@ export const optionsCollection: INodeProperties = {
 			],
 			default: 'auto',
 			description: 'Which path reads one order',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['get', 'create', 'send', 'createAndSend'] } },
+			displayOptions: {
+				show: { '/resource': ['order'], '/operation': ['get', 'create', 'send', 'createAndSend', 'createCreditNote', 'getDeliveryStatus', 'recordPayment', 'downloadFiles'] },
+			},
 		},
 		{
 			displayName: 'Skip',

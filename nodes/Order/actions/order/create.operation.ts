@@ -1,25 +1,47 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
+import { asNodeError, runPerItem } from '../../../shared/items';
 import type { ClientProvider } from '../../../shared/router';
 import type { CreateOrderResult } from './orderApi';
 import { createOrder } from './orderApi';
 import { orderFields } from './orderFields';
+import type { CreateSettings } from './orderInput';
 import { createHeaders, readCreateSettings, readOrderInput } from './orderInput';
+import type { OwnFiles } from './ownFiles';
+import { checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
 
-export const description: INodeProperties[] = orderFields('create');
+export const description: INodeProperties[] = [...orderFields('create'), ...ownFileFields('create')];
 
 /** The output item of a create: the order plus AlreadyExisted. */
 export function createOutput(result: CreateOrderResult): IDataObject {
 	return { ...result.order, ...(result.orderId !== undefined ? { OrderID: result.orderId } : {}), AlreadyExisted: result.alreadyExisted };
 }
 
+interface Checked {
+	body: IDataObject;
+	settings: CreateSettings;
+	files?: OwnFiles;
+}
+
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	// Every item's fields and files are checked before the first request: a bad file on item 3 sends nothing.
+	const checked: Array<Checked | { error: Error }> = [];
+	for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
+		try {
+			const body = readOrderInput(this, itemIndex);
+			checked.push({ body, settings: readCreateSettings(this, itemIndex), files: await checkOwnFiles(this, itemIndex, body) });
+		} catch (error) {
+			const nodeError = asNodeError(this, error, itemIndex);
+			if (!this.continueOnFail()) throw nodeError;
+			checked.push({ error: nodeError });
+		}
+	}
 	return await runPerItem(this, async (itemIndex) => {
-		const body = readOrderInput(this, itemIndex);
-		const settings = readCreateSettings(this, itemIndex);
+		const entry = checked[itemIndex];
+		if ('error' in entry) throw entry.error;
+		const { body, settings } = entry;
 		const client = await clients(itemIndex, settings.partyId);
-		const result = await createOrder(client, body, {
+		const result = await createOrder(client, await withOwnFiles(this, itemIndex, body, entry.files), {
 			node: this.getNode(),
 			itemIndex,
 			skipIfExists: settings.skipIfExists,

@@ -12,15 +12,18 @@ import type { ClientProvider } from '../../../shared/router';
 import { createOrder } from './orderApi';
 import { orderFields } from './orderFields';
 import { createHeaders, readCreateSettings, readOrderInput } from './orderInput';
+import type { OwnFiles } from './ownFiles';
+import { checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
 import type { SendReport, SendRequest } from './sendRun';
 import { readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
 
-export const description: INodeProperties[] = [...orderFields('createAndSend'), ...sendFields('createAndSend')];
+export const description: INodeProperties[] = [...orderFields('createAndSend'), ...ownFileFields('createAndSend'), ...sendFields('createAndSend')];
 
 interface Prepared {
 	body: IDataObject;
 	request: Omit<SendRequest, 'orderId'>;
 	skipIfExists: boolean;
+	files?: OwnFiles;
 }
 
 interface Created {
@@ -37,7 +40,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	/** Creates one order; a retried run finds it (Skip If Already Created) instead of creating it twice. */
 	const create = async (entry: Prepared, itemIndex: number): Promise<Created> => {
 		const client = await clients(itemIndex, entry.request.partyId);
-		const result = await createOrder(client, entry.body, {
+		const result = await createOrder(client, await withOwnFiles(this, itemIndex, entry.body, entry.files), {
 			node: this.getNode(),
 			itemIndex,
 			skipIfExists: entry.skipIfExists,
@@ -69,9 +72,25 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			return { body, skipIfExists: createSettings.skipIfExists, request: { itemIndex, partyId: createSettings.partyId, ...choice } };
 		},
 		run: async (read) => {
+			// Own files are checked for every item before the first create (reading them needs await).
+			const failed = new Map<number, Error>();
+			for (const { itemIndex, value } of read) {
+				try {
+					value.files = await checkOwnFiles(this, itemIndex, value.body);
+				} catch (error) {
+					const nodeError = asNodeError(this, error, itemIndex);
+					if (!this.continueOnFail()) throw nodeError;
+					failed.set(itemIndex, nodeError);
+				}
+			}
 			// Creates one by one, so a later item finds the order an earlier one created.
 			const created: Array<Created | { error: Error }> = [];
 			for (const { itemIndex, value } of read) {
+				const invalid = failed.get(itemIndex);
+				if (invalid) {
+					created.push({ error: invalid });
+					continue;
+				}
 				try {
 					created.push(await create(value, itemIndex));
 				} catch (error) {

@@ -1,24 +1,22 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { runPerItem } from '../../../shared/items';
+import { orderIdField, readOrderId } from '../../../shared/orderId';
 import type { ClientProvider } from '../../../shared/router';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';
-import { orderIdField } from './orderFields';
-import { readOrderIdParameter } from './orderInput';
 
 export const description: INodeProperties[] = [
-	{
-		...orderIdField,
-		description: 'The OrderID of the order to read',
+	orderIdField({
+		description: 'The order to read: pick it, enter its OrderID, or map {{ $json.OrderID }}',
 		displayOptions: { show: { resource: ['order'], operation: ['get'] } },
-	},
+	}),
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {
-		const orderId = readOrderIdParameter(this, itemIndex);
+		const orderId = readOrderId(this, itemIndex);
 		const path = this.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath;
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		return await getOrder(client, orderId, itemIndex, path);

@@ -2,9 +2,15 @@
 import type { ResourceOperations } from '../../../shared/router';
 import * as create from './create.operation';
 import * as createAndSend from './createAndSend.operation';
+import * as createCreditNote from './createCreditNote.operation';
+import * as deleteOrder from './delete.operation';
+import * as downloadFiles from './downloadFiles.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as getDeliveryStatus from './getDeliveryStatus.operation';
+import * as recordPayment from './recordPayment.operation';
 import * as send from './send.operation';
+import * as update from './update.operation';
 
 export const order: ResourceOperations = {
 	resource: { name: 'Order', value: 'order' },
@@ -17,6 +23,7 @@ export const order: ResourceOperations = {
 			action: 'Create an order',
 			module: create,
 		},
+		{ name: 'Create Credit Note', value: 'createCreditNote', description: 'Create a credit note for an invoice, with all or some of its lines; a retried run creates nothing twice', action: 'Create a credit note for an invoice', module: createCreditNote },
 		{
 			name: 'Create and Send',
 			value: 'createAndSend',
@@ -24,7 +31,16 @@ export const order: ResourceOperations = {
 			action: 'Create and send an order',
 			module: createAndSend,
 		},
+		{ name: 'Delete', value: 'delete', description: 'Delete an order that was not sent over Peppol', action: 'Delete an order', module: deleteOrder },
+		{
+			name: 'Download Files',
+			value: 'downloadFiles',
+			description: "Read an order's PDF, UBL, attachments or network messages as binary data",
+			action: 'Download the files of an order',
+			module: downloadFiles,
+		},
 		{ name: 'Get', value: 'get', description: 'Read one order by its OrderID', action: 'Get an order', module: get },
+		{ name: 'Get Delivery Status', value: 'getDeliveryStatus', description: 'Read whether orders were delivered, are pending, or failed or were refused, on three outputs', action: 'Get the delivery status of an order', module: getDeliveryStatus },
 		{
 			name: 'Get Many',
 			value: 'getAll',
@@ -32,6 +48,7 @@ export const order: ResourceOperations = {
 			action: 'Get many orders',
 			module: getAll,
 		},
+		{ name: 'Record Payment', value: 'recordPayment', description: 'Record a payment of an invoice or credit note; outputs what it still owes', action: 'Record a payment of an order', module: recordPayment },
 		{
 			name: 'Send',
 			value: 'send',
@@ -39,5 +56,6 @@ export const order: ResourceOperations = {
 			action: 'Send orders',
 			module: send,
 		},
+		{ name: 'Update', value: 'update', description: 'Change Is Sent, Internal Info or Approval Status of an order, or cancel it', action: 'Update an order', module: update },
 	],
 };

@@ -1,20 +1,11 @@
 /**
  * The parameters of an order as the operations that create one declare them (Create,
- * Create and Send), and the Order ID field of the operations that address one order.
+ * Create and Send). The operations that address one order use the Order picker
+ * (nodes/shared/orderId.ts).
  */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { ORDER_DIRECTIONS, ORDER_TYPE_OPTIONS } from '../../../shared/orderTypes';
-
-/** The Order ID of one existing order; each operation adds its displayOptions and description. */
-export const orderIdField: INodeProperties = {
-	displayName: 'Order ID',
-	name: 'orderId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 123456',
-};
 
 /** The order's fields (Fields Below or JSON) and Skip If Already Created, shown for one operation that creates. */
 export function orderFields(operation: string): INodeProperties[] {

@@ -1,7 +1,6 @@
 /**
  * What the operations that create an order read from one item, before any request: the
- * validated create body (Fields Below or JSON) and the create settings. Also the Order ID
- * of the operations that address one order.
+ * validated create body (Fields Below or JSON) and the create settings.
  */
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
@@ -10,7 +9,7 @@ import type { FieldProblem } from '../../../shared/validation';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
 import type { OrderFieldsInput, OrderLineInput } from './orderBody';
-import { buildOrderBody, checkOrder, parseOrderId } from './orderBody';
+import { buildOrderBody, checkOrder } from './orderBody';
 import type { IdempotencyHeader } from './sendApi';
 import { createIdempotencyKey } from './sendLogic';
 
@@ -128,7 +127,8 @@ export function createHeaders(body: IDataObject, skipIfExists: boolean, header: 
 	return { [header]: createIdempotencyKey(externalId) };
 }
 
-function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
+/** Options › Idempotency Header of one item. */
+export function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
 	const value = ctx.getNodeParameter('options.idempotencyHeader', itemIndex, 'Idempotency-Key') as unknown;
 	return value === 'Idempotent-Key' || value === 'none' ? value : 'Idempotency-Key';
 }
@@ -144,19 +144,3 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): C
 	};
 }
 
-
-/** The Order ID parameter as a positive integer, or a NodeOperationError naming the item. */
-export function readOrderIdParameter(ctx: IExecuteFunctions, itemIndex: number, name = 'orderId'): number {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const id = parseOrderId(raw);
-	if (id !== undefined) return id;
-	const empty = raw === undefined || raw === null || String(raw).trim() === '';
-	throw inputError(
-		ctx,
-		itemIndex,
-		'Order ID',
-		raw,
-		empty ? 'is empty' : 'is not an OrderID',
-		'An OrderID is a positive whole number, e.g. 123456 (map it from {{ $json.OrderID }}).',
-	);
-}

@@ -1,0 +1,292 @@
+'use strict';
+/**
+ * The AccessPoint Trigger (webhooks) in the real n8n: checkWebhookTrigger() creates a
+ * workflow with the trigger through n8n's REST API, publishes it and checks, against the
+ * emulator (in this process) and n8n's own execution list:
+ *
+ *  1. publishing creates exactly the webhooks the events need at the emulator, once, all
+ *     pointing at n8n's production webhook URL;
+ *  2. N emulator events give exactly N executions, mode webhook, with the right item each;
+ *  3. a forged call (another secret) is answered 401 and a replayed call (a delivered body
+ *     with its signature, sent again) 200 "already received": neither starts an execution;
+ *  4. unpublishing deletes the webhooks at the emulator.
+ *
+ * Also: the emulator's duplicate fault (the same body again right after the 2xx, while the
+ * first execution may still run). How many executions it gives is reported (n8n saves the
+ * trigger's record only when the first ends); the steps after the trigger must run once.
+ *
+ * Needs the credential e2e/lib/templates.js imports (CREDENTIAL) and n8n's WEBHOOK_URL on
+ * loopback (e2e/lib/n8n.js n8nEnv), which the emulator accepts over http.
+ *
+ *   const { checkWebhookTrigger } = require('./lib/webhook');
+ *   await step('AccessPoint Trigger ...', () => checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log }));
+ *
+ * Resolves with figures; rejects with every problem found (the workflow is unpublished either way).
+ */
+const crypto = require('node:crypto');
+const path = require('node:path');
+
+const { CREDENTIAL, PKG } = require('./templates');
+
+const TRIGGER = 'AccessPoint Trigger (e2e)';
+const SUMMARY = 'Event summary';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const uuid = () => crypto.randomUUID();
+
+function workflowJson() {
+	return {
+		name: '[e2e] AccessPoint Trigger (webhooks)',
+		nodes: [
+			{
+				id: uuid(),
+				name: TRIGGER,
+				type: `${PKG}.accessPointTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: uuid(),
+				parameters: { events: ['orderCreated', 'deliveryStatusChanged'], options: { maxRetries: 0 } },
+				credentials: { [CREDENTIAL.type]: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+			},
+			{
+				id: uuid(),
+				name: SUMMARY,
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [240, 0],
+				parameters: {
+					assignments: {
+						assignments: [
+							{ id: uuid(), name: 'event', value: '={{ $json.event }}', type: 'string' },
+							{ id: uuid(), name: 'OrderID', value: '={{ $json.OrderID }}', type: 'number' },
+							{ id: uuid(), name: 'deliveryStatus', value: "={{ $json.deliveryStatus ?? '' }}", type: 'string' },
+						],
+					},
+					options: {},
+				},
+			},
+		],
+		connections: { [TRIGGER]: { main: [[{ node: SUMMARY, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+}
+
+/** n8n's own `flatted` (execution data is stored flatted). */
+function flatted() {
+	const { ensureToolchain } = require('../install');
+	const dir = ensureToolchain({ browser: false }).n8n.dir;
+	return require(require.resolve('flatted', { paths: [path.join(dir, 'node_modules', 'n8n')] }));
+}
+
+async function until(what, test, { timeoutMs = 30000, everyMs = 250 } = {}) {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await test();
+		if (value) return value;
+		if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+		await sleep(everyMs);
+	}
+}
+
+/** Executions of the workflow (newest first), as n8n's executions list gives them. */
+async function listExecutions(rest, workflowId) {
+	const list = await rest.get(`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
+	return (list && (list.results || list)) || [];
+}
+
+async function readExecution(rest, id, parse) {
+	const full = await rest.get(`/rest/executions/${id}`);
+	const data = typeof full.data === 'string' ? parse(full.data) : full.data;
+	return { ...full, data };
+}
+
+async function publish(rest, id) {
+	const wf = await rest.get(`/rest/workflows/${id}`);
+	try {
+		return await rest.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
+	} catch (error) {
+		if (error.status !== 404) throw error;
+		return await rest.request('PATCH', `/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
+	}
+}
+
+async function unpublish(rest, id) {
+	try {
+		await rest.post(`/rest/workflows/${id}/deactivate`, {});
+	} catch (error) {
+		if (error.status !== 404) throw error;
+		const wf = await rest.get(`/rest/workflows/${id}`);
+		await rest.request('PATCH', `/rest/workflows/${id}`, { active: false, versionId: wf.versionId });
+	}
+}
+
+/** The emulator's public API with its credential (the set-up a user's ERP would do). */
+async function api(emu, method, urlPath, body) {
+	const res = await fetch(`${emu.url}${urlPath}`, {
+		method,
+		headers: { apikey: emu.credentials.apiKey, partyID: emu.credentials.partyId, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (!res.ok) throw new Error(`emulator ${method} ${urlPath} -> ${res.status} ${text.slice(0, 200)}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+async function sendInvoice(emu) {
+	const created = await api(emu, 'POST', '/v1/orders', {
+		OrderType: 'Invoice',
+		OrderDirection: 'Income',
+		OrderDate: '2024-03-01',
+		Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+		OrderLines: [{ Quantity: 1, Description: 'e2e webhook', UnitPriceExcl: 100, VATPercentage: 21 }],
+	});
+	const id = Number(created && typeof created === 'object' ? created.OrderID : created);
+	await api(emu, 'POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+	return id;
+}
+
+/** The trigger's items of one execution. */
+function triggerItems(exec) {
+	const runs = (exec.data && exec.data.resultData && exec.data.resultData.runData && exec.data.resultData.runData[TRIGGER]) || [];
+	return runs.flatMap((task) => ((task.data && task.data.main && task.data.main[0]) || []).map((i) => i.json));
+}
+
+/**
+ * @param {{ rest: import('./n8n').Rest, baseUrl: string, emulator: any, log?: (line: string) => void }} options
+ */
+async function checkWebhookTrigger({ rest, baseUrl, emulator: emu, log = () => {} }) {
+	const problems = [];
+	const fail = (p) => {
+		problems.push(p);
+		log(`FAIL ${p}`);
+	};
+	const parse = flatted().parse;
+	const ours = () => emu.webhooks.list().filter((w) => String(w.WebhookURL).startsWith(`${baseUrl}/webhook/`));
+	const figures = {};
+
+	const created = await rest.post('/rest/workflows', workflowJson());
+	const id = created.id;
+	let published = false;
+	try {
+		// 1. publish: exactly the webhooks the events need, once.
+		const t0 = Date.now();
+		await publish(rest, id);
+		published = true;
+		await until('the trigger registering 3 webhooks at the emulator', () => ours().length >= 3);
+		await sleep(2000); // a second registration (it must not happen) would show by now
+		const hooks = ours();
+		figures.webhooks = hooks.length;
+		const kinds = hooks.map((w) => `${w.EntityType} ${w.EntityUpdateType}`).sort();
+		log(`published in ${Date.now() - t0} ms: ${hooks.length} webhooks at the emulator (${kinds.join(', ')}) -> ${hooks[0] ? hooks[0].WebhookURL : '-'}`);
+		if (JSON.stringify(kinds) !== JSON.stringify(['Message I', 'Message U', 'Order I'])) fail(`expected webhooks Message I, Message U, Order I; the emulator has ${kinds.join(', ') || 'none'}`);
+		const url = hooks[0] && hooks[0].WebhookURL;
+		if (hooks.some((w) => w.WebhookURL !== url)) fail('the webhooks call different URLs');
+
+		// 2. N events -> N executions.
+		emu.webhooks.clearDeliveries();
+		const before = (await listExecutions(rest, id)).length;
+		const order = await sendInvoice(emu); // Order I, Message I Sent
+		emu.delivery.set(order, 'Delivered', { info: 'Delivered to the AP (e2e)' }); // Message I Delivered
+		emu.delivery.set(order, 'Refused', { reason: 'REF', info: 'Unknown purchase order (e2e)' }); // Message I Refused
+		const expected = [
+			['created', ''],
+			['deliveryStatusChanged', 'Sent'],
+			['deliveryStatusChanged', 'Delivered'],
+			['deliveryStatusChanged', 'Refused'],
+		];
+		const n = expected.length;
+		await emu.webhooks.settle();
+		const deliveries = emu.webhooks.deliveries();
+		const calls = deliveries.reduce((sum, d) => sum + d.attempts.length, 0);
+		log(`${n} events: ${deliveries.length} deliveries, ${calls} calls, answers ${deliveries.map((d) => d.attempts.map((a) => a.status).join('+')).join(', ')}`);
+		if (deliveries.some((d) => d.state !== 'delivered')) fail(`not every delivery succeeded: ${deliveries.map((d) => d.state).join(', ')}`);
+		await until(`${n} executions`, async () => {
+			const all = await listExecutions(rest, id);
+			return all.length - before >= n && all.every((r) => !['running', 'new'].includes(r.status));
+		});
+		await sleep(3000); // anything extra would show by now
+		const all = await listExecutions(rest, id);
+		const rows = all.slice(0, all.length - before);
+		figures.executions = rows.length;
+		if (rows.length !== n) fail(`${n} events gave ${rows.length} executions`);
+		const got = [];
+		for (const row of rows) {
+			const exec = await readExecution(rest, row.id, parse);
+			if (exec.status !== 'success') fail(`execution ${row.id} ended "${exec.status}"`);
+			if (exec.mode !== 'webhook') fail(`execution ${row.id} has mode "${exec.mode}"`);
+			const items = triggerItems(exec);
+			if (items.length !== 1) fail(`execution ${row.id}: the trigger emitted ${items.length} items`);
+			for (const item of items) {
+				got.push([item.event, item.deliveryStatus || '']);
+				if (item.OrderID !== order) fail(`execution ${row.id}: OrderID ${item.OrderID}, expected ${order}`);
+				if (!item.payload || typeof item.payload !== 'object' || !item.receivedAt) fail(`execution ${row.id}: item without payload or receivedAt`);
+				if (item.deliveryStatus === 'Refused' && item.refusedReason !== 'REF') fail(`execution ${row.id}: refusedReason ${item.refusedReason}`);
+			}
+		}
+		const sort = (list) => list.map((x) => x.join(':')).sort();
+		log(`${rows.length} executions (mode webhook): ${sort(got).join(', ')}`);
+		if (JSON.stringify(sort(got)) !== JSON.stringify(sort(expected))) fail(`items ${sort(got).join(', ')}; expected ${sort(expected).join(', ')}`);
+
+		// 3. forged and replayed calls start nothing.
+		const count = (await listExecutions(rest, id)).length;
+		const delivered = deliveries.find((d) => d.EntityType === 'Message' && d.state === 'delivered');
+		const attempt = delivered.attempts[delivered.attempts.length - 1];
+		const forgedBody = JSON.stringify({ ...JSON.parse(delivered.body), EventID: 987654321 });
+		const t = Math.floor(Date.now() / 1000);
+		const forgedSig = `t=${t},s=${crypto.createHmac('sha256', 'not-the-secret').update(`${t}.${forgedBody}`).digest('hex')}`;
+		const post = async (body, signature) => {
+			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'billit-signature': signature }, body });
+			return { status: res.status, text: (await res.text()).slice(0, 200) };
+		};
+		const forged = await post(forgedBody, forgedSig);
+		const replayed = await post(delivered.body, attempt.signature);
+		log(`forged call -> HTTP ${forged.status} ${forged.text}; replayed call -> HTTP ${replayed.status} ${replayed.text}`);
+		if (forged.status !== 401) fail(`a forged call was answered ${forged.status}`);
+		if (replayed.status !== 200 || !/already received/i.test(replayed.text)) fail(`a replayed call was answered ${replayed.status} ${replayed.text}`);
+		await sleep(3000);
+		const after = (await listExecutions(rest, id)).length;
+		figures.afterForgedAndReplayed = after - count;
+		if (after !== count) fail(`forged and replayed calls started ${after - count} execution(s)`);
+
+		// The emulator's duplicate fault sends the same body again right after the 2xx, usually while
+		// the first execution still runs; n8n saves the trigger's record of the event only when that
+		// execution ends (see nodes/AccessPointTrigger/record.ts).
+		const beforeDuplicate = (await listExecutions(rest, id)).length;
+		emu.webhooks.clearDeliveries();
+		emu.webhooks.failNext(1, 'duplicate');
+		await api(emu, 'POST', '/v1/orders', { OrderType: 'Invoice', OrderDirection: 'Income', OrderDate: '2024-03-02', Customer: { Name: 'Duplicate NV' }, OrderLines: [{ Quantity: 1, Description: 'dup', UnitPriceExcl: 1, VATPercentage: 21 }] });
+		await emu.webhooks.settle();
+		await sleep(3000);
+		const [dup] = emu.webhooks.deliveries();
+		const latest = await listExecutions(rest, id);
+		const dupRows = latest.slice(0, latest.length - beforeDuplicate);
+		let passedOn = 0;
+		let summaries = 0;
+		for (const row of dupRows) {
+			const exec = await readExecution(rest, row.id, parse);
+			passedOn += triggerItems(exec).length;
+			if (exec.data.resultData.runData[SUMMARY]) summaries++;
+		}
+		figures.duplicateFaultExecutions = dupRows.length;
+		figures.duplicateFaultItemsPastTrigger = passedOn;
+		log(
+			`emulator duplicate fault (same body right after the 2xx, answers ${dup ? dup.attempts.map((a) => a.status).join('+') : '-'}): ` +
+				`${dupRows.length} execution(s), ${passedOn} item(s) passed on by the trigger, "${SUMMARY}" ran ${summaries} time(s)`,
+		);
+		// The steps after the trigger run once per event even then (n8n's deduplication store, record.ts).
+		if (passedOn !== 1 || summaries !== 1) fail(`a duplicated event reached the steps after the trigger ${summaries} time(s)`);
+
+		// 4. unpublish: the webhooks are gone at the emulator.
+		await unpublish(rest, id);
+		published = false;
+		await until('the webhooks to be deleted at the emulator', () => ours().length === 0).catch((e) => fail(e.message));
+		figures.webhooksAfterUnpublish = ours().length;
+		log(`unpublished: ${ours().length} webhooks left at the emulator`);
+	} finally {
+		if (published) await unpublish(rest, id).catch(() => {});
+	}
+	if (problems.length) throw new Error(problems.join('; '));
+	return figures;
+}
+
+module.exports = { checkWebhookTrigger, workflowJson, TRIGGER };

@@ -1,0 +1,121 @@
+import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { registrationIdField, retryOptions } from '../shared/fields';
+import { searchRegistrations } from '../shared/methods';
+import { receive } from './receive';
+import { recordExecution } from './record';
+import { checkWebhooks, createWebhooks, deleteWebhooks } from './registry';
+import { DEFAULT_MAX_AGE_MINUTES } from './settings';
+
+export class AccessPointTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'AccessPoint Trigger',
+		name: 'accessPointTrigger',
+		icon: { light: 'file:../../icons/accessPointTrigger.svg', dark: 'file:../../icons/accessPointTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ ($parameter["events"] || []).length }} event type(s)',
+		description: 'Starts the workflow the moment the access point reports an order change or a delivery status (signed webhooks)',
+		defaults: { name: 'AccessPoint Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'accessPointApi', required: true }],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		properties: [
+			{
+				displayName:
+					'The service calls only public https URLs: n8n must be reachable at one (set WEBHOOK_URL). Without one, use the AccessPoint Order Trigger, which polls.',
+				name: 'httpsNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['deliveryStatusChanged'],
+				options: [
+					{
+						name: 'Delivery Status Changed',
+						value: 'deliveryStatusChanged',
+						description: 'A sent document moved on: Sent, Delivered, Error, Refused or Accepted (Message events; uses two webhooks)',
+					},
+					{ name: 'Order Created', value: 'orderCreated', description: 'An invoice, credit note or other order was created' },
+					{ name: 'Order Deleted', value: 'orderDeleted', description: 'An order was deleted' },
+					{ name: 'Order Updated', value: 'orderUpdated', description: 'An order changed (status, payment, export flag, ...)' },
+				],
+				description: 'What starts the workflow. The service allows 4 webhooks per party; each order event uses one, Delivery Status Changed two.',
+			},
+			{
+				displayName: 'Receive Events Of',
+				name: 'source',
+				type: 'options',
+				noDataExpression: true,
+				default: 'account',
+				options: [
+					{ name: 'This Account', value: 'account', description: "The company of the credential's Party ID (/v1/webhooks)" },
+					{ name: 'A Registered Entity', value: 'registration', description: 'A company registered through this account' },
+				],
+			},
+			{
+				...registrationIdField,
+				description: 'The registered company entity whose events start the workflow',
+				displayOptions: { show: { source: ['registration'] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Fetch Full Order',
+						name: 'fetchFullOrder',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to read the whole order for each event (one request per event), with its delivery details flattened (delivered, deliveryStatus, deliveryInfo, refusedReason)',
+					},
+					{
+						displayName: 'Maximum Event Age (Minutes)',
+						name: 'maxEventAgeMinutes',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 1440 },
+						default: DEFAULT_MAX_AGE_MINUTES,
+						description:
+							'Calls signed longer ago than this are refused as replays; a repeated delivery of one event within it starts no second execution',
+					},
+					...retryOptions,
+				],
+			},
+		],
+	};
+
+	methods = { listSearch: { searchRegistrations } };
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkWebhooks.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await createWebhooks.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteWebhooks.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receive.call(this);
+	}
+
+	/** The first step of every execution the trigger starts: records its events (see record.ts), passes the items on. */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await recordExecution.call(this);
+	}
+}

@@ -1,0 +1,84 @@
+/** The trigger's parameters, read and checked the same way at activation and on every delivery. */
+import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { RequestOptionValues, RetryPolicy } from '../shared/retry';
+import { policyFromOptions } from '../shared/retry';
+import { checkNumericId, showValue } from '../shared/validation';
+import type { Subscription, TriggerEvent } from './events';
+import { isTriggerEvent, subscriptionsFor } from './events';
+
+export const DEFAULT_MAX_AGE_MINUTES = 5;
+
+interface TriggerOptions extends RequestOptionValues {
+	fetchFullOrder?: boolean;
+	maxEventAgeMinutes?: number;
+}
+
+export interface TriggerSettings {
+	events: TriggerEvent[];
+	subscriptions: Subscription[];
+	/** Undefined: the account itself (`/v1/webhooks`). */
+	registrationId?: string;
+	/** `account` or `registration:<id>`. */
+	scope: string;
+	fetchFullOrder: boolean;
+	maxAgeMs: number;
+	retry: RetryPolicy;
+}
+
+type Context = IHookFunctions | IWebhookFunctions;
+
+function problem(ctx: Context, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, { description });
+}
+
+export function readSettings(ctx: Context): TriggerSettings {
+	const rawEvents = ctx.getNodeParameter('events', []) as unknown;
+	const list = Array.isArray(rawEvents) ? rawEvents : [rawEvents];
+	const unknown = list.filter((e) => !isTriggerEvent(e));
+	if (unknown.length) {
+		throw problem(ctx, `"Events" holds ${showValue(unknown[0])}, which is not an event of this trigger`, 'Pick the events from the list.');
+	}
+	const events = list as TriggerEvent[];
+	if (!events.length) throw problem(ctx, '"Events" is empty', 'Select at least one event, e.g. Delivery Status Changed.');
+
+	const source = ctx.getNodeParameter('source', 'account') as string;
+	let registrationId: string | undefined;
+	if (source === 'registration') {
+		const raw = ctx.getNodeParameter('registrationId', '', { extractValue: true }) as unknown;
+		const check = checkNumericId(raw, 'RegistrationID');
+		if (!check.ok) throw problem(ctx, `"Registration" ${showValue(raw)} ${check.problem}`, check.hint);
+		registrationId = check.value;
+	} else if (source !== 'account') {
+		throw problem(ctx, `"Receive Events Of" ${showValue(source)} is not a choice of this trigger`, 'Pick "This Account" or "A Registered Entity".');
+	}
+
+	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
+	const minutes = options.maxEventAgeMinutes ?? DEFAULT_MAX_AGE_MINUTES;
+	if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes <= 0 || minutes > 24 * 60) {
+		throw problem(
+			ctx,
+			`"Maximum Event Age (Minutes)" must be a number above 0 and at most 1440, not ${showValue(options.maxEventAgeMinutes)}`,
+			'Leave it at 5 unless n8n and the service disagree about the time or deliveries are delayed.',
+		);
+	}
+	if (options.fetchFullOrder !== undefined && typeof options.fetchFullOrder !== 'boolean') {
+		throw problem(ctx, `"Fetch Full Order" must be on or off, not ${showValue(options.fetchFullOrder)}`, 'Use the toggle, or an expression that gives true or false.');
+	}
+	return {
+		events,
+		subscriptions: subscriptionsFor(events),
+		registrationId,
+		scope: registrationId === undefined ? 'account' : `registration:${registrationId}`,
+		fetchFullOrder: options.fetchFullOrder === true,
+		maxAgeMs: Math.round(minutes * 60_000),
+		retry: policyFromOptions(options),
+	};
+}
+
+/** Only the request options: removing webhooks must not depend on the other parameters still being valid. */
+export function readRetry(ctx: Context): RetryPolicy {
+	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
+	return policyFromOptions(options && typeof options === 'object' ? options : {});
+}

@@ -1,0 +1,54 @@
+/** File › Get: one FileID (from an order's OrderPDF, Attachments or Messages) in, one binary item out. */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { checkFileId } from '../../../shared/fileAnswer';
+import { describeFile, readFile, readMaxFileSize, toBinary } from '../../../shared/files';
+import { requireValid } from '../../../shared/input';
+import { runPerItem } from '../../../shared/items';
+import type { ClientProvider } from '../../../shared/router';
+import type { Check } from '../../../shared/validation';
+import { readPartyOption } from '../options';
+
+const show = { resource: ['file'], operation: ['get'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'File ID',
+		name: 'fileId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a',
+		description: "The file's FileID, as a full order (Order › Get) names it in OrderPDF, Attachments or Messages",
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the output binary field to put the file in',
+		displayOptions: { show },
+	},
+];
+
+const hintProperty = 'Enter a name such as data, pdf or invoice: letters, digits, "_" and "-".';
+
+function checkPropertyName(value: unknown): Check {
+	if (typeof value !== 'string' || !value.trim()) return { ok: false, problem: 'is empty', hint: hintProperty };
+	const name = value.trim();
+	return /^[A-Za-z0-9_-]{1,100}$/.test(name) ? { ok: true, value: name } : { ok: false, problem: 'is not a binary field name', hint: hintProperty };
+}
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, async (itemIndex) => {
+		const fileId = requireValid(this, itemIndex, 'File ID', this.getNodeParameter('fileId', itemIndex, ''), checkFileId);
+		const property = requireValid(this, itemIndex, 'Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), checkPropertyName);
+		const maxBytes = readMaxFileSize(this, itemIndex);
+		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		const file = await readFile(this, client, fileId, { itemIndex, maxBytes });
+		const binary = await toBinary(this, file);
+		return { json: describeFile({ property }, file, binary), binary: { [property]: binary } };
+	});
+}

@@ -1,0 +1,129 @@
+/**
+ * The credit note of an invoice (beyond-contract "Changes after sending"): an order of
+ * type CreditNote that refers to the invoice by `AboutInvoiceNumber`, with the invoice's
+ * parties and lines (all, or the ones picked, whole or in part), never crediting more
+ * than the invoice holds. Pure: no n8n, no I/O. Exported for Create Credit Note and tests.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { FieldProblem } from '../../../shared/validation';
+import { toNumber } from './orderBody';
+
+/** One picked line: its position on the invoice (1 = first) and, optionally, part of its quantity. */
+export interface LinePick {
+	line: number;
+	quantity?: number;
+}
+
+export interface CreditNoteInput {
+	/** 'all' copies every line as it is. */
+	lines: 'all' | LinePick[];
+	orderDate: string;
+	externalProviderId?: string;
+	orderNumber?: string;
+	reference?: string;
+}
+
+export type CreditNoteResult = { body: IDataObject; aboutInvoiceNumber: string } | { problem: FieldProblem };
+
+/** The fields of an invoice line a new order takes; computed amounts and ids stay behind. */
+const LINE_FIELDS = ['Quantity', 'Description', 'UnitPriceExcl', 'VATPercentage', 'ProductID', 'Unit'];
+/** The party fields worth carrying to the credit note (the rest is derived by the service). */
+const PARTY_FIELDS = ['Name', 'VATNumber', 'PartyType', 'Email', 'CountryCode', 'Addresses', 'Identifiers'];
+/** Rounding slack when comparing amounts computed here with the invoice's own totals. */
+const CENT = 0.005;
+
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+function problem(field: string, value: unknown, what: string, fix: string): CreditNoteResult {
+	return { problem: { field, value, problem: what, hint: fix } };
+}
+
+function copyParty(party: unknown): IDataObject | undefined {
+	if (!party || typeof party !== 'object' || Array.isArray(party)) return undefined;
+	const source = party as IDataObject;
+	const copy: IDataObject = {};
+	for (const field of PARTY_FIELDS) if (source[field] !== undefined && source[field] !== null) copy[field] = source[field];
+	if (copy.Name === undefined && typeof source.DisplayName === 'string') copy.Name = source.DisplayName;
+	return Object.keys(copy).length ? copy : undefined;
+}
+
+function copyLine(line: IDataObject, quantity?: number): IDataObject {
+	const copy: IDataObject = {};
+	for (const field of LINE_FIELDS) if (line[field] !== undefined && line[field] !== null) copy[field] = line[field];
+	if (quantity !== undefined) copy.Quantity = quantity;
+	return copy;
+}
+
+/** Incl. VAT amount of lines, from quantity, unit price and VAT rate (what the service computes). */
+export function linesTotal(lines: IDataObject[]): number {
+	let total = 0;
+	for (const line of lines) {
+		const excl = (toNumber(line.Quantity) ?? 0) * (toNumber(line.UnitPriceExcl) ?? 0);
+		total += cents(excl) + cents((excl * (toNumber(line.VATPercentage) ?? 0)) / 100);
+	}
+	return cents(total);
+}
+
+/**
+ * The create body of the credit note for `invoice` (a full order as read), or the first
+ * problem: not an invoice, no number to refer to, no lines, a picked line the invoice does
+ * not have, more of a line than the invoice holds, or more in total than the invoice.
+ */
+export function buildCreditNote(invoice: IDataObject, input: CreditNoteInput): CreditNoteResult {
+	const orderId = invoice.OrderID;
+	if (invoice.OrderType !== 'Invoice') {
+		return problem('Invoice', orderId, `is a ${String(invoice.OrderType ?? 'order of unknown type')}, not an invoice`, 'Pick the invoice the credit note is for.');
+	}
+	const number = typeof invoice.OrderNumber === 'string' ? invoice.OrderNumber.trim() : '';
+	if (!number) return problem('Invoice', orderId, 'has no invoice number to refer to', 'Give the invoice a number in the web app first.');
+	const invoiceLines = Array.isArray(invoice.OrderLines) ? (invoice.OrderLines as IDataObject[]).filter((l) => l && typeof l === 'object') : [];
+	if (!invoiceLines.length) return problem('Invoice', orderId, 'has no lines to credit', 'Check the invoice in the web app.');
+
+	let lines: IDataObject[];
+	if (input.lines === 'all') {
+		lines = invoiceLines.map((line) => copyLine(line));
+	} else {
+		if (!input.lines.length) return problem('Picked Lines', undefined, 'is empty', 'Add the lines to credit, or choose All Lines.');
+		const left = invoiceLines.map((line) => Math.abs(toNumber(line.Quantity) ?? 0));
+		lines = [];
+		for (let i = 0; i < input.lines.length; i++) {
+			const pick = input.lines[i];
+			const where = `Picked Lines › Line ${i + 1}`;
+			const source = invoiceLines[pick.line - 1];
+			if (!source) {
+				return problem(`${where} › Line Number`, pick.line, `is not a line of invoice ${number} (it has ${invoiceLines.length})`, 'Line 1 is the first line of the invoice.');
+			}
+			const invoiced = toNumber(source.Quantity) ?? 0;
+			const quantity = pick.quantity === undefined ? Math.abs(invoiced) : Math.abs(pick.quantity);
+			if (quantity > left[pick.line - 1] + 1e-9) {
+				const what = left[pick.line - 1] < Math.abs(invoiced) ? `${left[pick.line - 1]} left after the lines above` : `${Math.abs(invoiced)} invoiced`;
+				return problem(`${where} › Quantity`, pick.quantity ?? quantity, `is more than line ${pick.line} of invoice ${number} holds (${what})`, 'Credit at most the quantity invoiced.');
+			}
+			left[pick.line - 1] -= quantity;
+			lines.push(copyLine(source, invoiced < 0 ? -quantity : quantity));
+		}
+	}
+
+	const credited = linesTotal(lines);
+	const invoiceTotal = typeof invoice.TotalIncl === 'number' ? invoice.TotalIncl : linesTotal(invoiceLines);
+	if (Math.abs(credited) > Math.abs(invoiceTotal) + CENT) {
+		return problem('Credit Note Lines', credited, `exceed invoice ${number} (total ${invoiceTotal.toFixed(2)} incl. VAT)`, 'Credit at most what was invoiced.');
+	}
+
+	const body: IDataObject = {
+		OrderType: 'CreditNote',
+		OrderDirection: invoice.OrderDirection,
+		OrderDate: input.orderDate,
+		AboutInvoiceNumber: number,
+		Customer: copyParty(invoice.Customer) ?? copyParty(invoice.CounterParty),
+		OrderLines: lines,
+	};
+	const supplier = copyParty(invoice.Supplier);
+	if (supplier && invoice.OrderDirection === 'Cost') body.Supplier = supplier;
+	if (typeof invoice.Currency === 'string' && invoice.Currency) body.Currency = invoice.Currency;
+	if (input.externalProviderId) body.ExternalProviderID = input.externalProviderId;
+	if (input.orderNumber) body.OrderNumber = input.orderNumber;
+	if (input.reference) body.Reference = input.reference;
+	return { body, aboutInvoiceNumber: number };
+}

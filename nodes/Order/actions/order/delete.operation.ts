@@ -1,0 +1,46 @@
+/**
+ * Order › Delete: `DELETE /v1/orders/{ID}`. The service keeps an order that went over a
+ * network (the receiver has it); its refusal is reported as such, with what to do instead.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forOperation } from '../../../shared/display';
+import { runPerItem } from '../../../shared/items';
+import { orderIdField, readOrderId } from '../../../shared/orderId';
+import type { ClientProvider } from '../../../shared/router';
+import { readPartyOption } from '../options';
+import { readEveryItem, refusalError } from './orderChanges';
+
+export const description: INodeProperties[] = forOperation('delete', [
+	{
+		...orderIdField({ description: 'The order to delete: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
+		displayOptions: { show: { resource: ['order'] } },
+	},
+]);
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	const reads = readEveryItem(this, (itemIndex) => readOrderId(this, itemIndex));
+	return await runPerItem(this, async (itemIndex) => {
+		const orderId = reads[itemIndex];
+		if (orderId instanceof Error) throw orderId;
+		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		await client
+			.request<unknown>({
+				method: 'DELETE',
+				path: `/v1/orders/${orderId}`,
+				itemIndex,
+				operation: `Delete order ${orderId}`,
+				acceptText: true,
+			})
+			.catch((error: unknown) => {
+				throw refusalError(
+					this.getNode(),
+					error,
+					itemIndex,
+					`Order ${orderId} was not deleted`,
+					'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
+				);
+			});
+		return { OrderID: orderId, Deleted: true };
+	});
+}

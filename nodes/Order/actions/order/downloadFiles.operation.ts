@@ -1,0 +1,91 @@
+/**
+ * Order › Download Files: per input item, read the order, then the files picked (main
+ * PDF, UBL, other attachments, network messages) as binary data: one item per order with
+ * a binary property per file, or one item per file. An order without a picked file fails
+ * its item, naming what is missing, unless Allow Missing Files lets it pass without.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { FileKind } from '../../../shared/files';
+import { checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/files';
+import { runPerItem } from '../../../shared/items';
+import { orderIdField, readOrderId } from '../../../shared/orderId';
+import type { ClientProvider } from '../../../shared/router';
+import { readPartyOption } from '../options';
+import type { SingleOrderPath } from './orderApi';
+import { getOrder } from './orderApi';
+
+const show = { resource: ['order'], operation: ['downloadFiles'] };
+
+export const description: INodeProperties[] = [
+	orderIdField({ description: 'The order whose files to read', displayOptions: { show } }),
+	filesField({
+		displayOptions: { show },
+		hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 … (with Options › One Item per File: data)',
+	}),
+];
+
+interface Settings {
+	kinds: FileKind[];
+	maxBytes: number;
+	oneItemPerFile: boolean;
+	allowMissing: boolean;
+	path: SingleOrderPath;
+}
+
+function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
+	const fail = (field: string, problem: string, hint: string) =>
+		new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "${field}" ${problem}`, { itemIndex, description: hint });
+	const kinds = checkFileKinds(ctx.getNodeParameter('files', itemIndex, ['pdf', 'ubl']));
+	if ('problem' in kinds) throw fail('Files', kinds.problem, 'Pick one or more of Main PDF, UBL / XML, Other Attachments and Network Messages.');
+	if (!kinds.kinds.length) throw fail('Files', 'is empty', 'Pick at least one kind of file to read.');
+	return {
+		kinds: kinds.kinds,
+		maxBytes: readMaxFileSize(ctx, itemIndex),
+		oneItemPerFile: ctx.getNodeParameter('options.oneItemPerFile', itemIndex, false) === true,
+		allowMissing: ctx.getNodeParameter('options.allowMissingFiles', itemIndex, false) === true,
+		path: ctx.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath,
+	};
+}
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, async (itemIndex) => {
+		const orderId = readOrderId(this, itemIndex);
+		const settings = readSettings(this, itemIndex);
+		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		const order = await getOrder(client, orderId, itemIndex, settings.path);
+		const head: IDataObject = { OrderID: order.OrderID ?? orderId, OrderNumber: order.OrderNumber };
+
+		const picked = pickFiles(order, settings.kinds);
+		if (picked.problem) {
+			throw new NodeOperationError(this.getNode(), `Item ${itemIndex + 1}: order ${orderId} ${picked.problem}`, {
+				itemIndex,
+				description: 'The order\'s file list cannot be read safely; no file was requested.',
+			});
+		}
+		if (picked.missing.length && !settings.allowMissing) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${itemIndex + 1}: order ${orderId}${order.OrderNumber ? ` (${String(order.OrderNumber)})` : ''} has no ${describeMissing(picked.missing)} file`,
+				{
+					itemIndex,
+					description:
+						'Only invoices and credit notes have a UBL; network messages come once an order is sent over Peppol. Turn on Options › Allow Missing Files to pass such orders on without the file.',
+				},
+			);
+		}
+
+		const files = await readOrderFiles(this, client, picked.refs, { itemIndex, maxBytes: settings.maxBytes });
+		const missing = picked.missing.length ? { MissingFiles: picked.missing } : {};
+		if (settings.oneItemPerFile) {
+			// Each file on its own item, in "data" as n8n's file nodes expect; an order without files still says so.
+			if (!files.length) return { json: { ...head, Files: [], ...missing } };
+			return files.map((file): INodeExecutionData => ({ json: { ...head, ...file.json, Property: 'data', ...missing }, binary: { data: file.binary } }));
+		}
+		const binary = Object.fromEntries(files.map((file) => [file.ref.property, file.binary]));
+		const item: INodeExecutionData = { json: { ...head, Files: files.map((file) => file.json), ...missing } };
+		if (files.length) item.binary = binary;
+		return item;
+	});
+}

@@ -1,0 +1,166 @@
+/**
+ * Order › Get Delivery Status: each order's `CurrentDocumentDeliveryDetails`, flattened,
+ * on one of three outputs (Delivered, Pending, Error / Refused) so a workflow routes
+ * without an IF node. Read from the order, or through the access-point path of a
+ * registered entity.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forOperation } from '../../../shared/display';
+import { registrationIdField } from '../../../shared/fields';
+import { readRegistrationId } from '../../../shared/input';
+import { asNodeError, errorItem } from '../../../shared/items';
+import { orderIdField, readOrderId } from '../../../shared/orderId';
+import type { ClientProvider } from '../../../shared/router';
+import { readPartyOption } from '../options';
+import type { SingleOrderPath } from './orderApi';
+import { getOrder } from './orderApi';
+import { readEveryItem } from './orderChanges';
+
+/** The outputs, in order; the node's `outputs` expression names them the same way. */
+export const DELIVERY_OUTPUTS = ['Delivered', 'Pending', 'Error / Refused'] as const;
+const DELIVERED = 0;
+const PENDING = 1;
+const NOT_DELIVERED = 2;
+
+const properties: INodeProperties[] = [
+	orderIdField({ description: 'The order whose delivery status to read: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
+	{
+		displayName: 'Read Through',
+		name: 'readThrough',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Order',
+				value: 'order',
+				description: "GET /v1/orders/{ID} as the credential's party (or Options › Act for Party)",
+			},
+			{
+				name: 'Registered Entity (Access Point)',
+				value: 'registration',
+				description: 'GET /v1/einvoices/registrations/{RegistrationID}/orders/{ID}: an order of a company registered under this account',
+			},
+		],
+		default: 'order',
+	},
+	{ ...registrationIdField, displayOptions: { show: { readThrough: ['registration'] } } },
+];
+
+export const description: INodeProperties[] = forOperation(
+	'getDeliveryStatus',
+	properties.map((property) => ({
+		...property,
+		displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, resource: ['order'] } },
+	})),
+);
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+}
+
+function orNull(value: unknown): IDataObject[string] {
+	return value === undefined ? null : (value as IDataObject[string]);
+}
+
+function counterPartyName(order: IDataObject): string | null {
+	const party = (order.CounterParty ?? order.Customer) as IDataObject | undefined;
+	const name = text(party?.DisplayName) || text(party?.Name);
+	return name || null;
+}
+
+/**
+ * The flattened delivery status of an order and the output it goes to. A refusal is
+ * checked first: the service keeps DocumentDeliveryStatus "Delivered" for a refused
+ * invoice (it reached the buyer, who then refused it) and only sets the Refused fields.
+ * No status at all is Pending (nothing has failed: not sent yet, or not reported yet);
+ * a status this node does not know goes to Error / Refused, where someone looks at it.
+ */
+export function readDelivery(order: IDataObject): { json: IDataObject; output: number } {
+	const raw = order.CurrentDocumentDeliveryDetails;
+	const details = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as IDataObject) : {};
+	const refused = [details.DocumentRefusedDate, details.DocumentRefusedInfo, details.DocumentRefusedReasonTC].some((v) => text(v) !== '');
+	const apiStatus = text(details.DocumentDeliveryStatus);
+	let status: string;
+	let output: number;
+	const known = apiStatus.toLowerCase();
+	if (refused || known === 'refused') [status, output] = ['Refused', NOT_DELIVERED];
+	else if (known === 'error') [status, output] = ['Error', NOT_DELIVERED];
+	else if (known === 'delivered' || (!apiStatus && details.IsDocumentDelivered === true)) [status, output] = ['Delivered', DELIVERED];
+	else if (known === 'pending') [status, output] = ['Pending', PENDING];
+	else if (!apiStatus) [status, output] = [order.IsSent === false ? 'NotSent' : 'Unknown', PENDING];
+	else [status, output] = [apiStatus, NOT_DELIVERED];
+	const json: IDataObject = {
+		OrderID: orNull(order.OrderID),
+		OrderNumber: orNull(order.OrderNumber),
+		OrderType: orNull(order.OrderType),
+		OrderStatus: orNull(order.OrderStatus),
+		IsSent: orNull(order.IsSent),
+		CounterParty: counterPartyName(order),
+		Status: status,
+		Delivered: details.IsDocumentDelivered === true,
+		DeliveryStatus: apiStatus || null,
+		DeliveryDate: orNull(details.DocumentDeliveryDate),
+		DeliveryInfo: orNull(details.DocumentDeliveryInfo),
+		Refused: status === 'Refused',
+		RefusedDate: orNull(details.DocumentRefusedDate),
+		RefusedReason: orNull(details.DocumentRefusedReasonTC),
+		RefusedInfo: orNull(details.DocumentRefusedInfo),
+	};
+	return { json, output };
+}
+
+interface Read {
+	orderId: number;
+	registrationId?: string;
+	partyId?: string;
+	path: SingleOrderPath;
+}
+
+function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
+	const orderId = readOrderId(ctx, itemIndex);
+	const through = ctx.getNodeParameter('readThrough', itemIndex, 'order') as string;
+	const path = ctx.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath;
+	if (through === 'registration') return { orderId, registrationId: readRegistrationId(ctx, itemIndex), path };
+	return { orderId, partyId: readPartyOption(ctx, itemIndex), path };
+}
+
+async function fetchOrder(clients: ClientProvider, read: Read, itemIndex: number): Promise<IDataObject> {
+	if (read.registrationId === undefined) {
+		return await getOrder(await clients(itemIndex, read.partyId), read.orderId, itemIndex, read.path);
+	}
+	const client = await clients(itemIndex);
+	return await client.request<IDataObject>({
+		method: 'GET',
+		path: `/v1/einvoices/registrations/${encodeURIComponent(read.registrationId)}/orders/${read.orderId}`,
+		itemIndex,
+		operation: `Get order ${read.orderId} of registration ${read.registrationId}`,
+	});
+}
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
+	const outputs: INodeExecutionData[][] = DELIVERY_OUTPUTS.map(() => []);
+	const reads = readEveryItem(this, (itemIndex) => readItem(this, itemIndex));
+	for (let itemIndex = 0; itemIndex < reads.length; itemIndex++) {
+		const read = reads[itemIndex];
+		try {
+			if (read instanceof Error) throw read;
+			const order = await fetchOrder(clients, read, itemIndex);
+			if (!order || typeof order !== 'object' || Array.isArray(order)) throw new Error(`Order ${read.orderId} was answered without an order object`);
+			const { json, output } = readDelivery(order);
+			if (json.OrderID === null) json.OrderID = read.orderId;
+			if (read.registrationId !== undefined) json.RegistrationID = Number(read.registrationId);
+			outputs[output].push({ json, pairedItem: { item: itemIndex } });
+		} catch (error) {
+			const nodeError = asNodeError(this, error, itemIndex);
+			if (!this.continueOnFail()) throw nodeError;
+			// Not known to be delivered: with Continue it leaves through Error / Refused.
+			outputs[NOT_DELIVERED].push(errorItem(this, nodeError, itemIndex));
+		}
+	}
+	// An AI agent reads only a tool's first output: as a tool every item goes there, its Status saying which it is.
+	const asTool = typeof this.isToolExecution === 'function' && this.isToolExecution();
+	if (!asTool) return outputs;
+	const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;
+	return [outputs.flat().sort((a, b) => itemOf(a) - itemOf(b))];
+}

@@ -1,0 +1,132 @@
+/**
+ * Order › Update: a partial change of an existing order (`PATCH /v1/orders/{ID}`). Only
+ * the fields the user sets are sent: Is Sent (the "exported" flag), Internal Info,
+ * Approval Status, and Cancel (OrderStatus Canceled). Amounts and lines cannot change
+ * after creation; a credit note corrects them.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forOperation } from '../../../shared/display';
+import { inputError } from '../../../shared/input';
+import { runPerItem } from '../../../shared/items';
+import { orderIdField, readOrderId } from '../../../shared/orderId';
+import type { ClientProvider } from '../../../shared/router';
+import { readPartyOption } from '../options';
+import { answeredObject, readEveryItem, refusalError } from './orderChanges';
+
+const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
+const MAX_INTERNAL_INFO = 2000;
+
+const properties: INodeProperties[] = [
+	orderIdField({ description: 'The order to change: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Only the fields added here are sent; everything else on the order stays as it is',
+		options: [
+			{
+				displayName: 'Approval Status',
+				name: 'approvalStatus',
+				type: 'options',
+				options: APPROVAL_STATUSES.map((value) => ({ name: value, value })),
+				default: 'Approved',
+				description: 'Only for an order that awaits approval (approval switched on): Approved makes it payable, Rejected refuses it',
+			},
+			{
+				displayName: 'Cancel',
+				name: 'cancel',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to cancel the order (OrderStatus Canceled). The service refuses it for an order sent over Peppol, paid, credited or with payments: create a credit note instead.',
+			},
+			{
+				displayName: 'Internal Info',
+				name: 'internalInfo',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'Your own note on the order, never sent to the customer (at most 2000 characters); left empty, it clears the note',
+			},
+			{
+				displayName: 'Is Sent',
+				name: 'isSent',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the order counts as sent/exported (e.g. booked in your accounting tool)',
+			},
+		],
+	},
+];
+
+export const description: INodeProperties[] = forOperation(
+	'update',
+	properties.map((property) => ({ ...property, displayOptions: { show: { resource: ['order'] } } })),
+);
+
+/** The PATCH body from Update Fields: only what is set, each value of the type the API takes. */
+export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const fields = ctx.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const change: IDataObject = {};
+	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
+	if (fields.isSent !== undefined) {
+		if (typeof fields.isSent !== 'boolean') throw wrong('Is Sent', fields.isSent, 'is not true or false', 'Switch it on or off, or map a boolean (true/false, not text).');
+		change.IsSent = fields.isSent;
+	}
+	if (fields.internalInfo !== undefined) {
+		const info = fields.internalInfo;
+		if (info !== null && typeof info !== 'string') throw wrong('Internal Info', info, 'is not text', 'Enter text, or map a text value.');
+		if (typeof info === 'string' && info.length > MAX_INTERNAL_INFO) {
+			throw wrong('Internal Info', `${info.slice(0, 40)}…`, `is longer than ${MAX_INTERNAL_INFO} characters (${info.length})`, 'Shorten the note.');
+		}
+		change.InternalInfo = typeof info === 'string' && info.trim() !== '' ? info : null;
+	}
+	if (fields.approvalStatus !== undefined) {
+		if (!APPROVAL_STATUSES.includes(fields.approvalStatus as string)) {
+			throw wrong('Approval Status', fields.approvalStatus, `is not one of ${APPROVAL_STATUSES.join(', ')}`, 'Pick Approved, Pending or Rejected.');
+		}
+		change.ApprovalStatus = fields.approvalStatus;
+	}
+	if (fields.cancel !== undefined) {
+		if (typeof fields.cancel !== 'boolean') throw wrong('Cancel', fields.cancel, 'is not true or false', 'Switch it on to cancel the order.');
+		if (fields.cancel) change.OrderStatus = 'Canceled';
+	}
+	if (Object.keys(change).length === 0) {
+		throw wrong('Update Fields', undefined, 'has nothing to change', 'Add at least one field (Is Sent, Internal Info, Approval Status, or Cancel switched on).');
+	}
+	return change;
+}
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	const reads = readEveryItem(this, (itemIndex) => ({ orderId: readOrderId(this, itemIndex), change: readChange(this, itemIndex) }));
+	return await runPerItem(this, async (itemIndex) => {
+		const read = reads[itemIndex];
+		if (read instanceof Error) throw read;
+		const { orderId, change } = read;
+		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		const answer = await client
+			.request<unknown>({
+				method: 'PATCH',
+				path: `/v1/orders/${orderId}`,
+				body: change,
+				headers: { 'Content-Type': 'application/json' },
+				itemIndex,
+				operation: `Update order ${orderId}`,
+				acceptText: true,
+			})
+			.catch((error: unknown) => {
+				throw refusalError(
+					this.getNode(),
+					error,
+					itemIndex,
+					`Order ${orderId} was not updated`,
+					'Nothing was changed. Amounts, lines and parties cannot change after creation: create a credit note for an order sent over Peppol, paid or with payments.',
+				);
+			});
+		// An empty answer (some deployments) is a success too: the output is then what was changed.
+		return answeredObject(answer) ?? { OrderID: orderId, ...change };
+	});
+}

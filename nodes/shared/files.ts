@@ -1,0 +1,318 @@
+/**
+ * An order's files as n8n binary data, once for every node that hands them out (Order ›
+ * Download Files, File › Get, the Order Trigger's Include Files, the webhook trigger):
+ * which files of a full order the user picked, the read of `GET /v1/files/{FileID}`
+ * (bounded by Maximum File Size, decoded once as it arrives, see fileAnswer.ts), and
+ * `prepareBinaryData`, so n8n's filesystem/S3 binary modes keep the bytes out of memory
+ * and out of the execution JSON. Just over 300 lines: fields, checks, picking and reading
+ * of files stay together so each node uses them the same way.
+ */
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	IPollFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { FileAnswer } from './fileAnswer';
+import { checkFileId, FileAnswerDecoder, NOT_JSON } from './fileAnswer';
+import type { ApiClient } from './transport';
+
+export type FileKind = 'pdf' | 'ubl' | 'attachments' | 'messages';
+export type FileContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
+
+export const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> = [
+	{ name: 'Main PDF', value: 'pdf', description: 'The order\'s PDF (your own, else the one the service made), as binary property "pdf"' },
+	{
+		name: 'UBL / XML',
+		value: 'ubl',
+		description: 'The UBL invoice or credit note (invoices and credit notes only), as "ubl" ("ubl_2" … if there are more)',
+	},
+	{
+		name: 'Other Attachments',
+		value: 'attachments',
+		description: 'Every other attachment (files sent on create, the JSON the order was made from), as "attachment_1", "attachment_2" …',
+	},
+	{
+		name: 'Network Messages',
+		value: 'messages',
+		description: 'Peppol responses (delivery and invoice responses), as "message_1", "message_2" …',
+	},
+];
+
+const KIND_LABELS: Record<FileKind, string> = { pdf: 'Main PDF', ubl: 'UBL / XML', attachments: 'Other Attachments', messages: 'Network Messages' };
+
+/** Files an order may name that are read at most, so a hostile answer cannot make a run read thousands. */
+export const MAX_FILES_PER_ORDER = 100;
+export const DEFAULT_MAX_FILE_MB = 20;
+export const MAX_FILE_MB = 256;
+const MB = 1024 * 1024;
+/** Room for the JSON around the base64 (ids, names, MIME type). */
+const ANSWER_OVERHEAD_BYTES = 64 * 1024;
+
+/** The multi-select of files, for Download Files and the triggers. */
+export function filesField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Files',
+		name: 'files',
+		type: 'multiOptions',
+		options: FILE_KINDS,
+		default: ['pdf', 'ubl'],
+		description: 'Which of the order\'s files to read as binary data',
+		...overrides,
+	};
+}
+
+export const maxFileSizeOption: INodeProperties = {
+	displayName: 'Maximum File Size (MB)',
+	name: 'maxFileSizeMb',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_FILE_MB },
+	default: DEFAULT_MAX_FILE_MB,
+	description:
+		'Reading files: the largest file read (its answer, base64 in JSON, may be a third larger); a larger one fails the item instead of filling memory. Creating: the most your own PDF and attachments of one order may add up to.',
+};
+
+/** The chosen kinds, checked (a list of known values; an expression may give anything). */
+export function checkFileKinds(value: unknown): { kinds: FileKind[] } | { problem: string } {
+	const list = typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value;
+	if (!Array.isArray(list)) return { problem: 'is not a list of files' };
+	const known = FILE_KINDS.map((kind) => kind.value as string);
+	const unknown = list.filter((entry) => typeof entry !== 'string' || !known.includes(entry));
+	if (unknown.length) return { problem: `has ${unknown.map((entry) => JSON.stringify(entry)).join(', ')}, which is not one of ${known.join(', ')}` };
+	return { kinds: known.filter((kind) => list.includes(kind)) as FileKind[] };
+}
+
+/** Maximum File Size in bytes, or what is wrong with the value. */
+export function checkMaxFileSize(value: unknown): { bytes: number } | { problem: string } {
+	const mb = value === undefined || value === null || value === '' ? DEFAULT_MAX_FILE_MB : value;
+	if (typeof mb !== 'number' || !Number.isFinite(mb) || mb < 1 || mb > MAX_FILE_MB) {
+		return { problem: `${String(value).slice(0, 20)} is not a size from 1 to ${MAX_FILE_MB} MB` };
+	}
+	return { bytes: Math.round(mb * MB) };
+}
+
+/** Options › Maximum File Size of one item in bytes, or a NodeOperationError naming the item (before any request). */
+export function readMaxFileSize(ctx: IExecuteFunctions, itemIndex: number): number {
+	const size = checkMaxFileSize(ctx.getNodeParameter('options.maxFileSizeMb', itemIndex, DEFAULT_MAX_FILE_MB));
+	if ('problem' in size) {
+		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Maximum File Size (MB)" ${size.problem}`, {
+			itemIndex,
+			description: `Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
+		});
+	}
+	return size.bytes;
+}
+
+/** One file an order names: where it goes (binary property) and its ID. */
+export interface FileRef {
+	kind: FileKind;
+	property: string;
+	FileID: string;
+	FileName?: string;
+}
+
+export interface PickedFiles {
+	refs: FileRef[];
+	/** Kinds asked for that the order has no file of. */
+	missing: FileKind[];
+	/** Why the order's file list cannot be used (a FileID unsafe for a URL, too many files). */
+	problem?: string;
+}
+
+const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined);
+const isXml = (name: string | undefined) => !!name && /\.xml$/i.test(name.trim());
+
+/**
+ * The files of a full order (OrderPDF, Attachments, Messages) of the chosen kinds, named
+ * by binary property: pdf; ubl, ubl_2 …; attachment_1 …; message_1 …. The UBL is the
+ * attachment whose name ends in .xml; a list item (summary) names no files.
+ */
+export function pickFiles(order: IDataObject, kinds: FileKind[]): PickedFiles {
+	const refs: FileRef[] = [];
+	const missing: FileKind[] = [];
+	const seen = new Set<string>();
+	let unsafe: string | undefined;
+	const add = (kind: FileKind, property: string, entry: IDataObject) => {
+		const id = entry.FileID;
+		const check = checkFileId(typeof id === 'number' ? String(id) : id);
+		if (!check.ok) {
+			unsafe ??= `${KIND_LABELS[kind]} has a FileID ${JSON.stringify(id)?.slice(0, 60)} that ${check.problem}`;
+			return;
+		}
+		if (seen.has(check.value.toLowerCase())) return;
+		seen.add(check.value.toLowerCase());
+		refs.push({ kind, property, FileID: check.value, FileName: text(entry.FileName) });
+	};
+	const withId = (entry: unknown): entry is IDataObject => isObject(entry) && entry.FileID !== undefined && entry.FileID !== null && entry.FileID !== '';
+	const attachments = (Array.isArray(order.Attachments) ? order.Attachments : []).filter(withId);
+	const messages = (Array.isArray(order.Messages) ? order.Messages : []).filter(withId);
+	for (const kind of kinds) {
+		const before = refs.length;
+		if (kind === 'pdf' && withId(order.OrderPDF)) add('pdf', 'pdf', order.OrderPDF);
+		if (kind === 'ubl') {
+			attachments.filter((a) => isXml(text(a.FileName))).forEach((a, i) => add('ubl', i === 0 ? 'ubl' : `ubl_${i + 1}`, a));
+		}
+		if (kind === 'attachments') {
+			attachments.filter((a) => !isXml(text(a.FileName))).forEach((a, i) => add('attachments', `attachment_${i + 1}`, a));
+		}
+		if (kind === 'messages') messages.forEach((m, i) => add('messages', `message_${i + 1}`, m));
+		if (refs.length === before && !unsafe) missing.push(kind);
+	}
+	if (unsafe) return { refs: [], missing, problem: unsafe };
+	if (refs.length > MAX_FILES_PER_ORDER) {
+		return { refs: [], missing, problem: `names ${refs.length} files of the chosen kinds; at most ${MAX_FILES_PER_ORDER} are read per order` };
+	}
+	return { refs, missing };
+}
+
+/** Words for the kinds an order has no file of, e.g. "no UBL / XML". */
+export function describeMissing(missing: FileKind[]): string {
+	return missing.map((kind) => KIND_LABELS[kind]).join(', ');
+}
+
+export interface ReadFileOptions {
+	itemIndex?: number;
+	/** Largest file accepted, in bytes (Maximum File Size). */
+	maxBytes: number;
+}
+
+export interface ReadFile {
+	FileID: string;
+	FileName: string;
+	MimeType?: string;
+	content: Buffer;
+}
+
+/** A file name safe as n8n's fileName: the last path part, or one made from the FileID. */
+function safeName(name: string | undefined, fileId: string): string {
+	const base = Array.from((name ?? '').split(/[\\/]/).pop() ?? '')
+		.filter((c) => c.charCodeAt(0) >= 0x20)
+		.join('')
+		.trim();
+	return base && base !== '.' && base !== '..' ? base : `file-${fileId}`;
+}
+
+function headerNumber(headers: Record<string, string | string[] | undefined>, name: string): number | undefined {
+	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
+	const value = key ? headers[key] : undefined;
+	const n = Number(Array.isArray(value) ? value[0] : value);
+	return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * `GET /v1/files/{FileID}`: the answer arrives as a stream (no larger than the file's
+ * base64 allows) and its FileContent is decoded as it arrives (fileAnswer.ts). An answer
+ * cut off in transit, or not JSON, is read once more as the retry policy allows.
+ */
+export async function readFile(ctx: FileContext, client: ApiClient, fileId: string, options: ReadFileOptions): Promise<ReadFile> {
+	const operation = `Get file ${fileId}`;
+	const maxResponseBytes = Math.ceil((options.maxBytes * 4) / 3) + ANSWER_OVERHEAD_BYTES;
+	const request = {
+		method: 'GET' as const,
+		path: `/v1/files/${encodeURIComponent(fileId)}`,
+		itemIndex: options.itemIndex,
+		operation,
+		stream: true,
+		maxResponseBytes,
+	};
+	const readOnce = async (brokenText?: string): Promise<FileAnswer | { problem: string }> => {
+		const response = await client.requestFull<AsyncIterable<Uint8Array>>({ ...request, brokenText });
+		const length = headerNumber(response.headers, 'content-length');
+		// Never more room than the size bound, whatever Content-Length claims.
+		const decoder = new FileAnswerDecoder(length === undefined ? undefined : Math.min(length, maxResponseBytes));
+		try {
+			for await (const chunk of response.body) decoder.push(chunk);
+		} catch (error) {
+			// The size bound is final; a connection lost mid-answer is worth another read.
+			if (error instanceof NodeApiError) throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+			return { problem: NOT_JSON };
+		}
+		return decoder.end();
+	};
+	let answer = await readOnce();
+	// brokenText stands for the failed read, so the retry policy decides about the next.
+	if ('problem' in answer && answer.problem === NOT_JSON) answer = await readOnce('an answer cut off in transit, or not the file');
+	if ('problem' in answer) {
+		const message = `${operation}: the answer ${answer.problem}`;
+		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+			message,
+			description: 'The API did not answer with the file. Retry; if it persists, check the Base URL points at the API.',
+			itemIndex: options.itemIndex,
+		});
+	}
+	if (answer.content.length > options.maxBytes) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${operation}: the file is ${(answer.content.length / MB).toFixed(1)} MB, above Maximum File Size (${(options.maxBytes / MB).toFixed(0)} MB)`,
+			{ itemIndex: options.itemIndex, description: 'Raise Options › Maximum File Size if a file this large is expected.' },
+		);
+	}
+	return { FileID: answer.FileID ?? fileId, FileName: safeName(answer.FileName, fileId), MimeType: answer.MimeType, content: answer.content };
+}
+
+/** A read file as n8n binary data (the helper stores it per n8n's binary mode). */
+export async function toBinary(ctx: FileContext, file: ReadFile): Promise<IBinaryData> {
+	return await ctx.helpers.prepareBinaryData(file.content, file.FileName, file.MimeType || undefined);
+}
+
+/** What the JSON of an output item says about one file (Kind only for a file picked from an order). */
+export function describeFile(ref: { property: string; kind?: FileKind }, file: ReadFile, binary: IBinaryData): IDataObject {
+	return {
+		Property: ref.property,
+		...(ref.kind ? { Kind: ref.kind } : {}),
+		FileID: file.FileID,
+		FileName: binary.fileName ?? file.FileName,
+		MimeType: binary.mimeType,
+		FileSize: file.content.length,
+	};
+}
+
+export interface OrderFile {
+	ref: FileRef;
+	binary: IBinaryData;
+	json: IDataObject;
+}
+
+/**
+ * Reads the picked files of one order one after another (one large file in memory at a
+ * time) and hands each to n8n as binary data.
+ */
+export async function readOrderFiles(ctx: FileContext, client: ApiClient, refs: FileRef[], options: ReadFileOptions): Promise<OrderFile[]> {
+	const files: OrderFile[] = [];
+	for (const ref of refs) {
+		const file = await readFile(ctx, client, ref.FileID, options);
+		const binary = await toBinary(ctx, file);
+		files.push({ ref, binary, json: describeFile(ref, file, binary) });
+	}
+	return files;
+}
+
+/**
+ * An emitted order's item with its picked files (for the triggers): binary properties as in
+ * Download Files, the JSON's Files list, MissingFiles for kinds it has none of, and
+ * FilesProblem (no file read) when its file list cannot be used. Never fails for a missing file.
+ */
+export async function itemWithFiles(
+	ctx: FileContext,
+	client: ApiClient,
+	item: INodeExecutionData,
+	fullOrder: IDataObject,
+	kinds: FileKind[],
+	options: ReadFileOptions,
+): Promise<INodeExecutionData> {
+	const picked = pickFiles(fullOrder, kinds);
+	const files = picked.problem ? [] : await readOrderFiles(ctx, client, picked.refs, options);
+	const json: IDataObject = { ...item.json, Files: files.map((file) => file.json) };
+	if (picked.missing.length) json.MissingFiles = picked.missing;
+	if (picked.problem) json.FilesProblem = `Order ${String(fullOrder.OrderID ?? item.json.OrderID)} ${picked.problem}`;
+	const out: INodeExecutionData = { ...item, json };
+	if (files.length) out.binary = { ...(item.binary ?? {}), ...Object.fromEntries(files.map((file) => [file.ref.property, file.binary])) };
+	return out;
+}

@@ -1,0 +1,612 @@
+/**
+ * AccessPoint Order after Send (#25), run by n8n's engine against the emulator (and nock
+ * where a request must not happen): Get Delivery Status on its three outputs, Update,
+ * Delete, Record Payment, Create Credit Note, and the Order picker's list search.
+ */
+import nock from 'nock';
+import { LoadOptionsContext } from 'n8n-core';
+import type { IDataObject, INode, INodeListSearchResult, INodeTypeDescription } from 'n8n-workflow';
+import { NodeApiError, NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
+
+import { DEFAULTS } from '../../emulator';
+import { orderBody, post } from '../emulator/helpers';
+import type { Emu } from '../emulator/helpers';
+import { createHarness } from '../harness';
+import type { Harness } from '../harness';
+
+const NODE = 'accessPointOrder';
+const ON_PEPPOL = { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' };
+const OFFLINE_BASE = 'https://api.example.test';
+/** A credential pointing at a host nock answers for: with no interceptor, any request fails the run differently. */
+const offline = { runOptions: { credentialsOverride: { environment: 'custom', baseUrl: OFFLINE_BASE, apiKey: 'k', partyId: '1' } } };
+type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface Logged {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body?: Rec;
+	status: number | null;
+}
+
+describe('AccessPoint Order after Send: delivery status, update, delete, payments, credit notes', () => {
+	let h: Harness;
+	let emu: Emu;
+	let party: string;
+
+	const logged = (): Logged[] => (emu.requests as Logged[]).filter((r) => r.path.startsWith('/v1/'));
+	const stored = (id: number): Rec | undefined => emu.store.findOrder(id)?.order;
+
+	async function run(parameters: IDataObject, input?: IDataObject[], nodeOptions: IDataObject = {}) {
+		const result = await h.runNode(NODE, { resource: 'order', ...parameters }, input, nodeOptions);
+		const name = result.nodeName as string;
+		return { result, name, items: result.output(name) as Rec[] };
+	}
+
+	/** An invoice created through the API (as the Create operation would); set-up calls leave the request log empty. */
+	async function createInvoice(extra: Record<string, unknown> = {}): Promise<number> {
+		const r = await post(emu, '/v1/orders', orderBody({ Customer: ON_PEPPOL, ...extra }));
+		expect(r.status).toBe(200);
+		emu.clearRequests();
+		return r.json as number;
+	}
+
+	async function sendOverPeppol(id: number) {
+		const r = await post(emu, '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+		expect(r.status).toBe(200);
+		emu.clearRequests();
+	}
+
+	/** The error a NodeOperationError run stops with, after proving no request went out (nock has no interceptor). */
+	async function refusedOffline(parameters: IDataObject, input?: IDataObject[]) {
+		nock.disableNetConnect();
+		nock.enableNetConnect('127.0.0.1');
+		try {
+			const { result, name } = await run(parameters, input, offline);
+			const error = result.nodeError(name);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(nock.pendingMocks()).toEqual([]);
+			return error as unknown as NodeOperationError;
+		} finally {
+			nock.cleanAll();
+			nock.enableNetConnect();
+		}
+	}
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { orders: 120 }, quiet: true });
+		emu = h.emulator as Emu;
+		party = emu.credentials.partyId;
+	});
+
+	afterAll(async () => {
+		nock.cleanAll();
+		await h?.close();
+	});
+
+	beforeEach(() => {
+		// Peppol sends stay Pending until a test moves them.
+		Object.assign(emu.config, { deliveryOutcome: 'Pending', deliveryDelayMs: DEFAULTS.config.deliveryDelayMs, changeAnswer: 'body' });
+		emu.clearRequests();
+	});
+
+	describe('Get Delivery Status', () => {
+		it('routes each order to Delivered, Pending or Error / Refused, a refusal first (the service keeps it "Delivered")', async () => {
+			const ids = [];
+			for (let i = 0; i < 4; i++) {
+				const id = await createInvoice();
+				await sendOverPeppol(id);
+				ids.push(id);
+			}
+			const [delivered, pending, failed, refused] = ids;
+			emu.delivery.set(delivered, 'Delivered');
+			emu.delivery.set(failed, 'Error', { info: 'Receiver AP rejected the document' });
+			emu.delivery.set(refused, 'Refused', { reason: 'REF', info: 'Wrong purchase order' });
+			emu.clearRequests();
+
+			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' }, ids.map((id) => ({ id })));
+			const [onDelivered, onPending, onNotDelivered] = result.outputs(name) as Rec[][];
+			expect(onDelivered).toEqual([
+				expect.objectContaining({ OrderID: delivered, Status: 'Delivered', Delivered: true, DeliveryStatus: 'Delivered', Refused: false, DeliveryDate: expect.any(String) }),
+			]);
+			expect(onPending).toEqual([expect.objectContaining({ OrderID: pending, Status: 'Pending', Delivered: false, DeliveryStatus: 'Pending', DeliveryDate: null })]);
+			expect(onNotDelivered.map((o) => [o.OrderID, o.Status])).toEqual([
+				[failed, 'Error'],
+				[refused, 'Refused'],
+			]);
+			expect(onNotDelivered[0]).toMatchObject({ Delivered: false, DeliveryStatus: 'Error', DeliveryInfo: 'Receiver AP rejected the document' });
+			// The refused invoice reached the buyer: the API still says Delivered; the Refused fields decide.
+			expect(onNotDelivered[1]).toMatchObject({
+				Delivered: true,
+				DeliveryStatus: 'Delivered',
+				Refused: true,
+				RefusedReason: 'REF',
+				RefusedInfo: 'Wrong purchase order',
+				RefusedDate: expect.any(String),
+				OrderStatus: 'Refused',
+				CounterParty: 'Peppol Demo Belgium NV',
+			});
+			expect(Object.keys(onPending[0])).toEqual([
+				'OrderID', 'OrderNumber', 'OrderType', 'OrderStatus', 'IsSent', 'CounterParty', 'Status', 'Delivered', 'DeliveryStatus',
+				'DeliveryDate', 'DeliveryInfo', 'Refused', 'RefusedDate', 'RefusedReason', 'RefusedInfo',
+			]);
+			// Each output item is paired with the input item that named it.
+			expect(result.items(name, 2).map((i) => i.pairedItem)).toEqual([{ item: 2 }, { item: 3 }]);
+			expect(result.items(name, 0).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(ids.map((id) => `GET /v1/order/${id}`));
+		});
+
+		it('puts an order not sent yet (all delivery fields null) on Pending as NotSent', async () => {
+			const id = await createInvoice();
+			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: String(id) });
+			expect(result.outputs(name).map((o) => o.length)).toEqual([0, 1, 0]);
+			expect(result.output(name, 1)[0]).toMatchObject({ OrderID: id, IsSent: false, Status: 'NotSent', Delivered: false, DeliveryStatus: null, Refused: false });
+		});
+
+		it('the node has three named outputs for this operation only, so the editor shows them and templates connect to them', () => {
+			const type = h.nodeTypes.getByNameAndVersion(h.type(NODE), 1);
+			const outputsFor = (operation: string) => {
+				const node = { id: '1', name: 'Order', type: h.type(NODE), typeVersion: 1, position: [0, 0], parameters: { resource: 'order', operation } } as INode;
+				const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: h.nodeTypes });
+				return NodeHelpers.getNodeOutputs(workflow, workflow.getNode('Order')!, type.description as INodeTypeDescription);
+			};
+			expect(outputsFor('getDeliveryStatus')).toEqual([
+				{ type: 'main', displayName: 'Delivered' },
+				{ type: 'main', displayName: 'Pending' },
+				{ type: 'main', displayName: 'Error / Refused' },
+			]);
+			for (const operation of ['get', 'getAll', 'update', 'delete', 'recordPayment', 'createCreditNote', 'send']) expect(outputsFor(operation)).toEqual(['main']);
+		});
+
+		it('a workflow connects each output to its own branch', async () => {
+			const id = await createInvoice();
+			await sendOverPeppol(id);
+			emu.delivery.set(id, 'Refused');
+			const wf = h.chain([
+				{ type: NODE, name: 'Status', parameters: { resource: 'order', operation: 'getDeliveryStatus', orderId: String(id) } },
+				{ type: 'noOp', name: 'Follow up', output: 2 },
+			]);
+			const result = (await h.run(wf)).assertSuccess();
+			expect(result.output('Follow up')).toEqual([expect.objectContaining({ OrderID: id, Status: 'Refused' })]);
+		});
+
+		it('reads through the access-point path of a registered entity', async () => {
+			const [order] = emu.store.listOrders('300001') as Rec[];
+			const { result, name } = await run({
+				operation: 'getDeliveryStatus',
+				orderId: { __rl: true, mode: 'id', value: String(order.OrderID) },
+				readThrough: 'registration',
+				registrationId: { __rl: true, mode: 'id', value: '300001' },
+			});
+			const all = (result.outputs(name) as Rec[][]).flat();
+			expect(all).toEqual([expect.objectContaining({ OrderID: order.OrderID, RegistrationID: 300001, OrderNumber: order.OrderNumber })]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/einvoices/registrations/300001/orders/${order.OrderID}`]);
+			expect(logged()[0].headers.partyid).toBe(party);
+		});
+
+		it('an order not of that registration fails with the API status on its item', async () => {
+			const id = await createInvoice();
+			const { result, name } = await run({
+				operation: 'getDeliveryStatus',
+				orderId: String(id),
+				readThrough: 'registration',
+				registrationId: { __rl: true, mode: 'id', value: '300001' },
+			});
+			const error = result.nodeError(name) as unknown as NodeApiError;
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.httpCode).toBe('401');
+		});
+
+		it('with Continue, a bad OrderID leaves through Error / Refused (it is not known to be delivered) and the others are read', async () => {
+			const id = await createInvoice();
+			const { result, name } = await run(
+				{ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' },
+				[{ id }, { id: 'INV-9' }, { id: 99999999 }],
+				{ onError: 'continueRegularOutput' },
+			);
+			const [, pending, notDelivered] = result.outputs(name) as Rec[][];
+			expect(pending.map((o) => o.OrderID)).toEqual([id]);
+			expect(notDelivered).toEqual([
+				expect.objectContaining({ error: 'Item 2: "Order" INV-9 is not an OrderID' }),
+				expect.objectContaining({ error: expect.stringContaining('HTTP 404'), httpCode: '404' }),
+			]);
+			expect(result.items(name, 2).map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
+			expect(logged()).toHaveLength(3); // item 3: /v1/order/{id}, then the /v1/orders/{id} fallback
+		});
+
+		it('with Continue (using error output), failures go to the error output', async () => {
+			const id = await createInvoice();
+			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' }, [{ id }, { id: 0 }], { onError: 'continueErrorOutput' });
+			const outputs = result.outputs(name) as Rec[][];
+			expect(outputs.map((o) => o.length)).toEqual([0, 1, 0, 1]);
+			expect(outputs[3][0].error).toBe('Item 2: "Order" 0 is not an OrderID');
+		});
+
+		it('a bad OrderID on item 2 stops the run before any request, naming field and item', async () => {
+			const error = await refusedOffline({ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' }, [{ id: 5 }, { id: '9007199254740993' }]);
+			expect(error.message).toBe('Item 2: "Order" 9007199254740993 is too large to be an OrderID');
+			expect(error.context.itemIndex).toBe(1);
+		});
+
+		it('an empty Registration is refused before any request', async () => {
+			const error = await refusedOffline({ operation: 'getDeliveryStatus', orderId: '5', readThrough: 'registration', registrationId: { __rl: true, mode: 'id', value: '={{ "" }}' } });
+			expect(error.message).toBe('Item 1: "Registration" is empty');
+		});
+
+		it('without delivery details a sent order is Pending (Unknown); a status it does not know goes to Error / Refused', async () => {
+			nock(OFFLINE_BASE)
+				.get('/v1/order/41')
+				.reply(200, { OrderID: 41, IsSent: true })
+				.get('/v1/order/42')
+				.reply(200, { OrderID: 42, IsSent: true, CurrentDocumentDeliveryDetails: { IsDocumentDelivered: false, DocumentDeliveryStatus: 'Quarantined' } })
+				.get('/v1/order/43')
+				.reply(200, { OrderID: 43, IsSent: true, CurrentDocumentDeliveryDetails: { IsDocumentDelivered: true } });
+			try {
+				const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' }, [{ id: 41 }, { id: 42 }, { id: 43 }], offline);
+				const outputs = result.outputs(name) as Rec[][];
+				expect(outputs.map((list) => list.map((o) => [o.OrderID, o.Status]))).toEqual([[[43, 'Delivered']], [[41, 'Unknown']], [[42, 'Quarantined']]]);
+				expect(nock.pendingMocks()).toEqual([]);
+			} finally {
+				nock.cleanAll();
+			}
+		});
+	});
+
+	describe('Update', () => {
+		it('sends only the fields set (Is Sent, Internal Info) and outputs the order the API answers', async () => {
+			const id = await createInvoice();
+			const { items } = await run({ operation: 'update', orderId: String(id), updateFields: { isSent: true, internalInfo: 'Booked, batch 7' } });
+			const [patch] = logged();
+			expect(`${patch.method} ${patch.path}`).toBe(`PATCH /v1/orders/${id}`);
+			expect(patch.body).toEqual({ IsSent: true, InternalInfo: 'Booked, batch 7' });
+			expect(items).toEqual([expect.objectContaining({ OrderID: id, IsSent: true, InternalInfo: 'Booked, batch 7', OrderStatus: 'Draft' })]);
+			expect(stored(id)).toMatchObject({ IsSent: true, InternalInfo: 'Booked, batch 7' });
+		});
+
+		it('an empty Internal Info clears the note (null); Approval Status on an order awaiting approval', async () => {
+			const id = await createInvoice();
+			await run({ operation: 'update', orderId: String(id), updateFields: { internalInfo: 'temporary' } });
+			emu.clearRequests();
+			await run({ operation: 'update', orderId: String(id), updateFields: { internalInfo: '' } });
+			expect(logged()[0].body).toEqual({ InternalInfo: null });
+			expect(stored(id)?.InternalInfo).toBeNull();
+
+			const waiting = (emu.store.listOrders(party) as Rec[]).find((o) => o.OrderStatus === 'ApprovalNeeded')!;
+			emu.clearRequests();
+			const { items } = await run({ operation: 'update', orderId: String(waiting.OrderID), updateFields: { approvalStatus: 'Approved' } });
+			expect(logged()[0].body).toEqual({ ApprovalStatus: 'Approved' });
+			expect(items[0]).toMatchObject({ OrderID: waiting.OrderID, ApprovalStatus: 'Approved', OrderStatus: 'ToPay' });
+		});
+
+		it('Cancel sends OrderStatus Canceled; Cancel off sends nothing for it', async () => {
+			const id = await createInvoice();
+			await run({ operation: 'update', orderId: String(id), updateFields: { cancel: false, isSent: false } });
+			expect(logged()[0].body).toEqual({ IsSent: false });
+			emu.clearRequests();
+			const { items } = await run({ operation: 'update', orderId: String(id), updateFields: { cancel: true } });
+			expect(logged()[0].body).toEqual({ OrderStatus: 'Canceled' });
+			expect(items[0]).toMatchObject({ OrderID: id, OrderStatus: 'Canceled' });
+		});
+
+		it('an empty 200 answer outputs the OrderID and what was changed', async () => {
+			emu.config.changeAnswer = 'empty';
+			const id = await createInvoice();
+			const { items } = await run({ operation: 'update', orderId: String(id), updateFields: { isSent: true, cancel: true } });
+			expect(items).toEqual([{ OrderID: id, IsSent: true, OrderStatus: 'Canceled' }]);
+			expect(stored(id)).toMatchObject({ IsSent: true, OrderStatus: 'Canceled' });
+		});
+
+		it('a refused cancel (sent over Peppol) says what was not done and why, keeping status and code', async () => {
+			const id = await createInvoice();
+			await sendOverPeppol(id);
+			const { result, name } = await run({ operation: 'update', orderId: String(id), updateFields: { cancel: true } });
+			const error = result.nodeError(name) as unknown as NodeApiError;
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toMatch(new RegExp(`^Order ${id} was not updated: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be canceled; create a credit note for it instead \\(HTTP 400, GenericError\\)$`));
+			expect(error.httpCode).toBe('400');
+			expect(error.context.apiCode).toBe('GenericError');
+			expect(error.description).toMatch(/credit note/);
+			expect(stored(id)?.OrderStatus).toBe('Sent');
+		});
+
+		it.each([
+			['nothing set', {}, 'Item 1: "Update Fields" has nothing to change'],
+			['only Cancel off', { cancel: false }, 'Item 1: "Update Fields" has nothing to change'],
+			['Is Sent as text', { isSent: '={{ "yes" }}' }, 'Item 1: "Is Sent" yes is not true or false'],
+			['Approval Status unknown', { approvalStatus: '={{ "Maybe" }}' }, 'Item 1: "Approval Status" Maybe is not one of Approved, Pending, Rejected'],
+			['Internal Info too long', { internalInfo: 'x'.repeat(2001) }, /^Item 1: "Internal Info" x{40}… is longer than 2000 characters \(2001\)$/],
+			['Internal Info a number', { internalInfo: '={{ 42 }}' }, 'Item 1: "Internal Info" 42 is not text'],
+		])('refuses %s before any request', async (_label, updateFields, message) => {
+			const error = await refusedOffline({ operation: 'update', orderId: '5', updateFields });
+			if (typeof message === 'string') expect(error.message).toBe(message);
+			else expect(error.message).toMatch(message);
+		});
+
+		it('a bad item 3 stops the run before item 1 is updated', async () => {
+			const error = await refusedOffline({ operation: 'update', orderId: '={{ $json.id }}', updateFields: { isSent: true } }, [{ id: 1 }, { id: 2 }, { id: 'x' }]);
+			expect(error.message).toBe('Item 3: "Order" x is not an OrderID');
+		});
+	});
+
+	describe('Delete', () => {
+		it('deletes an order that was not sent over Peppol', async () => {
+			const id = await createInvoice();
+			const { items } = await run({ operation: 'delete', orderId: { __rl: true, mode: 'list', value: String(id) } });
+			expect(items).toEqual([{ OrderID: id, Deleted: true }]);
+			expect(logged().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`DELETE /v1/orders/${id} 200`]);
+			expect(stored(id)).toBeUndefined();
+		});
+
+		it('a refusal (sent over Peppol) is a clear message pointing to a credit note, and the order stays', async () => {
+			const id = await createInvoice();
+			await sendOverPeppol(id);
+			const { result, name } = await run({ operation: 'delete', orderId: String(id) });
+			const error = result.nodeError(name) as unknown as NodeApiError;
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toMatch(new RegExp(`^Order ${id} was not deleted: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be deleted: the receiver has it\\. Create a credit note for it instead \\(HTTP 400, GenericError\\)$`));
+			expect(error.description).toBe(
+				'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
+			);
+			expect(stored(id)).toBeDefined();
+		});
+
+		it('an unknown order keeps the API’s 404 error; with Continue the other items are deleted', async () => {
+			const id = await createInvoice();
+			const { result, name } = await run({ operation: 'delete', orderId: '={{ $json.id }}' }, [{ id: 99999998 }, { id }], { onError: 'continueRegularOutput' });
+			expect(result.output(name)).toEqual([expect.objectContaining({ httpCode: '404', error: expect.stringContaining('Delete order 99999998 failed with HTTP 404') }), { OrderID: id, Deleted: true }]);
+		});
+
+		it('refuses a bad OrderID before any request', async () => {
+			const error = await refusedOffline({ operation: 'delete', orderId: '={{ $json.id }}' }, [{ id: 7 }, { id: -7 }]);
+			expect(error.message).toBe('Item 2: "Order" -7 is not an OrderID');
+		});
+	});
+
+	describe('Record Payment', () => {
+		const pay = (orderId: number, over: IDataObject = {}) => ({
+			operation: 'recordPayment',
+			orderId: String(orderId),
+			amount: 40,
+			paymentDate: '2024-03-10',
+			paymentType: 'Bank transfer',
+			reference: 'BANK-TX-0001',
+			...over,
+		});
+
+		it('records a payment and outputs what the order still owes; a retried run records nothing twice', async () => {
+			const id = await createInvoice(); // 131.41 incl. VAT
+			const first = await run(pay(id));
+			const [request] = logged();
+			expect(`${request.method} ${request.path}`).toBe(`POST /v1/orders/${id}/payments`);
+			expect(request.body).toEqual({ Amount: 40, PaymentDate: '2024-03-10', PaymentType: 'Bank transfer', Reference: 'BANK-TX-0001' });
+			expect(request.headers['idempotency-key']).toBe(`payment-${id}-40-2024-03-10-BANK-TX-0001`);
+			expect(first.items).toEqual([
+				expect.objectContaining({ OrderID: id, PaymentID: expect.any(Number), Amount: 40, PaymentDate: '2024-03-10', ToPay: 91.41, Paid: false, AlreadyRecorded: false }),
+			]);
+
+			emu.clearRequests();
+			const again = await run(pay(id));
+			expect(again.items).toEqual([
+				{ OrderID: id, Amount: 40, PaymentDate: '2024-03-10', PaymentType: 'Bank transfer', Reference: 'BANK-TX-0001', ToPay: 91.41, Paid: false, OrderStatus: 'Draft', AlreadyRecorded: true },
+			]);
+			expect(logged().map((r) => `${r.method} ${r.status}`)).toEqual(['POST 409', 'GET 200']);
+			expect(stored(id)?.Payments).toHaveLength(1);
+
+			const rest = await run(pay(id, { amount: '={{ 91.41 }}', reference: 'BANK-TX-0002', paymentDate: '2024-03-20T15:00:00' }));
+			expect(rest.items[0]).toMatchObject({ Amount: 91.41, ToPay: 0, Paid: true, OrderStatus: 'Paid', AlreadyRecorded: false });
+			expect(stored(id)).toMatchObject({ Paid: true, PaidDate: '2024-03-20', OrderStatus: 'Paid' });
+		});
+
+		it('without a Reference no idempotency key is sent; an empty 200 outputs the payment without ToPay', async () => {
+			emu.config.changeAnswer = 'empty';
+			const id = await createInvoice();
+			const { items } = await run(pay(id, { reference: '', paymentType: '', amount: 10.5 }));
+			expect(logged()[0].headers['idempotency-key']).toBeUndefined();
+			expect(logged()[0].body).toEqual({ Amount: 10.5, PaymentDate: '2024-03-10' });
+			expect(items).toEqual([{ OrderID: id, Amount: 10.5, PaymentDate: '2024-03-10', AlreadyRecorded: false }]);
+			expect(stored(id)?.ToPay).toBe(120.91);
+		});
+
+		it('a refusal (more than the order owes) says the payment was not recorded and why', async () => {
+			const id = await createInvoice();
+			const { result, name } = await run(pay(id, { amount: 500 }));
+			const error = result.nodeError(name) as unknown as NodeApiError;
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toMatch(new RegExp(`^The payment of order ${id} was not recorded: Amount 500\\.00 is more than Order ${id} \\(INV-[\\d-]+\\) still owes \\(ToPay 131\\.41\\) \\(HTTP 400, GenericError\\)$`));
+			expect(stored(id)?.Payments ?? []).toHaveLength(0);
+		});
+
+		it.each([
+			['zero', { amount: 0 }, 'Item 1: "Amount" 0 is not a positive amount'],
+			['negative', { amount: -5 }, 'Item 1: "Amount" -5 is not a positive amount'],
+			['three decimals', { amount: 12.345 }, 'Item 1: "Amount" 12.345 has more than two decimals'],
+			['text', { amount: '={{ "lots" }}' }, 'Item 1: "Amount" lots is not a number'],
+			['decimal comma', { amount: '={{ "12,50" }}' }, 'Item 1: "Amount" 12,50 is not a number'],
+			['no date (mapped empty)', { paymentDate: '={{ "" }}' }, 'Item 1: "Payment Date" is empty'],
+			['30 February', { paymentDate: '2024-02-30' }, 'Item 1: "Payment Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
+			['payment type too long', { paymentType: 'x'.repeat(51) }, /^Item 1: "Payment Type" x{51} is longer than 50 characters$/],
+			['reference a number', { reference: '={{ 12345 }}' }, 'Item 1: "Reference" 12345 is not text'],
+		])('refuses an amount/date/text that is %s before any request', async (_label, over, message) => {
+			const error = await refusedOffline(pay(5, over));
+			if (typeof message === 'string') expect(error.message).toBe(message);
+			else expect(error.message).toMatch(message);
+		});
+	});
+
+	describe('Create Credit Note', () => {
+		let counter = 0;
+		const unique = (tag: string) => `${tag}-${Date.now().toString(36)}-${++counter}`;
+		const invoiceLines = [
+			{ Quantity: 4, Description: 'Consulting', UnitPriceExcl: 100, VATPercentage: 21 },
+			{ Quantity: 2, Description: 'Licence', UnitPriceExcl: 50, VATPercentage: 6 },
+			{ Quantity: 1, Description: 'Travel', UnitPriceExcl: 30, VATPercentage: 0 },
+		];
+		const creditNotesAbout = (number: string) => (emu.store.listOrders(party) as Rec[]).filter((o) => o.OrderType === 'CreditNote' && o.AboutInvoiceNumber === number);
+
+		it('credits the whole invoice by OrderID: a CreditNote about its number, its customer and every line', async () => {
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines, Currency: 'EUR' });
+			const invoice = stored(invoiceId)!;
+			const { items } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditNoteDate: '2024-04-02' });
+			const [note] = creditNotesAbout(invoice.OrderNumber);
+			expect(items).toEqual([{ OrderID: note.OrderID, AlreadyExisted: false, AboutInvoiceNumber: invoice.OrderNumber, InvoiceOrderID: invoiceId }]);
+			const create = logged().find((r) => r.method === 'POST')!;
+			expect(create.body).toEqual({
+				OrderType: 'CreditNote',
+				OrderDirection: 'Income',
+				OrderDate: '2024-04-02',
+				AboutInvoiceNumber: invoice.OrderNumber,
+				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+				Currency: 'EUR',
+				OrderLines: invoiceLines,
+			});
+			expect(note).toMatchObject({ OrderType: 'CreditNote', TotalExcl: invoice.TotalExcl, TotalIncl: invoice.TotalIncl });
+		});
+
+		it('by invoice number, with picked lines (one whole, one in part)', async () => {
+			const number = unique('INV-CN');
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines, OrderNumber: number });
+			const { items } = await run({
+				operation: 'createCreditNote',
+				invoiceBy: 'invoiceNumber',
+				invoiceNumber: number,
+				creditLines: 'pick',
+				pickedLines: { line: [{ lineNumber: 2 }, { lineNumber: 1, quantity: 1.5 }] },
+				creditNoteDate: '2024-04-03',
+				creditNoteFields: { orderNumber: `CN-${number}`, reference: 'Returned licences' },
+			});
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/order/${invoiceId}`, 'POST /v1/orders']);
+			expect(logged()[0].query.$filter).toBe(`OrderNumber eq '${number}' and OrderType eq 'Invoice'`);
+			expect(logged()[2].body).toMatchObject({
+				OrderNumber: `CN-${number}`,
+				Reference: 'Returned licences',
+				AboutInvoiceNumber: number,
+				OrderLines: [invoiceLines[1], { ...invoiceLines[0], Quantity: 1.5 }],
+			});
+			const [note] = creditNotesAbout(number);
+			expect(items[0]).toEqual({ OrderID: note.OrderID, AlreadyExisted: false, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId });
+			expect(note.TotalExcl).toBe(250);
+		});
+
+		it('is idempotent like Create: the same External Provider ID twice creates one credit note', async () => {
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines });
+			const externalId = unique('CN-EXT');
+			const params = { operation: 'createCreditNote', orderId: String(invoiceId), externalProviderId: externalId };
+			const first = await run(params);
+			const firstPost = logged().find((r) => r.method === 'POST')!;
+			expect(firstPost.headers['idempotency-key']).toBe(`create-${externalId}`);
+			emu.clearRequests();
+			const second = await run(params);
+			const notes = (emu.store.listOrders(party) as Rec[]).filter((o) => o.ExternalProviderID === externalId);
+			expect(notes).toHaveLength(1);
+			expect(first.items[0]).toMatchObject({ OrderID: notes[0].OrderID, AlreadyExisted: false });
+			expect(second.items[0]).toMatchObject({ OrderID: notes[0].OrderID, AlreadyExisted: true, OrderType: 'CreditNote', ExternalProviderID: externalId });
+			expect(logged().filter((r) => r.method === 'POST')).toHaveLength(0);
+		});
+
+		it.each([
+			['more of a line than invoiced', [{ lineNumber: 3, quantity: 2 }], 'Item 1: "Picked Lines › Line 1 › Quantity" 2 is more than line 3 of invoice NUMBER holds (1 invoiced)'],
+			['the same line twice, together too much', [{ lineNumber: 1, quantity: 3 }, { lineNumber: 1, quantity: 2 }], 'Item 1: "Picked Lines › Line 2 › Quantity" 2 is more than line 1 of invoice NUMBER holds (1 left after the lines above)'],
+			['a line the invoice does not have', [{ lineNumber: 4 }], 'Item 1: "Picked Lines › Line 1 › Line Number" 4 is not a line of invoice NUMBER (it has 3)'],
+		])('refuses %s after reading the invoice, creating nothing', async (_label, line, message) => {
+			const number = unique('INV-OVER');
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines, OrderNumber: number });
+			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditLines: 'pick', pickedLines: { line } });
+			const error = result.nodeError(name);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error?.message).toBe(message.replace('NUMBER', number));
+			expect(logged().map((r) => r.method)).toEqual(['GET']);
+			expect(creditNotesAbout(number)).toHaveLength(0);
+		});
+
+		it('refuses lines that together exceed the invoice total (a discount line left out)', async () => {
+			const number = unique('INV-DISC');
+			const invoiceId = await createInvoice({
+				OrderNumber: number,
+				OrderLines: [
+					{ Quantity: 1, Description: 'Machine', UnitPriceExcl: 100, VATPercentage: 21 },
+					{ Quantity: -1, Description: 'Discount', UnitPriceExcl: 20, VATPercentage: 21 },
+				],
+			});
+			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1 }] } });
+			expect(result.nodeError(name)?.message).toBe(`Item 1: "Credit Note Lines" 121 exceed invoice ${number} (total 96.80 incl. VAT)`);
+			expect(logged().map((r) => r.method)).toEqual(['GET']);
+		});
+
+		it('refuses an order that is not an invoice, and an invoice number nobody has', async () => {
+			const creditNote = await createInvoice({ OrderType: 'CreditNote' });
+			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(creditNote) });
+			expect(result.nodeError(name)?.message).toBe(`Item 1: "Invoice" ${creditNote} is a CreditNote, not an invoice`);
+			const missing = await run({ operation: 'createCreditNote', invoiceBy: 'invoiceNumber', invoiceNumber: 'NO-SUCH-INVOICE' });
+			expect(missing.result.nodeError(missing.name)?.message).toBe('Item 1: "Invoice Number" NO-SUCH-INVOICE is not the number of an invoice of this party');
+			expect(logged().filter((r) => r.method === 'POST')).toHaveLength(0);
+		});
+
+		it.each([
+			['an empty invoice number', { invoiceBy: 'invoiceNumber', invoiceNumber: '={{ "  " }}' }, 'Item 1: "Invoice Number" is empty'],
+			['an Invoice that is not an OrderID', { orderId: 'INV-1' }, 'Item 1: "Invoice" INV-1 is not an OrderID'],
+			['line number 0', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 0 }] } }, 'Item 1: "Picked Lines › Line 1 › Line Number" 0 is not a line number (1 is the first line)'],
+			['a negative quantity', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: -1 }] } }, 'Item 1: "Picked Lines › Line 1 › Quantity" -1 is not a quantity of 0 or more'],
+			['a date that does not exist', { orderId: '5', creditNoteDate: '2024-02-30' }, 'Item 1: "Credit Note Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
+		])('refuses %s before any request', async (_label, over, message) => {
+			const error = await refusedOffline({ operation: 'createCreditNote', ...over });
+			expect(error.message).toBe(message);
+		});
+	});
+
+	describe('the Order picker', () => {
+		/** A list search of the Order node as n8n's editor calls it: a LoadOptionsContext on the node. */
+		function searchContext(method = 'searchOrders', operation = 'update', parameter = 'orderId') {
+			const node = {
+				id: 'a0a0a0a0-0000-4000-8000-000000000001',
+				name: 'Order',
+				type: h.type(NODE),
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { resource: 'order', operation },
+				credentials: { accessPointApi: { id: '', name: 'AccessPoint account' } },
+			} as INode;
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: h.nodeTypes });
+			// eslint-disable-next-line @typescript-eslint/no-explicit-any
+			const context = new LoadOptionsContext(workflow, workflow.getNode('Order')!, { credentialsHelper: h.credentialsHelper } as any, `parameters.${parameter}`);
+			const search = h.nodeTypes.getByNameAndVersion(h.type(NODE), 1).methods!.listSearch![method];
+			return (filter?: string, token?: string) => search.call(context, filter, token) as Promise<INodeListSearchResult>;
+		}
+
+		it('Get Delivery Status offers the registered entities to read through', async () => {
+			const search = searchContext('searchRegistrations', 'getDeliveryStatus', 'registrationId');
+			expect((await search('demo entity')).results).toEqual([{ name: expect.stringContaining('Demo Entity BV'), value: '300001' }]);
+		});
+
+		it('lists the newest orders a page at a time and finds one by number, customer or #OrderID', async () => {
+			while (emu.store.listOrders(party).length <= DEFAULTS.config.pageSize) emu.store.addOrder(party, {});
+			const search = searchContext();
+			const first = await search();
+			const newest = [...(emu.store.listOrders(party) as Rec[])].sort((a, b) => String(b.LastModified).localeCompare(String(a.LastModified)) || a.OrderID - b.OrderID); // ties: OrderID ascending, as the service
+			expect(first.results).toHaveLength(DEFAULTS.config.pageSize);
+			expect(new Set(first.results.map((r) => r.value)).size).toBe(first.results.length);
+			expect(first.results[0].value).toBe(String(newest[0].OrderID));
+			expect(first.results[0].name).toContain(`#${newest[0].OrderID}`);
+			expect(first.paginationToken).toEqual(expect.stringContaining('$skip=120'));
+			const second = await search(undefined, first.paginationToken as string);
+			expect(second.results.length).toBeGreaterThan(0);
+			expect(second.results.map((r) => r.value)).not.toContain(first.results[0].value);
+
+			const target = newest[3];
+			const customer = String(target.CounterParty.DisplayName);
+			const byCustomer = await search(customer.toUpperCase());
+			expect(byCustomer.results.map((r) => r.value)).toContain(String(target.OrderID));
+			expect(byCustomer.results.every((r) => r.name.toLowerCase().includes(customer.toLowerCase()))).toBe(true);
+			expect((await search(target.OrderNumber)).results.map((r) => r.value)).toContain(String(target.OrderID));
+			expect((await search(`#${target.OrderID}`)).results).toEqual([{ name: expect.stringContaining(target.OrderNumber), value: String(target.OrderID) }]);
+		});
+
+		it('a value picked from the list is the OrderID the operations read', async () => {
+			const search = searchContext();
+			const id = await createInvoice();
+			const [picked] = (await search(`#${id}`)).results;
+			const { items } = await run({ operation: 'update', orderId: { __rl: true, mode: 'list', value: picked.value, cachedResultName: picked.name }, updateFields: { isSent: true } });
+			expect(items[0]).toMatchObject({ OrderID: id, IsSent: true });
+		});
+	});
+});
