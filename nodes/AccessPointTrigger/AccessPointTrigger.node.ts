@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { registrationIdField, retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
 import { receive } from './receive';
@@ -20,9 +21,10 @@ export class AccessPointTrigger implements INodeType {
 		defaults: { name: 'AccessPoint Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: nodeCredentials(),
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
+			authenticationProperty,
 			{
 				displayName:
 					'The service calls only public https URLs: n8n must be reachable at one (set WEBHOOK_URL). Without one, use the AccessPoint Order Trigger, which polls.',

@@ -10,6 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
 import { createHarness, OAUTH2_CREDENTIAL_TYPE } from '../harness';
+import { webhookTrigger } from '../harness/webhookTrigger';
 import { printFigures } from '../reliability/report';
 import type { Harness, HarnessResult } from '../harness';
 
@@ -149,6 +150,25 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 			for (const r of requests) expect(r.headers.authorization).toBe('Bearer ***');
 			for (const r of requests.filter((q) => q.path === '/v1/orders')) expect(r.headers.partyid).toBe(party);
 		});
+	});
+
+	it('AccessPoint Trigger: publishing creates its webhook and unpublishing removes it, with the OAuth2 credential', async () => {
+		const t = await webhookTrigger(h, { type: 'accessPointTrigger', parameters: oauth({ events: ['orderCreated'], options: { maxRetries: 0 } }) });
+		try {
+			await t.activate();
+			const hooks = emu.webhooks.list();
+			expect(hooks.map((w) => `${w.EntityType} ${w.EntityUpdateType} ${w.PartyID}`)).toEqual([`Order I ${party}`]);
+			await t.deactivate();
+			expect(emu.webhooks.list()).toHaveLength(0);
+			const requests = api();
+			expect(requests.filter((r) => r.path === '/v1/webhooks' && r.method === 'POST')).toHaveLength(1);
+			for (const r of requests) {
+				expect(r.headers.authorization).toBe('Bearer ***');
+				expect(r.headers.apikey).toBeUndefined();
+			}
+		} finally {
+			await t.close();
+		}
 	});
 
 	describe('Party ID', () => {
