@@ -12,7 +12,7 @@ const REQUIRED = Object.freeze({
 		'n8n-nodes-access-point.accessPointOrderTrigger',
 		'n8n-nodes-access-point.accessPointTrigger',
 	],
-	credentials: ['accessPointApi'],
+	credentials: ['accessPointApi', 'accessPointOAuth2Api'],
 });
 
 function iconUrls(entry) {
