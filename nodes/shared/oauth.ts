@@ -10,7 +10,7 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { DELEGATED_CREDENTIAL } from './auth';
-import { discardBody } from './body';
+import { BodyLimitError, discardBody } from './body';
 import { headerValue, redirectTarget } from './response';
 import type { ApiContext } from './transport';
 
@@ -95,4 +95,40 @@ export async function refreshAccessToken(this: ApiContext, tokenUrl: string, tim
 	} catch (error) {
 		throw classifyRefreshFailure(error);
 	}
+}
+
+/** A failed refresh in words for the user (the transport raises it as final: retrying would ask the token endpoint again). */
+export function describeRefreshFailure(
+	caught: unknown,
+	operation: string,
+	credentialName: string | undefined,
+): { message: string; description: string; code?: string } {
+	const error =
+		caught instanceof RefreshError
+			? caught
+			: caught instanceof BodyLimitError
+				? new RefreshError('failed', 'the token endpoint did not answer in time')
+				: classifyRefreshFailure(caught);
+	const credential = `The AccessPoint OAuth2 credential${credentialName ? ` "${credentialName}"` : ''}`;
+	if (error.kind === 'reconnect') {
+		return {
+			message: `${credential} needs to be reconnected: ${error.message}`,
+			description:
+				'The API refused the access token and the token endpoint refused the refresh token: access was revoked, the refresh token expired, or it was already used (for example by a copy of this credential elsewhere). Open the credential and sign in again (Reconnect), then run the workflow again.',
+			code: error.code,
+		};
+	}
+	if (error.kind === 'redirect') {
+		return {
+			message: `${operation} failed: the access token expired and ${error.message}; the refresh was not sent`,
+			description:
+				"A refresh follows redirects and would carry the client secret and refresh token there. If the token endpoint has moved, set its new address as the credential's Token URL and reconnect.",
+			code: error.code,
+		};
+	}
+	return {
+		message: `${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
+		description: "Check the credential's Token URL (or Environment), Client ID and Client Secret; if they are right, reconnect the credential.",
+		code: error.code,
+	};
 }

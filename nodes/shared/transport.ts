@@ -25,7 +25,7 @@ import { listApiErrors } from './apiErrorEntries';
 import { beforeDeadline, BodyLimitError, boundedStream, discardBody, readBody } from './body';
 import { buildApiError, headerValue, isBrokenText, isJsonLike, isSuccess, maskText, networkFailure, parseIfJson, redirectTarget } from './response';
 import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
-import { classifyRefreshFailure, refreshAccessToken, RefreshError } from './oauth';
+import { describeRefreshFailure, refreshAccessToken } from './oauth';
 import { appendQuery } from './odata';
 import { nextTail, paginate, PagingError } from './paging';
 import type { PageFetcher, PaginateOptions, ReceivedText } from './paging';
@@ -185,36 +185,8 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				);
 				auth.learn(data.body);
 			} catch (caught) {
-				const error =
-					caught instanceof RefreshError
-						? caught
-						: caught instanceof BodyLimitError
-							? new RefreshError('failed', 'the token endpoint did not answer in time')
-							: classifyRefreshFailure(caught);
-				const name = node.credentials?.[auth.credentialType]?.name;
-				const credential = `The AccessPoint OAuth2 credential${name ? ` "${name}"` : ''}`;
-				if (error.kind === 'reconnect') {
-					throw final(
-						`${credential} needs to be reconnected: ${error.message}`,
-						'The API refused the access token and the token endpoint refused the refresh token: access was revoked, the refresh token expired, or it was already used (for example by a copy of this credential elsewhere). Open the credential and sign in again (Reconnect), then run the workflow again.',
-						undefined,
-						error.code,
-					);
-				}
-				if (error.kind === 'redirect') {
-					throw final(
-						`${operation} failed: the access token expired and ${error.message}; the refresh was not sent`,
-						`A refresh follows redirects and would carry the client secret and refresh token there. If the token endpoint has moved, set its new address as the credential's Token URL and reconnect.`,
-						undefined,
-						error.code,
-					);
-				}
-				throw final(
-					`${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
-					"Check the credential's Token URL (or Environment), Client ID and Client Secret; if they are right, reconnect the credential.",
-					undefined,
-					error.code,
-				);
+				const words = describeRefreshFailure(caught, operation, node.credentials?.[auth.credentialType]?.name);
+				throw final(words.message, words.description, undefined, words.code);
 			}
 		};
 
