@@ -2,9 +2,11 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { actForPartyOption, retryOptions } from '../shared/fields';
-import { filterCombineField, filterConditionsField, rawFilterOption } from '../shared/filterFields';
+import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
 import { pollOrders } from './poll';
+
+const builderMode = { show: { filterMode: ['builder'] } };
 
 export class AccessPointOrderTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -63,12 +65,20 @@ export class AccessPointOrderTrigger implements INodeType {
 				],
 				description: 'Only sales or only purchase orders (OrderDirection)',
 			},
-			filterConditionsField('order', undefined, {
+			filterModeField(undefined, {
+				description: 'How extra conditions are given; type, direction and change time apply in both modes',
+			}),
+			filterConditionsField('order', builderMode, {
 				description:
 					'Extra conditions the orders must meet, sent in the OData $filter together with the type, the direction and the change time',
 			}),
-			filterCombineField(undefined, {
+			filterCombineField(builderMode, {
 				description: 'How the filter conditions are joined; together they are always ANDed with type, direction and change time',
+			}),
+			rawFilterField(undefined, {
+				required: false,
+				description:
+					'Extra conditions as a $filter written by hand, ANDed with type, direction and change time. Write spaces as spaces (a + between words is read as a space).',
 			}),
 			{
 				displayName: 'Options',
@@ -86,10 +96,6 @@ export class AccessPointOrderTrigger implements INodeType {
 						default: 0,
 						description:
 							'Re-read this many seconds before the newest change on every poll, to catch changes the API makes visible after their LastModified time has passed. Orders are still emitted once.',
-					},
-					{
-						...rawFilterOption,
-						description: `${rawFilterOption.description} Type, direction and change time still apply.`,
 					},
 					...retryOptions,
 					{

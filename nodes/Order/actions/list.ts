@@ -9,7 +9,7 @@ import { inputError } from '../../shared/input';
 import { queryFields } from '../../shared/filterFields';
 import type { QueryResource } from '../../shared/queryBuilder';
 import { describeQuery } from '../../shared/queryBuilder';
-import { readQuery } from '../../shared/queryInput';
+import { readQuery, readValueNotes } from '../../shared/queryInput';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/items';
 import { paginateList } from '../../shared/transport';
@@ -47,12 +47,16 @@ export async function executeList(
 	resource: QueryResource,
 ): Promise<INodeExecutionData[]> {
 	const hints = new Set<string>();
+	const warnings = new Set<string>();
 	const output = await runPerItem(this, async (itemIndex) => {
 		const limit = readLimit(this, itemIndex);
 		const query = readQuery(this, itemIndex, resource);
 		const skip = readSkip(this, itemIndex);
 		const partyId = readPartyOption(this, itemIndex);
-		if (query.$filter || query.$orderby) hints.add(describeQuery(query));
+		if (query.$filter || query.$orderby) hints.add(`OData query: ${describeQuery(query)}`);
+		const notes = readValueNotes(this, itemIndex, resource);
+		notes.respelled.forEach((note) => hints.add(note));
+		notes.unknown.forEach((note) => warnings.add(note));
 		const client = await clients(itemIndex, partyId);
 		const qs: Record<string, string | number> = { ...query };
 		if (skip !== undefined) qs.$skip = skip;
@@ -73,12 +77,11 @@ export async function executeList(
 		}
 		return items;
 	});
-	if (hints.size && typeof this.addExecutionHints === 'function') {
-		const list: NodeExecutionHint[] = [...hints].slice(0, 5).map((message) => ({
-			message: `OData query: ${message}`,
-			type: 'info',
-			location: 'outputPane',
-		}));
+	if ((hints.size || warnings.size) && typeof this.addExecutionHints === 'function') {
+		const list: NodeExecutionHint[] = [
+			...[...warnings].slice(0, 5).map((message): NodeExecutionHint => ({ message, type: 'warning', location: 'outputPane' })),
+			...[...hints].slice(0, 5).map((message): NodeExecutionHint => ({ message, type: 'info', location: 'outputPane' })),
+		];
 		this.addExecutionHints(...list);
 	}
 	return output;

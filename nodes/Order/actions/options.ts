@@ -2,7 +2,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { actForPartyOption, retryOptions } from '../../shared/fields';
-import { rawFilterOption } from '../../shared/filterFields';
 
 const getAllOnly = { show: { '/operation': ['getAll'] } };
 const sending = { show: { '/resource': ['order'], '/operation': ['send', 'createAndSend'] } };
@@ -57,7 +56,6 @@ export const optionsCollection: INodeProperties = {
 				'Header that makes a repeated create or send harmless: a create with an External Provider ID (and Skip If Already Created on) sends "create-" plus that ID, a send sends "send-" plus the transport type and order IDs. A reused key answers 409 Conflict, read as "already done".',
 			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend'] } },
 		},
-		{ ...rawFilterOption, displayOptions: getAllOnly },
 		...retryOptions,
 		{
 			displayName: 'Single Order Path',
