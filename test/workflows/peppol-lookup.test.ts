@@ -295,13 +295,14 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 			);
 			result.assertSuccess();
 			expect(lookups()).toHaveLength(2);
-			const first = result.items(result.nodeName!, 0);
-			expect(first.map((i) => [i.pairedItem, Boolean(i.json.error)])).toEqual([
+			// Never on Can Receive: the failed lookups leave through Cannot Receive.
+			expect(result.items(result.nodeName!, 0).map((i) => [i.pairedItem, Boolean(i.json.error)])).toEqual([[{ item: 1 }, false]]);
+			const cannot = result.items(result.nodeName!, 1);
+			expect(cannot.map((i) => [i.pairedItem, Boolean(i.json.error)])).toEqual([
 				[{ item: 0 }, true],
-				[{ item: 1 }, false],
 				[{ item: 2 }, true],
 			]);
-			expect(first[0].json).toMatchObject({ httpCode: '500' });
+			expect(cannot[0].json).toMatchObject({ httpCode: '500' });
 		});
 	});
 
@@ -365,20 +366,31 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 			expect(lookups()).toHaveLength(0);
 		});
 
-		it('with continue on fail, each bad item becomes an error item on the first output; the good ones are still looked up', async () => {
+		it('with continue on fail, each bad item becomes an error item on Cannot Receive, never Can Receive; the good ones are still looked up', async () => {
 			const input = ids('BE0123456749', ...INVALID.map(([id]) => id), '0403.170.701');
 			const result = await run(byIdentifier, input, { onError: 'continueRegularOutput' });
 			result.assertSuccess();
 			expect(asked()).toEqual(['BE0123456749', '0403170701']);
-			const first = result.items(result.nodeName!, 0);
-			expect(first).toHaveLength(1 + INVALID.length);
-			expect(first[0].json.Registered).toBe(true);
-			first.slice(1).forEach((item, n) => {
+			const can = result.items(result.nodeName!, 0);
+			expect(can.map((i) => [i.pairedItem, i.json.Registered])).toEqual([[{ item: 0 }, true]]);
+			const cannot = result.items(result.nodeName!, 1);
+			expect(cannot).toHaveLength(INVALID.length + 1);
+			cannot.slice(0, -1).forEach((item, n) => {
 				expect(item.pairedItem).toEqual({ item: n + 1 });
 				expect(item.json.error).toMatch(INVALID[n][1]);
 				expect(item.json.description).toEqual(expect.any(String));
 			});
-			expect(result.items(result.nodeName!, 1).map((i) => i.pairedItem)).toEqual([{ item: input.length - 1 }]);
+			expect(cannot[cannot.length - 1].pairedItem).toEqual({ item: input.length - 1 });
+			expect(cannot[cannot.length - 1].json.error).toBeUndefined();
+		});
+
+		it('with Single Output, error items and results share the one output', async () => {
+			const result = await run({ ...byIdentifier, singleOutput: true }, ids('BE0123456749', '@@@'), { onError: 'continueRegularOutput' });
+			result.assertSuccess();
+			expect(result.output(result.nodeName!).map((j) => [j.Registered, Boolean(j.error)])).toEqual([
+				[true, false],
+				[undefined, true],
+			]);
 		});
 
 		it('with "continue (using error output)", bad items leave on the error output', async () => {

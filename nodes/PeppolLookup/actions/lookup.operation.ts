@@ -8,6 +8,9 @@ import { canReceive, networkFor, participantResult, receiveCapabilities } from '
 import { identifierFields, readIdentifier } from './identifierInput';
 import { runPool } from './pool';
 
+export const CAN_RECEIVE = 0;
+export const CANNOT_RECEIVE = 1;
+
 export const DEFAULT_CONCURRENCY = 5;
 export const MAX_CONCURRENCY = 20;
 
@@ -132,6 +135,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			return [item];
 		},
 		outputs: singleOutput ? 1 : 2,
-		route: (answer) => (answer && 'result' in answer && !answer.receives && !singleOutput ? 1 : 0),
+		route: (answer) => (answer && 'result' in answer && !answer.receives && !singleOutput ? CANNOT_RECEIVE : CAN_RECEIVE),
+		// A failed lookup never leaves through Can Receive, whose branch sends the invoice.
+		errorOutput: singleOutput ? 0 : CANNOT_RECEIVE,
+		errorFields: (itemIndex) => (options.includeInputFields ? items[itemIndex].json : undefined),
 	});
 }
