@@ -13,6 +13,7 @@ import { searchRegistrations } from '../shared/methods';
 import { describeOperations, router } from '../shared/router';
 import { identification } from './actions';
 import { identificationWebhook } from './actions/waiting';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 /**
  * Output 0 is "Not Identified" on purpose: a wait that times out leaves through
@@ -41,6 +42,7 @@ export class AccessPointIdentification implements INodeType {
 			{
 				name: 'accessPointApi',
 				required: true,
+				testedBy: 'accessPointApiTest',
 				displayOptions: { show: { operation: ['start', 'startAndWait'] } },
 			},
 		],
@@ -60,7 +62,7 @@ export class AccessPointIdentification implements INodeType {
 		properties: describeOperations([identification]),
 	};
 
-	methods = { listSearch: { searchRegistrations } };
+	methods = { listSearch: { searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	/**
 	 * The only webhook is a restart webhook of a waiting execution, served by n8n's

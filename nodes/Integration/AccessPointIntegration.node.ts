@@ -6,6 +6,7 @@ import { searchRegistrations } from '../shared/methods';
 import { describeOperations, router } from '../shared/router';
 import { integration } from './actions';
 import { searchIntegrations } from './methods';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 export class AccessPointIntegration implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,7 +21,7 @@ export class AccessPointIntegration implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: [{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest' }],
 		hints: [
 			{
 				message:
@@ -44,7 +45,7 @@ export class AccessPointIntegration implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchRegistrations, searchIntegrations } };
+	methods = { listSearch: { searchRegistrations, searchIntegrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [integration]);

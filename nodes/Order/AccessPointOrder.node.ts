@@ -7,6 +7,7 @@ import { optionsCollection } from './actions/options';
 import { order } from './actions/order';
 import { party } from './actions/party';
 import { product } from './actions/product';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 const resources = [order, party, product];
 
@@ -23,14 +24,14 @@ export class AccessPointOrder implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: [{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest' }],
 		properties: [
 			...describeOperations(resources),
 			optionsCollection,
 		],
 	};
 
-	methods = { listSearch: { searchOrders } };
+	methods = { listSearch: { searchOrders }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, resources);

@@ -5,6 +5,7 @@ import { actForPartyOption, retryOptions } from '../shared/fields';
 import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
 import { pollOrders } from './poll';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 const builderMode = { show: { filterMode: ['builder'] } };
 
@@ -21,7 +22,7 @@ export class AccessPointOrderTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: [{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest' }],
 		properties: [
 			{
 				displayName: 'Trigger On',
@@ -110,6 +111,8 @@ export class AccessPointOrderTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollOrders.call(this);

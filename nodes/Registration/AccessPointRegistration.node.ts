@@ -5,6 +5,7 @@ import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
 import { describeOperations, router } from '../shared/router';
 import { registration } from './actions';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 export class AccessPointRegistration implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,7 +20,7 @@ export class AccessPointRegistration implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: [{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest' }],
 		properties: [
 			...describeOperations([registration]),
 			{
@@ -33,7 +34,7 @@ export class AccessPointRegistration implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchRegistrations } };
+	methods = { listSearch: { searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [registration]);
