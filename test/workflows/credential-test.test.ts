@@ -6,6 +6,9 @@
  * lookup is replayed here over the loaded package, and the function runs in the real
  * CredentialTestContext (n8n's legacy request helper, axios) against the emulator.
  */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
 import nock from 'nock';
 import type { ICredentialDataDecryptedObject, ICredentialTestFunction, INodeType } from 'n8n-workflow';
 
@@ -110,19 +113,28 @@ describe('the AccessPoint API credential test (n8n-core CredentialTestContext, e
 		nock.enableNetConnect();
 	});
 
-	it('a host that does not resolve names the host and says to check the Base URL (not a bare "ENOTFOUND")', async () => {
-		nock.disableNetConnect();
-		nock('https://no-such-host.example.test')
-			.get('/v1/einvoices/registrations')
-			.replyWithError(Object.assign(new Error('getaddrinfo ENOTFOUND no-such-host.example.test'), { code: 'ENOTFOUND' }));
-		const result = await test({ ...emulator(), baseUrl: 'https://no-such-host.example.test' });
+	it('a host that does not resolve is named with what to check (not a bare "ENOTFOUND")', async () => {
+		// n8n's request helper failing as it does for an unknown host (no DNS query leaves the machine).
+		const context = { helpers: { request: async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND api.exmaple.test'), { code: 'ENOTFOUND' })) } };
+		const result = await testFunction.call(context as never, { id: '1', name: 'c', type: TYPE, data: { ...emulator(), baseUrl: 'https://api.exmaple.test' } });
 		expect(result).toEqual({
 			status: 'Error',
-			message:
-				"Credential test failed: the host name could not be resolved (no-such-host.example.test). Check the credential's environment and Base URL.",
+			message: "Credential test failed: the host name could not be resolved (api.exmaple.test). Check the credential's environment and Base URL.",
 		});
-		nock.cleanAll();
-		nock.enableNetConnect();
+	});
+
+	it('a closed port is named the same way, through n8n\'s real request helper', async () => {
+		const port = await new Promise<number>((resolve) => {
+			const server = createServer().listen(0, '127.0.0.1', () => {
+				const { port: free } = server.address() as AddressInfo;
+				server.close(() => resolve(free));
+			});
+		});
+		const result = await test({ ...emulator(), baseUrl: `http://127.0.0.1:${port}` });
+		expect(result).toEqual({
+			status: 'Error',
+			message: `Credential test failed: the connection was refused (127.0.0.1:${port}). Check the credential's environment and Base URL.`,
+		});
 	});
 
 	it('a redirect is not followed: the key stays on the configured host', async () => {
