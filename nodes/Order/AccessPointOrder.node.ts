@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchOrders } from '../shared/orderId';
-import { describeOperations, router } from '../shared/router';
+import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { optionsCollection } from './actions/options';
 import { order } from './actions/order';
 import { party } from './actions/party';
@@ -18,7 +18,7 @@ export class AccessPointOrder implements INodeType {
 		icon: { light: 'file:../../icons/accessPointOrder.svg', dark: 'file:../../icons/accessPointOrder.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: actionSubtitle(resources),
 		description: 'Create, send and read orders (invoices, credit notes …), and list parties and products, with OData filters',
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,

@@ -17,7 +17,8 @@ export class AccessPointOrderTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ $parameter["event"] === "newOrUpdatedOrder" ? "New or updated orders" : "New orders" }}',
-		description: 'Starts the workflow when orders (invoices, credit notes, ...) are created or changed',
+		// n8n's node panel lists this trigger inside the AccessPoint Order entry and shows this text for both.
+		description: 'Create, send and read orders (invoices, credit notes …), and start a workflow when orders are created or changed',
 		defaults: { name: 'AccessPoint Order Trigger' },
 		polling: true,
 		inputs: [],

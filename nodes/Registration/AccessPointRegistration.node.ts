@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
-import { describeOperations, router } from '../shared/router';
+import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { registration } from './actions';
 import { testAccessPointCredential } from '../shared/credentialTest';
 
@@ -14,7 +14,7 @@ export class AccessPointRegistration implements INodeType {
 		icon: { light: 'file:../../icons/accessPointRegistration.svg', dark: 'file:../../icons/accessPointRegistration.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		subtitle: actionSubtitle([registration]),
 		description: 'Register company entities for e-invoicing and manage them',
 		defaults: { name: 'AccessPoint Registration' },
 		usableAsTool: true,
