@@ -37,13 +37,6 @@ export class AccessPointPeppolLookup implements INodeType {
 					'Whether to send every result to one output instead of splitting them into Can Receive and Cannot Receive',
 			},
 			{
-				displayName:
-					'The sandbox credential asks the Peppol test network, where far fewer receivers are registered than on Peppol production',
-				name: 'networkNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
