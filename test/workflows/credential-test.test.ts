@@ -6,15 +6,13 @@
  * lookup is replayed here over the loaded package, and the function runs in the real
  * CredentialTestContext (n8n's legacy request helper, axios) against the emulator.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-
 import nock from 'nock';
 import type { ICredentialDataDecryptedObject, ICredentialTestFunction, INodeType } from 'n8n-workflow';
 
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 import { boot } from '../harness/env';
+import { serveJson } from '../harness/loopback';
 
 const TYPE = 'accessPointApi';
 
@@ -76,13 +74,14 @@ describe('the AccessPoint API credential test (n8n-core CredentialTestContext, e
 	});
 
 	it("a wrong key shows the API's message and what to check, not \"Unauthorized\"", async () => {
-		const result = await test({ ...emulator(), apiKey: 'not-the-key-1234' });
+		const wrongKey = `${String(emulator().apiKey)}-revoked`;
+		const result = await test({ ...emulator(), apiKey: wrongKey });
 		expect(result).toEqual({
 			status: 'Error',
 			message:
 				"Credential test failed with HTTP 401 (Unauthorized): The apikey is not valid: no account has this API key. Check the API Key and the Party ID (your master account's), and the Environment: sandbox and production keys differ.",
 		});
-		expect(result.message).not.toContain('not-the-key-1234');
+		expect(result.message).not.toContain(wrongKey);
 	});
 
 	it("a Party ID that is not the account's shows the API's message", async () => {
@@ -124,12 +123,10 @@ describe('the AccessPoint API credential test (n8n-core CredentialTestContext, e
 	});
 
 	it('a closed port is named the same way, through n8n\'s real request helper', async () => {
-		const port = await new Promise<number>((resolve) => {
-			const server = createServer().listen(0, '127.0.0.1', () => {
-				const { port: free } = server.address() as AddressInfo;
-				server.close(() => resolve(free));
-			});
-		});
+		// A port that was just free'd: nothing listens there.
+		const server = await serveJson(() => '{}');
+		await server.close();
+		const port = new URL(server.url).port;
 		const result = await test({ ...emulator(), baseUrl: `http://127.0.0.1:${port}` });
 		expect(result).toEqual({
 			status: 'Error',

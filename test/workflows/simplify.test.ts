@@ -4,6 +4,7 @@
  * the API's names) and whole with Simplify off. Expected rows are built here from the
  * emulator's store, not by the node's code.
  */
+import { printFigures } from '../unit/packageNodes';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 
@@ -58,7 +59,7 @@ describe('Simplify on Order › Get Many (engine, emulator)', () => {
 			expect(flat(row)).toBe(true);
 		}
 		const sizes = { simple: JSON.stringify(rows).length, raw: JSON.stringify(await list('order', { simplify: false })).length };
-		process.stdout.write(`\n[simplify] 40 orders: ${sizes.simple} characters simplified, ${sizes.raw} raw (${(sizes.raw / sizes.simple).toFixed(1)}x)\n`);
+		printFigures(`Simplify, ${rows.length} orders as JSON`, [`simplified ${sizes.simple} characters`, `raw ${sizes.raw} characters (${(sizes.raw / sizes.simple).toFixed(1)}x)`]);
 	});
 
 	it('orders with Simplify off: the records as the API sent them', async () => {
