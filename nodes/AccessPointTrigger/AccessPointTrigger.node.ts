@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { testAccessPointCredential } from '../shared/credentialTest';
 import { registrationIdField, retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
 import { receive } from './receive';
@@ -20,7 +21,7 @@ export class AccessPointTrigger implements INodeType {
 		defaults: { name: 'AccessPoint Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: [{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest' }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
 			{
@@ -94,7 +95,7 @@ export class AccessPointTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchRegistrations } };
+	methods = { listSearch: { searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	webhookMethods = {
 		default: {

@@ -137,7 +137,7 @@ export function outcomeJson(
 		identified: outcome.identified,
 		success: outcome.identified,
 		reason: outcome.reason,
-		registrationID: outcome.registrationID ?? null,
+		RegistrationID: outcome.registrationID ?? null,
 		message: outcome.message,
 	};
 	if (extra.startedAt) json.startedAt = extra.startedAt;
@@ -153,7 +153,7 @@ export function expiredJson(registrationID: number | string | undefined, started
 		identified: false,
 		success: false,
 		reason: 'expired' as Reason,
-		registrationID: registrationID ?? null,
+		RegistrationID: registrationID ?? null,
 		message:
 			'No result came back before the 5-minute identification window closed. Start a new identification (each attempt counts towards the sandbox limit of 5).',
 	};

@@ -3,13 +3,14 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchRegistrations } from '../shared/methods';
 import { searchOrders } from '../shared/orderId';
-import { describeOperations, router } from '../shared/router';
+import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { optionsCollection } from './actions/options';
 import { file } from './actions/file';
 import { order } from './actions/order';
 import { DELIVERY_OUTPUTS } from './actions/order/getDeliveryStatus.operation';
 import { party } from './actions/party';
 import { product } from './actions/product';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 // Order stays first: it is the Resource a new node (and a saved workflow without one) starts with.
 const resources = [order, party, product, file];
@@ -26,20 +27,20 @@ export class AccessPointOrder implements INodeType {
 		icon: { light: 'file:../../icons/accessPointOrder.svg', dark: 'file:../../icons/accessPointOrder.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: actionSubtitle(resources),
 		description: 'Create, send and read orders (invoices, credit notes …), and list parties and products, with OData filters',
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: [{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest' }],
 		properties: [
 			...describeOperations(resources),
 			optionsCollection,
 		],
 	};
 
-	methods = { listSearch: { searchOrders, searchRegistrations } };
+	methods = { listSearch: { searchOrders, searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, resources);

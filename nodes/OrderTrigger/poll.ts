@@ -36,7 +36,6 @@ interface TriggerOptions {
 	actForParty?: string;
 	startFrom?: string;
 	lateWindowSeconds?: number;
-	rawFilter?: string;
 	maxRetries?: number;
 	retryDelayMs?: number;
 	timeoutSeconds?: number;
@@ -89,7 +88,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 /** The user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
 function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFrom?: string): string | undefined {
 	const own = triggerFilter({ orderType: settings.orderType, direction: settings.direction, modifiedFrom });
-	const query = readQuery(ctx, undefined, 'order', { filters: 'filters', combine: 'filterCombine', rawFilter: 'options.rawFilter' }, own);
+	const query = readQuery(ctx, undefined, 'order', {}, own);
 	return query.$filter;
 }
 

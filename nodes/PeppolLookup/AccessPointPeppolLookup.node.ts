@@ -5,6 +5,7 @@ import { retryOptions } from '../shared/fields';
 import { describeOperations, router } from '../shared/router';
 import { peppolLookup } from './actions';
 import { lookupOptions } from './actions/lookup.operation';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 /** Two outputs unless "Single Output" is on; evaluated by the editor and the engine. */
 const OUTPUTS_EXPRESSION =
@@ -24,7 +25,7 @@ export class AccessPointPeppolLookup implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: [{ name: 'accessPointApi', required: true }],
+		credentials: [{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest' }],
 		properties: [
 			...describeOperations([peppolLookup]),
 			{
@@ -36,13 +37,6 @@ export class AccessPointPeppolLookup implements INodeType {
 					'Whether to send every result to one output instead of splitting them into Can Receive and Cannot Receive',
 			},
 			{
-				displayName:
-					'The sandbox credential asks the Peppol test network, where far fewer receivers are registered than on Peppol production',
-				name: 'networkNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -52,6 +46,8 @@ export class AccessPointPeppolLookup implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [peppolLookup]);

@@ -85,7 +85,7 @@ export const retryOptions: INodeProperties[] = [
 			'How often a read (GET) is retried after a rate limit (429) or server error (5xx), waiting as the API asks (Retry-After) or doubling the wait each time. Creates are never retried blindly.',
 	},
 	{
-		displayName: 'First Retry Delay (Ms)',
+		displayName: 'First Retry Delay (Milliseconds)',
 		name: 'retryDelayMs',
 		type: 'number',
 		typeOptions: { minValue: 0 },

@@ -94,8 +94,8 @@ const CASES: Case[] = [
 	['order filter: number value empty', ORDER, list('order', cond('TotalIncl', 'gt', '')), 'Filters'],
 	['order filter: custom path with spaces', ORDER, list('order', cond('__custom', 'eq', 'x', { customField: 'Bad Field!' })), 'Filters'],
 	['order sort: same key twice', ORDER, list('order', { sort: { keys: [{ field: 'OrderDate', direction: 'asc' }, { field: 'OrderDate', direction: 'desc' }] } }), 'Sort'],
-	['order raw filter: unterminated quote', ORDER, list('order', { options: { rawFilter: "OrderNumber eq 'x" } }), 'OData Filter (Raw)'],
-	['order raw filter: parenthesis never closed', ORDER, list('order', { options: { rawFilter: "(OrderType eq 'Invoice'" } }), 'OData Filter (Raw)'],
+	['order raw filter: unterminated quote', ORDER, list('order', { filterMode: 'raw', rawFilter: "OrderNumber eq 'x" }), 'OData Filter (Raw)'],
+	['order raw filter: parenthesis never closed', ORDER, list('order', { filterMode: 'raw', rawFilter: "(OrderType eq 'Invoice'" }), 'OData Filter (Raw)'],
 	['order skip negative', ORDER, list('order', { options: { skip: -1 } }), 'Skip'],
 	['order skip decimal', ORDER, list('order', { options: { skip: 1.5 } }), 'Skip'],
 	['party filter: Party ID not a number', ORDER, list('party', cond('PartyID', 'eq', 'x1')), 'Filters'],
@@ -134,7 +134,7 @@ const TRIGGER_CASES: Array<[string, IDataObject, string]> = [
 	['trigger: start date not a date', { options: { startFrom: 'yesterday' } }, 'Start From'],
 	['trigger: late window negative', { options: { lateWindowSeconds: -5 } }, 'Late Change Window (Seconds)'],
 	['trigger: filter date not a date', cond('OrderDate', 'ge', 'someday'), 'Filters'],
-	['trigger: raw filter unbalanced', { options: { rawFilter: "(OrderType eq 'Invoice'" } }, 'OData Filter (Raw)'],
+	['trigger: raw filter unbalanced', { filterMode: 'raw', rawFilter: "(OrderType eq 'Invoice'" }, 'OData Filter (Raw)'],
 ];
 
 /** The bad value on item 3 of 3 only: [label, node, parameters (expression picks per item), field, input]. */

@@ -165,7 +165,7 @@ describe('items', () => {
 	});
 	it('the expired item says so and is not a success', () => {
 		const json = expiredJson(42, '2025-01-01T10:00:00.000Z', '2025-01-01T10:05:00.000Z');
-		expect(json).toMatchObject({ identified: false, success: false, reason: 'expired', registrationID: 42 });
+		expect(json).toMatchObject({ identified: false, success: false, reason: 'expired', RegistrationID: 42 });
 	});
 	it('registration IDs become numbers when they are numbers', () => {
 		expect(toRegistrationId('00123')).toBe(123);

@@ -3,6 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_PROVIDER_CODE, DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
 
+/** The brand writes its name in lower case; the editor's title-case convention would show "Itsme". */
+const ITSME = 'itsme';
+
 export const providerFields: INodeProperties[] = [
 	{
 		displayName: 'Identification Provider',
@@ -13,7 +16,7 @@ export const providerFields: INodeProperties[] = [
 			'The identity provider whose terms apply (sent as IdentificationProviderTC). One provider is supported today; choose Custom Code for a provider announced later.',
 		options: [
 			{ name: 'Custom Code', value: 'custom', description: 'Enter a provider terms code yourself' },
-			{ name: 'Itsme', value: DEFAULT_PROVIDER_CODE, description: 'Mobile identity app (code "itsme")' },
+			{ name: ITSME, value: DEFAULT_PROVIDER_CODE, description: 'Mobile identity app (code "itsme")' },
 		],
 	},
 	{

@@ -98,11 +98,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			}
 		}
 		const json: IDataObject = {
-			registrationID: session.registrationID,
+			RegistrationID: session.registrationID,
 			providerUrl: session.providerUrl,
 			startedAt: session.startedAt,
 			expiresAt: session.expiresAt,
-			identificationProviderTC: session.identificationProviderTC,
+			IdentificationProviderTC: session.identificationProviderTC,
 			masterPartyId: session.masterPartyId,
 			redirectTo: toThisExecution ? 'thisExecution' : 'url',
 		};

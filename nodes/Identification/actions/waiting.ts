@@ -55,7 +55,7 @@ export async function waitForCallback(
 		identified: false,
 		success: false,
 		waiting: true,
-		registrationID: pending.registrationID ?? null,
+		RegistrationID: pending.registrationID ?? null,
 		message: `Waiting for the user's browser to come back until ${pending.waitTill.toISOString()}.${pending.providerUrl ? ' Open providerUrl to complete the identity check.' : ''}`,
 	};
 	if (pending.providerUrl) waiting.providerUrl = pending.providerUrl;
@@ -88,7 +88,9 @@ function text(value: unknown): string | undefined {
  */
 export async function identificationWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const pending = readPending(this);
-	const expected = pending.registrationID === null ? undefined : (pending.registrationID as number | string | undefined);
+	// The expired item this node left on its input; earlier builds named it `registrationID`.
+	const recorded = pending.RegistrationID ?? pending.registrationID;
+	const expected = recorded === null ? undefined : (recorded as number | string | undefined);
 	const outcome = readCallback(this.getQueryData(), expected);
 	const json = outcomeJson(outcome, {
 		startedAt: text(pending.startedAt),

@@ -3,7 +3,6 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { actForPartyOption, retryOptions } from '../../shared/fields';
 import { maxFileSizeOption } from '../../shared/files';
-import { rawFilterOption } from '../../shared/filterFields';
 
 const getAllOnly = { show: { '/operation': ['getAll'] } };
 const downloading = { show: { '/resource': ['order'], '/operation': ['downloadFiles'] } };
@@ -79,7 +78,6 @@ export const optionsCollection: INodeProperties = {
 			description: 'Whether each file becomes its own item (in binary property "data"), instead of one item per order with a property per file',
 			displayOptions: downloading,
 		},
-		{ ...rawFilterOption, displayOptions: getAllOnly },
 		...retryOptions,
 		{
 			displayName: 'Single Order Path',

@@ -64,7 +64,6 @@ export const identifierFields: INodeProperties[] = [
 		placeholder: 'e.g. BE0123456749, 0123.456.749 or 0088:5400000000010',
 		description:
 			'The receiver: a VAT number with country prefix (BE0123456749, NL123456789B01), a bare Belgian company number (0123.456.749), or &lt;scheme&gt;:&lt;identifier&gt; (9925:BE0123456749, 0208:0123456749, 0088:5400000000010). Spaces and dots are removed and the number is checked before the lookup.',
-		hint: 'A GLN cannot be derived from a VAT number: use 0088:&lt;GLN&gt; only when you know the GLN',
 		displayOptions: { show: { ...show, identifierType: ['identifier'] } },
 	},
 	{
@@ -85,6 +84,13 @@ export const identifierFields: INodeProperties[] = [
 		placeholder: 'e.g. 0192',
 		description: 'The four-digit Peppol scheme code (ICD), e.g. 0192 for a Norwegian organisation number',
 		displayOptions: { show: { ...show, identifierType: ['scheme'], scheme: [OTHER_SCHEME] } },
+	},
+	{
+		displayName: "A GLN cannot be derived from a VAT number: enter the receiver's own 13-digit GLN",
+		name: 'glnNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...show, identifierType: ['scheme'], scheme: ['0088'] } },
 	},
 	{
 		displayName: 'Value',

@@ -42,7 +42,7 @@ function text(value: unknown): string {
 	return isBlank(value) ? '' : String(value).trim();
 }
 
-const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2024-01-31 (a date picker value or {{ $today }} works too).';
+const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2026-01-31 (a date picker value or {{ $today }} works too).';
 
 /**
  * `YYYY-MM-DD` from a date string, a date-and-time string (its own calendar date, no
