@@ -119,9 +119,13 @@ export function showValue(value: unknown): string {
  */
 export function fieldMessage(itemIndex: number | undefined, field: string, value: unknown, problem: string): string {
 	const shown = showValue(value);
-	const item = itemIndex === undefined ? '' : `Item ${itemIndex + 1}: `;
 	const separator = problem.startsWith(':') ? '' : ' ';
-	return `${item}"${field}"${shown === '(empty)' ? '' : ` ${shown}`}${separator}${problem}`;
+	return itemMessage(itemIndex, `"${field}"${shown === '(empty)' ? '' : ` ${shown}`}${separator}${problem}`);
+}
+
+/** A message about one item that names no single field (e.g. "order 12 has no PDF file"). */
+export function itemMessage(itemIndex: number | undefined, text: string): string {
+	return itemIndex === undefined ? text : `Item ${itemIndex + 1}: ${text}`;
 }
 
 function text(value: unknown): string {

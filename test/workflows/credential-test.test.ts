@@ -58,6 +58,7 @@ describe('the AccessPoint API credential test (n8n-core CredentialTestContext, e
 			'accessPointOrderTrigger',
 			'accessPointPeppolLookup',
 			'accessPointRegistration',
+			'accessPointTrigger',
 		]);
 		for (const name of testedByNodes) {
 			const nodeType = h.nodeTypes.getByName(name) as INodeType;
