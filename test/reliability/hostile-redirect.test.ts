@@ -17,7 +17,9 @@ import type { Harness } from '../harness';
 import { serveHostile } from './hostile-server';
 import { deepText, n8nHttpRequest, printFigures } from './report';
 
-const KEY = 'HOSTILE-REDIRECT-KEY-4b1d9e';
+/** A recognisable API key (a canary). */
+const CANARY = 'HOSTILE-REDIRECT-KEY-4b1d9e';
+const CHORUS = 'CHORUS-TECH-KEY-77';
 const ORDER = 'accessPointOrder';
 const REG = 'accessPointRegistration';
 const INT = 'accessPointIntegration';
@@ -71,7 +73,7 @@ const SCENARIOS: Scenario[] = [
 	],
 	['registration deactivate (DELETE)', REG, { operation: 'deactivate', registrationId: byId('300001'), options: opts }],
 	['integration get many', INT, { operation: 'getMany', registrationId: byId('300001'), returnAll: true, options: opts }],
-	['integration create, Chorus Pro key in the body (POST)', INT, { operation: 'create', registrationId: byId('300001'), network: 'ChorusPro', technicalUserKey: 'CHORUS-TECH-KEY-77', options: opts }],
+	['integration create, Chorus Pro key in the body (POST)', INT, { operation: 'create', registrationId: byId('300001'), network: 'ChorusPro', technicalUserKey: CHORUS, options: opts }],
 	['integration delete (DELETE)', INT, { operation: 'delete', registrationId: byId('300001'), integrationId: byId('400001'), options: opts }],
 	['peppol lookup', PEPPOL, { identifier: 'BE0123456749', options: opts }],
 	['identification start (POST)', IDENT, { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done', options: opts }],
@@ -100,8 +102,8 @@ describe('hostile server: redirects are never followed', () => {
 			res.setHeader('content-type', 'application/json');
 			res.end('{"Items":[{"OrderID":666,"stolen":true}],"OrderID":666}');
 		});
-		a = await serveHostile((req, res, request) => {
-			const url = request.url as string;
+		a = await serveHostile((_req, res, request) => {
+			const { url } = request;
 			if (mode === 'second-page' && /^\/v1\/(orders|parties|products)(\?|$)/.test(url) && !url.includes('skip')) {
 				res.setHeader('content-type', 'application/json');
 				const items = Array.from({ length: 120 }, (_, i) => ({ OrderID: 1000 + i, LastModified: '2024-05-01T10:00:00Z', Created: '2024-05-01T10:00:00Z' }));
@@ -110,7 +112,7 @@ describe('hostile server: redirects are never followed', () => {
 			}
 			redirect(res, url);
 		});
-		h = await createHarness({ emulator: false, credentials: { apiKey: KEY, partyId: '100001', environment: 'custom', baseUrl: a.url }, quiet: true });
+		h = await createHarness({ emulator: false, credentials: { apiKey: CANARY, partyId: '100001', environment: 'custom', baseUrl: a.url }, quiet: true });
 	});
 	afterAll(async () => {
 		printFigures('hostile redirects', {
@@ -128,7 +130,7 @@ describe('hostile server: redirects are never followed', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		const message = (error as Error).message;
 		expect(message).toMatch(new RegExp(`failed: the API answered HTTP 30[12378], a redirect to ${b.host.replace('.', '\\.')}; it was not followed`));
-		expect(deepText(error)).not.toContain(KEY);
+		expect(deepText(error)).not.toContain(CANARY);
 		failures++;
 	};
 
@@ -143,7 +145,7 @@ describe('hostile server: redirects are never followed', () => {
 		for (const r of seen) methods.add(r.method as string);
 		// One request, redirected, not retried (Read Retries 3).
 		expect(seen).toHaveLength(1);
-		expect(seen[0].headers.apikey).toBe(KEY);
+		expect(seen[0].headers.apikey).toBe(CANARY);
 		expect(b.requests).toHaveLength(0);
 		figures[label] = `${seen[0].method} → ${result.nodeError(result.nodeName as string)?.httpCode}, requests to A ${seen.length}, to B ${b.requests.length}`;
 	});
@@ -182,7 +184,7 @@ describe('hostile server: redirects are never followed', () => {
 
 	it('a redirect to the same host is not followed either', async () => {
 		mode = 'all';
-		const same = await serveHostile((req, res, request) => redirect(res, request.url as string, `/v1/elsewhere${request.url}`));
+		const same = await serveHostile((_req, res, request) => redirect(res, request.url, `/v1/elsewhere${request.url}`));
 		const before = b.requests.length;
 		const result = await h.runNode(ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: opts }, [{}], {
 			runOptions: { credentialsOverride: { baseUrl: same.url } },
@@ -202,7 +204,7 @@ describe('hostile server: redirects are never followed', () => {
 		const http = n8nHttpRequest();
 		const before = a.requests.length;
 		// RoutingNode hands every key of the test request to the HTTP helper; the generic auth adds the headers.
-		const answer = (await http({ ...request, skipSslCertificateValidation: undefined, url: `${a.url}${request.url}`, headers: { apikey: KEY }, ignoreHttpStatusErrors: true, returnFullResponse: true })) as { statusCode: number };
+		const answer = (await http({ ...request, skipSslCertificateValidation: undefined, url: `${a.url}${request.url}`, headers: { apikey: CANARY }, ignoreHttpStatusErrors: true, returnFullResponse: true })) as { statusCode: number };
 		expect(answer.statusCode).toBeGreaterThanOrEqual(300);
 		expect(answer.statusCode).toBeLessThan(400);
 		expect(a.requests.length - before).toBe(1);

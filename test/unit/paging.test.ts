@@ -184,7 +184,7 @@ describe('paginate', () => {
 		const api = fakeApi(300, relative);
 		const bad: PageFetcher = {
 			baseUrl: BASE,
-			async request<T>(req: { path: string }): Promise<T> {
+			async request<T>(req: { method: 'GET'; path: string }): Promise<T> {
 				const body = (await api.request(req)) as IDataObject;
 				if (String(req.path).includes('$skip=120')) (body.Items as unknown[])[3] = null;
 				return body as T;

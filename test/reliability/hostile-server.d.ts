@@ -1,0 +1,22 @@
+import type { IncomingMessage, ServerResponse } from 'http';
+
+export interface RecordedRequest {
+	method: string;
+	url: string;
+	headers: Record<string, string | string[] | undefined>;
+	body: string;
+}
+
+export interface HostileServer {
+	url: string;
+	host: string;
+	requests: RecordedRequest[];
+	counts: { opened: number; closed: number };
+	close(): Promise<void>;
+}
+
+export function serveHostile(handler: (req: IncomingMessage, res: ServerResponse, request: RecordedRequest) => void): Promise<HostileServer>;
+export function gzipBomb(inflatedBytes: number): Buffer;
+export function trickle(res: ServerResponse, chunks: string[], everyMs: number): Promise<number>;
+export function rssMb(): number;
+export function pause(ms: number): Promise<void>;
