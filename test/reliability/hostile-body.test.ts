@@ -16,7 +16,7 @@ import { policyFromOptions } from '../../nodes/shared/retry';
 import { getApiClient } from '../../nodes/shared/transport';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
-import { endless, gzipBomb, rssMb, sampleRss, serveHostile, trickle } from './hostile-server';
+import { endless, gzipBomb, pause, rssMb, sampleRss, serveHostile, trickle } from './hostile-server';
 import type { HostileServer } from './hostile-server';
 import { n8nContext } from './n8n-context';
 import { printFigures } from './report';
@@ -74,7 +74,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		const requests = server.requests.slice(before);
 		expect(requests.filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'))).toHaveLength(1);
 		// The server stopped writing soon after the limit: the client closed the connection.
-		while (written.length < 1) await new Promise((resolve) => setImmediate(resolve));
+		while (written.length < 1) await pause(5);
 		expect(written[0]).toBeGreaterThan(limitMb * MB);
 		expect(written[0]).toBeLessThan((limitMb + 32) * MB);
 		expect(peak - start).toBeLessThan(RSS_BOUND_MB);
@@ -98,7 +98,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as Error).message).toBe('Get order 1 failed: the answer is larger than the maximum response size of 5 MB; it was not read further');
 		expect(server.requests.length - before).toBe(1);
-		while (written.length < 1) await new Promise((resolve) => setImmediate(resolve));
+		while (written.length < 1) await pause(5);
 		expect(written[0]).toBeLessThan(37 * MB);
 		figures['endless body, Maximum Response Size 5 MB (client)'] = `requests 1 (Read Retries 2), server wrote ${(written[0] / MB).toFixed(1)} MB before the close`;
 	});
@@ -124,7 +124,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		const slow = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'));
 		// Read Retries 1: two attempts, each cut off at its 1 s deadline (5 bytes at 200 ms; without the deadline, 131).
 		expect(slow).toHaveLength(2);
-		while (written.length < 2) await new Promise((resolve) => setImmediate(resolve));
+		while (written.length < 2) await pause(5);
 		expect(Math.max(...written)).toBeLessThan(20);
 		figures[`slow body (1 byte / 200 ms), ${label}`] = `attempts ${slow.length}, bytes the server wrote before each close ${written.join(', ')} (of ${bytes.length})`;
 	});
