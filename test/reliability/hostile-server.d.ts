@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'http';
+type IncomingMessage = import('http').IncomingMessage;
+type ServerResponse = import('http').ServerResponse;
 
 export interface RecordedRequest {
 	method: string;
