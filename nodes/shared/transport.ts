@@ -252,7 +252,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				if (req.method === 'GET' && !req.acceptText && (body === null || typeof body === 'number' || typeof body === 'boolean')) {
 					// One n8n item is one JSON object: a read answering a bare value has nothing to output.
 					throw fail(
-						`${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record was expected`,
+						`${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`,
 						'The API answered something other than a record. Retry; if it persists, check the ID and that the Base URL points at the API.',
 						response.status,
 					);
