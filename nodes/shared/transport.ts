@@ -185,7 +185,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				);
 			}
 			const raw = isSuccess(response.status) && req.rawText;
-			const read = await readBody(full.body, { maxBytes, deadline, tail: !!raw });
+			const read = await readBody(full.body, { maxBytes, deadline, tail: !!raw, watch: bodyForms });
 			if ('value' in read) {
 				// A helper that handed back data, not a stream (tests' fakes): as text where text was asked for.
 				const { value } = read;
@@ -193,8 +193,9 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				response.body = raw ? { text, tail: nextTail('', text) } : value;
 				return response;
 			}
-			const text = maskText(read.text, bodyForms);
-			if (raw) response.body = text === read.text ? read : { text, tail: nextTail('', text) };
+			// Only a body that echoes the key is searched and rewritten; the others go on untouched.
+			const text = read.found ? maskText(read.text, bodyForms) : read.text;
+			if (raw) response.body = read.found ? { text, tail: nextTail('', text) } : { text, tail: read.tail };
 			else response.body = parseIfJson(text);
 			return response;
 		};

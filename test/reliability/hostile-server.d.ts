@@ -1,5 +1,6 @@
 type IncomingMessage = import('http').IncomingMessage;
 type ServerResponse = import('http').ServerResponse;
+type Readable = import('stream').Readable;
 
 export interface RecordedRequest {
 	method: string;
@@ -23,3 +24,8 @@ export function endless(res: ServerResponse, head: string, filler: Buffer | stri
 export function rssMb(): number;
 export function sampleRss(): { stop(): number };
 export function pause(ms: number): Promise<void>;
+export const streams: {
+	of(parts: string[]): Readable;
+	endless(counter: { pulled: number }): Readable;
+	stalled(first: string): Readable;
+};

@@ -16,6 +16,7 @@
  */
 const http = require('node:http');
 const zlib = require('node:zlib');
+const { Readable } = require('node:stream');
 
 /** @param {(req: import('http').IncomingMessage, res: import('http').ServerResponse, request: object) => void} handler */
 async function serveHostile(handler) {
@@ -146,9 +147,27 @@ function endless(res, head, filler, maxBytes = Infinity) {
 	});
 }
 
+/** Node streams for unit tests of body reading: given parts, endless (counting reads), or stalled after a first part. */
+const streams = {
+	of: (parts) => Readable.from(parts.map((p) => Buffer.from(p))),
+	endless(counter) {
+		return new Readable({
+			read() {
+				counter.pulled++;
+				this.push(Buffer.alloc(100, 'x'));
+			},
+		});
+	},
+	stalled(first) {
+		const stream = new Readable({ read() {} });
+		stream.push(first);
+		return stream;
+	},
+};
+
 /** Resolves after `ms` (test pacing only). */
 function pause(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-module.exports = { serveHostile, gzipBomb, trickle, endless, rssMb, sampleRss, pause };
+module.exports = { serveHostile, gzipBomb, trickle, endless, rssMb, sampleRss, pause, streams };
