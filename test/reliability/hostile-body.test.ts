@@ -7,7 +7,8 @@
  * - a body trickling a byte every 200 ms stops at the Request Timeout (a deadline for the
  *   whole answer, not an idle timeout): the server gets to write only a few bytes;
  * - a decompression bomb (3 MB of gzip that inflates to 3 GB): the process survives, the
- *   inflating stops at the limit, RSS stays bounded (peak printed), no retry fetches it again.
+ *   inflating stops at the limit, RSS stays bounded (peak printed), no retry fetches it again;
+ * - a Retry-After of a day or a week: the run fails at once with the wait named.
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -133,6 +134,27 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		await closed(written, 2);
 		expect(Math.max(...written)).toBeLessThan(20);
 		figures[`slow body (1 byte / 200 ms), ${label}`] = `attempts ${slow.length}, bytes the server wrote before each close ${written.join(', ')} (of ${bytes.length})`;
+	});
+
+	it.each([
+		['429, Retry-After: 86400', 429, '86400'],
+		['503, Retry-After: an HTTP date a week ahead', 503, 'DATE'],
+	] as Array<[string, number, string]>)('%s: the run fails at once naming the wait, instead of sleeping', async (label, status, header) => {
+		const retryAfter = header === 'DATE' ? new Date(Date.now() + 7 * 86_400_000).toUTCString() : header;
+		handle = (res) => {
+			json(res);
+			res.statusCode = status;
+			res.setHeader('retry-after', retryAfter);
+			res.end('{"errors":[{"Code":"TooManyRequests","Description":"slow down"}]}');
+		};
+		const before = server.requests.length;
+		const result = await h.runNode(ORDER, orderGet({ maxRetries: 10 }));
+		expect(result.status).toBe('error');
+		const error = result.nodeError(result.nodeName as string);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error?.message).toMatch(new RegExp(`^Get order 1000001 failed with HTTP ${status}: the API asked to wait \\d+ s before trying again \\(Retry-After\\), longer than the 120 s a node waits$`));
+		expect(server.requests.length - before).toBe(1);
+		figures[label] = `requests ${server.requests.length - before} (Read Retries 10), "${error?.message}"`;
 	});
 
 	it.each([
