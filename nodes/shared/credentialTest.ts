@@ -98,7 +98,7 @@ export async function testAccessPointCredential(
 			`${OPERATION} failed: the API answered HTTP ${status}, a redirect to ${where}; it was not followed, so the key stays on ${new URL(url).host}. If the API has moved, set its new address as the Base URL.`,
 		);
 	}
-	const body = await readBody(response.body, { maxBytes: ERROR_BODY_MAX_BYTES, deadline, tail: false }).then(
+	const body = await readBody(response.body, { maxBytes: ERROR_BODY_MAX_BYTES, deadline, tail: false, watch: [] }).then(
 		(read) => ('text' in read ? parseIfJson(read.text) : read.value),
 		// Too large or too slow: the status alone still says what to check.
 		() => '',

@@ -137,6 +137,25 @@ const TRIGGER_CASES: Array<[string, IDataObject, string]> = [
 	['trigger: raw filter unbalanced', { filterMode: 'raw', rawFilter: "(OrderType eq 'Invoice'" }, 'OData Filter (Raw)'],
 ];
 
+/**
+ * Request options out of range: [label, node type, parameters, exact message]. Refused before
+ * any request by the shared policy (retry.ts policyFromOptions). Until the nodes read their
+ * options through limits.ts readRequestPolicy (the integrator's wiring in fields.ts
+ * readRetryPolicy), the error is the policy's own RequestOptionError without the item prefix;
+ * after it, a NodeOperationError with `Item 1: ` in front: both forms are accepted here.
+ * Maximum Response Size is not declared on the nodes yet (n8n drops undeclared options): its
+ * range is tested in test/unit/limits.test.ts.
+ */
+const REQUEST_OPTION_CASES: Array<[string, string, IDataObject, string]> = [
+	['read retries 1e9', ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: { maxRetries: 1e9 } }, '"Read Retries" 1000000000 is not a whole number from 0 to 10'],
+	['read retries 2.5', REG, { operation: 'getMany', returnAll: true, options: { maxRetries: 2.5 } }, '"Read Retries" 2.5 is not a whole number from 0 to 10'],
+	['read retries -1', PEPPOL, { identifier: 'BE0123456749', options: { maxRetries: -1 } }, '"Read Retries" -1 is not a whole number from 0 to 10'],
+	['request timeout 1e12 s', ORDER, { resource: 'order', operation: 'getMany', returnAll: true, options: { timeoutSeconds: 1e12 } }, '"Request Timeout (Seconds)" 1000000000000 is not a number from 1 to 600 seconds'],
+	['request timeout 0 s', INT, { operation: 'getMany', registrationId: byId('300001'), returnAll: true, options: { timeoutSeconds: 0 } }, '"Request Timeout (Seconds)" 0 is not a number from 1 to 600 seconds'],
+	['first retry delay -5 ms', ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: { retryDelayMs: -5 } }, '"First Retry Delay (Ms)" -5 is not a number of 0 or more milliseconds'],
+	['trigger: read retries 1e9', TRIGGER, { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: { maxRetries: 1e9 } }, '"Read Retries" 1000000000 is not a whole number from 0 to 10'],
+];
+
 /** The bad value on item 3 of 3 only: [label, node, parameters (expression picks per item), field, input]. */
 const THIRD_ITEM: Case[] = [
 	['order ID', ORDER, { resource: 'order', operation: 'get', orderId: '={{ $json.id }}' }, 'Order', [{ id: 1000001 }, { id: 1000002 }, { id: 'x' }]],
@@ -164,6 +183,7 @@ describe('bad input is rejected before any request, naming the field and the ite
 			'cases (action nodes, item named)': CASES.length,
 			'cases (trigger, field named)': TRIGGER_CASES.length,
 			'cases on item 3 of 3': THIRD_ITEM.length,
+			'request option cases (range checked before any request)': REQUEST_OPTION_CASES.length,
 			'nodes covered': [...new Set([...CASES.map((c) => c[1]), TRIGGER, ...THIRD_ITEM.map((c) => c[1])])].length,
 			'messages checked': seen.length,
 			'requests made by rejected items': 0,
@@ -205,6 +225,23 @@ describe('bad input is rejected before any request, naming the field and the ite
 		expect(String(error.description ?? '').length).toBeGreaterThan(10);
 		expect(apiRequests(emu)).toEqual([]);
 		seen.push(error.message);
+	});
+
+	it.each(REQUEST_OPTION_CASES)('%s: refused before any request', async (_label, type, parameters, message) => {
+		const failure =
+			type === TRIGGER
+				? await h.poll({ type, parameters }).then(
+						() => undefined,
+						(error: unknown) => error as Error,
+					)
+				: await h.runNode(type, parameters).then((result) => {
+						expect(result.status).toBe('error');
+						return result.nodeError(result.nodeName as string);
+					});
+		expect(failure).toBeDefined();
+		expect([message, `Item 1: ${message}`]).toContain((failure as Error).message);
+		expect(apiRequests(emu)).toEqual([]);
+		seen.push((failure as Error).message);
 	});
 
 	it.each(THIRD_ITEM)('bad %s on item 3: items 1-2 are sent, item 3 is not and its error says "Item 3"', async (...[, type, parameters, field, input]: Case) => {
