@@ -291,85 +291,90 @@ function checkBelgianEnterprise(raw: string, vatPrefix: boolean): ValueCheck {
 	return { ok: true, value: vatPrefix ? `BE${digits}` : digits };
 }
 
+/** A scheme's value without spaces (`compact`) and, since dots only group digits, without dots (`digits`). */
+interface SchemeValue {
+	compact: string;
+	digits: string;
+}
+
+type SchemeValidator = (value: SchemeValue) => ValueCheck;
+
+/** A value of exactly `count` digits (dots and spaces removed). */
+function fixedDigits(count: number, text: string, hint: string): SchemeValidator {
+	const pattern = new RegExp(`^\\d{${count}}$`);
+	return ({ digits }) => (pattern.test(digits) ? { ok: true, value: digits } : problem(text, hint));
+}
+
+/**
+ * The checks of the schemes the contract and the field notes name, by scheme code. Any
+ * other known scheme keeps its value as typed (a VAT scheme upper-cases the country prefix).
+ */
+const SCHEME_VALIDATORS: Readonly<Record<string, SchemeValidator>> = {
+	'0208': ({ digits }) => {
+		if (/^[A-Z]{2}/i.test(digits) && !/^BE/i.test(digits)) {
+			return problem('is not a Belgian enterprise number (0208 takes 10 digits)', 'For a VAT number choose the VAT scheme of its country.');
+		}
+		return checkBelgianEnterprise(digits, false);
+	},
+	'9925': ({ digits }) => {
+		if (/^[A-Z]{2}/i.test(digits) && !/^BE/i.test(digits)) {
+			return problem('is not a Belgian VAT number (9925 takes BE + 10 digits)', "Choose the VAT scheme of the number's country, or send the VAT number alone.");
+		}
+		return checkBelgianEnterprise(digits, true);
+	},
+	'9944': ({ digits }) => {
+		const upper = digits.toUpperCase();
+		const value = /^\d{9}B\d{2}$/.test(upper) ? `NL${upper}` : upper;
+		return isDutchVatShape(value)
+			? { ok: true, value }
+			: problem('is not a Dutch VAT number (expected NL + 9 digits + B + 2 digits)', 'A Dutch VAT number (btw-id) looks like NL123456789B01.');
+	},
+	'9930': ({ digits }) => {
+		const upper = digits.toUpperCase();
+		const value = /^\d{9}$/.test(upper) ? `DE${upper}` : upper;
+		return /^DE\d{9}$/.test(value)
+			? { ok: true, value }
+			: problem('is not a German VAT number (expected DE + 9 digits)', 'A German VAT number (USt-IdNr.) looks like DE123456789.');
+	},
+	'0088': ({ digits }) => {
+		if (looksLikeVatNumber(digits)) {
+			return problem(
+				'is a VAT number, not a GLN: a GLN cannot be derived from a VAT number',
+				"A GLN (13 digits, e.g. 5400000000010) must be known first, e.g. from the receiver. To look the receiver up by VAT number, enter the VAT number itself or choose its country's VAT scheme (e.g. 9925 for Belgium).",
+			);
+		}
+		const gln = digits.replace(/-/g, '');
+		if (!/^\d{13}$/.test(gln)) return problem('is not a GLN (expected 13 digits)', 'A GLN (Global Location Number) has 13 digits, e.g. 5400000000010.');
+		if (!isValidGln(gln)) {
+			return problem(
+				`is not a valid GLN (the GS1 check digit should be ${gs1CheckDigit(gln.slice(0, 12))}, not ${gln[12]})`,
+				'Check the GLN for typos; its last digit is a GS1 check digit.',
+			);
+		}
+		return { ok: true, value: gln };
+	},
+	'0106': fixedDigits(8, 'is not a KvK number (expected 8 digits)', 'A Dutch Chamber of Commerce (KvK) number has 8 digits, e.g. 12345678.'),
+	'0190': fixedDigits(20, 'is not an OIN (expected 20 digits)', 'A Dutch government organisation number (OIN) has 20 digits.'),
+	'0199': ({ digits }) =>
+		isValidLei(digits)
+			? { ok: true, value: digits.toUpperCase() }
+			: problem('is not a valid LEI (20 characters with ISO 17442 check digits)', 'A Legal Entity Identifier looks like 5493001KJTIIGC8Y1R12.'),
+};
+
+/** Schemes without their own check: VAT schemes carry the country prefix upper-case; others keep the value as typed. */
+function otherSchemeValue(scheme: string): SchemeValidator {
+	return /^99\d\d$/.test(scheme) ? ({ digits }) => ({ ok: true, value: digits.toUpperCase() }) : ({ compact }) => ({ ok: true, value: compact });
+}
+
 /** Checks and normalises the value for a scheme; the scheme must be known. */
 export function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 	const trimmed = String(rawValue ?? '').trim();
 	if (!trimmed) return problem(`has no value after the scheme ${scheme}`, `Enter the identifier, e.g. ${scheme}:<identifier>.`);
-	const nonAscii = nonAsciiProblem(trimmed.replace(/\s/g, ''));
-	if (nonAscii) return nonAscii;
 	const compact = trimmed.replace(/\s/g, '');
-	// Dots group digits in national numbers; they belong in no value of these schemes.
-	const digitsOnly = compact.replace(/\./g, '');
-
-	let result: ValueCheck;
-	switch (scheme) {
-		case '0208':
-			if (/^[A-Z]{2}/i.test(digitsOnly) && !/^BE/i.test(digitsOnly)) {
-				return problem('is not a Belgian enterprise number (0208 takes 10 digits)', 'For a VAT number choose the VAT scheme of its country.');
-			}
-			result = checkBelgianEnterprise(digitsOnly, false);
-			break;
-		case '9925':
-			if (/^[A-Z]{2}/i.test(digitsOnly) && !/^BE/i.test(digitsOnly)) {
-				return problem(`is not a Belgian VAT number (9925 takes BE + 10 digits)`, 'Choose the VAT scheme of the number\'s country, or send the VAT number alone.');
-			}
-			result = checkBelgianEnterprise(digitsOnly, true);
-			break;
-		case '9944': {
-			const upper = digitsOnly.toUpperCase();
-			const value = /^\d{9}B\d{2}$/.test(upper) ? `NL${upper}` : upper;
-			result = isDutchVatShape(value)
-				? { ok: true, value }
-				: problem('is not a Dutch VAT number (expected NL + 9 digits + B + 2 digits)', 'A Dutch VAT number (btw-id) looks like NL123456789B01.');
-			break;
-		}
-		case '9930': {
-			const upper = digitsOnly.toUpperCase();
-			const value = /^\d{9}$/.test(upper) ? `DE${upper}` : upper;
-			result = /^DE\d{9}$/.test(value)
-				? { ok: true, value }
-				: problem('is not a German VAT number (expected DE + 9 digits)', 'A German VAT number (USt-IdNr.) looks like DE123456789.');
-			break;
-		}
-		case '0088': {
-			if (looksLikeVatNumber(digitsOnly)) {
-				return problem(
-					'is a VAT number, not a GLN: a GLN cannot be derived from a VAT number',
-					"A GLN (13 digits, e.g. 5400000000010) must be known first, e.g. from the receiver. To look the receiver up by VAT number, enter the VAT number itself or choose its country's VAT scheme (e.g. 9925 for Belgium).",
-				);
-			}
-			const gln = digitsOnly.replace(/-/g, '');
-			if (!/^\d{13}$/.test(gln)) {
-				result = problem('is not a GLN (expected 13 digits)', 'A GLN (Global Location Number) has 13 digits, e.g. 5400000000010.');
-			} else if (!isValidGln(gln)) {
-				result = problem(
-					`is not a valid GLN (the GS1 check digit should be ${gs1CheckDigit(gln.slice(0, 12))}, not ${gln[12]})`,
-					'Check the GLN for typos; its last digit is a GS1 check digit.',
-				);
-			} else {
-				result = { ok: true, value: gln };
-			}
-			break;
-		}
-		case '0106':
-			result = /^\d{8}$/.test(digitsOnly)
-				? { ok: true, value: digitsOnly }
-				: problem('is not a KvK number (expected 8 digits)', 'A Dutch Chamber of Commerce (KvK) number has 8 digits, e.g. 12345678.');
-			break;
-		case '0190':
-			result = /^\d{20}$/.test(digitsOnly)
-				? { ok: true, value: digitsOnly }
-				: problem('is not an OIN (expected 20 digits)', 'A Dutch government organisation number (OIN) has 20 digits.');
-			break;
-		case '0199':
-			result = isValidLei(digitsOnly)
-				? { ok: true, value: digitsOnly.toUpperCase() }
-				: problem('is not a valid LEI (20 characters with ISO 17442 check digits)', 'A Legal Entity Identifier looks like 5493001KJTIIGC8Y1R12.');
-			break;
-		default:
-			// VAT schemes carry the country prefix upper-case; other schemes keep their value as typed.
-			result = { ok: true, value: /^99\d\d$/.test(scheme) ? digitsOnly.toUpperCase() : compact };
-	}
+	const nonAscii = nonAsciiProblem(compact);
+	if (nonAscii) return nonAscii;
+	const validate = SCHEME_VALIDATORS[scheme] ?? otherSchemeValue(scheme);
+	const result = validate({ compact, digits: compact.replace(/\./g, '') });
 	if (result.ok && result.value.length > MAX_IDENTIFIER_VALUE_LENGTH) {
 		return problem(
 			`is ${result.value.length} characters long after the scheme; Peppol allows at most ${MAX_IDENTIFIER_VALUE_LENGTH}`,
