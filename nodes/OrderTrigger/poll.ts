@@ -8,7 +8,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readQuery } from '../shared/queryInput';
-import { policyFromOptions } from '../shared/retry';
+import { checkActForParty, checkRequestOptions } from '../shared/fields';
 import type { ApiClient } from '../shared/transport';
 import { getApiClient, paginateList } from '../shared/transport';
 import type { CursorState, OrderEvent } from './cursor';
@@ -127,8 +127,8 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 	// Validate the conditions before any request (they name the condition that is wrong).
 	buildFilter(this, settings);
 	const client = await getApiClient.call(this, {
-		partyId: String(settings.options.actForParty ?? '').trim() || undefined,
-		retry: policyFromOptions(settings.options),
+		partyId: checkActForParty(this, undefined, settings.options.actForParty),
+		retry: checkRequestOptions(this, undefined, settings.options),
 	});
 
 	if (this.getMode() === 'manual') return await sample(this, client, settings);

@@ -1,8 +1,11 @@
-/** Parameter descriptions shared by several nodes. Nothing else defines these. */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+/** Parameter descriptions shared by several nodes and their readers. Nothing else defines these. */
+import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
+import { readBoolean, readNumber, requireValid } from './input';
 import type { RequestOptionValues, RetryPolicy } from './retry';
 import { policyFromOptions } from './retry';
+import type { NumberRange } from './validation';
+import { checkNumber, checkPartyId } from './validation';
 
 export const registrationIdField: INodeProperties = {
 	displayName: 'Registration',
@@ -56,11 +59,10 @@ export function returnAllFields(show: Record<string, string[]>): INodeProperties
 	];
 }
 
-/** Reads Return All / Limit; undefined means everything. */
+/** Reads Return All / Limit (a whole number of 1 or more); undefined means everything. */
 export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	if (returnAll) return undefined;
-	return ctx.getNodeParameter('limit', itemIndex, 50) as number;
+	if (readBoolean(ctx, itemIndex, 'returnAll', 'Return All', false)) return undefined;
+	return readNumber(ctx, itemIndex, 'limit', 'Limit', { min: 1, whole: true }, 50);
 }
 
 /** "Act for Party": overrides the credential's Party ID (the partyID header). */
@@ -73,6 +75,14 @@ export const actForPartyOption: INodeProperties = {
 	description:
 		"PartyID to act for instead of the credential's Party ID, e.g. a registered entity's ID. Leave empty to use the credential.",
 };
+
+/**
+ * An Act for Party value (also the trigger's, with no item): the PartyID, or undefined for
+ * the credential's. An object or a line break is refused, never sent as "[object Object]" or stripped.
+ */
+export function checkActForParty(ctx: { getNode(): INode }, itemIndex: number | undefined, value: unknown): string | undefined {
+	return requireValid(ctx, itemIndex, 'Act for Party', value, checkPartyId) || undefined;
+}
 
 export const retryOptions: INodeProperties[] = [
 	{
@@ -102,7 +112,29 @@ export const retryOptions: INodeProperties[] = [
 	},
 ];
 
+/**
+ * The ranges of the request options. Read Retries at most 10 (with the 30 s back-off cap,
+ * at most about 5 minutes of waiting per read); Request Timeout at most 600 s (one list
+ * page arrives in well under a second). Nothing is clamped: a value outside is an error.
+ */
+const REQUEST_OPTION_RANGES: ReadonlyArray<[keyof RequestOptionValues, string, NumberRange]> = [
+	['maxRetries', 'Read Retries', { min: 0, max: 10, whole: true }],
+	['retryDelayMs', 'First Retry Delay (Ms)', { min: 0, unit: ' milliseconds' }],
+	['timeoutSeconds', 'Request Timeout (Seconds)', { min: 1, max: 600, unit: ' seconds' }],
+];
+
+/**
+ * The request options of an options collection as a policy, each checked against its range
+ * before any request; `itemIndex` undefined in a poll. (An action's first item's values apply to the run.)
+ */
+export function checkRequestOptions(ctx: { getNode(): INode }, itemIndex: number | undefined, options: RequestOptionValues): RetryPolicy {
+	for (const [key, field, range] of REQUEST_OPTION_RANGES) {
+		if (options[key] !== undefined) requireValid(ctx, itemIndex, field, options[key], (v) => checkNumber(v, range));
+	}
+	return policyFromOptions(options);
+}
+
 /** Reads the request options from an "options" collection (first item's values apply to the run). */
 export function readRetryPolicy(ctx: IExecuteFunctions, collection = 'options'): RetryPolicy {
-	return policyFromOptions(ctx.getNodeParameter(collection, 0, {}) as RequestOptionValues);
+	return checkRequestOptions(ctx, 0, (ctx.getNodeParameter(collection, 0, {}) ?? {}) as RequestOptionValues);
 }

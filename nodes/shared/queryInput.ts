@@ -5,11 +5,12 @@
  */
 import type { IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { inputError } from './input';
+import { inputError, requireValid } from './input';
 import type { Combine, FilterCondition } from './odata';
 import { buildCondition } from './odata';
 import type { ODataQuery, QueryInput, QueryProblemPart, QueryResource } from './queryBuilder';
 import { buildQuery, conditionsFromParameter, located, QueryInputError } from './queryBuilder';
+import { checkChoice, checkOptionalText } from './validation';
 
 export type QueryContext = IExecuteFunctions | IPollFunctions;
 
@@ -93,11 +94,14 @@ export function readQuery(
 	extraFilter?: string,
 ): ODataQuery {
 	const n = { ...DEFAULT_QUERY_PARAMETERS, ...names };
+	// "xor" or an object from an expression is refused, not read as "and" or "[object Object]".
+	const combine = requireValid(ctx, itemIndex, 'Combine Conditions', parameter(ctx, n.combine, itemIndex, 'and'), (v) => checkChoice(v, ['and', 'or']));
+	const rawFilter = requireValid(ctx, itemIndex, PART_LABEL.rawFilter, parameter(ctx, n.rawFilter, itemIndex, ''), (v) => checkOptionalText(v, 10_000));
 	const input: QueryInput = {
 		filters: parameter(ctx, n.filters, itemIndex, {}),
-		combine: parameter(ctx, n.combine, itemIndex, 'and') as Combine,
+		combine: combine as Combine,
 		sort: parameter(ctx, n.sort, itemIndex, {}),
-		rawFilter: String(parameter(ctx, n.rawFilter, itemIndex, '') ?? ''),
+		rawFilter,
 		extraFilter,
 	};
 	const query = located('filter', () => buildQuery(resource, input));

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { inputError } from '../../shared/input';
+import { inputError, requireValid } from '../../shared/input';
+import { checkNumericId } from '../../shared/validation';
 import { asNodeError, errorItem, toItems } from '../../shared/items';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback } from '../callback';
 import { IDENTIFIED, NOT_IDENTIFIED } from './identification';
@@ -55,8 +56,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					'Map the query of the request your RedirectURL received, e.g. {{ $json.query }} after a Webhook node, or the full callback URL.',
 				);
 			}
-			const options = this.getNodeParameter('options', itemIndex, {}) as { expectedRegistrationId?: string };
-			const expected = String(options.expectedRegistrationId ?? '').trim() || undefined;
+			const options = (this.getNodeParameter('options', itemIndex, {}) ?? {}) as { expectedRegistrationId?: unknown };
+			const expectedRaw = options.expectedRegistrationId;
+			const expected =
+				expectedRaw === undefined || expectedRaw === null || (typeof expectedRaw === 'string' && !expectedRaw.trim())
+					? undefined
+					: requireValid(this, itemIndex, 'Expected Registration ID', expectedRaw, (v) => checkNumericId(v, 'RegistrationID'));
 			const outcome = readCallback(query, expected);
 			const json = outcomeJson(outcome, { receivedAt: new Date().toISOString() }) as IDataObject;
 			outputs[outcome.identified ? IDENTIFIED : NOT_IDENTIFIED].push(...toItems(json, itemIndex));

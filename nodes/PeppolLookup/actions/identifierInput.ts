@@ -110,7 +110,7 @@ export function readIdentifier(ctx: IExecuteFunctions, itemIndex: number): Parse
 		const picked = String(ctx.getNodeParameter('scheme', itemIndex, '') ?? '').trim();
 		const code = picked === OTHER_SCHEME ? String(ctx.getNodeParameter('schemeCode', itemIndex, '') ?? '').trim() : picked;
 		const value = ctx.getNodeParameter('schemeValue', itemIndex, '') as unknown;
-		const check = buildParticipantIdentifier(code, value === undefined || value === null ? '' : String(value));
+		const check = buildParticipantIdentifier(code, value);
 		if (check.ok) return check;
 		if (!check.ok && check.inScheme) fail(ctx, itemIndex, picked === OTHER_SCHEME ? 'Scheme Code' : 'Scheme', code, check);
 		fail(ctx, itemIndex, 'Value', value, check);

@@ -5,13 +5,16 @@
  */
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/input';
+import { inputError, readBoolean, readChoice, requireValid } from '../../../shared/input';
+import { checkOrderId } from '../../../shared/orderId';
 import type { FieldProblem } from '../../../shared/validation';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
+import { SINGLE_ORDER_PATHS } from './orderApi';
 import type { OrderFieldsInput, OrderLineInput } from './orderBody';
-import { buildOrderBody, checkOrder, parseOrderId } from './orderBody';
+import { buildOrderBody, checkOrder } from './orderBody';
 import type { IdempotencyHeader } from './sendApi';
+import { IDEMPOTENCY_HEADERS } from './sendApi';
 import { createIdempotencyKey } from './sendLogic';
 
 type InputMode = 'fields' | 'json';
@@ -39,6 +42,11 @@ function fieldLabel(field: string, mode: InputMode): string {
 		ExternalProviderID: 'External Provider ID',
 		Customer: 'Customer Name',
 		'Customer.Name': 'Customer Name',
+		'Customer.VATNumber': 'Customer VAT Number',
+		'Customer.PartyType': 'Customer Party Type',
+		Currency: 'Currency',
+		Reference: 'Reference',
+		PaymentReference: 'Payment Reference',
 		OrderLines: 'Order Lines',
 	};
 	return labels[field] ?? field;
@@ -129,16 +137,15 @@ export function createHeaders(body: IDataObject, skipIfExists: boolean, header: 
 }
 
 function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
-	const value = ctx.getNodeParameter('options.idempotencyHeader', itemIndex, 'Idempotency-Key') as unknown;
-	return value === 'Idempotent-Key' || value === 'none' ? value : 'Idempotency-Key';
+	return readChoice(ctx, itemIndex, 'options.idempotencyHeader', 'Idempotency Header', IDEMPOTENCY_HEADERS, 'Idempotency-Key');
 }
 
 /** Skip If Already Created, Fetch Full Order, Single Order Path and Act for Party for one item. */
 export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): CreateSettings {
 	return {
-		skipIfExists: ctx.getNodeParameter('skipIfExists', itemIndex, true) as boolean,
-		fetchFull: ctx.getNodeParameter('options.fetchFullOrder', itemIndex, false) as boolean,
-		singleOrderPath: ctx.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath,
+		skipIfExists: readBoolean(ctx, itemIndex, 'skipIfExists', 'Skip If Already Created', true),
+		fetchFull: readBoolean(ctx, itemIndex, 'options.fetchFullOrder', 'Fetch Full Order', false),
+		singleOrderPath: readChoice(ctx, itemIndex, 'options.singleOrderPath', 'Single Order Path', SINGLE_ORDER_PATHS, 'auto'),
 		partyId: readPartyOption(ctx, itemIndex),
 		idempotencyHeader: readIdempotencyHeader(ctx, itemIndex),
 	};
@@ -147,16 +154,5 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): C
 
 /** The Order ID parameter as a positive integer, or a NodeOperationError naming the item. */
 export function readOrderIdParameter(ctx: IExecuteFunctions, itemIndex: number, name = 'orderId'): number {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const id = parseOrderId(raw);
-	if (id !== undefined) return id;
-	const empty = raw === undefined || raw === null || String(raw).trim() === '';
-	throw inputError(
-		ctx,
-		itemIndex,
-		'Order ID',
-		raw,
-		empty ? 'is empty' : 'is not an OrderID',
-		'An OrderID is a positive whole number, e.g. 123456 (map it from {{ $json.OrderID }}).',
-	);
+	return Number(requireValid(ctx, itemIndex, 'Order ID', ctx.getNodeParameter(name, itemIndex, '') as unknown, checkOrderId));
 }
