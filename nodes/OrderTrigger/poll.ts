@@ -9,6 +9,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readQuery } from '../shared/queryInput';
 import { checkActForParty, checkRequestOptions } from '../shared/fields';
+import { requireValid } from '../shared/input';
+import { checkNumber, checkOptionalText } from '../shared/validation';
 import type { ApiClient } from '../shared/transport';
 import { getApiClient, paginateList } from '../shared/transport';
 import type { CursorState, OrderEvent } from './cursor';
@@ -52,8 +54,9 @@ interface TriggerSettings {
 
 function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const event = ctx.getNodeParameter('event', 'newOrder') as OrderEvent;
-	const orderType = String(ctx.getNodeParameter('orderType', '') ?? '').trim();
-	const direction = String(ctx.getNodeParameter('direction', '') ?? '').trim();
+	// An object from an expression is refused, not filtered on as "[object Object]".
+	const orderType = requireValid(ctx, undefined, 'Order Type', ctx.getNodeParameter('orderType', ''), (v) => checkOptionalText(v, 50));
+	const direction = requireValid(ctx, undefined, 'Direction', ctx.getNodeParameter('direction', ''), (v) => checkOptionalText(v, 50));
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
 	let startFrom: number | undefined;
 	const startText = options.startFrom === undefined || options.startFrom === null ? '' : String(options.startFrom).trim();
@@ -65,13 +68,10 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 			});
 		}
 	}
-	const late = Number(options.lateWindowSeconds ?? 0);
-	if (!Number.isFinite(late) || late < 0) {
-		throw new NodeOperationError(ctx.getNode(), `"Late Change Window (Seconds)" must be 0 or more, not ${String(options.lateWindowSeconds)}`, {
-			description: 'Leave it at 0 unless the API stamps changes with a time that is already past when they become visible.',
-		});
-	}
-	return { event, orderType, direction, options, startFrom, lateWindowSeconds: Math.floor(late) };
+	const late = requireValid(ctx, undefined, 'Late Change Window (Seconds)', options.lateWindowSeconds ?? 0, (v) =>
+		checkNumber(v, { min: 0, whole: true, unit: ' seconds' }),
+	);
+	return { event, orderType, direction, options, startFrom, lateWindowSeconds: late };
 }
 
 

@@ -106,7 +106,7 @@ export const retryOptions: INodeProperties[] = [
 		displayName: 'Request Timeout (Seconds)',
 		name: 'timeoutSeconds',
 		type: 'number',
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, maxValue: 600 },
 		default: 60,
 		description: 'How long one request may take before it counts as failed (a read is then retried, a write is not)',
 	},

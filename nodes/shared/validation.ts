@@ -56,11 +56,22 @@ const IBAN_LENGTHS: Record<string, number> = {
 export const ADDRESS_TYPES = ['InvoiceAddress', 'DeliveryAddress'] as const;
 export type AddressType = (typeof ADDRESS_TYPES)[number];
 
+/** JSON of an object for messages; one nested too deep (or cyclic) to write is described instead. */
+function jsonText(value: object): string {
+	try {
+		return JSON.stringify(value) ?? '';
+	} catch {
+		return Array.isArray(value) ? '(a list)' : '(an object)';
+	}
+}
+
 /** Text of a value for messages: trimmed, shortened, never "[object Object]". */
 export function showValue(value: unknown): string {
 	if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return '(empty)';
-	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-	const trimmed = text.trim();
+	const text = typeof value === 'object' ? jsonText(value) : String(value);
+	// Control characters are shown escaped: a line break in a value must not break the message.
+	const escape = (c: string) => (c < ' ' && c !== '\t') || c === '\u007f' ? JSON.stringify(c).slice(1, -1) : c;
+	const trimmed = Array.from(text.trimStart().slice(0, 200), escape).join('').trim();
 	if (!trimmed) return '(empty)';
 	return trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed;
 }
@@ -301,10 +312,12 @@ export function checkChoice(value: unknown, allowed: readonly string[]): Check {
 export function checkPartyId(value: unknown): Check {
 	const wrong = notText(value);
 	if (wrong) return wrong;
-	const raw = value === undefined || value === null ? '' : String(value).trim();
+	const given = value === undefined || value === null ? '' : String(value);
 	const hint = "Enter the PartyID to act for, e.g. 300001 or {{ $json.RegistrationID }}, or leave it empty to use the credential's Party ID.";
+	// Checked before trimming: a trailing line break is refused too, not quietly dropped.
+	if (/[^\x20-\x7e]/.test(given)) return fail('contains a line break or another control or non-ASCII character', hint);
+	const raw = given.trim();
 	if (raw.length > 100) return fail(`is too long (${raw.length} characters; at most 100)`, hint);
-	if (/[^\x20-\x7e]/.test(raw)) return fail('contains a line break or another control or non-ASCII character', hint);
 	return ok(raw);
 }
 
