@@ -3,11 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { inputError, requireValid } from '../../shared/input';
 import { checkNumericId } from '../../shared/validation';
 import { asNodeError, errorItem, toItems } from '../../shared/items';
-import { looksLikeCallback, outcomeJson, queryFromValue, readCallback } from '../callback';
+import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../callback';
+import { trustNotice } from './fields';
 import { IDENTIFIED, NOT_IDENTIFIED } from './identification';
 import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
+	trustNotice,
 	{
 		displayName: 'Callback Query',
 		name: 'callbackQuery',
@@ -62,7 +64,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				expectedRaw === undefined || expectedRaw === null || (typeof expectedRaw === 'string' && !expectedRaw.trim())
 					? undefined
 					: requireValid(this, itemIndex, 'Expected Registration ID', expectedRaw, (v) => checkNumericId(v, 'RegistrationID'));
-			const outcome = readCallback(query, expected);
+			// No credential here: a success stays the browser's word, and the output says so.
+			const outcome = withServiceCheck(readCallback(query, expected), 'not checked');
 			const json = outcomeJson(outcome, { receivedAt: new Date().toISOString() }) as IDataObject;
 			outputs[outcome.identified ? IDENTIFIED : NOT_IDENTIFIED].push(...toItems(json, itemIndex));
 		} catch (error) {
