@@ -201,6 +201,8 @@ const SWEEP: Exact[] = [
 	['Provider Code an object', IDENT, start({ identificationProvider: 'custom', customProviderCode: '={{ { code: "x" } }}' }), 'Item 1: "Provider Code" {"code":"x"} is an object, not text'],
 	['Extra Wait -5 (clamped to 0)', IDENT, { operation: 'startAndWait', registrationId: byId('300001'), options: { waitMarginSeconds: -5 } }, 'Item 1: "Extra Wait After the Window (Seconds)" -5 is not a number from 0 to 3600 seconds'],
 	['Expected Registration ID an object', IDENT, { operation: 'parseCallback', options: { expectedRegistrationId: '={{ { id: 1 } }}' } }, 'Item 1: "Expected Registration ID" {"id":1} is an object, not a RegistrationID', [{ query: { registrationID: '1', success: 'true' } }]],
+	['Input Mode unknown (read as Fields Below)', ORDER, create({ inputMode: 'yaml' }), 'Item 1: "Input Mode" yaml is not one of fields, json'],
+	['Send Browser Back To unknown (read as A URL)', IDENT, start({ redirectTo: 'email' }), 'Item 1: "Send Browser Back To" email is not one of url, thisExecution'],
 	['Integration credential value an object', INT, integration({ network: 'other', networkName: 'Acme Net', credentials: { credential: [{ key: 'Token', value: '={{ { t: 1 } }}' }] } }), 'Item 1: "Credentials #1 → Value" is an object, not text (credential Token)'],
 ];
 

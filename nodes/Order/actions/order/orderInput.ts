@@ -84,7 +84,7 @@ function readJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
  * NodeOperationError naming the field and the item (before any request).
  */
 export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'fields') as InputMode;
+	const mode = readChoice<InputMode>(ctx, itemIndex, 'inputMode', 'Input Mode', ['fields', 'json'], 'fields');
 	let body: unknown;
 	if (mode === 'json') {
 		body = readJson(ctx, itemIndex);
