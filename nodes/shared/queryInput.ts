@@ -5,11 +5,12 @@
  */
 import type { IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { inputError } from './input';
+import { inputError, requireValid } from './input';
 import type { Combine, FilterCondition } from './odata';
 import { buildCondition } from './odata';
 import type { ODataQuery, QueryInput, QueryProblemPart, QueryResource } from './queryBuilder';
 import { buildQuery, conditionsFromParameter, enumeratedValueNotes, located, QueryInputError } from './queryBuilder';
+import { checkChoice, checkOptionalText } from './validation';
 
 export type QueryContext = IExecuteFunctions | IPollFunctions;
 
@@ -102,11 +103,14 @@ export function readQuery(
 ): ODataQuery {
 	const n = { ...DEFAULT_QUERY_PARAMETERS, ...names };
 	const raw = isRawMode(ctx, itemIndex, n.mode);
+	// "xor" or an object from an expression is refused, not read as "and" or "[object Object]".
+	const combine = raw ? 'and' : requireValid(ctx, itemIndex, 'Combine Conditions', parameter(ctx, n.combine, itemIndex, 'and'), (v) => checkChoice(v, ['and', 'or']));
+	const rawFilter = raw ? requireValid(ctx, itemIndex, PART_LABEL.rawFilter, parameter(ctx, n.rawFilter, itemIndex, ''), (v) => checkOptionalText(v, 10_000)) : '';
 	const input: QueryInput = {
 		filters: raw ? {} : parameter(ctx, n.filters, itemIndex, {}),
-		combine: raw ? 'and' : (parameter(ctx, n.combine, itemIndex, 'and') as Combine),
+		combine: combine as Combine,
 		sort: parameter(ctx, n.sort, itemIndex, {}),
-		rawFilter: raw ? String(parameter(ctx, n.rawFilter, itemIndex, '') ?? '') : '',
+		rawFilter,
 		extraFilter,
 	};
 	const query = located('filter', () => buildQuery(resource, input));

@@ -31,6 +31,18 @@ export const providerFields: INodeProperties[] = [
 	},
 ];
 
+/**
+ * The trust limit, shown where a result comes in. The contract offers no way to check a
+ * result: whoever holds the resume URL (or your RedirectURL) can report success.
+ */
+export const trustNotice: INodeProperties = {
+	displayName:
+		"The result is the browser's word, not the service's: anyone holding the resume URL (or your Redirect URL) can report success. Each item says so (resultSource) and, where the registration read shows an identification status, whether it agrees (serviceCheck); a success it contradicts leaves through Not Identified.",
+	name: 'trustNotice',
+	type: 'notice',
+	default: '',
+};
+
 export const masterPartyOption: INodeProperties = {
 	displayName: 'Master Party ID',
 	name: 'masterPartyId',

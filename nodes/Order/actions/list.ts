@@ -5,7 +5,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields';
-import { inputError } from '../../shared/input';
+import { readNumber } from '../../shared/input';
 import { queryFields } from '../../shared/filterFields';
 import type { QueryResource } from '../../shared/queryBuilder';
 import { describeQuery } from '../../shared/queryBuilder';
@@ -30,16 +30,9 @@ export function listDescription(resource: QueryResource): INodeProperties[] {
 	return [...returnAllFields(show), ...queryFields(resource, { show }), simplifyField(show)];
 }
 
-/** Options › Skip as a whole number, or a NodeOperationError naming the item. */
+/** Options › Skip: a whole number of 0 or more; undefined when 0. */
 function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
-	const raw = ctx.getNodeParameter('options.skip', itemIndex, 0) as unknown;
-	if (raw === undefined || raw === null || raw === '' || raw === 0) return undefined;
-	const skip = typeof raw === 'number' ? raw : Number(String(raw).trim());
-	if (!Number.isInteger(skip) || skip < 0) {
-		const hint = 'Enter how many records to skip before the first one returned, e.g. 240.';
-		throw inputError(ctx, itemIndex, 'Skip', raw, 'is not a whole number of 0 or more', hint);
-	}
-	return skip || undefined;
+	return readNumber(ctx, itemIndex, 'options.skip', 'Skip', { min: 0, whole: true }, 0) || undefined;
 }
 
 export async function executeList(

@@ -1,7 +1,7 @@
 /** Reading the receiver's identifier from one item's parameters, with errors naming field and item. */
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { inputError } from '../../shared/input';
+import { inputError, readChoice } from '../../shared/input';
 import type { IdentifierCheck, ParsedIdentifier } from '../../shared/identifiers';
 import {
 	buildParticipantIdentifier,
@@ -111,12 +111,12 @@ function fail(ctx: IExecuteFunctions, itemIndex: number, field: string, value: u
 
 /** Reads and checks one item's identifier; throws a NodeOperationError before any request. */
 export function readIdentifier(ctx: IExecuteFunctions, itemIndex: number): ParsedIdentifier {
-	const type = ctx.getNodeParameter('identifierType', itemIndex, 'identifier') as string;
+	const type = readChoice(ctx, itemIndex, 'identifierType', 'Identify Receiver By', ['identifier', 'scheme'], 'identifier');
 	if (type === 'scheme') {
 		const picked = String(ctx.getNodeParameter('scheme', itemIndex, '') ?? '').trim();
 		const code = picked === OTHER_SCHEME ? String(ctx.getNodeParameter('schemeCode', itemIndex, '') ?? '').trim() : picked;
 		const value = ctx.getNodeParameter('schemeValue', itemIndex, '') as unknown;
-		const check = buildParticipantIdentifier(code, value === undefined || value === null ? '' : String(value));
+		const check = buildParticipantIdentifier(code, value);
 		if (check.ok) return check;
 		if (!check.ok && check.inScheme) fail(ctx, itemIndex, picked === OTHER_SCHEME ? 'Scheme Code' : 'Scheme', code, check);
 		fail(ctx, itemIndex, 'Value', value, check);

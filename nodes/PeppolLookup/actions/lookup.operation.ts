@@ -2,8 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import type { ParsedIdentifier } from '../../shared/identifiers';
 import type { ClientProvider } from '../../shared/router';
+import { readBoolean, requireValid } from '../../shared/input';
 import { asNodeError, runBatched } from '../../shared/items';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/simplify';
+import { checkBoolean, checkChoice, checkNumber } from '../../shared/validation';
 import type { ParticipantInformation, PeppolNetwork, RouteOn } from './capabilities';
 import { canReceive, networkFor, participantResult, receiveCapabilities } from './capabilities';
 import { identifierFields, readIdentifier } from './identifierInput';
@@ -74,10 +76,17 @@ interface Lookup {
 
 type Answer = { result: IDataObject; receives: boolean } | { error: Error };
 
-function concurrencyOf(value: unknown): number {
-	const n = Math.floor(Number(value));
-	if (!Number.isFinite(n) || n < 1) return DEFAULT_CONCURRENCY;
-	return Math.min(n, MAX_CONCURRENCY);
+const ROUTE_ON: readonly RouteOn[] = ['invoicesAndCreditNotes', 'invoices', 'creditNotes'];
+
+/** The run's options (item 1's values), each checked before any request: never clamped or defaulted away. */
+function readLookupOptions(ctx: IExecuteFunctions): Required<LookupOptions> {
+	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
+	const concurrency = { min: 1, max: MAX_CONCURRENCY, whole: true };
+	return {
+		routeOn: requireValid(ctx, 0, 'Can Receive When', options.routeOn ?? ROUTE_ON[0], (v) => checkChoice(v, ROUTE_ON)) as RouteOn,
+		concurrency: requireValid(ctx, 0, 'Concurrent Lookups', options.concurrency ?? DEFAULT_CONCURRENCY, (v) => checkNumber(v, concurrency)),
+		includeInputFields: requireValid(ctx, 0, 'Include Input Fields', options.includeInputFields ?? false, checkBoolean),
+	};
 }
 
 /**
@@ -88,8 +97,8 @@ function concurrencyOf(value: unknown): number {
  */
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const options = this.getNodeParameter('options', 0, {}) as LookupOptions;
-	const singleOutput = this.getNodeParameter('singleOutput', 0, false) as boolean;
+	const options = readLookupOptions(this);
+	const singleOutput = readBoolean(this, 0, 'singleOutput', 'Single Output', false);
 	const continueOnFail = this.continueOnFail();
 	let asked: PeppolNetwork | undefined;
 
@@ -99,7 +108,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const firstClient = clients(distinct[0].itemIndex);
 		const outcomes = await runPool(
 			distinct.length,
-			{ concurrency: concurrencyOf(options.concurrency), stopOnError: !continueOnFail },
+			{ concurrency: options.concurrency, stopOnError: !continueOnFail },
 			async (index) => {
 				const { identifier, itemIndex } = distinct[index];
 				const client = await firstClient;
