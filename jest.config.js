@@ -7,5 +7,6 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	testTimeout: 60000,
+	setupFilesAfterEnv: ['<rootDir>/test/restore-nock.js'],
 	maxWorkers: 2,
 };

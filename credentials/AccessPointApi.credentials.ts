@@ -1,12 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
-
-import { CREDENTIAL_BASE_URL_EXPRESSION } from '../nodes/shared/baseUrl';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 export class AccessPointApi implements ICredentialType {
 	name = 'accessPointApi';
@@ -25,7 +17,8 @@ export class AccessPointApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'The API key of the master account, sent as the "apikey" header',
+			description:
+				"The API key the access point issued for your master account, found in its web app where you manage API access. Sandbox and production each have their own key.",
 		},
 		{
 			displayName: 'Party ID',
@@ -35,7 +28,7 @@ export class AccessPointApi implements ICredentialType {
 			default: '',
 			placeholder: '123456',
 			description:
-				'The PartyID the calls act for, sent as the "partyID" header. Use the master account\'s PartyID; nodes can override it per call to act for a registered entity.',
+				"The PartyID of your master account, shown in the access point's web app with your account details. Nodes can act for a registered company instead (Options › Act for Party).",
 		},
 		{
 			displayName: 'Environment',
@@ -78,13 +71,6 @@ export class AccessPointApi implements ICredentialType {
 		},
 	};
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: CREDENTIAL_BASE_URL_EXPRESSION,
-			url: '/v1/einvoices/registrations',
-			method: 'GET',
-			// A redirect would carry the headers to wherever it points: the test fails on it instead.
-			disableFollowRedirect: true,
-		},
-	};
+	// No declarative `test`: every node tests this credential with nodes/shared/credentialTest.ts
+	// (testedBy), which shows the API's own message and the Base URL rule instead of "Unauthorized" or "ENOTFOUND".
 }

@@ -1,6 +1,19 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_BASE_URL_EXPRESSION, OAUTH_ENDPOINTS, oauthUrlExpression } from '../nodes/shared/baseUrl';
+import { OAUTH_ENDPOINTS, oauthUrlExpression, PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../nodes/shared/baseUrl';
+
+/**
+ * resolveBaseUrl's rule (baseUrl.ts) as an expression, for the declarative test: n8n tests an
+ * OAuth2 credential only that way (a node's credentialTest function is never asked for one). A
+ * custom Base URL that breaks the https rule tests against a reserved name that never resolves,
+ * so the token is never sent over plain http.
+ */
+const TEST_BASE_URL_EXPRESSION =
+	'={{ $credentials.environment === "custom" ? (/^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test(String($credentials.baseUrl || "").trim()) ? String($credentials.baseUrl || "").trim().replace(/\\/+$/, "") : "https://base-url-must-use-https.invalid") : ($credentials.environment === "production" ? "' +
+	PRODUCTION_BASE_URL +
+	'" : "' +
+	SANDBOX_BASE_URL +
+	'") }}';
 
 /**
  * The service requires OAuth 2.0 for any integration serving several users (beyond-contract.md
@@ -117,7 +130,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 	// n8n's credential test API and proves the stored access token is accepted.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: CREDENTIAL_BASE_URL_EXPRESSION,
+			baseURL: TEST_BASE_URL_EXPRESSION,
 			url: '/v1/account/accountInformation',
 			method: 'GET',
 			disableFollowRedirect: true,

@@ -134,7 +134,7 @@ const SCENARIOS = [
 			'Company details': ['companyName', 'vatNumber', 'email'],
 			'Register the company': ['RegistrationID', 'CompanyName'],
 			'Activate Peppol': ['Integration', 'IntegrationStatus'],
-			'Identify the signatory': ['identified', 'reason', 'registrationID'],
+			'Identify the signatory': ['identified', 'reason', 'RegistrationID'],
 			'Ready to send invoices': ['RegistrationID', 'CompanyName', 'Identified', 'PeppolStatus'],
 			'Not identified: follow up': ['RegistrationID', 'Reason'],
 		},

@@ -80,7 +80,7 @@ worker(async () => {
 	const expected = Number(process.env.BENCH_ORDERS);
 	const creds = emu.credentials;
 
-	const orderStep = (parameters) => ({ type: 'accessPointOrder', name: 'Orders', parameters: { resource: 'order', operation: 'getAll', ...parameters } });
+	const orderStep = (parameters) => ({ type: 'accessPointOrder', name: 'Orders', parameters: { resource: 'order', operation: 'getAll', simplify: false, ...parameters } });
 	const httpStep = (url, pagination) => ({
 		type: 'httpRequest',
 		name: 'HTTP Request',

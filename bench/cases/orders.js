@@ -40,7 +40,7 @@ worker(async () => {
 	const splitTimer = instrument(splitType, 'execute');
 
 	const orderWorkflow = h.chain([
-		{ type: 'accessPointOrder', name: 'Orders', parameters: { resource: 'order', operation: 'getAll', returnAll: true } },
+		{ type: 'accessPointOrder', name: 'Orders', parameters: { resource: 'order', operation: 'getAll', returnAll: true, simplify: false } },
 	]);
 	const httpWorkflow = h.chain([
 		{

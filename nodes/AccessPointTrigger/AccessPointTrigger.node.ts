@@ -2,6 +2,7 @@ import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, 
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, nodeCredentials } from '../shared/auth';
+import { testAccessPointCredential } from '../shared/credentialTest';
 import { registrationIdField, retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
 import { receive } from './receive';
@@ -96,7 +97,7 @@ export class AccessPointTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchRegistrations } };
+	methods = { listSearch: { searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	webhookMethods = {
 		default: {

@@ -11,9 +11,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { searchRegistrations } from '../shared/methods';
-import { describeOperations, router } from '../shared/router';
+import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { identification } from './actions';
 import { identificationWebhook } from './actions/waiting';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 /**
  * Output 0 is "Not Identified" on purpose: a wait that times out leaves through
@@ -29,7 +30,7 @@ export class AccessPointIdentification implements INodeType {
 		icon: { light: 'file:../../icons/accessPointIdentification.svg', dark: 'file:../../icons/accessPointIdentification.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		subtitle: actionSubtitle([identification]),
 		description: 'Identify the authorised user of a registered entity (KYC) and wait for the result',
 		defaults: { name: 'AccessPoint Identification' },
 		// As a tool only Start and Parse Callback make sense; the router refuses the waiting operations.
@@ -55,7 +56,7 @@ export class AccessPointIdentification implements INodeType {
 		properties: [authenticationProperty, ...describeOperations([identification])],
 	};
 
-	methods = { listSearch: { searchRegistrations } };
+	methods = { listSearch: { searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	/**
 	 * The only webhook is a restart webhook of a waiting execution, served by n8n's

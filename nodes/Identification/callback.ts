@@ -14,11 +14,30 @@ export type Reason =
 	| 'invalid_redirect'
 	| 'provider_error'
 	| 'invalid_callback'
-	| 'registration_mismatch';
+	| 'registration_mismatch'
+	| 'not_confirmed';
+
+/**
+ * Where every result comes from: the user's browser, sent back to the resume URL or the
+ * RedirectURL. The contract offers no API to check it, so anyone holding that URL can
+ * claim success; the output says so on every item.
+ */
+export const RESULT_SOURCE = 'browser redirect';
+
+/**
+ * What re-reading the registration said about a success the browser reported:
+ * - confirmed / contradicted: the read shows an identification status, and it agrees / disagrees;
+ * - not shown: the read shows nothing about identification (the contract's reads show none);
+ * - not checked: no success to check, or the operation has no credential (Parse Callback, Wait for Result);
+ * - read failed: the registration could not be read.
+ */
+export type ServiceCheck = 'confirmed' | 'contradicted' | 'not shown' | 'not checked' | 'read failed';
 
 export interface CallbackOutcome {
 	identified: boolean;
 	reason: Reason;
+	/** The registration re-read (see ServiceCheck); 'not checked' when absent. */
+	serviceCheck?: ServiceCheck;
 	/** The registration the callback names (or the one expected when it names none). */
 	registrationID?: number | string;
 	/** What the callback said, as received (for troubleshooting). */
@@ -125,9 +144,70 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 	return { identified: true, reason: 'identified', registrationID: named, reported, message: 'The user was identified.' };
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A status word as identified (true), not identified (false), or neither (undefined). */
+function statusWord(value: unknown): boolean | undefined {
+	if (typeof value === 'boolean') return value;
+	if (typeof value !== 'string') return undefined;
+	const word = value.trim().toLowerCase().replace(/[\s_-]/g, '');
+	if (['true', 'identified', 'verified', 'success', 'succeeded', 'completed', 'approved'].includes(word)) return true;
+	if (['false', 'notidentified', 'unverified', 'failed', 'failure', 'pending', 'rejected', 'expired', 'none'].includes(word)) return false;
+	return undefined;
+}
+
+const STATUS_FIELDS = ['identified', 'isidentified', 'identificationstatus', 'kycstatus', 'kycverified'];
+
+/**
+ * What a registration read says about the identification: true or false where it shows a
+ * status (Identified, IsIdentified, IdentificationStatus, KYCStatus, at the top or in
+ * CompanyDetails), undefined where it shows none (the contract's reads show none).
+ */
+export function identifiedInRegistration(registration: unknown): boolean | undefined {
+	if (!isRecord(registration)) return undefined;
+	for (const record of [registration, registration.CompanyDetails]) {
+		if (!isRecord(record)) continue;
+		for (const [key, value] of Object.entries(record)) {
+			if (!STATUS_FIELDS.includes(key.toLowerCase())) continue;
+			const status = statusWord(value);
+			if (status !== undefined) return status;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * The outcome after re-reading the registration. Only a success needs checking (the forged
+ * path is a success); one the read contradicts becomes "not identified" (not_confirmed).
+ */
+export function withServiceCheck(outcome: CallbackOutcome, check: ServiceCheck, detail?: string): CallbackOutcome {
+	if (!outcome.identified) return { ...outcome, serviceCheck: 'not checked' };
+	if (check === 'contradicted') {
+		return {
+			...outcome,
+			identified: false,
+			reason: 'not_confirmed',
+			serviceCheck: check,
+			message: `The browser reported success, but the registration read shows registration ${String(outcome.registrationID)} as not identified, so the result is not accepted (a forged or replayed callback?). Start a new identification if needed.`,
+		};
+	}
+	const note: Record<Exclude<ServiceCheck, 'contradicted'>, string> = {
+		confirmed: 'The registration read confirms it.',
+		'not shown':
+			"The registration read shows nothing about identification, so the service cannot confirm it: this is the browser's word, and anyone holding the resume URL can send it.",
+		'not checked':
+			"Not checked with the service (this operation has no credential): this is the browser's word, and anyone holding the callback URL can send it.",
+		'read failed': `The registration could not be re-read${detail ? ` (${detail})` : ''}: this is the browser's word.`,
+	};
+	return { ...outcome, serviceCheck: check, message: `${outcome.message} ${note[check]}` };
+}
+
 /**
  * The item every outcome becomes. `success` is the accepted result (true only
- * when identified), so `$json.success` and `$json.identified` always agree.
+ * when identified), so `$json.success` and `$json.identified` always agree;
+ * `resultSource` and `serviceCheck` say whose word it is.
  */
 export function outcomeJson(
 	outcome: CallbackOutcome,
@@ -137,8 +217,10 @@ export function outcomeJson(
 		identified: outcome.identified,
 		success: outcome.identified,
 		reason: outcome.reason,
-		registrationID: outcome.registrationID ?? null,
+		RegistrationID: outcome.registrationID ?? null,
 		message: outcome.message,
+		resultSource: RESULT_SOURCE,
+		serviceCheck: outcome.serviceCheck ?? 'not checked',
 	};
 	if (extra.startedAt) json.startedAt = extra.startedAt;
 	if (extra.expiresAt) json.expiresAt = extra.expiresAt;
@@ -153,7 +235,7 @@ export function expiredJson(registrationID: number | string | undefined, started
 		identified: false,
 		success: false,
 		reason: 'expired' as Reason,
-		registrationID: registrationID ?? null,
+		RegistrationID: registrationID ?? null,
 		message:
 			'No result came back before the 5-minute identification window closed. Start a new identification (each attempt counts towards the sandbox limit of 5).',
 	};

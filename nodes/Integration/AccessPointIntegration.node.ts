@@ -4,9 +4,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
-import { describeOperations, router } from '../shared/router';
+import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { integration } from './actions';
 import { searchIntegrations } from './methods';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 export class AccessPointIntegration implements INodeType {
 	description: INodeTypeDescription = {
@@ -15,23 +16,16 @@ export class AccessPointIntegration implements INodeType {
 		icon: { light: 'file:../../icons/accessPointIntegration.svg', dark: 'file:../../icons/accessPointIntegration.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] === "create" ? "create: " + $parameter["network"] : $parameter["operation"] }}',
+		subtitle: actionSubtitle(
+			[integration],
+			' + ($parameter["operation"] === "create" ? ": " + ({ ChorusPro: "Chorus Pro", other: $parameter["networkName"] }[$parameter["network"]] ?? $parameter["network"]) : "")',
+		),
 		description: 'Activate e-invoicing networks (Peppol, SDI, ...) for a registered company',
 		defaults: { name: 'AccessPoint Integration' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: nodeCredentials(),
-		hints: [
-			{
-				message:
-					'If an integration comes back Pending (e.g. SDI), open the documentToSign URL in the output and have the registered company sign it; the integration is activated after the signature.',
-				type: 'info',
-				location: 'outputPane',
-				whenToDisplay: 'afterExecution',
-				displayCondition: '={{ $parameter["operation"] === "create" && $parameter["network"] !== "Peppol" }}',
-			},
-		],
 		properties: [
 			authenticationProperty,
 			...describeOperations([integration]),
@@ -46,7 +40,7 @@ export class AccessPointIntegration implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchRegistrations, searchIntegrations } };
+	methods = { listSearch: { searchRegistrations, searchIntegrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [integration]);

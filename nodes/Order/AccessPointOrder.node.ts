@@ -4,13 +4,14 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { searchRegistrations } from '../shared/methods';
 import { searchOrders } from '../shared/orderId';
-import { describeOperations, router } from '../shared/router';
+import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { optionsCollection } from './actions/options';
 import { file } from './actions/file';
 import { order } from './actions/order';
 import { DELIVERY_OUTPUTS } from './actions/order/getDeliveryStatus.operation';
 import { party } from './actions/party';
 import { product } from './actions/product';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 // Order stays first: it is the Resource a new node (and a saved workflow without one) starts with.
 const resources = [order, party, product, file];
@@ -27,7 +28,7 @@ export class AccessPointOrder implements INodeType {
 		icon: { light: 'file:../../icons/accessPointOrder.svg', dark: 'file:../../icons/accessPointOrder.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: actionSubtitle(resources),
 		description: 'Create, send and read orders (invoices, credit notes …), and list parties and products, with OData filters',
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,
@@ -41,7 +42,7 @@ export class AccessPointOrder implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchOrders, searchRegistrations } };
+	methods = { listSearch: { searchOrders, searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, resources);

@@ -3,10 +3,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { actForPartyOption, retryOptions } from '../shared/fields';
-import { filterCombineField, filterConditionsField, rawFilterOption } from '../shared/filterFields';
+import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
 import { includeFilesField, pollWithFiles, triggerMaxFileSizeOption } from './files';
 import { pollOrders } from './poll';
+import { testAccessPointCredential } from '../shared/credentialTest';
+
+const builderMode = { show: { filterMode: ['builder'] } };
 
 export class AccessPointOrderTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -16,7 +19,8 @@ export class AccessPointOrderTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ $parameter["event"] === "newOrUpdatedOrder" ? "New or updated orders" : "New orders" }}',
-		description: 'Starts the workflow when orders (invoices, credit notes, ...) are created or changed',
+		// n8n's node panel lists this trigger inside the AccessPoint Order entry and shows this text for both.
+		description: 'Create, send and read orders (invoices, credit notes …), and start a workflow when orders are created or changed',
 		defaults: { name: 'AccessPoint Order Trigger' },
 		polling: true,
 		inputs: [],
@@ -66,14 +70,22 @@ export class AccessPointOrderTrigger implements INodeType {
 				],
 				description: 'Only sales or only purchase orders (OrderDirection)',
 			},
-			filterConditionsField('order', undefined, {
+			filterModeField(undefined, {
+				description: 'How extra conditions are given; type, direction and change time apply in both modes',
+			}),
+			filterConditionsField('order', builderMode, {
 				description:
 					'Extra conditions the orders must meet, sent in the OData $filter together with the type, the direction and the change time',
 			}),
-			filterCombineField(undefined, {
+			filterCombineField(builderMode, {
 				description: 'How the filter conditions are joined; together they are always ANDed with type, direction and change time',
 			}),
 			includeFilesField,
+			rawFilterField(undefined, {
+				required: false,
+				description:
+					'Extra conditions as a $filter written by hand, ANDed with type, direction and change time. Write spaces as spaces (a + between words is read as a space).',
+			}),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -91,10 +103,6 @@ export class AccessPointOrderTrigger implements INodeType {
 						description:
 							'Re-read this many seconds before the newest change on every poll, to catch changes the API makes visible after their LastModified time has passed. Orders are still emitted once.',
 					},
-					{
-						...rawFilterOption,
-						description: `${rawFilterOption.description} Type, direction and change time still apply.`,
-					},
 					triggerMaxFileSizeOption,
 					...retryOptions,
 					{
@@ -109,6 +117,8 @@ export class AccessPointOrderTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollWithFiles.call(this, async () => await pollOrders.call(this));

@@ -11,7 +11,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { listEntries, readListPage } from '../shared/paging';
 import { readQuery } from '../shared/queryInput';
-import { policyFromOptions } from '../shared/retry';
+import { checkActForParty, checkRequestOptions } from '../shared/fields';
+import { requireValid } from '../shared/input';
+import { checkNumber, checkOptionalText } from '../shared/validation';
 import type { ApiClient, ApiResponse } from '../shared/transport';
 import { getApiClient, paginateList } from '../shared/transport';
 import type { CursorState, OrderEvent, PollClock, Unplaced } from './cursor';
@@ -36,7 +38,6 @@ interface TriggerOptions {
 	actForParty?: string;
 	startFrom?: string;
 	lateWindowSeconds?: number;
-	rawFilter?: string;
 	maxRetries?: number;
 	retryDelayMs?: number;
 	timeoutSeconds?: number;
@@ -58,8 +59,9 @@ function hostSeconds(): number {
 
 function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const event = ctx.getNodeParameter('event', 'newOrder') as OrderEvent;
-	const orderType = String(ctx.getNodeParameter('orderType', '') ?? '').trim();
-	const direction = String(ctx.getNodeParameter('direction', '') ?? '').trim();
+	// An object from an expression is refused, not filtered on as "[object Object]".
+	const orderType = requireValid(ctx, undefined, 'Order Type', ctx.getNodeParameter('orderType', ''), (v) => checkOptionalText(v, 50));
+	const direction = requireValid(ctx, undefined, 'Direction', ctx.getNodeParameter('direction', ''), (v) => checkOptionalText(v, 50));
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
 	let startFrom: number | undefined;
 	const startText = options.startFrom === undefined || options.startFrom === null ? '' : String(options.startFrom).trim();
@@ -77,19 +79,16 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 			});
 		}
 	}
-	const late = Number(options.lateWindowSeconds ?? 0);
-	if (!Number.isFinite(late) || late < 0) {
-		throw new NodeOperationError(ctx.getNode(), `"Late Change Window (Seconds)" must be 0 or more, not ${String(options.lateWindowSeconds)}`, {
-			description: 'Leave it at 0 unless the API stamps changes with a time that is already past when they become visible.',
-		});
-	}
-	return { event, orderType, direction, options, startFrom, lateWindowSeconds: Math.floor(late) };
+	const late = requireValid(ctx, undefined, 'Late Change Window (Seconds)', options.lateWindowSeconds ?? 0, (v) =>
+		checkNumber(v, { min: 0, whole: true, unit: ' seconds' }),
+	);
+	return { event, orderType, direction, options, startFrom, lateWindowSeconds: late };
 }
 
 /** The user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
 function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFrom?: string): string | undefined {
 	const own = triggerFilter({ orderType: settings.orderType, direction: settings.direction, modifiedFrom });
-	const query = readQuery(ctx, undefined, 'order', { filters: 'filters', combine: 'filterCombine', rawFilter: 'options.rawFilter' }, own);
+	const query = readQuery(ctx, undefined, 'order', {}, own);
 	return query.$filter;
 }
 
@@ -220,8 +219,8 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 	// Validate the conditions before any request (they name the condition that is wrong).
 	buildFilter(this, settings);
 	const client = await getApiClient.call(this, {
-		partyId: String(settings.options.actForParty ?? '').trim() || undefined,
-		retry: policyFromOptions(settings.options),
+		partyId: checkActForParty(this, undefined, settings.options.actForParty),
+		retry: checkRequestOptions(this, undefined, settings.options),
 	});
 
 	if (this.getMode() === 'manual') return await sample(this, client, settings);

@@ -6,6 +6,7 @@ import { retryOptions } from '../shared/fields';
 import { describeOperations, router } from '../shared/router';
 import { peppolLookup } from './actions';
 import { lookupOptions } from './actions/lookup.operation';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 /** Two outputs unless "Single Output" is on; evaluated by the editor and the engine. */
 const OUTPUTS_EXPRESSION =
@@ -38,13 +39,6 @@ export class AccessPointPeppolLookup implements INodeType {
 					'Whether to send every result to one output instead of splitting them into Can Receive and Cannot Receive',
 			},
 			{
-				displayName:
-					'The sandbox credential asks the Peppol test network, where far fewer receivers are registered than on Peppol production',
-				name: 'networkNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -54,6 +48,8 @@ export class AccessPointPeppolLookup implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [peppolLookup]);

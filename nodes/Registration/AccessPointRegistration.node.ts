@@ -4,8 +4,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, nodeCredentials } from '../shared/auth';
 import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
-import { describeOperations, router } from '../shared/router';
+import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { registration } from './actions';
+import { testAccessPointCredential } from '../shared/credentialTest';
 
 export class AccessPointRegistration implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,7 +15,7 @@ export class AccessPointRegistration implements INodeType {
 		icon: { light: 'file:../../icons/accessPointRegistration.svg', dark: 'file:../../icons/accessPointRegistration.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		subtitle: actionSubtitle([registration]),
 		description: 'Register company entities for e-invoicing and manage them',
 		defaults: { name: 'AccessPoint Registration' },
 		usableAsTool: true,
@@ -35,7 +36,7 @@ export class AccessPointRegistration implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchRegistrations } };
+	methods = { listSearch: { searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [registration]);

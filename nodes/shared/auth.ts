@@ -38,10 +38,17 @@ export const authenticationProperty: INodeProperties = {
 	default: 'apiKey',
 };
 
-/** The node's credentials: the one that matches Authentication, where `show` also holds (e.g. only some operations). */
+/** The `methods.credentialTest` entry every node has for the API key credential (credentialTest.ts). */
+export const API_KEY_TEST_METHOD = 'accessPointApiTest';
+
+/**
+ * The node's credentials: the one that matches Authentication, where `show` also holds (e.g. only
+ * some operations). The API key one is tested by the nodes' own test; n8n shows an OAuth2 one as
+ * connected or not, and tests it (through its API) with the credential's declarative test.
+ */
 export function nodeCredentials(show: Record<string, string[]> = {}): INodeCredentialDescription[] {
 	return [
-		{ name: API_KEY_CREDENTIAL, required: true, displayOptions: { show: { ...show, authentication: ['apiKey'] } } },
+		{ name: API_KEY_CREDENTIAL, required: true, testedBy: API_KEY_TEST_METHOD, displayOptions: { show: { ...show, authentication: ['apiKey'] } } },
 		{ name: DELEGATED_CREDENTIAL, required: true, displayOptions: { show: { ...show, authentication: ['oAuth2'] } } },
 	];
 }

@@ -53,9 +53,9 @@ export function allowedScheme(parsed: URL): boolean {
 }
 
 /**
- * The one rule for turning a credential into a base URL. The credential's
- * declarative test uses CREDENTIAL_BASE_URL_EXPRESSION, which encodes the same rule.
- * Returns a problem description instead of throwing so callers pick the error class.
+ * The one rule for turning a credential into a base URL, for the nodes and the
+ * credential test (credentialTest.ts) alike. Returns a problem description instead of
+ * throwing so callers pick the error class.
  */
 export function resolveBaseUrl(
 	credentials: Pick<AccessPointCredentials, 'environment' | 'baseUrl'>,
@@ -79,19 +79,3 @@ export function resolveBaseUrl(
 	}
 	return { url: raw };
 }
-
-/** Where the credential test goes for a custom Base URL that breaks the https rule: a reserved name that never resolves, so the key is never sent. */
-export const REFUSED_BASE_URL = 'https://base-url-must-use-https.invalid';
-
-/**
- * Same rule as resolveBaseUrl, as an n8n expression for the declarative credential test:
- * https, or http on localhost/127.x.x.x/[::1]; anything else tests against REFUSED_BASE_URL.
- */
-export const CREDENTIAL_BASE_URL_EXPRESSION =
-	'={{ $credentials.environment === "custom" ? (/^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test(String($credentials.baseUrl || "").trim()) ? String($credentials.baseUrl || "").trim().replace(/\\/+$/, "") : "' +
-	REFUSED_BASE_URL +
-	'") : ($credentials.environment === "production" ? "' +
-	PRODUCTION_BASE_URL +
-	'" : "' +
-	SANDBOX_BASE_URL +
-	'") }}';

@@ -6,7 +6,9 @@
  *   (closing the connection and stopping the inflater) the moment they pass the limit, so
  *   3 MB of gzip that inflates to 3 GB costs at most the limit in memory;
  * - time: the request's deadline (an AbortSignal) covers the wait for the headers and the
- *   whole body, so a server trickling a byte every few seconds cannot hold a run open.
+ *   whole body, so a server trickling a byte every few seconds cannot hold a run open;
+ * - secrets: each decoded chunk is searched for the key's forms as it arrives (no join of
+ *   the page for it), so the caller masks only a body that holds one.
  *
  * The text is decoded chunk by chunk as it is iterated: no copy of the whole body as a
  * Buffer is made (async iteration measured 2.0x the JSON at peak for Return All over
@@ -34,10 +36,24 @@ export interface BodyBounds {
 	deadline: AbortSignal;
 	/** Keep the running tail (list pages, where the next-page link sits). */
 	tail: boolean;
+	/** Texts to look for as the body arrives (the key's forms): `found` says whether one occurs. */
+	watch: string[];
 }
 
 /** A body as text, or (helpers that hand back parsed data, as tests' fakes do) the value as given. */
-export type ReadBody = ReceivedText | { value: unknown };
+export type ReadBody = (ReceivedText & { found: boolean }) | { value: unknown };
+
+/**
+ * Whether a watched text occurs in `part` or across its start (`carry`: the end of the
+ * previous part). Searched in the flat chunk as decoded, so the page is not joined for it.
+ */
+function watchedIn(carry: string, part: string, watch: string[]): boolean {
+	for (const text of watch) {
+		if (part.includes(text)) return true;
+		if (carry && (carry + part.slice(0, text.length - 1)).includes(text)) return true;
+	}
+	return false;
+}
 
 interface Destroyable {
 	destroy?: (error?: Error) => void;
@@ -76,10 +92,10 @@ export async function beforeDeadline<T extends { body?: unknown }>(pending: Prom
 	}
 }
 
-function fromText(text: string, bounds: BodyBounds): ReceivedText {
+function fromText(text: string, bounds: BodyBounds): ReceivedText & { found: boolean } {
 	// A text body (not a stream) is already in memory: only its size is checked, in UTF-16 units.
 	if (text.length > bounds.maxBytes) throw new BodyLimitError('size', text.length);
-	return { text, tail: bounds.tail ? nextTail('', text) : '' };
+	return { text, tail: bounds.tail ? nextTail('', text) : '', found: watchedIn('', text, bounds.watch) };
 }
 
 /** The whole body as text within the bounds; throws BodyLimitError when one is passed. */
@@ -102,6 +118,9 @@ export async function readBody(body: unknown, bounds: BodyBounds): Promise<ReadB
 	const decoder = new TextDecoder();
 	let text = '';
 	let tail = '';
+	let found = false;
+	let carry = '';
+	const longest = Math.max(0, ...bounds.watch.map((w) => w.length));
 	// Leaving the loop early (a throw) destroys the stream: the connection closes, inflation stops.
 	const consume = async () => {
 		for await (const chunk of body) {
@@ -110,6 +129,10 @@ export async function readBody(body: unknown, bounds: BodyBounds): Promise<ReadB
 			const part = decoder.decode(chunk, { stream: true });
 			text += part;
 			if (bounds.tail) tail = nextTail(tail, part);
+			if (longest && !found) {
+				found = watchedIn(carry, part, bounds.watch);
+				carry = (part.length >= longest ? part : carry + part).slice(-(longest - 1));
+			}
 		}
 	};
 	const failure = await consume().then(
@@ -124,7 +147,8 @@ export async function readBody(body: unknown, bounds: BodyBounds): Promise<ReadB
 		throw failure;
 	}
 	const rest = decoder.decode();
-	return { text: text + rest, tail: bounds.tail ? nextTail(tail, rest) : '' };
+	if (longest && !found && rest) found = watchedIn(carry, rest, bounds.watch);
+	return { text: text + rest, tail: bounds.tail ? nextTail(tail, rest) : '', found };
 }
 
 /**
@@ -136,7 +160,7 @@ export async function readBody(body: unknown, bounds: BodyBounds): Promise<ReadB
  */
 export async function* boundedStream(
 	body: unknown,
-	bounds: Omit<BodyBounds, 'tail'>,
+	bounds: Pick<BodyBounds, 'maxBytes' | 'deadline'>,
 	toError: (problem: BodyLimitError | Error) => Error,
 ): AsyncGenerator<Uint8Array> {
 	if (!isStream(body)) {

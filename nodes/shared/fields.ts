@@ -1,8 +1,10 @@
-/** Parameter descriptions shared by several nodes. Nothing else defines these. */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+/** Parameter descriptions shared by several nodes and their readers. Nothing else defines these. */
+import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { maxResponseSizeOption, readRequestPolicy } from './limits';
-import type { RetryPolicy } from './retry';
+import { readBoolean, readNumber, requireValid } from './input';
+import { maxResponseSizeOption, readRequestPolicy, requestPolicy } from './limits';
+import type { RequestOptionValues, RetryPolicy } from './retry';
+import { checkPartyId } from './validation';
 
 export const registrationIdField: INodeProperties = {
 	displayName: 'Registration',
@@ -56,11 +58,10 @@ export function returnAllFields(show: Record<string, string[]>): INodeProperties
 	];
 }
 
-/** Reads Return All / Limit; undefined means everything. */
+/** Reads Return All / Limit (a whole number of 1 or more); undefined means everything. */
 export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
-	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	if (returnAll) return undefined;
-	return ctx.getNodeParameter('limit', itemIndex, 50) as number;
+	if (readBoolean(ctx, itemIndex, 'returnAll', 'Return All', false)) return undefined;
+	return readNumber(ctx, itemIndex, 'limit', 'Limit', { min: 1, whole: true }, 50);
 }
 
 /** "Act for Party": overrides the credential's Party ID (the partyID header). */
@@ -74,6 +75,14 @@ export const actForPartyOption: INodeProperties = {
 		"PartyID to act for instead of the credential's Party ID, e.g. a registered entity's ID. Leave empty to use the credential.",
 };
 
+/**
+ * An Act for Party value (also the trigger's, with no item): the PartyID, or undefined for
+ * the credential's. An object or a line break is refused, never sent as "[object Object]" or stripped.
+ */
+export function checkActForParty(ctx: { getNode(): INode }, itemIndex: number | undefined, value: unknown): string | undefined {
+	return requireValid(ctx, itemIndex, 'Act for Party', value, checkPartyId) || undefined;
+}
+
 export const retryOptions: INodeProperties[] = [
 	{
 		displayName: 'Read Retries',
@@ -85,7 +94,7 @@ export const retryOptions: INodeProperties[] = [
 			'How often a read (GET) is retried after a rate limit (429) or server error (5xx), waiting as the API asks (Retry-After) or doubling the wait each time. Creates are never retried blindly.',
 	},
 	{
-		displayName: 'First Retry Delay (Ms)',
+		displayName: 'First Retry Delay (Milliseconds)',
 		name: 'retryDelayMs',
 		type: 'number',
 		typeOptions: { minValue: 0 },
@@ -96,12 +105,20 @@ export const retryOptions: INodeProperties[] = [
 		displayName: 'Request Timeout (Seconds)',
 		name: 'timeoutSeconds',
 		type: 'number',
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, maxValue: 600 },
 		default: 60,
 		description: 'How long one request may take before it counts as failed (a read is then retried, a write is not)',
 	},
 	maxResponseSizeOption,
 ];
+
+/**
+ * The request options of an options collection as a policy, each checked against its range
+ * (retry.ts) before any request; `itemIndex` undefined in a poll.
+ */
+export function checkRequestOptions(ctx: { getNode(): INode }, itemIndex: number | undefined, options: RequestOptionValues): RetryPolicy {
+	return requestPolicy(ctx, itemIndex, options);
+}
 
 /** Reads the request options from an "options" collection (first item's values apply to the run). */
 export function readRetryPolicy(ctx: IExecuteFunctions, collection = 'options'): RetryPolicy {

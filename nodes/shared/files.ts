@@ -22,6 +22,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { FileAnswer } from './fileAnswer';
 import { checkFileId, FileAnswerDecoder, NOT_JSON } from './fileAnswer';
 import type { ApiClient } from './transport';
+import { fieldMessage } from './validation';
 
 export type FileKind = 'pdf' | 'ubl' | 'attachments' | 'messages';
 export type FileContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
@@ -101,7 +102,7 @@ export function checkMaxFileSize(value: unknown): { bytes: number } | { problem:
 export function readMaxFileSize(ctx: IExecuteFunctions, itemIndex: number): number {
 	const size = checkMaxFileSize(ctx.getNodeParameter('options.maxFileSizeMb', itemIndex, DEFAULT_MAX_FILE_MB));
 	if ('problem' in size) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "Maximum File Size (MB)" ${size.problem}`, {
+		throw new NodeOperationError(ctx.getNode(), fieldMessage(itemIndex, 'Maximum File Size (MB)', undefined, size.problem), {
 			itemIndex,
 			description: `Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
 		});

@@ -6,8 +6,9 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ODataType } from './odata';
+import { valueLabel } from './orderTypes';
 import type { BuilderOperator, QueryResource } from './queryBuilder';
-import { CUSTOM_FIELD, QUERY_FIELDS } from './queryBuilder';
+import { CUSTOM_FIELD, enumeratedFields, QUERY_FIELDS } from './queryBuilder';
 
 const OPERATOR_OPTIONS: Array<INodePropertyOptions & { value: BuilderOperator }> = [
 	{ name: 'After / Greater Than', value: 'gt', description: 'OData: gt' },
@@ -28,12 +29,22 @@ const VALUE_TYPE_OPTIONS: Array<INodePropertyOptions & { value: ODataType }> = [
 	{ name: 'Text', value: 'string', description: 'Sent in single quotes' },
 ];
 
+const TYPE_WORDS: Record<ODataType, string> = {
+	string: 'text',
+	number: 'number',
+	boolean: 'true or false',
+	date: 'date',
+	datetime: 'date and time',
+	null: 'empty',
+};
+
+/** Labels are plain words; every description starts with the API's property path and its type. */
 function fieldOptions(resource: QueryResource): INodePropertyOptions[] {
 	return [
 		...QUERY_FIELDS[resource].map((field) => ({
 			name: field.name,
 			value: field.value,
-			description: field.description ?? `${field.value} (${field.type === 'string' ? 'text' : field.type})`,
+			description: `${field.value} (${TYPE_WORDS[field.type]})${field.description ? `: ${field.description}` : ''}`,
 		})),
 		{ name: 'Custom Property Path', value: CUSTOM_FIELD, description: 'Any property the API filters on, e.g. Supplier/Name' },
 	];
@@ -51,6 +62,45 @@ function fieldPicker(resource: QueryResource, description: string): INodePropert
 		default: defaultField,
 		description,
 	};
+}
+
+const NO_VALUE_OPERATORS: BuilderOperator[] = ['isEmpty', 'isNotEmpty'];
+
+/**
+ * The Value of a condition: a picker of the API's exact values for an enumerated property
+ * (one per property, all named "value", each shown only for its property), free text for
+ * the others. The picker takes an expression too, and a value from one is sent as given.
+ */
+function conditionValueFields(resource: QueryResource): INodeProperties[] {
+	const enumerated = enumeratedFields(resource);
+	return [
+		{
+			displayName: 'Value',
+			name: 'value',
+			type: 'string',
+			default: '',
+			placeholder: "e.g. ACME NV, 2026-01-31, O'Brien",
+			description:
+				"Plain value, no quotes needed: text as is (a ' is escaped for you), dates YYYY-MM-DD or YYYY-MM-DDThh:mm:ss, numbers with '.' for decimals, booleans true/false",
+			displayOptions: {
+				hide: { operator: NO_VALUE_OPERATORS, ...(enumerated.length ? { field: enumerated.map((field) => field.value) } : {}) },
+			},
+		},
+		...enumerated.map((field): INodeProperties => {
+			const first = field.values[0];
+			return {
+				displayName: 'Value',
+				name: 'value',
+				type: 'options',
+				options: field.values
+					.map((value) => ({ name: valueLabel(value), value, description: `Sent as '${value}'` }))
+					.sort((a, b) => (a.name < b.name ? -1 : 1)),
+				default: first,
+				description: `One of the API's ${field.name} values. An expression may give another one; it is sent as given.`,
+				displayOptions: { show: { field: [field.value] }, hide: { operator: NO_VALUE_OPERATORS } },
+			};
+		}),
+	];
 }
 
 const customPathField: INodeProperties = {
@@ -106,16 +156,7 @@ export function filterConditionsField(
 						options: OPERATOR_OPTIONS,
 						default: 'eq',
 					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: "e.g. Invoice, 2024-01-31, O'Brien",
-						description:
-							"Plain value, no quotes needed: text as is (a ' is escaped for you), dates YYYY-MM-DD or YYYY-MM-DDThh:mm:ss, numbers with '.' for decimals, booleans true/false",
-						displayOptions: { hide: { operator: ['isEmpty', 'isNotEmpty'] } },
-					},
+					...conditionValueFields(resource),
 				],
 			},
 		],
@@ -178,22 +219,54 @@ export function sortField(
 	};
 }
 
-/** "OData Filter (Raw)": for an options collection; replaces the builder's conditions. */
-export const rawFilterOption: INodeProperties = {
-	displayName: 'OData Filter (Raw)',
-	name: 'rawFilter',
-	type: 'string',
-	default: '',
-	placeholder: "e.g. OrderType eq 'Invoice' and OrderDate ge DateTime'2024-01-01'",
-	description:
-		'A $filter written by hand. When set it replaces the Filters conditions. Write spaces as spaces (a + between words is read as a space); the value is URL-encoded for you.',
-};
+/** How the records are filtered: the builder's conditions or a $filter typed by hand, never both. */
+export type FilterMode = 'builder' | 'raw';
 
-/** Filters, Combine Conditions and Sort for one list, under the given display options. */
+/** Filter Mode: shows either the builder (Filters, Combine Conditions) or OData Filter (Raw), so what is on screen is what is sent. */
+export function filterModeField(displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Filter Mode',
+		name: 'filterMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Builder', value: 'builder', description: 'Pick field, operator and value per condition; the $filter is written for you' },
+			{ name: 'Raw OData Filter', value: 'raw', description: 'Type the $filter yourself' },
+		],
+		default: 'builder',
+		...(displayOptions ? { displayOptions } : {}),
+		...overrides,
+	};
+}
+
+/** OData Filter (Raw): the $filter typed by hand, shown only in the raw filter mode. */
+export function rawFilterField(displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'OData Filter (Raw)',
+		name: 'rawFilter',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: "e.g. OrderType eq 'Invoice' and OrderDate ge DateTime'2026-01-01'",
+		description:
+			'A $filter written by hand. Write spaces as spaces (a + between words is read as a space); the value is URL-encoded for you.',
+		...overrides,
+		displayOptions: withMode(displayOptions, 'raw'),
+	};
+}
+
+/** The given display options, plus "only in this filter mode". */
+function withMode(displayOptions: IDisplayOptions | undefined, mode: FilterMode): IDisplayOptions {
+	return { ...displayOptions, show: { ...displayOptions?.show, filterMode: [mode] } };
+}
+
+/** Filter Mode, Filters, Combine Conditions, OData Filter (Raw) and Sort for one list, under the given display options. */
 export function queryFields(resource: QueryResource, displayOptions?: IDisplayOptions): INodeProperties[] {
 	return [
-		filterConditionsField(resource, displayOptions),
-		filterCombineField(displayOptions),
+		filterModeField(displayOptions),
+		filterConditionsField(resource, withMode(displayOptions, 'builder')),
+		filterCombineField(withMode(displayOptions, 'builder')),
+		rawFilterField(displayOptions),
 		sortField(resource, displayOptions),
 	];
 }

@@ -1,7 +1,12 @@
 /**
- * Peppol participant identifiers: scheme codes, the three lookup forms of the
- * contract (4.8) and checks that run before any request. Pure; no n8n imports.
+ * Peppol participant identifiers and VAT numbers: scheme codes, the three lookup forms
+ * of the contract (4.8) and the checks that run before any request. This is the one
+ * identifier check: Peppol Lookup, the order's customer VAT number, the registration's
+ * TaxIdentifier and Identifiers all read it, so one value gets one verdict and one
+ * message everywhere. Pure; no n8n imports. About 600 lines because of the reference
+ * tables (Peppol schemes, VAT shapes per country) the checks read.
  */
+import { COUNTRY_CODES } from './countries';
 
 export interface PeppolScheme {
 	/** ISO 6523 ICD code, the part before the colon. */
@@ -291,85 +296,196 @@ function checkBelgianEnterprise(raw: string, vatPrefix: boolean): ValueCheck {
 	return { ok: true, value: vatPrefix ? `BE${digits}` : digits };
 }
 
+/** A scheme's value without spaces (`compact`) and, since dots only group digits, without dots (`digits`). */
+interface SchemeValue {
+	compact: string;
+	digits: string;
+}
+
+type SchemeValidator = (value: SchemeValue) => ValueCheck;
+
+
+/** VAT prefixes that are not ISO country codes: Greece (EL) and Northern Ireland (XI). */
+const EXTRA_VAT_PREFIXES = new Set(['EL', 'XI']);
+
+interface VatRule {
+	/** The national part after the prefix. */
+	pattern: RegExp;
+	example: string;
+	/** For the countries the contract names: "is not a <label> (expected <prefix> + <shape>)". */
+	label?: string;
+	shape?: string;
+	hint?: string;
+}
+
+/**
+ * National part of EU (and a few neighbouring) VAT numbers after the prefix. Belgium
+ * is checked in full (mod 97) by checkBelgianEnterprise; countries not listed only get
+ * the generic shape check.
+ */
+const VAT_RULES: Readonly<Record<string, VatRule>> = {
+	AT: { pattern: /^U\d{8}$/, example: 'ATU12345678' },
+	BE: { pattern: /^[01]\d{9}$/, example: 'BE0123456749', label: 'Belgian VAT number', shape: '10 digits' },
+	BG: { pattern: /^\d{9,10}$/, example: 'BG123456789' },
+	CY: { pattern: /^\d{8}[A-Z]$/, example: 'CY12345678X' },
+	CZ: { pattern: /^\d{8,10}$/, example: 'CZ12345678' },
+	DE: { pattern: /^\d{9}$/, example: 'DE123456789', label: 'German VAT number', shape: '9 digits', hint: 'A German VAT number (USt-IdNr.) looks like DE123456789.' },
+	DK: { pattern: /^\d{8}$/, example: 'DK12345678' },
+	EE: { pattern: /^\d{9}$/, example: 'EE123456789' },
+	EL: { pattern: /^\d{9}$/, example: 'EL123456789' },
+	ES: { pattern: /^[0-9A-Z]\d{7}[0-9A-Z]$/, example: 'ESX1234567X' },
+	FI: { pattern: /^\d{8}$/, example: 'FI12345678' },
+	FR: { pattern: /^[0-9A-Z]{2}\d{9}$/, example: 'FR12345678901' },
+	HR: { pattern: /^\d{11}$/, example: 'HR12345678901' },
+	HU: { pattern: /^\d{8}$/, example: 'HU12345678' },
+	IE: { pattern: /^\d[0-9A-Z+*]\d{5}[A-Z]{1,2}$/, example: 'IE1234567T' },
+	IT: { pattern: /^\d{11}$/, example: 'IT12345678901' },
+	LT: { pattern: /^(\d{9}|\d{12})$/, example: 'LT123456789' },
+	LU: { pattern: /^\d{8}$/, example: 'LU12345678' },
+	LV: { pattern: /^\d{11}$/, example: 'LV12345678901' },
+	MT: { pattern: /^\d{8}$/, example: 'MT12345678' },
+	NL: {
+		pattern: /^\d{9}B\d{2}$/,
+		example: 'NL123456789B01',
+		label: 'Dutch VAT number',
+		shape: '9 digits + B + 2 digits',
+		hint: 'A Dutch VAT number (btw-id) looks like NL123456789B01.',
+	},
+	PL: { pattern: /^\d{10}$/, example: 'PL1234567890' },
+	PT: { pattern: /^\d{9}$/, example: 'PT123456789' },
+	RO: { pattern: /^\d{2,10}$/, example: 'RO1234567890' },
+	SE: { pattern: /^\d{10}01$/, example: 'SE123456789001' },
+	SI: { pattern: /^\d{8}$/, example: 'SI12345678' },
+	SK: { pattern: /^\d{10}$/, example: 'SK1234567890' },
+	XI: { pattern: /^(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/, example: 'XI123456789' },
+};
+
+const VAT_HINT = 'Enter the VAT number with its country prefix, e.g. BE0123456749 or NL123456789B01.';
+const NOT_A_VAT_NUMBER = 'is not a VAT number (expected a country prefix followed by 2 to 13 letters or digits, e.g. BE0123456749)';
+
+/** "an object", "a list", "a boolean" for a value that is not text or a number; undefined otherwise. */
+export function nonTextKind(value: unknown): string | undefined {
+	if (value === undefined || value === null || typeof value === 'string' || typeof value === 'number') return undefined;
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function checkNationalVat(country: string, national: string): ValueCheck {
+	if (country === 'BE') return checkBelgianEnterprise(national, true);
+	const rule = VAT_RULES[country];
+	if (rule && !rule.pattern.test(national)) {
+		return rule.label
+			? problem(`is not a ${rule.label} (expected ${country} + ${rule.shape})`, rule.hint ?? `Expected something like ${rule.example}.`)
+			: problem(`does not have the shape of a ${country} VAT number`, `Expected something like ${rule.example}.`);
+	}
+	return { ok: true, value: `${country}${national}` };
+}
+
+/**
+ * The one VAT number check: a country prefix and the national number in that country's
+ * shape (Belgian numbers mod 97, an old 9-digit one taking a leading 0). Spaces, dots,
+ * dashes and slashes are removed and letters upper-cased.
+ */
+export function checkVatNumber(input: unknown): ValueCheck {
+	const kind = nonTextKind(input);
+	if (kind) return problem(`is ${kind}, not a VAT number`, 'Map the field to a single text value, e.g. {{ $json.vatNumber }}.');
+	const text = input === undefined || input === null ? '' : String(input).trim();
+	if (!text) return problem('is empty', VAT_HINT);
+	const nonAscii = nonAsciiProblem(text.replace(/\s/g, ''));
+	if (nonAscii) return nonAscii;
+	const compact = text.replace(/[\s.\-/]/g, '').toUpperCase();
+	if (!/^[A-Z]{2}/.test(compact)) {
+		return problem('has no country prefix', 'Start the VAT number with its two-letter country prefix, e.g. BE0123456749 or NL123456789B01.');
+	}
+	if (!looksLikeVatNumber(compact)) return problem(NOT_A_VAT_NUMBER, VAT_HINT);
+	const country = compact.slice(0, 2);
+	if (!COUNTRY_CODES.has(country) && !EXTRA_VAT_PREFIXES.has(country)) {
+		return problem(`does not start with a known country prefix ("${country}")`, 'Use the two-letter country prefix, e.g. BE, NL, DE, FR (Greece uses EL).');
+	}
+	if (country === 'GR') return problem('uses GR as prefix (Greek VAT numbers start with EL)', 'Greek VAT numbers use the prefix EL, e.g. EL123456789.');
+	return checkNationalVat(country, compact.slice(2));
+}
+
+/** A Peppol VAT scheme's value: the one VAT check, the scheme's country prefix added when missing. */
+function vatScheme(scheme: string, country: string): SchemeValidator {
+	return ({ digits }) => {
+		const upper = digits.toUpperCase();
+		const prefix = /^[A-Z]{2}/.test(upper) ? upper.slice(0, 2) : undefined;
+		if (prefix && prefix !== country && !(country === 'EL' && prefix === 'GR')) {
+			const rule = VAT_RULES[country];
+			return problem(
+				`is not a ${rule?.label ?? `${country} VAT number`} (${scheme} takes ${country} + ${rule?.shape ?? 'the national number'})`,
+				"Choose the VAT scheme of the number's country, or send the VAT number alone.",
+			);
+		}
+		return checkVatNumber(prefix ? upper : `${country}${upper}`);
+	};
+}
+
+// ---- scheme values ----------------------------------------------------------
+
+/** A value of exactly `count` digits (dots and spaces removed). */
+function fixedDigits(count: number, text: string, hint: string): SchemeValidator {
+	const pattern = new RegExp(`^\\d{${count}}$`);
+	return ({ digits }) => (pattern.test(digits) ? { ok: true, value: digits } : problem(text, hint));
+}
+
+/** Each VAT scheme's country (Greece's 9933 takes EL, its VAT prefix). */
+const VAT_SCHEME_COUNTRIES: ReadonlyArray<[string, string]> = Object.entries(VAT_PREFIX_SCHEMES)
+	.filter(([country]) => country !== 'GR')
+	.map(([country, scheme]) => [scheme, country]);
+
+/**
+ * The checks by scheme code: every VAT scheme (the one VAT check) and the other schemes
+ * the contract and the field notes name. Any other known scheme keeps its value as typed.
+ */
+const SCHEME_VALIDATORS: Readonly<Record<string, SchemeValidator>> = {
+	...Object.fromEntries(VAT_SCHEME_COUNTRIES.map(([scheme, country]) => [scheme, vatScheme(scheme, country)])),
+	'0208': ({ digits }) => {
+		if (/^[A-Z]{2}/i.test(digits) && !/^BE/i.test(digits)) {
+			return problem('is not a Belgian enterprise number (0208 takes 10 digits)', 'For a VAT number choose the VAT scheme of its country.');
+		}
+		return checkBelgianEnterprise(digits, false);
+	},
+	'0088': ({ digits }) => {
+		if (looksLikeVatNumber(digits)) {
+			return problem(
+				'is a VAT number, not a GLN: a GLN cannot be derived from a VAT number',
+				"A GLN (13 digits, e.g. 5400000000010) must be known first, e.g. from the receiver. To look the receiver up by VAT number, enter the VAT number itself or choose its country's VAT scheme (e.g. 9925 for Belgium).",
+			);
+		}
+		const gln = digits.replace(/-/g, '');
+		if (!/^\d{13}$/.test(gln)) return problem('is not a GLN (expected 13 digits)', 'A GLN (Global Location Number) has 13 digits, e.g. 5400000000010.');
+		if (!isValidGln(gln)) {
+			return problem(
+				`is not a valid GLN (the GS1 check digit should be ${gs1CheckDigit(gln.slice(0, 12))}, not ${gln[12]})`,
+				'Check the GLN for typos; its last digit is a GS1 check digit.',
+			);
+		}
+		return { ok: true, value: gln };
+	},
+	'0106': fixedDigits(8, 'is not a KvK number (expected 8 digits)', 'A Dutch Chamber of Commerce (KvK) number has 8 digits, e.g. 12345678.'),
+	'0190': fixedDigits(20, 'is not an OIN (expected 20 digits)', 'A Dutch government organisation number (OIN) has 20 digits.'),
+	'0199': ({ digits }) =>
+		isValidLei(digits)
+			? { ok: true, value: digits.toUpperCase() }
+			: problem('is not a valid LEI (20 characters with ISO 17442 check digits)', 'A Legal Entity Identifier looks like 5493001KJTIIGC8Y1R12.'),
+};
+
+/** Schemes without their own check keep the value as typed (a VAT scheme without a country upper-cases it). */
+function otherSchemeValue(scheme: string): SchemeValidator {
+	return /^99\d\d$/.test(scheme) ? ({ digits }) => ({ ok: true, value: digits.toUpperCase() }) : ({ compact }) => ({ ok: true, value: compact });
+}
+
 /** Checks and normalises the value for a scheme; the scheme must be known. */
 export function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 	const trimmed = String(rawValue ?? '').trim();
 	if (!trimmed) return problem(`has no value after the scheme ${scheme}`, `Enter the identifier, e.g. ${scheme}:<identifier>.`);
-	const nonAscii = nonAsciiProblem(trimmed.replace(/\s/g, ''));
-	if (nonAscii) return nonAscii;
 	const compact = trimmed.replace(/\s/g, '');
-	// Dots group digits in national numbers; they belong in no value of these schemes.
-	const digitsOnly = compact.replace(/\./g, '');
-
-	let result: ValueCheck;
-	switch (scheme) {
-		case '0208':
-			if (/^[A-Z]{2}/i.test(digitsOnly) && !/^BE/i.test(digitsOnly)) {
-				return problem('is not a Belgian enterprise number (0208 takes 10 digits)', 'For a VAT number choose the VAT scheme of its country.');
-			}
-			result = checkBelgianEnterprise(digitsOnly, false);
-			break;
-		case '9925':
-			if (/^[A-Z]{2}/i.test(digitsOnly) && !/^BE/i.test(digitsOnly)) {
-				return problem(`is not a Belgian VAT number (9925 takes BE + 10 digits)`, 'Choose the VAT scheme of the number\'s country, or send the VAT number alone.');
-			}
-			result = checkBelgianEnterprise(digitsOnly, true);
-			break;
-		case '9944': {
-			const upper = digitsOnly.toUpperCase();
-			const value = /^\d{9}B\d{2}$/.test(upper) ? `NL${upper}` : upper;
-			result = isDutchVatShape(value)
-				? { ok: true, value }
-				: problem('is not a Dutch VAT number (expected NL + 9 digits + B + 2 digits)', 'A Dutch VAT number (btw-id) looks like NL123456789B01.');
-			break;
-		}
-		case '9930': {
-			const upper = digitsOnly.toUpperCase();
-			const value = /^\d{9}$/.test(upper) ? `DE${upper}` : upper;
-			result = /^DE\d{9}$/.test(value)
-				? { ok: true, value }
-				: problem('is not a German VAT number (expected DE + 9 digits)', 'A German VAT number (USt-IdNr.) looks like DE123456789.');
-			break;
-		}
-		case '0088': {
-			if (looksLikeVatNumber(digitsOnly)) {
-				return problem(
-					'is a VAT number, not a GLN: a GLN cannot be derived from a VAT number',
-					"A GLN (13 digits, e.g. 5400000000010) must be known first, e.g. from the receiver. To look the receiver up by VAT number, enter the VAT number itself or choose its country's VAT scheme (e.g. 9925 for Belgium).",
-				);
-			}
-			const gln = digitsOnly.replace(/-/g, '');
-			if (!/^\d{13}$/.test(gln)) {
-				result = problem('is not a GLN (expected 13 digits)', 'A GLN (Global Location Number) has 13 digits, e.g. 5400000000010.');
-			} else if (!isValidGln(gln)) {
-				result = problem(
-					`is not a valid GLN (the GS1 check digit should be ${gs1CheckDigit(gln.slice(0, 12))}, not ${gln[12]})`,
-					'Check the GLN for typos; its last digit is a GS1 check digit.',
-				);
-			} else {
-				result = { ok: true, value: gln };
-			}
-			break;
-		}
-		case '0106':
-			result = /^\d{8}$/.test(digitsOnly)
-				? { ok: true, value: digitsOnly }
-				: problem('is not a KvK number (expected 8 digits)', 'A Dutch Chamber of Commerce (KvK) number has 8 digits, e.g. 12345678.');
-			break;
-		case '0190':
-			result = /^\d{20}$/.test(digitsOnly)
-				? { ok: true, value: digitsOnly }
-				: problem('is not an OIN (expected 20 digits)', 'A Dutch government organisation number (OIN) has 20 digits.');
-			break;
-		case '0199':
-			result = isValidLei(digitsOnly)
-				? { ok: true, value: digitsOnly.toUpperCase() }
-				: problem('is not a valid LEI (20 characters with ISO 17442 check digits)', 'A Legal Entity Identifier looks like 5493001KJTIIGC8Y1R12.');
-			break;
-		default:
-			// VAT schemes carry the country prefix upper-case; other schemes keep their value as typed.
-			result = { ok: true, value: /^99\d\d$/.test(scheme) ? digitsOnly.toUpperCase() : compact };
-	}
+	const nonAscii = nonAsciiProblem(compact);
+	if (nonAscii) return nonAscii;
+	const validate = SCHEME_VALIDATORS[scheme] ?? otherSchemeValue(scheme);
+	const result = validate({ compact, digits: compact.replace(/\./g, '') });
 	if (result.ok && result.value.length > MAX_IDENTIFIER_VALUE_LENGTH) {
 		return problem(
 			`is ${result.value.length} characters long after the scheme; Peppol allows at most ${MAX_IDENTIFIER_VALUE_LENGTH}`,
@@ -377,6 +493,30 @@ export function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 		);
 	}
 	return result;
+}
+
+/** Identifier type labels a registration may carry, and the scheme whose check applies to them. */
+const IDENTIFIER_TYPE_SCHEMES: Readonly<Record<string, string>> = {
+	KBO: '0208',
+	BCE: '0208',
+	CBE: '0208',
+	'KBO-BCE': '0208',
+	GLN: '0088',
+	KVK: '0106',
+	OIN: '0190',
+	LEI: '0199',
+};
+
+/**
+ * An identifier whose type says what it is gets that kind's check: "VAT" the one VAT
+ * check, a Peppol scheme code (0208) or scheme ID (BE:EN) or a common label (KBO, GLN)
+ * that scheme's. Undefined when the type names nothing known (the value is then free text).
+ */
+export function checkTypedIdentifier(type: string, value: string): ValueCheck | undefined {
+	const label = type.trim().toUpperCase();
+	if (label === 'VAT' || label === 'TAXIDENTIFIER') return checkVatNumber(value);
+	const scheme = IDENTIFIER_TYPE_SCHEMES[label] ?? (isKnownSchemeCode(label) ? label : PEPPOL_SCHEMES.find((s) => s.id === label)?.code);
+	return scheme ? checkSchemeValue(scheme, value) : undefined;
 }
 
 function schemeCodeProblem(code: string): IdentifierProblem | undefined {
@@ -409,11 +549,13 @@ function parsed(form: IdentifierForm, scheme: string, value: string, lookup: str
 }
 
 /** A scheme (picked) and a value (typed): always the `<scheme>:<value>` form. */
-export function buildParticipantIdentifier(schemeCode: string, value: string): IdentifierCheck {
+export function buildParticipantIdentifier(schemeCode: string, value: unknown): IdentifierCheck {
 	const code = String(schemeCode ?? '').trim();
 	const codeProblem = schemeCodeProblem(code);
 	if (codeProblem) return codeProblem;
-	const checked = checkSchemeValue(code, value);
+	const kind = nonTextKind(value);
+	if (kind) return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.gln }}.');
+	const checked = checkSchemeValue(code, value === undefined || value === null ? '' : String(value));
 	if (!checked.ok) return checked;
 	return parsed('scheme', code, checked.value, `${code}:${checked.value}`);
 }
@@ -425,10 +567,8 @@ export function buildParticipantIdentifier(schemeCode: string, value: string): I
  */
 export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 	if (input === undefined || input === null) return problem('is empty');
-	if (typeof input !== 'string' && typeof input !== 'number') {
-		const kind = Array.isArray(input) ? 'a list' : typeof input === 'object' ? 'an object' : `a ${typeof input}`;
-		return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.vatNumber }}.');
-	}
+	const kind = nonTextKind(input);
+	if (kind) return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.vatNumber }}.');
 	const text = String(input).trim().replace(/^iso6523-actorid-upis::/i, '');
 	if (!text) return problem('is empty');
 
@@ -449,7 +589,7 @@ export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 	if (/^[A-Za-z]{2}/.test(compact)) {
 		const country = compact.slice(0, 2).toUpperCase();
 		if (!looksLikeVatNumber(compact)) {
-			return problem('is not a VAT number (expected a country prefix followed by the number, e.g. BE0123456749)');
+			return problem(NOT_A_VAT_NUMBER);
 		}
 		const scheme = VAT_PREFIX_SCHEMES[country];
 		if (!scheme) {

@@ -86,10 +86,17 @@ export interface BatchedSteps<T, R> {
 	run(read: Array<{ itemIndex: number; value: T }>): Promise<R[]>;
 	/** One item's outputs from its result. */
 	emit(result: R, itemIndex: number): BatchedOutput;
-	/** How many outputs the node has (default 1); errors always leave through the first. */
+	/** How many outputs the node has (default 1). */
 	outputs?: number;
 	/** Which output a successful entry goes to (default the first). */
 	route?(result: R, itemIndex: number): number;
+	/**
+	 * Which output error items leave through under continueOnFail (default the first): never
+	 * one whose branch acts on a success (Peppol Lookup's Can Receive sends invoices).
+	 */
+	errorOutput?: number;
+	/** Fields an error item carries besides the error (e.g. the input item's, when the node keeps them). */
+	errorFields?(itemIndex: number): IDataObject | undefined;
 }
 
 /**
@@ -116,11 +123,17 @@ export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSte
 	const results = read.length ? await steps.run(read) : [];
 
 	const outputs: INodeExecutionData[][] = Array.from({ length: steps.outputs ?? 1 }, () => []);
+	const failed = (error: Error, itemIndex: number) => {
+		const item = errorItem(ctx, error, itemIndex);
+		const fields = steps.errorFields?.(itemIndex);
+		if (fields) item.json = { ...fields, ...item.json };
+		outputs[steps.errorOutput ?? 0].push(item);
+	};
 	let next = 0;
 	for (const entry of entries) {
 		const { itemIndex } = entry;
 		if ('error' in entry) {
-			outputs[0].push(errorItem(ctx, entry.error, itemIndex));
+			failed(entry.error, itemIndex);
 			continue;
 		}
 		const result = results[next++];
@@ -132,7 +145,7 @@ export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSte
 					(nodeError as NodeApiError | NodeOperationError).context.itemIndex = itemIndex;
 					throw nodeError;
 				}
-				outputs[0].push(errorItem(ctx, nodeError, itemIndex));
+				failed(nodeError, itemIndex);
 				continue;
 			}
 			outputs[steps.route?.(result, itemIndex) ?? 0].push(...toItems(out, itemIndex));

@@ -8,7 +8,7 @@
  * collection offers it; `readRetryPolicy` (fields.ts) is `readRequestPolicy`. The trigger's
  * poll reads its options through `policyFromOptions`, which applies the same checks.
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RequestOptionValues, RetryPolicy } from './retry';
@@ -26,11 +26,10 @@ export const maxResponseSizeOption: INodeProperties = {
 };
 
 /**
- * The request options of an Options collection as a policy; a value out of range is a
- * NodeOperationError naming the option and the item (the first item's values apply to the run).
+ * Request options as a policy; a value out of range is a NodeOperationError naming the option
+ * and the item (`itemIndex` undefined in a poll), raised before any request.
  */
-export function readRequestPolicy(ctx: IExecuteFunctions, collection = 'options', itemIndex = 0): RetryPolicy {
-	const values = ctx.getNodeParameter(collection, itemIndex, {}) as RequestOptionValues;
+export function requestPolicy(ctx: { getNode(): INode }, itemIndex: number | undefined, values: RequestOptionValues): RetryPolicy {
 	const problem = checkRequestOptions(values);
 	if (problem) {
 		throw new NodeOperationError(ctx.getNode(), fieldMessage(itemIndex, problem.field, problem.value, problem.problem ?? problem.message), {
@@ -39,4 +38,9 @@ export function readRequestPolicy(ctx: IExecuteFunctions, collection = 'options'
 		});
 	}
 	return policyFromOptions(values);
+}
+
+/** The request options of an Options collection (the first item's values apply to the run). */
+export function readRequestPolicy(ctx: IExecuteFunctions, collection = 'options', itemIndex = 0): RetryPolicy {
+	return requestPolicy(ctx, itemIndex, (ctx.getNodeParameter(collection, itemIndex, {}) ?? {}) as RequestOptionValues);
 }

@@ -3,7 +3,7 @@
  * and the builder's parameter values turned into `$filter` / `$orderby` (no n8n, no I/O).
  * The parameter descriptions are in filterFields.ts, reading them from a node in queryInput.ts.
  */
-import { ORDER_TYPES } from './orderTypes';
+import { canonicalValue, ORDER_DIRECTIONS, ORDER_STATUSES, ORDER_TYPES, PARTY_TYPES } from './orderTypes';
 
 import type { Combine, ComparisonOperator, FilterCondition, ODataType, SortKey } from './odata';
 import { andFilters, buildCondition, buildOrderBy, normalizeRawFilter, ODataError, toQueryString } from './odata';
@@ -16,32 +16,33 @@ export interface QueryFieldSpec {
 	/** Property path as the API spells it. */
 	value: string;
 	type: ODataType;
+	/** What the value means, after the path and type every description starts with. */
 	description?: string;
+	/** The API's values of an enumerated property: the editor offers them, and a near miss is spelled the API's way. */
+	values?: readonly string[];
 }
 
 /** Choice in the field dropdowns that reveals a free property path. */
 export const CUSTOM_FIELD = '__custom';
 
-const ORDER_STATUSES = 'Draft, ToSend, ToPay, Sent, Paid, Credited, Refused, Canceled, ApprovalNeeded';
-
 /** Properties the API filters and sorts on, per list (contract 2.4, 2.5, 4.10; field notes). */
 export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 	order: [
-		{ name: 'Counter Party Name (CounterParty/DisplayName)', value: 'CounterParty/DisplayName', type: 'string' },
+		{ name: 'Counter Party Name', value: 'CounterParty/DisplayName', type: 'string', description: 'The customer of a sale, the supplier of a purchase' },
 		{ name: 'Created', value: 'Created', type: 'datetime' },
 		{ name: 'Currency', value: 'Currency', type: 'string', description: 'Three-letter code such as EUR' },
-		{ name: 'Customer Name (Customer/Name)', value: 'Customer/Name', type: 'string' },
-		{ name: 'Customer VAT Number (Customer/VATNumber)', value: 'Customer/VATNumber', type: 'string' },
+		{ name: 'Customer Name', value: 'Customer/Name', type: 'string' },
+		{ name: 'Customer VAT Number', value: 'Customer/VATNumber', type: 'string' },
 		{ name: 'Expiry Date', value: 'ExpiryDate', type: 'date' },
 		{ name: 'External Provider ID', value: 'ExternalProviderID', type: 'string', description: 'Your own unique ID stored on create' },
 		{ name: 'Is Sent', value: 'IsSent', type: 'boolean' },
 		{ name: 'Last Modified', value: 'LastModified', type: 'datetime' },
 		{ name: 'Order Date', value: 'OrderDate', type: 'date' },
-		{ name: 'Order Direction', value: 'OrderDirection', type: 'string', description: 'Income (sales) or Cost (purchases)' },
+		{ name: 'Order Direction', value: 'OrderDirection', type: 'string', description: 'Income (sales) or Cost (purchases)', values: ORDER_DIRECTIONS },
 		{ name: 'Order ID', value: 'OrderID', type: 'number' },
 		{ name: 'Order Number', value: 'OrderNumber', type: 'string' },
-		{ name: 'Order Status', value: 'OrderStatus', type: 'string', description: ORDER_STATUSES },
-		{ name: 'Order Type', value: 'OrderType', type: 'string', description: ORDER_TYPES.join(', ') },
+		{ name: 'Order Status', value: 'OrderStatus', type: 'string', values: ORDER_STATUSES },
+		{ name: 'Order Type', value: 'OrderType', type: 'string', values: ORDER_TYPES },
 		{ name: 'Overdue', value: 'Overdue', type: 'boolean' },
 		{ name: 'Paid', value: 'Paid', type: 'boolean' },
 		{ name: 'Payment Reference', value: 'PaymentReference', type: 'string' },
@@ -59,7 +60,7 @@ export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 		{ name: 'Last Modified', value: 'LastModified', type: 'datetime' },
 		{ name: 'Name', value: 'Name', type: 'string' },
 		{ name: 'Party ID', value: 'PartyID', type: 'number' },
-		{ name: 'Party Type', value: 'PartyType', type: 'string', description: 'Such as Customer or Supplier' },
+		{ name: 'Party Type', value: 'PartyType', type: 'string', values: PARTY_TYPES },
 		{ name: 'VAT Number', value: 'VATNumber', type: 'string' },
 	],
 	product: [
@@ -111,6 +112,17 @@ export function fieldType(resource: QueryResource, path: string): ODataType | un
 	return QUERY_FIELDS[resource].find((field) => field.value === path)?.type;
 }
 
+/** The properties of a list whose values the API enumerates. */
+export function enumeratedFields(resource: QueryResource): Array<QueryFieldSpec & { values: readonly string[] }> {
+	return QUERY_FIELDS[resource].filter((field): field is QueryFieldSpec & { values: readonly string[] } => !!field.values);
+}
+
+/** The enumerated spec a condition picked from the dropdown (not a custom path), if any. */
+function enumeratedSpec(resource: QueryResource, entry: ConditionParameter): (QueryFieldSpec & { values: readonly string[] }) | undefined {
+	if (entry.field === CUSTOM_FIELD) return undefined;
+	return enumeratedFields(resource).find((field) => field.value === (entry.field ?? '').trim());
+}
+
 /**
  * The `filters` fixed-collection value → conditions (pure). The type comes from the
  * field list, or from Value Type for a custom path. Throws ODataError with the index.
@@ -125,12 +137,36 @@ export function conditionsFromParameter(collection: unknown, resource: QueryReso
 		}
 		const known = entry.field === CUSTOM_FIELD ? undefined : fieldType(resource, field);
 		const type = known ?? entry.valueType ?? 'string';
-		const value = typeof entry.value === 'string' && type !== 'string' ? entry.value.trim() : entry.value;
+		const spelled = canonicalValue(enumeratedSpec(resource, entry)?.values ?? [], entry.value);
+		const value = spelled ?? (typeof entry.value === 'string' && type !== 'string' ? entry.value.trim() : entry.value);
 		if (type !== 'string' && (value === '' || value === undefined || value === null)) {
 			throw new ODataError(`${field}: the value is empty (use Is Empty to match missing values)`, field, index);
 		}
 		return { field, operator, value: value ?? '', type };
 	});
+}
+
+/**
+ * What the user should know about the values of enumerated properties (pure): a value
+ * spelled another way is sent the API's way; one that is none of the API's values (e.g.
+ * from an expression) is sent as given, and may match nothing.
+ */
+export function enumeratedValueNotes(collection: unknown, resource: QueryResource): { respelled: string[]; unknown: string[] } {
+	const notes = { respelled: [] as string[], unknown: [] as string[] };
+	for (const entry of entries<ConditionParameter>(collection, 'conditions')) {
+		const spec = enumeratedSpec(resource, entry);
+		if (!spec || entry.operator === 'isEmpty' || entry.operator === 'isNotEmpty') continue;
+		const shown = JSON.stringify(entry.value ?? '');
+		const spelled = canonicalValue(spec.values, entry.value);
+		if (spelled === undefined) {
+			notes.unknown.push(
+				`${spec.name} ${shown} is not one of the API's values (${spec.values.join(', ')}); it was sent as given and may match nothing`,
+			);
+		} else if (spelled !== entry.value) {
+			notes.respelled.push(`${spec.name} ${shown} was sent as '${spelled}', the API's spelling`);
+		}
+	}
+	return notes;
 }
 
 /** The `sort` fixed-collection value → sort keys (pure). */
@@ -205,19 +241,19 @@ export function buildQuery(resource: QueryResource, input: QueryInput): ODataQue
 }
 
 /**
- * Human text of a query for hints: `$filter=… · $orderby=…` plus the encoded form.
- * Never throws: a query that cannot be URL-encoded is described without the encoded form.
+ * Human text of a query for hints, decoded (`$filter=… · $orderby=…`): the encoded form is
+ * one unbroken string that the output pane cuts off instead of wrapping. Never throws: a
+ * query that cannot be URL-encoded says so.
  */
 export function describeQuery(query: ODataQuery): string {
 	const parts: string[] = [];
 	if (query.$filter) parts.push(`$filter=${query.$filter}`);
 	if (query.$orderby) parts.push(`$orderby=${query.$orderby}`);
 	if (!parts.length) return 'No $filter or $orderby sent';
-	let encoded: string;
 	try {
-		encoded = `sent as ?${toQueryString({ ...query })}`;
+		toQueryString({ ...query });
 	} catch {
-		encoded = 'cannot be URL-encoded: it contains an invalid character';
+		return `${parts.join(' · ')} (cannot be URL-encoded: it contains an invalid character)`;
 	}
-	return `${parts.join(' · ')} (${encoded})`;
+	return parts.join(' · ');
 }

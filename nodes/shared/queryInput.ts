@@ -5,16 +5,18 @@
  */
 import type { IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { inputError } from './input';
+import { inputError, requireValid } from './input';
 import type { Combine, FilterCondition } from './odata';
 import { buildCondition } from './odata';
 import type { ODataQuery, QueryInput, QueryProblemPart, QueryResource } from './queryBuilder';
-import { buildQuery, conditionsFromParameter, located, QueryInputError } from './queryBuilder';
+import { buildQuery, conditionsFromParameter, enumeratedValueNotes, located, QueryInputError } from './queryBuilder';
+import { checkChoice, checkOptionalText } from './validation';
 
 export type QueryContext = IExecuteFunctions | IPollFunctions;
 
-/** Where the builder's parameters live; `rawFilter` may be a dotted path such as `options.rawFilter`. */
+/** Where the builder's parameters live (a dotted path such as `options.rawFilter` works too). */
 export interface QueryParameterNames {
+	mode?: string;
 	filters?: string;
 	combine?: string;
 	sort?: string;
@@ -22,10 +24,11 @@ export interface QueryParameterNames {
 }
 
 export const DEFAULT_QUERY_PARAMETERS: Required<QueryParameterNames> = {
+	mode: 'filterMode',
 	filters: 'filters',
 	combine: 'filterCombine',
 	sort: 'sort',
-	rawFilter: 'options.rawFilter',
+	rawFilter: 'rawFilter',
 };
 
 /** getNodeParameter for both contexts: per item in execute, without an item in poll. */
@@ -80,10 +83,16 @@ export function readConditions(
 	return conditions;
 }
 
+/** Whether the node filters with a hand-written $filter; only the chosen mode's parameters are read. */
+function isRawMode(ctx: QueryContext, itemIndex: number | undefined, name: string): boolean {
+	return parameter(ctx, name, itemIndex, 'builder') === 'raw';
+}
+
 /**
- * Reads Filters / Combine Conditions / Sort / OData Filter (Raw) and returns the query
- * options, or throws a NodeOperationError naming the condition and the item before any
- * request is made. `extraFilter` is ANDed on (e.g. a lookup by ExternalProviderID).
+ * Reads Filter Mode, then either Filters / Combine Conditions or OData Filter (Raw), and
+ * Sort, and returns the query options, or throws a NodeOperationError naming the condition
+ * and the item before any request is made. `extraFilter` is ANDed on (e.g. a lookup by
+ * ExternalProviderID).
  */
 export function readQuery(
 	ctx: QueryContext,
@@ -93,14 +102,30 @@ export function readQuery(
 	extraFilter?: string,
 ): ODataQuery {
 	const n = { ...DEFAULT_QUERY_PARAMETERS, ...names };
+	const raw = isRawMode(ctx, itemIndex, n.mode);
+	// "xor" or an object from an expression is refused, not read as "and" or "[object Object]".
+	const combine = raw ? 'and' : requireValid(ctx, itemIndex, 'Combine Conditions', parameter(ctx, n.combine, itemIndex, 'and'), (v) => checkChoice(v, ['and', 'or']));
+	const rawFilter = raw ? requireValid(ctx, itemIndex, PART_LABEL.rawFilter, parameter(ctx, n.rawFilter, itemIndex, ''), (v) => checkOptionalText(v, 10_000)) : '';
 	const input: QueryInput = {
-		filters: parameter(ctx, n.filters, itemIndex, {}),
-		combine: parameter(ctx, n.combine, itemIndex, 'and') as Combine,
+		filters: raw ? {} : parameter(ctx, n.filters, itemIndex, {}),
+		combine: combine as Combine,
 		sort: parameter(ctx, n.sort, itemIndex, {}),
-		rawFilter: String(parameter(ctx, n.rawFilter, itemIndex, '') ?? ''),
+		rawFilter,
 		extraFilter,
 	};
 	const query = located('filter', () => buildQuery(resource, input));
 	if (query instanceof QueryInputError) throw queryError(ctx, query, itemIndex);
 	return query;
+}
+
+/** Notes on the builder's enumerated values (respelled, or none of the API's), for the output's hints. */
+export function readValueNotes(
+	ctx: QueryContext,
+	itemIndex: number | undefined,
+	resource: QueryResource,
+	names: QueryParameterNames = {},
+): { respelled: string[]; unknown: string[] } {
+	const n = { ...DEFAULT_QUERY_PARAMETERS, ...names };
+	if (isRawMode(ctx, itemIndex, n.mode)) return { respelled: [], unknown: [] };
+	return enumeratedValueNotes(parameter(ctx, n.filters, itemIndex, {}), resource);
 }

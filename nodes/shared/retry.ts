@@ -86,7 +86,7 @@ interface Range {
 
 const RANGES: Range[] = [
 	{ key: 'maxRetries', field: 'Read Retries', min: 0, max: MAX_RETRIES, whole: true, unit: '', hint: 'Enter how often a failed read is tried again, from 0 to 10.' },
-	{ key: 'retryDelayMs', field: 'First Retry Delay (Ms)', min: 0, whole: false, unit: ' milliseconds', hint: 'Enter the first wait in milliseconds (0 or more); it doubles on every retry, up to 30 seconds.' },
+	{ key: 'retryDelayMs', field: 'First Retry Delay (Milliseconds)', min: 0, whole: false, unit: ' milliseconds', hint: 'Enter the first wait in milliseconds (0 or more); it doubles on every retry, up to 30 seconds.' },
 	{ key: 'timeoutSeconds', field: 'Request Timeout (Seconds)', min: 1, max: MAX_TIMEOUT_SECONDS, whole: false, unit: ' seconds', hint: 'Enter how long one request may take in total, from 1 to 600 seconds.' },
 	{ key: 'maxResponseSizeMb', field: 'Maximum Response Size (MB)', min: 1, max: MAX_RESPONSE_MB, whole: false, unit: ' MB', hint: 'Enter the largest answer to accept in MB, from 1 to 1024 (default 50).' },
 ];

@@ -104,6 +104,21 @@ export function describeOperations(resources: ResourceOperations[]): INodeProper
 	return properties;
 }
 
+/**
+ * The node's subtitle on the canvas: the chosen action in words ("Get many orders"), read
+ * from the same lists, instead of the raw parameter values. `suffix` is appended inside the
+ * expression (e.g. the network an integration is created for).
+ */
+export function actionSubtitle(resources: ResourceOperations[], suffix = ''): string {
+	const actions: Record<string, string> = {};
+	const byResource = resources.some((list) => list.resource);
+	for (const list of resources) {
+		for (const { value, action } of list.operations) actions[byResource ? `${list.resource?.value}:${value}` : value] = action;
+	}
+	const key = byResource ? '$parameter["resource"] + ":" + $parameter["operation"]' : '$parameter["operation"]';
+	return `={{ (${JSON.stringify(actions)})[${key}]${suffix} }}`;
+}
+
 function isOutputs(result: OperationResult): result is INodeExecutionData[][] {
 	return result.length > 0 && Array.isArray(result[0]);
 }

@@ -222,7 +222,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				return response;
 			}
 			const raw = isSuccess(response.status) && req.rawText;
-			const read = await readBody(full.body, { maxBytes: limit, deadline, tail: !!raw });
+			const read = await readBody(full.body, { maxBytes: limit, deadline, tail: !!raw, watch: bodyForms });
 			if ('value' in read) {
 				// A helper that handed back data, not a stream (tests' fakes): as text where text was asked for.
 				const { value } = read;
@@ -230,8 +230,9 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				response.body = raw ? { text, tail: nextTail('', text) } : value;
 				return response;
 			}
-			const text = maskText(read.text, bodyForms);
-			if (raw) response.body = text === read.text ? read : { text, tail: nextTail('', text) };
+			// Only a body that echoes the key is searched and rewritten; the others go on untouched.
+			const text = read.found ? maskText(read.text, bodyForms) : read.text;
+			if (raw) response.body = read.found ? { text, tail: nextTail('', text) } : { text, tail: read.tail };
 			else response.body = parseIfJson(text);
 			return response;
 		};
@@ -286,7 +287,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				if (req.method === 'GET' && !req.acceptText && (body === null || typeof body === 'number' || typeof body === 'boolean')) {
 					// One n8n item is one JSON object: a read answering a bare value has nothing to output.
 					throw fail(
-						`${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record was expected`,
+						`${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`,
 						'The API answered something other than a record. Retry; if it persists, check the ID and that the Base URL points at the API.',
 						response.status,
 					);

@@ -1,12 +1,16 @@
 /**
- * Pure input checks (no n8n, no HTTP): VAT numbers, IBAN, BIC, e-mail, phone,
- * ISO language and country codes, address types and numeric IDs. Each check
- * returns the normalised value or a problem plus a hint the user can act on.
- * About 300 lines because of the reference tables (ISO countries and languages, VAT
- * shapes, IBAN lengths) that the checks read; the checks themselves are short.
+ * Pure input checks (no n8n, no HTTP): IBAN, BIC, e-mail, phone, ISO language and
+ * country codes, address types, numeric IDs, numbers and text. Each check returns the
+ * normalised value or a problem plus a hint the user can act on. The VAT number check
+ * is the one in identifiers.ts, re-exported here. About 350 lines because of the
+ * reference tables (ISO languages, IBAN lengths) and one check per kind of value.
  */
 
-import { isValidBelgianEnterpriseNumber } from './identifiers';
+import { COUNTRY_CODES } from './countries';
+import { nonTextKind } from './identifiers';
+
+/** The one VAT number check lives with the other identifier checks (identifiers.ts). */
+export { checkVatNumber } from './identifiers';
 
 /** A checked value: the normalised value, or what is wrong with it and how to fix it. */
 export type Check<T = string> = { ok: true; value: T } | { ok: false; problem: string; hint: string };
@@ -25,19 +29,6 @@ export interface FieldProblem {
 const ok = (value: string): Check => ({ ok: true, value });
 const fail = (problem: string, hint: string): Check => ({ ok: false, problem, hint });
 
-/** ISO 3166-1 alpha-2 (all officially assigned codes) plus XK, which banks and tax offices use for Kosovo. */
-const COUNTRY_CODES = new Set(
-	(
-		'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
-		'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET ' +
-		'FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ' +
-		'ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY ' +
-		'MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ ' +
-		'OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW ' +
-		'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ ' +
-		'UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW XK'
-	).split(' '),
-);
 
 /** ISO 639-1 two-letter language codes. */
 const LANGUAGE_CODES = new Set(
@@ -50,44 +41,6 @@ const LANGUAGE_CODES = new Set(
 		'ug uk ur uz ve vi vo wa wo xh yi yo za zh zu'
 	).split(' '),
 );
-
-/** VAT prefixes that are not ISO country codes: Greece (EL) and Northern Ireland (XI). */
-const EXTRA_VAT_PREFIXES = new Set(['EL', 'XI']);
-
-/**
- * National part of EU (and a few neighbouring) VAT numbers after the prefix.
- * Countries not listed only get the generic shape check.
- */
-const VAT_PATTERNS: Record<string, { pattern: RegExp; example: string }> = {
-	AT: { pattern: /^U\d{8}$/, example: 'ATU12345678' },
-	BE: { pattern: /^[01]\d{9}$/, example: 'BE0123456749' },
-	BG: { pattern: /^\d{9,10}$/, example: 'BG123456789' },
-	CY: { pattern: /^\d{8}[A-Z]$/, example: 'CY12345678X' },
-	CZ: { pattern: /^\d{8,10}$/, example: 'CZ12345678' },
-	DE: { pattern: /^\d{9}$/, example: 'DE123456789' },
-	DK: { pattern: /^\d{8}$/, example: 'DK12345678' },
-	EE: { pattern: /^\d{9}$/, example: 'EE123456789' },
-	EL: { pattern: /^\d{9}$/, example: 'EL123456789' },
-	ES: { pattern: /^[0-9A-Z]\d{7}[0-9A-Z]$/, example: 'ESX1234567X' },
-	FI: { pattern: /^\d{8}$/, example: 'FI12345678' },
-	FR: { pattern: /^[0-9A-Z]{2}\d{9}$/, example: 'FR12345678901' },
-	HR: { pattern: /^\d{11}$/, example: 'HR12345678901' },
-	HU: { pattern: /^\d{8}$/, example: 'HU12345678' },
-	IE: { pattern: /^\d[0-9A-Z+*]\d{5}[A-Z]{1,2}$/, example: 'IE1234567T' },
-	IT: { pattern: /^\d{11}$/, example: 'IT12345678901' },
-	LT: { pattern: /^(\d{9}|\d{12})$/, example: 'LT123456789' },
-	LU: { pattern: /^\d{8}$/, example: 'LU12345678' },
-	LV: { pattern: /^\d{11}$/, example: 'LV12345678901' },
-	MT: { pattern: /^\d{8}$/, example: 'MT12345678' },
-	NL: { pattern: /^\d{9}B\d{2}$/, example: 'NL123456789B01' },
-	PL: { pattern: /^\d{10}$/, example: 'PL1234567890' },
-	PT: { pattern: /^\d{9}$/, example: 'PT123456789' },
-	RO: { pattern: /^\d{2,10}$/, example: 'RO1234567890' },
-	SE: { pattern: /^\d{10}01$/, example: 'SE123456789001' },
-	SI: { pattern: /^\d{8}$/, example: 'SI12345678' },
-	SK: { pattern: /^\d{10}$/, example: 'SK1234567890' },
-	XI: { pattern: /^(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/, example: 'XI123456789' },
-};
 
 /** IBAN lengths per country (SWIFT IBAN registry). Unlisted countries get the generic 15–34 check. */
 const IBAN_LENGTHS: Record<string, number> = {
@@ -104,11 +57,22 @@ const IBAN_LENGTHS: Record<string, number> = {
 export const ADDRESS_TYPES = ['InvoiceAddress', 'DeliveryAddress'] as const;
 export type AddressType = (typeof ADDRESS_TYPES)[number];
 
+/** JSON of an object for messages; one nested too deep (or cyclic) to write is described instead. */
+function jsonText(value: object): string {
+	try {
+		return JSON.stringify(value) ?? '';
+	} catch {
+		return Array.isArray(value) ? '(a list)' : '(an object)';
+	}
+}
+
 /** Text of a value for messages: trimmed, shortened, never "[object Object]". */
 export function showValue(value: unknown): string {
 	if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return '(empty)';
-	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-	const trimmed = text.trim();
+	const text = typeof value === 'object' ? jsonText(value) : String(value);
+	// Control characters are shown escaped: a line break in a value must not break the message.
+	const escape = (c: string) => (c < ' ' && c !== '\t') || c === '\u007f' ? JSON.stringify(c).slice(1, -1) : c;
+	const trimmed = Array.from(text.trimStart().slice(0, 200), escape).join('').trim();
 	if (!trimmed) return '(empty)';
 	return trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed;
 }
@@ -119,14 +83,28 @@ export function showValue(value: unknown): string {
  */
 export function fieldMessage(itemIndex: number | undefined, field: string, value: unknown, problem: string): string {
 	const shown = showValue(value);
-	const item = itemIndex === undefined ? '' : `Item ${itemIndex + 1}: `;
 	const separator = problem.startsWith(':') ? '' : ' ';
-	return `${item}"${field}"${shown === '(empty)' ? '' : ` ${shown}`}${separator}${problem}`;
+	return itemMessage(itemIndex, `"${field}"${shown === '(empty)' ? '' : ` ${shown}`}${separator}${problem}`);
+}
+
+/** A message about one item that names no single field (e.g. "order 12 has no PDF file"). */
+export function itemMessage(itemIndex: number | undefined, text: string): string {
+	return itemIndex === undefined ? text : `Item ${itemIndex + 1}: ${text}`;
 }
 
 function text(value: unknown): string {
 	if (value === undefined || value === null) return '';
 	return String(value).trim();
+}
+
+/**
+ * An object, a list or a boolean where text is expected: an error, never sent as
+ * "[object Object]". Every text check below starts with it.
+ */
+function notText(value: unknown): Check<never> | undefined {
+	const kind = nonTextKind(value);
+	if (!kind) return undefined;
+	return { ok: false, problem: `is ${kind}, not text`, hint: 'Map a single text value, e.g. {{ $json.name }}, not an object or a list.' };
 }
 
 /** Remainder of a long digit string modulo 97, computed in chunks to stay within safe integers. */
@@ -140,6 +118,8 @@ export function mod97(digits: string): number {
 
 /** Two-letter ISO 3166-1 country code; returned upper-case. */
 export function checkCountryCode(value: unknown): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
 	const code = text(value).toUpperCase();
 	if (!code) return fail('is empty', 'Enter a two-letter ISO 3166-1 country code, e.g. BE, NL, FR.');
 	if (!/^[A-Z]{2}$/.test(code)) {
@@ -153,6 +133,8 @@ export function checkCountryCode(value: unknown): Check {
 
 /** Two-letter ISO 639-1 language code; returned upper-case, as the API's samples write it. */
 export function checkLanguageCode(value: unknown): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
 	const code = text(value).toLowerCase();
 	if (!code) return fail('is empty', 'Enter a two-letter ISO 639-1 language code, e.g. NL, FR, EN, DE.');
 	if (!/^[a-z]{2}$/.test(code)) {
@@ -164,47 +146,10 @@ export function checkLanguageCode(value: unknown): Check {
 	return ok(code.toUpperCase());
 }
 
-/**
- * VAT number with a country prefix. Spaces, dots and dashes are removed and letters
- * upper-cased; Belgian numbers must pass the mod-97 check (an old 9-digit number takes a leading 0).
- */
-export function checkVatNumber(value: unknown): Check {
-	const raw = text(value);
-	if (!raw) return fail('is empty', 'Enter the VAT number with its country prefix, e.g. BE0123456749.');
-	const compact = raw.replace(/[\s.\-/]/g, '').toUpperCase();
-	const prefix = compact.slice(0, 2);
-	if (!/^[A-Z]{2}$/.test(prefix)) {
-		return fail(
-			'has no country prefix',
-			'Start the VAT number with its two-letter country prefix, e.g. BE0123456749 or NL123456789B01.',
-		);
-	}
-	if (!COUNTRY_CODES.has(prefix) && !EXTRA_VAT_PREFIXES.has(prefix)) {
-		return fail(`does not start with a known country prefix ("${prefix}")`, 'Use the two-letter country prefix, e.g. BE, NL, DE, FR (Greece uses EL).');
-	}
-	if (prefix === 'GR') {
-		return fail('uses GR as prefix (Greek VAT numbers start with EL)', 'Greek VAT numbers use the prefix EL, e.g. EL123456789.');
-	}
-	let national = compact.slice(2);
-	if (!/^[0-9A-Z+*]{2,13}$/.test(national)) {
-		return fail('is not a VAT number (expected 2 to 13 letters or digits after the prefix)', 'Enter the VAT number with its country prefix, e.g. BE0123456749.');
-	}
-	if (prefix === 'BE' && /^\d{9}$/.test(national)) national = `0${national}`;
-	const rule = VAT_PATTERNS[prefix];
-	if (rule && !rule.pattern.test(national)) {
-		return fail(`does not have the shape of a ${prefix} VAT number`, `Expected something like ${rule.example}.`);
-	}
-	if (prefix === 'BE' && !isValidBelgianEnterpriseNumber(national)) {
-		return fail(
-			'is not a valid Belgian VAT number (mod-97 check failed)',
-			'Check the digits against the Crossroads Bank for Enterprises (KBO/BCE); the last two digits are a check number.',
-		);
-	}
-	return ok(`${prefix}${national}`);
-}
-
 /** IBAN: country code, check digits, per-country length and the ISO 7064 mod-97 checksum. Returned without spaces. */
 export function checkIban(value: unknown): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
 	const raw = text(value);
 	if (!raw) return fail('is empty', 'Enter the IBAN, e.g. BE68 5390 0754 7034.');
 	const iban = raw.replace(/[\s-]/g, '').toUpperCase();
@@ -229,6 +174,8 @@ export function checkIban(value: unknown): Check {
 
 /** BIC/SWIFT: 4 letters bank, 2 letters country, 2 letters/digits location, optional 3 letters/digits branch. */
 export function checkBic(value: unknown): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
 	const raw = text(value);
 	if (!raw) return fail('is empty', 'Enter the BIC, e.g. GEBABEBB.');
 	const bic = raw.replace(/\s/g, '').toUpperCase();
@@ -243,6 +190,8 @@ export function checkBic(value: unknown): Check {
 
 /** A practical e-mail syntax check (one @, dotted domain with a TLD, no spaces or double dots). */
 export function checkEmail(value: unknown): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
 	const email = text(value);
 	const hint = 'Enter a real e-mail address, e.g. finance@example.com.';
 	if (!email) return fail('is empty', hint);
@@ -265,6 +214,8 @@ export function checkEmail(value: unknown): Check {
  * counts as +. Returned as + followed by 8 to 15 digits.
  */
 export function checkPhone(value: unknown): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
 	const raw = text(value);
 	const hint = 'Use the international format with country code, e.g. +32 470 12 34 56.';
 	if (!raw) return fail('is empty', hint);
@@ -280,6 +231,8 @@ export function checkPhone(value: unknown): Check {
 
 /** InvoiceAddress or DeliveryAddress, case-insensitive; returned in the API's spelling. */
 export function checkAddressType(value: unknown): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
 	const raw = text(value);
 	const match = ADDRESS_TYPES.find((type) => type.toLowerCase() === raw.replace(/\s/g, '').toLowerCase());
 	if (!match) return fail(`is not an address type (allowed: ${ADDRESS_TYPES.join(', ')})`, 'Use InvoiceAddress or DeliveryAddress.');
@@ -288,6 +241,7 @@ export function checkAddressType(value: unknown): Check {
 
 /** A positive whole number given as number or text (RegistrationID, IntegrationID). */
 export function checkNumericId(value: unknown, what: string): Check {
+	if (nonTextKind(value)) return fail(`is ${nonTextKind(value)}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
 	const raw = typeof value === 'number' ? String(value) : text(value).replace(/^#/, '');
 	if (!raw) return fail('is empty', `Select or enter the ${what}.`);
 	if (!/^\d+$/.test(raw) || /^0+$/.test(raw)) return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number, e.g. 123456.`);
@@ -296,8 +250,105 @@ export function checkNumericId(value: unknown, what: string): Check {
 
 /** Non-empty text, at most `max` characters. */
 export function checkText(value: unknown, max = 255): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
 	const raw = text(value);
 	if (!raw) return fail('is empty', 'Enter a value.');
-	if (raw.length > max) return fail(`is too long (at most ${max} characters)`, 'Shorten the value.');
+	if (raw.length > max) return fail(`is too long (${raw.length} characters; at most ${max})`, 'Shorten the value, or check that the field holds what you meant to map.');
 	return ok(raw);
+}
+
+/** Optional text: empty gives '', otherwise as checkText. */
+export function checkOptionalText(value: unknown, max = 255): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
+	return text(value) ? checkText(value, max) : ok('');
+}
+
+/** The range of a number parameter; `unit` follows the range in messages (" seconds"). */
+export interface NumberRange {
+	min: number;
+	/** None: any number from `min` up. */
+	max?: number;
+	whole?: boolean;
+	unit?: string;
+}
+
+/**
+ * A number parameter within its range. Text ("5", "abc") is refused, not converted:
+ * n8n gives a number field a number, so text means a mapping went wrong.
+ */
+export function checkNumber(value: unknown, range: NumberRange): Check<number> {
+	const inRange =
+		typeof value === 'number' &&
+		Number.isFinite(value) &&
+		value >= range.min &&
+		value <= (range.max ?? Infinity) &&
+		(!range.whole || Number.isInteger(value));
+	if (inRange) return { ok: true, value };
+	const what = range.whole ? 'a whole number' : 'a number';
+	const span = range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
+	return {
+		ok: false,
+		problem: `is not ${what} ${span}${range.unit ?? ''}`,
+		hint: `Enter ${what} ${span}${range.unit ?? ''}${typeof value === 'string' ? ' (a number, not text: map it with Number(...) if it comes as text)' : ''}.`,
+	};
+}
+
+/** A switch: true or false, also as the text "true" or "false" an expression may return. */
+export function checkBoolean(value: unknown): Check<boolean> {
+	if (typeof value === 'boolean') return { ok: true, value };
+	const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (word === 'true' || word === 'false') return { ok: true, value: word === 'true' };
+	return { ok: false, problem: 'is not true or false', hint: 'Switch the option on or off, or give an expression that returns true or false.' };
+}
+
+/** One of the values an options parameter offers (an expression can return anything). */
+export function checkChoice(value: unknown, allowed: readonly string[]): Check {
+	if (typeof value === 'string' && allowed.includes(value)) return ok(value);
+	return fail(`is not one of ${allowed.join(', ')}`, `Choose one of ${allowed.join(', ')}, or make the expression return one of them.`);
+}
+
+/**
+ * A PartyID for the partyID header (Act for Party, Master Party ID): text or a number of
+ * printable characters. A line break is refused rather than stripped: it would otherwise
+ * silently act for a different party, or split the header.
+ */
+export function checkPartyId(value: unknown): Check {
+	const wrong = notText(value);
+	if (wrong) return wrong;
+	const given = value === undefined || value === null ? '' : String(value);
+	const hint = "Enter the PartyID to act for, e.g. 300001 or {{ $json.RegistrationID }}, or leave it empty to use the credential's Party ID.";
+	// Checked before trimming: a trailing line break is refused too, not quietly dropped.
+	if (/[^\x20-\x7e]/.test(given)) return fail('contains a line break or another control or non-ASCII character', hint);
+	const raw = given.trim();
+	if (raw.length > 100) return fail(`is too long (${raw.length} characters; at most 100)`, hint);
+	return ok(raw);
+}
+
+/** How deep mapped JSON may nest: an order is 4 levels deep; anything near this is a mistake. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Mapped JSON nested at most MAX_JSON_DEPTH levels. Walked without recursion, so a
+ * value nested 10,000 deep is named here instead of overflowing the stack later.
+ */
+export function checkJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): Check<unknown> {
+	const stack: Array<[unknown, number]> = [[value, 1]];
+	// An object met twice (shared, or a cycle) is walked once.
+	const seen = new Set<object>();
+	while (stack.length) {
+		const [node, depth] = stack.pop() as [unknown, number];
+		if (!node || typeof node !== 'object' || seen.has(node)) continue;
+		seen.add(node);
+		if (depth > maxDepth) {
+			return {
+				ok: false,
+				problem: `is nested more than ${maxDepth} levels deep`,
+				hint: 'Map the object the API expects (an order is a few levels deep), not a structure that contains itself or a whole document.',
+			};
+		}
+		for (const child of Object.values(node as Record<string, unknown>)) stack.push([child, depth + 1]);
+	}
+	return { ok: true, value };
 }

@@ -94,8 +94,8 @@ const CASES: Case[] = [
 	['order filter: number value empty', ORDER, list('order', cond('TotalIncl', 'gt', '')), 'Filters'],
 	['order filter: custom path with spaces', ORDER, list('order', cond('__custom', 'eq', 'x', { customField: 'Bad Field!' })), 'Filters'],
 	['order sort: same key twice', ORDER, list('order', { sort: { keys: [{ field: 'OrderDate', direction: 'asc' }, { field: 'OrderDate', direction: 'desc' }] } }), 'Sort'],
-	['order raw filter: unterminated quote', ORDER, list('order', { options: { rawFilter: "OrderNumber eq 'x" } }), 'OData Filter (Raw)'],
-	['order raw filter: parenthesis never closed', ORDER, list('order', { options: { rawFilter: "(OrderType eq 'Invoice'" } }), 'OData Filter (Raw)'],
+	['order raw filter: unterminated quote', ORDER, list('order', { filterMode: 'raw', rawFilter: "OrderNumber eq 'x" }), 'OData Filter (Raw)'],
+	['order raw filter: parenthesis never closed', ORDER, list('order', { filterMode: 'raw', rawFilter: "(OrderType eq 'Invoice'" }), 'OData Filter (Raw)'],
 	['order skip negative', ORDER, list('order', { options: { skip: -1 } }), 'Skip'],
 	['order skip decimal', ORDER, list('order', { options: { skip: 1.5 } }), 'Skip'],
 	['party filter: Party ID not a number', ORDER, list('party', cond('PartyID', 'eq', 'x1')), 'Filters'],
@@ -134,7 +134,26 @@ const TRIGGER_CASES: Array<[string, IDataObject, string]> = [
 	['trigger: start date not a date', { options: { startFrom: 'yesterday' } }, 'Start From'],
 	['trigger: late window negative', { options: { lateWindowSeconds: -5 } }, 'Late Change Window (Seconds)'],
 	['trigger: filter date not a date', cond('OrderDate', 'ge', 'someday'), 'Filters'],
-	['trigger: raw filter unbalanced', { options: { rawFilter: "(OrderType eq 'Invoice'" } }, 'OData Filter (Raw)'],
+	['trigger: raw filter unbalanced', { filterMode: 'raw', rawFilter: "(OrderType eq 'Invoice'" }, 'OData Filter (Raw)'],
+];
+
+/**
+ * Request options out of range: [label, node type, parameters, exact message]. Refused before
+ * any request by the shared policy (retry.ts policyFromOptions). Until the nodes read their
+ * options through limits.ts readRequestPolicy (the integrator's wiring in fields.ts
+ * readRetryPolicy), the error is the policy's own RequestOptionError without the item prefix;
+ * after it, a NodeOperationError with `Item 1: ` in front: both forms are accepted here.
+ * Maximum Response Size is not declared on the nodes yet (n8n drops undeclared options): its
+ * range is tested in test/unit/limits.test.ts.
+ */
+const REQUEST_OPTION_CASES: Array<[string, string, IDataObject, string]> = [
+	['read retries 1e9', ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: { maxRetries: 1e9 } }, '"Read Retries" 1000000000 is not a whole number from 0 to 10'],
+	['read retries 2.5', REG, { operation: 'getMany', returnAll: true, options: { maxRetries: 2.5 } }, '"Read Retries" 2.5 is not a whole number from 0 to 10'],
+	['read retries -1', PEPPOL, { identifier: 'BE0123456749', options: { maxRetries: -1 } }, '"Read Retries" -1 is not a whole number from 0 to 10'],
+	['request timeout 1e12 s', ORDER, { resource: 'order', operation: 'getMany', returnAll: true, options: { timeoutSeconds: 1e12 } }, '"Request Timeout (Seconds)" 1000000000000 is not a number from 1 to 600 seconds'],
+	['request timeout 0 s', INT, { operation: 'getMany', registrationId: byId('300001'), returnAll: true, options: { timeoutSeconds: 0 } }, '"Request Timeout (Seconds)" 0 is not a number from 1 to 600 seconds'],
+	['first retry delay -5 ms', ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: { retryDelayMs: -5 } }, '"First Retry Delay (Ms)" -5 is not a number of 0 or more milliseconds'],
+	['trigger: read retries 1e9', TRIGGER, { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: { maxRetries: 1e9 } }, '"Read Retries" 1000000000 is not a whole number from 0 to 10'],
 ];
 
 /** The bad value on item 3 of 3 only: [label, node, parameters (expression picks per item), field, input]. */
@@ -148,6 +167,80 @@ const THIRD_ITEM: Case[] = [
 		{ e: 'c@', vat: 'BE0202239951' },
 	]],
 	['redirect URL', IDENT, start({ redirectUrl: '={{ $json.u }}' }), 'Redirect URL', [{ u: 'https://a.example.test' }, { u: 'https://b.example.test' }, { u: 'mailto:x@y.z' }]],
+];
+
+/** A text nested `depth` levels deep: `{"a":{"a":…1…}}`. */
+const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+const BAD_VAT = 'BE0123456748';
+const VAT_PROBLEM = 'BE0123456748 is not a valid Belgian VAT number (mod-97 check digits 48 do not match 49)';
+const getMany = (over: IDataObject): IDataObject => list('order', { returnAll: false, limit: 5, ...over });
+const send = (over: IDataObject = {}): IDataObject => ({ resource: 'order', operation: 'send', orderIds: '1000001', ...over });
+const lookup = (over: IDataObject = {}): IDataObject => ({ identifier: 'BE0123456749', ...over });
+
+/** [label, node type, parameters, the exact message, input items?] */
+type Exact = [string, string, IDataObject, string, IDataObject[]?];
+
+/** Issue #18, point 7: each value that used to pass silently. */
+const SILENT_VALUES: Exact[] = [
+	['Limit -5', ORDER, getMany({ limit: -5 }), 'Item 1: "Limit" -5 is not a whole number of 1 or more'],
+	['Limit 0', ORDER, getMany({ limit: 0 }), 'Item 1: "Limit" 0 is not a whole number of 1 or more'],
+	['Limit "abc"', ORDER, getMany({ limit: '={{ "abc" }}' }), 'Item 1: "Limit" abc is not a whole number of 1 or more'],
+	['Limit 1.5', ORDER, getMany({ limit: 1.5 }), 'Item 1: "Limit" 1.5 is not a whole number of 1 or more'],
+	['Limit 0 (Integration, the same reader)', INT, { operation: 'getAll', registrationId: byId('300001'), returnAll: false, limit: 0 }, 'Item 1: "Limit" 0 is not a whole number of 1 or more'],
+	['Customer Name an object', ORDER, create({ customerName: '={{ { name: "ACME" } }}' }), 'Item 1: "Customer Name" {"name":"ACME"} is an object, not text'],
+	['line Description an object', ORDER, create({ orderLines: line({ description: '={{ { text: "Work" } }}' }) }), 'Item 1: "Order Lines › Line 1 › Description" {"text":"Work"} is an object, not text'],
+	['Company Name an object', REG, registration({ companyName: '={{ { name: "Acme" } }}' }), 'Item 1: "Company Name" {"name":"Acme"} is an object, not text'],
+	['Read Retries 1e9', ORDER, getMany({ options: { maxRetries: 1e9 } }), 'Item 1: "Read Retries" 1000000000 is not a whole number from 0 to 10'],
+	['Read Retries 1e9 (Registration, the same reader)', REG, { operation: 'get', registrationId: byId('300001'), options: { maxRetries: 1e9 } }, 'Item 1: "Read Retries" 1000000000 is not a whole number from 0 to 10'],
+	['Request Timeout 1e12', PEPPOL, lookup({ options: { timeoutSeconds: 1e12 } }), 'Item 1: "Request Timeout (Seconds)" 1000000000000 is not a number from 1 to 600 seconds'],
+	['Act for Party an object', ORDER, getMany({ options: { actForParty: '={{ { id: 300001 } }}' } }), 'Item 1: "Act for Party" {"id":300001} is an object, not text'],
+	['Act for Party with CR/LF', ORDER, getMany({ options: { actForParty: '={{ "300001\\r\\n" }}' } }), 'Item 1: "Act for Party" 300001\\r\\n contains a line break or another control or non-ASCII character'],
+	['Master Party ID with CR/LF', IDENT, start({ options: { masterPartyId: '={{ "100001\\r\\nX: 1" }}' } }), 'Item 1: "Master Party ID" 100001\\r\\nX: 1 contains a line break or another control or non-ASCII character'],
+	['Combine "xor"', ORDER, getMany({ filterCombine: 'xor', ...cond('OrderNumber', 'eq', 'INV-1') }), 'Item 1: "Combine Conditions" xor is not one of and, or'],
+	['OrderID above 2^53 (Send)', ORDER, send({ orderIds: '9007199254740993' }), 'Item 1: "Order IDs" 9007199254740993 is too large to be an OrderID'],
+	['OrderID above 2^53 (Get)', ORDER, { resource: 'order', operation: 'get', orderId: '9007199254740993' }, 'Item 1: "Order ID" 9007199254740993 is too large to be an OrderID'],
+	['External Provider ID of 1 MB', ORDER, create({ externalProviderId: '={{ "x".repeat(1048576) }}' }), `Item 1: "External Provider ID" ${'x'.repeat(60)}… is too long (1048576 characters; at most 255)`],
+	['order JSON nested 10,000 deep', ORDER, json(nested(10_000)), 'Item 1: "Order" is nested more than 32 levels deep'],
+	['OData Filter (Raw) an object', ORDER, getMany({ options: { rawFilter: '={{ { OrderNumber: "x" } }}' } }), 'Item 1: "OData Filter (Raw)" {"OrderNumber":"x"} is an object, not text'],
+];
+
+/** Other silent coercions found by reading every getNodeParameter: each was clamped, defaulted or cast. */
+const SWEEP: Exact[] = [
+	['Return All "yes" (read as true)', ORDER, list('order', { returnAll: '={{ "yes" }}' }), 'Item 1: "Return All" yes is not true or false'],
+	['Skip "5" (text taken as a number)', ORDER, getMany({ options: { skip: '={{ "5" }}' } }), 'Item 1: "Skip" 5 is not a whole number of 0 or more'],
+	['Batch Size 0 (clamped to 1)', ORDER, send({ options: { batchSize: 0 } }), 'Item 1: "Batch Size" 0 is not a whole number of 1 or more'],
+	['Strict "yes" (read as false)', ORDER, send({ strictTransportType: '={{ "yes" }}' }), 'Item 1: "Strict (No Fallback)" yes is not true or false'],
+	['Idempotency Header unknown (defaulted)', ORDER, send({ options: { idempotencyHeader: '={{ "Idem-Key" }}' } }), 'Item 1: "Idempotency Header" Idem-Key is not one of Idempotency-Key, Idempotent-Key, none'],
+	['Single Order Path unknown (cast)', ORDER, create({ options: { singleOrderPath: '={{ "v2" }}' } }), 'Item 1: "Single Order Path" v2 is not one of auto, order, orders'],
+	['Currency an object (sent as an object)', ORDER, create({ additionalFields: { Currency: '={{ { code: "EUR" } }}' } }), 'Item 1: "Currency" {"code":"EUR"} is an object, not text'],
+	['Concurrent Lookups 1e9 (clamped to 20)', PEPPOL, lookup({ options: { concurrency: 1e9 } }), 'Item 1: "Concurrent Lookups" 1000000000 is not a whole number from 1 to 20'],
+	['Can Receive When unknown (defaulted)', PEPPOL, lookup({ options: { routeOn: '={{ "everything" }}' } }), 'Item 1: "Can Receive When" everything is not one of invoicesAndCreditNotes, invoices, creditNotes'],
+	['Identify Receiver By unknown (fell back)', PEPPOL, lookup({ identifierType: 'gln' }), 'Item 1: "Identify Receiver By" gln is not one of identifier, scheme'],
+	['scheme value an object (sent as "[object Object]")', PEPPOL, { identifierType: 'scheme', scheme: '0204', schemeValue: '={{ { id: 1 } }}' }, 'Item 1: "Value" {"id":1} is an object, not an identifier'],
+	['Provider Code an object', IDENT, start({ identificationProvider: 'custom', customProviderCode: '={{ { code: "x" } }}' }), 'Item 1: "Provider Code" {"code":"x"} is an object, not text'],
+	['Extra Wait -5 (clamped to 0)', IDENT, { operation: 'startAndWait', registrationId: byId('300001'), options: { waitMarginSeconds: -5 } }, 'Item 1: "Extra Wait After the Window (Seconds)" -5 is not a number from 0 to 3600 seconds'],
+	['Expected Registration ID an object', IDENT, { operation: 'parseCallback', options: { expectedRegistrationId: '={{ { id: 1 } }}' } }, 'Item 1: "Expected Registration ID" {"id":1} is an object, not a RegistrationID', [{ query: { registrationID: '1', success: 'true' } }]],
+	['Input Mode unknown (read as Fields Below)', ORDER, create({ inputMode: 'yaml' }), 'Item 1: "Input Mode" yaml is not one of fields, json'],
+	['Send Browser Back To unknown (read as A URL)', IDENT, start({ redirectTo: 'email' }), 'Item 1: "Send Browser Back To" email is not one of url, thisExecution'],
+	['Integration credential value an object', INT, integration({ network: 'other', networkName: 'Acme Net', credentials: { credential: [{ key: 'Token', value: '={{ { t: 1 } }}' }] } }), 'Item 1: "Credentials #1 → Value" is an object, not text (credential Token)'],
+];
+
+/** Issue #24, point 9: one VAT number gets one verdict and one message in every node that takes it. */
+const ONE_IDENTIFIER_CHECK: Exact[] = [
+	['Peppol Lookup › Identifier', PEPPOL, lookup({ identifier: BAD_VAT }), `Item 1: "Identifier" ${VAT_PROBLEM}`],
+	['Peppol Lookup › Scheme 9925 and Value', PEPPOL, { identifierType: 'scheme', scheme: '9925', schemeValue: BAD_VAT }, `Item 1: "Value" ${VAT_PROBLEM}`],
+	['Order › Create › Customer VAT Number', ORDER, create({ customerVatNumber: BAD_VAT }), `Item 1: "Customer VAT Number" ${VAT_PROBLEM}`],
+	['Order › Create (JSON) › Customer.VATNumber', ORDER, json({ ...validOrder, Customer: { Name: 'ACME', VATNumber: BAD_VAT } }), `Item 1: "Customer.VATNumber" ${VAT_PROBLEM}`],
+	['Registration › Create › VAT Number', REG, registration({ taxIdentifier: BAD_VAT }), `Item 1: "VAT Number" ${VAT_PROBLEM}`],
+	['Registration › Create › Identifiers (type VAT)', REG, registration({ additionalFields: { identifiers: { identifier: [{ identifierType: 'VAT', identifier: BAD_VAT }] } } }), `Item 1: "Identifiers → Identifier" ${VAT_PROBLEM}`],
+];
+
+/** The trigger's options through the same readers (no item: the message names the field). */
+const TRIGGER_EXACT: Array<[string, IDataObject, string]> = [
+	['trigger: Read Retries 1e9', { options: { maxRetries: 1e9 } }, '"Read Retries" 1000000000 is not a whole number from 0 to 10'],
+	['trigger: Act for Party with a line break', { options: { actForParty: '={{ "300001\\n" }}' } }, '"Act for Party" 300001\\n contains a line break or another control or non-ASCII character'],
+	['trigger: Order Type an object (filtered on as "[object Object]")', { orderType: '={{ { t: 1 } }}' }, '"Order Type" {"t":1} is an object, not text'],
+	['trigger: Late Change Window 1.5 (floored)', { options: { lateWindowSeconds: 1.5 } }, '"Late Change Window (Seconds)" 1.5 is not a whole number of 0 or more seconds'],
 ];
 
 describe('bad input is rejected before any request, naming the field and the item', () => {
@@ -164,8 +257,12 @@ describe('bad input is rejected before any request, naming the field and the ite
 			'cases (action nodes, item named)': CASES.length,
 			'cases (trigger, field named)': TRIGGER_CASES.length,
 			'cases on item 3 of 3': THIRD_ITEM.length,
+			'request option cases (range checked before any request)': REQUEST_OPTION_CASES.length,
 			'nodes covered': [...new Set([...CASES.map((c) => c[1]), TRIGGER, ...THIRD_ITEM.map((c) => c[1])])].length,
 			'messages checked': seen.length,
+			'exact-message cases, issue #18.7': SILENT_VALUES.length,
+			'exact-message cases, other silent coercions found (sweep)': SWEEP.length + TRIGGER_EXACT.length,
+			'exact-message cases, one identifier check (#24.9)': ONE_IDENTIFIER_CHECK.length,
 			'requests made by rejected items': 0,
 			'sample messages': seen.filter((_, i) => i % 17 === 3).slice(0, 4),
 		});
@@ -192,6 +289,43 @@ describe('bad input is rejected before any request, naming the field and the ite
 		seen.push(error.message);
 	});
 
+	describe.each([
+		['issue #18.7', SILENT_VALUES],
+		['sweep', SWEEP],
+		['one identifier check', ONE_IDENTIFIER_CHECK],
+	] as Array<[string, Exact[]]>)('%s: the exact message, no request', (_group, table) => {
+		it.each(table)('%s', async (...[, type, parameters, message, input]: Exact) => {
+			const result = await h.runNode(type, parameters, input ?? [{}]);
+			const error = result.nodeError(result.nodeName as string) as unknown as NodeOperationError;
+			if (!error) throw new Error(`no node error: ${result.status} ${JSON.stringify(result.error).slice(0, 600)}`);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(message);
+			expect(error.context.itemIndex).toBe(0);
+			expect(String(error.description ?? '').length).toBeGreaterThan(10);
+			expect(apiRequests(emu)).toEqual([]);
+			seen.push(error.message);
+		});
+	});
+
+	it('one identifier check: every node gives BE0123456748 the same problem', () => {
+		const problems = ONE_IDENTIFIER_CHECK.map(([, , , message]) => message.replace(/^Item 1: "[^"]+" /, ''));
+		expect(new Set(problems)).toEqual(new Set([VAT_PROBLEM]));
+		expect(new Set(ONE_IDENTIFIER_CHECK.map(([, type]) => type))).toEqual(new Set([PEPPOL, ORDER, REG]));
+	});
+
+	it.each(TRIGGER_EXACT)('%s', async (_label, parameters, message) => {
+		const failure = await h
+			.poll({ type: TRIGGER, parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', ...parameters } })
+			.then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+		expect(failure).toBeInstanceOf(NodeOperationError);
+		expect((failure as NodeOperationError).message).toBe(message);
+		expect(apiRequests(emu)).toEqual([]);
+		seen.push((failure as NodeOperationError).message);
+	});
+
 	it.each(TRIGGER_CASES)('%s', async (_label, parameters, field) => {
 		const failure = await h
 			.poll({ type: TRIGGER, parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', ...parameters } })
@@ -205,6 +339,23 @@ describe('bad input is rejected before any request, naming the field and the ite
 		expect(String(error.description ?? '').length).toBeGreaterThan(10);
 		expect(apiRequests(emu)).toEqual([]);
 		seen.push(error.message);
+	});
+
+	it.each(REQUEST_OPTION_CASES)('%s: refused before any request', async (_label, type, parameters, message) => {
+		const failure =
+			type === TRIGGER
+				? await h.poll({ type, parameters }).then(
+						() => undefined,
+						(error: unknown) => error as Error,
+					)
+				: await h.runNode(type, parameters).then((result) => {
+						expect(result.status).toBe('error');
+						return result.nodeError(result.nodeName as string);
+					});
+		expect(failure).toBeDefined();
+		expect([message, `Item 1: ${message}`]).toContain((failure as Error).message);
+		expect(apiRequests(emu)).toEqual([]);
+		seen.push((failure as Error).message);
 	});
 
 	it.each(THIRD_ITEM)('bad %s on item 3: items 1-2 are sent, item 3 is not and its error says "Item 3"', async (...[, type, parameters, field, input]: Case) => {

@@ -3,14 +3,15 @@
  * unusable) Base URL stops every node with a NodeOperationError that names the URL and
  * says to fix the credential, before any request leaves (a nock catch-all on the host and
  * the emulator's log both stay empty). Loopback http and https work. The credential's
- * "Test" request follows the same rule.
+ * "Test" button follows the same rule and says it.
  */
 import nock from 'nock';
-import { NodeOperationError, Workflow } from 'n8n-workflow';
-import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObject } from 'n8n-workflow';
 
-import { CREDENTIAL_BASE_URL_EXPRESSION } from '../../nodes/shared/baseUrl';
+import { testAccessPointCredential } from '../../nodes/shared/credentialTest';
 import { createHarness } from '../harness';
+import { boot } from '../harness/env';
 import type { Harness } from '../harness';
 import type { Emu } from './helpers';
 import { apiRequests, errorItemProblem } from './helpers';
@@ -142,26 +143,25 @@ describe('custom Base URL: https only, except loopback', () => {
 	});
 
 	describe('the credential "Test" request', () => {
-		/** The test request's baseURL as n8n's expression engine resolves it. */
-		function testBaseUrl(credentials: IDataObject): string {
-			const node: INode = { id: '1', name: 'n', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} };
-			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: h.nodeTypes });
-			return String(workflow.expression.getSimpleParameterValue(node, CREDENTIAL_BASE_URL_EXPRESSION, 'internal', { $credentials: credentials }, undefined, ''));
+		/** The credential test as n8n runs it (n8n-core's CredentialTestContext, its real request helper). */
+		async function credentialTest(data: IDataObject) {
+			const context = new (boot().core.CredentialTestContext)({} as never) as ICredentialTestFunctions;
+			const credential = { id: '1', name: 'c', type: 'accessPointApi', data: { ...emu.credentials, ...data } as unknown as ICredentialDataDecryptedObject };
+			return await testAccessPointCredential.call(context, credential);
 		}
 
-		it('resolves the environments and accepted custom URLs as the nodes do', () => {
-			expect(testBaseUrl({ environment: 'sandbox' })).toBe('https://api.sandbox.billit.be');
-			expect(testBaseUrl({ environment: 'production' })).toBe('https://api.billit.be');
-			expect(testBaseUrl({ environment: 'custom', baseUrl: ' https://proxy.example.test/ap/ ' })).toBe('https://proxy.example.test/ap');
-			expect(testBaseUrl({ environment: 'custom', baseUrl: 'http://127.0.0.1:3999' })).toBe('http://127.0.0.1:3999');
-			expect(testBaseUrl({ environment: 'custom', baseUrl: 'http://localhost:3999/' })).toBe('http://localhost:3999');
+		it('accepts the environments and loopback http as the nodes do', async () => {
+			expect(await credentialTest({ environment: 'custom', baseUrl: emu.url })).toMatchObject({ status: 'OK' });
+			expect(await credentialTest({ environment: 'custom', baseUrl: `${emu.url.replace('127.0.0.1', 'localhost')}/` })).toMatchObject({ status: 'OK' });
 		});
 
-		it.each(REJECTED)('never sends the key to %s', (baseUrl) => {
-			const resolved = testBaseUrl({ environment: 'custom', baseUrl });
-			figures[`credential test, ${baseUrl}`] = resolved;
-			expect(resolved).not.toBe(baseUrl.trim().replace(/\/+$/, ''));
-			expect(resolved).toMatch(/^https:\/\/[^/]*\.invalid$/);
+		it.each(REJECTED)('never sends the key to %s, and says why', async (baseUrl) => {
+			const before = arrived.length;
+			const result = await credentialTest({ environment: 'custom', baseUrl });
+			figures[`credential test, ${baseUrl}`] = result.message;
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/^The credential's Base URL (must use https|".*" is not an absolute URL).*Nothing was sent\.$/);
+			expect(arrived.length).toBe(before);
 		});
 	});
 });

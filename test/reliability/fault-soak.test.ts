@@ -25,6 +25,9 @@ import type { Emu, Logged, Rec } from './helpers';
 import { apiRequests, errorItemProblem, int, ordersByExternalId, pairedIndex, pick, prng } from './helpers';
 import { printFigures } from './report';
 
+// A soak: long by design, and slower on a loaded machine; the assertions are its counts, not its time.
+jest.setTimeout(240_000);
+
 const ORDER = 'accessPointOrder';
 const PEPPOL = 'accessPointPeppolLookup';
 const REG = 'accessPointRegistration';

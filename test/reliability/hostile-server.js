@@ -10,10 +10,13 @@
  *   built from repeated gzip members of 16 MB each (valid gzip, about 1:1000).
  * - trickle(res, chunks, everyMs): writes one chunk every `everyMs` until done or the
  *   client goes away; resolves with the number of chunks written.
- * - rssMb(): the process's resident set size in MB (after a GC when exposed).
+ * - endless(res, head, filler): an answer that never ends (as fast as the client reads).
+ * - rssMb(): the process's resident set size in MB (after a GC when exposed);
+ *   sampleRss(): its peak while a test runs (the servers run in the test's process).
  */
 const http = require('node:http');
 const zlib = require('node:zlib');
+const { Readable } = require('node:stream');
 
 /** @param {(req: import('http').IncomingMessage, res: import('http').ServerResponse, request: object) => void} handler */
 async function serveHostile(handler) {
@@ -99,9 +102,72 @@ function rssMb() {
 	return process.memoryUsage().rss / (1024 * 1024);
 }
 
+/** Samples the RSS every 10 ms until stop(), which returns the peak in MB. */
+function sampleRss() {
+	let peak = process.memoryUsage().rss;
+	const timer = setInterval(() => {
+		peak = Math.max(peak, process.memoryUsage().rss);
+	}, 10);
+	return {
+		stop() {
+			clearInterval(timer);
+			peak = Math.max(peak, process.memoryUsage().rss);
+			return peak / (1024 * 1024);
+		},
+	};
+}
+
+/**
+ * Streams `head`, then `filler` chunks as fast as the client reads them, until the client
+ * goes away or `maxBytes` were written; resolves with the bytes written.
+ */
+function endless(res, head, filler, maxBytes = Infinity) {
+	return new Promise((resolve) => {
+		let written = 0;
+		let done = false;
+		const finish = () => {
+			if (done) return;
+			done = true;
+			resolve(written);
+		};
+		res.on('close', finish);
+		const pump = () => {
+			while (!done && !res.destroyed && written < maxBytes) {
+				written += filler.length;
+				if (!res.write(filler)) {
+					res.once('drain', pump);
+					return;
+				}
+			}
+			if (!done && written >= maxBytes) res.end();
+		};
+		written += Buffer.byteLength(head);
+		res.write(head);
+		pump();
+	});
+}
+
+/** Node streams for unit tests of body reading: given parts, endless (counting reads), or stalled after a first part. */
+const streams = {
+	of: (parts) => Readable.from(parts.map((p) => Buffer.from(p))),
+	endless(counter) {
+		return new Readable({
+			read() {
+				counter.pulled++;
+				this.push(Buffer.alloc(100, 'x'));
+			},
+		});
+	},
+	stalled(first) {
+		const stream = new Readable({ read() {} });
+		stream.push(first);
+		return stream;
+	},
+};
+
 /** Resolves after `ms` (test pacing only). */
 function pause(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-module.exports = { serveHostile, gzipBomb, trickle, rssMb, pause };
+module.exports = { serveHostile, gzipBomb, trickle, endless, rssMb, sampleRss, pause, streams };

@@ -13,6 +13,8 @@
  *   webhook() throws, activation errors (the per-party limit) and failed deletions,
  * - anything n8n's logger received, at any level (report.js captureLogs wraps LoggerProxy
  *   and the DI Logger that `this.logger` returns), and n8n-core's ErrorReporter.
+ * Keys pasted with whitespace around them, and keys whose percent-encoded or JSON-escaped
+ * forms differ, are scanned for in every form a server could echo.
  */
 import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
@@ -26,6 +28,12 @@ import { captureLogs, deepText, printFigures } from './report';
 /** A recognisable API key (a canary): any trace of it in output or logs is a leak. */
 const CANARY = 'SECRET-APIKEY-9f3c2b7e51d04a8c';
 const OLD_CANARY = `${CANARY}-revoked`;
+/** A key with characters that percent-encoding and JSON escaping change (keys can be base64). */
+const SPECIAL = 'SECRET+KEY/b64=="q"-3c9e2a7f';
+/** Every form in which a server could echo a key: as sent, percent-encoded, JSON-escaped. */
+const FORMS = [CANARY, OLD_CANARY, SPECIAL, encodeURIComponent(SPECIAL), JSON.stringify(SPECIAL).slice(1, -1)];
+/** The key as pasted with whitespace around it (the header is sent trimmed, and the API echoes it trimmed). */
+const PADDED = `  ${CANARY} \t\n`;
 const ECHO = 'https://echo.example.test';
 
 const ORDER = 'accessPointOrder';
@@ -115,6 +123,16 @@ const SCENARIOS: Scenario[] = [
 	{ label: 'echo: 400 with the key as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { baseUrl: ECHO } },
 	{ label: 'echo: 200 cut off after the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry }, credentials: { baseUrl: ECHO } },
 	{ label: 'echo: create answer cut off after the key', type: ORDER, parameters: { ...createOrder, skipIfExists: false }, input: [{ ext: 'SECRET-SCAN-5' }], credentials: { baseUrl: ECHO } },
+	// The key pasted with whitespace around it: trimmed once, masked in every form.
+	{ label: 'padded key: order get many (emulator)', type: ORDER, parameters: { resource: 'order', operation: 'getMany', limit: 130 }, credentials: { apiKey: PADDED } },
+	{ label: 'padded key: order get 404 (emulator)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '999', options: noRetry }, credentials: { apiKey: PADDED } },
+	{ label: 'padded key: echo 401 naming the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
+	{ label: 'padded key: echo 500 text with request headers', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
+	{ label: 'padded key: echo 400 with the key as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
+	{ label: 'padded key: echo 200 record carrying the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '201', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
+	{ label: 'special key: echo 401, key percent-encoded', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '418', options: noRetry }, credentials: { apiKey: ` ${SPECIAL}\n`, baseUrl: ECHO } },
+	{ label: 'special key: echo 200 record carrying the key in every form', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '201', options: noRetry }, credentials: { apiKey: SPECIAL, baseUrl: ECHO } },
+	{ label: 'special key: echo 400 with the key as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { apiKey: `${SPECIAL}\t`, baseUrl: ECHO } },
 ];
 
 function echoServer() {
@@ -141,6 +159,15 @@ function echoServer() {
 		.reply(function () {
 			return [200, `{"OrderID": 200, "Debug": {"apikey": "${key(this.req)}"`, { 'Content-Type': 'application/json' }];
 		})
+		.get(/\/v1\/orders?\/418$/)
+		.reply(function () {
+			return [401, { errors: [{ Code: 'Unauthorized', Description: `apikey=${encodeURIComponent(key(this.req))} is revoked` }] }];
+		})
+		.get(/\/v1\/orders?\/201$/)
+		.reply(function () {
+			const seen = key(this.req);
+			return [200, { OrderID: 201, Debug: { seen, encoded: encodeURIComponent(seen), note: `key was ${seen}` } }];
+		})
 		.post('/v1/orders')
 		.reply(function () {
 			return [200, `{"OrderID": 7, "echo": "${key(this.req)}`, { 'Content-Type': 'application/json' }];
@@ -163,7 +190,7 @@ describe('secret scan: the API key and webhook secrets never appear in outputs, 
 		if (!text) return;
 		scanned++;
 		bytes += text.length;
-		for (const secret of [CANARY, OLD_CANARY, ...webhookSecrets]) {
+		for (const secret of [...FORMS, ...webhookSecrets]) {
 			const at = text.indexOf(secret);
 			if (at >= 0) leakCount++;
 			if (at >= 0) leaks.push(`${where}: …${text.slice(Math.max(0, at - 80), at + secret.length + 20)}…`);
@@ -193,6 +220,7 @@ describe('secret scan: the API key and webhook secrets never appear in outputs, 
 		h = await createHarness({ emulator: { apiKey: CANARY, orders: 150, config: { retryAfterSeconds: 0 } }, quiet: true });
 		emu = h.emulator as Emu;
 		expect(h.credentials.apiKey).toBe(CANARY);
+		expect(new Set(FORMS).size).toBe(FORMS.length);
 		logs = captureLogs();
 		echoServer();
 	});
@@ -220,6 +248,21 @@ describe('secret scan: the API key and webhook secrets never appear in outputs, 
 			scanRun(`${scenario.label} [${onError}]`, result);
 			emu.config.pageSize = 120;
 		}
+		expect(leaks).toEqual([]);
+	});
+
+	it('a key pasted with whitespace around it works (trimmed once) and its echo is masked in output', async () => {
+		const listed = await h.runNode(ORDER, { resource: 'order', operation: 'getMany', limit: 130 }, [{}], { runOptions: { credentialsOverride: { apiKey: PADDED } } });
+		listed.assertSuccess();
+		expect(listed.output(listed.nodeName as string)).toHaveLength(130);
+		const echoed = await h.runNode(ORDER, { resource: 'order', operation: 'get', orderId: '201', options: noRetry }, [{}], {
+			runOptions: { credentialsOverride: { apiKey: SPECIAL, baseUrl: ECHO } },
+		});
+		echoed.assertSuccess();
+		const [record] = echoed.output(echoed.nodeName as string);
+		expect(record).toEqual({ OrderID: 201, Debug: { seen: '***', encoded: '***', note: 'key was ***' } });
+		scanRun('padded key (success)', listed);
+		scanRun('special key (echoed in a 200 record)', echoed);
 		expect(leaks).toEqual([]);
 	});
 
@@ -336,6 +379,8 @@ describe('secret scan: the API key and webhook secrets never appear in outputs, 
 		for (const entry of reported) scan('ErrorReporter', deepText(entry));
 		printFigures('secret scan', {
 			scenarios: `${SCENARIOS.length} × 3 error modes + Order Trigger + AccessPoint Trigger`,
+			'of them with a padded or special-character key': SCENARIOS.filter((sc) => /^(padded|special) key/.test(sc.label)).length,
+			'key forms scanned for': FORMS.length,
 			'webhook secrets scanned for': webhookSecrets.length,
 			'errors / error items inspected': errorsSeen,
 			'texts scanned': scanned,

@@ -19,6 +19,9 @@ import type { Emu, Logged } from './helpers';
 import { int, pick, prng } from './helpers';
 import { printFigures } from './report';
 
+// A soak: long by design, and slower on a loaded machine; the assertions are its counts, not its time.
+jest.setTimeout(240_000);
+
 const TRIGGER = 'accessPointOrderTrigger';
 const ROUNDS = 30;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -26,6 +26,9 @@ import type { Emu, Logged, Rec } from './helpers';
 import { int, pick, prng } from './helpers';
 import { printFigures } from './report';
 
+// A soak: long by design, and slower on a loaded machine; the assertions are its counts, not its time.
+jest.setTimeout(240_000);
+
 const TRIGGER = 'accessPointOrderTrigger';
 const KINDS = [500, 502, 503, 504, 429, 'html', 'empty', 'truncated', 'reset', 'after-commit'];
 const POLLS = 200;

@@ -1,10 +1,13 @@
 import {
 	expiredJson,
+	identifiedInRegistration,
 	looksLikeCallback,
 	outcomeJson,
 	queryFromValue,
 	readCallback,
+	RESULT_SOURCE,
 	toRegistrationId,
+	withServiceCheck,
 } from '../../nodes/Identification/callback';
 import { classifyStartFailure, startFailureHint } from '../../nodes/Identification/hints';
 import { resultPage } from '../../nodes/Identification/resultPage';
@@ -165,7 +168,7 @@ describe('items', () => {
 	});
 	it('the expired item says so and is not a success', () => {
 		const json = expiredJson(42, '2025-01-01T10:00:00.000Z', '2025-01-01T10:05:00.000Z');
-		expect(json).toMatchObject({ identified: false, success: false, reason: 'expired', registrationID: 42 });
+		expect(json).toMatchObject({ identified: false, success: false, reason: 'expired', RegistrationID: 42 });
 	});
 	it('registration IDs become numbers when they are numbers', () => {
 		expect(toRegistrationId('00123')).toBe(123);
@@ -237,5 +240,44 @@ describe('result page', () => {
 		expect(resultPage('expired')).toContain('expired');
 		expect(resultPage('identified').length).toBeLessThan(2000);
 		expect(resultPage('identified')).not.toMatch(/<script|https?:\/\//i);
+	});
+});
+
+describe('result provenance: the browser\'s word, checked where the registration read shows it', () => {
+	const success = () => readCallback({ registrationID: '42', success: 'true' }, 42);
+
+	it.each<[string, unknown, boolean | undefined]>([
+		['Identified true', { RegistrationID: 42, Identified: true }, true],
+		['Identified false', { RegistrationID: 42, Identified: false }, false],
+		['IsIdentified as text', { RegistrationID: 42, IsIdentified: 'false' }, false],
+		['IdentificationStatus in CompanyDetails', { CompanyDetails: { IdentificationStatus: 'Verified' } }, true],
+		['KYCStatus pending', { KYCStatus: 'Pending' }, false],
+		['the contract\'s read: no status at all', { RegistrationID: 42, CompanyDetails: { CompanyName: 'Acme' }, Integrations: [] }, undefined],
+		['an unreadable status word', { IdentificationStatus: 'maybe' }, undefined],
+		['no object', 'OK', undefined],
+	])('%s', (_label, registration, expected) => {
+		expect(identifiedInRegistration(registration)).toBe(expected);
+	});
+
+	it('every outcome names its source; unchecked by default', () => {
+		expect(RESULT_SOURCE).toBe('browser redirect');
+		expect(outcomeJson(success())).toMatchObject({ identified: true, resultSource: 'browser redirect', serviceCheck: 'not checked' });
+		expect(outcomeJson(readCallback({ registrationID: '42', success: 'false' }, 42))).toMatchObject({ identified: false, resultSource: 'browser redirect' });
+	});
+
+	it('a success the read contradicts becomes not identified; the others keep it and say whose word it is', () => {
+		expect(withServiceCheck(success(), 'contradicted')).toMatchObject({ identified: false, reason: 'not_confirmed', serviceCheck: 'contradicted' });
+		expect(withServiceCheck(success(), 'confirmed')).toMatchObject({ identified: true, reason: 'identified', serviceCheck: 'confirmed' });
+		for (const check of ['not shown', 'not checked', 'read failed'] as const) {
+			const outcome = withServiceCheck(success(), check, 'HTTP 503');
+			expect(outcome).toMatchObject({ identified: true, serviceCheck: check });
+			expect(outcome.message).toMatch(/browser's word/);
+		}
+		expect(withServiceCheck(success(), 'read failed', 'HTTP 503').message).toContain('(HTTP 503)');
+	});
+
+	it('a failure needs no check: it stays as it is, marked not checked', () => {
+		const failed = readCallback({ registrationID: '42', success: 'false' }, 42);
+		expect(withServiceCheck(failed, 'contradicted')).toEqual({ ...failed, serviceCheck: 'not checked' });
 	});
 });

@@ -1,6 +1,6 @@
 import { AccessPointIntegration } from '../../nodes/Integration/AccessPointIntegration.node';
 import { buildIntegrationBody } from '../../nodes/Integration/actions/integrationInput';
-import { integrationOutput, SIGNATURE_NEXT_STEP } from '../../nodes/Integration/actions/integrationOutput';
+import { integrationOutput, signatureHint } from '../../nodes/Integration/actions/integrationOutput';
 
 describe('buildIntegrationBody', () => {
 	it('sends the offered networks by their API names', () => {
@@ -38,7 +38,7 @@ describe('buildIntegrationBody', () => {
 });
 
 describe('integrationOutput', () => {
-	it('makes a pending signature obvious', () => {
+	it('makes a pending signature obvious, with the signing URL once, under the API name', () => {
 		const out = integrationOutput('12', {
 			IntegrationID: 3,
 			Integration: 'SDI',
@@ -54,9 +54,8 @@ describe('integrationOutput', () => {
 			IntegrationStatusDescription: 'Awaiting signature',
 			IntegrationDocumentToSign: 'https://sign.example/abc',
 			needsSignature: true,
-			documentToSign: 'https://sign.example/abc',
-			nextStep: SIGNATURE_NEXT_STEP,
 		});
+		expect(Object.values(out).filter((value) => value === 'https://sign.example/abc')).toHaveLength(1);
 	});
 
 	it('reports ready and active integrations without a signature step, filling absent fields', () => {
@@ -68,7 +67,6 @@ describe('integrationOutput', () => {
 			IntegrationStatusDescription: '',
 			IntegrationDocumentToSign: '',
 			needsSignature: false,
-			documentToSign: null,
 		});
 		const signed = integrationOutput(12, { IntegrationStatus: 'Active', IntegrationDocumentToSign: 'https://sign.example/abc' });
 		expect(signed.needsSignature).toBe(false);
@@ -102,7 +100,10 @@ describe('AccessPoint Integration node description', () => {
 		expect(prop('credentials')?.displayOptions?.show).toEqual({ operation: ['create'], network: ['other'] });
 	});
 
-	it('tells the user to sign a pending integration', () => {
-		expect(description.hints?.[0].message).toMatch(/documentToSign/);
+	it('says "sign the document" once, in the run\'s hint when an integration is pending, not in a static hint', () => {
+		expect(description.hints ?? []).toEqual([]);
+		expect(signatureHint(['SDI #7'])).toBe(
+			'SDI #7 is Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document; the integration becomes active after the signature (check with Get Many).',
+		);
 	});
 });

@@ -76,6 +76,20 @@ describe('the AccessPoint OAuth2 API credential', () => {
 		expect(resolved.accessTokenUrl).toBe(tokenUrl);
 	});
 
+	it.each([
+		[{ environment: 'sandbox' }, 'https://api.sandbox.billit.be'],
+		[{ environment: 'production' }, 'https://api.billit.be'],
+		[{ environment: 'custom', baseUrl: 'http://127.0.0.1:4010/' }, 'http://127.0.0.1:4010'],
+		[{ environment: 'custom', baseUrl: 'https://proxy.example.test' }, 'https://proxy.example.test'],
+		[{ environment: 'custom', baseUrl: 'http://proxy.example.test' }, 'https://base-url-must-use-https.invalid'],
+	])('the credential test for %j goes to %s (the https rule of the nodes)', (fields, expected) => {
+		const mockNode: INode = { id: 'm', name: 'mock', type: 'mock', typeVersion: 1, position: [0, 0], parameters: {} };
+		const nodeTypes = { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) };
+		const workflow = new Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: nodeTypes as never });
+		const baseURL = workflow.expression.getSimpleParameterValue(mockNode, credential.test.request.baseURL as string, 'internal', { $credentials: fields });
+		expect(baseURL).toBe(expected);
+	});
+
 	it('a Sign-In URL or Token URL typed by the user wins over the Environment\'s', () => {
 		const signIn = resolve({ environment: 'production', signInUrl: ' https://my.billit.eu/Account/Logon ' });
 		expect(signIn.authUrl).toBe('https://my.billit.eu/Account/Logon');

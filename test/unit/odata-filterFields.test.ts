@@ -167,24 +167,25 @@ describe('buildQuery', () => {
 });
 
 describe('describeQuery', () => {
-	it('shows the filter as written and as sent', () => {
-		expect(describeQuery({ $filter: "A eq 'x+y'", $orderby: 'B desc' })).toBe(
-			"$filter=A eq 'x+y' · $orderby=B desc (sent as ?$filter=A%20eq%20%27x%2By%27&$orderby=B%20desc)",
-		);
+	it('shows the filter as written, decoded, so the output pane wraps it instead of cutting it off', () => {
+		expect(describeQuery({ $filter: "A eq 'x+y'", $orderby: 'B desc' })).toBe("$filter=A eq 'x+y' · $orderby=B desc");
 		expect(describeQuery({})).toBe('No $filter or $orderby sent');
 	});
 });
 
 describe('readQuery / readConditions', () => {
-	it('reads the default parameter names, options.rawFilter included', () => {
+	it('reads the default parameter names: the builder in Builder mode, only OData Filter (Raw) in Raw mode', () => {
 		const ctx = fakeExecute({
 			filters: { conditions: [{ field: 'DisplayName', operator: 'eq', value: 'ACME' }] },
 			filterCombine: 'and',
 			sort: { keys: [{ field: 'LastModified', direction: 'desc' }] },
 		});
 		expect(readQuery(ctx, 0, 'party')).toEqual({ $filter: "DisplayName eq 'ACME'", $orderby: 'LastModified desc' });
-		const raw = fakeExecute({ options: { rawFilter: "GroupName eq 'Food'" }, filters: { conditions: [{ field: 'GroupName', value: 'x' }] } });
-		expect(readQuery(raw, 0, 'product')).toEqual({ $filter: "GroupName eq 'Food'" });
+		const both = { rawFilter: "GroupName eq 'Food'", filters: { conditions: [{ field: 'GroupName', value: 'x' }] } };
+		expect(readQuery(fakeExecute({ filterMode: 'raw', ...both }), 0, 'product')).toEqual({ $filter: "GroupName eq 'Food'" });
+		// A raw filter left over from Raw mode is not sent once the mode is Builder: what is on screen is what is sent.
+		expect(readQuery(fakeExecute({ filterMode: 'builder', ...both }), 0, 'product')).toEqual({ $filter: "GroupName eq 'x'" });
+		expect(readQuery(fakeExecute(both), 0, 'product')).toEqual({ $filter: "GroupName eq 'x'" });
 	});
 
 	it('throws a NodeOperationError naming the item, the condition and the field', () => {
@@ -206,7 +207,7 @@ describe('readQuery / readConditions', () => {
 	});
 
 	it('names the raw filter and the sort key', () => {
-		expect(() => readQuery(fakeExecute({ options: { rawFilter: '(A eq 1' } }), 0, 'order')).toThrow(
+		expect(() => readQuery(fakeExecute({ filterMode: 'raw', rawFilter: '(A eq 1' }), 0, 'order')).toThrow(
 			/^Item 1: "OData Filter \(Raw\)": The filter opens a parenthesis/,
 		);
 		expect(() =>
@@ -235,6 +236,6 @@ describe('descriptions', () => {
 		const values = (field.options?.[0] as { values: Array<{ name: string; options?: Array<{ value: string }> }> }).values;
 		const choices = values.find((v) => v.name === 'field')?.options?.map((o) => o.value);
 		expect(choices).toEqual([...QUERY_FIELDS.product.map((f) => f.value), CUSTOM_FIELD]);
-		expect(queryFields('party').map((f) => f.name)).toEqual(['filters', 'filterCombine', 'sort']);
+		expect(queryFields('party').map((f) => f.name)).toEqual(['filterMode', 'filters', 'filterCombine', 'rawFilter', 'sort']);
 	});
 });

@@ -56,7 +56,7 @@ describe('unpaired surrogates in OData literals', () => {
 		const query = { $filter: `OrderNumber eq '${LONE_HIGH}'`, $orderby: 'OrderDate desc' };
 		expect(() => describeQuery(query)).not.toThrow();
 		expect(describeQuery(query)).toBe(`$filter=OrderNumber eq '${LONE_HIGH}' · $orderby=OrderDate desc (cannot be URL-encoded: it contains an invalid character)`);
-		expect(describeQuery({ $filter: "A eq '😀'" })).toBe("$filter=A eq '😀' (sent as ?$filter=A%20eq%20%27%F0%9F%98%80%27)");
+		expect(describeQuery({ $filter: "A eq '😀'" })).toBe("$filter=A eq '😀'");
 	});
 });
 
@@ -94,7 +94,7 @@ describe('Order Get Many with a lone surrogate (engine, nock)', () => {
 	it('OData Filter (Raw): the item fails naming the raw filter and the item, before any request', async () => {
 		const result = await h.runNode(
 			'accessPointOrder',
-			{ resource: 'order', operation: 'getAll', returnAll: true, options: { rawFilter: `OrderNumber eq '${LONE_LOW}'` } },
+			{ resource: 'order', operation: 'getAll', returnAll: true, filterMode: 'raw', rawFilter: `OrderNumber eq '${LONE_LOW}'` },
 			undefined,
 			{ onError: 'continueErrorOutput' },
 		);

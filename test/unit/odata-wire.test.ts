@@ -6,38 +6,15 @@
  * or 4095 of a value. These tests send built filters through the shared client and
  * n8n-core's own HTTP client to a loopback server and check what the server reads.
  */
-import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
-
 import { buildFilter, toQueryString } from '../../nodes/shared/odata';
 import { getApiClient } from '../../nodes/shared/transport';
-import type { ApiContext } from '../../nodes/shared/transport';
 import { serveHostile } from '../reliability/hostile-server';
+import { n8nContext as context } from '../reliability/n8n-context';
 import { n8nHttpRequest, printFigures } from '../reliability/report';
 
-const node: INode = { id: 'w', name: 'Wire Probe', type: 'n8n-nodes-access-point.accessPointOrder', typeVersion: 1, position: [0, 0], parameters: {} };
+const n8nContext = (baseUrl: string) => context({ apiKey: 'wire-test-key', partyId: '100001', environment: 'custom', baseUrl });
 const TRICKY = "A+B & C #1 100% 'quoted' Ünïcødé 東京 ✓ = ? / (x) !*~ 😀";
 const ASTRAL = ['😀', '𝄞', '🇧🇪', '\u{10FFFF}', '👩‍👩‍👧'];
-
-/** The parts of an execution context the shared client uses, with n8n-core doing the HTTP (as httpRequestWithAuthentication does). */
-function n8nContext(baseUrl: string): ApiContext {
-	const http = n8nHttpRequest();
-	return {
-		getNode: () => node,
-		getCredentials: async () => ({ apiKey: 'wire-test-key', partyId: '100001', environment: 'custom', baseUrl }),
-		helpers: {
-			async httpRequestWithAuthentication(_type: string, options: IHttpRequestOptions, extra: { credentialsDecrypted: { data: IDataObject } }) {
-				const { data } = extra.credentialsDecrypted;
-				options.headers = { ...(options.headers ?? {}), apikey: String(data.apiKey), partyID: String(data.partyId) };
-				try {
-					return await http(options);
-				} catch (error) {
-					throw new NodeApiError(node, error as never);
-				}
-			},
-		},
-	} as unknown as ApiContext;
-}
 
 /** A filter whose $filter value has an astral character starting at `at` (its two halves at at, at + 1). */
 function straddling(at: number, char: string): string {

@@ -172,19 +172,35 @@ describe('paginate', () => {
 			`The API kept sending next-page links: stopped after ${MAX_PAGES} pages (${MAX_PAGES * 120} records at 120 a page, the most one list read follows); the list was not returned`,
 		);
 		expect(endless.calls).toBe(MAX_PAGES);
-		endless.calls = 0;
-		const small = await (async () => {
-			for await (const page of paginate(endless, { path: '/v1/orders', maxPages: 7 })) void page;
-		})().catch((e: Error) => e);
-		expect((small as Error).message).toMatch(/stopped after 7 pages/);
-		expect(endless.calls).toBe(7);
+		// The same cap with a Limit the pages never fill, and with read-ahead (requestText).
+		const textual: PageFetcher & { calls: number } = {
+			baseUrl: BASE,
+			calls: 0,
+			request: endless.request,
+			async requestText(req: { path: string }): Promise<string> {
+				textual.calls++;
+				return JSON.stringify(await endless.request({ method: 'GET', path: req.path }));
+			},
+		};
+		for (const [api, options] of [
+			[endless, { limit: 10 ** 9 }],
+			[textual, { readAhead: true }],
+		] as Array<[PageFetcher & { calls: number }, IDataObject]>) {
+			endless.calls = 0;
+			textual.calls = 0;
+			const failure = await (async () => {
+				for await (const page of paginate(api, { path: '/v1/orders', maxPages: 7, ...options })) void page;
+			})().catch((e: Error) => e);
+			expect((failure as Error).message).toMatch(/stopped after 7 pages/);
+			expect(api.calls).toBe(7);
+		}
 	});
 
 	it('refuses a page holding an entry that is not a record, naming the entry and the page', async () => {
 		const api = fakeApi(300, relative);
 		const bad: PageFetcher = {
 			baseUrl: BASE,
-			async request<T>(req: Parameters<PageFetcher['request']>[0]): Promise<T> {
+			async request<T>(req: { method: 'GET'; path: string }): Promise<T> {
 				const body = (await api.request(req)) as IDataObject;
 				if (String(req.path).includes('$skip=120')) (body.Items as unknown[])[3] = null;
 				return body as T;

@@ -80,7 +80,7 @@ describe('buildRegistrationBody', () => {
 	it('numbers identifiers in field names when there are several', () => {
 		const built = buildRegistrationBody({
 			...minimal(),
-			additionalFields: { identifiers: { identifier: [{ identifierType: 'KBO', identifier: '1' }, { identifierType: 'GLN', identifier: '' }] } },
+			additionalFields: { identifiers: { identifier: [{ identifierType: 'KBO', identifier: '0123.456.749' }, { identifierType: 'GLN', identifier: '' }] } },
 		});
 		expect(built).toEqual({ problem: expect.objectContaining({ field: 'Identifiers #2 → Identifier' }) });
 	});

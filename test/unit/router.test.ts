@@ -126,6 +126,6 @@ describe('Identification through the router', () => {
 		const outputs = await new AccessPointIdentification().execute.call(ctx);
 		expect(outputs).toHaveLength(2);
 		expect(outputs[0]).toEqual([]);
-		expect(outputs[1][0].json).toMatchObject({ identified: true, registrationID: 123 });
+		expect(outputs[1][0].json).toMatchObject({ identified: true, RegistrationID: 123 });
 	});
 });

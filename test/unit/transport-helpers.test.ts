@@ -1,4 +1,4 @@
-import { CREDENTIAL_BASE_URL_EXPRESSION, PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/baseUrl';
+import { PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/baseUrl';
 import { listApiErrors } from '../../nodes/shared/apiErrorEntries';
 import { describeApiError, describeNetworkError, extractApiError, stripSecrets } from '../../nodes/shared/errors';
 import { parseRetryAfterMs, retryAfterBeyondCap, retryDelayMs, shouldRetry } from '../../nodes/shared/retry';
@@ -17,11 +17,6 @@ describe('resolveBaseUrl', () => {
 		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'ftp://x.test' })).toHaveProperty('problem');
 		expect(resolveBaseUrl({ environment: 'custom', baseUrl: '' })).toHaveProperty('problem');
 		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'not a url' })).toHaveProperty('problem');
-	});
-	it('gives the credential test the same constants', () => {
-		expect(CREDENTIAL_BASE_URL_EXPRESSION).toContain(SANDBOX_BASE_URL);
-		expect(CREDENTIAL_BASE_URL_EXPRESSION).toContain(PRODUCTION_BASE_URL);
-		expect(CREDENTIAL_BASE_URL_EXPRESSION.startsWith('={{')).toBe(true);
 	});
 });
 

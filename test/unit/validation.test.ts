@@ -61,11 +61,14 @@ describe('checkVatNumber', () => {
 		['ZZ123456789', /known country prefix/],
 		['GR123456789', /EL/],
 		['BE0123456748', /mod-97/],
-		['BE2123456789', /shape of a BE VAT/],
-		['NL123456789', /shape of a NL VAT/],
-		['DE12345678', /shape of a DE VAT/],
+		['BE2123456789', /not a Belgian VAT number \(the 10 digits must start with 0 or 1\)/],
+		['NL123456789', /not a Dutch VAT number \(expected NL \+ 9 digits \+ B \+ 2 digits\)/],
+		['DE12345678', /not a German VAT number \(expected DE \+ 9 digits\)/],
+		['FR123', /shape of a FR VAT/],
 		['BE', /2 to 13/],
-	])('rejects %s', (input, pattern) => {
+		[{ vat: 'BE0123456749' }, /is an object, not a VAT number/],
+		[['BE0123456749'], /is a list, not a VAT number/],
+	])('rejects %j', (input: unknown, pattern) => {
 		expect(problem(checkVatNumber(input))).toMatch(pattern);
 	});
 });

@@ -64,6 +64,9 @@ describe('Identification node against the emulator (waiting executions)', () => 
 
 	const waitingProviderUrl = (r: HarnessResult): string => String(r.output('Identify', 0)[0].providerUrl);
 
+	const registrationReads = (id: number): LoggedRequest[] =>
+		(h.emulator.requests as LoggedRequest[]).filter((r) => r.method === 'GET' && r.path === `/v1/einvoices/registrations/${id}`);
+
 	beforeAll(async () => {
 		h = await createHarness({ emulator: { orders: 0 }, waitTracker: false });
 	});
@@ -92,7 +95,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 
 		// While waiting, the node shows the provider URL and the window.
 		const shown = waiting.output('Identify', 0)[0];
-		expect(shown).toMatchObject({ waiting: true, identified: false, registrationID: id });
+		expect(shown).toMatchObject({ waiting: true, identified: false, RegistrationID: id });
 		expect(waitingProviderUrl(waiting)).toMatch(new RegExp(`^${h.emulator.url}/provider/`));
 		expect(Date.parse(String(shown.expiresAt)) - Date.parse(String(shown.startedAt))).toBe(5 * 60 * 1000);
 		expect(waiting.waiting!.waitTill.getTime() - Date.parse(String(shown.expiresAt))).toBe(60 * 1000);
@@ -110,9 +113,53 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(result!.executed('Identified')).toBe(true);
 		expect(result!.executed('Not Identified')).toBe(false);
 		expect(result!.output('Identified')).toEqual([
-			expect.objectContaining({ identified: true, success: true, reason: 'identified', registrationID: id }),
+			expect.objectContaining({ identified: true, success: true, reason: 'identified', RegistrationID: id }),
 		]);
 		expect(h.emulator.store.registrations.get(id).Identified).toBe(true);
+		// The browser's word, checked against the registration read (the emulator shows Identified).
+		expect(result!.output('Identified')[0]).toMatchObject({ resultSource: 'browser redirect', serviceCheck: 'confirmed' });
+		expect(registrationReads(id)).toHaveLength(1);
+	});
+
+	it('a forged success (the resume URL with success=true, no identity check) is refused where the registration read shows the status', async () => {
+		const id = newRegistration();
+		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		const forged = await h.resume(waiting, { query: { registrationID: id, success: 'true' } });
+		expect(forged.response.text).toContain('Identity not confirmed');
+		expect(forged.result!.executed('Identified')).toBe(false);
+		expect(forged.result!.output('Not Identified')).toEqual([
+			expect.objectContaining({
+				identified: false,
+				success: false,
+				reason: 'not_confirmed',
+				registrationID: id,
+				resultSource: 'browser redirect',
+				serviceCheck: 'contradicted',
+			}),
+		]);
+		expect(registrationReads(id)).toHaveLength(1);
+	});
+
+	it('where the registration read shows no status (the contract), a success stays the browser\'s word and says so', async () => {
+		const id = newRegistration();
+		// The contract's registration read has no identification field: the emulator's is removed.
+		delete h.emulator.store.registrations.get(id).Identified;
+		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		const claimed = await h.resume(waiting, { query: { registrationID: id, success: 'true' } });
+		expect(claimed.result!.executed('Identified')).toBe(true);
+		const [item] = claimed.result!.output('Identified');
+		expect(item).toMatchObject({ identified: true, resultSource: 'browser redirect', serviceCheck: 'not shown' });
+		expect(String(item.message)).toMatch(/shows nothing about identification.*anyone holding the resume URL can send it/);
+	});
+
+	it('a registration read that fails leaves the success as the browser\'s word, named in the output', async () => {
+		const id = newRegistration();
+		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		const { location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'success');
+		h.emulator.failNext(2, 503, { method: 'GET', pathPrefix: `/v1/einvoices/registrations/${id}` });
+		const { result } = await h.resume(waiting, { url: location! });
+		expect(result!.output('Identified')[0]).toMatchObject({ identified: true, serviceCheck: 'read failed' });
+		expect(String(result!.output('Identified')[0].message)).toMatch(/could not be re-read .*503/);
 	});
 
 	it('failure round trip: the user cancels at the provider → "Not Identified" (reason failed)', async () => {
@@ -127,7 +174,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(result!.status).toBe('success');
 		expect(result!.executed('Identified')).toBe(false);
 		expect(result!.output('Not Identified')).toEqual([
-			expect.objectContaining({ identified: false, success: false, reason: 'failed', registrationID: id }),
+			expect.objectContaining({ identified: false, success: false, reason: 'failed', RegistrationID: id }),
 		]);
 		expect(h.emulator.store.registrations.get(id).Identified).toBe(false);
 	});
@@ -144,7 +191,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(expired.executed('Identified')).toBe(false);
 		const out = expired.output('Not Identified');
 		expect(out).toHaveLength(1);
-		expect(out[0]).toMatchObject({ identified: false, success: false, reason: 'expired', registrationID: id });
+		expect(out[0]).toMatchObject({ identified: false, success: false, reason: 'expired', RegistrationID: id });
 		expect(out[0]).not.toHaveProperty('note');
 
 		// A late browser redirect finds a finished execution.
@@ -341,7 +388,7 @@ describe('Identification: Start, then send the link, then Wait for Result (same 
 		expect(waiting.status).toBe('waiting');
 		expect(waiting.waiting?.nodeName).toBe('Wait');
 		const link = waiting.output('Send Link')[0];
-		expect(link).toMatchObject({ registrationID: reg.RegistrationID, redirectTo: 'thisExecution' });
+		expect(link).toMatchObject({ RegistrationID: reg.RegistrationID, redirectTo: 'thisExecution' });
 		expect(link).not.toHaveProperty('redirectUrl');
 		const sent = (h.emulator.requests as LoggedRequest[]).find((r) => /\/identification$/.test(r.path));
 		expect(sent?.body?.RedirectURL).toBe(waiting.waiting!.resumeUrl);
@@ -352,7 +399,10 @@ describe('Identification: Start, then send the link, then Wait for Result (same 
 		const { response, result } = await h.resume(waiting, { url: location! });
 		expect(response.text).toContain('Identity confirmed');
 		expect(result!.executed('Identified')).toBe(true);
-		expect(result!.output('Identified')[0]).toMatchObject({ identified: true, registrationID: reg.RegistrationID });
+		expect(result!.output('Identified')[0]).toMatchObject({ identified: true, RegistrationID: reg.RegistrationID });
+		// Wait for Result has no credential: nothing is re-read, and the item says so.
+		expect(result!.output('Identified')[0]).toMatchObject({ resultSource: 'browser redirect', serviceCheck: 'not checked' });
+		expect(String(result!.output('Identified')[0].message)).toMatch(/browser's word/);
 	});
 
 	it('expires through "Not Identified" too', async () => {
@@ -360,7 +410,7 @@ describe('Identification: Start, then send the link, then Wait for Result (same 
 		const waiting = await h.run(linkThenWait(reg.RegistrationID));
 		const expired = await h.expire(waiting);
 		expect(expired.executed('Identified')).toBe(false);
-		expect(expired.output('Not Identified')[0]).toMatchObject({ reason: 'expired', identified: false, registrationID: reg.RegistrationID });
+		expect(expired.output('Not Identified')[0]).toMatchObject({ reason: 'expired', identified: false, RegistrationID: reg.RegistrationID });
 	});
 
 	it('Wait for Result without a Start in this execution is a configuration error', async () => {
@@ -398,9 +448,9 @@ describe('Identification: Start and Parse Callback', () => {
 			r.assertSuccess();
 			const [out] = r.output(r.nodeName!);
 			expect(out).toMatchObject({
-				registrationID: reg.RegistrationID,
+				RegistrationID: reg.RegistrationID,
 				redirectUrl: 'https://app.example.test/identified?ref=42',
-				identificationProviderTC: 'itsme',
+				IdentificationProviderTC: 'itsme',
 				masterPartyId: h.emulator.credentials.partyId,
 			});
 			expect(String(out.providerUrl)).toMatch(new RegExp(`^${h.emulator.url}/provider/[0-9a-f]+$`));
@@ -450,7 +500,10 @@ describe('Identification: Start and Parse Callback', () => {
 		]);
 		r.assertSuccess();
 		const [notIdentified, identified] = r.outputs(r.nodeName!);
-		expect(identified).toEqual([expect.objectContaining({ identified: true, success: true, registrationID: 5 })]);
+		expect(identified).toEqual([
+			expect.objectContaining({ identified: true, success: true, RegistrationID: 5, resultSource: 'browser redirect', serviceCheck: 'not checked' }),
+		]);
+		expect(notIdentified.every((i) => i.resultSource === 'browser redirect')).toBe(true);
 		expect(notIdentified.map((i) => i.reason)).toEqual(['failed', 'invalid_redirect', 'registration_mismatch']);
 		expect(r.items(r.nodeName!, 0).map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }]);
 	});

@@ -194,11 +194,12 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 			}
 		});
 
-		it('a raw filter replaces the builder; + between words reads as a space; the query is shown as a hint', async () => {
+		it('Raw mode sends the raw filter, not the conditions; + between words reads as a space; the query is shown as a hint', async () => {
 			const { result, items } = await getMany('order', {
 				returnAll: true,
 				filters: { conditions: [cond('OrderType', 'eq', 'Offer')] },
-				options: { rawFilter: "OrderType+eq+'DeliveryNote'+or+CounterParty/DisplayName+eq+'A+B Consulting'" },
+				filterMode: 'raw',
+				rawFilter: "OrderType+eq+'DeliveryNote'+or+CounterParty/DisplayName+eq+'A+B Consulting'",
 			});
 			const expected = orders.filter((o) => o.OrderType === 'DeliveryNote' || o.CounterParty?.DisplayName === 'A+B Consulting');
 			expect(ids(items)).toEqual(ids(expected));

@@ -2,6 +2,7 @@ import nock from 'nock';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { TEST_NETWORK_HINT } from '../../nodes/PeppolLookup/actions/lookup.operation';
 import { createHarness } from '../harness';
 import type { Harness, HarnessResult } from '../harness';
 
@@ -63,7 +64,7 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 			['<scheme>:<id>, GLN', '0088:5400000000010', '0088:5400000000010', '0088:5400000000010'],
 			['<scheme>:<id>, Dutch OIN', '0190:00000001234567890000', '0190:00000001234567890000', '0190:00000001234567890000'],
 		])('%s (%s) is looked up as %s and can receive', async (_form, input, sent, answered) => {
-			const result = await run(byIdentifier, ids(input));
+			const result = await run({ ...byIdentifier, simplify: false }, ids(input));
 			result.assertSuccess();
 			expect(asked()).toEqual([sent]);
 			const [item] = result.items(result.nodeName!, 0);
@@ -125,17 +126,17 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 			expect(can.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 4 }]);
 			expect(cannot.map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }, { item: 3 }, { item: 5 }]);
 
-			expect(cannot[0].json).toEqual({
-				Registered: false,
-				Identifier: '0208:0403170701',
-				DocumentTypes: [],
-				ServiceDetails: [],
-				canReceiveInvoice: false,
-				canReceiveCreditNote: false,
-				canReceiveInvoicesAndCreditNotes: false,
-				lookupIdentifier: '0403170701',
-				network: 'custom',
-			});
+			// Simplified (the default): the deciding fields first, the SMP details left out.
+			expect(Object.entries(cannot[0].json)).toEqual([
+				['canReceiveInvoice', false],
+				['canReceiveCreditNote', false],
+				['canReceiveInvoicesAndCreditNotes', false],
+				['Registered', false],
+				['Identifier', '0208:0403170701'],
+				['DocumentTypes', []],
+				['lookupIdentifier', '0403170701'],
+				['network', 'custom'],
+			]);
 			expect(cannot[1].json).toMatchObject({ Registered: true, canReceiveInvoice: false, canReceiveInvoicesAndCreditNotes: false });
 			expect(cannot[2].json).toMatchObject({ Registered: true, canReceiveInvoice: true, canReceiveCreditNote: false });
 			expect(cannot[3].json).toMatchObject({ Registered: false, Identifier: '9925:BE0202239951' });
@@ -295,13 +296,33 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 			);
 			result.assertSuccess();
 			expect(lookups()).toHaveLength(2);
-			const first = result.items(result.nodeName!, 0);
-			expect(first.map((i) => [i.pairedItem, Boolean(i.json.error)])).toEqual([
+			// Never on Can Receive: the failed lookups leave through Cannot Receive.
+			expect(result.items(result.nodeName!, 0).map((i) => [i.pairedItem, Boolean(i.json.error)])).toEqual([[{ item: 1 }, false]]);
+			const cannot = result.items(result.nodeName!, 1);
+			expect(cannot.map((i) => [i.pairedItem, Boolean(i.json.error)])).toEqual([
 				[{ item: 0 }, true],
-				[{ item: 1 }, false],
 				[{ item: 2 }, true],
 			]);
-			expect(first[0].json).toMatchObject({ httpCode: '500' });
+			expect(cannot[0].json).toMatchObject({ httpCode: '500' });
+		});
+	});
+
+	describe('Simplify', () => {
+		const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoicesAndCreditNotes'];
+
+		it("off: the API's answer whole (ServiceDetails, ServiceProviderID), still with the deciding fields first", async () => {
+			const result = await run({ ...byIdentifier, simplify: false }, ids('BE0123456749'));
+			const [json] = result.output(result.nodeName!, 0);
+			expect(Object.keys(json).slice(0, 3)).toEqual(DECIDING);
+			expect(Object.keys(json)).toEqual(expect.arrayContaining(['Registered', 'Identifier', 'DocumentTypes', 'ServiceDetails', 'lookupIdentifier', 'network']));
+			expect((json.ServiceDetails as IDataObject[]).length).toBe(2);
+		});
+
+		it('with Include Input Fields the deciding fields still come first, and the lookup wins on equal names', async () => {
+			const result = await run({ ...byIdentifier, options: { includeInputFields: true } }, [{ id: 'BE0123456749', invoice: 'A-1', Registered: 'from input' }]);
+			const [json] = result.output(result.nodeName!, 0);
+			expect(Object.keys(json).slice(0, 5)).toEqual([...DECIDING, 'id', 'invoice']);
+			expect(json).toMatchObject({ invoice: 'A-1', Registered: true, canReceiveInvoicesAndCreditNotes: true });
 		});
 	});
 
@@ -317,6 +338,14 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 			result.assertSuccess();
 			expect(scope.isDone()).toBe(true);
 			expect(result.output(result.nodeName!, 1)[0]).toMatchObject({ network, Registered: false });
+			// The test-network notice only when it applies.
+			const hints = (result.task(result.nodeName!)?.hints ?? []).map((hint) => hint.message);
+			expect(hints).toEqual(environment === 'sandbox' ? [TEST_NETWORK_HINT] : []);
+		});
+
+		it('a custom Base URL (e.g. the emulator) gets no test-network notice', async () => {
+			const result = await run(byIdentifier, ids('BE0123456749'));
+			expect(result.task(result.nodeName!)?.hints ?? []).toEqual([]);
 		});
 	});
 
@@ -365,20 +394,31 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 			expect(lookups()).toHaveLength(0);
 		});
 
-		it('with continue on fail, each bad item becomes an error item on the first output; the good ones are still looked up', async () => {
+		it('with continue on fail, each bad item becomes an error item on Cannot Receive, never Can Receive; the good ones are still looked up', async () => {
 			const input = ids('BE0123456749', ...INVALID.map(([id]) => id), '0403.170.701');
 			const result = await run(byIdentifier, input, { onError: 'continueRegularOutput' });
 			result.assertSuccess();
 			expect(asked()).toEqual(['BE0123456749', '0403170701']);
-			const first = result.items(result.nodeName!, 0);
-			expect(first).toHaveLength(1 + INVALID.length);
-			expect(first[0].json.Registered).toBe(true);
-			first.slice(1).forEach((item, n) => {
+			const can = result.items(result.nodeName!, 0);
+			expect(can.map((i) => [i.pairedItem, i.json.Registered])).toEqual([[{ item: 0 }, true]]);
+			const cannot = result.items(result.nodeName!, 1);
+			expect(cannot).toHaveLength(INVALID.length + 1);
+			cannot.slice(0, -1).forEach((item, n) => {
 				expect(item.pairedItem).toEqual({ item: n + 1 });
 				expect(item.json.error).toMatch(INVALID[n][1]);
 				expect(item.json.description).toEqual(expect.any(String));
 			});
-			expect(result.items(result.nodeName!, 1).map((i) => i.pairedItem)).toEqual([{ item: input.length - 1 }]);
+			expect(cannot[cannot.length - 1].pairedItem).toEqual({ item: input.length - 1 });
+			expect(cannot[cannot.length - 1].json.error).toBeUndefined();
+		});
+
+		it('with Single Output, error items and results share the one output', async () => {
+			const result = await run({ ...byIdentifier, singleOutput: true }, ids('BE0123456749', '@@@'), { onError: 'continueRegularOutput' });
+			result.assertSuccess();
+			expect(result.output(result.nodeName!).map((j) => [j.Registered, Boolean(j.error)])).toEqual([
+				[true, false],
+				[undefined, true],
+			]);
 		});
 
 		it('with "continue (using error output)", bad items leave on the error output', async () => {

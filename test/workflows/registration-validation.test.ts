@@ -55,7 +55,7 @@ const CASES: Case[] = [
 	['VAT without prefix', REG, reg({ taxIdentifier: bad }), '0481516215', /"VAT Number" 0481516215 has no country prefix/],
 	['Belgian VAT failing mod 97', REG, reg({ taxIdentifier: bad }), 'BE0481516216', /"VAT Number" BE0481516216 is not a valid Belgian VAT number \(mod-97/],
 	['unknown VAT prefix', REG, reg({ taxIdentifier: bad }), 'ZZ123456789', /"VAT Number" .* known country prefix/],
-	['Dutch VAT of the wrong shape', REG, reg({ taxIdentifier: bad }), 'NL123456789', /"VAT Number" .* shape of a NL VAT number/],
+	['Dutch VAT of the wrong shape', REG, reg({ taxIdentifier: bad }), 'NL123456789', /"VAT Number" NL123456789 is not a Dutch VAT number \(expected NL \+ 9 digits \+ B \+ 2 digits\)/],
 	['empty company name', REG, reg({ companyName: bad }), '  ', /^Item 1: "Company Name" is empty$/],
 	['empty e-mail', REG, reg({ email: bad }), '', /"Email" is empty/],
 	['e-mail without @', REG, reg({ email: bad }), 'finance.example.com', /"Email" finance\.example\.com is not a valid e-mail address/],

@@ -3,6 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_PROVIDER_CODE, DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
 
+/** The brand writes its name in lower case; the editor's title-case convention would show "Itsme". */
+const ITSME = 'itsme';
+
 export const providerFields: INodeProperties[] = [
 	{
 		displayName: 'Identification Provider',
@@ -13,7 +16,7 @@ export const providerFields: INodeProperties[] = [
 			'The identity provider whose terms apply (sent as IdentificationProviderTC). One provider is supported today; choose Custom Code for a provider announced later.',
 		options: [
 			{ name: 'Custom Code', value: 'custom', description: 'Enter a provider terms code yourself' },
-			{ name: 'Itsme', value: DEFAULT_PROVIDER_CODE, description: 'Mobile identity app (code "itsme")' },
+			{ name: ITSME, value: DEFAULT_PROVIDER_CODE, description: 'Mobile identity app (code "itsme")' },
 		],
 	},
 	{
@@ -27,6 +30,18 @@ export const providerFields: INodeProperties[] = [
 		displayOptions: { show: { identificationProvider: ['custom'] } },
 	},
 ];
+
+/**
+ * The trust limit, shown where a result comes in. The contract offers no way to check a
+ * result: whoever holds the resume URL (or your RedirectURL) can report success.
+ */
+export const trustNotice: INodeProperties = {
+	displayName:
+		"The result is the browser's word, not the service's: anyone holding the resume URL (or your Redirect URL) can report success. Each item says so (resultSource) and, where the registration read shows an identification status, whether it agrees (serviceCheck); a success it contradicts leaves through Not Identified.",
+	name: 'trustNotice',
+	type: 'notice',
+	default: '',
+};
 
 export const masterPartyOption: INodeProperties = {
 	displayName: 'Master Party ID',

@@ -8,7 +8,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../shared/input';
-import { checkRedirectUrl, DEFAULT_PROVIDER_CODE, providerCode } from '../session';
+import { checkNumber, checkOptionalText, checkPartyId } from '../../shared/validation';
+import { checkRedirectUrl, DEFAULT_PROVIDER_CODE, MAX_WAIT_MARGIN_SECONDS, providerCode } from '../session';
 
 /** Execution custom data key under which Start (This Execution) leaves the session for Wait for Result. */
 export const SESSION_KEY = 'accessPointIdentification';
@@ -39,13 +40,23 @@ export interface IdentificationOptions {
 	waitMarginSeconds?: number;
 }
 
+/** The Options collection, its Master Party ID (a header) and Extra Wait checked before any request. */
 export function readOptions(ctx: IExecuteFunctions, itemIndex: number): IdentificationOptions {
-	return ctx.getNodeParameter('options', itemIndex, {}) as IdentificationOptions;
+	const options = { ...((ctx.getNodeParameter('options', itemIndex, {}) ?? {}) as Record<string, unknown>) };
+	if (options.masterPartyId !== undefined) {
+		options.masterPartyId = requireValid(ctx, itemIndex, 'Master Party ID', options.masterPartyId, checkPartyId) || undefined;
+	}
+	if (options.waitMarginSeconds !== undefined) {
+		const range = { min: 0, max: MAX_WAIT_MARGIN_SECONDS, unit: ' seconds' };
+		options.waitMarginSeconds = requireValid(ctx, itemIndex, 'Extra Wait After the Window (Seconds)', options.waitMarginSeconds, (v) => checkNumber(v, range));
+	}
+	return options as IdentificationOptions;
 }
 
 export function readProviderCode(ctx: IExecuteFunctions, itemIndex: number): string {
 	const choice = ctx.getNodeParameter('identificationProvider', itemIndex, DEFAULT_PROVIDER_CODE);
-	const custom = choice === 'custom' ? ctx.getNodeParameter('customProviderCode', itemIndex, '') : '';
+	const custom =
+		choice === 'custom' ? requireValid(ctx, itemIndex, 'Provider Code', ctx.getNodeParameter('customProviderCode', itemIndex, ''), (v) => checkOptionalText(v, 100)) : '';
 	const check = providerCode(choice, custom);
 	if (!check.ok) throw inputError(ctx, itemIndex, 'Provider Code', custom, check.problem, check.hint);
 	return check.value;

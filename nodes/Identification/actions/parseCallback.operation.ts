@@ -1,12 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { inputError } from '../../shared/input';
+import { inputError, requireValid } from '../../shared/input';
+import { checkNumericId } from '../../shared/validation';
 import { asNodeError, errorItem, toItems } from '../../shared/items';
-import { looksLikeCallback, outcomeJson, queryFromValue, readCallback } from '../callback';
+import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../callback';
+import { trustNotice } from './fields';
 import { IDENTIFIED, NOT_IDENTIFIED } from './identification';
 import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
+	trustNotice,
 	{
 		displayName: 'Callback Query',
 		name: 'callbackQuery',
@@ -55,9 +58,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					'Map the query of the request your RedirectURL received, e.g. {{ $json.query }} after a Webhook node, or the full callback URL.',
 				);
 			}
-			const options = this.getNodeParameter('options', itemIndex, {}) as { expectedRegistrationId?: string };
-			const expected = String(options.expectedRegistrationId ?? '').trim() || undefined;
-			const outcome = readCallback(query, expected);
+			const options = (this.getNodeParameter('options', itemIndex, {}) ?? {}) as { expectedRegistrationId?: unknown };
+			const expectedRaw = options.expectedRegistrationId;
+			const expected =
+				expectedRaw === undefined || expectedRaw === null || (typeof expectedRaw === 'string' && !expectedRaw.trim())
+					? undefined
+					: requireValid(this, itemIndex, 'Expected Registration ID', expectedRaw, (v) => checkNumericId(v, 'RegistrationID'));
+			// No credential here: a success stays the browser's word, and the output says so.
+			const outcome = withServiceCheck(readCallback(query, expected), 'not checked');
 			const json = outcomeJson(outcome, { receivedAt: new Date().toISOString() }) as IDataObject;
 			outputs[outcome.identified ? IDENTIFIED : NOT_IDENTIFIED].push(...toItems(json, itemIndex));
 		} catch (error) {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields';
 import { forOperation } from '../../shared/display';
-import { readRegistrationId, requireValid } from '../../shared/input';
+import { readChoice, readRegistrationId, requireValid } from '../../shared/input';
 import { runPerItem } from '../../shared/items';
 import type { ClientProvider } from '../../shared/router';
 import { checkRedirectUrl } from '../session';
@@ -69,7 +69,7 @@ const properties: INodeProperties[] = [
 export const description = forOperation('start', properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
-	const toThisExecution = this.getNodeParameter('redirectTo', 0, 'url') === 'thisExecution';
+	const toThisExecution = readChoice(this, 0, 'redirectTo', 'Send Browser Back To', ['url', 'thisExecution'], 'url') === 'thisExecution';
 	if (toThisExecution) requireSingleItem(this, 'Start (Send Browser Back To: This Execution)');
 	const items = await runPerItem(this, async (itemIndex) => {
 		const registrationId = readRegistrationId(this, itemIndex);
@@ -98,11 +98,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			}
 		}
 		const json: IDataObject = {
-			registrationID: session.registrationID,
+			RegistrationID: session.registrationID,
 			providerUrl: session.providerUrl,
 			startedAt: session.startedAt,
 			expiresAt: session.expiresAt,
-			identificationProviderTC: session.identificationProviderTC,
+			IdentificationProviderTC: session.identificationProviderTC,
 			masterPartyId: session.masterPartyId,
 			redirectTo: toThisExecution ? 'thisExecution' : 'url',
 		};

@@ -5,7 +5,7 @@ import { forOperation } from '../../shared/display';
 import { readRegistrationId } from '../../shared/input';
 import { asNodeError, errorItem } from '../../shared/items';
 import type { ClientProvider } from '../../shared/router';
-import { masterPartyOption, providerFields, waitOptions } from './fields';
+import { masterPartyOption, providerFields, trustNotice, waitOptions } from './fields';
 import { readOptions, readProviderCode, readResultRedirectUrl, requireSingleItem, resumeUrl, twoOutputs } from './identification';
 import { startIdentification } from './startRequest';
 import { waitForCallback } from './waiting';
@@ -18,6 +18,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	trustNotice,
 	{
 		...registrationIdField,
 		description: 'The registered company entity whose authorised user is identified',

@@ -5,7 +5,7 @@ import { asNodeError, errorItem } from '../../shared/items';
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
 import { forOperation } from '../../shared/display';
-import { waitOptions } from './fields';
+import { trustNotice, waitOptions } from './fields';
 import { executionCustomData, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs } from './identification';
 import { expiredItem, waitForCallback } from './waiting';
 
@@ -17,6 +17,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	trustNotice,
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -11,11 +11,18 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { expiredJson, outcomeJson, readCallback } from '../callback';
+import type { CallbackOutcome } from '../callback';
+import { expiredJson, identifiedInRegistration, outcomeJson, readCallback, withServiceCheck } from '../callback';
 import { resultPage } from '../resultPage';
 import { appendResult, checkRedirectUrl } from '../session';
 import { toItems } from '../../shared/items';
+import { unwrapRegistration } from '../../shared/registrationOutput';
+import type { RetryPolicy } from '../../shared/retry';
+import { getApiClient } from '../../shared/transport';
 import { twoOutputs } from './identification';
+
+/** The browser waits for the re-read: one retry, 15 seconds each at most. */
+const RECHECK_POLICY: RetryPolicy = { maxRetries: 1, baseDelayMs: 500, maxDelayMs: 1000, timeoutMs: 15_000 };
 
 export interface PendingSession {
 	registrationID?: number | string;
@@ -55,7 +62,7 @@ export async function waitForCallback(
 		identified: false,
 		success: false,
 		waiting: true,
-		registrationID: pending.registrationID ?? null,
+		RegistrationID: pending.registrationID ?? null,
 		message: `Waiting for the user's browser to come back until ${pending.waitTill.toISOString()}.${pending.providerUrl ? ' Open providerUrl to complete the identity check.' : ''}`,
 	};
 	if (pending.providerUrl) waiting.providerUrl = pending.providerUrl;
@@ -82,14 +89,45 @@ function text(value: unknown): string | undefined {
 }
 
 /**
+ * Anyone holding the resume URL can claim success, so a success is checked against the
+ * registration where the API shows an identification status (GET registration). The
+ * contract's reads show none: then the output says the result is the browser's word.
+ */
+async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promise<CallbackOutcome> {
+	if (!outcome.identified) return withServiceCheck(outcome, 'not checked');
+	// Only Start and Wait carries the credential (Wait for Result has none): nothing to read with.
+	if (ctx.getNodeParameter('operation', '') !== 'startAndWait') return withServiceCheck(outcome, 'not checked');
+	const registrationId = String(outcome.registrationID);
+	try {
+		const masterPartyId = ctx.getNodeParameter('options.masterPartyId', '') as unknown;
+		const client = await getApiClient.call(ctx, {
+			partyId: typeof masterPartyId === 'string' ? masterPartyId : undefined,
+			retry: RECHECK_POLICY,
+		});
+		const body = await client.request<unknown>({
+			method: 'GET',
+			path: `/v1/einvoices/registrations/${encodeURIComponent(registrationId)}`,
+			operation: 'Re-read the registration after identification',
+		});
+		const shown = identifiedInRegistration(unwrapRegistration(body, registrationId));
+		return withServiceCheck(outcome, shown === undefined ? 'not shown' : shown ? 'confirmed' : 'contradicted');
+	} catch (error) {
+		return withServiceCheck(outcome, 'read failed', (error as Error).message);
+	}
+}
+
+/**
  * Handles the browser's GET on the resume URL: reads registrationID and success
- * from the query, answers the browser (result page, or a redirect to the chosen
- * URL) and resumes the execution on "Identified" or "Not Identified".
+ * from the query, re-reads the registration when it claims success, answers the
+ * browser (result page, or a redirect to the chosen URL) and resumes the execution
+ * on "Identified" or "Not Identified".
  */
 export async function identificationWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const pending = readPending(this);
-	const expected = pending.registrationID === null ? undefined : (pending.registrationID as number | string | undefined);
-	const outcome = readCallback(this.getQueryData(), expected);
+	// The expired item this node left on its input; earlier builds named it `registrationID`.
+	const recorded = pending.RegistrationID ?? pending.registrationID;
+	const expected = recorded === null ? undefined : (recorded as number | string | undefined);
+	const outcome = await recheck(this, readCallback(this.getQueryData(), expected));
 	const json = outcomeJson(outcome, {
 		startedAt: text(pending.startedAt),
 		expiresAt: text(pending.expiresAt),

@@ -6,7 +6,7 @@ import { runPerItem } from '../../shared/items';
 import { inputError, readRegistrationId } from '../../shared/input';
 import type { IntegrationInput } from './integrationInput';
 import { buildIntegrationBody } from './integrationInput';
-import { integrationOutput } from './integrationOutput';
+import { integrationOutput, signatureHint } from './integrationOutput';
 import { forOperation } from '../../shared/display';
 
 const properties: INodeProperties[] = [
@@ -95,7 +95,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'SDI (and some other networks) answer "Pending": the output then has needsSignature = true and a documentToSign URL that the registered company must open and sign',
+			'SDI (and some other networks) answer "Pending": the output then has needsSignature = true, and the registered company must open IntegrationDocumentToSign and sign it',
 		name: 'signatureNotice',
 		type: 'notice',
 		default: '',
@@ -134,11 +134,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const awaiting = items.filter((item) => item.json.needsSignature === true);
 	if (awaiting.length) {
 		const ids = awaiting.map((item) => `${String(item.json.Integration)} #${String(item.json.IntegrationID)}`);
-		this.addExecutionHints({
-			message: `${ids.join(', ')} ${awaiting.length === 1 ? 'is' : 'are'} Pending: open the documentToSign URL in the output and have the registered company sign it; the integration becomes active after the signature.`,
-			type: 'warning',
-			location: 'outputPane',
-		});
+		this.addExecutionHints({ message: signatureHint(ids), type: 'warning', location: 'outputPane' });
 	}
 	return items;
 }

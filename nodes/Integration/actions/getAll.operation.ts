@@ -7,6 +7,7 @@ import { fetchRegistration } from '../../shared/registrations';
 import { readRegistrationId } from '../../shared/input';
 import { integrationOutput } from './integrationOutput';
 import { forOperation } from '../../shared/display';
+import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/simplify';
 
 const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity whose integrations to list' },
@@ -15,6 +16,7 @@ const properties: INodeProperties[] = [
 export const description = [
 	...forOperation('getAll', properties),
 	...returnAllFields({ operation: ['getAll'] }),
+	simplifyField({ operation: ['getAll'] }),
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
@@ -25,6 +27,10 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const registration = await fetchRegistration(this, client, registrationId, itemIndex, 'List integrations');
 		const integrations = (Array.isArray(registration.Integrations) ? registration.Integrations : []) as IDataObject[];
 		const selected = limit === undefined ? integrations : integrations.slice(0, limit);
-		return selected.map((integration) => integrationOutput(registrationId, integration));
+		const simplify = readSimplify(this, itemIndex);
+		return selected.map((integration) => {
+			const output = integrationOutput(registrationId, integration);
+			return simplify ? pickFields(output, SIMPLE_FIELDS.integration) : output;
+		});
 	});
 }

@@ -23,10 +23,6 @@ export interface IntegrationBody {
 const NETWORK_NAME = /^[A-Za-z][A-Za-z0-9 _.-]{0,49}$/;
 const CREDENTIAL_KEY = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
 
-function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || String(value).trim() === '';
-}
-
 export function buildIntegrationBody(
 	input: IntegrationInput,
 ): { body: IntegrationBody } | { problem: FieldProblem } {
@@ -95,17 +91,19 @@ export function buildIntegrationBody(
 				},
 			};
 		}
-		if (isEmpty(entry.value)) {
+		const value = checkText(entry.value, 500);
+		if (!value.ok) {
 			return {
 				problem: {
 					field: `${label} → Value`,
+					// Never echo a secret back in a message.
 					value: undefined,
-					problem: `is empty (credential ${key})`,
-					hint: 'Enter the value, or remove the credential.',
+					problem: `${value.problem} (credential ${key})`,
+					hint: value.problem === 'is empty' ? 'Enter the value, or remove the credential.' : value.hint,
 				},
 			};
 		}
-		credentials[key] = String(entry.value).trim();
+		credentials[key] = value.value;
 	}
 	if (known === 'ChorusPro' && !credentials.TechnicalUserKey) {
 		return {

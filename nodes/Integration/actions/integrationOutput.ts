@@ -1,13 +1,19 @@
 /** Integration bodies -> output items that make a pending signature obvious. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-export const SIGNATURE_NEXT_STEP =
-	'Open documentToSign and have the registered company sign the document; the integration becomes active after the signature. Check with "Get Many".';
+/** Said once, in the run's hint (create.operation.ts); the item carries needsSignature and the API's IntegrationDocumentToSign. */
+export function signatureHint(pending: string[]): string {
+	return `${pending.join(', ')} ${pending.length === 1 ? 'is' : 'are'} Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document; the integration becomes active after the signature (check with Get Many).`;
+}
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
+/**
+ * The API's integration fields, each once and under the API's name, plus `needsSignature`:
+ * Pending with a document to sign. A Pending integration without one gets `nextStep`.
+ */
 export function integrationOutput(registrationId: string | number, integration: IDataObject): IDataObject {
 	const status = text(integration.IntegrationStatus);
 	const document = text(integration.IntegrationDocumentToSign);
@@ -22,9 +28,7 @@ export function integrationOutput(registrationId: string | number, integration: 
 		IntegrationDocumentToSign: integration.IntegrationDocumentToSign ?? '',
 		...integration,
 		needsSignature,
-		documentToSign: needsSignature ? document : null,
 	};
-	if (needsSignature) out.nextStep = SIGNATURE_NEXT_STEP;
-	else if (pending) out.nextStep = 'The integration is pending; see IntegrationStatusDescription for what the access point waits for.';
+	if (pending && !needsSignature) out.nextStep = 'The integration is pending; see IntegrationStatusDescription for what the access point waits for.';
 	return out;
 }

@@ -5,13 +5,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields';
-import { inputError } from '../../shared/input';
+import { readNumber } from '../../shared/input';
 import { queryFields } from '../../shared/filterFields';
 import type { QueryResource } from '../../shared/queryBuilder';
 import { describeQuery } from '../../shared/queryBuilder';
-import { readQuery } from '../../shared/queryInput';
+import { readQuery, readValueNotes } from '../../shared/queryInput';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/items';
+import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/simplify';
 import { paginateList } from '../../shared/transport';
 import { readPartyOption } from './options';
 
@@ -23,22 +24,15 @@ export const LIST_PATHS: Record<QueryResource, string> = {
 
 const LABELS: Record<QueryResource, string> = { order: 'orders', party: 'parties', product: 'products' };
 
-/** Return All, Limit, Filters, Combine Conditions and Sort for one resource's Get Many. */
+/** Return All, Limit, the filter and sort builder, and Simplify for one resource's Get Many. */
 export function listDescription(resource: QueryResource): INodeProperties[] {
 	const show = { resource: [resource], operation: ['getAll'] };
-	return [...returnAllFields(show), ...queryFields(resource, { show })];
+	return [...returnAllFields(show), ...queryFields(resource, { show }), simplifyField(show)];
 }
 
-/** Options › Skip as a whole number, or a NodeOperationError naming the item. */
+/** Options › Skip: a whole number of 0 or more; undefined when 0. */
 function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
-	const raw = ctx.getNodeParameter('options.skip', itemIndex, 0) as unknown;
-	if (raw === undefined || raw === null || raw === '' || raw === 0) return undefined;
-	const skip = typeof raw === 'number' ? raw : Number(String(raw).trim());
-	if (!Number.isInteger(skip) || skip < 0) {
-		const hint = 'Enter how many records to skip before the first one returned, e.g. 240.';
-		throw inputError(ctx, itemIndex, 'Skip', raw, 'is not a whole number of 0 or more', hint);
-	}
-	return skip || undefined;
+	return readNumber(ctx, itemIndex, 'options.skip', 'Skip', { min: 0, whole: true }, 0) || undefined;
 }
 
 export async function executeList(
@@ -47,12 +41,17 @@ export async function executeList(
 	resource: QueryResource,
 ): Promise<INodeExecutionData[]> {
 	const hints = new Set<string>();
+	const warnings = new Set<string>();
 	const output = await runPerItem(this, async (itemIndex) => {
 		const limit = readLimit(this, itemIndex);
 		const query = readQuery(this, itemIndex, resource);
 		const skip = readSkip(this, itemIndex);
 		const partyId = readPartyOption(this, itemIndex);
-		if (query.$filter || query.$orderby) hints.add(describeQuery(query));
+		const simple = readSimplify(this, itemIndex) ? SIMPLE_FIELDS[resource] : undefined;
+		if (query.$filter || query.$orderby) hints.add(`OData query: ${describeQuery(query)}`);
+		const notes = readValueNotes(this, itemIndex, resource);
+		notes.respelled.forEach((note) => hints.add(note));
+		notes.unknown.forEach((note) => warnings.add(note));
 		const client = await clients(itemIndex, partyId);
 		const qs: Record<string, string | number> = { ...query };
 		if (skip !== undefined) qs.$skip = skip;
@@ -69,16 +68,15 @@ export async function executeList(
 		// One pairing object for all records of this item (n8n replaces, never edits, pairedItem).
 		const pairedItem = { item: itemIndex };
 		for await (const page of pages) {
-			for (const record of page) items.push({ json: record, pairedItem });
+			for (const record of page) items.push({ json: simple ? pickFields(record, simple) : record, pairedItem });
 		}
 		return items;
 	});
-	if (hints.size && typeof this.addExecutionHints === 'function') {
-		const list: NodeExecutionHint[] = [...hints].slice(0, 5).map((message) => ({
-			message: `OData query: ${message}`,
-			type: 'info',
-			location: 'outputPane',
-		}));
+	if ((hints.size || warnings.size) && typeof this.addExecutionHints === 'function') {
+		const list: NodeExecutionHint[] = [
+			...[...warnings].slice(0, 5).map((message): NodeExecutionHint => ({ message, type: 'warning', location: 'outputPane' })),
+			...[...hints].slice(0, 5).map((message): NodeExecutionHint => ({ message, type: 'info', location: 'outputPane' })),
+		];
 		this.addExecutionHints(...list);
 	}
 	return output;

@@ -1,9 +1,8 @@
 /** The Order node's Options collection: shared options plus per-operation ones. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { actForPartyOption, retryOptions } from '../../shared/fields';
+import { actForPartyOption, checkActForParty, retryOptions } from '../../shared/fields';
 import { maxFileSizeOption } from '../../shared/files';
-import { rawFilterOption } from '../../shared/filterFields';
 
 const getAllOnly = { show: { '/operation': ['getAll'] } };
 const downloading = { show: { '/resource': ['order'], '/operation': ['downloadFiles'] } };
@@ -79,7 +78,6 @@ export const optionsCollection: INodeProperties = {
 			description: 'Whether each file becomes its own item (in binary property "data"), instead of one item per order with a property per file',
 			displayOptions: downloading,
 		},
-		{ ...rawFilterOption, displayOptions: getAllOnly },
 		...retryOptions,
 		{
 			displayName: 'Single Order Path',
@@ -114,7 +112,5 @@ export const optionsCollection: INodeProperties = {
 
 /** Options › Act for Party, or undefined to use the credential's Party ID. */
 export function readPartyOption(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	const value = ctx.getNodeParameter('options.actForParty', itemIndex, '') as unknown;
-	const text = value === undefined || value === null ? '' : String(value).trim();
-	return text || undefined;
+	return checkActForParty(ctx, itemIndex, ctx.getNodeParameter('options.actForParty', itemIndex, '') as unknown);
 }

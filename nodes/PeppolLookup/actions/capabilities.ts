@@ -96,7 +96,10 @@ export function networkFor(baseUrl: string): PeppolNetwork {
 	return 'custom';
 }
 
-/** The output item's JSON: the answer (arrays never missing) plus the derived fields. */
+/**
+ * The output item's JSON: the deciding canReceive… fields first, then the answer as the API
+ * names it (arrays never missing), then what was asked and where.
+ */
 export function participantResult(
 	info: ParticipantInformation | null | undefined,
 	lookupIdentifier: string,
@@ -105,11 +108,13 @@ export function participantResult(
 	const body: ParticipantInformation = info && typeof info === 'object' ? info : {};
 	const capabilities = receiveCapabilities(body);
 	return {
+		...capabilities,
 		...(body as IDataObject),
 		Registered: isRegistered(body),
 		Identifier: body.Identifier ?? lookupIdentifier,
 		DocumentTypes: Array.isArray(body.DocumentTypes) ? body.DocumentTypes : [],
 		ServiceDetails: (Array.isArray(body.ServiceDetails) ? body.ServiceDetails : []) as IDataObject[],
+		// Derived, so never taken from the body.
 		...capabilities,
 		lookupIdentifier,
 		network,

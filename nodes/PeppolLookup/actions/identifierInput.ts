@@ -1,7 +1,7 @@
 /** Reading the receiver's identifier from one item's parameters, with errors naming field and item. */
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { inputError } from '../../shared/input';
+import { inputError, readChoice } from '../../shared/input';
 import type { IdentifierCheck, ParsedIdentifier } from '../../shared/identifiers';
 import {
 	buildParticipantIdentifier,
@@ -64,7 +64,6 @@ export const identifierFields: INodeProperties[] = [
 		placeholder: 'e.g. BE0123456749, 0123.456.749 or 0088:5400000000010',
 		description:
 			'The receiver: a VAT number with country prefix (BE0123456749, NL123456789B01), a bare Belgian company number (0123.456.749), or &lt;scheme&gt;:&lt;identifier&gt; (9925:BE0123456749, 0208:0123456749, 0088:5400000000010). Spaces and dots are removed and the number is checked before the lookup.',
-		hint: 'A GLN cannot be derived from a VAT number: use 0088:&lt;GLN&gt; only when you know the GLN',
 		displayOptions: { show: { ...show, identifierType: ['identifier'] } },
 	},
 	{
@@ -87,6 +86,13 @@ export const identifierFields: INodeProperties[] = [
 		displayOptions: { show: { ...show, identifierType: ['scheme'], scheme: [OTHER_SCHEME] } },
 	},
 	{
+		displayName: "A GLN cannot be derived from a VAT number: enter the receiver's own 13-digit GLN",
+		name: 'glnNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...show, identifierType: ['scheme'], scheme: ['0088'] } },
+	},
+	{
 		displayName: 'Value',
 		name: 'schemeValue',
 		type: 'string',
@@ -105,12 +111,12 @@ function fail(ctx: IExecuteFunctions, itemIndex: number, field: string, value: u
 
 /** Reads and checks one item's identifier; throws a NodeOperationError before any request. */
 export function readIdentifier(ctx: IExecuteFunctions, itemIndex: number): ParsedIdentifier {
-	const type = ctx.getNodeParameter('identifierType', itemIndex, 'identifier') as string;
+	const type = readChoice(ctx, itemIndex, 'identifierType', 'Identify Receiver By', ['identifier', 'scheme'], 'identifier');
 	if (type === 'scheme') {
 		const picked = String(ctx.getNodeParameter('scheme', itemIndex, '') ?? '').trim();
 		const code = picked === OTHER_SCHEME ? String(ctx.getNodeParameter('schemeCode', itemIndex, '') ?? '').trim() : picked;
 		const value = ctx.getNodeParameter('schemeValue', itemIndex, '') as unknown;
-		const check = buildParticipantIdentifier(code, value === undefined || value === null ? '' : String(value));
+		const check = buildParticipantIdentifier(code, value);
 		if (check.ok) return check;
 		if (!check.ok && check.inScheme) fail(ctx, itemIndex, picked === OTHER_SCHEME ? 'Scheme Code' : 'Scheme', code, check);
 		fail(ctx, itemIndex, 'Value', value, check);

@@ -2,16 +2,28 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import type { ParsedIdentifier } from '../../shared/identifiers';
 import type { ClientProvider } from '../../shared/router';
+import { readBoolean, requireValid } from '../../shared/input';
 import { asNodeError, runBatched } from '../../shared/items';
-import type { ParticipantInformation, RouteOn } from './capabilities';
+import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/simplify';
+import { checkBoolean, checkChoice, checkNumber } from '../../shared/validation';
+import type { ParticipantInformation, PeppolNetwork, RouteOn } from './capabilities';
 import { canReceive, networkFor, participantResult, receiveCapabilities } from './capabilities';
 import { identifierFields, readIdentifier } from './identifierInput';
 import { runPool } from './pool';
 
+export const CAN_RECEIVE = 0;
+export const CANNOT_RECEIVE = 1;
+
 export const DEFAULT_CONCURRENCY = 5;
 export const MAX_CONCURRENCY = 20;
 
-export const description: INodeProperties[] = [...identifierFields];
+export const description: INodeProperties[] = [...identifierFields, simplifyField({ operation: ['lookup'] })];
+
+/** The fields that decide where an item goes: first in every output item. */
+const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoicesAndCreditNotes'] as const;
+
+export const TEST_NETWORK_HINT =
+	'Looked up on the Peppol test network (sandbox credential), where far fewer receivers are registered than on Peppol production';
 
 /** Options of this operation, shown in the node's Options collection. */
 export const lookupOptions: INodeProperties[] = [
@@ -64,10 +76,17 @@ interface Lookup {
 
 type Answer = { result: IDataObject; receives: boolean } | { error: Error };
 
-function concurrencyOf(value: unknown): number {
-	const n = Math.floor(Number(value));
-	if (!Number.isFinite(n) || n < 1) return DEFAULT_CONCURRENCY;
-	return Math.min(n, MAX_CONCURRENCY);
+const ROUTE_ON: readonly RouteOn[] = ['invoicesAndCreditNotes', 'invoices', 'creditNotes'];
+
+/** The run's options (item 1's values), each checked before any request: never clamped or defaulted away. */
+function readLookupOptions(ctx: IExecuteFunctions): Required<LookupOptions> {
+	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
+	const concurrency = { min: 1, max: MAX_CONCURRENCY, whole: true };
+	return {
+		routeOn: requireValid(ctx, 0, 'Can Receive When', options.routeOn ?? ROUTE_ON[0], (v) => checkChoice(v, ROUTE_ON)) as RouteOn,
+		concurrency: requireValid(ctx, 0, 'Concurrent Lookups', options.concurrency ?? DEFAULT_CONCURRENCY, (v) => checkNumber(v, concurrency)),
+		includeInputFields: requireValid(ctx, 0, 'Include Input Fields', options.includeInputFields ?? false, checkBoolean),
+	};
 }
 
 /**
@@ -78,9 +97,10 @@ function concurrencyOf(value: unknown): number {
  */
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const options = this.getNodeParameter('options', 0, {}) as LookupOptions;
-	const singleOutput = this.getNodeParameter('singleOutput', 0, false) as boolean;
+	const options = readLookupOptions(this);
+	const singleOutput = readBoolean(this, 0, 'singleOutput', 'Single Output', false);
 	const continueOnFail = this.continueOnFail();
+	let asked: PeppolNetwork | undefined;
 
 	/** Each distinct identifier once, with bounded concurrency; answers by identifier key. */
 	const lookUp = async (distinct: Lookup[]): Promise<Map<string, Answer>> => {
@@ -88,11 +108,12 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const firstClient = clients(distinct[0].itemIndex);
 		const outcomes = await runPool(
 			distinct.length,
-			{ concurrency: concurrencyOf(options.concurrency), stopOnError: !continueOnFail },
+			{ concurrency: options.concurrency, stopOnError: !continueOnFail },
 			async (index) => {
 				const { identifier, itemIndex } = distinct[index];
 				const client = await firstClient;
 				const network = networkFor(client.baseUrl);
+				asked = network;
 				const body = await client.request<ParticipantInformation>({
 					method: 'GET',
 					path: `/v1/peppol/participantInformation/${encodeURIComponent(identifier.lookup)}`,
@@ -111,7 +132,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		return answers;
 	};
 
-	return await runBatched<ParsedIdentifier, Answer | undefined>(this, {
+	const outputs = await runBatched<ParsedIdentifier, Answer | undefined>(this, {
 		read: (itemIndex) => readIdentifier(this, itemIndex),
 		run: async (read) => {
 			const distinct = new Map<string, Lookup>();
@@ -124,14 +145,26 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			if (!answer) return [];
 			if ('error' in answer) return [answer.error];
 			const input = items[itemIndex];
+			const result = readSimplify(this, itemIndex) ? pickFields(answer.result, SIMPLE_FIELDS.peppolLookup) : answer.result;
+			// Key order: the deciding fields, the input's (when kept), the rest; the lookup's values win.
+			const first: IDataObject = {};
+			for (const key of DECIDING) first[key] = result[key];
 			const item: INodeExecutionData = {
-				json: options.includeInputFields ? { ...input.json, ...answer.result } : { ...answer.result },
+				json: options.includeInputFields ? { ...first, ...input.json, ...result } : { ...result },
 				pairedItem: { item: itemIndex },
 			};
 			if (options.includeInputFields && input.binary) item.binary = input.binary;
 			return [item];
 		},
 		outputs: singleOutput ? 1 : 2,
-		route: (answer) => (answer && 'result' in answer && !answer.receives && !singleOutput ? 1 : 0),
+		route: (answer) => (answer && 'result' in answer && !answer.receives && !singleOutput ? CANNOT_RECEIVE : CAN_RECEIVE),
+		// A failed lookup never leaves through Can Receive, whose branch sends the invoice.
+		errorOutput: singleOutput ? 0 : CANNOT_RECEIVE,
+		errorFields: (itemIndex) => (options.includeInputFields ? items[itemIndex].json : undefined),
 	});
+	// Said only when it applies (not with a production or custom Base URL), once per run.
+	if (asked === 'Peppol test network' && typeof this.addExecutionHints === 'function') {
+		this.addExecutionHints({ message: TEST_NETWORK_HINT, type: 'info', location: 'outputPane' });
+	}
+	return outputs;
 }

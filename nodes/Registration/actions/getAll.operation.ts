@@ -4,8 +4,9 @@ import { readLimit, returnAllFields } from '../../shared/fields';
 import type { ClientProvider } from '../../shared/router';
 import { runPerItem } from '../../shared/items';
 import { flattenRegistration, readCompanies } from '../../shared/registrationOutput';
+import { integrationSummary, pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/simplify';
 
-export const description = [...returnAllFields({ operation: ['getAll'] })];
+export const description = [...returnAllFields({ operation: ['getAll'] }), simplifyField({ operation: ['getAll'] })];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {
@@ -19,6 +20,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		});
 		const companies = readCompanies(body);
 		const selected = limit === undefined ? companies : companies.slice(0, limit);
-		return selected.map((company) => flattenRegistration(company));
+		const simplify = readSimplify(this, itemIndex);
+		return selected.map((company) => {
+			const registration = flattenRegistration(company);
+			if (!simplify) return registration;
+			return { ...pickFields(registration, SIMPLE_FIELDS.registration), IntegrationSummary: integrationSummary(registration.Integrations) };
+		});
 	});
 }

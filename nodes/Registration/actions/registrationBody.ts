@@ -2,10 +2,12 @@
  * Turns the Create form's values into the registration request body (contract 2.1),
  * validating every field first. Pure: no n8n, no HTTP.
  */
+import { checkTypedIdentifier } from '../../shared/identifiers';
 import type { Check, FieldProblem } from '../../shared/validation';
 import {
 	checkAddressType,
 	checkBic,
+	checkBoolean,
 	checkCountryCode,
 	checkEmail,
 	checkIban,
@@ -70,16 +72,9 @@ class Problems {
 
 	bool(field: string, value: unknown, fallback: boolean): boolean {
 		if (value === undefined || value === null || value === '') return fallback;
-		if (typeof value === 'boolean') return value;
-		const textValue = String(value).trim().toLowerCase();
-		if (textValue === 'true') return true;
-		if (textValue === 'false') return false;
-		this.first ??= {
-			field,
-			value,
-			problem: 'is not true or false',
-			hint: 'Switch the option on or off, or give an expression that returns true or false.',
-		};
+		const result = checkBoolean(value);
+		if (result.ok) return result.value;
+		this.first ??= { field, value, problem: result.problem, hint: result.hint };
 		return fallback;
 	}
 }
@@ -136,10 +131,13 @@ function collectIdentifiers(
 	const entries = identifiers?.identifier ?? [];
 	return entries.map((entry, index) => {
 		const label = entries.length > 1 ? `Identifiers #${index + 1}` : 'Identifiers';
-		return {
-			IdentifierType: p.need(`${label} → Identifier Type`, entry.identifierType, (v) => checkText(v, 100)),
-			Identifier: p.need(`${label} → Identifier`, entry.identifier, (v) => checkText(v, 100)),
-		};
+		const type = p.need(`${label} → Identifier Type`, entry.identifierType, (v) => checkText(v, 100));
+		// A type that names a known kind (VAT, KBO, GLN, a scheme code) gets the check Peppol Lookup uses.
+		const identifier = p.need(`${label} → Identifier`, entry.identifier, (v) => {
+			const given = checkText(v, 100);
+			return given.ok ? (checkTypedIdentifier(type, given.value) ?? given) : given;
+		});
+		return { IdentifierType: type, Identifier: identifier };
 	});
 }
 

@@ -15,6 +15,7 @@ import type { ClientProvider } from '../../../shared/router';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';
+import { fieldMessage, itemMessage } from '../../../shared/validation';
 
 const show = { resource: ['order'], operation: ['downloadFiles'] };
 
@@ -36,7 +37,7 @@ interface Settings {
 
 function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
 	const fail = (field: string, problem: string, hint: string) =>
-		new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: "${field}" ${problem}`, { itemIndex, description: hint });
+		new NodeOperationError(ctx.getNode(), fieldMessage(itemIndex, field, undefined, problem), { itemIndex, description: hint });
 	const kinds = checkFileKinds(ctx.getNodeParameter('files', itemIndex, ['pdf', 'ubl']));
 	if ('problem' in kinds) throw fail('Files', kinds.problem, 'Pick one or more of Main PDF, UBL / XML, Other Attachments and Network Messages.');
 	if (!kinds.kinds.length) throw fail('Files', 'is empty', 'Pick at least one kind of file to read.');
@@ -59,7 +60,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 
 		const picked = pickFiles(order, settings.kinds);
 		if (picked.problem) {
-			throw new NodeOperationError(this.getNode(), `Item ${itemIndex + 1}: order ${orderId} ${picked.problem}`, {
+			throw new NodeOperationError(this.getNode(), itemMessage(itemIndex, `order ${orderId} ${picked.problem}`), {
 				itemIndex,
 				description: 'The order\'s file list cannot be read safely; no file was requested.',
 			});
@@ -67,7 +68,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (picked.missing.length && !settings.allowMissing) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Item ${itemIndex + 1}: order ${orderId}${order.OrderNumber ? ` (${String(order.OrderNumber)})` : ''} has no ${describeMissing(picked.missing)} file`,
+				itemMessage(itemIndex, `order ${orderId}${order.OrderNumber ? ` (${String(order.OrderNumber)})` : ''} has no ${describeMissing(picked.missing)} file`),
 				{
 					itemIndex,
 					description:

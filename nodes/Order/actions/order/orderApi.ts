@@ -11,7 +11,8 @@ import { readListPage } from '../../../shared/paging';
 import { externalIdFilter, readOrderId } from './orderBody';
 
 /** Which single-order path to use: the contract's, production's, or the contract's with fallback. */
-export type SingleOrderPath = 'auto' | 'order' | 'orders';
+export const SINGLE_ORDER_PATHS = ['auto', 'order', 'orders'] as const;
+export type SingleOrderPath = (typeof SINGLE_ORDER_PATHS)[number];
 
 function hasStatus(error: unknown, status: string): boolean {
 	const withCode = error as { httpCode?: string | null; context?: IDataObject };

@@ -6,8 +6,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildFilter } from '../../../shared/odata';
+import { checkOrderId } from '../../../shared/orderId';
 import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/orderTypes';
+import { checkVatNumber } from '../../../shared/identifiers';
 import type { FieldProblem } from '../../../shared/validation';
+import { checkJsonDepth, checkText } from '../../../shared/validation';
+
+/**
+ * Text fields of the order, refused (never cut) beyond MAX_TEXT_LENGTH: the contract names
+ * no limit, and a longer number, ID, reference or name is a mapping mistake (a whole
+ * document mapped into one field), not an invoice.
+ */
+const TEXT_FIELDS = ['OrderNumber', 'ExternalProviderID', 'Currency', 'Reference', 'PaymentReference'];
+const MAX_TEXT_LENGTH = 255;
+const MAX_DESCRIPTION_LENGTH = 2000;
 
 
 export interface OrderLineInput {
@@ -42,7 +54,7 @@ function text(value: unknown): string {
 	return isBlank(value) ? '' : String(value).trim();
 }
 
-const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2024-01-31 (a date picker value or {{ $today }} works too).';
+const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2026-01-31 (a date picker value or {{ $today }} works too).';
 
 /**
  * `YYYY-MM-DD` from a date string, a date-and-time string (its own calendar date, no
@@ -86,11 +98,12 @@ export function buildOrderBody(input: OrderFieldsInput): IDataObject {
 	body.OrderDirection = input.OrderDirection as Value;
 	body.OrderDate = input.OrderDate as Value;
 	if (!isBlank(input.ExpiryDate)) body.ExpiryDate = input.ExpiryDate as Value;
-	if (!isBlank(input.OrderNumber)) body.OrderNumber = text(input.OrderNumber);
-	if (!isBlank(input.ExternalProviderID)) body.ExternalProviderID = text(input.ExternalProviderID);
+	// Values go in as given: checkOrder refuses an object rather than sending "[object Object]".
+	if (!isBlank(input.OrderNumber)) body.OrderNumber = input.OrderNumber as Value;
+	if (!isBlank(input.ExternalProviderID)) body.ExternalProviderID = input.ExternalProviderID as Value;
 	const customer: IDataObject = { Name: input.Customer?.Name as Value };
-	if (!isBlank(input.Customer?.VATNumber)) customer.VATNumber = text(input.Customer?.VATNumber);
-	customer.PartyType = isBlank(input.Customer?.PartyType) ? 'Customer' : text(input.Customer?.PartyType);
+	if (!isBlank(input.Customer?.VATNumber)) customer.VATNumber = input.Customer?.VATNumber as Value;
+	customer.PartyType = isBlank(input.Customer?.PartyType) ? 'Customer' : (input.Customer?.PartyType as Value);
 	body.Customer = customer;
 	body.OrderLines = (input.OrderLines ?? []).map((line) => {
 		const out: IDataObject = {
@@ -98,7 +111,7 @@ export function buildOrderBody(input: OrderFieldsInput): IDataObject {
 			UnitPriceExcl: line.UnitPriceExcl as Value,
 			VATPercentage: line.VATPercentage as Value,
 		};
-		if (!isBlank(line.Description)) out.Description = String(line.Description);
+		if (!isBlank(line.Description)) out.Description = line.Description as Value;
 		return out;
 	});
 	return body;
@@ -116,6 +129,8 @@ export function checkOrder(input: unknown): OrderCheck {
 	if (!input || typeof input !== 'object' || Array.isArray(input)) {
 		return problem('Order', input, 'is not an object', 'Map an object with OrderType, OrderDirection, OrderDate, Customer and OrderLines.');
 	}
+	const deep = checkJsonDepth(input);
+	if (!deep.ok) return problem('Order', undefined, deep.problem, deep.hint);
 	const body: IDataObject = { ...(input as IDataObject) };
 
 	const orderType = text(body.OrderType);
@@ -151,13 +166,14 @@ export function checkOrder(input: unknown): OrderCheck {
 		);
 	}
 
-	for (const field of ['OrderNumber', 'ExternalProviderID']) {
+	for (const field of TEXT_FIELDS) {
 		if (isBlank(body[field])) {
 			delete body[field];
 			continue;
 		}
-		if (typeof body[field] === 'object') return problem(field, body[field], 'must be text', 'Map a text value.');
-		body[field] = text(body[field]);
+		const checked = checkText(body[field], MAX_TEXT_LENGTH);
+		if (!checked.ok) return problem(field, body[field], checked.problem, checked.hint);
+		body[field] = checked.value;
 	}
 
 	const customer = body.Customer;
@@ -166,9 +182,20 @@ export function checkOrder(input: unknown): OrderCheck {
 	}
 	const cleanCustomer: IDataObject = { ...(customer as IDataObject) };
 	if (isBlank(cleanCustomer.Name)) return problem('Customer.Name', cleanCustomer.Name, 'is required', "Enter the customer's name.");
-	cleanCustomer.Name = text(cleanCustomer.Name);
-	if (isBlank(cleanCustomer.VATNumber)) delete cleanCustomer.VATNumber;
-	else cleanCustomer.VATNumber = text(cleanCustomer.VATNumber).replace(/[\s.]/g, '').toUpperCase();
+	for (const field of ['Name', 'PartyType']) {
+		if (isBlank(cleanCustomer[field])) continue;
+		const checked = checkText(cleanCustomer[field], MAX_TEXT_LENGTH);
+		if (!checked.ok) return problem(`Customer.${field}`, cleanCustomer[field], checked.problem, checked.hint);
+		cleanCustomer[field] = checked.value;
+	}
+	if (isBlank(cleanCustomer.VATNumber)) {
+		delete cleanCustomer.VATNumber;
+	} else {
+		// The one VAT check, as Peppol Lookup and Registration use it.
+		const vat = checkVatNumber(cleanCustomer.VATNumber);
+		if (!vat.ok) return problem('Customer.VATNumber', cleanCustomer.VATNumber, vat.problem, vat.hint);
+		cleanCustomer.VATNumber = vat.value;
+	}
 	if (isBlank(cleanCustomer.PartyType)) cleanCustomer.PartyType = 'Customer';
 	body.Customer = cleanCustomer;
 
@@ -202,8 +229,13 @@ export function checkOrder(input: unknown): OrderCheck {
 		if (clean.Quantity === 0) {
 			return problem(`${where}.Quantity`, line.Quantity, 'is zero', 'Enter the quantity invoiced (negative for a correction).');
 		}
-		if (isBlank(clean.Description)) delete clean.Description;
-		else clean.Description = String(clean.Description);
+		if (isBlank(clean.Description)) {
+			delete clean.Description;
+		} else {
+			const description = checkText(clean.Description, MAX_DESCRIPTION_LENGTH);
+			if (!description.ok) return problem(`${where}.Description`, clean.Description, description.problem, description.hint);
+			clean.Description = description.value;
+		}
 		cleanLines.push(clean);
 	}
 	body.OrderLines = cleanLines;
@@ -227,10 +259,8 @@ export function readOrderId(body: unknown): number | undefined {
 	return undefined;
 }
 
-/** An order ID as typed or mapped: a positive integer; undefined otherwise. */
+/** An order ID as typed or mapped (checkOrderId: a positive whole number held exactly); undefined otherwise. */
 export function parseOrderId(value: unknown): number | undefined {
-	if (typeof value === 'number') return Number.isInteger(value) && value > 0 ? value : undefined;
-	if (typeof value !== 'string') return undefined;
-	const trimmed = value.trim();
-	return /^\d+$/.test(trimmed) && Number(trimmed) > 0 ? Number(trimmed) : undefined;
+	const checked = checkOrderId(value);
+	return checked.ok ? Number(checked.value) : undefined;
 }

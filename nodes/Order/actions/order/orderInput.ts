@@ -4,13 +4,15 @@
  */
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/input';
+import { inputError, readBoolean, readChoice } from '../../../shared/input';
 import type { FieldProblem } from '../../../shared/validation';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
+import { SINGLE_ORDER_PATHS } from './orderApi';
 import type { OrderFieldsInput, OrderLineInput } from './orderBody';
 import { buildOrderBody, checkOrder } from './orderBody';
 import type { IdempotencyHeader } from './sendApi';
+import { IDEMPOTENCY_HEADERS } from './sendApi';
 import { createIdempotencyKey } from './sendLogic';
 
 type InputMode = 'fields' | 'json';
@@ -38,6 +40,11 @@ function fieldLabel(field: string, mode: InputMode): string {
 		ExternalProviderID: 'External Provider ID',
 		Customer: 'Customer Name',
 		'Customer.Name': 'Customer Name',
+		'Customer.VATNumber': 'Customer VAT Number',
+		'Customer.PartyType': 'Customer Party Type',
+		Currency: 'Currency',
+		Reference: 'Reference',
+		PaymentReference: 'Payment Reference',
 		OrderLines: 'Order Lines',
 	};
 	return labels[field] ?? field;
@@ -75,7 +82,7 @@ function readJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
  * NodeOperationError naming the field and the item (before any request).
  */
 export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const mode = ctx.getNodeParameter('inputMode', itemIndex, 'fields') as InputMode;
+	const mode = readChoice<InputMode>(ctx, itemIndex, 'inputMode', 'Input Mode', ['fields', 'json'], 'fields');
 	let body: unknown;
 	if (mode === 'json') {
 		body = readJson(ctx, itemIndex);
@@ -129,16 +136,15 @@ export function createHeaders(body: IDataObject, skipIfExists: boolean, header: 
 
 /** Options › Idempotency Header of one item. */
 export function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
-	const value = ctx.getNodeParameter('options.idempotencyHeader', itemIndex, 'Idempotency-Key') as unknown;
-	return value === 'Idempotent-Key' || value === 'none' ? value : 'Idempotency-Key';
+	return readChoice(ctx, itemIndex, 'options.idempotencyHeader', 'Idempotency Header', IDEMPOTENCY_HEADERS, 'Idempotency-Key');
 }
 
 /** Skip If Already Created, Fetch Full Order, Single Order Path and Act for Party for one item. */
 export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): CreateSettings {
 	return {
-		skipIfExists: ctx.getNodeParameter('skipIfExists', itemIndex, true) as boolean,
-		fetchFull: ctx.getNodeParameter('options.fetchFullOrder', itemIndex, false) as boolean,
-		singleOrderPath: ctx.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath,
+		skipIfExists: readBoolean(ctx, itemIndex, 'skipIfExists', 'Skip If Already Created', true),
+		fetchFull: readBoolean(ctx, itemIndex, 'options.fetchFullOrder', 'Fetch Full Order', false),
+		singleOrderPath: readChoice(ctx, itemIndex, 'options.singleOrderPath', 'Single Order Path', SINGLE_ORDER_PATHS, 'auto'),
 		partyId: readPartyOption(ctx, itemIndex),
 		idempotencyHeader: readIdempotencyHeader(ctx, itemIndex),
 	};

@@ -10,6 +10,7 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } fro
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readMaxFileSize } from '../../../shared/files';
+import { itemMessage } from '../../../shared/validation';
 
 /** Extensions the service takes as attachments (beyond-contract "Files"). */
 export const ATTACHMENT_EXTENSIONS = ['pdf', 'xls', 'xlsx', 'csv'];
@@ -68,7 +69,7 @@ const extensionOf = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLow
  * Undefined when the item sends no files of its own.
  */
 export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject): Promise<OwnFiles | undefined> {
-	const fail = (message: string, hint: string) => new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { itemIndex, description: hint });
+	const fail = (message: string, hint: string) => new NodeOperationError(ctx.getNode(), itemMessage(itemIndex, message), { itemIndex, description: hint });
 	const pdfNames = propertyNames(ctx.getNodeParameter('ownPdf', itemIndex, ''));
 	const attachmentNames = propertyNames(ctx.getNodeParameter('attachmentProperties', itemIndex, ''));
 	if (!pdfNames) throw fail('"Own PDF" is not the name of a binary property', 'Enter the name of a binary property of the input item, e.g. data.');

@@ -14,7 +14,8 @@ import { attributeErrors, isAlreadySent, sendIdempotencyKey } from './sendLogic'
 export const SEND_PATH = '/v1/orders/commands/send';
 
 /** Which header carries idempotency keys (production pages spell it both ways), or none. */
-export type IdempotencyHeader = 'Idempotency-Key' | 'Idempotent-Key' | 'none';
+export const IDEMPOTENCY_HEADERS = ['Idempotency-Key', 'Idempotent-Key', 'none'] as const;
+export type IdempotencyHeader = (typeof IDEMPOTENCY_HEADERS)[number];
 
 export type SendOutcome =
 	| { status: 'sent' }

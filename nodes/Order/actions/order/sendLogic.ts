@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiErrorEntry } from '../../../shared/apiErrorEntries';
-import { parseOrderId } from './orderBody';
+import { checkOrderId } from '../../../shared/orderId';
 
 export const TRANSPORT_TYPES = ['Peppol', 'Email', 'Letter'] as const;
 
@@ -51,8 +51,9 @@ export function parseOrderIdList(value: unknown): OrderIdList {
 	if (parts.length === 0) return { problem: 'is empty' };
 	const ids: number[] = [];
 	for (const part of parts) {
-		const id = parseOrderId(part);
-		if (id === undefined) return { problem: 'is not an OrderID', value: part };
+		const checked = checkOrderId(part);
+		if (!checked.ok) return { problem: checked.problem === 'is empty' ? 'is not an OrderID' : checked.problem, value: part };
+		const id = Number(checked.value);
 		if (!ids.includes(id)) ids.push(id);
 	}
 	return { ids };

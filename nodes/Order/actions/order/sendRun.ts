@@ -6,13 +6,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/input';
+import { inputError, readBoolean, requireValid } from '../../../shared/input';
 import type { BatchedOutput } from '../../../shared/items';
+import type { Check } from '../../../shared/validation';
+import { checkBoolean, checkChoice, checkNumber } from '../../../shared/validation';
 import type { ClientProvider } from '../../../shared/router';
 import type { SingleOrderPath } from './orderApi';
-import { getOrder } from './orderApi';
+import { getOrder, SINGLE_ORDER_PATHS } from './orderApi';
 import type { IdempotencyHeader, SendOutcome } from './sendApi';
-import { sendBatch } from './sendApi';
+import { IDEMPOTENCY_HEADERS, sendBatch } from './sendApi';
 import type { DeliveryOutcome, SendTarget } from './sendLogic';
 import { deliveryOutcome, normalizeTransportType, planBatches, sendIdempotencyKey, TRANSPORT_TYPES } from './sendLogic';
 
@@ -81,8 +83,7 @@ export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): SendC
 		const hint = 'A transport type is a short name such as Peppol, Email or Letter.';
 		throw inputError(ctx, itemIndex, 'Custom Transport Type', transportType, 'is not a transport type', hint);
 	}
-	const strict = ctx.getNodeParameter('strictTransportType', itemIndex, false) as unknown;
-	return { transportType, strict: strict === true || String(strict).toLowerCase() === 'true' };
+	return { transportType, strict: readBoolean(ctx, itemIndex, 'strictTransportType', 'Strict (No Fallback)', false) };
 }
 
 /** Options that apply to the whole run (read from the first item). */
@@ -95,14 +96,16 @@ export interface SendSettings {
 }
 
 export function readSendSettings(ctx: IExecuteFunctions): SendSettings {
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const header = options.idempotencyHeader;
+	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
+	// Each option is checked (item 1's values apply to the run), never clamped or defaulted away.
+	const option = <T>(name: string, field: string, fallback: unknown, check: (value: unknown) => Check<T>): T =>
+		requireValid(ctx, 0, field, options[name] ?? fallback, check);
 	return {
-		batchSize: Math.max(1, Math.floor(Number(options.batchSize ?? 100)) || 100),
-		idempotencyHeader: header === 'Idempotent-Key' || header === 'none' ? header : 'Idempotency-Key',
-		checkDelivery: options.checkDelivery !== false,
-		fetchFull: options.fetchFullOrder === true,
-		singleOrderPath: (options.singleOrderPath as SingleOrderPath) || 'auto',
+		batchSize: option('batchSize', 'Batch Size', 100, (v) => checkNumber(v, { min: 1, whole: true })),
+		idempotencyHeader: option('idempotencyHeader', 'Idempotency Header', 'Idempotency-Key', (v) => checkChoice(v, IDEMPOTENCY_HEADERS)) as IdempotencyHeader,
+		checkDelivery: option('checkDelivery', 'Check Delivery', true, checkBoolean),
+		fetchFull: option('fetchFullOrder', 'Fetch Full Order', false, checkBoolean),
+		singleOrderPath: option('singleOrderPath', 'Single Order Path', 'auto', (v) => checkChoice(v, SINGLE_ORDER_PATHS)) as SingleOrderPath,
 	};
 }
 
