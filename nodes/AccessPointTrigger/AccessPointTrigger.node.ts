@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, nodeCredentials } from '../shared/auth';
+import { authenticationProperty, shownFor } from '../shared/auth';
 import { testAccessPointCredential } from '../shared/credentialTest';
 import { registrationIdField, retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
@@ -22,7 +22,10 @@ export class AccessPointTrigger implements INodeType {
 		defaults: { name: 'AccessPoint Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: nodeCredentials(),
+		credentials: [
+			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
+		],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
 			authenticationProperty,

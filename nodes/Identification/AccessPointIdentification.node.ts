@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, nodeCredentials } from '../shared/auth';
+import { authenticationProperty, shownFor } from '../shared/auth';
 import { searchRegistrations } from '../shared/methods';
 import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { identification } from './actions';
@@ -39,7 +39,10 @@ export class AccessPointIdentification implements INodeType {
 		outputs: OUTPUTS_EXPRESSION,
 		waitingNodeTooltip:
 			"Waiting for the user's browser to come back from the identity provider (at most 5 minutes after the start, plus the extra wait). The provider URL is in this node's output.",
-		credentials: nodeCredentials({ operation: ['start', 'startAndWait'] }),
+		credentials: [
+			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey', { operation: ['start', 'startAndWait'] }) },
+			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2', { operation: ['start', 'startAndWait'] }) },
+		],
 		webhooks: [
 			{
 				// Answers the browser redirect to $execution.resumeUrl of a waiting execution.

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, nodeCredentials } from '../shared/auth';
+import { authenticationProperty, shownFor } from '../shared/auth';
 import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
 import { actionSubtitle, describeOperations, router } from '../shared/router';
@@ -25,7 +25,10 @@ export class AccessPointIntegration implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: nodeCredentials(),
+		credentials: [
+			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
+		],
 		properties: [
 			authenticationProperty,
 			...describeOperations([integration]),

@@ -1,7 +1,7 @@
 import type { ExpressionString, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, nodeCredentials } from '../shared/auth';
+import { authenticationProperty, shownFor } from '../shared/auth';
 import { searchRegistrations } from '../shared/methods';
 import { searchOrders } from '../shared/orderId';
 import { actionSubtitle, describeOperations, router } from '../shared/router';
@@ -34,7 +34,10 @@ export class AccessPointOrder implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: nodeCredentials(),
+		credentials: [
+			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
+		],
 		properties: [
 			authenticationProperty,
 			...describeOperations(resources),

@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, nodeCredentials } from '../shared/auth';
+import { authenticationProperty, shownFor } from '../shared/auth';
 import { actForPartyOption, retryOptions } from '../shared/fields';
 import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
@@ -25,7 +25,10 @@ export class AccessPointOrderTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: nodeCredentials(),
+		credentials: [
+			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
+		],
 		properties: [
 			authenticationProperty,
 			{

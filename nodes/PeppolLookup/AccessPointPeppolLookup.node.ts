@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, nodeCredentials } from '../shared/auth';
+import { authenticationProperty, shownFor } from '../shared/auth';
 import { retryOptions } from '../shared/fields';
 import { describeOperations, router } from '../shared/router';
 import { peppolLookup } from './actions';
@@ -26,7 +26,10 @@ export class AccessPointPeppolLookup implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: nodeCredentials(),
+		credentials: [
+			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
+		],
 		properties: [
 			authenticationProperty,
 			...describeOperations([peppolLookup]),

@@ -9,7 +9,7 @@ import type {
 	ICredentialsDecrypted,
 	IDataObject,
 	IAdditionalCredentialOptions,
-	INodeCredentialDescription,
+	ICredentialsDisplayOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -38,19 +38,16 @@ export const authenticationProperty: INodeProperties = {
 	default: 'apiKey',
 };
 
-/** The `methods.credentialTest` entry every node has for the API key credential (credentialTest.ts). */
-export const API_KEY_TEST_METHOD = 'accessPointApiTest';
-
 /**
- * The node's credentials: the one that matches Authentication, where `show` also holds (e.g. only
- * some operations). The API key one is tested by the nodes' own test; n8n shows an OAuth2 one as
- * connected or not, and tests it (through its API) with the credential's declarative test.
+ * displayOptions of a node's credential entry: shown for this Authentication, where `show` also
+ * holds (e.g. only some operations). Each node writes its two entries out as object literals,
+ * `{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions:
+ * shownFor('apiKey') }` and `{ name: 'accessPointOAuth2Api', required: true, displayOptions:
+ * shownFor('oAuth2') }`: the community lint reads testedBy there and n8n's lint rules expect
+ * objects. n8n shows an OAuth2 credential as connected or not and tests it declaratively.
  */
-export function nodeCredentials(show: Record<string, string[]> = {}): INodeCredentialDescription[] {
-	return [
-		{ name: API_KEY_CREDENTIAL, required: true, testedBy: API_KEY_TEST_METHOD, displayOptions: { show: { ...show, authentication: ['apiKey'] } } },
-		{ name: DELEGATED_CREDENTIAL, required: true, displayOptions: { show: { ...show, authentication: ['oAuth2'] } } },
-	];
+export function shownFor(method: AuthenticationMethod, show: Record<string, string[]> = {}): ICredentialsDisplayOptions {
+	return { show: { ...show, authentication: [method] } };
 }
 
 /** The node's Authentication (read raw: it takes no expression, and every kind of node context has the node). */
