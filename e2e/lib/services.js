@@ -142,7 +142,7 @@ async function startPostgres({ pgBin, dir, port, logFile }) {
 	const psql = (args) => execFileSync(path.join(pgBin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', '-X', '-q', ...args], { ...asUser, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 	await until('postgres did not accept connections', () => (psql(['-d', 'postgres', '-c', 'select 1']), true), 30000, child);
 	psql(['-d', 'postgres', '-c', 'create database n8n']);
-	return Object.assign(pg, { port, user: 'n8n', database: 'n8n', runAs: who.name || process.env.USER, psql: (sql) => psql(['-d', 'n8n', '-At', '-c', sql]) });
+	return Object.assign(pg, { port, user: 'n8n', database: 'n8n', runAs: who.name || process.env.USER, psql: (sql) => psql(['-d', 'n8n', '-At', '-c', sql]).trim() });
 }
 
 /** redis-server on 127.0.0.1:<port>, no RDB snapshots, no AOF. */

@@ -1,0 +1,437 @@
+'use strict';
+/**
+ * The checks of the queue-mode leg (e2e/queue.js). Each prints its counts; a problem
+ * fails its step. `deps` carries the runner's context and helpers.
+ */
+const path = require('node:path');
+const { descendants, alive } = require('./procs');
+
+function create(deps) {
+	const { ctx, step, log, until, sleep, secs, waitExecution, activate, deactivate, executionsOf, FINAL, POLLS, POLL_EVERY_S, EXECUTIONS, W, T, cpuByTree } = deps;
+	const { emu, relay, cluster, proof, pg } = ctx;
+	const rest = () => ctx.rest;
+
+	const manualTriggerOf = (wf) => (wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger') || {}).name;
+
+	async function runManual(workflowId, triggerName) {
+		const out = await rest().post(`/rest/workflows/${workflowId}/run`, { triggerToStartFrom: { name: triggerName } });
+		if (!out || !out.executionId) throw new Error(`n8n did not start workflow ${workflowId}: ${JSON.stringify(out).slice(0, 200)}`);
+		return out.executionId;
+	}
+
+	async function ensureWorkers(names = ['worker-1', 'worker-2']) {
+		await Promise.all(names.filter((n) => !cluster.get(n) || cluster.get(n).exited).map((n) => cluster.start(n)));
+	}
+
+	// ---- every template on a worker ----------------------------------------------------------
+
+	async function templates() {
+		for (const t of ctx.templates.filter((x) => x.start === 'cli')) {
+			await step(`${t.label} runs on a worker`, async (fail) => {
+				const note = await T.runSetup(t, emu);
+				if (note) log(`   set-up: ${note}`);
+				const from = relay.requests.length;
+				const id = await runManual(t.workflowId, manualTriggerOf(T.prepare(t, t.index)));
+				const exec = await waitExecution(rest(), id);
+				for (const line of T.summarize(exec)) log(`   ${line}`);
+				const why = T.judge(t, exec);
+				if (why) fail(why);
+				const where = proof.judge(id, { requests: relay.requests.slice(from) });
+				log(`   execution ${id} (${exec.mode}) ${exec.status}; ${where.line}`);
+				where.problems.forEach(fail);
+			});
+		}
+	}
+
+	// ---- onboarding: waits on a worker, resumed through the webhook process ----------------------
+
+	async function onboarding() {
+		const t = ctx.templates.find((x) => x.start === 'cli+resume');
+		if (!t) return;
+		await step(`${t.label}: waits on a worker, the identity redirect reaches the webhook process, finishes on a worker`, async (fail) => {
+			const from = relay.requests.length;
+			const id = await runManual(t.workflowId, manualTriggerOf(T.prepare(t, t.index)));
+			const waiting = await waitExecution(rest(), id, { statuses: ['waiting', ...FINAL] });
+			for (const line of T.summarize(waiting)) log(`   ${line}`);
+			if (waiting.status !== 'waiting') throw new Error(`expected the run to wait for the identity check, status is "${waiting.status}"`);
+			const whyWait = T.judge(t, waiting, { allowWaiting: true });
+			if (whyWait) throw new Error(whyWait);
+			const before = proof.judge(id, { requests: relay.requests.slice(from) });
+			log(`   waiting (until ${waiting.waitTill}); ${before.line}`);
+			before.problems.forEach(fail);
+
+			const url = T.findProviderUrl(waiting);
+			if (!url) throw new Error('no provider URL in the waiting node output');
+			const done = await emu.provider.complete(url, 'success');
+			if (!done.location) throw new Error(`provider answered ${done.status} without a redirect`);
+			const target = new URL(done.location);
+			log(`   provider -> ${target.origin}${target.pathname}?... (webhook process: ${cluster.webhookBase})`);
+			if (target.origin !== cluster.webhookBase) fail(`the redirect goes to ${target.origin}, not to the webhook process ${cluster.webhookBase}`);
+			const webhookLog = cluster.get('webhook').logFile;
+			const offset = require('node:fs').statSync(webhookLog).size;
+			const res = await fetch(done.location, { redirect: 'manual' });
+			await res.arrayBuffer();
+			log(`   webhook process answered the redirect with HTTP ${res.status}`);
+			if (res.status >= 400) fail(`the webhook process answered ${res.status}`);
+
+			const final = await waitExecution(rest(), id);
+			for (const line of T.summarize(final)) log(`   ${line}`);
+			const why = T.judge(t, final);
+			if (why) fail(why);
+			const enq = proof.enqueuedBy(id);
+			const after = proof.judge(id, { requests: relay.requests.slice(from) });
+			log(`   ${final.status}; enqueued: ${enq.map((e) => `job ${e.job} by ${e.by}`).join(', ')}; ${after.line}`);
+			after.problems.forEach(fail);
+			const resumeJobs = enq.filter((e) => e.by === 'webhook');
+			if (!resumeJobs.length) fail(`the webhook process did not enqueue the resumed run (n8n logs: ${JSON.stringify(enq)})`);
+			const resumed = after.finished.filter((f) => resumeJobs.some((e) => e.job === f.job));
+			if (!resumed.length) fail('no worker is recorded finishing the resumed job');
+			else log(`   first part on ${before.workers.join(', ')}, resumed part on ${resumed.map((r) => r.worker).join(', ')}`);
+			const hits = require('node:fs').readFileSync(webhookLog, 'utf8').slice(offset);
+			if (!/webhook-waiting|Received webhook|Enqueued execution/.test(hits)) fail('the webhook process logged nothing about the resume');
+		});
+	}
+
+	// ---- Order Trigger on main: exactly once across polls, inserts and a restart ---------------
+
+	/** Start times of the trigger's polls: GETs of /v1/orders from main, more than 1 s apart. */
+	function pollsSince(from) {
+		const out = [];
+		for (const r of relay.requests.slice(from)) {
+			if (r.label !== 'main' || r.method !== 'GET' || !r.path.startsWith('/v1/orders')) continue;
+			if (!out.length || r.at - out[out.length - 1].last > 1000) out.push({ at: r.at, last: r.at, requests: 1 });
+			else Object.assign(out[out.length - 1], { last: r.at, requests: out[out.length - 1].requests + 1 });
+		}
+		return out;
+	}
+
+	/** Adds orders through the emulator's API while the trigger polls: 1-3 every 0.4-1.3 s, 8 at once every 9th tick. */
+	function startInserter(seed) {
+		let s = seed >>> 0;
+		const rnd = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+		const kinds = [
+			[0.6, 'Invoice', 'Income'],
+			[0.15, 'Invoice', 'Cost'],
+			[0.15, 'CreditNote', 'Income'],
+			[0.1, 'Offer', 'Income'],
+		];
+		const inserted = [];
+		const errors = [];
+		let stop = false;
+		const one = async () => {
+			let r = rnd();
+			const kind = kinds.find(([p]) => (r -= p) < 0) || kinds[0];
+			const body = {
+				OrderType: kind[1],
+				OrderDirection: kind[2],
+				OrderDate: new Date().toISOString().slice(0, 10),
+				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
+				OrderLines: [{ Description: 'queue-mode trigger e2e', Quantity: 1, UnitPriceExcl: 10, VATPercentage: 21 }],
+			};
+			try {
+				const res = await fetch(`${emu.url}/v1/orders`, { method: 'POST', headers: { apikey: emu.credentials.apiKey, partyID: emu.credentials.partyId, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+				const text = await res.text();
+				if (!res.ok) throw new Error(`${res.status} ${text.slice(0, 100)}`);
+				inserted.push({ id: Number(text), type: kind[1], direction: kind[2], at: Date.now() });
+			} catch (error) {
+				errors.push(error.message);
+			}
+		};
+		const loop = (async () => {
+			for (let tick = 1; !stop; tick++) {
+				const n = tick % 9 === 0 ? 8 : 1 + Math.floor(rnd() * 3);
+				await Promise.all(Array.from({ length: n }, one));
+				await sleep(400 + Math.floor(rnd() * 900));
+			}
+		})();
+		return {
+			inserted,
+			errors,
+			async stop() {
+				stop = true;
+				await loop;
+			},
+		};
+	}
+
+	async function restartMain(env) {
+		const t = Date.now();
+		await cluster.stop('main');
+		const stopped = Date.now() - t;
+		const m = await cluster.start('main', { extra: env });
+		ctx.rest = new deps.Rest(cluster.mainBase);
+		await ctx.rest.loginOwner();
+		return { stoppedMs: stopped, readyMs: m.readyMs, pid: m.pid };
+	}
+
+	async function trigger({ mode, env }) {
+		const t = ctx.templates.find((x) => x.start === 'activate');
+		if (!t) return;
+		const durable = Object.keys(env).length > 0;
+		await step(`Order Trigger published on main, ${mode}: each new order exactly once across ${POLLS}+ polls, inserts and a restart of main`, async (fail) => {
+			// main runs with this leg's settings from the start (a restart when they change).
+			const current = cluster.get('main').extra || {};
+			if (JSON.stringify(current) !== JSON.stringify(env)) {
+				const r = await restartMain(env);
+				log(`   main restarted with ${durable ? Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ') : 'n8n defaults'} (ready in ${secs(r.readyMs)})`);
+			}
+			const mainLog = () => cluster.logLines('main', cluster.get('main').offset);
+			const disabled = mainLog().find((l) => /durable poll cursors stay disabled/.test(l.message || ''));
+			if (durable && disabled) fail(`n8n disabled durable cursors: ${disabled.message}`);
+
+			const wf = W.fastPolling(T.prepare(t, t.index), POLL_EVERY_S);
+			wf.name = `${wf.name} (${durable ? 'durable cursors' : 'default cursors'})`;
+			const workflowId = await ctx.importWorkflow(wf);
+			const triggerName = wf.nodes.find((n) => n.type === 'n8n-nodes-access-point.accessPointOrderTrigger').name;
+			const from = relay.requests.length;
+			const tPublish = Date.now();
+			await activate(rest(), workflowId);
+			await until('the activation poll did not reach the emulator within 30 s', () => pollsSince(from).length >= 1, 30000);
+			await sleep(1500); // the activation poll sets the starting point; inserts come after it
+			const inserter = startInserter(durable ? 23 : 42);
+			const half = Math.ceil(POLLS / 2);
+			await until(`main did not poll ${half} times`, () => pollsSince(from).length >= half, (half + 10) * POLL_EVERY_S * 1000 + 60000, 500);
+			const beforeRestart = pollsSince(from).length;
+			const r = await restartMain(env);
+			log(`   ${beforeRestart} polls, then main restarted (stop ${secs(r.stoppedMs)}, ready again in ${secs(r.readyMs)}, pid ${r.pid}) while orders kept coming`);
+			await until(`main did not reach ${POLLS} polls`, () => pollsSince(from).length >= POLLS, (half + 10) * POLL_EVERY_S * 1000 + 60000, 500);
+			await inserter.stop();
+			const lastInsert = Date.now();
+			// Two more polls after the last insert, then every execution they started must be done.
+			await until('main did not poll twice after the last insert', () => pollsSince(from).filter((p) => p.at > lastInsert + 200).length >= 2, 60000, 500);
+			await until(
+				'executions of the trigger did not finish',
+				() => executionsOf(pg, workflowId).every((e) => FINAL.includes(e.status)),
+				120000,
+				500,
+			);
+			await deactivate(rest(), workflowId);
+			const polls = pollsSince(from);
+			const execs = executionsOf(pg, workflowId);
+
+			const emitted = new Map();
+			const perExec = [];
+			const workers = {};
+			const notOnWorker = [];
+			for (const e of execs) {
+				const full = await waitExecution(rest(), e.id);
+				const tasks = (full.data.resultData.runData || {})[triggerName] || [];
+				const ids = tasks.flatMap((task) => ((task.data && task.data.main && task.data.main[0]) || []).map((item) => item.json.OrderID));
+				for (const id of ids) emitted.set(id, (emitted.get(id) || 0) + 1);
+				perExec.push(ids.length);
+				if (e.status !== 'success') fail(`execution ${e.id} is ${e.status}`);
+				const by = proof.finishedBy(e.id);
+				for (const f of by) workers[f.worker] = (workers[f.worker] || 0) + 1;
+				if (!by.length || by.some((f) => !/^worker-\d+$/.test(f.worker))) notOnWorker.push(e.id);
+			}
+			const expected = inserter.inserted.filter((o) => o.type === 'Invoice' && o.direction === 'Income');
+			const expectedIds = new Set(expected.map((o) => o.id));
+			const lost = expected.filter((o) => !emitted.has(o.id));
+			const dup = [...emitted].filter(([, n]) => n > 1);
+			const unexpected = [...emitted.keys()].filter((id) => !expectedIds.has(id));
+			const pollRequests = polls.reduce((n, p) => n + p.requests, 0);
+			const callers = relay.countBy(from, (q) => q.method === 'GET' && q.path.startsWith('/v1/orders'));
+			log(`   ${polls.length} polls (${pollRequests} GET /v1/orders, by ${Object.entries(callers).map(([l, n]) => `${l} ${n}`).join(', ')}) over ${secs(Date.now() - tPublish)}, every ${POLL_EVERY_S} s`);
+			log(`   inserted ${inserter.inserted.length} orders during the polls (${expected.length} sales invoices, the rest purchase invoices, credit notes, offers)${inserter.errors.length ? `; ${inserter.errors.length} insert errors` : ''}`);
+			log(`   ${execs.length} executions (items per execution: ${perExec.join(' ')}), on ${Object.entries(workers).map(([w, n]) => `${w} ${n}`).join(', ') || 'no worker'}`);
+			log(`   emitted ${[...emitted.values()].reduce((a, b) => a + b, 0)} items for ${emitted.size} orders: lost ${lost.length}, duplicated ${dup.length}, not matching ${unexpected.length}`);
+			const staticData = pg.psql(`select coalesce("staticData"::text, '') from workflow_entity where id = '${workflowId}'`);
+			const pollerState = pg.psql(`select count(*) from poller_state where "workflowId" = '${workflowId}'`);
+			log(`   cursor: ${Number(pollerState) ? `n8n's poller_state table (${pollerState} row)` : 'workflow static data'}${staticData.includes('node:') ? ' + workflow static data' : ''}`);
+			if (polls.length < POLLS) fail(`only ${polls.length} polls`);
+			if (beforeRestart < 3) fail(`main restarted after only ${beforeRestart} polls`);
+			if (inserter.errors.length) fail(`inserts failed: ${inserter.errors.slice(0, 3).join('; ')}`);
+			if (!expected.length) fail('no sales invoice was inserted');
+			if (lost.length) fail(`lost ${lost.length} order(s): ${lost.slice(0, 10).map((o) => o.id).join(', ')}`);
+			if (dup.length) fail(`emitted more than once: ${dup.slice(0, 10).map(([id, n]) => `${id} x${n}`).join(', ')}`);
+			if (unexpected.length) fail(`emitted orders that are not new sales invoices: ${unexpected.slice(0, 10).join(', ')}`);
+			if (notOnWorker.length) fail(`executions not recorded on a worker: ${notOnWorker.join(', ')}`);
+			if (Object.keys(callers).some((l) => l !== 'main')) fail(`polls came from ${Object.keys(callers).join(', ')} (expected main only)`);
+			if (durable && !Number(pollerState)) fail('durable cursors on, but n8n kept no poller_state row for the trigger');
+		});
+	}
+
+	// ---- WEBHOOK TRIGGER: placeholder --------------------------------------------------------
+	//
+	// The issue asks: "the webhook trigger (when it exists) receives emulator events through the
+	// webhook process, each exactly once". The package has no webhook trigger node yet. When it
+	// gets one, this step fails (by design) until the check is written here: publish a workflow
+	// starting with it, let the emulator deliver events to the webhook process's production URL
+	// (cluster.webhookBase + /webhook/...), and count each event once across executions on the
+	// workers (proof.finishedBy).
+
+	async function webhookTrigger() {
+		await step('webhook trigger receives emulator events through the webhook process', () => {
+			const pkg = require(path.join(__dirname, '..', '..', 'package.json'));
+			const candidates = (pkg.n8n.nodes || []).filter((f) => /Trigger\.node\.js$/.test(f) && !/OrderTrigger/.test(f));
+			if (!candidates.length) return { skipped: 'the package has no webhook trigger node yet' };
+			throw new Error(`the package now has ${candidates.join(', ')}: write this check in e2e/lib/queue-checks.js (webhookTrigger)`);
+		});
+	}
+
+	// ---- a worker killed mid-run ------------------------------------------------------------
+
+	async function workerKill({ phase, prefix }) {
+		const COUNT = 50;
+		const what = phase === 'creates' ? `during the creates (after 20 of ${COUNT})` : 'after the send command, during the delivery checks';
+		await step(`worker SIGKILLed ${what} (Create and Send, ${COUNT} orders): nothing lost, nothing sent twice after the retry`, async (fail) => {
+			await ensureWorkers();
+			const workflowId = await ctx.importWorkflow(W.createAndSendBatch({ name: `[e2e] Create and Send ${COUNT} (${prefix})`, prefix, count: COUNT, credential: ctx.credential }));
+			emu.config.latencyMs = 40; // ~10 s of API calls, so there is a "mid-run"
+			const from = relay.requests.length;
+			const emuFrom = emu.requests.length;
+			const isCreate = (r) => r.method === 'POST' && r.path === '/v1/orders';
+			const isSend = (r) => r.method === 'POST' && r.path.startsWith('/v1/orders/commands/send');
+			let victim;
+			const off = relay.onRequest((r) => {
+				if (victim || !r.label.startsWith('worker-')) return;
+				const mine = relay.requests.slice(from);
+				const hit = phase === 'creates' ? mine.filter(isCreate).length >= 20 : r.method === 'GET' && mine.some(isSend);
+				if (hit) victim = { name: r.label, at: Date.now(), ...cluster.killNow(r.label) };
+			});
+			let first;
+			try {
+				first = await runManual(workflowId, 'Start');
+				await until(`no worker reached the kill point within 60 s`, () => victim, 60000, 100);
+			} finally {
+				off();
+			}
+			const atKill = relay.requests.slice(from);
+			log(`   execution ${first}: ${victim.name} (pid ${victim.pid}) SIGKILLed after ${atKill.filter(isCreate).length} create and ${atKill.filter(isSend).length} send request(s)`);
+			// The killed worker's task runner is our descendant too: stopped by PID if it stays.
+			await sleep(1000);
+			for (const pid of victim.descendants) if (alive(pid)) process.kill(pid, 'SIGKILL');
+			const restart = cluster.start(victim.name);
+			const crashed = await waitExecution(rest(), first, { timeoutMs: 120000 });
+			log(`   n8n marked execution ${first} "${crashed.status}" ${secs(Date.now() - victim.at)} after the kill (Bull's stalled-job check; n8n 2.41 sets maxStalledCount 0, so the job is not run again by itself)`);
+			if (crashed.status === 'success') fail(`execution ${first} succeeded although its worker was killed`);
+
+			// The user's way back: Retry (the executions list's button), else run the workflow again.
+			emu.config.latencyMs = 0;
+			const before = executionsOf(pg, workflowId).map((e) => e.id);
+			let how;
+			try {
+				await rest().post(`/rest/executions/${first}/retry`, { loadWorkflow: false });
+				how = 'Retry';
+			} catch (error) {
+				how = `run again (Retry refused: ${error.message.replace(/^.*HTTP /, 'HTTP ').slice(0, 120)})`;
+				await runManual(workflowId, 'Start');
+			}
+			const second = await until('the retry did not create an execution', () => executionsOf(pg, workflowId).find((e) => !before.includes(e.id)), 30000);
+			const again = await waitExecution(rest(), second.id, { timeoutMs: 120000 });
+			const out = ((again.data.resultData.runData || {})['Create and Send'] || []).flatMap((task) => (task.data && task.data.main && task.data.main[0]) || []);
+			const where = proof.judge(second.id);
+			log(`   ${how}: execution ${second.id} (${again.mode}) ${again.status}; ${out.length} items: ${out.filter((i) => i.json.AlreadyExisted).length} found existing, ${out.filter((i) => i.json.alreadySent).length} already sent; ${where.line}`);
+			if (again.status !== 'success') fail(`the retry ended "${again.status}"`);
+			where.problems.forEach(fail);
+			await restart;
+
+			// Count at the emulator: orders per invoice id, send commands, messages per order.
+			const orders = [...emu.store.book(emu.credentials.partyId).values()].filter((o) => String(o.ExternalProviderID || '').startsWith(`${prefix}-`));
+			const perKey = new Map();
+			for (const o of orders) perKey.set(o.ExternalProviderID, (perKey.get(o.ExternalProviderID) || 0) + 1);
+			const reqs = emu.requests.slice(emuFrom);
+			const creates = reqs.filter((r) => r.method === 'POST' && r.path === '/v1/orders' && r.status === 200);
+			const sends = reqs.filter((r) => r.method === 'POST' && r.path === '/v1/orders/commands/send');
+			const accepted = sends.filter((r) => r.status === 200);
+			const sentIds = accepted.flatMap((r) => (r.body && r.body.OrderIDs) || []).map(Number);
+			const sentTwice = [...new Set(sentIds.filter((id, i) => sentIds.indexOf(id) !== i))];
+			const unsent = orders.filter((o) => !o.IsSent);
+			const multiMsg = orders.filter((o) => (o.Messages || []).length > 1);
+			log(
+				`   emulator: ${perKey.size}/${COUNT} invoices, ${[...perKey.values()].filter((n) => n > 1).length} duplicated, ${creates.length} creates accepted; ` +
+					`${accepted.length} send command(s) accepted for ${sentIds.length} orders (${sends.length - accepted.length} refused), ${sentTwice.length} orders sent twice, ${unsent.length} unsent, ${multiMsg.length} with more than one delivery`,
+			);
+			if (perKey.size !== COUNT) fail(`${COUNT - perKey.size} invoice(s) lost`);
+			if ([...perKey.values()].some((n) => n > 1)) fail('an invoice was created twice');
+			if (sentTwice.length || multiMsg.length) fail(`orders sent twice: ${[...sentTwice, ...multiMsg.map((o) => o.OrderID)].slice(0, 10).join(', ')}`);
+			if (unsent.length) fail(`${unsent.length} invoice(s) not sent`);
+		});
+	}
+
+	// ---- throughput ---------------------------------------------------------------------------
+
+	async function throughput() {
+		await step(`throughput: ${EXECUTIONS} webhook-started Create and Send executions with one worker, then two`, async (fail) => {
+			await ensureWorkers();
+			const hookPath = 'ap-e2e-throughput';
+			const workflowId = await ctx.importWorkflow(W.webhookCreateAndSend({ name: '[e2e] Webhook -> Create and Send', path: hookPath, credential: ctx.credential }));
+			await activate(rest(), workflowId);
+			const url = `${cluster.webhookBase}/webhook/${hookPath}`;
+			const post = async (body) => {
+				const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+				await res.arrayBuffer();
+				if (!res.ok) throw new Error(`webhook answered ${res.status}`);
+			};
+			// Warm-up: the webhook is served, every worker has run the workflow once.
+			await until('the webhook process does not serve the published webhook', async () => post(W.invoice('TP-WARM', 0)).then(() => true, () => false), 30000, 500);
+			await Promise.all([1, 2, 3, 4].map((i) => post(W.invoice('TP-WARM', i))));
+			await until('warm-up executions did not finish', () => executionsOf(pg, workflowId).length >= 5 && executionsOf(pg, workflowId).every((e) => FINAL.includes(e.status)), 60000, 500);
+			relay.state.attribute = false; // the /proc look-ups would be load of their own
+
+			const runs = [];
+			for (const workers of [1, 2]) {
+				if (workers === 1) await cluster.stop('worker-2');
+				else await cluster.start('worker-2');
+				await sleep(2000);
+				const done = new Set(executionsOf(pg, workflowId).map((e) => e.id));
+				const roots = { main: cluster.get('main').pid, webhook: cluster.get('webhook').pid, 'worker-1': cluster.get('worker-1').pid, postgres: pg.pid, redis: ctx.redisPid };
+				if (workers === 2) roots['worker-2'] = cluster.get('worker-2').pid;
+				const cpu0 = cpuByTree(roots);
+				const self0 = process.cpuUsage();
+				const load0 = require('node:os').loadavg()[0];
+				const tStart = Date.now();
+				let next = 0;
+				const senders = Array.from({ length: 10 }, async () => {
+					while (next < EXECUTIONS) await post(W.invoice(`TP${workers}`, ++next));
+				});
+				await Promise.all(senders);
+				const tSent = Date.now();
+				const mine = () => executionsOf(pg, workflowId).filter((e) => !done.has(e.id));
+				await until(`${EXECUTIONS} executions did not finish within 10 min`, () => mine().length >= EXECUTIONS && mine().every((e) => FINAL.includes(e.status)), 600000, 1000);
+				const rows = mine();
+				const tEnd = Math.max(...rows.map((r) => r.stoppedMs));
+				const cpu1 = cpuByTree(roots);
+				const self1 = process.cpuUsage(self0);
+				const wall = (tEnd - tStart) / 1000;
+				const cpu = Object.fromEntries(Object.keys(roots).map((k) => [k, (cpu1[k] || 0) - (cpu0[k] || 0)]));
+				cpu['e2e (emulator, relay, load)'] = (self1.user + self1.system) / 1e6;
+				const totalCpu = Object.values(cpu).reduce((a, b) => a + b, 0);
+				const byWorker = {};
+				for (const l of cluster.logLines('main')) {
+					const m = l.metadata || {};
+					if (/^Execution \d+ \(job \d+\) finished$/.test(l.message || '') && rows.some((r) => r.id === m.executionId)) byWorker[m.workerId] = (byWorker[m.workerId] || 0) + 1;
+				}
+				const failedRows = rows.filter((r) => r.status !== 'success');
+				const run = { workers, wall, eps: EXECUTIONS / wall, enqueueS: (tSent - tStart) / 1000, cpu, totalCpu, load0, load1: require('node:os').loadavg()[0], byWorker, failed: failedRows.length };
+				runs.push(run);
+				log(`   ${workers} worker(s): ${EXECUTIONS} executions in ${wall.toFixed(1)} s = ${run.eps.toFixed(1)} executions/s (webhook answered all ${EXECUTIONS} in ${run.enqueueS.toFixed(1)} s); by worker: ${Object.entries(byWorker).map(([w, n]) => `${w} ${n}`).join(', ')}`);
+				log(`      CPU over the run: ${Object.entries(cpu).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(1)} s (${((v / wall) * 100).toFixed(0)}%)`).join(', ')}`);
+				log(`      total ${totalCpu.toFixed(1)} CPU-s in ${wall.toFixed(1)} s = ${(totalCpu / wall).toFixed(2)} of ${require('node:os').cpus().length} cores busy (load average ${run.load0.toFixed(1)} -> ${run.load1.toFixed(1)}; other users of the machine not counted)`);
+				if (failedRows.length) fail(`${failedRows.length} of ${EXECUTIONS} executions did not succeed (${workers} worker(s))`);
+				const orders = [...emu.store.book(emu.credentials.partyId).values()].filter((o) => String(o.ExternalProviderID || '').startsWith(`TP${workers}-`));
+				const sent = orders.filter((o) => o.IsSent && (o.Messages || []).length === 1).length;
+				log(`      emulator: ${orders.length} invoices created, ${sent} sent once`);
+				if (orders.length !== EXECUTIONS || sent !== EXECUTIONS) fail(`${workers} worker(s): ${orders.length} invoices / ${sent} sent once, expected ${EXECUTIONS}`);
+			}
+			relay.state.attribute = true;
+			await deactivate(rest(), workflowId);
+			if (runs.length === 2) {
+				const [one, two] = runs;
+				const ratio = two.eps / one.eps;
+				const n8nCpu = (r, k) => Object.entries(r.cpu).filter(([name]) => name.startsWith(k)).reduce((s, [, v]) => s + v, 0);
+				log(`   two workers ÷ one: ${ratio.toFixed(2)}x (${one.eps.toFixed(1)} -> ${two.eps.toFixed(1)} executions/s)`);
+				log(
+					`   CPU per execution: workers ${((n8nCpu(one, 'worker') / EXECUTIONS) * 1000).toFixed(0)} ms -> ${((n8nCpu(two, 'worker') / EXECUTIONS) * 1000).toFixed(0)} ms, ` +
+						`main ${((one.cpu.main / EXECUTIONS) * 1000).toFixed(0)} -> ${((two.cpu.main / EXECUTIONS) * 1000).toFixed(0)} ms, webhook ${((one.cpu.webhook / EXECUTIONS) * 1000).toFixed(0)} -> ${((two.cpu.webhook / EXECUTIONS) * 1000).toFixed(0)} ms, ` +
+						`postgres ${((one.cpu.postgres / EXECUTIONS) * 1000).toFixed(0)} -> ${((two.cpu.postgres / EXECUTIONS) * 1000).toFixed(0)} ms`,
+				);
+				ctx.throughput = runs;
+			}
+		});
+	}
+
+	return { templates, onboarding, trigger, webhookTrigger, workerKill, throughput };
+}
+
+module.exports = { create };
