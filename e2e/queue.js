@@ -55,6 +55,12 @@ const DURABLE_ENV = {
 	// The scheduler's executor looks for due polls every 5 s by default; every second here so
 	// the 3-second poll times are kept.
 	N8N_SCHEDULER_EXECUTOR_INTERVAL: '1',
+	// Poll times missed while main is down are dropped, not caught up: n8n 2.41 runs the
+	// caught-up polls of one node at the same time, each from the same cursor (its fence checks
+	// the task's lease, not the cursor), so with 20 poll times and the default grace (60 s) a
+	// 15 s restart gave 5 simultaneous polls and 5 executions of the same orders.
+	// E2E_QUEUE_MISFIRE_GRACE=60 shows it.
+	N8N_SCHEDULER_MISFIRE_GRACE: process.env.E2E_QUEUE_MISFIRE_GRACE || '2',
 };
 
 const results = [];

@@ -41,6 +41,7 @@ function queueEnv({ userFolder, n8nVersion, pg, redis, mainPort, webhookPort, po
 		N8N_LOG_FORMAT: 'json',
 		// One event log per process (n8n's own record of which process ran which node).
 		N8N_EVENTBUS_LOGWRITER_LOGFULLPATH: eventLog,
+		N8N_EVENTBUS_LOGWRITER_KEEPLOGCOUNT: '20', // n8n rotates it on every start
 		...extra,
 	});
 	return env;

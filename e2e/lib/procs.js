@@ -67,4 +67,12 @@ function descendants(pid) {
 	return tree(pid).filter((p) => p !== pid);
 }
 
-module.exports = { snapshot, tree, cpuByTree, descendants, alive };
+/** Seconds of CPU time the whole machine spent busy and in total so far (/proc/stat, all cores). */
+function machineCpu() {
+	const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+	const idle = f[3] + (f[4] || 0); // idle + iowait
+	const total = f.slice(0, 8).reduce((a, b) => a + b, 0); // user nice system idle iowait irq softirq steal
+	return { busy: (total - idle) / TICKS, total: total / TICKS };
+}
+
+module.exports = { snapshot, tree, cpuByTree, descendants, alive, machineCpu };
