@@ -89,6 +89,27 @@ function webhookCreateAndSend({ name, path, credential }) {
 	};
 }
 
+/** Webhook (POST, answers at once) -> No Operation: n8n's own cost of a queued execution. */
+function webhookNoop({ name, path }) {
+	return {
+		name,
+		nodes: [
+			{
+				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+				id: 'd0000000-0000-4000-8000-000000000001',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: 'd0000000-0000-4000-8000-0000000000aa',
+			},
+			{ parameters: {}, id: 'd0000000-0000-4000-8000-000000000002', name: 'No Operation', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0] },
+		],
+		connections: { Webhook: { main: [[{ node: 'No Operation', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 /**
  * The Order Trigger template polling every `everySeconds`: n8n refuses a poll time under a
  * minute, so there is one Custom poll time per second mark ("0 * * * * *", "3 * * * * *" ...),
@@ -102,4 +123,4 @@ function fastPolling(workflow, everySeconds) {
 	return wf;
 }
 
-module.exports = { createAndSendBatch, webhookCreateAndSend, fastPolling, invoice, CUSTOMERS };
+module.exports = { createAndSendBatch, webhookCreateAndSend, webhookNoop, fastPolling, invoice, CUSTOMERS };
