@@ -135,7 +135,10 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 		log(`\n${sig}: stopping every process this run started`);
 		stopEverything()
 			.catch(() => stopEverythingSync())
-			.finally(() => process.exit(1));
+			.finally(() => {
+				if (started.work && !ARGS.has('--keep')) fs.rmSync(started.work, { recursive: true, force: true });
+				process.exit(1);
+			});
 	});
 }
 process.once('exit', stopEverythingSync);
@@ -242,6 +245,8 @@ async function main() {
 			log(`   emulator ${emu.url}, reached by n8n through the caller relay ${relay.url}`);
 			ctx.rest = new Rest(cluster.mainBase);
 			await ctx.rest.loginOwner();
+			const pgWarning = cluster.logLines('main').find((l) => /Postgres \d+ is not supported/.test(l.message || ''));
+			if (pgWarning) log(`   note: n8n says "${pgWarning.message}" (Debian 12 ships Postgres 15; everything below runs on it)`);
 			const ids = ctx.proof.hostIds();
 			log(`   n8n hostIds: ${Object.entries(ids).map(([h, n]) => `${n} = ${h}`).join(', ')}`);
 			if (Object.keys(ids).length < 2) throw new Error(`expected two workers to report distinct hostIds, got ${JSON.stringify(ids)}`);

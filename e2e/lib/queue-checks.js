@@ -227,7 +227,7 @@ function create(deps) {
 				});
 			});
 			const r = await restartMain(env, { stopping });
-			log(`   ${sigterm.pollsBefore} polls, then SIGTERM to main during poll ${sigterm.pollsBefore + 1} (main down ${secs(Date.now() - sigterm.at - r.readyMs)}, ready again ${secs(r.readyMs)} after its start, pid ${r.pid}); orders kept coming`);
+			log(`   ${sigterm.pollsBefore} polls, then SIGTERM to main during poll ${sigterm.pollsBefore + 1}; main ready again ${secs(Date.now() - sigterm.at)} later (pid ${r.pid}) while orders kept coming`);
 			await until(`main did not reach ${POLLS} polls`, () => pollsSince(from).length >= POLLS, pollWait, 500);
 			await inserter.stop();
 			const lastInsert = Date.now();
@@ -368,6 +368,7 @@ function create(deps) {
 			await sleep(1000);
 			for (const pid of victim.descendants) if (alive(pid)) process.kill(pid, 'SIGKILL');
 			const restart = cluster.start(victim.name);
+			restart.catch(() => {}); // awaited below; a stop meanwhile (SIGINT) must not crash the run
 			const crashed = await waitExecution(rest(), first, { timeoutMs: 120000 });
 			log(`   n8n marked execution ${first} "${crashed.status}" ${secs(Date.now() - victim.at)} after the kill (Bull's stalled-job check; n8n 2.41 sets maxStalledCount 0, so the job is not run again by itself)`);
 			if (crashed.status === 'success') fail(`execution ${first} succeeded although its worker was killed`);
