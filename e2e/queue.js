@@ -249,7 +249,7 @@ async function main() {
 			if (pgWarning) log(`   note: n8n says "${pgWarning.message}" (Debian 12 ships Postgres 15; everything below runs on it)`);
 			const ids = ctx.proof.hostIds();
 			log(`   n8n hostIds: ${Object.entries(ids).map(([h, n]) => `${n} = ${h}`).join(', ')}`);
-			if (Object.keys(ids).length < 2) throw new Error(`expected two workers to report distinct hostIds, got ${JSON.stringify(ids)}`);
+			if (Object.keys(ids).length < 2) throw new Error(`the two workers report the same n8n hostId (${JSON.stringify(ids)}): in a container n8n uses the host name, and \`unshare --uts\` was not available to give each process its own`);
 		});
 		if (!clusterOk) return;
 
