@@ -280,9 +280,12 @@ function create(deps) {
 			// What the poll in flight at SIGTERM could have read: orders added since the poll before it.
 			const inFlight = (o) => o.at >= sigterm.prevPollAt - 1000 && o.at <= sigterm.at;
 			const callers = relay.countBy(from, (q) => q.method === 'GET' && q.path.startsWith('/v1/orders'));
+			// Polls of the node at the same moment: two non-first-page reads with the same filter within 2 s.
+			const reads = relay.requests.slice(from).filter((q) => q.label === 'main' && q.method === 'GET' && q.path.startsWith('/v1/orders') && !isBaseline(q) && !/skip|NextpageLink|%24skip/i.test(q.path));
+			const overlaps = reads.filter((q, i) => reads.slice(0, i).some((p) => p.path === q.path && q.at - p.at < 2000));
 			require('node:fs').writeFileSync(
 				path.join(cluster.logDir, `trigger-${durable ? 'durable' : 'default'}.json`),
-				JSON.stringify({ sigterm, polls, inserted: inserter.inserted, executions: dump }, null, 1),
+				JSON.stringify({ sigterm, polls, overlaps, inserted: inserter.inserted, executions: dump }, null, 1),
 			);
 			log(`   ${polls.length} polls (${polls.reduce((n, p) => n + p.requests, 0)} GET /v1/orders, by ${Object.entries(callers).map(([l, n]) => `${l} ${n}`).join(', ')}) over ${secs(Date.now() - tPublish)}, every ${POLL_EVERY_S} s`);
 			log(`   starting point: ${baselines} poll(s) without a stored cursor; the 2 sales invoices added between the activation poll and the next came out ${preOut.join(' and ')} time(s)`);
@@ -309,11 +312,90 @@ function create(deps) {
 			if (durable && preOut.some((n) => n === 0)) {
 				log(`   KNOWN n8n LIMIT (durable cursors): the activation poll's cursor is not kept, so the trigger starts at the first scheduled poll; the ${preOut.filter((n) => n === 0).length} order(s) added in between did not come out`);
 			}
-			if (dup.length) fail(`emitted more than once: ${dup.slice(0, 10).map(([id, n]) => `${id} x${n}`).join(', ')}`);
+			if (dup.length) {
+				const where = (id) => dump.filter((e) => e.ids.includes(id)).map((e) => e.id).join('+');
+				fail(`emitted more than once: ${dup.slice(0, 10).map(([id, n]) => `${id} x${n} (executions ${where(id)})`).join(', ')}`);
+			}
+			if (overlaps.length) {
+				// Two polls of the node at the same moment read the same cursor; n8n 2.41 does not
+				// keep polls of one node apart (a late cron with default cursors, simultaneous tasks
+				// with durable ones), so both may emit the same orders.
+				log(`   ${overlaps.length} time(s) main polled twice at once from the same cursor: ${overlaps.map((o) => `${secs(o.at - tPublish)} after publishing`).join(', ')}`);
+			}
 			if (unexpected.length) fail(`emitted orders that are not new sales invoices: ${unexpected.slice(0, 10).join(', ')}`);
 			if (notOnWorker.length) fail(`executions not recorded on a worker: ${notOnWorker.join(', ')}`);
 			if (Object.keys(callers).some((l) => l !== 'main')) fail(`polls came from ${Object.keys(callers).join(', ')} (expected main only)`);
 			if (durable && !pollerState) fail('durable cursors on, but n8n kept no poller_state row for the trigger');
+		});
+	}
+
+	/**
+	 * A poll that outlasts the poll interval (the API answers after 5 s, poll times every 4 s),
+	 * default cursors: n8n 2.41 starts the next poll of the node while the first still runs,
+	 * and both read the same cursor from the workflow's static data. Each order must still come
+	 * out once. (With durable cursors every poll reads its own copy of the cursor, so only n8n
+	 * could keep them apart; not checked there.)
+	 */
+	async function triggerSlowApi() {
+		const t = ctx.templates.find((x) => x.start === 'activate');
+		if (!t) return;
+		const SLOW_MS = (POLL_EVERY_S + 1) * 1000;
+		await step(`Order Trigger, default cursors: a poll slower than the poll interval (API answers after ${SLOW_MS / 1000} s, polls every ${POLL_EVERY_S} s) emits no order twice`, async (fail) => {
+			if (Object.keys(cluster.get('main').extra || {}).length) {
+				const r = await restartMain({});
+				log(`   main restarted with n8n defaults (ready in ${secs(r.readyMs)})`);
+			}
+			const wf = W.fastPolling(T.prepare(t, t.index), POLL_EVERY_S);
+			wf.name = `${wf.name} (slow API)`;
+			const workflowId = await ctx.importWorkflow(wf);
+			const triggerName = wf.nodes.find((n) => n.type === 'n8n-nodes-access-point.accessPointOrderTrigger').name;
+			const from = relay.requests.length;
+			await activate(rest(), workflowId);
+			const storedReads = () => relay.requests.slice(from).filter((q) => q.label === 'main' && q.method === 'GET' && q.path.startsWith('/v1/orders') && /LastModified(%20|\+| )ge/.test(q.path));
+			await until('no poll read from a stored cursor within 60 s', () => storedReads().length >= 1, 60000, 200);
+			// Orders go straight into the emulator's store here: its API is slowed down for everyone.
+			const party = emu.credentials.partyId;
+			const added = [];
+			const add = () => added.push(emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } }).OrderID);
+			for (let i = 0; i < 3; i++) add();
+			const slowFrom = Date.now();
+			emu.config.latencyMs = SLOW_MS;
+			try {
+				while (Date.now() - slowFrom < 3 * SLOW_MS) {
+					add();
+					await sleep(1500);
+				}
+			} finally {
+				emu.config.latencyMs = 0;
+			}
+			const slowTo = Date.now();
+			const readsWhileSlow = storedReads().filter((q) => q.at >= slowFrom && q.at < slowTo).length;
+			await until('main did not poll twice after the slow period', () => storedReads().filter((q) => q.at > slowTo + SLOW_MS).length >= 2, 60000, 500);
+			await until('executions of the trigger did not finish', () => executionsOf(pg, workflowId).every((e) => FINAL.includes(e.status)), 120000, 500);
+			await deactivate(rest(), workflowId);
+			const emitted = new Map();
+			const dump = [];
+			for (const e of executionsOf(pg, workflowId)) {
+				const { ids } = await emittedBy(e.id, triggerName);
+				dump.push({ id: e.id, status: e.status, createdMs: e.createdMs, ids });
+				for (const id of ids) emitted.set(id, (emitted.get(id) || 0) + 1);
+			}
+			const reads = storedReads();
+			const sameCursor = reads.filter((q, i) => reads.slice(0, i).some((p) => p.path === q.path && q.at - p.at < SLOW_MS + 1000));
+			require('node:fs').writeFileSync(path.join(cluster.logDir, 'trigger-slow-api.json'), JSON.stringify({ slowFrom, slowTo, added, reads, executions: dump }, null, 1));
+			const lost = added.filter((id) => !emitted.has(id));
+			const dup = added.filter((id) => (emitted.get(id) || 0) > 1);
+			log(`   ${added.length} sales invoices added; ${readsWhileSlow} poll(s) started while every answer took ${SLOW_MS / 1000} s; ${sameCursor.length} poll(s) read a cursor another poll was still reading`);
+			log(`   ${dump.length} executions (items: ${dump.map((e) => e.ids.length).join(' ')}); lost ${lost.length}, emitted twice or more ${dup.length}`);
+			if (!readsWhileSlow) fail('no poll ran while the API was slow: the check did not happen');
+			if (lost.length) fail(`lost ${lost.length} order(s): ${lost.join(', ')}`);
+			if (dup.length) {
+				fail(
+					`${dup.length} order(s) emitted more than once (${dup.slice(0, 8).map((id) => `${id} in executions ${dump.filter((e) => e.ids.includes(id)).map((e) => e.id).join('+')}`).join('; ')}): ` +
+						'n8n ran the next poll while the previous one was still waiting for the API, and both read the same cursor ' +
+						'(nodes/OrderTrigger/poll.ts keeps no mark of a poll in progress in the static data both polls share)',
+				);
+			}
 		});
 	}
 
@@ -533,7 +615,7 @@ function create(deps) {
 		});
 	}
 
-	return { templates, onboarding, trigger, webhookTrigger, workerKill, throughput };
+	return { templates, onboarding, trigger, triggerSlowApi, webhookTrigger, workerKill, throughput };
 }
 
 module.exports = { create };
