@@ -45,7 +45,8 @@ function holdsSocket(pid, inode) {
 
 /**
  * Starts the relay on 127.0.0.1:0 in front of `target` (http://127.0.0.1:PORT).
- * `watch(label, pid)` names a process; `requests` lists { label, pid, method, path, at }.
+ * `watch(label, pid)` names a process; `requests` lists { label, pid, method, path, at, answeredAt }
+ * (answeredAt: the first byte of the answer; a chunked answer of several parts counts once).
  * `onRequest(fn)` is called for every request line seen (fn(entry)).
  */
 async function startCallerRelay(target) {
@@ -76,6 +77,11 @@ async function startCallerRelay(target) {
 		const who = whoIs(client.remotePort, server.address().port);
 		const upstream = net.connect(upstreamPort, '127.0.0.1');
 		sockets.add(upstream);
+		const waiting = []; // this connection's requests not answered yet
+		upstream.on('data', () => {
+			const entry = waiting.shift();
+			if (entry) entry.answeredAt = Date.now();
+		});
 		client.on('data', (chunk) => {
 			const text = chunk.toString('latin1');
 			REQUEST_LINE.lastIndex = 0;
@@ -83,6 +89,7 @@ async function startCallerRelay(target) {
 			while ((m = REQUEST_LINE.exec(text))) {
 				const entry = { ...who, method: m[1], path: m[2], at: Date.now() };
 				requests.push(entry);
+				waiting.push(entry);
 				for (const fn of listeners) {
 					try {
 						fn(entry);

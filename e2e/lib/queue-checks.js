@@ -94,6 +94,11 @@ function create(deps) {
 
 	// ---- Order Trigger on main: exactly once across polls, inserts and a restart ---------------
 
+	/** Requests that started while an earlier one in `reads` was still waiting for its answer. */
+	function startedWhileWaiting(reads) {
+		return reads.filter((q, i) => reads.slice(0, i).some((p) => p.at < q.at && (p.answeredAt === undefined || p.answeredAt > q.at)));
+	}
+
 	/** Start times of the trigger's polls: GETs of /v1/orders from main, more than 1 s apart. */
 	function pollsSince(from) {
 		const out = [];
@@ -280,9 +285,8 @@ function create(deps) {
 			// What the poll in flight at SIGTERM could have read: orders added since the poll before it.
 			const inFlight = (o) => o.at >= sigterm.prevPollAt - 1000 && o.at <= sigterm.at;
 			const callers = relay.countBy(from, (q) => q.method === 'GET' && q.path.startsWith('/v1/orders'));
-			// Polls of the node at the same moment: two non-first-page reads with the same filter within 2 s.
-			const reads = relay.requests.slice(from).filter((q) => q.label === 'main' && q.method === 'GET' && q.path.startsWith('/v1/orders') && !isBaseline(q) && !/skip|NextpageLink|%24skip/i.test(q.path));
-			const overlaps = reads.filter((q, i) => reads.slice(0, i).some((p) => p.path === q.path && q.at - p.at < 2000));
+			// Polls of the node at the same moment: a read that started while another was unanswered.
+			const overlaps = startedWhileWaiting(relay.requests.slice(from).filter((q) => q.label === 'main' && q.method === 'GET' && q.path.startsWith('/v1/orders')));
 			require('node:fs').writeFileSync(
 				path.join(cluster.logDir, `trigger-${durable ? 'durable' : 'default'}.json`),
 				JSON.stringify({ sigterm, polls, overlaps, inserted: inserter.inserted, executions: dump }, null, 1),
@@ -320,7 +324,7 @@ function create(deps) {
 				// Two polls of the node at the same moment read the same cursor; n8n 2.41 does not
 				// keep polls of one node apart (a late cron with default cursors, simultaneous tasks
 				// with durable ones), so both may emit the same orders.
-				log(`   ${overlaps.length} time(s) main polled twice at once from the same cursor: ${overlaps.map((o) => `${secs(o.at - tPublish)} after publishing`).join(', ')}`);
+				log(`   ${overlaps.length} time(s) a poll of main started while another was waiting for the API: ${overlaps.map((o) => `${secs(o.at - tPublish)} after publishing`).join(', ')}`);
 			}
 			if (unexpected.length) fail(`emitted orders that are not new sales invoices: ${unexpected.slice(0, 10).join(', ')}`);
 			if (notOnWorker.length) fail(`executions not recorded on a worker: ${notOnWorker.join(', ')}`);
@@ -381,11 +385,11 @@ function create(deps) {
 				for (const id of ids) emitted.set(id, (emitted.get(id) || 0) + 1);
 			}
 			const reads = storedReads();
-			const sameCursor = reads.filter((q, i) => reads.slice(0, i).some((p) => p.path === q.path && q.at - p.at < SLOW_MS + 1000));
+			const sameCursor = startedWhileWaiting(reads);
 			require('node:fs').writeFileSync(path.join(cluster.logDir, 'trigger-slow-api.json'), JSON.stringify({ slowFrom, slowTo, added, reads, executions: dump }, null, 1));
 			const lost = added.filter((id) => !emitted.has(id));
 			const dup = added.filter((id) => (emitted.get(id) || 0) > 1);
-			log(`   ${added.length} sales invoices added; ${readsWhileSlow} poll(s) started while every answer took ${SLOW_MS / 1000} s; ${sameCursor.length} poll(s) read a cursor another poll was still reading`);
+			log(`   ${added.length} sales invoices added; ${readsWhileSlow} poll(s) started while every answer took ${SLOW_MS / 1000} s; ${sameCursor.length} poll(s) started while another was still waiting for its answer`);
 			log(`   ${dump.length} executions (items: ${dump.map((e) => e.ids.length).join(' ')}); lost ${lost.length}, emitted twice or more ${dup.length}`);
 			if (!readsWhileSlow) fail('no poll ran while the API was slow: the check did not happen');
 			if (lost.length) fail(`lost ${lost.length} order(s): ${lost.join(', ')}`);
