@@ -496,7 +496,8 @@ function create(deps) {
 			const perKey = new Map();
 			for (const o of orders) perKey.set(o.ExternalProviderID, (perKey.get(o.ExternalProviderID) || 0) + 1);
 			const reqs = emu.requests.slice(emuFrom);
-			const creates = reqs.filter((r) => r.method === 'POST' && r.path === '/v1/orders' && r.status === 200);
+			const createRequests = reqs.filter((r) => r.method === 'POST' && r.path === '/v1/orders');
+			const creates = createRequests.filter((r) => r.status === 200);
 			const sends = reqs.filter((r) => r.method === 'POST' && r.path === '/v1/orders/commands/send');
 			const accepted = sends.filter((r) => r.status === 200);
 			const sentIds = accepted.flatMap((r) => (r.body && r.body.OrderIDs) || []).map(Number);
@@ -504,7 +505,7 @@ function create(deps) {
 			const unsent = orders.filter((o) => !o.IsSent);
 			const multiMsg = orders.filter((o) => (o.Messages || []).length > 1);
 			log(
-				`   emulator: ${perKey.size}/${COUNT} invoices, ${[...perKey.values()].filter((n) => n > 1).length} duplicated, ${creates.length} creates accepted; ` +
+				`   emulator: ${perKey.size}/${COUNT} invoices, ${[...perKey.values()].filter((n) => n > 1).length} duplicated, ${createRequests.length} create requests (${createRequests.length - creates.length} whose answer never reached the killed worker); ` +
 					`${accepted.length} send command(s) accepted for ${sentIds.length} orders (${sends.length - accepted.length} refused), ${sentTwice.length} orders sent twice, ${unsent.length} unsent, ${multiMsg.length} with more than one delivery`,
 			);
 			if (perKey.size !== COUNT) fail(`${COUNT - perKey.size} invoice(s) lost`);
