@@ -505,7 +505,7 @@ function create(deps) {
 			const unsent = orders.filter((o) => !o.IsSent);
 			const multiMsg = orders.filter((o) => (o.Messages || []).length > 1);
 			log(
-				`   emulator: ${perKey.size}/${COUNT} invoices, ${[...perKey.values()].filter((n) => n > 1).length} duplicated, ${createRequests.length} create requests (${createRequests.length - creates.length} whose answer never reached the killed worker); ` +
+				`   emulator: ${perKey.size}/${COUNT} invoices, ${[...perKey.values()].filter((n) => n > 1).length} duplicated, ${createRequests.length} create requests (${creates.length} answered 200, ${createRequests.filter((r) => r.status === null).length} unanswered: the worker died first); ` +
 					`${accepted.length} send command(s) accepted for ${sentIds.length} orders (${sends.length - accepted.length} refused), ${sentTwice.length} orders sent twice, ${unsent.length} unsent, ${multiMsg.length} with more than one delivery`,
 			);
 			if (perKey.size !== COUNT) fail(`${COUNT - perKey.size} invoice(s) lost`);
