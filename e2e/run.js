@@ -17,6 +17,7 @@
  * 11. jest@core1    the same suite on the last 1.x n8n-core under this Node (e2e/core1.js)
  *
  * Flags: --skip-browser --skip-jest (steps 10 and 11) --skip-core1 --keep (keep the temp folder)
+ *        --queue: the queue-mode leg instead (e2e/queue.js: Postgres, Redis, main, workers, webhook)
  * Env: E2E_CACHE, E2E_N8N_VERSION (see e2e/install.js), E2E_ARTIFACTS (default .artifacts/e2e),
  *      E2E_JEST_ARGS (default test/workflows)
  * Exit code 1 when any step fails; the summary names what failed.
@@ -339,17 +340,26 @@ function tail(text, n = 4) {
 	return lines.slice(-n).join(' | ').slice(0, 800);
 }
 
-main()
-	.catch((error) => {
-		results.push({ name: 'e2e runner', ms: 0, problems: [error && error.stack ? error.stack : String(error)] });
-		log(String(error && error.stack ? error.stack : error));
-	})
-	.finally(() => {
-		const failed = results.filter((r) => r.problems.length);
-		log('\n== summary');
-		for (const r of results) log(`   ${r.problems.length ? 'FAIL' : 'ok  '} ${secs(r.ms).padStart(8)}  ${r.name}`);
-		for (const r of failed) for (const p of r.problems) log(`   - ${r.name}: ${p}`);
-		log(`   total ${secs(Date.now() - t0)}; artifacts in ${path.relative(REPO, ARTIFACTS)}/`);
-		log(`e2e: ${results.length - failed.length} passed, ${failed.length} failed`);
-		process.exitCode = failed.length || !results.length ? 1 : 0;
-	});
+if (ARGS.has('--queue')) {
+	// The queue-mode leg (Postgres, Redis, main, workers, webhook process) is its own runner.
+	require('./queue');
+} else {
+	runAll();
+}
+
+function runAll() {
+	main()
+		.catch((error) => {
+			results.push({ name: 'e2e runner', ms: 0, problems: [error && error.stack ? error.stack : String(error)] });
+			log(String(error && error.stack ? error.stack : error));
+		})
+		.finally(() => {
+			const failed = results.filter((r) => r.problems.length);
+			log('\n== summary');
+			for (const r of results) log(`   ${r.problems.length ? 'FAIL' : 'ok  '} ${secs(r.ms).padStart(8)}  ${r.name}`);
+			for (const r of failed) for (const p of r.problems) log(`   - ${r.name}: ${p}`);
+			log(`   total ${secs(Date.now() - t0)}; artifacts in ${path.relative(REPO, ARTIFACTS)}/`);
+			log(`e2e: ${results.length - failed.length} passed, ${failed.length} failed`);
+			process.exitCode = failed.length || !results.length ? 1 : 0;
+		});
+}

@@ -226,6 +226,30 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 	if (this.getMode() === 'manual') return await sample(this, client, settings);
 
 	const staticData = this.getWorkflowStaticData('node');
+	// n8n 2.41 starts the next poll while a slow one still runs, on the same static data: both
+	// would read the same cursor and emit the same orders. The later one steps aside.
+	const started = Date.now();
+	if (pollInFlight(staticData[IN_FLIGHT_KEY], started)) return null;
+	staticData[IN_FLIGHT_KEY] = started;
+	try {
+		return await pollFrom.call(this, client, settings, staticData);
+	} finally {
+		delete staticData[IN_FLIGHT_KEY];
+	}
+}
+
+/** Key of the in-flight marker in the node's static data: the start time (ms) of the poll running now. */
+const IN_FLIGHT_KEY = 'pollInFlight';
+/** A marker older than this is left by a poll that died (a crash, a restart) and holds nothing back. */
+export const IN_FLIGHT_STALE_MS = 10 * 60_000;
+
+/** Whether another poll of this node is still running (its marker is recent); pure. */
+export function pollInFlight(marker: unknown, now: number): boolean {
+	return typeof marker === 'number' && Number.isFinite(marker) && now - marker >= 0 && now - marker < IN_FLIGHT_STALE_MS;
+}
+
+/** One poll from the stored cursor: read what changed, emit what is new, move the cursor. */
+async function pollFrom(this: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<INodeExecutionData[][] | null> {
 	const scope = scopeKey(client.partyId, settings.startFrom === undefined ? undefined : String(settings.startFrom));
 	const deadline = pollDeadline(this);
 	const stored = loadState(staticData[STATE_KEY], scope);

@@ -148,11 +148,11 @@ const TRIGGER_CASES: Array<[string, IDataObject, string]> = [
  */
 const REQUEST_OPTION_CASES: Array<[string, string, IDataObject, string]> = [
 	['read retries 1e9', ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: { maxRetries: 1e9 } }, '"Read Retries" 1000000000 is not a whole number from 0 to 10'],
-	['read retries 2.5', REG, { operation: 'getMany', returnAll: true, options: { maxRetries: 2.5 } }, '"Read Retries" 2.5 is not a whole number from 0 to 10'],
+	['read retries 2.5', REG, { operation: 'getAll', returnAll: true, options: { maxRetries: 2.5 } }, '"Read Retries" 2.5 is not a whole number from 0 to 10'],
 	['read retries -1', PEPPOL, { identifier: 'BE0123456749', options: { maxRetries: -1 } }, '"Read Retries" -1 is not a whole number from 0 to 10'],
-	['request timeout 1e12 s', ORDER, { resource: 'order', operation: 'getMany', returnAll: true, options: { timeoutSeconds: 1e12 } }, '"Request Timeout (Seconds)" 1000000000000 is not a number from 1 to 600 seconds'],
-	['request timeout 0 s', INT, { operation: 'getMany', registrationId: byId('300001'), returnAll: true, options: { timeoutSeconds: 0 } }, '"Request Timeout (Seconds)" 0 is not a number from 1 to 600 seconds'],
-	['first retry delay -5 ms', ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: { retryDelayMs: -5 } }, '"First Retry Delay (Ms)" -5 is not a number of 0 or more milliseconds'],
+	['request timeout 1e12 s', ORDER, { resource: 'order', operation: 'getAll', returnAll: true, options: { timeoutSeconds: 1e12 } }, '"Request Timeout (Seconds)" 1000000000000 is not a number from 1 to 600 seconds'],
+	['request timeout 0 s', INT, { operation: 'getAll', registrationId: byId('300001'), returnAll: true, options: { timeoutSeconds: 0 } }, '"Request Timeout (Seconds)" 0 is not a number from 1 to 600 seconds'],
+	['first retry delay -5 ms', ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: { retryDelayMs: -5 } }, '"First Retry Delay (Milliseconds)" -5 is not a number of 0 or more milliseconds'],
 	['trigger: read retries 1e9', TRIGGER, { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: { maxRetries: 1e9 } }, '"Read Retries" 1000000000 is not a whole number from 0 to 10'],
 ];
 
@@ -198,10 +198,10 @@ const SILENT_VALUES: Exact[] = [
 	['Master Party ID with CR/LF', IDENT, start({ options: { masterPartyId: '={{ "100001\\r\\nX: 1" }}' } }), 'Item 1: "Master Party ID" 100001\\r\\nX: 1 contains a line break or another control or non-ASCII character'],
 	['Combine "xor"', ORDER, getMany({ filterCombine: 'xor', ...cond('OrderNumber', 'eq', 'INV-1') }), 'Item 1: "Combine Conditions" xor is not one of and, or'],
 	['OrderID above 2^53 (Send)', ORDER, send({ orderIds: '9007199254740993' }), 'Item 1: "Order IDs" 9007199254740993 is too large to be an OrderID'],
-	['OrderID above 2^53 (Get)', ORDER, { resource: 'order', operation: 'get', orderId: '9007199254740993' }, 'Item 1: "Order ID" 9007199254740993 is too large to be an OrderID'],
+	['OrderID above 2^53 (Get)', ORDER, { resource: 'order', operation: 'get', orderId: '9007199254740993' }, 'Item 1: "Order" 9007199254740993 is too large to be an OrderID'],
 	['External Provider ID of 1 MB', ORDER, create({ externalProviderId: '={{ "x".repeat(1048576) }}' }), `Item 1: "External Provider ID" ${'x'.repeat(60)}… is too long (1048576 characters; at most 255)`],
 	['order JSON nested 10,000 deep', ORDER, json(nested(10_000)), 'Item 1: "Order" is nested more than 32 levels deep'],
-	['OData Filter (Raw) an object', ORDER, getMany({ options: { rawFilter: '={{ { OrderNumber: "x" } }}' } }), 'Item 1: "OData Filter (Raw)" {"OrderNumber":"x"} is an object, not text'],
+	['OData Filter (Raw) an object', ORDER, getMany({ filterMode: 'raw', rawFilter: '={{ { OrderNumber: "x" } }}' }), 'Item 1: "OData Filter (Raw)" {"OrderNumber":"x"} is an object, not text'],
 ];
 
 /** Other silent coercions found by reading every getNodeParameter: each was clamped, defaulted or cast. */

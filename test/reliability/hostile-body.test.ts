@@ -27,7 +27,7 @@ const ORDER = 'accessPointOrder';
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
 const orderGet = (options: IDataObject = {}) => ({ resource: 'order', operation: 'get', orderId: '1000001', options: { maxRetries: 3, retryDelayMs: 1, ...options } });
-const returnAll = (options: IDataObject = {}) => ({ resource: 'order', operation: 'getMany', returnAll: true, options: { maxRetries: 3, retryDelayMs: 1, ...options } });
+const returnAll = (options: IDataObject = {}) => ({ resource: 'order', operation: 'getAll', returnAll: true, options: { maxRetries: 3, retryDelayMs: 1, ...options } });
 /** Bound on the RSS growth while a bomb or an endless body is read (the limit is 50 MB; JSON text and chunks on top). */
 const RSS_BOUND_MB = 400;
 

@@ -35,10 +35,10 @@ type Server = Awaited<ReturnType<typeof serveHostile>>;
 type Scenario = [string, string, IDataObject, IDataObject[]?];
 const SCENARIOS: Scenario[] = [
 	['order get', ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: opts }],
-	['order get many (limit)', ORDER, { resource: 'order', operation: 'getMany', limit: 5, options: opts }],
-	['order get many (return all)', ORDER, { resource: 'order', operation: 'getMany', returnAll: true, options: opts }],
-	['party get many', ORDER, { resource: 'party', operation: 'getMany', limit: 5, options: opts }],
-	['product get many', ORDER, { resource: 'product', operation: 'getMany', returnAll: true, options: opts }],
+	['order get many (limit)', ORDER, { resource: 'order', operation: 'getAll', limit: 5, options: opts }],
+	['order get many (return all)', ORDER, { resource: 'order', operation: 'getAll', returnAll: true, options: opts }],
+	['party get many', ORDER, { resource: 'party', operation: 'getAll', limit: 5, options: opts }],
+	['product get many', ORDER, { resource: 'product', operation: 'getAll', returnAll: true, options: opts }],
 	[
 		'order create (POST with the order)',
 		ORDER,
@@ -54,7 +54,7 @@ const SCENARIOS: Scenario[] = [
 	],
 	['order send (POST)', ORDER, { resource: 'order', operation: 'send', options: opts }, [{ OrderID: 1000001 }]],
 	['registration get', REG, { operation: 'get', registrationId: byId('300001'), options: opts }],
-	['registration get many', REG, { operation: 'getMany', returnAll: true, options: opts }],
+	['registration get many', REG, { operation: 'getAll', returnAll: true, options: opts }],
 	[
 		'registration create (POST)',
 		REG,
@@ -71,7 +71,7 @@ const SCENARIOS: Scenario[] = [
 		},
 	],
 	['registration deactivate (DELETE)', REG, { operation: 'deactivate', registrationId: byId('300001'), options: opts }],
-	['integration get many', INT, { operation: 'getMany', registrationId: byId('300001'), returnAll: true, options: opts }],
+	['integration get many', INT, { operation: 'getAll', registrationId: byId('300001'), returnAll: true, options: opts }],
 	['integration create, Chorus Pro key in the body (POST)', INT, { operation: 'create', registrationId: byId('300001'), network: 'ChorusPro', technicalUserKey: CHORUS, options: opts }],
 	['integration delete (DELETE)', INT, { operation: 'delete', registrationId: byId('300001'), integrationId: byId('400001'), options: opts }],
 	['peppol lookup', PEPPOL, { identifier: 'BE0123456749', options: opts }],
@@ -150,9 +150,9 @@ describe('hostile server: redirects are never followed', () => {
 	});
 
 	it.each([
-		['order get many, return all (read-ahead)', ORDER, { resource: 'order', operation: 'getMany', returnAll: true, options: opts }],
-		['order get many, limit 200 (plain paging)', ORDER, { resource: 'order', operation: 'getMany', limit: 200, options: opts }],
-		['product get many, return all (read-ahead)', ORDER, { resource: 'product', operation: 'getMany', returnAll: true, options: opts }],
+		['order get many, return all (read-ahead)', ORDER, { resource: 'order', operation: 'getAll', returnAll: true, options: opts }],
+		['order get many, limit 200 (plain paging)', ORDER, { resource: 'order', operation: 'getAll', limit: 200, options: opts }],
+		['product get many, return all (read-ahead)', ORDER, { resource: 'product', operation: 'getAll', returnAll: true, options: opts }],
 	] as Array<[string, string, IDataObject]>)('%s: page 2 redirects, the list fails, 0 requests reach the other host', async (label, type, parameters) => {
 		mode = 'second-page';
 		const before = a.requests.length;

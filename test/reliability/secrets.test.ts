@@ -124,7 +124,7 @@ const SCENARIOS: Scenario[] = [
 	{ label: 'echo: 200 cut off after the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry }, credentials: { baseUrl: ECHO } },
 	{ label: 'echo: create answer cut off after the key', type: ORDER, parameters: { ...createOrder, skipIfExists: false }, input: [{ ext: 'SECRET-SCAN-5' }], credentials: { baseUrl: ECHO } },
 	// The key pasted with whitespace around it: trimmed once, masked in every form.
-	{ label: 'padded key: order get many (emulator)', type: ORDER, parameters: { resource: 'order', operation: 'getMany', limit: 130 }, credentials: { apiKey: PADDED } },
+	{ label: 'padded key: order get many (emulator)', type: ORDER, parameters: { resource: 'order', operation: 'getAll', limit: 130 }, credentials: { apiKey: PADDED } },
 	{ label: 'padded key: order get 404 (emulator)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '999', options: noRetry }, credentials: { apiKey: PADDED } },
 	{ label: 'padded key: echo 401 naming the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
 	{ label: 'padded key: echo 500 text with request headers', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
@@ -252,7 +252,7 @@ describe('secret scan: the API key and webhook secrets never appear in outputs, 
 	});
 
 	it('a key pasted with whitespace around it works (trimmed once) and its echo is masked in output', async () => {
-		const listed = await h.runNode(ORDER, { resource: 'order', operation: 'getMany', limit: 130 }, [{}], { runOptions: { credentialsOverride: { apiKey: PADDED } } });
+		const listed = await h.runNode(ORDER, { resource: 'order', operation: 'getAll', limit: 130 }, [{}], { runOptions: { credentialsOverride: { apiKey: PADDED } } });
 		listed.assertSuccess();
 		expect(listed.output(listed.nodeName as string)).toHaveLength(130);
 		const echoed = await h.runNode(ORDER, { resource: 'order', operation: 'get', orderId: '201', options: noRetry }, [{}], {

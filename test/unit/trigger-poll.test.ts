@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { AccessPointOrderTrigger } from '../../nodes/OrderTrigger/AccessPointOrderTrigger.node';
 import { triggerFilter, NEWEST_FIRST, OLDEST_FIRST } from '../../nodes/OrderTrigger/query';
+import { IN_FLIGHT_STALE_MS, pollInFlight } from '../../nodes/OrderTrigger/poll';
 
 const T0 = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -248,5 +249,49 @@ describe('a stored cursor that is damaged or ahead of the clock', () => {
 		expect((staticData.orderCursor as IDataObject).from).toBe(T0 + 10); // the newest order at or before T0 + 100 - 60
 		api.book.push({ OrderID: 4, LastModified: iso(T0 + 50) });
 		expect(emittedIds(await poll(context(api, parameters, staticData)))).toEqual([4]);
+	});
+});
+
+describe('polls that overlap', () => {
+	it('a poll started while the previous one still runs steps aside: each order is emitted once', async () => {
+		const T = T0 + 3600;
+		const api: FakeApi = { book: [], requests: [], now: T + 86_400 };
+		const staticData: IDataObject = {};
+		const parameters = { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: {} };
+		await poll(context(api, parameters, staticData)); // baseline
+		api.book.push(...Array.from({ length: 30 }, (_, i) => ({ OrderID: 9000 + i, Created: iso(T + 5), LastModified: iso(T + 5) })));
+		// The API is slow: every answer waits until the test lets it go.
+		let release: () => void = () => undefined;
+		const gate = new Promise<void>((resolve) => (release = resolve));
+		const slow = context(api, parameters, staticData, {
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
+					await gate;
+					return answer(api, request);
+				},
+				returnJsonArray: (items: IDataObject[]): INodeExecutionData[] => items.map((json) => ({ json })),
+			},
+		});
+		const first = poll(slow);
+		// Let the first poll reach the API (it then waits on the gate).
+		for (let i = 0; i < 20 && staticData.pollInFlight === undefined; i++) await Promise.resolve();
+		expect(staticData.pollInFlight).toEqual(expect.any(Number));
+		// n8n's next scheduled poll, while the first waits for the API.
+		const second = await poll(context(api, parameters, staticData));
+		expect(second).toBeNull();
+		release();
+		const emitted = emittedIds(await first);
+		expect(emitted).toHaveLength(30);
+		expect(staticData.pollInFlight).toBeUndefined();
+		// The next poll runs normally and finds nothing new.
+		expect(await poll(context(api, parameters, staticData))).toBeNull();
+	});
+
+	it('a marker left by a poll that died long ago holds nothing back', () => {
+		expect(pollInFlight(Date.now() - 1000, Date.now())).toBe(true);
+		expect(pollInFlight(Date.now() - IN_FLIGHT_STALE_MS - 1, Date.now())).toBe(false);
+		expect(pollInFlight(Date.now() + 60_000, Date.now())).toBe(false);
+		expect(pollInFlight('x', Date.now())).toBe(false);
+		expect(pollInFlight(undefined, Date.now())).toBe(false);
 	});
 });

@@ -132,7 +132,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 				identified: false,
 				success: false,
 				reason: 'not_confirmed',
-				registrationID: id,
+				RegistrationID: id,
 				resultSource: 'browser redirect',
 				serviceCheck: 'contradicted',
 			}),
