@@ -173,7 +173,9 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 
 		const tooLarge = () =>
 			fail(
-				`${operation} failed: the answer is larger than the ${Math.round(limit / MB)} MB this request accepts; it was not read further`,
+				req.maxResponseBytes === undefined
+					? `${operation} failed: the answer is larger than the maximum response size of ${Math.round(limit / MB)} MB; it was not read further`
+					: `${operation} failed: the answer is larger than the ${Math.round(limit / MB)} MB this request accepts; it was not read further`,
 				req.maxResponseBytes === undefined
 					? 'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.'
 					: 'Raise the node\'s size option (e.g. Maximum File Size) if a file this large is expected.',
