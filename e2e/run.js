@@ -208,7 +208,7 @@ async function main() {
 				});
 			}
 
-			await step('AccessPoint Trigger: publish creates the webhooks, signed events start executions, forged and replayed calls none, unpublish deletes them', async () => {
+			await step('AccessPoint Trigger: publish creates the webhooks, signed events start executions, a forged call none, a replay never passed on, unpublish deletes them', async () => {
 				const { checkWebhookTrigger } = require('./lib/webhook');
 				const figures = await checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log: (line) => log(`   ${line}`) });
 				log(`   ${JSON.stringify(figures)}`);

