@@ -46,6 +46,14 @@ const SKIPPED = [
 	'the link is out before the wait, and the browser resumes the same execution',
 	'waits for the signatory and ends on "Identified"',
 	'runs the five templates in turn and reports node by node',
+	'runs the eight templates in turn and reports node by node',
+	// The identification result's re-read ends on "Identified" (output 2) after a resume: the 1.x limit above.
+	"where the registration read shows no status (the contract), a success stays the browser's word",
+	"a registration read that fails leaves the success as the browser's word",
+	// n8n 1.x's binary metadata has no `bytes`, and its Read/Write Files node is of an older type version.
+	'creates with an own PDF and an xlsx attachment; Download Files returns both byte-identical',
+	'a file above Maximum File Size fails the item without being read whole',
+	'archive-invoice-files.json imports into n8n as it is has nodes with unique names',
 ];
 
 function log(msg) {

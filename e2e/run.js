@@ -219,7 +219,10 @@ async function main() {
 					const { runEditorChecks } = require('./lib/browser');
 					const { checkNodePanel } = require('./lib/panel');
 					const panel = (page) => checkNodePanel({ page, baseUrl: server.base, artifactsDir: ARTIFACTS });
-					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel] });
+					const { checkOAuth } = require('./lib/oauth');
+					// OAuth2 in the browser: create the credential, Connect, the emulator's consent page, a run, one refresh.
+					const oauth = (page) => checkOAuth({ page, rest, baseUrl: server.base, emulator: emu, artifactsDir: ARTIFACTS });
+					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel, oauth] });
 					for (const l of out.lines) log(`   ${l}`);
 					out.problems.forEach(fail);
 				});

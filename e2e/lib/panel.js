@@ -7,7 +7,8 @@
  *
  * The actions expected are those n8n's editor generates from the node types it serves
  * (/types/nodes.json): each operation (per resource) and each trigger event. A trigger node
- * whose name is an app's name + "Trigger" is listed under the app (n8n merges them).
+ * whose name is an app's name + "Trigger" is listed under the app (n8n merges them); one with
+ * no such app is listed under its name without " Trigger".
  *
  * checkNodePanel({ page, baseUrl, artifactsDir, log }) -> { problems, lines, counts }
  * `page` is a logged-in editor page; fresh workflows open in new pages of its context.
@@ -90,7 +91,9 @@ function panelEntries(types) {
 	for (const d of types) {
 		const app = d.group.includes('trigger') ? byName.get(d.name.replace('Trigger', '')) : undefined;
 		const host = app && actionsOf(app).length ? app : d;
-		if (!entries.has(host.name)) entries.set(host.name, { displayName: host.displayName, types: [] });
+		// A trigger with no app of its own is listed under its name without " Trigger" ("AccessPoint").
+		const displayName = host === d && d.group.includes('trigger') ? d.displayName.replace(/ Trigger$/, '') : host.displayName;
+		if (!entries.has(host.name)) entries.set(host.name, { displayName, types: [] });
 		entries.get(host.name).types.push(d);
 	}
 	return entries;
