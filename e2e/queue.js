@@ -15,7 +15,7 @@
  *  trigger x2   Order Trigger published on main: each new order exactly once across 30+ polls
  *               with concurrent inserts and a restart of main, durable poll cursors off and on;
  *               and (default cursors) a poll slower than the poll interval
- *  webhook trg  (placeholder until the package has a webhook trigger)
+ *  webhook trg  the AccessPoint Trigger through the webhook process (e2e/lib/webhook.js)
  *  worker kill  Create and Send of 50 orders, its worker SIGKILLed mid-run (during the creates,
  *               and after the send): nothing lost or sent twice after the retry
  *  throughput   200 webhook-started Create and Send executions with one worker, then two
@@ -254,9 +254,9 @@ async function main() {
 		});
 		if (!clusterOk) return;
 
-		await step('main lists the credential and all six nodes (/types/*.json)', async (fail) => {
+		await step('main lists the credentials and all seven nodes (/types/*.json)', async (fail) => {
 			const { problems, found } = await checkListing(ctx.rest);
-			log(`   found ${found.nodes}/6 node types, ${found.credentials}/1 credential on main`);
+			log(`   found ${found.nodes} node types, ${found.credentials} credential(s) of those required, on main`);
 			problems.forEach(fail);
 		});
 

@@ -403,21 +403,18 @@ function create(deps) {
 		});
 	}
 
-	// ---- WEBHOOK TRIGGER: placeholder --------------------------------------------------------
+	// ---- WEBHOOK TRIGGER ----------------------------------------------------------------------
 	//
-	// The issue asks: "the webhook trigger (when it exists) receives emulator events through the
-	// webhook process, each exactly once". The package has no webhook trigger node yet. When it
-	// gets one, this step fails (by design) until the check is written here: publish a workflow
-	// starting with it, let the emulator deliver events to the webhook process's production URL
-	// (cluster.webhookBase + /webhook/...), and count each event once across executions on the
-	// workers (proof.finishedBy).
+	// "the webhook trigger receives emulator events through the webhook process, each exactly once":
+	// the same check as the single-process e2e (e2e/lib/webhook.js), with WEBHOOK_URL pointing at the
+	// webhook process, so the trigger registers that process's URL and the emulator calls it there.
 
 	async function webhookTrigger() {
-		await step('webhook trigger receives emulator events through the webhook process', () => {
-			const pkg = require(path.join(__dirname, '..', '..', 'package.json'));
-			const candidates = (pkg.n8n.nodes || []).filter((f) => /Trigger\.node\.js$/.test(f) && !/OrderTrigger/.test(f));
-			if (!candidates.length) return { skipped: 'the package has no webhook trigger node yet' };
-			throw new Error(`the package now has ${candidates.join(', ')}: write this check in e2e/lib/queue-checks.js (webhookTrigger)`);
+		await step('webhook trigger receives emulator events through the webhook process, each exactly once', async () => {
+			const { checkWebhookTrigger } = require('./webhook');
+			const base = cluster.webhookBase;
+			const figures = await checkWebhookTrigger({ rest: rest(), baseUrl: base, emulator: emu, credential: ctx.credential, log: (line) => log(`   ${line}`) });
+			log(`   webhooks registered at the webhook process (${base}); ${JSON.stringify(figures)}`);
 		});
 	}
 

@@ -33,7 +33,8 @@ const SUMMARY = 'Event summary';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const uuid = () => crypto.randomUUID();
 
-function workflowJson() {
+/** @param {{ id: string, name: string }} [credential] the credential to use (default: the one e2e/lib/templates.js imports) */
+function workflowJson(credential = CREDENTIAL) {
 	return {
 		name: '[e2e] AccessPoint Trigger (webhooks)',
 		nodes: [
@@ -45,7 +46,7 @@ function workflowJson() {
 				position: [0, 0],
 				webhookId: uuid(),
 				parameters: { events: ['orderCreated', 'deliveryStatusChanged'], options: { maxRetries: 0 } },
-				credentials: { [CREDENTIAL.type]: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+				credentials: { [CREDENTIAL.type]: { id: credential.id, name: credential.name } },
 			},
 			{
 				id: uuid(),
@@ -152,9 +153,9 @@ function triggerItems(exec) {
 }
 
 /**
- * @param {{ rest: import('./n8n').Rest, baseUrl: string, emulator: any, log?: (line: string) => void }} options
+ * @param {{ rest: import('./n8n').Rest, baseUrl: string, emulator: any, credential?: { id: string, name: string }, log?: (line: string) => void }} options
  */
-async function checkWebhookTrigger({ rest, baseUrl, emulator: emu, log = () => {} }) {
+async function checkWebhookTrigger({ rest, baseUrl, emulator: emu, credential, log = () => {} }) {
 	const problems = [];
 	const fail = (p) => {
 		problems.push(p);
@@ -164,7 +165,7 @@ async function checkWebhookTrigger({ rest, baseUrl, emulator: emu, log = () => {
 	const ours = () => emu.webhooks.list().filter((w) => String(w.WebhookURL).startsWith(`${baseUrl}/webhook/`));
 	const figures = {};
 
-	const created = await rest.post('/rest/workflows', workflowJson());
+	const created = await rest.post('/rest/workflows', workflowJson(credential));
 	const id = created.id;
 	let published = false;
 	try {
