@@ -5,6 +5,8 @@
  * where it was and the error reaches n8n. What the poll had to work around (a damaged
  * cursor, records it cannot place, a cursor ahead of the clock) goes to n8n's log as
  * a warning; a poll does not fail over it.
+ * Just over 300 lines: the in-flight guard, the baseline and the paging run belong to the one
+ * poll and read best in one place; the pure decisions live in cursor.ts and pages.ts.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

@@ -11,6 +11,9 @@
  * exists as a whole string (the base64 bytes are checked here, then decoded by Node a
  * chunk at a time; bench/README.md, measure 6, says why not in pure JS).
  * Over 300 lines because the scanner is one state machine, kept whole in one place.
+ *
+ * Over 300 lines: a streaming JSON scanner for one answer shape, kept whole so its states
+ * can be read (and fuzz-tested, test/unit/file-answer.test.ts) together.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -9,6 +9,9 @@
  * values in 1,024-character slices and splits an astral character (an emoji) whose two
  * UTF-16 halves straddle index 1023, 2047 or 4095 of a value; this one does not. Never
  * pre-encode a value put in `qs`: it would be encoded twice.
+ *
+ * Over 300 lines on purpose: literals, the filter scanner and the query writer share one set of
+ * OData rules, and splitting them would spread those rules over several files.
  */
 
 export type ODataType = 'string' | 'number' | 'boolean' | 'date' | 'datetime' | 'null';

@@ -1,6 +1,8 @@
 /**
  * List paging: reading list bodies, resolving next-page links and deciding
  * when to stop. The decision functions are pure; `paginate` drives a client.
+ * Over 300 lines because the read-ahead loop and the rules it must obey (host, repeated
+ * page, page cap, odd entries) are kept side by side, where a reviewer can check them together.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
