@@ -233,7 +233,7 @@ async function main() {
 					const exec = await waitForExecution(rest, p.t.prepared.id, { status: ['success', 'error', 'crashed'], timeoutMs: 150000 });
 					for (const line of T.summarize(exec)) log(`   ${line}`);
 					log(`   execution ${exec.id} (${exec.mode}) ${secs(Date.now() - p.since)} after the orders were added`);
-					const why = T.judge(p.t, exec);
+					const why = T.judge(p.t, exec, { added: p.added });
 					if (why) fail(why);
 					await deactivate(rest, p.t.prepared.id);
 				});
