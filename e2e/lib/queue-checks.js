@@ -79,7 +79,10 @@ function create(deps) {
 			const why = T.judge(t, final);
 			if (why) fail(why);
 			const enq = proof.enqueuedBy(id);
-			const after = proof.judge(id, { requests: relay.requests.slice(from) });
+			// The waiting node's resume handler runs in the webhook process: when the browser reports success
+			// it re-reads the registration there (issue 18, point 8) before the run is queued for a worker.
+			const reRead = (r) => r.label === 'webhook' && r.method === 'GET' && /^\/v1\/einvoices\/registrations\/\d+$/.test(String(r.path).split('?')[0]);
+			const after = proof.judge(id, { requests: relay.requests.slice(from), allowed: reRead });
 			log(`   ${final.status}; enqueued: ${enq.map((e) => `job ${e.job} by ${e.by}`).join(', ')}; ${after.line}`);
 			after.problems.forEach(fail);
 			const resumeJobs = enq.filter((e) => e.by === 'webhook');
@@ -182,7 +185,7 @@ function create(deps) {
 	}
 
 	async function trigger({ mode, env }) {
-		const t = ctx.templates.find((x) => x.start === 'activate');
+		const t = ctx.templates.find((x) => x.file === 'new-invoices-feed.json');
 		if (!t) return;
 		const durable = Object.keys(env).length > 0;
 		await step(`Order Trigger published on main, ${mode}: each new order exactly once across ${POLLS}+ polls, inserts and a restart of main during a poll`, async (fail) => {
@@ -341,7 +344,7 @@ function create(deps) {
 	 * could keep them apart; not checked there.)
 	 */
 	async function triggerSlowApi() {
-		const t = ctx.templates.find((x) => x.start === 'activate');
+		const t = ctx.templates.find((x) => x.file === 'new-invoices-feed.json');
 		if (!t) return;
 		const SLOW_MS = (POLL_EVERY_S + 1) * 1000;
 		await step(`Order Trigger, default cursors: a poll slower than the poll interval (API answers after ${SLOW_MS / 1000} s, polls every ${POLL_EVERY_S} s) emits no order twice`, async (fail) => {

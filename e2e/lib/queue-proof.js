@@ -118,7 +118,7 @@ class Proof {
 	 * outside a worker or the records disagree. `requests` are the relay's entries made
 	 * while the execution ran (only meaningful when nothing else ran meanwhile).
 	 */
-	judge(executionId, { requests } = {}) {
+	judge(executionId, { requests, allowed = () => false } = {}) {
 		const problems = [];
 		const finished = this.finishedBy(executionId);
 		const started = this.startedIn(executionId);
@@ -133,7 +133,10 @@ class Proof {
 		for (const p of nodeProcs) if (!p.startsWith('worker-')) problems.push(`package node(s) ${nodes[p].join(', ')} of execution ${executionId} ran in ${p}`);
 		const callers = {};
 		for (const r of requests || []) callers[r.label] = (callers[r.label] || 0) + 1;
-		for (const label of Object.keys(callers)) if (!label.startsWith('worker-')) problems.push(`${callers[label]} API request(s) during execution ${executionId} came from ${label}`);
+		const outside = (requests || []).filter((r) => !r.label.startsWith('worker-') && !allowed(r));
+		const byLabel = {};
+		for (const r of outside) byLabel[r.label] = (byLabel[r.label] || 0) + 1;
+		for (const label of Object.keys(byLabel)) problems.push(`${byLabel[label]} API request(s) during execution ${executionId} came from ${label}`);
 		const workers = [...new Set(finished.map((f) => f.worker))];
 		const line =
 			`n8n: job(s) ${finished.map((f) => `${f.job} finished by ${f.workerId} = ${f.worker}`).join(', ') || 'none'}; ` +
