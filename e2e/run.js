@@ -25,12 +25,13 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 
 const { ensureToolchain } = require('./install');
 const { n8nEnv, freePort, cli, extractRunJson, startServer, Rest, writeJson } = require('./lib/n8n');
 const T = require('./lib/templates');
 const { checkListing, packageLoadErrors } = require('./lib/checks');
+const { packAndInstall } = require('./lib/pack');
 
 const REPO = path.resolve(__dirname, '..');
 const ARGS = new Set(process.argv.slice(2));
@@ -81,23 +82,9 @@ async function main() {
 		if (!toolsOk) return;
 
 		const { value: tgz, ok: packOk } = await step('npm pack + install into <N8N_USER_FOLDER>/.n8n/nodes', () => {
-			if (!fs.existsSync(path.join(REPO, 'dist'))) throw new Error('dist/ is missing: run npm run build first');
-			const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: REPO, encoding: 'utf8' });
-			const file = path.join(work, out.trim().split('\n').pop());
-			const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-			fs.mkdirSync(nodesDir, { recursive: true });
-			writeJson(path.join(nodesDir, 'package.json'), { name: 'installed-nodes', private: true, dependencies: {} });
-			// As a user does it (n8n docs, manual install): npm install in ~/.n8n/nodes, here under Node 24.
-			// Peer dependencies are left out as n8n's own community-package installer does: the
-			// package must run on the n8n-workflow of the n8n that loads it.
-			execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps', '--install-strategy=shallow', file], {
-				cwd: nodesDir,
-				encoding: 'utf8',
-				env: { ...process.env, PATH: `${path.dirname(tc.node.bin)}${path.delimiter}${process.env.PATH}` },
-			});
-			const installed = path.join(nodesDir, 'node_modules', 'n8n-nodes-access-point', 'package.json');
-			if (!fs.existsSync(installed)) throw new Error(`npm install did not create ${installed}`);
-			log(`   ${path.basename(file)} (${(fs.statSync(file).size / 1024).toFixed(1)} kB) -> ${path.relative(work, path.dirname(installed))}`);
+			// As a user does it (n8n docs, manual install), under Node 24; the recipe is e2e/lib/pack.js.
+			const { file, sizeKb, installedDir } = packAndInstall({ repo: REPO, work, userFolder, tc });
+			log(`   ${path.basename(file)} (${sizeKb.toFixed(1)} kB) -> ${path.relative(work, installedDir)}`);
 			return file;
 		});
 		if (!packOk) return;
