@@ -218,9 +218,12 @@ async function main() {
 			for (const p of polling) {
 				await step(`scheduled poll of ${p.t.label} emits the new orders`, async (fail) => {
 					const exec = await waitForExecution(rest, p.t.prepared.id, { status: ['success', 'error', 'crashed'], timeoutMs: 150000 });
+					// Polls during the editor checks may have run more than once (other steps add orders too).
+					const earlier = await earlierExecutions(rest, p.t.prepared.id, exec.id);
+					for (const e of earlier) log(`   earlier execution ${e.id} (${e.mode}): ${T.summarize(e).join('; ')}`);
 					for (const line of T.summarize(exec)) log(`   ${line}`);
 					log(`   execution ${exec.id} (${exec.mode}) ${secs(Date.now() - p.since)} after the orders were added`);
-					const why = T.judge(p.t, exec, { added: p.added });
+					const why = T.judge(p.t, exec, { added: p.added, runs: earlier });
 					if (why) fail(why);
 					await deactivate(rest, p.t.prepared.id);
 				});
@@ -312,6 +315,19 @@ async function waitForExecution(rest, workflowId, { status, timeoutMs }) {
 		await new Promise((r) => setTimeout(r, 2000));
 	}
 	throw new Error(`no finished execution of workflow ${workflowId} within ${timeoutMs / 1000} s (last seen: ${last ? `${last.id} ${last.status}` : 'none'})`);
+}
+
+/** The finished executions of a workflow older than `beforeId`, oldest first, with parsed data. */
+async function earlierExecutions(rest, workflowId, beforeId) {
+	const { parse } = requireFromN8n('flatted');
+	const list = await rest.get(`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	const rows = ((list && (list.results || list)) || []).filter((r) => Number(r.id) < Number(beforeId));
+	const runs = [];
+	for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
+		const full = await rest.get(`/rest/executions/${row.id}`);
+		runs.push({ ...full, data: typeof full.data === 'string' ? parse(full.data) : full.data });
+	}
+	return runs;
 }
 
 let n8nDir;

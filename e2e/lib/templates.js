@@ -222,7 +222,7 @@ function itemsOf(task) {
  * or undefined. Generic rules for every template: status success, no node error,
  * every AccessPoint node ran (unless it sits on a branch that got no items) ...
  */
-function judge(t, run, { allowWaiting = false, added = [] } = {}) {
+function judge(t, run, { allowWaiting = false, added = [], runs = [] } = {}) {
 	if (!run) return 'no run data';
 	const resultData = (run.data && run.data.resultData) || {};
 	if (resultData.error) {
@@ -250,8 +250,10 @@ function judge(t, run, { allowWaiting = false, added = [] } = {}) {
 		if (problem) return problem;
 	}
 	if (s.exactFromTrigger !== undefined) {
+		// Counted over every trigger execution since the orders were added (`runs`, oldest first):
+		// a later poll may carry orders other steps created, and must not repeat an earlier one's.
 		const trigger = t.workflow.nodes.find((n) => isOurs(n) && /Trigger$/.test(n.type));
-		const items = trigger && runData[trigger.name] ? runData[trigger.name].flatMap((task) => ((task.data && task.data.main) || []).flatMap((out) => out || [])).map((i) => i.json || {}) : [];
+		const items = [...runs, run].flatMap((r) => triggerItems(r, trigger));
 		const numbers = items.map((j) => j.OrderNumber);
 		const twice = numbers.filter((n, i) => numbers.indexOf(n) !== i);
 		if (twice.length) return `trigger "${trigger && trigger.name}" emitted ${twice.join(', ')} more than once`;
@@ -259,7 +261,7 @@ function judge(t, run, { allowWaiting = false, added = [] } = {}) {
 		if (wrong.length) return `trigger "${trigger && trigger.name}" emitted ${wrong.length} item(s) that are not sales invoices`;
 		const sales = added.filter((_, i) => { const o = (s.newOrders || [])[i] || {}; return o.OrderType === 'Invoice' && o.OrderDirection === 'Income'; });
 		const missing = sales.filter((n) => !numbers.includes(n));
-		if (missing.length || sales.length !== s.exactFromTrigger) return `trigger "${trigger && trigger.name}" did not emit ${missing.join(', ') || `the ${s.exactFromTrigger} new sales invoices`} (it emitted ${numbers.join(', ') || 'nothing'})`;
+		if (missing.length || sales.length !== s.exactFromTrigger) return `trigger "${trigger && trigger.name}" did not emit ${missing.join(', ') || `the ${s.exactFromTrigger} new sales invoices`} (it emitted ${numbers.join(', ') || 'nothing'} in ${runs.length + 1} execution(s))`;
 	}
 	return undefined;
 }
@@ -310,6 +312,12 @@ function summarize(run) {
 		const counts = tasks.map((task) => ((task.data && task.data.main) || []).map((items) => (items ? items.length : 0)).join('/'));
 		return `${name}: ${counts.join(', ')} item(s)`;
 	});
+}
+
+/** The JSON of every item a trigger node emitted in one run. */
+function triggerItems(run, trigger) {
+	const tasks = (trigger && run && run.data && run.data.resultData && run.data.resultData.runData && run.data.resultData.runData[trigger.name]) || [];
+	return tasks.flatMap((task) => ((task.data && task.data.main) || []).flatMap((out) => out || [])).map((i) => i.json || {});
 }
 
 /** The string field of any output item of `nodeName` that looks like the emulator's provider page. */
