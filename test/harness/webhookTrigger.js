@@ -85,6 +85,10 @@ class WebhookExecution extends HarnessResult {
  * @property {IDataObject} [staticData] the workflow's static data to start from
  * @property {import('./credentials').AccessPointCredentialData} [credentialsOverride] accessPointApi data merged over the harness's
  * @property {string} [webhookBaseUrl] what n8n's WEBHOOK_URL gives the node (default: this server); the server still listens on loopback
+ * @property {boolean} [queueMode] executions run as on an n8n 2.41 queue-mode worker: the workflow comes from the execution's
+ *   snapshot, which has no static data (toWorkflowSnapshot keeps id, name, nodes, connections, settings), and a new
+ *   execution's job does not reload it (loadStaticData is false), so the execution starts from `{}`; what it changed is
+ *   saved over the workflow's whole static data when it ends
  */
 
 const REQUEST_TAG = 'x-harness-call';
@@ -93,7 +97,8 @@ const REQUEST_TAG = 'x-harness-call';
  * n8n's deduplication store (`this.helpers.checkProcessedAndRecord`), which the CLI backs with
  * its processed_data table (one row per workflow and context, 'entries' mode: hashes of the
  * items, the oldest dropped beyond maxEntries). Here in memory, installed once per process
- * when nothing else installed one.
+ * when nothing else installed one, with n8n's races: it reads the row, then writes it back
+ * whole (or inserts it, failing on the unique key when another execution inserted first).
  * @param {any} core n8n-core (its DataDeduplicationService exists from 1.6x on)
  */
 function installDeduplicationStore(core) {
@@ -109,6 +114,8 @@ function installDeduplicationStore(core) {
 	const rows = new Map();
 	/** @param {string} scope @param {DeduplicationContext} contextData */
 	const contextOf = (scope, { workflow, node }) => `${workflow.id}|${scope === 'node' ? `n:${node.id}` : ''}`;
+	/** One database query's worth of waiting (a macrotask, so other executions' queries get in between). */
+	const roundTrip = () => new Promise((resolve) => setImmediate(resolve));
 	/** @param {unknown} item */
 	const hash = (item) => crypto.createHash('md5').update(String(item)).digest('base64');
 	const store = {
@@ -119,7 +126,12 @@ function installDeduplicationStore(core) {
 		async checkProcessedAndRecord(items, scope, contextData, options) {
 			if (options.mode !== 'entries') throw new Error(`[harness] deduplication mode ${options.mode} is not modelled`);
 			const key = contextOf(scope, contextData);
-			const data = rows.get(key) || [];
+			// n8n's DeduplicationHelper: findOne, then insert (no row yet) or update with the list it read,
+			// each a database round trip; concurrent executions interleave between them.
+			const row = rows.get(key);
+			await roundTrip();
+			if (!row && rows.has(key)) throw new Error('SQLITE_CONSTRAINT: UNIQUE constraint failed: processed_data.workflowId, processed_data.context');
+			const data = row ? [...row] : [];
 			const known = new Set(data);
 			/** @type {{ new: unknown[], processed: unknown[] }} */
 			const result = { new: [], processed: [] };
@@ -133,6 +145,7 @@ function installDeduplicationStore(core) {
 				}
 			}
 			if (options.maxEntries) data.splice(0, Math.max(0, data.length - options.maxEntries));
+			await roundTrip();
 			rows.set(key, data);
 			return result;
 		},
@@ -387,7 +400,7 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 	async function runExecution(items, call) {
 		const startedAt = Date.now();
 		const executionId = `webhook-${++executionCounter}`;
-		const workflow = loadWorkflow();
+		const workflow = loadWorkflow(options.queueMode ? {} : undefined);
 		const hooks = new core.ExecutionLifecycleHooks('webhook', executionId, {
 			id: workflowId,
 			name: workflow.name,

@@ -330,6 +330,28 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 		});
 	});
 
+	describe('queue mode (n8n 2.41: a worker runs the execution from a snapshot without static data)', () => {
+		it('the webhooks and their secrets survive the executions: every later delivery is still verified and accepted', async () => {
+			const t = await webhookTrigger(h, { type: TRIGGER, parameters: { events: ['orderCreated'], options: { maxRetries: 0 } } }, { queueMode: true });
+			open.push(t);
+			await t.activate();
+			const secret = secretOf(t);
+			const statuses: number[] = [];
+			for (let i = 0; i < 3; i++) {
+				const body = orderEvent({ EventID: 920000 + i, OrderID: 1000200 + i, EntityID: 1000200 + i });
+				const r = await t.post(body, { headers: { 'billit-signature': signature(secret, body) } });
+				statuses.push(r.status);
+				expect(r.executions).toHaveLength(1);
+			}
+			expect(statuses).toEqual([200, 200, 200]);
+			expect(stored(t)!.webhooks.map((w) => w.secret)).toEqual([secret]);
+			// A replay after them: the deduplication store (shared by the workers) stops it.
+			const again = orderEvent({ EventID: 920001, OrderID: 1000201, EntityID: 1000201 });
+			const replay = await t.post(again, { headers: { 'billit-signature': signature(secret, again) } });
+			expect(replay.executions.reduce((n, e) => n + e.output(NAME).length, 0)).toBe(0);
+		});
+	});
+
 	describe('webhook(): what a call must prove', () => {
 		let t: WebhookTrigger;
 		let secret: string;
@@ -432,6 +454,24 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			const after = await slow.post(body, { headers: { 'billit-signature': signature(key, body) } });
 			expect(after.executions).toHaveLength(0);
 			printFigures('AccessPoint Trigger: a repeat during the first execution', { 'executions it started': during.executions.length, 'items past the trigger': during.executions[0].output(NAME).length, 'executions for a repeat after it ended': after.executions.length });
+		});
+
+		it('two first events at once, then both replayed: each passes on once (the store\'s row is inserted by one of them; the other\'s write is tried again)', async () => {
+			const bodies = [0, 1].map((i) => orderEvent({ EventID: 910000 + i, OrderID: 1000100 + i, EntityID: 1000100 + i }));
+			const burst = await Promise.all(bodies.map((b) => t.post(b, { headers: { 'billit-signature': signature(secret, b) } })));
+			expect(burst.map((r) => r.executions.map((e) => e.output(NAME).length))).toEqual([[1], [1]]);
+			// Static data kept neither record (executions ending together each save their own copy):
+			// the deduplication store alone must know both events.
+			const kept = t.staticData;
+			for (const node of Object.values(kept)) delete (node as IDataObject).recentEvents;
+			t.staticData = kept;
+			const replays = await Promise.all(bodies.map((b) => t.post(b, { headers: { 'billit-signature': signature(secret, b) } })));
+			const started = replays.filter((r) => r.executions.length).length;
+			const passedOn = replays.flatMap((r) => r.executions).reduce((n, e) => n + e.output(NAME).length, 0);
+			expect(started).toBe(2);
+			expect(passedOn).toBe(0);
+			expect(t.errors).toEqual([]);
+			printFigures('AccessPoint Trigger: two first events at once, then both replayed', { 'replays that started an execution': started, 'replayed events passed on': passedOn });
 		});
 
 		it('a body that is not a JSON event gets 400 and starts nothing', async () => {
