@@ -4,16 +4,16 @@
  * Runs e2e/lib/webhook.js (checkWebhookTrigger) alone against the real n8n from the e2e
  * cache: npm pack + install into a temporary user folder, the credential imported with
  * n8n's CLI, `n8n start` on loopback, the check, then everything started is stopped.
- * (`npm run e2e` runs the same check once the integrator wires it into e2e/run.js.)
+ * (`npm run e2e` runs the same check as one of its steps.)
  *
  *   npm run build && node e2e/webhook-run.js [--keep]
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 
 const { ensureToolchain } = require('./install');
+const { packAndInstall } = require('./lib/pack');
 const { n8nEnv, freePort, cli, startServer, Rest, writeJson } = require('./lib/n8n');
 const T = require('./lib/templates');
 const { checkWebhookTrigger } = require('./lib/webhook');
@@ -29,16 +29,7 @@ async function main() {
 	let server;
 	const t0 = Date.now();
 	try {
-		const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: REPO, encoding: 'utf8' });
-		const tgz = path.join(work, out.trim().split('\n').pop());
-		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-		fs.mkdirSync(nodesDir, { recursive: true });
-		writeJson(path.join(nodesDir, 'package.json'), { name: 'installed-nodes', private: true, dependencies: {} });
-		execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps', '--install-strategy=shallow', tgz], {
-			cwd: nodesDir,
-			encoding: 'utf8',
-			env: { ...process.env, PATH: `${path.dirname(tc.node.bin)}${path.delimiter}${process.env.PATH}` },
-		});
+		packAndInstall({ repo: REPO, work, userFolder, tc });
 		const { createEmulator } = require(path.join(REPO, 'emulator'));
 		emu = await createEmulator({ port: 0, orders: 50 });
 		const port = await freePort();
