@@ -30,7 +30,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { ensureToolchain } = require('./install');
-const { freePort, Rest } = require('./lib/n8n');
+const { freePort, Rest, publishWorkflow, unpublishWorkflow } = require('./lib/n8n');
 const T = require('./lib/templates');
 const S = require('./lib/services');
 const { Cluster, UTS } = require('./lib/cluster');
@@ -169,15 +169,8 @@ async function waitExecution(rest, id, { statuses = FINAL, timeoutMs = 90000 } =
 	return parseExecution(last);
 }
 
-async function activate(rest, id) {
-	const wf = await rest.get(`/rest/workflows/${id}`);
-	const out = await rest.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
-	if (!out.activeVersionId && out.active !== true) throw new Error(`n8n did not publish workflow ${id}: ${JSON.stringify(out).slice(0, 200)}`);
-}
-
-async function deactivate(rest, id) {
-	await rest.post(`/rest/workflows/${id}/deactivate`, {});
-}
+const activate = publishWorkflow;
+const deactivate = unpublishWorkflow;
 
 /** Executions of a workflow from Postgres: [{ id, status, mode, createdMs, startedMs, stoppedMs }]. */
 function executionsOf(pg, workflowId) {

@@ -28,7 +28,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const { ensureToolchain } = require('./install');
-const { n8nEnv, freePort, cli, extractRunJson, startServer, Rest, writeJson } = require('./lib/n8n');
+const { n8nEnv, freePort, cli, extractRunJson, startServer, Rest, writeJson, publishWorkflow, unpublishWorkflow } = require('./lib/n8n');
 const T = require('./lib/templates');
 const { checkListing, packageLoadErrors } = require('./lib/checks');
 const { packAndInstall } = require('./lib/pack');
@@ -161,9 +161,7 @@ async function main() {
 			for (const t of templates.filter((x) => x.start === 'activate')) {
 				const { value, ok } = await step(`publish ${t.label} (REST activate; n8n polls on activation)`, async () => {
 					emu.clearRequests();
-					const wf = await rest.get(`/rest/workflows/${t.prepared.id}`);
-					const activated = await activate(rest, t.prepared.id, wf);
-					if (!activated.activeVersionId && activated.active !== true) throw new Error(`n8n did not publish the workflow: ${JSON.stringify(activated).slice(0, 300)}`);
+					await publishWorkflow(rest, t.prepared.id);
 					// Publication goes through n8n's outbox: the activation poll follows shortly after the answer.
 					const polled = () => emu.requests.filter((r) => r.method === 'GET' && /^\/v1\/orders/.test(r.path)).length;
 					const until = Date.now() + 30000;
@@ -225,7 +223,7 @@ async function main() {
 					log(`   execution ${exec.id} (${exec.mode}) ${secs(Date.now() - p.since)} after the orders were added`);
 					const why = T.judge(p.t, exec, { added: p.added, runs: earlier });
 					if (why) fail(why);
-					await deactivate(rest, p.t.prepared.id);
+					await unpublishWorkflow(rest, p.t.prepared.id);
 				});
 			}
 		}
@@ -275,26 +273,6 @@ async function main() {
 		if (emu) await emu.close().catch(() => {});
 		if (ARGS.has('--keep')) log(`\nkept ${work}`);
 		else fs.rmSync(work, { recursive: true, force: true });
-	}
-}
-
-/** Publishes a workflow: n8n 2.x POST .../activate; n8n 1.x PATCH { active: true }. */
-async function activate(rest, id, wf) {
-	try {
-		return await rest.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
-	} catch (error) {
-		if (error.status !== 404) throw error;
-		return await rest.request('PATCH', `/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
-	}
-}
-
-async function deactivate(rest, id) {
-	try {
-		await rest.post(`/rest/workflows/${id}/deactivate`, {});
-	} catch (error) {
-		if (error.status !== 404) throw error;
-		const wf = await rest.get(`/rest/workflows/${id}`);
-		await rest.request('PATCH', `/rest/workflows/${id}`, { active: false, versionId: wf.versionId });
 	}
 }
 

@@ -210,4 +210,32 @@ function writeJson(file, data) {
 	fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
 }
 
-module.exports = { OWNER, BROWSER_ID, freePort, n8nEnv, cli, extractRunJson, startServer, Rest, writeJson };
+/**
+ * Publishes a workflow (n8n 2.x: POST .../activate with the version; n8n 1.x: PATCH active)
+ * and answers n8n's workflow, or throws when n8n did not publish it.
+ */
+async function publishWorkflow(rest, id) {
+	const wf = await rest.get(`/rest/workflows/${id}`);
+	let out;
+	try {
+		out = await rest.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
+	} catch (error) {
+		if (error.status !== 404) throw error;
+		out = await rest.request('PATCH', `/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
+	}
+	if (!out || (!out.activeVersionId && out.active !== true)) throw new Error(`n8n did not publish workflow ${id}: ${JSON.stringify(out).slice(0, 300)}`);
+	return out;
+}
+
+/** Unpublishes a workflow (n8n 2.x: POST .../deactivate; n8n 1.x: PATCH active). */
+async function unpublishWorkflow(rest, id) {
+	try {
+		await rest.post(`/rest/workflows/${id}/deactivate`, {});
+	} catch (error) {
+		if (error.status !== 404) throw error;
+		const wf = await rest.get(`/rest/workflows/${id}`);
+		await rest.request('PATCH', `/rest/workflows/${id}`, { active: false, versionId: wf.versionId });
+	}
+}
+
+module.exports = { OWNER, BROWSER_ID, freePort, n8nEnv, cli, extractRunJson, startServer, Rest, writeJson, publishWorkflow, unpublishWorkflow };

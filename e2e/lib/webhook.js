@@ -27,6 +27,7 @@ const crypto = require('node:crypto');
 const path = require('node:path');
 
 const { CREDENTIAL, PKG } = require('./templates');
+const { publishWorkflow, unpublishWorkflow } = require('./n8n');
 
 const TRIGGER = 'AccessPoint Trigger (e2e)';
 const SUMMARY = 'Event summary';
@@ -101,26 +102,6 @@ async function readExecution(rest, id, parse) {
 	return { ...full, data };
 }
 
-async function publish(rest, id) {
-	const wf = await rest.get(`/rest/workflows/${id}`);
-	try {
-		return await rest.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
-	} catch (error) {
-		if (error.status !== 404) throw error;
-		return await rest.request('PATCH', `/rest/workflows/${id}`, { active: true, versionId: wf.versionId });
-	}
-}
-
-async function unpublish(rest, id) {
-	try {
-		await rest.post(`/rest/workflows/${id}/deactivate`, {});
-	} catch (error) {
-		if (error.status !== 404) throw error;
-		const wf = await rest.get(`/rest/workflows/${id}`);
-		await rest.request('PATCH', `/rest/workflows/${id}`, { active: false, versionId: wf.versionId });
-	}
-}
-
 /** The emulator's public API with its credential (the set-up a user's ERP would do). */
 async function api(emu, method, urlPath, body) {
 	const res = await fetch(`${emu.url}${urlPath}`, {
@@ -171,7 +152,7 @@ async function checkWebhookTrigger({ rest, baseUrl, emulator: emu, credential, l
 	try {
 		// 1. publish: exactly the webhooks the events need, once.
 		const t0 = Date.now();
-		await publish(rest, id);
+		await publishWorkflow(rest, id);
 		published = true;
 		await until('the trigger registering 3 webhooks at the emulator', () => ours().length >= 3);
 		await sleep(2000); // a second registration (it must not happen) would show by now
@@ -286,13 +267,13 @@ async function checkWebhookTrigger({ rest, baseUrl, emulator: emu, credential, l
 		if (passedOn !== 1 || summaries !== 1) fail(`a duplicated event reached the steps after the trigger ${summaries} time(s)`);
 
 		// 4. unpublish: the webhooks are gone at the emulator.
-		await unpublish(rest, id);
+		await unpublishWorkflow(rest, id);
 		published = false;
 		await until('the webhooks to be deleted at the emulator', () => ours().length === 0).catch((e) => fail(e.message));
 		figures.webhooksAfterUnpublish = ours().length;
 		log(`unpublished: ${ours().length} webhooks left at the emulator`);
 	} finally {
-		if (published) await unpublish(rest, id).catch(() => {});
+		if (published) await unpublishWorkflow(rest, id).catch(() => {});
 	}
 	if (problems.length) throw new Error(problems.join('; '));
 	return figures;
