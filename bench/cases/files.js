@@ -17,33 +17,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { ROOT, ctl, worker, settle, instrument, harnessFor } = require('../lib/common');
-
-const level = (m) => m.heapUsed + m.external;
-
-/** Peak tracker over process.memoryUsage(), sampled every millisecond while on (as memory.js). */
-function sampler(base) {
-	const peak = { level: level(base), heap: base.heapUsed, rss: base.rss };
-	let on = false;
-	const sample = () => {
-		if (!on) return;
-		const m = process.memoryUsage();
-		if (level(m) > peak.level) peak.level = level(m);
-		if (m.heapUsed > peak.heap) peak.heap = m.heapUsed;
-		if (m.rss > peak.rss) peak.rss = m.rss;
-	};
-	const timer = setInterval(sample, 1);
-	return {
-		peak,
-		start: () => {
-			on = true;
-		},
-		stop: () => {
-			sample();
-			on = false;
-			clearInterval(timer);
-		},
-	};
-}
+const { level, sampler } = require('../lib/memory');
 
 /** n8n-core's BinaryDataService in filesystem mode, as `N8N_DEFAULT_BINARY_DATA_MODE=filesystem` gives it. */
 async function filesystemMode() {

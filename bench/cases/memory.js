@@ -18,33 +18,7 @@
  * finished execution (n8n persists executions its own way).
  */
 const { worker, settle, instrument, harnessFor, bareList } = require('../lib/common');
-
-const level = (m) => m.heapUsed + m.external;
-
-/** Peak tracker over process.memoryUsage(), sampled every millisecond while on. */
-function sampler(base) {
-	const peak = { level: level(base), heap: base.heapUsed, rss: base.rss };
-	let on = false;
-	const sample = () => {
-		if (!on) return;
-		const m = process.memoryUsage();
-		if (level(m) > peak.level) peak.level = level(m);
-		if (m.heapUsed > peak.heap) peak.heap = m.heapUsed;
-		if (m.rss > peak.rss) peak.rss = m.rss;
-	};
-	const timer = setInterval(sample, 1);
-	return {
-		peak,
-		start: () => {
-			on = true;
-		},
-		stop: () => {
-			sample();
-			on = false;
-			clearInterval(timer);
-		},
-	};
-}
+const { level, sampler } = require('../lib/memory');
 
 /** The same measurement around a bare fetch loop (same harness loaded, so the same baseline kind). */
 async function bare(emu, expected) {
