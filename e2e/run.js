@@ -12,7 +12,8 @@
  *                   the credential; every icon URL is served
  *  7. trigger       polling templates are published through REST and must emit
  *  8. resume        a run waiting for the identity check is resumed by the provider redirect
- *  9. editor        headless Chromium: log in, canvas without node issues, screenshots
+ *  9. editor        headless Chromium: log in, canvas without node issues, screenshots; the node
+ *                   panel, Download Files' binary output pane (e2e/lib/binary.js), OAuth2
  * 10. jest@24       the engine-level jest suite (test/workflows) under Node 24
  * 11. jest@core1    the same suite on the last 1.x n8n-core under this Node (e2e/core1.js)
  *
@@ -207,7 +208,10 @@ async function main() {
 					const { checkOAuth } = require('./lib/oauth');
 					// OAuth2 in the browser: create the credential, Connect, the emulator's consent page, a run, one refresh.
 					const oauth = (page) => checkOAuth({ page, rest, baseUrl: server.base, emulator: emu, artifactsDir: ARTIFACTS });
-					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel, oauth] });
+					const { checkBinaryOutput } = require('./lib/binary');
+					// Order › Download Files run from the canvas: its output pane shows the PDF and UBL as binary data.
+					const binary = (page) => checkBinaryOutput({ page, rest, baseUrl: server.base, emulator: emu, artifactsDir: ARTIFACTS });
+					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel, binary, oauth] });
 					for (const l of out.lines) log(`   ${l}`);
 					out.problems.forEach(fail);
 				});

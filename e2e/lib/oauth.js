@@ -216,4 +216,4 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	return { problems, lines, counts };
 }
 
-module.exports = { checkOAuth, TOKEN_SECONDS, CLIENT };
+module.exports = { checkOAuth, TOKEN_SECONDS, CLIENT, waitForExecution, executionIds };
