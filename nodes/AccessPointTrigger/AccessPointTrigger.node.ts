@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, shownFor } from '../shared/auth';
 import { testAccessPointCredential } from '../shared/credentialTest';
 import { registrationIdField, retryOptions } from '../shared/fields';
+import { filesField, maxFileSizeOption } from '../shared/files';
 import { searchRegistrations } from '../shared/methods';
 import { receive } from './receive';
 import { recordExecution } from './record';
@@ -85,6 +86,13 @@ export class AccessPointTrigger implements INodeType {
 						description:
 							'Whether to read the whole order for each event (one request per event), with its delivery details flattened (delivered, deliveryStatus, deliveryInfo, refusedReason)',
 					},
+					filesField({
+						displayName: 'Include Files',
+						name: 'includeFiles',
+						default: [],
+						description:
+							"Files the item carries as binary data (pdf, ubl, attachment_1 …, message_1 …) for every event whose order still exists; each event's order is then read (as with Fetch Full Order), one more request per file",
+					}),
 					{
 						displayName: 'Maximum Event Age (Minutes)',
 						name: 'maxEventAgeMinutes',
@@ -94,6 +102,7 @@ export class AccessPointTrigger implements INodeType {
 						description:
 							'Calls signed longer ago than this are refused as replays; a repeated delivery of one event within it starts no second execution',
 					},
+					{ ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one fails the call, and the service delivers it again' },
 					...retryOptions,
 				],
 			},

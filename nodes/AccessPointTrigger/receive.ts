@@ -8,20 +8,24 @@
  * nothing. An accepted call whose events were all seen before (the service retries and
  * may deliver twice) or not selected is answered 200 and starts nothing either. How the
  * handled events are remembered across calls: see record.ts.
+ *
+ * Fetch Full Order and Include Files share one order read per event (none for a deletion).
+ * A failed read, of the order or of a file, reaches n8n: it answers 500, the service
+ * delivers again, and the event is not recorded as handled.
  */
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { TriggerFiles } from '../shared/files';
+import { itemWithFiles } from '../shared/files';
 import type { ApiClient } from '../shared/transport';
 import { getApiClient } from '../shared/transport';
 import type { EntityType, OutputEvent, UpdateType } from './events';
 import { buildItem, classify, orderIdOf, outputEventOf } from './events';
 import { keyOf, recentWindowMs } from './record';
-import type { TriggerSettings } from './settings';
 import { readSettings } from './settings';
 import { checkTimestamp, parseSignatureHeader, SIGNATURE_HEADER, signedWithAny } from './signature';
 import { readWebhooks, rememberEvents, seenRecently } from './state';
-import type { StoredWebhooks } from './state';
 
 /** Most events one call may carry (the service sends one). */
 const MAX_EVENTS = 100;
@@ -70,13 +74,12 @@ function parseEvents(raw: Uint8Array): IDataObject[] | undefined {
 }
 
 /** One order read per order (a call rarely holds two events of one order); null: it no longer exists. */
-async function readOrders(ctx: IWebhookFunctions, settings: TriggerSettings, stored: StoredWebhooks, accepted: Accepted[]) {
+async function readOrders(ctx: IWebhookFunctions, clientOf: () => Promise<ApiClient>, accepted: Accepted[]) {
 	const orders = new Map<number, IDataObject | null>();
-	let client: ApiClient | undefined;
 	for (const a of accepted) {
 		const id = orderIdOf(a.payload);
 		if (a.event === 'deleted' || id === undefined || orders.has(id)) continue;
-		client ??= await getApiClient.call(ctx, { partyId: stored.partyId, retry: settings.retry });
+		const client = await clientOf();
 		try {
 			const order = await client.request<unknown>({ method: 'GET', path: `/v1/orders/${id}`, operation: `Get order ${id}` });
 			orders.set(id, order && typeof order === 'object' && !Array.isArray(order) ? (order as IDataObject) : null);
@@ -89,6 +92,21 @@ async function readOrders(ctx: IWebhookFunctions, settings: TriggerSettings, sto
 		}
 	}
 	return orders;
+}
+
+/**
+ * Include Files: the item with its order's picked files, as the Order Trigger's (a kind the
+ * order has none of is listed in MissingFiles). A file that cannot be read fails the call
+ * like a failed order read: 500, delivered again, the event not recorded.
+ */
+async function withFiles(ctx: IWebhookFunctions, client: ApiClient, item: INodeExecutionData, order: IDataObject, files: TriggerFiles) {
+	try {
+		return await itemWithFiles(ctx, client, item, order, files.kinds, { maxBytes: files.maxBytes });
+	} catch (error) {
+		// Both constructors hand an error of their own kind back unchanged.
+		if (error instanceof NodeApiError) throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+		throw new NodeOperationError(ctx.getNode(), error as Error);
+	}
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -133,14 +151,21 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		return { webhookResponse: { message: repeated ? 'Already received; ignored' : 'Not an event this trigger listens to; ignored' } };
 	}
 
-	const orders = settings.fetchFullOrder && stored ? await readOrders(this, settings, stored, accepted) : undefined;
+	let client: ApiClient | undefined;
+	const clientOf = async () => (client ??= await getApiClient.call(this, { partyId: stored?.partyId, retry: settings.retry }));
+	// Include Files needs the order too: the same one read per event, never a second.
+	const orders = (settings.fetchFullOrder || settings.files) && stored ? await readOrders(this, clientOf, accepted) : undefined;
 	const receivedAt = new Date(nowMs).toISOString();
-	const items = accepted.map((a) => {
+	const items: INodeExecutionData[] = [];
+	for (const a of accepted) {
 		const id = orderIdOf(a.payload);
 		const order = orders && a.event !== 'deleted' && id !== undefined ? orders.get(id) : undefined;
-		return buildItem({ event: a.event, entityType: a.entityType, updateType: a.updateType, payload: a.payload, receivedAt, order });
-	});
+		// Without Fetch Full Order the item stays the event; an order gone since still says so.
+		const shown = settings.fetchFullOrder || order === null ? order : undefined;
+		const item = { json: buildItem({ event: a.event, entityType: a.entityType, updateType: a.updateType, payload: a.payload, receivedAt, order: shown }) };
+		items.push(order && settings.files ? await withFiles(this, await clientOf(), item, order, settings.files) : item);
+	}
 	// Saved by n8n only if this call started no execution; execute() records them again (record.ts).
 	rememberEvents(staticData, [...keys], nowMs, windowMs);
-	return { workflowData: [this.helpers.returnJsonArray(items)] };
+	return { workflowData: [items] };
 }

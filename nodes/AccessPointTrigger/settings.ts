@@ -2,6 +2,8 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { TriggerFiles } from '../shared/files';
+import { checkTriggerFiles } from '../shared/files';
 import type { RequestOptionValues, RetryPolicy } from '../shared/retry';
 import { policyFromOptions } from '../shared/retry';
 import { checkNumericId, showValue } from '../shared/validation';
@@ -13,6 +15,8 @@ export const DEFAULT_MAX_AGE_MINUTES = 5;
 interface TriggerOptions extends RequestOptionValues {
 	fetchFullOrder?: boolean;
 	maxEventAgeMinutes?: number;
+	includeFiles?: unknown;
+	maxFileSizeMb?: unknown;
 }
 
 export interface TriggerSettings {
@@ -23,6 +27,8 @@ export interface TriggerSettings {
 	/** `account` or `registration:<id>`. */
 	scope: string;
 	fetchFullOrder: boolean;
+	/** Include Files: the kinds each event's order carries, and the size bound; undefined when none. */
+	files?: TriggerFiles;
 	maxAgeMs: number;
 	retry: RetryPolicy;
 }
@@ -66,12 +72,14 @@ export function readSettings(ctx: Context): TriggerSettings {
 	if (options.fetchFullOrder !== undefined && typeof options.fetchFullOrder !== 'boolean') {
 		throw problem(ctx, `"Fetch Full Order" must be on or off, not ${showValue(options.fetchFullOrder)}`, 'Use the toggle, or an expression that gives true or false.');
 	}
+	const files = checkTriggerFiles(ctx.getNode(), options.includeFiles ?? [], options.maxFileSizeMb);
 	return {
 		events,
 		subscriptions: subscriptionsFor(events),
 		registrationId,
 		scope: registrationId === undefined ? 'account' : `registration:${registrationId}`,
 		fetchFullOrder: options.fetchFullOrder === true,
+		files,
 		maxAgeMs: Math.round(minutes * 60_000),
 		retry: policyFromOptions(options),
 	};

@@ -8,8 +8,7 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { FileKind } from '../shared/files';
-import { checkFileKinds, checkMaxFileSize, DEFAULT_MAX_FILE_MB, filesField, itemWithFiles, maxFileSizeOption } from '../shared/files';
+import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, filesField, itemWithFiles, maxFileSizeOption } from '../shared/files';
 import { policyFromOptions } from '../shared/retry';
 import { getApiClient } from '../shared/transport';
 import { getOrder } from '../Order/actions/order/orderApi';
@@ -23,27 +22,6 @@ export const includeFilesField: INodeProperties = filesField({
 });
 
 export const triggerMaxFileSizeOption: INodeProperties = { ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one fails the poll' };
-
-interface FileSettings {
-	kinds: FileKind[];
-	maxBytes: number;
-}
-
-/** Include Files and Maximum File Size, checked before any request; undefined when no file is wanted. */
-function readFileSettings(ctx: IPollFunctions): FileSettings | undefined {
-	const kinds = checkFileKinds(ctx.getNodeParameter('includeFiles', []));
-	if ('problem' in kinds) {
-		throw new NodeOperationError(ctx.getNode(), `"Include Files" ${kinds.problem}`, {
-			description: 'Pick any of Main PDF, UBL / XML, Other Attachments and Network Messages, or none.',
-		});
-	}
-	if (!kinds.kinds.length) return undefined;
-	const size = checkMaxFileSize(ctx.getNodeParameter('options.maxFileSizeMb', DEFAULT_MAX_FILE_MB));
-	if ('problem' in size) {
-		throw new NodeOperationError(ctx.getNode(), `"Maximum File Size (MB)" ${size.problem}`, { description: 'Enter the largest file to accept, in MB (default 20).' });
-	}
-	return { kinds: kinds.kinds, maxBytes: size.bytes };
-}
 
 function snapshot(data: IDataObject): string {
 	return JSON.stringify(data);
@@ -60,7 +38,7 @@ export async function pollWithFiles(
 	this: IPollFunctions,
 	poll: () => Promise<INodeExecutionData[][] | null>,
 ): Promise<INodeExecutionData[][] | null> {
-	const settings = readFileSettings(this);
+	const settings = checkTriggerFiles(this.getNode(), this.getNodeParameter('includeFiles', []), this.getNodeParameter('options.maxFileSizeMb', DEFAULT_MAX_FILE_MB));
 	if (!settings) return await poll();
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const staticData = this.getWorkflowStaticData('node');

@@ -4,13 +4,14 @@
  * which files of a full order the user picked, the read of `GET /v1/files/{FileID}`
  * (bounded by Maximum File Size, decoded once as it arrives, see fileAnswer.ts), and
  * `prepareBinaryData`, so n8n's filesystem/S3 binary modes keep the bytes out of memory
- * and out of the execution JSON. Just over 300 lines: fields, checks, picking and reading
- * of files stay together so each node uses them the same way.
+ * and out of the execution JSON. Over 300 lines: fields, checks, picking and reading of
+ * files stay together so each node uses them the same way.
  */
 import type {
 	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 	IPollFunctions,
@@ -96,6 +97,31 @@ export function checkMaxFileSize(value: unknown): { bytes: number } | { problem:
 		return { problem: `${String(value).slice(0, 20)} is not a size from 1 to ${MAX_FILE_MB} MB` };
 	}
 	return { bytes: Math.round(mb * MB) };
+}
+
+/** What a trigger's Include Files and Maximum File Size ask for. */
+export interface TriggerFiles {
+	kinds: FileKind[];
+	maxBytes: number;
+}
+
+/**
+ * A trigger's Include Files and Maximum File Size, checked before any request (both
+ * triggers refuse a bad value in the same words); undefined when no file is wanted.
+ */
+export function checkTriggerFiles(node: INode, kindsValue: unknown, sizeValue: unknown): TriggerFiles | undefined {
+	const kinds = checkFileKinds(kindsValue);
+	if ('problem' in kinds) {
+		throw new NodeOperationError(node, `"Include Files" ${kinds.problem}`, {
+			description: 'Pick any of Main PDF, UBL / XML, Other Attachments and Network Messages, or none.',
+		});
+	}
+	if (!kinds.kinds.length) return undefined;
+	const size = checkMaxFileSize(sizeValue);
+	if ('problem' in size) {
+		throw new NodeOperationError(node, `"Maximum File Size (MB)" ${size.problem}`, { description: `Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).` });
+	}
+	return { kinds: kinds.kinds, maxBytes: size.bytes };
 }
 
 /** Options › Maximum File Size of one item in bytes, or a NodeOperationError naming the item (before any request). */

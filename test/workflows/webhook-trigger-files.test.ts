@@ -1,0 +1,237 @@
+/**
+ * AccessPoint Trigger › Include Files through n8n-core against the emulator: the files of an
+ * event's order as binary data, byte-identical (SHA-256) to what GET /v1/files serves, past
+ * the trigger's execute() (binary and pairedItem kept); one order read per event shared with
+ * Fetch Full Order; none for a deletion; a file read failure answered 500 and delivered
+ * again; bad values refused at activation and in webhook().
+ */
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { createEmulator } from '../../emulator';
+import { createHarness } from '../harness';
+import type { Harness } from '../harness';
+import { signature, webhookTrigger } from '../harness/webhookTrigger';
+import type { WebhookTrigger } from '../harness/webhookTrigger';
+import { printFigures, sha256 } from './fileSupport';
+
+type Emu = Awaited<ReturnType<typeof createEmulator>>;
+type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+interface Hub {
+	remove(id: number): boolean;
+	faults: unknown[];
+}
+
+const TRIGGER = 'accessPointTrigger';
+const NAME = 'AccessPoint Trigger';
+const ON_PEPPOL = { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' };
+
+describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
+	let h: Harness;
+	let emu: Emu;
+	let party: string;
+	const open: WebhookTrigger[] = [];
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { orders: 5, config: { webhookRetryBaseMs: 50, webhookMaxAttempts: 3 } } });
+		emu = h.emulator as Emu;
+		party = emu.credentials.partyId;
+	});
+
+	afterEach(async () => {
+		for (const t of open.splice(0)) await t.close();
+		await emu.webhooks.settle();
+		const hub = (emu.webhooks as unknown as { hub: Hub }).hub;
+		for (const w of emu.webhooks.list()) hub.remove(w.WebhookID as number);
+		hub.faults.length = 0;
+		emu.webhooks.clearDeliveries();
+		emu.clearRequests();
+	});
+
+	afterAll(async () => {
+		await h?.close();
+	});
+
+	async function trigger(events: string[], options: IDataObject = {}): Promise<WebhookTrigger> {
+		const t = await webhookTrigger(h, { type: TRIGGER, parameters: { events, options: { maxRetries: 0, ...options } } });
+		open.push(t);
+		return t;
+	}
+
+	async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: IDataObject }> {
+		const res = await fetch(`${emu.url}${path}`, {
+			method,
+			headers: { apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		return { status: res.status, json: text ? (JSON.parse(text) as IDataObject) : {} };
+	}
+
+	async function createOrder(OrderType = 'Invoice'): Promise<number> {
+		const r = await api('POST', '/v1/orders', {
+			OrderType,
+			OrderDirection: 'Income',
+			OrderDate: '2024-03-01',
+			Customer: ON_PEPPOL,
+			OrderLines: [{ Quantity: 1, Description: 'Consulting', UnitPriceExcl: 100, VATPercentage: 21 }],
+		});
+		expect(r.status).toBe(200);
+		return Number(r.json.OrderID ?? r.json);
+	}
+
+	const bytesOf = (binary: IBinaryData) => Buffer.from(binary.data, 'base64');
+	const served = (fileId: string) => (emu.files.get(fileId) as Rec).content as Buffer;
+	const fileReads = () => emu.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/files/'));
+	const orderReads = (id: number) => emu.requests.filter((r) => r.method === 'GET' && r.path === `/v1/orders/${id}`);
+	const itemOf = (t: WebhookTrigger, index: number): INodeExecutionData => {
+		const items = t.executions[index].assertSuccess().items(NAME);
+		expect(items).toHaveLength(1);
+		return items[0];
+	};
+	/** The published workflow's trigger options (what the next activation and call read). */
+	const optionsOf = (t: WebhookTrigger) => (t.workflow.nodes.find((n) => n.name === NAME)!.parameters as { options: IDataObject }).options;
+	const secretOf = (t: WebhookTrigger) => (t.nodeStaticData.webhooks as { webhooks: Array<{ secret: string }> }).webhooks[0].secret;
+
+	it('PDF + UBL: a signed Order Created event gives an item with binary pdf and ubl byte-identical to the files the emulator serves, past execute()', async () => {
+		const t = await trigger(['orderCreated'], { includeFiles: ['pdf', 'ubl'] });
+		await t.activate();
+		const id = await createOrder();
+		await emu.webhooks.settle();
+		await t.waitForExecutions(1);
+		const item = itemOf(t, 0);
+		const refs = emu.files.refs(id) as Rec;
+		const ubl = (refs.Attachments as Rec[]).find((a) => /\.xml$/i.test(String(a.FileName)))!;
+		expect(Object.keys(item.binary ?? {})).toEqual(['pdf', 'ubl']);
+		expect(sha256(bytesOf(item.binary!.pdf))).toBe(sha256(served(refs.OrderPDF.FileID)));
+		expect(sha256(bytesOf(item.binary!.ubl))).toBe(sha256(served(ubl.FileID)));
+		expect(item.binary!.pdf).toMatchObject({ mimeType: 'application/pdf', fileName: refs.OrderPDF.FileName });
+		// execute() (record.ts) passed the item on whole: binary kept, pairedItem set.
+		expect(item.pairedItem).toEqual({ item: 0 });
+		// The item stays the event (Fetch Full Order is off), with the files listed as the Order Trigger lists them.
+		expect(item.json).toMatchObject({ event: 'created', entityType: 'Order', OrderID: id, payload: expect.objectContaining({ EntityType: 'Order' }) });
+		expect(item.json.OrderLines).toBeUndefined();
+		expect((item.json.Files as Rec[]).map((f) => [f.Property, f.Kind, f.FileID, f.FileSize])).toEqual([
+			['pdf', 'pdf', refs.OrderPDF.FileID, served(refs.OrderPDF.FileID).length],
+			['ubl', 'ubl', ubl.FileID, served(ubl.FileID).length],
+		]);
+		expect(item.json.MissingFiles).toBeUndefined();
+		expect(orderReads(id)).toHaveLength(1);
+		expect(fileReads().map((r) => [r.path, r.status])).toEqual([
+			[`/v1/files/${refs.OrderPDF.FileID}`, 200],
+			[`/v1/files/${ubl.FileID}`, 200],
+		]);
+		printFigures('AccessPoint Trigger › Include Files (PDF + UBL)', {
+			'order reads': orderReads(id).length,
+			'file reads': fileReads().length,
+			'pdf bytes': bytesOf(item.binary!.pdf).length,
+			'ubl bytes': bytesOf(item.binary!.ubl).length,
+		});
+	});
+
+	it('with Fetch Full Order the order is read once for both; a deleted order gets no files and no request; an order without a UBL lists it in MissingFiles', async () => {
+		const t = await trigger(['orderCreated', 'orderDeleted'], { fetchFullOrder: true, includeFiles: ['pdf', 'ubl'] });
+		await t.activate();
+		const offer = await createOrder('Offer');
+		await emu.webhooks.settle();
+		await t.waitForExecutions(1);
+		const created = itemOf(t, 0);
+		expect(created.json).toMatchObject({ event: 'created', OrderID: offer, OrderLines: expect.any(Array), delivered: false, MissingFiles: ['ubl'] });
+		expect(Object.keys(created.binary ?? {})).toEqual(['pdf']);
+		expect(orderReads(offer)).toHaveLength(1);
+		expect(fileReads()).toHaveLength(1);
+
+		emu.clearRequests();
+		expect((await api('DELETE', `/v1/orders/${offer}`)).status).toBe(200);
+		await emu.webhooks.settle();
+		await t.waitForExecutions(2);
+		const deleted = itemOf(t, 1);
+		expect(deleted.json).toMatchObject({ event: 'deleted', OrderID: offer });
+		expect(deleted.binary).toBeUndefined();
+		expect(deleted.json.Files).toBeUndefined();
+		expect(emu.requests.filter((r) => r.method === 'GET')).toEqual([]);
+	});
+
+	it('an order gone before its event is read says orderFound: false and reads no file', async () => {
+		const t = await trigger(['orderCreated'], { includeFiles: ['pdf'] });
+		await t.activate();
+		const body = { OrderID: 999999, EntityType: 'Order', EntityUpdateType: 'I', EntityID: 999999, PartyID: Number(party), EventID: 910001, EventDate: new Date().toISOString() };
+		emu.clearRequests();
+		const r = await t.post(body, { headers: { 'billit-signature': signature(secretOf(t), body) } });
+		expect(r.status).toBe(200);
+		const item = r.executions[0].assertSuccess().items(NAME)[0];
+		expect(item.json).toMatchObject({ event: 'created', OrderID: 999999, orderFound: false });
+		expect(item.binary).toBeUndefined();
+		expect(emu.requests.map((q) => [q.method, q.path, q.status])).toEqual([['GET', '/v1/orders/999999', 404]]);
+	});
+
+	it('a failed file read answers 500 and records nothing: the service delivers again and that execution has the files', async () => {
+		const t = await trigger(['orderCreated'], { includeFiles: ['pdf', 'ubl'] });
+		await t.activate();
+		emu.failNext(1, 500, { pathPrefix: '/v1/files/' });
+		const id = await createOrder();
+		await emu.webhooks.settle();
+		await t.waitForExecutions(1);
+		const [delivery] = emu.webhooks.deliveries();
+		expect(delivery.attempts.map((a) => a.status)).toEqual([500, 200]);
+		expect(t.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^Get file .* failed with HTTP 500/)]);
+		expect(t.executions).toHaveLength(1);
+		const item = itemOf(t, 0);
+		expect(item.json.OrderID).toBe(id);
+		expect(Object.keys(item.binary ?? {})).toEqual(['pdf', 'ubl']);
+		printFigures('AccessPoint Trigger › Include Files: a failed file read', { 'delivery attempts': delivery.attempts.map((a) => a.status), executions: t.executions.length });
+	});
+
+	it('Include Files unset (the default) reads no file, even with Fetch Full Order; switched on, the next event has its files', async () => {
+		const t = await trigger(['orderCreated'], { fetchFullOrder: true });
+		await t.activate();
+		const plain = await createOrder();
+		await emu.webhooks.settle();
+		await t.waitForExecutions(1);
+		expect(itemOf(t, 0).binary).toBeUndefined();
+		expect(itemOf(t, 0).json.Files).toBeUndefined();
+		expect(orderReads(plain)).toHaveLength(1);
+		expect(fileReads()).toEqual([]);
+
+		// The same workflow published again with Include Files: the webhooks are kept (same events and URL).
+		optionsOf(t).includeFiles = ['pdf'];
+		emu.clearRequests();
+		await t.activate('update');
+		expect(emu.requests.filter((r) => r.method === 'POST')).toEqual([]);
+		const next = await createOrder();
+		await emu.webhooks.settle();
+		await t.waitForExecutions(2);
+		expect(Object.keys(itemOf(t, 1).binary ?? {})).toEqual(['pdf']);
+		expect(fileReads()).toHaveLength(1);
+		expect(orderReads(next)).toHaveLength(1);
+	});
+
+	it('bad values are refused naming the option: at activation before any request, and in webhook() (500 with the error n8n logs and records; no execution, no request)', async () => {
+		const cases: Array<[IDataObject, RegExp]> = [
+			[{ includeFiles: 'zip' }, /^"Include Files" has "zip", which is not one of pdf, ubl, attachments, messages$/],
+			[{ includeFiles: 5 }, /^"Include Files" is not a list of files$/],
+			[{ includeFiles: ['pdf', true] }, /^"Include Files" has true, which is not one of/],
+			[{ includeFiles: ['pdf'], maxFileSizeMb: 'big' }, /^"Maximum File Size \(MB\)" big is not a size from 1 to 256 MB$/],
+			[{ includeFiles: ['pdf'], maxFileSizeMb: 0 }, /^"Maximum File Size \(MB\)" 0 is not a size/],
+		];
+		for (const [options, message] of cases) {
+			const t = await trigger(['orderCreated'], options);
+			emu.clearRequests();
+			await expect(t.activate()).rejects.toThrow(message);
+			expect(emu.requests).toEqual([]);
+			expect(emu.webhooks.list()).toEqual([]);
+		}
+
+		// Published with a good value, the parameters then give a bad one (an expression's input changed).
+		const t = await trigger(['orderCreated'], { includeFiles: ['pdf'] });
+		await t.activate();
+		optionsOf(t).includeFiles = 'zip';
+		emu.clearRequests();
+		const body = { OrderID: 999998, EntityType: 'Order', EntityUpdateType: 'I', EntityID: 999998, PartyID: Number(party), EventID: 910002, EventDate: new Date().toISOString() };
+		const r = await t.post(body, { headers: { 'billit-signature': signature(secretOf(t), body) } });
+		expect(r.status).toBe(500);
+		expect(r.executions).toEqual([]);
+		expect(t.errors.map((e) => e.message)).toEqual(['"Include Files" has "zip", which is not one of pdf, ubl, attachments, messages']);
+		expect(emu.requests).toEqual([]);
+		expect(t.nodeStaticData.recentEvents ?? {}).toEqual({});
+	});
+});
