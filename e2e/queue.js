@@ -31,6 +31,7 @@ const path = require('node:path');
 
 const { ensureToolchain } = require('./install');
 const { freePort, Rest, publishWorkflow, unpublishWorkflow } = require('./lib/n8n');
+const { createSteps, secs } = require('./lib/steps');
 const T = require('./lib/templates');
 const S = require('./lib/services');
 const { Cluster, UTS } = require('./lib/cluster');
@@ -64,29 +65,9 @@ const DURABLE_ENV = {
 	N8N_SCHEDULER_MISFIRE_GRACE: process.env.E2E_QUEUE_MISFIRE_GRACE || '2',
 };
 
-const results = [];
-const t0 = Date.now();
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const { step, crashed, summary } = createSteps();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (line = '') => console.log(line);
-
-async function step(name, fn) {
-	const started = Date.now();
-	log(`\n== ${name}`);
-	const problems = [];
-	let value;
-	try {
-		value = await fn((p) => problems.push(p));
-	} catch (error) {
-		problems.push(error && error.message ? error.message : String(error));
-	}
-	const ms = Date.now() - started;
-	const skipped = value && value.skipped;
-	for (const p of problems) log(`   FAIL ${p}`);
-	log(`   ${problems.length ? 'FAILED' : skipped ? `SKIPPED (${skipped})` : 'ok'} (${secs(ms)})`);
-	results.push({ name, ms, problems, skipped: !problems.length && skipped });
-	return { value, ok: problems.length === 0 };
-}
 
 async function until(what, fn, ms, every = 250) {
 	const end = Date.now() + ms;
@@ -301,17 +282,5 @@ async function main() {
 }
 
 main()
-	.catch((error) => {
-		results.push({ name: 'e2e-queue runner', ms: 0, problems: [error && error.stack ? error.stack : String(error)] });
-		log(String(error && error.stack ? error.stack : error));
-	})
-	.finally(() => {
-		const failed = results.filter((r) => r.problems.length);
-		const skipped = results.filter((r) => r.skipped);
-		log('\n== summary (queue mode)');
-		for (const r of results) log(`   ${r.problems.length ? 'FAIL' : r.skipped ? 'skip' : 'ok  '} ${secs(r.ms).padStart(8)}  ${r.name}`);
-		for (const r of failed) for (const p of r.problems) log(`   - ${r.name}: ${p}`);
-		log(`   total ${secs(Date.now() - t0)}; n8n logs in ${path.relative(REPO, ARTIFACTS)}/`);
-		log(`e2e-queue: ${results.length - failed.length - skipped.length} passed, ${failed.length} failed, ${skipped.length} skipped`);
-		process.exitCode = failed.length || !results.length ? 1 : 0;
-	});
+	.catch((error) => crashed('e2e-queue runner', error))
+	.finally(() => summary({ title: 'summary (queue mode)', label: 'e2e-queue', where: `n8n logs in ${path.relative(REPO, ARTIFACTS)}/` }));

@@ -32,36 +32,17 @@ const { ensureToolchain } = require('./install');
 const { n8nEnv, freePort, cli, extractRunJson, startServer, Rest, writeJson, publishWorkflow, unpublishWorkflow } = require('./lib/n8n');
 const T = require('./lib/templates');
 const { checkListing, packageLoadErrors } = require('./lib/checks');
+const { createSteps, secs } = require('./lib/steps');
 const { packAndInstall } = require('./lib/pack');
 
 const REPO = path.resolve(__dirname, '..');
 const ARGS = new Set(process.argv.slice(2));
 const ARTIFACTS = path.resolve(REPO, process.env.E2E_ARTIFACTS || path.join('.artifacts', 'e2e'));
 
-const results = [];
-const t0 = Date.now();
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const { step, crashed, summary } = createSteps();
 
 function log(line = '') {
 	console.log(line);
-}
-
-/** Runs one step; a thrown error or returned problems mark it failed. The run goes on where it can. */
-async function step(name, fn) {
-	const started = Date.now();
-	log(`\n== ${name}`);
-	let problems = [];
-	let value;
-	try {
-		value = await fn((p) => problems.push(p));
-	} catch (error) {
-		problems.push(error && error.message ? error.message : String(error));
-	}
-	const ms = Date.now() - started;
-	for (const p of problems) log(`   FAIL ${p}`);
-	log(`   ${problems.length ? 'FAILED' : 'ok'} (${secs(ms)})`);
-	results.push({ name, ms, problems });
-	return { value, ok: problems.length === 0 };
 }
 
 async function main() {
@@ -337,17 +318,6 @@ if (ARGS.has('--queue')) {
 
 function runAll() {
 	main()
-		.catch((error) => {
-			results.push({ name: 'e2e runner', ms: 0, problems: [error && error.stack ? error.stack : String(error)] });
-			log(String(error && error.stack ? error.stack : error));
-		})
-		.finally(() => {
-			const failed = results.filter((r) => r.problems.length);
-			log('\n== summary');
-			for (const r of results) log(`   ${r.problems.length ? 'FAIL' : 'ok  '} ${secs(r.ms).padStart(8)}  ${r.name}`);
-			for (const r of failed) for (const p of r.problems) log(`   - ${r.name}: ${p}`);
-			log(`   total ${secs(Date.now() - t0)}; artifacts in ${path.relative(REPO, ARTIFACTS)}/`);
-			log(`e2e: ${results.length - failed.length} passed, ${failed.length} failed`);
-			process.exitCode = failed.length || !results.length ? 1 : 0;
-		});
+		.catch((error) => crashed('e2e runner', error))
+		.finally(() => summary({ title: 'summary', label: 'e2e', where: `artifacts in ${path.relative(REPO, ARTIFACTS)}/` }));
 }
