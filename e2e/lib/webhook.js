@@ -46,7 +46,7 @@ function workflowJson(credential = CREDENTIAL) {
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId: uuid(),
-				parameters: { events: ['orderCreated', 'deliveryStatusChanged'], options: { maxRetries: 0 } },
+				parameters: { events: ['orderCreated', 'deliveryStatusChanged'], options: { maxRetries: 0, includeFiles: ['pdf'] } },
 				credentials: { [CREDENTIAL.type]: { id: credential.id, name: credential.name } },
 			},
 			{
@@ -128,9 +128,9 @@ async function sendInvoice(emu) {
 }
 
 /** The trigger's items of one execution. */
-function triggerItems(exec) {
+function triggerItems(exec, part = 'json') {
 	const runs = (exec.data && exec.data.resultData && exec.data.resultData.runData && exec.data.resultData.runData[TRIGGER]) || [];
-	return runs.flatMap((task) => ((task.data && task.data.main && task.data.main[0]) || []).map((i) => i.json));
+	return runs.flatMap((task) => ((task.data && task.data.main && task.data.main[0]) || []).map((i) => i[part]));
 }
 
 /**
@@ -207,6 +207,16 @@ async function checkWebhookTrigger({ rest, baseUrl, emulator: emu, credential, l
 		}
 		const sort = (list) => list.map((x) => x.join(':')).sort();
 		log(`${rows.length} executions (mode webhook): ${sort(got).join(', ')}`);
+		// Include Files (Main PDF): each item carries the order's PDF as binary data, read in webhook()
+		// (in queue mode: by the webhook process, stored in n8n's binary data store, passed on by a worker).
+		const pdf = emu.files.get(emu.files.refs(order).OrderPDF.FileID);
+		const binaries = [];
+		for (const row of rows) binaries.push(...triggerItems(await readExecution(rest, row.id, parse), 'binary'));
+		const withPdf = binaries.filter((b) => b && b.pdf && b.pdf.fileName === pdf.FileName && b.pdf.mimeType === 'application/pdf' && (b.pdf.bytes === undefined || b.pdf.bytes === pdf.content.length));
+		figures.itemsWithPdf = withPdf.length;
+		const sample = withPdf[0] && withPdf[0].pdf;
+		log(`Include Files: ${withPdf.length} of ${binaries.length} item(s) carry the order's PDF (${pdf.FileName}, ${pdf.content.length} bytes${sample ? `; n8n shows ${sample.fileSize}${sample.id ? `, stored as ${String(sample.id).split(':')[0]}` : ''}` : ''})`);
+		if (withPdf.length !== n) fail(`${withPdf.length} of ${n} items carry the order's PDF ${pdf.FileName}`);
 		if (JSON.stringify(sort(got)) !== JSON.stringify(sort(expected))) fail(`items ${sort(got).join(', ')}; expected ${sort(expected).join(', ')}`);
 
 		// 3. forged and replayed calls start nothing.
