@@ -7,77 +7,25 @@
  */
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { createEmulator } from '../../emulator';
-import { createHarness } from '../harness';
-import type { Harness } from '../harness';
-import { signature, webhookTrigger } from '../harness/webhookTrigger';
+import { signature } from '../harness/webhookTrigger';
 import type { WebhookTrigger } from '../harness/webhookTrigger';
 import { printFigures, sha256 } from './fileSupport';
+import type { Emu } from './webhookSuite';
+import { NAME, webhookSuite } from './webhookSuite';
 
-type Emu = Awaited<ReturnType<typeof createEmulator>>;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-interface Hub {
-	remove(id: number): boolean;
-	faults: unknown[];
-}
-
-const TRIGGER = 'accessPointTrigger';
-const NAME = 'AccessPoint Trigger';
-const ON_PEPPOL = { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' };
 
 describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
-	let h: Harness;
+	const suite = webhookSuite({ orders: 5 });
+	const { api } = suite;
 	let emu: Emu;
-	let party: string;
-	const open: WebhookTrigger[] = [];
 
-	beforeAll(async () => {
-		h = await createHarness({ emulator: { orders: 5, config: { webhookRetryBaseMs: 50, webhookMaxAttempts: 3 } } });
-		emu = h.emulator as Emu;
-		party = emu.credentials.partyId;
+	beforeAll(() => {
+		emu = suite.emu;
 	});
 
-	afterEach(async () => {
-		for (const t of open.splice(0)) await t.close();
-		await emu.webhooks.settle();
-		const hub = (emu.webhooks as unknown as { hub: Hub }).hub;
-		for (const w of emu.webhooks.list()) hub.remove(w.WebhookID as number);
-		hub.faults.length = 0;
-		emu.webhooks.clearDeliveries();
-		emu.clearRequests();
-	});
-
-	afterAll(async () => {
-		await h?.close();
-	});
-
-	async function trigger(events: string[], options: IDataObject = {}): Promise<WebhookTrigger> {
-		const t = await webhookTrigger(h, { type: TRIGGER, parameters: { events, options: { maxRetries: 0, ...options } } });
-		open.push(t);
-		return t;
-	}
-
-	async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: IDataObject }> {
-		const res = await fetch(`${emu.url}${path}`, {
-			method,
-			headers: { apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		return { status: res.status, json: text ? (JSON.parse(text) as IDataObject) : {} };
-	}
-
-	async function createOrder(OrderType = 'Invoice'): Promise<number> {
-		const r = await api('POST', '/v1/orders', {
-			OrderType,
-			OrderDirection: 'Income',
-			OrderDate: '2024-03-01',
-			Customer: ON_PEPPOL,
-			OrderLines: [{ Quantity: 1, Description: 'Consulting', UnitPriceExcl: 100, VATPercentage: 21 }],
-		});
-		expect(r.status).toBe(200);
-		return Number(r.json.OrderID ?? r.json);
-	}
+	const trigger = (events: string[], options: IDataObject = {}) => suite.trigger({ events, options });
+	const createOrder = (OrderType = 'Invoice') => suite.createOrder({ OrderType });
 
 	const bytesOf = (binary: IBinaryData) => Buffer.from(binary.data, 'base64');
 	const served = (fileId: string) => (emu.files.get(fileId) as Rec).content as Buffer;
@@ -154,7 +102,7 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 	it('an order gone before its event is read says orderFound: false and reads no file', async () => {
 		const t = await trigger(['orderCreated'], { includeFiles: ['pdf'] });
 		await t.activate();
-		const body = { OrderID: 999999, EntityType: 'Order', EntityUpdateType: 'I', EntityID: 999999, PartyID: Number(party), EventID: 910001, EventDate: new Date().toISOString() };
+		const body = { OrderID: 999999, EntityType: 'Order', EntityUpdateType: 'I', EntityID: 999999, PartyID: Number(suite.party), EventID: 910001, EventDate: new Date().toISOString() };
 		emu.clearRequests();
 		const r = await t.post(body, { headers: { 'billit-signature': signature(secretOf(t), body) } });
 		expect(r.status).toBe(200);
@@ -226,7 +174,7 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 		await t.activate();
 		optionsOf(t).includeFiles = 'zip';
 		emu.clearRequests();
-		const body = { OrderID: 999998, EntityType: 'Order', EntityUpdateType: 'I', EntityID: 999998, PartyID: Number(party), EventID: 910002, EventDate: new Date().toISOString() };
+		const body = { OrderID: 999998, EntityType: 'Order', EntityUpdateType: 'I', EntityID: 999998, PartyID: Number(suite.party), EventID: 910002, EventDate: new Date().toISOString() };
 		const r = await t.post(body, { headers: { 'billit-signature': signature(secretOf(t), body) } });
 		expect(r.status).toBe(500);
 		expect(r.executions).toEqual([]);

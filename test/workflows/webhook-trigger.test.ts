@@ -7,82 +7,27 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { createEmulator } from '../../emulator';
-import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 import { signature, webhookTrigger } from '../harness/webhookTrigger';
 import type { WebhookTrigger } from '../harness/webhookTrigger';
 import { printFigures } from '../reliability/report';
+import type { Emu, Hub } from './webhookSuite';
+import { NAME, TRIGGER, webhookSuite } from './webhookSuite';
 
-type Emu = Awaited<ReturnType<typeof createEmulator>>;
-interface Hub {
-	remove(id: number): boolean;
-	faults: unknown[];
-}
-
-const TRIGGER = 'accessPointTrigger';
-const NAME = 'AccessPoint Trigger';
-const ON_PEPPOL = { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' };
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describe('AccessPoint Trigger (engine, emulator)', () => {
+	const suite = webhookSuite({ orders: 20 });
+	const { trigger, api } = suite;
 	let h: Harness;
 	let emu: Emu;
 	let party: string;
-	const open: WebhookTrigger[] = [];
 
-	beforeAll(async () => {
-		h = await createHarness({ emulator: { orders: 20, config: { webhookRetryBaseMs: 50, webhookMaxAttempts: 3 } } });
-		emu = h.emulator as Emu;
-		party = emu.credentials.partyId;
+	beforeAll(() => {
+		({ h, emu, party } = suite);
 	});
 
-	afterEach(async () => {
-		for (const t of open.splice(0)) await t.close();
-		await emu.webhooks.settle();
-		const hub = (emu.webhooks as unknown as { hub: Hub }).hub;
-		for (const w of emu.webhooks.list()) hub.remove(w.WebhookID as number);
-		hub.faults.length = 0;
-		emu.webhooks.clearDeliveries();
-		emu.clearRequests();
-	});
-
-	afterAll(async () => {
-		await h?.close();
-	});
-
-	async function trigger(parameters: IDataObject, options: { staticData?: IDataObject } = {}): Promise<WebhookTrigger> {
-		const t = await webhookTrigger(h, { type: TRIGGER, parameters: { options: { maxRetries: 0 }, ...parameters } }, options);
-		open.push(t);
-		return t;
-	}
-
-	async function api(method: string, path: string, body?: unknown, partyId = party): Promise<{ status: number; json: IDataObject }> {
-		const res = await fetch(`${emu.url}${path}`, {
-			method,
-			headers: { apikey: emu.credentials.apiKey, partyID: partyId, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		return { status: res.status, json: text ? (JSON.parse(text) as IDataObject) : {} };
-	}
-
-	async function createOrder(partyId = party): Promise<number> {
-		const r = await api(
-			'POST',
-			'/v1/orders',
-			{
-				OrderType: 'Invoice',
-				OrderDirection: 'Income',
-				OrderDate: '2024-03-01',
-				Customer: ON_PEPPOL,
-				OrderLines: [{ Quantity: 1, Description: 'Consulting', UnitPriceExcl: 100, VATPercentage: 21 }],
-			},
-			partyId,
-		);
-		expect(r.status).toBe(200);
-		return Number(r.json.OrderID ?? r.json);
-	}
+	const createOrder = (partyId = party) => suite.createOrder({ partyId });
 
 	async function sendOverPeppol(id: number, partyId = party) {
 		expect((await api('POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] }, partyId)).status).toBe(200);
@@ -188,7 +133,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 
 		it('refuses an http URL that is not loopback before any request (the service calls https only)', async () => {
 			const t = await webhookTrigger(h, { type: TRIGGER, parameters: { events: ['orderCreated'] } }, { webhookBaseUrl: 'http://n8n.example.test/webhook' });
-			open.push(t);
+			suite.keep(t);
 			emu.clearRequests();
 			const error = (await t.activate().then(
 				() => undefined,
@@ -333,7 +278,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 	describe('queue mode (n8n 2.41: a worker runs the execution from a snapshot without static data)', () => {
 		it('the webhooks and their secrets survive the executions: every later delivery is still verified and accepted', async () => {
 			const t = await webhookTrigger(h, { type: TRIGGER, parameters: { events: ['orderCreated'], options: { maxRetries: 0 } } }, { queueMode: true });
-			open.push(t);
+			suite.keep(t);
 			await t.activate();
 			const secret = secretOf(t);
 			const statuses: number[] = [];
@@ -439,7 +384,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 				],
 				connections: { [NAME]: { main: [[{ node: 'Wait a second', type: 'main', index: 0 }]] } },
 			});
-			open.push(slow);
+			suite.keep(slow);
 			await slow.activate();
 			const key = secretOf(slow);
 			const body = orderEvent({ EventID: 900006 });
