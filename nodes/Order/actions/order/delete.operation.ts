@@ -9,7 +9,7 @@ import { runPerItem } from '../../../shared/items';
 import { orderIdField, readOrderId } from '../../../shared/orderId';
 import type { ClientProvider } from '../../../shared/router';
 import { readPartyOption } from '../options';
-import { readEveryItem, refusalError } from './orderChanges';
+import { readEveryItem, sendChange } from './orderChanges';
 
 export const description: INodeProperties[] = forOperation('delete', [
 	{
@@ -24,23 +24,13 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const orderId = reads[itemIndex];
 		if (orderId instanceof Error) throw orderId;
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
-		await client
-			.request<unknown>({
-				method: 'DELETE',
-				path: `/v1/orders/${orderId}`,
-				itemIndex,
-				operation: `Delete order ${orderId}`,
-				acceptText: true,
-			})
-			.catch((error: unknown) => {
-				throw refusalError(
-					this.getNode(),
-					error,
-					itemIndex,
-					`Order ${orderId} was not deleted`,
-					'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
-				);
-			});
+		await sendChange(
+			this.getNode(),
+			client,
+			{ method: 'DELETE', path: `/v1/orders/${orderId}`, itemIndex, operation: `Delete order ${orderId}` },
+			`Order ${orderId} was not deleted`,
+			'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
+		);
 		return { OrderID: orderId, Deleted: true };
 	});
 }

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-work
 import { NodeApiError } from 'n8n-workflow';
 
 import { asNodeError } from '../../../shared/items';
+import type { ApiClient, ApiRequest } from '../../../shared/transport';
 
 /**
  * Every item read and checked before any request. A bad item stops the run here, or,
@@ -51,4 +52,14 @@ export function refusalError(node: INode, error: unknown, itemIndex: number, not
 	if (code) refused.context.apiCode = code;
 	if (apiDescription) refused.context.apiDescription = apiDescription;
 	return refused;
+}
+
+/**
+ * Sends a change of an order (`acceptText`: an empty or text answer is a success); a refusal
+ * is thrown in refusalError's words: `notDone`, then `hint` saying what to do instead.
+ */
+export async function sendChange(node: INode, client: ApiClient, request: ApiRequest & { itemIndex: number }, notDone: string, hint: string): Promise<unknown> {
+	return await client.request<unknown>({ ...request, acceptText: true }).catch((error: unknown) => {
+		throw refusalError(node, error, request.itemIndex, notDone, hint);
+	});
 }

@@ -12,7 +12,7 @@ import { runPerItem } from '../../../shared/items';
 import { orderIdField, readOrderId } from '../../../shared/orderId';
 import type { ClientProvider } from '../../../shared/router';
 import { readPartyOption } from '../options';
-import { answeredObject, readEveryItem, refusalError } from './orderChanges';
+import { answeredObject, readEveryItem, sendChange } from './orderChanges';
 
 const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
@@ -107,25 +107,13 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (read instanceof Error) throw read;
 		const { orderId, change } = read;
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
-		const answer = await client
-			.request<unknown>({
-				method: 'PATCH',
-				path: `/v1/orders/${orderId}`,
-				body: change,
-				headers: { 'Content-Type': 'application/json' },
-				itemIndex,
-				operation: `Update order ${orderId}`,
-				acceptText: true,
-			})
-			.catch((error: unknown) => {
-				throw refusalError(
-					this.getNode(),
-					error,
-					itemIndex,
-					`Order ${orderId} was not updated`,
-					'Nothing was changed. Amounts, lines and parties cannot change after creation: create a credit note for an order sent over Peppol, paid or with payments.',
-				);
-			});
+		const answer = await sendChange(
+			this.getNode(),
+			client,
+			{ method: 'PATCH', path: `/v1/orders/${orderId}`, body: change, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Update order ${orderId}` },
+			`Order ${orderId} was not updated`,
+			'Nothing was changed. Amounts, lines and parties cannot change after creation: create a credit note for an order sent over Peppol, paid or with payments.',
+		);
 		// An empty answer (some deployments) is a success too: the output is then what was changed.
 		return answeredObject(answer) ?? { OrderID: orderId, ...change };
 	});
