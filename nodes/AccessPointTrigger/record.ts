@@ -6,8 +6,8 @@
  * the same static data in a new Workflow (its change mark is reset) and the execution
  * reloads static data from the database. So the trigger's execute(), which n8n runs as the
  * first step of every execution the trigger starts, records the keys again; n8n saves
- * static data an execution changed when that execution ends (main process and queue-mode
- * workers alike). From then on a repeat starts no execution.
+ * static data an execution changed when that execution ends (for queue-mode workers, see
+ * below). From then on a repeat starts no execution.
  *
  * A repeat arriving before that (the service may send a duplicate right after the first
  * answer, while the first execution still runs) does start one; execute() then checks the
