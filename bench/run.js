@@ -116,7 +116,9 @@ async function main() {
 	const emu = await startEmulators({
 		// Absolute next links: the HTTP Request node's "next URL" must be a whole URL.
 		orders: { orders: ORDERS, config: { linkForm: 'absolute' } },
-		trigger: { orders: 200 },
+		// The emulator's clock a month back: the orders it stamps are older than the API's Date
+		// (Node's clock) minus the trigger's 60 s clock-skew guard, as orders are by the next poll.
+		trigger: { orders: 200, startTime: new Date(Date.now() - 30 * 86_400_000).toISOString() },
 		peppol: { orders: 0 },
 		files: { orders: 5 },
 		webhook: { orders: 10 },
