@@ -131,7 +131,14 @@ export async function router(this: IExecuteFunctions, resources: ResourceOperati
 	const entry = list?.operations.find((candidate) => candidate.value === operation);
 	if (!list || !entry) {
 		const where = resource === undefined ? '' : ` for "${resource}"`;
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported${where}`);
+		// Version 0.1 called Get Many "getMany". n8n drops the fields of an operation it does not
+		// know when it loads the workflow, so running it as Get Many would ignore the saved limit
+		// and filters: the user picks it again instead.
+		const description =
+			operation === 'getMany'
+				? 'This node was saved with version 0.1 of the package, where Get Many was named "getMany". Open the node, pick Get Many again and set its fields (limit, filters) again: n8n no longer shows the old ones.'
+				: undefined;
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported${where}`, { description });
 	}
 	list.guard?.(this, operation);
 	const result = await entry.module.execute.call(this, clientProvider(this));

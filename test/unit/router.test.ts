@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
 import { AccessPointIdentification } from '../../nodes/Identification/AccessPointIdentification.node';
 import { identification } from '../../nodes/Identification/actions';
@@ -101,6 +101,16 @@ describe('router', () => {
 			'The operation "split" is not supported for "pen"',
 		);
 		await expect(router.call(fakeContext({ operation: 'nope' }), [registration])).rejects.toThrow('The operation "nope" is not supported');
+		expect(seen).toEqual([]);
+	});
+
+	it('a node saved by version 0.1 (Get Many was "getMany") is refused with what to do, not run with its fields dropped', async () => {
+		const refused = await router.call(fakeContext({ operation: 'getMany' }), [registration]).then(
+			() => undefined,
+			(error: NodeOperationError) => error,
+		);
+		expect(refused?.message).toBe('The operation "getMany" is not supported');
+		expect(refused?.description).toMatch(/version 0\.1 .*pick Get Many again and set its fields/);
 		expect(seen).toEqual([]);
 	});
 
