@@ -170,6 +170,7 @@ function credentialFor(emu) {
 
 // ---- set-up through the emulator's public API (the contract), not its internals -----------------
 
+/** The emulator's public API with its credential (the set-up a user's ERP would do). */
 async function api(emu, method, urlPath, body) {
 	const res = await fetch(`${emu.url}${urlPath}`, {
 		method,
@@ -338,4 +339,4 @@ function findProviderUrl(run, nodeName) {
 	return undefined;
 }
 
-module.exports = { PKG, CREDENTIAL, SCENARIOS, expectationsFor, listTemplates, startOf, prepare, credentialFor, runSetup, judge, summarize, findProviderUrl, isOurs };
+module.exports = { PKG, CREDENTIAL, api, SCENARIOS, expectationsFor, listTemplates, startOf, prepare, credentialFor, runSetup, judge, summarize, findProviderUrl, isOurs };

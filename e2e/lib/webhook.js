@@ -26,7 +26,7 @@
 const crypto = require('node:crypto');
 const path = require('node:path');
 
-const { CREDENTIAL, PKG } = require('./templates');
+const { CREDENTIAL, PKG, api } = require('./templates');
 const { publishWorkflow, unpublishWorkflow } = require('./n8n');
 
 const TRIGGER = 'AccessPoint Trigger (e2e)';
@@ -100,18 +100,6 @@ async function readExecution(rest, id, parse) {
 	const full = await rest.get(`/rest/executions/${id}`);
 	const data = typeof full.data === 'string' ? parse(full.data) : full.data;
 	return { ...full, data };
-}
-
-/** The emulator's public API with its credential (the set-up a user's ERP would do). */
-async function api(emu, method, urlPath, body) {
-	const res = await fetch(`${emu.url}${urlPath}`, {
-		method,
-		headers: { apikey: emu.credentials.apiKey, partyID: emu.credentials.partyId, 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	if (!res.ok) throw new Error(`emulator ${method} ${urlPath} -> ${res.status} ${text.slice(0, 200)}`);
-	return text ? JSON.parse(text) : undefined;
 }
 
 async function sendInvoice(emu) {
