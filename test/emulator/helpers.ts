@@ -3,6 +3,16 @@ import { createEmulator } from '../../emulator';
 export type Emu = Awaited<ReturnType<typeof createEmulator>>;
 export type Opts = Parameters<typeof createEmulator>[0];
 
+/** A request as the emulator logs it (`emu.requests`): apikey masked, body parsed when JSON. */
+export interface Logged {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body?: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+	status: number | null;
+}
+
 export interface Res {
 	status: number;
 	headers: Headers;

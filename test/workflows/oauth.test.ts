@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
+import type { Logged } from '../emulator/helpers';
 import { createHarness, OAUTH2_CREDENTIAL_TYPE } from '../harness';
 import { webhookTrigger } from '../harness/webhookTrigger';
 import { printFigures } from '../reliability/report';
@@ -17,13 +18,6 @@ import type { Harness, HarnessResult } from '../harness';
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-interface Logged {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	headers: Record<string, string>;
-	status: number | null;
-}
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const oauth = (parameters: IDataObject): IDataObject => ({ authentication: 'oAuth2', ...parameters });

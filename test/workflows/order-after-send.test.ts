@@ -10,7 +10,7 @@ import { NodeApiError, NodeHelpers, NodeOperationError, Workflow } from 'n8n-wor
 
 import { DEFAULTS } from '../../emulator';
 import { orderBody, post } from '../emulator/helpers';
-import type { Emu } from '../emulator/helpers';
+import type { Emu, Logged } from '../emulator/helpers';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 
@@ -21,14 +21,6 @@ const OFFLINE_BASE = 'https://api.example.test';
 const offline = { runOptions: { credentialsOverride: { environment: 'custom', baseUrl: OFFLINE_BASE, apiKey: 'k', partyId: '1' } } };
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-interface Logged {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	headers: Record<string, string>;
-	body?: Rec;
-	status: number | null;
-}
 
 describe('AccessPoint Order after Send: delivery status, update, delete, payments, credit notes', () => {
 	let h: Harness;

@@ -7,20 +7,13 @@ import nock from 'nock';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Logged } from '../emulator/helpers';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 
 const NODE = 'accessPointOrder';
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-interface Logged {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	headers: Record<string, string>;
-	body?: Rec;
-	status: number | null;
-}
 
 describe('AccessPoint Order › Create and Get', () => {
 	let h: Harness;

@@ -7,6 +7,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Logged } from '../emulator/helpers';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 
@@ -16,14 +17,6 @@ const NOT_ON_PEPPOL_VAT = 'BE1002003070';
 const DEMO_PARTY = '300001';
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-interface Logged {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	headers: Record<string, string>;
-	body?: Rec;
-	status: number | null;
-}
 
 describe('AccessPoint Order › Send and Create and Send', () => {
 	let h: Harness;
