@@ -5,8 +5,7 @@
  * updated with the fields given (`PATCH /v1/parties/{ID}`). One output shape: the party as the
  * service holds it, plus AlreadyExisted.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { inputError, readChoice } from '../../../shared/input';
 import { runPerItem } from '../../../shared/items';
@@ -14,7 +13,7 @@ import type { ClientProvider } from '../../../shared/router';
 import { readPartyOption } from '../options';
 import { readEveryItem } from '../order/orderChanges';
 import { MAIN_PARTY_FIELDS, mainPartyProperties, PARTY_FIELDS } from './partyFields';
-import { answeredId, fieldOptions, findRecords, getRecord, readFields } from './records';
+import { answeredId, fieldOptions, findRecords, getRecord, noIdError, readFields } from './records';
 
 const show = { resource: ['party'], operation: ['create'] };
 const MATCH_BY = ['vatNumber', 'email', 'none'] as const;
@@ -22,15 +21,7 @@ const IF_FOUND = ['keep', 'update'] as const;
 
 export const description: INodeProperties[] = [
 	...mainPartyProperties(show),
-	{
-		displayName: 'Additional Fields',
-		name: 'partyFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show },
-		options: fieldOptions(PARTY_FIELDS),
-	},
+	{ displayName: 'Additional Fields', name: 'partyFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: { show }, options: fieldOptions(PARTY_FIELDS) },
 	{
 		displayName: 'Match Existing By',
 		name: 'matchBy',
@@ -102,9 +93,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const answer = await client.request<unknown>({ method: 'POST', path: '/v1/parties', body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: 'Create party', acceptText: true });
 		const id = answeredId(answer, 'PartyID');
 		if (id === undefined) {
-			const message = 'Create party answered without a PartyID: the party may or may not exist';
-			const hint = matchBy === 'none' ? 'Check the parties in the web app before running it again.' : 'Run it again: the party is then found by its ' + (matchBy === 'vatNumber' ? 'VAT number.' : 'e-mail address.');
-			throw new NodeApiError(this.getNode(), { message } as JsonObject, { message, description: hint, itemIndex });
+			const hint = matchBy === 'none' ? 'Check the parties in the web app before running it again.' : `Run it again: the party is then found by its ${matchBy === 'vatNumber' ? 'VAT number' : 'e-mail address'}.`;
+			throw noIdError(this.getNode(), 'party', hint, itemIndex);
 		}
 		return { ...(await getRecord(client, 'party', id, itemIndex)), AlreadyExisted: false };
 	});

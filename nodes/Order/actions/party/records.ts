@@ -4,15 +4,19 @@
  * into a checked body, the ID field, the one-record read, the lookup by a field, and the ID a
  * create answers. A bad value is refused naming field and item, before any request.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/input';
+import { runPerItem } from '../../../shared/items';
 import type { FilterCondition } from '../../../shared/odata';
 import { buildFilter } from '../../../shared/odata';
 import { readListPage } from '../../../shared/paging';
+import type { ClientProvider } from '../../../shared/router';
 import type { ApiClient } from '../../../shared/transport';
 import type { Check } from '../../../shared/validation';
 import { checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/validation';
+import { readPartyOption } from '../options';
 
 export type RecordKind = 'party' | 'product';
 export const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
@@ -112,6 +116,19 @@ export async function getRecord(client: ApiClient, kind: RecordKind, id: string 
 	return await client.request<IDataObject>({ method: 'GET', path, itemIndex, operation: `Get ${kind} ${id}` });
 }
 
+/** Party › Get and Product › Get: one record by its ID. */
+export function getOperation(kind: RecordKind) {
+	return {
+		description: [idField(kind, { resource: [kind], operation: ['get'] })],
+		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+			return await runPerItem(this, async (itemIndex) => {
+				const id = readRecordId(this, itemIndex, kind);
+				return await getRecord(await clients(itemIndex, readPartyOption(this, itemIndex)), kind, id, itemIndex);
+			});
+		},
+	};
+}
+
 /**
  * The records of the first page (120) matching the conditions and `matches`: a server that
  * ignores `$filter` would answer others, so only records that really match count.
@@ -126,6 +143,12 @@ export async function findRecords(
 	const filter = buildFilter(conditions, 'and');
 	const body = await client.request<unknown>({ method: 'GET', path: RECORD_PATHS[kind], qs: { $filter: filter }, itemIndex, operation: `Find ${kind} where ${filter}` });
 	return readListPage(body).items.filter(matches);
+}
+
+/** A create answered 2xx without an ID: nothing confirms the record exists, so the item fails (never a false success). */
+export function noIdError(node: INode, kind: RecordKind, hint: string, itemIndex: number): NodeApiError {
+	const message = `Create ${kind} answered without a ${ID_KEYS[kind]}: the ${kind} may or may not exist`;
+	return new NodeApiError(node, { message } as JsonObject, { message, description: hint, itemIndex });
 }
 
 /** The ID a create answers: a bare number or numeric text, a list of one, or an object carrying it. */

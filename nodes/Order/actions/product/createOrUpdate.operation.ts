@@ -6,8 +6,7 @@
  * service takes is not confirmed, hence the choice. Outputs the product as the service then holds
  * it, plus AlreadyExisted.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { readChoice, requireValid } from '../../../shared/input';
 import { runPerItem } from '../../../shared/items';
@@ -16,7 +15,7 @@ import { checkNumber, checkText } from '../../../shared/validation';
 import { readPartyOption } from '../options';
 import { readEveryItem } from '../order/orderChanges';
 import type { RecordField } from '../party/records';
-import { answeredId, fieldOptions, findRecords, getRecord, idField, readFields, readRecordId } from '../party/records';
+import { answeredId, fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId } from '../party/records';
 
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
@@ -82,10 +81,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const operation = id === undefined ? 'Create product' : `Update product ${id}`;
 		const answer = await client.request<unknown>({ method: 'POST', path: '/v1/products', body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation, acceptText: true });
 		const saved = id ?? answeredId(answer, 'ProductID');
-		if (saved === undefined) {
-			const message = 'Create product answered without a ProductID: the product may or may not exist';
-			throw new NodeApiError(this.getNode(), { message } as JsonObject, { message, description: 'Run it again: the product is then found by its Reference.', itemIndex });
-		}
+		if (saved === undefined) throw noIdError(this.getNode(), 'product', 'Run it again: the product is then found by its Reference.', itemIndex);
 		return { ...(await getRecord(client, 'product', saved, itemIndex)), AlreadyExisted: id !== undefined };
 	});
 }
