@@ -362,7 +362,7 @@ const SCENARIOS = [
 	{
 		file: 'supplier-invoices-to-accounting.json',
 		title: 'Supplier invoices to accounting',
-		summary: 'Order Trigger (New Supplier Invoice, with PDF + UBL) -> your accounting step -> Mark as Exported: each received invoice booked once',
+		summary: 'Order Trigger (New Incoming Supplier Invoice, with PDF + UBL) -> your accounting step -> Mark as Exported: each received invoice booked once',
 		expect: { Exported: 2 },
 		fields: {
 			'New supplier invoice': ['OrderID', 'OrderNumber', 'OrderType', 'IsSent'],

@@ -49,7 +49,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						description: 'Every new order and every change to an order (its LastModified time moved)',
 					},
 					{
-						name: 'New Supplier Invoice (Incoming)',
+						name: 'New Incoming Supplier Invoice',
 						value: 'newIncomingInvoice',
 						description:
 							'A purchase invoice or credit note received from a supplier (e.g. over Peppol) and not exported yet (OrderDirection Cost, IsSent false). Book it, then mark it with Order › Mark as Exported: it does not come again. Start From replays those received earlier.',

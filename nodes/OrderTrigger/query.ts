@@ -11,7 +11,7 @@ import type { OrderEvent } from './cursor';
 export type TriggerEvent = OrderEvent | 'newIncomingInvoice';
 
 /**
- * The preset "New Supplier Invoice": received (Cost) orders not marked exported, as the service's
+ * The preset "New Incoming Supplier Invoice": received (Cost) orders not marked exported, as the service's
  * page "Status of export" recommends (`IsSent eq false`). It follows every change, so an order
  * marked Not Exported again comes again; once marked exported it no longer matches.
  */

@@ -30,8 +30,9 @@ describe('master data and export flag request shapes (nock)', () => {
 		nock.disableNetConnect();
 	});
 	afterEach(() => {
-		expect(nock.pendingMocks()).toEqual([]);
+		const pending = nock.pendingMocks();
 		nock.cleanAll();
+		expect(pending).toEqual([]);
 	});
 	afterAll(async () => {
 		nock.enableNetConnect();
@@ -115,6 +116,17 @@ describe('master data and export flag request shapes (nock)', () => {
 				.reply(200, { Items: [{ PartyID: 5, Email: 'jan@example.com', PartyType: 'Supplier' }] }, JSON_TYPE);
 			const found = await run({ resource: 'party', operation: 'create', name: 'Jan', partyType: 'Supplier', matchBy: 'email', partyFields: { email: 'Jan@Example.com' } });
 			expect(found.items).toEqual([{ PartyID: 5, Email: 'jan@example.com', PartyType: 'Supplier', AlreadyExisted: true }]);
+
+			// Dots matter in an e-mail address (not in a VAT number): j.an@ is another person.
+			nock(BASE)
+				.get('/v1/parties')
+				.query({ $filter: "Email eq 'jan@example.com' and PartyType eq 'Customer'" })
+				.reply(200, { Items: [{ PartyID: 7, Email: 'j.an@example.com', PartyType: 'Customer' }] }, JSON_TYPE)
+				.post('/v1/parties', { Name: 'Jan', PartyType: 'Customer', Email: 'jan@example.com' })
+				.reply(200, '8', JSON_TYPE)
+				.get('/v1/parties/8')
+				.reply(200, { PartyID: 8 }, JSON_TYPE);
+			expect((await run({ resource: 'party', operation: 'create', name: 'Jan', matchBy: 'email', partyFields: { email: 'jan@example.com' } })).items).toEqual([{ PartyID: 8, AlreadyExisted: false }]);
 
 			nock(BASE).post('/v1/parties', { Name: 'Jan', PartyType: 'Customer' }).reply(200, { PartyID: 6 }, JSON_TYPE).get('/v1/parties/6').reply(200, { PartyID: 6 }, JSON_TYPE);
 			expect((await run({ resource: 'party', operation: 'create', name: 'Jan', matchBy: 'none' })).items).toEqual([{ PartyID: 6, AlreadyExisted: false }]);

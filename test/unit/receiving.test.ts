@@ -1,12 +1,13 @@
 /**
- * Receiving supplier invoices: the Order Trigger's New Supplier Invoice event (query.ts, pure),
+ * Receiving supplier invoices: the Order Trigger's New Incoming Supplier Invoice event (query.ts, pure),
  * and the words people search the node panel with (the editor's search over display names and
  * codex aliases, as panel-search.test.ts runs it).
  */
+import { AccessPointOrderTrigger } from '../../nodes/OrderTrigger/AccessPointOrderTrigger.node';
 import { cursorEvent, triggerFilter } from '../../nodes/OrderTrigger/query';
 import { builtInNodes, loadPackageNodes, PACKAGE_NAME, searchNodePanel } from './packageNodes';
 
-describe('Order Trigger › New Supplier Invoice (query.ts)', () => {
+describe('Order Trigger › New Incoming Supplier Invoice (query.ts)', () => {
 	it('asks for Cost orders not exported yet, whatever Direction says, with the order type and bound', () => {
 		expect(triggerFilter({ event: 'newIncomingInvoice', orderType: '', direction: 'Income', modifiedFrom: '2026-01-02T03:04:05' })).toBe(
 			"OrderDirection eq 'Cost' and IsSent eq false and LastModified ge DateTime'2026-01-02T03:04:05'",
@@ -17,6 +18,13 @@ describe('Order Trigger › New Supplier Invoice (query.ts)', () => {
 	it('leaves the other events as they were', () => {
 		expect(triggerFilter({ event: 'newOrder', orderType: 'Invoice', direction: 'Income' })).toBe("OrderType eq 'Invoice' and OrderDirection eq 'Income'");
 		expect(triggerFilter({ orderType: '', direction: '' })).toBe('');
+	});
+
+	it('is named so that the node panel shows it as it is ("On " + lodash startCase of the name drops brackets)', () => {
+		const event = new AccessPointOrderTrigger().description.properties.find((p) => p.name === 'event');
+		const names = (event?.options ?? []).map((o) => o.name);
+		expect(names).toContain('New Incoming Supplier Invoice');
+		for (const name of names) expect(name).toMatch(/^[A-Z][a-z]*( [A-Za-z][a-z]*)*$/);
 	});
 
 	it('follows every change of a received invoice (an order marked Not Exported again comes again)', () => {

@@ -1,6 +1,6 @@
 /**
  * Receiving supplier invoices as orders, and parties and products kept in sync, run by n8n-core
- * against the emulator: the Order Trigger's New Supplier Invoice event with Mark as (Not)
+ * against the emulator: the Order Trigger's New Incoming Supplier Invoice event with Mark as (Not)
  * Exported, and every write run twice (nothing is created twice).
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -37,7 +37,7 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 		return { result, items: result.status === 'success' ? (result.output(result.nodeName as string) as Rec[]) : [] };
 	};
 
-	describe('Order Trigger › New Supplier Invoice, Order › Mark as Exported / Not Exported', () => {
+	describe('Order Trigger › New Incoming Supplier Invoice, Order › Mark as Exported / Not Exported', () => {
 		it('emits each received invoice once with its PDF and UBL; marked exported it does not come again, marked not exported it does', async () => {
 			// Direction is hidden for this event: a value saved before is ignored (Cost is the event's).
 			const poller = h.poller({

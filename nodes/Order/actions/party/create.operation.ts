@@ -70,7 +70,11 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
 	return { body, matchBy, ifFound, partyId: readPartyOption(ctx, itemIndex) };
 }
 
-const same = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && a.replace(/[\s.-]/g, '').toUpperCase() === b.replace(/[\s.-]/g, '').toUpperCase();
+/** The same VAT number (spaces, dots, dashes aside) or e-mail address (case aside). */
+const same = (key: string, a: unknown, b: unknown) => {
+	const norm = (v: unknown) => (typeof v === 'string' ? (key === 'VATNumber' ? v.replace(/[\s.-]/g, '') : v.trim()).toUpperCase() : undefined);
+	return norm(a) !== undefined && norm(a) === norm(b);
+};
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const reads = readEveryItem(this, (itemIndex) => readItem(this, itemIndex));
@@ -82,7 +86,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (matchBy !== 'none') {
 			const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
 			const conditions = [key, 'PartyType'].map((field) => ({ field, operator: 'eq' as const, value: body[field], type: 'string' as const }));
-			const [found] = await findRecords(client, 'party', conditions, (p) => same(p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType, itemIndex);
+			const [found] = await findRecords(client, 'party', conditions, (p) => same(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType, itemIndex);
 			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };
 			if (found) {
 				const path = `/v1/parties/${encodeURIComponent(String(found.PartyID))}`;
