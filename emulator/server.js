@@ -19,6 +19,8 @@ const account = require('./routes/account');
 const control = require('./routes/control');
 const files = require('./routes/files');
 const orderChanges = require('./routes/orderChanges');
+const parties = require('./routes/parties');
+const incoming = require('./routes/incoming');
 const { tick: deliveryTick } = require('./delivery');
 
 /**
@@ -56,6 +58,7 @@ const ROUTES = [
 	...oauth.ROUTES,
 	...account.ROUTES,
 	...control.ROUTES,
+	...incoming.ROUTES,
 	['GET', new RegExp(`^${R}/?$`, 'i'), reg.list, true],
 	['POST', new RegExp(`^${R}/?$`, 'i'), reg.create, true],
 	['GET', new RegExp(`^${R}/(?<id>[^/]+)/?$`, 'i'), reg.getOne, true],
@@ -72,6 +75,7 @@ const ROUTES = [
 	['GET', /^\/v1\/parties\/(?<id>[^/]+)\/?$/i, lists.party, true],
 	['GET', /^\/v1\/products\/?$/i, lists.products, true],
 	['GET', /^\/v1\/products\/(?<id>[^/]+)\/?$/i, lists.product, true],
+	...parties.ROUTES,
 	...files.ROUTES,
 	...orderChanges.ROUTES,
 	['GET', /^\/provider\/error\/?$/, ident.providerError, false],

@@ -359,6 +359,61 @@ const SCENARIOS = [
 			}
 		},
 	},
+	{
+		file: 'supplier-invoices-to-accounting.json',
+		title: 'Supplier invoices to accounting',
+		summary: 'Order Trigger (New Incoming Supplier Invoice, with PDF + UBL) -> your accounting step -> Mark as Exported: each received invoice booked once',
+		expect: { Exported: 2 },
+		fields: {
+			'New supplier invoice': ['OrderID', 'OrderNumber', 'OrderType', 'IsSent'],
+			'Your accounting tool (replace me)': ['OrderID', 'OrderNumber', 'TotalIncl'],
+			'Mark as exported': ['OrderID', 'IsSent'],
+			Exported: ['InvoiceNumber', 'Supplier', 'TotalIncl', 'PdfFile', 'UblFile', 'Exported'],
+		},
+		async run(h, note) {
+			const { receiveInvoice } = require(path.join(ROOT, 'emulator', 'incoming'));
+			const poller = h.poller(loadTemplate(this.file));
+			const first = await poller.poll();
+			note(`poll 1 (activation): ${first.items ? `${first.items.length} orders` : 'nothing emitted'}`);
+			const party = h.emulator.credentials.partyId;
+			h.emulator.clock.advance(60 * 1000);
+			const received = [
+				receiveInvoice(h.emulator.store, party, { supplier: { Name: 'Paper Co NV', VATNumber: 'BE0417497106' } }),
+				receiveInvoice(h.emulator.store, party, { type: 'CreditNote' }),
+			];
+			note(`meanwhile 2 documents arrive from suppliers: ${received.map((o) => `${o.OrderType} ${o.OrderNumber}`).join(', ')}`);
+			const second = await poller.poll({ execute: true });
+			if (!second.execution) throw new Error('poll 2 emitted nothing');
+			const marked = received.filter((o) => h.emulator.store.getOrder(party, o.OrderID).IsSent).length;
+			note(`poll 2: ${second.items.length} supplier document(s) booked; ${marked} marked exported at the access point`);
+			const third = await poller.poll();
+			note(`poll 3: ${third.items ? `${third.items.length} orders (exported twice!)` : 'nothing new'}`);
+			if (third.items) throw new Error('the trigger emitted the same supplier invoices twice');
+			return second.execution;
+		},
+	},
+	{
+		file: 'sync-customers.json',
+		title: 'Sync customers from a CRM',
+		summary: 'CRM items -> Party Create (looked up by VAT number, updated when found) -> run twice: nothing created twice',
+		expect: { 'Customer in sync': 3 },
+		fields: {
+			'One item per customer': ['crmId', 'name', 'vatNumber'],
+			'Create or update the customer': ['PartyID', 'Name', 'VATNumber', 'AlreadyExisted'],
+			'Customer in sync': ['crmId', 'PartyID', 'Name', 'Result'],
+		},
+		async run(h, note) {
+			const first = await h.run(loadTemplate(this.file));
+			if (first.status !== 'success') return first;
+			note(`run 1: ${first.output('Customer in sync').map((r) => `${r.Name} ${r.Result}`).join(', ')}`);
+			h.emulator.clearRequests();
+			const second = await h.run(loadTemplate(this.file));
+			const creates = h.emulator.requests.filter((r) => r.method === 'POST' && r.path === '/v1/parties').length;
+			note(`run 2 (the same CRM items again): ${creates} customer(s) created`);
+			if (creates) throw new Error('the second run created customers again');
+			return second;
+		},
+	},
 ];
 
 // ---- report ---------------------------------------------------------------------------------

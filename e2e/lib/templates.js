@@ -64,6 +64,17 @@ const SCENARIOS = {
 		// Every file the trigger emitted must be on disk, byte-identical to the emulator's (filesOnDisk below).
 		filesOnDisk: true,
 	},
+	'supplier-invoices-to-accounting.json': {
+		start: 'activate',
+		// Supplier documents arriving after the activation poll, as emulator/incoming.js receiveInvoice makes them:
+		// Cost orders not exported yet. Each must be handed to the accounting step once and end marked exported.
+		newOrders: [
+			{ OrderType: 'Invoice', OrderDirection: 'Cost', OrderStatus: 'ToPay', IsSent: false, Supplier: { Name: 'Paper Co NV', VATNumber: 'BE0417497106' } },
+			{ OrderType: 'CreditNote', OrderDirection: 'Cost', OrderStatus: 'ToPay', IsSent: false, Supplier: { Name: 'Office Supplies NV', VATNumber: 'BE0403170701' } },
+		],
+		exportedOnce: true,
+	},
+	'sync-customers.json': { start: 'cli' },
 	// The AccessPoint Trigger (webhooks): no step of run.js starts it (imported and checked in the
 	// editor only); e2e/lib/webhook.js (checkWebhookTrigger) publishes a workflow with the trigger.
 	'delivery-status-alerts.json': { start: 'webhook' },
@@ -264,6 +275,30 @@ function judge(t, run, { allowWaiting = false, added = [], runs = [] } = {}) {
 		const missing = sales.filter((n) => !numbers.includes(n));
 		if (missing.length || sales.length !== s.exactFromTrigger) return `trigger "${trigger && trigger.name}" did not emit ${missing.join(', ') || `the ${s.exactFromTrigger} new sales invoices`} (it emitted ${numbers.join(', ') || 'nothing'} in ${runs.length + 1} execution(s))`;
 	}
+	if (s.exportedOnce) {
+		const problem = exportedOnce(t, [...runs, run], added);
+		if (problem) return problem;
+	}
+	return undefined;
+}
+
+/**
+ * Why the supplier documents added after activation (`added`: their numbers) were not each handed to
+ * the accounting step exactly once, over every execution, and marked exported at the emulator, or undefined.
+ */
+function exportedOnce(t, runs, added) {
+	const trigger = t.workflow.nodes.find((n) => isOurs(n) && /Trigger$/.test(n.type));
+	const numbers = runs.flatMap((r) => triggerItems(r, trigger)).map((j) => j.OrderNumber);
+	const twice = numbers.filter((n, i) => numbers.indexOf(n) !== i);
+	if (twice.length) return `trigger "${trigger.name}" emitted ${twice.join(', ')} more than once`;
+	const exported = runs.flatMap((r) => triggerItems(r, { name: 'Exported' })).filter((j) => j.Exported === true).map((j) => j.InvoiceNumber);
+	const book = emulator ? emulator.store.listOrders(emulator.credentials.partyId) : [];
+	for (const number of added) {
+		if (!exported.includes(number)) return `${number} did not reach "Exported" (exported: ${exported.join(', ') || 'none'})`;
+		const order = book.find((o) => o.OrderNumber === number);
+		if (!order || order.IsSent !== true) return `${number} is not marked exported (IsSent ${order ? order.IsSent : 'unknown'}) at the emulator`;
+	}
+	process.stdout.write(`   ${added.join(', ')}: each handed to the accounting step once and marked exported (IsSent true) at the emulator\n`);
 	return undefined;
 }
 

@@ -29,7 +29,7 @@ export class AccessPointOrder implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: actionSubtitle(resources),
-		description: 'Create, send and read orders (invoices, credit notes …), and list parties and products, with OData filters',
+		description: 'Create, send and read orders (invoices, credit notes …), mark received supplier invoices exported, and keep parties (customers, suppliers) and products in sync',
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -18,9 +18,9 @@ export class AccessPointOrderTrigger implements INodeType {
 		icon: { light: 'file:../../icons/accessPointOrderTrigger.svg', dark: 'file:../../icons/accessPointOrderTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["event"] === "newOrUpdatedOrder" ? "New or updated orders" : "New orders" }}',
+		subtitle: '={{ ({ newOrUpdatedOrder: "New or updated orders", newIncomingInvoice: "New supplier invoices" })[$parameter["event"]] ?? "New orders" }}',
 		// n8n's node panel lists this trigger inside the AccessPoint Order entry and shows this text for both.
-		description: 'Create, send and read orders (invoices, credit notes …), and start a workflow when orders are created or changed',
+		description: 'Create, send and read orders (invoices, credit notes …), and start a workflow when orders are created or changed or a supplier invoice arrives',
 		defaults: { name: 'AccessPoint Order Trigger' },
 		polling: true,
 		inputs: [],
@@ -48,6 +48,12 @@ export class AccessPointOrderTrigger implements INodeType {
 						value: 'newOrUpdatedOrder',
 						description: 'Every new order and every change to an order (its LastModified time moved)',
 					},
+					{
+						name: 'New Incoming Supplier Invoice',
+						value: 'newIncomingInvoice',
+						description:
+							'A purchase invoice or credit note received from a supplier (e.g. over Peppol) and not exported yet (OrderDirection Cost, IsSent false). Book it, then mark it with Order › Mark as Exported: it does not come again. Start From replays those received earlier.',
+					},
 				],
 			},
 			{
@@ -72,6 +78,7 @@ export class AccessPointOrderTrigger implements INodeType {
 					{ name: 'Cost (Purchases)', value: 'Cost' },
 				],
 				description: 'Only sales or only purchase orders (OrderDirection)',
+				displayOptions: { hide: { event: ['newIncomingInvoice'] } },
 			},
 			filterModeField(undefined, {
 				description: 'How extra conditions are given; type, direction and change time apply in both modes',

@@ -18,10 +18,11 @@ import { requireValid } from '../shared/input';
 import { checkNumber, checkOptionalText } from '../shared/validation';
 import type { ApiClient, ApiResponse } from '../shared/transport';
 import { getApiClient, paginateList } from '../shared/transport';
-import type { CursorState, OrderEvent, PollClock, Unplaced } from './cursor';
+import type { CursorState, PollClock, Unplaced } from './cursor';
 import { baselineNeedsMore, baselineState, cursorCeiling, decidePoll, lowerBound, place, scopeKey, stateFromDate } from './cursor';
 import { afterPage, FIRST_PAGE } from './pages';
-import { NEWEST_FIRST, OLDEST_FIRST, triggerFilter } from './query';
+import type { TriggerEvent } from './query';
+import { cursorEvent, NEWEST_FIRST, OLDEST_FIRST, triggerFilter } from './query';
 import { loadState } from './stored';
 import { formatSeconds, parseHttpDate, parseTimestamp } from './time';
 
@@ -47,7 +48,7 @@ interface TriggerOptions {
 }
 
 interface TriggerSettings {
-	event: OrderEvent;
+	event: TriggerEvent;
 	orderType: string;
 	direction: string;
 	options: TriggerOptions;
@@ -60,7 +61,7 @@ function hostSeconds(): number {
 }
 
 function readSettings(ctx: IPollFunctions): TriggerSettings {
-	const event = ctx.getNodeParameter('event', 'newOrder') as OrderEvent;
+	const event = ctx.getNodeParameter('event', 'newOrder') as TriggerEvent;
 	// An object from an expression is refused, not filtered on as "[object Object]".
 	const orderType = requireValid(ctx, undefined, 'Order Type', ctx.getNodeParameter('orderType', ''), (v) => checkOptionalText(v, 50));
 	const direction = requireValid(ctx, undefined, 'Direction', ctx.getNodeParameter('direction', ''), (v) => checkOptionalText(v, 50));
@@ -89,7 +90,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 
 /** The user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
 function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFrom?: string): string | undefined {
-	const own = triggerFilter({ orderType: settings.orderType, direction: settings.direction, modifiedFrom });
+	const own = triggerFilter({ event: settings.event, orderType: settings.orderType, direction: settings.direction, modifiedFrom });
 	const query = readQuery(ctx, undefined, 'order', {}, own);
 	return query.$filter;
 }
@@ -299,7 +300,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 
 	const clock = clockOf(run);
 	const decision = decidePoll(state, run.records, {
-		event: settings.event,
+		event: cursorEvent(settings.event),
 		lateWindowSeconds: settings.lateWindowSeconds,
 		complete: run.complete,
 		clock,

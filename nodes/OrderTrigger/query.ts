@@ -1,13 +1,27 @@
 /**
- * The Order Trigger's own query parts (pure): order type, direction and the cursor bound.
- * The values offered for type and direction live in the node's description; a list of
+ * The Order Trigger's own query parts (pure): the event, order type, direction and the cursor
+ * bound. The values offered for type and direction live in the node's description; a list of
  * order types shared by the Order node and the trigger is to come from nodes/shared.
  */
 import type { FilterCondition } from '../shared/odata';
 import { buildFilter, buildOrderBy } from '../shared/odata';
+import type { OrderEvent } from './cursor';
+
+/** The Trigger On values: the cursor's two events and the incoming-invoice preset. */
+export type TriggerEvent = OrderEvent | 'newIncomingInvoice';
+
+/**
+ * The preset "New Incoming Supplier Invoice": received (Cost) orders not marked exported, as the service's
+ * page "Status of export" recommends (`IsSent eq false`). It follows every change, so an order
+ * marked Not Exported again comes again; once marked exported it no longer matches.
+ */
+export function cursorEvent(event: TriggerEvent): OrderEvent {
+	return event === 'newOrder' ? 'newOrder' : 'newOrUpdatedOrder';
+}
 
 /** '' means "any". */
 export interface TriggerScopeInput {
+	event?: TriggerEvent;
 	orderType: string;
 	direction: string;
 	/** `YYYY-MM-DDThh:mm:ss` (UTC): only orders changed at or after it. */
@@ -26,11 +40,14 @@ export const NEWEST_FIRST = buildOrderBy([
 	{ field: 'OrderID', direction: 'desc' },
 ]);
 
-/** `OrderType eq '…' and OrderDirection eq '…' and LastModified ge DateTime'…'`, parts left out when not set. */
+/** `OrderType eq '…' and OrderDirection eq '…' [and IsSent eq false] and LastModified ge DateTime'…'`, parts left out when not set. */
 export function triggerFilter(input: TriggerScopeInput): string {
 	const conditions: FilterCondition[] = [];
+	const incoming = input.event === 'newIncomingInvoice';
+	const direction = incoming ? 'Cost' : input.direction;
 	if (input.orderType) conditions.push({ field: 'OrderType', operator: 'eq', value: input.orderType, type: 'string' });
-	if (input.direction) conditions.push({ field: 'OrderDirection', operator: 'eq', value: input.direction, type: 'string' });
+	if (direction) conditions.push({ field: 'OrderDirection', operator: 'eq', value: direction, type: 'string' });
+	if (incoming) conditions.push({ field: 'IsSent', operator: 'eq', value: false, type: 'boolean' });
 	if (input.modifiedFrom) conditions.push({ field: 'LastModified', operator: 'ge', value: input.modifiedFrom, type: 'datetime' });
 	return buildFilter(conditions, 'and');
 }

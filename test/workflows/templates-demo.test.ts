@@ -16,6 +16,8 @@ const IN_ORDER = [
 	'account-audit.json',
 	'chase-undelivered-invoices.json',
 	'delivery-status-alerts.json',
+	'supplier-invoices-to-accounting.json',
+	'sync-customers.json',
 ];
 
 /** The archive scenario leaves its folder for a person running the demo to open; the suite removes it. */
@@ -27,7 +29,7 @@ function removeDemoFolders(lines: string[]) {
 }
 
 describe('npm run demo', () => {
-	it('runs the eight templates in turn and reports node by node, items out and key fields', async () => {
+	it('runs the ten templates in turn and reports node by node, items out and key fields', async () => {
 		const h = await createHarness({ emulator: { orders: 300 }, quiet: true });
 		const lines: string[] = [];
 		try {
@@ -39,17 +41,19 @@ describe('npm run demo', () => {
 			removeDemoFolders(lines);
 		}
 		const text = lines.join('\n');
-		expect(lines.filter((l) => /^\[\d\/8\] /.test(l))).toEqual([
-			'[1/8] Onboard a company  (examples/onboard-company.json)',
-			'[2/8] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
-			'[3/8] Daily order export  (examples/daily-order-export.json)',
-			'[4/8] New invoices feed  (examples/new-invoices-feed.json)',
-			'[5/8] Archive invoice files  (examples/archive-invoice-files.json)',
-			'[6/8] Account audit  (examples/account-audit.json)',
-			'[7/8] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
-			'[8/8] Delivery status alerts  (examples/delivery-status-alerts.json)',
+		expect(lines.filter((l) => /^\[\d+\/10\] /.test(l))).toEqual([
+			'[1/10] Onboard a company  (examples/onboard-company.json)',
+			'[2/10] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
+			'[3/10] Daily order export  (examples/daily-order-export.json)',
+			'[4/10] New invoices feed  (examples/new-invoices-feed.json)',
+			'[5/10] Archive invoice files  (examples/archive-invoice-files.json)',
+			'[6/10] Account audit  (examples/account-audit.json)',
+			'[7/10] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
+			'[8/10] Delivery status alerts  (examples/delivery-status-alerts.json)',
+			'[9/10] Supplier invoices to accounting  (examples/supplier-invoices-to-accounting.json)',
+			'[10/10] Sync customers from a CRM  (examples/sync-customers.json)',
 		]);
-		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(8);
+		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(10);
 		// The onboarding run waited, the provider page was completed, and the run went on.
 		expect(text).toMatch(/- "Identify the signatory" started an identity check and paused the execution/);
 		expect(text).toMatch(/- the signatory completed the provider page \(.*\): success/);
@@ -80,6 +84,10 @@ describe('npm run demo', () => {
 		expect(text).toMatch(/- 5 signed calls -> 5 executions: Delivered 1, ALERT 2, no action 2/);
 		expect(text).toMatch(/ALERT: refused or error\s+1 item\s+alert=Invoice INV-\S+: REFUSED by the buyer/);
 		expect(text).toMatch(/- unpublished: 0 webhooks left at the access point/);
+		expect(text).toMatch(/- poll 2: 2 supplier document\(s\) booked; 2 marked exported at the access point/);
+		expect(text).toMatch(/Exported\s+2 items\s+InvoiceNumber=SUP-\S+ {2}Supplier=Paper Co NV/);
+		expect(text).toMatch(/- run 1: Peppol Demo Belgium NV updated, Atelier Lumière SRL created, Groene Tuin BV created/);
+		expect(text).toMatch(/- run 2 \(the same CRM items again\): 0 customer\(s\) created/);
 	});
 
 	it('reports a failure for every template that stops running', async () => {
@@ -94,7 +102,7 @@ describe('npm run demo', () => {
 			await h.close();
 			removeDemoFolders(lines);
 		}
-		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(8);
+		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(10);
 		expect(lines.join('\n')).not.toContain('revoked-api-key');
 	});
 

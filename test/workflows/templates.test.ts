@@ -28,6 +28,8 @@ const TEMPLATE_FILES = [
 	'new-invoices-feed.json',
 	'onboard-company.json',
 	'send-where-peppol-ready.json',
+	'supplier-invoices-to-accounting.json',
+	'sync-customers.json',
 ];
 /** Core nodes that run in plain n8n-core (no task runner / isolated-vm, unlike the Code node). */
 const CORE_NODES = new Set(
@@ -130,7 +132,7 @@ describe('workflow templates (examples/*.json)', () => {
 	const description = (node: { type: string; typeVersion?: number }): INodeTypeDescription =>
 		h.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
 
-	it('ships the eight templates, and the demo has a scenario for every file in examples/', () => {
+	it('ships the ten templates, and the demo has a scenario for every file in examples/', () => {
 		expect(listExampleFiles()).toEqual(TEMPLATE_FILES);
 		expect(SCENARIOS.map((s: { file: string }) => s.file).sort()).toEqual(TEMPLATE_FILES);
 	});

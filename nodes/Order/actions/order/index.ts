@@ -8,6 +8,8 @@ import * as downloadFiles from './downloadFiles.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as getDeliveryStatus from './getDeliveryStatus.operation';
+import * as markExported from './markExported.operation';
+import * as markNotExported from './markNotExported.operation';
 import * as recordPayment from './recordPayment.operation';
 import * as send from './send.operation';
 import * as update from './update.operation';
@@ -48,6 +50,14 @@ export const order: ResourceOperations = {
 			action: 'Get many orders',
 			module: getAll,
 		},
+		{
+			name: 'Mark as Exported',
+			value: 'markExported',
+			description: 'Mark a received supplier (purchase) invoice as booked in your accounting: it is not exported again',
+			action: 'Mark an incoming invoice as exported',
+			module: markExported,
+		},
+		{ name: 'Mark as Not Exported', value: 'markNotExported', description: 'Mark a received supplier invoice as not exported, so it is exported again', action: 'Mark an incoming invoice as not exported', module: markNotExported },
 		{ name: 'Record Payment', value: 'recordPayment', description: 'Record a payment of an invoice or credit note; outputs what it still owes', action: 'Record a payment of an order', module: recordPayment },
 		{
 			name: 'Send',

@@ -1,17 +1,19 @@
 /** Order › Party's operations, listed once: the node's description and the router read this list. */
 import type { ResourceOperations } from '../../../shared/router';
+import * as create from './create.operation';
+import * as findByVat from './findByVat.operation';
+import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as update from './update.operation';
 
 export const party: ResourceOperations = {
 	resource: { name: 'Party', value: 'party' },
 	default: 'getAll',
 	operations: [
-		{
-			name: 'Get Many',
-			value: 'getAll',
-			description: 'List parties (customers, suppliers) with filters and sorting',
-			action: 'Get many parties',
-			module: getAll,
-		},
+		{ name: 'Create', value: 'create', description: 'Create a customer or supplier, or find (and optionally update) the one with the same VAT number: a re-run creates nothing twice', action: 'Create or find a party (customer, supplier)', module: create },
+		{ name: 'Find by VAT Number', value: 'findByVat', description: 'The customers or suppliers with a VAT number', action: 'Find parties by VAT number', module: findByVat },
+		{ name: 'Get', value: 'get', description: 'Read one party by its PartyID', action: 'Get a party', module: get },
+		{ name: 'Get Many', value: 'getAll', description: 'List parties (customers, suppliers) with filters and sorting', action: 'Get many parties', module: getAll },
+		{ name: 'Update', value: 'update', description: 'Change some fields of a customer or supplier', action: 'Update a party', module: update },
 	],
 };

@@ -1,0 +1,45 @@
+/**
+ * Order › Mark as Exported: sets an order's export flag (`IsSent: true`, `PATCH /v1/orders/{ID}`)
+ * once a received supplier invoice is booked in the accounting tool, as the service's page
+ * "Status of export" recommends; the Order Trigger's New Incoming Supplier Invoice event and an
+ * `IsSent eq false` filter then skip it. Mark as Not Exported (its twin) sets it back.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { runPerItem } from '../../../shared/items';
+import { orderIdField, readOrderId } from '../../../shared/orderId';
+import type { ClientProvider } from '../../../shared/router';
+import { readPartyOption } from '../options';
+import { answeredObject, readEveryItem, sendChange } from './orderChanges';
+
+/** The fields and the run of Mark as Exported (`isSent` true) or Mark as Not Exported (false). */
+export function exportFlag(operation: string, isSent: boolean) {
+	const description: INodeProperties[] = [
+		orderIdField({
+			description: 'The order to mark: pick it, enter its OrderID, or map {{ $json.OrderID }} of the trigger or an earlier node',
+			displayOptions: { show: { resource: ['order'], operation: [operation] } },
+		}),
+	];
+	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+		const ids = readEveryItem(this, (itemIndex) => readOrderId(this, itemIndex));
+		return await runPerItem(this, async (itemIndex) => {
+			const orderId = ids[itemIndex];
+			if (orderId instanceof Error) throw orderId;
+			const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+			const answer = await sendChange(
+				this.getNode(),
+				client,
+				{ method: 'PATCH', path: `/v1/orders/${orderId}`, body: { IsSent: isSent }, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported` },
+				`Order ${orderId} was not marked as ${isSent ? '' : 'not '}exported`,
+				'Check the OrderID, and that the order belongs to the party this node acts for.',
+			);
+			// An empty answer (some deployments) is a success too: the output then says what was set.
+			return { ...answeredObject(answer), OrderID: orderId, IsSent: isSent };
+		});
+	}
+	return { description, execute };
+}
+
+const markExported = exportFlag('markExported', true);
+export const description = markExported.description;
+export const execute = markExported.execute;

@@ -1,0 +1,105 @@
+/**
+ * Party › Create: a customer or supplier (`POST /v1/parties`), or the one that already exists.
+ * As Create Order does with External Provider ID, it first looks the party up (by VAT number or
+ * e-mail, and Party Type), so a re-run creates nothing twice; a party found is output as it is, or
+ * updated with the fields given (`PATCH /v1/parties/{ID}`). One output shape: the party as the
+ * service holds it, plus AlreadyExisted.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { inputError, readChoice } from '../../../shared/input';
+import { runPerItem } from '../../../shared/items';
+import type { ClientProvider } from '../../../shared/router';
+import { readPartyOption } from '../options';
+import { readEveryItem } from '../order/orderChanges';
+import { MAIN_PARTY_FIELDS, mainPartyProperties, PARTY_FIELDS } from './partyFields';
+import { answeredId, fieldOptions, findRecords, getRecord, noIdError, readFields } from './records';
+
+const show = { resource: ['party'], operation: ['create'] };
+const MATCH_BY = ['vatNumber', 'email', 'none'] as const;
+const IF_FOUND = ['keep', 'update'] as const;
+
+export const description: INodeProperties[] = [
+	...mainPartyProperties(show),
+	{ displayName: 'Additional Fields', name: 'partyFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: { show }, options: fieldOptions(PARTY_FIELDS) },
+	{
+		displayName: 'Match Existing By',
+		name: 'matchBy',
+		type: 'options',
+		options: [
+			{ name: 'VAT Number', value: 'vatNumber', description: 'A party of the same type with this VAT number is the same party' },
+			{ name: 'Email', value: 'email', description: 'For private persons without a VAT number' },
+			{ name: 'Nothing (Always Create)', value: 'none', description: 'A re-run creates the party again' },
+		],
+		default: 'vatNumber',
+		description: 'How a party created before (e.g. by an earlier run) is found, so it is not created twice',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'If It Exists',
+		name: 'ifFound',
+		type: 'options',
+		options: [
+			{ name: 'Output It Unchanged', value: 'keep' },
+			{ name: 'Update It With These Fields', value: 'update', description: 'Only the fields given here change; keeps a CRM and the access point in sync' },
+		],
+		default: 'keep',
+		displayOptions: { show: { ...show, matchBy: ['vatNumber', 'email'] } },
+	},
+];
+
+interface Checked {
+	body: IDataObject;
+	matchBy: (typeof MATCH_BY)[number];
+	ifFound: (typeof IF_FOUND)[number];
+	partyId?: string;
+}
+
+/** The body and settings of one item, checked before any request. */
+function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
+	const main = Object.fromEntries(MAIN_PARTY_FIELDS.map((f) => [f.name, ctx.getNodeParameter(f.name, itemIndex, '')]));
+	const body = { ...readFields(ctx, itemIndex, ctx.getNodeParameter('partyFields', itemIndex, {}) as IDataObject, PARTY_FIELDS), ...readFields(ctx, itemIndex, main, MAIN_PARTY_FIELDS) };
+	if (!body.Name) throw inputError(ctx, itemIndex, 'Name', '', 'is empty', 'Enter the name of the company or person.');
+	const matchBy = readChoice(ctx, itemIndex, 'matchBy', 'Match Existing By', MATCH_BY, 'vatNumber');
+	const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
+	if (matchBy !== 'none' && !body[key]) {
+		const label = matchBy === 'vatNumber' ? 'VAT Number' : 'Email';
+		throw inputError(ctx, itemIndex, label, '', `is empty, and Match Existing By is ${label}`, `Enter the ${label}, or pick another Match Existing By.`);
+	}
+	const ifFound = matchBy === 'none' ? 'keep' : readChoice(ctx, itemIndex, 'ifFound', 'If It Exists', IF_FOUND, 'keep');
+	return { body, matchBy, ifFound, partyId: readPartyOption(ctx, itemIndex) };
+}
+
+/** The same VAT number (spaces, dots, dashes aside) or e-mail address (case aside). */
+const same = (key: string, a: unknown, b: unknown) => {
+	const norm = (v: unknown) => (typeof v === 'string' ? (key === 'VATNumber' ? v.replace(/[\s.-]/g, '') : v.trim()).toUpperCase() : undefined);
+	return norm(a) !== undefined && norm(a) === norm(b);
+};
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	const reads = readEveryItem(this, (itemIndex) => readItem(this, itemIndex));
+	return await runPerItem(this, async (itemIndex) => {
+		const read = reads[itemIndex];
+		if (read instanceof Error) throw read;
+		const { body, matchBy, ifFound } = read;
+		const client = await clients(itemIndex, read.partyId);
+		if (matchBy !== 'none') {
+			const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
+			const conditions = [key, 'PartyType'].map((field) => ({ field, operator: 'eq' as const, value: body[field], type: 'string' as const }));
+			const [found] = await findRecords(client, 'party', conditions, (p) => same(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType, itemIndex);
+			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };
+			if (found) {
+				const path = `/v1/parties/${encodeURIComponent(String(found.PartyID))}`;
+				await client.request({ method: 'PATCH', path, body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Update party ${String(found.PartyID)}`, acceptText: true });
+				return { ...(await getRecord(client, 'party', String(found.PartyID), itemIndex)), AlreadyExisted: true };
+			}
+		}
+		const answer = await client.request<unknown>({ method: 'POST', path: '/v1/parties', body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: 'Create party', acceptText: true });
+		const id = answeredId(answer, 'PartyID');
+		if (id === undefined) {
+			const hint = matchBy === 'none' ? 'Check the parties in the web app before running it again.' : `Run it again: the party is then found by its ${matchBy === 'vatNumber' ? 'VAT number' : 'e-mail address'}.`;
+			throw noIdError(this.getNode(), 'party', hint, itemIndex);
+		}
+		return { ...(await getRecord(client, 'party', id, itemIndex)), AlreadyExisted: false };
+	});
+}

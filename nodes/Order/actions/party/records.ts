@@ -1,0 +1,162 @@
+/**
+ * Parties and products (the service's master data), what their operations share: a field table
+ * (as the service's OpenAPI `Party` and `Product` types name the fields) turned into parameters and
+ * into a checked body, the ID field, the one-record read, the lookup by a field, and the ID a
+ * create answers. A bad value is refused naming field and item, before any request.
+ */
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { inputError, requireValid } from '../../../shared/input';
+import { runPerItem } from '../../../shared/items';
+import type { FilterCondition } from '../../../shared/odata';
+import { buildFilter } from '../../../shared/odata';
+import { readListPage } from '../../../shared/paging';
+import type { ClientProvider } from '../../../shared/router';
+import type { ApiClient } from '../../../shared/transport';
+import type { Check } from '../../../shared/validation';
+import { checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/validation';
+import { readPartyOption } from '../options';
+
+export type RecordKind = 'party' | 'product';
+export const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
+export const ID_KEYS: Record<RecordKind, string> = { party: 'PartyID', product: 'ProductID' };
+
+/** One field: its parameter, the API's name for it, and its check (text of at most 255 characters unless given). */
+export interface RecordField {
+	name: string;
+	api: string;
+	displayName: string;
+	kind?: 'string' | 'number' | 'boolean';
+	check?: (value: unknown) => Check<unknown>;
+	description?: string;
+}
+
+/** Unknown fields of the service's type, sent as given; the fields above win. */
+const otherFields: INodeProperties = {
+	displayName: 'Other Fields (JSON)',
+	name: 'otherFields',
+	type: 'json',
+	default: '{}',
+	description: 'More fields of the service\'s type, sent as they are, e.g. {"CustomFields": [{"Key": "crm", "Value": "42"}]}; a field set above wins',
+};
+
+/** A collection's options: one parameter per field, then Other Fields (JSON). */
+export function fieldOptions(fields: RecordField[]): INodeProperties[] {
+	const options = fields.map(({ name, displayName, kind: type = 'string', description }): INodeProperties => ({
+		displayName,
+		name,
+		type,
+		default: type === 'boolean' ? true : type === 'number' ? 0 : '',
+		description,
+	}));
+	return [...options, otherFields].sort((a, b) => (a.displayName < b.displayName ? -1 : 1));
+}
+
+function defaultCheck(field: RecordField): (value: unknown) => Check<unknown> {
+	if (field.kind === 'boolean') return checkBoolean;
+	if (field.kind === 'number') return (value) => checkNumber(value, { min: -1e12, max: 1e12 });
+	return (value) => checkText(value, 255);
+}
+
+/** Other Fields (JSON): an object (JSON text or mapped), at most a few levels deep. */
+function readOtherFields(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): IDataObject {
+	const label = 'Other Fields (JSON)';
+	let value = raw;
+	if (typeof raw === 'string') {
+		try {
+			value = raw.trim() ? JSON.parse(raw) : {};
+		} catch (error) {
+			throw inputError(ctx, itemIndex, label, undefined, `is not valid JSON: ${(error as Error).message}`, 'Enter a JSON object, or map one.');
+		}
+	}
+	if (!value || typeof value !== 'object' || Array.isArray(value)) {
+		throw inputError(ctx, itemIndex, label, value, 'is not a JSON object', 'Enter an object such as {"Website": "https://example.com"}.');
+	}
+	return requireValid(ctx, itemIndex, label, value, (v) => checkJsonDepth(v, 8)) as IDataObject;
+}
+
+/** The body from a collection's values: each field set is checked and named as the API names it. */
+export function readFields(ctx: IExecuteFunctions, itemIndex: number, values: IDataObject, fields: RecordField[]): IDataObject {
+	const body: IDataObject = {};
+	for (const field of fields) {
+		const value = values[field.name];
+		if (value === undefined || value === null || value === '') continue;
+		body[field.api] = requireValid(ctx, itemIndex, field.displayName, value, field.check ?? defaultCheck(field)) as IDataObject[string];
+	}
+	return { ...(values.otherFields === undefined ? {} : readOtherFields(ctx, itemIndex, values.otherFields)), ...body };
+}
+
+/** The required ID field of an operation ("Party ID", "Product ID"). */
+export function idField(kind: RecordKind, show: Record<string, string[]>, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	const label = kind === 'party' ? 'Party ID' : 'Product ID';
+	return {
+		displayName: label,
+		name: kind === 'party' ? 'partyId' : 'productId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: kind === 'party' ? 'e.g. 5000001' : 'e.g. 8000001',
+		description: kind === 'party' ? 'The PartyID, e.g. {{ $json.PartyID }} of Get Many or an earlier node' : 'The ProductID, e.g. {{ $json.ProductID }} of Get Many or an earlier node',
+		displayOptions: { show },
+		...overrides,
+	};
+}
+
+/** The ID parameter of one item: a positive whole number, or '' when `optional` and empty. */
+export function readRecordId(ctx: IExecuteFunctions, itemIndex: number, kind: RecordKind, optional = false): string {
+	const raw = ctx.getNodeParameter(kind === 'party' ? 'partyId' : 'productId', itemIndex, '') as unknown;
+	if (optional && (raw === '' || raw === undefined || raw === null)) return '';
+	return requireValid(ctx, itemIndex, kind === 'party' ? 'Party ID' : 'Product ID', raw, (v) => checkNumericId(v, ID_KEYS[kind]));
+}
+
+/** `GET /v1/parties/{id}` or `/v1/products/{id}`. */
+export async function getRecord(client: ApiClient, kind: RecordKind, id: string | number, itemIndex: number): Promise<IDataObject> {
+	const path = `${RECORD_PATHS[kind]}/${encodeURIComponent(String(id))}`;
+	return await client.request<IDataObject>({ method: 'GET', path, itemIndex, operation: `Get ${kind} ${id}` });
+}
+
+/** Party › Get and Product › Get: one record by its ID. */
+export function getOperation(kind: RecordKind) {
+	return {
+		description: [idField(kind, { resource: [kind], operation: ['get'] })],
+		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+			return await runPerItem(this, async (itemIndex) => {
+				const id = readRecordId(this, itemIndex, kind);
+				return await getRecord(await clients(itemIndex, readPartyOption(this, itemIndex)), kind, id, itemIndex);
+			});
+		},
+	};
+}
+
+/**
+ * The records of the first page (120) matching the conditions and `matches`: a server that
+ * ignores `$filter` would answer others, so only records that really match count.
+ */
+export async function findRecords(
+	client: ApiClient,
+	kind: RecordKind,
+	conditions: FilterCondition[],
+	matches: (record: IDataObject) => boolean,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const filter = buildFilter(conditions, 'and');
+	const body = await client.request<unknown>({ method: 'GET', path: RECORD_PATHS[kind], qs: { $filter: filter }, itemIndex, operation: `Find ${kind} where ${filter}` });
+	return readListPage(body).items.filter(matches);
+}
+
+/** A create answered 2xx without an ID: nothing confirms the record exists, so the item fails (never a false success). */
+export function noIdError(node: INode, kind: RecordKind, hint: string, itemIndex: number): NodeApiError {
+	const message = `Create ${kind} answered without a ${ID_KEYS[kind]}: the ${kind} may or may not exist`;
+	return new NodeApiError(node, { message } as JsonObject, { message, description: hint, itemIndex });
+}
+
+/** The ID a create answers: a bare number or numeric text, a list of one, or an object carrying it. */
+export function answeredId(answer: unknown, key: string): number | undefined {
+	if (typeof answer === 'number') return Number.isSafeInteger(answer) && answer > 0 ? answer : undefined;
+	if (typeof answer === 'string') return /^\s*"?\d{1,15}"?\s*$/.test(answer) ? answeredId(Number(answer.replace(/[\s"]/g, '')), key) : undefined;
+	if (Array.isArray(answer)) return answer.length === 1 ? answeredId(answer[0], key) : undefined;
+	if (!answer || typeof answer !== 'object') return undefined;
+	const record = answer as IDataObject;
+	return answeredId(record[key] ?? record.Id ?? record.id ?? record.Items, key);
+}
