@@ -73,8 +73,34 @@ class ApiError extends Error {
  */
 const badRequest = (description) => new ApiError(400, 'GenericError', description);
 
+/** Belgian wall-clock parts of an instant (the service runs in Brussels). */
+const BRUSSELS = new Intl.DateTimeFormat('en-GB', {
+	timeZone: 'Europe/Brussels',
+	hourCycle: 'h23',
+	year: 'numeric',
+	month: '2-digit',
+	day: '2-digit',
+	hour: '2-digit',
+	minute: '2-digit',
+	second: '2-digit',
+});
+
 /**
- * ISO timestamp without milliseconds, e.g. 2024-05-01T10:00:00Z.
+ * A timestamp as the service writes it: Belgian local time without a zone, milliseconds with
+ * trailing zeros dropped (as .NET writes a DateTime), e.g. 2026-05-04T09:55:34.063 or
+ * 2026-05-04T09:55:34 (the service's pages "Webhooks" and "Get status info of a sales invoice").
+ * @param {Date | number | string} d
+ */
+function serviceTime(d) {
+	const date = new Date(d);
+	const p = Object.fromEntries(BRUSSELS.formatToParts(date).map((x) => [x.type, x.value]));
+	const ms = String(date.getUTCMilliseconds()).padStart(3, '0').replace(/0+$/, '');
+	return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${ms ? `.${ms}` : ''}`;
+}
+
+/**
+ * ISO timestamp in UTC without milliseconds, e.g. 2024-05-01T10:00:00Z (the emulator's own records;
+ * what the service writes on orders and messages is `serviceTime`).
  * @param {Date | number} d
  */
 const isoSeconds = (d) => new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -101,4 +127,4 @@ const page = (title, bodyHtml) =>
 /** @template T @param {T} v @returns {T} */
 const clone = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
-module.exports = { createPrng, createClock, ApiError, badRequest, isoSeconds, isoDate, round2, escapeHtml, page, clone };
+module.exports = { createPrng, createClock, ApiError, badRequest, isoSeconds, serviceTime, isoDate, round2, escapeHtml, page, clone };
