@@ -73,17 +73,19 @@ class ApiError extends Error {
  */
 const badRequest = (description) => new ApiError(400, 'GenericError', description);
 
-/** Belgian wall-clock parts of an instant (the service runs in Brussels). */
-const BRUSSELS = new Intl.DateTimeFormat('en-GB', {
-	timeZone: 'Europe/Brussels',
-	hourCycle: 'h23',
-	year: 'numeric',
-	month: '2-digit',
-	day: '2-digit',
-	hour: '2-digit',
-	minute: '2-digit',
-	second: '2-digit',
-});
+/**
+ * Milliseconds Brussels is ahead of UTC at an instant: summer time (+2 h) from the last Sunday of
+ * March to the last Sunday of October, 01:00 UTC (the EU rule), else +1 h.
+ * @param {number} t epoch ms
+ */
+function brusselsOffsetMs(t) {
+	const year = new Date(t).getUTCFullYear();
+	const lastSunday = (/** @type {number} */ month) => {
+		const last = Date.UTC(year, month + 1, 0, 1);
+		return last - new Date(last).getUTCDay() * 86400000;
+	};
+	return t >= lastSunday(2) && t < lastSunday(9) ? 7200000 : 3600000;
+}
 
 /**
  * A timestamp as the service writes it: Belgian local time without a zone, milliseconds with
@@ -92,10 +94,10 @@ const BRUSSELS = new Intl.DateTimeFormat('en-GB', {
  * @param {Date | number | string} d
  */
 function serviceTime(d) {
-	const date = new Date(d);
-	const p = Object.fromEntries(BRUSSELS.formatToParts(date).map((x) => [x.type, x.value]));
-	const ms = String(date.getUTCMilliseconds()).padStart(3, '0').replace(/0+$/, '');
-	return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${ms ? `.${ms}` : ''}`;
+	const t = new Date(d).getTime();
+	const iso = new Date(t + brusselsOffsetMs(t)).toISOString();
+	const ms = iso.slice(20, 23).replace(/0+$/, '');
+	return `${iso.slice(0, 19)}${ms ? `.${ms}` : ''}`;
 }
 
 /**
