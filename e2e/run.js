@@ -152,7 +152,9 @@ async function main() {
 					const polls = polled();
 					if (!polls) throw new Error('activation did not poll the emulator within 30 s');
 					const scenario = T.SCENARIOS[t.file] || {};
-					const added = (scenario.newOrders || []).map((o) => emu.store.addOrder(emu.credentials.partyId, o).OrderNumber);
+					const orders = (scenario.newOrders || []).map((o) => emu.store.addOrder(emu.credentials.partyId, o));
+					if (scenario.afterAdd) scenario.afterAdd(emu, orders);
+					const added = orders.map((o) => o.OrderNumber);
 					log(`   activated; activation poll made ${polls} request(s); then added ${added.length} order(s): ${added.join(', ')}`);
 					return { t, since: Date.now(), added };
 				});

@@ -436,4 +436,29 @@ function renderPdf(order, opts = {}) {
 	return out;
 }
 
-module.exports = { renderPdf, renderUbl, renderResponse, endpointOf, vatBreakdown, xmlEscape, BIS_CUSTOMIZATION, BIS_PROFILE };
+// ---------------------------------------------------------------- original JSON
+
+/**
+ * The "original JSON" the service keeps with an order created through the API (page "Retrieve
+ * invoice information": Attachments always contain it), for orders the emulator did not receive a
+ * request for (seeded, or added by a test): the create request that would have made it, from fields
+ * that never change. An order created through `POST /v1/orders` keeps the request it came with instead.
+ * @param {Order} order @returns {string}
+ */
+function renderOriginalJson(order) {
+	const party = (/** @type {any} */ p) => (p ? { Name: p.Name || p.DisplayName || '', VATNumber: p.VATNumber || null, PartyType: p.PartyType || null } : null);
+	const body = {
+		OrderType: order.OrderType,
+		OrderDirection: order.OrderDirection,
+		OrderNumber: order.OrderNumber,
+		OrderDate: order.OrderDate,
+		ExpiryDate: order.ExpiryDate,
+		Currency: order.Currency,
+		Customer: party(order.Customer),
+		Supplier: order.OrderDirection === 'Cost' ? party(order.Supplier) : undefined,
+		OrderLines: (order.OrderLines || []).map((/** @type {any} */ l) => ({ Quantity: l.Quantity, Description: l.Description, UnitPriceExcl: l.UnitPriceExcl, VATPercentage: l.VATPercentage })),
+	};
+	return JSON.stringify(body);
+}
+
+module.exports = { renderPdf, renderUbl, renderResponse, renderOriginalJson, endpointOf, vatBreakdown, xmlEscape, BIS_CUSTOMIZATION, BIS_PROFILE };

@@ -2,17 +2,23 @@
 
 /**
  * The file store behind `GET /v1/files/{FileID}`. Two kinds of entries:
- * - stored: bytes a client sent on create (own PDF, attachments) or a test put there (large PDF);
- * - generated: the order's PDF and UBL and its Peppol responses, registered when a full order read
- *   first names them and rendered from the order at each file read (never cached: the renderers only
- *   use fields that cannot change, so the bytes stay identical). Seeding 12,000 orders costs nothing
- *   here and list reads never touch this module.
+ * - stored: bytes a client sent on create (own PDF, attachments, the create request itself as the
+ *   "original JSON") or a test put there (large PDF);
+ * - generated: the order's PDF, UBL, original JSON (orders not created through the API) and its
+ *   Peppol responses, registered when a full order read first names them and rendered from the order
+ *   at each file read (never cached: the renderers only use fields that cannot change, so the bytes
+ *   stay identical). Seeding 12,000 orders costs nothing here and list reads never touch this module.
+ * Where the files sit in a full order follows the service's pages "Retrieve invoice information" and
+ * "Get status info of a sales invoice": Attachments always hold the original JSON of an order created
+ * through the API; the UBL of a sales invoice is the file of its outgoing Peppol message (Messages,
+ * delivery.js), not an attachment; a received (Cost) invoice carries the UBL it arrived as in
+ * Attachments, as `.xml`.
  * State hangs off the Store (one FileStore per store, created on first use).
  * @module emulator/files
  */
 
 const crypto = require('node:crypto');
-const { renderPdf, renderUbl, renderResponse } = require('./documents');
+const { renderPdf, renderUbl, renderResponse, renderOriginalJson } = require('./documents');
 
 /** Extensions accepted as attachments on create, with the MIME type the file read answers. */
 const ATTACHMENT_TYPES = {
@@ -32,7 +38,7 @@ const UBL_TYPES = ['Invoice', 'CreditNote'];
  * @property {string} MimeType
  * @property {string} partyId owner: reading it with another partyID is a 401, like an order
  * @property {number} orderId
- * @property {'pdf'|'ubl'|'response'|'stored'} kind
+ * @property {'pdf'|'ubl'|'json'|'response'|'stored'} kind
  * @property {Buffer} [content] stored bytes (kind 'stored')
  * @property {ResponseSpec} [response] what a response file says (kind 'response')
  * @typedef {{ FileID: string, FileName: string }} FileRef
@@ -53,8 +59,12 @@ class FileStore {
 		this.store = store;
 		/** @type {Map<string, FileEntry>} by lower-case FileID */
 		this.files = new Map();
-		/** @type {Map<number, { pdf: string | null, attachments: string[] }>} stored files of each order */
+		/** @type {Map<number, { pdf: string | null, attachments: string[], json?: string }>} stored files of each order */
 		this.own = new Map();
+		/** @type {Set<string>} FileIDs answered with a FileContent that is not base64 (a test's broken file) */
+		this.corrupt = new Set();
+		/** @type {Set<string>} FileIDs answered 404 although their order names them (a test's removed file) */
+		this.dropped = new Set();
 		this.counter = 0;
 	}
 
@@ -66,6 +76,8 @@ class FileStore {
 
 	/** @param {FileEntry} e @returns {FileEntry} the entry now in the store (the first one for an id) */
 	register(e) {
+		// A dropped file stays named by its order but is never served again (emu.files.drop).
+		if (this.dropped.has(e.FileID)) return e;
 		const have = this.files.get(e.FileID);
 		if (have) return have;
 		this.files.set(e.FileID, e);
@@ -81,20 +93,46 @@ class FileStore {
 	 */
 	put(partyId, orderId, file, role) {
 		const FileID = FileStore.fileId(orderId, `stored:${++this.counter}`);
-		const MimeType = file.MimeType || (role === 'pdf' ? 'application/pdf' : mimeOf(file.FileName));
+		const MimeType = file.MimeType || (role === 'pdf' ? 'application/pdf' : role === 'json' ? 'application/json' : mimeOf(file.FileName));
 		this.register({ FileID, FileName: file.FileName, MimeType, partyId: String(partyId), orderId: Number(orderId), kind: 'stored', content: file.content });
 		let own = this.own.get(Number(orderId));
 		if (!own) this.own.set(Number(orderId), (own = { pdf: null, attachments: [] }));
 		if (role === 'pdf') {
 			if (own.pdf) this.files.delete(own.pdf);
 			own.pdf = FileID;
-		} else own.attachments.push(FileID);
+		} else if (role === 'json') own.json = FileID;
+		else own.attachments.push(FileID);
 		return { FileID, FileName: file.FileName };
 	}
 
 	/**
-	 * The file references of a full order: OrderPDF (own, else generated) and Attachments (UBL for
-	 * invoices and credit notes, then the stored attachments in the order they were sent).
+	 * The name the service gives the original JSON: `<OrderNumber>__<d_MM_yyyy HH_mm_ss>.json` of the
+	 * time it was created (the example of the service's page "Messages and Status").
+	 * @param {Record<string, any>} order
+	 */
+	static jsonName(order) {
+		const base = String(order.OrderNumber || order.OrderID).replace(/[^A-Za-z0-9._-]+/g, '_');
+		const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(String(order.Created || ''));
+		return m ? `${base}__${Number(m[3])}_${m[2]}_${m[1]} ${m[4]}_${m[5]}_${m[6]}.json` : `${base}.json`;
+	}
+
+	/**
+	 * The generated UBL of an order: the document a sales invoice is sent as (its outgoing Peppol
+	 * message names it), or the one a received invoice arrived as. Invoices and credit notes only.
+	 * @param {string} partyId @param {Record<string, any>} order @returns {FileRef | null}
+	 */
+	ubl(partyId, order) {
+		if (!UBL_TYPES.includes(order.OrderType)) return null;
+		const id = Number(order.OrderID);
+		const base = String(order.OrderNumber || id).replace(/[^A-Za-z0-9._-]+/g, '_');
+		const e = this.register({ FileID: FileStore.fileId(id, 'ubl'), FileName: `${base}.xml`, MimeType: 'application/xml', partyId: String(partyId), orderId: id, kind: 'ubl' });
+		return { FileID: e.FileID, FileName: e.FileName };
+	}
+
+	/**
+	 * The file references of a full order: OrderPDF (own, else generated) and Attachments: for a
+	 * received (Cost) invoice or credit note the UBL it arrived as, for any other order the original
+	 * JSON it was created from; then the stored attachments in the order they were sent.
 	 * @param {string} partyId @param {Record<string, any>} order
 	 * @returns {{ OrderPDF: FileRef, Attachments: FileRef[] }}
 	 */
@@ -106,12 +144,16 @@ class FileStore {
 			return { FileID: e.FileID, FileName: e.FileName };
 		};
 		const base = String(order.OrderNumber || id).replace(/[^A-Za-z0-9._-]+/g, '_');
-		/** @param {'pdf'|'ubl'} kind @param {string} FileName @param {string} MimeType */
-		const generated = (kind, FileName, MimeType) =>
-			ref(this.register({ FileID: FileStore.fileId(id, kind), FileName, MimeType, partyId: String(partyId), orderId: id, kind }).FileID);
+		/** @param {'pdf'|'json'} kind @param {string} FileName @param {string} MimeType */
+		const generated = (kind, FileName, MimeType) => {
+			const e = this.register({ FileID: FileStore.fileId(id, kind), FileName, MimeType, partyId: String(partyId), orderId: id, kind });
+			return { FileID: e.FileID, FileName: e.FileName };
+		};
 		const OrderPDF = own && own.pdf ? ref(own.pdf) : generated('pdf', `${base}.pdf`, 'application/pdf');
 		const Attachments = [];
-		if (UBL_TYPES.includes(order.OrderType)) Attachments.push(generated('ubl', `${base}.xml`, 'application/xml'));
+		const received = order.OrderDirection === 'Cost' && this.ubl(partyId, order);
+		if (received) Attachments.push(received);
+		else Attachments.push(own && own.json ? ref(own.json) : generated('json', FileStore.jsonName(order), 'application/json'));
 		if (own) for (const f of own.attachments) Attachments.push(ref(f));
 		return { OrderPDF, Attachments };
 	}
@@ -148,6 +190,7 @@ class FileStore {
 		const order = hit.order;
 		let content;
 		if (e.kind === 'pdf') content = renderPdf(order);
+		else if (e.kind === 'json') content = Buffer.from(renderOriginalJson(order), 'utf8');
 		else if (e.kind === 'ubl') content = Buffer.from(renderUbl(order, { aboutInvoiceDate: this.invoiceDate(hit.partyId, order) }), 'utf8');
 		else content = Buffer.from(renderResponse({ ...(/** @type {ResponseSpec} */ (e.response)), order }), 'utf8');
 		return { ...e, content };

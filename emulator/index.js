@@ -89,7 +89,7 @@ const deliveryControls = require('./delivery').controls;
  * @property {(n: number, kind: FaultKind, match?: FaultMatch) => void} failNext
  * @property {EmulatorWebhooks} webhooks
  * @property {EmulatorOAuth} oauth
- * @property {ReturnType<typeof fileControls>} files file store controls: put, largePdf, refs, get
+ * @property {ReturnType<typeof fileControls>} files file store controls: put, largePdf, refs, get, drop, corrupt
  * @property {ReturnType<typeof deliveryControls>} delivery delivery status controls: set, tick, get
  * @property {() => Promise<void>} close
  */

@@ -5,7 +5,7 @@
  * @module emulator/model
  */
 
-const { round2, isoDate, isoSeconds } = require('./util');
+const { round2, isoDate, serviceTime } = require('./util');
 
 const ORDER_TYPES = ['Invoice', 'CreditNote', 'Offer', 'DeliveryNote', 'OrderForm'];
 const ORDER_DIRECTIONS = ['Income', 'Cost'];
@@ -87,7 +87,7 @@ function buildOrder(ctx, input) {
 	const otherType = direction === 'Cost' ? 'Supplier' : 'Customer';
 	const customer = direction === 'Cost' ? partyRef(input.Customer || ctx.self, 'Customer') : partyRef(given, 'Customer');
 	const supplier = direction === 'Cost' ? partyRef(other, 'Supplier') : partyRef(input.Supplier || ctx.self, 'Supplier');
-	const stamp = isoSeconds(ctx.now);
+	const stamp = serviceTime(ctx.now);
 	const prefix = NUMBER_PREFIX[/** @type {keyof typeof NUMBER_PREFIX} */ (type)] || 'ORD';
 	const totalIncl = input.TotalIncl === undefined ? TotalIncl : input.TotalIncl;
 	/** @type {Order} */

@@ -5,7 +5,7 @@
  * @module emulator/seed
  */
 
-const { isoSeconds, isoDate, round2 } = require('./util');
+const { serviceTime, isoDate, round2 } = require('./util');
 const { buildOrder } = require('./model');
 
 const DAY = 86400000;
@@ -94,8 +94,8 @@ function seedParties(rnd, now, count) {
 			Zipcode: String(1000 + Math.floor(rnd() * 8999)),
 			City: pick(rnd, CITIES[/** @type {'BE'} */ (cc)] || ['Capital City']),
 			CountryCode: cc,
-			Created: isoSeconds(lm - Math.floor(rnd() * 30) * DAY),
-			LastModified: isoSeconds(lm),
+			Created: serviceTime(lm - Math.floor(rnd() * 30) * DAY),
+			LastModified: serviceTime(lm),
 		});
 	}
 	return out;
@@ -119,8 +119,8 @@ function seedProducts(rnd, now, count) {
 			UnitPriceExcl: round2(5 + rnd() * 1500),
 			VATPercentage: pick(rnd, [21, 21, 21, 12, 6, 0]),
 			IsActive: rnd() > 0.1,
-			Created: isoSeconds(lm - Math.floor(rnd() * 30) * DAY),
-			LastModified: isoSeconds(lm),
+			Created: serviceTime(lm - Math.floor(rnd() * 30) * DAY),
+			LastModified: serviceTime(lm),
 		});
 	}
 	return out;
@@ -134,6 +134,17 @@ const STATUS_BY_TYPE = {
 	DeliveryNote: ['Draft', 'Sent'],
 	OrderForm: ['Draft', 'Sent', 'Canceled'],
 };
+
+/**
+ * The Outgoing message of a seeded sale: over Peppol to a Belgian VAT number, else by e-mail (the
+ * emulator's delivery.js derives the rest of its delivery on read).
+ * @param {Record<string, any>} party @param {number} at epoch ms
+ */
+function sendMessage(party, at) {
+	const peppol = !!party.VATNumber && party.VATNumber.startsWith('BE0');
+	const message = { CreationDate: serviceTime(at), TransportType: peppol ? 'Peppol' : 'Email', Success: true, Trials: 0, Destination: peppol ? `9925:${party.VATNumber}` : party.Email || null, MessageDirection: 'Outgoing' };
+	return peppol ? message : { ...message, Description: `Sent by Email to ${party.Email || 'the customer'}` };
+}
 
 /**
  * Seed `count` orders into an order book.
@@ -190,11 +201,10 @@ function seedOrders(rnd, o) {
 				PaidDate: status === 'Paid' ? isoDate(Math.min(lm, created + 20 * DAY)) : null,
 				ExternalProviderID: rnd() < 0.6 ? `ERP-${String(i + 1).padStart(6, '0')}` : null,
 				Reference: rnd() < 0.3 ? `PO ${Math.floor(rnd() * 90000) + 10000}` : null,
-				Created: isoSeconds(Math.min(created, lm)),
-				LastModified: isoSeconds(lm),
-				Messages: sent
-					? [{ TransportType: party.VATNumber && party.VATNumber.startsWith('BE0') ? 'Peppol' : 'Email', Description: 'Delivered', Date: isoSeconds(Math.min(created + 3600000, lm)) }]
-					: [],
+				Created: serviceTime(Math.min(created, lm)),
+				LastModified: serviceTime(lm),
+				// A sale that went out has its send message (the service's OrderMessage); a purchase was received, not sent.
+				Messages: sent && direction === 'Income' ? [sendMessage(party, Math.min(created + 3600000, lm))] : [],
 			},
 		);
 		if (status === 'Paid') order.ToPay = 0;

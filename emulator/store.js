@@ -6,7 +6,7 @@
  * @module emulator/store
  */
 
-const { clone, isoSeconds } = require('./util');
+const { clone, serviceTime } = require('./util');
 const { buildOrder } = require('./model');
 const { seedDirectory } = require('./directory');
 const seed = require('./seed');
@@ -165,7 +165,7 @@ class Store {
 	updateOrder(partyId, id, patch) {
 		const order = this.book(String(partyId)).get(Number(id));
 		if (!order) throw new Error(`updateOrder: order ${id} is not in the book of party ${partyId}`);
-		Object.assign(order, { LastModified: isoSeconds(this.clock.now()) }, patch);
+		Object.assign(order, { LastModified: serviceTime(this.clock.now()) }, patch);
 		this.events.order('U', String(partyId), order);
 		return clone(order);
 	}

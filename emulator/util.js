@@ -74,7 +74,35 @@ class ApiError extends Error {
 const badRequest = (description) => new ApiError(400, 'GenericError', description);
 
 /**
- * ISO timestamp without milliseconds, e.g. 2024-05-01T10:00:00Z.
+ * Milliseconds Brussels is ahead of UTC at an instant: summer time (+2 h) from the last Sunday of
+ * March to the last Sunday of October, 01:00 UTC (the EU rule), else +1 h.
+ * @param {number} t epoch ms
+ */
+function brusselsOffsetMs(t) {
+	const year = new Date(t).getUTCFullYear();
+	const lastSunday = (/** @type {number} */ month) => {
+		const last = Date.UTC(year, month + 1, 0, 1);
+		return last - new Date(last).getUTCDay() * 86400000;
+	};
+	return t >= lastSunday(2) && t < lastSunday(9) ? 7200000 : 3600000;
+}
+
+/**
+ * A timestamp as the service writes it: Belgian local time without a zone, milliseconds with
+ * trailing zeros dropped (as .NET writes a DateTime), e.g. 2026-05-04T09:55:34.063 or
+ * 2026-05-04T09:55:34 (the service's pages "Webhooks" and "Get status info of a sales invoice").
+ * @param {Date | number | string} d
+ */
+function serviceTime(d) {
+	const t = new Date(d).getTime();
+	const iso = new Date(t + brusselsOffsetMs(t)).toISOString();
+	const ms = iso.slice(20, 23).replace(/0+$/, '');
+	return `${iso.slice(0, 19)}${ms ? `.${ms}` : ''}`;
+}
+
+/**
+ * ISO timestamp in UTC without milliseconds, e.g. 2024-05-01T10:00:00Z (the emulator's own records;
+ * what the service writes on orders and messages is `serviceTime`).
  * @param {Date | number} d
  */
 const isoSeconds = (d) => new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -101,4 +129,4 @@ const page = (title, bodyHtml) =>
 /** @template T @param {T} v @returns {T} */
 const clone = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
-module.exports = { createPrng, createClock, ApiError, badRequest, isoSeconds, isoDate, round2, escapeHtml, page, clone };
+module.exports = { createPrng, createClock, ApiError, badRequest, isoSeconds, serviceTime, isoDate, round2, escapeHtml, page, clone };

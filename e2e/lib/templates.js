@@ -56,12 +56,21 @@ const SCENARIOS = {
 		start: 'activate',
 		// Published before new-invoices-feed.json (file order), so that feed's baseline covers these;
 		// this trigger may also see the feed's invoices, hence no exact count here.
+		// A sale (no UBL until sent), two suppliers' invoices with the same number (issue 33), an offer.
 		newOrders: [
 			{ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } },
-			{ OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } },
+			{ OrderType: 'Invoice', OrderDirection: 'Cost', OrderNumber: 'INV-2024-0042', Supplier: { Name: 'Office Supplies NV', VATNumber: 'BE0123456749' } },
+			{ OrderType: 'Invoice', OrderDirection: 'Cost', OrderNumber: 'INV-2024-0042', Supplier: { Name: 'Nederland Handel BV', VATNumber: 'NL123456789B01' } },
 			{ OrderType: 'Offer', OrderDirection: 'Income' },
 		],
-		// Every file the trigger emitted must be on disk, byte-identical to the emulator's (filesOnDisk below).
+		// The second supplier's PDF comes with a file name of 264 characters (its own PDF at the service).
+		afterAdd(emu, orders) {
+			const order = orders[2];
+			const pdf = emu.files.get(emu.files.refs(order.OrderID).OrderPDF.FileID).content;
+			emu.files.put(order.OrderID, { FileName: `${'Factuur Nederland Handel BV '.repeat(9)}INV-2024-0042.pdf`, content: pdf }, 'pdf');
+		},
+		// Every file the trigger emitted must be on disk under its invoice's own name, byte-identical
+		// to the emulator's, none overwritten (filesOnDisk below).
 		filesOnDisk: true,
 	},
 	'supplier-invoices-to-accounting.json': {
@@ -312,25 +321,38 @@ let emulator;
 
 /**
  * Why the files the trigger emitted are not all on disk, byte-identical to what the emulator
- * serves (each order's Files list names FileID and FileName), or undefined. Removes the folder
+ * serves, each invoice under its own name (the template's Name the files: ArchiveName.pdf / .xml),
+ * none overwritten, every binary file name at most 200 bytes; or undefined. Removes the folder
  * once it passed.
  */
 function filesOnDisk(t, runData) {
 	const trigger = t.workflow.nodes.find((n) => isOurs(n) && /Trigger$/.test(n.type));
 	const items = ((runData[trigger.name] || [])[0]?.data?.main?.[0] || []).filter(Boolean);
+	const named = ((runData['Name the files'] || [])[0]?.data?.main?.[0] || []).filter(Boolean);
+	const nameOf = new Map(named.map((i) => [i.json.OrderID, i.json.ArchiveName]));
 	const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
 	let checked = 0;
+	const written = new Set();
 	for (const item of items) {
+		const name = nameOf.get(item.json.OrderID);
+		if (!name) return `order ${item.json.OrderID} got no archive name`;
 		for (const file of item.json.Files || []) {
 			const stored = emulator && emulator.files.get(file.FileID);
 			if (!stored) return `the emulator has no file ${file.FileID}`;
-			const onDisk = path.join(ARCHIVE_DIR, file.FileName);
+			if (Buffer.byteLength(file.FileName) > 200) return `the binary file name of ${file.FileID} has ${Buffer.byteLength(file.FileName)} bytes`;
+			const onDisk = path.join(ARCHIVE_DIR, `${name}.${file.Property === 'ubl' ? 'xml' : 'pdf'}`);
+			if (written.has(onDisk)) return `${onDisk} was written for two invoices`;
+			written.add(onDisk);
 			if (!fs.existsSync(onDisk)) return `${onDisk} was not written`;
 			if (sha(fs.readFileSync(onDisk)) !== sha(stored.content)) return `${onDisk} differs from the emulator's file ${file.FileID}`;
 			checked++;
 		}
 	}
-	if (checked !== 2 * items.length || !checked) return `expected a PDF and a UBL per emitted order on disk, checked ${checked} file(s) for ${items.length} order(s)`;
+	// Both suppliers' INV-2024-0042: a PDF and a UBL each, four files, none written over another.
+	const same = items.filter((i) => i.json.OrderNumber === 'INV-2024-0042');
+	const sameFiles = same.flatMap((i) => (i.json.Files || []).map((f) => `${nameOf.get(i.json.OrderID)}.${f.Property === 'ubl' ? 'xml' : 'pdf'}`));
+	if (same.length !== 2 || new Set(sameFiles).size !== 4) return `expected both suppliers' INV-2024-0042 with 4 files of their own, found ${same.length} order(s): ${sameFiles.join(', ')}`;
+	process.stdout.write(`   INV-2024-0042 twice: ${sameFiles.join(', ')}; longest binary file name ${Math.max(...items.flatMap((i) => (i.json.Files || []).map((f) => Buffer.byteLength(f.FileName))))} bytes\n`);
 	process.stdout.write(`   ${checked} file(s) of ${items.length} order(s) on disk in ${ARCHIVE_DIR}, byte-identical to the emulator's (SHA-256)\n`);
 	fs.rmSync(ARCHIVE_DIR, { recursive: true, force: true });
 	try {

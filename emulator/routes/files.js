@@ -7,7 +7,7 @@
  */
 
 const { ApiError, badRequest } = require('../util');
-const { filesOf, ATTACHMENT_TYPES, extensionOf } = require('../files');
+const { FileStore, filesOf, ATTACHMENT_TYPES, extensionOf } = require('../files');
 const { view } = require('../delivery');
 const { unauthorized } = require('./auth');
 const { renderPdf } = require('../documents');
@@ -65,13 +65,18 @@ function intake(b) {
 }
 
 /**
- * Store what `intake` accepted for a new order.
- * @param {Ctx} ctx @param {number} orderId @param {ReturnType<typeof intake>} files
+ * Store what `intake` accepted for a new order, and the request itself as the order's original JSON
+ * (the service's page "Retrieve invoice information": Attachments always contain it); file contents
+ * in it are replaced by their size, so a large PDF is not kept twice.
+ * @param {Ctx} ctx @param {Record<string, any>} order the new order @param {ReturnType<typeof intake>} files @param {Record<string, any>} body
  */
-function storeIntake(ctx, orderId, files) {
+function storeIntake(ctx, order, files, body) {
 	const fs = filesOf(ctx.emu.store);
+	const orderId = Number(order.OrderID);
 	if (files.pdf) fs.put(ctx.partyId, orderId, files.pdf, 'pdf');
 	for (const a of files.attachments) fs.put(ctx.partyId, orderId, a, 'attachment');
+	const json = JSON.stringify(body, (k, v) => (k === 'FileContent' && typeof v === 'string' ? `(${v.length} base64 characters)` : v));
+	fs.put(ctx.partyId, orderId, { FileName: FileStore.jsonName(order), content: Buffer.from(json, 'utf8') }, 'json');
 }
 
 /**
@@ -102,8 +107,9 @@ function getFile(ctx) {
 	if (entry && entry.partyId !== ctx.partyId) throw unauthorized(`File ${id} does not belong to party ${ctx.partyId}`);
 	const f = entry && fs.read(id);
 	if (!f) throw new ApiError(404, 'GenericError', `File ${id} not found`);
+	const content = fs.corrupt.has(f.FileID) ? '%%not base64%%' : f.content.toString('base64');
 	// written by hand: a 20 MB file would otherwise be cloned and serialised twice by the dispatcher
-	const raw = `{"FileID":${JSON.stringify(f.FileID)},"FileName":${JSON.stringify(f.FileName)},"MimeType":${JSON.stringify(f.MimeType)},"FileContent":"${f.content.toString('base64')}"}`;
+	const raw = `{"FileID":${JSON.stringify(f.FileID)},"FileName":${JSON.stringify(f.FileName)},"MimeType":${JSON.stringify(f.MimeType)},"FileContent":"${content}"}`;
 	return { status: 200, raw, headers: { 'content-type': 'application/json; charset=utf-8' } };
 }
 
@@ -142,6 +148,16 @@ function controls(s) {
 		refs(orderId) {
 			const hit = order(orderId);
 			return fs().refs(hit.partyId, hit.order);
+		},
+		/** The order keeps naming the file, but reading it answers 404 (removed at the service). @param {string} fileId */
+		drop(fileId) {
+			const id = String(fileId).toLowerCase();
+			if (!fs().files.delete(id)) throw new TypeError(`files.drop: no file ${fileId}`);
+			fs().dropped.add(id);
+		},
+		/** Reading the file answers a FileContent that is not base64. @param {string} fileId */
+		corrupt(fileId) {
+			fs().corrupt.add(String(fileId).toLowerCase());
 		},
 		/** A file with its bytes, as `GET /v1/files/{FileID}` would serve it. @param {string} fileId */
 		get(fileId) {

@@ -1,15 +1,16 @@
 'use strict';
 
 /**
- * Orders (contract 4.9, field notes): single read, create with idempotency keys, and the send command.
+ * Orders (contract 4.9, field notes, the OpenAPI `Order` and `SendRequest`): single read, create with
+ * idempotency keys, and the send command.
  * @module emulator/routes/orders
  */
 
-const { ApiError, badRequest, isoSeconds } = require('../util');
+const { ApiError, badRequest } = require('../util');
 const { ORDER_TYPES, ORDER_DIRECTIONS } = require('../model');
 const { unauthorized } = require('./auth');
 const { intake, storeIntake, fullOrder } = require('./files');
-const { afterSend } = require('../delivery');
+const { send: deliverySend } = require('../delivery');
 
 /** @typedef {import('../server').Ctx} Ctx */
 
@@ -37,48 +38,105 @@ function checkIdempotency(ctx, key) {
 	if (used) throw new ApiError(409, 'Conflict', `Idempotency key already used for ${used}`);
 }
 
-/** @param {Record<string, any>} b */
-function validateOrder(b) {
+/** YYYY-MM-DD, or a date-time (the OpenAPI types dates as date-time): its date. @param {unknown} v */
+const dateOf = (v) => {
+	const m = typeof v === 'string' ? /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(v.trim()) : null;
+	return m && isDate(m[1]) ? m[1] : undefined;
+};
+
+/**
+ * The documented Order fields (OpenAPI `Order`) a create may set; the ones the service computes or
+ * keeps for itself (ids, totals, status, messages, delivery details, stamps) are not among them.
+ * Others are ignored, as the service's model binding ignores unknown properties.
+ */
+const CREATE_FIELDS = [
+	'OrderNumber', 'CustomerID', 'SupplierID', 'CounterPartyID', 'Customer', 'Supplier', 'CounterParty', 'OrderDate', 'ExpiryDate',
+	'OrderType', 'OrderDirection', 'OrderLines', 'Journal', 'OrderTitle', 'PaymentDiscountPercentage', 'PaymentDiscountAmount',
+	'PaymentReductionDays', 'PaymentDiscountDate', 'VentilationCode', 'Reference', 'Tags', 'DepartmentID', 'PaymentReference',
+	'AboutInvoiceNumber', 'Paid', 'PaidDate', 'ExternalProviderID', 'ExternalProvider', 'ProjectID', 'ProjectName',
+	'ExternalProviderReferences', 'Comments', 'Currency', 'VatDeduction', 'MixedUseProfessionalPercentage', 'InternalInfo',
+	'Invoiced', 'CustomFields', 'PeriodFrom', 'PeriodTill', 'CostCategoryCode', 'AccountCode', 'AccountingCostTypeTC',
+	'ApprovalStatus', 'FXRateToForeign', 'PaymentMethod', 'DeliveryDate', 'TemplateID', 'MessageTemplateID', 'AnalyticCostBearer',
+	'AnalyticCostCenter', 'AccountantVerificationNeeded', 'AdditionalDocumentReference', 'PaymentTerms', 'ContractDocumentReference',
+	'TaxPointDate', 'CategoryFieldItems',
+];
+
+/**
+ * A party of a create: the object as given, or the party an ID names in the book's party list.
+ * @param {Ctx} ctx @param {Record<string, any>} b @param {string} role Customer, Supplier or CounterParty
+ */
+function partyOf(ctx, b, role) {
+	const id = b[`${role}ID`];
+	if (id !== undefined && id !== null) {
+		const hit = ctx.emu.store.listParties(ctx.partyId).find((p) => String(p.PartyID) === String(id));
+		if (!hit) throw badRequest(`${role}ID ${id} is not a party of this company`);
+		return hit;
+	}
+	const p = b[role];
+	if (p === undefined || p === null) return undefined;
+	if (typeof p !== 'object' || Array.isArray(p) || typeof p.Name !== 'string' || !p.Name.trim()) throw badRequest(`${role} must be a party object with a Name`);
+	return p;
+}
+
+/**
+ * What the service's page "Order" names as the minimum of a create: OrderType, OrderDirection,
+ * OrderDate, order lines, and who it is for (CustomerID or a Customer object; CounterParty and, for a
+ * purchase, Supplier are taken too). A line is a ProductID, or a price and VAT rate (Quantity 1 when left out).
+ * @param {Record<string, any>} b @param {Ctx} [ctx] resolves party and product IDs
+ * @returns {Record<string, any>} the order's input
+ */
+function validateOrder(b, ctx) {
 	if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be an order object');
 	if (!ORDER_TYPES.includes(b.OrderType)) throw badRequest(`OrderType is required and must be one of ${ORDER_TYPES.join(', ')}`);
 	if (!ORDER_DIRECTIONS.includes(b.OrderDirection)) throw badRequest(`OrderDirection is required and must be one of ${ORDER_DIRECTIONS.join(', ')}`);
-	if (!isDate(b.OrderDate)) throw badRequest('OrderDate is required and must be a date in the form YYYY-MM-DD');
+	if (!dateOf(b.OrderDate)) throw badRequest('OrderDate is required and must be a date (YYYY-MM-DD or a date-time)');
 	for (const f of ['ExpiryDate', 'DeliveryDate'])
-		if (b[f] !== undefined && b[f] !== null && !isDate(b[f])) throw badRequest(`${f} must be a date in the form YYYY-MM-DD`);
+		if (b[f] !== undefined && b[f] !== null && !dateOf(b[f])) throw badRequest(`${f} must be a date (YYYY-MM-DD or a date-time)`);
 	if (!Array.isArray(b.OrderLines) || b.OrderLines.length === 0) throw badRequest('OrderLines must contain at least one order line');
-	b.OrderLines.forEach((/** @type {any} */ l, /** @type {number} */ i) => {
-		if (!l || typeof l !== 'object') throw badRequest(`OrderLines[${i}] must be an object`);
-		for (const f of ['Quantity', 'UnitPriceExcl', 'VATPercentage']) if (!isNum(l[f])) throw badRequest(`OrderLines[${i}].${f} is required and must be a number`);
-		if (l.Description !== undefined && typeof l.Description !== 'string') throw badRequest(`OrderLines[${i}].Description must be a string`);
+	const products = ctx ? ctx.emu.store.listProducts(ctx.partyId) : [];
+	const lines = b.OrderLines.map((/** @type {any} */ l, /** @type {number} */ i) => {
+		if (!l || typeof l !== 'object' || Array.isArray(l)) throw badRequest(`OrderLines[${i}] must be an object`);
+		const product = l.ProductID === undefined || l.ProductID === null ? undefined : products.find((p) => String(p.ProductID) === String(l.ProductID));
+		if (l.ProductID !== undefined && l.ProductID !== null && ctx && !product) throw badRequest(`OrderLines[${i}].ProductID ${l.ProductID} is not a product of this company`);
+		const line = { ...(product ? { Description: product.Description, UnitPriceExcl: product.UnitPriceExcl, VATPercentage: product.VATPercentage } : {}), ...l };
+		if (line.Quantity === undefined || line.Quantity === null) line.Quantity = 1;
+		for (const f of ['Quantity', 'UnitPriceExcl', 'VATPercentage']) if (!isNum(line[f])) throw badRequest(`OrderLines[${i}].${f} is required (or a ProductID) and must be a number`);
+		if (line.Description !== undefined && line.Description !== null && typeof line.Description !== 'string') throw badRequest(`OrderLines[${i}].Description must be a string`);
+		return { ...line, Description: line.Description || '' };
 	});
-	if (!b.Customer || typeof b.Customer !== 'object' || typeof b.Customer.Name !== 'string' || !b.Customer.Name.trim())
-		throw badRequest('Customer.Name is required');
+	const input = /** @type {Record<string, any>} */ ({});
+	for (const f of CREATE_FIELDS) if (b[f] !== undefined && b[f] !== null) input[f] = b[f];
+	for (const role of ['Customer', 'Supplier', 'CounterParty']) {
+		delete input[`${role}ID`];
+		const party = ctx ? partyOf(ctx, b, role) : b[role];
+		if (party) input[role] = party;
+	}
+	const other = b.OrderDirection === 'Cost' ? input.Supplier || input.CounterParty : input.Customer || input.CounterParty;
+	if (!other || typeof other !== 'object' || typeof other.Name !== 'string' || !other.Name.trim())
+		throw badRequest(`${b.OrderDirection === 'Cost' ? 'Supplier' : 'Customer'} (or CounterParty, or its ID) is required`);
 	if (b.ExternalProviderID !== undefined && b.ExternalProviderID !== null && typeof b.ExternalProviderID !== 'string' && !isNum(b.ExternalProviderID))
 		throw badRequest('ExternalProviderID must be a string');
 	if (b.AboutInvoiceNumber !== undefined && b.AboutInvoiceNumber !== null) {
 		if (typeof b.AboutInvoiceNumber !== 'string' || !b.AboutInvoiceNumber.trim()) throw badRequest('AboutInvoiceNumber must be the number of the invoice a credit note is about');
 		if (b.OrderType !== 'CreditNote') throw badRequest('AboutInvoiceNumber is only for credit notes (OrderType CreditNote)');
 	}
+	for (const f of ['OrderDate', 'ExpiryDate', 'DeliveryDate']) if (input[f] !== undefined) input[f] = dateOf(input[f]);
+	input.OrderLines = lines;
+	input.ExternalProviderID = b.ExternalProviderID === undefined || b.ExternalProviderID === null ? null : String(b.ExternalProviderID);
+	return input;
 }
-
-const CREATE_FIELDS = ['OrderType', 'OrderDirection', 'OrderDate', 'ExpiryDate', 'DeliveryDate', 'OrderNumber', 'Reference', 'Currency', 'PaymentReference', 'Customer', 'Supplier', 'OrderLines', 'Comments', 'AboutInvoiceNumber'];
 
 /** POST /v1/orders: answers the new OrderID as a bare integer. @param {Ctx} ctx */
 function create(ctx) {
 	const b = ctx.json();
 	const key = idempotencyKey(ctx);
 	checkIdempotency(ctx, key);
-	validateOrder(b);
+	const input = validateOrder(b, ctx);
 	const files = intake(b);
-	/** @type {Record<string, any>} */
-	const input = {};
-	for (const f of CREATE_FIELDS) if (b[f] !== undefined && b[f] !== null) input[f] = b[f];
-	input.OrderLines = b.OrderLines.map((/** @type {any} */ l) => ({ ...l, Description: l.Description || '' }));
-	input.ExternalProviderID = b.ExternalProviderID === undefined || b.ExternalProviderID === null ? null : String(b.ExternalProviderID);
 	input.OrderStatus = 'Draft';
 	input.IsSent = false;
 	const order = ctx.emu.store.addOrder(ctx.partyId, input);
-	storeIntake(ctx, order.OrderID, files);
+	storeIntake(ctx, order, files, b);
 	if (key) ctx.emu.store.idempotencyRecord(ctx.partyId, key, `order ${order.OrderID}`);
 	return { status: 200, body: order.OrderID };
 }
@@ -106,7 +164,10 @@ function peppolRoute(ctx, order) {
 	return { ok: true, id: lookup.Identifier };
 }
 
-/** POST /v1/orders/commands/send @param {Ctx} ctx */
+/**
+ * POST /v1/orders/commands/send: `{TransportType, OrderIds}` (the OpenAPI `SendRequest`) or
+ * `{Transporttype, OrderIDs}` (the spelling of the service's guides). @param {Ctx} ctx
+ */
 function send(ctx) {
 	const b = ctx.json();
 	if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be an object with Transporttype and OrderIDs');
@@ -114,7 +175,8 @@ function send(ctx) {
 	if (typeof rawType !== 'string' || !rawType.trim()) throw badRequest('Transporttype is required (e.g. Peppol)');
 	const transport = TRANSPORTS[/** @type {keyof typeof TRANSPORTS} */ (rawType.trim().toLowerCase())];
 	if (!transport) throw badRequest(`Unknown Transporttype '${rawType}'; supported: ${Object.values(TRANSPORTS).join(', ')}`);
-	const ids = Array.isArray(b.OrderIDs) ? b.OrderIDs : null;
+	const rawIds = b.OrderIDs !== undefined ? b.OrderIDs : b.OrderIds;
+	const ids = Array.isArray(rawIds) ? rawIds : null;
 	if (!ids || ids.length === 0 || ids.some((/** @type {any} */ x) => !/^\d+$/.test(String(x))))
 		throw badRequest('OrderIDs must be a non-empty array of order IDs');
 	const key = idempotencyKey(ctx);
@@ -141,19 +203,11 @@ function send(ctx) {
 		return { o, route };
 	});
 	if (errors.length) throw new ApiError(400, errors[0].Code, errors[0].Description, errors);
-	const now = ctx.emu.clock.now();
 	for (const { o, route } of plans) {
 		const email = (o.Customer && o.Customer.Email) || 'the customer';
-		let msg;
-		if (!route) msg = { TransportType: transport, Description: `Sent by ${transport}${transport === 'Email' ? ` to ${email}` : ''}` };
-		else if (route.ok) msg = { TransportType: 'Peppol', Description: `Sent over Peppol to ${route.id}`, Receiver: route.id };
-		else msg = { TransportType: 'Email', Description: `Fallback: ${route.reason}; sent by e-mail to ${email} instead of Peppol`, Receiver: route.receiver };
-		const message = { MessageID: ++store.ids.message, ...msg, Date: isoSeconds(now), Status: 'Sent' };
-		o.Messages = [...(o.Messages || []), message];
-		o.IsSent = true;
-		o.OrderStatus = 'Sent';
-		o.LastModified = isoSeconds(now);
-		afterSend(ctx.emu, ctx.partyId, o);
+		if (route && route.ok) deliverySend(ctx.emu, ctx.partyId, o, { transport: 'Peppol', destination: route.id });
+		else if (route) deliverySend(ctx.emu, ctx.partyId, o, { transport: 'Email', destination: email, description: `Fallback: ${route.reason}; sent by e-mail to ${email} instead of Peppol` });
+		else deliverySend(ctx.emu, ctx.partyId, o, { transport, destination: transport === 'Email' ? email : o.Customer?.Name || '', description: `Sent by ${transport}${transport === 'Email' ? ` to ${email}` : ''}` });
 	}
 	if (key) store.idempotencyRecord(ctx.partyId, key, `send of orders ${unique.join(', ')}`);
 	return { status: 200, body: 'OK' };

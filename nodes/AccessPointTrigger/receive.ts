@@ -14,7 +14,7 @@
  * delivers again, and the event is not recorded as handled.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import type { TriggerFiles } from '../shared/files';
 import { itemWithFiles } from '../shared/files';
@@ -96,17 +96,12 @@ async function readOrders(ctx: IWebhookFunctions, clientOf: () => Promise<ApiCli
 
 /**
  * Include Files: the item with its order's picked files, as the Order Trigger's (a kind the
- * order has none of is listed in MissingFiles). A file that cannot be read fails the call
- * like a failed order read: 500, delivered again, the event not recorded.
+ * order has none of is listed in MissingFiles). A file that cannot be read (too large, gone,
+ * broken) is named in FileErrors and the event still reaches the workflow, once: answering 500
+ * would make the service deliver it again until it gives up, and the event would be lost.
  */
 async function withFiles(ctx: IWebhookFunctions, client: ApiClient, item: INodeExecutionData, order: IDataObject, files: TriggerFiles) {
-	try {
-		return await itemWithFiles(ctx, client, item, order, files.kinds, { maxBytes: files.maxBytes });
-	} catch (error) {
-		// Both constructors hand an error of their own kind back unchanged.
-		if (error instanceof NodeApiError) throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
-		throw new NodeOperationError(ctx.getNode(), error as Error);
-	}
+	return await itemWithFiles(ctx, client, item, order, files.kinds, { maxBytes: files.maxBytes, onError: 'emit' });
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {

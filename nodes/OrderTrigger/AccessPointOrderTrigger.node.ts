@@ -5,7 +5,7 @@ import { authenticationProperty, shownFor } from '../shared/auth';
 import { actForPartyOption, retryOptions } from '../shared/fields';
 import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
-import { includeFilesField, pollWithFiles, triggerMaxFileSizeOption } from './files';
+import { includeFilesField, pollWithFiles, triggerFileOptions } from './files';
 import { pollOrders } from './poll';
 import { testAccessPointCredential } from '../shared/credentialTest';
 
@@ -113,7 +113,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						description:
 							'Re-read this many seconds before the newest change on every poll, to catch changes the API makes visible after their LastModified time has passed. Orders are still emitted once.',
 					},
-					triggerMaxFileSizeOption,
+					...triggerFileOptions,
 					...retryOptions,
 					{
 						displayName: 'Start From',
@@ -121,7 +121,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						type: 'dateTime',
 						default: '',
 						description:
-							'Emit orders changed since this date on the first poll, instead of starting from now. Changing it starts over from the new date. UTC unless a zone is given.',
+							'Emit orders changed since this date on the first poll, instead of starting from now. Changing it starts over from the new date. Read as the service writes LastModified: Belgian time, unless a zone is given.',
 					},
 				],
 			},

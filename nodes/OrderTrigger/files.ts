@@ -1,14 +1,19 @@
 /**
  * Order Trigger › Include Files: each emitted order is read in full and carries the files
- * picked (as binary data, listed in its JSON under Files). A poll that cannot read a file
- * fails with its cursor put back where it was, so the same orders come again next poll;
- * an order without a picked file (no UBL for an offer) is emitted without it, listed in
- * MissingFiles, since failing would stop the trigger at that order for good.
+ * picked (as binary data, listed in its JSON under Files). A file that cannot be read (over
+ * Maximum File Size, gone, broken) is named in the order's FileErrors and the order is
+ * emitted once with the rest, so one bad file never holds back the orders after it; an order
+ * without a picked file (no UBL for an offer) is emitted without it, listed in MissingFiles.
+ * With On File Error › Fail the poll instead, a poll that cannot read a file fails with its
+ * cursor put back where it was, and the same orders come again next poll.
  */
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { OnFileError } from '../shared/files';
 import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, filesField, itemWithFiles, maxFileSizeOption } from '../shared/files';
+import { requireValid } from '../shared/input';
+import { checkChoice } from '../shared/validation';
 import { policyFromOptions } from '../shared/retry';
 import { getApiClient } from '../shared/transport';
 import { getOrder } from '../Order/actions/order/orderApi';
@@ -21,7 +26,20 @@ export const includeFilesField: INodeProperties = filesField({
 		'Files each emitted order carries as binary data (pdf, ubl, attachment_1 …, message_1 …); each order is then read in full, one more request per order and one per file',
 });
 
-export const triggerMaxFileSizeOption: INodeProperties = { ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one fails the poll' };
+export const triggerFileOptions: INodeProperties[] = [
+	{ ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one is named in the order\'s FileErrors (or fails the poll, see On File Error)' },
+	{
+		displayName: 'On File Error',
+		name: 'onFileError',
+		type: 'options',
+		options: [
+			{ name: 'Emit the Order, Name the File in FileErrors', value: 'emit', description: 'The order comes once with the files that could be read; the trigger goes on' },
+			{ name: 'Fail the Poll', value: 'fail', description: 'Nothing is emitted; the next poll tries the same orders again (one file that never reads stops the trigger)' },
+		],
+		default: 'emit',
+		description: 'What Include Files does with a file it cannot read (over Maximum File Size, removed at the service, broken)',
+	},
+];
 
 function snapshot(data: IDataObject): string {
 	return JSON.stringify(data);
@@ -41,6 +59,7 @@ export async function pollWithFiles(
 	const settings = checkTriggerFiles(this.getNode(), this.getNodeParameter('includeFiles', []), this.getNodeParameter('options.maxFileSizeMb', DEFAULT_MAX_FILE_MB));
 	if (!settings) return await poll();
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	const onError = requireValid(this, undefined, 'On File Error', options.onFileError ?? 'emit', (v) => checkChoice(v, ['emit', 'fail'])) as OnFileError;
 	const staticData = this.getWorkflowStaticData('node');
 	const saved = snapshot(staticData);
 	const result = await poll();
@@ -52,8 +71,14 @@ export async function pollWithFiles(
 		});
 		const items: INodeExecutionData[] = [];
 		for (const item of result[0]) {
-			const order = await getOrder(client, item.json.OrderID as number | string, 0);
-			items.push(await itemWithFiles(this, client, item, order, settings.kinds, { maxBytes: settings.maxBytes }));
+			const read = getOrder(client, item.json.OrderID as number | string, 0);
+			const order = onError === 'fail' ? await read : await read.catch((error: unknown) => error as Error);
+			if (order instanceof Error) {
+				// Deleted since it was listed, say: the order as listed, its files named as unread.
+				items.push({ ...item, json: { ...item.json, Files: [], FileErrors: [{ file: 'order', reason: order.message }] } });
+				continue;
+			}
+			items.push(await itemWithFiles(this, client, item, order, settings.kinds, { maxBytes: settings.maxBytes, onError }));
 		}
 		return [items, ...result.slice(1)];
 	} catch (error) {

@@ -24,7 +24,7 @@ import { afterPage, FIRST_PAGE } from './pages';
 import type { TriggerEvent } from './query';
 import { cursorEvent, NEWEST_FIRST, OLDEST_FIRST, triggerFilter } from './query';
 import { loadState } from './stored';
-import { formatSeconds, parseHttpDate, parseTimestamp } from './time';
+import { formatSeconds, isZoneless, parseHttpDate, parseTimestamp, serviceClock } from './time';
 
 const ORDERS_PATH = '/v1/orders';
 /** Key of the cursor in the node's static data. */
@@ -72,11 +72,11 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 		startFrom = parseTimestamp(startText);
 		if (startFrom === undefined) {
 			throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} is not a valid date`, {
-				description: 'Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (UTC unless a zone such as +02:00 is given), or leave it empty to start from now.',
+				description: 'Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time, the service\'s, unless a zone such as +02:00 is given), or leave it empty to start from now.',
 			});
 		}
 		// A cursor ahead of the clock is moved back to "now" (cursor.ts): a future start would not mean what it says.
-		if (startFrom > hostSeconds()) {
+		if (startFrom > serviceClock(hostSeconds(), isZoneless(startText))) {
 			throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} is in the future`, {
 				description: 'The trigger emits changes that already happened. Use a past date, or leave it empty to start from now.',
 			});
@@ -183,9 +183,14 @@ async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
 	}
 }
 
-/** The clocks of a run: the API's `Date`, and n8n's own for when the API sent none. */
-function clockOf(run: ListRun): PollClock {
-	return { api: run.apiNow, host: hostSeconds() };
+/**
+ * The clocks of a run (the API's `Date`, and n8n's own for when the API sent none) in the frame
+ * of the stamps read: LastModified without a zone is Belgian time (time.ts serviceClock).
+ */
+function clockOf(run: Pick<ListRun, 'records' | 'apiNow'>): PollClock {
+	const stamp = run.records.find((record) => typeof (record as IDataObject | null)?.LastModified === 'string') as IDataObject | undefined;
+	const zoneless = isZoneless(stamp?.LastModified);
+	return { api: run.apiNow === undefined ? undefined : serviceClock(run.apiNow, zoneless), host: serviceClock(hostSeconds(), zoneless) };
 }
 
 /** First activation (or a cursor beyond repair) without a start date: the newest change in the book is "now". */
@@ -197,7 +202,7 @@ async function baseline(client: ApiClient, settings: TriggerSettings, scope: str
 		deadline,
 		// Newest first, a shift can hide a record the start must mark as handled: read again from the top.
 		restart: () => ({ qs: { $orderby: NEWEST_FIRST }, keep: [] }),
-		enough: (read, apiNow) => !baselineNeedsMore(read, { clock: { api: apiNow, host: hostSeconds() }, lateWindowSeconds: late }),
+		enough: (read, apiNow) => !baselineNeedsMore(read, { clock: clockOf({ records: read, apiNow }), lateWindowSeconds: late }),
 	});
 	return baselineState(run.records, scope, { clock: clockOf(run), lateWindowSeconds: late });
 }
@@ -263,7 +268,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 		state = stored.state;
 		warn(
 			this,
-			`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(state) ?? 'the start of the order book'} UTC; ` +
+			`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(state) ?? 'the start of the order book'} (the service's time); ` +
 				'orders changed at that second may be emitted once more.',
 		);
 	} else if (stored.kind === 'unusable' || settings.startFrom === undefined) {
@@ -307,11 +312,11 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 	});
 	reportSkipped(this, decision.skipped);
 	if (decision.rewound) {
-		const by = clock.api === undefined ? "n8n's clock (the API sent no Date header)" : `the API's clock (${formatSeconds(clock.api)} UTC)`;
+		const by = clock.api === undefined ? "n8n's clock (the API sent no Date header)" : `the API's clock (${formatSeconds(clock.api)}, the service's time)`;
 		warn(
 			this,
-			`its stored cursor (${lowerBound(state) ?? '-'} UTC) was ahead of ${by}; it was moved back to ` +
-				`${formatSeconds(cursorCeiling(clock))} UTC and reads the orders changed since then again.`,
+			`its stored cursor (${lowerBound(state) ?? '-'}) was ahead of ${by}; it was moved back to ` +
+				`${formatSeconds(cursorCeiling(clock))} and reads the orders changed since then again.`,
 		);
 	}
 	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging; re-read from the last record read`);

@@ -7,8 +7,10 @@ const MS_JSON = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/;
 
 /**
  * A timestamp as epoch seconds (fraction dropped), or undefined. Accepts ISO 8601
- * with or without zone (no zone = UTC, the way the filter literal is read back),
- * `/Date(ms)/` and epoch milliseconds.
+ * with or without zone, `/Date(ms)/` and epoch milliseconds. A time without a zone is
+ * counted as written (as if UTC): the service writes LastModified without a zone in
+ * Belgian time and reads the filter's literal the same way, so the cursor stays in the
+ * service's own frame; only the clocks are moved into it (`serviceClock`).
  */
 export function parseTimestamp(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? Math.floor(value / 1000) : undefined;
@@ -66,4 +68,28 @@ export const LAST_SECOND = 253_402_300_799;
 /** A whole second the cursor can stand on and write into the filter. */
 export function isWritableSecond(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value) && value >= FIRST_SECOND && value <= LAST_SECOND;
+}
+
+/** Seconds Brussels is ahead of UTC at an instant: CEST (+2 h) from the last Sunday of March to the last Sunday of October, 01:00 UTC (EU rule), else CET (+1 h). */
+export function brusselsOffset(utcSeconds: number): number {
+	const year = new Date(utcSeconds * 1000).getUTCFullYear();
+	const lastSunday = (month: number) => {
+		const last = Date.UTC(year, month + 1, 0, 1);
+		return last / 1000 - new Date(last).getUTCDay() * 86_400;
+	};
+	return utcSeconds >= lastSunday(2) && utcSeconds < lastSunday(9) ? 7200 : 3600;
+}
+
+/** True for an ISO date-time written without a zone, the way the service writes its timestamps ("2026-05-04T09:55:34.063"). */
+export function isZoneless(value: unknown): boolean {
+	const m = typeof value === 'string' ? ISO.exec(value.trim()) : null;
+	return !!m && m[4] !== undefined && m[8] === undefined;
+}
+
+/**
+ * A clock (epoch seconds, UTC) in the frame the orders' stamps are written in: Belgian wall-clock
+ * time when they carry no zone (README "Order Trigger": the service is Belgian), else unchanged.
+ */
+export function serviceClock(utcSeconds: number, zoneless: boolean): number {
+	return zoneless ? utcSeconds + brusselsOffset(utcSeconds) : utcSeconds;
 }

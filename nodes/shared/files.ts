@@ -25,7 +25,7 @@ import { checkFileId, FileAnswerDecoder, NOT_JSON } from './fileAnswer';
 import type { ApiClient } from './transport';
 import { fieldMessage } from './validation';
 
-export type FileKind = 'pdf' | 'ubl' | 'attachments' | 'messages';
+export type FileKind = 'pdf' | 'ubl' | 'attachments' | 'json' | 'messages';
 export type FileContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 
 export const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> = [
@@ -33,12 +33,18 @@ export const FILE_KINDS: Array<{ name: string; value: FileKind; description: str
 	{
 		name: 'UBL / XML',
 		value: 'ubl',
-		description: 'The UBL invoice or credit note (invoices and credit notes only), as "ubl" ("ubl_2" … if there are more)',
+		description:
+			'The UBL invoice or credit note: the one sent over Peppol (a sale, once sent) or received (a purchase), as "ubl" ("ubl_2" … if there are more)',
 	},
 	{
 		name: 'Other Attachments',
 		value: 'attachments',
-		description: 'Every other attachment (files sent on create, the JSON the order was made from), as "attachment_1", "attachment_2" …',
+		description: 'The files attached to the order (e.g. sent on create), as "attachment_1", "attachment_2" …',
+	},
+	{
+		name: 'Original JSON',
+		value: 'json',
+		description: 'The JSON request the order was created from, which the service keeps with every order created through the API, as "original_json"',
 	},
 	{
 		name: 'Network Messages',
@@ -47,7 +53,7 @@ export const FILE_KINDS: Array<{ name: string; value: FileKind; description: str
 	},
 ];
 
-const KIND_LABELS: Record<FileKind, string> = { pdf: 'Main PDF', ubl: 'UBL / XML', attachments: 'Other Attachments', messages: 'Network Messages' };
+const KIND_LABELS: Record<FileKind, string> = { pdf: 'Main PDF', ubl: 'UBL / XML', attachments: 'Other Attachments', json: 'Original JSON', messages: 'Network Messages' };
 
 /** Files an order may name that are read at most, so a hostile answer cannot make a run read thousands. */
 export const MAX_FILES_PER_ORDER = 100;
@@ -113,7 +119,7 @@ export function checkTriggerFiles(node: INode, kindsValue: unknown, sizeValue: u
 	const kinds = checkFileKinds(kindsValue);
 	if ('problem' in kinds) {
 		throw new NodeOperationError(node, `"Include Files" ${kinds.problem}`, {
-			description: 'Pick any of Main PDF, UBL / XML, Other Attachments and Network Messages, or none.',
+			description: 'Pick any of Main PDF, UBL / XML, Other Attachments, Original JSON and Network Messages, or none.',
 		});
 	}
 	if (!kinds.kinds.length) return undefined;
@@ -154,12 +160,16 @@ export interface PickedFiles {
 
 const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined);
-const isXml = (name: string | undefined) => !!name && /\.xml$/i.test(name.trim());
+const ext = (entry: IDataObject) => /\.([a-z0-9]+)\s*$/i.exec(text(entry.FileName) ?? '')?.[1]?.toLowerCase();
+const outgoing = (m: IDataObject) => /^outgoing$/i.test(String(m.MessageDirection ?? ''));
 
 /**
- * The files of a full order (OrderPDF, Attachments, Messages) of the chosen kinds, named
- * by binary property: pdf; ubl, ubl_2 …; attachment_1 …; message_1 …. The UBL is the
- * attachment whose name ends in .xml; a list item (summary) names no files.
+ * The files of a full order of the chosen kinds, named by binary property: pdf; ubl, ubl_2 …;
+ * attachment_1 …; original_json; message_1 …. Where the service puts them (README "Download Files"): the
+ * UBL of a sale is the file of its Outgoing Peppol message, a purchase's is its .xml attachment;
+ * Attachments always hold the original JSON of an order created through the API (the "json" kind,
+ * not another attachment); the other messages' files are the network's responses. A list item
+ * (summary) names no files.
  */
 export function pickFiles(order: IDataObject, kinds: FileKind[]): PickedFiles {
 	const refs: FileRef[] = [];
@@ -180,16 +190,25 @@ export function pickFiles(order: IDataObject, kinds: FileKind[]): PickedFiles {
 	const withId = (entry: unknown): entry is IDataObject => isObject(entry) && entry.FileID !== undefined && entry.FileID !== null && entry.FileID !== '';
 	const attachments = (Array.isArray(order.Attachments) ? order.Attachments : []).filter(withId);
 	const messages = (Array.isArray(order.Messages) ? order.Messages : []).filter(withId);
+	// A document sent by e-mail or post is not the UBL.
+	const sentUbl = messages.filter((m) => outgoing(m) && !/^(e-?mail|letter)$/i.test(String(m.TransportType ?? '')));
+	const byKind: Record<FileKind, IDataObject[]> = {
+		pdf: withId(order.OrderPDF) ? [order.OrderPDF] : [],
+		ubl: [...sentUbl.reverse(), ...attachments.filter((a) => ext(a) === 'xml')],
+		attachments: attachments.filter((a) => ext(a) !== 'xml' && ext(a) !== 'json'),
+		json: attachments.filter((a) => ext(a) === 'json'),
+		messages: messages.filter((m) => !outgoing(m)),
+	};
+	const names: Record<FileKind, (i: number) => string> = {
+		pdf: () => 'pdf',
+		ubl: (i) => (i ? `ubl_${i + 1}` : 'ubl'),
+		attachments: (i) => `attachment_${i + 1}`,
+		json: (i) => (i ? `original_json_${i + 1}` : 'original_json'),
+		messages: (i) => `message_${i + 1}`,
+	};
 	for (const kind of kinds) {
 		const before = refs.length;
-		if (kind === 'pdf' && withId(order.OrderPDF)) add('pdf', 'pdf', order.OrderPDF);
-		if (kind === 'ubl') {
-			attachments.filter((a) => isXml(text(a.FileName))).forEach((a, i) => add('ubl', i === 0 ? 'ubl' : `ubl_${i + 1}`, a));
-		}
-		if (kind === 'attachments') {
-			attachments.filter((a) => !isXml(text(a.FileName))).forEach((a, i) => add('attachments', `attachment_${i + 1}`, a));
-		}
-		if (kind === 'messages') messages.forEach((m, i) => add('messages', `message_${i + 1}`, m));
+		byKind[kind].forEach((entry, i) => add(kind, names[kind](i), entry));
 		if (refs.length === before && !unsafe) missing.push(kind);
 	}
 	if (unsafe) return { refs: [], missing, problem: unsafe };
@@ -217,13 +236,36 @@ export interface ReadFile {
 	content: Buffer;
 }
 
-/** A file name safe as n8n's fileName: the last path part, or one made from the FileID. */
-function safeName(name: string | undefined, fileId: string): string {
-	const base = Array.from((name ?? '').split(/[\\/]/).pop() ?? '')
-		.filter((c) => c.charCodeAt(0) >= 0x20)
-		.join('')
-		.trim();
-	return base && base !== '.' && base !== '..' ? base : `file-${fileId}`;
+/** Longest binary fileName the package makes, in UTF-8 bytes (a file system's limit is 255 bytes per name). */
+export const MAX_FILE_NAME_BYTES = 200;
+/** C0/C1 controls, DEL, and the bidirectional controls that make a name read otherwise than it is (e.g. "fdp.exe" shown as "exe.pdf"). */
+const unsafeChar = (c: number) => c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x61c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+
+/**
+ * A file name safe by construction wherever the package makes a binary fileName: the last path
+ * part only, without control or bidirectional characters, at most 200 bytes (UTF-8) with its
+ * extension kept (the stem is cut on a character boundary); one made from the FileID when nothing is left.
+ */
+export function safeFileName(name: string | undefined, fileId: string): string {
+	const last = (name ?? '').split(/[\\/]/).pop() ?? '';
+	const base = Array.from(last).filter((char) => !unsafeChar(char.codePointAt(0) ?? 0)).join('').trim();
+	if (!base || /^\.+$/.test(base)) return `file-${fileId}`.slice(0, MAX_FILE_NAME_BYTES);
+	const bytes = (value: string) => Buffer.byteLength(value, 'utf8');
+	if (bytes(base) <= MAX_FILE_NAME_BYTES) return base;
+	const dot = base.lastIndexOf('.');
+	const extension = dot > 0 && base.length - dot <= 16 ? base.slice(dot) : '';
+	let stem = '';
+	for (const char of base.slice(0, base.length - extension.length)) {
+		if (bytes(stem + char) + bytes(extension) > MAX_FILE_NAME_BYTES) break;
+		stem += char;
+	}
+	return `${stem.trimEnd()}${extension}`;
+}
+
+/** A MIME type as an answer gives it, if it is one (type/subtype and parameters, no line break or control character). */
+function cleanMimeType(value: string | undefined): string | undefined {
+	const mime = value?.trim();
+	return mime && mime.length <= 200 && /^[\w.+-]+\/[\w.+-]+(\s*;[\x20-\x7e]*)?$/.test(mime) ? mime : undefined;
 }
 
 function headerNumber(headers: Record<string, string | string[] | undefined>, name: string): number | undefined {
@@ -274,6 +316,10 @@ export async function readFile(ctx: FileContext, client: ApiClient, fileId: stri
 			itemIndex: options.itemIndex,
 		});
 	}
+	if (answer.FileID !== undefined && answer.FileID.trim().toLowerCase() !== fileId.toLowerCase()) {
+		const message = `${operation}: the answer is the file ${JSON.stringify(answer.FileID.slice(0, 60))}, not the one asked for`;
+		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description: 'The API answered with another file; nothing was kept. Check the Base URL points at the API.', itemIndex: options.itemIndex });
+	}
 	if (answer.content.length > options.maxBytes) {
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -281,7 +327,7 @@ export async function readFile(ctx: FileContext, client: ApiClient, fileId: stri
 			{ itemIndex: options.itemIndex, description: 'Raise Options › Maximum File Size if a file this large is expected.' },
 		);
 	}
-	return { FileID: answer.FileID ?? fileId, FileName: safeName(answer.FileName, fileId), MimeType: answer.MimeType, content: answer.content };
+	return { FileID: fileId, FileName: safeFileName(answer.FileName, fileId), MimeType: cleanMimeType(answer.MimeType), content: answer.content };
 }
 
 /** A read file as n8n binary data (the helper stores it per n8n's binary mode). */
@@ -321,10 +367,22 @@ export async function readOrderFiles(ctx: FileContext, client: ApiClient, refs: 
 	return files;
 }
 
+/** A file a trigger could not read: the binary property it would have had, its FileID, and why. */
+export interface FileError {
+	file: string;
+	fileId?: string;
+	reason: string;
+}
+
+/** What a trigger does with a file it cannot read (Order Trigger › On File Error). */
+export type OnFileError = 'emit' | 'fail';
+
 /**
  * An emitted order's item with its picked files (for the triggers): binary properties as in
  * Download Files, the JSON's Files list, MissingFiles for kinds it has none of, and
- * FilesProblem (no file read) when its file list cannot be used. Never fails for a missing file.
+ * FilesProblem (no file read) when its file list cannot be used. Never fails for a missing
+ * file; a file that cannot be read (too large, gone, broken) is named in FileErrors and the
+ * item goes on with the others, unless `onError` is 'fail'.
  */
 export async function itemWithFiles(
 	ctx: FileContext,
@@ -332,12 +390,23 @@ export async function itemWithFiles(
 	item: INodeExecutionData,
 	fullOrder: IDataObject,
 	kinds: FileKind[],
-	options: ReadFileOptions,
+	options: ReadFileOptions & { onError?: OnFileError },
 ): Promise<INodeExecutionData> {
 	const picked = pickFiles(fullOrder, kinds);
-	const files = picked.problem ? [] : await readOrderFiles(ctx, client, picked.refs, options);
+	const files: OrderFile[] = [];
+	const errors: FileError[] = [];
+	for (const ref of picked.problem ? [] : picked.refs) {
+		const read = readOrderFiles(ctx, client, [ref], options);
+		if (options.onError === 'fail') files.push(...(await read));
+		else {
+			const result = await read.catch((error: unknown) => error as Error);
+			if (result instanceof Error) errors.push({ file: ref.property, fileId: ref.FileID, reason: result.message });
+			else files.push(...result);
+		}
+	}
 	const json: IDataObject = { ...item.json, Files: files.map((file) => file.json) };
 	if (picked.missing.length) json.MissingFiles = picked.missing;
+	if (errors.length) json.FileErrors = errors as unknown as IDataObject[];
 	if (picked.problem) json.FilesProblem = `Order ${String(fullOrder.OrderID ?? item.json.OrderID)} ${picked.problem}`;
 	const out: INodeExecutionData = { ...item, json };
 	if (files.length) out.binary = { ...(item.binary ?? {}), ...Object.fromEntries(files.map((file) => [file.ref.property, file.binary])) };

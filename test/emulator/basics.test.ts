@@ -107,7 +107,8 @@ describe('emulator basics', () => {
 			OrderLines: [{ Quantity: 1, UnitPriceExcl: 1, VATPercentage: 0 }],
 		});
 		const order = emu.store.getOrder(emu.credentials.partyId, r.json);
-		expect(order?.LastModified.slice(0, 16)).toBe('2030-01-02T03:05');
+		// Written as the service writes it: Belgian time (CET in January), no zone.
+		expect(order?.LastModified.slice(0, 16)).toBe('2030-01-02T04:05');
 		expect(order?.Created).toBe(order?.LastModified);
 	});
 
@@ -116,11 +117,11 @@ describe('emulator basics', () => {
 		emu.clock.set('2031-05-05T10:00:00Z');
 		const o = emu.store.addOrder(pid, { OrderNumber: 'T-1', Customer: { Name: 'Store Test' } });
 		expect(o.OrderID).toEqual(expect.any(Number));
-		expect(o.LastModified.slice(0, 13)).toBe('2031-05-05T10');
+		expect(o.LastModified.slice(0, 13)).toBe('2031-05-05T12'); // Belgian summer time
 		emu.clock.advance(3_600_000);
 		const u = emu.store.updateOrder(pid, o.OrderID, { OrderStatus: 'Paid' });
 		expect(u.OrderStatus).toBe('Paid');
-		expect(u.LastModified.slice(0, 13)).toBe('2031-05-05T11');
+		expect(u.LastModified.slice(0, 13)).toBe('2031-05-05T13');
 		const fixed = emu.store.updateOrder(pid, o.OrderID, { LastModified: '2020-01-01T00:00:00Z' });
 		expect(fixed.LastModified).toBe('2020-01-01T00:00:00Z');
 		expect(emu.store.getOrder(pid, o.OrderID)?.OrderStatus).toBe('Paid');
@@ -158,8 +159,9 @@ describe('seeding', () => {
 			expect(new Set(orders.map((x) => x.OrderType))).toEqual(new Set(['Invoice', 'CreditNote', 'Offer', 'DeliveryNote', 'OrderForm']));
 			expect(new Set(orders.map((x) => x.OrderDirection))).toEqual(new Set(['Income', 'Cost']));
 			expect(orders.some((x) => x.ExternalProviderID === null)).toBe(true);
-			const stamps = orders.map((x) => Date.parse(x.LastModified));
-			const start = Date.parse('2025-06-01T00:00:00Z');
+			// Belgian wall-clock stamps read as if UTC: the start, 00:00 UTC, is 02:00 there.
+			const stamps = orders.map((x) => Date.parse(`${x.LastModified}Z`));
+			const start = Date.parse('2025-06-01T02:00:00Z');
 			expect(Math.min(...stamps)).toBeGreaterThan(start - 61 * 86400000);
 			expect(Math.max(...stamps)).toBeLessThanOrEqual(start + 5000);
 			expect(new Set(orders.map((x) => x.LastModified)).size).toBeLessThan(900);

@@ -42,6 +42,13 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		return r.json as number;
 	};
 	const bookSize = () => emu.store.book(emu.credentials.partyId).size;
+	/** The UBL of an order where the service puts it: the file of its outgoing Peppol message (a sale), or its .xml attachment (a purchase). */
+	const ublOf = (o: { Messages: Array<{ MessageDirection: string; FileID?: string }>; Attachments: Array<{ FileID: string; FileName: string }> }) =>
+		o.Messages.find((m) => m.MessageDirection === 'Outgoing' && m.FileID)?.FileID ?? o.Attachments.find((a) => a.FileName.endsWith('.xml'))?.FileID;
+	const sent = async (id: number) => {
+		expect((await post(emu, SEND, { TransportType: 'Peppol', OrderIds: [id] })).status).toBe(200);
+		return await full(id);
+	};
 
 	it('stores an own PDF and attachments and returns them byte-identical (SHA-256), with names and MIME types', async () => {
 		const pdf = ownPdf();
@@ -56,13 +63,18 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		});
 		const o = await full(id);
 		expect(o.OrderPDF).toEqual({ FileID: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), FileName: 'Factuur 2024-001.pdf' });
-		expect(o.Attachments.map((a: { FileName: string }) => a.FileName)).toEqual([`${o.OrderNumber}.xml`, 'timesheet.xlsx', 'lines.CSV']);
+		// The original JSON first (page "Retrieve invoice information"), its file contents left out; no UBL before sending.
+		expect(o.Attachments.map((a: { FileName: string }) => a.FileName)).toEqual([expect.stringMatching(new RegExp(`^${o.OrderNumber}__\\d{1,2}_\\d{2}_\\d{4} \\d{2}_\\d{2}_\\d{2}\\.json$`)), 'timesheet.xlsx', 'lines.CSV']);
+		const original = await file(o.Attachments[0].FileID);
+		expect(original.MimeType).toBe('application/json');
+		expect(JSON.parse(original.bytes.toString('utf8'))).toMatchObject({ OrderType: 'Invoice', OrderPDF: { FileName: 'Factuur 2024-001.pdf', FileContent: `(${b64(pdf).length} base64 characters)` } });
+		expect(ublOf(o)).toBeUndefined();
 
 		const got = await file(o.OrderPDF.FileID);
 		expect(got).toMatchObject({ FileID: o.OrderPDF.FileID, FileName: 'Factuur 2024-001.pdf', MimeType: 'application/pdf' });
 		expect(sha256(got.bytes)).toBe(sha256(pdf));
-		const [ubl, x, c] = await Promise.all(o.Attachments.map((a: { FileID: string }) => file(a.FileID)));
-		expect(ubl.MimeType).toBe('application/xml');
+		const [json, x, c] = await Promise.all(o.Attachments.map((a: { FileID: string }) => file(a.FileID)));
+		expect(json.MimeType).toBe('application/json');
 		expect(x).toMatchObject({ FileName: 'timesheet.xlsx', MimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
 		expect(sha256(x.bytes)).toBe(sha256(sheet));
 		expect(c).toMatchObject({ FileName: 'lines.CSV', MimeType: 'text/csv' });
@@ -144,10 +156,9 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 
 	it('the UBL is a well-formed Peppol BIS 3.0 invoice whose parties, lines and totals agree with the order', async () => {
 		const id = await create({ Customer: { Name: 'Say "Hi" <Ltd> & Co', VATNumber: 'BE0123456749', Email: 'ap@demo.example' } });
-		const o = await full(id);
-		const ublRef = o.Attachments[0];
-		expect(ublRef.FileName).toBe(`${o.OrderNumber}.xml`);
-		const f = await file(ublRef.FileID);
+		const o = await sent(id);
+		const f = await file(ublOf(o)!);
+		expect(f.FileName).toBe(`${o.OrderNumber}.xml`);
 		const text = f.bytes.toString('utf8');
 		expect(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
 		const doc = parseXml(text);
@@ -185,9 +196,9 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		const inv = await full(invId);
 		const r = await post(emu, '/v1/orders', orderBody({ OrderType: 'CreditNote', AboutInvoiceNumber: inv.OrderNumber, OrderLines: [{ Quantity: 1, Description: 'Widget returned', UnitPriceExcl: 10.5, VATPercentage: 21 }] }));
 		expect(r.status).toBe(200);
-		const cn = await full(r.json);
+		const cn = await sent(r.json);
 		expect(cn).toMatchObject({ OrderType: 'CreditNote', AboutInvoiceNumber: inv.OrderNumber });
-		const doc = parseXml((await file(cn.Attachments[0].FileID)).bytes.toString('utf8'));
+		const doc = parseXml((await file(ublOf(cn)!)).bytes.toString('utf8'));
 		expect(doc.Invoice).toBeUndefined();
 		expect(doc.CreditNote['cbc:CreditNoteTypeCode']).toBe('381');
 		expect(doc.CreditNote['cac:BillingReference']['cac:InvoiceDocumentReference']).toEqual({ 'cbc:ID': inv.OrderNumber, 'cbc:IssueDate': '2024-02-10' });
@@ -196,18 +207,23 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		expect(pdf.text).toEqual(expect.arrayContaining([`CREDIT NOTE ${cn.OrderNumber}`, 'Credit note for invoice:', inv.OrderNumber]));
 	});
 
-	it("seeded invoices and credit notes: each UBL's totals agree with its order; offers have a PDF but no UBL", async () => {
+	it("seeded invoices and credit notes: each UBL (a purchase's attachment, a sale's sent file) agrees with its order; offers have a PDF but no UBL", async () => {
 		const seeded = emu.store.listOrders(emu.credentials.partyId).slice(0, 60);
 		let checked = 0;
 		for (const s of seeded) {
 			const o = await full(s.OrderID);
 			readPdf((await file(o.OrderPDF.FileID)).bytes);
 			const xml = o.Attachments.filter((a: { FileName: string }) => a.FileName.endsWith('.xml'));
+			const json = o.Attachments.filter((a: { FileName: string }) => a.FileName.endsWith('.json'));
+			expect(xml.length + json.length).toBe(1);
 			if (s.OrderType !== 'Invoice' && s.OrderType !== 'CreditNote') {
 				expect(xml).toEqual([]);
 				continue;
 			}
-			expectTotalsAgree(parseXml((await file(xml[0].FileID)).bytes.toString('utf8')), s.OrderType, o);
+			expect(xml.length).toBe(s.OrderDirection === 'Cost' ? 1 : 0);
+			const ubl = ublOf(o);
+			if (!ubl) continue; // a sale not sent over Peppol has no UBL
+			expectTotalsAgree(parseXml((await file(ubl)).bytes.toString('utf8')), s.OrderType, o);
 			checked++;
 		}
 		printFigures('seeded orders checked', { pdfs: seeded.length, ublDocuments: checked });
@@ -298,20 +314,20 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		emu.delivery.set(id, 'Delivered');
 		const o = await full(id);
 		expect(o.Messages).toEqual([
-			expect.objectContaining({ TransportType: 'Peppol', MessageID: expect.any(Number), CreationDate: expect.any(String), FileID: null }),
-			expect.objectContaining({ TransportType: 'Peppol', MessageType: 'MLR', ResponseCode: 'AP', FileID: expect.any(String), FileName: `${o.OrderNumber}-MLR-${o.Messages[1].MessageID}.xml` }),
+			expect.objectContaining({ TransportType: 'Peppol', MessageDirection: 'Outgoing', CreationDate: expect.any(String), FileID: expect.any(String) }),
+			expect.objectContaining({ TransportType: 'Peppol', MessageDirection: 'Incoming', Description: expect.stringMatching(/^AB: /), FileID: expect.any(String) }),
 		]);
 		const f = await file(o.Messages[1].FileID);
-		expect(f.MimeType).toBe('application/xml');
+		expect(f).toMatchObject({ MimeType: 'application/xml', FileName: expect.stringMatching(new RegExp(`^${o.OrderNumber}-MLR-\\d+\\.xml$`)) });
 		const doc = parseXml(f.bytes.toString('utf8'));
 		expect(doc.ApplicationResponse['cbc:CustomizationID']).toBe('urn:fdc:peppol.eu:poacc:trns:mlr:3');
-		expect(doc.ApplicationResponse['cac:DocumentResponse']['cac:Response']['cbc:ResponseCode']).toBe('AP');
+		expect(doc.ApplicationResponse['cac:DocumentResponse']['cac:Response']['cbc:ResponseCode']).toBe('AB');
 		expect(doc.ApplicationResponse['cac:DocumentResponse']['cac:DocumentReference']['cbc:ID']).toBe(o.OrderNumber);
 		// seeded orders sent over Peppol carry their MLR too
 		const seeded = emu.store.listOrders(emu.credentials.partyId).find((x) => x.IsSent && x.Messages.some((m: { TransportType: string }) => m.TransportType === 'Peppol'));
 		const so = await full(seeded!.OrderID);
-		const mlr = so.Messages.find((m: { MessageType?: string }) => m.MessageType === 'MLR');
-		expect(parseXml((await file(mlr.FileID)).bytes.toString('utf8')).ApplicationResponse['cbc:ID']).toBe(`MLR-${mlr.MessageID}`);
+		const mlr = so.Messages.find((m: { MessageDirection: string }) => m.MessageDirection === 'Incoming');
+		expect(parseXml((await file(mlr.FileID)).bytes.toString('utf8')).ApplicationResponse['cbc:ID']).toMatch(/^MLR-\d+$/);
 	});
 
 	it('benchmark hook: emu.files.largePdf gives an order a valid PDF of exactly the asked size (20 MB), served whole', async () => {

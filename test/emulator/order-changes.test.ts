@@ -6,6 +6,8 @@ const SEND = '/v1/orders/commands/send';
 const ON_PEPPOL = { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', Email: 'ap@demo.example' };
 const NOT_ON_PEPPOL = { Name: 'A+B Consulting', VATNumber: 'BE1002003070', Email: 'billing@ab.example' };
 const MINUTE = 60 * 1000;
+/** A timestamp as the service writes it (Belgian time, no zone) at this second; the emulator's clock runs on, so milliseconds may follow. */
+const at = (second: string) => expect.stringMatching(new RegExp(`^${second}(\\.\\d{1,3})?$`));
 
 describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery status', () => {
 	let emu: Emu;
@@ -44,7 +46,7 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			events = [];
 			const r = await patch(id, { IsSent: true, InternalInfo: 'exported to books, batch 7' });
 			expect(r.status).toBe(200);
-			expect(r.json).toMatchObject({ OrderID: id, IsSent: true, InternalInfo: 'exported to books, batch 7', OrderStatus: 'Draft', LastModified: '2024-06-02T09:30:00Z', TotalIncl: 131.41 });
+			expect(r.json).toMatchObject({ OrderID: id, IsSent: true, InternalInfo: 'exported to books, batch 7', OrderStatus: 'Draft', LastModified: at('2024-06-02T11:30:00'), TotalIncl: 131.41 });
 			expect(events).toEqual([{ EntityType: 'Order', EntityUpdateType: 'U', PartyID: emu.credentials.partyId, OrderID: id, at: '2024-06-02T09:30:00Z' }]);
 			const o = await full(id);
 			expect(o).toMatchObject({ IsSent: true, InternalInfo: 'exported to books, batch 7' });
@@ -221,7 +223,10 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 	describe('delivery status (CurrentDocumentDeliveryDetails)', () => {
 		const details = async (id: number) => (await full(id)).CurrentDocumentDeliveryDetails;
 
-		it('unsent: every field null; e-mail: Delivered at once', async () => {
+		/** A message as `code:direction` (the response code starts its Description, the page "Webhooks"). */
+		const shape = (m: { Description?: string; MessageDirection: string }) => `${/^([A-Z]{2}):/.exec(m.Description ?? '')?.[1] ?? 'send'}:${m.MessageDirection}`;
+
+		it('unsent: every field null; e-mail: Delivered at once; timestamps are Belgian time without a zone', async () => {
 			const id = await create();
 			expect(await details(id)).toEqual({
 				IsDocumentDelivered: false,
@@ -235,24 +240,31 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			emu.clock.set('2024-07-01T08:00:00Z');
 			const mail = await create({ Customer: NOT_ON_PEPPOL });
 			await send(mail);
-			expect(await details(mail)).toMatchObject({ IsDocumentDelivered: true, DocumentDeliveryStatus: 'Delivered', DocumentDeliveryDate: '2024-07-01T08:00:00Z', DocumentDeliveryInfo: expect.stringContaining('billing@ab.example') });
+			expect(await details(mail)).toMatchObject({ IsDocumentDelivered: true, DocumentDeliveryStatus: 'Delivered', DocumentDeliveryDate: at('2024-07-01T10:00:00'), DocumentDeliveryInfo: expect.stringContaining('billing@ab.example') });
+			expect((await full(mail)).Messages).toEqual([
+				{ OrderID: mail, Description: expect.stringContaining('billing@ab.example'), CreationDate: at('2024-07-01T10:00:00'), TransportType: 'Email', Success: true, Trials: 0, Destination: 'billing@ab.example', MessageDirection: 'Outgoing' },
+			]);
 		});
 
-		it('Peppol: Pending, then Delivered when the delay has passed on the emulator clock, with an MLR message', async () => {
+		it('Peppol: Message I, then U with the UBL sent; Pending, then Delivered when the delay has passed, with an Incoming AB message', async () => {
 			emu.clock.set('2024-07-01T08:00:00Z');
 			const id = await create({ Customer: ON_PEPPOL });
 			events = [];
 			await send(id);
-			expect(events.map((e) => `${e.EntityType}:${e.EntityUpdateType}`)).toEqual(['Message:I', 'Order:U']);
-			expect(await details(id)).toMatchObject({ IsDocumentDelivered: false, DocumentDeliveryStatus: 'Pending', DocumentDeliveryDate: null, DocumentDeliveryInfo: expect.stringContaining('9925:BE0123456749') });
+			expect(events.map((e) => `${e.EntityType}:${e.EntityUpdateType}`)).toEqual(['Message:I', 'Message:U', 'Order:U']);
+			expect(await details(id)).toMatchObject({ IsDocumentDelivered: false, DocumentDeliveryStatus: 'Pending', DocumentDeliveryDate: null });
 			emu.clock.set('2024-07-01T08:04:59Z');
 			expect((await details(id)).DocumentDeliveryStatus).toBe('Pending');
 			emu.clock.set('2024-07-01T09:00:00Z');
 			events = [];
 			const o = await full(id);
-			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({ IsDocumentDelivered: true, DocumentDeliveryStatus: 'Delivered', DocumentDeliveryDate: '2024-07-01T08:05:00Z', DocumentRefusedDate: null });
-			expect(o.Messages.map((m: { MessageType?: string; ResponseCode?: string }) => `${m.MessageType ?? 'send'}:${m.ResponseCode ?? ''}`)).toEqual(['send:', 'MLR:AP']);
-			expect(o.LastModified).toBe('2024-07-01T09:00:00Z');
+			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({ IsDocumentDelivered: true, DocumentDeliveryStatus: 'Delivered', DocumentDeliveryDate: at('2024-07-01T10:05:00'), DocumentDeliveryInfo: 'Received', DocumentRefusedDate: null });
+			expect(o.Messages.map(shape)).toEqual(['send:Outgoing', 'AB:Incoming']);
+			const [sent] = o.Messages;
+			expect(sent).toEqual({ OrderID: id, FileID: expect.any(String), CreationDate: at('2024-07-01T10:00:00'), TransportType: 'Peppol', Success: true, Trials: 0, Destination: '9925:BE0123456749', MessageDirection: 'Outgoing' });
+			expect(parseXml(emu.files.get(sent.FileID)!.content.toString('utf8')).Invoice['cbc:ID']).toBe(o.OrderNumber);
+			expect(o.Attachments.map((a: { FileName: string }) => a.FileName)).toEqual([expect.stringMatching(/^INV-[\d-]+__1_07_2024 10_00_00\.json$/)]);
+			expect(o.LastModified).toEqual(at('2024-07-01T11:00:00'));
 			expect(events.map((e) => `${e.EntityType}:${e.EntityUpdateType}`)).toEqual(['Message:I', 'Order:U']);
 		});
 
@@ -262,15 +274,15 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			const id = await create({ Customer: ON_PEPPOL });
 			await send(id);
 			const o = await full(id);
-			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({ IsDocumentDelivered: false, DocumentDeliveryStatus: 'Error', DocumentDeliveryInfo: expect.stringMatching(/rejected/) });
+			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({ IsDocumentDelivered: false, DocumentDeliveryStatus: 'Error', DocumentDeliveryInfo: expect.stringMatching(/rejected/), DocumentRefusedDate: null });
 			const mlr = o.Messages[1];
-			expect(mlr).toMatchObject({ MessageType: 'MLR', ResponseCode: 'RE' });
+			expect(mlr).toMatchObject({ Description: expect.stringMatching(/^RE: .*rejected/), MessageDirection: 'Incoming' });
 			const xml = parseXml(emu.files.get(mlr.FileID)!.content.toString('utf8'));
 			expect(xml.ApplicationResponse['cac:DocumentResponse']['cac:Response']['cbc:ResponseCode']).toBe('RE');
 			expect(() => emu.delivery.set(id, 'Delivered')).toThrow(/is Error; it cannot become Delivered/);
 		});
 
-		it('deliveryOutcome Refused: delivered, then refused by the buyer (IMR RE with its reason), order Refused', async () => {
+		it("deliveryOutcome Refused: delivered, then refused by the buyer (IMR RE with its reason): the page's negative example, order Refused", async () => {
 			emu.config.deliveryOutcome = 'Refused';
 			emu.config.deliveryDelayMs = MINUTE;
 			emu.clock.set('2024-07-02T10:00:00Z');
@@ -280,15 +292,15 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			const o = await full(id);
 			expect(o.OrderStatus).toBe('Refused');
 			expect(o.CurrentDocumentDeliveryDetails).toEqual({
-				IsDocumentDelivered: true,
-				DocumentDeliveryStatus: 'Delivered',
-				DocumentDeliveryDate: '2024-07-02T10:01:00Z',
-				DocumentDeliveryInfo: expect.any(String),
-				DocumentRefusedDate: '2024-07-02T10:01:00Z',
+				IsDocumentDelivered: false,
+				DocumentDeliveryStatus: 'Error',
+				DocumentDeliveryDate: at('2024-07-02T12:01:00'),
+				DocumentDeliveryInfo: 'Received',
+				DocumentRefusedDate: at('2024-07-02T12:01:00'),
 				DocumentRefusedInfo: 'Refused by the receiver',
 				DocumentRefusedReasonTC: 'OTH',
 			});
-			expect(o.Messages.map((m: { MessageType?: string; ResponseCode?: string }) => `${m.MessageType ?? 'send'}:${m.ResponseCode ?? ''}`)).toEqual(['send:', 'MLR:AP', 'IMR:RE']);
+			expect(o.Messages.map(shape)).toEqual(['send:Outgoing', 'AB:Incoming', 'RE:Incoming']);
 			const imr = parseXml(emu.files.get(o.Messages[2].FileID)!.content.toString('utf8')).ApplicationResponse;
 			expect(imr['cbc:CustomizationID']).toBe('urn:fdc:peppol.eu:poacc:trns:invoice_response:3');
 			expect(imr['cac:DocumentResponse']['cac:Response']['cac:Status']['cbc:StatusReasonCode']['#text']).toBe('OTH');
@@ -303,10 +315,11 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			expect((await details(id)).DocumentDeliveryStatus).toBe('Pending');
 			expect(emu.delivery.get(id)).toMatchObject({ DocumentDeliveryStatus: 'Pending' });
 			const moved = emu.delivery.set(id, 'Delivered', { info: 'Delivered to AP of Peppol Demo Belgium NV' });
-			expect(moved).toMatchObject({ DocumentDeliveryStatus: 'Delivered', DocumentDeliveryInfo: 'Delivered to AP of Peppol Demo Belgium NV' });
+			expect(moved).toMatchObject({ DocumentDeliveryStatus: 'Delivered', DocumentDeliveryInfo: 'Received' });
 			expect(await details(id)).toEqual(moved);
+			expect((await full(id)).Messages[1].Description).toBe('AB: Delivered to AP of Peppol Demo Belgium NV');
 			emu.delivery.set(id, 'Refused', { reason: 'REF', info: 'Unknown purchase order' });
-			expect(await details(id)).toMatchObject({ DocumentDeliveryStatus: 'Delivered', DocumentRefusedReasonTC: 'REF', DocumentRefusedInfo: 'Unknown purchase order' });
+			expect(await details(id)).toMatchObject({ IsDocumentDelivered: false, DocumentDeliveryStatus: 'Error', DocumentRefusedReasonTC: 'REF', DocumentRefusedInfo: 'Unknown purchase order' });
 			expect(() => emu.delivery.set(id, 'Refused')).toThrow(/is Refused/);
 			expect(() => emu.delivery.set(id, 'Error')).toThrow(/cannot become Error/);
 			const unsent = await create();
@@ -317,20 +330,28 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			expect(() => emu.delivery.set(id, 'Pending' as 'Delivered')).toThrow(/outcome must be/);
 		});
 
-		it('messages carry MessageID and Status: Sent on the send, the flow state on each response; Accepted is an IMR AP', async () => {
+		it('messages have the published OrderMessage fields only; the change bus adds MessageID and the flow state; Accepted is an IMR AP', async () => {
 			emu.config.deliveryOutcome = 'Pending';
 			const id = await create({ Customer: ON_PEPPOL });
+			const bus: Array<{ update: string; message?: Record<string, unknown> }> = [];
+			const off = emu.store.events.on((e) => bus.push(e));
 			await send(id);
 			emu.delivery.set(id, 'Accepted', { info: 'Booked' });
+			off();
 			const o = await full(id);
-			expect(o.Messages.map((m: { MessageType?: string; ResponseCode?: string; Status: string }) => `${m.MessageType ?? 'send'}:${m.ResponseCode ?? ''}:${m.Status}`)).toEqual([
-				'send::Sent',
-				'MLR:AP:Delivered',
-				'IMR:AP:Accepted',
+			expect(o.Messages.map(shape)).toEqual(['send:Outgoing', 'AB:Incoming', 'AP:Incoming']);
+			const published = ['OrderID', 'Description', 'FileID', 'CreationDate', 'TransportType', 'Success', 'Trials', 'Destination', 'MessageDirection'];
+			for (const m of o.Messages) for (const key of Object.keys(m)) expect(published).toContain(key);
+			expect(o.Messages[2]).toMatchObject({ Description: 'AP: Booked', FileID: expect.any(String) });
+			const messages = bus.filter((e) => e.message).map((e) => [e.update, e.message?.EInvoiceFlowState ?? null, typeof e.message?.MessageID]);
+			expect(messages).toEqual([
+				['I', null, 'number'],
+				['U', 'Sent', 'number'],
+				['I', 'Delivered', 'number'],
+				['I', 'Accepted', 'number'],
 			]);
-			expect(o.Messages[2]).toMatchObject({ StatusInfo: 'Booked', StatusDate: expect.any(String), FileID: expect.any(String) });
-			expect(new Set(o.Messages.map((m: { MessageID: number }) => m.MessageID)).size).toBe(3);
-			expect(o).toMatchObject({ OrderStatus: 'Sent', CurrentDocumentDeliveryDetails: { DocumentDeliveryStatus: 'Delivered', DocumentRefusedDate: null } });
+			expect(emu.store.listOrders(emu.credentials.partyId).find((x) => x.OrderID === id)?.Messages.every((m: object) => !('MessageID' in m))).toBe(true);
+			expect(o).toMatchObject({ OrderStatus: 'Sent', CurrentDocumentDeliveryDetails: { DocumentDeliveryStatus: 'Delivered', DocumentDeliveryInfo: 'Approved', DocumentRefusedDate: null } });
 			const imr = parseXml(emu.files.get(o.Messages[2].FileID)!.content.toString('utf8')).ApplicationResponse;
 			expect(imr['cac:DocumentResponse']['cac:Response']['cbc:ResponseCode']['#text']).toBe('AP');
 			expect(() => emu.delivery.set(id, 'Refused')).toThrow(/is Accepted/);
@@ -341,17 +362,20 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			expect(emu.delivery.get(other)).toMatchObject({ DocumentDeliveryStatus: 'Error' });
 		});
 
-		it('seeded orders: sent ones read as Delivered, seeded Refused ones carry the refusal and an IMR', async () => {
+		it('seeded orders: sent ones read as Delivered with the UBL on their send, seeded Refused ones carry the refusal and an IMR', async () => {
 			const book = emu.store.listOrders(emu.credentials.partyId);
 			const refusedOrder = book.find((o) => o.OrderStatus === 'Refused' && o.Messages.some((m: { TransportType: string }) => m.TransportType === 'Peppol'));
 			expect(refusedOrder).toBeDefined();
 			const o = await full(refusedOrder!.OrderID);
-			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({ DocumentDeliveryStatus: 'Delivered', DocumentRefusedDate: expect.any(String), DocumentRefusedReasonTC: 'OTH' });
-			expect(o.Messages.at(-1)).toMatchObject({ MessageType: 'IMR', ResponseCode: 'RE', FileID: expect.any(String) });
+			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({ IsDocumentDelivered: false, DocumentDeliveryStatus: 'Error', DocumentRefusedDate: expect.any(String), DocumentRefusedReasonTC: 'OTH' });
+			expect(o.Messages.map(shape)).toEqual(['send:Outgoing', 'AB:Incoming', 'RE:Incoming']);
+			expect(o.Messages[0].FileID).toEqual(expect.any(String));
 			// a seeded delivered order can still be refused by hand
 			const delivered = book.find((x) => x.OrderStatus === 'Sent' && x.Messages.some((m: { TransportType: string }) => m.TransportType === 'Peppol'));
 			emu.delivery.set(delivered!.OrderID, 'Refused');
-			expect(await full(delivered!.OrderID)).toMatchObject({ OrderStatus: 'Refused', CurrentDocumentDeliveryDetails: { DocumentRefusedReasonTC: 'OTH' } });
+			const after = await full(delivered!.OrderID);
+			expect(after).toMatchObject({ OrderStatus: 'Refused', CurrentDocumentDeliveryDetails: { DocumentRefusedReasonTC: 'OTH' } });
+			expect(after.Messages.map(shape)).toEqual(['send:Outgoing', 'AB:Incoming', 'RE:Incoming']);
 		});
 
 		it('the access-point path /v1/einvoices/registrations/{id}/orders/{orderId} reads the same full order', async () => {

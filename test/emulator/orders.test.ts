@@ -41,8 +41,9 @@ describe('orders', () => {
 			TotalIncl: 131.41,
 			Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
 			CounterParty: { DisplayName: 'Peppol Demo Belgium NV', PartyType: 'Customer' },
-			Created: '2024-03-01T12:00:00Z',
-			LastModified: '2024-03-01T12:00:00Z',
+			// As the service writes them: Belgian time (CET in March), milliseconds, no zone.
+			Created: expect.stringMatching(/^2024-03-01T13:00:00\.5\d*$/),
+			LastModified: expect.stringMatching(/^2024-03-01T13:00:00\.5\d*$/),
 		});
 		expect(o.OrderLines[0]).toMatchObject({ Quantity: 2, UnitPriceExcl: 10.5, VATPercentage: 21, AmountExcl: 21, AmountVAT: 4.41 });
 		const slash = await post(emu, '/v1/orders/', orderBody());
@@ -62,13 +63,38 @@ describe('orders', () => {
 		[{ OrderLines: [] }, /OrderLines/],
 		[{ OrderLines: [{ Quantity: 1, Description: 'x', VATPercentage: 21 }] }, /OrderLines\[0\]\.UnitPriceExcl/],
 		[{ OrderLines: [{ Quantity: '1', Description: 'x', UnitPriceExcl: 1, VATPercentage: 21 }] }, /OrderLines\[0\]\.Quantity/],
-		[{ Customer: { VATNumber: 'BE0123456749' } }, /Customer\.Name/],
-		[{ Customer: undefined }, /Customer\.Name/],
+		[{ Customer: { VATNumber: 'BE0123456749' } }, /Customer must be a party object with a Name/],
+		[{ Customer: undefined }, /Customer \(or CounterParty, or its ID\) is required/],
+		[{ Customer: undefined, CustomerID: 999999 }, /CustomerID 999999 is not a party/],
+		[{ OrderLines: [{ ProductID: 999999 }] }, /OrderLines\[0\]\.ProductID 999999 is not a product/],
 	])('rejects invalid create %#', async (extra, re) => {
 		const r = await post(emu, '/v1/orders', orderBody(extra));
 		expect(r.status).toBe(400);
 		expect(r.json.errors[0].Code).toBe('GenericError');
 		expect(r.json.errors[0].Description).toMatch(re);
+	});
+
+	it('takes what the OpenAPI Order documents: IDs for customer and products, CounterParty, PaymentMethod, CustomFields, a date-time OrderDate', async () => {
+		const party = emu.store.listParties(emu.credentials.partyId)[0];
+		const product = emu.store.listProducts(emu.credentials.partyId)[0];
+		const byId = await post(emu, '/v1/orders', {
+			OrderType: 'Invoice',
+			OrderDirection: 'Income',
+			OrderDate: '2024-03-01T00:00:00',
+			CustomerID: party.PartyID,
+			OrderLines: [{ ProductID: product.ProductID }],
+			PaymentMethod: 'Transfer',
+			CustomFields: { Project: 'P-7' },
+			Undocumented: 'dropped',
+		});
+		expect(byId.status).toBe(200);
+		const o = (await get(emu, `/v1/orders/${byId.json}`)).json;
+		expect(o).toMatchObject({ OrderDate: '2024-03-01', PaymentMethod: 'Transfer', CustomFields: { Project: 'P-7' }, Customer: { Name: party.Name } });
+		expect(o.OrderLines[0]).toMatchObject({ Quantity: 1, Description: product.Description, UnitPriceExcl: product.UnitPriceExcl, VATPercentage: product.VATPercentage });
+		expect(o).not.toHaveProperty('Undocumented');
+		const purchase = await post(emu, '/v1/orders', orderBody({ OrderDirection: 'Cost', Customer: undefined, CounterParty: { Name: 'Office Supplies NV', VATNumber: 'BE0456789133' } }));
+		expect(purchase.status).toBe(200);
+		expect((await get(emu, `/v1/orders/${purchase.json}`)).json.Supplier).toMatchObject({ Name: 'Office Supplies NV' });
 	});
 
 	it('answers 409 for a reused Idempotency-Key / Idempotent-Key, per party', async () => {

@@ -126,7 +126,7 @@ describe('webhooks', () => {
 		expect(ctl.status).toBe(200);
 		emu.store.deleteOrder(String(entity), id);
 		await emu.webhooks.settle();
-		await rx.waitFor(8);
+		await rx.waitFor(9);
 		const by = (p: string) => rx.hits.filter((h) => h.url === p).map((h) => JSON.parse(h.body));
 		expect(by('/ins')).toEqual([expect.objectContaining({ OrderID: id, EntityUpdateType: 'I' })]);
 		// send, delivered, refused: three order updates
@@ -137,14 +137,16 @@ describe('webhooks', () => {
 		]);
 		expect(by('/del')).toEqual([expect.objectContaining({ OrderID: id, EntityType: 'Order', EntityUpdateType: 'D' })]);
 		const m = by('/msg');
+		// The send's message as the service's page "Webhooks" shows it: I (no file yet), then U (sent), then the responses.
 		expect(m.map((b) => [b.EntityType, b.EntityUpdateType, b.Status])).toEqual([
-			['Message', 'I', 'Sent'],
+			['Message', 'I', undefined],
+			['Message', 'U', 'Sent'],
 			['Message', 'I', 'Delivered'],
 			['Message', 'I', 'Refused'],
 		]);
 		expect(m[0]).toMatchObject({ OrderID: id, MessageID: expect.any(Number), TransportType: 'Peppol' });
-		expect(m[2]).toMatchObject({ StatusInfo: 'Wrong PO number', RefusedReasonTC: 'BUYER_REF' });
-		// the send's message, then one response message per delivery step (MLR AP, IMR RE), each with its own id
+		expect(m[3]).toMatchObject({ StatusInfo: 'Wrong PO number', RefusedReasonTC: 'BUYER_REF' });
+		// the send's message (I and U), then one response message per delivery step (MLR AB, IMR RE), each with its own id
 		expect(new Set(m.map((b) => b.MessageID)).size).toBe(3);
 		for (const [w, path] of [
 			[ins, '/ins'],

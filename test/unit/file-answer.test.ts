@@ -6,7 +6,8 @@
  */
 import { checkFileId, decodeFileAnswer, FileAnswerDecoder, NOT_JSON } from '../../nodes/shared/fileAnswer';
 import type { FileAnswer } from '../../nodes/shared/fileAnswer';
-import { checkFileKinds, MAX_FILES_PER_ORDER, pickFiles } from '../../nodes/shared/files';
+import { checkFileKinds, MAX_FILE_NAME_BYTES, MAX_FILES_PER_ORDER, pickFiles, safeFileName } from '../../nodes/shared/files';
+import { publishedSentInvoice } from '../fixtures/published';
 import { printFigures, sha256 as sha } from '../workflows/fileSupport';
 
 
@@ -170,23 +171,37 @@ describe('pickFiles', () => {
 			{ FileID: null, FileName: 'no-id.pdf' },
 		],
 		Messages: [
-			{ MessageID: 1, FileID: null },
-			{ MessageID: 2, FileID: 'mlr-2', FileName: 'INV-1-MLR-2.xml' },
+			{ MessageDirection: 'Outgoing', TransportType: 'Peppol' },
+			{ MessageDirection: 'Incoming', FileID: 'mlr-2', Description: 'AB: received' },
 		],
 	};
 
-	it('names each picked file by its binary property, the UBL being the .xml attachment', () => {
-		expect(pickFiles(order, ['pdf', 'ubl', 'attachments', 'messages'])).toEqual({
+	it('names each picked file by its binary property: .xml attachments are UBL, the original JSON its own kind', () => {
+		expect(pickFiles(order, ['pdf', 'ubl', 'attachments', 'json', 'messages'])).toEqual({
 			refs: [
 				{ kind: 'pdf', property: 'pdf', FileID: 'pdf-1', FileName: 'INV-1.pdf' },
 				{ kind: 'ubl', property: 'ubl', FileID: 'ubl-1', FileName: 'INV-1.xml' },
 				{ kind: 'ubl', property: 'ubl_2', FileID: 'ubl-2', FileName: 'received.XML' },
 				{ kind: 'attachments', property: 'attachment_1', FileID: 'att-1', FileName: 'timesheet.xlsx' },
-				{ kind: 'attachments', property: 'attachment_2', FileID: 'json-1', FileName: 'order.json' },
-				{ kind: 'messages', property: 'message_1', FileID: 'mlr-2', FileName: 'INV-1-MLR-2.xml' },
+				{ kind: 'json', property: 'original_json', FileID: 'json-1', FileName: 'order.json' },
+				{ kind: 'messages', property: 'message_1', FileID: 'mlr-2', FileName: undefined },
 			],
 			missing: [],
 		});
+	});
+
+	it("the published sent invoice: the UBL is its Outgoing message's file, the JSON is not another attachment, the response is a message (#32)", () => {
+		const picked = pickFiles(publishedSentInvoice(), ['pdf', 'ubl', 'attachments', 'json', 'messages']);
+		expect(picked.refs.map((r) => [r.property, r.FileID])).toEqual([
+			['pdf', 'f23a5e6a-1319-4faf-8b28-7a9f925832ab'],
+			['ubl', '4809a574-3887-411b-9792-66e0be48d99c'],
+			['original_json', '13c734eb-20f1-4d96-be0f-76af26e5eb14'],
+			['message_1', '1785b916-d26a-49c2-a6d7-5961a3df99e0'],
+		]);
+		expect(picked.missing).toEqual(['attachments']);
+		// A sale sent by e-mail has no UBL: that message's file is not one.
+		const mailed = { Messages: [{ MessageDirection: 'Outgoing', TransportType: 'Email', FileID: 'mail-1' }] };
+		expect(pickFiles(mailed, ['ubl'])).toEqual({ refs: [], missing: ['ubl'] });
 	});
 
 	it('lists what is missing; a list item (summary) names no files', () => {
@@ -208,7 +223,36 @@ describe('pickFiles', () => {
 	it('checkFileKinds: known kinds in a fixed order, from a list or a comma-separated expression', () => {
 		expect(checkFileKinds(['ubl', 'pdf'])).toEqual({ kinds: ['pdf', 'ubl'] });
 		expect(checkFileKinds('messages, pdf')).toEqual({ kinds: ['pdf', 'messages'] });
-		expect(checkFileKinds(['pdf', 'zip'])).toEqual({ problem: 'has "zip", which is not one of pdf, ubl, attachments, messages' });
+		expect(checkFileKinds(['pdf', 'zip'])).toEqual({ problem: 'has "zip", which is not one of pdf, ubl, attachments, json, messages' });
 		expect(checkFileKinds(3)).toEqual({ problem: 'is not a list of files' });
+	});
+});
+
+describe('safeFileName: binary file names safe by construction (#33)', () => {
+	const bytes = (name: string) => Buffer.byteLength(name, 'utf8');
+
+	it.each([
+		['a path', '../../etc/passwd', 'passwd'],
+		['a Windows path', 'C:\\invoices\\INV-1.pdf', 'INV-1.pdf'],
+		['control characters and a line break', 'INV\u0000-1\r\n.pdf', 'INV-1.pdf'],
+		['bidirectional controls (a name shown reversed)', 'invoice\u202Efdp.exe', 'invoicefdp.exe'],
+		['C1 controls and isolates', 'A\u0085B\u2066C\u2069.xml', 'ABC.xml'],
+		['nothing left', '\u202E/..', 'file-F-1'],
+		['the published name with a space', '227010068_Simple2__6_05_2026 14_53_17.json', '227010068_Simple2__6_05_2026 14_53_17.json'],
+	])('%s', (_what, name, expected) => {
+		expect(safeFileName(name, 'F-1')).toBe(expected);
+	});
+
+	it('at most 200 bytes, the extension kept, never a character cut in half', () => {
+		const long = `${'Leverancier met een heel lange naam '.repeat(8)}factuur.pdf`;
+		const safe = safeFileName(long, 'F-1');
+		expect(bytes(long)).toBeGreaterThan(264);
+		expect(bytes(safe)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+		expect(safe.endsWith('.pdf')).toBe(true);
+		const accents = safeFileName(`${'é'.repeat(150)}.xml`, 'F-1');
+		expect(bytes(accents)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+		expect(accents).toBe(`${'é'.repeat(98)}.xml`);
+		const emoji = safeFileName(`${'😀'.repeat(60)}.pdf`, 'F-1');
+		expect(emoji).toBe(`${'😀'.repeat(49)}.pdf`);
 	});
 });

@@ -1,17 +1,22 @@
 /** Pure pieces of Order › Send: order-ID lists, transport types, keys, batches, errors, delivery. */
+import type { IDataObject } from 'n8n-workflow';
 import { listApiErrors } from '../../nodes/shared/apiErrorEntries';
 import {
 	attributeErrors,
 	createIdempotencyKey,
-	deliveryOutcome,
+	DELIVERY_OUTPUTS,
+	deliveryState,
 	idempotencyKey,
 	isAlreadySent,
+	lastResponse,
 	normalizeTransportType,
 	parseOrderIdList,
 	planBatches,
+	sendFacts,
 	sendIdempotencyKey,
 } from '../../nodes/Order/actions/order/sendLogic';
 import type { SendTarget } from '../../nodes/Order/actions/order/sendLogic';
+import { DELIVERY_DETAILS, publishedSentInvoice, WEBHOOK_FEEDBACK_MESSAGES } from '../fixtures/published';
 
 describe('parseOrderIdList', () => {
 	it.each([
@@ -163,34 +168,67 @@ describe('attributeErrors / isAlreadySent', () => {
 	});
 });
 
-describe('deliveryOutcome', () => {
-	it('reads the latest message with a transport type and compares it with the request', () => {
+describe('sendFacts: how an order went out, from its last Outgoing message', () => {
+	it('reads the published OrderMessage: transport, CreationDate, and the fallback against the request', () => {
+		const order = publishedSentInvoice();
+		expect(sendFacts(order, 'Peppol')).toEqual({ sentVia: 'Peppol', fallback: false, sentAt: '2026-06-30T16:52:06.21' });
+		// The Incoming response is not a send.
+		expect(sendFacts(order, 'Email')).toMatchObject({ sentVia: 'Peppol', fallback: true });
+	});
+
+	it('takes the latest send; messages that name no direction are read as sends (older answers), Incoming ones never', () => {
 		const order = {
 			Messages: [
-				{ TransportType: 'Peppol', Description: 'Earlier', Date: '2024-01-01T00:00:00' },
+				{ TransportType: 'Peppol', Description: 'Earlier', CreationDate: '2024-01-01T00:00:00' },
 				{ Description: 'Viewed by customer' },
-				{ TransportType: 'Email', Description: 'Fallback: sent by e-mail', Date: '2024-03-01T10:00:00' },
-				{ Description: 'note without transport' },
+				{ TransportType: 'Email', Description: 'Fallback: sent by e-mail', CreationDate: '2024-03-01T10:00:00', MessageDirection: 'Outgoing' },
+				{ TransportType: 'Peppol', Description: 'AB: received', CreationDate: '2024-03-02T10:00:00', MessageDirection: 'Incoming' },
 			],
 		};
-		expect(deliveryOutcome(order, 'Peppol')).toEqual({
-			deliveredVia: 'Email',
-			fallback: true,
-			deliveryMessage: 'Fallback: sent by e-mail',
-			deliveredAt: '2024-03-01T10:00:00',
-		});
-		expect(deliveryOutcome(order, 'email')).toMatchObject({ deliveredVia: 'Email', fallback: false });
+		expect(sendFacts(order, 'Peppol')).toEqual({ sentVia: 'Email', fallback: true, sentAt: '2024-03-01T10:00:00', sentInfo: 'Fallback: sent by e-mail' });
+		expect(sendFacts({ Messages: [{ Transporttype: 'peppol', Date: '2024-01-01T00:00:00' }] }, 'Peppol')).toEqual({ sentVia: 'Peppol', fallback: false, sentAt: '2024-01-01T00:00:00' });
+		expect(sendFacts({ Messages: [{ TransportType: 'E-mail' }] }, 'Email')).toEqual({ sentVia: 'Email', fallback: false });
 	});
 
-	it('accepts the Transporttype spelling and E-mail', () => {
-		expect(deliveryOutcome({ Messages: [{ Transporttype: 'peppol' }] }, 'Peppol')).toEqual({ deliveredVia: 'Peppol', fallback: false });
-		expect(deliveryOutcome({ Messages: [{ TransportType: 'E-mail' }] }, 'Email')).toEqual({ deliveredVia: 'Email', fallback: false });
+	it('nothing known without a send', () => {
+		expect(sendFacts({}, 'Peppol')).toEqual({});
+		expect(sendFacts({ Messages: [] }, 'Peppol')).toEqual({});
+		expect(sendFacts({ Messages: [null, 'x', { Description: 'queued' }, { ...WEBHOOK_FEEDBACK_MESSAGES.response }] }, 'Peppol')).toEqual({});
+	});
+});
+
+describe('lastResponse: the receiver\'s latest response, its code from Description', () => {
+	it('reads the published response message', () => {
+		expect(lastResponse(publishedSentInvoice())).toEqual({ code: 'AP', text: 'The business document has been validated and forwarded to the recipient.' });
+		expect(lastResponse({ Messages: [{ MessageDirection: 'Incoming', Description: 'free text' }] })).toEqual({ text: 'free text' });
+		expect(lastResponse({ Messages: [WEBHOOK_FEEDBACK_MESSAGES.sendUpdate] })).toBeUndefined();
+	});
+});
+
+describe('deliveryState: delivered only when the service says so (#28)', () => {
+	const state = (details: object, extra: IDataObject = {}) => {
+		const { status, output } = deliveryState({ IsSent: true, CurrentDocumentDeliveryDetails: details as IDataObject, ...extra });
+		return [status, DELIVERY_OUTPUTS[output]];
+	};
+
+	it.each([
+		['published delivered', DELIVERY_DETAILS.delivered, ['Delivered', 'Delivered']],
+		['published delivered (Polling)', DELIVERY_DETAILS.polledDelivered, ['Delivered', 'Delivered']],
+		['published negative (Error with the Refused fields)', DELIVERY_DETAILS.negative, ['Refused', 'Error / Refused']],
+		['published pending', DELIVERY_DETAILS.pending, ['Pending', 'Pending / Not Sent']],
+		['Refused fields on a "Delivered" status never read as delivered', { ...DELIVERY_DETAILS.delivered, DocumentRefusedReasonTC: 'REF' }, ['Refused', 'Error / Refused']],
+		['Error without a refusal', { IsDocumentDelivered: false, DocumentDeliveryStatus: 'Error' }, ['Error', 'Error / Refused']],
+		['a status this node does not know', { DocumentDeliveryStatus: 'Quarantined' }, ['Quarantined', 'Error / Refused']],
+		['IsDocumentDelivered without a status', { IsDocumentDelivered: true }, ['Delivered', 'Delivered']],
+	])('%s', (_what, details, expected) => {
+		expect(state(details)).toEqual(expected);
 	});
 
-	it('nothing known without messages', () => {
-		expect(deliveryOutcome({}, 'Peppol')).toEqual({});
-		expect(deliveryOutcome({ Messages: [] }, 'Peppol')).toEqual({});
-		expect(deliveryOutcome({ Messages: [null, 'x', { Description: 'queued' }] }, 'Peppol')).toEqual({});
+	it('nothing reported: Not sent for an order never sent (published "Polling" object), Unknown for a sent one', () => {
+		expect(state(DELIVERY_DETAILS.polledNothingYet, { IsSent: false })).toEqual(['Not sent', 'Pending / Not Sent']);
+		expect(deliveryState({ Messages: [], CurrentDocumentDeliveryDetails: DELIVERY_DETAILS.polledNothingYet }).status).toBe('Not sent');
+		expect(state(DELIVERY_DETAILS.polledNothingYet)).toEqual(['Unknown', 'Pending / Not Sent']);
+		expect(deliveryState({}).status).toBe('Unknown');
 	});
 });
 

@@ -8,17 +8,20 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
+import { DELIVERY_DETAILS, publishedSentInvoice } from '../fixtures/published';
 
 const NODE = 'accessPointOrder';
 const BASE = 'https://api.example.test';
 const SEND = '/v1/orders/commands/send';
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** An order just sent, as the service answers it: its Outgoing message (the OpenAPI OrderMessage), delivery Pending. */
 const sentOrder = (id: number, via = 'Peppol') => ({
 	OrderID: id,
 	OrderStatus: 'Sent',
 	IsSent: true,
-	Messages: [{ TransportType: via, Description: `Sent by ${via}`, Date: '2024-03-01T10:00:00' }],
+	Messages: [{ OrderID: id, Description: `Sent by ${via}`, CreationDate: '2024-03-01T10:00:00.12', TransportType: via, Success: true, Trials: 0, Destination: '9925:BE0123456749', MessageDirection: 'Outgoing' }],
+	CurrentDocumentDeliveryDetails: DELIVERY_DETAILS.pending,
 });
 
 describe('AccessPoint Order › Send request shape (nock)', () => {
@@ -66,15 +69,52 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 				alreadySent: false,
 				transportType: 'Peppol',
 				strict: true,
-				deliveredVia: 'Peppol',
+				sentVia: 'Peppol',
 				fallback: false,
-				deliveryMessage: 'Sent by Peppol',
-				deliveredAt: '2024-03-01T10:00:00',
+				sentAt: '2024-03-01T10:00:00.12',
+				sentInfo: 'Sent by Peppol',
+				deliveryStatus: 'Pending',
 				OrderStatus: 'Sent',
 				IsSent: true,
 			},
-			expect.objectContaining({ OrderID: 11, sent: true, deliveredVia: 'Peppol' }),
+			expect.objectContaining({ OrderID: 11, sent: true, sentVia: 'Peppol' }),
 		]);
+	});
+
+	it('says sent when sent and delivered only when the service does (#28): the published sent invoice, then a refused one', async () => {
+		const published = publishedSentInvoice();
+		const refused = { ...published, CurrentDocumentDeliveryDetails: { ...DELIVERY_DETAILS.delivered, DocumentRefusedDate: '2025-04-24T09:00:00', DocumentRefusedInfo: 'Unknown purchase order', DocumentRefusedReasonTC: 'REF' } };
+		const scope = nock(BASE)
+			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [2619898] })
+			.reply(200, 'OK')
+			.get('/v1/order/2619898')
+			.reply(200, published)
+			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [2619898] })
+			.reply(200, 'OK')
+			.get('/v1/order/2619898')
+			.reply(200, refused);
+		const first = await run({ operation: 'send', orderIds: '2619898', options: { idempotencyHeader: 'none' } });
+		expect(first.items).toEqual([
+			{
+				OrderID: 2619898,
+				sent: true,
+				alreadySent: false,
+				transportType: 'Peppol',
+				strict: false,
+				sentVia: 'Peppol',
+				fallback: false,
+				sentAt: '2026-06-30T16:52:06.21',
+				deliveryStatus: 'Delivered',
+				deliveredAt: '2025-04-23T12:57:23.23',
+				OrderStatus: 'ToPay',
+				IsSent: true,
+			},
+		]);
+		const second = await run({ operation: 'send', orderIds: '2619898', options: { idempotencyHeader: 'none' } });
+		expect(scope.isDone()).toBe(true);
+		expect(second.items[0]).toMatchObject({ sentVia: 'Peppol', deliveryStatus: 'Refused', deliveryInfo: 'Unknown purchase order' });
+		expect(second.items[0]).not.toHaveProperty('deliveredAt');
+		expect(JSON.stringify([first.items, second.items])).not.toMatch(/deliveredVia/);
 	});
 
 	it('no StrictTransportType header when Strict is off', async () => {
@@ -168,7 +208,7 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 		expect(scope.isDone()).toBe(true);
 		expect(items[0].error).toBe('Send order 41 answered HTTP 409 (idempotency key already used), but the order is not sent (OrderStatus Draft)');
 		expect(items[0].description).toContain('send-Peppol-41');
-		expect(items[1]).toMatchObject({ OrderID: 42, sent: true, alreadySent: true, deliveredVia: 'Peppol' });
+		expect(items[1]).toMatchObject({ OrderID: 42, sent: true, alreadySent: true, sentVia: 'Peppol' });
 	});
 
 	it('a failed read after sending keeps the order sent and says why the delivery is unknown', async () => {
@@ -242,7 +282,7 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 			const { items } = await run({ operation: 'createAndSend', ...order, externalProviderId: 'INV-3' });
 			expect(scope.isDone()).toBe(true);
 			expect(items).toEqual([
-				expect.objectContaining({ OrderID: 63, ExternalProviderID: 'INV-3', AlreadyExisted: true, sent: true, alreadySent: false, deliveredVia: 'Peppol' }),
+				expect.objectContaining({ OrderID: 63, ExternalProviderID: 'INV-3', AlreadyExisted: true, sent: true, alreadySent: false, sentVia: 'Peppol' }),
 			]);
 		});
 

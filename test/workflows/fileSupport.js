@@ -22,6 +22,16 @@ const listFolder = (dir) => fs.readdirSync(dir).sort();
 const joinPath = (...parts) => path.join(...parts);
 /** SHA-256 of a file's bytes. @param {...string} parts @returns {string} */
 const fileSha256 = (...parts) => sha256(fs.readFileSync(path.join(...parts)));
+/**
+ * `dir/name` as a link to a file in a new temp folder (outside what n8n may write): a write there
+ * is refused. @param {string} dir @param {string} name @returns {string} the outside folder, to remove
+ */
+function linkOutside(dir, name) {
+	const outside = tempFolder('ap-outside-');
+	fs.writeFileSync(path.join(outside, 'elsewhere.txt'), 'not an invoice');
+	fs.symlinkSync(path.join(outside, 'elsewhere.txt'), path.join(dir, name));
+	return outside;
+}
 
 /**
  * Switches n8n-core's BinaryDataService of this process (the harness's) to mode 'filesystem'
@@ -51,4 +61,4 @@ function printFigures(title, figures) {
 	process.stdout.write(`\n[files] ${title}\n${lines.join('\n')}\n`);
 }
 
-module.exports = { sha256, tempFolder, removeFolder, listFolder, joinPath, fileSha256, useFilesystemBinaryMode, printFigures };
+module.exports = { sha256, tempFolder, removeFolder, listFolder, joinPath, fileSha256, linkOutside, useFilesystemBinaryMode, printFigures };

@@ -84,7 +84,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 	});
 
 	describe('Get Delivery Status', () => {
-		it('routes each order to Delivered, Pending or Error / Refused, a refusal first (the service keeps it "Delivered")', async () => {
+		it('routes each order to Delivered, Pending or Error / Refused, a refusal first; a refused invoice is never Delivered: true (#28)', async () => {
 			const ids = [];
 			for (let i = 0; i < 4; i++) {
 				const id = await createInvoice();
@@ -108,10 +108,12 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				[refused, 'Refused'],
 			]);
 			expect(onNotDelivered[0]).toMatchObject({ Delivered: false, DeliveryStatus: 'Error', DeliveryInfo: 'Receiver AP rejected the document' });
-			// The refused invoice reached the buyer: the API still says Delivered; the Refused fields decide.
+			// The page "Get status info of a sales invoice": a negative outcome is Error with the Refused fields set.
 			expect(onNotDelivered[1]).toMatchObject({
-				Delivered: true,
-				DeliveryStatus: 'Delivered',
+				Delivered: false,
+				DeliveryStatus: 'Error',
+				ResponseCode: 'RE',
+				Response: 'Wrong purchase order',
 				Refused: true,
 				RefusedReason: 'REF',
 				RefusedInfo: 'Wrong purchase order',
@@ -121,19 +123,20 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			});
 			expect(Object.keys(onPending[0])).toEqual([
 				'OrderID', 'OrderNumber', 'OrderType', 'OrderStatus', 'IsSent', 'CounterParty', 'Status', 'Delivered', 'DeliveryStatus',
-				'DeliveryDate', 'DeliveryInfo', 'Refused', 'RefusedDate', 'RefusedReason', 'RefusedInfo',
+				'DeliveryDate', 'DeliveryInfo', 'Refused', 'RefusedDate', 'RefusedReason', 'RefusedInfo', 'SentVia', 'SentAt', 'ResponseCode', 'Response',
 			]);
+			expect(onPending[0]).toMatchObject({ SentVia: 'Peppol', SentAt: expect.any(String), ResponseCode: null });
 			// Each output item is paired with the input item that named it.
 			expect(result.items(name, 2).map((i) => i.pairedItem)).toEqual([{ item: 2 }, { item: 3 }]);
 			expect(result.items(name, 0).map((i) => i.pairedItem)).toEqual([{ item: 0 }]);
 			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(ids.map((id) => `GET /v1/order/${id}`));
 		});
 
-		it('puts an order not sent yet (all delivery fields null) on Pending as NotSent', async () => {
+		it('puts an order never sent (all delivery fields null) on Pending / Not Sent as "Not sent" (#28)', async () => {
 			const id = await createInvoice();
 			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: String(id) });
 			expect(result.outputs(name).map((o) => o.length)).toEqual([0, 1, 0]);
-			expect(result.output(name, 1)[0]).toMatchObject({ OrderID: id, IsSent: false, Status: 'NotSent', Delivered: false, DeliveryStatus: null, Refused: false });
+			expect(result.output(name, 1)[0]).toMatchObject({ OrderID: id, IsSent: false, Status: 'Not sent', Delivered: false, DeliveryStatus: null, Refused: false });
 		});
 
 		it('the node has three named outputs for this operation only, so the editor shows them and templates connect to them', () => {
@@ -145,7 +148,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			};
 			expect(outputsFor('getDeliveryStatus')).toEqual([
 				{ type: 'main', displayName: 'Delivered' },
-				{ type: 'main', displayName: 'Pending' },
+				{ type: 'main', displayName: 'Pending / Not Sent' },
 				{ type: 'main', displayName: 'Error / Refused' },
 			]);
 			for (const operation of ['get', 'getAll', 'update', 'delete', 'recordPayment', 'createCreditNote', 'send']) expect(outputsFor(operation)).toEqual(['main']);

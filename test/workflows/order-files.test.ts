@@ -15,6 +15,7 @@ import { cents, num, parseXml, readPdf } from '../emulator/documentChecks';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 import { printFigures, sha256, useFilesystemBinaryMode } from './fileSupport';
+import { publishedSentInvoice } from '../fixtures/published';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -85,6 +86,9 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 	const bytesOf = (binary: IBinaryData) => Buffer.from(binary.data, 'base64');
 	const fileRequests = () => (emu.requests as Rec[]).filter((r) => r.path.startsWith('/v1/files/'));
 	const someOrder = (type: string, partyId = party): Rec => emu.store.listOrders(partyId).find((o: Rec) => o.OrderType === type) as Rec;
+	/** An invoice that has a UBL: a purchase (received as UBL) or a sale sent over Peppol. */
+	const invoiceWithUbl = (partyId = party): Rec =>
+		emu.store.listOrders(partyId).find((o: Rec) => o.OrderType === 'Invoice' && (o.OrderDirection === 'Cost' || (o.Messages ?? []).some((m: Rec) => m.TransportType === 'Peppol'))) as Rec;
 
 	describe('own PDF and attachments, then Download Files', () => {
 		it('creates with an own PDF and an xlsx attachment; Download Files returns both byte-identical with names and MIME types, and a UBL whose totals match the order', async () => {
@@ -103,6 +107,8 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			expect(post?.body.OrderPDF).toEqual({ FileName: 'Factuur 2024-001.pdf', FileContent: pdf.toString('base64') });
 			expect(post?.body.Attachments).toEqual([{ FileName: 'timesheet.xlsx', FileContent: sheet.toString('base64') }]);
 
+			// The UBL exists once the invoice is sent: it is the file of its Outgoing Peppol message.
+			(await h.runNode(NODE, { resource: 'order', operation: 'send', orderIds: String(orderId), options: { checkDelivery: false } })).assertSuccess();
 			emu.clearRequests();
 			const r = await h.runNode(NODE, download(orderId, { files: ['pdf', 'ubl', 'attachments'] }));
 			r.assertSuccess();
@@ -125,18 +131,26 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			}).toEqual({ excl: cents(order.TotalExcl), vat: cents(order.TotalVAT), incl: cents(order.TotalIncl) });
 			expect(cents(order.TotalExcl)).toBe(cents(3 * 95.5 + 2 * 12.35));
 
-			// The JSON names every file and its FileID, as the emulator stores them.
+			// The JSON names every file and its FileID, as the emulator stores them; the original JSON is not an attachment.
 			const refs = emu.files.refs(orderId) as Rec;
+			const ublId = order.Messages[0].FileID as string;
+			expect(refs.Attachments.map((a: Rec) => a.FileName)).toEqual([expect.stringMatching(/\.json$/), 'timesheet.xlsx']);
 			expect(item.json).toEqual({
 				OrderID: orderId,
 				OrderNumber: order.OrderNumber,
 				Files: [
 					{ Property: 'pdf', Kind: 'pdf', FileID: refs.OrderPDF.FileID, FileName: 'Factuur 2024-001.pdf', MimeType: 'application/pdf', FileSize: pdf.length },
-					{ Property: 'ubl', Kind: 'ubl', FileID: refs.Attachments[0].FileID, FileName: `${order.OrderNumber}.xml`, MimeType: 'application/xml', FileSize: bytesOf(ubl).length },
+					{ Property: 'ubl', Kind: 'ubl', FileID: ublId, FileName: `${order.OrderNumber}.xml`, MimeType: 'application/xml', FileSize: bytesOf(ubl).length },
 					{ Property: 'attachment_1', Kind: 'attachments', FileID: refs.Attachments[1].FileID, FileName: 'timesheet.xlsx', MimeType: XLSX_MIME, FileSize: sheet.length },
 				],
 			});
-			expect(fileRequests().map((f) => f.path)).toEqual([refs.OrderPDF.FileID, refs.Attachments[0].FileID, refs.Attachments[1].FileID].map((id) => `/v1/files/${id}`));
+			expect(fileRequests().map((f) => f.path)).toEqual([refs.OrderPDF.FileID, ublId, refs.Attachments[1].FileID].map((id) => `/v1/files/${id}`));
+
+			// The original JSON on its own when asked for: the create request, file contents left out.
+			const json = await h.runNode(NODE, download(orderId, { files: ['json'] }));
+			const original = json.items(json.nodeName)[0].binary!.original_json;
+			expect(original).toMatchObject({ mimeType: 'application/json', fileName: refs.Attachments[0].FileName });
+			expect(JSON.parse(bytesOf(original).toString('utf8'))).toMatchObject({ OrderType: 'Invoice', Customer: { Name: 'ACME NV' } });
 			printFigures('own PDF + xlsx attachment through Create and Download Files', {
 				'own PDF (bytes, SHA-256 equal)': pdf.length,
 				'xlsx (bytes, SHA-256 equal)': sheet.length,
@@ -162,7 +176,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 		});
 
 		it('One Item per File: one item per file, each in binary property "data", paired with its input item', async () => {
-			const invoice = someOrder('Invoice');
+			const invoice = invoiceWithUbl();
 			const r = await h.runNode(NODE, download('={{ $json.id }}', { files: ['pdf', 'ubl'], options: { oneItemPerFile: true } }), [{ id: invoice.OrderID }]);
 			r.assertSuccess();
 			const items = r.items(r.nodeName);
@@ -189,7 +203,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 	describe('an order without a picked file', () => {
 		it('fails that item naming what is missing (continueOnFail: an error item, the other items go on)', async () => {
 			const offer = someOrder('Offer');
-			const invoice = someOrder('Invoice');
+			const invoice = invoiceWithUbl();
 			const r = await h.runNode(NODE, download('={{ $json.id }}', { files: ['pdf', 'ubl'] }), [{ id: invoice.OrderID }, { id: offer.OrderID }], {
 				onError: 'continueRegularOutput',
 			});
@@ -234,7 +248,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 		});
 
 		it("a registered entity's files are read with its own PartyID (Options › Act for Party); with the master's it is a 401", async () => {
-			const entityOrder = someOrder('Invoice', '300001');
+			const entityOrder = invoiceWithUbl('300001');
 			const r = await h.runNode(NODE, download(entityOrder.OrderID, { options: { actForParty: '300001' } }));
 			r.assertSuccess();
 			expect(Object.keys(r.items(r.nodeName)[0].binary ?? {})).toEqual(['pdf', 'ubl']);
@@ -272,6 +286,26 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			const failed = await h.runNode(NODE, download(invoice.OrderID, { files: ['pdf'], options: { maxRetries: 0 } }));
 			expect(failed.nodeError(failed.nodeName)).toBeInstanceOf(NodeApiError);
 			expect(failed.nodeError(failed.nodeName)?.message).toMatch(/^Get file [0-9a-f-]+ returned a body that is not valid JSON \(HTTP 200\): an answer cut off in transit, or not the file$/);
+		});
+
+		it("an own PDF stored without a size is read only up to Maximum File Size, not whole (#33)", async () => {
+			const { restore } = await useFilesystemBinaryMode();
+			try {
+				const invoice = emu.store.addOrder(party, { OrderType: 'Invoice' }) as Rec;
+				emu.files.largePdf(invoice.OrderID, 5 * 1024 * 1024);
+				const got = await h.runNode(NODE, download(invoice.OrderID, { files: ['pdf'], options: { maxFileSizeMb: 8 } }));
+				const [item] = got.items(got.nodeName);
+				expect(item.binary!.pdf.id).toMatch(/^filesystem-v2:/);
+				// As a file another node stored without its size.
+				const input = [{ json: {}, binary: { invoice: { ...item.binary!.pdf, bytes: undefined } as unknown as IBinaryData } }];
+				emu.clearRequests();
+				const r = await h.runNode(NODE, createParams({ ownPdf: 'invoice', options: { maxFileSizeMb: 1 } }), input);
+				expect(r.status).toBe('error');
+				expect(r.nodeError(r.nodeName)?.message).toBe('Item 1: "Own PDF" (binary property "invoice") takes the own PDF and attachments above Maximum File Size (1 MB); it was not read further');
+				expect(emu.requests).toEqual([]);
+			} finally {
+				restore();
+			}
 		});
 
 		it("in n8n's filesystem binary mode the bytes go to disk: the item holds a reference, byte-identical to the emulator's file", async () => {
@@ -370,7 +404,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			['File › Get with a FileID that is a path', { resource: 'file', operation: 'get', fileId: '../orders/1' }, /^Item 1: "File ID" \.\.\/orders\/1 is not a FileID$/],
 			['File › Get without a FileID', { resource: 'file', operation: 'get', fileId: '  ' }, /^Item 1: "File ID" is empty$/],
 			['Download Files with no file picked', download(123, { files: [] }), /^Item 1: "Files" is empty$/],
-			['Download Files with an unknown kind', download(123, { files: '={{ ["pdf", "zip"] }}' }), /^Item 1: "Files" has "zip", which is not one of pdf, ubl, attachments, messages$/],
+			['Download Files with an unknown kind', download(123, { files: '={{ ["pdf", "zip"] }}' }), /^Item 1: "Files" has "zip", which is not one of pdf, ubl, attachments, json, messages$/],
 			['Download Files with an OrderID that is not one', download('={{ "12x" }}'), /^Item 1: "Order" 12x is not an OrderID$/],
 			['Download Files with Maximum File Size 0', download(123, { options: { maxFileSizeMb: 0 } }), /^Item 1: "Maximum File Size \(MB\)" 0 is not a size from 1 to 256 MB$/],
 		])('%s', async (_what, parameters, message) => {
@@ -379,6 +413,49 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error?.message).toMatch(message);
 			expect(hits).toEqual([]);
+		});
+
+		it("the published sent invoice: its UBL is read from its Outgoing message's FileID, the JSON is not another attachment; a hostile file answer's name and MIME type are made safe (#32, #33)", async () => {
+			const order = publishedSentInvoice();
+			const pdf = ownPdf();
+			const ubl = Buffer.from('<?xml version="1.0"?><Invoice/>');
+			nock.cleanAll();
+			nock(HOST)
+				.get('/v1/order/2619898')
+				.reply(200, order)
+				.get('/v1/files/f23a5e6a-1319-4faf-8b28-7a9f925832ab')
+				.reply(200, {
+					FileID: 'f23a5e6a-1319-4faf-8b28-7a9f925832ab',
+					FileName: `..\\..\\x\r\n\u202Efdp.${'Leverancier '.repeat(30)}.pdf`,
+					MimeType: 'application/pdf\r\nX-Injected: 1',
+					FileContent: pdf.toString('base64'),
+				})
+				.get('/v1/files/4809a574-3887-411b-9792-66e0be48d99c')
+				.reply(200, { FileID: '4809A574-3887-411B-9792-66E0BE48D99C', FileName: '227010068_Simple2.xml', MimeType: 'application/xml', FileContent: ubl.toString('base64') });
+			const { r } = await runOffline(download(2619898, { files: ['pdf', 'ubl', 'attachments'], options: { singleOrderPath: 'order', allowMissingFiles: true } }));
+			r.assertSuccess();
+			const [item] = r.items(r.nodeName);
+			expect(nock.pendingMocks()).toEqual([]);
+			expect(item.json.MissingFiles).toEqual(['attachments']);
+			expect((item.json.Files as Rec[]).map((f) => [f.Property, f.FileID])).toEqual([
+				['pdf', 'f23a5e6a-1319-4faf-8b28-7a9f925832ab'],
+				['ubl', '4809a574-3887-411b-9792-66e0be48d99c'],
+			]);
+			const name = item.binary!.pdf.fileName!;
+			expect(name).toMatch(/^xfdp\.(Leverancier )+.*\.pdf$/);
+			expect(Buffer.byteLength(name)).toBeLessThanOrEqual(200);
+			expect(item.binary!.pdf.mimeType).toBe('application/pdf');
+			expect(sha256(bytesOf(item.binary!.ubl))).toBe(sha256(ubl));
+		});
+
+		it("a file answer naming another FileID than the one asked for is an error, not that file (#33)", async () => {
+			nock.cleanAll();
+			nock(HOST)
+				.get('/v1/files/3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a')
+				.reply(200, { FileID: '11111111-2222-4333-8444-555555555555', FileName: 'other.pdf', MimeType: 'application/pdf', FileContent: ownPdf().toString('base64') });
+			const { error } = await runOffline({ resource: 'file', operation: 'get', fileId: '3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a' });
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error?.message).toBe('Get file 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a: the answer is the file "11111111-2222-4333-8444-555555555555", not the one asked for');
 		});
 
 		it('an order answer naming a FileID that is not safe in a URL reads no file', async () => {
@@ -395,12 +472,13 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 		const trigger = (parameters: IDataObject = {}) =>
 			h.poller({ type: 'accessPointOrderTrigger', parameters: { event: 'newOrder', orderType: 'Invoice', direction: '', includeFiles: ['pdf', 'ubl'], options: { maxRetries: 0 }, ...parameters } });
 
-		it('each new order comes with its PDF and UBL; a failed file read fails the poll and the next poll emits the same orders', async () => {
-			const poller = trigger();
+		it('each new order comes with its PDF and UBL; with On File Error › Fail a failed file read fails the poll and the next poll emits the same orders', async () => {
+			const poller = trigger({ direction: 'Cost', options: { maxRetries: 0, onFileError: 'fail' } });
 			expect((await poller.poll()).items).toBeNull(); // activation: the baseline
 			emu.clock.advance(60_000);
-			const first = emu.store.addOrder(party, { OrderType: 'Invoice' }) as Rec;
-			const second = emu.store.addOrder(party, { OrderType: 'Invoice' }) as Rec;
+			// Purchases: each arrived as a UBL, which it keeps as an .xml attachment.
+			const first = emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Cost' }) as Rec;
+			const second = emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Cost' }) as Rec;
 
 			emu.failNext(1, 500, { pathPrefix: '/v1/files/' });
 			await expect(poller.poll()).rejects.toThrow(/Get file .* failed with HTTP 500/);
@@ -432,8 +510,41 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			]);
 		});
 
+		it.each([
+			['over Maximum File Size', (id: number) => emu.files.largePdf(id, 3 * 1024 * 1024), /above Maximum File Size|larger than the 1 MB/],
+			['removed at the service (404)', (id: number) => emu.files.drop((emu.files.refs(id) as Rec).OrderPDF.FileID), /HTTP 404/],
+			['broken base64', (id: number) => emu.files.corrupt((emu.files.refs(id) as Rec).OrderPDF.FileID), /not base64/],
+		])('one unreadable file (%s) never stalls the trigger: 4 new invoices, the 2nd one\'s PDF bad, three polls (#33)', async (_what, spoil, reason) => {
+			const poller = trigger({ direction: 'Cost', options: { maxRetries: 0, maxFileSizeMb: 1 } });
+			expect((await poller.poll()).items).toBeNull(); // activation: the baseline
+			emu.clock.advance(60_000);
+			const added = [1, 2, 3, 4].map(() => emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Cost' }) as Rec);
+			const bad = added[1].OrderID as number;
+			spoil(bad);
+
+			const emitted: INodeExecutionData[] = [];
+			for (let poll = 1; poll <= 3; poll++) {
+				const polled = await poller.poll();
+				emitted.push(...(polled.data?.[0] ?? []));
+				if (poll === 2) {
+					emu.clock.advance(60_000);
+					added.push(emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Cost' }) as Rec);
+				}
+			}
+			// Every order once, in order, the one after the bad file too.
+			expect(emitted.map((i) => i.json.OrderID)).toEqual(added.map((o) => o.OrderID));
+			for (const item of emitted) {
+				const isBad = item.json.OrderID === bad;
+				expect(Object.keys(item.binary ?? {})).toEqual(isBad ? ['ubl'] : ['pdf', 'ubl']);
+				if (!isBad) expect(item.json.FileErrors).toBeUndefined();
+			}
+			const badItem = emitted.find((i) => i.json.OrderID === bad)!;
+			expect(badItem.json.FileErrors).toEqual([{ file: 'pdf', fileId: (emu.files.refs(bad) as Rec).OrderPDF.FileID, reason: expect.stringMatching(reason) }]);
+			expect((badItem.json.Files as Rec[]).map((f) => f.Property)).toEqual(['ubl']);
+		});
+
 		it('Fetch Test Event carries the files too', async () => {
-			const polled = await trigger().poll('manual');
+			const polled = await trigger({ direction: 'Cost' }).poll('manual');
 			expect(polled.data![0]).toHaveLength(1);
 			expect(Object.keys(polled.data![0][0].binary ?? {})).toEqual(['pdf', 'ubl']);
 		});

@@ -76,7 +76,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 	beforeEach(() => h.emulator.clearRequests());
 
 	describe('Create and Send', () => {
-		it('creates and sends to a Peppol receiver: delivered over Peppol, no fallback', async () => {
+		it('creates and sends to a Peppol receiver: sent over Peppol, no fallback, not yet said to be delivered', async () => {
 			const externalId = uniqueId('peppol');
 			const { items, full } = await run(createAndSendParams({ externalProviderId: externalId }));
 			const [order] = book(master()).filter((o) => o.ExternalProviderID === externalId);
@@ -89,13 +89,15 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 					alreadySent: false,
 					transportType: 'Peppol',
 					strict: false,
-					deliveredVia: 'Peppol',
+					sentVia: 'Peppol',
 					fallback: false,
+					sentAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/),
+					deliveryStatus: 'Pending',
 					OrderStatus: 'Sent',
 					IsSent: true,
 				}),
 			]);
-			expect(items[0].deliveryMessage).toBe('Sent over Peppol to 9925:BE0123456749');
+			expect(items[0]).not.toHaveProperty('deliveredAt');
 			expect(full[0].pairedItem).toEqual({ item: 0 });
 			expect(order.IsSent).toBe(true);
 			expect(order.Messages).toEqual([expect.objectContaining({ TransportType: 'Peppol' })]);
@@ -128,7 +130,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 				AlreadyExisted: true,
 				sent: true,
 				alreadySent: true,
-				deliveredVia: 'Peppol',
+				sentVia: 'Peppol',
 			});
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
 		});
@@ -141,7 +143,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			h.emulator.clearRequests();
 
 			const { items } = await run(createAndSendParams({ externalProviderId: externalId }));
-			expect(items[0]).toMatchObject({ OrderID: created.OrderID, AlreadyExisted: true, sent: true, alreadySent: false, deliveredVia: 'Peppol' });
+			expect(items[0]).toMatchObject({ OrderID: created.OrderID, AlreadyExisted: true, sent: true, alreadySent: false, sentVia: 'Peppol' });
 			expect(book(master()).filter((o) => o.ExternalProviderID === externalId)).toHaveLength(1);
 			expect(logged().filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/v1/orders/commands/send']);
 		});
@@ -150,7 +152,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			const ids = [uniqueId('multi'), uniqueId('multi'), uniqueId('multi')];
 			const { items, full } = await run(createAndSendParams({ externalProviderId: '={{ $json.ext }}' }), ids.map((ext) => ({ ext })));
 			expect(items.map((i) => i.ExternalProviderID)).toEqual(ids);
-			expect(items.every((i) => i.sent === true && i.deliveredVia === 'Peppol')).toBe(true);
+			expect(items.every((i) => i.sent === true && i.sentVia === 'Peppol')).toBe(true);
 			expect(full.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 			expect(sends()).toHaveLength(1);
 			expect(sends()[0].body?.OrderIDs).toEqual(items.map((i) => i.OrderID));
@@ -193,8 +195,8 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 				onError: 'continueRegularOutput',
 			});
 
-			expect(items[0]).toMatchObject({ OrderID: a, sent: true, alreadySent: false, deliveredVia: 'Peppol', fallback: false, strict: true });
-			expect(items[2]).toMatchObject({ OrderID: c, sent: true, deliveredVia: 'Peppol', fallback: false });
+			expect(items[0]).toMatchObject({ OrderID: a, sent: true, alreadySent: false, sentVia: 'Peppol', fallback: false, strict: true });
+			expect(items[2]).toMatchObject({ OrderID: c, sent: true, sentVia: 'Peppol', fallback: false });
 			expect(items[1]).toEqual({
 				error: expect.stringMatching(new RegExp(`^Send order ${b} failed with HTTP 400 \\(ReceiverNotOnPeppol\\): Order ${b}: receiver BE1002003070 is not registered on Peppol`)),
 				description: expect.stringContaining('Strict (No Fallback)'),
@@ -231,18 +233,18 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			const a = draft(PEPPOL_VAT);
 			const b = draft(NOT_ON_PEPPOL_VAT);
 			const { items } = await run(sendParams(), [{ OrderID: a }, { OrderID: b }]);
-			expect(items[0]).toMatchObject({ OrderID: a, deliveredVia: 'Peppol', fallback: false });
+			expect(items[0]).toMatchObject({ OrderID: a, sentVia: 'Peppol', fallback: false });
 			expect(items[1]).toMatchObject({
 				OrderID: b,
 				sent: true,
 				alreadySent: false,
 				transportType: 'Peppol',
 				strict: false,
-				deliveredVia: 'Email',
+				sentVia: 'Email',
 				fallback: true,
 				OrderStatus: 'Sent',
 			});
-			expect(items[1].deliveryMessage).toContain('not registered on Peppol');
+			expect(items[1].sentInfo).toContain('not registered on Peppol');
 			expect(sends()).toHaveLength(1);
 			expect(sends()[0].headers.stricttransporttype).toBeUndefined();
 		});
@@ -255,8 +257,8 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 
 			const { items } = await run(sendParams(), [{ OrderID: a }, { OrderID: d }]);
 			expect(items).toEqual([
-				expect.objectContaining({ OrderID: a, sent: true, alreadySent: true, deliveredVia: 'Peppol' }),
-				expect.objectContaining({ OrderID: d, sent: true, alreadySent: false, deliveredVia: 'Peppol' }),
+				expect.objectContaining({ OrderID: a, sent: true, alreadySent: true, sentVia: 'Peppol' }),
+				expect.objectContaining({ OrderID: d, sent: true, alreadySent: false, sentVia: 'Peppol' }),
 			]);
 			expect(stored(a).Messages).toHaveLength(1);
 			expect(sends().map((r) => [r.body?.OrderIDs, r.status])).toEqual([
@@ -269,8 +271,8 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			const a = draft(NOT_ON_PEPPOL_VAT);
 			const first = await run(sendParams(), [{ OrderID: a }]);
 			const second = await run(sendParams(), [{ OrderID: a }]);
-			expect(first.items[0]).toMatchObject({ alreadySent: false, deliveredVia: 'Email', fallback: true });
-			expect(second.items[0]).toMatchObject({ OrderID: a, sent: true, alreadySent: true, deliveredVia: 'Email', fallback: true });
+			expect(first.items[0]).toMatchObject({ alreadySent: false, sentVia: 'Email', fallback: true });
+			expect(second.items[0]).toMatchObject({ OrderID: a, sent: true, alreadySent: true, sentVia: 'Email', fallback: true });
 			expect(sends().map((r) => r.status)).toEqual([200, 409]);
 			expect(stored(a).Messages).toHaveLength(1);
 		});
@@ -290,7 +292,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			const a = draft(PEPPOL_VAT);
 			const letter = await run(sendParams({ transportType: 'custom', customTransportType: ' letter ' }), [{ OrderID: a }]);
 			expect(sends()[0].body).toEqual({ Transporttype: 'Letter', OrderIDs: [a] });
-			expect(letter.items[0]).toMatchObject({ OrderID: a, sent: true, transportType: 'Letter', deliveredVia: 'Letter', fallback: false });
+			expect(letter.items[0]).toMatchObject({ OrderID: a, sent: true, transportType: 'Letter', sentVia: 'Letter', fallback: false });
 
 			h.emulator.clearRequests();
 			const b = draft(PEPPOL_VAT);
@@ -313,7 +315,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 				{ Transporttype: 'Peppol', OrderIDs: [ids[0], ids[2], ids[4]] },
 				{ Transporttype: 'Email', OrderIDs: [ids[1], ids[3], ids[5]] },
 			]);
-			expect(items.map((i) => [i.OrderID, i.transportType, i.deliveredVia, i.fallback])).toEqual(
+			expect(items.map((i) => [i.OrderID, i.transportType, i.sentVia, i.fallback])).toEqual(
 				input.map((x) => [x.OrderID, x.via, x.via, false]),
 			);
 		});
@@ -351,7 +353,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 		it('Fetch Full Order outputs the whole order with the outcome', async () => {
 			const a = draft(PEPPOL_VAT);
 			const { items } = await run(sendParams({ options: { fetchFullOrder: true } }), [{ OrderID: a }]);
-			expect(items[0]).toMatchObject({ OrderID: a, OrderNumber: expect.any(String), Customer: expect.any(Object), Messages: expect.any(Array), sent: true, deliveredVia: 'Peppol' });
+			expect(items[0]).toMatchObject({ OrderID: a, OrderNumber: expect.any(String), Customer: expect.any(Object), Messages: expect.any(Array), sent: true, sentVia: 'Peppol' });
 		});
 	});
 
@@ -366,7 +368,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			const demoOrders = book(DEMO_PARTY).filter((o) => o.ExternalProviderID === ext);
 			expect(masterOrders).toHaveLength(1);
 			expect(demoOrders).toHaveLength(1);
-			expect(items.map((i) => [i.OrderID, i.AlreadyExisted, i.sent, i.deliveredVia])).toEqual([
+			expect(items.map((i) => [i.OrderID, i.AlreadyExisted, i.sent, i.sentVia])).toEqual([
 				[masterOrders[0].OrderID, false, true, 'Peppol'],
 				[demoOrders[0].OrderID, false, true, 'Peppol'],
 			]);
@@ -387,7 +389,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 				[{ OrderID: own }, { OrderID: foreign }],
 				{ onError: 'continueRegularOutput' },
 			);
-			expect(items[0]).toMatchObject({ OrderID: own, sent: true, deliveredVia: 'Peppol' });
+			expect(items[0]).toMatchObject({ OrderID: own, sent: true, sentVia: 'Peppol' });
 			expect(items[1]).toMatchObject({ httpCode: '401', code: 'Unauthorized' });
 			expect(items[1].error).toBe(`Send order ${foreign} failed with HTTP 401 (Unauthorized): Orders ${foreign} do not belong to party ${DEMO_PARTY}`);
 			expect(items[1].description).toContain('Act for Party');

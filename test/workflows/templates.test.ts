@@ -13,7 +13,7 @@ import { allowFileAccess, ARCHIVE_FOLDER, archiveTemplate, listExampleFiles, loa
 import { createHarness, request } from '../harness';
 import { webhookTrigger } from '../harness/webhookTrigger';
 import type { Harness, HarnessResult, WorkflowJson } from '../harness';
-import { fileSha256, joinPath, listFolder, removeFolder, sha256, tempFolder } from './fileSupport';
+import { fileSha256, joinPath, linkOutside, listFolder, removeFolder, sha256, tempFolder } from './fileSupport';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 
@@ -364,7 +364,8 @@ describe('workflow templates (examples/*.json)', () => {
 			Sent: true,
 			SentBefore: sentBefore,
 			OrderStatus: 'Sent',
-			DeliveryMessage: `Sent over Peppol to 9925:${vat}`,
+			SentVia: 'Peppol',
+			DeliveryStatus: 'Pending',
 		});
 
 		it('creates and sends (strict Peppol) the invoices of customers that can receive, and routes the others to the fallback', async () => {
@@ -618,44 +619,85 @@ describe('workflow templates (examples/*.json)', () => {
 	});
 
 	describe('archive-invoice-files.json', () => {
-		it("writes the PDF and UBL of every new invoice to the folder, byte-identical to the emulator's files", async () => {
+		/** The name the template gives an invoice's files (its Name the files node). */
+		const archiveName = (order: IDataObject, party: string) => `${String(order.OrderDirection)}_${party}_${String(order.OrderNumber)}_${String(order.OrderID)}`;
+
+		it("writes the PDF and UBL of every invoice to the folder under a name unique per invoice, byte-identical to the emulator's files (#33)", async () => {
 			const folder = tempFolder('ap-archive-test-');
 			allowFileAccess(folder);
 			const shipped = template('archive-invoice-files.json');
-			expect(shipped.nodes.filter((n) => n.type === 'n8n-nodes-base.readWriteFile').map((n) => n.parameters?.fileName)).toEqual([
-				`=${ARCHIVE_FOLDER}{{ $binary.pdf.fileName }}`,
-				`=${ARCHIVE_FOLDER}{{ $binary.ubl.fileName }}`,
+			expect(shipped.nodes.filter((n) => n.type === 'n8n-nodes-base.readWriteFile').map((n) => [n.parameters?.fileName, n.onError])).toEqual([
+				[`=${ARCHIVE_FOLDER}{{ $json.ArchiveName }}.pdf`, 'continueErrorOutput'],
+				[`=${ARCHIVE_FOLDER}{{ $json.ArchiveName }}.xml`, 'continueErrorOutput'],
 			]);
 			try {
 				const poller = h.poller(archiveTemplate(shipped, folder));
 				expect((await poller.poll({ execute: true })).items).toBeNull();
 
 				const add = (order: IDataObject) => emu.store.addOrder(party, order) as IDataObject;
-				const sale = add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Klant NV', VATNumber: 'BE0123456749' } });
-				const purchase = add({ OrderType: 'Invoice', OrderDirection: 'Cost' });
+				// Two suppliers' invoices with the same number, our own sale (no UBL until sent), an offer (not an invoice).
+				const first = add({ OrderType: 'Invoice', OrderDirection: 'Cost', OrderNumber: 'INV-2024-0042', Supplier: { Name: 'Supplier A NV', VATNumber: 'BE0123456749' } });
+				const second = add({ OrderType: 'Invoice', OrderDirection: 'Cost', OrderNumber: 'INV-2024-0042', Supplier: { Name: 'Supplier B BV', VATNumber: 'NL123456789B01' } });
+				const sale = add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Klant NV', VATNumber: 'BE0456789133' } });
 				add({ OrderType: 'Offer', OrderDirection: 'Income' });
 				const polled = await poller.poll({ execute: true });
 				const execution = polled.execution as HarnessResult;
 				expect(execution.status).toBe('success');
 
-				const expected = [sale, purchase].map((order) => {
-					const refs = emu.files.refs(order.OrderID as number) as { OrderPDF: { FileID: string }; Attachments: Array<{ FileID: string }> };
-					return { order, pdf: emu.files.get(refs.OrderPDF.FileID)!, ubl: emu.files.get(refs.Attachments[0].FileID)! };
-				});
-				expect(execution.output('Archived')).toEqual(
-					expected.map(({ order }) => ({
+				const expected = [
+					{ order: first, name: archiveName(first, 'BE0123456749') },
+					{ order: second, name: archiveName(second, 'NL123456789B01') },
+					{ order: sale, name: archiveName(sale, 'BE0456789133') },
+				];
+				// Invoices with a UBL end in Archived, a sale not sent yet in "Archived, UBL to come".
+				const archived = [...execution.output('Archived'), ...execution.output('Archived, UBL to come')];
+				expect(archived).toEqual(
+					expected.map(({ order, name }) => ({
 						OrderID: order.OrderID,
 						OrderNumber: order.OrderNumber,
-						PdfFile: joinPath(folder, `${String(order.OrderNumber)}.pdf`),
-						UblFile: joinPath(folder, `${String(order.OrderNumber)}.xml`),
+						PdfFile: joinPath(folder, `${name}.pdf`),
+						UblFile: order.OrderDirection === 'Cost' ? joinPath(folder, `${name}.xml`) : '',
 					})),
 				);
-				expect(listFolder(folder)).toEqual(expected.flatMap(({ order }) => [`${String(order.OrderNumber)}.pdf`, `${String(order.OrderNumber)}.xml`]).sort());
-				for (const { order, pdf, ubl } of expected) {
-					expect(fileSha256(folder, `${String(order.OrderNumber)}.pdf`)).toBe(sha256(pdf.content));
-					expect(fileSha256(folder, `${String(order.OrderNumber)}.xml`)).toBe(sha256(ubl.content));
+				expect(execution.executed('Not written')).toBe(false);
+				expect(listFolder(folder)).toEqual(expected.flatMap(({ order, name }) => (order.OrderDirection === 'Cost' ? [`${name}.pdf`, `${name}.xml`] : [`${name}.pdf`])).sort());
+				for (const { order, name } of expected) {
+					const refs = emu.files.refs(order.OrderID as number) as { OrderPDF: { FileID: string }; Attachments: Array<{ FileID: string; FileName: string }> };
+					expect(fileSha256(folder, `${name}.pdf`)).toBe(sha256(emu.files.get(refs.OrderPDF.FileID)!.content));
+					const ubl = refs.Attachments.find((a) => a.FileName.endsWith('.xml'));
+					if (ubl) expect(fileSha256(folder, `${name}.xml`)).toBe(sha256(emu.files.get(ubl.FileID)!.content));
 				}
 				expect((await poller.poll({ execute: true })).items).toBeNull();
+
+				// Sent, the sale changes and gets its UBL: only its own files are written (again).
+				emu.clock.advance(60_000);
+				const sent = await h.runNode('accessPointOrder', { resource: 'order', operation: 'send', orderIds: String(sale.OrderID), options: { checkDelivery: false } });
+				sent.assertSuccess();
+				const again = (await poller.poll({ execute: true })).execution as HarnessResult;
+				expect(again.output('Archived')).toEqual([expect.objectContaining({ OrderID: sale.OrderID, UblFile: joinPath(folder, `${expected[2].name}.xml`) })]);
+				expect(listFolder(folder)).toHaveLength(6);
+			} finally {
+				removeFolder(folder);
+			}
+		});
+
+		it('a file that cannot be written fails that invoice only, on the error output; the others are written', async () => {
+			const folder = tempFolder('ap-archive-blocked-');
+			allowFileAccess(folder);
+			try {
+				const poller = h.poller(archiveTemplate(template('archive-invoice-files.json'), folder));
+				expect((await poller.poll({ execute: true })).items).toBeNull();
+				const add = (order: IDataObject) => emu.store.addOrder(party, order) as IDataObject;
+				const ok = add({ OrderType: 'Invoice', OrderDirection: 'Cost', OrderNumber: 'OK-1', Supplier: { Name: 'A', VATNumber: 'BE0123456749' } });
+				const blocked = add({ OrderType: 'Invoice', OrderDirection: 'Cost', OrderNumber: 'BLOCKED-1', Supplier: { Name: 'B', VATNumber: 'BE0123456749' } });
+				const after = add({ OrderType: 'Invoice', OrderDirection: 'Cost', OrderNumber: 'OK-2', Supplier: { Name: 'C', VATNumber: 'BE0123456749' } });
+				// Where the blocked invoice's PDF should go, a link to a file outside the folder n8n may write: refused, for that invoice alone.
+				const outside = linkOutside(folder, `${archiveName(blocked, 'BE0123456749')}.pdf`);
+				const execution = (await poller.poll({ execute: true })).execution as HarnessResult;
+				expect(execution.status).toBe('success');
+				expect(execution.output('Archived').map((x) => x.OrderID)).toEqual([ok.OrderID, after.OrderID]);
+				expect(execution.output('Not written')).toEqual([{ OrderID: blocked.OrderID, OrderNumber: 'BLOCKED-1', Problem: 'Access to the file is not allowed.' }]);
+				removeFolder(outside);
 			} finally {
 				removeFolder(folder);
 			}
@@ -697,7 +739,7 @@ describe('workflow templates (examples/*.json)', () => {
 				emu.delivery.set(b, 'Error', { info: 'Rejected by the receiving AP' });
 				emu.delivery.set(a, 'Refused', { reason: 'REF', info: 'Unknown purchase order' });
 				await emu.webhooks.settle();
-				const runs = await t.waitForExecutions(5);
+				const runs = await t.waitForExecutions(7); // each send is a Message I, then U (Sent)
 				for (const run of runs) run.assertSuccess();
 				const routed = (name: string) => runs.flatMap((r) => (r.executed(name) ? r.output(name) : []));
 				expect(routed('Delivered: record it')).toEqual([
@@ -713,7 +755,8 @@ describe('workflow templates (examples/*.json)', () => {
 				expect(alerts).toHaveLength(2);
 				expect(alerts.find((x) => x.deliveryStatus === 'Refused')!.alert).toMatch(/^Invoice INV-\S+: REFUSED by the buyer \(reason REF\): Unknown purchase order$/);
 				expect(alerts.find((x) => x.deliveryStatus === 'Error')!.alert).toMatch(/^Invoice INV-\S+: delivery ERROR: Rejected by the receiving AP$/);
-				expect(routed('Sent or accepted: no action').map((x) => x.deliveryStatus)).toEqual(['Sent', 'Sent']);
+				// The send's Message I carries no flow state yet (the service's page "Webhooks"); its U says Sent.
+				expect(routed('Sent or accepted: no action').map((x) => String(x.deliveryStatus)).sort()).toEqual(['Sent', 'Sent', 'null', 'null']);
 				await t.deactivate();
 				expect(emu.webhooks.list()).toEqual([]);
 			} finally {

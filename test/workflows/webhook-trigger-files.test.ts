@@ -2,8 +2,8 @@
  * AccessPoint Trigger › Include Files through n8n-core against the emulator: the files of an
  * event's order as binary data, byte-identical (SHA-256) to what GET /v1/files serves, past
  * the trigger's execute() (binary and pairedItem kept); one order read per event shared with
- * Fetch Full Order; none for a deletion; a file read failure answered 500 and delivered
- * again; bad values refused at activation and in webhook().
+ * Fetch Full Order; none for a deletion; a file that cannot be read named in FileErrors
+ * while the event still reaches the workflow once; bad values refused at activation and in webhook().
  */
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
@@ -26,6 +26,8 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 
 	const trigger = (events: string[], options: IDataObject = {}) => suite.trigger({ events, options });
 	const createOrder = (OrderType = 'Invoice') => suite.createOrder({ OrderType });
+	/** A purchase invoice: it arrived as a UBL, which it keeps as an .xml attachment (a sale has its UBL only once sent). */
+	const addPurchase = () => emu.store.addOrder(suite.party, { OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } }).OrderID as number;
 
 	const bytesOf = (binary: IBinaryData) => Buffer.from(binary.data, 'base64');
 	const served = (fileId: string) => (emu.files.get(fileId) as Rec).content as Buffer;
@@ -43,7 +45,7 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 	it('PDF + UBL: a signed Order Created event gives an item with binary pdf and ubl byte-identical to the files the emulator serves, past execute()', async () => {
 		const t = await trigger(['orderCreated'], { includeFiles: ['pdf', 'ubl'] });
 		await t.activate();
-		const id = await createOrder();
+		const id = addPurchase();
 		await emu.webhooks.settle();
 		await t.waitForExecutions(1);
 		const item = itemOf(t, 0);
@@ -112,21 +114,31 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 		expect(emu.requests.map((q) => [q.method, q.path, q.status])).toEqual([['GET', '/v1/orders/999999', 404]]);
 	});
 
-	it('a failed file read answers 500 and records nothing: the service delivers again and that execution has the files', async () => {
-		const t = await trigger(['orderCreated'], { includeFiles: ['pdf', 'ubl'] });
+	it.each([
+		['over Maximum File Size', (id: number) => emu.files.largePdf(id, 3 * 1024 * 1024), /above Maximum File Size|larger than the 1 MB/],
+		['removed at the service (404)', (id: number) => emu.files.drop((emu.files.refs(id) as Rec).OrderPDF.FileID), /HTTP 404/],
+		['broken base64', (id: number) => emu.files.corrupt((emu.files.refs(id) as Rec).OrderPDF.FileID), /not base64/],
+	])("one unreadable file (%s) never loses the event: 4 new invoices, the 2nd one's PDF bad, each reaches the workflow once (#33)", async (_what, spoil, reason) => {
+		const t = await trigger(['orderCreated'], { includeFiles: ['pdf', 'ubl'], maxFileSizeMb: 1 });
 		await t.activate();
-		emu.failNext(1, 500, { pathPrefix: '/v1/files/' });
-		const id = await createOrder();
+		const ids: number[] = [];
+		for (let i = 0; i < 4; i++) {
+			ids.push(addPurchase());
+			// Spoiled before its event is delivered (delivery is asynchronous).
+			if (i === 1) spoil(ids[1]);
+		}
 		await emu.webhooks.settle();
-		await t.waitForExecutions(1);
-		const [delivery] = emu.webhooks.deliveries();
-		expect(delivery.attempts.map((a) => a.status)).toEqual([500, 200]);
-		expect(t.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^Get file .* failed with HTTP 500/)]);
-		expect(t.executions).toHaveLength(1);
-		const item = itemOf(t, 0);
-		expect(item.json.OrderID).toBe(id);
-		expect(Object.keys(item.binary ?? {})).toEqual(['pdf', 'ubl']);
-		printFigures('AccessPoint Trigger › Include Files: a failed file read', { 'delivery attempts': delivery.attempts.map((a) => a.status), executions: t.executions.length });
+		await t.waitForExecutions(4);
+		expect(emu.webhooks.deliveries().map((d) => d.attempts.map((a) => a.status))).toEqual([[200], [200], [200], [200]]);
+		expect(t.errors).toEqual([]);
+		const items = t.executions.map((_run, i) => itemOf(t, i));
+		expect(items.map((item) => item.json.OrderID).sort()).toEqual([...ids].sort());
+		for (const item of items) {
+			const bad = item.json.OrderID === ids[1];
+			expect(Object.keys(item.binary ?? {})).toEqual(bad ? ['ubl'] : ['pdf', 'ubl']);
+			expect(item.json.FileErrors).toEqual(bad ? [{ file: 'pdf', fileId: (emu.files.refs(ids[1]) as Rec).OrderPDF.FileID, reason: expect.stringMatching(reason) }] : undefined);
+		}
+		printFigures('AccessPoint Trigger › Include Files: one unreadable file', { 'delivery attempts': emu.webhooks.deliveries().map((d) => d.attempts.length).join(', '), executions: t.executions.length });
 	});
 
 	it('Include Files unset (the default) reads no file, even with Fetch Full Order; switched on, the next event has its files', async () => {
@@ -155,7 +167,7 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 
 	it('bad values are refused naming the option: at activation before any request, and in webhook() (500 with the error n8n logs and records; no execution, no request)', async () => {
 		const cases: Array<[IDataObject, RegExp]> = [
-			[{ includeFiles: 'zip' }, /^"Include Files" has "zip", which is not one of pdf, ubl, attachments, messages$/],
+			[{ includeFiles: 'zip' }, /^"Include Files" has "zip", which is not one of pdf, ubl, attachments, json, messages$/],
 			[{ includeFiles: 5 }, /^"Include Files" is not a list of files$/],
 			[{ includeFiles: ['pdf', true] }, /^"Include Files" has true, which is not one of/],
 			[{ includeFiles: ['pdf'], maxFileSizeMb: 'big' }, /^"Maximum File Size \(MB\)" big is not a size from 1 to 256 MB$/],
@@ -178,7 +190,7 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 		const r = await t.post(body, { headers: { 'billit-signature': signature(secretOf(t), body) } });
 		expect(r.status).toBe(500);
 		expect(r.executions).toEqual([]);
-		expect(t.errors.map((e) => e.message)).toEqual(['"Include Files" has "zip", which is not one of pdf, ubl, attachments, messages']);
+		expect(t.errors.map((e) => e.message)).toEqual(['"Include Files" has "zip", which is not one of pdf, ubl, attachments, json, messages']);
 		expect(emu.requests).toEqual([]);
 		expect(t.nodeStaticData.recentEvents ?? {}).toEqual({});
 	});

@@ -184,7 +184,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 	});
 
 	describe('deliveries from the emulator', () => {
-		it('N events give exactly N executions with the right items: created, then delivery status Sent, Delivered, Refused', async () => {
+		it('N events give exactly N executions with the right items: created, then the send (Message I, then U: Sent), Delivered, Refused', async () => {
 			const t = await trigger({ events: ['orderCreated', 'deliveryStatusChanged'] });
 			await t.activate();
 			const id = await createOrder();
@@ -192,9 +192,9 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			emu.delivery.set(id, 'Delivered', { info: 'Delivered to the AP of Peppol Demo Belgium NV' });
 			emu.delivery.set(id, 'Refused', { reason: 'BUYER_REF', info: 'Unknown purchase order' });
 			await emu.webhooks.settle();
-			const runs = await t.waitForExecutions(4);
+			const runs = await t.waitForExecutions(5);
 			await sleep(200);
-			expect(t.executions).toHaveLength(4);
+			expect(t.executions).toHaveLength(5);
 			const items = t.executions.map((run) => run.assertSuccess().output(NAME));
 			expect(items.every((list) => list.length === 1)).toBe(true);
 			const flat = items.map((list) => list[0]);
@@ -202,7 +202,8 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(byEvent).toEqual(
 				expect.arrayContaining([
 					['created', 'Order', 'I', id, null],
-					['deliveryStatusChanged', 'Message', 'I', id, 'Sent'],
+					['deliveryStatusChanged', 'Message', 'I', id, null],
+					['deliveryStatusChanged', 'Message', 'U', id, 'Sent'],
 					['deliveryStatusChanged', 'Message', 'I', id, 'Delivered'],
 					['deliveryStatusChanged', 'Message', 'I', id, 'Refused'],
 				]),
@@ -212,9 +213,9 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(refused.payload).toMatchObject({ EntityType: 'Message', Status: 'Refused', OrderID: id });
 			expect(Date.parse(String(refused.receivedAt))).toBeGreaterThan(Date.now() - 60_000);
 			const deliveries = emu.webhooks.deliveries();
-			expect(deliveries).toHaveLength(4);
+			expect(deliveries).toHaveLength(5);
 			expect(deliveries.every((d) => d.state === 'delivered' && d.attempts.length === 1 && d.attempts[0].status === 200)).toBe(true);
-			expect(runs).toHaveLength(4);
+			expect(runs).toHaveLength(5);
 			printFigures('AccessPoint Trigger: emulator events', { 'events delivered': deliveries.length, 'calls received': t.calls.length, executions: t.executions.length });
 		});
 
@@ -251,7 +252,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			await sendOverPeppol(id);
 			emu.delivery.set(id, 'Delivered', { info: 'Delivered to the AP' });
 			await emu.webhooks.settle();
-			await t.waitForExecutions(2);
+			await t.waitForExecutions(3);
 			const delivered = t.executions.map((r) => r.output(NAME)[0]).find((i) => i.deliveryStatus === 'Delivered')!;
 			expect(delivered).toMatchObject({
 				event: 'deliveryStatusChanged',
@@ -259,18 +260,18 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 				OrderNumber: expect.any(String),
 				OrderLines: expect.any(Array),
 				delivered: true,
-				deliveryInfo: 'Delivered to the AP',
+				deliveryInfo: 'Received',
 				CurrentDocumentDeliveryDetails: expect.objectContaining({ DocumentDeliveryStatus: 'Delivered', IsDocumentDelivered: true }),
 			});
 			const reads = emu.requests.filter((r) => r.method === 'GET' && r.path === `/v1/orders/${id}`);
-			expect(reads).toHaveLength(2); // one per event
+			expect(reads).toHaveLength(3); // one per event (the send's Message I and U, then Delivered)
 
 			const gone = await createOrder();
 			emu.clearRequests();
 			expect((await api('DELETE', `/v1/orders/${gone}`)).status).toBe(200);
 			await emu.webhooks.settle();
-			const runs = await t.waitForExecutions(3);
-			expect(runs[2].output(NAME)).toEqual([expect.objectContaining({ event: 'deleted', OrderID: gone })]);
+			const runs = await t.waitForExecutions(4);
+			expect(runs[3].output(NAME)).toEqual([expect.objectContaining({ event: 'deleted', OrderID: gone })]);
 			expect(emu.requests.filter((r) => r.method === 'GET')).toHaveLength(0);
 		});
 	});

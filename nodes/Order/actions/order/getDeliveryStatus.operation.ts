@@ -1,7 +1,8 @@
 /**
  * Order › Get Delivery Status: each order's `CurrentDocumentDeliveryDetails`, flattened,
- * on one of three outputs (Delivered, Pending, Error / Refused) so a workflow routes
- * without an IF node. Read from the order, or through the access-point path of a
+ * with its last send and the receiver's last response (Messages), on one of three outputs
+ * (Delivered, Pending / Not Sent, Error / Refused; sendLogic.ts deliveryState) so a workflow
+ * routes without an IF node. Read from the order, or through the access-point path of a
  * registered entity.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
@@ -16,11 +17,9 @@ import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';
 import { readEveryItem } from './orderChanges';
+import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 
-/** The outputs, in order; the node's `outputs` expression names them the same way. */
-export const DELIVERY_OUTPUTS = ['Delivered', 'Pending', 'Error / Refused'] as const;
-const DELIVERED = 0;
-const PENDING = 1;
+export { DELIVERY_OUTPUTS };
 const NOT_DELIVERED = 2;
 
 const properties: INodeProperties[] = [
@@ -69,27 +68,11 @@ function counterPartyName(order: IDataObject): string | null {
 	return name || null;
 }
 
-/**
- * The flattened delivery status of an order and the output it goes to. A refusal is
- * checked first: the service keeps DocumentDeliveryStatus "Delivered" for a refused
- * invoice (it reached the buyer, who then refused it) and only sets the Refused fields.
- * No status at all is Pending (nothing has failed: not sent yet, or not reported yet);
- * a status this node does not know goes to Error / Refused, where someone looks at it.
- */
+/** The flattened delivery status of an order and the output it goes to (sendLogic.ts deliveryState). */
 export function readDelivery(order: IDataObject): { json: IDataObject; output: number } {
-	const raw = order.CurrentDocumentDeliveryDetails;
-	const details = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as IDataObject) : {};
-	const refused = [details.DocumentRefusedDate, details.DocumentRefusedInfo, details.DocumentRefusedReasonTC].some((v) => text(v) !== '');
-	const apiStatus = text(details.DocumentDeliveryStatus);
-	let status: string;
-	let output: number;
-	const known = apiStatus.toLowerCase();
-	if (refused || known === 'refused') [status, output] = ['Refused', NOT_DELIVERED];
-	else if (known === 'error') [status, output] = ['Error', NOT_DELIVERED];
-	else if (known === 'delivered' || (!apiStatus && details.IsDocumentDelivered === true)) [status, output] = ['Delivered', DELIVERED];
-	else if (known === 'pending') [status, output] = ['Pending', PENDING];
-	else if (!apiStatus) [status, output] = [order.IsSent === false ? 'NotSent' : 'Unknown', PENDING];
-	else [status, output] = [apiStatus, NOT_DELIVERED];
+	const { status, output, details } = deliveryState(order);
+	const sent = sendFacts(order, '');
+	const response = lastResponse(order);
 	const json: IDataObject = {
 		OrderID: orNull(order.OrderID),
 		OrderNumber: orNull(order.OrderNumber),
@@ -98,14 +81,18 @@ export function readDelivery(order: IDataObject): { json: IDataObject; output: n
 		IsSent: orNull(order.IsSent),
 		CounterParty: counterPartyName(order),
 		Status: status,
-		Delivered: details.IsDocumentDelivered === true,
-		DeliveryStatus: apiStatus || null,
+		Delivered: status === 'Delivered',
+		DeliveryStatus: text(details.DocumentDeliveryStatus) || null,
 		DeliveryDate: orNull(details.DocumentDeliveryDate),
 		DeliveryInfo: orNull(details.DocumentDeliveryInfo),
 		Refused: status === 'Refused',
 		RefusedDate: orNull(details.DocumentRefusedDate),
 		RefusedReason: orNull(details.DocumentRefusedReasonTC),
 		RefusedInfo: orNull(details.DocumentRefusedInfo),
+		SentVia: sent.sentVia ?? null,
+		SentAt: sent.sentAt ?? null,
+		ResponseCode: response?.code ?? null,
+		Response: response?.text ?? null,
 	};
 	return { json, output };
 }

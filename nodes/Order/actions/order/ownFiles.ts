@@ -106,8 +106,10 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 				`Attachments must be ${ATTACHMENT_EXTENSIONS.map((e) => `.${e}`).join(', ')} files; convert it first (e.g. to PDF).`,
 			);
 		}
-		if (typeof binary.bytes === 'number' && binary.bytes > maxBytes) {
-			throw fail(`${describe(field, property)} is ${(binary.bytes / MB).toFixed(1)} MB, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`, 'Send a smaller file, or raise Options › Maximum File Size.');
+		// Its size from the metadata, else from the base64 it is held as in memory (not decoded for this).
+		const size = typeof binary.bytes === 'number' ? binary.bytes : !binary.id && typeof binary.data === 'string' ? Buffer.byteLength(binary.data, 'base64') : undefined;
+		if (size !== undefined && size > maxBytes) {
+			throw fail(`${describe(field, property)} is ${(size / MB).toFixed(1)} MB, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`, 'Send a smaller file, or raise Options › Maximum File Size.');
 		}
 		return { property, fileName, binary };
 	};
@@ -117,18 +119,19 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 	];
 
 	let total = 0;
+	const hint = 'Send fewer or smaller files, or raise Options › Maximum File Size (the service\'s own request limit is not published; base64 adds a third).';
 	for (const file of planned) {
-		const content = await ctx.helpers.getBinaryDataBuffer(itemIndex, file.property);
+		// Without a size in its metadata, a file in n8n's binary store is read only up to the limit.
+		const stored = file.binary.id && typeof file.binary.bytes !== 'number';
+		const content = stored ? await readUpTo(ctx, file.binary.id as string, maxBytes - total) : await ctx.helpers.getBinaryDataBuffer(itemIndex, file.property);
+		if (!content) throw fail(`${describe(file.field, file.property)} takes the own PDF and attachments above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB); it was not read further`, hint);
 		if (!content.length) throw fail(`${describe(file.field, file.property)} is empty`, 'The file has no content: check the node that made it.');
 		if (file.pdf && content.subarray(0, 5).toString('latin1') !== '%PDF-') {
 			throw fail(`${describe(file.field, file.property)} is not a PDF: its content does not start with %PDF-`, 'Own PDF must be a PDF file; send other files as Attachments.');
 		}
 		total += content.length;
 		if (total > maxBytes) {
-			throw fail(
-				`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`,
-				'Send fewer or smaller files, or raise Options › Maximum File Size (the service\'s own request limit is not published; base64 adds a third).',
-			);
+			throw fail(`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`, hint);
 		}
 	}
 	const strip = ({ property, fileName }: PlannedFile): PlannedFile => ({ property, fileName });
@@ -136,6 +139,18 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 		pdf: planned.filter((f) => f.pdf).map(strip)[0],
 		attachments: planned.filter((f) => !f.pdf).map(strip),
 	};
+}
+
+/** A stored binary's bytes, or undefined as soon as it proves longer than `limit` (the rest is never read). */
+async function readUpTo(ctx: IExecuteFunctions, id: string, limit: number): Promise<Buffer | undefined> {
+	const chunks: Buffer[] = [];
+	let length = 0;
+	for await (const chunk of await ctx.helpers.getBinaryStream(id)) {
+		length += (chunk as Buffer).length;
+		if (length > limit) return undefined;
+		chunks.push(chunk as Buffer);
+	}
+	return Buffer.concat(chunks);
 }
 
 /** The create body with the item's files, base64 as the API takes them (read now, at send time). */

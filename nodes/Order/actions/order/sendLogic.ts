@@ -1,7 +1,7 @@
 /**
  * Pure pieces of sending orders (field notes "Sending"): transport types, order-ID lists,
- * idempotency keys, batching, per-order errors of a rejected batch and the delivery
- * outcome read from an order's Messages. No n8n, no I/O.
+ * idempotency keys, batching, per-order errors of a rejected batch, and what an order's
+ * Messages and CurrentDocumentDeliveryDetails say about its send and delivery. No n8n, no I/O.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -172,27 +172,84 @@ export function isAlreadySent(entry: ApiErrorEntry): boolean {
 	return !entry.code && /already (been )?sent/i.test(entry.description ?? '');
 }
 
-export interface DeliveryOutcome {
-	/** How the order actually went out, from its latest Messages entry with a transport type. */
-	deliveredVia?: string;
-	/** True when it went out by another method than the one asked for. */
-	fallback?: boolean;
-	deliveryMessage?: string;
-	deliveredAt?: string;
+const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
+const messagesOf = (order: IDataObject): IDataObject[] => (Array.isArray(order.Messages) ? order.Messages.filter(isRecord) : []);
+const direction = (message: IDataObject) => text(message.MessageDirection).toLowerCase();
+
+/**
+ * The order's last send: its latest Outgoing message (the service's `OrderMessage`, page "Get status
+ * info of a sales invoice"), or, where no message names a direction, its latest one with a transport.
+ */
+export function lastSend(order: IDataObject): IDataObject | undefined {
+	const withTransport = messagesOf(order).filter((m) => normalizeTransportType(m.TransportType ?? m.Transporttype) !== undefined);
+	const outgoing = withTransport.filter((m) => direction(m) === 'outgoing' || !direction(m));
+	return outgoing[outgoing.length - 1];
 }
 
-/** The delivery of an order as its Messages record it, compared with the requested transport. */
-export function deliveryOutcome(order: IDataObject, requested: string): DeliveryOutcome {
-	const messages = Array.isArray(order.Messages) ? (order.Messages as unknown[]) : [];
-	for (let i = messages.length - 1; i >= 0; i--) {
-		const message = messages[i] as IDataObject | null;
-		if (!message || typeof message !== 'object') continue;
-		const via = normalizeTransportType(message.TransportType ?? message.Transporttype ?? message.transportType);
-		if (!via) continue;
-		const outcome: DeliveryOutcome = { deliveredVia: via, fallback: !sameTransport(via, requested) };
-		if (typeof message.Description === 'string' && message.Description) outcome.deliveryMessage = message.Description;
-		if (typeof message.Date === 'string' && message.Date) outcome.deliveredAt = message.Date;
-		return outcome;
-	}
-	return {};
+/** The receiver's latest response (an Incoming message): its code (IMR/MLR, e.g. AB, AP, RE) and text, from its Description "RE: …". */
+export function lastResponse(order: IDataObject): { code?: string; text: string } | undefined {
+	const incoming = messagesOf(order).filter((m) => direction(m) === 'incoming' && text(m.Description));
+	const last = incoming[incoming.length - 1];
+	if (!last) return undefined;
+	const description = text(last.Description);
+	const coded = /^([A-Z]{2}):\s*([\s\S]*)$/.exec(description);
+	return coded ? { code: coded[1], text: coded[2] } : { text: description };
+}
+
+/** How an order went out, from its last send: the words of the Send outputs (README "Send"). */
+export interface SendFacts {
+	/** The transport it went out by, e.g. Peppol or Email. */
+	sentVia?: string;
+	/** True when that is not the transport asked for (the service fell back to e-mail or post). */
+	fallback?: boolean;
+	/** When the service wrote the send message (its CreationDate, Belgian time as the service writes it). */
+	sentAt?: string;
+	/** The send message's Description, e.g. why it fell back. */
+	sentInfo?: string;
+}
+
+export function sendFacts(order: IDataObject, requested: string): SendFacts {
+	const message = lastSend(order);
+	const via = message && normalizeTransportType(message.TransportType ?? message.Transporttype);
+	if (!message || !via) return {};
+	const facts: SendFacts = { sentVia: via, fallback: !sameTransport(via, requested) };
+	const at = text(message.CreationDate) || text(message.Date);
+	if (at) facts.sentAt = at;
+	if (text(message.Description)) facts.sentInfo = text(message.Description);
+	return facts;
+}
+
+/** Get Delivery Status's outputs, in order; the node's `outputs` expression names them the same way. */
+export const DELIVERY_OUTPUTS = ['Delivered', 'Pending / Not Sent', 'Error / Refused'] as const;
+
+export interface DeliveryState {
+	/** Delivered, Pending, Not sent, Refused, Error, Unknown (sent, nothing reported), or a status word this node does not know. */
+	status: string;
+	/** Index in DELIVERY_OUTPUTS. */
+	output: 0 | 1 | 2;
+	details: IDataObject;
+}
+
+/**
+ * The delivery of an order from its `CurrentDocumentDeliveryDetails` (page "Get status info of a sales
+ * invoice"): "delivered" only when the service says so (DocumentDeliveryStatus Delivered, or
+ * IsDocumentDelivered without a status). A refusal comes first: the page's negative example is
+ * DocumentDeliveryStatus Error with the Refused fields set, and no Refused field may ever read as
+ * delivered. No status at all is Not sent for an order never sent, else Unknown; a status this node
+ * does not know goes to Error / Refused, where someone looks at it.
+ */
+export function deliveryState(order: IDataObject): DeliveryState {
+	const details = isRecord(order.CurrentDocumentDeliveryDetails) ? order.CurrentDocumentDeliveryDetails : {};
+	const refused = [details.DocumentRefusedDate, details.DocumentRefusedInfo, details.DocumentRefusedReasonTC].some((v) => text(v) !== '');
+	const apiStatus = text(details.DocumentDeliveryStatus);
+	const known = apiStatus.toLowerCase();
+	const state = (status: string, output: 0 | 1 | 2): DeliveryState => ({ status, output, details });
+	if (refused || known === 'refused') return state('Refused', 2);
+	if (known === 'error') return state('Error', 2);
+	if (known === 'delivered' || (!apiStatus && details.IsDocumentDelivered === true)) return state('Delivered', 0);
+	if (known === 'pending') return state('Pending', 1);
+	if (apiStatus) return state(apiStatus, 2);
+	const neverSent = order.IsSent === false || (order.IsSent === undefined && Array.isArray(order.Messages) && !lastSend(order));
+	return state(neverSent ? 'Not sent' : 'Unknown', 1);
 }

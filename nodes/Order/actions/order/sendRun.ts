@@ -15,8 +15,8 @@ import type { SingleOrderPath } from './orderApi';
 import { getOrder, SINGLE_ORDER_PATHS } from './orderApi';
 import type { IdempotencyHeader, SendOutcome } from './sendApi';
 import { IDEMPOTENCY_HEADERS, sendBatch } from './sendApi';
-import type { DeliveryOutcome, SendTarget } from './sendLogic';
-import { deliveryOutcome, normalizeTransportType, planBatches, sendIdempotencyKey, TRANSPORT_TYPES } from './sendLogic';
+import type { SendTarget } from './sendLogic';
+import { deliveryState, normalizeTransportType, planBatches, sendFacts, sendIdempotencyKey, TRANSPORT_TYPES } from './sendLogic';
 
 const CUSTOM = 'custom';
 
@@ -192,17 +192,27 @@ export async function sendAll(
 	});
 }
 
-/** The output fields of one sent (or already sent) order. */
+/**
+ * The output fields of one sent (or already sent) order: how it went out (sentVia, sentAt: the
+ * service's send message) and, separately, what the service says of its delivery (deliveryStatus;
+ * deliveredAt only once it says Delivered).
+ */
 export function sendOutput(report: SendReport, settings: SendSettings): IDataObject {
 	const { request, outcome, order } = report;
-	const delivery: DeliveryOutcome = order && settings.checkDelivery ? deliveryOutcome(order, request.transportType) : {};
 	const out: IDataObject = settings.fetchFull && order ? { ...order } : { OrderID: request.orderId };
 	out.OrderID = request.orderId;
 	out.sent = outcome.status !== 'failed';
 	out.alreadySent = outcome.status === 'alreadySent';
 	out.transportType = request.transportType;
 	out.strict = request.strict;
-	for (const [field, value] of Object.entries(delivery)) if (value !== undefined) out[field] = value;
+	if (order && settings.checkDelivery) {
+		Object.assign(out, sendFacts(order, request.transportType));
+		const { status, details } = deliveryState(order);
+		out.deliveryStatus = status;
+		if (status === 'Delivered' && details.DocumentDeliveryDate) out.deliveredAt = details.DocumentDeliveryDate;
+		const info = details.DocumentRefusedInfo || details.DocumentDeliveryInfo;
+		if (info) out.deliveryInfo = info;
+	}
 	if (order && !settings.fetchFull) {
 		if (order.OrderStatus !== undefined) out.OrderStatus = order.OrderStatus;
 		if (order.IsSent !== undefined) out.IsSent = order.IsSent;
