@@ -42,8 +42,8 @@ describe('orders', () => {
 			Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
 			CounterParty: { DisplayName: 'Peppol Demo Belgium NV', PartyType: 'Customer' },
 			// As the service writes them: Belgian time (CET in March), milliseconds, no zone.
-			Created: expect.stringMatching(/^2024-03-01T13:00:00\.5\d*$/),
-			LastModified: expect.stringMatching(/^2024-03-01T13:00:00\.5\d*$/),
+			Created: expect.stringMatching(/^2024-03-01T13:00:0\d\.\d+$/),
+			LastModified: expect.stringMatching(/^2024-03-01T13:00:0\d\.\d+$/),
 		});
 		expect(o.OrderLines[0]).toMatchObject({ Quantity: 2, UnitPriceExcl: 10.5, VATPercentage: 21, AmountExcl: 21, AmountVAT: 4.41 });
 		const slash = await post(emu, '/v1/orders/', orderBody());
