@@ -30,6 +30,7 @@ export class AccessPointOrder implements INodeType {
 		version: 1,
 		subtitle: actionSubtitle(resources),
 		description: 'Create, send and read orders (invoices, credit notes …), and list parties and products, with OData filters',
+		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#order',
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
