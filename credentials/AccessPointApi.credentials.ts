@@ -7,7 +7,7 @@ export class AccessPointApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#accesspoint-api-api-key';
 
 	properties: INodeProperties[] = [
 		{

@@ -20,6 +20,7 @@ export class AccessPointTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).length }} event type(s)',
 		description: 'Starts the workflow the moment the access point reports an order change or a delivery status (signed webhooks)',
+		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#accesspoint-trigger',
 		defaults: { name: 'AccessPoint Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -32,6 +32,7 @@ export class AccessPointIdentification implements INodeType {
 		version: 1,
 		subtitle: actionSubtitle([identification]),
 		description: 'Identify the authorised user of a registered entity (KYC) and wait for the result',
+		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#identification',
 		defaults: { name: 'AccessPoint Identification' },
 		// As a tool only Start and Parse Callback make sense; the router refuses the waiting operations.
 		usableAsTool: true,

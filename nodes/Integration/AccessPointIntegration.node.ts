@@ -21,6 +21,7 @@ export class AccessPointIntegration implements INodeType {
 			' + ($parameter["operation"] === "create" ? ": " + ({ ChorusPro: "Chorus Pro", other: $parameter["networkName"] }[$parameter["network"]] ?? $parameter["network"]) : "")',
 		),
 		description: 'Activate e-invoicing networks (Peppol, SDI, ...) for a registered company',
+		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#integration',
 		defaults: { name: 'AccessPoint Integration' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -21,6 +21,7 @@ export class AccessPointOrderTrigger implements INodeType {
 		subtitle: '={{ ({ newOrUpdatedOrder: "New or updated orders", newIncomingInvoice: "New supplier invoices" })[$parameter["event"]] ?? "New orders" }}',
 		// n8n's node panel lists this trigger inside the AccessPoint Order entry and shows this text for both.
 		description: 'Create, send and read orders (invoices, credit notes …), and start a workflow when orders are created or changed or a supplier invoice arrives',
+		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#order-trigger',
 		defaults: { name: 'AccessPoint Order Trigger' },
 		polling: true,
 		inputs: [],

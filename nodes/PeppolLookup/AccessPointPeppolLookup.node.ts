@@ -22,6 +22,7 @@ export class AccessPointPeppolLookup implements INodeType {
 		subtitle:
 			'={{ $parameter["identifierType"] === "scheme" ? ($parameter["scheme"] === "other" ? $parameter["schemeCode"] : $parameter["scheme"]) + ":" + $parameter["schemeValue"] : $parameter["identifier"] }}',
 		description: 'Check whether a receiver is on Peppol and can receive invoices and credit notes',
+		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#peppol-lookup',
 		defaults: { name: 'AccessPoint Peppol Lookup' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -17,6 +17,7 @@ export class AccessPointRegistration implements INodeType {
 		version: 1,
 		subtitle: actionSubtitle([registration]),
 		description: 'Register company entities for e-invoicing and manage them',
+		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#registration',
 		defaults: { name: 'AccessPoint Registration' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
