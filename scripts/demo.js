@@ -346,10 +346,11 @@ const SCENARIOS = [
 				emu.delivery.set(a, 'Refused', { reason: 'REF', info: 'Unknown purchase order number' });
 				note(`two invoices sent over Peppol (${a}, ${b}); then ${a} Delivered, ${b} Error, ${a} Refused by the buyer`);
 				await emu.webhooks.settle();
-				const runs = await t.waitForExecutions(5);
+				// Per invoice the send's message is inserted, then updated (Sent); then a's two responses and b's failed delivery.
+				const runs = await t.waitForExecutions(7);
 				const reached = (name) => runs.filter((r) => r.executed(name) && r.items(name).length).length;
 				note(
-					`5 signed calls -> ${runs.length} executions: Delivered ${reached('Delivered: record it')}, ALERT ${reached('ALERT: refused or error')}, no action ${reached('Sent or accepted: no action')}`,
+					`7 signed calls -> ${runs.length} executions: Delivered ${reached('Delivered: record it')}, ALERT ${reached('ALERT: refused or error')}, no action ${reached('Sent or accepted: no action')}`,
 				);
 				await t.deactivate();
 				note(`unpublished: ${emu.webhooks.list().length} webhooks left at the access point`);
