@@ -171,7 +171,7 @@ function messageFields(ev: ServiceEvent): IDataObject {
 }
 
 /** A full order's CurrentDocumentDeliveryDetails, flattened. */
-export function flattenDelivery(order: IDataObject): IDataObject {
+function flattenDelivery(order: IDataObject): IDataObject {
 	const d = record(order.CurrentDocumentDeliveryDetails);
 	return {
 		delivered: d.IsDocumentDelivered === true,

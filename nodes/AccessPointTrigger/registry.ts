@@ -11,8 +11,8 @@
  *    what this call made. A limit refusal is remembered for a minute: n8n 2.41 tries an
  *    activation 5 times on the same static data, and the later attempts repeat the refusal
  *    without a request (no create and delete again each time).
- *  - delete: every stored webhook; one already gone (404, or an answer false / 400 while the
- *    list no longer shows it) is not an error.
+ *  - delete: every stored webhook; one already gone (404, or any other answer while the list
+ *    no longer shows it) is not an error.
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -91,22 +91,19 @@ async function listWebhooks(ctx: IHookFunctions, client: ApiClient): Promise<IDa
 /** Deletes webhooks by id; answers the ones that still exist (gone = deleted). */
 async function deleteAll(ctx: IHookFunctions, client: ApiClient, retry: RetryPolicy, hooks: StoredWebhook[]): Promise<StoredWebhook[]> {
 	const failed: StoredWebhook[] = [];
-	let unsure = false;
 	for (const hook of hooks) {
 		try {
 			// Deleting twice is harmless, so transient failures are retried like reads.
 			const answer = await client.request<unknown>({ method: 'DELETE', path: `/v1/webhooks/${encodeURIComponent(hook.id)}`, operation: `Delete webhook ${hook.id}`, retry });
 			if (answer !== false) continue;
-			unsure = true;
 		} catch (error) {
 			if (statusOf(error) === 404) continue;
-			unsure ||= statusOf(error) === 400;
 			ctx.logger.warn(`AccessPoint Trigger: could not delete webhook ${hook.id}: ${textOf(error).slice(0, 300)}`);
 		}
 		failed.push(hook);
 	}
-	if (!unsure) return failed;
-	// "false" or a 400 may mean it was gone already: the list decides.
+	if (!failed.length) return failed;
+	// An answer false, a 400 or a failure may come for a webhook already gone: the list decides.
 	try {
 		const listed = new Set((await listWebhooks(ctx, client)).map((w) => String(w.WebhookID)));
 		return failed.filter((hook) => listed.has(hook.id));

@@ -125,6 +125,18 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(await t.deactivate()).toEqual([true]); // nothing left to delete
 		});
 
+		it('a delete that fails: a webhook the list no longer shows counts as deleted, one still listed is kept for the next time', async () => {
+			const t = await trigger({ events: ['orderCreated', 'orderUpdated'] });
+			await t.activate();
+			const ids = emu.webhooks.list().map((w) => w.WebhookID as number);
+			hub().remove(ids[0]);
+			emu.failNext(2, 500, { method: 'DELETE' });
+			expect(await t.deactivate()).toEqual([false]);
+			expect(stored(t)!.webhooks.map((w) => w.id)).toEqual([String(ids[1])]);
+			expect(await t.deactivate()).toEqual([true]);
+			expect(emu.webhooks.list()).toEqual([]);
+		});
+
 		it('"Order Deleted" saved by 0.1: publishing is refused before any request with what to do; a published workflow keeps receiving its other events', async () => {
 			const refused = await trigger({ events: ['orderCreated', 'orderDeleted'] });
 			emu.clearRequests();
