@@ -22,9 +22,11 @@
  * writes would both see the event as new. So each also records a claim (the key and its
  * execution id), waits SETTLE_MS, and records both again: an execution whose claim was
  * overwritten while the key stayed lost the race to another one with the same event and
- * passes nothing on; one whose key and claim are both gone was overwritten by an unrelated
- * event and keeps it. Residual (README, "Repeated deliveries"): a competitor whose read and
- * write take longer than SETTLE_MS, or three writers interleaving within it.
+ * passes nothing on; one whose key and claim are both gone was overwritten by another event's
+ * write (the same lost update would drop the record, and a later repeat would pass): it keeps
+ * the event and writes and reads back again until its claim stands. Residual (README,
+ * "Repeated deliveries"): a competitor whose read and write take longer than SETTLE_MS, or
+ * writes overwriting a record more than ROUNDS times in a row.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
@@ -64,6 +66,8 @@ const STORE_ATTEMPTS = 5;
 const STORE_BACKOFF_MS = 25;
 /** How long a claim is left before it is read back: longer than a store read and write take. */
 export const SETTLE_MS = 200;
+/** Most read-backs of a record that other executions' writes keep overwriting. */
+const ROUNDS = 5;
 
 export type Store = (entries: string[]) => Promise<{ processed: unknown[] }>;
 
@@ -83,16 +87,29 @@ async function record(store: Store, entries: string[]): Promise<Set<string>> {
 
 /**
  * The events (each a pair of keys: this bucket's, the one before's) this execution owns: not
- * seen before, and its claim still standing after SETTLE_MS (see the header).
+ * seen before, and its claim still standing after SETTLE_MS (see the header). A key and claim
+ * both gone were overwritten by another event's write: written again and read back after
+ * SETTLE_MS once more, up to ROUNDS times, so the record is not lost either.
  */
 export async function claimEvents(store: Store, events: Array<[string, string]>, owner: string, settleMs = SETTLE_MS): Promise<Set<string>> {
 	const claim = (key: string) => `${key}#${owner}`;
 	const seen = await record(store, events.flatMap(([key, before]) => [key, before, claim(key)]));
-	const fresh = events.filter(([key, before]) => !seen.has(key) && !seen.has(before)).map(([key]) => key);
-	if (!fresh.length) return new Set();
-	await sleep(settleMs);
-	const after = await record(store, fresh.flatMap((key) => [key, claim(key)]));
-	return new Set(fresh.filter((key) => after.has(claim(key)) || !after.has(key)));
+	let pending = events.filter(([key, before]) => !seen.has(key) && !seen.has(before)).map(([key]) => key);
+	const owned = new Set<string>();
+	for (let round = 0; round < ROUNDS && pending.length; round++) {
+		// Spread at random: executions that wrote together must not read back (and write) together again.
+		await sleep(settleMs + Math.floor(Math.random() * settleMs));
+		const after = await record(store, pending.flatMap((key) => [key, claim(key)]));
+		const overwritten: string[] = [];
+		for (const key of pending) {
+			if (after.has(claim(key))) owned.add(key);
+			else if (!after.has(key)) overwritten.push(key);
+			// else: another execution with the same event claimed it last; it passes it on.
+		}
+		pending = overwritten;
+	}
+	for (const key of pending) owned.add(key);
+	return owned;
 }
 
 export async function recordExecution(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

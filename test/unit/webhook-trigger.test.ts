@@ -256,6 +256,28 @@ describe('duplicates: keys by content, claims over the store', () => {
 		expect(m.list).toEqual(expect.arrayContaining(['other', 'E@2', 'E@2#A']));
 	});
 
+	it('six events at once, two of them delivered twice: each owned exactly once and every record kept (the store\'s concurrent writes lose none)', async () => {
+		let lost = 0;
+		let wrongOwners = 0;
+		for (let trial = 0; trial < 10; trial++) {
+			let list: string[] = [];
+			const store: Store = async (entries) => {
+				const row = [...list];
+				await sleep(0);
+				const processed = entries.filter((e) => row.includes(e));
+				for (const e of entries) if (!row.includes(e)) row.push(e);
+				await sleep(0);
+				list = row;
+				return { processed };
+			};
+			const keys = ['A', 'B', 'C', 'D', 'E', 'F'];
+			const owned = await Promise.all([...keys, 'A', 'B'].map((k, i) => claimEvents(store, [[`${k}@2`, `${k}@1`]], `x${i}`, 10)));
+			lost += keys.filter((k) => !list.includes(`${k}@2`)).length;
+			wrongOwners += keys.filter((k) => owned.filter((set) => set.has(`${k}@2`)).length !== 1).length;
+		}
+		expect({ lost, wrongOwners }).toEqual({ lost: 0, wrongOwners: 0 });
+	});
+
 	it('an event seen in this window or the one before is not passed on', async () => {
 		const m = storeModel();
 		m.list = ['E@1'];

@@ -513,6 +513,20 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(t.errors).toEqual([]);
 		});
 
+		it('many different events at once (as a send gives Order I, Message I and U together), then all replayed: none passes on twice (no record lost to the store\'s concurrent writes)', async () => {
+			const rounds = 3;
+			const replayed: number[] = [];
+			for (let round = 0; round < rounds; round++) {
+				const bodies = Array.from({ length: 6 }, (_, i) => orderEvent(1000400 + round * 10 + i));
+				const burst = await Promise.all(bodies.map((b) => t.post(b, signed(t, b))));
+				expect(burst.map((r) => passedOn(r.executions))).toEqual(Array(6).fill(1));
+				const again = await Promise.all(bodies.map((b) => t.post(b, signed(t, b))));
+				replayed.push(passedOn(again.flatMap((r) => r.executions)));
+			}
+			expect(replayed).toEqual(Array(rounds).fill(0));
+			printFigures('AccessPoint Trigger: 6 events at once, then replayed (3 rounds)', { 'replays passed on': replayed });
+		});
+
 		it('a body that is not one JSON object gets 400 and starts nothing', async () => {
 			const bodies = ['not json', '{"UpdatedEntityID": 1', '[1, 2]', '[]', '"text"', JSON.stringify([orderEvent(1)])];
 			const answers = [];
