@@ -177,9 +177,18 @@ async function main() {
 				});
 			}
 
-			await step('AccessPoint Trigger: publish creates the webhooks, signed events start executions, a forged call none, a replay never passed on, unpublish deletes them', async () => {
+			await step('AccessPoint Trigger: publish creates the webhooks, signed events (published shapes) start executions, a forged call none, a replay never passed on, a restart re-creates a deleted webhook, unpublish deletes them, refusals before any request', async () => {
 				const { checkWebhookTrigger } = require('./lib/webhook');
-				const figures = await checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log: (line) => log(`   ${line}`) });
+				// A restart with a webhook deleted at the service meanwhile (the same folder and port, so the other steps' client still works).
+				const restart = async (whileDown) => {
+					await server.stop();
+					await whileDown();
+					server = await startServer(tc, serverEnv, { logFile: serverLog });
+					const again = new Rest(server.base);
+					await again.loginOwner();
+					return again;
+				};
+				const figures = await checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log: (line) => log(`   ${line}`), restart });
 				log(`   ${JSON.stringify(figures)}`);
 			});
 

@@ -41,7 +41,16 @@ async function main() {
 		console.log(`n8n ${tc.n8n.version} at ${server.base} (ready in ${(server.ms / 1000).toFixed(1)} s); emulator ${emu.url}`);
 		const rest = new Rest(server.base);
 		await rest.loginOwner();
-		const figures = await checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log: (line) => console.log(`   ${line}`) });
+		const restart = async (whileDown) => {
+			await server.stop();
+			await whileDown();
+			server = await startServer(tc, env, { logFile });
+			console.log(`   n8n restarted (ready in ${(server.ms / 1000).toFixed(1)} s)`);
+			const again = new Rest(server.base);
+			await again.loginOwner();
+			return again;
+		};
+		const figures = await checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log: (line) => console.log(`   ${line}`), restart });
 		console.log(`webhook e2e: ok ${JSON.stringify(figures)} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 	} catch (error) {
 		console.log(`webhook e2e: FAILED ${error && error.message ? error.message : error}`);

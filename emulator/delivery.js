@@ -146,7 +146,7 @@ function send(s, partyId, order, how) {
 /**
  * The Incoming response message of a delivery step, with its response file.
  * @param {Internal} s @param {string} partyId @param {Order} order @param {DeliveryRecord} rec
- * @param {{ kind: 'MLR'|'IMR', code: string, flow: string, text: string, at: string, info?: string | null, reasonCode?: string | null, legacy: string }} r
+ * @param {{ kind: 'MLR'|'IMR', code: string, flow: string | undefined, failed?: boolean, text: string, at: string, info?: string | null, reasonCode?: string | null, legacy: string }} r
  * @param {number} [MessageID] fixed id (derived views), else the next one
  */
 function response(s, partyId, order, rec, r, MessageID = ++s.store.ids.message) {
@@ -158,14 +158,14 @@ function response(s, partyId, order, rec, r, MessageID = ++s.store.ids.message) 
 		FileID: ref.FileID,
 		CreationDate: r.at,
 		TransportType: 'Peppol',
-		Success: true,
+		Success: !r.failed,
 		Trials: 0,
 		Destination: rec.destination || null,
 		MessageDirection: 'Incoming',
 	};
 	/** @type {Record<string, any>} */
 	const extra = { MessageID, EInvoiceFlowState: r.flow, Status: r.legacy, Date: r.at, StatusInfo: r.info || r.text };
-	if (r.info) extra.AdditionalFlowStateInformation = r.info;
+	if (r.info && r.flow) extra.AdditionalFlowStateInformation = r.info;
 	if (r.reasonCode) extra.RefusedReasonTC = r.reasonCode;
 	busOnly.set(m, extra);
 	return m;
@@ -194,7 +194,8 @@ function apply(s, partyId, order, rec, outcome, o) {
 	if (outcome === 'Error') {
 		rec.status = 'Error';
 		rec.info = o.info || TEXT.Error;
-		add({ kind: 'MLR', code: 'RE', flow: 'Refused', text: rec.info, info: rec.info, at: o.at, legacy: 'Error' });
+		// A failed delivery: the page says only "Success: when false, failed" (assumed: no flow state).
+		add({ kind: 'MLR', code: 'RE', flow: undefined, failed: true, text: rec.info, info: rec.info, at: o.at, legacy: 'Error' });
 	}
 	if (outcome === 'Refused') {
 		Object.assign(rec, { status: 'Error', refusedAt: o.at, refusedInfo: o.info || TEXT.Refused, refusedReason: o.reason || DEFAULT_REFUSAL_CODE });

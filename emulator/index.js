@@ -49,6 +49,8 @@ const deliveryControls = require('./delivery').controls;
  * @property {number} webhookStaleSeconds how old the 'stale-timestamp' fault's t is (3600)
  * @property {number} webhookHoldMs longest hold of an 'out-of-order' delivery (2000)
  * @property {number} webhookLogLimit deliveries kept in the log (1000)
+ * @property {'published'|'older'} webhookPayloadForm the webhook wrapper the service's page publishes, or its older form ('published')
+ * @property {boolean} webhookConfirmation a new webhook gets the confirmation carrying its secret (true)
  * @property {number} oauthAccessTokenSeconds access-token lifetime (3600)
  * @property {number} oauthCodeSeconds authorization-code lifetime (600)
  * @property {boolean} oauthRotateRefreshTokens a refresh grant replaces the refresh token (true)
@@ -97,7 +99,7 @@ const deliveryControls = require('./delivery').controls;
 /**
  * @typedef {object} EmulatorWebhooks webhook registry and delivery log (see emulator/webhooks.js)
  * @property {() => Array<ReturnType<typeof import('./webhooks').view>>} list every webhook, no secrets
- * @property {(filter?: { webhookId?: number, state?: string }) => import('./webhooks').Delivery[]} deliveries
+ * @property {(filter?: { webhookId?: number, state?: string, confirmations?: boolean }) => import('./webhooks').Delivery[]} deliveries
  * @property {() => void} clearDeliveries forget finished deliveries
  * @property {(n: number, kind: 'wrong-signature'|'stale-timestamp'|'duplicate'|'out-of-order', match?: { webhookId?: number }) => void} failNext
  * @property {(timeoutMs?: number) => Promise<void>} settle resolves once no delivery is queued, sending, retrying or held

@@ -8,6 +8,12 @@
  * s = HMAC-SHA256(secret, "<t>.<raw JSON body>"). Each attempt is signed afresh (new t); the body of a
  * delivery never changes between attempts.
  *
+ * Bodies are the wrapper the service's page "Use webhooks to catch E-Invoice statuses" publishes (see
+ * README.md, "Webhooks", for which parts are published, reported by integrators or assumed): `notices()`
+ * turns one change of the store into what the service sends for it, e.g. a sent Peppol invoice's message
+ * into Message I then Message U (flow state Sent), a customer's response into a new Message I. A delete
+ * sends nothing. Creating a webhook sends it a confirmation carrying its secret (`webhookConfirmation`).
+ *
  * Only loopback hosts are ever contacted (house rule: no traffic beyond 127.0.0.1). An https URL on
  * another host is accepted at creation, as the service would, but its deliveries are recorded as
  * `skipped` and nothing is sent.
@@ -39,6 +45,10 @@ const WEBHOOK_DEFAULTS = Object.freeze({
 	webhookHoldMs: 2000,
 	/** deliveries kept in the log (oldest finished ones dropped first) */
 	webhookLogLimit: 1000,
+	/** 'published': the page's current wrapper (EntityDetail.OrderMessage); 'older': its older form (message fields in EntityDetail) */
+	webhookPayloadForm: 'published',
+	/** send a new webhook the confirmation (with its secret) the service's page describes */
+	webhookConfirmation: true,
 });
 
 /** Fault kinds of webhook delivery (`emu.webhooks.failNext`). */
@@ -70,10 +80,11 @@ const FINAL = ['delivered', 'failed', 'canceled', 'skipped'];
  * @typedef {object} Delivery
  * @property {number} DeliveryID
  * @property {number} WebhookID
- * @property {number} EventID
+ * @property {number | null} EventID the store's change event (null for a confirmation); one change may give two deliveries (I then U)
  * @property {'Order'|'Message'} EntityType
- * @property {'I'|'U'|'D'} EntityUpdateType
- * @property {number} OrderID
+ * @property {'I'|'U'} EntityUpdateType
+ * @property {number | null} OrderID
+ * @property {boolean} [confirmation] the message sent when the webhook was made
  * @property {string} url
  * @property {string} body the raw JSON sent on every attempt
  * @property {'held'|'queued'|'sending'|'retrying'|'delivered'|'failed'|'canceled'|'skipped'} state
@@ -82,6 +93,7 @@ const FINAL = ['delivered', 'failed', 'canceled', 'skipped'];
  * @property {string | null} nextAttemptAt ISO time of the scheduled retry (real time)
  * @property {string} [reason] why a delivery was skipped or canceled
  * @typedef {{ remaining: number, kind: string, match: { webhookId?: number } }} QueuedWebhookFault
+ * @typedef {{ update: 'I'|'U', body: Record<string, any> }} Notice what the service sends for a change
  */
 
 /** @param {string} hostname */
@@ -98,53 +110,64 @@ const sign = (secret, t, rawBody) => crypto.createHmac('sha256', secret).update(
 
 const newSecret = () => crypto.randomBytes(32).toString('hex');
 
-/** @param {Webhook} w the public view: never the secret */
-const view = (w) => ({ WebhookID: w.WebhookID, PartyID: w.PartyID, EntityType: w.EntityType, EntityUpdateType: w.EntityUpdateType, WebhookURL: w.WebhookURL, Created: w.Created });
+/** @param {Webhook} w the service's Webhook (its OpenAPI): never the secret */
+const apiView = (w) => ({ WebhookID: w.WebhookID, CompanyID: w.PartyID, EntityType: w.EntityType, EntityUpdateType: w.EntityUpdateType, WebhookURL: w.WebhookURL });
+/** @param {Webhook} w what the control API and `emu.webhooks.list()` show: the service's view plus PartyID and Created */
+const view = (w) => ({ ...apiView(w), PartyID: w.PartyID, Created: w.Created });
+
+/** A time as the service writes it: zoneless, with milliseconds (2026-05-04T09:55:34.063). @param {unknown} at */
+const zoneless = (at) => (at ? new Date(String(at)).toISOString().replace(/Z$/, '') : undefined);
+/** The older form's date (its example: 31/01/2000). @param {unknown} at */
+const dayMonthYear = (at) => (at ? new Date(String(at)).toISOString().slice(0, 10).split('-').reverse().join('/') : undefined);
+/** @param {Record<string, any>} o drops undefined fields */
+const defined = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /**
- * The JSON body of an event as sent to one webhook. The service does not publish its payload; this one
- * names the entity first as its docs' example does, and carries what a receiver needs to act without a
- * read: the ids, the update type, the event time, and for Message events the delivery flow state.
- * @param {Webhook} hook @param {import('./events').ChangeEvent} ev
+ * The service's wrapper for one message (published form: EntityDetail.OrderMessage and
+ * AdditionalMessageInformation; older form: the message fields in EntityDetail, the state in
+ * MessageAdditionalInformation, the date as DD/MM/YYYY).
+ * @param {'published'|'older'} form @param {number} id @param {'I'|'U'} update
+ * @param {Record<string, any>} message OrderMessage fields @param {Record<string, any>} state
  */
-function payload(hook, ev) {
-	const o = ev.order || {};
-	const tail = { PartyID: Number(ev.partyId), WebhookID: hook.WebhookID, EventID: ev.id, EventDate: ev.at };
-	if (ev.entity === 'Message') {
-		const m = ev.message || {};
-		return {
-			OrderID: o.OrderID,
-			EntityType: 'Message',
-			EntityUpdateType: ev.update,
-			EntityID: m.MessageID,
-			MessageID: m.MessageID,
-			OrderNumber: o.OrderNumber,
-			TransportType: m.TransportType,
-			Status: m.Status,
-			Description: m.Description,
-			Date: m.Date,
-			...(m.StatusDate ? { StatusDate: m.StatusDate } : {}),
-			...(m.StatusInfo ? { StatusInfo: m.StatusInfo } : {}),
-			...(m.RefusedReasonTC ? { RefusedReasonTC: m.RefusedReasonTC } : {}),
-			...tail,
-		};
-	}
-	const counter = o.CounterParty || {};
-	return {
-		OrderID: o.OrderID,
-		EntityType: 'Order',
-		EntityUpdateType: ev.update,
-		EntityID: o.OrderID,
-		OrderNumber: o.OrderNumber,
-		OrderType: o.OrderType,
-		OrderDirection: o.OrderDirection,
-		OrderStatus: o.OrderStatus,
-		IsSent: o.IsSent,
-		CounterPartyName: counter.DisplayName || (o.Customer && o.Customer.Name) || null,
-		LastModified: o.LastModified,
-		...tail,
-	};
+function messageBody(form, id, update, message, state) {
+	const head = { UpdatedEntityID: id, UpdatedEntityType: 'Message', WebhookUpdateTypeTC: update };
+	if (form === 'older') return { ...head, EntityDetail: defined({ ...message, CreationDate: dayMonthYear(message.CreationDate), MessageAdditionalInformation: state }) };
+	return { ...head, EntityDetail: { OrderMessage: defined({ ...message, CreationDate: zoneless(message.CreationDate) }), AdditionalMessageInformation: defined(state) } };
 }
+
+/** The published OrderMessage fields; the rest of a bus message (MessageID, flow state, legacy names) is not sent as such. */
+const ORDER_MESSAGE = ['OrderID', 'FileID', 'CreationDate', 'TransportType', 'Success', 'Trials', 'Destination', 'MessageDirection', 'Description'];
+
+/**
+ * What the service sends for one change of the store: one notice per bus event (emulator/delivery.js
+ * already emits what the page "Webhooks" shows: the send's message I without file, then U with the UBL
+ * sent and flow state Sent; each response a new Message I, Incoming, Description "<code>: <text>", its
+ * FileID and flow state; a failed delivery an Incoming MLR with Success false). An order: a short Order
+ * notice (integrators report an empty EntityDetail). A delete: nothing (reported).
+ * @param {import('./events').ChangeEvent} ev @param {'published'|'older'} form
+ * @returns {Notice[]}
+ */
+function notices(ev, form) {
+	const o = ev.order || {};
+	if (ev.update === 'D') return [];
+	if (ev.entity === 'Order') return [{ update: ev.update, body: { UpdatedEntityID: o.OrderID, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: ev.update, EntityDetail: {} } }];
+	const m = ev.message || {};
+	const message = Object.fromEntries(ORDER_MESSAGE.filter((k) => m[k] !== undefined && m[k] !== null).map((k) => [k, m[k]]));
+	const state = { EInvoiceFlowState: m.EInvoiceFlowState, AdditionalFlowStateInformation: m.AdditionalFlowStateInformation };
+	return [{ update: ev.update === 'U' ? 'U' : 'I', body: messageBody(form, m.MessageID, ev.update === 'U' ? 'U' : 'I', message, state) }];
+}
+
+/**
+ * The confirmation a new webhook gets (the page: "a Message confirmation ... does contain the
+ * secret"; its shape is not published: assumed).
+ * @param {Webhook} hook
+ */
+const confirmation = (hook) => ({
+	UpdatedEntityID: hook.WebhookID,
+	UpdatedEntityType: 'Message',
+	WebhookUpdateTypeTC: 'I',
+	EntityDetail: { WebhookID: hook.WebhookID, EntityType: hook.EntityType, EntityUpdateType: hook.EntityUpdateType, WebhookURL: hook.WebhookURL, Secret: hook.secret },
+});
 
 class WebhookHub {
 	/**
@@ -228,7 +251,13 @@ class WebhookHub {
 			secret: newSecret(),
 		};
 		this.hooks.set(hook.WebhookID, hook);
-		return /** @type {any} */ ({ ...view(hook), Secret: hook.secret });
+		if (this.s.config.webhookConfirmation !== false) {
+			const d = this.record(hook, { id: null, entity: 'Message', orderId: null }, { update: 'I', body: confirmation(hook) });
+			d.confirmation = true;
+			// Sent once the answer is on its way, as a call of the service would arrive.
+			if (d.state !== 'skipped') this.later(0, () => this.enqueue(hook.WebhookID, d));
+		}
+		return /** @type {any} */ ({ ...apiView(hook), Secret: hook.secret });
 	}
 
 	/** @param {number} id @returns {boolean} whether it existed */
@@ -264,10 +293,18 @@ class WebhookHub {
 		return f.kind;
 	}
 
-	/** @param {{ webhookId?: number, state?: string }} [filter] @returns {Delivery[]} copies, oldest first */
+	/**
+	 * @param {{ webhookId?: number, state?: string, confirmations?: boolean }} [filter] confirmations: also the ones sent at create
+	 * @returns {Delivery[]} copies, oldest first
+	 */
 	deliveries(filter = {}) {
 		return clone(
-			this.log.filter((d) => (filter.webhookId === undefined || d.WebhookID === Number(filter.webhookId)) && (!filter.state || d.state === filter.state)),
+			this.log.filter(
+				(d) =>
+					(filter.webhookId === undefined || d.WebhookID === Number(filter.webhookId)) &&
+					(!filter.state || d.state === filter.state) &&
+					(filter.confirmations || !d.confirmation),
+			),
 		);
 	}
 
@@ -282,44 +319,54 @@ class WebhookHub {
 	}
 
 	/**
-	 * Store change listener: one delivery per matching webhook.
+	 * Store change listener: what the service sends for the change (notices), one delivery per notice and matching webhook.
 	 * @param {import('./events').ChangeEvent} ev
 	 */
 	onEvent(ev) {
 		if (this.s.closing) return;
-		for (const hook of this.hooks.values()) {
-			if (hook.PartyID !== Number(ev.partyId) || hook.EntityType !== ev.entity) continue;
-			if (hook.EntityUpdateType !== null && hook.EntityUpdateType !== ev.update) continue;
-			const d = this.record(hook, ev);
-			if (d.state === 'skipped') continue;
-			const fault = this.takeFault(hook);
-			if (fault) d.faults.push(fault);
-			if (fault === 'out-of-order') {
-				d.state = 'held';
-				const held = this.held.get(hook.WebhookID) || [];
-				held.push(d);
-				this.held.set(hook.WebhookID, held);
-				this.later(Number(this.s.config.webhookHoldMs) || 0, () => this.release(hook.WebhookID, d));
-				continue;
+		const form = this.s.config.webhookPayloadForm === 'older' ? 'older' : 'published';
+		for (const notice of notices(ev, form)) {
+			for (const hook of this.hooks.values()) {
+				if (hook.PartyID !== Number(ev.partyId) || hook.EntityType !== ev.entity) continue;
+				if (hook.EntityUpdateType !== null && hook.EntityUpdateType !== notice.update) continue;
+				const d = this.record(hook, ev, notice);
+				if (d.state !== 'skipped') this.dispatch(hook, d);
 			}
-			this.enqueue(hook.WebhookID, d);
-			for (const h of this.held.get(hook.WebhookID) || []) this.enqueue(hook.WebhookID, h);
-			this.held.delete(hook.WebhookID);
 		}
 	}
 
-	/** @param {Webhook} hook @param {import('./events').ChangeEvent} ev @returns {Delivery} */
-	record(hook, ev) {
+	/** Queue a delivery, with the fault queued for its webhook if any. @param {Webhook} hook @param {Delivery} d */
+	dispatch(hook, d) {
+		const fault = this.takeFault(hook);
+		if (fault) d.faults.push(fault);
+		if (fault === 'out-of-order') {
+			d.state = 'held';
+			const held = this.held.get(hook.WebhookID) || [];
+			held.push(d);
+			this.held.set(hook.WebhookID, held);
+			this.later(Number(this.s.config.webhookHoldMs) || 0, () => this.release(hook.WebhookID, d));
+			return;
+		}
+		this.enqueue(hook.WebhookID, d);
+		for (const h of this.held.get(hook.WebhookID) || []) this.enqueue(hook.WebhookID, h);
+		this.held.delete(hook.WebhookID);
+	}
+
+	/**
+	 * @param {Webhook} hook @param {{ id: number | null, entity: 'Order'|'Message', orderId: number | null }} ev @param {Notice} notice
+	 * @returns {Delivery}
+	 */
+	record(hook, ev, notice) {
 		/** @type {Delivery} */
 		const d = {
 			DeliveryID: ++this.ids.delivery,
 			WebhookID: hook.WebhookID,
 			EventID: ev.id,
 			EntityType: ev.entity,
-			EntityUpdateType: ev.update,
+			EntityUpdateType: notice.update,
 			OrderID: ev.orderId,
 			url: hook.WebhookURL,
-			body: JSON.stringify(payload(hook, ev)),
+			body: JSON.stringify(notice.body),
 			state: 'queued',
 			faults: [],
 			attempts: [],
@@ -455,4 +502,4 @@ class WebhookHub {
 	}
 }
 
-module.exports = { WebhookHub, WEBHOOK_DEFAULTS, WEBHOOK_FAULTS, sign, isLoopback, view, payload };
+module.exports = { WebhookHub, WEBHOOK_DEFAULTS, WEBHOOK_FAULTS, sign, isLoopback, view, apiView, notices, confirmation };

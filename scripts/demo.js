@@ -348,7 +348,7 @@ const SCENARIOS = [
 				emu.delivery.set(a, 'Refused', { reason: 'REF', info: 'Unknown purchase order number' });
 				note(`two invoices sent over Peppol (${a}, ${b}); then ${a} Delivered, ${b} Error, ${a} Refused by the buyer`);
 				await emu.webhooks.settle();
-				// Each send is a Message I, then U (Sent), as the service's page "Webhooks" shows: 7 calls.
+				// Per invoice the send's message is inserted, then updated (Sent); then a's two responses and b's failed delivery.
 				const runs = await t.waitForExecutions(7);
 				const reached = (name) => runs.filter((r) => r.executed(name) && r.items(name).length).length;
 				note(

@@ -43,13 +43,13 @@ worker(async () => {
 		const runs = await t.waitForExecutions(before + 1, { timeoutMs: 10000 });
 		const run = runs[before];
 		const item = run.output(t.nodeName)[0];
-		if (i >= WARM_UP) samples.push({ changeAt, startedAt: run.startedAt, receivedAt: run.receivedAt, eventId: item.payload.EventID });
+		if (i >= WARM_UP) samples.push({ changeAt, startedAt: run.startedAt, receivedAt: run.receivedAt, orderId: item.payload.UpdatedEntityID });
 	}
 	const log = await (await fetch(`${emu.url}/_emulator/webhooks/deliveries`)).json();
 	const deliveries = Array.isArray(log) ? log : log.Items || log.deliveries || [];
-	const sentAt = new Map(deliveries.map((d) => [d.EventID, Date.parse(d.attempts[0].at)]));
+	const sentAt = new Map(deliveries.filter((d) => d.EntityType === 'Order').map((d) => [d.OrderID, Date.parse(d.attempts[0].at)]));
 	const rows = samples.map((s) => ({
-		sentToStarted: s.startedAt - sentAt.get(s.eventId),
+		sentToStarted: s.startedAt - sentAt.get(s.orderId),
 		changeToStarted: s.startedAt - s.changeAt,
 		receivedToStarted: s.startedAt - s.receivedAt,
 	}));

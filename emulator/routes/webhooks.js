@@ -1,23 +1,24 @@
 'use strict';
 
 /**
- * Webhook API (beyond the contract; see shared/api/beyond-contract.md "Webhooks"):
+ * Webhook API, as the service publishes it (its webhooks pages; its OpenAPI's Webhook
+ * `{WebhookID, CompanyID, UserID, EntityType, EntityUpdateType, WebhookURL, Secret}`; see README.md):
  *  - POST   /v1/einvoices/registrations/{id}/webhooks   create for a registered entity (answers the Secret, once)
  *  - GET    /v1/einvoices/registrations/{id}/webhooks   list that entity's webhooks (emulator addition)
  *  - DELETE /v1/einvoices/registrations/{id}/webhooks/{webhookID}                    (emulator addition)
  *  - POST   /v1/webhooks                                create for the party of the partyID header
- *  - GET    /v1/webhooks                                list the webhooks of the partyID header's party
+ *  - GET    /v1/webhooks                                the webhooks of the partyID header's party: a bare list
  *  - GET    /v1/webhooks/{webhookID}                    one webhook (emulator addition)
- *  - DELETE /v1/webhooks/{webhookID}                    delete any webhook of the account
- *  - POST   /v1/webhooks/{webhookID}/refreshsecret      new secret (path not published: emulator-specific)
- * Secrets are answered by create and refreshsecret only, never by a list or read.
+ *  - DELETE /v1/webhooks/{webhookID}                    delete any webhook of the account: answers true
+ *  - POST   /v1/webhooks/refresh/{webhookID}            a new secret, answered as a JSON string (the method is not published)
+ * Secrets are answered by create and refresh only, never by a list or read.
  * @module emulator/routes/webhooks
  */
 
 const { ApiError, badRequest } = require('../util');
 const { ownRegistration } = require('./registrations');
 const { unauthorized } = require('./auth');
-const { WebhookHub, view } = require('../webhooks');
+const { WebhookHub, apiView } = require('../webhooks');
 
 /** @typedef {import('../server').Ctx} Ctx */
 
@@ -45,16 +46,6 @@ function activeRegistration(ctx) {
 	return reg;
 }
 
-/** @param {Ctx} ctx @param {any[]} items */
-function listAnswer(ctx, items) {
-	const cfg = ctx.emu.config;
-	if (cfg.listWrapper === 'bare') return { status: 200, body: items };
-	/** @type {Record<string, any>} */
-	const body = { [cfg.listWrapper === 'value' ? 'value' : 'Items']: items };
-	if (cfg.includeCount) body.Count = items.length;
-	return { status: 200, body };
-}
-
 /**
  * A webhook of the caller's account: 404 when unknown, 401 when another account's (as orders do).
  * @param {Ctx} ctx @param {string} id
@@ -71,11 +62,11 @@ const createForRegistration = (ctx) => createFor(ctx, activeRegistration(ctx).Pa
 /** @param {Ctx} ctx */
 const createForParty = (ctx) => createFor(ctx, ctx.partyId);
 /** @param {Ctx} ctx */
-const listForRegistration = (ctx) => listAnswer(ctx, ctx.emu.webhooks.ofParty(ownRegistration(ctx, ctx.params.id).PartyID).map(view));
+const listForRegistration = (ctx) => ({ status: 200, body: ctx.emu.webhooks.ofParty(ownRegistration(ctx, ctx.params.id).PartyID).map(apiView) });
 /** @param {Ctx} ctx */
-const listForParty = (ctx) => listAnswer(ctx, ctx.emu.webhooks.ofParty(ctx.partyId).map(view));
+const listForParty = (ctx) => ({ status: 200, body: ctx.emu.webhooks.ofParty(ctx.partyId).map(apiView) });
 /** @param {Ctx} ctx */
-const getOne = (ctx) => ({ status: 200, body: view(ownWebhook(ctx, ctx.params.wid)) });
+const getOne = (ctx) => ({ status: 200, body: apiView(ownWebhook(ctx, ctx.params.wid)) });
 
 /** @param {Ctx} ctx */
 function remove(ctx) {
@@ -83,13 +74,13 @@ function remove(ctx) {
 	if (ctx.params.id !== undefined && String(hook.PartyID) !== String(ownRegistration(ctx, ctx.params.id).PartyID))
 		throw new ApiError(404, 'GenericError', `Webhook ${ctx.params.wid} not found on registration ${ctx.params.id}`);
 	ctx.emu.webhooks.remove(hook.WebhookID);
-	return { status: 200, body: {} };
+	return { status: 200, body: true };
 }
 
 /** @param {Ctx} ctx */
 function refreshSecret(ctx) {
 	const hook = ownWebhook(ctx, ctx.params.wid);
-	return { status: 200, body: { WebhookID: hook.WebhookID, Secret: ctx.emu.webhooks.refreshSecret(hook.WebhookID) } };
+	return { status: 200, body: ctx.emu.webhooks.refreshSecret(hook.WebhookID) };
 }
 
 const REG = '/v1/einvoices/registrations/(?<id>[^/]+)/webhooks';
@@ -102,7 +93,7 @@ const ROUTES = [
 	['GET', /^\/v1\/webhooks\/?$/i, listForParty, true],
 	['GET', /^\/v1\/webhooks\/(?<wid>[^/]+)\/?$/i, getOne, true],
 	['DELETE', /^\/v1\/webhooks\/(?<wid>[^/]+)\/?$/i, remove, true],
-	['POST', /^\/v1\/webhooks\/(?<wid>[^/]+)\/refreshsecret\/?$/i, refreshSecret, true],
+	['POST', /^\/v1\/webhooks\/refresh\/(?<wid>[^/]+)\/?$/i, refreshSecret, true],
 ];
 
 module.exports = { ROUTES };

@@ -1,4 +1,13 @@
-import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	ITriggerResponse,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, shownFor } from '../shared/auth';
@@ -48,13 +57,13 @@ export class AccessPointTrigger implements INodeType {
 					{
 						name: 'Delivery Status Changed',
 						value: 'deliveryStatusChanged',
-						description: 'A sent document moved on: Sent, Delivered, Error, Refused or Accepted (Message events; uses two webhooks)',
+						description: 'A sent document moved on: its flow state (Sent, Accepted, Delivered, Refused) or a failed delivery (Message events; uses two webhooks)',
 					},
 					{ name: 'Order Created', value: 'orderCreated', description: 'An invoice, credit note or other order was created' },
-					{ name: 'Order Deleted', value: 'orderDeleted', description: 'An order was deleted' },
 					{ name: 'Order Updated', value: 'orderUpdated', description: 'An order changed (status, payment, export flag, ...)' },
 				],
-				description: 'What starts the workflow. The service allows 4 webhooks per party; each order event uses one, Delivery Status Changed two.',
+				description:
+					'What starts the workflow. The service allows 4 webhooks per party: all three events take all four (Delivery Status Changed two), leaving none for other workflows or tools of the same party. A deleted order calls no webhook.',
 			},
 			{
 				displayName: 'Receive Events Of',
@@ -101,7 +110,7 @@ export class AccessPointTrigger implements INodeType {
 						typeOptions: { minValue: 1, maxValue: 1440 },
 						default: DEFAULT_MAX_AGE_MINUTES,
 						description:
-							'Calls signed longer ago than this are refused as replays; a repeated delivery of one event within it starts no second execution',
+							'Calls signed longer ago than this are refused as replays; a repeat of the same event (same content) within it passes nothing on',
 					},
 					{ ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one fails the call, and the service delivers it again' },
 					...retryOptions,
@@ -130,7 +139,16 @@ export class AccessPointTrigger implements INodeType {
 		return await receive.call(this);
 	}
 
-	/** The first step of every execution the trigger starts: records its events (see record.ts), passes the items on. */
+	/**
+	 * Starts nothing. It makes the node an in-memory trigger as well, so n8n 2.41 activates it
+	 * again at every start (it does not for a node that only has webhooks), and that activation
+	 * runs checkExists: a webhook deleted at the service while n8n was down is made again.
+	 */
+	async trigger(): Promise<ITriggerResponse> {
+		return {};
+	}
+
+	/** The first step of every execution the trigger starts: passes on only events not seen before (record.ts). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await recordExecution.call(this);
 	}

@@ -1,14 +1,24 @@
 /**
  * The AccessPoint Trigger's events (pure: no n8n context, no I/O): which API webhooks a
- * selection needs, how a received payload is classified, and the item it becomes.
+ * selection needs, how a call of the service is read, and the item it becomes.
+ *
+ * What the service sends is the wrapper its page "Use webhooks to catch E-Invoice statuses"
+ * publishes (emulator/README.md, "Webhook payloads"): `{UpdatedEntityID, UpdatedEntityType:
+ * "Message"|"Order", WebhookUpdateTypeTC: "I"|"U", EntityDetail}`. For a Message the message is
+ * `EntityDetail.OrderMessage` and its state `EntityDetail.AdditionalMessageInformation`
+ * (`EInvoiceFlowState`, `AdditionalFlowStateInformation`); the page's older form puts the
+ * message fields in `EntityDetail` itself and names the state block
+ * `MessageAdditionalInformation`. Order events carry an empty or small `EntityDetail`. No
+ * delete (D) is ever sent. A flat body (`EntityType`/`EntityUpdateType` at the top) is no
+ * form the service publishes and is not read.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-export type TriggerEvent = 'orderCreated' | 'orderUpdated' | 'orderDeleted' | 'deliveryStatusChanged';
+export type TriggerEvent = 'orderCreated' | 'orderUpdated' | 'deliveryStatusChanged';
 export type EntityType = 'Order' | 'Message';
-export type UpdateType = 'I' | 'U' | 'D';
+export type UpdateType = 'I' | 'U';
 /** The item's `event`. */
-export type OutputEvent = 'created' | 'updated' | 'deleted' | 'deliveryStatusChanged';
+export type OutputEvent = 'created' | 'updated' | 'deliveryStatusChanged';
 
 /** One API webhook: an entity type and one update type. */
 export interface Subscription {
@@ -16,37 +26,28 @@ export interface Subscription {
 	updateType: UpdateType;
 }
 
-export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['orderCreated', 'orderUpdated', 'orderDeleted', 'deliveryStatusChanged'];
+export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['orderCreated', 'orderUpdated', 'deliveryStatusChanged'];
+/** The service's limit (its webhooks page: four per party, one of each kind). */
+export const WEBHOOKS_PER_PARTY = 4;
 
 const SUBSCRIPTIONS: Record<TriggerEvent, Subscription[]> = {
 	orderCreated: [{ entityType: 'Order', updateType: 'I' }],
 	orderUpdated: [{ entityType: 'Order', updateType: 'U' }],
-	orderDeleted: [{ entityType: 'Order', updateType: 'D' }],
-	// Every delivery step (Delivered, Error, Refused, Accepted) arrives as a NEW message (I);
-	// U covers a service that updates a message's status in place.
+	// A sent document's message is inserted (I), then updated (U) with its flow state; a
+	// customer's response (IMR/MLR) is a new message (I).
 	deliveryStatusChanged: [
 		{ entityType: 'Message', updateType: 'I' },
 		{ entityType: 'Message', updateType: 'U' },
 	],
 };
 
-export function subscriptionKey(s: Subscription): string {
+export function subscriptionKey(s: { entityType: string; updateType: string }): string {
 	return `${s.entityType}:${s.updateType}`;
 }
 
 /** The webhooks a selection needs, in a stable order, each once. */
 export function subscriptionsFor(events: readonly TriggerEvent[]): Subscription[] {
-	const out: Subscription[] = [];
-	const seen = new Set<string>();
-	for (const event of TRIGGER_EVENTS) {
-		if (!events.includes(event)) continue;
-		for (const s of SUBSCRIPTIONS[event]) {
-			if (seen.has(subscriptionKey(s))) continue;
-			seen.add(subscriptionKey(s));
-			out.push(s);
-		}
-	}
-	return out;
+	return TRIGGER_EVENTS.filter((e) => events.includes(e)).flatMap((e) => SUBSCRIPTIONS[e]);
 }
 
 /** "Order I, Order U, Message I" for messages. */
@@ -58,81 +59,120 @@ export function isTriggerEvent(value: unknown): value is TriggerEvent {
 	return typeof value === 'string' && (TRIGGER_EVENTS as readonly string[]).includes(value);
 }
 
-function entityTypeOf(value: unknown): EntityType | undefined {
-	if (typeof value !== 'string') return undefined;
-	const v = value.trim().toLowerCase();
-	return v === 'order' ? 'Order' : v === 'message' ? 'Message' : undefined;
+const isRecord = (v: unknown): v is IDataObject => !!v && typeof v === 'object' && !Array.isArray(v);
+const record = (v: unknown): IDataObject => (isRecord(v) ? v : {});
+function text(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function updateTypeOf(value: unknown): UpdateType | undefined {
-	if (typeof value !== 'string') return undefined;
-	const v = value.trim().toUpperCase();
-	return v === 'I' || v === 'U' || v === 'D' ? v : undefined;
+/** A call of the service, read. */
+export interface ServiceEvent {
+	entityType: EntityType;
+	updateType: UpdateType;
+	/** UpdatedEntityID: the message's id, or the order's. */
+	entityId?: string;
+	/** Message events: the message (OrderMessage); empty for an Order event or when not sent. */
+	message: IDataObject;
+	/** Message events: AdditionalMessageInformation (older form: MessageAdditionalInformation). */
+	state: IDataObject;
 }
 
-/** What a payload is about; undefined when it names no entity/update type this trigger knows. */
-export function classify(payload: IDataObject): { entityType: EntityType; updateType: UpdateType } | undefined {
-	const entityType = entityTypeOf(payload.EntityType);
-	const updateType = updateTypeOf(payload.EntityUpdateType);
-	return entityType && updateType ? { entityType, updateType } : undefined;
+/** The event a payload reports; undefined when it names no entity/update type this trigger knows (a D, a flat body). */
+export function readServiceEvent(payload: IDataObject): ServiceEvent | undefined {
+	const entity = text(payload.UpdatedEntityType)?.toLowerCase();
+	const update = text(payload.WebhookUpdateTypeTC)?.toUpperCase();
+	const entityType = entity === 'order' ? 'Order' : entity === 'message' ? 'Message' : undefined;
+	if (!entityType || (update !== 'I' && update !== 'U')) return undefined;
+	const detail = record(payload.EntityDetail);
+	const message = entityType === 'Message' ? (isRecord(detail.OrderMessage) ? detail.OrderMessage : detail) : {};
+	const state = entityType === 'Message' ? record(detail.AdditionalMessageInformation ?? detail.MessageAdditionalInformation) : {};
+	return { entityType, updateType: update, entityId: text(payload.UpdatedEntityID), message, state };
 }
 
 /** The item's `event` when the selection asked for this kind of event; undefined: ignore it. */
-export function outputEventOf(entityType: EntityType, updateType: UpdateType, selected: readonly TriggerEvent[]): OutputEvent | undefined {
-	if (entityType === 'Message') {
-		return selected.includes('deliveryStatusChanged') && updateType !== 'D' ? 'deliveryStatusChanged' : undefined;
-	}
-	const byUpdate: Record<UpdateType, [TriggerEvent, OutputEvent]> = {
-		I: ['orderCreated', 'created'],
-		U: ['orderUpdated', 'updated'],
-		D: ['orderDeleted', 'deleted'],
-	};
-	const [wanted, output] = byUpdate[updateType];
-	return selected.includes(wanted) ? output : undefined;
+export function outputEventOf(ev: ServiceEvent, selected: readonly TriggerEvent[]): OutputEvent | undefined {
+	if (ev.entityType === 'Message') return selected.includes('deliveryStatusChanged') ? 'deliveryStatusChanged' : undefined;
+	if (ev.updateType === 'I') return selected.includes('orderCreated') ? 'created' : undefined;
+	return selected.includes('orderUpdated') ? 'updated' : undefined;
 }
 
-function scalar(value: unknown): string | undefined {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, 80);
-	return undefined;
+/** The OrderID an event is about (a Message's OrderID, an Order's UpdatedEntityID) as a safe integer, or undefined. */
+export function orderIdOf(ev: ServiceEvent): number | undefined {
+	const raw = text(ev.entityType === 'Message' ? ev.message.OrderID : ev.entityId);
+	const id = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : NaN;
+	return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
+
+/** The flow state the service reported (EInvoiceFlowState: Sent, Accepted, Delivered, Refused), or undefined. */
+export function flowStateOf(ev: ServiceEvent): string | undefined {
+	return text(ev.state.EInvoiceFlowState);
+}
+
+/** The PartyID a payload names (at the top, in EntityDetail or in its message), when it names one. */
+export function partyIdOf(payload: IDataObject): string | undefined {
+	const detail = record(payload.EntityDetail);
+	return text(payload.PartyID) ?? text(detail.PartyID) ?? text(record(detail.OrderMessage).PartyID);
+}
+
+const SECRET_KEY = /secret/i;
 
 /**
- * The key that makes a repeated delivery of one event recognisable: entity type, update
- * type, the entity and when it happened. The service sends the same EventID/EventDate on
- * every retry and duplicate; EventID is preferred because two changes of one entity can
- * share a second. Undefined when the payload names neither (the caller falls back to a
- * hash of the body, which does not change between retries either).
+ * Whether a payload is the confirmation the service sends when a webhook is made (its webhooks
+ * page: "a Message confirmation ... does contain the secret"): a field named like Secret at its
+ * top, in EntityDetail or in the message. Its shape is not published.
  */
-export function eventKey(payload: IDataObject, entityType: EntityType, updateType: UpdateType): string | undefined {
-	const entity = scalar(payload.EntityID) ?? scalar(payload.MessageID) ?? scalar(payload.OrderID);
-	const eventId = scalar(payload.EventID);
-	const when = eventId === undefined ? (scalar(payload.EventDate) ?? scalar(payload.LastModified) ?? scalar(payload.StatusDate)) : `#${eventId}`;
-	if (entity === undefined || when === undefined) return undefined;
-	return `${entityType}|${updateType}|${entity}|${when}`;
+export function isConfirmation(payload: IDataObject): boolean {
+	const detail = record(payload.EntityDetail);
+	return [payload, detail, record(detail.OrderMessage)].some((level) => Object.keys(level).some((key) => SECRET_KEY.test(key)));
 }
 
-/** The OrderID of a payload as a number JavaScript holds exactly, or undefined. */
-export function orderIdOf(payload: IDataObject): number | undefined {
-	const raw = payload.OrderID;
-	const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
-	return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+/** The value with every field named like Secret, and every text holding one of the secrets, replaced (items never carry one). */
+export function redactSecrets(value: unknown, secrets: readonly string[], depth = 0): unknown {
+	if (typeof value === 'string') return secrets.some((s) => s && value.includes(s)) ? '[redacted]' : value;
+	if (!value || typeof value !== 'object' || depth > 32) return value;
+	if (Array.isArray(value)) return value.map((v) => redactSecrets(v, secrets, depth + 1));
+	return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : redactSecrets(v, secrets, depth + 1)]));
+}
+
+/** `Description` of a network response as its code and text: "AB: The document has been ..." (IMR/MLR); text only when it has no code. */
+export function parseDescription(value: unknown): { code?: string; text?: string } {
+	const description = text(value);
+	if (description === undefined) return {};
+	const m = /^([A-Z]{2})\s*:\s*([\s\S]*)$/.exec(description);
+	return m ? { code: m[1], text: text(m[2]) } : { text: description };
 }
 
 const nullable = (value: unknown) => (value === undefined ? null : value);
 
-/** Delivery details a Message payload carries: its flow state and, when given, info and refusal reason. */
-function messageDelivery(payload: IDataObject): IDataObject {
+/**
+ * What a Message event says, flattened: the flow state as reported, the delivery status (the
+ * flow state, or Error when the message reports Success false), the response code and text
+ * of its Description, the refusal text (AdditionalFlowStateInformation) and how it travelled.
+ */
+function messageFields(ev: ServiceEvent): IDataObject {
+	const m = ev.message;
+	const flowState = flowStateOf(ev);
+	const status = flowState ?? (m.Success === false ? 'Error' : undefined);
+	const response = parseDescription(m.Description);
+	const stateInfo = text(ev.state.AdditionalFlowStateInformation);
 	return {
-		deliveryStatus: nullable(payload.Status),
-		deliveryInfo: nullable(payload.StatusInfo),
-		refusedReason: nullable(payload.RefusedReasonTC),
+		MessageID: nullable(ev.entityId),
+		flowState: nullable(flowState),
+		deliveryStatus: nullable(status),
+		deliveryInfo: nullable(response.text ?? stateInfo),
+		refusedReason: status === 'Refused' ? nullable(stateInfo ?? response.text ?? response.code) : null,
+		responseCode: nullable(response.code),
+		direction: nullable(text(m.MessageDirection)),
+		transportType: nullable(text(m.TransportType)),
+		success: typeof m.Success === 'boolean' ? m.Success : null,
+		fileId: nullable(text(m.FileID)),
 	};
 }
 
 /** A full order's CurrentDocumentDeliveryDetails, flattened. */
-export function flattenDelivery(order: IDataObject): IDataObject {
-	const d = (order.CurrentDocumentDeliveryDetails ?? {}) as IDataObject;
+function flattenDelivery(order: IDataObject): IDataObject {
+	const d = record(order.CurrentDocumentDeliveryDetails);
 	return {
 		delivered: d.IsDocumentDelivered === true,
 		deliveryStatus: nullable(d.DocumentDeliveryStatus),
@@ -144,8 +184,8 @@ export function flattenDelivery(order: IDataObject): IDataObject {
 
 export interface ItemParts {
 	event: OutputEvent;
-	entityType: EntityType;
-	updateType: UpdateType;
+	ev: ServiceEvent;
+	/** The call's body as received (secrets redacted). */
 	payload: IDataObject;
 	receivedAt: string;
 	/** With Fetch Full Order: the order as read after the event; null when it no longer exists. */
@@ -153,20 +193,21 @@ export interface ItemParts {
 }
 
 /**
- * One output item. Without a full order: the event, what it is about and the payload. With
- * one: the whole order with its delivery details flattened; for a Message event the
- * message's own flow state, info and reason win (they say what just happened).
+ * One output item. Without a full order: the event, what it is about, for a Message what it
+ * says (messageFields) and the payload. With one: the whole order with its delivery details
+ * flattened; for a Message event the message's own fields win where it names them (they say
+ * what just happened).
  */
 export function buildItem(parts: ItemParts): IDataObject {
-	const { event, entityType, updateType, payload, receivedAt, order } = parts;
-	const fromMessage = entityType === 'Message' ? messageDelivery(payload) : {};
-	const item: IDataObject = { event, entityType, updateType };
-	if (order) Object.assign(item, order, flattenDelivery(order), { event, entityType, updateType });
-	item.OrderID = nullable(payload.OrderID ?? order?.OrderID);
-	if (entityType === 'Message') item.MessageID = nullable(payload.MessageID ?? payload.EntityID);
-	if (!order && payload.OrderNumber !== undefined) item.OrderNumber = payload.OrderNumber;
-	for (const [key, value] of Object.entries(fromMessage)) {
-		if (value !== null || !(key in item)) item[key] = value;
+	const { event, ev, payload, receivedAt, order } = parts;
+	const head = { event, entityType: ev.entityType, updateType: ev.updateType };
+	const item: IDataObject = { ...head };
+	if (order) Object.assign(item, order, flattenDelivery(order), head);
+	item.OrderID = nullable(orderIdOf(ev) ?? order?.OrderID);
+	if (ev.entityType === 'Message') {
+		for (const [key, value] of Object.entries(messageFields(ev))) {
+			if (value !== null || !(key in item)) item[key] = value;
+		}
 	}
 	if (order === null) item.orderFound = false;
 	item.receivedAt = receivedAt;

@@ -1,43 +1,53 @@
 /**
- * The trigger's webhookMethods: the API webhooks that make the service call this workflow.
+ * The trigger's webhookMethods: the API webhooks that make the service call this workflow
+ * (as the service's webhooks pages and its OpenAPI publish them: create answers the webhook
+ * with its Secret, `GET /v1/webhooks` a bare list, `DELETE /v1/webhooks/{id}` true).
  *
- *  - checkExists: the stored webhooks still exist at the API, for this URL, scope and events
- *    (n8n calls it on every activation, restarts included, so nothing is created twice);
- *    stale ones are removed first.
- *  - create: one API webhook per entity/update type the events need; id + secret go to the
- *    node's static data. A failure removes what this call created before it is reported,
- *    because n8n's clean-up after a failed activation reads static data that was never saved.
- *  - delete: every stored webhook; one already gone (404) is not an error.
+ *  - checkExists: the stored webhooks still exist at the API, for this URL, scope and events;
+ *    stale ones are removed first. n8n 2.41 calls it when the workflow is published and, since
+ *    the node is also an in-memory trigger (AccessPointTrigger.node.ts), at every n8n start.
+ *  - create: first whether the party has room (the service allows 4 webhooks per party), then
+ *    one API webhook per entity/update type; id + secret go to static data. A failure removes
+ *    what this call made. A limit refusal is remembered for a minute: n8n 2.41 tries an
+ *    activation 5 times on the same static data, and the later attempts repeat the refusal
+ *    without a request (no create and delete again each time).
+ *  - delete: every stored webhook; one already gone (404, or any other answer while the list
+ *    no longer shows it) is not an error.
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isLoopbackHost } from '../shared/baseUrl';
-import type { ApiClient } from '../shared/transport';
-import { getApiClient, paginateList } from '../shared/transport';
-import type { Subscription } from './events';
-import { describeSubscriptions } from './events';
+import { readListPage } from '../shared/paging';
 import type { RetryPolicy } from '../shared/retry';
+import type { ApiClient } from '../shared/transport';
+import { getApiClient } from '../shared/transport';
+import type { Subscription } from './events';
+import { WEBHOOKS_PER_PARTY, describeSubscriptions } from './events';
 import type { TriggerSettings } from './settings';
 import { readRetry, readSettings } from './settings';
-import type { StoredWebhook, StoredWebhooks } from './state';
-import { clearWebhooks, matchesWanted, readWebhooks, writeWebhooks } from './state';
+import type { StoredWebhook } from './state';
+import { clearWebhooks, matchesWanted, readWebhooks, recentRefusal, rememberRefusal, writeWebhooks } from './state';
 
-/** The service's published limit (client libraries report it; the API answers 400 beyond it). */
-export const WEBHOOKS_PER_PARTY = 4;
 /** Most webhooks read when listing a party's (the limit is 4; a bound all the same). */
 const LIST_LIMIT = 200;
 const SHOWN = 6;
 
 function statusOf(error: unknown): number | undefined {
-	const code = (error as { httpCode?: unknown })?.httpCode;
-	const n = Number(code);
+	const n = Number((error as { httpCode?: unknown })?.httpCode);
 	return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 function textOf(error: unknown): string {
 	const e = error as { message?: unknown; description?: unknown; context?: IDataObject };
 	return [e?.message, e?.description, e?.context?.apiDescription].filter((x) => typeof x === 'string').join(' ');
+}
+
+/** The service's own words in an error (its Description), else the error's message. */
+function serviceAnswer(error: unknown): string {
+	const e = error as { message?: unknown; context?: IDataObject };
+	const own = e?.context?.apiDescription;
+	return String(typeof own === 'string' && own.trim() ? own : (e?.message ?? '')).slice(0, 500);
 }
 
 /** The URL the service must call, refused before any request when the service could not call it. */
@@ -71,36 +81,35 @@ function createPath(settings: TriggerSettings): string {
 		: `/v1/einvoices/registrations/${encodeURIComponent(settings.registrationId)}/webhooks`;
 }
 
-/** The party's webhooks as the API lists them (never with secrets). */
+/** The party's webhooks as the API lists them (a bare list; never with secrets). */
 async function listWebhooks(ctx: IHookFunctions, client: ApiClient): Promise<IDataObject[]> {
-	const all: IDataObject[] = [];
-	for await (const page of paginateList.call(ctx, client, { path: '/v1/webhooks', limit: LIST_LIMIT, operation: 'List webhooks' })) all.push(...page);
-	return all;
+	const page = readListPage(await client.request<unknown>({ method: 'GET', path: '/v1/webhooks', operation: 'List webhooks' }));
+	if (page.problem) throw new NodeApiError(ctx.getNode(), { message: `List webhooks: ${page.problem}` }, { message: `List webhooks: ${page.problem}` });
+	return page.items.slice(0, LIST_LIMIT);
 }
 
-/** Deletes webhooks by id; answers the ones that could not be deleted (gone = deleted). */
+/** Deletes webhooks by id; answers the ones that still exist (gone = deleted). */
 async function deleteAll(ctx: IHookFunctions, client: ApiClient, retry: RetryPolicy, hooks: StoredWebhook[]): Promise<StoredWebhook[]> {
 	const failed: StoredWebhook[] = [];
 	for (const hook of hooks) {
 		try {
-			await client.request({
-				method: 'DELETE',
-				path: `/v1/webhooks/${encodeURIComponent(hook.id)}`,
-				operation: `Delete webhook ${hook.id}`,
-				// Deleting twice is harmless (the second is a 404), so transient failures are retried like reads.
-				retry,
-			});
+			// Deleting twice is harmless, so transient failures are retried like reads.
+			const answer = await client.request<unknown>({ method: 'DELETE', path: `/v1/webhooks/${encodeURIComponent(hook.id)}`, operation: `Delete webhook ${hook.id}`, retry });
+			if (answer !== false) continue;
 		} catch (error) {
 			if (statusOf(error) === 404) continue;
 			ctx.logger.warn(`AccessPoint Trigger: could not delete webhook ${hook.id}: ${textOf(error).slice(0, 300)}`);
-			failed.push(hook);
 		}
+		failed.push(hook);
 	}
-	return failed;
-}
-
-function sameUrl(a: unknown, b: string): boolean {
-	return typeof a === 'string' && a.trim() === b;
+	if (!failed.length) return failed;
+	// An answer false, a 400 or a failure may come for a webhook already gone: the list decides.
+	try {
+		const listed = new Set((await listWebhooks(ctx, client)).map((w) => String(w.WebhookID)));
+		return failed.filter((hook) => listed.has(hook.id));
+	} catch {
+		return failed;
+	}
 }
 
 export async function checkWebhooks(this: IHookFunctions): Promise<boolean> {
@@ -116,12 +125,14 @@ export async function checkWebhooks(this: IHookFunctions): Promise<boolean> {
 			const found = listed.get(hook.id);
 			return (
 				found !== undefined &&
-				sameUrl(found.WebhookURL, url) &&
+				typeof found.WebhookURL === 'string' &&
+				found.WebhookURL.trim() === url &&
 				String(found.EntityType) === hook.entityType &&
 				String(found.EntityUpdateType) === hook.updateType
 			);
 		});
 		if (alive) return true;
+		this.logger.info(`AccessPoint Trigger "${this.getNode().name}": a webhook of this trigger is gone at the service; making a complete new set`);
 	}
 	// Events, registration or n8n's URL changed, or some webhook was deleted at the service:
 	// start over with a complete set (the ones left would otherwise count against the limit).
@@ -144,36 +155,29 @@ function describeExisting(list: IDataObject[]): string {
 	return shown.join('; ') + (list.length > SHOWN ? `; and ${list.length - SHOWN} more` : '');
 }
 
-function isLimitAnswer(error: unknown, existing: IDataObject[] | undefined, needed: number): boolean {
-	if (statusOf(error) !== 400) return false;
-	const text = textOf(error);
-	if (/webhook/i.test(text) && /(at most|limit|maximum|already has)/i.test(text)) return true;
-	return existing !== undefined && existing.length + needed > WEBHOOKS_PER_PARTY;
+const TO_DO =
+	'Delete webhooks no longer used (DELETE /v1/webhooks/{id}), unpublish the workflow whose AccessPoint Trigger holds them, or select fewer events here (Delivery Status Changed needs two); then publish again.';
+
+/**
+ * The activation error for the per-party limit. n8n 2.41 publishes in the background and shows
+ * only an error's message, so the message holds it all: the service's own answer (when it
+ * gave one), what exists, what this trigger needs and what to do.
+ */
+function limitError(ctx: IHookFunctions, settings: TriggerSettings, party: string, existing: IDataObject[] | undefined, answer?: string): NodeOperationError {
+	const needed = `this trigger needs ${settings.subscriptions.length} (${describeSubscriptions(settings.subscriptions)})`;
+	const has = existing === undefined ? '' : existing.length ? `the party has ${existing.length}: ${describeExisting(existing)}` : 'the party has none listed';
+	const message =
+		answer === undefined
+			? `Party ${party} already has ${existing?.length ?? 0} webhook${existing?.length === 1 ? '' : 's'} at the AccessPoint service (${describeExisting(existing ?? [])}), which allows ${WEBHOOKS_PER_PARTY} per party; ${needed}. ${TO_DO}`
+			: `The AccessPoint service refused a webhook for party ${party}: "${answer}". ${needed[0].toUpperCase()}${needed.slice(1)}${has ? `; ${has}` : ''}. ${TO_DO}`;
+	const description =
+		'Each published workflow with an AccessPoint Trigger holds one webhook per event type, and so does a "Listen for test event" in the editor until it stops; other tools of the same party count too.';
+	return new NodeOperationError(ctx.getNode(), message, { description });
 }
 
-/** The activation error for the per-party limit: how many exist, which, and what to do. */
-function limitError(
-	ctx: IHookFunctions,
-	error: unknown,
-	settings: TriggerSettings,
-	existing: IDataObject[] | undefined,
-	party: string,
-): NodeOperationError {
-	const needed = settings.subscriptions.length;
-	const counted = existing?.length ?? Number(/already has (\d+)/i.exec(textOf(error))?.[1] ?? NaN);
-	const has = Number.isFinite(counted) ? `already has ${counted} webhook${counted === 1 ? '' : 's'}` : 'has reached its limit of webhooks';
-	const message =
-		`Party ${party} ${has} at the AccessPoint service, which allows at most ${WEBHOOKS_PER_PARTY} per party; ` +
-		`this trigger needs ${needed} (${describeSubscriptions(settings.subscriptions)})`;
-	const description = [
-		existing?.length ? `Existing webhooks: ${describeExisting(existing)}.` : '',
-		'To free a place: unpublish other workflows whose AccessPoint Trigger listens to this party (each holds one webhook per event type; ' +
-			'a "Listen for test event" in the editor holds its own until it stops), delete webhooks no other tool uses (DELETE /v1/webhooks/{id}), ' +
-			'or select fewer events here (Delivery Status Changed needs two: Message I and U).',
-	]
-		.filter(Boolean)
-		.join(' ');
-	return new NodeOperationError(ctx.getNode(), message, { description });
+function isLimitAnswer(error: unknown): boolean {
+	const text = textOf(error);
+	return statusOf(error) === 400 && /webhook/i.test(text) && /(at most|limit|maximum|already has|max)/i.test(text);
 }
 
 function readCreated(answer: unknown, sub: Subscription): { hook?: StoredWebhook; partyId?: string; id?: string } {
@@ -190,7 +194,25 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 	const settings = readSettings(this);
 	const url = webhookUrl(this);
 	const staticData = this.getWorkflowStaticData('node');
+	const wanted = `${url} ${settings.scope} ${describeSubscriptions(settings.subscriptions)}`;
+	const earlier = recentRefusal(staticData, wanted, Date.now());
+	if (earlier) throw new NodeOperationError(this.getNode(), earlier.message, { description: earlier.description });
+
 	const client = await clientFor(this, settings.retry);
+	const party = settings.registrationId ?? client.partyId;
+	let existing: IDataObject[] | undefined;
+	try {
+		existing = await listWebhooks(this, settings.registrationId === undefined ? client : await clientFor(this, settings.retry, party));
+	} catch (error) {
+		// Not fatal: the service's own answer to the create still tells when there is no room.
+		this.logger.warn(`AccessPoint Trigger: could not list the webhooks of party ${party} before creating: ${textOf(error).slice(0, 300)}`);
+	}
+	const refuse = (error: NodeOperationError) => {
+		rememberRefusal(staticData, { wanted, at: Date.now(), message: error.message, description: String(error.description ?? '') });
+		return error;
+	};
+	if (existing && existing.length + settings.subscriptions.length > WEBHOOKS_PER_PARTY) throw refuse(limitError(this, settings, party, existing));
+
 	const created: StoredWebhook[] = [];
 	let partyId: string | undefined;
 	try {
@@ -218,34 +240,16 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 			created.push(got.hook);
 		}
 	} catch (error) {
-		const party = partyId ?? settings.registrationId ?? client.partyId;
 		const leftOver = await deleteAll(this, client, settings.retry, created);
-		let existing: IDataObject[] | undefined;
-		if (statusOf(error) === 400) {
-			try {
-				const listClient = settings.registrationId === undefined ? client : await clientFor(this, settings.retry, party);
-				existing = await listWebhooks(this, listClient);
-			} catch {
-				existing = undefined; // the error about the create is the one to report
-			}
-		}
-		const reported = isLimitAnswer(error, existing, settings.subscriptions.length)
-			? limitError(this, error, settings, existing, party)
-			: error;
+		const reported = isLimitAnswer(error) ? refuse(limitError(this, settings, partyId ?? party, existing, serviceAnswer(error))) : error;
 		if (leftOver.length && reported && typeof reported === 'object') {
 			const target = reported as { description?: string | null };
 			target.description = `${target.description ?? ''} Webhooks made before the failure could not be removed: ${leftOver.map((h) => `#${h.id}`).join(', ')}; delete them at the service.`.trim();
 		}
 		throw reported;
 	}
-	const stored: StoredWebhooks = {
-		version: 1,
-		url,
-		scope: settings.scope,
-		partyId: partyId ?? settings.registrationId,
-		webhooks: created,
-	};
-	writeWebhooks(staticData, stored);
+	rememberRefusal(staticData, undefined);
+	writeWebhooks(staticData, { version: 1, url, scope: settings.scope, partyId: partyId ?? (party || undefined), webhooks: created });
 	return true;
 }
 

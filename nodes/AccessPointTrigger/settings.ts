@@ -39,9 +39,27 @@ function problem(ctx: Context, message: string, description: string): NodeOperat
 	return new NodeOperationError(ctx.getNode(), message, { description });
 }
 
-export function readSettings(ctx: Context): TriggerSettings {
+/** Offered by 0.1; the service calls no webhook when an order is deleted (README, "AccessPoint Trigger"). */
+const ORDER_DELETED = 'orderDeleted';
+
+/**
+ * The trigger's parameters, checked. At activation (`strict`) a selection still holding 0.1's
+ * Order Deleted is refused with what to do, before any request; webhook() (`strict` false)
+ * reads the other events, so a workflow published before the upgrade keeps receiving them.
+ */
+export function readSettings(ctx: Context, { strict = true }: { strict?: boolean } = {}): TriggerSettings {
 	const rawEvents = ctx.getNodeParameter('events', []) as unknown;
-	const list = Array.isArray(rawEvents) ? rawEvents : [rawEvents];
+	let list = Array.isArray(rawEvents) ? rawEvents : [rawEvents];
+	if (list.includes(ORDER_DELETED)) {
+		if (strict) {
+			throw problem(
+				ctx,
+				'"Events" holds Order Deleted, which this trigger no longer offers: the AccessPoint service calls no webhook when an order is deleted. Remove it from Events and publish again.',
+				'A deleted order is listed by the API at GET /v1/orders/deleted; the Order node or the Order Trigger can watch its other changes.',
+			);
+		}
+		list = list.filter((e) => e !== ORDER_DELETED);
+	}
 	const unknown = list.filter((e) => !isTriggerEvent(e));
 	if (unknown.length) {
 		throw problem(ctx, `"Events" holds ${showValue(unknown[0])}, which is not an event of this trigger`, 'Pick the events from the list.');

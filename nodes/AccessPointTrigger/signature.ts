@@ -3,7 +3,7 @@
  * Computed over the raw request bytes, never over re-serialised JSON, and compared in
  * constant time.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'billit-signature';
 /** How far a timestamp may be ahead of n8n's clock (clock skew between the service and n8n). */
@@ -63,9 +63,4 @@ export function checkTimestamp(t: number, nowMs: number, maxAgeMs: number): Time
 	if (atMs > nowMs + MAX_FUTURE_SKEW_MS) return 'future';
 	if (nowMs - atMs > maxAgeMs) return 'stale';
 	return 'ok';
-}
-
-/** A short digest of the body, for the duplicate key of a payload that names no event. */
-export function bodyDigest(rawBody: Uint8Array): string {
-	return createHash('sha256').update(rawBody).digest('hex').slice(0, 32);
 }

@@ -1,15 +1,16 @@
 /**
- * What the trigger keeps in the node's static data (pure helpers over the object n8n gives):
+ * What the trigger keeps in the node's static data (pure helpers over the object n8n gives).
+ * Only activation writes it (create, checkExists, delete); webhook() and the executions read
+ * it and never write it, so no copy an execution holds can bring back an older one:
  *
  *  - `webhooks`: the API webhooks this workflow made (id, entity/update type, secret), the
- *    URL they call and the scope (account or registration) they were made for. Written by
- *    create(), read by checkExists()/delete() and by webhook() for the secrets.
- *  - `recentEvents`: keys of the events that started an execution, with when they were
- *    received, so a repeated delivery of one event starts no second execution. Bounded:
- *    entries older than the event-age window are dropped, and at most MAX_RECENT are kept.
+ *    URL they call, the scope (account or registration) and the party they were made for.
+ *    Read by webhook() for the secrets and the party.
+ *  - `refused`: the limit refusal of the last activation attempt, for a minute (see
+ *    registry.ts: n8n 2.41 tries an activation 5 times on the same static data; the attempts
+ *    after the first repeat the refusal without a request).
  *
- * n8n saves a webhook node's static data after its webhook() returns (and after
- * create/delete at activation), in the workflow's database row.
+ * Which events were handled is not kept here: n8n's deduplication store does that (record.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -17,14 +18,17 @@ import type { EntityType, Subscription, UpdateType } from './events';
 import { subscriptionKey } from './events';
 
 export const WEBHOOKS_KEY = 'webhooks';
-export const RECENT_KEY = 'recentEvents';
-/** Most event keys kept (the oldest go first). */
-export const MAX_RECENT = 1000;
+const REFUSED_KEY = 'refused';
+/** Kept by versions before 0.2 (the event record now lives in n8n's deduplication store). */
+const LEGACY_RECENT_KEY = 'recentEvents';
+/** How long a limit refusal is repeated without a request: n8n 2.41's 5 attempts wait 1 + 2 + 4 + 8 s. */
+export const REFUSAL_MEMORY_MS = 60_000;
 
 export interface StoredWebhook {
 	id: string;
 	entityType: EntityType;
-	updateType: UpdateType;
+	/** D: an Order Deleted webhook made by 0.1, read so that it is removed. */
+	updateType: UpdateType | 'D';
 	secret: string;
 }
 
@@ -34,15 +38,12 @@ export interface StoredWebhooks {
 	url: string;
 	/** `account` or `registration:<id>`: a change makes new webhooks. */
 	scope: string;
-	/** The party the webhooks belong to, as the API answered (used to list them and read orders). */
+	/** The party the webhooks belong to (used to list them, read orders and check an event's PartyID). */
 	partyId?: string;
 	webhooks: StoredWebhook[];
 }
 
-const ENTITY: readonly string[] = ['Order', 'Message'];
-const UPDATE: readonly string[] = ['I', 'U', 'D'];
-
-/** The stored webhooks when the shape is usable; anything else reads as none. */
+/** The stored webhooks when the shape is usable; anything else reads as none (a D webhook of 0.1 included). */
 export function readWebhooks(staticData: IDataObject): StoredWebhooks | undefined {
 	const raw = staticData[WEBHOOKS_KEY] as Partial<StoredWebhooks> | undefined;
 	if (!raw || typeof raw !== 'object' || raw.version !== 1) return undefined;
@@ -51,7 +52,7 @@ export function readWebhooks(staticData: IDataObject): StoredWebhooks | undefine
 	for (const w of raw.webhooks as unknown[]) {
 		const hook = w as Partial<StoredWebhook> | null;
 		if (!hook || typeof hook.id !== 'string' || typeof hook.secret !== 'string') continue;
-		if (!ENTITY.includes(String(hook.entityType)) || !UPDATE.includes(String(hook.updateType))) continue;
+		if (!['Order', 'Message'].includes(String(hook.entityType)) || !['I', 'U', 'D'].includes(String(hook.updateType))) continue;
 		webhooks.push({ id: hook.id, entityType: hook.entityType!, updateType: hook.updateType!, secret: hook.secret });
 	}
 	const partyId = typeof raw.partyId === 'string' && raw.partyId ? raw.partyId : undefined;
@@ -60,11 +61,12 @@ export function readWebhooks(staticData: IDataObject): StoredWebhooks | undefine
 
 export function writeWebhooks(staticData: IDataObject, value: StoredWebhooks): void {
 	staticData[WEBHOOKS_KEY] = value as unknown as IDataObject;
+	delete staticData[LEGACY_RECENT_KEY];
 }
 
 export function clearWebhooks(staticData: IDataObject): void {
 	delete staticData[WEBHOOKS_KEY];
-	delete staticData[RECENT_KEY];
+	delete staticData[LEGACY_RECENT_KEY];
 }
 
 /** Whether the stored webhooks are exactly the wanted ones for this URL and scope. */
@@ -75,27 +77,22 @@ export function matchesWanted(stored: StoredWebhooks, url: string, scope: string
 	return have.length === want.length && have.every((key, i) => key === want[i]);
 }
 
-function readRecent(staticData: IDataObject): Record<string, number> {
-	const raw = staticData[RECENT_KEY];
-	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
-	const out: Record<string, number> = {};
-	for (const [key, at] of Object.entries(raw as IDataObject)) {
-		if (typeof at === 'number' && Number.isFinite(at)) out[key] = at;
-	}
-	return out;
+export interface Refusal {
+	/** What was asked for: URL, scope and webhooks (another request is tried at once). */
+	wanted: string;
+	at: number;
+	message: string;
+	description: string;
 }
 
-/** Whether an event with this key started an execution within the window. */
-export function seenRecently(staticData: IDataObject, key: string, nowMs: number, windowMs: number): boolean {
-	const at = readRecent(staticData)[key];
-	return at !== undefined && nowMs - at <= windowMs;
+/** A limit refusal of the same request within REFUSAL_MEMORY_MS, or undefined. */
+export function recentRefusal(staticData: IDataObject, wanted: string, nowMs: number): Refusal | undefined {
+	const r = staticData[REFUSED_KEY] as Partial<Refusal> | undefined;
+	if (!r || r.wanted !== wanted || typeof r.at !== 'number' || typeof r.message !== 'string') return undefined;
+	return nowMs - r.at >= 0 && nowMs - r.at < REFUSAL_MEMORY_MS ? { wanted, at: r.at, message: r.message, description: String(r.description ?? '') } : undefined;
 }
 
-/** Records keys as handled now; drops what fell out of the window, then the oldest beyond MAX_RECENT. */
-export function rememberEvents(staticData: IDataObject, keys: readonly string[], nowMs: number, windowMs: number): void {
-	const recent = readRecent(staticData);
-	for (const key of keys) recent[key] = nowMs;
-	let kept = Object.entries(recent).filter(([, at]) => nowMs - at <= windowMs);
-	if (kept.length > MAX_RECENT) kept = kept.sort((a, b) => b[1] - a[1]).slice(0, MAX_RECENT);
-	staticData[RECENT_KEY] = Object.fromEntries(kept);
+export function rememberRefusal(staticData: IDataObject, refusal: Refusal | undefined): void {
+	if (refusal) staticData[REFUSED_KEY] = { ...refusal };
+	else delete staticData[REFUSED_KEY];
 }

@@ -27,7 +27,8 @@ describe('webhooks', () => {
 	afterAll(() => emu.close());
 	beforeEach(async () => {
 		rx = await startReceiver();
-		Object.assign(emu.config, { webhookRetryBaseMs: 1000, webhookMaxAttempts: 5, webhookTimeoutMs: 10000, webhookHoldMs: 2000 });
+		// The confirmation a new webhook gets has its own test; the others count event deliveries only.
+		Object.assign(emu.config, { webhookRetryBaseMs: 1000, webhookMaxAttempts: 5, webhookTimeoutMs: 10000, webhookHoldMs: 2000, webhookConfirmation: false, webhookPayloadForm: 'published' });
 	});
 	afterEach(async () => {
 		for (const w of emu.webhooks.list()) emu.webhooks.hub.remove(w.WebhookID);
@@ -39,7 +40,7 @@ describe('webhooks', () => {
 	async function hook(entityType: string, update: string | null, url = rx.url + '/hook', registration = entity) {
 		const r = await post(emu, `${REG}/${registration}/webhooks`, { EntityType: entityType, EntityUpdateType: update, WebhookURL: url });
 		expect(r.status).toBe(200);
-		return r.json as { WebhookID: number; Secret: string; PartyID: number };
+		return r.json as { WebhookID: number; Secret: string; CompanyID: number };
 	}
 	const createOrder = async (partyId = String(entity), extra: Record<string, unknown> = {}) => {
 		const r = await post(emu, '/v1/orders', orderBody(extra), { partyId });
@@ -47,28 +48,43 @@ describe('webhooks', () => {
 		return r.json as number;
 	};
 
-	it('create answers the id and the Secret once; list and read never show it', async () => {
+	it('create answers the published Webhook with its Secret once; the list is a bare array; list and read never show the secret', async () => {
 		const r = await post(emu, `${REG}/${entity}/webhooks`, { EntityType: 'order', EntityUpdateType: 'i', WebhookURL: `${rx.url}/a` });
 		expect(r.status).toBe(200);
 		expect(r.json).toEqual({
 			WebhookID: expect.any(Number),
-			PartyID: entity,
+			CompanyID: entity,
 			EntityType: 'Order',
 			EntityUpdateType: 'I',
 			WebhookURL: `${rx.url}/a`,
-			Created: expect.stringMatching(/Z$/),
 			Secret: expect.stringMatching(/^[0-9a-f]{64}$/),
 		});
 		const list = await get(emu, `/v1/webhooks`, { partyId: String(entity) });
 		expect(list.status).toBe(200);
-		expect(list.json.Items).toEqual([expect.objectContaining({ WebhookID: r.json.WebhookID, EntityType: 'Order', EntityUpdateType: 'I' })]);
+		expect(list.json).toEqual([{ WebhookID: r.json.WebhookID, CompanyID: entity, EntityType: 'Order', EntityUpdateType: 'I', WebhookURL: `${rx.url}/a` }]);
 		expect(list.text).not.toContain(r.json.Secret);
 		const viaReg = await get(emu, `${REG}/${entity}/webhooks`);
-		expect(viaReg.json.Items.map((w: { WebhookID: number }) => w.WebhookID)).toEqual([r.json.WebhookID]);
+		expect(viaReg.json.map((w: { WebhookID: number }) => w.WebhookID)).toEqual([r.json.WebhookID]);
 		const one = await get(emu, `/v1/webhooks/${r.json.WebhookID}`);
 		expect(one.json).not.toHaveProperty('Secret');
 		// The master's own list does not show the entity's webhooks.
-		expect((await get(emu, '/v1/webhooks')).json.Items).toEqual([]);
+		expect((await get(emu, '/v1/webhooks')).json).toEqual([]);
+	});
+
+	it('a new webhook gets a Message confirmation carrying its secret, signed with it; not in the event log', async () => {
+		emu.config.webhookConfirmation = true;
+		const w = await hook('Order', 'I');
+		const [hit] = await rx.waitFor(1);
+		expect(verify(w.Secret, hit).ok).toBe(true);
+		expect(JSON.parse(hit.body)).toEqual({
+			UpdatedEntityID: w.WebhookID,
+			UpdatedEntityType: 'Message',
+			WebhookUpdateTypeTC: 'I',
+			EntityDetail: { WebhookID: w.WebhookID, EntityType: 'Order', EntityUpdateType: 'I', WebhookURL: `${rx.url}/hook`, Secret: w.Secret },
+		});
+		await emu.webhooks.settle();
+		expect(emu.webhooks.deliveries()).toEqual([]);
+		expect(emu.webhooks.deliveries({ confirmations: true })).toEqual([expect.objectContaining({ confirmation: true, state: 'delivered' })]);
 	});
 
 	it('validates the body; http only on loopback; https elsewhere is accepted but never called', async () => {
@@ -91,8 +107,9 @@ describe('webhooks', () => {
 	});
 
 	it('delivers a signed JSON body that verifies with the secret on the raw bytes (non-ASCII included)', async () => {
-		const w = await hook('Order', 'I');
-		const id = await createOrder(String(entity), { Customer: { Name: 'Café Zoë BV', VATNumber: 'BE0456789133' } });
+		const w = await hook('Message', 'I');
+		const id = await createOrder(String(entity), { Customer: { Name: 'Café Zoë BV', VATNumber: 'BE0456789133', Email: 'factuur@café-zoë.example' } });
+		expect((await post(emu, '/v1/orders/commands/send', { Transporttype: 'Email', OrderIDs: [id] }, { partyId: String(entity) })).status).toBe(200);
 		const [hit] = await rx.waitFor(1);
 		expect(hit.method).toBe('POST');
 		expect(hit.url).toBe('/hook');
@@ -102,18 +119,18 @@ describe('webhooks', () => {
 		expect(Math.abs(v.t - nowSeconds())).toBeLessThanOrEqual(2);
 		expect(verify('another-secret', hit).ok).toBe(false);
 		// One changed byte of the body and the signature no longer matches.
-		expect(verify(w.Secret, { ...hit, body: hit.body.replace('Zoë', 'Zoe') }).ok).toBe(false);
+		expect(hit.body).toContain('café-zoë');
+		expect(verify(w.Secret, { ...hit, body: hit.body.replace('zoë', 'zoe') }).ok).toBe(false);
 		const body = JSON.parse(hit.body);
-		expect(body).toMatchObject({ OrderID: id, EntityType: 'Order', EntityUpdateType: 'I', EntityID: id, PartyID: entity, WebhookID: w.WebhookID, CounterPartyName: 'Café Zoë BV' });
-		expect(body.EventID).toEqual(expect.any(Number));
-		expect(body.EventDate).toMatch(/Z$/);
+		// An e-mail send is one Message I (no e-invoice flow state: assumed, see emulator/README.md).
+		expect(body).toMatchObject({ UpdatedEntityType: 'Message', WebhookUpdateTypeTC: 'I', EntityDetail: { OrderMessage: { OrderID: id, TransportType: 'Email', Success: true }, AdditionalMessageInformation: {} } });
 		await emu.webhooks.settle();
 		expect(emu.webhooks.deliveries({ webhookId: w.WebhookID })).toEqual([
 			expect.objectContaining({ state: 'delivered', attempts: [expect.objectContaining({ n: 1, status: 200 })] }),
 		]);
 	});
 
-	it('matches party, entity and update type: insert, update (send), delete, Message sent/delivered/refused', async () => {
+	it('the published shapes: Order events name the order only; a sent Peppol invoice gives Message I then U (Sent), each response a new Message I; a delete sends nothing', async () => {
 		const ins = await hook('Order', 'I', `${rx.url}/ins`);
 		const upd = await hook('Order', 'U', `${rx.url}/upd`);
 		const gone = await hook('Order', 'D', `${rx.url}/del`);
@@ -126,28 +143,29 @@ describe('webhooks', () => {
 		expect(ctl.status).toBe(200);
 		emu.store.deleteOrder(String(entity), id);
 		await emu.webhooks.settle();
-		await rx.waitFor(9);
+		await rx.waitFor(8);
+		await sleep(100);
 		const by = (p: string) => rx.hits.filter((h) => h.url === p).map((h) => JSON.parse(h.body));
-		expect(by('/ins')).toEqual([expect.objectContaining({ OrderID: id, EntityUpdateType: 'I' })]);
-		// send, delivered, refused: three order updates
-		expect(by('/upd').map((b) => [b.EntityUpdateType, b.OrderStatus])).toEqual([
-			['U', 'Sent'],
-			['U', 'Sent'],
-			['U', 'Refused'],
-		]);
-		expect(by('/del')).toEqual([expect.objectContaining({ OrderID: id, EntityType: 'Order', EntityUpdateType: 'D' })]);
+		expect(by('/ins')).toEqual([{ UpdatedEntityID: id, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: 'I', EntityDetail: {} }]);
+		expect(by('/upd')).toHaveLength(3); // send, delivered, refused
+		expect(by('/upd').every((b) => b.UpdatedEntityID === id && b.WebhookUpdateTypeTC === 'U')).toBe(true);
+		expect(by('/del')).toEqual([]);
 		const m = by('/msg');
-		// The send's message as the service's page "Webhooks" shows it: I (no file yet), then U (sent), then the responses.
-		expect(m.map((b) => [b.EntityType, b.EntityUpdateType, b.Status])).toEqual([
-			['Message', 'I', undefined],
-			['Message', 'U', 'Sent'],
-			['Message', 'I', 'Delivered'],
-			['Message', 'I', 'Refused'],
+		expect(m.map((b) => [b.WebhookUpdateTypeTC, b.EntityDetail.OrderMessage.MessageDirection, b.EntityDetail.AdditionalMessageInformation.EInvoiceFlowState ?? null])).toEqual([
+			['I', 'Outgoing', null],
+			['U', 'Outgoing', 'Sent'],
+			['I', 'Incoming', 'Delivered'],
+			['I', 'Incoming', 'Refused'],
 		]);
-		expect(m[0]).toMatchObject({ OrderID: id, MessageID: expect.any(Number), TransportType: 'Peppol' });
-		expect(m[3]).toMatchObject({ StatusInfo: 'Wrong PO number', RefusedReasonTC: 'BUYER_REF' });
-		// the send's message (I and U), then one response message per delivery step (MLR AB, IMR RE), each with its own id
-		expect(new Set(m.map((b) => b.MessageID)).size).toBe(3);
+		const [created, sent, delivered, refused] = m;
+		expect(created.UpdatedEntityID).toBe(sent.UpdatedEntityID);
+		expect(created.EntityDetail.OrderMessage).toEqual({ OrderID: id, CreationDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/), TransportType: 'Peppol', Trials: 0, Destination: expect.any(String), MessageDirection: 'Outgoing' });
+		expect(created.EntityDetail.AdditionalMessageInformation).toEqual({});
+		expect(sent.EntityDetail.OrderMessage).toMatchObject({ Success: true, Trials: 0, FileID: expect.any(String) });
+		expect(delivered.EntityDetail.OrderMessage).toMatchObject({ OrderID: id, Description: expect.stringMatching(/^AB: /), FileID: expect.any(String), MessageDirection: 'Incoming' });
+		expect(refused.EntityDetail.OrderMessage.Description).toBe('RE: Wrong PO number');
+		expect(refused.EntityDetail.AdditionalMessageInformation).toEqual({ EInvoiceFlowState: 'Refused', AdditionalFlowStateInformation: 'Wrong PO number' });
+		expect(new Set(m.map((b) => b.UpdatedEntityID)).size).toBe(3);
 		for (const [w, path] of [
 			[ins, '/ins'],
 			[upd, '/upd'],
@@ -159,14 +177,28 @@ describe('webhooks', () => {
 		expect(order).toBeGreaterThan(0);
 	});
 
+	it('a failed Peppol delivery is a new Incoming message with Success false; webhookPayloadForm older sends the page\'s older form', async () => {
+		await hook('Message', null, `${rx.url}/msg`);
+		emu.config.webhookPayloadForm = 'older';
+		const id = await createOrder();
+		expect((await post(emu, '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] }, { partyId: String(entity) })).status).toBe(200);
+		emu.webhooks.setMessageStatus(id, 'Error', { info: 'Rejected by the receiving AP' });
+		await emu.webhooks.settle();
+		const bodies = (await rx.waitFor(3)).map((h) => JSON.parse(h.body));
+		expect(bodies[1]).toMatchObject({ WebhookUpdateTypeTC: 'U', EntityDetail: { OrderID: id, Success: true, CreationDate: expect.stringMatching(/^\d\d\/\d\d\/\d{4}$/), MessageAdditionalInformation: { EInvoiceFlowState: 'Sent' } } });
+		expect(bodies[2]).toMatchObject({ WebhookUpdateTypeTC: 'I', EntityDetail: { OrderID: id, Success: false, MessageDirection: 'Incoming', Description: 'RE: Rejected by the receiving AP', MessageAdditionalInformation: {} } });
+		expect(bodies[2].UpdatedEntityID).not.toBe(bodies[0].UpdatedEntityID);
+		expect(bodies[2].EntityDetail).not.toHaveProperty('OrderMessage');
+	});
+
 	it('account-level /v1/webhooks acts for the partyID header; deliveries follow that party', async () => {
 		const r = await post(emu, '/v1/webhooks', { EntityType: 'Order', EntityUpdateType: 'I', WebhookURL: `${rx.url}/acct` });
-		expect(r.json.PartyID).toBe(Number(emu.credentials.partyId));
+		expect(r.json.CompanyID).toBe(Number(emu.credentials.partyId));
 		await createOrder(String(entity));
 		const id = await createOrder(emu.credentials.partyId);
 		await rx.waitFor(1);
 		await emu.webhooks.settle();
-		expect(rx.hits.map((h) => JSON.parse(h.body).OrderID)).toEqual([id]);
+		expect(rx.hits.map((h) => JSON.parse(h.body).UpdatedEntityID)).toEqual([id]);
 	});
 
 	it('at most 4 webhooks per party: the fifth is a 400 in the service error shape; other parties unaffected', async () => {
@@ -184,28 +216,29 @@ describe('webhooks', () => {
 		console.log(`webhook limit: 4 created, 5th refused (400), 5th accepted after one delete; master party had its own 1`);
 	});
 
-	it('delete stops deliveries; a second delete is 404; another account gets 401', async () => {
+	it('delete answers true and stops deliveries; a second delete is 404; another account gets 401', async () => {
 		const w = await hook('Order', 'I');
 		const other = await del(emu, `/v1/webhooks/${w.WebhookID}`, { apiKey: emu.otherAccount.apiKey, partyId: emu.otherAccount.partyId });
 		expect(other.status).toBe(401);
-		expect((await del(emu, `${REG}/${entity}/webhooks/${w.WebhookID}`)).status).toBe(200);
+		const deleted = await del(emu, `${REG}/${entity}/webhooks/${w.WebhookID}`);
+		expect([deleted.status, deleted.json]).toEqual([200, true]);
 		expect((await del(emu, `/v1/webhooks/${w.WebhookID}`)).status).toBe(404);
-		expect((await get(emu, `/v1/webhooks`, { partyId: String(entity) })).json.Items).toEqual([]);
+		expect((await get(emu, `/v1/webhooks`, { partyId: String(entity) })).json).toEqual([]);
 		await createOrder();
 		await emu.webhooks.settle();
 		await sleep(100);
 		expect(rx.hits).toHaveLength(0);
 	});
 
-	it('refreshsecret answers a new secret; later deliveries are signed with it, not the old one', async () => {
+	it('POST /v1/webhooks/refresh/{id} answers a new secret as a string; later deliveries are signed with it, not the old one', async () => {
 		const w = await hook('Order', 'I');
-		const r = await post(emu, `/v1/webhooks/${w.WebhookID}/refreshsecret`);
+		const r = await post(emu, `/v1/webhooks/refresh/${w.WebhookID}`);
 		expect(r.status).toBe(200);
-		expect(r.json).toEqual({ WebhookID: w.WebhookID, Secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
-		expect(r.json.Secret).not.toBe(w.Secret);
+		expect(r.json).toEqual(expect.stringMatching(/^[0-9a-f]{64}$/));
+		expect(r.json).not.toBe(w.Secret);
 		await createOrder();
 		const [hit] = await rx.waitFor(1);
-		expect(verify(r.json.Secret, hit).ok).toBe(true);
+		expect(verify(r.json, hit).ok).toBe(true);
 		expect(verify(w.Secret, hit).ok).toBe(false);
 	});
 
@@ -299,15 +332,16 @@ describe('webhooks', () => {
 		});
 
 		it('out-of-order: a delivery held until the next event to the same webhook went out', async () => {
-			await hook('Order', 'I');
+			const w = await hook('Order', 'I');
 			emu.webhooks.failNext(1, 'out-of-order');
 			const first = await createOrder();
 			const second = await createOrder();
 			await rx.waitFor(2);
 			await emu.webhooks.settle();
 			const bodies = rx.hits.map((h) => JSON.parse(h.body));
-			expect(bodies.map((b) => b.OrderID)).toEqual([second, first]);
-			expect(bodies[1].EventID).toBeLessThan(bodies[0].EventID);
+			expect(bodies.map((b) => b.UpdatedEntityID)).toEqual([second, first]);
+			const [d1, d2] = emu.webhooks.deliveries({ webhookId: w.WebhookID });
+			expect([d1.OrderID, d2.OrderID]).toEqual([first, second]);
 		});
 
 		it('out-of-order with no later event: released after webhookHoldMs', async () => {
@@ -325,7 +359,7 @@ describe('webhooks', () => {
 			const ids = [];
 			for (let i = 0; i < 6; i++) ids.push(await createOrder());
 			await rx.waitFor(6);
-			expect(rx.hits.map((h) => JSON.parse(h.body).OrderID)).toEqual(ids);
+			expect(rx.hits.map((h) => JSON.parse(h.body).UpdatedEntityID)).toEqual(ids);
 		});
 
 		it('control endpoints: queue a fault, list deliveries, list webhooks, clear', async () => {

@@ -4,13 +4,22 @@
  * Webhook triggers in the harness: a published workflow whose trigger the outside world
  * calls over HTTP. What n8n 2.x does for such a workflow, step for step:
  *
- * - activate() = ActiveWorkflowManager.addWebhooks: for each webhook of the node, the
- *   node's webhookMethods `checkExists`, then `create` when it answers false (n8n-core's
- *   HookContext, mode 'trigger'); static data is saved afterwards. On a failure n8n's
- *   clean-up builds the workflow from the database again (the static data as it was before
- *   the activation), runs `delete` and rethrows: so does activate().
- * - deactivate() = ActiveWorkflowManager.clearWebhooks: `delete` on a workflow built from
- *   the saved static data, which is saved afterwards.
+ * - activate() = n8n 2.41's workflow publication (WorkflowTriggerActivator, its default since
+ *   `N8N_USE_WORKFLOW_PUBLICATION_SERVICE` is on): for each webhook of the node, the node's
+ *   webhookMethods `checkExists`, then `create` when it answers false (n8n-core's HookContext,
+ *   mode 'trigger'), tried up to 5 times (TRIGGER_ACTIVATION_MAX_ATTEMPTS) on the same
+ *   workflow and static data; after a failed attempt `delete` runs on that same workflow
+ *   (clearRegisteredWebhook) and static data is saved. A node that is also an in-memory
+ *   trigger (trigger() or poll()) gets its trigger() called. The webhook's path is stored
+ *   first, so calls during the activation (the service's confirmation) reach webhook(). Static data is saved at the end,
+ *   also when every attempt failed; then the last error is thrown (n8n shows its message).
+ *   The waits between attempts (1, 2, 4, 8 s in n8n) are `retryDelayMs` here.
+ * - restart() = what n8n 2.41 does for a published workflow at start-up: its reconciler
+ *   activates again (mode 'init') only the nodes that are in-memory triggers, since their
+ *   trigger is gone with the process; a node that only has webhooks gets no call at all
+ *   (checked against the real n8n 2.41: no request reached the API at start-up).
+ * - deactivate() = unpublishing: `delete` on a workflow built from the saved static data,
+ *   which is saved afterwards.
  * - A production server on 127.0.0.1 (`/webhook/<path>`), like n8n's live-webhooks
  *   service: each request builds the workflow from the saved static data, runs the node's
  *   webhook() in n8n-core's WebhookContext (mode 'webhook') with an express-like request
@@ -240,6 +249,8 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 	/** @type {Error[]} */
 	const errors = [];
 	let active = false;
+	/** n8n stores the webhook's path before it runs checkExists/create, so calls reach webhook() during activation. */
+	let registering = false;
 	let closed = false;
 	/** @type {Array<() => void>} */
 	let waiters = [];
@@ -353,31 +364,60 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 		return results;
 	}
 
-	/** checkExists, then create when needed (n8n's activation); rejects with the node's error after n8n's clean-up. */
-	async function activate(activation = 'activate') {
+	/** Whether n8n counts the node as an in-memory trigger too (it has trigger() or poll()). */
+	const inMemory = typeof nodeType.trigger === 'function' || typeof nodeType.poll === 'function';
+
+	/**
+	 * n8n 2.41's publication of the node (see the header); rejects with the last error.
+	 * @param {string} [activation] 'activate' (first publish), 'update', 'init' (start-up)
+	 * @param {{ attempts?: number, retryDelayMs?: number }} [options]
+	 */
+	async function activate(activation = 'activate', { attempts = 5, retryDelayMs = 1 } = {}) {
 		const workflow = loadWorkflow();
-		try {
-			for (const description of descriptions) {
-				const node = triggerNode(workflow);
-				const data = additionalData();
-				const wd = webhookData(workflow, node, description, data);
-				const methods = (nodeType.webhookMethods && nodeType.webhookMethods[description.name]) || {};
-				const exists = methods.checkExists ? await methods.checkExists.call(new core.HookContext(workflow, node, data, 'trigger', activation, wd)) : false;
-				if (!exists && methods.create) await methods.create.call(new core.HookContext(workflow, node, data, 'trigger', activation, wd));
+		const node = triggerNode(workflow);
+		/** @type {unknown} */
+		let failure;
+		registering = true;
+		for (const description of descriptions) {
+			const data = additionalData();
+			const wd = webhookData(workflow, node, description, data);
+			const methods = (nodeType.webhookMethods && nodeType.webhookMethods[description.name]) || {};
+			const hook = (/** @type {string} */ mode) => new core.HookContext(workflow, node, data, 'trigger', mode, wd);
+			for (let attempt = 1; attempt <= attempts; attempt++) {
+				try {
+					const exists = methods.checkExists ? await methods.checkExists.call(hook(activation)) : false;
+					if (!exists && methods.create) await methods.create.call(hook(activation));
+					failure = undefined;
+					break;
+				} catch (error) {
+					failure = error;
+					// clearRegisteredWebhook: delete on the same workflow, static data saved.
+					try {
+						if (methods.delete) await methods.delete.call(hook('update'));
+					} catch {
+						// n8n logs a failed clean-up
+					}
+					save(workflow);
+					if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+				}
 			}
-		} catch (error) {
-			// n8n's clean-up: a fresh workflow from the database (static data before this activation).
-			try {
-				const fresh = loadWorkflow();
-				await runMethod(fresh, 'delete', 'update');
-				save(fresh);
-			} catch {
-				// n8n logs a failed clean-up and reports the activation error
-			}
-			throw error;
+			if (failure) break;
+		}
+		if (!failure && inMemory && typeof nodeType.trigger === 'function') {
+			const context = new core.TriggerContext(workflow, node, additionalData(), 'trigger', activation);
+			await (nodeType instanceof wf.Node ? nodeType.trigger(context) : nodeType.trigger.call(context));
 		}
 		save(workflow);
+		registering = false;
+		if (failure) throw failure;
 		active = true;
+	}
+
+	/** n8n 2.41 starting with this workflow published: see the header. Resolves whether the node was activated again. */
+	async function restart() {
+		if (!inMemory) return false;
+		await activate('init');
+		return true;
 	}
 
 	/** delete (n8n's deactivation); resolves with what each delete returned. */
@@ -466,7 +506,7 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 			const wd = webhookData(workflow, node, d, data);
 			return req.path === `/webhook/${wd.path}` && wd.httpMethod.split(',').map((m) => m.trim()).includes(String(req.method));
 		});
-		if (!active || !description || closed) {
+		if (!(active || registering) || !description || closed) {
 			return respond(res, { responseCode: 404, data: { code: 404, message: `The requested webhook "${req.method} ${req.path}" is not registered.` } });
 		}
 		/** @type {import('n8n-workflow').IWebhookResponseData} */
@@ -562,6 +602,7 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 			return url();
 		},
 		activate,
+		restart,
 		deactivate,
 		post,
 		waitForExecutions,

@@ -339,7 +339,7 @@ describe('secret scan: the API key and webhook secrets never appear in outputs, 
 
 			// Calls that are refused, and one whose order read fails (webhook() throws).
 			const secret = kept[0];
-			const body = { OrderID: id, EntityType: 'Order', EntityUpdateType: 'I', EntityID: id, EventID: 777001 };
+			const body = { UpdatedEntityID: id, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: 'I', EntityDetail: {} };
 			const answers = [
 				await t.post(body, { headers: { 'billit-signature': signature(`${secret}x`, body) } }),
 				await t.post(body, { headers: { 'billit-signature': signature(secret, body, Math.floor(Date.now() / 1000) - 3600) } }),
@@ -354,7 +354,7 @@ describe('secret scan: the API key and webhook secrets never appear in outputs, 
 			for (const error of t.errors) scan('webhook trigger › webhook() error', deepText(error));
 
 			// The per-party limit at activation, and deletions that fail at deactivation.
-			const other = await webhookTrigger(h, { type: 'accessPointTrigger', parameters: { events: ['orderUpdated', 'orderDeleted'], options: noRetry } });
+			const other = await webhookTrigger(h, { type: 'accessPointTrigger', parameters: { events: ['orderCreated', 'orderUpdated'], options: noRetry } });
 			const limit = await other.activate().then(
 				() => undefined,
 				(error: unknown) => error,
