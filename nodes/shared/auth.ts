@@ -188,3 +188,45 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
 	};
 }
+
+/** Where the signed-in account's companies are read when the OAuth2 credential names no Party ID. */
+export const ACCOUNT_INFORMATION_PATH = '/v1/account/accountInformation';
+
+/** One line without control, format (bidi) or separator characters, at most 80 characters: a name or VAT number as the API wrote it. */
+const label = (value: unknown) =>
+	typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[\p{C}\p{Z}]+/gu, ' ').trim().slice(0, 80) : '';
+
+/**
+ * The party an OAuth2 call acts for when the credential names none, from the account information
+ * (the service's OpenAPI `AccountInformation`): no top-level PartyID, but `Companies` (PartyID,
+ * Name, VATNumber, …) and `UserCompanyRoles` (PartyID). One company: that one. None or several: a
+ * problem saying what to set, naming each company (at most 50).
+ */
+export function pickAccountParty(info: unknown): { partyId: string } | { message: string; description: string } {
+	const record = (info && typeof info === 'object' ? info : {}) as Record<string, unknown>;
+	const found = new Map<string, string>();
+	for (const list of [record.Companies, record.UserCompanyRoles]) {
+		if (found.size || !Array.isArray(list)) continue;
+		for (const entry of list.slice(0, 10_000) as Array<Record<string, unknown> | null>) {
+			const raw = entry && typeof entry === 'object' ? entry.PartyID : undefined;
+			const id = typeof raw === 'number' || typeof raw === 'string' ? String(raw).trim() : '';
+			if (!/^\d{1,18}$/.test(id) || found.has(id)) continue;
+			const name = label(entry?.Name) || label(entry?.CommercialName) || 'no name';
+			found.set(id, `${name} (${label(entry?.VATNumber) || 'no VAT number'}, PartyID ${id})`);
+		}
+	}
+	const set = "Set the company's PartyID as the Party ID of the AccessPoint OAuth2 credential, or per node in Options › Act for Party.";
+	if (found.size === 1) return { partyId: [...found.keys()][0] };
+	if (!found.size) {
+		return {
+			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
+			description: `The account information has no company with a PartyID. ${set}`,
+		};
+	}
+	const names = [...found.values()];
+	const shown = (n: number) => names.slice(0, n).join('; ') + (names.length > n ? `; and ${names.length - n} more` : '');
+	return {
+		message: `The signed-in account may act for ${names.length} companies and the credential names no Party ID: ${shown(3)}`,
+		description: `${set} The account's companies: ${shown(50)}.`,
+	};
+}

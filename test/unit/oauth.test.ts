@@ -8,7 +8,8 @@ import type { ICredentialDataDecryptedObject, INode, INodeParameters } from 'n8n
 import { NodeApiError, NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
 
 import { AccessPointOAuth2Api } from '../../credentials/AccessPointOAuth2Api.credentials';
-import { authenticationProperty, DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL } from '../../nodes/shared/auth';
+import { authenticationProperty, DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL, pickAccountParty } from '../../nodes/shared/auth';
+import ACCOUNT_EXAMPLE from '../../emulator/fixtures/account-information.json';
 import { OAUTH_ENDPOINTS } from '../../nodes/shared/baseUrl';
 import { stripSecrets } from '../../nodes/shared/errors';
 import { classifyRefreshFailure } from '../../nodes/shared/oauth';
@@ -97,6 +98,46 @@ describe('the AccessPoint OAuth2 API credential', () => {
 		const token = resolve({ environment: 'sandbox', tokenUrl: 'https://proxy.example.test/OAuth2/token' });
 		expect(token.authUrl).toBe(OAUTH_ENDPOINTS.sandbox.authUrl);
 		expect(token.accessTokenUrl).toBe('https://proxy.example.test/OAuth2/token');
+	});
+});
+
+describe('the party an OAuth2 credential without a Party ID acts for (account information, issue #32)', () => {
+	const company = (PartyID: unknown, Name: unknown, VATNumber?: unknown) => ({ PartyID, Name, VATNumber });
+
+	it('the published shape (no top-level PartyID, one company under Companies): that company', () => {
+		expect(Object.keys(ACCOUNT_EXAMPLE)).not.toContain('PartyID');
+		expect(pickAccountParty(ACCOUNT_EXAMPLE)).toEqual({ partyId: '314159' });
+	});
+
+	it('no Companies: the one PartyID of UserCompanyRoles', () => {
+		expect(pickAccountParty({ UserCompanyRoles: [{ PartyID: 7, UserRoleTypes: ['Admin'] }, { PartyID: '7' }] })).toEqual({ partyId: '7' });
+	});
+
+	it('several companies: each named with its VAT number and PartyID, and what to set', () => {
+		const picked = pickAccountParty({ Companies: [company(1001, 'Acme NV', 'BE0123456749'), company(1002, 'Beta\u0000 BV'), company(1001, 'Acme NV again')] });
+		expect(picked).toEqual({
+			message: 'The signed-in account may act for 2 companies and the credential names no Party ID: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002)',
+			description:
+				"Set the company's PartyID as the Party ID of the AccessPoint OAuth2 credential, or per node in Options › Act for Party. The account's companies: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002).",
+		});
+	});
+
+	it('many companies: three in the message, fifty in the description, the rest counted', () => {
+		const picked = pickAccountParty({ Companies: Array.from({ length: 60 }, (_, i) => company(i + 1, `C${i + 1}`)) }) as { message: string; description: string };
+		expect(picked.message).toMatch(/60 companies .*C3 \(no VAT number, PartyID 3\); and 57 more$/);
+		expect(picked.description).toMatch(/C50 \(no VAT number, PartyID 50\); and 10 more\.$/);
+	});
+
+	it.each([
+		['nothing', undefined],
+		['no company', { Email: 'x@example.test', Companies: [] }],
+		['companies without a usable PartyID', { Companies: [null, 'x', company('12a', 'X'), company(1.5, 'Y'), company({}, 'Z')] }],
+		['a top-level PartyID only (no source shows it)', { PartyID: 5 }],
+	])('%s: no party, and what to set', (_label, info) => {
+		expect(pickAccountParty(info)).toEqual({
+			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
+			description: "The account information has no company with a PartyID. Set the company's PartyID as the Party ID of the AccessPoint OAuth2 credential, or per node in Options › Act for Party.",
+		});
 	});
 });
 

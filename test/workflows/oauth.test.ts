@@ -13,6 +13,7 @@ import type { Logged } from '../emulator/helpers';
 import { createHarness, OAUTH2_CREDENTIAL_TYPE } from '../harness';
 import { webhookTrigger } from '../harness/webhookTrigger';
 import { printFigures } from '../reliability/report';
+import ACCOUNT_EXAMPLE from '../../emulator/fixtures/account-information.json';
 import type { Harness, HarnessResult } from '../harness';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
@@ -166,31 +167,70 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 	});
 
 	describe('Party ID', () => {
+		/** The seeded registration the master account may act for. */
+		const REGISTRATION_PARTY = '300001';
+
 		it('the credential\'s Party ID is sent as is, with no account lookup', async () => {
-			const other = (await fetchAccount()).Companies[1].PartyID as number;
-			h.setCredentials({ partyId: ` ${other} ` }, OAUTH2_CREDENTIAL_TYPE);
+			h.setCredentials({ partyId: ` ${REGISTRATION_PARTY} ` }, OAUTH2_CREDENTIAL_TYPE);
 			try {
 				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3 }));
 				result.assertSuccess();
-				expect(api().map((r) => [r.path, r.headers.partyid])).toEqual([['/v1/orders', String(other)]]);
+				expect(api().map((r) => [r.path, r.headers.partyid])).toEqual([['/v1/orders', REGISTRATION_PARTY]]);
 			} finally {
 				h.setCredentials({ partyId: '' }, OAUTH2_CREDENTIAL_TYPE);
 			}
 		});
 
 		it('Act for Party wins over the account, with no account lookup', async () => {
-			const other = String((await fetchAccount()).Companies[1].PartyID);
-			const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3, options: { actForParty: other } }));
+			const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3, options: { actForParty: REGISTRATION_PARTY } }));
 			result.assertSuccess();
-			expect(api().map((r) => [r.path, r.headers.partyid])).toEqual([['/v1/orders', other]]);
+			expect(api().map((r) => [r.path, r.headers.partyid])).toEqual([['/v1/orders', REGISTRATION_PARTY]]);
 		});
 
-		/** The account's companies (asked with the API key: the endpoint takes either). */
-		async function fetchAccount(): Promise<Rec> {
-			const res = await fetch(`${emu.url}/v1/account/accountInformation`, { headers: { apikey: emu.credentials.apiKey } });
-			emu.clearRequests();
-			return (await res.json()) as Rec;
-		}
+		it('the service\'s published account information (fixture, no top-level PartyID): the node acts for its one company', async () => {
+			const host = 'https://api-published.example.test';
+			const seen: Array<[string, string]> = [];
+			nock(host)
+				.get('/v1/account/accountInformation')
+				.reply(function () {
+					seen.push([this.req.path, String(this.req.headers.partyid ?? '')]);
+					return [200, ACCOUNT_EXAMPLE];
+				})
+				.get(/^\/v1\/orders\b/)
+				.reply(function () {
+					seen.push([this.req.path.split('?')[0], String(this.req.headers.partyid ?? '')]);
+					return [200, { Items: [{ OrderID: 1, OrderNumber: 'INV-1' }] }];
+				});
+			try {
+				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 1 }), [{}], {
+					runOptions: { credentialTypesOverride: { [OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), baseUrl: host, partyId: '' } } },
+				});
+				expect(fail(result)).toBeUndefined();
+				expect(seen).toEqual([
+					['/v1/account/accountInformation', ''],
+					['/v1/orders', String(ACCOUNT_EXAMPLE.Companies[0].PartyID)],
+				]);
+				expect((result.output(result.nodeName as string) as Rec[]).map((o) => o.OrderID)).toEqual([1]);
+			} finally {
+				nock.cleanAll();
+			}
+		});
+
+		it('an account with several companies and no Party ID: an error naming each company and what to set, nothing else asked', async () => {
+			emu.config.accountListsRegistrations = true;
+			try {
+				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3 }));
+				const error = fail(result);
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error?.message).toBe(
+					`The signed-in account may act for 2 companies and the credential names no Party ID: Emulator Master BV (BE0314159244, PartyID ${party}); Demo Entity BV (BE0204060878, PartyID ${REGISTRATION_PARTY})`,
+				);
+				expect(error?.description).toMatch(/^Set the company's PartyID as the Party ID of the AccessPoint OAuth2 credential, or per node in Options › Act for Party\./);
+				expect(api().map((r) => r.path)).toEqual(['/v1/account/accountInformation']);
+			} finally {
+				emu.config.accountListsRegistrations = false;
+			}
+		});
 	});
 
 	describe('token refresh', () => {
