@@ -41,10 +41,9 @@ export const authenticationProperty: INodeProperties = {
 /**
  * displayOptions of a node's credential entry: shown for this Authentication, where `show` also
  * holds (e.g. only some operations). Each node writes its two entries out as object literals,
- * `{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions:
- * shownFor('apiKey') }` and `{ name: 'accessPointOAuth2Api', required: true, displayOptions:
- * shownFor('oAuth2') }`: the community lint reads testedBy there and n8n's lint rules expect
- * objects. n8n shows an OAuth2 credential as connected or not and tests it declaratively.
+ * `{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') }` and
+ * `{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') }` (n8n's lint
+ * rules expect objects). Both credentials carry their own declarative Test.
  */
 export function shownFor(method: AuthenticationMethod, show: Record<string, string[]> = {}): ICredentialsDisplayOptions {
 	return { show: { ...show, authentication: [method] } };
@@ -83,8 +82,12 @@ export interface Auth {
 	tokenUrl?: string;
 	/** Words for a 401 the API still answers after everything we may do about it. */
 	unauthorizedHint: string;
-	/** Adds the secrets of a new token (after a refresh) to the masking. */
+	/** Adds the secrets of a new token (after a refresh) to the masking; OAuth2: it becomes the token in use. */
 	learn(tokenData: unknown): void;
+	/** OAuth2: the access token the requests carry (n8n signs them with the stored one). */
+	readonly accessToken?: string;
+	/** The item the credential was read for (its expressions may depend on it). */
+	itemIndex?: number;
 }
 
 function tokenSecrets(tokenData: unknown): string[] {
@@ -109,7 +112,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	const bodyForms = held.flatMap(secretForms);
 	// Every form a server may echo, and each secret as held (with its whitespace).
 	const secrets = [...held, ...bodyForms];
-	const credentialName = method === 'oAuth2' ? 'AccessPoint OAuth2 API' : 'AccessPoint API';
+	const credentialName = method === 'oAuth2' ? 'AccessPoint Sign-In OAuth2 API' : 'AccessPoint API';
 	const refuse = (problem: string, description: string) =>
 		new NodeOperationError(node, stripSecrets(problem, secrets), { itemIndex, description });
 
@@ -119,7 +122,10 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		throw refuse(resolved.problem, `Open the ${credentialName} credential and fix the Environment / Base URL.`);
 	}
 	const partyId = String(raw.partyId ?? '').trim();
+	const inUse: { accessToken?: string } = { accessToken: raw.oauthTokenData?.access_token as string | undefined };
 	const learn = (tokenData: unknown) => {
+		const access = (tokenData as { access_token?: unknown } | undefined)?.access_token;
+		if (typeof access === 'string') inUse.accessToken = access;
 		for (const secret of tokenSecrets(tokenData)) {
 			for (const form of [secret, ...secretForms(secret)]) {
 				if (!secrets.includes(form)) secrets.push(form);
@@ -181,8 +187,12 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		secrets,
 		bodyForms,
 		tokenUrl,
+		get accessToken() {
+			return inUse.accessToken;
+		},
+		itemIndex,
 		unauthorizedHint:
-			'The API refused the access token even after a refresh. Reconnect the AccessPoint OAuth2 credential (open it and sign in again), and check its Party ID and that the ID used belongs to this account.',
+			'The API refused the access token even after a refresh. Reconnect the AccessPoint Sign-In OAuth2 API credential (open it and sign in again), and check its Party ID and that the ID used belongs to this account.',
 		learn,
 		// n8n signs with the Bearer token; the refresh is ours to start (oauth.ts), so n8n must not retry on its own.
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
@@ -215,7 +225,7 @@ export function pickAccountParty(info: unknown): { partyId: string } | { message
 			found.set(id, `${name} (${label(entry?.VATNumber) || 'no VAT number'}, PartyID ${id})`);
 		}
 	}
-	const set = "Set the company's PartyID as the Party ID of the AccessPoint OAuth2 credential, or per node in Options › Act for Party.";
+	const set = "Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party.";
 	if (found.size === 1) return { partyId: [...found.keys()][0] };
 	if (!found.size) {
 		return {

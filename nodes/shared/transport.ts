@@ -182,7 +182,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			refreshed = true;
 			try {
 				const data = await beforeDeadline(
-					refreshAccessToken.call(this, tokenUrl, timeoutMs).then((token) => ({ body: token })),
+					refreshAccessToken.call(this, auth, tokenUrl, timeoutMs).then((token) => ({ body: token })),
 					AbortSignal.timeout(timeoutMs),
 				);
 				auth.learn(data.body);
