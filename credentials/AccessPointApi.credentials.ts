@@ -1,4 +1,6 @@
-import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+import { credentialTestBaseUrl, redirectRules } from '../nodes/shared/baseUrl';
 
 export class AccessPointApi implements ICredentialType {
 	name = 'accessPointApi';
@@ -71,6 +73,39 @@ export class AccessPointApi implements ICredentialType {
 		},
 	};
 
-	// No declarative `test`: every node tests this credential with nodes/shared/credentialTest.ts
-	// (testedBy), which shows the API's own message and the Base URL rule instead of "Unauthorized" or "ENOTFOUND".
+	/**
+	 * The Test button: one order read (at most one record) with the key and Party ID, on the Base URL
+	 * the nodes use (a Custom one that breaks the https rule is refused before anything is sent:
+	 * credentialTestBaseUrl). n8n runs it; each refusal says what to check.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: credentialTestBaseUrl(),
+			url: '/v1/orders',
+			qs: { $top: 1 },
+			method: 'GET',
+			headers: { Accept: 'application/json' },
+			disableFollowRedirect: true,
+			timeout: 30_000,
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						"The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID (your master account's), and the Environment: sandbox and production keys differ.",
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 403, message: 'The API refused this account (HTTP 403): it may not use the API this way. Contact the access point support, quoting your Party ID.' },
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 404, message: 'Nothing answers at this address (HTTP 404): check the Environment, or the Base URL for Custom.' },
+			},
+			...redirectRules('API key'),
+		],
+	};
 }

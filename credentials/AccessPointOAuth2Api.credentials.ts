@@ -1,23 +1,32 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { OAUTH_ENDPOINTS, oauthUrlExpression, PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../nodes/shared/baseUrl';
+import type { AccessPointEnvironment } from '../nodes/shared/baseUrl';
+import { credentialTestBaseUrl, OAUTH_ENDPOINTS, oauthUrlExpression, redirectRules } from '../nodes/shared/baseUrl';
 
 /**
- * resolveBaseUrl's rule (baseUrl.ts) as an expression, for the declarative test: n8n tests an
- * OAuth2 credential only that way (a node's credentialTest function is never asked for one). A
- * custom Base URL that breaks the https rule tests against a reserved name that never resolves,
- * so the token is never sent over plain http.
+ * A URL field once per Environment, each shown for its own: its placeholder and hint name only
+ * that Environment's address (Custom: under the Base URL), never another's.
  */
-const TEST_BASE_URL_EXPRESSION =
-	'={{ $credentials.environment === "custom" ? (/^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test(String($credentials.baseUrl || "").trim()) ? String($credentials.baseUrl || "").trim().replace(/\\/+$/, "") : "https://base-url-must-use-https.invalid") : ($credentials.environment === "production" ? "' +
-	PRODUCTION_BASE_URL +
-	'" : "' +
-	SANDBOX_BASE_URL +
-	'") }}';
+function perEnvironment(
+	field: INodeProperties,
+	which: 'authUrl' | 'tokenUrl',
+	words: (address: string, environment: AccessPointEnvironment) => string,
+): INodeProperties[] {
+	return (['sandbox', 'production', 'custom'] as const).map((environment) => {
+		const path = OAUTH_ENDPOINTS.customPaths[which];
+		const address = environment === 'custom' ? `<Base URL>${path}` : OAUTH_ENDPOINTS[environment][which];
+		return {
+			...field,
+			placeholder: environment === 'custom' ? `https://proxy.example.com${path}` : address,
+			description: words(address, environment),
+			displayOptions: { show: { environment: [environment] } },
+		};
+	});
+}
 
 /**
- * The service requires OAuth 2.0 for any integration serving several users (beyond-contract.md
- * "OAuth 2.0"): Authorization Code with refresh tokens. n8n does the flow (Connect button, token
+ * The service requires OAuth 2.0 for any integration serving several users (README.md
+ * "OAuth2"): Authorization Code with refresh tokens. n8n does the flow (Connect button, token
  * storage, refresh); the nodes pick this credential with their Authentication parameter.
  */
 export class AccessPointOAuth2Api implements ICredentialType {
@@ -25,7 +34,9 @@ export class AccessPointOAuth2Api implements ICredentialType {
 
 	extends = ['oAuth2Api'];
 
-	displayName = 'AccessPoint OAuth2 API';
+	// n8n names a new credential after this without "OAuth2" and "API": "AccessPoint Sign-In account",
+	// not the API key credential's "AccessPoint account" (which the templates select by name).
+	displayName = 'AccessPoint Sign-In OAuth2 API';
 
 	icon: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
 
@@ -99,22 +110,12 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			description: 'Must use https; plain http is accepted only for localhost/127.0.0.1',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
-		{
-			displayName: 'Sign-In URL',
-			name: 'signInUrl',
-			type: 'string',
-			default: '',
-			placeholder: OAUTH_ENDPOINTS.sandbox.authUrl,
-			description: `Leave empty for the documented sign-in page of the Environment: ${OAUTH_ENDPOINTS.sandbox.authUrl} (Sandbox), ${OAUTH_ENDPOINTS.production.authUrl} (Production), <Base URL>${OAUTH_ENDPOINTS.customPaths.authUrl} (Custom). The service's documentation also names my.sandbox.billit.eu and my.billit.eu: set yours here if it differs.`,
-		},
-		{
-			displayName: 'Token URL',
-			name: 'tokenUrl',
-			type: 'string',
-			default: '',
-			placeholder: OAUTH_ENDPOINTS.sandbox.tokenUrl,
-			description: `Leave empty for the documented token endpoint of the Environment: ${OAUTH_ENDPOINTS.sandbox.tokenUrl} (Sandbox), ${OAUTH_ENDPOINTS.production.tokenUrl} (Production), <Base URL>${OAUTH_ENDPOINTS.customPaths.tokenUrl} (Custom). It receives the client secret and the refresh token, so it must use https (plain http only for localhost/127.0.0.1).`,
-		},
+		...perEnvironment({ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' }, 'authUrl', (address, environment) =>
+			`Leave empty for the documented sign-in page: ${address}.${environment === 'custom' ? '' : ` The service's documentation also names ${environment === 'sandbox' ? 'my.sandbox.billit.eu' : 'my.billit.eu'}: set yours here if it differs.`}`,
+		),
+		...perEnvironment({ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' }, 'tokenUrl', (address) =>
+			`Leave empty for the documented token endpoint: ${address}. It receives the client secret and the refresh token, so it must use https (plain http only for localhost/127.0.0.1).`,
+		),
 		{
 			displayName: 'Party ID',
 			name: 'partyId',
@@ -126,14 +127,23 @@ export class AccessPointOAuth2Api implements ICredentialType {
 		},
 	];
 
-	// The editor does not test OAuth2 credentials (it shows "Account connected"); this runs through
-	// n8n's credential test API and proves the stored access token is accepted.
+	// The editor does not test OAuth2 credentials (it shows "Account connected"); n8n's credential
+	// test API runs this and proves the stored access token is accepted.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: TEST_BASE_URL_EXPRESSION,
+			baseURL: credentialTestBaseUrl(),
 			url: '/v1/account/accountInformation',
 			method: 'GET',
+			headers: { Accept: 'application/json' },
 			disableFollowRedirect: true,
+			timeout: 30_000,
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'The API refused the access token (HTTP 401). Open the credential and reconnect it (sign in again).' },
+			},
+			...redirectRules('access token'),
+		],
 	};
 }

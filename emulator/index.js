@@ -54,6 +54,7 @@ const deliveryControls = require('./delivery').controls;
  * @property {number} oauthAccessTokenSeconds access-token lifetime (3600)
  * @property {number} oauthCodeSeconds authorization-code lifetime (600)
  * @property {boolean} oauthRotateRefreshTokens a refresh grant replaces the refresh token (true)
+ * @property {boolean} accountListsRegistrations account information lists the active registrations too (false)
  * @property {'Delivered'|'Error'|'Refused'|'Accepted'|'Pending'} deliveryOutcome what a Peppol send becomes when due (read at send time)
  * @property {number} deliveryDelayMs emulator-clock time from a Peppol send to its outcome
  * @property {number} maxRequestBytes larger request bodies are answered 413 RequestTooLarge

@@ -22,6 +22,8 @@ const OAUTH_DEFAULTS = Object.freeze({
 	oauthAccessTokenSeconds: 3600,
 	oauthCodeSeconds: 600,
 	oauthRotateRefreshTokens: true,
+	/** GET /v1/account/accountInformation lists the active registrations after the account's own company (routes/account.js). */
+	accountListsRegistrations: false,
 });
 
 /** The client registered at start unless options say otherwise (n8n's default callback on port 5678). */

@@ -64,7 +64,7 @@ async function main() {
 	console.log(`Second account (not whitelisted for identification): API Key ${emu.otherAccount.apiKey}, Party ID ${emu.otherAccount.partyId}`);
 	console.log('');
 	const o = emu.oauth;
-	console.log('n8n credential "AccessPoint OAuth2 API" (Environment: Custom):');
+	console.log('n8n credential "AccessPoint Sign-In OAuth2 API" (Environment: Custom):');
 	console.log(`  Authorization URL: ${o.authorizeUrl}`);
 	console.log(`  Access Token URL:  ${o.tokenUrl}`);
 	console.log(`  Client ID:         ${o.client.clientId}`);

@@ -4,19 +4,24 @@
  *
  *  1. the emulator's OAuth client gets n8n's callback (<n8n>/rest/oauth2-credential/callback) as
  *     its redirect URI, and access tokens that live TOKEN_SECONDS;
- *  2. an "AccessPoint OAuth2 API" credential (environment Custom on the emulator, client id and
- *     secret) is created through REST and opened in the editor; the form must show that callback
- *     as its OAuth Redirect URL;
+ *  2. an "AccessPoint Sign-In OAuth2 API" credential (environment Custom on the emulator, client id
+ *     and secret, Party ID EMPTY) is created through REST and opened in the editor; the form must
+ *     show that callback as its OAuth Redirect URL;
  *  3. *Connect my account* opens the emulator's sign-in and consent page in a popup; *Allow*
  *     sends the browser back to n8n, which exchanges the code; the form shows "Account
  *     connected" (screenshot) and the emulator counted one authorization_code grant;
  *  4. n8n's credential test API runs the credential's test (GET /v1/account/accountInformation
- *     with the Bearer token);
+ *     with the Bearer token); the API key credential's Test with a wrong key answers its 401 rule
+ *     (what to check);
  *  5. a template (the daily order export, its Schedule Trigger swapped for a Manual Trigger, every
  *     AccessPoint node on Authentication OAuth2 with this credential) is run from the editor's
  *     Execute button and must succeed, its requests reaching the emulator with the Bearer token;
+ *     with the Party ID empty, the node reads the account information (the service's published
+ *     shape: no top-level PartyID, one company) and acts for that company;
  *  6. once the access token has expired, the same run again: it must succeed, and the emulator
- *     must have seen exactly one refresh_token grant (and one expired token).
+ *     must have seen one expired token and two refresh_token grants: the node's own (bounded,
+ *     n8n's request helper), then n8n's OAuth client's, which stores the tokens;
+ *  7. the same run at once: it must use the stored token (no refresh, no expired token).
  *
  * checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log }) -> { problems, lines, counts }
  * `page`: a logged-in editor page; `rest`: a logged-in e2e/lib/n8n.js Rest; `emulator`: the
@@ -104,7 +109,7 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	const credential = await rest.post('/rest/credentials', {
 		name: CREDENTIAL_NAME,
 		type: CREDENTIAL_TYPE,
-		data: { environment: 'custom', baseUrl: emulator.url, clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret },
+		data: { environment: 'custom', baseUrl: emulator.url, clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret, partyId: '' },
 	});
 	await page.goto(`${baseUrl}/home/credentials/${credential.id}`);
 	const dialog = page.locator(SEL.dialog);
@@ -162,6 +167,18 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 		.catch((error) => ({ status: 'Error', message: error.message }));
 	if (!test || test.status !== 'OK') problems.push(`the credential test did not pass: ${JSON.stringify(test).slice(0, 200)}`);
 	say(`credential test (POST /rest/credentials/test, GET /v1/account/accountInformation with the Bearer token): ${test && test.status} ${test && test.message ? `"${test.message}"` : ''}`);
+	// The API key credential's declarative Test with a wrong key: its 401 rule says what to check.
+	const keyData = { apiKey: 'e2e-wrong-key', partyId: emulator.credentials.partyId, environment: 'custom', baseUrl: emulator.url };
+	const wrong = await rest.post('/rest/credentials', { name: 'AccessPoint account (e2e wrong key)', type: 'accessPointApi', data: keyData });
+	const wrongKey = await rest
+		.post('/rest/credentials/test', { credentials: { id: wrong.id, name: wrong.name, type: 'accessPointApi', data: keyData } })
+		.catch((error) => ({ status: 'Error', message: error.message }));
+	// Removed again: later checks pick the API key credential by type.
+	await rest.request('DELETE', `/rest/credentials/${wrong.id}`).catch((error) => problems.push(`could not delete the wrong-key credential: ${error.message}`));
+	if (!wrongKey || wrongKey.status !== 'Error' || !/Check the API Key and the Party ID/.test(String(wrongKey.message))) {
+		problems.push(`the API key credential's Test with a wrong key did not say what to check: ${JSON.stringify(wrongKey).slice(0, 300)}`);
+	}
+	say(`API key credential Test with a wrong key (POST /rest/credentials/test): ${wrongKey && wrongKey.status} "${wrongKey && wrongKey.message}"`);
 
 	// 5. A template on OAuth2, run from the editor.
 	const template = T.listTemplates(path.resolve(__dirname, '..', '..')).find((t) => t.file === TEMPLATE);
@@ -198,11 +215,21 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 				`${pollers.length ? ` (${pollers.length} poll request(s) with the API key alongside, not counted)` : ''}; ` +
 				`token endpoint: ${stats.grants.refresh_token} refresh_token grant(s), bearer ${JSON.stringify(stats.bearer)} -> ${screenshot}`,
 		);
-		return { run, stats };
+		return { run, stats, requests, tokenRequests: emulator.requests.filter((r) => r.path === '/OAuth2/token') };
 	};
 	const first = await runOnce('run 1 (fresh token)', 'oauth-run-1.png');
 	counts.firstRunRefreshes = first.stats.grants.refresh_token;
 	if (first.stats.grants.refresh_token !== 0) problems.push(`run 1 refreshed the token ${first.stats.grants.refresh_token} time(s); it was fresh`);
+	// The Party ID is empty: the account information's one company is the party of every call.
+	const own = emulator.credentials.partyId;
+	const bearerCalls = first.requests.filter((r) => r.headers.authorization === 'Bearer ***');
+	const info = bearerCalls.filter((r) => r.path === '/v1/account/accountInformation');
+	const others = bearerCalls.filter((r) => r.path !== '/v1/account/accountInformation');
+	counts.accountInformationReads = info.length;
+	if (!info.length || info.some((r) => r.status !== 200)) problems.push(`run 1: the node did not read the account information (${info.map((r) => r.status).join(', ') || 'no request'})`);
+	const wrongParty = others.filter((r) => r.headers.partyid !== own);
+	if (!others.length || wrongParty.length) problems.push(`run 1: ${wrongParty.length} of ${others.length} call(s) did not act for the account's company ${own}`);
+	say(`Party ID empty: ${info.length} account information read(s) (published shape, Companies [${own}]), then ${others.length} call(s) with partyID ${own}: ${!wrongParty.length}`);
 
 	// 6. After the token's lifetime: the next run refreshes once (n8n, on the API's 401) and succeeds.
 	const wait = connectedAt + (TOKEN_SECONDS + 2) * 1000 - Date.now();
@@ -211,7 +238,17 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	const second = await runOnce('run 2 (expired token)', 'oauth-run-2-refreshed.png');
 	counts.refreshTokenGrants = second.stats.grants.refresh_token;
 	counts.expiredTokensSeen = second.stats.bearer.expired;
-	if (second.stats.grants.refresh_token !== 1) problems.push(`run 2: the emulator saw ${second.stats.grants.refresh_token} refresh_token grant(s), expected exactly 1`);
+	const agents = second.tokenRequests.map((r) => `${r.headers['user-agent']} ${r.status}`);
+	if (second.stats.grants.refresh_token !== 2 || !/^n8n 200$/.test(agents[0] || '') || !/^axios\/\S+ 200$/.test(agents[1] || '')) {
+		problems.push(`run 2: expected the node's refresh then n8n's (2 refresh_token grants), the emulator saw ${second.stats.grants.refresh_token}: ${agents.join('; ')}`);
+	}
+	say(`run 2 token requests: ${agents.join('; ')} (the node's bounded refresh, then n8n's OAuth client storing the tokens)`);
+	// 7. The next execution reads the tokens n8n stored: no refresh, no expired token.
+	const third = await runOnce('run 3 (stored token)', 'oauth-run-3-stored.png');
+	counts.thirdRunRefreshes = third.stats.grants.refresh_token;
+	if (third.stats.grants.refresh_token !== 0 || third.stats.bearer.expired !== 0) {
+		problems.push(`run 3: ${third.stats.grants.refresh_token} refresh_token grant(s), ${third.stats.bearer.expired} expired token(s); the stored token was not used`);
+	}
 	if (second.stats.bearer.expired < 1) problems.push('run 2: the emulator never saw the expired token, so nothing proves the refresh was needed');
 	return { problems, lines, counts };
 }

@@ -1,13 +1,16 @@
 'use strict';
 
 /**
- * GET /v1/account/accountInformation (beyond-contract.md "OAuth 2.0"): the account behind the
- * credential, for an apikey or a Bearer token, with no partyID header needed (this is where a client
- * learns its PartyID). The service does not publish the shape; this one answers the account's own
- * company at the top (PartyID, CompanyName) and every company it may act for under `Companies`.
+ * GET /v1/account/accountInformation: the signed-in user behind an apikey or a Bearer token, no
+ * partyID header needed. The shape is the service's OpenAPI `AccountInformation` (fixtures/
+ * account-information.json, an example of it): the user's Email and names, `Companies` (PartyID,
+ * Name, VATNumber, …) and `UserCompanyRoles` (PartyID, UserRoleTypes), and no top-level PartyID.
+ * Which companies are listed is assumed (the service does not say): the account's own company, and
+ * with the switch `accountListsRegistrations` its active registrations after it.
  * @module emulator/routes/account
  */
 
+const EXAMPLE = require('../fixtures/account-information.json');
 const { authenticateAccount } = require('./auth');
 
 /** @typedef {import('../server').Ctx} Ctx */
@@ -16,12 +19,27 @@ const { authenticateAccount } = require('./auth');
 function accountInformation(ctx) {
 	const account = authenticateAccount(ctx);
 	const self = account.self || {};
-	const own = { PartyID: Number(account.partyId), CompanyName: account.name, VATNumber: self.VATNumber || null, Email: self.Email || null };
-	const registrations = ctx.emu.store
-		.registrationsOf(account.apiKey)
-		.filter((r) => r.Active)
-		.map((r) => ({ PartyID: Number(r.PartyID), CompanyName: r.details.CompanyName, VATNumber: r.details.TaxIdentifier || null, Email: r.details.Email || null }));
-	return { status: 200, body: { ...own, Companies: [own, ...registrations] } };
+	const [template] = EXAMPLE.Companies;
+	/** @param {{ PartyID: number, Name: string, VATNumber: string | null, Email: string | null }} c */
+	const company = (c) => ({ ...template, ...c, CommercialName: c.Name, DisplayName: c.Name, PeppolIdentifier: null, Identifiers: [], IBAN: null, BIC: null });
+	const companies = [company({ PartyID: Number(account.partyId), Name: account.name, VATNumber: self.VATNumber || null, Email: self.Email || null })];
+	if (ctx.emu.config.accountListsRegistrations) {
+		for (const r of ctx.emu.store.registrationsOf(account.apiKey).filter((x) => x.Active)) {
+			companies.push(company({ PartyID: Number(r.PartyID), Name: r.details.CompanyName, VATNumber: r.details.TaxIdentifier || null, Email: r.details.Email || null }));
+		}
+	}
+	const [first, last] = String(self.Name || account.name).split(' ');
+	return {
+		status: 200,
+		body: {
+			...EXAMPLE,
+			Email: self.Email || null,
+			FirstName: first,
+			LastName: last || null,
+			Companies: companies,
+			UserCompanyRoles: companies.map((c) => ({ PartyID: c.PartyID, UserRoleTypes: ['Admin'] })),
+		},
+	};
 }
 
 /** @type {Array<[string, RegExp, (ctx: Ctx) => any, boolean]>} */

@@ -11,7 +11,6 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, shownFor } from '../shared/auth';
-import { testAccessPointCredential } from '../shared/credentialTest';
 import { registrationIdField, retryOptions } from '../shared/fields';
 import { filesField, maxFileSizeOption } from '../shared/files';
 import { searchRegistrations } from '../shared/methods';
@@ -34,7 +33,7 @@ export class AccessPointTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') },
 			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
 		],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
@@ -119,7 +118,7 @@ export class AccessPointTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
+	methods = { listSearch: { searchRegistrations } };
 
 	webhookMethods = {
 		default: {

@@ -14,7 +14,6 @@ import { searchRegistrations } from '../shared/methods';
 import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { identification } from './actions';
 import { identificationWebhook } from './actions/waiting';
-import { testAccessPointCredential } from '../shared/credentialTest';
 
 /**
  * Output 0 is "Not Identified" on purpose: a wait that times out leaves through
@@ -41,7 +40,7 @@ export class AccessPointIdentification implements INodeType {
 		waitingNodeTooltip:
 			"Waiting for the user's browser to come back from the identity provider (at most 5 minutes after the start, plus the extra wait). The provider URL is in this node's output.",
 		credentials: [
-			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey', { operation: ['start', 'startAndWait'] }) },
+			{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey', { operation: ['start', 'startAndWait'] }) },
 			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2', { operation: ['start', 'startAndWait'] }) },
 		],
 		webhooks: [
@@ -60,7 +59,7 @@ export class AccessPointIdentification implements INodeType {
 		properties: [authenticationProperty, ...describeOperations([identification])],
 	};
 
-	methods = { listSearch: { searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
+	methods = { listSearch: { searchRegistrations } };
 
 	/**
 	 * The only webhook is a restart webhook of a waiting execution, served by n8n's

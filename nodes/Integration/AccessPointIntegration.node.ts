@@ -7,7 +7,6 @@ import { searchRegistrations } from '../shared/methods';
 import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { integration } from './actions';
 import { searchIntegrations } from './methods';
-import { testAccessPointCredential } from '../shared/credentialTest';
 
 export class AccessPointIntegration implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,7 +26,7 @@ export class AccessPointIntegration implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') },
 			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
 		],
 		properties: [
@@ -44,7 +43,7 @@ export class AccessPointIntegration implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchRegistrations, searchIntegrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
+	methods = { listSearch: { searchRegistrations, searchIntegrations } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [integration]);

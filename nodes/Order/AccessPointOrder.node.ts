@@ -11,7 +11,6 @@ import { order } from './actions/order';
 import { DELIVERY_OUTPUTS } from './actions/order/getDeliveryStatus.operation';
 import { party } from './actions/party';
 import { product } from './actions/product';
-import { testAccessPointCredential } from '../shared/credentialTest';
 
 // Order stays first: it is the Resource a new node (and a saved workflow without one) starts with.
 const resources = [order, party, product, file];
@@ -36,7 +35,7 @@ export class AccessPointOrder implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
 		credentials: [
-			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') },
 			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
 		],
 		properties: [
@@ -46,7 +45,7 @@ export class AccessPointOrder implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchOrders, searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
+	methods = { listSearch: { searchOrders, searchRegistrations } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, resources);

@@ -7,7 +7,6 @@ import { filterCombineField, filterConditionsField, filterModeField, rawFilterFi
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
 import { includeFilesField, pollWithFiles, triggerFileOptions } from './files';
 import { pollOrders } from './poll';
-import { testAccessPointCredential } from '../shared/credentialTest';
 
 const builderMode = { show: { filterMode: ['builder'] } };
 
@@ -27,7 +26,7 @@ export class AccessPointOrderTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') },
 			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
 		],
 		properties: [
@@ -129,7 +128,6 @@ export class AccessPointOrderTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollWithFiles.call(this, async () => await pollOrders.call(this));

@@ -6,7 +6,6 @@ import { retryOptions } from '../shared/fields';
 import { describeOperations, router } from '../shared/router';
 import { peppolLookup } from './actions';
 import { lookupOptions } from './actions/lookup.operation';
-import { testAccessPointCredential } from '../shared/credentialTest';
 
 /** Two outputs unless "Single Output" is on; evaluated by the editor and the engine. */
 const OUTPUTS_EXPRESSION =
@@ -28,7 +27,7 @@ export class AccessPointPeppolLookup implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
 		credentials: [
-			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') },
 			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
 		],
 		properties: [
@@ -53,7 +52,6 @@ export class AccessPointPeppolLookup implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { accessPointApiTest: testAccessPointCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [peppolLookup]);

@@ -6,7 +6,6 @@ import { retryOptions } from '../shared/fields';
 import { searchRegistrations } from '../shared/methods';
 import { actionSubtitle, describeOperations, router } from '../shared/router';
 import { registration } from './actions';
-import { testAccessPointCredential } from '../shared/credentialTest';
 
 export class AccessPointRegistration implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,7 +22,7 @@ export class AccessPointRegistration implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions: shownFor('apiKey') },
+			{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') },
 			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
 		],
 		properties: [
@@ -40,7 +39,7 @@ export class AccessPointRegistration implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchRegistrations }, credentialTest: { accessPointApiTest: testAccessPointCredential } };
+	methods = { listSearch: { searchRegistrations } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [registration]);

@@ -41,10 +41,9 @@ export const authenticationProperty: INodeProperties = {
 /**
  * displayOptions of a node's credential entry: shown for this Authentication, where `show` also
  * holds (e.g. only some operations). Each node writes its two entries out as object literals,
- * `{ name: 'accessPointApi', required: true, testedBy: 'accessPointApiTest', displayOptions:
- * shownFor('apiKey') }` and `{ name: 'accessPointOAuth2Api', required: true, displayOptions:
- * shownFor('oAuth2') }`: the community lint reads testedBy there and n8n's lint rules expect
- * objects. n8n shows an OAuth2 credential as connected or not and tests it declaratively.
+ * `{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') }` and
+ * `{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') }` (n8n's lint
+ * rules expect objects). Both credentials carry their own declarative Test.
  */
 export function shownFor(method: AuthenticationMethod, show: Record<string, string[]> = {}): ICredentialsDisplayOptions {
 	return { show: { ...show, authentication: [method] } };
@@ -83,8 +82,12 @@ export interface Auth {
 	tokenUrl?: string;
 	/** Words for a 401 the API still answers after everything we may do about it. */
 	unauthorizedHint: string;
-	/** Adds the secrets of a new token (after a refresh) to the masking. */
+	/** Adds the secrets of a new token (after a refresh) to the masking; OAuth2: it becomes the token in use. */
 	learn(tokenData: unknown): void;
+	/** OAuth2: the access token the requests carry (n8n signs them with the stored one). */
+	readonly accessToken?: string;
+	/** The item the credential was read for (its expressions may depend on it). */
+	itemIndex?: number;
 }
 
 function tokenSecrets(tokenData: unknown): string[] {
@@ -109,7 +112,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	const bodyForms = held.flatMap(secretForms);
 	// Every form a server may echo, and each secret as held (with its whitespace).
 	const secrets = [...held, ...bodyForms];
-	const credentialName = method === 'oAuth2' ? 'AccessPoint OAuth2 API' : 'AccessPoint API';
+	const credentialName = method === 'oAuth2' ? 'AccessPoint Sign-In OAuth2 API' : 'AccessPoint API';
 	const refuse = (problem: string, description: string) =>
 		new NodeOperationError(node, stripSecrets(problem, secrets), { itemIndex, description });
 
@@ -119,7 +122,10 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		throw refuse(resolved.problem, `Open the ${credentialName} credential and fix the Environment / Base URL.`);
 	}
 	const partyId = String(raw.partyId ?? '').trim();
+	const inUse: { accessToken?: string } = { accessToken: raw.oauthTokenData?.access_token as string | undefined };
 	const learn = (tokenData: unknown) => {
+		const access = (tokenData as { access_token?: unknown } | undefined)?.access_token;
+		if (typeof access === 'string') inUse.accessToken = access;
 		for (const secret of tokenSecrets(tokenData)) {
 			for (const form of [secret, ...secretForms(secret)]) {
 				if (!secrets.includes(form)) secrets.push(form);
@@ -181,10 +187,56 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		secrets,
 		bodyForms,
 		tokenUrl,
+		get accessToken() {
+			return inUse.accessToken;
+		},
+		itemIndex,
 		unauthorizedHint:
-			'The API refused the access token even after a refresh. Reconnect the AccessPoint OAuth2 credential (open it and sign in again), and check its Party ID and that the ID used belongs to this account.',
+			'The API refused the access token even after a refresh. Reconnect the AccessPoint Sign-In OAuth2 API credential (open it and sign in again), and check its Party ID and that the ID used belongs to this account.',
 		learn,
 		// n8n signs with the Bearer token; the refresh is ours to start (oauth.ts), so n8n must not retry on its own.
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
+	};
+}
+
+/** Where the signed-in account's companies are read when the OAuth2 credential names no Party ID. */
+export const ACCOUNT_INFORMATION_PATH = '/v1/account/accountInformation';
+
+/** One line without control, format (bidi) or separator characters, at most 80 characters: a name or VAT number as the API wrote it. */
+const label = (value: unknown) =>
+	typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[\p{C}\p{Z}]+/gu, ' ').trim().slice(0, 80) : '';
+
+/**
+ * The party an OAuth2 call acts for when the credential names none, from the account information
+ * (the service's OpenAPI `AccountInformation`): no top-level PartyID, but `Companies` (PartyID,
+ * Name, VATNumber, …) and `UserCompanyRoles` (PartyID). One company: that one. None or several: a
+ * problem saying what to set, naming each company (at most 50).
+ */
+export function pickAccountParty(info: unknown): { partyId: string } | { message: string; description: string } {
+	const record = (info && typeof info === 'object' ? info : {}) as Record<string, unknown>;
+	const found = new Map<string, string>();
+	for (const list of [record.Companies, record.UserCompanyRoles]) {
+		if (found.size || !Array.isArray(list)) continue;
+		for (const entry of list.slice(0, 10_000) as Array<Record<string, unknown> | null>) {
+			const raw = entry && typeof entry === 'object' ? entry.PartyID : undefined;
+			const id = typeof raw === 'number' || typeof raw === 'string' ? String(raw).trim() : '';
+			if (!/^\d{1,18}$/.test(id) || found.has(id)) continue;
+			const name = label(entry?.Name) || label(entry?.CommercialName) || 'no name';
+			found.set(id, `${name} (${label(entry?.VATNumber) || 'no VAT number'}, PartyID ${id})`);
+		}
+	}
+	const set = "Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party.";
+	if (found.size === 1) return { partyId: [...found.keys()][0] };
+	if (!found.size) {
+		return {
+			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
+			description: `The account information has no company with a PartyID. ${set}`,
+		};
+	}
+	const names = [...found.values()];
+	const shown = (n: number) => names.slice(0, n).join('; ') + (names.length > n ? `; and ${names.length - n} more` : '');
+	return {
+		message: `The signed-in account may act for ${names.length} companies and the credential names no Party ID: ${shown(3)}`,
+		description: `${set} The account's companies: ${shown(50)}.`,
 	};
 }

@@ -1,11 +1,13 @@
-/** Base addresses of the access-point API (contract section 9, field notes). */
+import type { IAuthenticateRuleResponseCode } from 'n8n-workflow';
+
+/** Base addresses of the access-point API (the service's "Sandbox vs Production" page; README.md "Credentials"). */
 export const SANDBOX_BASE_URL = 'https://api.sandbox.billit.be';
 export const PRODUCTION_BASE_URL = 'https://api.billit.be';
 
 export type AccessPointEnvironment = 'sandbox' | 'production' | 'custom';
 
 /**
- * OAuth 2.0 endpoints (beyond-contract.md "OAuth 2.0"). The sign-in page is on the web app,
+ * OAuth 2.0 endpoints (the service's "OAuth 2.0" page; README.md "OAuth2"). The sign-in page is on the web app,
  * whose host the docs give two ways (.be in the example, .eu in the FAQ): the credential
  * defaults to the documented example and lets the user edit it. For Custom both live under
  * the Base URL (a proxy or the emulator).
@@ -53,9 +55,9 @@ export function allowedScheme(parsed: URL): boolean {
 }
 
 /**
- * The one rule for turning a credential into a base URL, for the nodes and the
- * credential test (credentialTest.ts) alike. Returns a problem description instead of
- * throwing so callers pick the error class.
+ * The one rule for turning a credential into a base URL, for the nodes (the credentials' Test
+ * requests use the same rule as an expression: credentialTestBaseUrl). Returns a problem
+ * description instead of throwing so callers pick the error class.
  */
 export function resolveBaseUrl(
 	credentials: Pick<AccessPointCredentials, 'environment' | 'baseUrl'>,
@@ -78,4 +80,30 @@ export function resolveBaseUrl(
 		};
 	}
 	return { url: raw };
+}
+
+/**
+ * resolveBaseUrl's rule as an expression over `$credentials`, for a credential's declarative
+ * `test` request (n8n runs it without node code). A Custom Base URL that breaks the https rule
+ * becomes a text that is not a URL: the request fails before anything leaves n8n (no DNS lookup,
+ * no connection), and n8n shows ERR_INVALID_URL.
+ */
+export function credentialTestBaseUrl(): string {
+	const custom = 'String($credentials.baseUrl || "").trim()';
+	return (
+		'={{ $credentials.environment === "custom" ? ' +
+		`(/^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test(${custom}) ? ${custom}.replace(/\\/+$/, "") : "Base URL must use https") : ` +
+		`($credentials.environment === "production" ? "${PRODUCTION_BASE_URL}" : "${SANDBOX_BASE_URL}") }}`
+	);
+}
+
+/** A credential Test's rules for the redirects a server may answer: n8n does not follow them (`disableFollowRedirect`), and says so. */
+export function redirectRules(secret: string): IAuthenticateRuleResponseCode[] {
+	return [301, 302, 303, 307, 308].map((value) => ({
+		type: 'responseCode',
+		properties: {
+			value,
+			message: `The API answered HTTP ${value}, a redirect; it was not followed, so the ${secret} stayed on this host. If the API has moved, set its new address as the Base URL (Environment: Custom).`,
+		},
+	}));
 }

@@ -20,7 +20,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { API_KEY_CREDENTIAL, loadAuth } from './auth';
+import { ACCOUNT_INFORMATION_PATH, API_KEY_CREDENTIAL, loadAuth, pickAccountParty } from './auth';
 import { listApiErrors } from './apiErrorEntries';
 import { beforeDeadline, BodyLimitError, boundedStream, discardBody, readBody } from './body';
 import { buildApiError, headerValue, isBrokenText, isJsonLike, isSuccess, maskText, networkFailure, parseIfJson, redirectTarget } from './response';
@@ -182,7 +182,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			refreshed = true;
 			try {
 				const data = await beforeDeadline(
-					refreshAccessToken.call(this, tokenUrl, timeoutMs).then((token) => ({ body: token })),
+					refreshAccessToken.call(this, auth, tokenUrl, timeoutMs).then((token) => ({ body: token })),
 					AbortSignal.timeout(timeoutMs),
 				);
 				auth.learn(data.body);
@@ -344,23 +344,12 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 	return client;
 }
 
-/** The signed-in account's own PartyID (beyond-contract.md "OAuth 2.0"): asked without a partyID header. */
+/** The party an OAuth2 credential without a Party ID acts for: the account's one company (auth.ts pickAccountParty). */
 async function readAccountPartyId(client: ApiClient, node: INode, itemIndex: number | undefined): Promise<string> {
-	const info = await client.request<IDataObject>({
-		method: 'GET',
-		path: '/v1/account/accountInformation',
-		operation: "Read the account's PartyID",
-		itemIndex,
-	});
-	const value = info && typeof info === 'object' ? info.PartyID : undefined;
-	const partyId = typeof value === 'number' || typeof value === 'string' ? String(value).trim() : '';
-	if (!/^\d+$/.test(partyId)) {
-		throw new NodeOperationError(node, 'The account information did not name a PartyID to act for', {
-			itemIndex,
-			description: "Set the Party ID in the AccessPoint OAuth2 credential (your company's PartyID at the access point).",
-		});
-	}
-	return partyId;
+	const info = await client.request({ method: 'GET', path: ACCOUNT_INFORMATION_PATH, operation: "Read the account's companies", itemIndex });
+	const picked = pickAccountParty(info);
+	if ('partyId' in picked) return picked.partyId;
+	throw new NodeOperationError(node, picked.message, { itemIndex, description: picked.description });
 }
 
 /** Pages through a list, turning paging problems into NodeApiErrors on the item. */

@@ -3,7 +3,10 @@ import { createHash } from 'crypto';
 // eslint-disable-next-line @n8n/community-nodes/no-restricted-imports
 import { ClientOAuth2 } from '@n8n/client-oauth2';
 import { sleep } from 'n8n-workflow';
+import ACCOUNT_EXAMPLE from '../../emulator/fixtures/account-information.json';
 import { Emu, get, register, start } from './helpers';
+
+type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 import { Receiver, startReceiver } from './receiver';
 
 const unescape = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] as string);
@@ -119,7 +122,7 @@ describe('OAuth 2.0 authorization server', () => {
 		expect(r.json.Items).toHaveLength(1);
 		const info = await api(t.json.access_token, '/v1/account/accountInformation', null);
 		expect(info.status).toBe(200);
-		expect(info.json).toMatchObject({ PartyID: Number(emu.credentials.partyId), CompanyName: 'Emulator Master BV' });
+		expect(info.json.Companies).toEqual([expect.objectContaining({ PartyID: Number(emu.credentials.partyId), Name: 'Emulator Master BV' })]);
 		expect(emu.oauth.stats()).toMatchObject({ grants: { authorization_code: 1, refresh_token: 0 }, consent: { allow: 1, deny: 0 } });
 	});
 
@@ -291,19 +294,32 @@ describe('OAuth 2.0 authorization server', () => {
 		expect(emu.oauth.stats().bearer).toMatchObject({ ok: 4, invalid: 2 });
 	});
 
-	it('accountInformation for both auth methods, without a partyID header', async () => {
+	it('accountInformation for both auth methods, without a partyID header, in the published shape (fixture)', async () => {
 		const viaKey = await get(emu, '/v1/account/accountInformation', { auth: false, headers: { apikey: emu.credentials.apiKey } });
 		expect(viaKey.status).toBe(200);
-		expect(viaKey.json).toMatchObject({ PartyID: Number(emu.credentials.partyId), CompanyName: 'Emulator Master BV', VATNumber: 'BE0314159244' });
-		expect(viaKey.json.Companies).toEqual(expect.arrayContaining([expect.objectContaining({ PartyID: entity, CompanyName: 'Entity oauth BV' })]));
+		// The service's AccountInformation: the example's fields, no top-level PartyID; the account's own company.
+		expect(Object.keys(viaKey.json).sort()).toEqual(Object.keys(ACCOUNT_EXAMPLE).sort());
+		expect(Object.keys(viaKey.json.Companies[0]).sort()).toEqual(Object.keys(ACCOUNT_EXAMPLE.Companies[0]).sort());
+		const own = { PartyID: Number(emu.credentials.partyId), Name: 'Emulator Master BV', VATNumber: 'BE0314159244' };
+		expect(viaKey.json.Companies).toEqual([expect.objectContaining(own)]);
+		expect(viaKey.json.UserCompanyRoles).toEqual([{ PartyID: own.PartyID, UserRoleTypes: ['Admin'] }]);
+		// With the switch, the active registrations follow (an assumption: the service does not say).
+		emu.config.accountListsRegistrations = true;
+		try {
+			const listed = await get(emu, '/v1/account/accountInformation', { auth: false, headers: { apikey: emu.credentials.apiKey } });
+			expect(listed.json.Companies[0]).toEqual(expect.objectContaining(own));
+			expect(listed.json.Companies).toContainEqual(expect.objectContaining({ PartyID: entity, Name: 'Entity oauth BV' }));
+		} finally {
+			emu.config.accountListsRegistrations = false;
+		}
 		const other = await get(emu, '/v1/account/accountInformation', { auth: false, headers: { apikey: emu.otherAccount.apiKey } });
-		expect(other.json.PartyID).toBe(Number(emu.otherAccount.partyId));
+		expect(other.json.Companies.map((c: Rec) => c.PartyID)).toEqual([Number(emu.otherAccount.partyId)]);
 		// The other account's user signs in on the consent page: its token reads its own account.
 		const r = await consent({ client_id: client.clientId, redirect_uri: redirectUri, state: 's' }, 'allow', { email: 'billing@other-master.example', password: 'emulator' });
 		const c = new URL(r.headers.get('location') as string).searchParams.get('code') as string;
 		const t = (await exchange(c)).json;
 		const viaBearer = await api(t.access_token, '/v1/account/accountInformation', null);
-		expect(viaBearer.json).toMatchObject({ PartyID: Number(emu.otherAccount.partyId), CompanyName: 'Other Master SRL' });
+		expect(viaBearer.json.Companies).toEqual([expect.objectContaining({ PartyID: Number(emu.otherAccount.partyId), Name: 'Other Master SRL' })]);
 		expect((await get(emu, '/v1/account/accountInformation', { auth: false })).status).toBe(401);
 	});
 

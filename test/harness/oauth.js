@@ -102,4 +102,17 @@ function oauthCredentialData(emulator, tokenData, extra = {}) {
 	});
 }
 
-module.exports = { OAUTH2_CREDENTIAL_TYPE, connectOAuth, oauthCredentialData, formFields };
+/**
+ * The anchors GitHub gives the README's headings (lower case, punctuation dropped, spaces as
+ * hyphens), for the credentials' documentation links.
+ * @returns {string[]}
+ */
+function readmeAnchors() {
+	const text = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', '..', 'README.md'), 'utf8');
+	return text
+		.split('\n')
+		.filter((line) => /^#{1,6} /.test(line))
+		.map((line) => line.replace(/^#+ /, '').trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'));
+}
+
+module.exports = { OAUTH2_CREDENTIAL_TYPE, connectOAuth, oauthCredentialData, formFields, readmeAnchors };

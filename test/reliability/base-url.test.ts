@@ -3,15 +3,14 @@
  * unusable) Base URL stops every node with a NodeOperationError that names the URL and
  * says to fix the credential, before any request leaves (a nock catch-all on the host and
  * the emulator's log both stay empty). Loopback http and https work. The credential's
- * "Test" button follows the same rule and says it.
+ * "Test" button follows the same rule (its request stops at an address that is not a URL).
  */
 import nock from 'nock';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ICredentialDataDecryptedObject, ICredentialTestFunctions, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { testAccessPointCredential } from '../../nodes/shared/credentialTest';
 import { createHarness } from '../harness';
-import { boot } from '../harness/env';
+import { runCredentialTest } from '../workflows/credentialTestRun';
 import type { Harness } from '../harness';
 import type { Emu } from './helpers';
 import { apiRequests, errorItemProblem } from './helpers';
@@ -143,11 +142,9 @@ describe('custom Base URL: https only, except loopback', () => {
 	});
 
 	describe('the credential "Test" request', () => {
-		/** The credential test as n8n runs it (n8n-core's CredentialTestContext, its real request helper). */
+		/** The credential's declarative Test as n8n runs it (n8n-core's RoutingNode). */
 		async function credentialTest(data: IDataObject) {
-			const context = new (boot().core.CredentialTestContext)({} as never) as ICredentialTestFunctions;
-			const credential = { id: '1', name: 'c', type: 'accessPointApi', data: { ...emu.credentials, ...data } as unknown as ICredentialDataDecryptedObject };
-			return await testAccessPointCredential.call(context, credential);
+			return await runCredentialTest(h, { ...emu.credentials, ...data } as unknown as ICredentialDataDecryptedObject, 'accessPointApi');
 		}
 
 		it('accepts the environments and loopback http as the nodes do', async () => {
@@ -155,12 +152,11 @@ describe('custom Base URL: https only, except loopback', () => {
 			expect(await credentialTest({ environment: 'custom', baseUrl: `${emu.url.replace('127.0.0.1', 'localhost')}/` })).toMatchObject({ status: 'OK' });
 		});
 
-		it.each(REJECTED)('never sends the key to %s, and says why', async (baseUrl) => {
+		it.each(REJECTED)('never sends the key to %s: the request stops at its address', async (baseUrl) => {
 			const before = arrived.length;
 			const result = await credentialTest({ environment: 'custom', baseUrl });
 			figures[`credential test, ${baseUrl}`] = result.message;
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/^The credential's Base URL (must use https|".*" is not an absolute URL).*Nothing was sent\.$/);
+			expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/^(Invalid URL|ERR_INVALID_URL)$/) });
 			expect(arrived.length).toBe(before);
 		});
 	});

@@ -196,6 +196,5 @@ describe('hostile server: redirects are never followed', () => {
 		await same.close();
 	});
 
-	// The credential test (a node method since issue 24, nodes/shared/credentialTest.ts) is proven not to
-	// follow a redirect in test/workflows/credential-test.test.ts.
+	// The credentials' declarative Test is proven not to follow a redirect in test/workflows/credential-test.test.ts.
 });

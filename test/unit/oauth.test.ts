@@ -7,11 +7,14 @@
 import type { ICredentialDataDecryptedObject, INode, INodeParameters } from 'n8n-workflow';
 import { NodeApiError, NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
 
+import { AccessPointApi } from '../../credentials/AccessPointApi.credentials';
 import { AccessPointOAuth2Api } from '../../credentials/AccessPointOAuth2Api.credentials';
-import { authenticationProperty, DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL } from '../../nodes/shared/auth';
+import { authenticationProperty, DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL, pickAccountParty } from '../../nodes/shared/auth';
+import ACCOUNT_EXAMPLE from '../../emulator/fixtures/account-information.json';
 import { OAUTH_ENDPOINTS } from '../../nodes/shared/baseUrl';
 import { stripSecrets } from '../../nodes/shared/errors';
 import { classifyRefreshFailure } from '../../nodes/shared/oauth';
+import { readmeAnchors } from '../harness/oauth';
 import { loadPackageNodes } from './packageNodes';
 
 const nodes = loadPackageNodes();
@@ -81,13 +84,40 @@ describe('the AccessPoint OAuth2 API credential', () => {
 		[{ environment: 'production' }, 'https://api.billit.be'],
 		[{ environment: 'custom', baseUrl: 'http://127.0.0.1:4010/' }, 'http://127.0.0.1:4010'],
 		[{ environment: 'custom', baseUrl: 'https://proxy.example.test' }, 'https://proxy.example.test'],
-		[{ environment: 'custom', baseUrl: 'http://proxy.example.test' }, 'https://base-url-must-use-https.invalid'],
-	])('the credential test for %j goes to %s (the https rule of the nodes)', (fields, expected) => {
+		[{ environment: 'custom', baseUrl: 'http://proxy.example.test' }, 'Base URL must use https'],
+	])('the credential test for %j goes to %s (the https rule of the nodes; otherwise no URL, so nothing is sent)', (fields, expected) => {
 		const mockNode: INode = { id: 'm', name: 'mock', type: 'mock', typeVersion: 1, position: [0, 0], parameters: {} };
 		const nodeTypes = { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) };
 		const workflow = new Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: nodeTypes as never });
 		const baseURL = workflow.expression.getSimpleParameterValue(mockNode, credential.test.request.baseURL as string, 'internal', { $credentials: fields });
 		expect(baseURL).toBe(expected);
+	});
+
+	it.each(['sandbox', 'production', 'custom'])('Environment %s: the Sign-In and Token URL fields name only its own addresses (issue #28)', (environment) => {
+		const fields = ['signInUrl', 'tokenUrl'].map((name) => {
+			const shown = credential.properties.filter((p) => p.name === name && NodeHelpers.displayParameter({ environment }, p, null, null));
+			expect(shown).toHaveLength(1);
+			return `${shown[0].placeholder} ${shown[0].description}`;
+		});
+		const others = { sandbox: /sandbox/, production: /\/\/(my|api)\.billit\.be/, custom: /<Base URL>/ } as Record<string, RegExp>;
+		for (const [other, pattern] of Object.entries(others)) {
+			for (const text of fields) expect(pattern.test(text)).toBe(other === environment);
+		}
+	});
+
+	it('its default name differs from the API key credential\'s (n8n drops "API", "OAuth2" from the display name and adds "account")', () => {
+		// n8n 2.41's editor (workflows.store getNewCredentialName): the display name's words other than API, OAuth1, OAuth2, MCP.
+		const defaultName = (displayName: string) => `${displayName.split(' ').filter((w) => !['API', 'OAuth1', 'OAuth2', 'MCP'].includes(w)).join(' ')} account`;
+		expect(defaultName(new AccessPointApi().displayName)).toBe('AccessPoint account');
+		expect(defaultName(credential.displayName)).toBe('AccessPoint Sign-In account');
+	});
+
+	it('both credentials\' documentation links point at README headings that exist', () => {
+		const anchors = readmeAnchors();
+		for (const url of [new AccessPointApi().documentationUrl, credential.documentationUrl]) {
+			expect(anchors).toContain(new URL(url).hash.slice(1));
+		}
+		expect(new URL(credential.documentationUrl).hash).toBe('#oauth2');
 	});
 
 	it('a Sign-In URL or Token URL typed by the user wins over the Environment\'s', () => {
@@ -97,6 +127,46 @@ describe('the AccessPoint OAuth2 API credential', () => {
 		const token = resolve({ environment: 'sandbox', tokenUrl: 'https://proxy.example.test/OAuth2/token' });
 		expect(token.authUrl).toBe(OAUTH_ENDPOINTS.sandbox.authUrl);
 		expect(token.accessTokenUrl).toBe('https://proxy.example.test/OAuth2/token');
+	});
+});
+
+describe('the party an OAuth2 credential without a Party ID acts for (account information, issue #32)', () => {
+	const company = (PartyID: unknown, Name: unknown, VATNumber?: unknown) => ({ PartyID, Name, VATNumber });
+
+	it('the published shape (no top-level PartyID, one company under Companies): that company', () => {
+		expect(Object.keys(ACCOUNT_EXAMPLE)).not.toContain('PartyID');
+		expect(pickAccountParty(ACCOUNT_EXAMPLE)).toEqual({ partyId: '314159' });
+	});
+
+	it('no Companies: the one PartyID of UserCompanyRoles', () => {
+		expect(pickAccountParty({ UserCompanyRoles: [{ PartyID: 7, UserRoleTypes: ['Admin'] }, { PartyID: '7' }] })).toEqual({ partyId: '7' });
+	});
+
+	it('several companies: each named with its VAT number and PartyID, and what to set', () => {
+		const picked = pickAccountParty({ Companies: [company(1001, 'Acme NV', 'BE0123456749'), company(1002, 'Beta\u0000 BV'), company(1001, 'Acme NV again')] });
+		expect(picked).toEqual({
+			message: 'The signed-in account may act for 2 companies and the credential names no Party ID: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002)',
+			description:
+				"Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party. The account's companies: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002).",
+		});
+	});
+
+	it('many companies: three in the message, fifty in the description, the rest counted', () => {
+		const picked = pickAccountParty({ Companies: Array.from({ length: 60 }, (_, i) => company(i + 1, `C${i + 1}`)) }) as { message: string; description: string };
+		expect(picked.message).toMatch(/60 companies .*C3 \(no VAT number, PartyID 3\); and 57 more$/);
+		expect(picked.description).toMatch(/C50 \(no VAT number, PartyID 50\); and 10 more\.$/);
+	});
+
+	it.each([
+		['nothing', undefined],
+		['no company', { Email: 'x@example.test', Companies: [] }],
+		['companies without a usable PartyID', { Companies: [null, 'x', company('12a', 'X'), company(1.5, 'Y'), company({}, 'Z')] }],
+		['a top-level PartyID only (no source shows it)', { PartyID: 5 }],
+	])('%s: no party, and what to set', (_label, info) => {
+		expect(pickAccountParty(info)).toEqual({
+			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
+			description: "The account information has no company with a PartyID. Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party.",
+		});
 	});
 });
 

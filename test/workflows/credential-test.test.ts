@@ -1,99 +1,89 @@
 /**
- * Issue 24 point 6: the credential's Test button as n8n runs it. n8n's CredentialsTester
- * (n8n 2.41, services/credentials-tester.service.ts) uses a credential's own `test` first,
- * then the first node of `getSupportedNodes` whose credential entry has `testedBy`, and
- * calls `methods.credentialTest[testedBy]` with n8n-core's CredentialTestContext. That
- * lookup is replayed here over the loaded package, and the function runs in the real
- * CredentialTestContext (n8n's legacy request helper, axios) against the emulator.
+ * The credentials' Test button as n8n 2.41 runs it (issue #31 point 3): a declarative `test`
+ * request, no node code, replayed with n8n-core's own classes (credentialTestRun.ts) against the
+ * emulator and nock.
  */
 import nock from 'nock';
-import type { ICredentialDataDecryptedObject, ICredentialTestFunction, INodeType } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialTestRequest, INodeType } from 'n8n-workflow';
 
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
-import { boot } from '../harness/env';
 import { serveJson } from '../harness/loopback';
+import { loadPackageNodes } from '../unit/packageNodes';
+import { runCredentialTest } from './credentialTestRun';
 
 const TYPE = 'accessPointApi';
+type Answer = { status: number; path: string; apikey?: string; partyid?: string };
 
-describe('the AccessPoint API credential test (n8n-core CredentialTestContext, emulator)', () => {
+describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode as n8n 2.41 runs it)', () => {
 	let h: Harness;
-	let testFunction: ICredentialTestFunction;
-	let testedByNodes: string[];
 
 	beforeAll(async () => {
-		h = await createHarness({ emulator: { orders: 0 }, quiet: true });
-		// CredentialsTester.getCredentialTestFunction, for a credential without `test`.
-		expect(h.credentialTypes.getByName(TYPE).test).toBeUndefined();
-		const found: Array<{ node: string; fn: ICredentialTestFunction }> = [];
-		for (const name of h.credentialTypes.getSupportedNodes(TYPE)) {
-			const nodeType = h.nodeTypes.getByName(name) as INodeType;
-			for (const { name: credential, testedBy } of nodeType.description.credentials ?? []) {
-				if (credential === TYPE && typeof testedBy === 'string') {
-					found.push({ node: name, fn: nodeType.methods?.credentialTest?.[testedBy] as ICredentialTestFunction });
-				}
-			}
-		}
-		testedByNodes = found.map((f) => f.node);
-		testFunction = found[0].fn;
+		h = await createHarness({ emulator: { orders: 3 }, quiet: true });
 	});
 	afterAll(async () => {
 		nock.cleanAll();
 		nock.enableNetConnect();
 		await h?.close();
 	});
+	afterEach(() => {
+		nock.cleanAll();
+		nock.enableNetConnect();
+	});
 
-	async function test(data: ICredentialDataDecryptedObject) {
-		const { core } = boot();
-		const context = new core.CredentialTestContext({} as never);
-		return await testFunction.call(context, { id: '1', name: 'AccessPoint account', type: TYPE, data });
-	}
-	const emulator = () => ({ ...h.emulator.credentials }) as unknown as ICredentialDataDecryptedObject;
+	const test = (data: ICredentialDataDecryptedObject, type = TYPE) => runCredentialTest(h, data, type);
+	const emulator = () => ({ environment: 'custom', baseUrl: h.emulator.url, apiKey: h.emulator.credentials.apiKey, partyId: h.emulator.credentials.partyId }) as ICredentialDataDecryptedObject;
+	const answers = () => (h.emulator.requests as Array<{ path: string; status: number; headers: Record<string, string> }>).map((r): Answer => ({ status: r.status, path: r.path, apikey: r.headers.apikey, partyid: r.headers.partyid }));
 
-	it('every node that uses the credential tests it with the same function', () => {
-		expect(testedByNodes.map((n) => n.split('.')[1]).sort()).toEqual([
-			'accessPointIdentification',
-			'accessPointIntegration',
-			'accessPointOrder',
-			'accessPointOrderTrigger',
-			'accessPointPeppolLookup',
-			'accessPointRegistration',
-			'accessPointTrigger',
-		]);
-		for (const name of testedByNodes) {
-			const nodeType = h.nodeTypes.getByName(name) as INodeType;
-			expect(Object.values(nodeType.methods?.credentialTest ?? {})).toEqual([testFunction]);
+	it('no node tests the credential any more: no testedBy, no credentialTest method (n8n uses the credential\'s own test)', () => {
+		for (const { description, methods } of loadPackageNodes() as Array<INodeType>) {
+			expect((description.credentials ?? []).map((c) => c.testedBy)).toEqual([undefined, undefined]);
+			expect(methods?.credentialTest).toBeUndefined();
 		}
+		expect(h.credentialTypes.getByName(TYPE).test?.request).toMatchObject({ url: '/v1/orders', qs: { $top: 1 }, disableFollowRedirect: true });
 	});
 
-	it('the right key and Party ID: OK, after one read of the registrations', async () => {
+	it('the right key and Party ID: OK, after one read of at most one order, with the key and Party ID', async () => {
 		h.emulator.clearRequests();
-		expect(await test(emulator())).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the API key and Party ID' });
-		expect((h.emulator.requests as Array<{ method: string; path: string }>).map((r) => `${r.method} ${r.path}`)).toEqual([
-			'GET /v1/einvoices/registrations',
-		]);
+		expect(await test(emulator())).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(answers()).toEqual([{ status: 200, path: '/v1/orders', apikey: '***', partyid: h.emulator.credentials.partyId }]);
+		expect((h.emulator.requests as Array<{ query: Record<string, string> }>)[0].query).toEqual({ $top: '1' });
 	});
 
-	it("a wrong key shows the API's message and what to check, not \"Unauthorized\"", async () => {
+	it('a wrong key says what to check, and does not echo the key', async () => {
 		const wrongKey = `${String(emulator().apiKey)}-revoked`;
 		const result = await test({ ...emulator(), apiKey: wrongKey });
 		expect(result).toEqual({
 			status: 'Error',
 			message:
-				"Credential test failed with HTTP 401 (Unauthorized): The apikey is not valid: no account has this API key. Check the API Key and the Party ID (your master account's), and the Environment: sandbox and production keys differ.",
+				"The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID (your master account's), and the Environment: sandbox and production keys differ.",
 		});
 		expect(result.message).not.toContain(wrongKey);
 	});
 
-	it("a Party ID that is not the account's shows the API's message", async () => {
-		const result = await test({ ...emulator(), partyId: '999999' });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^Credential test failed with HTTP 401 \(Unauthorized\): The partyID '999999' is not valid for this apikey/);
+	it("a Party ID that is not the account's says the same", async () => {
+		expect((await test({ ...emulator(), partyId: '999999' })).message).toMatch(/^The API refused the API key or the Party ID \(HTTP 401\)\. Check the API Key and the Party ID/);
 	});
 
-	it('a plain-http Base URL on another host shows the https rule, and nothing is sent', async () => {
+	it.each([
+		['sandbox', { environment: 'sandbox' }, 'https://api.sandbox.billit.be'],
+		['production', { environment: 'production' }, 'https://api.billit.be'],
+	])('Environment %s: the Test goes to its documented host', async (_label, fields, host) => {
 		nock.disableNetConnect();
-		nock.enableNetConnect('127.0.0.1');
+		const seen: string[] = [];
+		nock(host)
+			.get('/v1/orders')
+			.query({ $top: '1' })
+			.reply(function () {
+				seen.push(`${String(this.req.headers.apikey)} ${String(this.req.headers.partyid)}`);
+				return [200, { Items: [] }];
+			});
+		expect(await test({ ...emulator(), ...fields, baseUrl: '' })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(seen).toEqual([`${String(emulator().apiKey)} ${String(emulator().partyId)}`]);
+	});
+
+	it('a plain-http Base URL on another host is refused before anything is sent (no connection, no DNS lookup)', async () => {
+		nock.disableNetConnect();
 		const reached: string[] = [];
 		nock('http://api.example.test')
 			.persist()
@@ -102,62 +92,64 @@ describe('the AccessPoint API credential test (n8n-core CredentialTestContext, e
 				reached.push(uri);
 				return [200, '{}'];
 			});
-		const result = await test({ ...emulator(), baseUrl: 'http://api.example.test' });
-		expect(result).toEqual({
-			status: 'Error',
-			message:
-				'The credential\'s Base URL must use https (plain http is only allowed for localhost/127.0.0.1), got "http://api.example.test". Nothing was sent.',
-		});
+		// The https rule as the nodes apply it: the request's address is then no URL, and n8n stops at parsing it.
+		for (const baseUrl of ['http://api.example.test', 'http://localhost.example.test:80', 'ftp://api.example.test']) {
+			expect(await test({ ...emulator(), baseUrl })).toEqual({ status: 'Error', message: expect.stringMatching(/^(Invalid URL|ERR_INVALID_URL)$/) });
+		}
 		expect(reached).toEqual([]);
-		nock.cleanAll();
-		nock.enableNetConnect();
+		// https on another host, and plain http on a loopback address, are asked.
+		nock('https://proxy.example.test').get('/v1/orders').query(true).reply(200, { Items: [] });
+		expect(await test({ ...emulator(), baseUrl: ' https://proxy.example.test/ ' })).toEqual({ status: 'OK', message: 'Connection successful!' });
 	});
 
-	it('a host that does not resolve is named with what to check (not a bare "ENOTFOUND")', async () => {
-		// n8n's request helper failing as it does for an unknown host (no DNS query leaves the machine).
-		const context = { helpers: { request: async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND api.exmaple.test'), { code: 'ENOTFOUND' })) } };
-		const result = await testFunction.call(context as never, { id: '1', name: 'c', type: TYPE, data: { ...emulator(), baseUrl: 'https://api.exmaple.test' } });
-		expect(result).toEqual({
-			status: 'Error',
-			message: "Credential test failed: the host name could not be resolved (api.exmaple.test). Check the credential's environment and Base URL.",
-		});
-	});
-
-	it('a closed port is named the same way, through n8n\'s real request helper', async () => {
-		// A port that was just free'd: nothing listens there.
+	it('a closed port fails with the code n8n shows', async () => {
 		const server = await serveJson(() => '{}');
 		await server.close();
-		const port = new URL(server.url).port;
-		const result = await test({ ...emulator(), baseUrl: `http://127.0.0.1:${port}` });
-		expect(result).toEqual({
-			status: 'Error',
-			message: `Credential test failed: the connection was refused (127.0.0.1:${port}). Check the credential's environment and Base URL.`,
-		});
+		expect(await test({ ...emulator(), baseUrl: server.url })).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	});
 
-	it('a redirect is not followed: the key stays on the configured host', async () => {
+	it.each([301, 302, 307, 308])('a redirect (HTTP %s) is not followed: the key stays on the configured host, and the message says so', async (status) => {
 		nock.disableNetConnect();
 		const reached: string[] = [];
-		nock('https://moved.example.test').get('/v1/einvoices/registrations').reply(302, '', { Location: 'https://elsewhere.example.test/v1/x' });
+		nock('https://moved.example.test').get('/v1/orders').query(true).reply(status, '', { Location: 'https://elsewhere.example.test/v1/orders' });
 		nock('https://elsewhere.example.test')
+			.persist()
+			.get(/.*/)
+			.reply(function (uri) {
+				reached.push(`${uri} ${String(this.req.headers.apikey)}`);
+				return [200, '{}'];
+			});
+		expect(await test({ ...emulator(), baseUrl: 'https://moved.example.test' })).toEqual({
+			status: 'Error',
+			message: `The API answered HTTP ${status}, a redirect; it was not followed, so the API key stayed on this host. If the API has moved, set its new address as the Base URL (Environment: Custom).`,
+		});
+		expect(reached).toEqual([]);
+	});
+
+	it('403 and 404 say what to check', async () => {
+		nock.disableNetConnect();
+		nock('https://api.example.test').get('/v1/orders').query(true).reply(403, {}).get('/v1/orders').query(true).reply(404, {});
+		const base = { ...emulator(), baseUrl: 'https://api.example.test' };
+		expect((await test(base)).message).toMatch(/^The API refused this account \(HTTP 403\)/);
+		expect((await test(base)).message).toBe('Nothing answers at this address (HTTP 404): check the Environment, or the Base URL for Custom.');
+	});
+
+	it('the OAuth2 credential\'s Test keeps the same https rule, and a refused token says to reconnect', async () => {
+		nock.disableNetConnect();
+		const reached: string[] = [];
+		nock('http://api.example.test')
 			.persist()
 			.get(/.*/)
 			.reply(function (uri) {
 				reached.push(uri);
 				return [200, '{}'];
 			});
-		const result = await test({ ...emulator(), baseUrl: 'https://moved.example.test' });
-		expect(result.status).toBe('Error');
-		expect(result.message).toBe(
-			'Credential test failed: the API answered HTTP 302, a redirect to elsewhere.example.test; it was not followed, so the key stays on moved.example.test. If the API has moved, set its new address as the Base URL.',
+		const oauth = { environment: 'custom', baseUrl: 'http://api.example.test', oauthTokenData: { access_token: 'at', token_type: 'Bearer' } } as ICredentialDataDecryptedObject;
+		const rules = (h.credentialTypes.getByName('accessPointOAuth2Api').test as ICredentialTestRequest).rules ?? [];
+		expect(rules.find((r) => r.type === 'responseCode' && r.properties.value === 401)?.properties.message).toBe(
+			'The API refused the access token (HTTP 401). Open the credential and reconnect it (sign in again).',
 		);
+		expect(await test(oauth, 'accessPointOAuth2Api').catch((e: Error) => ({ status: 'Error', message: e.message }))).toMatchObject({ status: 'Error' });
 		expect(reached).toEqual([]);
-		nock.cleanAll();
-		nock.enableNetConnect();
-	});
-
-	it('an empty key or Party ID is named before anything is sent', async () => {
-		expect(await test({ ...emulator(), apiKey: '  ' })).toEqual({ status: 'Error', message: 'The API Key is empty. Paste the API key of the master account.' });
-		expect(await test({ ...emulator(), partyId: '' })).toEqual({ status: 'Error', message: 'The Party ID is empty. Enter the PartyID of the master account.' });
 	});
 });

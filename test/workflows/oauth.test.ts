@@ -13,6 +13,7 @@ import type { Logged } from '../emulator/helpers';
 import { createHarness, OAUTH2_CREDENTIAL_TYPE } from '../harness';
 import { webhookTrigger } from '../harness/webhookTrigger';
 import { printFigures } from '../reliability/report';
+import ACCOUNT_EXAMPLE from '../../emulator/fixtures/account-information.json';
 import type { Harness, HarnessResult } from '../harness';
 
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
@@ -166,31 +167,70 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 	});
 
 	describe('Party ID', () => {
+		/** The seeded registration the master account may act for. */
+		const REGISTRATION_PARTY = '300001';
+
 		it('the credential\'s Party ID is sent as is, with no account lookup', async () => {
-			const other = (await fetchAccount()).Companies[1].PartyID as number;
-			h.setCredentials({ partyId: ` ${other} ` }, OAUTH2_CREDENTIAL_TYPE);
+			h.setCredentials({ partyId: ` ${REGISTRATION_PARTY} ` }, OAUTH2_CREDENTIAL_TYPE);
 			try {
 				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3 }));
 				result.assertSuccess();
-				expect(api().map((r) => [r.path, r.headers.partyid])).toEqual([['/v1/orders', String(other)]]);
+				expect(api().map((r) => [r.path, r.headers.partyid])).toEqual([['/v1/orders', REGISTRATION_PARTY]]);
 			} finally {
 				h.setCredentials({ partyId: '' }, OAUTH2_CREDENTIAL_TYPE);
 			}
 		});
 
 		it('Act for Party wins over the account, with no account lookup', async () => {
-			const other = String((await fetchAccount()).Companies[1].PartyID);
-			const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3, options: { actForParty: other } }));
+			const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3, options: { actForParty: REGISTRATION_PARTY } }));
 			result.assertSuccess();
-			expect(api().map((r) => [r.path, r.headers.partyid])).toEqual([['/v1/orders', other]]);
+			expect(api().map((r) => [r.path, r.headers.partyid])).toEqual([['/v1/orders', REGISTRATION_PARTY]]);
 		});
 
-		/** The account's companies (asked with the API key: the endpoint takes either). */
-		async function fetchAccount(): Promise<Rec> {
-			const res = await fetch(`${emu.url}/v1/account/accountInformation`, { headers: { apikey: emu.credentials.apiKey } });
-			emu.clearRequests();
-			return (await res.json()) as Rec;
-		}
+		it('the service\'s published account information (fixture, no top-level PartyID): the node acts for its one company', async () => {
+			const host = 'https://api-published.example.test';
+			const seen: Array<[string, string]> = [];
+			nock(host)
+				.get('/v1/account/accountInformation')
+				.reply(function () {
+					seen.push([this.req.path, String(this.req.headers.partyid ?? '')]);
+					return [200, ACCOUNT_EXAMPLE];
+				})
+				.get(/^\/v1\/orders\b/)
+				.reply(function () {
+					seen.push([this.req.path.split('?')[0], String(this.req.headers.partyid ?? '')]);
+					return [200, { Items: [{ OrderID: 1, OrderNumber: 'INV-1' }] }];
+				});
+			try {
+				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 1 }), [{}], {
+					runOptions: { credentialTypesOverride: { [OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), baseUrl: host, partyId: '' } } },
+				});
+				expect(fail(result)).toBeUndefined();
+				expect(seen).toEqual([
+					['/v1/account/accountInformation', ''],
+					['/v1/orders', String(ACCOUNT_EXAMPLE.Companies[0].PartyID)],
+				]);
+				expect((result.output(result.nodeName as string) as Rec[]).map((o) => o.OrderID)).toEqual([1]);
+			} finally {
+				nock.cleanAll();
+			}
+		});
+
+		it('an account with several companies and no Party ID: an error naming each company and what to set, nothing else asked', async () => {
+			emu.config.accountListsRegistrations = true;
+			try {
+				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3 }));
+				const error = fail(result);
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error?.message).toBe(
+					`The signed-in account may act for 2 companies and the credential names no Party ID: Emulator Master BV (BE0314159244, PartyID ${party}); Demo Entity BV (BE0204060878, PartyID ${REGISTRATION_PARTY})`,
+				);
+				expect(error?.description).toMatch(/^Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party\./);
+				expect(api().map((r) => r.path)).toEqual(['/v1/account/accountInformation']);
+			} finally {
+				emu.config.accountListsRegistrations = false;
+			}
+		});
 	});
 
 	describe('token refresh', () => {
@@ -212,13 +252,18 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 					['120', 200],
 					['240', 200],
 				]);
-				expect(stats().grants.refresh_token).toBe(1);
+				// The node's bounded refresh, then n8n's, which stores the tokens (README "OAuth2").
+				expect(stats().grants.refresh_token).toBe(2);
 				expect(stats().bearer.expired).toBe(1);
+				// First the node's (n8n's request helper), then n8n's OAuth client's (axios).
+				expect(tokenRequests().map((r) => [r.body?.grant_type, r.headers['user-agent'], r.status])).toEqual([
+					['refresh_token', 'n8n', 200],
+					['refresh_token', expect.stringMatching(/^axios\//), 200],
+				]);
 				printFigures('OAuth2: the token expires between two pages of Return All', {
 					orders: `${ids.length} of ${orderIds.length}, ${new Set(ids).size} distinct`,
 					'page requests': `${pages.length} (the expired page asked twice)`,
-					'refresh_token grants': stats().grants.refresh_token,
-					'token endpoint requests': `${tokenRequests().length} (1 redirect check + 1 refresh)`,
+					'refresh_token grants': `${stats().grants.refresh_token} (the node's bounded one, then n8n's, which stores the tokens)`,
 				});
 			} finally {
 				restore();
@@ -242,7 +287,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				expect(error.httpCode).toBe('401');
 				expect(error.description).toMatch(/even after a refresh.*Reconnect/);
 				expect(api().filter((r) => r.path === '/v1/orders').map((r) => r.status)).toEqual([401, 401]);
-				expect(stats().grants.refresh_token).toBe(1);
+				expect(stats().grants.refresh_token).toBe(2);
 			} finally {
 				restore();
 			}
@@ -264,9 +309,9 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 					if (onError === 'stopWorkflow') expect(fail(result)?.description).toMatch(/Open the credential and sign in again \(Reconnect\)/);
 					expect(stats().errors.invalid_grant).toBe(1);
 					expect(stats().grants.refresh_token).toBe(0);
-					// The account lookup was refused, nothing was asked after the refused refresh.
+					// The account lookup was refused, nothing was asked after the refused refresh (n8n's OAuth client not at all).
 					expect(api().map((r) => r.status)).toEqual([401]);
-					expect(tokenRequests()).toHaveLength(2);
+					expect(tokenRequests()).toHaveLength(1);
 				}
 			} finally {
 				await h.connectOAuth();
@@ -281,7 +326,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				const result = await h.runNode('accessPointRegistration', oauth({ operation: 'getAll', returnAll: true }));
 				const error = fail(result);
 				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error?.message).toBe('The AccessPoint OAuth2 API credential is not connected');
+				expect(error?.message).toBe('The AccessPoint Sign-In OAuth2 API credential is not connected');
 				expect(error?.description).toMatch(/Connect my account/);
 				expect(logged()).toHaveLength(0);
 			} finally {
@@ -330,7 +375,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 	});
 
 	describe('a token URL that redirects', () => {
-		it('the refresh is not sent: neither the client secret nor the refresh token reaches the redirect target', async () => {
+		it('the redirect is not followed: neither the client secret nor the refresh token reaches the redirect target', async () => {
 			const tokenHost = 'https://token.example.test';
 			const elsewhere = 'https://elsewhere.example.test';
 			const seen: string[] = [];
@@ -356,9 +401,11 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 					},
 				});
 				const error = fail(result);
-				expect(error?.message).toMatch(/the Token URL answered HTTP 307, a redirect to elsewhere\.example\.test; the refresh was not sent$/);
+				expect(error?.message).toMatch(/the Token URL answered HTTP 307, a redirect to elsewhere\.example\.test; it was not followed$/);
 				expect(error?.description).toMatch(/Token URL/);
-				expect(seen).toEqual(['token: grant_type=refresh_token']);
+				// The refresh went to the Token URL only; the redirect target got nothing.
+				expect(seen).toHaveLength(1);
+				expect(seen[0]).toMatch(/^token: grant_type=refresh_token&refresh_token=\S+&client_id=emu-oauth-client&client_secret=\S+$/);
 				expect(stats().grants.refresh_token).toBe(0);
 			} finally {
 				restore();
