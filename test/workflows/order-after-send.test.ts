@@ -390,6 +390,21 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			expect(stored(id)).toMatchObject({ Paid: true, PaidDate: '2024-03-20', OrderStatus: 'Paid' });
 		});
 
+		it.each([
+			['12,50', 12.5],
+			['12.50', 12.5],
+			['1.250,00', 1250],
+			['1,250.00', 1250],
+			['1 250,5', 1250.5],
+			['={{ 12.5 }}', 12.5],
+		])('issue 28.2: Amount %s is recorded as %d, never reinterpreted', async (typed, amount) => {
+			const id = await createInvoice({ OrderLines: [{ Quantity: 1, Description: 'Machine', UnitPriceExcl: 2000, VATPercentage: 21 }] }); // 2,420.00 incl. VAT
+			const { items } = await run(pay(id, { amount: typed, reference: '' }));
+			expect(logged()[0].body).toEqual({ Amount: amount, PaymentDate: '2024-03-10', PaymentType: 'Bank transfer' });
+			expect(items[0]).toMatchObject({ Amount: amount, ToPay: 2420 - amount });
+			expect(stored(id)?.ToPay).toBe(2420 - amount);
+		});
+
 		it('without a Reference no idempotency key is sent; an empty 200 outputs the payment without ToPay', async () => {
 			emu.config.changeAnswer = 'empty';
 			const id = await createInvoice();
@@ -410,13 +425,17 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		});
 
 		it.each([
-			['zero', { amount: 0 }, 'Item 1: "Amount" 0 is not a positive amount'],
-			['negative', { amount: -5 }, 'Item 1: "Amount" -5 is not a positive amount'],
-			['three decimals', { amount: 12.345 }, 'Item 1: "Amount" 12.345 has more than two decimals'],
-			['text', { amount: '={{ "lots" }}' }, 'Item 1: "Amount" lots is not a number'],
-			['decimal comma', { amount: '={{ "12,50" }}' }, 'Item 1: "Amount" 12,50 is not a number'],
+			['zero', { amount: 0 }, 'Item 1: "Amount" 0 is not more than 0'],
+			['negative', { amount: '-5' }, 'Item 1: "Amount" -5 is not more than 0'],
+			['three decimals', { amount: 12.345 }, 'Item 1: "Amount" 12.345 has more than 2 decimals'],
+			['text', { amount: 'lots' }, 'Item 1: "Amount" lots is not a number'],
+			['ambiguous "1,250" (thousands or decimals?)', { amount: '1,250' }, 'Item 1: "Amount" 1,250 is ambiguous ("," may separate thousands or decimals)'],
+			['ambiguous "1.250"', { amount: '1.250' }, 'Item 1: "Amount" 1.250 is ambiguous ("." may separate thousands or decimals)'],
+			['thousands badly grouped', { amount: '1,25,000.00' }, 'Item 1: "Amount" 1,25,000.00 is not a number (its thousands are not grouped by three)'],
+			['a currency sign', { amount: '€ 12,50' }, 'Item 1: "Amount" € 12,50 is not a number'],
 			['no date (mapped empty)', { paymentDate: '={{ "" }}' }, 'Item 1: "Payment Date" is empty'],
 			['30 February', { paymentDate: '2024-02-30' }, 'Item 1: "Payment Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
+			['a time that does not exist', { paymentDate: '2026-02-28T99:99' }, 'Item 1: "Payment Date" 2026-02-28T99:99 is not a real date in the form YYYY-MM-DD'],
 			['payment type too long', { paymentType: 'x'.repeat(51) }, /^Item 1: "Payment Type" x{51} is longer than 50 characters$/],
 			['reference a number', { reference: '={{ 12345 }}' }, 'Item 1: "Reference" 12345 is not text'],
 		])('refuses an amount/date/text that is %s before any request', async (_label, over, message) => {
