@@ -460,8 +460,13 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const invoice = stored(invoiceId)!;
 			const { items } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditNoteDate: '2024-04-02' });
 			const [note] = creditNotesAbout(invoice.OrderNumber);
-			expect(items).toEqual([{ OrderID: note.OrderID, AlreadyExisted: false, AboutInvoiceNumber: invoice.OrderNumber, InvoiceOrderID: invoiceId }]);
+			expect(items).toEqual([
+				{ OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: invoice.OrderNumber, InvoiceOrderID: invoiceId, Outcome: 'created', AlreadyExisted: false },
+			]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/order/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders']);
+			expect(logged()[1].query.$filter).toBe(`ExternalProviderID eq 'credit-${invoiceId}'`);
 			const create = logged().find((r) => r.method === 'POST')!;
+			expect(create.headers['idempotency-key']).toBe(`create-credit-${invoiceId}`);
 			expect(create.body).toEqual({
 				OrderType: 'CreditNote',
 				OrderDirection: 'Income',
@@ -469,6 +474,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				AboutInvoiceNumber: invoice.OrderNumber,
 				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
 				Currency: 'EUR',
+				ExternalProviderID: `credit-${invoiceId}`,
 				OrderLines: invoiceLines,
 			});
 			expect(note).toMatchObject({ OrderType: 'CreditNote', TotalExcl: invoice.TotalExcl, TotalIncl: invoice.TotalIncl });
@@ -482,21 +488,80 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				invoiceBy: 'invoiceNumber',
 				invoiceNumber: number,
 				creditLines: 'pick',
-				pickedLines: { line: [{ lineNumber: 2 }, { lineNumber: 1, quantity: 1.5 }] },
+				pickedLines: { line: [{ lineNumber: 2 }, { lineNumber: 1, quantity: '1,5' }] },
 				creditNoteDate: '2024-04-03',
 				creditNoteFields: { orderNumber: `CN-${number}`, reference: 'Returned licences' },
 			});
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/order/${invoiceId}`, 'POST /v1/orders']);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/order/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders']);
 			expect(logged()[0].query.$filter).toBe(`OrderNumber eq '${number}' and OrderType eq 'Invoice'`);
-			expect(logged()[2].body).toMatchObject({
+			expect(logged()[3].body).toMatchObject({
 				OrderNumber: `CN-${number}`,
 				Reference: 'Returned licences',
 				AboutInvoiceNumber: number,
 				OrderLines: [invoiceLines[1], { ...invoiceLines[0], Quantity: 1.5 }],
 			});
 			const [note] = creditNotesAbout(number);
-			expect(items[0]).toEqual({ OrderID: note.OrderID, AlreadyExisted: false, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId });
+			expect(items[0]).toEqual({ OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId, Outcome: 'created', AlreadyExisted: false });
 			expect(note.TotalExcl).toBe(250);
+		});
+
+		it('issue 28.1: Execute step twice without an External Provider ID credits the invoice once; the re-run outputs that credit note in the same shape', async () => {
+			const number = unique('INV-TWICE');
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines, OrderNumber: number });
+			const params = { operation: 'createCreditNote', invoiceBy: 'invoiceNumber', invoiceNumber: number };
+			const first = await run(params);
+			emu.clearRequests();
+			const second = await run(params);
+			const [note, ...more] = creditNotesAbout(number);
+			expect(more).toEqual([]);
+			expect(note.ExternalProviderID).toBe(`credit-${invoiceId}`);
+			const shape = { OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId };
+			expect(first.items).toEqual([{ ...shape, Outcome: 'created', AlreadyExisted: false }]);
+			expect(second.items).toEqual([{ ...shape, Outcome: 'found', AlreadyExisted: true }]);
+			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
+
+			// Fetch Full Order: the whole credit note, created or found alike.
+			const again = await run({ ...params, options: { fetchFullOrder: true } });
+			expect(again.items[0]).toMatchObject({ ...shape, OrderType: 'CreditNote', TotalIncl: note.TotalIncl, Outcome: 'found' });
+			expect(creditNotesAbout(number)).toHaveLength(1);
+		});
+
+		it('If Already Credited: Create Another makes a deliberate second (partial) credit note, once, under its own External Provider ID', async () => {
+			const number = unique('INV-PART');
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines, OrderNumber: number });
+			await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '1' }] } });
+			const another = { operation: 'createCreditNote', orderId: String(invoiceId), ifCredited: 'another', externalProviderId: `${number}-CN2`, creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '2' }] } };
+			const second = await run(another);
+			const third = await run(another);
+			expect(second.items[0]).toMatchObject({ ExternalProviderID: `${number}-CN2`, Outcome: 'created' });
+			expect(third.items[0]).toMatchObject({ OrderID: second.items[0].OrderID, Outcome: 'found' });
+			expect(creditNotesAbout(number).map((n) => [n.ExternalProviderID, n.OrderLines[0].Quantity])).toEqual([
+				[`credit-${invoiceId}`, 1],
+				[`${number}-CN2`, 2],
+			]);
+		});
+
+		it('If Already Credited: Fail the Item fails a re-run, naming the credit note made before; nothing is created', async () => {
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines });
+			const first = await run({ operation: 'createCreditNote', orderId: String(invoiceId), ifCredited: 'fail' });
+			emu.clearRequests();
+			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), ifCredited: 'fail' });
+			const error = result.nodeError(name);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error?.message).toMatch(new RegExp(`^Item 1: invoice INV-[\\d-]+ already has credit note ${String(first.items[0].OrderID)} \\(External Provider ID credit-${invoiceId}\\); nothing was created$`));
+			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
+		});
+
+		it('an invoice already Credited by a credit note made elsewhere is not credited again; Create Another does it on purpose', async () => {
+			const credited = (emu.store.listOrders(party) as Rec[]).find((o) => o.OrderType === 'Invoice' && o.OrderStatus === 'Credited' && o.OrderLines?.length)!;
+			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(credited.OrderID) });
+			expect(result.nodeError(name)?.message).toBe(
+				`Item 1: invoice ${credited.OrderNumber} is already credited (OrderStatus Credited) by a credit note this node did not make; nothing was created`,
+			);
+			expect(result.nodeError(name)?.description).toMatch(/Create Another Credit Note/);
+			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
+			const { items } = await run({ operation: 'createCreditNote', orderId: String(credited.OrderID), ifCredited: 'another', externalProviderId: unique('CN-AGAIN') });
+			expect(items[0]).toMatchObject({ AboutInvoiceNumber: credited.OrderNumber, Outcome: 'created' });
 		});
 
 		it('is idempotent like Create: the same External Provider ID twice creates one credit note', async () => {
@@ -511,7 +576,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const notes = (emu.store.listOrders(party) as Rec[]).filter((o) => o.ExternalProviderID === externalId);
 			expect(notes).toHaveLength(1);
 			expect(first.items[0]).toMatchObject({ OrderID: notes[0].OrderID, AlreadyExisted: false });
-			expect(second.items[0]).toMatchObject({ OrderID: notes[0].OrderID, AlreadyExisted: true, OrderType: 'CreditNote', ExternalProviderID: externalId });
+			expect(second.items[0]).toEqual({ ...first.items[0], Outcome: 'found', AlreadyExisted: true });
 			expect(logged().filter((r) => r.method === 'POST')).toHaveLength(0);
 		});
 
@@ -557,7 +622,10 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			['an empty invoice number', { invoiceBy: 'invoiceNumber', invoiceNumber: '={{ "  " }}' }, 'Item 1: "Invoice Number" is empty'],
 			['an Invoice that is not an OrderID', { orderId: 'INV-1' }, 'Item 1: "Invoice" INV-1 is not an OrderID'],
 			['line number 0', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 0 }] } }, 'Item 1: "Picked Lines › Line 1 › Line Number" 0 is not a line number (1 is the first line)'],
-			['a negative quantity', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: -1 }] } }, 'Item 1: "Picked Lines › Line 1 › Quantity" -1 is not a quantity of 0 or more'],
+			['a negative quantity', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '-1' }] } }, 'Item 1: "Picked Lines › Line 1 › Quantity" -1 is negative'],
+			['an ambiguous quantity', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '1.500' }] } }, 'Item 1: "Picked Lines › Line 1 › Quantity" 1.500 is ambiguous ("." may separate thousands or decimals)'],
+			['Create Another without its own External Provider ID', { orderId: '5', ifCredited: 'another' }, 'Item 1: "External Provider ID" is empty'],
+			['an External Provider ID on two lines', { orderId: '5', externalProviderId: 'CN-1\nCN-2' }, 'Item 1: "External Provider ID" CN-1\\nCN-2 contains a line break or another control character'],
 			['a date that does not exist', { orderId: '5', creditNoteDate: '2024-02-30' }, 'Item 1: "Credit Note Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
 		])('refuses %s before any request', async (_label, over, message) => {
 			const error = await refusedOffline({ operation: 'createCreditNote', ...over });
