@@ -680,6 +680,28 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			expect((await search(`#${target.OrderID}`)).results).toEqual([{ name: expect.stringContaining(target.OrderNumber), value: String(target.OrderID) }]);
 		});
 
+		it('issue 28.3: a search finds an old order (behind 4 pages of newer ones) by its number, customer, amount or #OrderID, asking the service', async () => {
+			const seeded = [...(emu.store.listOrders(party) as Rec[])].sort((a, b) => String(a.LastModified).localeCompare(String(b.LastModified)));
+			const old = seeded.find((o) => o.OrderNumber && o.CounterParty?.DisplayName && typeof o.TotalIncl === 'number')!;
+			const sameCustomer = seeded.filter((o) => o.CounterParty?.DisplayName === old.CounterParty.DisplayName).length;
+			for (let n = emu.store.listOrders(party).length; n <= DEFAULTS.config.pageSize * 4; n++) emu.store.addOrder(party, {});
+			const search = searchContext();
+			const found = async (text: string) => (await search(text)).results.map((r) => r.value);
+			emu.clearRequests();
+			expect(await found(old.OrderNumber)).toContain(String(old.OrderID));
+			expect(logged()[0].query.$filter).toBe(
+				[`OrderNumber eq '${old.OrderNumber}'`, `CounterParty/DisplayName eq '${old.OrderNumber}'`, `ExternalProviderID eq '${old.OrderNumber}'`].join(' or '),
+			);
+			expect(logged()[0].query.$orderby).toBe('LastModified desc');
+			expect((await search(old.OrderNumber)).results[0]).toEqual({ name: expect.stringContaining(`#${old.OrderID}`), value: String(old.OrderID) });
+			expect(await found(old.OrderNumber.toLowerCase())).toContain(String(old.OrderID));
+			if (sameCustomer <= DEFAULTS.config.pageSize) expect(await found(old.CounterParty.DisplayName)).toContain(String(old.OrderID));
+			expect(await found(old.TotalIncl.toFixed(2).replace('.', ','))).toContain(String(old.OrderID));
+			expect(await found(`#${old.OrderID}`)).toEqual([String(old.OrderID)]);
+			// Without a search: newest change first, as the placeholder says; the old order is not on the first page.
+			expect((await search()).results.map((r) => r.value)).not.toContain(String(old.OrderID));
+		});
+
 		it('a value picked from the list is the OrderID the operations read', async () => {
 			const search = searchContext();
 			const id = await createInvoice();
