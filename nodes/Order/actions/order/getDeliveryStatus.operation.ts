@@ -16,6 +16,7 @@ import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';
 import { readEveryItem } from './orderChanges';
+import { readSingleOrderPath } from './orderInput';
 
 /** The outputs, in order; the node's `outputs` expression names them the same way. */
 export const DELIVERY_OUTPUTS = ['Delivered', 'Pending', 'Error / Refused'] as const;
@@ -120,7 +121,7 @@ interface Read {
 function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 	const orderId = readOrderId(ctx, itemIndex);
 	const through = ctx.getNodeParameter('readThrough', itemIndex, 'order') as string;
-	const path = ctx.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath;
+	const path = readSingleOrderPath(ctx, itemIndex);
 	if (through === 'registration') return { orderId, registrationId: readRegistrationId(ctx, itemIndex), path };
 	return { orderId, partyId: readPartyOption(ctx, itemIndex), path };
 }
