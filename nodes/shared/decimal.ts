@@ -8,25 +8,20 @@
  */
 import type { Check } from './validation';
 
+/** Most decimals (trailing zeros dropped), most digits before the separator, and the sign allowed. */
 export interface DecimalSpec {
-	/** Most decimals after trailing zeros are dropped. */
 	decimals: number;
-	/** Most digits before the decimal separator. */
 	digits: number;
-	/** 'positive': above 0; 'zeroOrMore': 0 or above; 'any': negative too. */
 	sign: 'positive' | 'zeroOrMore' | 'any';
 }
 
-/** A payment amount: positive, cents, below a thousand billion. */
 export const AMOUNT: DecimalSpec = { decimals: 2, digits: 12, sign: 'positive' };
-/** A unit price (negative for a discount line): up to 4 decimals. */
+/** Negative for a discount or correction line. */
 export const UNIT_PRICE: DecimalSpec = { decimals: 4, digits: 10, sign: 'any' };
-/** A quantity (negative for a correction): up to 4 decimals. */
 export const QUANTITY: DecimalSpec = { decimals: 4, digits: 10, sign: 'any' };
-/** A VAT rate in percent (the range 0 to 100 is the order check's). */
+/** A VAT rate (0 to 100 is checked with the order). */
 export const PERCENT: DecimalSpec = { decimals: 2, digits: 3, sign: 'zeroOrMore' };
 
-/** The forms accepted, for hints. */
 export const DECIMAL_FORMS = 'e.g. 1250.5, 1250,5, 1,250.50, 1.250,50 or 1 250,50';
 
 const fail = (problem: string, hint: string): Check<number> => ({ ok: false, problem, hint });
@@ -45,12 +40,11 @@ function canonical(text: string): { value: string } | { problem: string; hint: s
 	const match = /^(-?)(\d[\d.,' \u00a0\u202f]*)$/.exec(text);
 	if (!match || /[.,' \u00a0\u202f]{2}|[.,' \u00a0\u202f]$/.test(match[2])) return notNumber;
 	const [, sign, body] = match;
-	const lastDot = body.lastIndexOf('.');
-	const lastComma = body.lastIndexOf(',');
+	const [dot, comma] = [body.lastIndexOf('.'), body.lastIndexOf(',')];
 	let decimal = '';
-	if (lastDot >= 0 && lastComma >= 0) decimal = lastDot > lastComma ? '.' : ',';
-	else if (lastDot >= 0 || lastComma >= 0) {
-		const separator = lastDot >= 0 ? '.' : ',';
+	if (dot >= 0 && comma >= 0) decimal = dot > comma ? '.' : ',';
+	else if (dot >= 0 || comma >= 0) {
+		const separator = dot >= 0 ? '.' : ',';
 		const [head, ...rest] = body.split(separator);
 		if (rest.length === 1) {
 			const intDigits = head.replace(/\D/g, '');
@@ -64,8 +58,7 @@ function canonical(text: string): { value: string } | { problem: string; hint: s
 		}
 	}
 	const at = decimal ? body.lastIndexOf(decimal) : body.length;
-	const integer = body.slice(0, at);
-	const fraction = body.slice(at + 1);
+	const [integer, fraction] = [body.slice(0, at), body.slice(at + 1)];
 	if (/\D/.test(fraction)) return notNumber;
 	const groupSeparators = new Set(integer.replace(/\d/g, ''));
 	if (groupSeparators.size > 1 || groupSeparators.has(decimal)) return notNumber;

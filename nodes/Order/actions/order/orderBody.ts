@@ -1,5 +1,5 @@
 /**
- * The order create body (contract 2.4, 4.9; field notes "Orders"): building it from the
+ * The order create body (README "Create"; emulator/README.md): building it from the
  * node's fields, validating it (also when mapped as JSON), and reading the create answer.
  * Pure: no n8n, no I/O. Exported for Create, Create and Send and tests.
  */
@@ -14,7 +14,7 @@ import { checkJsonDepth, checkLine, checkText } from '../../../shared/validation
 import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from '../../../shared/decimal';
 
 /**
- * Text fields of the order, refused (never cut) beyond MAX_TEXT_LENGTH: the contract names
+ * Text fields of the order, refused (never cut) beyond MAX_TEXT_LENGTH: the API documents
  * no limit, and a longer number, ID, reference or name is a mapping mistake (a whole
  * document mapped into one field), not an invoice. All but Reference are one line.
  */
