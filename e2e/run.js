@@ -13,7 +13,8 @@
  *  7. trigger       polling templates are published through REST and must emit
  *  8. resume        a run waiting for the identity check is resumed by the provider redirect
  *  9. editor        headless Chromium: log in, canvas without node issues, screenshots; the node
- *                   panel, Download Files' binary output pane (e2e/lib/binary.js), OAuth2
+ *                   panel, Download Files' binary output pane (e2e/lib/binary.js), money typed
+ *                   and re-run (e2e/lib/money.js), OAuth2
  * 10. jest@24       the engine-level jest suite (test/workflows) under Node 24
  * 11. jest@core1    the same suite on the last 1.x n8n-core under this Node (e2e/core1.js)
  *
@@ -203,7 +204,10 @@ async function main() {
 					const { checkBinaryOutput } = require('./lib/binary');
 					// Order › Download Files run from the canvas: its output pane shows the PDF and UBL as binary data.
 					const binary = (page) => checkBinaryOutput({ page, rest, baseUrl: server.base, emulator: emu, artifactsDir: ARTIFACTS });
-					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel, binary, oauth] });
+					const { checkMoney } = require('./lib/money');
+					// Money typed as a user types it: "12,50" recorded as 12.50; a credit note run twice is made once.
+					const money = (page) => checkMoney({ page, rest, baseUrl: server.base, emulator: emu, artifactsDir: ARTIFACTS });
+					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel, binary, money, oauth] });
 					for (const l of out.lines) log(`   ${l}`);
 					out.problems.forEach(fail);
 				});

@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * OData list endpoints (contract 4.10): orders, parties, products, plus Peppol lookup (4.8).
+ * OData list endpoints (emulator/README.md "OData lists"): orders, parties, products, plus Peppol lookup.
  * @module emulator/routes/lists
  */
 

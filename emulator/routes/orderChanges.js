@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Changes after sending (beyond-contract "Changes after sending", "Delivery status"): PATCH, DELETE and
+ * Changes after sending (emulator/README.md "Changes after sending", "Delivery status"): PATCH, DELETE and
  * payments of an order, and the access-point read of a registered entity's order.
  * Refusals are 400 GenericError with a Description that says why and what to do instead.
  * @module emulator/routes/orderChanges

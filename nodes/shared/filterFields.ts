@@ -73,6 +73,8 @@ const NO_VALUE_OPERATORS: BuilderOperator[] = ['isEmpty', 'isNotEmpty'];
  */
 function conditionValueFields(resource: QueryResource): INodeProperties[] {
 	const enumerated = enumeratedFields(resource);
+	const booleans = QUERY_FIELDS[resource].filter((field) => field.type === 'boolean').map((field) => field.value);
+	const picked = [...enumerated.map((field) => field.value), ...booleans];
 	return [
 		{
 			displayName: 'Value',
@@ -82,10 +84,24 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 			placeholder: "e.g. ACME NV, 2026-01-31, O'Brien",
 			description:
 				"Plain value, no quotes needed: text as is (a ' is escaped for you), dates YYYY-MM-DD or YYYY-MM-DDThh:mm:ss, numbers with '.' for decimals, booleans true/false",
-			displayOptions: {
-				hide: { operator: NO_VALUE_OPERATORS, ...(enumerated.length ? { field: enumerated.map((field) => field.value) } : {}) },
-			},
+			displayOptions: { hide: { operator: NO_VALUE_OPERATORS, ...(picked.length ? { field: picked } : {}) } },
 		},
+		// A true/false property gets a choice, not free text ("yes" would be refused only when run).
+		...(booleans.length
+			? [
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'options',
+						options: [
+							{ name: 'False', value: 'false' },
+							{ name: 'True', value: 'true' },
+						],
+						default: 'true',
+						displayOptions: { show: { field: booleans }, hide: { operator: NO_VALUE_OPERATORS } },
+					} satisfies INodeProperties,
+				]
+			: []),
 		...enumerated.map((field): INodeProperties => {
 			const first = field.values[0];
 			return {

@@ -48,9 +48,9 @@ export function readNumber(ctx: IExecuteFunctions, itemIndex: number, name: stri
 	return requireValid(ctx, itemIndex, field, ctx.getNodeParameter(name, itemIndex, fallback) as unknown, (v) => checkNumber(v, range));
 }
 
-/** An optional text parameter, trimmed ('' when empty): text or a number, at most `max` characters. */
-export function readText(ctx: IExecuteFunctions, itemIndex: number, name: string, field: string, max = 255): string {
-	return requireValid(ctx, itemIndex, field, ctx.getNodeParameter(name, itemIndex, '') as unknown, (v) => checkOptionalText(v, max));
+/** An optional text parameter, trimmed ('' when empty): text or a number, at most `max` characters (on one `line`). */
+export function readText(ctx: IExecuteFunctions, itemIndex: number, name: string, field: string, max = 255, line = false): string {
+	return requireValid(ctx, itemIndex, field, ctx.getNodeParameter(name, itemIndex, '') as unknown, (v) => checkOptionalText(v, max, line));
 }
 
 /** An options parameter: one of `allowed` (an expression can return anything). */

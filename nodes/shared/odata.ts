@@ -1,10 +1,10 @@
 /**
- * OData query options (contract 4.10, field notes "OData literals"): conditions and
+ * OData query options (README "Filters without OData"): conditions and
  * sort keys become `$filter` / `$orderby` strings. Pure: no n8n, no I/O.
  *
  * Encoding: option values are built as plain text and handed to the shared client in
  * `qs`; the client writes them into the URL itself with `toQueryString` (RFC 3986
- * percent-encoding of every value, `$` kept in the option names as the contract writes
+ * percent-encoding of every value, `$` kept in the option names as the API docs write
  * them) and passes n8n no `qs`. n8n 2.41's own serializer (the `qs` package) encodes long
  * values in 1,024-character slices and splits an astral character (an emoji) whose two
  * UTF-16 halves straddle index 1023, 2047 or 4095 of a value; this one does not. Never

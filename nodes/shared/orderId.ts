@@ -1,6 +1,6 @@
 /**
- * The one Order field: a resource locator (pick from the latest orders, search by
- * number or customer, enter an ID, or map one) and its reader. Every operation that
+ * The one Order field: a resource locator (pick from the orders, newest change first, or
+ * search by number, customer or amount; enter an ID, or map one) and its reader. Every operation that
  * takes an OrderID uses it, so every OrderID is checked the same way.
  */
 import type {
@@ -12,7 +12,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { checkDecimal } from './decimal';
 import { requireValid } from './input';
+import { buildFilter } from './odata';
 import { readListPage, resolveNextLink } from './paging';
 import { getApiClient } from './transport';
 import type { Check } from './validation';
@@ -30,7 +32,7 @@ export function orderIdField(overrides: Partial<INodeProperties> = {}): INodePro
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: 'Select an order...',
+				placeholder: 'Newest change first; search a number, customer or amount',
 				typeOptions: { searchListMethod: 'searchOrders', searchable: true },
 			},
 			{
@@ -81,14 +83,24 @@ export function readOrderId(ctx: IExecuteFunctions, itemIndex: number, name = 'o
 function orderLabel(order: IDataObject): string {
 	const party = (order.CounterParty ?? order.Customer) as IDataObject | undefined;
 	const name = party?.DisplayName ?? party?.Name;
-	return [order.OrderNumber, name, order.OrderDate, `#${String(order.OrderID)}`]
+	const total = typeof order.TotalIncl === 'number' ? `${order.TotalIncl.toFixed(2)}${typeof order.Currency === 'string' ? ` ${order.Currency}` : ''}` : undefined;
+	return [order.OrderNumber, name, order.OrderDate, total, `#${String(order.OrderID)}`]
 		.filter((part) => typeof part === 'string' || typeof part === 'number')
 		.join(' · ');
 }
 
+/** Pages of the newest-first list one search reads before handing n8n a token for more. */
+const SEARCH_PAGES = 3;
+
 /**
- * The latest orders, newest first, a page at a time; a search keeps those whose number,
- * customer or OrderID contains the text (the API offers no "contains" filter).
+ * The Order picker (README "The Order picker"): without a search, every order, newest
+ * change first (LastModified desc), a page at a time. A search asks the service for exact
+ * matches first, in the whole book: OrderNumber, CounterParty/DisplayName or
+ * ExternalProviderID equal to the text (the properties the service documents as
+ * filterable), then OrderID or TotalIncl when the text is one (a refusal of those two is
+ * skipped); then it reads the newest-first list (up to SEARCH_PAGES pages per call, more
+ * as n8n asks) for orders whose number, customer, date, amount or #OrderID contain the
+ * text. The service offers no "contains" filter.
  */
 export async function searchOrders(
 	this: ILoadOptionsFunctions,
@@ -96,23 +108,45 @@ export async function searchOrders(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const client = await getApiClient.call(this);
-	let path = '/v1/orders';
-	let qs: IDataObject | undefined = { $orderby: 'LastModified desc' };
-	if (paginationToken) {
-		const next = resolveNextLink(paginationToken, client.baseUrl);
-		if ('url' in next) {
-			path = next.url;
-			qs = undefined;
+	const needle = (filter ?? '').trim().slice(0, 100);
+	const lower = needle.toLowerCase();
+	const amount = needle ? checkDecimal(needle, { decimals: 2, digits: 12, sign: 'any' }) : undefined;
+	const results: INodeListSearchItems[] = [];
+	const add = (orders: IDataObject[]) => {
+		for (const order of orders) {
+			if (!order || typeof order !== 'object' || order.OrderID === undefined) continue;
+			const name = orderLabel(order);
+			// Checked here too: a server that ignores $filter would answer other orders.
+			const match = !needle || name.toLowerCase().includes(lower) || String(order.ExternalProviderID ?? '').toLowerCase() === lower || (amount?.ok && order.TotalIncl === amount.value);
+			if (match && !results.some((r) => r.value === String(order.OrderID))) results.push({ name, value: String(order.OrderID) });
+		}
+	};
+	const list = async (qs: IDataObject) => readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: { ...qs, $orderby: 'LastModified desc' }, operation: 'Search orders' }));
+	if (needle && !paginationToken) {
+		const texts = [...new Set([needle, needle.toUpperCase()])];
+		add((await list({ $filter: buildFilter(['OrderNumber', 'CounterParty/DisplayName', 'ExternalProviderID'].flatMap((field) => texts.map((value) => ({ field, operator: 'eq' as const, value, type: 'string' as const }))), 'or') })).items);
+		const id = /^#?(\d{1,15})$/.exec(needle)?.[1];
+		const optional = [...(id ? [{ field: 'OrderID', value: id }] : []), ...(amount?.ok ? [{ field: 'TotalIncl', value: amount.value }] : [])];
+		if (optional.length) {
+			const conditions = optional.map((c) => ({ ...c, operator: 'eq' as const, type: 'number' as const }));
+			add(await list({ $filter: buildFilter(conditions, 'or') }).then((page) => page.items, (error: unknown) => {
+				if (String((error as { httpCode?: unknown }).httpCode) === '400') return [];
+				throw error;
+			}));
 		}
 	}
-	const page = readListPage(await client.request({ method: 'GET', path, qs, operation: 'List orders' }));
-	const needle = (filter ?? '').trim().toLowerCase();
-	const results: INodeListSearchItems[] = [];
-	for (const order of page.items) {
-		if (!order || typeof order !== 'object' || order.OrderID === undefined) continue;
-		const name = orderLabel(order);
-		if (needle && !name.toLowerCase().includes(needle)) continue;
-		results.push({ name, value: String(order.OrderID) });
+	let next = paginationToken;
+	for (let read = 0; read < (needle ? SEARCH_PAGES : 1); read++) {
+		let page;
+		if (next === undefined) page = await list({});
+		else {
+			const link = resolveNextLink(next, client.baseUrl);
+			if (!('url' in link)) return { results };
+			page = readListPage(await client.request({ method: 'GET', path: link.url, operation: 'Search orders' }));
+		}
+		add(page.items);
+		next = page.nextLink;
+		if (!next) break;
 	}
-	return { results, paginationToken: page.nextLink };
+	return { results, paginationToken: next };
 }

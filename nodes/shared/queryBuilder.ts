@@ -25,7 +25,7 @@ export interface QueryFieldSpec {
 /** Choice in the field dropdowns that reveals a free property path. */
 export const CUSTOM_FIELD = '__custom';
 
-/** Properties the API filters and sorts on, per list (contract 2.4, 2.5, 4.10; field notes). */
+/** Properties the API filters and sorts on, per list (emulator/README.md "OData lists" says which are documented). */
 export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 	order: [
 		{ name: 'Counter Party Name', value: 'CounterParty/DisplayName', type: 'string', description: 'The customer of a sale, the supplier of a purchase' },

@@ -258,11 +258,21 @@ export function checkText(value: unknown, max = 255): Check {
 	return ok(raw);
 }
 
-/** Optional text: empty gives '', otherwise as checkText. */
-export function checkOptionalText(value: unknown, max = 255): Check {
+/**
+ * Non-empty text on one line (an ID, a number, a code): a line break or another control
+ * character is refused, never stripped, as it would split a header or a filter.
+ */
+export function checkLine(value: unknown, max = 255): Check {
+	const checked = checkText(value, max);
+	if (checked.ok && /\p{Cc}|[\u2028\u2029]/u.test(String(value))) return fail('contains a line break or another control character', 'Enter it on one line.');
+	return checked;
+}
+
+/** Optional text: empty gives '', otherwise as checkText (as checkLine when `line`). */
+export function checkOptionalText(value: unknown, max = 255, line = false): Check {
 	const wrong = notText(value);
 	if (wrong) return wrong;
-	return text(value) ? checkText(value, max) : ok('');
+	return text(value) ? (line ? checkLine : checkText)(value, max) : ok('');
 }
 
 /** The range of a number parameter; `unit` follows the range in messages (" seconds"). */

@@ -207,7 +207,7 @@ const SILENT_VALUES: Exact[] = [
 /** Other silent coercions found by reading every getNodeParameter: each was clamped, defaulted or cast. */
 const SWEEP: Exact[] = [
 	['Return All "yes" (read as true)', ORDER, list('order', { returnAll: '={{ "yes" }}' }), 'Item 1: "Return All" yes is not true or false'],
-	['Skip "5" (text taken as a number)', ORDER, getMany({ options: { skip: '={{ "5" }}' } }), 'Item 1: "Skip" 5 is not a whole number of 0 or more'],
+	['Skip "5" (text taken as a number)', ORDER, getMany({ options: { skip: '={{ "5" }}' } }), 'Item 1: "Skip" 5 is not a whole number from 0 to 1000000000'],
 	['Batch Size 0 (clamped to 1)', ORDER, send({ options: { batchSize: 0 } }), 'Item 1: "Batch Size" 0 is not a whole number of 1 or more'],
 	['Strict "yes" (read as false)', ORDER, send({ strictTransportType: '={{ "yes" }}' }), 'Item 1: "Strict (No Fallback)" yes is not true or false'],
 	['Idempotency Header unknown (defaulted)', ORDER, send({ options: { idempotencyHeader: '={{ "Idem-Key" }}' } }), 'Item 1: "Idempotency Header" Idem-Key is not one of Idempotency-Key, Idempotent-Key, none'],
@@ -233,6 +233,35 @@ const ONE_IDENTIFIER_CHECK: Exact[] = [
 	['Order › Create (JSON) › Customer.VATNumber', ORDER, json({ ...validOrder, Customer: { Name: 'ACME', VATNumber: BAD_VAT } }), `Item 1: "Customer.VATNumber" ${VAT_PROBLEM}`],
 	['Registration › Create › VAT Number', REG, registration({ taxIdentifier: BAD_VAT }), `Item 1: "VAT Number" ${VAT_PROBLEM}`],
 	['Registration › Create › Identifiers (type VAT)', REG, registration({ additionalFields: { identifiers: { identifier: [{ identifierType: 'VAT', identifier: BAD_VAT }] } } }), `Item 1: "Identifiers → Identifier" ${VAT_PROBLEM}`],
+];
+
+const payment = (over: IDataObject): IDataObject => ({ resource: 'order', operation: 'recordPayment', orderId: '1000001', amount: '10', paymentDate: '2026-02-28', ...over });
+const credit = (over: IDataObject): IDataObject => ({ resource: 'order', operation: 'createCreditNote', orderId: '1000001', ...over });
+const download = (options: IDataObject): IDataObject => ({ resource: 'order', operation: 'downloadFiles', orderId: '1000001', options });
+const ONE_MB = '={{ "x".repeat(1048576) }}';
+const TOO_LONG = `${'x'.repeat(60)}… is too long (1048576 characters; at most 255)`;
+
+/** Issue #33, point 5: each value that was accepted or silently changed, and the message it gets now. */
+const ISSUE_33_5: Exact[] = [
+	['Record Payment Amount 1e21', ORDER, payment({ amount: '={{ 1e21 }}' }), 'Item 1: "Amount" 1e+21 is too large (at most 999999999999.99)'],
+	['Record Payment Amount 1e300', ORDER, payment({ amount: '={{ 1e300 }}' }), 'Item 1: "Amount" 1e+300 is too large (at most 999999999999.99)'],
+	['Record Payment Amount "12345678901234567.89"', ORDER, payment({ amount: '12345678901234567.89' }), 'Item 1: "Amount" 12345678901234567.89 is too large (at most 999999999999.99)'],
+	['Record Payment Amount "90071992547409.93"', ORDER, payment({ amount: '90071992547409.93' }), 'Item 1: "Amount" 90071992547409.93 is too large (at most 999999999999.99)'],
+	['Record Payment Payment Date 2026-02-28T99:99', ORDER, payment({ paymentDate: '2026-02-28T99:99' }), 'Item 1: "Payment Date" 2026-02-28T99:99 is not a real date in the form YYYY-MM-DD'],
+	['Download Files One Item per File "yes"', ORDER, download({ oneItemPerFile: '={{ "yes" }}' }), 'Item 1: "One Item per File" yes is not true or false'],
+	['Download Files Allow Missing Files "yes"', ORDER, download({ allowMissingFiles: '={{ "yes" }}' }), 'Item 1: "Allow Missing Files" yes is not true or false'],
+	['Single Order Path "bogus" (Get)', ORDER, { resource: 'order', operation: 'get', orderId: '1000001', options: { singleOrderPath: '={{ "bogus" }}' } }, 'Item 1: "Single Order Path" bogus is not one of auto, order, orders'],
+	['Single Order Path "bogus" (Download Files)', ORDER, download({ singleOrderPath: '={{ "bogus" }}' }), 'Item 1: "Single Order Path" bogus is not one of auto, order, orders'],
+	['Create Credit Note External Provider ID of 1 MB, before the invoice is read', ORDER, credit({ externalProviderId: ONE_MB }), `Item 1: "External Provider ID" ${TOO_LONG}`],
+	['Create Credit Note Credit Note Number of 1 MB, before the invoice is read', ORDER, credit({ creditNoteFields: { orderNumber: ONE_MB } }), `Item 1: "Credit Note Number" ${TOO_LONG}`],
+	['Create Credit Note Reference of 1 MB, before the invoice is read', ORDER, credit({ creditNoteFields: { reference: ONE_MB } }), `Item 1: "Reference" ${TOO_LONG}`],
+	['Order Get Many Skip 1e300', ORDER, getMany({ options: { skip: 1e300 } }), 'Item 1: "Skip" 1e+300 is not a whole number from 0 to 1000000000'],
+	['Custom Transport Type Pe€ppol', ORDER, send({ transportType: 'custom', customTransportType: 'Pe€ppol' }), 'Item 1: "Custom Transport Type" Pe€ppol contains a line break or another control or non-ASCII character'],
+	['Custom Transport Type Peppol\\u0000', ORDER, send({ transportType: 'custom', customTransportType: '={{ "Peppol\\u0000" }}' }), 'Item 1: "Custom Transport Type" Peppol\\u0000 contains a line break or another control or non-ASCII character'],
+	['External Provider ID with a line break (Create)', ORDER, create({ externalProviderId: '={{ "INV-1\\nINV-2" }}' }), 'Item 1: "External Provider ID" INV-1\\nINV-2 contains a line break or another control character'],
+	['External Provider ID with a line break (Create Credit Note)', ORDER, credit({ externalProviderId: '={{ "CN-1\\n" }}' }), 'Item 1: "External Provider ID" CN-1\\n contains a line break or another control character'],
+	['Order line Unit Price "1,250" (thousands or decimals?)', ORDER, create({ orderLines: line({ unitPriceExcl: '1,250' }) }), 'Item 1: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)'],
+	['Update Approval Status added but not chosen', ORDER, { resource: 'order', operation: 'update', orderId: '1000001', updateFields: { approvalStatus: '' } }, 'Item 1: "Approval Status" is not chosen'],
 ];
 
 /** The trigger's options through the same readers (no item: the message names the field). */
@@ -263,6 +292,7 @@ describe('bad input is rejected before any request, naming the field and the ite
 			'exact-message cases, issue #18.7': SILENT_VALUES.length,
 			'exact-message cases, other silent coercions found (sweep)': SWEEP.length + TRIGGER_EXACT.length,
 			'exact-message cases, one identifier check (#24.9)': ONE_IDENTIFIER_CHECK.length,
+			'exact-message cases, inputs accepted or changed (#33.5)': ISSUE_33_5.length,
 			'requests made by rejected items': 0,
 			'sample messages': seen.filter((_, i) => i % 17 === 3).slice(0, 4),
 		});
@@ -293,6 +323,7 @@ describe('bad input is rejected before any request, naming the field and the ite
 		['issue #18.7', SILENT_VALUES],
 		['sweep', SWEEP],
 		['one identifier check', ONE_IDENTIFIER_CHECK],
+		['issue #33.5', ISSUE_33_5],
 	] as Array<[string, Exact[]]>)('%s: the exact message, no request', (_group, table) => {
 		it.each(table)('%s', async (...[, type, parameters, message, input]: Exact) => {
 			const result = await h.runNode(type, parameters, input ?? [{}]);
@@ -305,6 +336,16 @@ describe('bad input is rejected before any request, naming the field and the ite
 			expect(apiRequests(emu)).toEqual([]);
 			seen.push(error.message);
 		});
+	});
+
+	it('issue #33.5: Download Files reads "true" as its other options do (one reader): one item per file, missing files allowed', async () => {
+		const result = await h.runNode(ORDER, { ...download({ oneItemPerFile: '={{ "true" }}', allowMissingFiles: '={{ "true" }}' }), files: ['pdf', 'ubl', 'messages'] });
+		result.assertSuccess();
+		const items = result.output(result.nodeName as string) as IDataObject[];
+		expect(items.length).toBeGreaterThanOrEqual(1);
+		expect(items.every((item) => item.Property === 'data' || Array.isArray(item.Files))).toBe(true);
+		expect(items[0]).toEqual(expect.objectContaining({ OrderID: 1000001 }));
+		expect(items.some((item) => item.Property === 'data')).toBe(true);
 	});
 
 	it('one identifier check: every node gives BE0123456748 the same problem', () => {

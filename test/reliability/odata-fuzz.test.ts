@@ -181,7 +181,8 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 		/** Values short enough for a URL (a 10,000-character astral value would exceed the server's header limit). */
 		const sample = [...new Set(values.filter((v) => v.length <= 300))].slice(0, 300);
 		/** Create trims the External Provider ID by design, so those get no outer whitespace. */
-		const extIds = [...new Set(sample.filter((v) => v.trim() === v && v !== '').map((v) => `X${v}`))].slice(0, 100);
+		// One line: an External Provider ID with a control character or line break is refused before any request (bad-input.test.ts).
+		const extIds = [...new Set(sample.filter((v) => v.trim() === v && v !== '' && !/\p{Cc}|[\u2028\u2029]/u.test(v)).map((v) => `X${v}`))].slice(0, 100);
 
 		beforeAll(async () => {
 			h = await createHarness({ emulator: { orders: 400, seed: 3 }, quiet: true });

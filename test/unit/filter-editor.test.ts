@@ -138,6 +138,28 @@ describe('point 3: enumerated filter fields offer the API values', () => {
 	});
 });
 
+describe('issue 28 (minor): true/false filter fields are a choice, not free text', () => {
+	it.each([
+		['order', 'IsSent'],
+		['order', 'Overdue'],
+		['order', 'Paid'],
+		['product', 'IsActive'],
+	])('Order › %s Get Many › %s: the Value is True or False, sent bare', (resource, field) => {
+		const picker = shownValueField(ORDER, { field, operator: 'eq' }, resource);
+		expect(picker.type).toBe('options');
+		expect(optionValues(picker)).toEqual(['false', 'true']);
+		const [condition] = conditionsFromParameter({ conditions: [{ field, operator: 'eq', value: picker.default }] }, resource as 'order');
+		expect(condition).toEqual({ field, operator: 'eq', value: 'true', type: 'boolean' });
+	});
+
+	it('the Order Trigger extra conditions get it too; a value stored as text "false" before stays valid', () => {
+		const picker = shownValueField(TRIGGER, { field: 'Paid', operator: 'eq' });
+		expect(optionValues(picker)).toEqual(['false', 'true']);
+		const parameters = resolve(ORDER, { resource: 'order', operation: 'getAll', filters: { conditions: [{ field: 'Paid', operator: 'eq', value: 'false' }] } });
+		expect((parameters.filters as { conditions: INodeParameters[] }).conditions[0].value).toBe('false');
+	});
+});
+
 describe('point 4: the filter mode shows the builder or the raw filter, never both', () => {
 	const shown = (description: INodeTypeDescription, parameters: INodeParameters) => {
 		const resolved = resolve(description, parameters);

@@ -35,7 +35,7 @@ describe('toOrderDate', () => {
 		expect(toOrderDate({ toISODate: () => '2024-03-01' })).toBe('2024-03-01');
 	});
 
-	it.each(['2023-02-29', '31/01/2024', '2024-1-31', '', 'tomorrow', 20240131])('rejects %j', (value) => {
+	it.each(['2023-02-29', '31/01/2024', '2024-1-31', '', 'tomorrow', 20240131, '2026-02-28T99:99', '2026-02-28T24:00', '2026-02-28T23:60:00', '2026-02-28T10:00:61', '2026-02-28T10:00+25:00'])('rejects %j', (value) => {
 		expect(toOrderDate(value)).toBeUndefined();
 	});
 });
@@ -70,6 +70,19 @@ describe('checkOrder', () => {
 		});
 	});
 
+	it('reads line numbers one way only: decimal comma or point, grouped thousands (README "Amounts and quantities")', () => {
+		const lines = [
+			{ Quantity: '1,5', UnitPriceExcl: '1.250,00', VATPercentage: '5,5' },
+			{ Quantity: '-2', UnitPriceExcl: '1,250.0025', VATPercentage: 21 },
+		];
+		const result = checkOrder({ ...valid(), OrderLines: lines });
+		if ('problem' in result) throw new Error(JSON.stringify(result.problem));
+		expect(result.body.OrderLines).toEqual([
+			{ Quantity: 1.5, UnitPriceExcl: 1250, VATPercentage: 5.5 },
+			{ Quantity: -2, UnitPriceExcl: 1250.0025, VATPercentage: 21 },
+		]);
+	});
+
 	it('drops empty optional fields', () => {
 		const result = checkOrder({ ...valid(), ExpiryDate: '', OrderNumber: null, ExternalProviderID: '  ' });
 		expect('body' in result && Object.keys(result.body)).toEqual(['OrderType', 'OrderDirection', 'OrderDate', 'Customer', 'OrderLines']);
@@ -88,7 +101,10 @@ describe('checkOrder', () => {
 		['lines not a list', { ...valid(), OrderLines: 'x' }, 'OrderLines', /at least one line/],
 		['text quantity', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], Quantity: 'two' }] }, 'OrderLines[0].Quantity', /not a number/],
 		['missing price', { ...valid(), OrderLines: [valid().OrderLines[0], { Quantity: 1, VATPercentage: 21 }] }, 'OrderLines[1].UnitPriceExcl', /required/],
-		['comma decimal', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], UnitPriceExcl: '12,50' }] }, 'OrderLines[0].UnitPriceExcl', /not a number/],
+		['a price that may be thousands or decimals', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], UnitPriceExcl: '1,250' }] }, 'OrderLines[0].UnitPriceExcl', /ambiguous/],
+		['a price of 5 decimals', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], UnitPriceExcl: 0.12345 }] }, 'OrderLines[0].UnitPriceExcl', /more than 4 decimals/],
+		['a quantity in exponent form', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], Quantity: '1e3' }] }, 'OrderLines[0].Quantity', /not a number/],
+		['an External Provider ID on two lines', { ...valid(), ExternalProviderID: 'ERP-1\nERP-2' }, 'ExternalProviderID', /line break/],
 		['VAT over 100', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], VATPercentage: 121 }] }, 'OrderLines[0].VATPercentage', /between 0 and 100/],
 		['zero quantity', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], Quantity: 0 }] }, 'OrderLines[0].Quantity', /zero/],
 		['object ExternalProviderID', { ...valid(), ExternalProviderID: { id: 1 } }, 'ExternalProviderID', /text/],

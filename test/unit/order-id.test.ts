@@ -79,9 +79,42 @@ describe('the Order picker', () => {
 		expect((await searchOrders.call(ctx, '#11')).results).toHaveLength(1);
 	});
 
-	it('follows a page token only on the configured host', async () => {
+	it('follows a page token only on the configured host: another host ends the list, nothing is requested', async () => {
 		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
-		await searchOrders.call(ctx, undefined, 'https://elsewhere.example/v1/orders?$skip=120');
-		expect(calls.map((c) => c.url.split('?')[0])).toEqual(['https://api.example.test/v1/orders']);
+		expect(await searchOrders.call(ctx, undefined, 'https://elsewhere.example/v1/orders?$skip=120')).toEqual({ results: [] });
+		expect(calls).toEqual([]);
+	});
+
+	it('a search asks the service for exact matches (number, customer, External Provider ID; then OrderID / amount), then reads at most 3 pages', async () => {
+		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
+		const result = await searchOrders.call(ctx, '#11');
+		const filters = calls.map((c) => new URL(c.url).searchParams.get('$filter'));
+		expect(filters).toEqual([
+			"OrderNumber eq '#11' or CounterParty/DisplayName eq '#11' or ExternalProviderID eq '#11'",
+			'OrderID eq 11',
+			null,
+			null,
+			null,
+		]);
+		expect(result).toEqual({ results: [{ name: 'INV-011 · Acme BV · 2026-11-20 · #11', value: '11' }], paginationToken: first.NextPageLink });
+	});
+
+	it('a service that refuses the OrderID / amount filter (400) still gets the other searches', async () => {
+		const calls: string[] = [];
+		const ctx = {
+			getNode: () => ({ name: 'Test', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getCredentials: async () => ({ apiKey: 'k', partyId: '1', environment: 'custom', baseUrl: 'https://api.example.test' }),
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, options: { url: string }) => {
+					calls.push(options.url);
+					if (decodeURIComponent(options.url).includes('TotalIncl')) {
+						return { statusCode: 400, headers: {}, body: { errors: [{ Code: 'GenericError', Description: "Could not find a property named 'TotalIncl'" }] } };
+					}
+					return { statusCode: 200, headers: {}, body: { Items: [{ OrderID: 7, OrderNumber: 'INV-7', TotalIncl: 12.5 }] } };
+				},
+			},
+		} as unknown as ILoadOptionsFunctions;
+		expect((await searchOrders.call(ctx, '12,50')).results).toEqual([{ name: 'INV-7 · 12.50 · #7', value: '7' }]);
+		expect(calls).toHaveLength(3);
 	});
 });

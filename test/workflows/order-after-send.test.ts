@@ -393,6 +393,21 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			expect(stored(id)).toMatchObject({ Paid: true, PaidDate: '2024-03-20', OrderStatus: 'Paid' });
 		});
 
+		it.each([
+			['12,50', 12.5],
+			['12.50', 12.5],
+			['1.250,00', 1250],
+			['1,250.00', 1250],
+			['1 250,5', 1250.5],
+			['={{ 12.5 }}', 12.5],
+		])('issue 28.2: Amount %s is recorded as %d, never reinterpreted', async (typed, amount) => {
+			const id = await createInvoice({ OrderLines: [{ Quantity: 1, Description: 'Machine', UnitPriceExcl: 2000, VATPercentage: 21 }] }); // 2,420.00 incl. VAT
+			const { items } = await run(pay(id, { amount: typed, reference: '' }));
+			expect(logged()[0].body).toEqual({ Amount: amount, PaymentDate: '2024-03-10', PaymentType: 'Bank transfer' });
+			expect(items[0]).toMatchObject({ Amount: amount, ToPay: 2420 - amount });
+			expect(stored(id)?.ToPay).toBe(2420 - amount);
+		});
+
 		it('without a Reference no idempotency key is sent; an empty 200 outputs the payment without ToPay', async () => {
 			emu.config.changeAnswer = 'empty';
 			const id = await createInvoice();
@@ -413,13 +428,17 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		});
 
 		it.each([
-			['zero', { amount: 0 }, 'Item 1: "Amount" 0 is not a positive amount'],
-			['negative', { amount: -5 }, 'Item 1: "Amount" -5 is not a positive amount'],
-			['three decimals', { amount: 12.345 }, 'Item 1: "Amount" 12.345 has more than two decimals'],
-			['text', { amount: '={{ "lots" }}' }, 'Item 1: "Amount" lots is not a number'],
-			['decimal comma', { amount: '={{ "12,50" }}' }, 'Item 1: "Amount" 12,50 is not a number'],
+			['zero', { amount: 0 }, 'Item 1: "Amount" 0 is not more than 0'],
+			['negative', { amount: '-5' }, 'Item 1: "Amount" -5 is not more than 0'],
+			['three decimals', { amount: 12.345 }, 'Item 1: "Amount" 12.345 has more than 2 decimals'],
+			['text', { amount: 'lots' }, 'Item 1: "Amount" lots is not a number'],
+			['ambiguous "1,250" (thousands or decimals?)', { amount: '1,250' }, 'Item 1: "Amount" 1,250 is ambiguous ("," may separate thousands or decimals)'],
+			['ambiguous "1.250"', { amount: '1.250' }, 'Item 1: "Amount" 1.250 is ambiguous ("." may separate thousands or decimals)'],
+			['thousands badly grouped', { amount: '1,25,000.00' }, 'Item 1: "Amount" 1,25,000.00 is not a number (its thousands are not grouped by three)'],
+			['a currency sign', { amount: '€ 12,50' }, 'Item 1: "Amount" € 12,50 is not a number'],
 			['no date (mapped empty)', { paymentDate: '={{ "" }}' }, 'Item 1: "Payment Date" is empty'],
 			['30 February', { paymentDate: '2024-02-30' }, 'Item 1: "Payment Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
+			['a time that does not exist', { paymentDate: '2026-02-28T99:99' }, 'Item 1: "Payment Date" 2026-02-28T99:99 is not a real date in the form YYYY-MM-DD'],
 			['payment type too long', { paymentType: 'x'.repeat(51) }, /^Item 1: "Payment Type" x{51} is longer than 50 characters$/],
 			['reference a number', { reference: '={{ 12345 }}' }, 'Item 1: "Reference" 12345 is not text'],
 		])('refuses an amount/date/text that is %s before any request', async (_label, over, message) => {
@@ -444,8 +463,13 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const invoice = stored(invoiceId)!;
 			const { items } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditNoteDate: '2024-04-02' });
 			const [note] = creditNotesAbout(invoice.OrderNumber);
-			expect(items).toEqual([{ OrderID: note.OrderID, AlreadyExisted: false, AboutInvoiceNumber: invoice.OrderNumber, InvoiceOrderID: invoiceId }]);
+			expect(items).toEqual([
+				{ OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: invoice.OrderNumber, InvoiceOrderID: invoiceId, Outcome: 'created', AlreadyExisted: false },
+			]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/order/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders']);
+			expect(logged()[1].query.$filter).toBe(`ExternalProviderID eq 'credit-${invoiceId}'`);
 			const create = logged().find((r) => r.method === 'POST')!;
+			expect(create.headers['idempotency-key']).toBe(`create-credit-${invoiceId}`);
 			expect(create.body).toEqual({
 				OrderType: 'CreditNote',
 				OrderDirection: 'Income',
@@ -453,6 +477,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				AboutInvoiceNumber: invoice.OrderNumber,
 				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
 				Currency: 'EUR',
+				ExternalProviderID: `credit-${invoiceId}`,
 				OrderLines: invoiceLines,
 			});
 			expect(note).toMatchObject({ OrderType: 'CreditNote', TotalExcl: invoice.TotalExcl, TotalIncl: invoice.TotalIncl });
@@ -466,21 +491,80 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				invoiceBy: 'invoiceNumber',
 				invoiceNumber: number,
 				creditLines: 'pick',
-				pickedLines: { line: [{ lineNumber: 2 }, { lineNumber: 1, quantity: 1.5 }] },
+				pickedLines: { line: [{ lineNumber: 2 }, { lineNumber: 1, quantity: '1,5' }] },
 				creditNoteDate: '2024-04-03',
 				creditNoteFields: { orderNumber: `CN-${number}`, reference: 'Returned licences' },
 			});
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/order/${invoiceId}`, 'POST /v1/orders']);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/order/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders']);
 			expect(logged()[0].query.$filter).toBe(`OrderNumber eq '${number}' and OrderType eq 'Invoice'`);
-			expect(logged()[2].body).toMatchObject({
+			expect(logged()[3].body).toMatchObject({
 				OrderNumber: `CN-${number}`,
 				Reference: 'Returned licences',
 				AboutInvoiceNumber: number,
 				OrderLines: [invoiceLines[1], { ...invoiceLines[0], Quantity: 1.5 }],
 			});
 			const [note] = creditNotesAbout(number);
-			expect(items[0]).toEqual({ OrderID: note.OrderID, AlreadyExisted: false, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId });
+			expect(items[0]).toEqual({ OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId, Outcome: 'created', AlreadyExisted: false });
 			expect(note.TotalExcl).toBe(250);
+		});
+
+		it('issue 28.1: Execute step twice without an External Provider ID credits the invoice once; the re-run outputs that credit note in the same shape', async () => {
+			const number = unique('INV-TWICE');
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines, OrderNumber: number });
+			const params = { operation: 'createCreditNote', invoiceBy: 'invoiceNumber', invoiceNumber: number };
+			const first = await run(params);
+			emu.clearRequests();
+			const second = await run(params);
+			const [note, ...more] = creditNotesAbout(number);
+			expect(more).toEqual([]);
+			expect(note.ExternalProviderID).toBe(`credit-${invoiceId}`);
+			const shape = { OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId };
+			expect(first.items).toEqual([{ ...shape, Outcome: 'created', AlreadyExisted: false }]);
+			expect(second.items).toEqual([{ ...shape, Outcome: 'found', AlreadyExisted: true }]);
+			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
+
+			// Fetch Full Order: the whole credit note, created or found alike.
+			const again = await run({ ...params, options: { fetchFullOrder: true } });
+			expect(again.items[0]).toMatchObject({ ...shape, OrderType: 'CreditNote', TotalIncl: note.TotalIncl, Outcome: 'found' });
+			expect(creditNotesAbout(number)).toHaveLength(1);
+		});
+
+		it('If Already Credited: Create Another makes a deliberate second (partial) credit note, once, under its own External Provider ID', async () => {
+			const number = unique('INV-PART');
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines, OrderNumber: number });
+			await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '1' }] } });
+			const another = { operation: 'createCreditNote', orderId: String(invoiceId), ifCredited: 'another', externalProviderId: `${number}-CN2`, creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '2' }] } };
+			const second = await run(another);
+			const third = await run(another);
+			expect(second.items[0]).toMatchObject({ ExternalProviderID: `${number}-CN2`, Outcome: 'created' });
+			expect(third.items[0]).toMatchObject({ OrderID: second.items[0].OrderID, Outcome: 'found' });
+			expect(creditNotesAbout(number).map((n) => [n.ExternalProviderID, n.OrderLines[0].Quantity])).toEqual([
+				[`credit-${invoiceId}`, 1],
+				[`${number}-CN2`, 2],
+			]);
+		});
+
+		it('If Already Credited: Fail the Item fails a re-run, naming the credit note made before; nothing is created', async () => {
+			const invoiceId = await createInvoice({ OrderLines: invoiceLines });
+			const first = await run({ operation: 'createCreditNote', orderId: String(invoiceId), ifCredited: 'fail' });
+			emu.clearRequests();
+			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), ifCredited: 'fail' });
+			const error = result.nodeError(name);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error?.message).toMatch(new RegExp(`^Item 1: invoice INV-[\\d-]+ already has credit note ${String(first.items[0].OrderID)} \\(External Provider ID credit-${invoiceId}\\); nothing was created$`));
+			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
+		});
+
+		it('an invoice already Credited by a credit note made elsewhere is not credited again; Create Another does it on purpose', async () => {
+			const credited = (emu.store.listOrders(party) as Rec[]).find((o) => o.OrderType === 'Invoice' && o.OrderStatus === 'Credited' && o.OrderLines?.length)!;
+			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(credited.OrderID) });
+			expect(result.nodeError(name)?.message).toBe(
+				`Item 1: invoice ${credited.OrderNumber} is already credited (OrderStatus Credited) by a credit note this node did not make; nothing was created`,
+			);
+			expect(result.nodeError(name)?.description).toMatch(/Create Another Credit Note/);
+			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
+			const { items } = await run({ operation: 'createCreditNote', orderId: String(credited.OrderID), ifCredited: 'another', externalProviderId: unique('CN-AGAIN') });
+			expect(items[0]).toMatchObject({ AboutInvoiceNumber: credited.OrderNumber, Outcome: 'created' });
 		});
 
 		it('is idempotent like Create: the same External Provider ID twice creates one credit note', async () => {
@@ -495,7 +579,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const notes = (emu.store.listOrders(party) as Rec[]).filter((o) => o.ExternalProviderID === externalId);
 			expect(notes).toHaveLength(1);
 			expect(first.items[0]).toMatchObject({ OrderID: notes[0].OrderID, AlreadyExisted: false });
-			expect(second.items[0]).toMatchObject({ OrderID: notes[0].OrderID, AlreadyExisted: true, OrderType: 'CreditNote', ExternalProviderID: externalId });
+			expect(second.items[0]).toEqual({ ...first.items[0], Outcome: 'found', AlreadyExisted: true });
 			expect(logged().filter((r) => r.method === 'POST')).toHaveLength(0);
 		});
 
@@ -541,7 +625,10 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			['an empty invoice number', { invoiceBy: 'invoiceNumber', invoiceNumber: '={{ "  " }}' }, 'Item 1: "Invoice Number" is empty'],
 			['an Invoice that is not an OrderID', { orderId: 'INV-1' }, 'Item 1: "Invoice" INV-1 is not an OrderID'],
 			['line number 0', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 0 }] } }, 'Item 1: "Picked Lines › Line 1 › Line Number" 0 is not a line number (1 is the first line)'],
-			['a negative quantity', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: -1 }] } }, 'Item 1: "Picked Lines › Line 1 › Quantity" -1 is not a quantity of 0 or more'],
+			['a negative quantity', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '-1' }] } }, 'Item 1: "Picked Lines › Line 1 › Quantity" -1 is negative'],
+			['an ambiguous quantity', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '1.500' }] } }, 'Item 1: "Picked Lines › Line 1 › Quantity" 1.500 is ambiguous ("." may separate thousands or decimals)'],
+			['Create Another without its own External Provider ID', { orderId: '5', ifCredited: 'another' }, 'Item 1: "External Provider ID" is empty'],
+			['an External Provider ID on two lines', { orderId: '5', externalProviderId: 'CN-1\nCN-2' }, 'Item 1: "External Provider ID" CN-1\\nCN-2 contains a line break or another control character'],
 			['a date that does not exist', { orderId: '5', creditNoteDate: '2024-02-30' }, 'Item 1: "Credit Note Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
 		])('refuses %s before any request', async (_label, over, message) => {
 			const error = await refusedOffline({ operation: 'createCreditNote', ...over });
@@ -594,6 +681,28 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			expect(byCustomer.results.every((r) => r.name.toLowerCase().includes(customer.toLowerCase()))).toBe(true);
 			expect((await search(target.OrderNumber)).results.map((r) => r.value)).toContain(String(target.OrderID));
 			expect((await search(`#${target.OrderID}`)).results).toEqual([{ name: expect.stringContaining(target.OrderNumber), value: String(target.OrderID) }]);
+		});
+
+		it('issue 28.3: a search finds an old order (behind 4 pages of newer ones) by its number, customer, amount or #OrderID, asking the service', async () => {
+			const seeded = [...(emu.store.listOrders(party) as Rec[])].sort((a, b) => String(a.LastModified).localeCompare(String(b.LastModified)));
+			const old = seeded.find((o) => o.OrderNumber && o.CounterParty?.DisplayName && typeof o.TotalIncl === 'number')!;
+			const sameCustomer = seeded.filter((o) => o.CounterParty?.DisplayName === old.CounterParty.DisplayName).length;
+			for (let n = emu.store.listOrders(party).length; n <= DEFAULTS.config.pageSize * 4; n++) emu.store.addOrder(party, {});
+			const search = searchContext();
+			const found = async (text: string) => (await search(text)).results.map((r) => r.value);
+			emu.clearRequests();
+			expect(await found(old.OrderNumber)).toContain(String(old.OrderID));
+			expect(logged()[0].query.$filter).toBe(
+				[`OrderNumber eq '${old.OrderNumber}'`, `CounterParty/DisplayName eq '${old.OrderNumber}'`, `ExternalProviderID eq '${old.OrderNumber}'`].join(' or '),
+			);
+			expect(logged()[0].query.$orderby).toBe('LastModified desc');
+			expect((await search(old.OrderNumber)).results[0]).toEqual({ name: expect.stringContaining(`#${old.OrderID}`), value: String(old.OrderID) });
+			expect(await found(old.OrderNumber.toLowerCase())).toContain(String(old.OrderID));
+			if (sameCustomer <= DEFAULTS.config.pageSize) expect(await found(old.CounterParty.DisplayName)).toContain(String(old.OrderID));
+			expect(await found(old.TotalIncl.toFixed(2).replace('.', ','))).toContain(String(old.OrderID));
+			expect(await found(`#${old.OrderID}`)).toEqual([String(old.OrderID)]);
+			// Without a search: newest change first, as the placeholder says; the old order is not on the first page.
+			expect((await search()).results.map((r) => r.value)).not.toContain(String(old.OrderID));
 		});
 
 		it('a value picked from the list is the OrderID the operations read', async () => {

@@ -72,6 +72,28 @@ describe('AccessPoint Order › Create and Get', () => {
 			});
 		});
 
+		it('issue 28.2: line amounts typed with a decimal comma or grouped thousands are sent as typed, and the totals follow', async () => {
+			const externalId = uniqueId('comma');
+			const lines = [
+				{ description: 'Consulting', quantity: '1,5', unitPriceExcl: '1.250,00', vatPercentage: '21' },
+				{ description: 'Licence', quantity: '2', unitPriceExcl: '12,50', vatPercentage: '5,5' },
+			];
+			await run(createParams({ externalProviderId: externalId, orderLines: { lines } }));
+			const post = logged().find((r) => r.method === 'POST');
+			expect((post?.body as Rec).OrderLines).toEqual([
+				{ Quantity: 1.5, Description: 'Consulting', VATPercentage: 21, UnitPriceExcl: 1250 },
+				{ Quantity: 2, Description: 'Licence', VATPercentage: 5.5, UnitPriceExcl: 12.5 },
+			]);
+			expect(byExternalId(externalId)[0]).toMatchObject({ TotalExcl: 1900 });
+		});
+
+		it('issue 28.2: a line price that could be thousands or decimals ("1,250") is refused before any request, naming line and field', async () => {
+			const { result, name } = await run(createParams({ orderLines: { lines: [{ description: 'x', quantity: '1', unitPriceExcl: '1,250', vatPercentage: '21' }] } }));
+			expect(result.nodeError(name)?.message).toBe('Item 1: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)');
+			expect(result.nodeError(name)?.description).toBe('Write 1250 for thousands or 1.25 for decimals (e.g. 1250.5, 1250,5, 1,250.50, 1.250,50 or 1 250,50).');
+			expect(logged()).toEqual([]);
+		});
+
 		it('Skip If Already Created: running twice creates one order and returns it the second time', async () => {
 			const externalId = uniqueId("ERP-'quoted' & #1");
 			const first = await run(createParams({ externalProviderId: externalId }));

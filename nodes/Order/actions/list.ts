@@ -30,9 +30,9 @@ export function listDescription(resource: QueryResource): INodeProperties[] {
 	return [...returnAllFields(show), ...queryFields(resource, { show }), simplifyField(show)];
 }
 
-/** Options › Skip: a whole number of 0 or more; undefined when 0. */
+/** Options › Skip: a whole number from 0 to a billion (sent in digits, never as 1e+300); undefined when 0. */
 function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
-	return readNumber(ctx, itemIndex, 'options.skip', 'Skip', { min: 0, whole: true }, 0) || undefined;
+	return readNumber(ctx, itemIndex, 'options.skip', 'Skip', { min: 0, max: 1e9, whole: true }, 0) || undefined;
 }
 
 export async function executeList(

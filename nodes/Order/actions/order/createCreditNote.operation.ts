@@ -1,26 +1,29 @@
 /**
  * Order › Create Credit Note: reads the invoice (by OrderID or invoice number), builds the
  * credit note that refers to it (creditNote.ts: lines all or picked, never more than the
- * invoice) and creates it with Create's "skip if already created" and idempotency key
- * (orderApi.ts createOrder), so a retried run with the same External Provider ID creates
- * nothing twice.
+ * invoice) and creates it once (README "Create Credit Note"): its External Provider ID
+ * (yours, or `credit-<invoice OrderID>`) is looked up first and sent as the idempotency
+ * key, so a re-run outputs the credit note made before instead of crediting twice. A
+ * further credit note of the same invoice is a choice, with its own External Provider ID.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { checkDecimal, QUANTITY } from '../../../shared/decimal';
 import { forOperation } from '../../../shared/display';
-import { inputError } from '../../../shared/input';
+import { inputError, readChoice, readText, requireValid } from '../../../shared/input';
 import { runPerItem } from '../../../shared/items';
 import { buildFilter } from '../../../shared/odata';
 import { orderIdField, readOrderId } from '../../../shared/orderId';
 import { readListPage } from '../../../shared/paging';
 import type { ClientProvider } from '../../../shared/router';
 import type { ApiClient } from '../../../shared/transport';
-import { createOutput } from './create.operation';
+import { itemMessage } from '../../../shared/validation';
 import type { CreditNoteInput, LinePick } from './creditNote';
 import { buildCreditNote } from './creditNote';
-import { createOrder, getOrder } from './orderApi';
-import type { SingleOrderPath } from './orderApi';
-import { checkOrder, toNumber, toOrderDate } from './orderBody';
+import type { CreateOrderResult, SingleOrderPath } from './orderApi';
+import { createOrder, findOrderByExternalId, getOrder } from './orderApi';
+import { checkOrder, readOrderId as readCreatedId, toOrderDate } from './orderBody';
 import { readEveryItem } from './orderChanges';
 import type { CreateSettings } from './orderInput';
 import { createHeaders, orderProblemError, readCreateSettings } from './orderInput';
@@ -86,10 +89,10 @@ const properties: INodeProperties[] = [
 					{
 						displayName: 'Quantity',
 						name: 'quantity',
-						type: 'number',
-						typeOptions: { minValue: 0, numberPrecision: 4 },
-						default: 0,
-						description: 'How much of the line to credit; 0 credits the whole line. At most the quantity invoiced.',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 1,5',
+						description: 'How much of the line to credit, up to 4 decimals ("." or "," for decimals); empty or 0 credits the whole line. At most the quantity invoiced.',
 					},
 				],
 			},
@@ -99,8 +102,31 @@ const properties: INodeProperties[] = [
 		displayName: 'Credit Note Date',
 		name: 'creditNoteDate',
 		type: 'dateTime',
+		typeOptions: { dateOnly: true },
 		default: '',
 		description: "Date of the credit note, sent as YYYY-MM-DD; empty is today (in the workflow's time zone)",
+	},
+	{
+		displayName: 'If Already Credited',
+		name: 'ifCredited',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Output the Existing Credit Note',
+				value: 'output',
+				description: 'A re-run outputs the credit note made before (Outcome: found) instead of crediting the invoice twice',
+			},
+			{ name: 'Fail the Item', value: 'fail', description: 'A credit note made before fails the item, naming it' },
+			{
+				name: 'Create Another Credit Note',
+				value: 'another',
+				description: 'A further credit note of the same invoice (e.g. a second partial one); needs its own External Provider ID',
+			},
+		],
+		default: 'output',
+		description:
+			"What to do when the invoice already has a credit note: one made before with the same External Provider ID (empty: credit- and the invoice's OrderID), or the invoice is Credited",
 	},
 	{
 		displayName: 'External Provider ID',
@@ -108,15 +134,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. CN-2024-0042',
-		description: 'Your own unique ID for this credit note; lets a retried run find the credit note it already created',
-	},
-	{
-		displayName: 'Skip If Already Created',
-		name: 'skipIfExists',
-		type: 'boolean',
-		default: true,
 		description:
-			'Whether to look the External Provider ID up first and output the existing credit note instead of creating a second one. Applies only when an External Provider ID is set.',
+			"Your own unique ID for this credit note, one line, at most 255 characters; empty: credit- and the invoice's OrderID (e.g. credit-1000123), one credit note per invoice. A re-run finds the credit note by it.",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -140,10 +159,12 @@ export const description: INodeProperties[] = forOperation(
 );
 
 type InvoiceRef = { orderId: number } | { invoiceNumber: string };
+type IfCredited = 'output' | 'fail' | 'another';
 
 interface Read {
 	invoice: InvoiceRef;
 	input: CreditNoteInput;
+	ifCredited: IfCredited;
 	settings: CreateSettings;
 }
 
@@ -154,36 +175,27 @@ function today(ctx: IExecuteFunctions): string {
 	return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
-function optionalText(ctx: IExecuteFunctions, itemIndex: number, label: string, value: unknown): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value !== 'string') throw inputError(ctx, itemIndex, label, value, 'is not text', 'Enter text, or map a text value.');
-	return value.trim() || undefined;
-}
-
 function readPicks(ctx: IExecuteFunctions, itemIndex: number): LinePick[] {
 	const raw = ctx.getNodeParameter('pickedLines.line', itemIndex, []) as unknown;
 	const entries = (Array.isArray(raw) ? raw : [raw]) as IDataObject[];
 	return entries.map((entry, i) => {
 		const where = `Picked Lines › Line ${i + 1}`;
-		const line = toNumber(entry?.lineNumber);
-		if (line === undefined || !Number.isInteger(line) || line < 1) {
-			throw inputError(ctx, itemIndex, `${where} › Line Number`, entry?.lineNumber, 'is not a line number (1 is the first line)', 'Enter the position of the line on the invoice: 1, 2, 3 …');
+		const line = entry?.lineNumber;
+		if (typeof line !== 'number' || !Number.isInteger(line) || line < 1) {
+			throw inputError(ctx, itemIndex, `${where} › Line Number`, line, 'is not a line number (1 is the first line)', 'Enter the position of the line on the invoice: 1, 2, 3 …');
 		}
-		const quantity = entry?.quantity === undefined || entry.quantity === '' ? 0 : toNumber(entry.quantity);
-		if (quantity === undefined || quantity < 0) {
-			throw inputError(ctx, itemIndex, `${where} › Quantity`, entry?.quantity, 'is not a quantity of 0 or more', 'Enter how much of the line to credit, or 0 for the whole line.');
-		}
+		const given = entry?.quantity;
+		const quantity = given === undefined || given === '' ? 0 : requireValid(ctx, itemIndex, `${where} › Quantity`, given, (v) => checkDecimal(v, { ...QUANTITY, sign: 'zeroOrMore' }));
 		return quantity === 0 ? { line } : { line, quantity };
 	});
 }
 
+/** Everything of one item, checked before any request (the invoice is read only after). */
 function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 	let invoice: InvoiceRef;
 	if (ctx.getNodeParameter('invoiceBy', itemIndex, 'orderId') === 'invoiceNumber') {
-		const raw = ctx.getNodeParameter('invoiceNumber', itemIndex, '') as unknown;
-		const invoiceNumber = optionalText(ctx, itemIndex, 'Invoice Number', raw);
-		if (!invoiceNumber) throw inputError(ctx, itemIndex, 'Invoice Number', raw, 'is empty', 'Enter the number of the invoice to credit, e.g. INV-2024-0042.');
-		if (invoiceNumber.length > 100) throw inputError(ctx, itemIndex, 'Invoice Number', raw, 'is longer than 100 characters', 'Enter the invoice number only.');
+		const invoiceNumber = readText(ctx, itemIndex, 'invoiceNumber', 'Invoice Number', 100, true);
+		if (!invoiceNumber) throw inputError(ctx, itemIndex, 'Invoice Number', undefined, 'is empty', 'Enter the number of the invoice to credit, e.g. INV-2024-0042.');
 		invoice = { invoiceNumber };
 	} else {
 		invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
@@ -196,15 +208,20 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 		if (!date) throw inputError(ctx, itemIndex, 'Credit Note Date', rawDate, 'is not a real date in the form YYYY-MM-DD', 'Enter a date such as 2024-03-31, or leave it empty for today.');
 		orderDate = date;
 	}
-	const extra = ctx.getNodeParameter('creditNoteFields', itemIndex, {}) as IDataObject;
+	const ifCredited = readChoice<IfCredited>(ctx, itemIndex, 'ifCredited', 'If Already Credited', ['output', 'fail', 'another'], 'output');
+	const externalProviderId = readText(ctx, itemIndex, 'externalProviderId', 'External Provider ID', 255, true) || undefined;
+	if (ifCredited === 'another' && !externalProviderId) {
+		const hint = 'A further credit note of the same invoice needs its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run of it creates nothing twice.';
+		throw inputError(ctx, itemIndex, 'External Provider ID', undefined, 'is empty', hint);
+	}
 	const input: CreditNoteInput = {
 		lines,
 		orderDate,
-		externalProviderId: optionalText(ctx, itemIndex, 'External Provider ID', ctx.getNodeParameter('externalProviderId', itemIndex, '')),
-		orderNumber: optionalText(ctx, itemIndex, 'Credit Note Number', extra.orderNumber),
-		reference: optionalText(ctx, itemIndex, 'Reference', extra.reference),
+		externalProviderId,
+		orderNumber: readText(ctx, itemIndex, 'creditNoteFields.orderNumber', 'Credit Note Number', 255, true) || undefined,
+		reference: readText(ctx, itemIndex, 'creditNoteFields.reference', 'Reference', 255) || undefined,
 	};
-	return { invoice, input, settings: readCreateSettings(ctx, itemIndex) };
+	return { invoice, input, ifCredited, settings: readCreateSettings(ctx, itemIndex) };
 }
 
 /** The one invoice with this number: listed by number, then read whole (a list holds summaries). */
@@ -237,18 +254,38 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			'orderId' in read.invoice
 				? await getOrder(client, read.invoice.orderId, itemIndex, settings.singleOrderPath)
 				: await findInvoice(this, client, read.invoice.invoiceNumber, itemIndex, settings.singleOrderPath);
-		const built = buildCreditNote(invoice, read.input);
+		const key = read.input.externalProviderId ?? `credit-${String(invoice.OrderID)}`;
+		const built = buildCreditNote(invoice, { ...read.input, externalProviderId: key });
 		if ('problem' in built) throw orderProblemError(this, built.problem, itemIndex, 'json');
 		const checked = checkOrder(built.body);
 		if ('problem' in checked) throw orderProblemError(this, checked.problem, itemIndex, 'json');
-		const result = await createOrder(client, checked.body, {
-			node: this.getNode(),
-			itemIndex,
-			skipIfExists: settings.skipIfExists,
-			fetchFull: settings.fetchFull,
-			singleOrderPath: settings.singleOrderPath,
-			headers: createHeaders(checked.body, settings.skipIfExists, settings.idempotencyHeader),
-		});
-		return { ...createOutput(result), AboutInvoiceNumber: built.aboutInvoiceNumber, InvoiceOrderID: invoice.OrderID ?? null };
+		const about = `invoice ${built.aboutInvoiceNumber}`;
+		const found = await findOrderByExternalId(client, key, itemIndex);
+		const refuse = (what: string) =>
+			new NodeOperationError(this.getNode(), itemMessage(itemIndex, `${about} ${what}; nothing was created`), {
+				itemIndex,
+				description: 'To credit it again on purpose, set If Already Credited to Create Another Credit Note and give the new credit note its own External Provider ID.',
+			});
+		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
+		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited') throw refuse('is already credited (OrderStatus Credited) by a credit note this node did not make');
+		const result: CreateOrderResult = found
+			? { order: settings.fetchFull ? await getOrder(client, String(found.OrderID), itemIndex, settings.singleOrderPath) : found, orderId: readCreatedId(found), alreadyExisted: true }
+			: await createOrder(client, checked.body, {
+					node: this.getNode(),
+					itemIndex,
+					fetchFull: settings.fetchFull,
+					singleOrderPath: settings.singleOrderPath,
+					headers: createHeaders(checked.body, true, settings.idempotencyHeader),
+				});
+		// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
+		return {
+			...(settings.fetchFull ? result.order : {}),
+			OrderID: result.orderId ?? result.order.OrderID ?? null,
+			ExternalProviderID: key,
+			AboutInvoiceNumber: built.aboutInvoiceNumber,
+			InvoiceOrderID: invoice.OrderID ?? null,
+			Outcome: result.alreadyExisted ? 'found' : 'created',
+			AlreadyExisted: result.alreadyExisted,
+		};
 	});
 }

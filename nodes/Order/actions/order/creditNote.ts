@@ -1,5 +1,5 @@
 /**
- * The credit note of an invoice (beyond-contract "Changes after sending"): an order of
+ * The credit note of an invoice (README "Create Credit Note"): an order of
  * type CreditNote that refers to the invoice by `AboutInvoiceNumber`, with the invoice's
  * parties and lines (all, or the ones picked, whole or in part), never crediting more
  * than the invoice holds. Pure: no n8n, no I/O. Exported for Create Credit Note and tests.

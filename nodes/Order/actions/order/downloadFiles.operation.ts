@@ -15,6 +15,8 @@ import type { ClientProvider } from '../../../shared/router';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';
+import { readSingleOrderPath } from './orderInput';
+import { readBoolean } from '../../../shared/input';
 import { fieldMessage, itemMessage } from '../../../shared/validation';
 
 const show = { resource: ['order'], operation: ['downloadFiles'] };
@@ -44,9 +46,9 @@ function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
 	return {
 		kinds: kinds.kinds,
 		maxBytes: readMaxFileSize(ctx, itemIndex),
-		oneItemPerFile: ctx.getNodeParameter('options.oneItemPerFile', itemIndex, false) === true,
-		allowMissing: ctx.getNodeParameter('options.allowMissingFiles', itemIndex, false) === true,
-		path: ctx.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath,
+		oneItemPerFile: readBoolean(ctx, itemIndex, 'options.oneItemPerFile', 'One Item per File', false),
+		allowMissing: readBoolean(ctx, itemIndex, 'options.allowMissingFiles', 'Allow Missing Files', false),
+		path: readSingleOrderPath(ctx, itemIndex),
 	};
 }
 

@@ -4,8 +4,8 @@ import { runPerItem } from '../../../shared/items';
 import { orderIdField, readOrderId } from '../../../shared/orderId';
 import type { ClientProvider } from '../../../shared/router';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';
+import { readSingleOrderPath } from './orderInput';
 
 export const description: INodeProperties[] = [
 	orderIdField({
@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {
 		const orderId = readOrderId(this, itemIndex);
-		const path = this.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath;
+		const path = readSingleOrderPath(this, itemIndex);
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		return await getOrder(client, orderId, itemIndex, path);
 	});

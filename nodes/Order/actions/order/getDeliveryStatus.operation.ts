@@ -18,6 +18,7 @@ import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';
 import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
+import { readSingleOrderPath } from './orderInput';
 
 export { DELIVERY_OUTPUTS };
 const NOT_DELIVERED = 2;
@@ -107,7 +108,7 @@ interface Read {
 function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 	const orderId = readOrderId(ctx, itemIndex);
 	const through = ctx.getNodeParameter('readThrough', itemIndex, 'order') as string;
-	const path = ctx.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath;
+	const path = readSingleOrderPath(ctx, itemIndex);
 	if (through === 'registration') return { orderId, registrationId: readRegistrationId(ctx, itemIndex), path };
 	return { orderId, partyId: readPartyOption(ctx, itemIndex), path };
 }

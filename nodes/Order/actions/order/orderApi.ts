@@ -10,7 +10,7 @@ import type { ApiClient } from '../../../shared/transport';
 import { readListPage } from '../../../shared/paging';
 import { externalIdFilter, readOrderId } from './orderBody';
 
-/** Which single-order path to use: the contract's, production's, or the contract's with fallback. */
+/** Which single-order path to use: /v1/order/{id}, /v1/orders/{id}, or the first with the second as fallback. */
 export const SINGLE_ORDER_PATHS = ['auto', 'order', 'orders'] as const;
 export type SingleOrderPath = (typeof SINGLE_ORDER_PATHS)[number];
 
@@ -24,7 +24,7 @@ function isNotFound(error: unknown): boolean {
 }
 
 /**
- * `GET /v1/order/{id}` (contract 4.9); on 404 `GET /v1/orders/{id}` (production docs),
+ * `GET /v1/order/{id}`; on 404 `GET /v1/orders/{id}` (the form the service's public docs write),
  * unless one form is chosen.
  */
 export async function getOrder(

@@ -1,5 +1,5 @@
 /**
- * The order create body (contract 2.4, 4.9; field notes "Orders"): building it from the
+ * The order create body (README "Create"; emulator/README.md): building it from the
  * node's fields, validating it (also when mapped as JSON), and reading the create answer.
  * Pure: no n8n, no I/O. Exported for Create, Create and Send and tests.
  */
@@ -10,14 +10,17 @@ import { checkOrderId } from '../../../shared/orderId';
 import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/orderTypes';
 import { checkVatNumber } from '../../../shared/identifiers';
 import type { FieldProblem } from '../../../shared/validation';
-import { checkJsonDepth, checkText } from '../../../shared/validation';
+import { checkJsonDepth, checkLine, checkText } from '../../../shared/validation';
+import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from '../../../shared/decimal';
 
 /**
- * Text fields of the order, refused (never cut) beyond MAX_TEXT_LENGTH: the contract names
+ * Text fields of the order, refused (never cut) beyond MAX_TEXT_LENGTH: the API documents
  * no limit, and a longer number, ID, reference or name is a mapping mistake (a whole
- * document mapped into one field), not an invoice.
+ * document mapped into one field), not an invoice. All but Reference are one line.
  */
 const TEXT_FIELDS = ['OrderNumber', 'ExternalProviderID', 'Currency', 'Reference', 'PaymentReference'];
+/** Order line numbers (README "Amounts and quantities"). */
+const LINE_NUMBERS = { Quantity: QUANTITY, UnitPriceExcl: UNIT_PRICE, VATPercentage: PERCENT } as const;
 const MAX_TEXT_LENGTH = 255;
 const MAX_DESCRIPTION_LENGTH = 2000;
 
@@ -58,7 +61,8 @@ const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2026-01-31 (a date picker v
 
 /**
  * `YYYY-MM-DD` from a date string, a date-and-time string (its own calendar date, no
- * zone shift), a JS Date or a Luxon DateTime; undefined when it is not a real date.
+ * zone shift; the time must be a real time too), a JS Date or a Luxon DateTime;
+ * undefined when it is not a real date.
  */
 export function toOrderDate(value: unknown): string | undefined {
 	let raw: string;
@@ -72,7 +76,7 @@ export function toOrderDate(value: unknown): string | undefined {
 	} else {
 		return undefined;
 	}
-	const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.exec(raw);
+	const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/i.exec(raw);
 	if (!match) return undefined;
 	const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
 	const check = new Date(Date.UTC(y, m - 1, d));
@@ -171,7 +175,7 @@ export function checkOrder(input: unknown): OrderCheck {
 			delete body[field];
 			continue;
 		}
-		const checked = checkText(body[field], MAX_TEXT_LENGTH);
+		const checked = (field === 'Reference' ? checkText : checkLine)(body[field], MAX_TEXT_LENGTH);
 		if (!checked.ok) return problem(field, body[field], checked.problem, checked.hint);
 		body[field] = checked.value;
 	}
@@ -211,17 +215,10 @@ export function checkOrder(input: unknown): OrderCheck {
 			return problem(where, line, 'is not an order line', 'Each line is an object with Quantity, Description, VATPercentage and UnitPriceExcl.');
 		}
 		const clean: IDataObject = { ...line };
-		for (const field of ['Quantity', 'UnitPriceExcl', 'VATPercentage']) {
-			const number = toNumber(line[field]);
-			if (number === undefined) {
-				return problem(
-					`${where}.${field}`,
-					line[field],
-					isBlank(line[field]) ? 'is required' : 'is not a number',
-					'Enter a number with "." for decimals, e.g. 12.5.',
-				);
-			}
-			clean[field] = number;
+		for (const [field, spec] of Object.entries(LINE_NUMBERS)) {
+			const number = checkDecimal(line[field], spec);
+			if (!number.ok) return problem(`${where}.${field}`, line[field], number.problem === 'is empty' ? 'is required' : number.problem, number.hint);
+			clean[field] = number.value;
 		}
 		if ((clean.VATPercentage as number) < 0 || (clean.VATPercentage as number) > 100) {
 			return problem(`${where}.VATPercentage`, line.VATPercentage, 'is not a percentage between 0 and 100', 'Enter the VAT rate as a percentage, e.g. 21.');

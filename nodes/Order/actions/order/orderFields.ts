@@ -5,6 +5,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DECIMAL_FORMS } from '../../../shared/decimal';
 import { ORDER_DIRECTIONS, ORDER_TYPE_OPTIONS } from '../../../shared/orderTypes';
 
 /** The order's fields (Fields Below or JSON) and Skip If Already Created, shown for one operation that creates. */
@@ -47,9 +48,10 @@ export function orderFields(operation: string): INodeProperties[] {
 			displayName: 'Order Date',
 			name: 'orderDate',
 			type: 'dateTime',
+			typeOptions: { dateOnly: true },
 			required: true,
 			default: '',
-			description: 'Date of the order, sent as YYYY-MM-DD (a time part is ignored)',
+			description: 'Date of the order, sent as YYYY-MM-DD',
 			displayOptions: fieldsMode,
 		},
 		{
@@ -95,22 +97,24 @@ export function orderFields(operation: string): INodeProperties[] {
 						{
 							displayName: 'Quantity',
 							name: 'quantity',
-							type: 'number',
-							default: 1,
+							type: 'string',
+							default: '1',
+							description: `Up to 4 decimals, negative for a correction; "." or "," for decimals (${DECIMAL_FORMS})`,
 						},
 						{
 							displayName: 'Unit Price Excl. VAT',
 							name: 'unitPriceExcl',
-							type: 'number',
-							default: 0,
+							type: 'string',
+							default: '0',
+							placeholder: 'e.g. 1250,50',
+							description: `Up to 4 decimals; "." or "," for decimals (${DECIMAL_FORMS}). Read one way only: 1,250 is refused as ambiguous.`,
 						},
 						{
 							displayName: 'VAT Percentage',
 							name: 'vatPercentage',
-							type: 'number',
-							typeOptions: { minValue: 0, maxValue: 100 },
-							default: 21,
-							description: 'VAT rate in percent, e.g. 21',
+							type: 'string',
+							default: '21',
+							description: 'VAT rate in percent from 0 to 100, e.g. 21 or 5,5',
 						},
 					],
 				},
@@ -154,11 +158,12 @@ export function orderFields(operation: string): INodeProperties[] {
 			options: [
 				{ displayName: 'Currency', name: 'Currency', type: 'string', default: '', placeholder: 'e.g. EUR' },
 				{ displayName: 'Customer Party Type', name: 'PartyType', type: 'string', default: 'Customer', description: 'Party type of the customer' },
-				{ displayName: 'Delivery Date', name: 'DeliveryDate', type: 'dateTime', default: '' },
+				{ displayName: 'Delivery Date', name: 'DeliveryDate', type: 'dateTime', typeOptions: { dateOnly: true }, default: '' },
 				{
 					displayName: 'Expiry Date',
 					name: 'ExpiryDate',
 					type: 'dateTime',
+					typeOptions: { dateOnly: true },
 					default: '',
 					description: 'Due date, on or after the order date',
 				},

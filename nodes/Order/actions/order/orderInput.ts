@@ -139,12 +139,17 @@ export function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number)
 	return readChoice(ctx, itemIndex, 'options.idempotencyHeader', 'Idempotency Header', IDEMPOTENCY_HEADERS, 'Idempotency-Key');
 }
 
+/** Options › Single Order Path of one item: one of its choices, never read as Automatic. */
+export function readSingleOrderPath(ctx: IExecuteFunctions, itemIndex: number): SingleOrderPath {
+	return readChoice(ctx, itemIndex, 'options.singleOrderPath', 'Single Order Path', SINGLE_ORDER_PATHS, 'auto');
+}
+
 /** Skip If Already Created, Fetch Full Order, Single Order Path and Act for Party for one item. */
 export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): CreateSettings {
 	return {
 		skipIfExists: readBoolean(ctx, itemIndex, 'skipIfExists', 'Skip If Already Created', true),
 		fetchFull: readBoolean(ctx, itemIndex, 'options.fetchFullOrder', 'Fetch Full Order', false),
-		singleOrderPath: readChoice(ctx, itemIndex, 'options.singleOrderPath', 'Single Order Path', SINGLE_ORDER_PATHS, 'auto'),
+		singleOrderPath: readSingleOrderPath(ctx, itemIndex),
 		partyId: readPartyOption(ctx, itemIndex),
 		idempotencyHeader: readIdempotencyHeader(ctx, itemIndex),
 	};

@@ -7,16 +7,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../../shared/display';
-import { inputError } from '../../../shared/input';
+import { AMOUNT, checkDecimal, DECIMAL_FORMS } from '../../../shared/decimal';
+import { inputError, requireValid } from '../../../shared/input';
 import { runPerItem } from '../../../shared/items';
 import { orderIdField, readOrderId } from '../../../shared/orderId';
 import type { ClientProvider } from '../../../shared/router';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from './orderApi';
 import { getOrder } from './orderApi';
-import { toNumber, toOrderDate } from './orderBody';
+import { toOrderDate } from './orderBody';
 import { answeredObject, readEveryItem, refusalError } from './orderChanges';
-import { readIdempotencyHeader } from './orderInput';
+import { readIdempotencyHeader, readSingleOrderPath } from './orderInput';
 import { idempotencyKey } from './sendLogic';
 
 const TEXT_LIMITS = { PaymentType: 50, Reference: 200 } as const;
@@ -26,19 +26,20 @@ const properties: INodeProperties[] = [
 	{
 		displayName: 'Amount',
 		name: 'amount',
-		type: 'number',
-		typeOptions: { numberPrecision: 2 },
+		type: 'string',
 		required: true,
-		default: 0,
-		description: 'The amount paid, positive, with at most two decimals; not more than the order still owes',
+		default: '',
+		placeholder: 'e.g. 121,50 or 121.50',
+		description: `The amount paid, positive, at most two decimals, "." or "," for decimals (${DECIMAL_FORMS}); not more than the order still owes. Read one way only: 1,250 is refused as ambiguous.`,
 	},
 	{
 		displayName: 'Payment Date',
 		name: 'paymentDate',
 		type: 'dateTime',
+		typeOptions: { dateOnly: true },
 		required: true,
 		default: '',
-		description: 'The day it was paid, sent as YYYY-MM-DD (a time part is ignored)',
+		description: 'The day it was paid, sent as YYYY-MM-DD',
 	},
 	{
 		displayName: 'Payment Type',
@@ -64,21 +65,16 @@ export const description: INodeProperties[] = forOperation(
 	properties.map((property) => ({ ...property, displayOptions: { show: { resource: ['order'] } } })),
 );
 
-/** The payment body of one item, checked: a positive amount in cents, a real date, short texts. */
+/** The payment body of one item, checked: a positive amount in cents (read as typed, never rounded), a real date, short texts. */
 export function readPayment(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
-	const rawAmount = ctx.getNodeParameter('amount', itemIndex, 0) as unknown;
-	const amount = toNumber(rawAmount);
-	const amountHint = 'Enter the amount paid as a positive number with "." for decimals, e.g. 121.50.';
-	if (amount === undefined) throw wrong('Amount', rawAmount, rawAmount === '' || rawAmount === undefined || rawAmount === null ? 'is empty' : 'is not a number', amountHint);
-	if (amount <= 0) throw wrong('Amount', rawAmount, 'is not a positive amount', amountHint);
-	if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) throw wrong('Amount', rawAmount, 'has more than two decimals', amountHint);
+	const amount = requireValid(ctx, itemIndex, 'Amount', ctx.getNodeParameter('amount', itemIndex, '') as unknown, (v) => checkDecimal(v, AMOUNT));
 	const rawDate = ctx.getNodeParameter('paymentDate', itemIndex, '') as unknown;
 	const date = toOrderDate(rawDate);
 	const dateHint = 'Enter the day it was paid as YYYY-MM-DD, e.g. 2024-03-31 (a date picker value or {{ $today }} works too).';
 	if (rawDate === '' || rawDate === undefined || rawDate === null) throw wrong('Payment Date', rawDate, 'is empty', dateHint);
 	if (!date) throw wrong('Payment Date', rawDate, 'is not a real date in the form YYYY-MM-DD', dateHint);
-	const body: IDataObject = { Amount: Math.round(amount * 100) / 100, PaymentDate: date };
+	const body: IDataObject = { Amount: amount, PaymentDate: date };
 	for (const [field, label, name] of [
 		['PaymentType', 'Payment Type', 'paymentType'],
 		['Reference', 'Reference', 'reference'],
@@ -95,11 +91,15 @@ export function readPayment(ctx: IExecuteFunctions, itemIndex: number): IDataObj
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => ({ orderId: readOrderId(this, itemIndex), payment: readPayment(this, itemIndex) }));
+	const reads = readEveryItem(this, (itemIndex) => ({
+		orderId: readOrderId(this, itemIndex),
+		payment: readPayment(this, itemIndex),
+		path: readSingleOrderPath(this, itemIndex),
+	}));
 	return await runPerItem(this, async (itemIndex) => {
 		const read = reads[itemIndex];
 		if (read instanceof Error) throw read;
-		const { orderId, payment } = read;
+		const { orderId, payment, path } = read;
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const header = readIdempotencyHeader(this, itemIndex);
 		const reference = typeof payment.Reference === 'string' ? payment.Reference : '';
@@ -125,7 +125,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			const status = String((attempt.error as { httpCode?: unknown }).httpCode ?? '');
 			if (keyed && status === '409') {
 				// The key was used: this payment was recorded by an earlier run. Show where the order stands now.
-				const path = this.getNodeParameter('options.singleOrderPath', itemIndex, 'auto') as SingleOrderPath;
 				const order = await getOrder(client, orderId, itemIndex, path);
 				return { OrderID: orderId, ...payment, ToPay: order.ToPay ?? null, Paid: order.Paid ?? null, OrderStatus: order.OrderStatus ?? null, AlreadyRecorded: true };
 			}

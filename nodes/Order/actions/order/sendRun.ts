@@ -74,6 +74,11 @@ export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): SendC
 	const chosen = ctx.getNodeParameter('transportType', itemIndex, 'Peppol') as unknown;
 	const isCustom = chosen === CUSTOM;
 	const raw = isCustom ? (ctx.getNodeParameter('customTransportType', itemIndex, '') as unknown) : chosen;
+	// Refused, not cleaned: "Pe€ppol" or "Peppol\u0000" would otherwise be sent as Peppol.
+	if (typeof raw === 'string' && /[^\x20-\x7e]/.test(raw)) {
+		const field = isCustom ? 'Custom Transport Type' : 'Transport Type';
+		throw inputError(ctx, itemIndex, field, raw, 'contains a line break or another control or non-ASCII character', 'A transport type is a short name such as Peppol, Email or Letter.');
+	}
 	const transportType = normalizeTransportType(raw);
 	if (!transportType) {
 		const field = isCustom ? 'Custom Transport Type' : 'Transport Type';

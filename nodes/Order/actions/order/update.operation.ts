@@ -32,8 +32,9 @@ const properties: INodeProperties[] = [
 				name: 'approvalStatus',
 				type: 'options',
 				options: APPROVAL_STATUSES.map((value) => ({ name: value, value })),
-				default: 'Approved',
-				description: 'Only for an order that awaits approval (approval switched on): Approved makes it payable, Rejected refuses it',
+				// No default that writes: added, it asks for a choice instead of approving.
+				default: '',
+				description: 'Only for an order that awaits approval (approval switched on): Approved makes it payable, Rejected refuses it. Added, it must be chosen.',
 			},
 			{
 				displayName: 'Cancel',
@@ -86,7 +87,8 @@ export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 	}
 	if (fields.approvalStatus !== undefined) {
 		if (!APPROVAL_STATUSES.includes(fields.approvalStatus as string)) {
-			throw wrong('Approval Status', fields.approvalStatus, `is not one of ${APPROVAL_STATUSES.join(', ')}`, 'Pick Approved, Pending or Rejected.');
+			const problem = fields.approvalStatus === '' ? 'is not chosen' : `is not one of ${APPROVAL_STATUSES.join(', ')}`;
+			throw wrong('Approval Status', fields.approvalStatus, problem, 'Pick Approved, Pending or Rejected, or remove the field.');
 		}
 		change.ApprovalStatus = fields.approvalStatus;
 	}

@@ -1,0 +1,204 @@
+'use strict';
+/**
+ * Money in the editor (issue 28.1, 28.2), typed and clicked as a user does, checked against
+ * what the emulator recorded:
+ *  - decimal comma: Record Payment › Amount typed "12,50" and Payment Date typed 2026-02-28
+ *    (keyboard, then Tab) on an invoice of 2,420.00, the workflow saved (Ctrl+S) and run from
+ *    the canvas: the emulator must record a payment of 12.50 (ToPay 2,407.50), never 1,250.
+ *    The same forms typed into n8n's own number field (Get Many › Limit, a node left
+ *    unconnected) are logged as it shows them, "12,50" also as saved: what that field makes of
+ *    a decimal comma (the reason these fields are text, README "Amounts and quantities").
+ *    Screenshot: money-decimal-comma.png (the Record Payment output pane).
+ *  - credit note re-run: Create Credit Note by invoice number, no External Provider ID, run
+ *    with the panel's Execute step button, then again with the canvas's Execute workflow: the
+ *    emulator must hold one credit note about the invoice; the second run outputs it with
+ *    Outcome "found", in the same shape. Screenshot: money-credit-note-rerun.png.
+ *
+ * checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log }) -> { problems, lines }
+ */
+const path = require('node:path');
+
+const T = require('./templates');
+const { waitForExecution, executionIds } = require('./oauth');
+
+/** Selectors of the n8n 2.41 editor (canvas, node panel), read from the running editor. */
+const SEL = {
+	canvasNode: '[data-test-id="canvas-node"]',
+	execute: '[data-test-id="execute-workflow-button"]',
+	ndv: '[data-test-id="ndv"]',
+	executeStep: '[data-test-id="ndv"] [data-test-id="node-execute-button"]',
+	output: '[data-test-id="output-panel"]',
+	itemCount: '[data-test-id="output-panel"] [data-test-id="run-data-item-count"]',
+	jsonView: '[data-test-id="output-panel"] [data-test-id="radio-button-json"]',
+	field: (name) => `[data-test-id="ndv"] [data-test-id="parameter-input-${name}"] input`,
+};
+
+const node = (name, parameters, position, credentials = true) => ({
+	parameters,
+	id: `ab0c0000-0000-4000-8000-${String(position[0] + position[1] * 7 + 1).padStart(12, '0')}`,
+	name,
+	type: name === 'Start' ? 'n8n-nodes-base.manualTrigger' : `${T.PKG}.accessPointOrder`,
+	typeVersion: 1,
+	position,
+	...(credentials && name !== 'Start' ? { credentials: { [T.CREDENTIAL.type]: { id: T.CREDENTIAL.id, name: T.CREDENTIAL.name } } } : {}),
+});
+
+const workflow = (name, nodes) => ({
+	name,
+	settings: { executionOrder: 'v1' },
+	nodes: [node('Start', {}, [0, 0]), ...nodes],
+	connections: { Start: { main: [[{ node: nodes[0].name, type: 'main', index: 0 }]] } },
+});
+
+/** An invoice of 2,420.00 incl. VAT, created through the emulator's API (as the web app would). */
+async function createInvoice(emulator, number) {
+	const id = await T.api(emulator, 'POST', '/v1/orders', {
+		OrderType: 'Invoice',
+		OrderDirection: 'Income',
+		OrderDate: '2026-02-01',
+		OrderNumber: number,
+		Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+		OrderLines: [{ Quantity: 1, Description: 'Machine', UnitPriceExcl: 2000, VATPercentage: 21 }],
+	});
+	return Number(id);
+}
+
+async function openNode(page, name) {
+	await page.locator(`${SEL.canvasNode}[data-node-name="${name}"]`).dblclick();
+	await page.locator(SEL.ndv).waitFor({ timeout: 30000 });
+}
+
+/** Clicks into a parameter's input, selects what is there and types `text` key by key, then Tab. */
+async function typeInto(page, name, text) {
+	const input = page.locator(SEL.field(name)).first();
+	await input.click();
+	await page.keyboard.press('Control+a');
+	await page.keyboard.type(text, { delay: 60 });
+	await page.keyboard.press('Tab');
+	await page.waitForTimeout(400);
+	return (await input.inputValue().catch(() => '?')).trim();
+}
+
+const outputOf = (run, name) => {
+	const tasks = (run && run.data && run.data.resultData && run.data.resultData.runData && run.data.resultData.runData[name]) || [];
+	return tasks.flatMap((task) => ((task.data && task.data.main) || []).flatMap((out) => out || [])).map((item) => item.json || {});
+};
+
+/** The node's output pane in its JSON view, wide, as a screenshot; the editor's size again after. */
+async function shootOutput(page, name, file) {
+	await openNode(page, name);
+	await page.locator(SEL.output).waitFor({ timeout: 30000 });
+	await page.locator(SEL.jsonView).click().catch(() => {});
+	const viewport = page.viewportSize();
+	await page.setViewportSize({ width: 1920, height: viewport ? viewport.height : 900 });
+	await page.waitForTimeout(800);
+	await page.screenshot({ path: file });
+	if (viewport) await page.setViewportSize(viewport);
+	await page.keyboard.press('Escape');
+}
+
+async function decimalComma({ page, rest, baseUrl, emulator, artifactsDir, say, problems }) {
+	const number = `E2E-PAY-${Date.now().toString(36)}`;
+	const orderId = await createInvoice(emulator, number);
+	const wf = workflow('[e2e] Record Payment typed with a decimal comma', [
+		node('Record Payment', { resource: 'order', operation: 'recordPayment', orderId: { __rl: true, mode: 'id', value: String(orderId) }, amount: '', paymentDate: '' }, [240, 0]),
+		node('Number field probe', { resource: 'order', operation: 'getAll', returnAll: false, limit: 50 }, [240, 200]),
+	]);
+	const created = await rest.post('/rest/workflows', wf);
+	await page.goto(`${baseUrl}/workflow/${created.id}`);
+	await page.waitForFunction((s) => document.querySelectorAll(s).length >= 3, SEL.canvasNode, { timeout: 60000 });
+
+	await openNode(page, 'Record Payment');
+	const amountShown = await typeInto(page, 'amount', '12,50');
+	const dateShown = await typeInto(page, 'paymentDate', '2026-02-28');
+	await page.keyboard.press('Escape');
+	// n8n's own number field, typed the same ways: what it makes of each form (the last one is saved).
+	await openNode(page, 'Number field probe');
+	const numberField = [];
+	for (const typed of ['1.250,00', '1,250.00', '12.50', '12,50']) numberField.push(`"${typed}" -> ${await typeInto(page, 'limit', typed)}`);
+	await page.keyboard.press('Escape');
+	await page.keyboard.press('Control+s');
+	await page.waitForTimeout(1500);
+	const saved = await rest.get(`/rest/workflows/${created.id}`);
+	const params = (name) => ((saved.nodes || []).find((n) => n.name === name) || {}).parameters || {};
+	say(`typed "12,50" into Record Payment › Amount (shows "${amountShown}", saved ${JSON.stringify(params('Record Payment').amount)}), 2026-02-28 into Payment Date (shows "${dateShown}", saved ${JSON.stringify(params('Record Payment').paymentDate)})`);
+	say(`n8n's own number field (Get Many › Limit) typed the same ways shows ${numberField.join(', ')}; saved ${JSON.stringify(params('Number field probe').limit)} for "12,50"`);
+	if (params('Record Payment').amount !== '12,50') problems.push(`Amount was saved as ${JSON.stringify(params('Record Payment').amount)}, not as typed ("12,50")`);
+	if (!String(params('Record Payment').paymentDate).startsWith('2026-02-28')) problems.push(`the typed Payment Date did not stick: saved ${JSON.stringify(params('Record Payment').paymentDate)}`);
+
+	const before = await executionIds(rest, created.id);
+	await page.locator(SEL.execute).first().click();
+	const run = await waitForExecution(rest, created.id, { after: before, timeoutMs: 90000 });
+	const why = T.judge({ file: 'money', workflow: wf, expect: { 'Record Payment': 1 } }, run);
+	if (why) problems.push(`the run from the editor: ${why}`);
+	const order = emulator.store.findOrder(orderId);
+	const payments = (order && order.order.Payments) || [];
+	const out = outputOf(run, 'Record Payment')[0] || {};
+	say(`run ${run.id} ${run.status}: the emulator recorded ${payments.map((p) => p.Amount).join(', ') || 'no payment'} on ${number} (2420.00 incl. VAT), ToPay now ${order && order.order.ToPay}; output Amount ${out.Amount}, ToPay ${out.ToPay}`);
+	if (payments.length !== 1 || payments[0].Amount !== 12.5) problems.push(`expected one payment of 12.50, the emulator holds ${JSON.stringify(payments.map((p) => p.Amount))}`);
+	if (!order || order.order.ToPay !== 2407.5) problems.push(`expected ToPay 2407.50 after paying 12.50, the emulator says ${order && order.order.ToPay}`);
+
+	await shootOutput(page, 'Record Payment', path.join(artifactsDir, 'money-decimal-comma.png'));
+	say('  -> money-decimal-comma.png');
+}
+
+async function creditNoteRerun({ page, rest, baseUrl, emulator, artifactsDir, say, problems }) {
+	const number = `E2E-CN-${Date.now().toString(36)}`;
+	const invoiceId = await createInvoice(emulator, number);
+	const wf = workflow('[e2e] Create Credit Note run twice', [
+		node('Create Credit Note', { resource: 'order', operation: 'createCreditNote', invoiceBy: 'invoiceNumber', invoiceNumber: number }, [240, 0]),
+	]);
+	const created = await rest.post('/rest/workflows', wf);
+	await page.goto(`${baseUrl}/workflow/${created.id}`);
+	await page.waitForFunction((s) => document.querySelectorAll(s).length >= 2, SEL.canvasNode, { timeout: 60000 });
+	const runs = [];
+	// Run 1: the panel's Execute step. Run 2: the canvas's Execute workflow (n8n 2.41 fails a
+	// second Execute step on any node in this set-up, inside n8n-core before the node runs:
+	// "Cannot read properties of null (reading 'Start')"; e2e/README.md).
+	for (const how of ['Execute step', 'Execute workflow']) {
+		const before = await executionIds(rest, created.id);
+		if (how === 'Execute step') {
+			await openNode(page, 'Create Credit Note');
+			await page.locator(SEL.executeStep).first().click();
+		} else {
+			await page.locator(SEL.execute).first().click();
+		}
+		const run = await waitForExecution(rest, created.id, { after: before, timeoutMs: 90000 });
+		const why = T.judge({ file: 'money', workflow: wf, expect: { 'Create Credit Note': 1 } }, run);
+		if (why) problems.push(`${how}: ${why}`);
+		runs.push(outputOf(run, 'Create Credit Note')[0] || {});
+		await page.locator(SEL.itemCount).first().waitFor({ timeout: 30000 }).catch(() => {});
+		await page.waitForTimeout(1000);
+		await page.keyboard.press('Escape');
+		await page.waitForTimeout(500);
+	}
+	await shootOutput(page, 'Create Credit Note', path.join(artifactsDir, 'money-credit-note-rerun.png'));
+	const notes = emulator.store.listOrders(emulator.credentials.partyId).filter((o) => o.OrderType === 'CreditNote' && o.AboutInvoiceNumber === number);
+	say(`Execute step, then Execute workflow, on Create Credit Note of ${number} (order ${invoiceId}), no External Provider ID: outputs ${runs.map((o) => `${o.Outcome} #${o.OrderID}`).join(', ')}; the emulator holds ${notes.length} credit note(s) about it -> money-credit-note-rerun.png`);
+	if (notes.length !== 1) problems.push(`expected one credit note about ${number}, the emulator holds ${notes.length}`);
+	if (runs[0].Outcome !== 'created' || runs[1].Outcome !== 'found' || runs[0].OrderID !== runs[1].OrderID) {
+		problems.push(`expected "created" then "found" for the same credit note, got ${JSON.stringify(runs.map((o) => [o.Outcome, o.OrderID]))}`);
+	}
+	const keys = (o) => Object.keys(o).sort().join(',');
+	if (keys(runs[0]) !== keys(runs[1])) problems.push(`the two outputs differ in shape: ${keys(runs[0])} / ${keys(runs[1])}`);
+}
+
+async function checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log = () => {} }) {
+	const problems = [];
+	const lines = [];
+	const say = (line) => {
+		lines.push(line);
+		log(line);
+	};
+	for (const check of [decimalComma, creditNoteRerun]) {
+		try {
+			await check({ page, rest, baseUrl, emulator, artifactsDir, say, problems });
+		} catch (error) {
+			problems.push(`${check.name}: ${error.message}`);
+			await page.screenshot({ path: path.join(artifactsDir, `money-${check.name}-failed.png`) }).catch(() => {});
+		}
+	}
+	return { problems, lines };
+}
+
+module.exports = { checkMoney };
