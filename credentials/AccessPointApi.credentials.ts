@@ -9,7 +9,7 @@ export class AccessPointApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#accesspoint-api-api-key';
+	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#api-key';
 
 	properties: INodeProperties[] = [
 		{

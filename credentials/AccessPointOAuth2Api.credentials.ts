@@ -40,7 +40,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#accesspoint-oauth2-api-oauth-20';
+	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#oauth2';
 
 	properties: INodeProperties[] = [
 		{
