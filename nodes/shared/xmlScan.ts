@@ -50,8 +50,14 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
 const NAME = /[A-Za-z_:\u00C0-\uFFFF][A-Za-z0-9_.:\u00B7\u00C0-\uFFFF-]*/y;
 const SPACE = /[ \t\r\n]*/y;
-// Characters XML 1.0 does not allow anywhere (control characters other than tab and line breaks).
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+/** Where the first character XML 1.0 does not allow is (control characters other than tab and line breaks), or -1. */
+function firstNonXmlChar(s: string): number {
+	for (let i = 0; i < s.length; i++) {
+		const c = s.charCodeAt(i);
+		if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff) return i;
+	}
+	return -1;
+}
 
 class XmlError extends Error {
 	constructor(
@@ -98,8 +104,8 @@ export function scanXml(text: string, visitor: XmlVisitor, limits: XmlLimits): X
 	try {
 		return { ok: true, root: new Scanner(text, visitor, limits).run() };
 	} catch (error) {
-		if (!(error instanceof XmlError)) throw error;
-		return { ok: false, problem: `is not well-formed XML: ${error.what} (${position(text, error.at)})` };
+		const found = error instanceof XmlError ? error : new XmlError(`it could not be read (${(error as Error).message})`, 0);
+		return { ok: false, problem: `is not well-formed XML: ${found.what} (${position(text, found.at)})` };
 	}
 }
 
@@ -129,8 +135,8 @@ class Scanner {
 
 	run(): XmlName {
 		const s = this.s;
-		const bad = NOT_XML_CHAR.exec(s);
-		if (bad) throw new XmlError(`a character not allowed in XML (U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`, bad.index);
+		const bad = firstNonXmlChar(s);
+		if (bad >= 0) throw new XmlError(`a character not allowed in XML (U+${s.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0')})`, bad);
 		if (s.startsWith('<?xml') && /[\s?]/.test(s[5] ?? '')) this.skipPast('?>', 'an XML declaration');
 		while (this.i < s.length) {
 			const lt = s.indexOf('<', this.i);
@@ -212,7 +218,7 @@ class Scanner {
 			if (code !== undefined) {
 				const point = name.startsWith('#x') ? parseInt(code, 16) : parseInt(code, 10);
 				const char = point <= 0x10ffff && !(point >= 0xd800 && point <= 0xdfff) ? String.fromCodePoint(point) : '';
-				if (!char || NOT_XML_CHAR.test(char)) throw new XmlError(`a character reference to a character not allowed in XML (${match})`, at + offset);
+				if (!char || firstNonXmlChar(char) >= 0) throw new XmlError(`a character reference to a character not allowed in XML (${match})`, at + offset);
 				return char;
 			}
 			throw new XmlError(`an entity "${match.slice(0, 40)}" that is not defined (no DTD is read)`, at + offset);
