@@ -19,6 +19,7 @@ const account = require('./routes/account');
 const control = require('./routes/control');
 const files = require('./routes/files');
 const orderChanges = require('./routes/orderChanges');
+const inbox = require('./routes/inbox');
 const { tick: deliveryTick } = require('./delivery');
 
 /**
@@ -74,6 +75,7 @@ const ROUTES = [
 	['GET', /^\/v1\/products\/(?<id>[^/]+)\/?$/i, lists.product, true],
 	...files.ROUTES,
 	...orderChanges.ROUTES,
+	...inbox.ROUTES,
 	['GET', /^\/provider\/error\/?$/, ident.providerError, false],
 	['GET', /^\/provider\/(?<token>[^/]+)\/?$/, ident.providerPage, false],
 	['GET', /^\/provider\/(?<token>[^/]+)\/complete\/?$/, ident.providerComplete, false],
