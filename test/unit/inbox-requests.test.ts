@@ -164,7 +164,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 			nock(BASE).post('/v1/peppol/inbox/69873/confirm').twice().reply(400, answer);
 			const failed = await run(INBOX, { operation: 'confirm' }, [PUBLISHED.InboxItems[2]]);
 			expect(failed.error).toBeInstanceOf(NodeApiError);
-			expect((failed.error as NodeApiError).httpCode).toBe('400');
+			expect((failed.error as unknown as NodeApiError).httpCode).toBe('400');
 			expect(failed.error?.message).toContain('Confirm inbox item 69873');
 			const continued = await run(INBOX, { operation: 'confirm' }, [PUBLISHED.InboxItems[2]], { onError: 'continueRegularOutput' });
 			expect(continued.items).toEqual([expect.objectContaining({ httpCode: '400', code: 'GenericError' })]);
@@ -234,7 +234,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 			nock(BASE).post('/v1/peppol/sendxml').reply(400, { errors: [{ Code: 'GenericError', Description: '[BR-CO-15] Invoice total amount with VAT = ...' }] });
 			const { error } = await run(ORDER, { resource: 'order', operation: 'sendUbl' }, withFile(invoice));
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect((error as NodeApiError).httpCode).toBe('400');
+			expect((error as unknown as NodeApiError).httpCode).toBe('400');
 			expect(JSON.stringify(error)).toContain('BR-CO-15');
 		});
 	});
