@@ -13,7 +13,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { describeFile, readFile, toBinary } from '../shared/files';
 import type { FileContext } from '../shared/files';
 import type { ApiClient } from '../shared/transport';
-import { kindOfType, readDocument } from '../shared/ubl';
+import { kindOfType, readDocument, REASON_CODES } from '../shared/ubl';
 import type { DocumentKind } from '../shared/ubl';
 
 export const INBOX_PATH = '/v1/peppol/inbox';
@@ -24,23 +24,10 @@ const MAX_ENTRIES = 100;
 /** The fields of an inbox item as published, passed on by Get Document, Confirm and Refuse. */
 export const ITEM_FIELDS = ['InboxItemID', 'SenderPeppolID', 'SenderCompanyID', 'PeppolDocumentType', 'ReceiverPeppolID', 'ReceiverCompanyID', 'CreationDate', 'PeppolFileID'];
 
-/** OpenPEPPOL OPStatusReason codes: the RefusalReason values (the OpenAPI's default is OTH). */
-export const REFUSAL_REASONS: Array<{ name: string; value: string }> = [
-	{ name: 'Other (OTH)', value: 'OTH' },
-	{ name: 'Delivery Issues (DEL)', value: 'DEL' },
-	{ name: 'Finance Terms Incorrect (FIN)', value: 'FIN' },
-	{ name: 'Item Quality Insufficient (QUA)', value: 'QUA' },
-	{ name: 'Items Incorrect (ITM)', value: 'ITM' },
-	{ name: 'Legal Information Incorrect (LEG)', value: 'LEG' },
-	{ name: 'No Issue (NON)', value: 'NON' },
-	{ name: 'Not Recognized (UNR)', value: 'UNR' },
-	{ name: 'Partially Paid (PPD)', value: 'PPD' },
-	{ name: 'Payment Terms Incorrect (PAY)', value: 'PAY' },
-	{ name: 'Prices Incorrect (PRI)', value: 'PRI' },
-	{ name: 'Quantity Incorrect (QTY)', value: 'QTY' },
-	{ name: 'Receiver Unknown (REC)', value: 'REC' },
-	{ name: 'References Incorrect (REF)', value: 'REF' },
-];
+/** OpenPEPPOL OPStatusReason codes: the RefusalReason values (the OpenAPI's default is OTH), by name. */
+export const REFUSAL_REASONS = ['NON', 'REF', 'LEG', 'REC', 'QUA', 'DEL', 'PRI', 'QTY', 'ITM', 'PAY', 'UNR', 'FIN', 'PPD', 'OTH']
+	.map((code) => ({ name: `${REASON_CODES[code]} (${code})`, value: code }))
+	.sort((a, b) => a.name.localeCompare(b.name));
 
 export interface InboxItem extends IDataObject {
 	InboxItemID: number | string;

@@ -31,7 +31,7 @@ const CASES: Case[] = [
 	['Inbox Item ID 0', INBOX, { operation: 'refuse', inboxItemId: '0' }, 'Item 1: "Inbox Item ID" 0 is not a valid InboxItemID (a positive whole number)'],
 	['Inbox Item ID empty (nothing to map from)', INBOX, { operation: 'confirm' }, 'Item 1: "Inbox Item ID" is empty'],
 	['Inbox Item ID an object', INBOX, { operation: 'confirm', inboxItemId: '={{ { id: 1 } }}' }, 'Item 1: "Inbox Item ID" {"id":1} is an object, not a InboxItemID'],
-	['Refusal Reason free text', INBOX, { operation: 'refuse', inboxItemId: '5', refusalReason: '={{ "Too expensive" }}' }, 'Item 1: "Refusal Reason" Too expensive is not one of OTH, DEL, FIN, QUA, ITM, LEG, NON, UNR, PPD, PAY, PRI, QTY, REC, REF'],
+	['Refusal Reason free text', INBOX, { operation: 'refuse', inboxItemId: '5', refusalReason: '={{ "Too expensive" }}' }, 'Item 1: "Refusal Reason" Too expensive is not one of DEL, FIN, QUA, ITM, LEG, NON, UNR, OTH, PPD, PAY, PRI, QTY, REC, REF'],
 	['Documents unknown', INBOX, { operation: 'list', documents: '={{ "orders" }}' }, 'Item 1: "Documents" orders is not one of all, invoices, responses'],
 	['Peppol File ID a path', INBOX, { operation: 'getDocument', peppolFileId: '../orders/1' }, 'Item 1: "Peppol File ID" ../orders/1 is not a FileID'],
 	['Peppol File ID a number', INBOX, { operation: 'getDocument', peppolFileId: '={{ 42 }}' }, 'Item 1: "Peppol File ID" 42 is not a FileID (it is not text)'],

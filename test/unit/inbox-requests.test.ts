@@ -175,7 +175,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 		it.each([
 			['an Inbox Item ID that is not a number', { operation: 'confirm', inboxItemId: 'abc' }, 'Item 1: "Inbox Item ID" abc is not a valid InboxItemID (a positive whole number)'],
 			['an Inbox Item ID mapped from an object', { operation: 'refuse', inboxItemId: '={{ { a: 1 } }}' }, 'Item 1: "Inbox Item ID" {"a":1} is an object, not a InboxItemID'],
-			['a Refusal Reason no code list has', { operation: 'refuse', inboxItemId: '5', refusalReason: '={{ "too expensive" }}' }, 'Item 1: "Refusal Reason" too expensive is not one of OTH, DEL'],
+			['a Refusal Reason no code list has', { operation: 'refuse', inboxItemId: '5', refusalReason: '={{ "too expensive" }}' }, 'Item 1: "Refusal Reason" too expensive is not one of DEL, FIN'],
 			['a Peppol File ID with a slash', { operation: 'getDocument', peppolFileId: '../v1/orders' }, 'Item 1: "Peppol File ID" ../v1/orders is not a FileID'],
 			['an empty Peppol File ID (no item to map from)', { operation: 'getDocument' }, 'Item 1: "Peppol File ID" is empty'],
 			['a binary field name with a space', { operation: 'getDocument', peppolFileId: FILE_ID, binaryPropertyName: 'my file' }, 'Item 1: "Put Output File in Field" my file is not a binary field name'],
