@@ -24,6 +24,8 @@ const STATE_KEY = 'inboxState';
 /** Key of the in-flight marker: the start time (ms) of the poll running now. */
 const IN_FLIGHT_KEY = 'pollInFlight';
 const PROPERTY = 'data';
+/** New items one poll reads and emits at most (the list holds 10; a server listing more is read on in later polls). */
+const MAX_PER_POLL = 20;
 
 interface Settings {
 	autoConfirm: boolean;
@@ -128,7 +130,7 @@ async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settin
 	if (confirmed.length && list.length >= INBOX_WINDOW) list = await listed(ctx, client);
 	else list = list.filter((entry) => !confirmed.includes(entry.key));
 
-	const fresh = newItems(state, list);
+	const fresh = newItems(state, list).slice(0, MAX_PER_POLL);
 	const out: INodeExecutionData[] = [];
 	const confirmLater: string[] = [];
 	for (const { key, item } of fresh) {

@@ -188,6 +188,41 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 		});
 	});
 
+	describe('Peppol Inbox Trigger', () => {
+		const item = (id: number) => ({ ...PUBLISHED.InboxItems[2], InboxItemID: id, PeppolFileID: `0000${id}-974c-4f32-8ef2-04d78836d999` });
+		const files = (ids: number[]) => {
+			const scope = nock(BASE);
+			for (const id of ids) scope.get(`/v1/files/${item(id).PeppolFileID}`).reply(200, fileAnswer(IMR_REJECTED));
+			return scope;
+		};
+
+		it('the list, one file read per new item (at most 20 a poll), confirms at the next poll, a full list read again after them', async () => {
+			const all = Array.from({ length: 30 }, (_, i) => 70000 + i);
+			const poller = h.poller({ type: 'accessPointInboxTrigger', parameters: { confirmAfterEmitting: true, options: { maxRetries: 0 } } });
+			// A server listing more than the 10 it documents: 20 are read and emitted, the rest next time.
+			const first = nock(BASE).get('/v1/peppol/inbox').matchHeader('partyID', '100001').reply(200, { InboxItems: all.map(item) });
+			const firstFiles = files(all.slice(0, 20));
+			expect((await poller.poll()).items?.map((i) => i.InboxItemID)).toEqual(all.slice(0, 20));
+			expect(first.isDone() && firstFiles.isDone()).toBe(true);
+
+			const confirms = nock(BASE);
+			for (const id of all.slice(0, 20)) confirms.post(`/v1/peppol/inbox/${id}/confirm`).reply(200, {});
+			const lists = nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: all.map(item) }).get('/v1/peppol/inbox').reply(200, { InboxItems: all.slice(20).map(item) });
+			const secondFiles = files(all.slice(20));
+			const second = await poller.poll();
+			expect(second.items?.map((i) => i.InboxItemID)).toEqual(all.slice(20));
+			expect(second.items?.[0]).toMatchObject({ DocumentKind: 'IMR', Response: { Code: 'RE', InvoiceNumber: 'INV-2024-0042' } });
+			expect(confirms.isDone() && lists.isDone() && secondFiles.isDone()).toBe(true);
+
+			const last = nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: all.slice(20).map(item) });
+			for (const id of all.slice(20)) last.post(`/v1/peppol/inbox/${id}/confirm`).reply(200, {});
+			last.get('/v1/peppol/inbox').reply(200, { InboxItems: [] });
+			expect((await poller.poll()).items).toBeNull();
+			expect(last.isDone()).toBe(true);
+			expect(poller.nodeStaticData.inboxState).toMatchObject({ toConfirm: [] });
+		});
+	});
+
 	describe('Order › Send UBL Document', () => {
 		const ORDER = 'accessPointOrder';
 		const invoice = (() => {
