@@ -53,6 +53,8 @@ describe('the AccessPoint API credential test (n8n-core CredentialTestContext, e
 	it('every node that uses the credential tests it with the same function', () => {
 		expect(testedByNodes.map((n) => n.split('.')[1]).sort()).toEqual([
 			'accessPointIdentification',
+			'accessPointInbox',
+			'accessPointInboxTrigger',
 			'accessPointIntegration',
 			'accessPointOrder',
 			'accessPointOrderTrigger',
