@@ -8,9 +8,10 @@
  *  3. import        credential (pointing at the emulator) and templates, with n8n's CLI
  *  4. execute       `n8n execute --id` for every template that starts manually
  *  5. server        `n8n start` on loopback; owner set-up and login through REST
- *  6. listing       /types/nodes.json + /types/credentials.json list all seven nodes and
+ *  6. listing       /types/nodes.json + /types/credentials.json list every node and
  *                   the credential; every icon URL is served
- *  7. trigger       polling templates are published through REST and must emit
+ *  7. trigger       polling templates are published through REST and must emit; the AccessPoint
+ *                   Trigger's webhooks; the Peppol Inbox Trigger hands a refused invoice's IMR over
  *  8. resume        a run waiting for the identity check is resumed by the provider redirect
  *  9. editor        headless Chromium: log in, canvas without node issues, screenshots; the node
  *                   panel, Download Files' binary output pane (e2e/lib/binary.js), money typed
@@ -129,7 +130,7 @@ async function main() {
 
 		if (serverOk) {
 			const { rest } = srv;
-			await step('n8n lists the credential and all seven nodes, icons served (/types/*.json)', async (fail) => {
+			await step('n8n lists the credential and every node, icons served (/types/*.json)', async (fail) => {
 				const { problems, lines, found } = await checkListing(rest);
 				for (const l of lines) log(`   ${l}`);
 				log(`   found ${found.nodes} node types, ${found.credentials} credential(s) of those required`);
@@ -190,6 +191,12 @@ async function main() {
 					return again;
 				};
 				const figures = await checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log: (line) => log(`   ${line}`), restart });
+				log(`   ${JSON.stringify(figures)}`);
+			});
+
+			await step('Peppol Inbox Trigger: a customer\'s IMR "rejected" for a sent invoice reaches a workflow once, with its reason, and is confirmed at the next poll', async () => {
+				const { checkInboxTrigger } = require('./lib/inbox');
+				const figures = await checkInboxTrigger({ rest, emulator: emu, log: (line) => log(`   ${line}`) });
 				log(`   ${JSON.stringify(figures)}`);
 			});
 

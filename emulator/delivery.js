@@ -24,7 +24,7 @@
  * What only the change bus shows is kept beside them and merged into the bus's copy (`busMessage`):
  * `MessageID` (the webhook's UpdatedEntityID), `EInvoiceFlowState` and `AdditionalFlowStateInformation`
  * (the webhook's AdditionalMessageInformation), and for the webhook payload of emulator/webhooks.js
- * `Status`, `Date`, `StatusInfo`, `RefusedReasonTC`.
+ * `Status`, `Date`, `StatusInfo`, `RefusedReasonTC`; for the Peppol inbox (emulator/inbox.js) `MessageType` (IMR|MLR) and `ResponseCode`.
  *
  * Orders sent before this module saw them (seeded, or added through the store) get a view derived from
  * their Messages and OrderStatus, computed on read and never stored.
@@ -164,7 +164,7 @@ function response(s, partyId, order, rec, r, MessageID = ++s.store.ids.message) 
 		MessageDirection: 'Incoming',
 	};
 	/** @type {Record<string, any>} */
-	const extra = { MessageID, EInvoiceFlowState: r.flow, Status: r.legacy, Date: r.at, StatusInfo: r.info || r.text };
+	const extra = { MessageID, EInvoiceFlowState: r.flow, Status: r.legacy, Date: r.at, StatusInfo: r.info || r.text, MessageType: r.kind, ResponseCode: r.code };
 	if (r.info && r.flow) extra.AdditionalFlowStateInformation = r.info;
 	if (r.reasonCode) extra.RefusedReasonTC = r.reasonCode;
 	busOnly.set(m, extra);

@@ -11,11 +11,13 @@
  *   receiveInvoice(store, partyId, { supplier?, type?, orderNumber?, orderDate?, lines? })
  *   POST /_emulator/incoming  { partyId?, supplier?, type?, orderNumber?, orderDate?, lines? }  (routes/incoming.js)
  *
- * The Peppol inbox item of the same document (emulator/inbox.js, when present) is not made here.
+ * As at the service, the same document also arrives in the Peppol inbox (emulator/inbox.js
+ * `receiveDocument`: an inbox item whose file is the document's UBL), unless `inbox: false`.
  * @module emulator/incoming
  */
 
 const { isoDate } = require('./util');
+const { receiveDocument } = require('./inbox');
 
 /** A simulated supplier on Peppol, with a valid Belgian VAT number. */
 const DEFAULT_SUPPLIER = { Name: 'Office Supplies NV', VATNumber: 'BE0403170701', Email: 'invoices@office-supplies.example', CountryCode: 'BE' };
@@ -23,17 +25,18 @@ const TYPES = ['Invoice', 'CreditNote'];
 
 /**
  * @param {import('./store').Store} store @param {string} partyId the receiving company
- * @param {{ supplier?: Record<string, any>, type?: string, orderNumber?: string, orderDate?: string, lines?: Record<string, any>[] }} [o]
+ * @param {{ supplier?: Record<string, any>, type?: string, orderNumber?: string, orderDate?: string, lines?: Record<string, any>[], inbox?: boolean }} [o]
+ * @param {Record<string, any>} [config] the emulator switches (the inbox envelope)
  * @returns {Record<string, any>} a copy of the new order
  */
-function receiveInvoice(store, partyId, o = {}) {
+function receiveInvoice(store, partyId, o = {}, config = {}) {
 	const type = o.type === undefined ? 'Invoice' : o.type;
 	if (!TYPES.includes(type)) throw new TypeError(`type must be Invoice or CreditNote, not ${JSON.stringify(type)}`);
 	if (o.supplier !== undefined && (!o.supplier || typeof o.supplier !== 'object' || typeof o.supplier.Name !== 'string')) throw new TypeError('supplier must be an object with a Name');
 	if (o.lines !== undefined && (!Array.isArray(o.lines) || !o.lines.length)) throw new TypeError('lines must be a non-empty list');
 	const supplier = o.supplier || DEFAULT_SUPPLIER;
 	const count = [...store.book(String(partyId)).values()].filter((x) => x.OrderDirection === 'Cost').length;
-	return store.addOrder(String(partyId), {
+	const order = store.addOrder(String(partyId), {
 		OrderType: type,
 		OrderDirection: 'Cost',
 		OrderNumber: o.orderNumber || `${type === 'Invoice' ? 'SUP' : 'SUPCN'}-${String(count + 1).padStart(5, '0')}`,
@@ -43,6 +46,8 @@ function receiveInvoice(store, partyId, o = {}) {
 		OrderStatus: 'ToPay',
 		IsSent: false,
 	});
+	if (o.inbox !== false) receiveDocument(store, String(partyId), { order }, config);
+	return order;
 }
 
 module.exports = { receiveInvoice, DEFAULT_SUPPLIER };

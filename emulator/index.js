@@ -22,6 +22,7 @@ const { WebhookHub, WEBHOOK_DEFAULTS, view } = require('./webhooks');
 const { OAuthServer, OAUTH_DEFAULTS, DEFAULT_CLIENT, DEFAULT_PASSWORD } = require('./oauth');
 const fileControls = require('./routes/files').controls;
 const deliveryControls = require('./delivery').controls;
+const inbox = require('./inbox');
 
 /**
  * @typedef {import('./faults').FaultKind} FaultKind
@@ -59,6 +60,9 @@ const deliveryControls = require('./delivery').controls;
  * @property {number} deliveryDelayMs emulator-clock time from a Peppol send to its outcome
  * @property {number} maxRequestBytes larger request bodies are answered 413 RequestTooLarge
  * @property {'body'|'empty'} changeAnswer PATCH answers the full order and payments a summary, or both an empty 200
+ * @property {'sbdh'|'none'} inboxEnvelope inbox documents come in their SBDH envelope, or bare
+ * @property {'business'|'all'|'none'} inboxResponses which delivery responses reach the inbox: IMR and MLR RE, also MLR AP, none
+ * @property {'number'|'object'} sendXmlAnswer POST /v1/peppol/sendxml answers the InboxItemID bare or as {InboxItemID}
  * @typedef {object} EmulatorOptions
  * @property {number} [port] default 0 (random free port)
  * @property {number} [seed] PRNG seed, default 42
@@ -94,6 +98,7 @@ const deliveryControls = require('./delivery').controls;
  * @property {EmulatorOAuth} oauth
  * @property {ReturnType<typeof fileControls>} files file store controls: put, largePdf, refs, get, drop, corrupt
  * @property {ReturnType<typeof deliveryControls>} delivery delivery status controls: set, tick, get
+ * @property {ReturnType<typeof inbox.controls>} inbox Peppol inbox controls: receive, items, sent, refused, confirmed
  * @property {() => Promise<void>} close
  */
 
@@ -150,6 +155,9 @@ const DEFAULTS = Object.freeze({
 		deliveryDelayMs: 5 * 60 * 1000,
 		maxRequestBytes: 32 * 1024 * 1024,
 		changeAnswer: 'body',
+		inboxEnvelope: 'sbdh',
+		inboxResponses: 'business',
+		sendXmlAnswer: 'number',
 	}),
 });
 
@@ -183,6 +191,7 @@ async function createEmulator(options = {}) {
 	const state = /** @type {import('./server').Internal} */ (/** @type {unknown} */ ({ store, config, clock, url: '', requests: [], queue: [], faultRnd: createPrng(seedNum ^ 0x5bd1e995), timers: new Set(), closing: false }));
 	state.webhooks = new WebhookHub(state);
 	store.events.on((ev) => state.webhooks.onEvent(ev));
+	inbox.attach(state);
 	const users = (options.oauth && options.oauth.users) || [master, other].map((a) => ({ email: a.self.Email, password: DEFAULT_PASSWORD, apiKey: a.apiKey }));
 	state.oauth = new OAuthServer(state, { clients: options.oauth && options.oauth.clients, users });
 	/** @type {Set<import('node:net').Socket>} */
@@ -263,6 +272,7 @@ async function createEmulator(options = {}) {
 		},
 		files: fileControls(state),
 		delivery,
+		inbox: inbox.controls(state, master.partyId),
 		close: () =>
 			new Promise((resolve) => {
 				state.closing = true;

@@ -21,6 +21,7 @@ const files = require('./routes/files');
 const orderChanges = require('./routes/orderChanges');
 const parties = require('./routes/parties');
 const incoming = require('./routes/incoming');
+const inbox = require('./routes/inbox');
 const { tick: deliveryTick } = require('./delivery');
 
 /**
@@ -78,6 +79,7 @@ const ROUTES = [
 	...parties.ROUTES,
 	...files.ROUTES,
 	...orderChanges.ROUTES,
+	...inbox.ROUTES,
 	['GET', /^\/provider\/error\/?$/, ident.providerError, false],
 	['GET', /^\/provider\/(?<token>[^/]+)\/?$/, ident.providerPage, false],
 	['GET', /^\/provider\/(?<token>[^/]+)\/complete\/?$/, ident.providerComplete, false],

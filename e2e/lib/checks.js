@@ -11,6 +11,8 @@ const REQUIRED = Object.freeze({
 		'n8n-nodes-access-point.accessPointOrder',
 		'n8n-nodes-access-point.accessPointOrderTrigger',
 		'n8n-nodes-access-point.accessPointTrigger',
+		'n8n-nodes-access-point.accessPointInbox',
+		'n8n-nodes-access-point.accessPointInboxTrigger',
 	],
 	credentials: ['accessPointApi', 'accessPointOAuth2Api'],
 });

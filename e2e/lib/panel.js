@@ -27,6 +27,8 @@ const SEARCHES = Object.freeze([
 	['credit note', ['accessPointOrder', 'accessPointOrderTrigger']],
 	['KYC', ['accessPointIdentification']],
 	['billit', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger']],
+	['inbox', ['accessPointInbox']],
+	['supplier invoice', ['accessPointInbox']],
 ]);
 
 const SEL = {
@@ -70,7 +72,8 @@ function actionsOf(d) {
 	if (d.displayName.toLowerCase().includes('trigger')) {
 		const event = d.properties.find((p) => ['event', 'events', 'trigger on'].includes(String(p.displayName).toLowerCase()));
 		for (const o of optionsOf(event)) actions.push({ param: event.name, value: o.value, optionName: o.name, label: o.action, event: true });
-		if (!event) actions.push({ param: undefined, value: undefined, optionName: undefined, label: undefined, event: true });
+		// No event parameter: editor-ui offers one action, "On new <display name without Trigger> event".
+		if (!event) actions.push({ param: undefined, value: undefined, optionName: undefined, label: `On new ${d.displayName.replace('Trigger', '').trimEnd()} event`, event: true });
 	}
 	const resource = d.properties.find((p) => p.name === 'resource');
 	const operations = d.properties.filter((p) => p.name === 'operation');

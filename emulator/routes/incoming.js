@@ -23,7 +23,7 @@ function incoming(ctx) {
 	const known = [...store.accounts.values()].some((a) => a.partyId === partyId) || store.registrations.has(Number(partyId));
 	if (!known) throw badRequest(`Unknown party ${partyId}`);
 	try {
-		return { status: 200, body: receiveInvoice(store, partyId, b) };
+		return { status: 200, body: receiveInvoice(store, partyId, b, ctx.emu.config) };
 	} catch (e) {
 		throw badRequest(e instanceof Error ? e.message : String(e));
 	}

@@ -61,6 +61,8 @@ describe('engine harness', () => {
 				'accessPointOrder',
 				'accessPointOrderTrigger',
 				'accessPointTrigger',
+				'accessPointInbox',
+				'accessPointInboxTrigger',
 			]);
 			for (const node of listed) {
 				const built = !h.missing.nodes.includes(node.file);

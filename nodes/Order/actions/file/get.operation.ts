@@ -35,7 +35,8 @@ export const description: INodeProperties[] = [
 
 const hintProperty = 'Enter a name such as data, pdf or invoice: letters, digits, "_" and "-".';
 
-function checkPropertyName(value: unknown): Check {
+/** A binary field name (letters, digits, "_" and "-"); shared with the Peppol inbox operations. */
+export function checkPropertyName(value: unknown): Check {
 	if (typeof value !== 'string' || !value.trim()) return { ok: false, problem: 'is empty', hint: hintProperty };
 	const name = value.trim();
 	return /^[A-Za-z0-9_-]{1,100}$/.test(name) ? { ok: true, value: name } : { ok: false, problem: 'is not a binary field name', hint: hintProperty };

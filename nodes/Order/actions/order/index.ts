@@ -12,6 +12,7 @@ import * as markExported from './markExported.operation';
 import * as markNotExported from './markNotExported.operation';
 import * as recordPayment from './recordPayment.operation';
 import * as send from './send.operation';
+import * as sendUbl from './sendUbl.operation';
 import * as update from './update.operation';
 
 export const order: ResourceOperations = {
@@ -66,6 +67,7 @@ export const order: ResourceOperations = {
 			action: 'Send orders',
 			module: send,
 		},
+		{ name: 'Send UBL Document', value: 'sendUbl', description: 'Send a ready UBL invoice or credit note (XML from a binary field) over Peppol as it is', action: 'Send a UBL document', module: sendUbl },
 		{ name: 'Update', value: 'update', description: 'Change Is Sent, Internal Info or Approval Status of an order, or cancel it', action: 'Update an order', module: update },
 	],
 };

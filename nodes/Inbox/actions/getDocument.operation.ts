@@ -1,0 +1,55 @@
+/** Peppol Inbox › Get Document: the item's file as binary data (envelope removed unless kept), its fields in JSON. */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forOperation } from '../../shared/display';
+import { checkFileId } from '../../shared/fileAnswer';
+import { readMaxFileSize } from '../../shared/files';
+import { readBoolean, requireValid } from '../../shared/input';
+import { runPerItem } from '../../shared/items';
+import type { ClientProvider } from '../../shared/router';
+import { checkPropertyName } from '../../Order/actions/file/get.operation';
+import { itemFields, readInboxDocument } from '../inbox';
+import { readActForParty } from './fields';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Peppol File ID',
+		name: 'peppolFileId',
+		type: 'string',
+		required: true,
+		default: '={{ $json.PeppolFileID }}',
+		placeholder: 'e.g. 8758f630-1fbe-478c-b872-77f5652e2999',
+		description: 'The PeppolFileID of the inbox item, as List gives it (mapped from the input item by default)',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the output binary field to put the document in',
+	},
+	{
+		displayName:
+			"The JSON gives the document's kind and, for an IMR or MLR, the response code, its meaning, the reasons and the invoice it answers. For every field of a document, convert the file with n8n's XML node.",
+		name: 'documentNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = forOperation('getDocument', properties);
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	const input = this.getInputData();
+	return await runPerItem(this, async (itemIndex) => {
+		const fileId = requireValid(this, itemIndex, 'Peppol File ID', this.getNodeParameter('peppolFileId', itemIndex, ''), checkFileId);
+		const property = requireValid(this, itemIndex, 'Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), checkPropertyName);
+		const keepEnvelope = readBoolean(this, itemIndex, 'options.keepEnvelope', 'Keep Peppol Envelope', false);
+		const maxBytes = readMaxFileSize(this, itemIndex);
+		const client = await clients(itemIndex, readActForParty(this, itemIndex));
+		const fields = itemFields(input[itemIndex]?.json ?? {});
+		const document = await readInboxDocument(this, client, fileId, { itemIndex, maxBytes, keepEnvelope, property, hint: fields.PeppolDocumentType });
+		return { ...document, json: { ...fields, ...document.json } };
+	});
+}

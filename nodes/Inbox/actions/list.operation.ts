@@ -1,0 +1,46 @@
+/** Peppol Inbox › List: the inbox's items (at most the 10 oldest), all or only one kind. */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forOperation } from '../../shared/display';
+import { readChoice } from '../../shared/input';
+import { runPerItem } from '../../shared/items';
+import type { ClientProvider } from '../../shared/router';
+import { listInbox } from '../inbox';
+import { readActForParty } from './fields';
+
+const SHOWN = ['all', 'invoices', 'responses'] as const;
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The service lists at most the 10 oldest items of the inbox, with no paging and no filters. An item leaves the inbox only when it is confirmed or refused: confirm (or refuse) each one once it is handled, or newer ones never show.',
+		name: 'windowNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Documents',
+		name: 'documents',
+		type: 'options',
+		options: [
+			{ name: 'All', value: 'all', description: 'Every item the inbox lists' },
+			{ name: 'Invoices and Credit Notes', value: 'invoices', description: 'Documents your suppliers sent you' },
+			{ name: 'Responses (IMR / MLR)', value: 'responses', description: "Your customers' answers to invoices you sent, and delivery failures" },
+		],
+		default: 'all',
+		description: 'Which of the listed items to output (filtered here: the service filters nothing)',
+	},
+];
+
+export const description = forOperation('list', properties);
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	return await runPerItem(this, async (itemIndex) => {
+		const shown = readChoice(this, itemIndex, 'documents', 'Documents', SHOWN, 'all');
+		const client = await clients(itemIndex, readActForParty(this, itemIndex));
+		const { items, skipped } = await listInbox(this, client, itemIndex);
+		if (skipped) this.logger.warn(`AccessPoint Peppol Inbox: ${skipped} entr${skipped === 1 ? 'y' : 'ies'} of the inbox list had no InboxItemID and were left out`);
+		const responses = (kind: string) => kind === 'IMR' || kind === 'MLR';
+		return items.filter((item) => shown === 'all' || (shown === 'responses') === responses(item.DocumentKind));
+	});
+}

@@ -1,0 +1,27 @@
+/** Peppol Inbox › Refuse: an invoice or credit note is refused with a reason code and leaves the inbox. */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { forOperation } from '../../shared/display';
+import { readChoice } from '../../shared/input';
+import type { ClientProvider } from '../../shared/router';
+import { REFUSAL_REASONS } from '../inbox';
+import { inboxItemIdField } from './fields';
+import { settle } from './settle';
+
+const CODES = REFUSAL_REASONS.map((reason) => reason.value);
+
+export const description = forOperation('refuse', [
+	inboxItemIdField,
+	{
+		displayName: 'Refusal Reason',
+		name: 'refusalReason',
+		type: 'options',
+		options: REFUSAL_REASONS,
+		default: 'OTH',
+		description: 'Why the document is refused, as a Peppol status reason code (OPStatusReason); the sender receives it',
+	},
+]);
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	return await settle(this, clients, 'refuse', (itemIndex) => readChoice(this, itemIndex, 'refusalReason', 'Refusal Reason', CODES, 'OTH'));
+}

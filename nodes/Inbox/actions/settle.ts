@@ -1,0 +1,24 @@
+/** Confirm and Refuse: one request that takes the item out of the inbox; the input's item fields go on. */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { runPerItem } from '../../shared/items';
+import type { ClientProvider } from '../../shared/router';
+import { itemFields, settleItem } from '../inbox';
+import { readActForParty, readInboxItemId } from './fields';
+
+export async function settle(
+	ctx: IExecuteFunctions,
+	clients: ClientProvider,
+	action: 'confirm' | 'refuse',
+	readReason?: (itemIndex: number) => string,
+): Promise<INodeExecutionData[]> {
+	const input = ctx.getInputData();
+	return await runPerItem(ctx, async (itemIndex) => {
+		const id = readInboxItemId(ctx, itemIndex);
+		const reason = readReason?.(itemIndex);
+		const client = await clients(itemIndex, readActForParty(ctx, itemIndex));
+		await settleItem(client, id, action, { itemIndex, reason });
+		const done: IDataObject = action === 'confirm' ? { Confirmed: true } : { Refused: true, RefusalReason: reason };
+		return { ...itemFields(input[itemIndex]?.json ?? {}), InboxItemID: Number(id), ...done };
+	});
+}

@@ -1,0 +1,102 @@
+/**
+ * Order › Send UBL Document: a ready UBL Invoice or CreditNote from a binary field, sent as it is
+ * (`POST /v1/peppol/sendxml {XML}`, the service's page "Send UBL to Peppol"): over Peppol only,
+ * validated by the service, no order made. Checked here first: UTF-8, well-formed, the root an
+ * Invoice or CreditNote in the UBL namespace, no envelope, within the size limit (shared/ubl.ts).
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { inputError, requireValid } from '../../../shared/input';
+import { runPerItem } from '../../../shared/items';
+import type { ClientProvider } from '../../../shared/router';
+import { checkSendableUbl } from '../../../shared/ubl';
+import type { Check } from '../../../shared/validation';
+import { checkNumber } from '../../../shared/validation';
+import { checkPropertyName } from '../file/get.operation';
+import { readPartyOption } from '../options';
+
+const show = { resource: ['order'], operation: ['sendUbl'] };
+const MB = 1024 * 1024;
+export const SEND_XML_PATH = '/v1/peppol/sendxml';
+
+export const description: INodeProperties[] = [
+	{
+		displayName:
+			'Sends the file as it is, over Peppol only (no e-mail fallback). The service checks it against the Peppol rules and refuses a document that fails them; it makes no order of it. Running the node again sends the document again.',
+		name: 'sendUblNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the input binary field holding the UBL Invoice or CreditNote (XML)',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'UBL Options',
+		name: 'ublOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Maximum Document Size (MB)',
+				name: 'maxSizeMb',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 50 },
+				default: 10,
+				description: 'A larger file is refused before anything is sent',
+			},
+			{
+				displayName: 'Send Path',
+				name: 'sendPath',
+				type: 'string',
+				default: SEND_XML_PATH,
+				description: "The API path the document is posted to, on the credential's Base URL (the service's page \"Send UBL to Peppol\" names /v1/peppol/sendxml)",
+			},
+		],
+	},
+];
+
+function checkSendPath(value: unknown): Check {
+	const path = typeof value === 'string' ? value.trim() : '';
+	if (/^\/v1\/[A-Za-z0-9_/-]+$/.test(path) && !path.includes('//')) return { ok: true, value: path };
+	return { ok: false, problem: 'is not an API path such as /v1/peppol/sendxml', hint: "Enter a path under /v1 (letters, digits, '/', '-' and '_'); the host is always the credential's Base URL." };
+}
+
+/** What the service answered: the new InboxItemID (a number, or in an object), else the answer as given. */
+function readAnswer(body: unknown): IDataObject {
+	const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject).InboxItemID : body;
+	if (typeof id === 'number' || (typeof id === 'string' && /^\d{1,15}$/.test(id.trim()))) return { InboxItemID: Number(id) };
+	return body === undefined || body === '' ? {} : { Answer: body as IDataObject };
+}
+
+export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	const input = this.getInputData();
+	return await runPerItem(this, async (itemIndex) => {
+		const field = 'Input Binary Field';
+		const property = requireValid(this, itemIndex, field, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), checkPropertyName);
+		const options = (this.getNodeParameter('ublOptions', itemIndex, {}) ?? {}) as IDataObject;
+		const maxBytes = requireValid(this, itemIndex, 'Maximum Document Size (MB)', options.maxSizeMb ?? 10, (v) => checkNumber(v, { min: 1, max: 50 })) * MB;
+		const path = requireValid(this, itemIndex, 'Send Path', options.sendPath ?? SEND_XML_PATH, checkSendPath);
+		const binary = input[itemIndex]?.binary?.[property];
+		const hint = 'Read the UBL file into a binary field first (e.g. Read Files from Disk, HTTP Request, or Peppol Inbox › Get Document), and name that field here.';
+		if (!binary) throw inputError(this, itemIndex, field, property, 'is not a binary field of this item', hint);
+		if (typeof binary.bytes === 'number' && binary.bytes > maxBytes) {
+			throw inputError(this, itemIndex, field, property, `holds ${(binary.bytes / MB).toFixed(1)} MB, above Maximum Document Size`, 'Raise UBL Options › Maximum Document Size if a document this large is expected.');
+		}
+		const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+		if (bytes.length > maxBytes) throw inputError(this, itemIndex, field, property, `holds ${(bytes.length / MB).toFixed(1)} MB, above Maximum Document Size`, 'Raise UBL Options › Maximum Document Size if a document this large is expected.');
+		const checked = checkSendableUbl(bytes, maxBytes);
+		if (!checked.ok) throw inputError(this, itemIndex, field, property, `holds a file that ${checked.problem}`, checked.hint);
+		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		const body = await client.request({ method: 'POST', path, body: { XML: checked.ubl.xml }, acceptText: true, itemIndex, operation: 'Send UBL document' });
+		return { Sent: true, DocumentKind: checked.ubl.kind, DocumentNumber: checked.ubl.number ?? null, ...readAnswer(body) };
+	});
+}

@@ -1,0 +1,114 @@
+/**
+ * AccessPoint Peppol Inbox and Order › Send UBL Document run by n8n-core's WorkflowExecute against
+ * the emulator: a customer refuses a sent invoice, and List → Get Document → Confirm hands the
+ * workflow the refusal with its reason and invoice number; a supplier invoice refused with a
+ * reason; a ready UBL invoice sent as it is, and one that is not refused before any request.
+ */
+import type { IBinaryData, IDataObject } from 'n8n-workflow';
+
+import type { createEmulator } from '../../emulator';
+import { buildOrder } from '../../emulator/model';
+import { renderUbl } from '../../emulator/documents';
+import { createHarness } from '../harness';
+import type { Harness } from '../harness';
+
+type Emu = Awaited<ReturnType<typeof createEmulator>>;
+const INBOX = 'accessPointInbox';
+
+describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', () => {
+	let h: Harness;
+	let emu: Emu;
+	let party: string;
+
+	beforeAll(async () => {
+		h = await createHarness({ emulator: { orders: 10 } });
+		emu = h.emulator as Emu;
+		party = emu.credentials.partyId;
+	});
+	afterAll(async () => {
+		await h?.close();
+	});
+
+	const api = async (method: string, path: string, body?: unknown) => {
+		const r = await fetch(`${emu.url}${path}`, {
+			method,
+			headers: { apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return (await r.json()) as unknown;
+	};
+
+	it('a customer refuses a sent invoice: List (responses) → Get Document → Confirm gives the code, the reason and the invoice', async () => {
+		const orderId = (await api('POST', '/v1/orders', {
+			OrderType: 'Invoice',
+			OrderDirection: 'Income',
+			OrderDate: '2024-03-01',
+			Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+			OrderLines: [{ Quantity: 3, Description: 'Consulting day', UnitPriceExcl: 800, VATPercentage: 21 }],
+		})) as number;
+		await api('POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [orderId] });
+		const orderNumber = ((await api('GET', `/v1/orders/${orderId}`)) as IDataObject).OrderNumber;
+		emu.delivery.set(orderId, 'Refused', { reason: 'REF', info: 'We have no purchase order for this' });
+		const supplierInvoice = emu.inbox.receive({ orderNumber: 'SUP-KEEP' });
+
+		const result = await h.run(
+			h.chain([
+				{ type: INBOX, name: 'List', parameters: { operation: 'list', documents: 'responses' } },
+				{ type: INBOX, name: 'Get Document', parameters: { operation: 'getDocument' } },
+				{ type: INBOX, name: 'Confirm', parameters: { operation: 'confirm' } },
+			]),
+		);
+		result.assertSuccess();
+		const [listed] = result.output('List');
+		expect(listed).toMatchObject({ PeppolDocumentType: 'IMR', DocumentKind: 'IMR' });
+		const [document] = result.items('Get Document');
+		expect(document.json).toMatchObject({
+			InboxItemID: listed.InboxItemID,
+			DocumentKind: 'IMR',
+			Envelope: 'removed',
+			Response: {
+				Code: 'RE',
+				Meaning: 'Rejected: the customer refused the invoice',
+				InvoiceNumber: orderNumber,
+				Reasons: [{ Code: 'REF', Meaning: 'References incorrect', Text: 'We have no purchase order for this' }],
+				ReasonText: 'REF: We have no purchase order for this',
+				FromEndpointID: '0208:0123456749',
+			},
+		});
+		expect(Buffer.from((document.binary?.data as IBinaryData).data, 'base64').toString('utf8')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<ApplicationResponse /);
+		expect(result.output('Confirm')).toEqual([expect.objectContaining({ InboxItemID: listed.InboxItemID, Confirmed: true })]);
+		expect(emu.inbox.items(party).map((i) => i.InboxItemID)).toEqual([supplierInvoice.InboxItemID]);
+	});
+
+	it('List (invoices) → Refuse: the supplier invoice leaves the inbox with the reason code', async () => {
+		const result = await h.run(
+			h.chain([
+				{ type: INBOX, name: 'List', parameters: { operation: 'list', documents: 'invoices' } },
+				{ type: INBOX, name: 'Refuse', parameters: { operation: 'refuse', refusalReason: 'QTY' } },
+			]),
+		);
+		result.assertSuccess();
+		const [refused] = result.output('Refuse');
+		expect(refused).toMatchObject({ Refused: true, RefusalReason: 'QTY', PeppolDocumentType: expect.stringContaining('Invoice-2::Invoice') });
+		expect(refused.DocumentKind).toBeUndefined(); // only the published item fields go on
+		expect(emu.inbox.refused().at(-1)).toMatchObject({ InboxItemID: refused.InboxItemID, RefusalReason: 'QTY' });
+		expect(emu.inbox.items(party)).toEqual([]);
+	});
+
+	it('Send UBL Document: a ready invoice goes out as it is; a document in its envelope is refused before any request', async () => {
+		const self = emu.store.selfOf(party);
+		const xml = renderUbl(buildOrder({ orderId: 9, partyId: party, self, seq: 9, now: new Date('2024-05-01T00:00:00Z') }, { OrderNumber: 'OWN-UBL-1', Customer: { Name: 'Café Zoë BV', VATNumber: 'BE0456789133' } }));
+		const file = (text: string): IBinaryData => ({ data: Buffer.from(text).toString('base64'), mimeType: 'application/xml', fileName: 'OWN-UBL-1.xml', fileExtension: 'xml', bytes: Buffer.byteLength(text) });
+		const sent = await h.runNode('accessPointOrder', { resource: 'order', operation: 'sendUbl' }, [{ json: {}, binary: { data: file(xml) } }]);
+		sent.assertSuccess();
+		const [out] = sent.output(sent.nodeName);
+		expect(out).toEqual({ Sent: true, DocumentKind: 'Invoice', DocumentNumber: 'OWN-UBL-1', InboxItemID: expect.any(Number) });
+		expect(emu.inbox.sent().at(-1)).toMatchObject({ InboxItemID: out.InboxItemID, XML: xml, receiver: '0208:0456789133' });
+
+		emu.clearRequests();
+		const wrapped = emu.files.get(emu.inbox.receive({ orderNumber: 'WRAPPED' }).PeppolFileID)!.content.toString('utf8');
+		const refused = await h.runNode('accessPointOrder', { resource: 'order', operation: 'sendUbl' }, [{ json: {}, binary: { data: file(wrapped) } }]);
+		expect(refused.nodeError(refused.nodeName)?.message).toBe('Item 1: "Input Binary Field" data holds a file that is wrapped in a Peppol envelope (SBDH)');
+		expect(emu.requests.filter((r) => r.path.includes('sendxml'))).toEqual([]);
+	});
+});
