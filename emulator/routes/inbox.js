@@ -64,8 +64,13 @@ function sendXml(ctx) {
 	if (!participant || !participant.documentTypes.includes(needed)) {
 		throw badRequest(`The receiver ${receiver} is not registered on Peppol for ${needed}; a document sent as XML goes over Peppol only (no e-mail fallback)`);
 	}
+	// The same Idempotency-Key as the order send command (assumed for this path): a reused key answers 409.
+	const key = ctx.header('idempotency-key') || ctx.header('idempotent-key');
+	const used = key && ctx.emu.store.idempotencyUse(ctx.partyId, key);
+	if (used) throw new ApiError(409, 'Conflict', `Idempotency key already used for ${used}`);
 	const inbox = inboxOf(ctx.emu.store);
 	const id = ++inbox.nextId;
+	if (key) ctx.emu.store.idempotencyRecord(ctx.partyId, key, `UBL document ${id}`);
 	inbox.sent.push({ InboxItemID: id, partyId: ctx.partyId, XML: b.XML, at: ctx.emu.clock.now().toISOString(), receiver });
 	return { status: 200, body: ctx.emu.config.sendXmlAnswer === 'object' ? { InboxItemID: id } : id };
 }

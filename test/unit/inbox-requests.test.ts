@@ -49,7 +49,7 @@ const PUBLISHED = {
 	],
 };
 
-const fileAnswer = (text: string, name = 'imr.xml') => ({ FileID: FILE_ID, FileName: name, MimeType: 'application/xml', FileContent: Buffer.from(text, 'utf8').toString('base64') });
+const fileAnswer = (text: string, name = 'imr.xml', id = FILE_ID) => ({ FileID: id, FileName: name, MimeType: 'application/xml', FileContent: Buffer.from(text, 'utf8').toString('base64') });
 const binaryOf = (content: Buffer, fileName: string): IBinaryData => ({ data: content.toString('base64'), mimeType: 'application/xml', fileName, fileExtension: 'xml', bytes: content.length });
 const bytesOf = (binary: IBinaryData) => Buffer.from(binary.data, 'base64').toString('utf8');
 
@@ -192,7 +192,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 		const item = (id: number) => ({ ...PUBLISHED.InboxItems[2], InboxItemID: id, PeppolFileID: `0000${id}-974c-4f32-8ef2-04d78836d999` });
 		const files = (ids: number[]) => {
 			const scope = nock(BASE);
-			for (const id of ids) scope.get(`/v1/files/${item(id).PeppolFileID}`).reply(200, fileAnswer(IMR_REJECTED));
+			for (const id of ids) scope.get(`/v1/files/${item(id).PeppolFileID}`).reply(200, fileAnswer(IMR_REJECTED, 'imr.xml', item(id).PeppolFileID));
 			return scope;
 		};
 

@@ -271,7 +271,7 @@ describe('duplicates: keys by content, claims over the store', () => {
 				return { processed };
 			};
 			const keys = ['A', 'B', 'C', 'D', 'E', 'F'];
-			const owned = await Promise.all([...keys, 'A', 'B'].map((k, i) => claimEvents(store, [[`${k}@2`, `${k}@1`]], `x${i}`, 10)));
+			const owned = await Promise.all([...keys, 'A', 'B'].map((k, i) => claimEvents(store, [[`${k}@2`, `${k}@1`]], `x${i}`, 50)));
 			lost += keys.filter((k) => !list.includes(`${k}@2`)).length;
 			wrongOwners += keys.filter((k) => owned.filter((set) => set.has(`${k}@2`)).length !== 1).length;
 		}

@@ -95,7 +95,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		expect(emu.inbox.items(party)).toEqual([]);
 	});
 
-	it('Send UBL Document: a ready invoice goes out as it is; a document in its envelope is refused before any request', async () => {
+	it('Send UBL Document: a ready invoice goes out as it is, once when run twice; a document in its envelope is refused before any request', async () => {
 		const self = emu.store.selfOf(party);
 		const xml = renderUbl(buildOrder({ orderId: 9, partyId: party, self, seq: 9, now: new Date('2024-05-01T00:00:00Z') }, { OrderNumber: 'OWN-UBL-1', Customer: { Name: 'Café Zoë BV', VATNumber: 'BE0456789133' } }));
 		const file = (text: string): IBinaryData => ({ data: Buffer.from(text).toString('base64'), mimeType: 'application/xml', fileName: 'OWN-UBL-1.xml', fileExtension: 'xml', bytes: Buffer.byteLength(text) });
@@ -104,6 +104,12 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		const [out] = sent.output(sent.nodeName);
 		expect(out).toEqual({ Sent: true, DocumentKind: 'Invoice', DocumentNumber: 'OWN-UBL-1', InboxItemID: expect.any(Number) });
 		expect(emu.inbox.sent().at(-1)).toMatchObject({ InboxItemID: out.InboxItemID, XML: xml, receiver: '0208:0456789133' });
+		// Run again (a re-run of the workflow): the same document is not sent a second time.
+		const count = emu.inbox.sent().length;
+		const again = await h.runNode('accessPointOrder', { resource: 'order', operation: 'sendUbl' }, [{ json: {}, binary: { data: file(xml) } }]);
+		again.assertSuccess();
+		expect(again.output(again.nodeName)).toEqual([{ Sent: false, AlreadySent: true, DocumentKind: 'Invoice', DocumentNumber: 'OWN-UBL-1' }]);
+		expect(emu.inbox.sent()).toHaveLength(count);
 
 		emu.clearRequests();
 		const wrapped = emu.files.get(emu.inbox.receive({ orderNumber: 'WRAPPED' }).PeppolFileID)!.content.toString('utf8');

@@ -14,6 +14,7 @@ import type { Check } from '../../../shared/validation';
 import { checkNumber } from '../../../shared/validation';
 import { checkPropertyName } from '../file/get.operation';
 import { readPartyOption } from '../options';
+import { fingerprint, idempotencyKey } from './sendLogic';
 
 const show = { resource: ['order'], operation: ['sendUbl'] };
 const MB = 1024 * 1024;
@@ -96,7 +97,15 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const checked = checkSendableUbl(bytes, maxBytes);
 		if (!checked.ok) throw inputError(this, itemIndex, field, property, `holds a file that ${checked.problem}`, checked.hint);
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
-		const body = await client.request({ method: 'POST', path, body: { XML: checked.ubl.xml }, acceptText: true, itemIndex, operation: 'Send UBL document' });
-		return { Sent: true, DocumentKind: checked.ubl.kind, DocumentNumber: checked.ubl.number ?? null, ...readAnswer(body) };
+		const sent = { DocumentKind: checked.ubl.kind, DocumentNumber: checked.ubl.number ?? null };
+		// The same document run again is not sent again: its key is the same (a changed document is another key).
+		const headers = { 'Idempotency-Key': idempotencyKey('ubl', `${checked.ubl.kind}-${checked.ubl.number ?? ''}-${fingerprint(checked.ubl.xml)}`) };
+		try {
+			const body = await client.request({ method: 'POST', path, body: { XML: checked.ubl.xml }, headers, acceptText: true, itemIndex, operation: 'Send UBL document' });
+			return { Sent: true, ...sent, ...readAnswer(body) };
+		} catch (error) {
+			if (String((error as { httpCode?: unknown }).httpCode) === '409') return { Sent: false, AlreadySent: true, ...sent };
+			throw error;
+		}
 	});
 }
