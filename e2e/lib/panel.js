@@ -27,6 +27,8 @@ const SEARCHES = Object.freeze([
 	['credit note', ['accessPointOrder', 'accessPointOrderTrigger']],
 	['KYC', ['accessPointIdentification']],
 	['billit', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger']],
+	// The package's name as two words (issue 28): the codex alias "access point" of every node.
+	['access point', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger', 'accessPointTrigger']],
 ]);
 
 const SEL = {
