@@ -240,6 +240,21 @@ describe('workflow templates (examples/*.json)', () => {
 			});
 		});
 
+		it("picks the user's AccessPoint API credential when imported in the editor (Import from File, paste)", () => {
+			// n8n 2.41's editor import (useCanvasOperations importWorkflowData): a credential whose id the
+			// instance does not know is dropped (the template's id is ''), then each node without one gets
+			// the newest usable credential of the types the node shows, judged on the parameters AS
+			// IMPORTED (no defaults filled in yet). A type hidden there is never filled in: the node then
+			// shows "Credentials ... not set" until opened (issue 28).
+			for (const node of working.filter((n) => n.type.startsWith(`${PKG}.`))) {
+				const d = description(node);
+				const shown = (d.credentials ?? [])
+					.filter((c) => !c.displayOptions || NodeHelpers.displayParameterPath(node.parameters ?? {}, c, '', node as INode, d))
+					.map((c) => c.name);
+				expect({ node: node.name, shown }).toEqual({ node: node.name, shown: ['accessPointApi'] });
+			}
+		});
+
 		it('explains itself in sticky notes, including how to set up the credential', () => {
 			const notes = wf.nodes.filter((n) => n.type === STICKY).map((n) => String(n.parameters?.content ?? ''));
 			expect(notes.length).toBeGreaterThanOrEqual(2);
