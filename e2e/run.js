@@ -161,8 +161,13 @@ async function main() {
 
 			for (const { t, run } of waiting) {
 				await step(`resume ${t.label} through the identity provider redirect`, async (fail) => {
-					const url = T.findProviderUrl(run);
-					if (!url) throw new Error('no provider URL in the waiting node output');
+					// The link the editor shows on the waiting node: its resume URL, which sends a visit without a result on to the provider.
+					const link = T.waitingLink(run);
+					if (!link) throw new Error('the waiting node put no resume URL in its run\'s metadata (the editor\'s link)');
+					const opened = await fetch(link, { redirect: 'manual' });
+					const url = opened.headers.get('location');
+					log(`   the waiting node's link answered HTTP ${opened.status} -> ${url ? url.replace(/[^/]+$/, '...') : 'no redirect'}`);
+					if (opened.status !== 302 || !url || url !== T.findProviderUrl(run)) throw new Error(`the waiting node's link did not lead to the session's provider page (HTTP ${opened.status}, ${url})`);
 					const done = await emu.provider.complete(url, 'success');
 					if (!done.location) throw new Error(`provider answered ${done.status} without a redirect`);
 					log(`   provider -> ${done.location.replace(/[?#].*$/, '?...')}`);

@@ -141,10 +141,16 @@ const SCENARIOS = [
 		async run(h, note) {
 			const waiting = await h.run(loadTemplate(this.file));
 			if (waiting.status !== 'waiting') return waiting;
-			const [session] = waiting.output(waiting.waiting.nodeName);
-			note(`"${waiting.waiting.nodeName}" started an identity check and paused the execution (waiting for the browser)`);
-			const provider = await h.emulator.provider.complete(session.providerUrl, 'success');
-			note(`the signatory completed the provider page (${session.providerUrl.replace(/[^/]+$/, '...')}): success`);
+			const node = waiting.waiting.nodeName;
+			note(`"${node}" started an identity check and paused the execution (waiting for the browser)`);
+			// The link n8n's editor shows on the waiting node: the run's resume URL, which leads to the provider.
+			const link = waiting.task(node).metadata.resumeUrl;
+			const opened = await h.resume(waiting, { url: link });
+			const providerUrl = opened.response.headers.location;
+			if (opened.result || !providerUrl) throw new Error(`the waiting node's link answered ${opened.response.status} without leading to the provider`);
+			note(`the link on the waiting node (its resume URL) led to the provider page (${providerUrl.replace(/[^/]+$/, '...')})`);
+			const provider = await h.emulator.provider.complete(providerUrl, 'success');
+			note('the signatory completed the provider page: success');
 			if (!provider.location) throw new Error(`the provider page answered ${provider.status} without a redirect`);
 			const { response, result } = await h.resume(waiting, { url: provider.location });
 			note(`the browser came back to the execution's resume URL (HTTP ${response.status}); the run continued`);

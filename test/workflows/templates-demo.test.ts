@@ -52,7 +52,8 @@ describe('npm run demo', () => {
 		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(8);
 		// The onboarding run waited, the provider page was completed, and the run went on.
 		expect(text).toMatch(/- "Identify the signatory" started an identity check and paused the execution/);
-		expect(text).toMatch(/- the signatory completed the provider page \(.*\): success/);
+		expect(text).toMatch(/- the link on the waiting node \(its resume URL\) led to the provider page \(.*\/provider\/\.\.\.\)/);
+		expect(text).toMatch(/- the signatory completed the provider page: success/);
 		expect(text).toMatch(/Identify the signatory\s+Not Identified: 0 items\n\s+Identified: 1 item\s+identified=true {2}reason=identified {2}RegistrationID=3000\d\d/);
 		expect(text).toMatch(/Ready to send invoices\s+1 item\s+RegistrationID=3000\d\d {2}CompanyName=Acme Onboarding BV {2}Identified=true {2}PeppolStatus=Active/);
 		expect(text).toMatch(/Can the customer receive on Peppol\?\s+Can Receive: 2 items\s+invoiceId=DEMO-2001/);

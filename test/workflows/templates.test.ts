@@ -284,9 +284,16 @@ describe('workflow templates (examples/*.json)', () => {
 			const waiting = await h.run(wf);
 			expect(waiting.status).toBe('waiting');
 			expect(waiting.waiting?.nodeName).toBe('Identify the signatory');
-			const [session] = waiting.output('Identify the signatory', 0);
-			expect(session).toMatchObject({ waiting: true, providerUrl: expect.stringMatching(/\/provider\//) });
-			return { waiting, providerUrl: String(session.providerUrl) };
+			// While it waits, no branch gets an item (the canvas would draw "1 item" on it) ...
+			expect(waiting.outputs('Identify the signatory')).toEqual([[], []]);
+			// ... and the editor's waiting tooltip links to the run's resume URL, which leads to the provider.
+			const link = String(waiting.task('Identify the signatory')?.metadata?.resumeUrl);
+			expect(link).toBe(waiting.resumeUrl);
+			const { response, result } = await h.resume(waiting, { url: link });
+			expect([response.status, result]).toEqual([302, undefined]);
+			const providerUrl = String(response.headers.location);
+			expect(providerUrl).toMatch(/\/provider\//);
+			return { waiting, providerUrl };
 		}
 
 		it('registers the company, activates Peppol, waits for the signatory and ends on "Identified"', async () => {
