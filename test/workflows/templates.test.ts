@@ -105,6 +105,34 @@ function valueProblems(property: INodeProperties, value: unknown, at: string): s
 	}
 }
 
+/** n8n 2.x's canvas node (DEFAULT_NODE_SIZE in editor-ui); a sticky note defaults to 240 x 160. */
+const NODE_SIZE = 100;
+
+function stickyBox(sticky: { position?: number[]; parameters?: IDataObject }) {
+	const [x, y] = sticky.position!;
+	return { x, y, width: Number(sticky.parameters?.width ?? 240), height: Number(sticky.parameters?.height ?? 160) };
+}
+
+/**
+ * How tall a sticky note's Markdown renders at `width`, estimated on the high side (14 px text,
+ * about 7 px a character, 21 px a line; headings larger; 12 px padding). The e2e measures the
+ * real text on the canvas (e2e/lib/browser.js).
+ */
+function stickyTextHeight(content: string, width: number): number {
+	const inner = width - 24;
+	let height = 12;
+	for (const raw of content.split('\n')) {
+		const line = raw.trim();
+		if (!line) {
+			height += 6;
+			continue;
+		}
+		const [lineHeight, charWidth] = line.startsWith('## ') ? [30, 11] : line.startsWith('### ') ? [25, 9] : [21, 7.2];
+		height += Math.max(1, Math.ceil(line.length / Math.floor(inner / charWidth))) * lineHeight;
+	}
+	return height;
+}
+
 /** Every object key and string value of a JSON value. */
 function walk(value: unknown, visit: (key: string | undefined, value: unknown) => void, key?: string): void {
 	visit(key, value);
@@ -261,6 +289,26 @@ describe('workflow templates (examples/*.json)', () => {
 			for (const note of notes) expect(note.trim().length).toBeGreaterThan(40);
 			expect(notes[0]).toMatch(/^## /);
 			expect(notes.join('\n')).toMatch(/\*\*AccessPoint API\*\* credential/);
+		});
+
+		it("words its sticky notes as n8n 2.x does: the workflow is published, not activated", () => {
+			for (const sticky of wf.nodes.filter((n) => n.type === STICKY)) {
+				// A node's name in bold is not the wording (onboarding's "Activate Peppol" switches on a network).
+				const names = new Set(working.map((n) => n.name));
+				const text = String(sticky.parameters?.content ?? '').replace(/\*\*([^*]+)\*\*/g, (m, name: string) => (names.has(name) ? '' : m));
+				expect({ note: sticky.name, activate: text.match(/\bactivat\w*/gi) ?? [] }).toEqual({ note: sticky.name, activate: [] });
+			}
+		});
+
+		it("keeps each sticky note's text clear of nodes (n8n draws notes behind nodes) and inside the note", () => {
+			for (const sticky of wf.nodes.filter((n) => n.type === STICKY)) {
+				const { x, y, width, height } = stickyBox(sticky);
+				const textBottom = y + stickyTextHeight(String(sticky.parameters?.content ?? ''), width);
+				const hiding = working
+					.filter((n) => n.position![0] < x + width && n.position![0] + NODE_SIZE > x && n.position![1] < textBottom && n.position![1] + NODE_SIZE > y)
+					.map((n) => n.name);
+				expect({ note: sticky.name, hiddenBehind: hiding, overflows: textBottom > y + height }).toEqual({ note: sticky.name, hiddenBehind: [], overflows: false });
+			}
 		});
 	});
 
