@@ -37,6 +37,8 @@ const SCENARIOS = {
 	'daily-order-export.json': { start: 'cli', expect: { 'Export row': 1 } },
 	// The emulator's seed has Peppol invoices refused 1 to 30 days ago: they reach the follow-up branch.
 	'chase-undelivered-invoices.json': { start: 'cli', expect: { 'FOLLOW UP: not delivered': 1 } },
+	// The seed has sent sales invoices past due and unpaid: they get their reminder (each stage once).
+	'chase-unpaid-invoices.json': { start: 'cli', expect: { 'Send the reminder': 1 } },
 	'new-invoices-feed.json': {
 		start: 'activate',
 		// Added to the emulator after the activation poll: 2 sales invoices, 1 purchase invoice, 1 credit note.

@@ -15,6 +15,7 @@ const IN_ORDER = [
 	'archive-invoice-files.json',
 	'account-audit.json',
 	'chase-undelivered-invoices.json',
+	'chase-unpaid-invoices.json',
 	'delivery-status-alerts.json',
 ];
 
@@ -27,7 +28,7 @@ function removeDemoFolders(lines: string[]) {
 }
 
 describe('npm run demo', () => {
-	it('runs the eight templates in turn and reports node by node, items out and key fields', async () => {
+	it('runs the nine templates in turn and reports node by node, items out and key fields', async () => {
 		const h = await createHarness({ emulator: { orders: 300 }, quiet: true });
 		const lines: string[] = [];
 		try {
@@ -39,17 +40,18 @@ describe('npm run demo', () => {
 			removeDemoFolders(lines);
 		}
 		const text = lines.join('\n');
-		expect(lines.filter((l) => /^\[\d\/8\] /.test(l))).toEqual([
-			'[1/8] Onboard a company  (examples/onboard-company.json)',
-			'[2/8] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
-			'[3/8] Daily order export  (examples/daily-order-export.json)',
-			'[4/8] New invoices feed  (examples/new-invoices-feed.json)',
-			'[5/8] Archive invoice files  (examples/archive-invoice-files.json)',
-			'[6/8] Account audit  (examples/account-audit.json)',
-			'[7/8] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
-			'[8/8] Delivery status alerts  (examples/delivery-status-alerts.json)',
+		expect(lines.filter((l) => /^\[\d\/9\] /.test(l))).toEqual([
+			'[1/9] Onboard a company  (examples/onboard-company.json)',
+			'[2/9] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
+			'[3/9] Daily order export  (examples/daily-order-export.json)',
+			'[4/9] New invoices feed  (examples/new-invoices-feed.json)',
+			'[5/9] Archive invoice files  (examples/archive-invoice-files.json)',
+			'[6/9] Account audit  (examples/account-audit.json)',
+			'[7/9] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
+			'[8/9] Chase unpaid invoices  (examples/chase-unpaid-invoices.json)',
+			'[9/9] Delivery status alerts  (examples/delivery-status-alerts.json)',
 		]);
-		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(8);
+		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(9);
 		// The onboarding run waited, the provider page was completed, and the run went on.
 		expect(text).toMatch(/- "Identify the signatory" started an identity check and paused the execution/);
 		expect(text).toMatch(/- the link on the waiting node \(its resume URL\) led to the provider page \(.*\/provider\/\.\.\.\)/);
@@ -77,6 +79,10 @@ describe('npm run demo', () => {
 		expect(text).toMatch(/\n\s+Pending: \d+ items?\s+OrderID=\d+ {2}Status=Pending/);
 		expect(text).toMatch(/\n\s+Error \/ Refused: \d+ items?\s*OrderID=\d+ {2}Status=(Error|Refused)/);
 		expect(text).toMatch(/FOLLOW UP: not delivered\s+\d+ items?\s+OrderNumber=\S+ {2}Customer=.+ {2}Problem=(Error|Refused) {2}Reason=/);
+		expect(text).toMatch(/- set-up: sent invoices \d+, \d+ \(partly paid\) and \d+ are 3, 20 and 45 days past due; \d+ is due in 10 days; \d+ is paid/);
+		expect(text).toMatch(/- run 1: reminders for \d+ \(final notice, EUR 302\.5\), \d+ \(second reminder, EUR 202\.5\), \d+ \(first reminder, EUR 302\.5\)/);
+		expect(text).toMatch(/- run 2 \(the same day\): 0 reminder\(s\) sent; "Not reminded yet" kept 0 of \d+/);
+		expect(text).toMatch(/Send the reminder\s+\d+ items?\s+OrderNumber=INV-\S+ {2}CustomerEmail=\S+ {2}Subject=(Final notice|Payment reminder): invoice INV-/);
 		expect(text).toMatch(/- published: the trigger registered 2 webhooks at the access point \(Message I, Message U\)/);
 		expect(text).toMatch(/- 5 signed calls -> 5 executions: Delivered 1, ALERT 2, no action 2/);
 		expect(text).toMatch(/ALERT: refused or error\s+1 item\s+alert=Invoice INV-\S+: REFUSED by the buyer/);
@@ -95,7 +101,7 @@ describe('npm run demo', () => {
 			await h.close();
 			removeDemoFolders(lines);
 		}
-		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(8);
+		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(9);
 		expect(lines.join('\n')).not.toContain('revoked-api-key');
 	});
 

@@ -23,6 +23,7 @@ const TEMPLATE_FILES = [
 	'account-audit.json',
 	'archive-invoice-files.json',
 	'chase-undelivered-invoices.json',
+	'chase-unpaid-invoices.json',
 	'daily-order-export.json',
 	'delivery-status-alerts.json',
 	'new-invoices-feed.json',
@@ -31,7 +32,7 @@ const TEMPLATE_FILES = [
 ];
 /** Core nodes that run in plain n8n-core (no task runner / isolated-vm, unlike the Code node). */
 const CORE_NODES = new Set(
-	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch', 'readWriteFile'].map(
+	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch', 'readWriteFile', 'removeDuplicates'].map(
 		(n) => `n8n-nodes-base.${n}`,
 	),
 );
@@ -158,7 +159,7 @@ describe('workflow templates (examples/*.json)', () => {
 	const description = (node: { type: string; typeVersion?: number }): INodeTypeDescription =>
 		h.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
 
-	it('ships the eight templates, and the demo has a scenario for every file in examples/', () => {
+	it('ships the nine templates, and the demo has a scenario for every file in examples/', () => {
 		expect(listExampleFiles()).toEqual(TEMPLATE_FILES);
 		expect(SCENARIOS.map((s: { file: string }) => s.file).sort()).toEqual(TEMPLATE_FILES);
 	});
@@ -682,6 +683,112 @@ describe('workflow templates (examples/*.json)', () => {
 				NextStep: expect.stringContaining('credit note'),
 			});
 			expect(result.output('Chase the customer')).toEqual(followUp);
+		});
+	});
+
+	describe('chase-unpaid-invoices.json', () => {
+		const DAY = 86_400_000;
+		const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+		/** One workflow (its id), as n8n keeps Remove Duplicates' memory per workflow. */
+		const chase = () => ({ ...template('chase-unpaid-invoices.json'), id: 'test-chase-unpaid-invoices' });
+		const headers = () => ({ apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' });
+		async function call(method: string, path: string, body: unknown): Promise<unknown> {
+			const res = await fetch(`${emu.url}${path}`, { method, headers: headers(), body: JSON.stringify(body) });
+			expect(res.status).toBe(200);
+			const text = await res.text();
+			return text ? JSON.parse(text) : undefined;
+		}
+		/** A sales invoice of 302.50 due `dueDaysAgo` days ago (negative: still to come), sent over Peppol unless `send` is false. */
+		async function invoice(dueDaysAgo: number, { send = true, direction = 'Income' } = {}): Promise<number> {
+			const due = Date.now() - dueDaysAgo * DAY;
+			const id = Number(
+				await call('POST', '/v1/orders', {
+					OrderType: 'Invoice',
+					OrderDirection: direction,
+					OrderDate: date(due - 30 * DAY),
+					ExpiryDate: date(due),
+					Customer: { Name: 'Herinnering BV', VATNumber: 'BE0123456749', Email: 'boekhouding@herinnering.example', PartyType: 'Customer' },
+					Supplier: direction === 'Cost' ? { Name: 'Supplier NV' } : undefined,
+					OrderLines: [{ Quantity: 1, Description: 'Consulting', UnitPriceExcl: 250, VATPercentage: 21 }],
+				}),
+			);
+			if (send) await call('POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+			return id;
+		}
+		const pay = (id: number, amount: number) => call('POST', `/v1/orders/${id}/payments`, { Amount: amount, PaymentDate: date(Date.now() - DAY), Reference: `test-${id}-${amount}` });
+
+		it('reminds each sent sales invoice past due that still owes money, once per stage (first, second, final notice)', async () => {
+			const { installDeduplicationStore } = await import('../harness/webhookTrigger');
+			installDeduplicationStore(h.loaded.env.core);
+			const first = await invoice(3);
+			const second = await invoice(20);
+			const final = await invoice(45);
+			const partlyPaid = await invoice(5);
+			await pay(partlyPaid, 100);
+			const paid = await invoice(10);
+			await pay(paid, 302.5);
+			const notDue = await invoice(-10);
+			const dueToday = await invoice(0);
+			const neverSent = await invoice(30, { send: false });
+			const purchase = await invoice(30, { direction: 'Cost' });
+			emu.clearRequests();
+
+			const run1 = (await h.run(chase())).assertSuccess();
+
+			// The list: what the contract's OData allows (eq, a date compared with le), every page; then each invoice read whole.
+			const lists = emu.requests.filter((r: { path: string }) => r.path === '/v1/orders');
+			const yesterday = DateTime.now().setZone(getGlobalState().defaultTimezone).minus({ days: 1 }).toFormat('yyyy-MM-dd');
+			expect(lists[0].query).toMatchObject({
+				$filter: `OrderType eq 'Invoice' and OrderDirection eq 'Income' and IsSent eq true and Paid eq false and ExpiryDate le DateTime'${yesterday}'`,
+				$orderby: 'ExpiryDate',
+			});
+			const listed = run1.output('Unpaid invoices past due').map((o) => o.OrderID as number);
+			expect(listed).toEqual(expect.arrayContaining([first, second, final, partlyPaid]));
+			for (const id of [paid, notDue, dueToday, neverSent, purchase]) expect(listed).not.toContain(id);
+			const reads = emu.requests.filter((r: { method: string; path: string }) => r.method === 'GET' && /^\/v1\/orders?\/\d+$/.test(r.path));
+			expect(reads).toHaveLength(listed.length);
+
+			const [owing] = run1.outputs('Still owes money?');
+			for (const o of owing) {
+				expect(o.ToPay as number).toBeGreaterThan(0);
+				expect(['Paid', 'Credited', 'Canceled', 'Refused']).not.toContain(o.OrderStatus);
+			}
+			const sent = run1.output('Send the reminder');
+			expect(sent.map((r) => r.OrderID).sort()).toEqual(owing.map((o) => o.OrderID).sort());
+			const byId = new Map(sent.map((r) => [r.OrderID as number, r]));
+			const number = (id: number) => emu.store.findOrder(id)?.order.OrderNumber as string;
+			const reference = (id: number) => emu.store.findOrder(id)?.order.PaymentReference as string;
+			expect(byId.get(final)).toEqual({
+				OrderID: final,
+				OrderNumber: number(final),
+				Customer: 'Herinnering BV',
+				CustomerEmail: 'boekhouding@herinnering.example',
+				AmountDue: 302.5,
+				Currency: 'EUR',
+				DueDate: date(Date.now() - 45 * DAY),
+				DaysOverdue: 45,
+				PaymentReference: reference(final),
+				Stage: 'final notice',
+				ReminderKey: `${final}:final notice`,
+				Subject: `Final notice: invoice ${number(final)} is 45 days overdue`,
+				Message: `Our invoice ${number(final)} of EUR 302.50, due on ${date(Date.now() - 45 * DAY)}, is still unpaid (45 days overdue). Please pay it with payment reference ${reference(final)}. This is our final reminder. If you have paid it already, please ignore this message.`,
+			});
+			expect(byId.get(second)).toMatchObject({ Stage: 'second reminder', DaysOverdue: 20, Subject: `Payment reminder: invoice ${number(second)} is 20 days overdue` });
+			expect(byId.get(first)).toMatchObject({ Stage: 'first reminder', DaysOverdue: 3 });
+			expect(byId.get(partlyPaid)).toMatchObject({ Stage: 'first reminder', AmountDue: 202.5 });
+			expect(String(byId.get(first)!.Message)).not.toContain('final reminder');
+
+			// The same day again: nothing is sent twice.
+			const run2 = (await h.run(chase())).assertSuccess();
+			expect(run2.output('Reminder to send').map((r) => r.OrderID).sort()).toEqual(sent.map((r) => r.OrderID).sort());
+			expect(run2.executed('Send the reminder')).toBe(false);
+
+			// Two weeks later (the due date moved back 14 days): the 3-day invoice reaches the second stage, once.
+			emu.store.findOrder(first)!.order.ExpiryDate = date(Date.now() - 17 * DAY);
+			const run3 = (await h.run(chase())).assertSuccess();
+			expect(run3.output('Send the reminder')).toEqual([expect.objectContaining({ OrderID: first, Stage: 'second reminder', DaysOverdue: 17 })]);
+			const run4 = (await h.run(chase())).assertSuccess();
+			expect(run4.executed('Send the reminder')).toBe(false);
 		});
 	});
 
