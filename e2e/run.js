@@ -203,6 +203,20 @@ async function main() {
 				});
 			}
 
+			if (!ARGS.has('--skip-browser')) {
+				await step("every template imported through the editor's Import > From file and run from the canvas, without opening a node (onboarding: the waiting node's link)", async (fail) => {
+					const { openEditor } = require('./lib/browser');
+					const { checkEditorImport } = require('./lib/editorImport');
+					const editor = await openEditor({ tc, base: server.base });
+					try {
+						const out = await checkEditorImport({ page: editor.page, rest, baseUrl: server.base, templates, artifactsDir: ARTIFACTS, log: (line) => log(`   ${line}`) });
+						out.problems.forEach(fail);
+					} finally {
+						await editor.close();
+					}
+				});
+			}
+
 			for (const p of polling) {
 				await step(`scheduled poll of ${p.t.label} emits the new orders`, async (fail) => {
 					const exec = await waitForExecution(rest, p.t.prepared.id, { status: ['success', 'error', 'crashed'], timeoutMs: 150000 });

@@ -45,14 +45,8 @@ export const authenticationProperty: INodeProperties = {
  * shownFor('apiKey') }` and `{ name: 'accessPointOAuth2Api', required: true, displayOptions:
  * shownFor('oAuth2') }`: the community lint reads testedBy there and n8n's lint rules expect
  * objects. n8n shows an OAuth2 credential as connected or not and tests it declaratively.
- *
- * The API key (the default Authentication) is written as "hidden for OAuth2", not "shown for API
- * Key": n8n leaves a default out of a saved or exported workflow, and the editor's import fills in
- * a credential only for the types a node shows on the parameters as imported, so with "shown for
- * API Key" an imported template never got its credential (README, Workflow templates).
  */
 export function shownFor(method: AuthenticationMethod, show: Record<string, string[]> = {}): ICredentialsDisplayOptions {
-	if (method === 'apiKey') return { ...(Object.keys(show).length ? { show } : {}), hide: { authentication: ['oAuth2'] } };
 	return { show: { ...show, authentication: [method] } };
 }
 
