@@ -14,8 +14,9 @@
  *  - the onboarding run waits at the identity check and the editor shows the way on: the
  *    canvas draws no item count on a branch of the waiting node, its output pane shows the
  *    waiting tooltip with the link "Open the identity check" (the run's signed resume URL),
- *    and following that link in the browser, through the emulator's provider page, resumes the
- *    run to "Ready to send invoices". Screenshots: import-<template>.png, onboarding-*.png.
+ *    and the logs under the canvas show the same; following that link in the browser, through the
+ *    emulator's provider page, resumes the run to "Ready to send invoices".
+ *    Screenshots: import-<template>.png, onboarding-*.png.
  *
  * How each template is started: the Execute workflow button (Manual, Schedule and Order
  * Trigger: n8n runs the poll once); the AccessPoint Trigger listens for a test event, and the
@@ -41,6 +42,8 @@ const SEL = {
 	ndv: '[data-test-id="ndv"]',
 	output: '[data-test-id="output-panel"]',
 	edgeLabel: '[data-test-id="edge-label"]',
+	logs: '[data-test-id="logs-panel"]',
+	logsHeader: '[data-test-id="logs-overview-header"]',
 	toast: '.el-notification',
 };
 const STICKY = 'n8n-nodes-base.stickyNote';
@@ -243,8 +246,19 @@ async function onboardingInTheEditor({ page, rest, id, before, emu, shot, say, p
 	say(`onboarding: the output pane of "${WAITING_NODE}" shows "${pane.slice(0, 160)}"; its link is ${href === resumeUrl ? "the run's signed resume URL" : href} -> onboarding-waiting-output-pane.png`);
 	if (!resumeUrl || href !== resumeUrl) problems.push(`onboarding: the output pane's link ${href} is not the run's resume URL ${resumeUrl}`);
 
+	// The logs under the canvas show the same waiting view for the node.
+	await page.keyboard.press('Escape');
+	await page.locator(SEL.ndv).waitFor({ state: 'hidden', timeout: 10000 }).catch(() => {});
+	await page.locator(SEL.logsHeader).first().click();
+	const logsLink = page.locator(`${SEL.logs} a`, { hasText: 'Open the identity check' }).first();
+	const inLogs = await logsLink.waitFor({ timeout: 20000 }).then(() => true, () => false);
+	const logsHref = inLogs ? await logsLink.getAttribute('href') : undefined;
+	await page.screenshot({ path: shot('onboarding-waiting-logs.png') });
+	if (!inLogs || logsHref !== resumeUrl) problems.push(`onboarding: the logs do not show the link to the identity check (${inLogs ? logsHref : 'no link'})`);
+	else say('onboarding: the logs under the canvas show the same "Open the identity check" link -> onboarding-waiting-logs.png');
+
 	// Follow it as the user does: a new tab, the provider's page, "Confirm", back to n8n.
-	const [tab] = await Promise.all([page.context().waitForEvent('page', { timeout: 15000 }), link.click()]);
+	const [tab] = await Promise.all([page.context().waitForEvent('page', { timeout: 15000 }), (inLogs ? logsLink : link).click()]);
 	await tab.waitForLoadState('domcontentloaded');
 	const providerPage = tab.url();
 	if (!/\/provider\/[^/?#]+/.test(providerPage)) problems.push(`onboarding: the link opened ${providerPage}, not the provider page`);
@@ -256,7 +270,6 @@ async function onboardingInTheEditor({ page, rest, id, before, emu, shot, say, p
 	await tab.screenshot({ path: shot('onboarding-browser-back.png') });
 	say(`onboarding: the link opened the provider page (${providerPage.replace(/[^/]+$/, '...')}); confirmed there, the browser came back to n8n: "${answer.slice(0, 80)}" -> onboarding-browser-back.png`);
 	await tab.close();
-	await page.keyboard.press('Escape');
 	const done = await execution(rest, id, { after: before, statuses: ['success', 'error', 'crashed', 'canceled'], timeoutMs: 60000 });
 	await sleep(1500);
 	await page.screenshot({ path: shot('onboarding-done-canvas.png') });
