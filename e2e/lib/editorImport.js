@@ -20,13 +20,18 @@
  *
  * How each template is started: the Execute workflow button (Manual, Schedule and Order
  * Trigger: n8n runs the poll once); the AccessPoint Trigger listens for a test event, and the
- * emulator then refuses an invoice (one signed call to n8n's test webhook URL).
+ * emulator then refuses an invoice (one signed call to n8n's test webhook URL). The one step a
+ * template's note asks before a run is done as a user does it: the archive template's folder is
+ * created (n8n's Write node does not create it); where n8n may not write there (the template's
+ * folder is Docker's: /home/node/.n8n-files), the run fails and says so.
  *
  * A fresh emulator and a credential pointing at it are created for this check (the CLI steps
  * already registered the onboarding company in the shared one), and removed after.
  *
  * checkEditorImport({ page, rest, baseUrl, templates, artifactsDir, repo, log }) -> { problems, lines }
  */
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const T = require('./templates');
@@ -136,6 +141,7 @@ async function checkEditorImport({ page, rest, baseUrl, templates, artifactsDir,
 	});
 	say(`credential "${credential.name}" (${credential.id}) -> a fresh emulator ${emu.url}; the import must pick it (the newest)`);
 	const created = [];
+	const madeFolders = [];
 	try {
 		for (const t of templates) {
 			const file = path.join(t.dir, t.file);
@@ -144,6 +150,14 @@ async function checkEditorImport({ page, rest, baseUrl, templates, artifactsDir,
 			try {
 				const setup = await T.runSetup(t, emu);
 				if (setup) say(`${what}: set-up ${setup}`);
+				for (const folder of writeFolders(t.workflow)) {
+					if (fs.existsSync(folder)) continue;
+					let top = folder;
+					while (!fs.existsSync(path.dirname(top))) top = path.dirname(top);
+					fs.mkdirSync(folder, { recursive: true });
+					madeFolders.push(top); // removed after the check, with what the run wrote there
+					say(`${what}: the one step its note asks before a run: created the folder ${folder} (n8n's Write node does not)`);
+				}
 				await page.goto(`${base}/workflow/new`);
 				await page.locator(SEL.firstStep).first().waitFor({ timeout: 60000 });
 				await importFromFile(page, file);
@@ -193,8 +207,24 @@ async function checkEditorImport({ page, rest, baseUrl, templates, artifactsDir,
 		for (const id of created) await rest.request('DELETE', `/rest/workflows/${id}`).catch(() => {});
 		await rest.request('DELETE', `/rest/credentials/${credential.id}`).catch(() => {});
 		await emu.close();
+		for (const folder of madeFolders) fs.rmSync(folder, { recursive: true, force: true });
 	}
 	return { problems, lines };
+}
+
+/**
+ * The folders a template's Read/Write Files from Disk nodes write into (the fixed part of the
+ * file name before any expression; `~` is the home of the user n8n runs as, as n8n reads it).
+ */
+function writeFolders(workflow) {
+	const folders = new Set();
+	for (const node of workflow.nodes) {
+		if (node.type !== 'n8n-nodes-base.readWriteFile' || node.parameters.operation !== 'write') continue;
+		const fixed = String(node.parameters.fileName || '').replace(/^=/, '').split('{{')[0];
+		const dir = fixed.endsWith('/') ? fixed : path.dirname(fixed);
+		if (dir && dir !== '.') folders.add(dir.startsWith('~') ? path.join(os.homedir(), dir.slice(1)) : path.resolve(dir));
+	}
+	return [...folders];
 }
 
 /** The AccessPoint Trigger listens for a test event; the emulator then refuses a sent invoice (one signed call). */
