@@ -147,7 +147,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		const tooltip = (operation: string) => {
 			const wf = startAndWaitWorkflow({ registrationId: byId(id), operation });
 			const workflow = new Workflow({ nodes: wf.nodes.map((n, i) => ({ id: String(i), typeVersion: 1, position: [0, 0], ...n })) as INode[], connections: wf.connections as never, active: false, nodeTypes: h.nodeTypes });
-			const execution = { id: waiting.executionId, mode: 'test', resumeUrl, resumeFormUrl: '' };
+			const execution = { id: String(waiting.executionId), mode: 'test' as const, resumeUrl, resumeFormUrl: '' };
 			return String(workflow.expression.getSimpleParameterValue(workflow.getNode('Identify')!, description.waitingNodeTooltip!, 'internal', { $execution: execution }));
 		};
 		const shown = tooltip('startAndWait');
