@@ -229,6 +229,8 @@ function writeFolders(workflow) {
 
 /** The AccessPoint Trigger listens for a test event; the emulator then refuses a sent invoice (one signed call). */
 async function webhookInTheEditor({ page, rest, id, before, emu, say }) {
+	// Sent over Peppol with no outcome of its own later, so the one event while listening is the refusal.
+	emu.config.deliveryOutcome = 'Pending';
 	const order = await T.api(emu, 'POST', '/v1/orders', {
 		OrderType: 'Invoice',
 		OrderDirection: 'Income',
@@ -238,6 +240,9 @@ async function webhookInTheEditor({ page, rest, id, before, emu, say }) {
 	});
 	const orderId = Number(order && typeof order === 'object' ? order.OrderID : order);
 	await T.api(emu, 'POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [orderId] });
+	// Delivered before listening: the refusal is then the one new step (a refusal of a pending invoice is delivered first).
+	emu.delivery.set(orderId, 'Delivered', { info: 'Delivered (editor import e2e)' });
+	await emu.webhooks.settle();
 	await page.locator(SEL.execute).first().click();
 	const until = Date.now() + 30000;
 	while (!emu.webhooks.list().some((w) => /\/webhook-test\//.test(w.WebhookURL)) && Date.now() < until) await sleep(250);
