@@ -165,8 +165,13 @@ async function main() {
 
 			for (const { t, run } of waiting) {
 				await step(`resume ${t.label} through the identity provider redirect`, async (fail) => {
-					const url = T.findProviderUrl(run);
-					if (!url) throw new Error('no provider URL in the waiting node output');
+					// The link the editor shows on the waiting node: its resume URL, which sends a visit without a result on to the provider.
+					const link = T.waitingLink(run);
+					if (!link) throw new Error('the waiting node put no resume URL in its run\'s metadata (the editor\'s link)');
+					const opened = await fetch(link, { redirect: 'manual' });
+					const url = opened.headers.get('location');
+					log(`   the waiting node's link answered HTTP ${opened.status} -> ${url ? url.replace(/[^/]+$/, '...') : 'no redirect'}`);
+					if (opened.status !== 302 || !url || url !== T.findProviderUrl(run)) throw new Error(`the waiting node's link did not lead to the session's provider page (HTTP ${opened.status}, ${url})`);
 					const done = await emu.provider.complete(url, 'success');
 					if (!done.location) throw new Error(`provider answered ${done.status} without a redirect`);
 					log(`   provider -> ${done.location.replace(/[?#].*$/, '?...')}`);
@@ -217,6 +222,20 @@ async function main() {
 					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel, binary, money, oauth] });
 					for (const l of out.lines) log(`   ${l}`);
 					out.problems.forEach(fail);
+				});
+			}
+
+			if (!ARGS.has('--skip-browser')) {
+				await step("every template imported through the editor's Import > From file and run from the canvas, without opening a node (onboarding: the waiting node's link)", async (fail) => {
+					const { openEditor } = require('./lib/browser');
+					const { checkEditorImport } = require('./lib/editorImport');
+					const editor = await openEditor({ tc, base: server.base });
+					try {
+						const out = await checkEditorImport({ page: editor.page, rest, baseUrl: server.base, templates, artifactsDir: ARTIFACTS, log: (line) => log(`   ${line}`) });
+						out.problems.forEach(fail);
+					} finally {
+						await editor.close();
+					}
 				});
 			}
 

@@ -28,6 +28,7 @@ const OUTPUT_LABELS = {
 	[`${PKG}.accessPointPeppolLookup`]: ['Can Receive', 'Cannot Receive'],
 	[`${PKG}.accessPointIdentification`]: ['Not Identified', 'Identified'],
 	[`${PKG}.accessPointOrder`]: ['Delivered', 'Pending', 'Error / Refused'],
+	'n8n-nodes-base.removeDuplicates': ['Kept', 'Discarded'],
 };
 
 // ---- templates ------------------------------------------------------------------------------
@@ -141,10 +142,16 @@ const SCENARIOS = [
 		async run(h, note) {
 			const waiting = await h.run(loadTemplate(this.file));
 			if (waiting.status !== 'waiting') return waiting;
-			const [session] = waiting.output(waiting.waiting.nodeName);
-			note(`"${waiting.waiting.nodeName}" started an identity check and paused the execution (waiting for the browser)`);
-			const provider = await h.emulator.provider.complete(session.providerUrl, 'success');
-			note(`the signatory completed the provider page (${session.providerUrl.replace(/[^/]+$/, '...')}): success`);
+			const node = waiting.waiting.nodeName;
+			note(`"${node}" started an identity check and paused the execution (waiting for the browser)`);
+			// The link n8n's editor shows on the waiting node: the run's resume URL, which leads to the provider.
+			const link = waiting.task(node).metadata.resumeUrl;
+			const opened = await h.resume(waiting, { url: link });
+			const providerUrl = opened.response.headers.location;
+			if (opened.result || !providerUrl) throw new Error(`the waiting node's link answered ${opened.response.status} without leading to the provider`);
+			note(`the link on the waiting node (its resume URL) led to the provider page (${providerUrl.replace(/[^/]+$/, '...')})`);
+			const provider = await h.emulator.provider.complete(providerUrl, 'success');
+			note('the signatory completed the provider page: success');
 			if (!provider.location) throw new Error(`the provider page answered ${provider.status} without a redirect`);
 			const { response, result } = await h.resume(waiting, { url: provider.location });
 			note(`the browser came back to the execution's resume URL (HTTP ${response.status}); the run continued`);
@@ -320,6 +327,60 @@ const SCENARIOS = [
 			}
 			note(`set-up: three days ago invoices ${sent.join(', ')} went out over Peppol; one is still pending, one failed, one was refused`);
 			return await h.run(loadTemplate(this.file));
+		},
+	},
+	{
+		file: 'chase-unpaid-invoices.json',
+		title: 'Chase unpaid invoices',
+		summary: 'Schedule -> sent sales invoices past due, not paid -> full invoice -> still owes money? -> reminder (first, second, final notice) -> each reminder once',
+		expect: { 'Send the reminder': 3 },
+		fields: {
+			'Unpaid invoices past due': ['OrderID', 'OrderNumber', 'ExpiryDate', 'ToPay'],
+			'Full invoice': ['OrderID', 'OrderNumber', 'ToPay', 'OrderStatus'],
+			'Still owes money?': ['OrderID', 'OrderNumber', 'ToPay', 'ExpiryDate'],
+			'Reminder to send': ['OrderNumber', 'AmountDue', 'DaysOverdue', 'Stage'],
+			'Not reminded yet': ['OrderNumber', 'Stage'],
+			'Send the reminder': ['OrderNumber', 'CustomerEmail', 'Subject'],
+		},
+		async run(h, note) {
+			const { installDeduplicationStore } = require(path.join(HARNESS_DIR, 'webhookTrigger'));
+			installDeduplicationStore(h.loaded.env.core); // n8n's Remove Duplicates memory (a database table in n8n)
+			const day = 24 * 60 * 60 * 1000;
+			const date = (ms) => new Date(ms).toISOString().slice(0, 10);
+			const invoice = async (dueDaysAgo, description) => {
+				const due = Date.now() - dueDaysAgo * day;
+				const created = await emulatorApi(h, 'POST', '/v1/orders', {
+					OrderType: 'Invoice',
+					OrderDirection: 'Income',
+					OrderDate: date(due - 30 * day),
+					ExpiryDate: date(due),
+					Customer: { Name: 'Reminder Demo BV', VATNumber: 'BE0123456749', Email: 'accounts@reminder-demo.example', PartyType: 'Customer' },
+					OrderLines: [{ Quantity: 1, Description: description, UnitPriceExcl: 250, VATPercentage: 21 }],
+				});
+				const id = Number(created && typeof created === 'object' ? created.OrderID : created);
+				await emulatorApi(h, 'POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+				return id;
+			};
+			const due = { 3: await invoice(3, 'Consulting, June'), 20: await invoice(20, 'Licences, May'), 45: await invoice(45, 'Support, April') };
+			const notDue = await invoice(-10, 'Consulting, July');
+			const paid = await invoice(20, 'Training, May');
+			await emulatorApi(h, 'POST', `/v1/orders/${due[20]}/payments`, { Amount: 100, PaymentDate: date(Date.now() - day), Reference: 'demo-part' });
+			await emulatorApi(h, 'POST', `/v1/orders/${paid}/payments`, { Amount: 302.5, PaymentDate: date(Date.now() - day), Reference: 'demo-full' });
+			note(`set-up: sent invoices ${due[3]}, ${due[20]} (partly paid) and ${due[45]} are 3, 20 and 45 days past due; ${notDue} is due in 10 days; ${paid} is paid`);
+			// One workflow, run twice: n8n keeps Remove Duplicates' memory per workflow (its id).
+			const workflow = () => ({ ...loadTemplate(this.file), id: 'demo-chase-unpaid-invoices' });
+			const first = await h.run(workflow());
+			if (first.status !== 'success') return first;
+			const mine = new Set(Object.values(due));
+			const reminded = first.items('Send the reminder').map((i) => i.json).filter((r) => mine.has(r.OrderID));
+			note(`run 1: reminders for ${reminded.map((r) => `${r.OrderID} (${r.Stage}, ${r.Currency} ${r.AmountDue})`).join(', ')}${first.items('Send the reminder').length > reminded.length ? ` and ${first.items('Send the reminder').length - reminded.length} overdue invoice(s) of the seed` : ''}`);
+			if (reminded.length !== 3) throw new Error(`run 1 reminded ${reminded.length} of the 3 overdue invoices`);
+			if (first.items('Send the reminder').some((i) => i.json.OrderID === notDue || i.json.OrderID === paid)) throw new Error('run 1 reminded an invoice that is not due or paid');
+			const second = await h.run(workflow());
+			const again = second.status !== 'success' ? -1 : second.executed('Send the reminder') ? second.items('Send the reminder').length : 0;
+			note(`run 2 (the same day): ${again} reminder(s) sent; "Not reminded yet" kept ${second.items('Not reminded yet').length} of ${second.items('Reminder to send').length}`);
+			if (again !== 0) throw new Error(`run 2 sent ${again} reminder(s) again`);
+			return first;
 		},
 	},
 	{
@@ -591,11 +652,12 @@ const HOW_TO = [
 	'     (once published: Settings > Community Nodes > Install > n8n-nodes-access-point).',
 	'  3. In n8n, create an "AccessPoint API" credential: Environment Custom,',
 	'     Base URL http://127.0.0.1:3999, API Key emu-api-key, Party ID 100001.',
-	'     Keep the name n8n suggests ("AccessPoint account"): imported templates then select it.',
-	'  4. Workflows > Import from File: pick a file in examples/. Check the credential in each',
-	'     AccessPoint node and click Execute workflow. The sticky notes explain every step.',
-	'     For the onboarding template, open providerUrl from the waiting node in a browser and',
-	'     click "Confirm identity" (n8n must run on localhost for the emulator to accept it).',
+	'     Create it before importing: n8n then fills it in every AccessPoint node.',
+	'  4. In a workflow, ... > Import > From file: pick a file in examples/ and click',
+	'     Execute workflow. The sticky notes explain every step.',
+	'     For the onboarding template, open the waiting node "Identify the signatory" (or the',
+	'     logs) and click "Open the identity check", then "Confirm identity" on the provider page',
+	'     (n8n must run on localhost for the emulator to accept it).',
 	'     The delivery status alerts template is published instead: the emulator then calls',
 	'     n8n\'s webhook URL (http is accepted on localhost only; the real service needs https).',
 ];

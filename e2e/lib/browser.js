@@ -69,14 +69,11 @@ async function openWorkflow(page, base, workflow) {
 }
 
 /**
- * `also`: more checks that need the logged-in editor, each `async (page) => { problems, lines }`
- * (the node panel, the OAuth2 sign-in); they run after the templates, in order.
+ * Headless Chromium on a fresh profile, signed in through n8n's sign-in form. Resolves
+ * { page, context, pageErrors, signedIn: '<path after login>', close() }.
  */
-async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
+async function openEditor({ tc, base }) {
 	const { chromium } = require(tc.playwright.module);
-	const problems = [];
-	const lines = [];
-	const shot = (name) => path.join(artifacts, name);
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-e2e-chromium-'));
 	// launchPersistentContext owns --user-data-dir; it is passed here as the probe does, and must match.
 	const context = await chromium.launchPersistentContext(userDataDir, {
@@ -85,18 +82,39 @@ async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
 		args: chromiumArgs(userDataDir).filter((a) => !a.startsWith('--user-data-dir')),
 		viewport: { width: 1440, height: 900 },
 	});
+	const close = async () => {
+		await context.close();
+		fs.rmSync(userDataDir, { recursive: true, force: true });
+	};
 	const pageErrors = [];
 	try {
 		const page = context.pages()[0] || (await context.newPage());
 		page.on('pageerror', (e) => pageErrors.push(e.message));
-
 		await page.goto(`${base}/signin`);
 		await page.locator('input[name="emailOrLdapLoginId"]').waitFor({ timeout: 60000 });
 		await page.fill('input[name="emailOrLdapLoginId"]', OWNER.email);
 		await page.fill('input[name="password"]', OWNER.password);
 		await page.click('[data-test-id="form-submit-button"]');
 		await page.waitForURL((u) => !String(u).includes('/signin'), { timeout: 30000 });
-		lines.push(`logged in through the sign-in form -> ${new URL(page.url()).pathname}`);
+		return { page, context, pageErrors, signedIn: new URL(page.url()).pathname, close };
+	} catch (error) {
+		await close();
+		throw error;
+	}
+}
+
+/**
+ * `also`: more checks that need the logged-in editor, each `async (page) => { problems, lines }`
+ * (the node panel, the OAuth2 sign-in); they run after the templates, in order.
+ */
+async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
+	const problems = [];
+	const lines = [];
+	const shot = (name) => path.join(artifacts, name);
+	const editor = await openEditor({ tc, base });
+	const { page, pageErrors } = editor;
+	try {
+		lines.push(`logged in through the sign-in form -> ${editor.signedIn}`);
 
 		await openWorkflow(page, base, CANARY);
 		const canary = await nodesWithIssues(page);
@@ -155,10 +173,9 @@ async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
 		}
 		if (pageErrors.length) lines.push(`page errors (not failing): ${pageErrors.slice(0, 3).join(' | ')}`);
 	} finally {
-		await context.close();
-		fs.rmSync(userDataDir, { recursive: true, force: true });
+		await editor.close();
 	}
 	return { problems, lines };
 }
 
-module.exports = { runEditorChecks, CANARY, ISSUE_MARKERS };
+module.exports = { runEditorChecks, openEditor, nodesWithIssues, CANARY, ISSUE_MARKERS };

@@ -59,7 +59,7 @@ function oauthWorkflow(template, credential) {
 	}
 	for (const node of wf.nodes) {
 		if (!T.isOurs(node)) continue;
-		node.parameters = { authentication: 'oAuth2', ...node.parameters };
+		node.parameters = { ...node.parameters, authentication: 'oAuth2' };
 		node.credentials = { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
 	}
 	return { name: `[e2e] ${wf.name} (OAuth2)`, nodes: wf.nodes, connections: wf.connections, settings: { executionOrder: 'v1', ...(wf.settings || {}) } };

@@ -29,6 +29,8 @@ const SEARCHES = Object.freeze([
 	['billit', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger']],
 	['inbox', ['accessPointInbox']],
 	['supplier invoice', ['accessPointInbox']],
+	// The package's name as two words (issue 28): the codex alias "access point" of every node.
+	['access point', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger', 'accessPointTrigger', 'accessPointInbox', 'accessPointInboxTrigger']],
 ]);
 
 const SEL = {

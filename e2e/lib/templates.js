@@ -37,6 +37,8 @@ const SCENARIOS = {
 	'daily-order-export.json': { start: 'cli', expect: { 'Export row': 1 } },
 	// The emulator's seed has Peppol invoices refused 1 to 30 days ago: they reach the follow-up branch.
 	'chase-undelivered-invoices.json': { start: 'cli', expect: { 'FOLLOW UP: not delivered': 1 } },
+	// The seed has sent sales invoices past due and unpaid: they get their reminder (each stage once).
+	'chase-unpaid-invoices.json': { start: 'cli', expect: { 'Send the reminder': 1 } },
 	'new-invoices-feed.json': {
 		start: 'activate',
 		// Added to the emulator after the activation poll: 2 sales invoices, 1 purchase invoice, 1 credit note.
@@ -378,22 +380,37 @@ function triggerItems(run, trigger) {
 	return tasks.flatMap((task) => ((task.data && task.data.main) || []).flatMap((out) => out || [])).map((i) => i.json || {});
 }
 
-/** The string field of any output item of `nodeName` that looks like the emulator's provider page. */
+/**
+ * The string field that looks like the emulator's provider page in any output item of `nodeName`,
+ * or in the input the waiting node keeps on the execution stack (the session it waits for: the
+ * Identification node outputs nothing while it waits).
+ */
 function findProviderUrl(run, nodeName) {
 	const runData = run.data.resultData.runData;
 	const names = nodeName ? [nodeName] : Object.keys(runData);
-	for (const name of names) {
-		for (const task of runData[name] || []) {
-			for (const items of (task.data && task.data.main) || []) {
-				for (const item of items || []) {
-					for (const v of Object.values(item.json || {})) {
-						if (typeof v === 'string' && /\/provider\/[^/?#]+/.test(v)) return v;
-					}
-				}
+	const lists = [];
+	for (const name of names) for (const task of runData[name] || []) lists.push(...((task.data && task.data.main) || []));
+	const stack = (run.data.executionData && run.data.executionData.nodeExecutionStack) || [];
+	for (const entry of stack) if (!nodeName || (entry.node && entry.node.name === nodeName)) lists.push(...((entry.data && entry.data.main) || []));
+	for (const items of lists) {
+		for (const item of items || []) {
+			for (const v of Object.values((item && item.json) || {})) {
+				if (typeof v === 'string' && /\/provider\/[^/?#]+/.test(v)) return v;
 			}
 		}
 	}
 	return undefined;
 }
 
-module.exports = { PKG, CREDENTIAL, api, SCENARIOS, expectationsFor, listTemplates, startOf, prepare, credentialFor, runSetup, judge, summarize, findProviderUrl, isOurs };
+/**
+ * The link n8n's editor shows on a waiting node (its waiting tooltip's `$execution.resumeUrl`):
+ * the signed resume URL the node put in its waiting run's metadata, or undefined.
+ */
+function waitingLink(run) {
+	const resultData = (run && run.data && run.data.resultData) || {};
+	const tasks = (resultData.runData || {})[resultData.lastNodeExecuted] || [];
+	const last = tasks[tasks.length - 1];
+	return (last && last.metadata && last.metadata.resumeUrl) || undefined;
+}
+
+module.exports = { PKG, CREDENTIAL, api, SCENARIOS, expectationsFor, listTemplates, startOf, prepare, credentialFor, runSetup, judge, summarize, findProviderUrl, waitingLink, isOurs };

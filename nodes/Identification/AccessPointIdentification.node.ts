@@ -22,6 +22,15 @@ import { identificationWebhook } from './actions/waiting';
 const OUTPUTS_EXPRESSION =
 	'={{ $parameter["operation"] === "start" ? ["main"] : [{ "type": "main", "displayName": "Not Identified" }, { "type": "main", "displayName": "Identified" }] }}';
 
+/**
+ * What n8n's editor shows of a waiting execution of this node: the output pane and the logs show
+ * this in place of the output. `$execution.resumeUrl` is the signed URL the node put in the run's
+ * metadata (actions/waiting.ts); opened without a result, it sends the browser on to the provider.
+ */
+const WAITING_TOOLTIP = `={{ $parameter["operation"] === "startAndWait"
+	? 'Waiting for the signatory. <a href="' + $execution.resumeUrl + '" target="_blank">Open the identity check</a>, or send this link to the signatory: it leads to the identity provider, and the run goes on once their browser comes back (within 5 minutes of the start, plus the extra wait).'
+	: 'Waiting for the browser of the signatory to come back from the identity provider: the link to open is providerUrl in the output of the Start node (within 5 minutes of the start, plus the extra wait).' }}`;
+
 export class AccessPointIdentification implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'AccessPoint Identification',
@@ -37,8 +46,7 @@ export class AccessPointIdentification implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
-		waitingNodeTooltip:
-			"Waiting for the user's browser to come back from the identity provider (at most 5 minutes after the start, plus the extra wait). The provider URL is in this node's output.",
+		waitingNodeTooltip: WAITING_TOOLTIP,
 		credentials: [
 			{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey', { operation: ['start', 'startAndWait'] }) },
 			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2', { operation: ['start', 'startAndWait'] }) },

@@ -4,7 +4,9 @@
  */
 import type { Reason } from './callback';
 
-const TEXT: Record<'identified' | 'notIdentified' | 'expired' | 'invalidRedirect', { title: string; body: string }> = {
+type PageKind = 'identified' | 'notIdentified' | 'expired' | 'invalidRedirect' | 'noLink';
+
+const TEXT: Record<PageKind, { title: string; body: string }> = {
 	identified: {
 		title: 'Identity confirmed',
 		body: 'Thank you. Your identity has been confirmed. You can close this window.',
@@ -21,9 +23,13 @@ const TEXT: Record<'identified' | 'notIdentified' | 'expired' | 'invalidRedirect
 		title: 'Identity not confirmed',
 		body: 'The identity check could not return to this page. Please contact the sender of your link.',
 	},
+	noLink: {
+		title: 'Open your identification link',
+		body: 'This address only receives the result of an identity check. Open the identification link you were sent to start it.',
+	},
 };
 
-export function resultPageKind(reason: Reason): keyof typeof TEXT {
+export function resultPageKind(reason: Reason): PageKind {
 	if (reason === 'identified') return 'identified';
 	if (reason === 'expired') return 'expired';
 	if (reason === 'invalid_redirect') return 'invalidRedirect';
@@ -31,7 +37,16 @@ export function resultPageKind(reason: Reason): keyof typeof TEXT {
 }
 
 export function resultPage(reason: Reason): string {
-	const { title, body } = TEXT[resultPageKind(reason)];
+	return page(resultPageKind(reason));
+}
+
+/** The page of a visit to the resume URL that carries no result and cannot be sent on to the provider. */
+export function noticePage(kind: 'expired' | 'noLink'): string {
+	return page(kind);
+}
+
+function page(kind: PageKind): string {
+	const { title, body } = TEXT[kind];
 	return [
 		'<!DOCTYPE html>',
 		'<html lang="en"><head><meta charset="utf-8">',
@@ -42,7 +57,7 @@ export function resultPage(reason: Reason): string {
 		'<style>body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center;background:#f6f7f9;color:#1f2328}main{max-width:28rem;padding:2rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12);text-align:center}h1{font-size:1.4rem;margin:0 0 .75rem}p{margin:0;line-height:1.5}</style>',
 		'</head><body><main>',
 		`<h1 id="title">${title}</h1>`,
-		`<p id="result" data-outcome="${resultPageKind(reason)}">${body}</p>`,
+		`<p id="result" data-outcome="${kind}">${body}</p>`,
 		'</main></body></html>',
 	].join('');
 }

@@ -641,4 +641,4 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 
 /** @typedef {Awaited<ReturnType<typeof webhookTrigger>>} WebhookTrigger */
 
-module.exports = { webhookTrigger, signature, WebhookExecution, REQUEST_TAG };
+module.exports = { webhookTrigger, signature, WebhookExecution, REQUEST_TAG, installDeduplicationStore };

@@ -24,6 +24,10 @@ const TERMS: Array<[string, string[]]> = [
 	['e-invoicing', ALL],
 	['peppol', ALL],
 	['billit', ALL],
+	// The package's own name written as two words, as people say it (issue 28).
+	['access point', ALL],
+	['Access Point', ALL],
+	['access point order', ['accessPointOrder', 'accessPointOrderTrigger']],
 	['Billit', ALL],
 	['UBL', INVOICES],
 	['credit note', INVOICES],

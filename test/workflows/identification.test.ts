@@ -1,6 +1,6 @@
 import { generateUrlSignature, prepareUrlForSigning, WAITING_TOKEN_QUERY_PARAM } from 'n8n-core';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, Workflow } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { createRegistration } from '../../emulator/routes/registrations';
 import { createHarness, request } from '../harness';
@@ -62,7 +62,16 @@ describe('Identification node against the emulator (waiting executions)', () => 
 	const startCalls = (): LoggedRequest[] =>
 		(h.emulator.requests as LoggedRequest[]).filter((r) => r.method === 'POST' && /\/identification$/.test(r.path));
 
-	const waitingProviderUrl = (r: HarnessResult): string => String(r.output('Identify', 0)[0].providerUrl);
+	/**
+	 * The provider URL as a user reaches it: the link of the waiting node's tooltip (the resume URL
+	 * in the run's metadata), opened without a result, redirects there and leaves the run waiting.
+	 */
+	const waitingProviderUrl = async (r: HarnessResult): Promise<string> => {
+		const link = String(r.task('Identify')?.metadata?.resumeUrl);
+		const { response, result } = await h.resume(r, { url: link });
+		expect([response.status, result]).toEqual([302, undefined]);
+		return String(response.headers.location);
+	};
 
 	const registrationReads = (id: number): LoggedRequest[] =>
 		(h.emulator.requests as LoggedRequest[]).filter((r) => r.method === 'GET' && r.path === `/v1/einvoices/registrations/${id}`);
@@ -93,14 +102,20 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(call.headers.partyid).toBe(h.emulator.credentials.partyId);
 		expect(call.body).toEqual({ IdentificationProviderTC: 'itsme', RedirectURL: resumeUrl });
 
-		// While waiting, the node shows the provider URL and the window.
-		const shown = waiting.output('Identify', 0)[0];
-		expect(shown).toMatchObject({ waiting: true, identified: false, RegistrationID: id });
-		expect(waitingProviderUrl(waiting)).toMatch(new RegExp(`^${h.emulator.url}/provider/`));
-		expect(Date.parse(String(shown.expiresAt)) - Date.parse(String(shown.startedAt))).toBe(5 * 60 * 1000);
-		expect(waiting.waiting!.waitTill.getTime() - Date.parse(String(shown.expiresAt))).toBe(60 * 1000);
+		// While waiting, nothing is on either output (the canvas draws no item count on a branch),
+		// and the run's metadata holds this execution's signed resume URL for the editor's tooltip.
+		expect(waiting.outputs('Identify')).toEqual([[], []]);
+		expect(waiting.task('Identify')?.metadata).toEqual({ resumeUrl });
+		// Its link, opened without a result, leads to the provider page; the run keeps waiting.
+		const providerUrl = await waitingProviderUrl(waiting);
+		expect(providerUrl).toMatch(new RegExp(`^${h.emulator.url}/provider/`));
+		expect(h.execution(waiting).status).toBe('waiting');
+		// The 5-minute window plus the default extra wait of 60 s.
+		const left = waiting.waiting!.waitTill.getTime() - Date.now();
+		expect(left).toBeGreaterThan(5 * 60 * 1000);
+		expect(left).toBeLessThanOrEqual(6 * 60 * 1000);
 
-		const { status, location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'success');
+		const { status, location } = await h.emulator.provider.complete(providerUrl, 'success');
 		expect(status).toBe(302);
 		// The provider appends to the resume URL: after its `signature` query (n8n 2.x) or as the query (1.x).
 		expect(location).toBe(`${resumeUrl}${resumeUrl.includes('?') ? '&' : '?'}registrationID=${id}&success=true`);
@@ -119,6 +134,34 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		// The browser's word, checked against the registration read (the emulator shows Identified).
 		expect(result!.output('Identified')[0]).toMatchObject({ resultSource: 'browser redirect', serviceCheck: 'confirmed' });
 		expect(registrationReads(id)).toHaveLength(1);
+	});
+
+	it("the editor's waiting tooltip links to the identity check: the run's signed resume URL, which sends the browser on to the provider", async () => {
+		const id = newRegistration();
+		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
+		const resumeUrl = String(waiting.task('Identify')?.metadata?.resumeUrl);
+		expect(resumeUrl).toBe(waiting.waiting!.resumeUrl);
+		// As n8n 2.41's editor shows a waiting node (output pane and logs): the node type's
+		// waitingNodeTooltip through the workflow's expression, $execution.resumeUrl from the run's metadata.
+		const description = h.nodeTypes.getByNameAndVersion(IDENT, 1).description;
+		const tooltip = (operation: string) => {
+			const wf = startAndWaitWorkflow({ registrationId: byId(id), operation });
+			const workflow = new Workflow({ nodes: wf.nodes.map((n, i) => ({ id: String(i), typeVersion: 1, position: [0, 0], ...n })) as INode[], connections: wf.connections as never, active: false, nodeTypes: h.nodeTypes });
+			const execution = { id: String(waiting.executionId), mode: 'test' as const, resumeUrl, resumeFormUrl: '' };
+			return String(workflow.expression.getSimpleParameterValue(workflow.getNode('Identify')!, description.waitingNodeTooltip!, 'internal', { $execution: execution }));
+		};
+		const shown = tooltip('startAndWait');
+		expect(/<a href="([^"]+)" target="_blank">Open the identity check<\/a>/.exec(shown)?.[1]).toBe(resumeUrl);
+		expect(tooltip('waitForResult')).toMatch(/providerUrl in the output of the Start node/);
+
+		const { response, result } = await h.resume(waiting, { url: resumeUrl });
+		expect(result).toBeUndefined();
+		expect(response.status).toBe(302);
+		expect(String(response.headers.location)).toMatch(new RegExp(`^${h.emulator.url}/provider/[0-9a-f]+$`));
+		expect(h.execution(waiting).status).toBe('waiting');
+		// The provider's page is the one the user completes; its redirect then resumes the run.
+		const { location } = await h.emulator.provider.complete(String(response.headers.location), 'success');
+		expect((await h.resume(waiting, { url: location! })).result!.executed('Identified')).toBe(true);
 	});
 
 	it('a forged success (the resume URL with success=true, no identity check) is refused where the registration read shows the status', async () => {
@@ -155,7 +198,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 	it('a registration read that fails leaves the success as the browser\'s word, named in the output', async () => {
 		const id = newRegistration();
 		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
-		const { location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'success');
+		const { location } = await h.emulator.provider.complete(await waitingProviderUrl(waiting), 'success');
 		h.emulator.failNext(2, 503, { method: 'GET', pathPrefix: `/v1/einvoices/registrations/${id}` });
 		const { result } = await h.resume(waiting, { url: location! });
 		expect(result!.output('Identified')[0]).toMatchObject({ identified: true, serviceCheck: 'read failed' });
@@ -165,7 +208,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 	it('failure round trip: the user cancels at the provider → "Not Identified" (reason failed)', async () => {
 		const id = newRegistration();
 		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
-		const { location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'failure');
+		const { location } = await h.emulator.provider.complete(await waitingProviderUrl(waiting), 'failure');
 		expect(location).toMatch(/[?&]registrationID=\d+&success=false$/);
 
 		const { response, result } = await h.resume(waiting, { url: location! });
@@ -203,7 +246,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 	it('the resume URL still validates with registrationID and success appended (the way the waiting-webhook server checks it)', async () => {
 		const id = newRegistration();
 		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
-		const { location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'success');
+		const { location } = await h.emulator.provider.complete(await waitingProviderUrl(waiting), 'success');
 		const url = new URL(location!);
 
 		// n8n 2.41 (not sendAndWait): the `signature` parameter is compared with the execution's resume token.
@@ -251,7 +294,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		const waiting = await h.run(
 			startAndWaitWorkflow({ registrationId: byId(id), options: { resultRedirectUrl: 'https://app.example.test/done?from=n8n' } }),
 		);
-		const { location } = await h.emulator.provider.complete(waitingProviderUrl(waiting), 'success');
+		const { location } = await h.emulator.provider.complete(await waitingProviderUrl(waiting), 'success');
 		const { response, result } = await h.resume(waiting, { url: location! });
 		expect(response.status).toBe(302);
 		expect(response.headers.location).toBe(`https://app.example.test/done?from=n8n&registrationID=${id}&success=true`);
@@ -394,6 +437,12 @@ describe('Identification: Start, then send the link, then Wait for Result (same 
 		expect(sent?.body?.RedirectURL).toBe(waiting.waiting!.resumeUrl);
 		// The wait ends with the session's window (plus the margin), not with the Wait node's own start.
 		expect(waiting.waiting!.waitTill.getTime()).toBe(Date.parse(String(link.expiresAt)) + 60 * 1000);
+
+		// The resume URL opened without a result (nobody sent the link here) says where to start, and the run keeps waiting.
+		const visit = await h.resume(waiting, { url: String(waiting.task('Wait')?.metadata?.resumeUrl) });
+		expect([visit.response.status, visit.result]).toEqual([200, undefined]);
+		expect(visit.response.text).toContain('Open your identification link');
+		expect(waiting.outputs('Wait')).toEqual([[], []]);
 
 		const { location } = await h.emulator.provider.complete(String(link.providerUrl), 'success');
 		const { response, result } = await h.resume(waiting, { url: location! });

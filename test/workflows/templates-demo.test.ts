@@ -15,6 +15,7 @@ const IN_ORDER = [
 	'archive-invoice-files.json',
 	'account-audit.json',
 	'chase-undelivered-invoices.json',
+	'chase-unpaid-invoices.json',
 	'delivery-status-alerts.json',
 	'supplier-invoices-to-accounting.json',
 	'sync-customers.json',
@@ -29,7 +30,7 @@ function removeDemoFolders(lines: string[]) {
 }
 
 describe('npm run demo', () => {
-	it('runs the ten templates in turn and reports node by node, items out and key fields', async () => {
+	it('runs the eleven templates in turn and reports node by node, items out and key fields', async () => {
 		const h = await createHarness({ emulator: { orders: 300 }, quiet: true });
 		const lines: string[] = [];
 		try {
@@ -41,22 +42,24 @@ describe('npm run demo', () => {
 			removeDemoFolders(lines);
 		}
 		const text = lines.join('\n');
-		expect(lines.filter((l) => /^\[\d+\/10\] /.test(l))).toEqual([
-			'[1/10] Onboard a company  (examples/onboard-company.json)',
-			'[2/10] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
-			'[3/10] Daily order export  (examples/daily-order-export.json)',
-			'[4/10] New invoices feed  (examples/new-invoices-feed.json)',
-			'[5/10] Archive invoice files  (examples/archive-invoice-files.json)',
-			'[6/10] Account audit  (examples/account-audit.json)',
-			'[7/10] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
-			'[8/10] Delivery status alerts  (examples/delivery-status-alerts.json)',
-			'[9/10] Supplier invoices to accounting  (examples/supplier-invoices-to-accounting.json)',
-			'[10/10] Sync customers from a CRM  (examples/sync-customers.json)',
+		expect(lines.filter((l) => /^\[\d+\/11\] /.test(l))).toEqual([
+			'[1/11] Onboard a company  (examples/onboard-company.json)',
+			'[2/11] Send invoices only where the receiver is on Peppol  (examples/send-where-peppol-ready.json)',
+			'[3/11] Daily order export  (examples/daily-order-export.json)',
+			'[4/11] New invoices feed  (examples/new-invoices-feed.json)',
+			'[5/11] Archive invoice files  (examples/archive-invoice-files.json)',
+			'[6/11] Account audit  (examples/account-audit.json)',
+			'[7/11] Chase undelivered invoices  (examples/chase-undelivered-invoices.json)',
+			'[8/11] Chase unpaid invoices  (examples/chase-unpaid-invoices.json)',
+			'[9/11] Delivery status alerts  (examples/delivery-status-alerts.json)',
+			'[10/11] Supplier invoices to accounting  (examples/supplier-invoices-to-accounting.json)',
+			'[11/11] Sync customers from a CRM  (examples/sync-customers.json)',
 		]);
-		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(10);
+		expect(lines.filter((l) => /^ {2}OK \(\d+\.\d s\)$/.test(l))).toHaveLength(11);
 		// The onboarding run waited, the provider page was completed, and the run went on.
 		expect(text).toMatch(/- "Identify the signatory" started an identity check and paused the execution/);
-		expect(text).toMatch(/- the signatory completed the provider page \(.*\): success/);
+		expect(text).toMatch(/- the link on the waiting node \(its resume URL\) led to the provider page \(.*\/provider\/\.\.\.\)/);
+		expect(text).toMatch(/- the signatory completed the provider page: success/);
 		expect(text).toMatch(/Identify the signatory\s+Not Identified: 0 items\n\s+Identified: 1 item\s+identified=true {2}reason=identified {2}RegistrationID=3000\d\d/);
 		expect(text).toMatch(/Ready to send invoices\s+1 item\s+RegistrationID=3000\d\d {2}CompanyName=Acme Onboarding BV {2}Identified=true {2}PeppolStatus=Active/);
 		expect(text).toMatch(/Can the customer receive on Peppol\?\s+Can Receive: 2 items\s+invoiceId=DEMO-2001/);
@@ -81,6 +84,10 @@ describe('npm run demo', () => {
 		expect(text).toMatch(/\n\s+Pending: \d+ items?\s+OrderID=\d+ {2}Status=Pending/);
 		expect(text).toMatch(/\n\s+Error \/ Refused: \d+ items?\s*OrderID=\d+ {2}Status=(Error|Refused)/);
 		expect(text).toMatch(/FOLLOW UP: not delivered\s+\d+ items?\s+OrderNumber=\S+ {2}Customer=.+ {2}Problem=(Error|Refused) {2}Reason=/);
+		expect(text).toMatch(/- set-up: sent invoices \d+, \d+ \(partly paid\) and \d+ are 3, 20 and 45 days past due; \d+ is due in 10 days; \d+ is paid/);
+		expect(text).toMatch(/- run 1: reminders for \d+ \(final notice, EUR 302\.5\), \d+ \(second reminder, EUR 202\.5\), \d+ \(first reminder, EUR 302\.5\)/);
+		expect(text).toMatch(/- run 2 \(the same day\): 0 reminder\(s\) sent; "Not reminded yet" kept 0 of \d+/);
+		expect(text).toMatch(/Send the reminder\s+\d+ items?\s+OrderNumber=INV-\S+ {2}CustomerEmail=\S+ {2}Subject=(Final notice|Payment reminder): invoice INV-/);
 		expect(text).toMatch(/- published: the trigger registered 2 webhooks at the access point \(Message I, Message U\)/);
 		expect(text).toMatch(/- 7 signed calls -> 7 executions: Delivered 1, ALERT 2, no action 4/);
 		expect(text).toMatch(/ALERT: refused or error\s+1 item\s+alert=Invoice \S+: REFUSED by the buyer/);
@@ -103,7 +110,7 @@ describe('npm run demo', () => {
 			await h.close();
 			removeDemoFolders(lines);
 		}
-		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(10);
+		expect(lines.filter((l) => l.startsWith('  FAILED: '))).toHaveLength(11);
 		expect(lines.join('\n')).not.toContain('revoked-api-key');
 	});
 

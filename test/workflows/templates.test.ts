@@ -23,6 +23,7 @@ const TEMPLATE_FILES = [
 	'account-audit.json',
 	'archive-invoice-files.json',
 	'chase-undelivered-invoices.json',
+	'chase-unpaid-invoices.json',
 	'daily-order-export.json',
 	'delivery-status-alerts.json',
 	'new-invoices-feed.json',
@@ -33,7 +34,7 @@ const TEMPLATE_FILES = [
 ];
 /** Core nodes that run in plain n8n-core (no task runner / isolated-vm, unlike the Code node). */
 const CORE_NODES = new Set(
-	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch', 'readWriteFile'].map(
+	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch', 'readWriteFile', 'removeDuplicates'].map(
 		(n) => `n8n-nodes-base.${n}`,
 	),
 );
@@ -107,6 +108,55 @@ function valueProblems(property: INodeProperties, value: unknown, at: string): s
 	}
 }
 
+/** n8n 2.x's canvas node (DEFAULT_NODE_SIZE in editor-ui); a sticky note defaults to 240 x 160. */
+const NODE_SIZE = 100;
+
+function stickyBox(sticky: { position?: number[]; parameters?: IDataObject }) {
+	const [x, y] = sticky.position!;
+	return { x, y, width: Number(sticky.parameters?.width ?? 240), height: Number(sticky.parameters?.height ?? 160) };
+}
+
+/**
+ * How tall a sticky note's Markdown renders at `width`, estimated on the high side (14 px text,
+ * about 7 px a character, 21 px a line; headings larger; 12 px padding). The e2e measures the
+ * real text on the canvas (e2e/lib/browser.js).
+ */
+function stickyTextHeight(content: string, width: number): number {
+	const inner = width - 24;
+	let height = 12;
+	for (const raw of content.split('\n')) {
+		const line = raw.trim();
+		if (!line) {
+			height += 6;
+			continue;
+		}
+		const [lineHeight, charWidth] = line.startsWith('## ') ? [30, 11] : line.startsWith('### ') ? [25, 9] : [21, 7.2];
+		height += Math.max(1, Math.ceil(line.length / Math.floor(inner / charWidth))) * lineHeight;
+	}
+	return height;
+}
+
+/**
+ * The credential types n8n 2.41's editor fills in when a workflow is imported (Import from File,
+ * paste: useCanvasOperations importWorkflowData). A credential id the instance does not know is
+ * dropped (the templates' id is ''); then a node without one gets the newest usable credential
+ * among the types its credential options offer (useNodeCredentialOptions), judged on the
+ * parameters AS IMPORTED, before defaults are filled in:
+ * - a credential type counts when its displayOptions hold on those parameters;
+ * - where a credential's `show` names the node's main auth field (`authentication`), the options
+ *   are every credential type whose `show` names it ("mixed" credentials), else its own type.
+ * A template whose node leaves out the default Authentication therefore gets nothing filled in,
+ * and the node shows "Credentials ... not set" until opened (issue 28).
+ */
+function typesFilledOnImport(d: INodeTypeDescription, node: INode): string[] {
+	const credentials = d.credentials ?? [];
+	const authField = credentials.some((c) => c.displayOptions?.show && 'authentication' in c.displayOptions.show) ? 'authentication' : undefined;
+	const mixedTypes = credentials.filter((c) => authField && c.displayOptions?.show && authField in c.displayOptions.show).map((c) => c.name);
+	return credentials
+		.filter((c) => !c.displayOptions || NodeHelpers.displayParameterPath(node.parameters ?? {}, c, '', node, d))
+		.flatMap((c) => (authField && (!c.displayOptions?.show || authField in c.displayOptions.show) ? mixedTypes : [c.name]));
+}
+
 /** Every object key and string value of a JSON value. */
 function walk(value: unknown, visit: (key: string | undefined, value: unknown) => void, key?: string): void {
 	visit(key, value);
@@ -132,7 +182,7 @@ describe('workflow templates (examples/*.json)', () => {
 	const description = (node: { type: string; typeVersion?: number }): INodeTypeDescription =>
 		h.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
 
-	it('ships the ten templates, and the demo has a scenario for every file in examples/', () => {
+	it('ships the eleven templates, and the demo has a scenario for every file in examples/', () => {
 		expect(listExampleFiles()).toEqual(TEMPLATE_FILES);
 		expect(SCENARIOS.map((s: { file: string }) => s.file).sort()).toEqual(TEMPLATE_FILES);
 	});
@@ -242,12 +292,41 @@ describe('workflow templates (examples/*.json)', () => {
 			});
 		});
 
+		it("picks the user's AccessPoint API credential when imported in the editor (Import from File, paste)", () => {
+			for (const node of working.filter((n) => n.type.startsWith(`${PKG}.`))) {
+				const offered = typesFilledOnImport(description(node), node as INode);
+				expect({ node: node.name, offered }).toEqual({ node: node.name, offered: expect.arrayContaining(['accessPointApi']) });
+				// The API key is the template's way in; OAuth2 users switch Authentication (README).
+				expect(node.parameters?.authentication).toBe('apiKey');
+			}
+		});
+
 		it('explains itself in sticky notes, including how to set up the credential', () => {
 			const notes = wf.nodes.filter((n) => n.type === STICKY).map((n) => String(n.parameters?.content ?? ''));
 			expect(notes.length).toBeGreaterThanOrEqual(2);
 			for (const note of notes) expect(note.trim().length).toBeGreaterThan(40);
 			expect(notes[0]).toMatch(/^## /);
 			expect(notes.join('\n')).toMatch(/\*\*AccessPoint API\*\* credential/);
+		});
+
+		it("words its sticky notes as n8n 2.x does: the workflow is published, not activated", () => {
+			for (const sticky of wf.nodes.filter((n) => n.type === STICKY)) {
+				// A node's name in bold is not the wording (onboarding's "Activate Peppol" switches on a network).
+				const names = new Set(working.map((n) => n.name));
+				const text = String(sticky.parameters?.content ?? '').replace(/\*\*([^*]+)\*\*/g, (m, name: string) => (names.has(name) ? '' : m));
+				expect({ note: sticky.name, activate: text.match(/\bactivat\w*/gi) ?? [] }).toEqual({ note: sticky.name, activate: [] });
+			}
+		});
+
+		it("keeps each sticky note's text clear of nodes (n8n draws notes behind nodes) and inside the note", () => {
+			for (const sticky of wf.nodes.filter((n) => n.type === STICKY)) {
+				const { x, y, width, height } = stickyBox(sticky);
+				const textBottom = y + stickyTextHeight(String(sticky.parameters?.content ?? ''), width);
+				const hiding = working
+					.filter((n) => n.position![0] < x + width && n.position![0] + NODE_SIZE > x && n.position![1] < textBottom && n.position![1] + NODE_SIZE > y)
+					.map((n) => n.name);
+				expect({ note: sticky.name, hiddenBehind: hiding, overflows: textBottom > y + height }).toEqual({ note: sticky.name, hiddenBehind: [], overflows: false });
+			}
 		});
 	});
 
@@ -271,9 +350,16 @@ describe('workflow templates (examples/*.json)', () => {
 			const waiting = await h.run(wf);
 			expect(waiting.status).toBe('waiting');
 			expect(waiting.waiting?.nodeName).toBe('Identify the signatory');
-			const [session] = waiting.output('Identify the signatory', 0);
-			expect(session).toMatchObject({ waiting: true, providerUrl: expect.stringMatching(/\/provider\//) });
-			return { waiting, providerUrl: String(session.providerUrl) };
+			// While it waits, no branch gets an item (the canvas would draw "1 item" on it) ...
+			expect(waiting.outputs('Identify the signatory')).toEqual([[], []]);
+			// ... and the editor's waiting tooltip links to the run's resume URL, which leads to the provider.
+			const link = String(waiting.task('Identify the signatory')?.metadata?.resumeUrl);
+			expect(link).toBe(waiting.resumeUrl);
+			const { response, result } = await h.resume(waiting, { url: link });
+			expect([response.status, result]).toEqual([302, undefined]);
+			const providerUrl = String(response.headers.location);
+			expect(providerUrl).toMatch(/\/provider\//);
+			return { waiting, providerUrl };
 		}
 
 		it('registers the company, activates Peppol, waits for the signatory and ends on "Identified"', async () => {
@@ -615,6 +701,112 @@ describe('workflow templates (examples/*.json)', () => {
 				NextStep: expect.stringContaining('credit note'),
 			});
 			expect(result.output('Chase the customer')).toEqual(followUp);
+		});
+	});
+
+	describe('chase-unpaid-invoices.json', () => {
+		const DAY = 86_400_000;
+		const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+		/** One workflow (its id), as n8n keeps Remove Duplicates' memory per workflow. */
+		const chase = () => ({ ...template('chase-unpaid-invoices.json'), id: 'test-chase-unpaid-invoices' });
+		const headers = () => ({ apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' });
+		async function call(method: string, path: string, body: unknown): Promise<unknown> {
+			const res = await fetch(`${emu.url}${path}`, { method, headers: headers(), body: JSON.stringify(body) });
+			expect(res.status).toBe(200);
+			const text = await res.text();
+			return text ? JSON.parse(text) : undefined;
+		}
+		/** A sales invoice of 302.50 due `dueDaysAgo` days ago (negative: still to come), sent over Peppol unless `send` is false. */
+		async function invoice(dueDaysAgo: number, { send = true, direction = 'Income' } = {}): Promise<number> {
+			const due = Date.now() - dueDaysAgo * DAY;
+			const id = Number(
+				await call('POST', '/v1/orders', {
+					OrderType: 'Invoice',
+					OrderDirection: direction,
+					OrderDate: date(due - 30 * DAY),
+					ExpiryDate: date(due),
+					Customer: { Name: 'Herinnering BV', VATNumber: 'BE0123456749', Email: 'boekhouding@herinnering.example', PartyType: 'Customer' },
+					Supplier: direction === 'Cost' ? { Name: 'Supplier NV' } : undefined,
+					OrderLines: [{ Quantity: 1, Description: 'Consulting', UnitPriceExcl: 250, VATPercentage: 21 }],
+				}),
+			);
+			if (send) await call('POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
+			return id;
+		}
+		const pay = (id: number, amount: number) => call('POST', `/v1/orders/${id}/payments`, { Amount: amount, PaymentDate: date(Date.now() - DAY), Reference: `test-${id}-${amount}` });
+
+		it('reminds each sent sales invoice past due that still owes money, once per stage (first, second, final notice)', async () => {
+			const { installDeduplicationStore } = await import('../harness/webhookTrigger');
+			installDeduplicationStore(h.loaded.env.core);
+			const first = await invoice(3);
+			const second = await invoice(20);
+			const final = await invoice(45);
+			const partlyPaid = await invoice(5);
+			await pay(partlyPaid, 100);
+			const paid = await invoice(10);
+			await pay(paid, 302.5);
+			const notDue = await invoice(-10);
+			const dueToday = await invoice(0);
+			const neverSent = await invoice(30, { send: false });
+			const purchase = await invoice(30, { direction: 'Cost' });
+			emu.clearRequests();
+
+			const run1 = (await h.run(chase())).assertSuccess();
+
+			// The list: what the contract's OData allows (eq, a date compared with le), every page; then each invoice read whole.
+			const lists = emu.requests.filter((r: { path: string }) => r.path === '/v1/orders');
+			const yesterday = DateTime.now().setZone(getGlobalState().defaultTimezone).minus({ days: 1 }).toFormat('yyyy-MM-dd');
+			expect(lists[0].query).toMatchObject({
+				$filter: `OrderType eq 'Invoice' and OrderDirection eq 'Income' and IsSent eq true and Paid eq false and ExpiryDate le DateTime'${yesterday}'`,
+				$orderby: 'ExpiryDate',
+			});
+			const listed = run1.output('Unpaid invoices past due').map((o) => o.OrderID as number);
+			expect(listed).toEqual(expect.arrayContaining([first, second, final, partlyPaid]));
+			for (const id of [paid, notDue, dueToday, neverSent, purchase]) expect(listed).not.toContain(id);
+			const reads = emu.requests.filter((r: { method: string; path: string }) => r.method === 'GET' && /^\/v1\/orders?\/\d+$/.test(r.path));
+			expect(reads).toHaveLength(listed.length);
+
+			const [owing] = run1.outputs('Still owes money?');
+			for (const o of owing) {
+				expect(o.ToPay as number).toBeGreaterThan(0);
+				expect(['Paid', 'Credited', 'Canceled', 'Refused']).not.toContain(o.OrderStatus);
+			}
+			const sent = run1.output('Send the reminder');
+			expect(sent.map((r) => r.OrderID).sort()).toEqual(owing.map((o) => o.OrderID).sort());
+			const byId = new Map(sent.map((r) => [r.OrderID as number, r]));
+			const number = (id: number) => emu.store.findOrder(id)?.order.OrderNumber as string;
+			const reference = (id: number) => emu.store.findOrder(id)?.order.PaymentReference as string;
+			expect(byId.get(final)).toEqual({
+				OrderID: final,
+				OrderNumber: number(final),
+				Customer: 'Herinnering BV',
+				CustomerEmail: 'boekhouding@herinnering.example',
+				AmountDue: 302.5,
+				Currency: 'EUR',
+				DueDate: date(Date.now() - 45 * DAY),
+				DaysOverdue: 45,
+				PaymentReference: reference(final),
+				Stage: 'final notice',
+				ReminderKey: `${final}:final notice`,
+				Subject: `Final notice: invoice ${number(final)} is 45 days overdue`,
+				Message: `Our invoice ${number(final)} of EUR 302.50, due on ${date(Date.now() - 45 * DAY)}, is still unpaid (45 days overdue). Please pay it with payment reference ${reference(final)}. This is our final reminder. If you have paid it already, please ignore this message.`,
+			});
+			expect(byId.get(second)).toMatchObject({ Stage: 'second reminder', DaysOverdue: 20, Subject: `Payment reminder: invoice ${number(second)} is 20 days overdue` });
+			expect(byId.get(first)).toMatchObject({ Stage: 'first reminder', DaysOverdue: 3 });
+			expect(byId.get(partlyPaid)).toMatchObject({ Stage: 'first reminder', AmountDue: 202.5 });
+			expect(String(byId.get(first)!.Message)).not.toContain('final reminder');
+
+			// The same day again: nothing is sent twice.
+			const run2 = (await h.run(chase())).assertSuccess();
+			expect(run2.output('Reminder to send').map((r) => r.OrderID).sort()).toEqual(sent.map((r) => r.OrderID).sort());
+			expect(run2.executed('Send the reminder')).toBe(false);
+
+			// Two weeks later (the due date moved back 14 days): the 3-day invoice reaches the second stage, once.
+			emu.store.findOrder(first)!.order.ExpiryDate = date(Date.now() - 17 * DAY);
+			const run3 = (await h.run(chase())).assertSuccess();
+			expect(run3.output('Send the reminder')).toEqual([expect.objectContaining({ OrderID: first, Stage: 'second reminder', DaysOverdue: 17 })]);
+			const run4 = (await h.run(chase())).assertSuccess();
+			expect(run4.executed('Send the reminder')).toBe(false);
 		});
 	});
 

@@ -12,8 +12,8 @@ import type {
 } from 'n8n-workflow';
 
 import type { CallbackOutcome } from '../callback';
-import { expiredJson, identifiedInRegistration, outcomeJson, readCallback, withServiceCheck } from '../callback';
-import { resultPage } from '../resultPage';
+import { expiredJson, identifiedInRegistration, looksLikeCallback, outcomeJson, readCallback, withServiceCheck } from '../callback';
+import { noticePage, resultPage } from '../resultPage';
 import { appendResult, checkRedirectUrl } from '../session';
 import { toItems } from '../../shared/items';
 import { unwrapRegistration } from '../../shared/registrationOutput';
@@ -56,19 +56,24 @@ export async function waitForCallback(
 	// The engine pushes this very execute-data entry back on the stack while the
 	// execution waits; its input is what a timed-out wait passes through (see expiredItem).
 	ctx.getExecuteData().data = { main: [[expiredItem(pending, itemIndex)]] };
+	shareResumeUrl(ctx, itemIndex);
 	await ctx.putExecutionToWait(pending.waitTill);
-	// Shown in the editor while the execution waits; dropped when it resumes.
-	const waiting: IDataObject = {
-		identified: false,
-		success: false,
-		waiting: true,
-		RegistrationID: pending.registrationID ?? null,
-		message: `Waiting for the user's browser to come back until ${pending.waitTill.toISOString()}.${pending.providerUrl ? ' Open providerUrl to complete the identity check.' : ''}`,
-	};
-	if (pending.providerUrl) waiting.providerUrl = pending.providerUrl;
-	if (pending.startedAt) waiting.startedAt = pending.startedAt;
-	if (pending.expiresAt) waiting.expiresAt = pending.expiresAt;
-	return twoOutputs(toItems(waiting, itemIndex), []);
+	// Nothing on either output while the execution waits: n8n keeps this run's output until the
+	// resume and the canvas draws its item count on the branch ("1 item" on Not Identified). The
+	// editor shows the node's waiting tooltip with the link instead (README, Identification).
+	return twoOutputs([], []);
+}
+
+/**
+ * The signed resume URL in this run's metadata, where n8n's editor reads `$execution.resumeUrl`
+ * for the node's waiting tooltip (as n8n's Wait node does): the tooltip's link opens it, and a
+ * visit without a result is sent on to the identity provider (identificationWebhook).
+ */
+function shareResumeUrl(ctx: IExecuteFunctions, itemIndex: number): void {
+	// n8n 1.x before setMetadata: the editor then builds the link itself.
+	if (typeof (ctx as Partial<IExecuteFunctions>).setMetadata !== 'function') return;
+	const url = ctx.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex);
+	if (typeof url === 'string' && url) ctx.setMetadata({ resumeUrl: url });
 }
 
 /** The session the waiting node left on its input (the expired item), read back in webhook(). */
@@ -116,6 +121,31 @@ async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promis
 	}
 }
 
+const HTML_HEADERS = {
+	'Content-Type': 'text/html; charset=utf-8',
+	'Cache-Control': 'no-store',
+	'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+};
+
+/**
+ * A visit to the resume URL without a result (the link of the node's waiting tooltip): the
+ * browser is sent on to the identity provider while the session lasts, and the execution keeps
+ * waiting (no workflowData: n8n then answers and resumes nothing).
+ */
+function openIdentityCheck(ctx: IWebhookFunctions, pending: IDataObject): IWebhookResponseData {
+	const res = ctx.getResponseObject();
+	const expiresAt = Date.parse(text(pending.expiresAt) ?? '');
+	const provider = text(pending.providerUrl);
+	const checked = provider ? checkRedirectUrl(provider) : undefined;
+	if (checked?.ok && !(expiresAt <= Date.now())) {
+		res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+		res.redirect(302, checked.value);
+	} else {
+		res.status(200).set(HTML_HEADERS).send(noticePage(checked?.ok ? 'expired' : 'noLink'));
+	}
+	return { noWebhookResponse: true };
+}
+
 /**
  * Handles the browser's GET on the resume URL: reads registrationID and success
  * from the query, re-reads the registration when it claims success, answers the
@@ -124,6 +154,7 @@ async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promis
  */
 export async function identificationWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const pending = readPending(this);
+	if (!looksLikeCallback(this.getQueryData())) return openIdentityCheck(this, pending);
 	// The expired item this node left on its input; earlier builds named it `registrationID`.
 	const recorded = pending.RegistrationID ?? pending.registrationID;
 	const expected = recorded === null ? undefined : (recorded as number | string | undefined);
@@ -140,14 +171,7 @@ export async function identificationWebhook(this: IWebhookFunctions): Promise<IW
 	if (checked?.ok) {
 		res.redirect(302, appendResult(checked.value, outcome.registrationID, outcome.identified));
 	} else {
-		res
-			.status(200)
-			.set({
-				'Content-Type': 'text/html; charset=utf-8',
-				'Cache-Control': 'no-store',
-				'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-			})
-			.send(resultPage(outcome.reason));
+		res.status(200).set(HTML_HEADERS).send(resultPage(outcome.reason));
 	}
 
 	const result = toItems(json, 0);

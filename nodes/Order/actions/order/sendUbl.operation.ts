@@ -4,7 +4,8 @@
  * validated by the service, no order made. Checked here first: UTF-8, well-formed, the root an
  * Invoice or CreditNote in the UBL namespace, no envelope, within the size limit (shared/ubl.ts).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/input';
 import { runPerItem } from '../../../shared/items';
@@ -105,7 +106,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			return { Sent: true, ...sent, ...readAnswer(body) };
 		} catch (error) {
 			if (String((error as { httpCode?: unknown }).httpCode) === '409') return { Sent: false, AlreadySent: true, ...sent };
-			throw error;
+			// A NodeApiError from the client comes back unchanged.
+			throw new NodeApiError(this.getNode(), error as JsonObject);
 		}
 	});
 }
