@@ -11,13 +11,13 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { listEntries, readListPage } from '../shared/paging';
-import { readQuery } from '../shared/queryInput';
-import { checkActForParty, checkRequestOptions } from '../shared/fields';
-import { requireValid } from '../shared/input';
-import { checkNumber, checkOptionalText } from '../shared/validation';
-import type { ApiClient, ApiResponse } from '../shared/transport';
-import { getApiClient, paginateList } from '../shared/transport';
+import { listEntries, readListPage } from '../shared/http/paging';
+import { readQuery } from '../shared/query/queryInput';
+import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
+import { requireValid } from '../shared/node/input';
+import { checkNumber, checkOptionalText } from '../shared/domain/validation';
+import type { ApiClient, ApiResponse } from '../shared/http/transport';
+import { getApiClient, paginateList } from '../shared/http/transport';
 import type { CursorState, PollClock, Unplaced } from './cursor';
 import { baselineNeedsMore, baselineState, cursorCeiling, decidePoll, lowerBound, place, scopeKey, stateFromDate } from './cursor';
 import { afterPage, FIRST_PAGE } from './pages';

@@ -7,7 +7,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import type { ApiContext } from '../../nodes/shared/transport';
+import type { ApiContext } from '../../nodes/shared/http/transport';
 import { n8nHttpRequest } from './report';
 
 export const probeNode: INode = { id: 'p', name: 'Probe', type: 'n8n-nodes-access-point.accessPointOrder', typeVersion: 1, position: [0, 0], parameters: {} };

@@ -12,7 +12,7 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { andFilters, appendQuery, buildFilter, formatLiteral, normalizeRawFilter, toQueryString } from '../../nodes/shared/odata';
+import { andFilters, appendQuery, buildFilter, formatLiteral, normalizeRawFilter, toQueryString } from '../../nodes/shared/query/odata';
 import { externalIdFilter } from '../../nodes/Order/actions/order/orderBody';
 import { evaluate, parseFilter } from '../../emulator/odata';
 import { ORDER } from '../../emulator/schemas';

@@ -5,7 +5,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { beforeDeadline, BodyLimitError, readBody } from '../../nodes/shared/body';
+import { beforeDeadline, BodyLimitError, readBody } from '../../nodes/shared/http/body';
 import { streams } from '../reliability/hostile-server';
 
 const open = () => new AbortController().signal;

@@ -12,8 +12,8 @@ import {
 	fieldMessage,
 	mod97,
 	showValue,
-} from '../../nodes/shared/validation';
-import type { Check } from '../../nodes/shared/validation';
+} from '../../nodes/shared/domain/validation';
+import type { Check } from '../../nodes/shared/domain/validation';
 import { nodeSources } from './helpers/nodeSources';
 
 function value(result: Check): string {

@@ -1,12 +1,12 @@
 /** File › Get: one FileID (from an order's OrderPDF, Attachments or Messages) in, one binary item out. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { checkFileId } from '../../../shared/fileAnswer';
-import { describeFile, readFile, readMaxFileSize, toBinary } from '../../../shared/files';
-import { requireValid } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
-import type { Check } from '../../../shared/validation';
+import { checkFileId } from '../../../shared/http/fileAnswer';
+import { describeFile, readFile, readMaxFileSize, toBinary } from '../../../shared/http/files';
+import { requireValid } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
+import type { Check } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 
 const show = { resource: ['file'], operation: ['get'] };

@@ -9,16 +9,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkDecimal, QUANTITY } from '../../../shared/decimal';
-import { forOperation } from '../../../shared/display';
-import { inputError, readChoice, readText, requireValid } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import { buildFilter } from '../../../shared/odata';
-import { orderIdField, readOrderId } from '../../../shared/orderId';
-import { readListPage } from '../../../shared/paging';
-import type { ClientProvider } from '../../../shared/router';
-import type { ApiClient } from '../../../shared/transport';
-import { itemMessage } from '../../../shared/validation';
+import { checkDecimal, QUANTITY } from './decimal';
+import { forOperation } from '../../../shared/fields/display';
+import { inputError, readChoice, readText, requireValid } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import { buildFilter } from '../../../shared/query/odata';
+import { orderIdField, readOrderId } from './orderId';
+import { readListPage } from '../../../shared/http/paging';
+import type { ClientProvider } from '../../../shared/node/router';
+import type { ApiClient } from '../../../shared/http/transport';
+import { itemMessage } from '../../../shared/domain/validation';
 import type { CreditNoteInput, LinePick } from './creditNote';
 import { buildCreditNote } from './creditNote';
 import type { CreateOrderResult, SingleOrderPath } from './orderApi';

@@ -6,8 +6,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ApiClient } from '../../../shared/transport';
-import { readListPage } from '../../../shared/paging';
+import type { ApiClient } from '../../../shared/http/transport';
+import { readListPage } from '../../../shared/http/paging';
 import { externalIdFilter, readOrderId } from './orderBody';
 
 /** Which single-order path to use: /v1/order/{id}, /v1/orders/{id}, or the first with the second as fallback. */

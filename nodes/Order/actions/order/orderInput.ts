@@ -4,8 +4,8 @@
  */
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { inputError, readBoolean, readChoice } from '../../../shared/input';
-import type { FieldProblem } from '../../../shared/validation';
+import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
+import type { FieldProblem } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import type { SingleOrderPath } from './orderApi';
 import { SINGLE_ORDER_PATHS } from './orderApi';

@@ -6,11 +6,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { inputError, readBoolean, requireValid } from '../../../shared/input';
-import type { BatchedOutput } from '../../../shared/items';
-import type { Check } from '../../../shared/validation';
-import { checkBoolean, checkChoice, checkNumber } from '../../../shared/validation';
-import type { ClientProvider } from '../../../shared/router';
+import { inputError, readBoolean, requireValid } from '../../../shared/node/input';
+import type { BatchedOutput } from '../../../shared/node/items';
+import type { Check } from '../../../shared/domain/validation';
+import { checkBoolean, checkChoice, checkNumber } from '../../../shared/domain/validation';
+import type { ClientProvider } from '../../../shared/node/router';
 import type { SingleOrderPath } from './orderApi';
 import { getOrder, SINGLE_ORDER_PATHS } from './orderApi';
 import type { IdempotencyHeader, SendOutcome } from './sendApi';

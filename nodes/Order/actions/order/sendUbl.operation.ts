@@ -6,12 +6,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { inputError, requireValid } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
-import { checkSendableUbl } from '../../../shared/ubl';
-import type { Check } from '../../../shared/validation';
-import { checkNumber } from '../../../shared/validation';
+import { inputError, requireValid } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
+import { checkSendableUbl } from '../../../shared/domain/ubl';
+import type { Check } from '../../../shared/domain/validation';
+import { checkNumber } from '../../../shared/domain/validation';
 import { checkPropertyName } from '../file/get.operation';
 import { readPartyOption } from '../options';
 import { fingerprint, idempotencyKey } from './sendLogic';

@@ -5,9 +5,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PARTY_TYPES } from '../../../shared/orderTypes';
-import type { Check } from '../../../shared/validation';
-import { checkBic, checkChoice, checkCountryCode, checkEmail, checkIban, checkLanguageCode, checkPhone, checkText, checkVatNumber } from '../../../shared/validation';
+import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
+import type { Check } from '../../../shared/domain/validation';
+import { checkBic, checkChoice, checkCountryCode, checkEmail, checkIban, checkLanguageCode, checkPhone, checkText, checkVatNumber } from '../../../shared/domain/validation';
 import type { RecordField } from './records';
 
 const text = (max: number) => (value: unknown) => checkText(value, max);

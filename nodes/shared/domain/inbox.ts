@@ -10,11 +10,11 @@
 import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { describeFile, readFile, toBinary } from '../shared/files';
-import type { FileContext } from '../shared/files';
-import type { ApiClient } from '../shared/transport';
-import { kindOfType, readDocument, REASON_CODES } from '../shared/ubl';
-import type { DocumentKind } from '../shared/ubl';
+import { describeFile, readFile, toBinary } from '../http/files';
+import type { FileContext } from '../http/files';
+import type { ApiClient } from '../http/transport';
+import { kindOfType, readDocument, REASON_CODES } from './ubl';
+import type { DocumentKind } from './ubl';
 
 export const INBOX_PATH = '/v1/peppol/inbox';
 /** What the service lists at most. */
