@@ -16,7 +16,7 @@ import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
 import { checkBoolean } from '../shared/domain/validation';
 import { INBOX_WINDOW, itemKey, listInbox, readInboxDocument, settleItem } from '../shared/domain/inbox';
-import { pollInFlight } from '../OrderTrigger/poll';
+import { pollInFlight } from '../shared/node/inFlight';
 import type { InboxState, Listed } from './state';
 import { dueConfirms, isBlocked, loadState, newItems, nextState } from './state';
 

@@ -16,7 +16,7 @@ import { requireValid } from '../shared/node/input';
 import { checkChoice } from '../shared/domain/validation';
 import { policyFromOptions } from '../shared/http/retry';
 import { getApiClient } from '../shared/http/transport';
-import { getOrder } from '../Order/actions/order/orderApi';
+import { getOrder } from '../shared/domain/order';
 
 export const includeFilesField: INodeProperties = filesField({
 	displayName: 'Include Files',

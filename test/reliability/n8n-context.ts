@@ -1,5 +1,5 @@
 /**
- * An execution context for driving the shared client (nodes/shared/transport.ts) outside
+ * An execution context for driving the shared client (nodes/shared/http/transport.ts) outside
  * a workflow, with n8n-core's own HTTP client doing the requests: the credential's headers
  * are added from the data the client hands over (as n8n's generic authentication does), and
  * a failure is wrapped in a NodeApiError (as httpRequestWithAuthentication does).

@@ -1,5 +1,5 @@
 /**
- * Reading a body within bounds (nodes/shared/body.ts) on plain streams: the size limit
+ * Reading a body within bounds (nodes/shared/http/body.ts) on plain streams: the size limit
  * stops and destroys the stream, the deadline cuts off a stalled one, the key's forms are
  * found across chunk boundaries, and a late answer after the deadline is dropped.
  */

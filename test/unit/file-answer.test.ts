@@ -1,6 +1,6 @@
 /**
- * The streaming reader of `GET /v1/files/{FileID}` answers (nodes/shared/fileAnswer.ts) and
- * the picking of an order's files (nodes/shared/files.ts): every byte value round-trips
+ * The streaming reader of `GET /v1/files/{FileID}` answers (nodes/shared/http/fileAnswer.ts) and
+ * the picking of an order's files (nodes/shared/http/files.ts): every byte value round-trips
  * through any chunking, JSON the way other writers escape it, and every broken answer is
  * refused instead of giving wrong bytes.
  */

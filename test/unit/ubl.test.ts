@@ -1,6 +1,6 @@
 /**
- * The bounded XML scanner (nodes/shared/xmlScan.ts) and what the nodes read from Peppol
- * documents (nodes/shared/ubl.ts): real-world shaped IMR, MLR, invoices and credit notes
+ * The bounded XML scanner (nodes/shared/domain/xmlScan.ts) and what the nodes read from Peppol
+ * documents (nodes/shared/domain/ubl.ts): real-world shaped IMR, MLR, invoices and credit notes
  * (prefixes cac:/cbc:, ns2:, a default cbc namespace, SBDH envelopes), and hostile input
  * that must end as a problem, never as an expansion, a hang or a crash.
  */

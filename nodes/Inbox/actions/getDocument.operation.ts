@@ -7,7 +7,7 @@ import { readMaxFileSize } from '../../shared/http/files';
 import { readBoolean, requireValid } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
-import { checkPropertyName } from '../../Order/actions/file/get.operation';
+import { checkPropertyName } from '../../shared/domain/validation';
 import { itemFields, readInboxDocument } from '../../shared/domain/inbox';
 import { readActForParty } from './fields';
 

@@ -4,8 +4,8 @@
  * Invoices", "Mark Inbox as Read/Confirmed", "Processing MLR and IMR files"):
  * `GET /v1/peppol/inbox` answers at most the 10 oldest items (no paging, no OData); an item
  * leaves the queue only when confirmed or refused; its document is `GET /v1/files/{PeppolFileID}`,
- * read through the shared bounded file reader (shared/files.ts) and turned into JSON fields
- * by shared/ubl.ts.
+ * read through the shared bounded file reader (shared/http/files.ts) and turned into JSON fields
+ * by shared/domain/ubl.ts.
  */
 import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';

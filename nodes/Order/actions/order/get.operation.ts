@@ -4,7 +4,7 @@ import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { getOrder } from './orderApi';
+import { getOrder } from '../../../shared/domain/order';
 import { readSingleOrderPath } from './orderInput';
 
 export const description: INodeProperties[] = [

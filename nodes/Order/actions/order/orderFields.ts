@@ -1,7 +1,7 @@
 /**
  * The parameters of an order as the operations that create one declare them (Create,
  * Create and Send). The operations that address one order use the Order picker
- * (nodes/shared/orderId.ts).
+ * (nodes/Order/actions/order/orderId.ts).
  */
 import type { INodeProperties } from 'n8n-workflow';
 

@@ -13,7 +13,7 @@ import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { getOrder } from './orderApi';
+import { getOrder } from '../../../shared/domain/order';
 import { toOrderDate } from './orderBody';
 import { answeredObject, readEveryItem, refusalError } from './orderChanges';
 import { readIdempotencyHeader, readSingleOrderPath } from './orderInput';

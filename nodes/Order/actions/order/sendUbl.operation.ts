@@ -2,7 +2,7 @@
  * Order › Send UBL Document: a ready UBL Invoice or CreditNote from a binary field, sent as it is
  * (`POST /v1/peppol/sendxml {XML}`, the service's page "Send UBL to Peppol"): over Peppol only,
  * validated by the service, no order made. Checked here first: UTF-8, well-formed, the root an
- * Invoice or CreditNote in the UBL namespace, no envelope, within the size limit (shared/ubl.ts).
+ * Invoice or CreditNote in the UBL namespace, no envelope, within the size limit (shared/domain/ubl.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
@@ -11,8 +11,7 @@ import { runPerItem } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkSendableUbl } from '../../../shared/domain/ubl';
 import type { Check } from '../../../shared/domain/validation';
-import { checkNumber } from '../../../shared/domain/validation';
-import { checkPropertyName } from '../file/get.operation';
+import { checkNumber, checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { fingerprint, idempotencyKey } from './sendLogic';
 

@@ -1,7 +1,7 @@
 /**
  * A party's fields as the service's OpenAPI `Party` type names them (flat address fields, as its
  * page "Party" allows), with their checks: the VAT number is the one check of
- * nodes/shared/identifiers.ts; e-mail, phone, IBAN, BIC, country and language the ones of validation.ts.
+ * nodes/shared/domain/identifiers.ts; e-mail, phone, IBAN, BIC, country and language the ones of validation.ts.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
