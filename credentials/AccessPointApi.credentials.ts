@@ -1,6 +1,6 @@
 import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { credentialTestBaseUrl, redirectRules } from '../nodes/shared/baseUrl';
+import { credentialTestBaseUrl, redirectRules } from '../nodes/shared/http/baseUrl';
 
 export class AccessPointApi implements ICredentialType {
 	name = 'accessPointApi';

@@ -1,7 +1,7 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import type { AccessPointEnvironment } from '../nodes/shared/baseUrl';
-import { credentialTestBaseUrl, OAUTH_ENDPOINTS, oauthUrlExpression, redirectRules } from '../nodes/shared/baseUrl';
+import type { AccessPointEnvironment } from '../nodes/shared/http/baseUrl';
+import { credentialTestBaseUrl, OAUTH_ENDPOINTS, oauthUrlExpression, redirectRules } from '../nodes/shared/http/baseUrl';
 
 /**
  * A URL field once per Environment, each shown for its own: its placeholder and hint name only

@@ -10,10 +10,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/auth';
-import { registrationIdField, retryOptions } from '../shared/fields';
-import { filesField, maxFileSizeOption } from '../shared/files';
-import { searchRegistrations } from '../shared/methods';
+import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { registrationIdField, retryOptions } from '../shared/fields/fields';
+import { filesField, maxFileSizeOption } from '../shared/http/files';
+import { searchRegistrations } from '../shared/fields/methods';
 import { receive } from './receive';
 import { recordExecution } from './record';
 import { checkWebhooks, createWebhooks, deleteWebhooks } from './registry';

@@ -18,10 +18,10 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { TriggerFiles } from '../shared/files';
-import { itemWithFiles } from '../shared/files';
-import type { ApiClient } from '../shared/transport';
-import { getApiClient } from '../shared/transport';
+import type { TriggerFiles } from '../shared/http/files';
+import { itemWithFiles } from '../shared/http/files';
+import type { ApiClient } from '../shared/http/transport';
+import { getApiClient } from '../shared/http/transport';
 import { buildItem, isConfirmation, orderIdOf, outputEventOf, partyIdOf, readServiceEvent, redactSecrets } from './events';
 import { readSettings } from './settings';
 import { checkTimestamp, parseSignatureHeader, SIGNATURE_HEADER, signedWithAny } from './signature';

@@ -17,11 +17,11 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isLoopbackHost } from '../shared/baseUrl';
-import { readListPage } from '../shared/paging';
-import type { RetryPolicy } from '../shared/retry';
-import type { ApiClient } from '../shared/transport';
-import { getApiClient } from '../shared/transport';
+import { isLoopbackHost } from '../shared/http/baseUrl';
+import { readListPage } from '../shared/http/paging';
+import type { RetryPolicy } from '../shared/http/retry';
+import type { ApiClient } from '../shared/http/transport';
+import { getApiClient } from '../shared/http/transport';
 import type { Subscription } from './events';
 import { WEBHOOKS_PER_PARTY, describeSubscriptions } from './events';
 import type { TriggerSettings } from './settings';

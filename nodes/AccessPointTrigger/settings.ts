@@ -2,11 +2,11 @@
 import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { TriggerFiles } from '../shared/files';
-import { checkTriggerFiles } from '../shared/files';
-import type { RequestOptionValues, RetryPolicy } from '../shared/retry';
-import { policyFromOptions } from '../shared/retry';
-import { checkNumericId, showValue } from '../shared/validation';
+import type { TriggerFiles } from '../shared/http/files';
+import { checkTriggerFiles } from '../shared/http/files';
+import type { RequestOptionValues, RetryPolicy } from '../shared/http/retry';
+import { policyFromOptions } from '../shared/http/retry';
+import { checkNumericId, showValue } from '../shared/domain/validation';
 import type { Subscription, TriggerEvent } from './events';
 import { isTriggerEvent, subscriptionsFor } from './events';
 

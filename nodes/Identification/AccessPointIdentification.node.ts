@@ -9,9 +9,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/auth';
-import { searchRegistrations } from '../shared/methods';
-import { actionSubtitle, describeOperations, router } from '../shared/router';
+import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { searchRegistrations } from '../shared/fields/methods';
+import { actionSubtitle, describeOperations, router } from '../shared/node/router';
 import { identification } from './actions';
 import { identificationWebhook } from './actions/waiting';
 

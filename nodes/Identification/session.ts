@@ -3,7 +3,7 @@
  * address, the provider URL in the answer, and the 5-minute window. No n8n, no HTTP.
  */
 
-import type { Check } from '../shared/validation';
+import type { Check } from '../shared/domain/validation';
 
 /** The provider flow must be completed within 5 minutes of the POST. */
 export const SESSION_WINDOW_MS = 5 * 60 * 1000;

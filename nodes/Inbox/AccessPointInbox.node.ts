@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/auth';
-import { actForPartyOption, retryOptions } from '../shared/fields';
-import { maxFileSizeOption } from '../shared/files';
-import { actionSubtitle, describeOperations, router } from '../shared/router';
+import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { actForPartyOption, retryOptions } from '../shared/fields/fields';
+import { maxFileSizeOption } from '../shared/http/files';
+import { actionSubtitle, describeOperations, router } from '../shared/node/router';
 import { inbox } from './actions';
 
 const gettingDocument = { show: { '/operation': ['getDocument'] } };

@@ -1,9 +1,9 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/auth';
-import { actForPartyOption, retryOptions } from '../shared/fields';
-import { maxFileSizeOption } from '../shared/files';
+import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { actForPartyOption, retryOptions } from '../shared/fields/fields';
+import { maxFileSizeOption } from '../shared/http/files';
 import { pollInbox } from './poll';
 
 export class AccessPointInboxTrigger implements INodeType {

@@ -9,14 +9,14 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { checkActForParty, checkRequestOptions } from '../shared/fields';
-import { checkMaxFileSize, DEFAULT_MAX_FILE_MB } from '../shared/files';
-import { requireValid } from '../shared/input';
-import type { ApiClient } from '../shared/transport';
-import { getApiClient } from '../shared/transport';
-import { checkBoolean } from '../shared/validation';
-import { INBOX_WINDOW, itemKey, listInbox, readInboxDocument, settleItem } from '../Inbox/inbox';
-import { pollInFlight } from '../OrderTrigger/poll';
+import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
+import { checkMaxFileSize, DEFAULT_MAX_FILE_MB } from '../shared/http/files';
+import { requireValid } from '../shared/node/input';
+import type { ApiClient } from '../shared/http/transport';
+import { getApiClient } from '../shared/http/transport';
+import { checkBoolean } from '../shared/domain/validation';
+import { INBOX_WINDOW, itemKey, listInbox, readInboxDocument, settleItem } from '../shared/domain/inbox';
+import { pollInFlight } from '../shared/node/inFlight';
 import type { InboxState, Listed } from './state';
 import { dueConfirms, isBlocked, loadState, newItems, nextState } from './state';
 

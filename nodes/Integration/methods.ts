@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { getApiClient } from '../shared/transport';
-import { unwrapRegistration } from '../shared/registrationOutput';
+import { getApiClient } from '../shared/http/transport';
+import { unwrapRegistration } from '../shared/domain/registrationOutput';
 
 /** The integrations of the registration chosen in the same node. */
 export async function searchIntegrations(

@@ -1,10 +1,10 @@
 import type { ExpressionString, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/auth';
-import { searchRegistrations } from '../shared/methods';
-import { searchOrders } from '../shared/orderId';
-import { actionSubtitle, describeOperations, router } from '../shared/router';
+import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { searchRegistrations } from '../shared/fields/methods';
+import { searchOrders } from './actions/order/orderId';
+import { actionSubtitle, describeOperations, router } from '../shared/node/router';
 import { optionsCollection } from './actions/options';
 import { file } from './actions/file';
 import { order } from './actions/order';

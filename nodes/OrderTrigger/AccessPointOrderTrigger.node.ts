@@ -1,10 +1,10 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/auth';
-import { actForPartyOption, retryOptions } from '../shared/fields';
-import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/filterFields';
-import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/orderTypes';
+import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { actForPartyOption, retryOptions } from '../shared/fields/fields';
+import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/query/filterFields';
+import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/domain/orderTypes';
 import { includeFilesField, pollWithFiles, triggerFileOptions } from './files';
 import { pollOrders } from './poll';
 

@@ -10,13 +10,13 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { OnFileError } from '../shared/files';
-import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, filesField, itemWithFiles, maxFileSizeOption } from '../shared/files';
-import { requireValid } from '../shared/input';
-import { checkChoice } from '../shared/validation';
-import { policyFromOptions } from '../shared/retry';
-import { getApiClient } from '../shared/transport';
-import { getOrder } from '../Order/actions/order/orderApi';
+import type { OnFileError } from '../shared/http/files';
+import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, filesField, itemWithFiles, maxFileSizeOption } from '../shared/http/files';
+import { requireValid } from '../shared/node/input';
+import { checkChoice } from '../shared/domain/validation';
+import { policyFromOptions } from '../shared/http/retry';
+import { getApiClient } from '../shared/http/transport';
+import { getOrder } from '../shared/domain/order';
 
 export const includeFilesField: INodeProperties = filesField({
 	displayName: 'Include Files',

@@ -11,13 +11,14 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { listEntries, readListPage } from '../shared/paging';
-import { readQuery } from '../shared/queryInput';
-import { checkActForParty, checkRequestOptions } from '../shared/fields';
-import { requireValid } from '../shared/input';
-import { checkNumber, checkOptionalText } from '../shared/validation';
-import type { ApiClient, ApiResponse } from '../shared/transport';
-import { getApiClient, paginateList } from '../shared/transport';
+import { listEntries, readListPage } from '../shared/http/paging';
+import { readQuery } from '../shared/query/queryInput';
+import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
+import { pollInFlight } from '../shared/node/inFlight';
+import { requireValid } from '../shared/node/input';
+import { checkNumber, checkOptionalText } from '../shared/domain/validation';
+import type { ApiClient, ApiResponse } from '../shared/http/transport';
+import { getApiClient, paginateList } from '../shared/http/transport';
 import type { CursorState, PollClock, Unplaced } from './cursor';
 import { baselineNeedsMore, baselineState, cursorCeiling, decidePoll, lowerBound, place, scopeKey, stateFromDate } from './cursor';
 import { afterPage, FIRST_PAGE } from './pages';
@@ -248,14 +249,6 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 
 /** Key of the in-flight marker in the node's static data: the start time (ms) of the poll running now. */
 const IN_FLIGHT_KEY = 'pollInFlight';
-/** A marker older than this is left by a poll that died (a crash, a restart) and holds nothing back. */
-export const IN_FLIGHT_STALE_MS = 10 * 60_000;
-
-/** Whether another poll of this node is still running (its marker is recent); pure. */
-export function pollInFlight(marker: unknown, now: number): boolean {
-	return typeof marker === 'number' && Number.isFinite(marker) && now - marker >= 0 && now - marker < IN_FLIGHT_STALE_MS;
-}
-
 /** One poll from the stored cursor: read what changed, emit what is new, move the cursor. */
 async function pollFrom(this: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<INodeExecutionData[][] | null> {
 	const scope = scopeKey(client.partyId, settings.startFrom === undefined ? undefined : String(settings.startFrom));

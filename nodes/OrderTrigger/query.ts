@@ -3,8 +3,8 @@
  * bound. The values offered for type and direction live in the node's description; a list of
  * order types shared by the Order node and the trigger is to come from nodes/shared.
  */
-import type { FilterCondition } from '../shared/odata';
-import { buildFilter, buildOrderBy } from '../shared/odata';
+import type { FilterCondition } from '../shared/query/odata';
+import { buildFilter, buildOrderBy } from '../shared/query/odata';
 import type { OrderEvent } from './cursor';
 
 /** The Trigger On values: the cursor's two events and the incoming-invoice preset. */

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/auth';
-import { retryOptions } from '../shared/fields';
-import { describeOperations, router } from '../shared/router';
+import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { retryOptions } from '../shared/fields/fields';
+import { describeOperations, router } from '../shared/node/router';
 import { peppolLookup } from './actions';
 import { lookupOptions } from './actions/lookup.operation';
 

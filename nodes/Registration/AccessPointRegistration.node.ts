@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/auth';
-import { retryOptions } from '../shared/fields';
-import { searchRegistrations } from '../shared/methods';
-import { actionSubtitle, describeOperations, router } from '../shared/router';
+import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { retryOptions } from '../shared/fields/fields';
+import { searchRegistrations } from '../shared/fields/methods';
+import { actionSubtitle, describeOperations, router } from '../shared/node/router';
 import { registration } from './actions';
 
 export class AccessPointRegistration implements INodeType {

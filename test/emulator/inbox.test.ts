@@ -3,7 +3,7 @@
  * confirm and refuse, documents in their SBDH envelope, responses of the delivery flow arriving
  * as IMR/MLR items, the control routes, and POST /v1/peppol/sendxml.
  */
-import { readDocument } from '../../nodes/shared/ubl';
+import { readDocument } from '../../nodes/shared/domain/ubl';
 import { buildOrder } from '../../emulator/model';
 import { renderUbl } from '../../emulator/documents';
 import { parseXml } from './documentChecks';

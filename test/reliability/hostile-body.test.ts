@@ -13,8 +13,8 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { policyFromOptions } from '../../nodes/shared/retry';
-import { getApiClient } from '../../nodes/shared/transport';
+import { policyFromOptions } from '../../nodes/shared/http/retry';
+import { getApiClient } from '../../nodes/shared/http/transport';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 import { endless, gzipBomb, pause, rssMb, sampleRss, serveHostile, trickle } from './hostile-server';

@@ -9,7 +9,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_PAGES } from '../../nodes/shared/paging';
+import { MAX_PAGES } from '../../nodes/shared/http/paging';
 import { MAX_PAGES_PER_POLL } from '../../nodes/OrderTrigger/poll';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';

@@ -1,5 +1,5 @@
 /**
- * An execution context for driving the shared client (nodes/shared/transport.ts) outside
+ * An execution context for driving the shared client (nodes/shared/http/transport.ts) outside
  * a workflow, with n8n-core's own HTTP client doing the requests: the credential's headers
  * are added from the data the client hands over (as n8n's generic authentication does), and
  * a failure is wrapped in a NodeApiError (as httpRequestWithAuthentication does).
@@ -7,7 +7,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import type { ApiContext } from '../../nodes/shared/transport';
+import type { ApiContext } from '../../nodes/shared/http/transport';
 import { n8nHttpRequest } from './report';
 
 export const probeNode: INode = { id: 'p', name: 'Probe', type: 'n8n-nodes-access-point.accessPointOrder', typeVersion: 1, position: [0, 0], parameters: {} };

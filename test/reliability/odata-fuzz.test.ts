@@ -3,7 +3,7 @@
  * escapes, OData keywords and parentheses, whitespace and control characters, unicode
  * with combining marks, bidi and zero-width characters, astral characters and emoji
  * sequences, values up to 10,000 characters) go through the filter builder
- * (nodes/shared/odata.ts) and the real wire encoding (the shared client's appendQuery,
+ * (nodes/shared/query/odata.ts) and the real wire encoding (the shared client's appendQuery,
  * which writes the query into the URL itself, then the URL parser) to the emulator's $filter parser
  * (emulator/filter.js): each must parse back to exactly the intended literal, and
  * toQueryString must predict the bytes on the wire. A sample also goes through the
@@ -12,7 +12,7 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { andFilters, appendQuery, buildFilter, formatLiteral, normalizeRawFilter, toQueryString } from '../../nodes/shared/odata';
+import { andFilters, appendQuery, buildFilter, formatLiteral, normalizeRawFilter, toQueryString } from '../../nodes/shared/query/odata';
 import { externalIdFilter } from '../../nodes/Order/actions/order/orderBody';
 import { evaluate, parseFilter } from '../../emulator/odata';
 import { ORDER } from '../../emulator/schemas';

@@ -10,8 +10,8 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import { getApiClient } from '../../nodes/shared/transport';
-import type { ApiContext } from '../../nodes/shared/transport';
+import { getApiClient } from '../../nodes/shared/http/transport';
+import type { ApiContext } from '../../nodes/shared/http/transport';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 import type { Emu } from './helpers';

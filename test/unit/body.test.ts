@@ -1,11 +1,11 @@
 /**
- * Reading a body within bounds (nodes/shared/body.ts) on plain streams: the size limit
+ * Reading a body within bounds (nodes/shared/http/body.ts) on plain streams: the size limit
  * stops and destroys the stream, the deadline cuts off a stalled one, the key's forms are
  * found across chunk boundaries, and a late answer after the deadline is dropped.
  */
 import { sleep } from 'n8n-workflow';
 
-import { beforeDeadline, BodyLimitError, readBody } from '../../nodes/shared/body';
+import { beforeDeadline, BodyLimitError, readBody } from '../../nodes/shared/http/body';
 import { streams } from '../reliability/hostile-server';
 
 const open = () => new AbortController().signal;

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forOperation } from '../../nodes/shared/display';
+import { forOperation } from '../../nodes/shared/fields/display';
 
 const fields: INodeProperties[] = [
 	{ displayName: 'Name', name: 'name', type: 'string', default: '' },

@@ -9,8 +9,8 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { AccessPointApi } from '../../credentials/AccessPointApi.credentials';
 import { participantResult } from '../../nodes/PeppolLookup/actions/capabilities';
-import { QUERY_FIELDS } from '../../nodes/shared/queryBuilder';
-import { fieldsFirst, flatName, integrationSummary, pickFields } from '../../nodes/shared/simplify';
+import { QUERY_FIELDS } from '../../nodes/shared/query/queryBuilder';
+import { fieldsFirst, flatName, integrationSummary, pickFields } from '../../nodes/shared/query/simplify';
 import { PACKAGE_NAME, loadPackageNodes } from './packageNodes';
 
 const nodes = loadPackageNodes();

@@ -1,12 +1,12 @@
 /**
- * The streaming reader of `GET /v1/files/{FileID}` answers (nodes/shared/fileAnswer.ts) and
- * the picking of an order's files (nodes/shared/files.ts): every byte value round-trips
+ * The streaming reader of `GET /v1/files/{FileID}` answers (nodes/shared/http/fileAnswer.ts) and
+ * the picking of an order's files (nodes/shared/http/files.ts): every byte value round-trips
  * through any chunking, JSON the way other writers escape it, and every broken answer is
  * refused instead of giving wrong bytes.
  */
-import { checkFileId, decodeFileAnswer, FileAnswerDecoder, NOT_JSON } from '../../nodes/shared/fileAnswer';
-import type { FileAnswer } from '../../nodes/shared/fileAnswer';
-import { checkFileKinds, MAX_FILE_NAME_BYTES, MAX_FILES_PER_ORDER, pickFiles, safeFileName } from '../../nodes/shared/files';
+import { checkFileId, decodeFileAnswer, FileAnswerDecoder, NOT_JSON } from '../../nodes/shared/http/fileAnswer';
+import type { FileAnswer } from '../../nodes/shared/http/fileAnswer';
+import { checkFileKinds, MAX_FILE_NAME_BYTES, MAX_FILES_PER_ORDER, pickFiles, safeFileName } from '../../nodes/shared/http/files';
 import { publishedSentInvoice } from '../fixtures/published';
 import { printFigures, sha256 as sha } from '../workflows/fileSupport';
 

@@ -7,8 +7,8 @@
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { ORDER_DIRECTIONS, ORDER_STATUSES, ORDER_TYPES, PARTY_TYPES } from '../../nodes/shared/orderTypes';
-import { conditionsFromParameter, enumeratedValueNotes } from '../../nodes/shared/queryBuilder';
+import { ORDER_DIRECTIONS, ORDER_STATUSES, ORDER_TYPES, PARTY_TYPES } from '../../nodes/shared/domain/orderTypes';
+import { conditionsFromParameter, enumeratedValueNotes } from '../../nodes/shared/query/queryBuilder';
 import { PACKAGE_NAME, loadPackageNodes } from './packageNodes';
 
 const nodes = loadPackageNodes();

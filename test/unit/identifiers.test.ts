@@ -16,7 +16,7 @@ import {
 	parseParticipantIdentifier,
 	PEPPOL_SCHEMES,
 	VAT_PREFIX_SCHEMES,
-} from '../../nodes/shared/identifiers';
+} from '../../nodes/shared/domain/identifiers';
 
 describe('Belgian enterprise number (mod 97)', () => {
 	// Published numbers from the Crossroads Bank for Enterprises (KBO/BCE).

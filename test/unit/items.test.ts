@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorItem, runBatched } from '../../nodes/shared/items';
+import { errorItem, runBatched } from '../../nodes/shared/node/items';
 
 const node = (onError = 'stopWorkflow') => ({ name: 'Node', type: 'test', onError }) as unknown as INode;
 

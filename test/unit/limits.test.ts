@@ -5,8 +5,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { maxResponseSizeOption, readRequestPolicy } from '../../nodes/shared/limits';
-import { checkRequestOptions, DEFAULT_MAX_RESPONSE_MB, MB, policyFromOptions, RequestOptionError } from '../../nodes/shared/retry';
+import { maxResponseSizeOption, readRequestPolicy } from '../../nodes/shared/http/limits';
+import { checkRequestOptions, DEFAULT_MAX_RESPONSE_MB, MB, policyFromOptions, RequestOptionError } from '../../nodes/shared/http/retry';
 
 function ctx(options: IDataObject): IExecuteFunctions {
 	return {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { filterConditionsField, queryFields } from '../../nodes/shared/filterFields';
+import { filterConditionsField, queryFields } from '../../nodes/shared/query/filterFields';
 import {
 	buildQuery,
 	conditionsFromParameter,
@@ -10,9 +10,9 @@ import {
 	QUERY_FIELDS,
 	QueryInputError,
 	sortKeysFromParameter,
-} from '../../nodes/shared/queryBuilder';
-import type { QueryResource } from '../../nodes/shared/queryBuilder';
-import { readConditions, readQuery } from '../../nodes/shared/queryInput';
+} from '../../nodes/shared/query/queryBuilder';
+import type { QueryResource } from '../../nodes/shared/query/queryBuilder';
+import { readConditions, readQuery } from '../../nodes/shared/query/queryInput';
 import { parseFilter } from '../../emulator/odata';
 import { ORDER, PARTY, PRODUCT } from '../../emulator/schemas';
 

@@ -3,7 +3,7 @@
  * values; inside single or double quotes (with doubled-quote escaping) every character,
  * whitespace and `+` included, is kept exactly.
  */
-import { normalizeRawFilter, ODataError } from '../../nodes/shared/odata';
+import { normalizeRawFilter, ODataError } from '../../nodes/shared/query/odata';
 
 describe('normalizeRawFilter keeps quoted literals exact', () => {
 	it.each([

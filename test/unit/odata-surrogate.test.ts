@@ -6,8 +6,8 @@
 import nock from 'nock';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { buildQuery, describeQuery, QueryInputError } from '../../nodes/shared/queryBuilder';
-import { buildFilter, formatLiteral, normalizeRawFilter, ODataError, tryFormatLiteral, unpairedSurrogateAt } from '../../nodes/shared/odata';
+import { buildQuery, describeQuery, QueryInputError } from '../../nodes/shared/query/queryBuilder';
+import { buildFilter, formatLiteral, normalizeRawFilter, ODataError, tryFormatLiteral, unpairedSurrogateAt } from '../../nodes/shared/query/odata';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 

@@ -12,8 +12,8 @@ import {
 	ODataError,
 	scanFilter,
 	toQueryString,
-} from '../../nodes/shared/odata';
-import type { FilterCondition } from '../../nodes/shared/odata';
+} from '../../nodes/shared/query/odata';
+import type { FilterCondition } from '../../nodes/shared/query/odata';
 // The emulator's OData parser: proof that what we build is read back as intended.
 import { parseFilter, evaluate, parseOrderBy } from '../../emulator/odata';
 import { ORDER } from '../../emulator/schemas';

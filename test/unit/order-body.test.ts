@@ -7,7 +7,7 @@ import {
 	toNumber,
 	toOrderDate,
 } from '../../nodes/Order/actions/order/orderBody';
-import type { FieldProblem } from '../../nodes/shared/validation';
+import type { FieldProblem } from '../../nodes/shared/domain/validation';
 
 const valid = () => ({
 	OrderType: 'Invoice',

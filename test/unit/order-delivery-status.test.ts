@@ -5,8 +5,8 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { execute } from '../../nodes/Order/actions/order/getDeliveryStatus.operation';
-import type { ClientProvider } from '../../nodes/shared/router';
-import type { ApiClient } from '../../nodes/shared/transport';
+import type { ClientProvider } from '../../nodes/shared/node/router';
+import type { ApiClient } from '../../nodes/shared/http/transport';
 import { DELIVERY_DETAILS, publishedSentInvoice } from '../fixtures/published';
 
 const node = { name: 'Order', type: 'test', onError: 'stopWorkflow' } as unknown as INode;

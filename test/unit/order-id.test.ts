@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { AccessPointOrder } from '../../nodes/Order/AccessPointOrder.node';
-import { checkOrderId, orderIdField, searchOrders } from '../../nodes/shared/orderId';
+import { checkOrderId, orderIdField, searchOrders } from '../../nodes/Order/actions/order/orderId';
 
 describe('checkOrderId', () => {
 	it('accepts positive whole numbers, as numbers or text (with a leading #)', () => {

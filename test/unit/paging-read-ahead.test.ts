@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { nextTail, paginate, PagingError, peekNextLink, TAIL_CHARS } from '../../nodes/shared/paging';
-import type { PageFetcher } from '../../nodes/shared/paging';
+import { nextTail, paginate, PagingError, peekNextLink, TAIL_CHARS } from '../../nodes/shared/http/paging';
+import type { PageFetcher } from '../../nodes/shared/http/paging';
 import { getText, serveJson } from '../harness/loopback';
 
 const BASE = 'https://api.example.test';

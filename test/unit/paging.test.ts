@@ -9,8 +9,8 @@ import {
 	PagingError,
 	readListPage,
 	resolveNextLink,
-} from '../../nodes/shared/paging';
-import type { PageFetcher } from '../../nodes/shared/paging';
+} from '../../nodes/shared/http/paging';
+import type { PageFetcher } from '../../nodes/shared/http/paging';
 
 const BASE = 'https://api.example.test';
 

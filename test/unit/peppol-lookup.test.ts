@@ -8,7 +8,7 @@ import {
 	receiveCapabilities,
 } from '../../nodes/PeppolLookup/actions/capabilities';
 import { runPool } from '../../nodes/PeppolLookup/actions/pool';
-import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../nodes/shared/baseUrl';
+import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
 
 // Document identifiers as field-notes.md gives them (BIS Billing 3.0).
 const BIS3_INVOICE =

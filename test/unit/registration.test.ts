@@ -2,8 +2,8 @@ import { AccessPointRegistration } from '../../nodes/Registration/AccessPointReg
 import { readNewRegistrationId } from '../../nodes/Registration/actions/create.operation';
 import { buildRegistrationBody } from '../../nodes/Registration/actions/registrationBody';
 import type { RegistrationInput } from '../../nodes/Registration/actions/registrationBody';
-import { flattenRegistration, readCompanies, unwrapRegistration } from '../../nodes/shared/registrationOutput';
-import { searchRegistrations } from '../../nodes/shared/methods';
+import { flattenRegistration, readCompanies, unwrapRegistration } from '../../nodes/shared/domain/registrationOutput';
+import { searchRegistrations } from '../../nodes/shared/fields/methods';
 import { searchIntegrations } from '../../nodes/Integration/methods';
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 

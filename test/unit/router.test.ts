@@ -12,8 +12,8 @@ import { AccessPointPeppolLookup } from '../../nodes/PeppolLookup/AccessPointPep
 import { peppolLookup } from '../../nodes/PeppolLookup/actions';
 import { AccessPointRegistration } from '../../nodes/Registration/AccessPointRegistration.node';
 import { registration } from '../../nodes/Registration/actions';
-import type { ResourceOperations } from '../../nodes/shared/router';
-import { describeOperations, router } from '../../nodes/shared/router';
+import type { ResourceOperations } from '../../nodes/shared/node/router';
+import { describeOperations, router } from '../../nodes/shared/node/router';
 
 const node = { name: 'Node', type: 'test', onError: 'stopWorkflow' } as unknown as INode;
 

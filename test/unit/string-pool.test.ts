@@ -5,9 +5,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { paginate } from '../../nodes/shared/paging';
-import type { PageFetcher } from '../../nodes/shared/paging';
-import { createStringPool, shareStrings } from '../../nodes/shared/stringPool';
+import { paginate } from '../../nodes/shared/http/paging';
+import type { PageFetcher } from '../../nodes/shared/http/paging';
+import { createStringPool, shareStrings } from '../../nodes/shared/http/stringPool';
 import { settledHeap } from '../harness/heap';
 
 const STATUSES = ['Draft', 'Sent', 'Paid', 'Overdue'];

@@ -1,7 +1,7 @@
-import { PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/baseUrl';
-import { listApiErrors } from '../../nodes/shared/apiErrorEntries';
-import { describeApiError, describeNetworkError, extractApiError, stripSecrets } from '../../nodes/shared/errors';
-import { parseRetryAfterMs, retryAfterBeyondCap, retryDelayMs, shouldRetry } from '../../nodes/shared/retry';
+import { PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
+import { listApiErrors } from '../../nodes/shared/http/apiErrorEntries';
+import { describeApiError, describeNetworkError, extractApiError, stripSecrets } from '../../nodes/shared/http/errors';
+import { parseRetryAfterMs, retryAfterBeyondCap, retryDelayMs, shouldRetry } from '../../nodes/shared/http/retry';
 
 describe('resolveBaseUrl', () => {
 	it('maps environments to base URLs', () => {

@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { AccessPointOrderTrigger } from '../../nodes/OrderTrigger/AccessPointOrderTrigger.node';
 import { triggerFilter, NEWEST_FIRST, OLDEST_FIRST } from '../../nodes/OrderTrigger/query';
-import { IN_FLIGHT_STALE_MS, pollInFlight } from '../../nodes/OrderTrigger/poll';
+import { IN_FLIGHT_STALE_MS, pollInFlight } from '../../nodes/shared/node/inFlight';
 
 const T0 = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');

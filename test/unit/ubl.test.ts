@@ -1,12 +1,12 @@
 /**
- * The bounded XML scanner (nodes/shared/xmlScan.ts) and what the nodes read from Peppol
- * documents (nodes/shared/ubl.ts): real-world shaped IMR, MLR, invoices and credit notes
+ * The bounded XML scanner (nodes/shared/domain/xmlScan.ts) and what the nodes read from Peppol
+ * documents (nodes/shared/domain/ubl.ts): real-world shaped IMR, MLR, invoices and credit notes
  * (prefixes cac:/cbc:, ns2:, a default cbc namespace, SBDH envelopes), and hostile input
  * that must end as a problem, never as an expansion, a hang or a crash.
  */
-import { checkSendableUbl, kindOfType, readDocument } from '../../nodes/shared/ubl';
-import { decodeXml, scanXml } from '../../nodes/shared/xmlScan';
-import type { XmlName } from '../../nodes/shared/xmlScan';
+import { checkSendableUbl, kindOfType, readDocument } from '../../nodes/shared/domain/ubl';
+import { decodeXml, scanXml } from '../../nodes/shared/domain/xmlScan';
+import type { XmlName } from '../../nodes/shared/domain/xmlScan';
 import { bytes, CREDIT_NOTE_PREFIXED, IMR_PAID_SBDH, IMR_REJECTED, IMR_UNDER_QUERY_NS2, INVOICE_SBDH, MLR_REJECTED, NS } from './helpers/peppolDocuments';
 
 const MAX = 1_000_000;

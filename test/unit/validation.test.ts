@@ -12,8 +12,8 @@ import {
 	fieldMessage,
 	mod97,
 	showValue,
-} from '../../nodes/shared/validation';
-import type { Check } from '../../nodes/shared/validation';
+} from '../../nodes/shared/domain/validation';
+import type { Check } from '../../nodes/shared/domain/validation';
 import { nodeSources } from './helpers/nodeSources';
 
 function value(result: Check): string {
@@ -181,7 +181,7 @@ describe('messages', () => {
 
 	it('is built in one place: no node hand-builds "Item N:"', () => {
 		const sources = nodeSources();
-		const handBuilt = sources.filter(({ file, text }) => file !== 'shared/validation.ts' && /`Item \$\{/.test(text)).map(({ file }) => file);
+		const handBuilt = sources.filter(({ file, text }) => file !== 'shared/domain/validation.ts' && /`Item \$\{/.test(text)).map(({ file }) => file);
 		expect(sources.length).toBeGreaterThan(30);
 		expect(handBuilt).toEqual([]);
 	});

@@ -7,8 +7,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { inputError, requireValid } from '../../shared/input';
-import { checkNumber, checkOptionalText, checkPartyId } from '../../shared/validation';
+import { inputError, requireValid } from '../../shared/node/input';
+import { checkNumber, checkOptionalText, checkPartyId } from '../../shared/domain/validation';
 import { checkRedirectUrl, DEFAULT_PROVIDER_CODE, MAX_WAIT_MARGIN_SECONDS, providerCode } from '../session';
 
 /** Execution custom data key under which Start (This Execution) leaves the session for Wait for Result. */

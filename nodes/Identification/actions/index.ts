@@ -2,7 +2,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../../shared/router';
+import type { ResourceOperations } from '../../shared/node/router';
 import * as parseCallback from './parseCallback.operation';
 import * as start from './start.operation';
 import * as startAndWait from './startAndWait.operation';

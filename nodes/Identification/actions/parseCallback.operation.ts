@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { inputError, requireValid } from '../../shared/input';
-import { checkNumericId } from '../../shared/validation';
-import { asNodeError, errorItem, toItems } from '../../shared/items';
+import { inputError, requireValid } from '../../shared/node/input';
+import { checkNumericId } from '../../shared/domain/validation';
+import { asNodeError, errorItem, toItems } from '../../shared/node/items';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../callback';
 import { trustNotice } from './fields';
 import { IDENTIFIED, NOT_IDENTIFIED } from './identification';
-import { forOperation } from '../../shared/display';
+import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [
 	trustNotice,

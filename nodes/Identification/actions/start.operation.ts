@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { registrationIdField } from '../../shared/fields';
-import { forOperation } from '../../shared/display';
-import { readChoice, readRegistrationId, requireValid } from '../../shared/input';
-import { runPerItem } from '../../shared/items';
-import type { ClientProvider } from '../../shared/router';
+import { registrationIdField } from '../../shared/fields/fields';
+import { forOperation } from '../../shared/fields/display';
+import { readChoice, readRegistrationId, requireValid } from '../../shared/node/input';
+import { runPerItem } from '../../shared/node/items';
+import type { ClientProvider } from '../../shared/node/router';
 import { checkRedirectUrl } from '../session';
 import { masterPartyOption, providerFields } from './fields';
 import { executionCustomData, readOptions, readProviderCode, requireSingleItem, resumeUrl, SESSION_KEY } from './identification';

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { registrationIdField } from '../../shared/fields';
-import { forOperation } from '../../shared/display';
-import { readRegistrationId } from '../../shared/input';
-import { asNodeError, errorItem } from '../../shared/items';
-import type { ClientProvider } from '../../shared/router';
+import { registrationIdField } from '../../shared/fields/fields';
+import { forOperation } from '../../shared/fields/display';
+import { readRegistrationId } from '../../shared/node/input';
+import { asNodeError, errorItem } from '../../shared/node/items';
+import type { ClientProvider } from '../../shared/node/router';
 import { masterPartyOption, providerFields, trustNotice, waitOptions } from './fields';
 import { readOptions, readProviderCode, readResultRedirectUrl, requireSingleItem, resumeUrl, twoOutputs } from './identification';
 import { startIdentification } from './startRequest';

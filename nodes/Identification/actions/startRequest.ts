@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ClientProvider } from '../../shared/router';
+import type { ClientProvider } from '../../shared/node/router';
 import { startFailureHint } from '../hints';
 import type { SessionTimes } from '../session';
 import { readProviderUrl, sessionTimes } from '../session';

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../shared/items';
+import { asNodeError, errorItem } from '../../shared/node/items';
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
-import { forOperation } from '../../shared/display';
+import { forOperation } from '../../shared/fields/display';
 import { trustNotice, waitOptions } from './fields';
 import { executionCustomData, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs } from './identification';
 import { expiredItem, waitForCallback } from './waiting';

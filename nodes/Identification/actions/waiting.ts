@@ -15,10 +15,10 @@ import type { CallbackOutcome } from '../callback';
 import { expiredJson, identifiedInRegistration, looksLikeCallback, outcomeJson, readCallback, withServiceCheck } from '../callback';
 import { noticePage, resultPage } from '../resultPage';
 import { appendResult, checkRedirectUrl } from '../session';
-import { toItems } from '../../shared/items';
-import { unwrapRegistration } from '../../shared/registrationOutput';
-import type { RetryPolicy } from '../../shared/retry';
-import { getApiClient } from '../../shared/transport';
+import { toItems } from '../../shared/node/items';
+import { unwrapRegistration } from '../../shared/domain/registrationOutput';
+import type { RetryPolicy } from '../../shared/http/retry';
+import { getApiClient } from '../../shared/http/transport';
 import { twoOutputs } from './identification';
 
 /** The browser waits for the re-read: one retry, 15 seconds each at most. */

@@ -1,8 +1,8 @@
 /** Peppol Inbox › Confirm: the item is handled and leaves the inbox (POST …/confirm, no body). */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/display';
-import type { ClientProvider } from '../../shared/router';
+import { forOperation } from '../../shared/fields/display';
+import type { ClientProvider } from '../../shared/node/router';
 import { inboxItemIdField } from './fields';
 import { settle } from './settle';
 

@@ -1,9 +1,9 @@
 /** Fields and readers the Peppol Inbox operations share: the item they act on, the binary field, Act for Party. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checkActForParty } from '../../shared/fields';
-import { requireValid } from '../../shared/input';
-import { checkNumericId } from '../../shared/validation';
+import { checkActForParty } from '../../shared/fields/fields';
+import { requireValid } from '../../shared/node/input';
+import { checkNumericId } from '../../shared/domain/validation';
 
 export const inboxItemIdField: INodeProperties = {
 	displayName: 'Inbox Item ID',

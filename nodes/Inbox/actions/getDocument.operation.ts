@@ -1,14 +1,14 @@
 /** Peppol Inbox › Get Document: the item's file as binary data (envelope removed unless kept), its fields in JSON. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/display';
-import { checkFileId } from '../../shared/fileAnswer';
-import { readMaxFileSize } from '../../shared/files';
-import { readBoolean, requireValid } from '../../shared/input';
-import { runPerItem } from '../../shared/items';
-import type { ClientProvider } from '../../shared/router';
-import { checkPropertyName } from '../../Order/actions/file/get.operation';
-import { itemFields, readInboxDocument } from '../inbox';
+import { forOperation } from '../../shared/fields/display';
+import { checkFileId } from '../../shared/http/fileAnswer';
+import { readMaxFileSize } from '../../shared/http/files';
+import { readBoolean, requireValid } from '../../shared/node/input';
+import { runPerItem } from '../../shared/node/items';
+import type { ClientProvider } from '../../shared/node/router';
+import { checkPropertyName } from '../../shared/domain/validation';
+import { itemFields, readInboxDocument } from '../../shared/domain/inbox';
 import { readActForParty } from './fields';
 
 const properties: INodeProperties[] = [

@@ -1,5 +1,5 @@
 /** Peppol Inbox's operations, listed once: the node's description and the router read this list. */
-import type { ResourceOperations } from '../../shared/router';
+import type { ResourceOperations } from '../../shared/node/router';
 import * as confirm from './confirm.operation';
 import * as getDocument from './getDocument.operation';
 import * as list from './list.operation';

@@ -1,11 +1,11 @@
 /** Peppol Inbox › List: the inbox's items (at most the 10 oldest), all or only one kind. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/display';
-import { readChoice } from '../../shared/input';
-import { runPerItem } from '../../shared/items';
-import type { ClientProvider } from '../../shared/router';
-import { listInbox } from '../inbox';
+import { forOperation } from '../../shared/fields/display';
+import { readChoice } from '../../shared/node/input';
+import { runPerItem } from '../../shared/node/items';
+import type { ClientProvider } from '../../shared/node/router';
+import { listInbox } from '../../shared/domain/inbox';
 import { readActForParty } from './fields';
 
 const SHOWN = ['all', 'invoices', 'responses'] as const;

@@ -1,10 +1,10 @@
 /** Peppol Inbox › Refuse: an invoice or credit note is refused with a reason code and leaves the inbox. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/display';
-import { readChoice } from '../../shared/input';
-import type { ClientProvider } from '../../shared/router';
-import { REFUSAL_REASONS } from '../inbox';
+import { forOperation } from '../../shared/fields/display';
+import { readChoice } from '../../shared/node/input';
+import type { ClientProvider } from '../../shared/node/router';
+import { REFUSAL_REASONS } from '../../shared/domain/inbox';
 import { inboxItemIdField } from './fields';
 import { settle } from './settle';
 

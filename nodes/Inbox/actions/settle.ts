@@ -1,9 +1,9 @@
 /** Confirm and Refuse: one request that takes the item out of the inbox; the input's item fields go on. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { runPerItem } from '../../shared/items';
-import type { ClientProvider } from '../../shared/router';
-import { itemFields, settleItem } from '../inbox';
+import { runPerItem } from '../../shared/node/items';
+import type { ClientProvider } from '../../shared/node/router';
+import { itemFields, settleItem } from '../../shared/domain/inbox';
 import { readActForParty, readInboxItemId } from './fields';
 
 export async function settle(

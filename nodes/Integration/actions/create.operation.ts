@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, IDataObject } from 'n8n-workflow';
 
-import { registrationIdField } from '../../shared/fields';
-import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/items';
-import { inputError, readRegistrationId } from '../../shared/input';
+import { registrationIdField } from '../../shared/fields/fields';
+import type { ClientProvider } from '../../shared/node/router';
+import { runPerItem } from '../../shared/node/items';
+import { inputError, readRegistrationId } from '../../shared/node/input';
 import type { IntegrationInput } from './integrationInput';
 import { buildIntegrationBody } from './integrationInput';
 import { integrationOutput, signatureHint } from './integrationOutput';
-import { forOperation } from '../../shared/display';
+import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity that gets the integration' },

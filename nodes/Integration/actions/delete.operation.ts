@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { registrationIdField } from '../../shared/fields';
-import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/items';
-import { checkNumericId } from '../../shared/validation';
+import { registrationIdField } from '../../shared/fields/fields';
+import type { ClientProvider } from '../../shared/node/router';
+import { runPerItem } from '../../shared/node/items';
+import { checkNumericId } from '../../shared/domain/validation';
 import { integrationIdField } from './fields';
-import { readRegistrationId, requireValid } from '../../shared/input';
-import { forOperation } from '../../shared/display';
+import { readRegistrationId, requireValid } from '../../shared/node/input';
+import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [{ ...registrationIdField }, { ...integrationIdField, description: 'The integration to remove from the registration' }];
 

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { readLimit, registrationIdField, returnAllFields } from '../../shared/fields';
-import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/items';
-import { fetchRegistration } from '../../shared/registrations';
-import { readRegistrationId } from '../../shared/input';
+import { readLimit, registrationIdField, returnAllFields } from '../../shared/fields/fields';
+import type { ClientProvider } from '../../shared/node/router';
+import { runPerItem } from '../../shared/node/items';
+import { fetchRegistration } from '../../shared/domain/registrations';
+import { readRegistrationId } from '../../shared/node/input';
 import { integrationOutput } from './integrationOutput';
-import { forOperation } from '../../shared/display';
-import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/simplify';
+import { forOperation } from '../../shared/fields/display';
+import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 
 const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity whose integrations to list' },

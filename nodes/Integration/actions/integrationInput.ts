@@ -2,8 +2,8 @@
  * The Create form -> the integration request body (contract 4.5), validated first.
  * Pure: no n8n, no HTTP.
  */
-import type { FieldProblem } from '../../shared/validation';
-import { checkText } from '../../shared/validation';
+import type { FieldProblem } from '../../shared/domain/validation';
+import { checkText } from '../../shared/domain/validation';
 
 /** Networks the node offers by name; anything else goes through "Other". */
 export const KNOWN_NETWORKS = ['Peppol', 'SDI', 'ChorusPro'] as const;

@@ -4,16 +4,16 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
-import { readLimit, returnAllFields } from '../../shared/fields';
-import { readNumber } from '../../shared/input';
-import { queryFields } from '../../shared/filterFields';
-import type { QueryResource } from '../../shared/queryBuilder';
-import { describeQuery } from '../../shared/queryBuilder';
-import { readQuery, readValueNotes } from '../../shared/queryInput';
-import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/items';
-import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/simplify';
-import { paginateList } from '../../shared/transport';
+import { readLimit, returnAllFields } from '../../shared/fields/fields';
+import { readNumber } from '../../shared/node/input';
+import { queryFields } from '../../shared/query/filterFields';
+import type { QueryResource } from '../../shared/query/queryBuilder';
+import { describeQuery } from '../../shared/query/queryBuilder';
+import { readQuery, readValueNotes } from '../../shared/query/queryInput';
+import type { ClientProvider } from '../../shared/node/router';
+import { runPerItem } from '../../shared/node/items';
+import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
+import { paginateList } from '../../shared/http/transport';
 import { readPartyOption } from './options';
 
 export const LIST_PATHS: Record<QueryResource, string> = {

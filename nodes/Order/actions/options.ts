@@ -1,8 +1,8 @@
 /** The Order node's Options collection: shared options plus per-operation ones. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { actForPartyOption, checkActForParty, retryOptions } from '../../shared/fields';
-import { maxFileSizeOption } from '../../shared/files';
+import { actForPartyOption, checkActForParty, retryOptions } from '../../shared/fields/fields';
+import { maxFileSizeOption } from '../../shared/http/files';
 
 const getAllOnly = { show: { '/operation': ['getAll'] } };
 const downloading = { show: { '/resource': ['order'], '/operation': ['downloadFiles'] } };

@@ -1,7 +1,7 @@
 /** What a participant-information answer (contract 2.3) means for sending invoices. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../shared/baseUrl';
+import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../shared/http/baseUrl';
 
 export interface ServiceDetail {
 	DocumentIdentifier?: string;

@@ -1,14 +1,14 @@
 /** Reading the receiver's identifier from one item's parameters, with errors naming field and item. */
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { inputError, readChoice } from '../../shared/input';
-import type { IdentifierCheck, ParsedIdentifier } from '../../shared/identifiers';
+import { inputError, readChoice } from '../../shared/node/input';
+import type { IdentifierCheck, ParsedIdentifier } from '../../shared/domain/identifiers';
 import {
 	buildParticipantIdentifier,
 	COMMON_SCHEME_CODES,
 	findScheme,
 	parseParticipantIdentifier,
-} from '../../shared/identifiers';
+} from '../../shared/domain/identifiers';
 
 const OTHER_SCHEME = 'other';
 

@@ -1,5 +1,5 @@
 /** Peppol Lookup's operations, listed once: the node's description and the router read this list. */
-import type { ResourceOperations } from '../../shared/router';
+import type { ResourceOperations } from '../../shared/node/router';
 import * as lookup from './lookup.operation';
 
 export const peppolLookup: ResourceOperations = {

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ParsedIdentifier } from '../../shared/identifiers';
-import type { ClientProvider } from '../../shared/router';
-import { readBoolean, requireValid } from '../../shared/input';
-import { asNodeError, runBatched } from '../../shared/items';
-import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/simplify';
-import { checkBoolean, checkChoice, checkNumber } from '../../shared/validation';
+import type { ParsedIdentifier } from '../../shared/domain/identifiers';
+import type { ClientProvider } from '../../shared/node/router';
+import { readBoolean, requireValid } from '../../shared/node/input';
+import { asNodeError, runBatched } from '../../shared/node/items';
+import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
+import { checkBoolean, checkChoice, checkNumber } from '../../shared/domain/validation';
 import type { ParticipantInformation, PeppolNetwork, RouteOn } from './capabilities';
 import { canReceive, networkFor, participantResult, receiveCapabilities } from './capabilities';
 import { identifierFields, readIdentifier } from './identifierInput';

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/display';
-import { inputError } from '../../shared/input';
-import { runPerItem } from '../../shared/items';
-import type { ClientProvider } from '../../shared/router';
+import { forOperation } from '../../shared/fields/display';
+import { inputError } from '../../shared/node/input';
+import { runPerItem } from '../../shared/node/items';
+import type { ClientProvider } from '../../shared/node/router';
 import type { RegistrationInput } from './registrationBody';
 import { buildRegistrationBody } from './registrationBody';
 import { registrationFields } from './registrationFields';

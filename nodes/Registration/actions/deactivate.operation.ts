@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { registrationIdField } from '../../shared/fields';
-import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/items';
-import { readRegistrationId } from '../../shared/input';
-import { forOperation } from '../../shared/display';
+import { registrationIdField } from '../../shared/fields/fields';
+import type { ClientProvider } from '../../shared/node/router';
+import { runPerItem } from '../../shared/node/items';
+import { readRegistrationId } from '../../shared/node/input';
+import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [
 	{

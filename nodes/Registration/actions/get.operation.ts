@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { registrationIdField } from '../../shared/fields';
-import { fetchRegistration } from '../../shared/registrations';
-import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/items';
-import { readRegistrationId } from '../../shared/input';
-import { flattenRegistration } from '../../shared/registrationOutput';
-import { forOperation } from '../../shared/display';
+import { registrationIdField } from '../../shared/fields/fields';
+import { fetchRegistration } from '../../shared/domain/registrations';
+import type { ClientProvider } from '../../shared/node/router';
+import { runPerItem } from '../../shared/node/items';
+import { readRegistrationId } from '../../shared/node/input';
+import { flattenRegistration } from '../../shared/domain/registrationOutput';
+import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [{ ...registrationIdField }];
 

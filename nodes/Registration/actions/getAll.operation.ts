@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { readLimit, returnAllFields } from '../../shared/fields';
-import type { ClientProvider } from '../../shared/router';
-import { runPerItem } from '../../shared/items';
-import { flattenRegistration, readCompanies } from '../../shared/registrationOutput';
-import { integrationSummary, pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/simplify';
+import { readLimit, returnAllFields } from '../../shared/fields/fields';
+import type { ClientProvider } from '../../shared/node/router';
+import { runPerItem } from '../../shared/node/items';
+import { flattenRegistration, readCompanies } from '../../shared/domain/registrationOutput';
+import { integrationSummary, pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 
 export const description = [...returnAllFields({ operation: ['getAll'] }), simplifyField({ operation: ['getAll'] })];
 

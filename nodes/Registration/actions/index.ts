@@ -1,5 +1,5 @@
 /** Registration's operations, listed once: the node's description and the router read this list. */
-import type { ResourceOperations } from '../../shared/router';
+import type { ResourceOperations } from '../../shared/node/router';
 import * as create from './create.operation';
 import * as deactivate from './deactivate.operation';
 import * as get from './get.operation';

@@ -2,8 +2,8 @@
  * Turns the Create form's values into the registration request body (contract 2.1),
  * validating every field first. Pure: no n8n, no HTTP.
  */
-import { checkTypedIdentifier } from '../../shared/identifiers';
-import type { Check, FieldProblem } from '../../shared/validation';
+import { checkTypedIdentifier } from '../../shared/domain/identifiers';
+import type { Check, FieldProblem } from '../../shared/domain/validation';
 import {
 	checkAddressType,
 	checkBic,
@@ -15,7 +15,7 @@ import {
 	checkPhone,
 	checkText,
 	checkVatNumber,
-} from '../../shared/validation';
+} from '../../shared/domain/validation';
 
 export interface AddressInput {
 	addressType?: string;

@@ -1,12 +1,12 @@
 /** File › Get: one FileID (from an order's OrderPDF, Attachments or Messages) in, one binary item out. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { checkFileId } from '../../../shared/fileAnswer';
-import { describeFile, readFile, readMaxFileSize, toBinary } from '../../../shared/files';
-import { requireValid } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
-import type { Check } from '../../../shared/validation';
+import { checkFileId } from '../../../shared/http/fileAnswer';
+import { describeFile, readFile, readMaxFileSize, toBinary } from '../../../shared/http/files';
+import { requireValid } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
+import { checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 
 const show = { resource: ['file'], operation: ['get'] };
@@ -32,15 +32,6 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 ];
-
-const hintProperty = 'Enter a name such as data, pdf or invoice: letters, digits, "_" and "-".';
-
-/** A binary field name (letters, digits, "_" and "-"); shared with the Peppol inbox operations. */
-export function checkPropertyName(value: unknown): Check {
-	if (typeof value !== 'string' || !value.trim()) return { ok: false, problem: 'is empty', hint: hintProperty };
-	const name = value.trim();
-	return /^[A-Za-z0-9_-]{1,100}$/.test(name) ? { ok: true, value: name } : { ok: false, problem: 'is not a binary field name', hint: hintProperty };
-}
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {

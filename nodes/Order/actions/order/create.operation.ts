@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { asNodeError, runPerItem } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
+import { asNodeError, runPerItem } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
 import type { CreateOrderResult } from './orderApi';
 import { createOrder } from './orderApi';
 import { orderFields } from './orderFields';

@@ -7,8 +7,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { asNodeError, runBatched } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
+import { asNodeError, runBatched } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
 import { createOrder } from './orderApi';
 import { orderFields } from './orderFields';
 import { createHeaders, readCreateSettings, readOrderInput } from './orderInput';

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FieldProblem } from '../../../shared/validation';
+import type { FieldProblem } from '../../../shared/domain/validation';
 import { toNumber } from './orderBody';
 
 /** One picked line: its position on the invoice (1 = first) and, optionally, part of its quantity. */

@@ -7,17 +7,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FileKind } from '../../../shared/files';
-import { checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/files';
-import { runPerItem } from '../../../shared/items';
-import { orderIdField, readOrderId } from '../../../shared/orderId';
-import type { ClientProvider } from '../../../shared/router';
+import type { FileKind } from '../../../shared/http/files';
+import { checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/http/files';
+import { runPerItem } from '../../../shared/node/items';
+import { orderIdField, readOrderId } from './orderId';
+import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from './orderApi';
-import { getOrder } from './orderApi';
+import type { SingleOrderPath } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/domain/order';
 import { readSingleOrderPath } from './orderInput';
-import { readBoolean } from '../../../shared/input';
-import { fieldMessage, itemMessage } from '../../../shared/validation';
+import { readBoolean } from '../../../shared/node/input';
+import { fieldMessage, itemMessage } from '../../../shared/domain/validation';
 
 const show = { resource: ['order'], operation: ['downloadFiles'] };
 

@@ -7,15 +7,15 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../../shared/display';
-import { registrationIdField } from '../../../shared/fields';
-import { readRegistrationId } from '../../../shared/input';
-import { asNodeError, errorItem } from '../../../shared/items';
-import { orderIdField, readOrderId } from '../../../shared/orderId';
-import type { ClientProvider } from '../../../shared/router';
+import { forOperation } from '../../../shared/fields/display';
+import { registrationIdField } from '../../../shared/fields/fields';
+import { readRegistrationId } from '../../../shared/node/input';
+import { asNodeError, errorItem } from '../../../shared/node/items';
+import { orderIdField, readOrderId } from './orderId';
+import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from './orderApi';
-import { getOrder } from './orderApi';
+import type { SingleOrderPath } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/domain/order';
 import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 import { readSingleOrderPath } from './orderInput';

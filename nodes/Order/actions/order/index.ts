@@ -1,5 +1,5 @@
 /** Order › Order's operations, listed once: the node's description and the router read this list. */
-import type { ResourceOperations } from '../../../shared/router';
+import type { ResourceOperations } from '../../../shared/node/router';
 import * as create from './create.operation';
 import * as createAndSend from './createAndSend.operation';
 import * as createCreditNote from './createCreditNote.operation';

@@ -6,9 +6,9 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/items';
-import { orderIdField, readOrderId } from '../../../shared/orderId';
-import type { ClientProvider } from '../../../shared/router';
+import { runPerItem } from '../../../shared/node/items';
+import { orderIdField, readOrderId } from './orderId';
+import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { answeredObject, readEveryItem, sendChange } from './orderChanges';
 

@@ -1,51 +1,16 @@
 /**
- * Order calls on the shared client: single read with the path fallback, lookup by
- * ExternalProviderID, and create with "skip if already created". Exported for Create,
- * Get and the send operations.
+ * Order calls on the shared client: lookup by ExternalProviderID, and create with "skip if
+ * already created" (the single read is `getOrder` in shared/domain/order.ts, which the Order
+ * Trigger uses too). Exported for Create and the send operations.
  */
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ApiClient } from '../../../shared/transport';
-import { readListPage } from '../../../shared/paging';
+import type { ApiClient } from '../../../shared/http/transport';
+import { readListPage } from '../../../shared/http/paging';
+import type { SingleOrderPath } from '../../../shared/domain/order';
+import { getOrder, hasStatus } from '../../../shared/domain/order';
 import { externalIdFilter, readOrderId } from './orderBody';
-
-/** Which single-order path to use: /v1/order/{id}, /v1/orders/{id}, or the first with the second as fallback. */
-export const SINGLE_ORDER_PATHS = ['auto', 'order', 'orders'] as const;
-export type SingleOrderPath = (typeof SINGLE_ORDER_PATHS)[number];
-
-function hasStatus(error: unknown, status: string): boolean {
-	const withCode = error as { httpCode?: string | null; context?: IDataObject };
-	return String(withCode?.httpCode ?? '') === status;
-}
-
-function isNotFound(error: unknown): boolean {
-	return hasStatus(error, '404');
-}
-
-/**
- * `GET /v1/order/{id}`; on 404 `GET /v1/orders/{id}` (the form the service's public docs write),
- * unless one form is chosen.
- */
-export async function getOrder(
-	client: ApiClient,
-	orderId: number | string,
-	itemIndex: number,
-	path: SingleOrderPath = 'auto',
-): Promise<IDataObject> {
-	const id = encodeURIComponent(String(orderId));
-	const read = async (prefix: string) =>
-		await client.request<IDataObject>({ method: 'GET', path: `${prefix}/${id}`, itemIndex, operation: `Get order ${orderId}` });
-	if (path === 'orders') return await read('/v1/orders');
-	if (path === 'order') return await read('/v1/order');
-	const first = await read('/v1/order').then(
-		(body) => ({ body }),
-		(error: unknown) => ({ error }),
-	);
-	if ('body' in first) return first.body;
-	if (!isNotFound(first.error)) throw first.error;
-	return await read('/v1/orders');
-}
 
 /** The first order whose ExternalProviderID equals the given one, or undefined. */
 export async function findOrderByExternalId(

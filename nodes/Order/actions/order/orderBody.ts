@@ -5,13 +5,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { buildFilter } from '../../../shared/odata';
-import { checkOrderId } from '../../../shared/orderId';
-import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/orderTypes';
-import { checkVatNumber } from '../../../shared/identifiers';
-import type { FieldProblem } from '../../../shared/validation';
-import { checkJsonDepth, checkLine, checkText } from '../../../shared/validation';
-import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from '../../../shared/decimal';
+import { buildFilter } from '../../../shared/query/odata';
+import { checkOrderId } from './orderId';
+import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/domain/orderTypes';
+import { checkVatNumber } from '../../../shared/domain/identifiers';
+import type { FieldProblem } from '../../../shared/domain/validation';
+import { checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
+import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from './decimal';
 
 /**
  * Text fields of the order, refused (never cut) beyond MAX_TEXT_LENGTH: the API documents

@@ -6,8 +6,8 @@
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { asNodeError } from '../../../shared/items';
-import type { ApiClient, ApiRequest } from '../../../shared/transport';
+import { asNodeError } from '../../../shared/node/items';
+import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
 
 /**
  * Every item read and checked before any request. A bad item stops the run here, or,

@@ -1,12 +1,12 @@
 /**
  * The parameters of an order as the operations that create one declare them (Create,
  * Create and Send). The operations that address one order use the Order picker
- * (nodes/shared/orderId.ts).
+ * (nodes/Order/actions/order/orderId.ts).
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DECIMAL_FORMS } from '../../../shared/decimal';
-import { ORDER_DIRECTIONS, ORDER_TYPE_OPTIONS } from '../../../shared/orderTypes';
+import { DECIMAL_FORMS } from './decimal';
+import { ORDER_DIRECTIONS, ORDER_TYPE_OPTIONS } from '../../../shared/domain/orderTypes';
 
 /** The order's fields (Fields Below or JSON) and Skip If Already Created, shown for one operation that creates. */
 export function orderFields(operation: string): INodeProperties[] {

@@ -4,11 +4,11 @@
  */
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { inputError, readBoolean, readChoice } from '../../../shared/input';
-import type { FieldProblem } from '../../../shared/validation';
+import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
+import type { FieldProblem } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from './orderApi';
-import { SINGLE_ORDER_PATHS } from './orderApi';
+import type { SingleOrderPath } from '../../../shared/domain/order';
+import { SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
 import type { OrderFieldsInput, OrderLineInput } from './orderBody';
 import { buildOrderBody, checkOrder } from './orderBody';
 import type { IdempotencyHeader } from './sendApi';

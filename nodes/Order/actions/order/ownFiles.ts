@@ -9,8 +9,8 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readMaxFileSize } from '../../../shared/files';
-import { itemMessage } from '../../../shared/validation';
+import { readMaxFileSize } from '../../../shared/http/files';
+import { itemMessage } from '../../../shared/domain/validation';
 
 /** Extensions the service takes as attachments (beyond-contract "Files"). */
 export const ATTACHMENT_EXTENSIONS = ['pdf', 'xls', 'xlsx', 'csv'];

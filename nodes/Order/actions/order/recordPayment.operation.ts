@@ -6,14 +6,14 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../../shared/display';
-import { AMOUNT, checkDecimal, DECIMAL_FORMS } from '../../../shared/decimal';
-import { inputError, requireValid } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import { orderIdField, readOrderId } from '../../../shared/orderId';
-import type { ClientProvider } from '../../../shared/router';
+import { forOperation } from '../../../shared/fields/display';
+import { AMOUNT, checkDecimal, DECIMAL_FORMS } from './decimal';
+import { inputError, requireValid } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import { orderIdField, readOrderId } from './orderId';
+import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { getOrder } from './orderApi';
+import { getOrder } from '../../../shared/domain/order';
 import { toOrderDate } from './orderBody';
 import { answeredObject, readEveryItem, refusalError } from './orderChanges';
 import { readIdempotencyHeader, readSingleOrderPath } from './orderInput';

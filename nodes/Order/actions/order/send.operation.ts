@@ -5,9 +5,9 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/input';
-import { runBatched } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
+import { inputError } from '../../../shared/node/input';
+import { runBatched } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import type { SendRequest } from './sendRun';
 import { readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRun';

@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiErrorEntry } from '../../../shared/apiErrorEntries';
-import { checkOrderId } from '../../../shared/orderId';
+import type { ApiErrorEntry } from '../../../shared/http/apiErrorEntries';
+import { checkOrderId } from './orderId';
 
 export const TRANSPORT_TYPES = ['Peppol', 'Email', 'Letter'] as const;
 

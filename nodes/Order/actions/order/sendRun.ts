@@ -6,13 +6,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { inputError, readBoolean, requireValid } from '../../../shared/input';
-import type { BatchedOutput } from '../../../shared/items';
-import type { Check } from '../../../shared/validation';
-import { checkBoolean, checkChoice, checkNumber } from '../../../shared/validation';
-import type { ClientProvider } from '../../../shared/router';
-import type { SingleOrderPath } from './orderApi';
-import { getOrder, SINGLE_ORDER_PATHS } from './orderApi';
+import { inputError, readBoolean, requireValid } from '../../../shared/node/input';
+import type { BatchedOutput } from '../../../shared/node/items';
+import type { Check } from '../../../shared/domain/validation';
+import { checkBoolean, checkChoice, checkNumber } from '../../../shared/domain/validation';
+import type { ClientProvider } from '../../../shared/node/router';
+import type { SingleOrderPath } from '../../../shared/domain/order';
+import { getOrder, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
 import type { IdempotencyHeader, SendOutcome } from './sendApi';
 import { IDEMPOTENCY_HEADERS, sendBatch } from './sendApi';
 import type { SendTarget } from './sendLogic';

@@ -2,18 +2,17 @@
  * Order › Send UBL Document: a ready UBL Invoice or CreditNote from a binary field, sent as it is
  * (`POST /v1/peppol/sendxml {XML}`, the service's page "Send UBL to Peppol"): over Peppol only,
  * validated by the service, no order made. Checked here first: UTF-8, well-formed, the root an
- * Invoice or CreditNote in the UBL namespace, no envelope, within the size limit (shared/ubl.ts).
+ * Invoice or CreditNote in the UBL namespace, no envelope, within the size limit (shared/domain/ubl.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { inputError, requireValid } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
-import { checkSendableUbl } from '../../../shared/ubl';
-import type { Check } from '../../../shared/validation';
-import { checkNumber } from '../../../shared/validation';
-import { checkPropertyName } from '../file/get.operation';
+import { inputError, requireValid } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
+import { checkSendableUbl } from '../../../shared/domain/ubl';
+import type { Check } from '../../../shared/domain/validation';
+import { checkNumber, checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { fingerprint, idempotencyKey } from './sendLogic';
 

@@ -6,11 +6,11 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../../shared/display';
-import { inputError } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import { orderIdField, readOrderId } from '../../../shared/orderId';
-import type { ClientProvider } from '../../../shared/router';
+import { forOperation } from '../../../shared/fields/display';
+import { inputError } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import { orderIdField, readOrderId } from './orderId';
+import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { answeredObject, readEveryItem, sendChange } from './orderChanges';
 

@@ -7,9 +7,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { inputError, readChoice } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
+import { inputError, readChoice } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { readEveryItem } from '../order/orderChanges';
 import { MAIN_PARTY_FIELDS, mainPartyProperties, PARTY_FIELDS } from './partyFields';

@@ -5,14 +5,14 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { readChoice, requireValid } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import type { FilterCondition } from '../../../shared/odata';
-import { PARTY_TYPES } from '../../../shared/orderTypes';
-import type { ClientProvider } from '../../../shared/router';
+import { readChoice, requireValid } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import type { FilterCondition } from '../../../shared/query/odata';
+import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
+import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { readEveryItem } from '../order/orderChanges';
-import { checkVatNumber } from '../../../shared/validation';
+import { checkVatNumber } from '../../../shared/domain/validation';
 import { partyTypeOption } from './partyFields';
 import { findRecords } from './records';
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ClientProvider } from '../../../shared/router';
+import type { ClientProvider } from '../../../shared/node/router';
 import { executeList, listDescription } from '../list';
 
 export const description: INodeProperties[] = listDescription('party');

@@ -1,13 +1,13 @@
 /**
  * A party's fields as the service's OpenAPI `Party` type names them (flat address fields, as its
  * page "Party" allows), with their checks: the VAT number is the one check of
- * nodes/shared/identifiers.ts; e-mail, phone, IBAN, BIC, country and language the ones of validation.ts.
+ * nodes/shared/domain/identifiers.ts; e-mail, phone, IBAN, BIC, country and language the ones of validation.ts.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PARTY_TYPES } from '../../../shared/orderTypes';
-import type { Check } from '../../../shared/validation';
-import { checkBic, checkChoice, checkCountryCode, checkEmail, checkIban, checkLanguageCode, checkPhone, checkText, checkVatNumber } from '../../../shared/validation';
+import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
+import type { Check } from '../../../shared/domain/validation';
+import { checkBic, checkChoice, checkCountryCode, checkEmail, checkIban, checkLanguageCode, checkPhone, checkText, checkVatNumber } from '../../../shared/domain/validation';
 import type { RecordField } from './records';
 
 const text = (max: number) => (value: unknown) => checkText(value, max);

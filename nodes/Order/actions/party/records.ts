@@ -7,15 +7,15 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { inputError, requireValid } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import type { FilterCondition } from '../../../shared/odata';
-import { buildFilter } from '../../../shared/odata';
-import { readListPage } from '../../../shared/paging';
-import type { ClientProvider } from '../../../shared/router';
-import type { ApiClient } from '../../../shared/transport';
-import type { Check } from '../../../shared/validation';
-import { checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/validation';
+import { inputError, requireValid } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import type { FilterCondition } from '../../../shared/query/odata';
+import { buildFilter } from '../../../shared/query/odata';
+import { readListPage } from '../../../shared/http/paging';
+import type { ClientProvider } from '../../../shared/node/router';
+import type { ApiClient } from '../../../shared/http/transport';
+import type { Check } from '../../../shared/domain/validation';
+import { checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 
 export type RecordKind = 'party' | 'product';

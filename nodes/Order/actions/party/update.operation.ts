@@ -4,9 +4,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
+import { inputError } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { readEveryItem } from '../order/orderChanges';
 import { MAIN_PARTY_FIELDS, PARTY_FIELDS, partyTypeOption } from './partyFields';

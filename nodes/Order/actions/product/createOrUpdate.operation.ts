@@ -8,10 +8,10 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { readChoice, requireValid } from '../../../shared/input';
-import { runPerItem } from '../../../shared/items';
-import type { ClientProvider } from '../../../shared/router';
-import { checkNumber, checkText } from '../../../shared/validation';
+import { readChoice, requireValid } from '../../../shared/node/input';
+import { runPerItem } from '../../../shared/node/items';
+import type { ClientProvider } from '../../../shared/node/router';
+import { checkNumber, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { readEveryItem } from '../order/orderChanges';
 import type { RecordField } from '../party/records';

@@ -1,5 +1,5 @@
 /** Order › Product's operations, listed once: the node's description and the router read this list. */
-import type { ResourceOperations } from '../../../shared/router';
+import type { ResourceOperations } from '../../../shared/node/router';
 import * as createOrUpdate from './createOrUpdate.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';

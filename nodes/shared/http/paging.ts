@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { appendQuery } from './odata';
+import { appendQuery } from '../query/odata';
 import { createStringPool, shareStrings } from './stringPool';
 
 export const PAGE_SIZE = 120;

@@ -26,7 +26,7 @@ import { beforeDeadline, BodyLimitError, boundedStream, discardBody, readBody } 
 import { buildApiError, headerValue, isBrokenText, isJsonLike, isSuccess, maskText, networkFailure, parseIfJson, redirectTarget } from './response';
 import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
 import { describeRefreshFailure, refreshAccessToken } from './oauth';
-import { appendQuery } from './odata';
+import { appendQuery } from '../query/odata';
 import { nextTail, paginate, PagingError } from './paging';
 import type { PageFetcher, PaginateOptions, ReceivedText } from './paging';
 import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, MB, NO_RETRY, retryAfterBeyondCap, retryDelayMs, shouldRetry } from './retry';

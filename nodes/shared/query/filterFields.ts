@@ -6,7 +6,7 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ODataType } from './odata';
-import { valueLabel } from './orderTypes';
+import { valueLabel } from '../domain/orderTypes';
 import type { BuilderOperator, QueryResource } from './queryBuilder';
 import { CUSTOM_FIELD, enumeratedFields, QUERY_FIELDS } from './queryBuilder';
 

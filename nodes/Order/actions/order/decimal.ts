@@ -6,7 +6,7 @@
  * so a valid value has at most 15 significant digits and is sent exactly (no rounding,
  * no exponent form). Pure: no n8n, no I/O.
  */
-import type { Check } from './validation';
+import type { Check } from '../../../shared/domain/validation';
 
 /** Most decimals (trailing zeros dropped), most digits before the separator, and the sign allowed. */
 export interface DecimalSpec {

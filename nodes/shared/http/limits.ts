@@ -13,7 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { RequestOptionValues, RetryPolicy } from './retry';
 import { checkRequestOptions, DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_MB, policyFromOptions } from './retry';
-import { fieldMessage } from './validation';
+import { fieldMessage } from '../domain/validation';
 
 export const maxResponseSizeOption: INodeProperties = {
 	displayName: 'Maximum Response Size (MB)',

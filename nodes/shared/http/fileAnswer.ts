@@ -17,7 +17,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Check } from './validation';
+import type { Check } from '../domain/validation';
 
 export interface FileAnswer {
 	FileID?: string;

@@ -23,7 +23,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { FileAnswer } from './fileAnswer';
 import { checkFileId, FileAnswerDecoder, NOT_JSON } from './fileAnswer';
 import type { ApiClient } from './transport';
-import { fieldMessage } from './validation';
+import { fieldMessage } from '../domain/validation';
 
 export type FileKind = 'pdf' | 'ubl' | 'attachments' | 'json' | 'messages';
 export type FileContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;

@@ -10,10 +10,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readRetryPolicy } from './fields';
-import type { RetryPolicy } from './retry';
-import type { ApiClient, ApiClientOptions } from './transport';
-import { getApiClient } from './transport';
+import { readRetryPolicy } from '../fields/fields';
+import type { RetryPolicy } from '../http/retry';
+import type { ApiClient, ApiClientOptions } from '../http/transport';
+import { getApiClient } from '../http/transport';
 
 /** Gives each item the API client for its party, creating one per party per execution. */
 export type ClientProvider = (itemIndex: number, partyId?: string) => Promise<ApiClient>;

@@ -6,8 +6,8 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Check, NumberRange } from './validation';
-import { checkBoolean, checkChoice, checkNumber, checkNumericId, checkOptionalText, fieldMessage } from './validation';
+import type { Check, NumberRange } from '../domain/validation';
+import { checkBoolean, checkChoice, checkNumber, checkNumericId, checkOptionalText, fieldMessage } from '../domain/validation';
 
 /** A NodeOperationError naming the field and the item (none in a poll), raised before any request. */
 export function inputError(

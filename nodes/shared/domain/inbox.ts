@@ -4,17 +4,17 @@
  * Invoices", "Mark Inbox as Read/Confirmed", "Processing MLR and IMR files"):
  * `GET /v1/peppol/inbox` answers at most the 10 oldest items (no paging, no OData); an item
  * leaves the queue only when confirmed or refused; its document is `GET /v1/files/{PeppolFileID}`,
- * read through the shared bounded file reader (shared/files.ts) and turned into JSON fields
- * by shared/ubl.ts.
+ * read through the shared bounded file reader (shared/http/files.ts) and turned into JSON fields
+ * by shared/domain/ubl.ts.
  */
 import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { describeFile, readFile, toBinary } from '../shared/files';
-import type { FileContext } from '../shared/files';
-import type { ApiClient } from '../shared/transport';
-import { kindOfType, readDocument, REASON_CODES } from '../shared/ubl';
-import type { DocumentKind } from '../shared/ubl';
+import { describeFile, readFile, toBinary } from '../http/files';
+import type { FileContext } from '../http/files';
+import type { ApiClient } from '../http/transport';
+import { kindOfType, readDocument, REASON_CODES } from './ubl';
+import type { DocumentKind } from './ubl';
 
 export const INBOX_PATH = '/v1/peppol/inbox';
 /** What the service lists at most. */

@@ -13,11 +13,11 @@ import type {
 } from 'n8n-workflow';
 
 import { checkDecimal } from './decimal';
-import { requireValid } from './input';
-import { buildFilter } from './odata';
-import { readListPage, resolveNextLink } from './paging';
-import { getApiClient } from './transport';
-import type { Check } from './validation';
+import { requireValid } from '../../../shared/node/input';
+import { buildFilter } from '../../../shared/query/odata';
+import { readListPage, resolveNextLink } from '../../../shared/http/paging';
+import { getApiClient } from '../../../shared/http/transport';
+import type { Check } from '../../../shared/domain/validation';
 
 export function orderIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {

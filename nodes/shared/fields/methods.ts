@@ -1,7 +1,7 @@
 /** listSearch / loadOptions methods shared by nodes. */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { getApiClient } from './transport';
+import { getApiClient } from '../http/transport';
 
 interface CompanySummary {
 	CompanyID?: number | string;

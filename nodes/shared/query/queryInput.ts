@@ -5,12 +5,12 @@
  */
 import type { IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { inputError, requireValid } from './input';
+import { inputError, requireValid } from '../node/input';
 import type { Combine, FilterCondition } from './odata';
 import { buildCondition } from './odata';
 import type { ODataQuery, QueryInput, QueryProblemPart, QueryResource } from './queryBuilder';
 import { buildQuery, conditionsFromParameter, enumeratedValueNotes, located, QueryInputError } from './queryBuilder';
-import { checkChoice, checkOptionalText } from './validation';
+import { checkChoice, checkOptionalText } from '../domain/validation';
 
 export type QueryContext = IExecuteFunctions | IPollFunctions;
 

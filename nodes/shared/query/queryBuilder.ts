@@ -3,7 +3,7 @@
  * and the builder's parameter values turned into `$filter` / `$orderby` (no n8n, no I/O).
  * The parameter descriptions are in filterFields.ts, reading them from a node in queryInput.ts.
  */
-import { canonicalValue, ORDER_DIRECTIONS, ORDER_STATUSES, ORDER_TYPES, PARTY_TYPES } from './orderTypes';
+import { canonicalValue, ORDER_DIRECTIONS, ORDER_STATUSES, ORDER_TYPES, PARTY_TYPES } from '../domain/orderTypes';
 
 import type { Combine, ComparisonOperator, FilterCondition, ODataType, SortKey } from './odata';
 import { andFilters, buildCondition, buildOrderBy, normalizeRawFilter, ODataError, toQueryString } from './odata';

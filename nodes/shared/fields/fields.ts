@@ -1,10 +1,10 @@
 /** Parameter descriptions shared by several nodes and their readers. Nothing else defines these. */
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { readBoolean, readNumber, requireValid } from './input';
-import { maxResponseSizeOption, readRequestPolicy, requestPolicy } from './limits';
-import type { RequestOptionValues, RetryPolicy } from './retry';
-import { checkPartyId } from './validation';
+import { readBoolean, readNumber, requireValid } from '../node/input';
+import { maxResponseSizeOption, readRequestPolicy, requestPolicy } from '../http/limits';
+import type { RequestOptionValues, RetryPolicy } from '../http/retry';
+import { checkPartyId } from '../domain/validation';
 
 export const registrationIdField: INodeProperties = {
 	displayName: 'Registration',

@@ -362,3 +362,12 @@ export function checkJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): Check
 	}
 	return { ok: true, value };
 }
+
+const hintProperty = 'Enter a name such as data, pdf or invoice: letters, digits, "_" and "-".';
+
+/** A binary field name (letters, digits, "_" and "-"); File › Get, Send UBL Document and the Peppol inbox. */
+export function checkPropertyName(value: unknown): Check {
+	if (typeof value !== 'string' || !value.trim()) return { ok: false, problem: 'is empty', hint: hintProperty };
+	const name = value.trim();
+	return /^[A-Za-z0-9_-]{1,100}$/.test(name) ? { ok: true, value: name } : { ok: false, problem: 'is not a binary field name', hint: hintProperty };
+}
