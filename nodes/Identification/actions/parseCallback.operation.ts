@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../shared/node/input';
 import { checkNumericId } from '../../shared/domain/validation';
@@ -6,7 +7,6 @@ import { asNodeError, errorItem, toItems } from '../../shared/node/items';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../callback';
 import { trustNotice } from './fields';
 import { IDENTIFIED, NOT_IDENTIFIED } from './identification';
-import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [
 	trustNotice,
@@ -39,7 +39,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('parseCallback', properties);
+export const description = updateDisplayOptions({ show: { operation: ['parseCallback'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const outputs: INodeExecutionData[][] = [[], []];

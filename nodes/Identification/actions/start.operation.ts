@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
-import { forOperation } from '../../shared/fields/display';
 import { readChoice, readRegistrationId, requireValid } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
@@ -66,7 +65,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('start', properties);
+export const description = updateDisplayOptions({ show: { operation: ['start'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const toThisExecution = readChoice(this, 0, 'redirectTo', 'Send Browser Back To', ['url', 'thisExecution'], 'url') === 'thisExecution';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
-import { forOperation } from '../../shared/fields/display';
 import { readRegistrationId } from '../../shared/node/input';
 import { asNodeError, errorItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
@@ -34,7 +34,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('startAndWait', properties);
+export const description = updateDisplayOptions({ show: { operation: ['startAndWait'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	requireSingleItem(this, 'Start and Wait for Result');

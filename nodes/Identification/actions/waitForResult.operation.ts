@@ -1,10 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../../shared/node/items';
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
-import { forOperation } from '../../shared/fields/display';
 import { trustNotice, waitOptions } from './fields';
 import { executionCustomData, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs } from './identification';
 import { expiredItem, waitForCallback } from './waiting';
@@ -28,7 +27,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('waitForResult', properties);
+export const description = updateDisplayOptions({ show: { operation: ['waitForResult'] } }, properties);
 
 interface RecordedSession {
 	registrationID?: unknown;

@@ -1,12 +1,12 @@
 /** Peppol Inbox › Confirm: the item is handled and leaves the inbox (POST …/confirm, no body). */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/fields/display';
 import type { ClientProvider } from '../../shared/node/router';
 import { inboxItemIdField } from './fields';
 import { settle } from './settle';
 
-export const description = forOperation('confirm', [inboxItemIdField]);
+export const description = updateDisplayOptions({ show: { operation: ['confirm'] } }, [inboxItemIdField]);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await settle(this, clients, 'confirm');

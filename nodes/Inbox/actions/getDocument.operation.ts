@@ -1,7 +1,7 @@
 /** Peppol Inbox › Get Document: the item's file as binary data (envelope removed unless kept), its fields in JSON. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/fields/display';
 import { checkFileId } from '../../shared/http/fileAnswer';
 import { readMaxFileSize } from '../../shared/http/files';
 import { readBoolean, requireValid } from '../../shared/node/input';
@@ -38,7 +38,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('getDocument', properties);
+export const description = updateDisplayOptions({ show: { operation: ['getDocument'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const input = this.getInputData();

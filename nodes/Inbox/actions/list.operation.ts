@@ -1,7 +1,7 @@
 /** Peppol Inbox › List: the inbox's items (at most the 10 oldest), all or only one kind. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/fields/display';
 import { readChoice } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
@@ -32,7 +32,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('list', properties);
+export const description = updateDisplayOptions({ show: { operation: ['list'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {

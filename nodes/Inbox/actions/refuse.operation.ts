@@ -1,7 +1,7 @@
 /** Peppol Inbox › Refuse: an invoice or credit note is refused with a reason code and leaves the inbox. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/fields/display';
 import { readChoice } from '../../shared/node/input';
 import type { ClientProvider } from '../../shared/node/router';
 import { REFUSAL_REASONS } from '../../shared/domain/inbox';
@@ -10,7 +10,7 @@ import { settle } from './settle';
 
 const CODES = REFUSAL_REASONS.map((reason) => reason.value);
 
-export const description = forOperation('refuse', [
+export const description = updateDisplayOptions({ show: { operation: ['refuse'] } }, [
 	inboxItemIdField,
 	{
 		displayName: 'Refusal Reason',

@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
@@ -7,7 +8,6 @@ import { inputError, readRegistrationId } from '../../shared/node/input';
 import type { IntegrationInput } from './integrationInput';
 import { buildIntegrationBody } from './integrationInput';
 import { integrationOutput, signatureHint } from './integrationOutput';
-import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity that gets the integration' },
@@ -103,7 +103,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = forOperation('create', properties);
+export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const items = await runPerItem(this, async (itemIndex) => {

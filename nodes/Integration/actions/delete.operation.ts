@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
@@ -6,11 +7,10 @@ import { runPerItem } from '../../shared/node/items';
 import { checkNumericId } from '../../shared/domain/validation';
 import { integrationIdField } from './fields';
 import { readRegistrationId, requireValid } from '../../shared/node/input';
-import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [{ ...registrationIdField }, { ...integrationIdField, description: 'The integration to remove from the registration' }];
 
-export const description = forOperation('delete', properties);
+export const description = updateDisplayOptions({ show: { operation: ['delete'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, registrationIdField, returnAllFields } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
@@ -6,7 +7,6 @@ import { runPerItem } from '../../shared/node/items';
 import { fetchRegistration } from '../../shared/domain/registrations';
 import { readRegistrationId } from '../../shared/node/input';
 import { integrationOutput } from './integrationOutput';
-import { forOperation } from '../../shared/fields/display';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 
 const properties: INodeProperties[] = [
@@ -14,7 +14,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = [
-	...forOperation('getAll', properties),
+	...updateDisplayOptions({ show: { operation: ['getAll'] } }, properties),
 	...returnAllFields({ operation: ['getAll'] }),
 	simplifyField({ operation: ['getAll'] }),
 ];

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { forOperation } from '../../shared/fields/display';
 import { inputError } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
@@ -9,7 +8,7 @@ import type { RegistrationInput } from './registrationBody';
 import { buildRegistrationBody } from './registrationBody';
 import { registrationFields } from './registrationFields';
 
-export const description = forOperation('create', registrationFields);
+export const description = updateDisplayOptions({ show: { operation: ['create'] } }, registrationFields);
 
 /** The new ID from `{ RegistrationID }`, a similar object, or a bare number. */
 export function readNewRegistrationId(body: unknown): number | string | undefined {

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
 import { runPerItem } from '../../shared/node/items';
 import { readRegistrationId } from '../../shared/node/input';
-import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [
 	{
@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity to deactivate' },
 ];
 
-export const description = forOperation('deactivate', properties);
+export const description = updateDisplayOptions({ show: { operation: ['deactivate'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {

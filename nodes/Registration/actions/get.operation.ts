@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
 import { fetchRegistration } from '../../shared/domain/registrations';
@@ -6,11 +7,10 @@ import type { ClientProvider } from '../../shared/node/router';
 import { runPerItem } from '../../shared/node/items';
 import { readRegistrationId } from '../../shared/node/input';
 import { flattenRegistration } from '../../shared/domain/registrationOutput';
-import { forOperation } from '../../shared/fields/display';
 
 const properties: INodeProperties[] = [{ ...registrationIdField }];
 
-export const description = forOperation('get', properties);
+export const description = updateDisplayOptions({ show: { operation: ['get'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {

@@ -7,10 +7,9 @@
  * further credit note of the same invoice is a choice, with its own External Provider ID.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkDecimal, QUANTITY } from './decimal';
-import { forOperation } from '../../../shared/fields/display';
 import { inputError, readChoice, readText, requireValid } from '../../../shared/node/input';
 import { runPerItem } from '../../../shared/node/items';
 import { buildFilter } from '../../../shared/query/odata';
@@ -152,13 +151,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description: INodeProperties[] = forOperation(
-	'createCreditNote',
-	properties.map((property) => ({
-		...property,
-		displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, resource: ['order'] } },
-	})),
-);
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['createCreditNote'] } }, properties);
 
 type InvoiceRef = { orderId: number } | { invoiceNumber: string };
 type IfCredited = 'output' | 'fail' | 'another';

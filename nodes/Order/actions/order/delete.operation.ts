@@ -4,19 +4,18 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../../shared/fields/display';
 import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { readEveryItem, sendChange } from './orderChanges';
 
-export const description: INodeProperties[] = forOperation('delete', [
-	{
-		...orderIdField({ description: 'The order to delete: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
-		displayOptions: { show: { resource: ['order'] } },
-	},
-]);
+export const description: INodeProperties[] = [
+	orderIdField({
+		description: 'The order to delete: pick it, enter its OrderID, or map {{ $json.OrderID }}',
+		displayOptions: { show: { resource: ['order'], operation: ['delete'] } },
+	}),
+];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const reads = readEveryItem(this, (itemIndex) => readOrderId(this, itemIndex));

@@ -6,8 +6,8 @@
  * registered entity.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forOperation } from '../../../shared/fields/display';
 import { registrationIdField } from '../../../shared/fields/fields';
 import { readRegistrationId } from '../../../shared/node/input';
 import { asNodeError, errorItem } from '../../../shared/node/items';
@@ -47,13 +47,7 @@ const properties: INodeProperties[] = [
 	{ ...registrationIdField, displayOptions: { show: { readThrough: ['registration'] } } },
 ];
 
-export const description: INodeProperties[] = forOperation(
-	'getDeliveryStatus',
-	properties.map((property) => ({
-		...property,
-		displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, resource: ['order'] } },
-	})),
-);
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['getDeliveryStatus'] } }, properties);
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';

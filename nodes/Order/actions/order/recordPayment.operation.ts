@@ -5,8 +5,8 @@
  * not record the same payment twice: the idempotency key is built from it.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forOperation } from '../../../shared/fields/display';
 import { AMOUNT, checkDecimal, DECIMAL_FORMS } from './decimal';
 import { inputError, requireValid } from '../../../shared/node/input';
 import { runPerItem } from '../../../shared/node/items';
@@ -60,10 +60,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description: INodeProperties[] = forOperation(
-	'recordPayment',
-	properties.map((property) => ({ ...property, displayOptions: { show: { resource: ['order'] } } })),
-);
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['recordPayment'] } }, properties);
 
 /** The payment body of one item, checked: a positive amount in cents (read as typed, never rounded), a real date, short texts. */
 export function readPayment(ctx: IExecuteFunctions, itemIndex: number): IDataObject {

@@ -5,8 +5,8 @@
  * after creation; a credit note corrects them.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { forOperation } from '../../../shared/fields/display';
 import { inputError } from '../../../shared/node/input';
 import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
@@ -63,10 +63,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description: INodeProperties[] = forOperation(
-	'update',
-	properties.map((property) => ({ ...property, displayOptions: { show: { resource: ['order'] } } })),
-);
+export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['update'] } }, properties);
 
 /** The PATCH body from Update Fields: only what is set, each value of the type the API takes. */
 export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
