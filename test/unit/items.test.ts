@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { constructExecutionMetaData, returnJsonArray } from 'n8n-core';
 
 import { errorItem, runBatched } from '../../nodes/shared/node/items';
 
@@ -10,6 +11,8 @@ function fakeContext(count: number, continueOnFail: boolean, onError?: string): 
 		getNode: () => node(onError),
 		getInputData: () => Array.from({ length: count }, (_, i) => ({ json: { i } })),
 		continueOnFail: () => continueOnFail,
+		// n8n-core's own item helpers, as a node gets them.
+		helpers: { returnJsonArray, constructExecutionMetaData },
 	} as unknown as IExecuteFunctions;
 }
 

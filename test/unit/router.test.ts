@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INode, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
+import { constructExecutionMetaData, returnJsonArray } from 'n8n-core';
 
 import { AccessPointIdentification } from '../../nodes/Identification/AccessPointIdentification.node';
 import { identification } from '../../nodes/Identification/actions';
@@ -23,6 +24,8 @@ function fakeContext(parameters: Record<string, unknown>, extra: Partial<IExecut
 		getNode: () => node,
 		getInputData: () => [{ json: {} }],
 		continueOnFail: () => false,
+		// n8n-core's own item helpers, as a node gets them.
+		helpers: { returnJsonArray, constructExecutionMetaData },
 		getNodeParameter: (name: string, _item: number, fallback?: unknown) => (name in parameters ? parameters[name] : fallback),
 		getCredentials: () => {
 			throw new Error('no credential in this test');

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../shared/node/input';
 import { checkNumericId } from '../../shared/domain/validation';
-import { asNodeError, errorItem, toItems } from '../../shared/node/items';
+import { runBatched } from '../../shared/node/items';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../callback';
 import { trustNotice } from './fields';
 import { IDENTIFIED, NOT_IDENTIFIED } from './identification';
@@ -42,10 +42,8 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { operation: ['parseCallback'] } }, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const outputs: INodeExecutionData[][] = [[], []];
-	const items = this.getInputData();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
+	return await runBatched<IDataObject, IDataObject>(this, {
+		read: (itemIndex) => {
 			const raw = this.getNodeParameter('callbackQuery', itemIndex, '') as unknown;
 			const query = queryFromValue(raw);
 			if (!query || !looksLikeCallback(query)) {
@@ -66,16 +64,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					: requireValid(this, itemIndex, 'Expected Registration ID', expectedRaw, (v) => checkNumericId(v, 'RegistrationID'));
 			// No credential here: a success stays the browser's word, and the output says so.
 			const outcome = withServiceCheck(readCallback(query, expected), 'not checked');
-			const json = outcomeJson(outcome, { receivedAt: new Date().toISOString() }) as IDataObject;
-			outputs[outcome.identified ? IDENTIFIED : NOT_IDENTIFIED].push(...toItems(json, itemIndex));
-		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex);
-			if (this.continueOnFail()) {
-				outputs[NOT_IDENTIFIED].push(errorItem(this, nodeError, itemIndex));
-				continue;
-			}
-			throw nodeError;
-		}
-	}
-	return outputs;
+			return outcomeJson(outcome, { receivedAt: new Date().toISOString() }) as IDataObject;
+		},
+		run: async (read) => read.map((entry) => entry.value),
+		emit: (json) => [json],
+		outputs: 2,
+		// A failed item (continueOnFail) leaves through Not Identified, the first output.
+		route: (json) => (json.identified === true ? IDENTIFIED : NOT_IDENTIFIED),
+	});
 }

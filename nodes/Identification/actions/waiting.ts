@@ -15,7 +15,6 @@ import type { CallbackOutcome } from '../callback';
 import { expiredJson, identifiedInRegistration, looksLikeCallback, outcomeJson, readCallback, withServiceCheck } from '../callback';
 import { noticePage, resultPage } from '../resultPage';
 import { appendResult, checkRedirectUrl } from '../session';
-import { toItems } from '../../shared/node/items';
 import { unwrapRegistration } from '../../shared/domain/registrationOutput';
 import type { RetryPolicy } from '../../shared/http/retry';
 import { getApiClient } from '../../shared/http/transport';
@@ -44,8 +43,7 @@ export function expiredItem(pending: PendingSession, itemIndex: number): INodeEx
 	const json = expiredJson(pending.registrationID, pending.startedAt, pending.expiresAt) as IDataObject;
 	if (pending.providerUrl) json.providerUrl = pending.providerUrl;
 	if (pending.resultRedirectUrl) json.resultRedirectUrl = pending.resultRedirectUrl;
-	const [expired] = toItems(json, itemIndex);
-	return expired;
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 export async function waitForCallback(
@@ -174,7 +172,7 @@ export async function identificationWebhook(this: IWebhookFunctions): Promise<IW
 		res.status(200).set(HTML_HEADERS).send(resultPage(outcome.reason));
 	}
 
-	const result = toItems(json, 0);
+	const result = [{ json, pairedItem: { item: 0 } }];
 	return {
 		noWebhookResponse: true,
 		workflowData: outcome.identified ? twoOutputs([], result) : twoOutputs(result, []),

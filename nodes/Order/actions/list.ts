@@ -2,7 +2,7 @@
  * Get Many for orders, parties and products: the query builder, Return All / Limit,
  * Skip, and paging that streams each page into the output.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields/fields';
 import { readNumber } from '../../shared/node/input';
@@ -55,7 +55,7 @@ export async function executeList(
 		const client = await clients(itemIndex, partyId);
 		const qs: Record<string, string | number> = { ...query };
 		if (skip !== undefined) qs.$skip = skip;
-		const items: INodeExecutionData[] = [];
+		const records: IDataObject[] = [];
 		const pages = paginateList.call(this, client, {
 			path: LIST_PATHS[resource],
 			qs,
@@ -65,12 +65,10 @@ export async function executeList(
 			// Return All reads every page: request the next while this one is parsed.
 			readAhead: true,
 		});
-		// One pairing object for all records of this item (n8n replaces, never edits, pairedItem).
-		const pairedItem = { item: itemIndex };
 		for await (const page of pages) {
-			for (const record of page) items.push({ json: simple ? pickFields(record, simple) : record, pairedItem });
+			for (const record of page) records.push(simple ? pickFields(record, simple) : record);
 		}
-		return items;
+		return records;
 	});
 	if ((hints.size || warnings.size) && typeof this.addExecutionHints === 'function') {
 		const list: NodeExecutionHint[] = [

@@ -7,19 +7,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[] | undefined;
 
-function isExecutionData(value: unknown): value is INodeExecutionData {
-	return !!value && typeof value === 'object' && 'json' in (value as object);
-}
-
-/** Output items for one input item, each paired with it. */
-export function toItems(result: ItemResult, itemIndex: number): INodeExecutionData[] {
+/** Output items for one input item, each paired with it by n8n's helpers (an item already paired keeps its pairing). */
+export function toItems(ctx: IExecuteFunctions, result: ItemResult, itemIndex: number): INodeExecutionData[] {
 	if (result === undefined) return [];
-	const list = Array.isArray(result) ? result : [result];
-	return list.map((entry) => {
-		if (!isExecutionData(entry)) return { json: entry as IDataObject, pairedItem: { item: itemIndex } };
-		// Already paired (e.g. thousands of list records): kept as is, not copied.
-		return entry.pairedItem === undefined ? { ...entry, pairedItem: { item: itemIndex } } : entry;
-	});
+	const items = ctx.helpers.returnJsonArray(result as IDataObject | IDataObject[]);
+	return ctx.helpers.constructExecutionMetaData(items, { itemData: { item: itemIndex } });
 }
 
 /**
@@ -63,7 +55,7 @@ export async function runPerItem(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const result = await handler(itemIndex);
-			for (const item of toItems(result, itemIndex)) output.push(item);
+			for (const item of toItems(ctx, result, itemIndex)) output.push(item);
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (ctx.continueOnFail()) {
@@ -148,7 +140,7 @@ export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSte
 				failed(nodeError, itemIndex);
 				continue;
 			}
-			outputs[steps.route?.(result, itemIndex) ?? 0].push(...toItems(out, itemIndex));
+			outputs[steps.route?.(result, itemIndex) ?? 0].push(...toItems(ctx, out, itemIndex));
 		}
 	}
 	return outputs;
