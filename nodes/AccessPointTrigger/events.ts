@@ -14,6 +14,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord, text } from '../shared/domain/values';
+
 export type TriggerEvent = 'orderCreated' | 'orderUpdated' | 'deliveryStatusChanged';
 export type EntityType = 'Order' | 'Message';
 export type UpdateType = 'I' | 'U';
@@ -59,12 +61,9 @@ export function isTriggerEvent(value: unknown): value is TriggerEvent {
 	return typeof value === 'string' && (TRIGGER_EVENTS as readonly string[]).includes(value);
 }
 
-const isRecord = (v: unknown): v is IDataObject => !!v && typeof v === 'object' && !Array.isArray(v);
 const record = (v: unknown): IDataObject => (isRecord(v) ? v : {});
-function text(value: unknown): string | undefined {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
+/** Text, or undefined when there is none. */
+const word = (value: unknown): string | undefined => text(value) || undefined;
 
 /** A call of the service, read. */
 export interface ServiceEvent {
@@ -80,14 +79,14 @@ export interface ServiceEvent {
 
 /** The event a payload reports; undefined when it names no entity/update type this trigger knows (a D, a flat body). */
 export function readServiceEvent(payload: IDataObject): ServiceEvent | undefined {
-	const entity = text(payload.UpdatedEntityType)?.toLowerCase();
-	const update = text(payload.WebhookUpdateTypeTC)?.toUpperCase();
+	const entity = word(payload.UpdatedEntityType)?.toLowerCase();
+	const update = word(payload.WebhookUpdateTypeTC)?.toUpperCase();
 	const entityType = entity === 'order' ? 'Order' : entity === 'message' ? 'Message' : undefined;
 	if (!entityType || (update !== 'I' && update !== 'U')) return undefined;
 	const detail = record(payload.EntityDetail);
 	const message = entityType === 'Message' ? (isRecord(detail.OrderMessage) ? detail.OrderMessage : detail) : {};
 	const state = entityType === 'Message' ? record(detail.AdditionalMessageInformation ?? detail.MessageAdditionalInformation) : {};
-	return { entityType, updateType: update, entityId: text(payload.UpdatedEntityID), message, state };
+	return { entityType, updateType: update, entityId: word(payload.UpdatedEntityID), message, state };
 }
 
 /** The item's `event` when the selection asked for this kind of event; undefined: ignore it. */
@@ -99,20 +98,20 @@ export function outputEventOf(ev: ServiceEvent, selected: readonly TriggerEvent[
 
 /** The OrderID an event is about (a Message's OrderID, an Order's UpdatedEntityID) as a safe integer, or undefined. */
 export function orderIdOf(ev: ServiceEvent): number | undefined {
-	const raw = text(ev.entityType === 'Message' ? ev.message.OrderID : ev.entityId);
+	const raw = word(ev.entityType === 'Message' ? ev.message.OrderID : ev.entityId);
 	const id = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : NaN;
 	return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
 /** The flow state the service reported (EInvoiceFlowState: Sent, Accepted, Delivered, Refused), or undefined. */
 export function flowStateOf(ev: ServiceEvent): string | undefined {
-	return text(ev.state.EInvoiceFlowState);
+	return word(ev.state.EInvoiceFlowState);
 }
 
 /** The PartyID a payload names (at the top, in EntityDetail or in its message), when it names one. */
 export function partyIdOf(payload: IDataObject): string | undefined {
 	const detail = record(payload.EntityDetail);
-	return text(payload.PartyID) ?? text(detail.PartyID) ?? text(record(detail.OrderMessage).PartyID);
+	return word(payload.PartyID) ?? word(detail.PartyID) ?? word(record(detail.OrderMessage).PartyID);
 }
 
 const SECRET_KEY = /secret/i;
@@ -137,10 +136,10 @@ export function redactSecrets(value: unknown, secrets: readonly string[], depth 
 
 /** `Description` of a network response as its code and text: "AB: The document has been ..." (IMR/MLR); text only when it has no code. */
 export function parseDescription(value: unknown): { code?: string; text?: string } {
-	const description = text(value);
+	const description = word(value);
 	if (description === undefined) return {};
 	const m = /^([A-Z]{2})\s*:\s*([\s\S]*)$/.exec(description);
-	return m ? { code: m[1], text: text(m[2]) } : { text: description };
+	return m ? { code: m[1], text: word(m[2]) } : { text: description };
 }
 
 const nullable = (value: unknown) => (value === undefined ? null : value);
@@ -155,7 +154,7 @@ function messageFields(ev: ServiceEvent): IDataObject {
 	const flowState = flowStateOf(ev);
 	const status = flowState ?? (m.Success === false ? 'Error' : undefined);
 	const response = parseDescription(m.Description);
-	const stateInfo = text(ev.state.AdditionalFlowStateInformation);
+	const stateInfo = word(ev.state.AdditionalFlowStateInformation);
 	return {
 		MessageID: nullable(ev.entityId),
 		flowState: nullable(flowState),
@@ -163,10 +162,10 @@ function messageFields(ev: ServiceEvent): IDataObject {
 		deliveryInfo: nullable(response.text ?? stateInfo),
 		refusedReason: status === 'Refused' ? nullable(stateInfo ?? response.text ?? response.code) : null,
 		responseCode: nullable(response.code),
-		direction: nullable(text(m.MessageDirection)),
-		transportType: nullable(text(m.TransportType)),
+		direction: nullable(word(m.MessageDirection)),
+		transportType: nullable(word(m.TransportType)),
 		success: typeof m.Success === 'boolean' ? m.Success : null,
-		fileId: nullable(text(m.FileID)),
+		fileId: nullable(word(m.FileID)),
 	};
 }
 

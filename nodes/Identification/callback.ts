@@ -6,6 +6,7 @@
  * Every outcome that is not a clean, matching `success=true` is "not identified",
  * so a malformed, ambiguous or expired callback can never read as a success.
  */
+import { isRecord } from '../shared/domain/values';
 
 export type Reason =
 	| 'identified'
@@ -142,10 +143,6 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 		return notIdentified('invalid_callback', 'The callback says success=true but names no registrationID, so it is not trusted.');
 	}
 	return { identified: true, reason: 'identified', registrationID: named, reported, message: 'The user was identified.' };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A status word as identified (true), not identified (false), or neither (undefined). */

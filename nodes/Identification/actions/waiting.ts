@@ -19,6 +19,7 @@ import { unwrapRegistration } from '../../shared/domain/registrationOutput';
 import type { RetryPolicy } from '../../shared/http/retry';
 import { getApiClient } from '../../shared/http/transport';
 import { twoOutputs } from './identification';
+import { text } from '../../shared/domain/values';
 
 /** The browser waits for the re-read: one retry, 15 seconds each at most. */
 const RECHECK_POLICY: RetryPolicy = { maxRetries: 1, baseDelayMs: 500, maxDelayMs: 1000, timeoutMs: 15_000 };
@@ -87,10 +88,6 @@ function readPending(ctx: IWebhookFunctions): IDataObject {
 	return {};
 }
 
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
-}
-
 /**
  * Anyone holding the resume URL can claim success, so a success is checked against the
  * registration where the API shows an identification status (GET registration). The
@@ -132,7 +129,7 @@ const HTML_HEADERS = {
  */
 function openIdentityCheck(ctx: IWebhookFunctions, pending: IDataObject): IWebhookResponseData {
 	const res = ctx.getResponseObject();
-	const expiresAt = Date.parse(text(pending.expiresAt) ?? '');
+	const expiresAt = Date.parse(text(pending.expiresAt));
 	const provider = text(pending.providerUrl);
 	const checked = provider ? checkRedirectUrl(provider) : undefined;
 	if (checked?.ok && !(expiresAt <= Date.now())) {
@@ -158,8 +155,8 @@ export async function identificationWebhook(this: IWebhookFunctions): Promise<IW
 	const expected = recorded === null ? undefined : (recorded as number | string | undefined);
 	const outcome = await recheck(this, readCallback(this.getQueryData(), expected));
 	const json = outcomeJson(outcome, {
-		startedAt: text(pending.startedAt),
-		expiresAt: text(pending.expiresAt),
+		startedAt: text(pending.startedAt) || undefined,
+		expiresAt: text(pending.expiresAt) || undefined,
 		receivedAt: new Date().toISOString(),
 	}) as IDataObject;
 

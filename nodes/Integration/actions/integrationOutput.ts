@@ -1,13 +1,10 @@
 /** Integration bodies -> output items that make a pending signature obvious. Pure. */
 import type { IDataObject } from 'n8n-workflow';
+import { text } from '../../shared/domain/values';
 
 /** Said once, in the run's hint (create.operation.ts); the item carries needsSignature and the API's IntegrationDocumentToSign. */
 export function signatureHint(pending: string[]): string {
 	return `${pending.join(', ')} ${pending.length === 1 ? 'is' : 'are'} Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document; the integration becomes active after the signature (check with Get Many).`;
-}
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
 }
 
 /**

@@ -15,6 +15,7 @@ import type { FileContext } from '../http/files';
 import type { ApiClient } from '../http/transport';
 import { kindOfType, readDocument, REASON_CODES } from './ubl';
 import type { DocumentKind } from './ubl';
+import { isRecord } from './values';
 
 export const INBOX_PATH = '/v1/peppol/inbox';
 /** What the service lists at most. */
@@ -33,8 +34,6 @@ export interface InboxItem extends IDataObject {
 	InboxItemID: number | string;
 	DocumentKind: DocumentKind;
 }
-
-const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 
 /** The item's InboxItemID as the key the trigger remembers it by, or undefined when it has none usable. */
 export function itemKey(item: IDataObject): string | undefined {

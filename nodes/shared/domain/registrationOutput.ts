@@ -1,9 +1,6 @@
 /** Registration read bodies -> flat output items. Pure. */
 import type { IDataObject } from 'n8n-workflow';
-
-function isObject(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
+import { isRecord as isObject } from './values';
 
 /** The companies in a list body: `{ Companies: [...] }`, `{ Items: [...] }` or a bare array. */
 export function readCompanies(body: unknown): IDataObject[] {

@@ -8,6 +8,7 @@
 
 import { COUNTRY_CODES } from './countries';
 import { nonTextKind } from './identifiers';
+import { text } from './values';
 
 /** The one VAT number check lives with the other identifier checks (identifiers.ts). */
 export { checkVatNumber } from './identifiers';
@@ -90,11 +91,6 @@ export function fieldMessage(itemIndex: number | undefined, field: string, value
 /** A message about one item that names no single field (e.g. "order 12 has no PDF file"). */
 export function itemMessage(itemIndex: number | undefined, text: string): string {
 	return itemIndex === undefined ? text : `Item ${itemIndex + 1}: ${text}`;
-}
-
-function text(value: unknown): string {
-	if (value === undefined || value === null) return '';
-	return String(value).trim();
 }
 
 /**

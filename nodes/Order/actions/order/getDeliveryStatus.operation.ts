@@ -19,6 +19,7 @@ import { getOrder } from '../../../shared/domain/order';
 import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 import { readSingleOrderPath } from './orderInput';
+import { text } from '../../../shared/domain/values';
 
 export { DELIVERY_OUTPUTS };
 const NOT_DELIVERED = 2;
@@ -48,10 +49,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['getDeliveryStatus'] } }, properties);
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-}
 
 function orNull(value: unknown): IDataObject[string] {
 	return value === undefined ? null : (value as IDataObject[string]);

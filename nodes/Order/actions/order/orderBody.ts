@@ -12,6 +12,7 @@ import { checkVatNumber } from '../../../shared/domain/identifiers';
 import type { FieldProblem } from '../../../shared/domain/validation';
 import { checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
 import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from './decimal';
+import { text } from '../../../shared/domain/values';
 
 /**
  * Text fields of the order, refused (never cut) beyond MAX_TEXT_LENGTH: the API documents
@@ -51,10 +52,6 @@ export type OrderCheck = { body: IDataObject } | { problem: FieldProblem };
 
 function isBlank(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
-function text(value: unknown): string {
-	return isBlank(value) ? '' : String(value).trim();
 }
 
 const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2026-01-31 (a date picker value or {{ $today }} works too).';

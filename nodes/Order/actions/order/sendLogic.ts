@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiErrorEntry } from '../../../shared/http/apiErrorEntries';
 import { checkOrderId } from './orderId';
+import { isRecord, text } from '../../../shared/domain/values';
 
 export const TRANSPORT_TYPES = ['Peppol', 'Email', 'Letter'] as const;
 
@@ -172,8 +173,6 @@ export function isAlreadySent(entry: ApiErrorEntry): boolean {
 	return !entry.code && /already (been )?sent/i.test(entry.description ?? '');
 }
 
-const isRecord = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
-const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
 const messagesOf = (order: IDataObject): IDataObject[] => (Array.isArray(order.Messages) ? order.Messages.filter(isRecord) : []);
 const direction = (message: IDataObject) => text(message.MessageDirection).toLowerCase();
 
