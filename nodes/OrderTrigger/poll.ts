@@ -92,7 +92,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 /** The user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
 function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFrom?: string): string | undefined {
 	const own = triggerFilter({ event: settings.event, orderType: settings.orderType, direction: settings.direction, modifiedFrom });
-	const query = readQuery(ctx, undefined, 'order', {}, own);
+	const query = readQuery(ctx, undefined, 'order', own);
 	return query.$filter;
 }
 

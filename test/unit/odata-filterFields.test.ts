@@ -12,7 +12,7 @@ import {
 	sortKeysFromParameter,
 } from '../../nodes/shared/query/queryBuilder';
 import type { QueryResource } from '../../nodes/shared/query/queryBuilder';
-import { readConditions, readQuery } from '../../nodes/shared/query/queryInput';
+import { readQuery } from '../../nodes/shared/query/queryInput';
 import { parseFilter } from '../../emulator/odata';
 import { ORDER, PARTY, PRODUCT } from '../../emulator/schemas';
 
@@ -173,7 +173,7 @@ describe('describeQuery', () => {
 	});
 });
 
-describe('readQuery / readConditions', () => {
+describe('readQuery', () => {
 	it('reads the default parameter names: the builder in Builder mode, only OData Filter (Raw) in Raw mode', () => {
 		const ctx = fakeExecute({
 			filters: { conditions: [{ field: 'DisplayName', operator: 'eq', value: 'ACME' }] },
@@ -215,15 +215,13 @@ describe('readQuery / readConditions', () => {
 		).toThrow(/^Item 1: "Sort" key 1 \(x' or 1\): /);
 	});
 
-	it('works in a poll context with custom parameter names', () => {
-		const ctx = fakePoll({ extra: { conditions: [{ field: 'OrderDirection', value: 'Income' }] }, rawX: '' });
-		expect(readConditions(ctx, undefined, 'order', 'extra')).toEqual([
-			{ field: 'OrderDirection', operator: 'eq', value: 'Income', type: 'string' },
-		]);
-		expect(readQuery(ctx, undefined, 'order', { filters: 'extra', rawFilter: 'rawX' }, "LastModified ge DateTime'2024-01-01'")).toEqual({
+	it('works in a poll context (no item), ANDing the conditions the node adds', () => {
+		const ctx = fakePoll({ filters: { conditions: [{ field: 'OrderDirection', value: 'Income' }] }, rawFilter: '' });
+		expect(readQuery(ctx, undefined, 'order')).toEqual({ $filter: "OrderDirection eq 'Income'" });
+		expect(readQuery(ctx, undefined, 'order', "LastModified ge DateTime'2024-01-01'")).toEqual({
 			$filter: "OrderDirection eq 'Income' and LastModified ge DateTime'2024-01-01'",
 		});
-		expect(() => readConditions(fakePoll({ filters: { conditions: [{ field: 'Paid', value: 'maybe' }] } }), undefined, 'order')).toThrow(
+		expect(() => readQuery(fakePoll({ filters: { conditions: [{ field: 'Paid', value: 'maybe' }] } }), undefined, 'order')).toThrow(
 			/^"Filters" condition 1 \(Paid\): "maybe" is not a boolean/,
 		);
 	});

@@ -2,11 +2,11 @@ import {
 	buildOrderBody,
 	checkOrder,
 	externalIdFilter,
-	parseOrderId,
 	readOrderId,
 	toNumber,
 	toOrderDate,
 } from '../../nodes/Order/actions/order/orderBody';
+import { checkOrderId } from '../../nodes/Order/actions/order/orderId';
 import type { FieldProblem } from '../../nodes/shared/domain/validation';
 
 const valid = () => ({
@@ -155,12 +155,12 @@ describe('answers and IDs', () => {
 		expect(readOrderId(null)).toBeUndefined();
 	});
 
-	it('parses an Order ID parameter', () => {
-		expect(parseOrderId(' 12 ')).toBe(12);
-		expect(parseOrderId(12)).toBe(12);
-		expect(parseOrderId('12a')).toBeUndefined();
-		expect(parseOrderId(0)).toBeUndefined();
-		expect(parseOrderId(1.5)).toBeUndefined();
+	it('checks an Order ID parameter', () => {
+		expect(checkOrderId(' 12 ')).toEqual({ ok: true, value: '12' });
+		expect(checkOrderId(12)).toEqual({ ok: true, value: '12' });
+		expect(checkOrderId('12a').ok).toBe(false);
+		expect(checkOrderId(0).ok).toBe(false);
+		expect(checkOrderId(1.5).ok).toBe(false);
 	});
 
 	it('builds the ExternalProviderID lookup filter with quotes escaped', () => {

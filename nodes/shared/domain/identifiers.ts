@@ -180,17 +180,6 @@ export function isValidBelgianEnterpriseNumber(value: string): boolean {
 	return belgianCheckDigits(digits.slice(0, 8)) === Number(digits.slice(8));
 }
 
-/** "BE" + a valid enterprise number (spaces and dots allowed). */
-export function isValidBelgianVat(value: string): boolean {
-	const compact = String(value).replace(/[\s.-]/g, '').toUpperCase();
-	return /^BE\d{9,10}$/.test(compact) && isValidBelgianEnterpriseNumber(compact);
-}
-
-/** Dutch VAT (btw-id) shape: NL + 9 digits + B + 2 digits. */
-export function isDutchVatShape(value: string): boolean {
-	return /^NL\d{9}B\d{2}$/.test(String(value).replace(/[\s.]/g, '').toUpperCase());
-}
-
 /** GS1 check digit for the digits before it (weights 3,1,3,... from the right). */
 export function gs1CheckDigit(digitsWithoutCheck: string): number {
 	let sum = 0;

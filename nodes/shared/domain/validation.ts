@@ -55,8 +55,7 @@ const IBAN_LENGTHS: Record<string, number> = {
 	VA: 22, VG: 24, XK: 20, YE: 30,
 };
 
-export const ADDRESS_TYPES = ['InvoiceAddress', 'DeliveryAddress'] as const;
-export type AddressType = (typeof ADDRESS_TYPES)[number];
+const ADDRESS_TYPES = ['InvoiceAddress', 'DeliveryAddress'] as const;
 
 /** JSON of an object for messages; one nested too deep (or cyclic) to write is described instead. */
 function jsonText(value: object): string {

@@ -6,30 +6,12 @@
 import type { IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../node/input';
-import type { Combine, FilterCondition } from './odata';
-import { buildCondition } from './odata';
+import type { Combine } from './odata';
 import type { ODataQuery, QueryInput, QueryProblemPart, QueryResource } from './queryBuilder';
-import { buildQuery, conditionsFromParameter, enumeratedValueNotes, located, QueryInputError } from './queryBuilder';
+import { buildQuery, enumeratedValueNotes, located, QueryInputError } from './queryBuilder';
 import { checkChoice, checkOptionalText } from '../domain/validation';
 
 export type QueryContext = IExecuteFunctions | IPollFunctions;
-
-/** Where the builder's parameters live (a dotted path such as `options.rawFilter` works too). */
-export interface QueryParameterNames {
-	mode?: string;
-	filters?: string;
-	combine?: string;
-	sort?: string;
-	rawFilter?: string;
-}
-
-export const DEFAULT_QUERY_PARAMETERS: Required<QueryParameterNames> = {
-	mode: 'filterMode',
-	filters: 'filters',
-	combine: 'filterCombine',
-	sort: 'sort',
-	rawFilter: 'rawFilter',
-};
 
 /** getNodeParameter for both contexts: per item in execute, without an item in poll. */
 function parameter(ctx: QueryContext, name: string, itemIndex: number | undefined, fallback: unknown): unknown {
@@ -63,29 +45,9 @@ export function queryError(ctx: QueryContext, error: QueryInputError, itemIndex:
 	return inputError(ctx, itemIndex, PART_LABEL[error.part], undefined, `${where.trim()}: ${detail}`, PART_FIX[error.part]);
 }
 
-/**
- * The builder's conditions alone (e.g. a trigger's extra conditions), validated.
- * Pass itemIndex undefined in a poll function.
- */
-export function readConditions(
-	ctx: QueryContext,
-	itemIndex: number | undefined,
-	resource: QueryResource,
-	name = DEFAULT_QUERY_PARAMETERS.filters,
-): FilterCondition[] {
-	const collection = parameter(ctx, name, itemIndex, {});
-	const conditions = located('filter', () => {
-		const list = conditionsFromParameter(collection, resource);
-		list.forEach((condition, index) => buildCondition(condition, index));
-		return list;
-	});
-	if (conditions instanceof QueryInputError) throw queryError(ctx, conditions, itemIndex);
-	return conditions;
-}
-
 /** Whether the node filters with a hand-written $filter; only the chosen mode's parameters are read. */
-function isRawMode(ctx: QueryContext, itemIndex: number | undefined, name: string): boolean {
-	return parameter(ctx, name, itemIndex, 'builder') === 'raw';
+function isRawMode(ctx: QueryContext, itemIndex: number | undefined): boolean {
+	return parameter(ctx, 'filterMode', itemIndex, 'builder') === 'raw';
 }
 
 /**
@@ -94,22 +56,15 @@ function isRawMode(ctx: QueryContext, itemIndex: number | undefined, name: strin
  * and the item before any request is made. `extraFilter` is ANDed on (e.g. a lookup by
  * ExternalProviderID).
  */
-export function readQuery(
-	ctx: QueryContext,
-	itemIndex: number | undefined,
-	resource: QueryResource,
-	names: QueryParameterNames = {},
-	extraFilter?: string,
-): ODataQuery {
-	const n = { ...DEFAULT_QUERY_PARAMETERS, ...names };
-	const raw = isRawMode(ctx, itemIndex, n.mode);
+export function readQuery(ctx: QueryContext, itemIndex: number | undefined, resource: QueryResource, extraFilter?: string): ODataQuery {
+	const raw = isRawMode(ctx, itemIndex);
 	// "xor" or an object from an expression is refused, not read as "and" or "[object Object]".
-	const combine = raw ? 'and' : requireValid(ctx, itemIndex, 'Combine Conditions', parameter(ctx, n.combine, itemIndex, 'and'), (v) => checkChoice(v, ['and', 'or']));
-	const rawFilter = raw ? requireValid(ctx, itemIndex, PART_LABEL.rawFilter, parameter(ctx, n.rawFilter, itemIndex, ''), (v) => checkOptionalText(v, 10_000)) : '';
+	const combine = raw ? 'and' : requireValid(ctx, itemIndex, 'Combine Conditions', parameter(ctx, 'filterCombine', itemIndex, 'and'), (v) => checkChoice(v, ['and', 'or']));
+	const rawFilter = raw ? requireValid(ctx, itemIndex, PART_LABEL.rawFilter, parameter(ctx, 'rawFilter', itemIndex, ''), (v) => checkOptionalText(v, 10_000)) : '';
 	const input: QueryInput = {
-		filters: raw ? {} : parameter(ctx, n.filters, itemIndex, {}),
+		filters: raw ? {} : parameter(ctx, 'filters', itemIndex, {}),
 		combine: combine as Combine,
-		sort: parameter(ctx, n.sort, itemIndex, {}),
+		sort: parameter(ctx, 'sort', itemIndex, {}),
 		rawFilter,
 		extraFilter,
 	};
@@ -119,13 +74,7 @@ export function readQuery(
 }
 
 /** Notes on the builder's enumerated values (respelled, or none of the API's), for the output's hints. */
-export function readValueNotes(
-	ctx: QueryContext,
-	itemIndex: number | undefined,
-	resource: QueryResource,
-	names: QueryParameterNames = {},
-): { respelled: string[]; unknown: string[] } {
-	const n = { ...DEFAULT_QUERY_PARAMETERS, ...names };
-	if (isRawMode(ctx, itemIndex, n.mode)) return { respelled: [], unknown: [] };
-	return enumeratedValueNotes(parameter(ctx, n.filters, itemIndex, {}), resource);
+export function readValueNotes(ctx: QueryContext, itemIndex: number | undefined, resource: QueryResource): { respelled: string[]; unknown: string[] } {
+	if (isRawMode(ctx, itemIndex)) return { respelled: [], unknown: [] };
+	return enumeratedValueNotes(parameter(ctx, 'filters', itemIndex, {}), resource);
 }

@@ -46,14 +46,6 @@ export function pickFields(record: IDataObject, paths: readonly string[]): IData
 	return out;
 }
 
-/** The listed fields first, in that order, then every other field as the API sent it. */
-export function fieldsFirst(record: IDataObject, first: readonly string[]): IDataObject {
-	const out: IDataObject = {};
-	for (const key of first) if (key in record) out[key] = record[key];
-	for (const [key, value] of Object.entries(record)) if (!(key in out)) out[key] = value;
-	return out;
-}
-
 /**
  * A registration's integrations on one line, e.g. "Peppol: Active, SDI: Pending" ('' for
  * none), so a simplified registration stays flat.

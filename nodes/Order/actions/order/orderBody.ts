@@ -6,7 +6,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildFilter } from '../../../shared/query/odata';
-import { checkOrderId } from './orderId';
 import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/domain/orderTypes';
 import { checkVatNumber } from '../../../shared/domain/identifiers';
 import type { FieldProblem } from '../../../shared/domain/validation';
@@ -251,10 +250,4 @@ export function readOrderId(body: unknown): number | undefined {
 		if (id !== undefined && id !== null) return readOrderId(typeof id === 'number' ? id : String(id));
 	}
 	return undefined;
-}
-
-/** An order ID as typed or mapped (checkOrderId: a positive whole number held exactly); undefined otherwise. */
-export function parseOrderId(value: unknown): number | undefined {
-	const checked = checkOrderId(value);
-	return checked.ok ? Number(checked.value) : undefined;
 }
