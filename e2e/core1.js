@@ -34,7 +34,7 @@ const OVERRIDES = { xlsx: '0.18.5', linkedom: '0.18.12' };
  * on n8n 1.x is checked against the real n8n 1.123.81 app on demand
  * (E2E_N8N_VERSION=1.123.81 E2E_NODE_MAJOR=20 npm run e2e -- --skip-jest, step
  * "resume"): 1.x passes on only the first output of a resumed node, so "Identified"
- * (output 2) does not come back there; see README "Tested with real n8n".
+ * (output 2) does not come back there; see docs/e2e.md.
  */
 const SKIPPED = [
 	'waits, exposes the resume URL the node saw and refuses a wrong token',
@@ -132,7 +132,7 @@ function main() {
 	if (process.env.CORE1_LOG) fs.writeFileSync(process.env.CORE1_LOG, out);
 	if (r.error) throw r.error;
 	for (const l of out.split('\n').filter((line) => /^(Tests|Test Suites):/.test(line))) log(`core1: ${l}`);
-	log(`core1: left out on 1.x (resume goes through the harness's model of n8n 2.x's waiting-webhook service; see README "Tested with real n8n" for resuming on 1.x):`);
+	log(`core1: left out on 1.x (resume goes through the harness's model of n8n 2.x's waiting-webhook service; see docs/e2e.md for resuming on 1.x):`);
 	for (const name of SKIPPED) log(`core1:   - ${name}`);
 	if (r.status !== 0) {
 		const failed = out.split('\n').filter((l) => /^\s+● /.test(l) && !/● Console/.test(l));
