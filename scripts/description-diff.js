@@ -4,7 +4,7 @@
  * What a saved workflow would lose between two builds of the package: for each node, the
  * stored parameters that were removed, changed type, or lost option values (n8n drops what a
  * node no longer describes when it loads a workflow). Run it before a release; anything it
- * lists needs a node version or a line in the README's upgrade notes.
+ * lists needs a new node version (docs/release.md "Versioning"; docs/development.md says how to run it).
  *
  *   node scripts/description-diff.js <old package root> [<new package root, default .>]
  *

@@ -196,7 +196,7 @@ async function checkEditorImport({ page, rest, baseUrl, templates, artifactsDir,
 					run = await execution(rest, id, { after: before, statuses: ['success', 'error', 'crashed', 'canceled'], timeoutMs: 120000 });
 				}
 				await page.screenshot({ path: shot(`import-${name}-run.png`) });
-				const why = T.judge({ ...t, file: `editor-import/${t.file}` }, run);
+				const why = T.judge({ ...t, file: `editor-import/${t.file}` }, run, { testPoll: start === 'activate' });
 				say(`${what}: run from the canvas: execution ${run.id} ${run.status}; ${T.summarize(run).join('; ')}`);
 				if (why) problems.push(`${what}: the run from the editor: ${why}`);
 			} catch (error) {

@@ -7,7 +7,7 @@
  *    the canvas: the emulator must record a payment of 12.50 (ToPay 2,407.50), never 1,250.
  *    The same forms typed into n8n's own number field (Get Many › Limit, a node left
  *    unconnected) are logged as it shows them, "12,50" also as saved: what that field makes of
- *    a decimal comma (the reason these fields are text, README "Amounts and quantities").
+ *    a decimal comma (the reason these fields are text, docs/nodes.md "Amounts and quantities").
  *    Screenshot: money-decimal-comma.png (the Record Payment output pane).
  *  - credit note re-run: Create Credit Note by invoice number, no External Provider ID, run
  *    with the panel's Execute step button, then again with the canvas's Execute workflow: the

@@ -203,7 +203,13 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 		const all = emulator.requests.filter((r) => r.path.startsWith('/v1'));
 		const requests = all.filter((r) => r.headers.authorization !== undefined || r.headers.apikey === undefined);
 		const pollers = all.filter((r) => !requests.includes(r));
-		const notPolls = pollers.filter((r) => r.method !== 'GET' || !/^\/v1\/(orders|files)\b/.test(r.path));
+		// What the published polling templates do: read orders (list and full, either path), files and the inbox;
+		// mark supplier invoices exported (PATCH); confirm inbox items.
+		const isPollWork = (r) =>
+			(r.method === 'GET' && /^\/v1\/(orders?|files|peppol\/inbox)\b/.test(r.path)) ||
+			(r.method === 'PATCH' && /^\/v1\/orders?\/\d+$/.test(r.path)) ||
+			(r.method === 'POST' && /^\/v1\/peppol\/inbox\/\d+\/(confirm|refuse)$/.test(r.path));
+		const notPolls = pollers.filter((r) => !isPollWork(r));
 		const bearer = requests.filter((r) => r.headers.authorization === 'Bearer ***' && r.headers.apikey === undefined).length;
 		const stats = emulator.oauth.stats();
 		const why = T.judge(template, run);

@@ -119,7 +119,8 @@ function create(deps) {
 			OrderType: type,
 			OrderDirection: direction,
 			OrderDate: new Date().toISOString().slice(0, 10),
-			Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
+			// a purchase invoice names its supplier, every other order its customer (emulator/routes/orders.js)
+			[direction === 'Cost' ? 'Supplier' : 'Customer']: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
 			OrderLines: [{ Description: 'queue-mode trigger e2e', Quantity: 1, UnitPriceExcl: 10, VATPercentage: 21 }],
 		};
 		const res = await fetch(`${emu.url}/v1/orders`, { method: 'POST', headers: { apikey: emu.credentials.apiKey, partyID: emu.credentials.partyId, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -340,8 +340,11 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 				const st = await settledPublication(rest, wf.id);
 				const message = ((st.triggers || []).find((t) => t.errorMessage) || {}).errorMessage || '';
 				const creates = emu.requests.filter((r) => r.method === 'POST' && /\/webhooks$/.test(r.path)).length;
-				log(`${label}: publication ${st.status}, ${creates} webhook(s) created, ${emu.requests.length} request(s); n8n shows: ${message}`);
-				return { status: st.status, message, creates, requests: emu.requests.length };
+				// Other steps' published poll triggers (Order Trigger, Peppol Inbox Trigger) share this emulator: their polls are not this trigger's.
+				const polls = emu.requests.filter((r) => r.method === 'GET' && /^\/v1\/(orders|peppol\/inbox)(\/|$|\?)/.test(r.path));
+				const ours = emu.requests.filter((r) => !polls.includes(r));
+				log(`${label}: publication ${st.status}, ${creates} webhook(s) created, ${ours.length} request(s) (${ours.map((r) => `${r.method} ${r.path}`).join(', ') || 'none'}; other workflows' polls beside: ${polls.length}); n8n shows: ${message}`);
+				return { status: st.status, message, creates, requests: ours.length };
 			} finally {
 				await unpublishWorkflow(rest, wf.id).catch(() => {});
 				for (const w of made) emu.webhooks.hub.remove(w);

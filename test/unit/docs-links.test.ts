@@ -6,7 +6,7 @@
  * "n8n" section lists, so a node added there is checked too. Links point at the README of the
  * repository package.json names (docs/release.md says why), with GitHub's heading anchors.
  */
-import { loadPackageCredentials, packageJson, print, readText } from './helpers/release';
+import { exists, loadPackageCredentials, packageJson, print, readText } from './helpers/release';
 import { loadPackageNodes } from './packageNodes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -120,6 +120,83 @@ describe('README anchors (GitHub/npm slug rules)', () => {
 			'order-1',
 			'order-2',
 			'snake_case-stays',
+		]);
+	});
+});
+
+/** The targets of a Markdown page's inline links (`[text](target)`), outside code. */
+function linkTargets(markdown: string): string[] {
+	const prose = markdown.replace(/^ {0,3}(```|~~~)[^]*?^ {0,3}\1/gm, '').replace(/`[^`\n]*`/g, '');
+	return [...prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]);
+}
+
+/**
+ * What is wrong with the links of one Markdown page of this repository that lead into it: a file
+ * that does not exist, or an anchor its Markdown lacks. `page` is repo-relative; the README's links
+ * into the repository must be absolute (`https://github.com/<repo>/blob/main/<path>`, `tree` for a
+ * folder), since it is
+ * also shown on the npm registry's page, where a relative link may not resolve. Other sites are not
+ * checked.
+ */
+function brokenRepoLinks(page: string, markdown: string, repository: string, read: (file: string) => string | undefined, has: (file: string) => boolean): string[] {
+	const problems: string[] = [];
+	const bases = ['blob', 'tree'].map((kind) => `https://github.com/${repository}/${kind}/main/`.toLowerCase());
+	const folder = page.includes('/') ? page.slice(0, page.lastIndexOf('/') + 1) : '';
+	for (const target of linkTargets(markdown)) {
+		let file: string;
+		const base = bases.find((b) => target.toLowerCase().startsWith(b));
+		if (base) file = target.slice(base.length);
+		else if (/^[a-z][a-z+.-]*:/i.test(target)) continue; // another site, mailto:
+		else if (target.startsWith('#')) file = page + target;
+		else if (page === 'README.md') {
+			problems.push(`${page}: ${target} is relative; write https://github.com/${repository}/blob/main/${target}`);
+			continue;
+		} else file = folder + target;
+		const [pathPart, anchor] = file.split('#');
+		const parts: string[] = [];
+		for (const part of pathPart.replace(/\/$/, '').split('/')) {
+			if (part === '..') parts.pop();
+			else if (part !== '.' && part !== '') parts.push(part);
+		}
+		const resolved = parts.join('/');
+		if (!has(resolved)) problems.push(`${page}: ${target} leads to ${resolved}, which does not exist`);
+		else if (anchor && (!resolved.endsWith('.md') || !anchors(read(resolved) ?? '').has(anchor))) problems.push(`${page}: ${target}: ${resolved} has no section #${anchor}`);
+	}
+	return problems;
+}
+
+const DOCS = ['README.md', 'CHANGELOG.md', 'SECURITY.md', 'ARCHITECTURE.md', 'docs/development.md', 'docs/nodes.md', 'docs/reliability.md', 'docs/performance.md', 'docs/queue-mode.md', 'docs/e2e.md', 'docs/emulator.md', 'docs/money.md', 'docs/release.md'];
+
+describe('links of the README and docs/ into this repository', () => {
+	const repository: string = githubSlug(packageJson().repository);
+	const has = (file: string) => exists(file);
+
+	it('lead to files and sections that exist', () => {
+		const pages = DOCS.filter(has);
+		const count = pages.reduce((n, page) => n + linkTargets(readText(page) ?? '').length, 0);
+		print(`[repo links] ${pages.length} pages, ${count} links`);
+		expect(pages).toEqual(DOCS);
+		expect(pages.flatMap((page) => brokenRepoLinks(page, readText(page) ?? '', repository, readText, has))).toEqual([]);
+	});
+
+	it('a missing file, a missing section and a relative README link are reported', () => {
+		const page = [
+			`[a](https://github.com/${repository}/blob/main/docs/nodes.md#no-such-section)`,
+			`[b](https://github.com/${repository}/blob/main/docs/missing.md)`,
+			'[c](docs/nodes.md)',
+			'[d](#credentials)',
+			'[e](#nowhere)',
+			'[f](https://example.com/x#y) `[g](nowhere.md)`',
+		].join('\n');
+		expect(brokenRepoLinks('README.md', `## Credentials\n${page}`, repository, readText, has)).toEqual([
+			`README.md: https://github.com/${repository}/blob/main/docs/nodes.md#no-such-section: docs/nodes.md has no section #no-such-section`,
+			`README.md: https://github.com/${repository}/blob/main/docs/missing.md leads to docs/missing.md, which does not exist`,
+			`README.md: docs/nodes.md is relative; write https://github.com/${repository}/blob/main/docs/nodes.md`,
+			'README.md: #nowhere: README.md has no section #nowhere',
+		]);
+		expect(brokenRepoLinks('docs/x.md', '[a](nodes.md#order) [b](../examples/) [c](../nope.md) [d](money.md#nope)', repository, readText, has)).toEqual([
+			'docs/x.md: ../nope.md leads to nope.md, which does not exist',
+			'docs/x.md: money.md#nope: docs/money.md has no section #nope',
 		]);
 	});
 });

@@ -70,7 +70,7 @@ describe('checkOrder', () => {
 		});
 	});
 
-	it('reads line numbers one way only: decimal comma or point, grouped thousands (README "Amounts and quantities")', () => {
+	it('reads line numbers one way only: decimal comma or point, grouped thousands (docs/nodes.md "Amounts and quantities")', () => {
 		const lines = [
 			{ Quantity: '1,5', UnitPriceExcl: '1.250,00', VATPercentage: '5,5' },
 			{ Quantity: '-2', UnitPriceExcl: '1,250.0025', VATPercentage: 21 },

@@ -19,6 +19,11 @@ function readText(file) {
 	return fs.existsSync(full) ? fs.readFileSync(full, 'utf8') : undefined;
 }
 
+/** Whether a repo-relative file or folder exists. @param {string} file @returns {boolean} */
+function exists(file) {
+	return fs.existsSync(path.join(ROOT, file));
+}
+
 /** @returns {any} */
 function packageJson() {
 	return JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -111,4 +116,4 @@ function deprecatedUses(dirs) {
 	return found;
 }
 
-module.exports = { ROOT, WORKFLOWS, readText, packageJson, workflowText, parseYaml, runScript, print, loadPackageCredentials, deprecatedUses };
+module.exports = { ROOT, WORKFLOWS, readText, exists, packageJson, workflowText, parseYaml, runScript, print, loadPackageCredentials, deprecatedUses };
