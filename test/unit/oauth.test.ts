@@ -9,11 +9,10 @@ import { NodeApiError, NodeHelpers, NodeOperationError, Workflow } from 'n8n-wor
 
 import { AccessPointApi } from '../../credentials/AccessPointApi.credentials';
 import { AccessPointOAuth2Api } from '../../credentials/AccessPointOAuth2Api.credentials';
-import { authenticationProperty, DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL, pickAccountParty } from '../../nodes/shared/http/auth';
+import { authenticationProperty, DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL, pickAccountParty, stripSecrets } from '../../nodes/shared/http/auth';
 import ACCOUNT_EXAMPLE from '../../emulator/fixtures/account-information.json';
 import { OAUTH_ENDPOINTS } from '../../nodes/shared/http/baseUrl';
-import { stripSecrets } from '../../nodes/shared/http/errors';
-import { classifyRefreshFailure } from '../../nodes/shared/http/oauth';
+import { classifyRefreshFailure } from '../../nodes/shared/http/transport';
 import { readmeAnchors } from '../harness/oauth';
 import { loadPackageNodes } from './packageNodes';
 

@@ -1,6 +1,6 @@
 /** Pure pieces of Order › Send: order-ID lists, transport types, keys, batches, errors, delivery. */
 import type { IDataObject } from 'n8n-workflow';
-import { listApiErrors } from '../../nodes/shared/http/apiErrorEntries';
+import { listApiErrors } from '../../nodes/shared/http/transport';
 import {
 	attributeErrors,
 	createIdempotencyKey,

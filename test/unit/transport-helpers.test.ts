@@ -1,7 +1,7 @@
 import { PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
-import { listApiErrors } from '../../nodes/shared/http/apiErrorEntries';
-import { describeApiError, describeNetworkError, extractApiError, stripSecrets } from '../../nodes/shared/http/errors';
-import { parseRetryAfterMs, retryAfterBeyondCap, retryDelayMs, shouldRetry } from '../../nodes/shared/http/retry';
+import { stripSecrets } from '../../nodes/shared/http/auth';
+import { extractApiError, listApiErrors, summariseText } from '../../nodes/shared/http/transport';
+import { parseRetryAfterMs, retryDelayMs, shouldRetry } from '../../nodes/shared/http/retry';
 
 describe('resolveBaseUrl', () => {
 	it('maps environments to base URLs', () => {
@@ -41,20 +41,11 @@ describe('API error bodies', () => {
 			{ code: 'B', description: 'from ErrorMessage' },
 			{ description: 'from DefaultText' },
 		]);
-		expect(describeApiError(400, body, 'Send orders').message).toBe('Send orders failed with HTTP 400 (A): from Message; from ErrorMessage; from DefaultText');
 	});
-	it('turns HTML and empty bodies into readable messages', () => {
-		const html = describeApiError(502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', 'List orders');
-		expect(html.message).toBe('List orders failed with HTTP 502: HTML page: 502 Bad Gateway');
-		expect(describeApiError(500, '', 'Get order').message).toBe('Get order failed with HTTP 500: empty response body');
-	});
-	it('explains what a 401 means', () => {
-		const details = describeApiError(401, { errors: [{ Code: 'Unauthorized', Description: 'bad key' }] }, 'List registrations');
-		expect(details.message).toContain('HTTP 401 (Unauthorized): bad key');
-		expect(details.description).toMatch(/API key.*Party ID.*belongs to this account/);
-	});
-	it('describes network failures', () => {
-		expect(describeNetworkError({ code: 'ECONNRESET' }, 'List orders').message).toBe('List orders failed: the connection was reset by the server');
+	it('turns HTML and empty bodies into readable texts', () => {
+		expect(extractApiError('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>')).toEqual({ description: 'HTML page: 502 Bad Gateway' });
+		expect(summariseText('<p>a <b>b</b></p>')).toBe('HTML page: a b');
+		expect(extractApiError('')).toEqual({});
 	});
 	it('strips apikey values and known secrets', () => {
 		expect(stripSecrets('headers: {"apikey":"s3cr3t-key"}')).not.toContain('s3cr3t-key');
@@ -63,12 +54,11 @@ describe('API error bodies', () => {
 });
 
 describe('retry policy', () => {
-	it('retries 429, 5xx and network errors only', () => {
-		expect(shouldRetry(429, false)).toBe(true);
-		expect(shouldRetry(503, false)).toBe(true);
-		expect(shouldRetry(400, false)).toBe(false);
-		expect(shouldRetry(409, false)).toBe(false);
-		expect(shouldRetry(undefined, true)).toBe(true);
+	it('retries 429 and 5xx answers only', () => {
+		expect(shouldRetry(429)).toBe(true);
+		expect(shouldRetry(503)).toBe(true);
+		expect(shouldRetry(400)).toBe(false);
+		expect(shouldRetry(409)).toBe(false);
 	});
 	it('honours Retry-After in seconds or as a date, capped', () => {
 		expect(parseRetryAfterMs('2')).toBe(2000);
@@ -80,9 +70,7 @@ describe('retry policy', () => {
 		// Retry-After is honoured as asked (the back-off cap does not shorten it), up to MAX_RETRY_AFTER_MS.
 		expect(retryDelayMs(policy, 0, '5')).toBe(5000);
 		expect(retryDelayMs(policy, 0, '120')).toBe(120_000);
-		expect(retryAfterBeyondCap('120')).toBeUndefined();
-		expect(retryAfterBeyondCap('121')).toBe(121_000);
-		expect(retryAfterBeyondCap(new Date(Date.now() + 86_400_000).toUTCString())).toBeGreaterThan(86_000_000);
+		expect(retryDelayMs(policy, 0, '86400')).toBe(120_000);
 		expect(retryDelayMs(policy, 40, undefined)).toBe(1000);
 	});
 });

@@ -22,6 +22,9 @@ export const LIST_PATHS: Record<QueryResource, string> = {
 	product: '/v1/products',
 };
 
+/** Each list's unique field: a sort on another field ends with it (paging.ts). */
+const LIST_KEYS: Record<QueryResource, string> = { order: 'OrderID', party: 'PartyID', product: 'ProductID' };
+
 const LABELS: Record<QueryResource, string> = { order: 'orders', party: 'parties', product: 'products' };
 
 /** Return All, Limit, the filter and sort builder, and Simplify for one resource's Get Many. */
@@ -62,8 +65,7 @@ export async function executeList(
 			limit,
 			itemIndex,
 			operation: `List ${LABELS[resource]}`,
-			// Return All reads every page: request the next while this one is parsed.
-			readAhead: true,
+			key: LIST_KEYS[resource],
 		});
 		for await (const page of pages) {
 			for (const record of page) records.push(simple ? pickFields(record, simple) : record);

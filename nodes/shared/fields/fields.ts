@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { readBoolean, readNumber, requireValid } from '../node/input';
-import { maxResponseSizeOption, readRequestPolicy, requestPolicy } from '../http/limits';
+import { maxResponseSizeOption, readRequestPolicy, requestPolicy } from '../http/retry';
 import type { RequestOptionValues, RetryPolicy } from '../http/retry';
 import { checkPartyId } from '../domain/validation';
 

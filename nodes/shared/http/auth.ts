@@ -1,22 +1,15 @@
 /**
  * The two ways every node signs in: an API key (accessPointApi, for a personal integration) or
  * OAuth 2.0 (accessPointOAuth2Api, required by the service for anything serving several users).
- * Each node takes the Authentication parameter and the credential list from here; the transport
- * asks `loadAuth` which credential to send with, where, and for which party.
+ * Each node takes the Authentication parameter and the credential list from here; the client
+ * (transport.ts) asks `loadAuth` which credential to send with, where, for which party, and
+ * which secrets to mask.
  */
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
-	IDataObject,
-	IAdditionalCredentialOptions,
-	ICredentialsDisplayOptions,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IAdditionalCredentialOptions, ICredentialsDisplayOptions, IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { AccessPointCredentials } from './baseUrl';
 import { allowedScheme, resolveBaseUrl } from './baseUrl';
-import { secretForms, stripSecrets } from './errors';
 import type { ApiContext } from './transport';
 
 export const API_KEY_CREDENTIAL = 'accessPointApi';
@@ -32,7 +25,7 @@ export const authenticationProperty: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	options: [
-		{ name: 'API Key', value: 'apiKey', description: 'For a personal, non-commercial integration (the service\'s terms)' },
+		{ name: 'API Key', value: 'apiKey', description: "For a personal, non-commercial integration (the service's terms)" },
 		{ name: 'OAuth2', value: 'oAuth2', description: 'Required for an integration serving several users (agencies, software vendors)' },
 	],
 	default: 'apiKey',
@@ -40,10 +33,8 @@ export const authenticationProperty: INodeProperties = {
 
 /**
  * displayOptions of a node's credential entry: shown for this Authentication, where `show` also
- * holds (e.g. only some operations). Each node writes its two entries out as object literals,
- * `{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') }` and
- * `{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') }` (n8n's lint
- * rules expect objects). Both credentials carry their own declarative Test.
+ * holds. Each node writes its two entries as object literals (n8n's lint rules expect objects),
+ * e.g. `{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') }`.
  */
 export function shownFor(method: AuthenticationMethod, show: Record<string, string[]> = {}): ICredentialsDisplayOptions {
 	return { show: { ...show, authentication: [method] } };
@@ -55,146 +46,134 @@ export function readAuthentication(ctx: ApiContext): AuthenticationMethod {
 	if (value === undefined || value === 'apiKey') return 'apiKey';
 	if (value === 'oAuth2') return 'oAuth2';
 	throw new NodeOperationError(ctx.getNode(), `The Authentication "${String(value)}" is not supported`, {
-		description: 'Pick API Key or OAuth2 in the node\'s Authentication parameter.',
+		description: "Pick API Key or OAuth2 in the node's Authentication parameter.",
 	});
 }
 
-interface OAuth2CredentialData extends AccessPointCredentials {
-	accessTokenUrl?: string;
-	clientSecret?: string;
-	oauthTokenData?: IDataObject;
-}
-
-/** What the transport needs to know about the chosen credential. */
+/** What the client needs to know about the chosen credential. */
 export interface Auth {
 	method: AuthenticationMethod;
 	credentialType: string;
 	baseUrl: string;
 	/** The credential's own Party ID, trimmed; '' when empty (OAuth2: read from the account). */
 	partyId: string;
-	/** Every secret as held and as a server may echo it; grows when a refresh brings new tokens. */
+	/** Every secret as held and in every form a server may echo it; grows when a refresh brings new tokens. */
 	secrets: string[];
-	/** The forms masked in response bodies. */
-	bodyForms: string[];
 	/** Headers of ours and n8n's options for one request acting for `partyId`. */
 	sign(partyId: string): { headers: Record<string, string>; options: IAdditionalCredentialOptions };
-	/** OAuth2: the token endpoint (the credential's Token URL or its Environment's; checked), where n8n sends the refresh. */
+	/** OAuth2: the credential's Token URL (checked: https), where the refresh goes. */
 	tokenUrl?: string;
 	/** Words for a 401 the API still answers after everything we may do about it. */
 	unauthorizedHint: string;
-	/** Adds the secrets of a new token (after a refresh) to the masking; OAuth2: it becomes the token in use. */
+	/** Adds the secrets of a token answer to the masking; OAuth2: its access token becomes the one in use. */
 	learn(tokenData: unknown): void;
-	/** OAuth2: the access token the requests carry (n8n signs them with the stored one). */
+	/** OAuth2: the access token the requests carry. */
 	readonly accessToken?: string;
 	/** The item the credential was read for (its expressions may depend on it). */
 	itemIndex?: number;
 }
 
+/**
+ * Every form in which a server may echo a secret back: as sent (trimmed), JSON-escaped and
+ * percent-encoded (`+` for a space too). Secrets under 4 characters are not masked: they
+ * would mask ordinary text.
+ */
+export function secretForms(secret: string): string[] {
+	const trimmed = secret.trim();
+	if (trimmed.length < 4) return [];
+	const forms = [trimmed, JSON.stringify(trimmed).slice(1, -1)];
+	try {
+		const encoded = encodeURIComponent(trimmed);
+		forms.push(encoded, encoded.replace(/%20/g, '+'));
+	} catch {
+		// An unpaired surrogate cannot be percent-encoded, so it is never sent that way either.
+	}
+	return [...new Set(forms)];
+}
+
+/**
+ * Removes from a text anything that looks like an apikey header or query value, an OAuth token
+ * or client secret field, a Bearer token (16 characters or more: not a word of prose), and every given secret.
+ */
+export function stripSecrets(text: string, secrets: string[] = []): string {
+	let out = text
+		.replace(/((?:apikey|access_token|refresh_token|client_secret|id_token)["']?\s*[:=]\s*["']?)[^"',\s}&]+/gi, '$1***')
+		.replace(/(\bbearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, '$1***');
+	for (const secret of secrets) if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('***');
+	return out;
+}
+
 function tokenSecrets(tokenData: unknown): string[] {
-	if (!tokenData || typeof tokenData !== 'object') return [];
-	const data = tokenData as Record<string, unknown>;
+	const data = (tokenData && typeof tokenData === 'object' ? tokenData : {}) as Record<string, unknown>;
 	return [data.access_token, data.refresh_token, data.id_token].filter((v): v is string => typeof v === 'string');
 }
 
 /**
  * Reads the credential the node's Authentication picks and checks, before any request, that its
- * addresses may receive a secret: the Base URL (and for OAuth2 the Access Token URL) must use https.
+ * addresses may receive a secret: the Base URL (and for OAuth2 the Token URL) must use https.
  */
 export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Auth> {
 	const node = ctx.getNode();
 	const method = readAuthentication(ctx);
 	const credentialType = method === 'oAuth2' ? DELEGATED_CREDENTIAL : API_KEY_CREDENTIAL;
-	const raw = (await (ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>)(
-		credentialType,
-		itemIndex,
-	)) as unknown as OAuth2CredentialData;
+	const getCredentials = ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>;
+	const raw = (await getCredentials.call(ctx, credentialType, itemIndex)) as unknown as AccessPointCredentials & { accessTokenUrl?: string; clientSecret?: string; oauthTokenData?: IDataObject };
 	const held = method === 'oAuth2' ? [String(raw.clientSecret ?? ''), ...tokenSecrets(raw.oauthTokenData)] : [String(raw.apiKey ?? '')];
-	const bodyForms = held.flatMap(secretForms);
-	// Every form a server may echo, and each secret as held (with its whitespace).
-	const secrets = [...held, ...bodyForms];
+	// Each secret as held (with its whitespace, as pasted) and every form a server may echo.
+	const secrets = [...new Set([...held.filter((s) => s.trim().length >= 4), ...held.flatMap(secretForms)])];
 	const credentialName = method === 'oAuth2' ? 'AccessPoint Sign-In OAuth2 API' : 'AccessPoint API';
-	const refuse = (problem: string, description: string) =>
-		new NodeOperationError(node, stripSecrets(problem, secrets), { itemIndex, description });
+	const refuse = (problem: string, description: string) => new NodeOperationError(node, stripSecrets(problem, secrets), { itemIndex, description });
 
 	const resolved = resolveBaseUrl(raw);
-	if ('problem' in resolved) {
-		// A key pasted into the Base URL must not travel in the message.
-		throw refuse(resolved.problem, `Open the ${credentialName} credential and fix the Environment / Base URL.`);
-	}
+	// A key pasted into the Base URL must not travel in the message.
+	if ('problem' in resolved) throw refuse(resolved.problem, `Open the ${credentialName} credential and fix the Environment / Base URL.`);
 	const partyId = String(raw.partyId ?? '').trim();
-	const inUse: { accessToken?: string } = { accessToken: raw.oauthTokenData?.access_token as string | undefined };
-	const learn = (tokenData: unknown) => {
-		const access = (tokenData as { access_token?: unknown } | undefined)?.access_token;
-		if (typeof access === 'string') inUse.accessToken = access;
-		for (const secret of tokenSecrets(tokenData)) {
-			for (const form of [secret, ...secretForms(secret)]) {
-				if (!secrets.includes(form)) secrets.push(form);
-				if (form.trim().length >= 4 && !bodyForms.includes(form)) bodyForms.push(form);
-			}
-		}
-	};
-
-	if (method === 'apiKey') {
-		const apiKey = String(raw.apiKey ?? '').trim();
-		return {
-			method,
-			credentialType,
-			baseUrl: resolved.url,
-			partyId,
-			secrets,
-			bodyForms,
-			tokenUrl: undefined,
-			unauthorizedHint:
-				'Check the API key and the Party ID in the credential, and that the ID used (registration, order) belongs to this account.',
-			learn,
-			// Trimmed once here: n8n's generic authenticate sends exactly what the masking knows.
-			sign: (actFor) => {
-				const credentialsDecrypted: ICredentialsDecrypted = {
-					id: '',
-					name: credentialType,
-					type: credentialType,
-					data: { ...(raw as unknown as ICredentialDataDecryptedObject), apiKey, partyId: actFor },
-				};
-				return { headers: {}, options: { credentialsDecrypted } };
-			},
-		};
-	}
-
-	if (!raw.oauthTokenData || typeof raw.oauthTokenData.access_token !== 'string') {
-		throw refuse(
-			`The ${credentialName} credential is not connected`,
-			'Open the credential and click "Connect my account" (sign in and allow access); then run the workflow again.',
-		);
-	}
-	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(tokenUrl);
-	} catch {
-		parsed = undefined;
-	}
-	if (!parsed || !allowedScheme(parsed)) {
-		throw refuse(
-			`The credential's Token URL must be an https address (plain http only for localhost/127.0.0.1), got "${tokenUrl}"`,
-			'It receives the client secret and the refresh token. Open the credential, fix the Token URL (empty: the Environment\'s) and connect again.',
-		);
-	}
-	return {
+	let accessToken = raw.oauthTokenData?.access_token as string | undefined;
+	const common = {
 		method,
 		credentialType,
 		baseUrl: resolved.url,
 		partyId,
 		secrets,
-		bodyForms,
+		itemIndex,
+		learn(tokenData: unknown) {
+			const access = (tokenData as { access_token?: unknown } | undefined)?.access_token;
+			if (typeof access === 'string') accessToken = access;
+			for (const form of tokenSecrets(tokenData).flatMap((secret) => [secret, ...secretForms(secret)])) {
+				if (form.length >= 4 && !secrets.includes(form)) secrets.push(form);
+			}
+		},
+	};
+
+	if (method === 'apiKey') {
+		// Trimmed once here: n8n's generic authenticate sends exactly what the masking knows.
+		const data = { ...(raw as unknown as ICredentialDataDecryptedObject), apiKey: String(raw.apiKey ?? '').trim() };
+		return {
+			...common,
+			unauthorizedHint: 'Check the API key and the Party ID in the credential, and that the ID used (registration, order) belongs to this account.',
+			sign: (actFor) => ({ headers: {}, options: { credentialsDecrypted: { id: '', name: credentialType, type: credentialType, data: { ...data, partyId: actFor } } } }),
+		};
+	}
+
+	if (typeof raw.oauthTokenData?.access_token !== 'string') {
+		throw refuse(`The ${credentialName} credential is not connected`, 'Open the credential and click "Connect my account" (sign in and allow access); then run the workflow again.');
+	}
+	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
+	if (!URL.canParse(tokenUrl) || !allowedScheme(new URL(tokenUrl))) {
+		throw refuse(
+			`The credential's Token URL must be an https address (plain http only for localhost/127.0.0.1), got "${tokenUrl}"`,
+			"It receives the client secret and the refresh token. Open the credential, fix the Token URL (empty: the Environment's) and connect again.",
+		);
+	}
+	return {
+		...common,
 		tokenUrl,
 		get accessToken() {
-			return inUse.accessToken;
+			return accessToken;
 		},
-		itemIndex,
 		unauthorizedHint:
 			'The API refused the access token even after a refresh. Reconnect the AccessPoint Sign-In OAuth2 API credential (open it and sign in again), and check its Party ID and that the ID used belongs to this account.',
-		learn,
-		// n8n signs with the Bearer token; the refresh is ours to start (oauth.ts), so n8n must not retry on its own.
+		// n8n signs with the Bearer token; the refresh is ours to start (transport.ts), so n8n must not retry on its own.
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
 	};
 }
@@ -203,14 +182,12 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 export const ACCOUNT_INFORMATION_PATH = '/v1/account/accountInformation';
 
 /** One line without control, format (bidi) or separator characters, at most 80 characters: a name or VAT number as the API wrote it. */
-const label = (value: unknown) =>
-	typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[\p{C}\p{Z}]+/gu, ' ').trim().slice(0, 80) : '';
+const label = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[\p{C}\p{Z}]+/gu, ' ').trim().slice(0, 80) : '');
 
 /**
  * The party an OAuth2 call acts for when the credential names none, from the account information
- * (the service's OpenAPI `AccountInformation`): no top-level PartyID, but `Companies` (PartyID,
- * Name, VATNumber, …) and `UserCompanyRoles` (PartyID). One company: that one. None or several: a
- * problem saying what to set, naming each company (at most 50).
+ * (the service's OpenAPI `AccountInformation`): `Companies` (PartyID, Name, VATNumber, …), else
+ * `UserCompanyRoles` (PartyID). One company: that one. None or several: what to set, naming each (at most 50).
  */
 export function pickAccountParty(info: unknown): { partyId: string } | { message: string; description: string } {
 	const record = (info && typeof info === 'object' ? info : {}) as Record<string, unknown>;

@@ -1,28 +1,16 @@
 /**
  * An order's files as n8n binary data, once for every node that hands them out (Order ›
- * Download Files, File › Get, the Order Trigger's Include Files, the webhook trigger):
- * which files of a full order the user picked, the read of `GET /v1/files/{FileID}`
- * (bounded by Maximum File Size, decoded once as it arrives, see fileAnswer.ts), and
- * `prepareBinaryData`, so n8n's filesystem/S3 binary modes keep the bytes out of memory
- * and out of the execution JSON. Over 300 lines: fields, checks, picking and reading of
- * files stay together so each node uses them the same way.
+ * Download Files, File › Get, the Order Trigger's Include Files, the webhook trigger, the
+ * Peppol inbox): which files of a full order the user picked, the read of
+ * `GET /v1/files/{FileID}` (`{FileID, FileName, MimeType, FileContent}`, the content base64;
+ * bounded by Maximum File Size), and `prepareBinaryData`, so n8n's filesystem/S3 binary modes
+ * keep the bytes out of the execution JSON.
  */
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	INodeProperties,
-	IPollFunctions,
-	IWebhookFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, IPollFunctions, IWebhookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { FileAnswer } from './fileAnswer';
-import { checkFileId, FileAnswerDecoder, NOT_JSON } from './fileAnswer';
 import type { ApiClient } from './transport';
+import type { Check } from '../domain/validation';
 import { fieldMessage } from '../domain/validation';
 
 export type FileKind = 'pdf' | 'ubl' | 'attachments' | 'json' | 'messages';
@@ -160,6 +148,16 @@ export interface PickedFiles {
 
 const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined);
+
+/** A FileID safe to put in a URL path: letters, digits, '-', '_' and '.', starting with a letter or digit. */
+export function checkFileId(value: unknown): Check {
+	const hint = "A FileID is the ID the API gives a file, e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a: map it from the FileID of an order's OrderPDF, Attachments or Messages.";
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { ok: false, problem: 'is empty', hint };
+	if (typeof value !== 'string') return { ok: false, problem: 'is not a FileID (it is not text)', hint };
+	const id = value.trim();
+	if (id.length > 128 || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) return { ok: false, problem: 'is not a FileID', hint };
+	return { ok: true, value: id };
+}
 const ext = (entry: IDataObject) => /\.([a-z0-9]+)\s*$/i.exec(text(entry.FileName) ?? '')?.[1]?.toLowerCase();
 const outgoing = (m: IDataObject) => /^outgoing$/i.test(String(m.MessageDirection ?? ''));
 
@@ -268,57 +266,44 @@ function cleanMimeType(value: string | undefined): string | undefined {
 	return mime && mime.length <= 200 && /^[\w.+-]+\/[\w.+-]+(\s*;[\x20-\x7e]*)?$/.test(mime) ? mime : undefined;
 }
 
-function headerNumber(headers: Record<string, string | string[] | undefined>, name: string): number | undefined {
-	const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
-	const value = key ? headers[key] : undefined;
-	const n = Number(Array.isArray(value) ? value[0] : value);
-	return Number.isFinite(n) && n > 0 ? n : undefined;
+export interface FileAnswer {
+	FileID?: string;
+	FileName?: string;
+	MimeType?: string;
+	content: Buffer;
 }
 
 /**
- * `GET /v1/files/{FileID}`: the answer arrives as a stream (no larger than the file's
- * base64 allows) and its FileContent is decoded as it arrives (fileAnswer.ts). An answer
- * cut off in transit, or not JSON, is read once more as the retry policy allows.
+ * The file in a parsed `GET /v1/files/{FileID}` answer (its fields in any letter case): FileContent
+ * must be base64 (line breaks skipped, as the service's .NET decoder does; padding only at the end).
+ */
+export function decodeFileAnswer(answer: unknown): FileAnswer | { problem: string } {
+	if (!isObject(answer)) return { problem: 'is not a JSON object' };
+	const fields = new Map(Object.entries(answer).map(([key, value]) => [key.toLowerCase(), value]));
+	const content = fields.get('filecontent');
+	if (content === undefined) return { problem: 'has no FileContent' };
+	if (typeof content !== 'string') return { problem: 'has a FileContent that is not a string' };
+	const base64 = /[\s]/.test(content) ? content.replace(/[\r\n\t ]+/g, '') : content;
+	if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 === 1 || (base64.endsWith('=') && base64.length % 4 !== 0)) {
+		return { problem: 'has a FileContent that is not base64' };
+	}
+	const field = (name: string) => (typeof fields.get(name) === 'string' ? (fields.get(name) as string) : undefined);
+	return { FileID: field('fileid'), FileName: field('filename'), MimeType: field('mimetype'), content: Buffer.from(base64, 'base64') };
+}
+
+/**
+ * `GET /v1/files/{FileID}`, read whole within the size its base64 may take (an answer cut off in
+ * transit or not JSON is read again as the retry policy allows), then decoded.
  */
 export async function readFile(ctx: FileContext, client: ApiClient, fileId: string, options: ReadFileOptions): Promise<ReadFile> {
 	const operation = `Get file ${fileId}`;
 	const maxResponseBytes = Math.ceil((options.maxBytes * 4) / 3) + ANSWER_OVERHEAD_BYTES;
-	const request = {
-		method: 'GET' as const,
-		path: `/v1/files/${encodeURIComponent(fileId)}`,
-		itemIndex: options.itemIndex,
-		operation,
-		stream: true,
-		maxResponseBytes,
-	};
-	const readOnce = async (brokenText?: string): Promise<FileAnswer | { problem: string }> => {
-		const response = await client.requestFull<AsyncIterable<Uint8Array>>({ ...request, brokenText });
-		const length = headerNumber(response.headers, 'content-length');
-		// Never more room than the size bound, whatever Content-Length claims.
-		const decoder = new FileAnswerDecoder(length === undefined ? undefined : Math.min(length, maxResponseBytes));
-		try {
-			for await (const chunk of response.body) decoder.push(chunk);
-		} catch (error) {
-			// The size bound is final; a connection lost mid-answer is worth another read.
-			if (error instanceof NodeApiError) throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
-			return { problem: NOT_JSON };
-		}
-		return decoder.end();
-	};
-	let answer = await readOnce();
-	// brokenText stands for the failed read, so the retry policy decides about the next.
-	if ('problem' in answer && answer.problem === NOT_JSON) answer = await readOnce('an answer cut off in transit, or not the file');
-	if ('problem' in answer) {
-		const message = `${operation}: the answer ${answer.problem}`;
-		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
-			message,
-			description: 'The API did not answer with the file. Retry; if it persists, check the Base URL points at the API.',
-			itemIndex: options.itemIndex,
-		});
-	}
+	const body = await client.request({ method: 'GET', path: `/v1/files/${encodeURIComponent(fileId)}`, itemIndex: options.itemIndex, operation, maxResponseBytes });
+	const answer = decodeFileAnswer(body);
+	const refuse = (message: string, description: string) => new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description, itemIndex: options.itemIndex });
+	if ('problem' in answer) throw refuse(`${operation}: the answer ${answer.problem}`, 'The API did not answer with the file. Retry; if it persists, check the Base URL points at the API.');
 	if (answer.FileID !== undefined && answer.FileID.trim().toLowerCase() !== fileId.toLowerCase()) {
-		const message = `${operation}: the answer is the file ${JSON.stringify(answer.FileID.slice(0, 60))}, not the one asked for`;
-		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description: 'The API answered with another file; nothing was kept. Check the Base URL points at the API.', itemIndex: options.itemIndex });
+		throw refuse(`${operation}: the answer is the file ${JSON.stringify(answer.FileID.slice(0, 60))}, not the one asked for`, 'The API answered with another file; nothing was kept. Check the Base URL points at the API.');
 	}
 	if (answer.content.length > options.maxBytes) {
 		throw new NodeOperationError(

@@ -1,44 +1,41 @@
 /**
- * The shared API client: every HTTP request of every node goes through `getApiClient`
- * (n8n's httpRequestWithAuthentication with the credential's headers), and every bound on
- * a request lives in its one request loop: no redirect followed, a deadline per attempt,
- * the maximum response size, the retry count and the Retry-After cap, secret masking.
- * Longer than 300 lines because that loop is kept whole, in one place, on purpose;
- * the pure parts are in body.ts, response.ts, retry.ts and errors.ts.
+ * The one HTTP path of every node (ARCHITECTURE.md "One request through the code"): n8n's
+ * httpRequestWithAuthentication with the node's credential, and every bound in one loop: the
+ * URL only on the credential's Base URL, no redirect followed (the credential would go with
+ * it), a deadline per attempt for the headers and the whole body, the body read up to the
+ * maximum response size as it arrives (a gzip bomb stops inflating at the limit), reads
+ * retried at most the policy's count, a Retry-After over MAX_RETRY_AFTER_MS refused, secrets
+ * masked, API failures as NodeApiErrors with the API's Code and Description. An OAuth2 401
+ * gets one token refresh, through the same bounded exchange, and one more try.
  */
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
-	INode,
 	IPollFunctions,
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { ACCOUNT_INFORMATION_PATH, API_KEY_CREDENTIAL, loadAuth, pickAccountParty } from './auth';
-import { listApiErrors } from './apiErrorEntries';
-import { beforeDeadline, BodyLimitError, boundedStream, discardBody, readBody } from './body';
-import { buildApiError, headerValue, isBrokenText, isJsonLike, isSuccess, maskText, networkFailure, parseIfJson, redirectTarget } from './response';
-import { describeApiError, describeNetworkError, stripSecrets, summariseText } from './errors';
-import { describeRefreshFailure, refreshAccessToken } from './oauth';
-import { appendQuery } from '../query/odata';
-import { nextTail, paginate, PagingError } from './paging';
-import type { PageFetcher, PaginateOptions, ReceivedText } from './paging';
-import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, MB, NO_RETRY, retryAfterBeyondCap, retryDelayMs, shouldRetry } from './retry';
+import type { Auth } from './auth';
+import { ACCOUNT_INFORMATION_PATH, DELEGATED_CREDENTIAL, loadAuth, pickAccountParty, stripSecrets } from './auth';
+import { paginate, PagingError } from './paging';
+import type { PaginateOptions } from './paging';
+import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, MB, NO_RETRY, parseRetryAfterMs, retryDelayMs, shouldRetry } from './retry';
 import type { RetryPolicy } from './retry';
-
-export const CREDENTIAL_TYPE = API_KEY_CREDENTIAL;
+import { appendQuery } from '../query/odata';
 
 export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+type Headers = Record<string, string | string[] | undefined>;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** A path under the base URL (`/v1/orders`) or an absolute URL already checked against it. */
+	/** A path under the base URL (`/v1/orders`) or an absolute URL on the base URL's origin (a next-page link). */
 	path: string;
 	qs?: IDataObject;
 	body?: unknown;
@@ -51,32 +48,17 @@ export interface ApiRequest {
 	retry?: RetryPolicy;
 	/** Accept a non-JSON text body on success (e.g. a plain "OK"). */
 	acceptText?: boolean;
-	/**
-	 * Return a successful body as the text received, unparsed (list pages, so the
-	 * caller can start the next request before parsing). Error answers are still
-	 * parsed and mapped as usual.
-	 */
-	rawText?: boolean;
-	/**
-	 * A 2xx body an earlier read of this GET (with `rawText`) returned and that is not
-	 * JSON: it counts as the first attempt, so the retry policy decides what happens next.
-	 */
-	brokenText?: string;
 	/** Deadline of each attempt (headers and body); the client's policy, else 60 s. */
 	timeoutMs?: number;
-	/**
-	 * Return a successful body as the bytes arriving (an async iterable), not read here: a
-	 * file read decodes its base64 as it arrives instead of holding the whole answer as text.
-	 * Still bounded by the size limit and the deadline; error answers are read and mapped as usual.
-	 */
-	stream?: boolean;
 	/** The largest body this request accepts, instead of the client's (a file read is allowed more than a list page). */
 	maxResponseBytes?: number;
+	/** Aborting it drops the request wherever it is (paging cancels the pages it no longer needs); never retried. */
+	signal?: AbortSignal;
 }
 
 export interface ApiResponse<T = unknown> {
 	status: number;
-	headers: Record<string, string | string[] | undefined>;
+	headers: Headers;
 	body: T;
 }
 
@@ -94,31 +76,309 @@ export interface ApiClient {
 	readonly partyId: string;
 	request<T = unknown>(req: ApiRequest): Promise<T>;
 	requestFull<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
-	/** A successful body as received text, with its tail (see `ApiRequest.rawText`). */
-	requestText(req: ApiRequest): Promise<ReceivedText>;
+}
+
+/** Every Code/Description entry of an error body (batch commands answer one per failing record). */
+export interface ApiErrorEntry extends IDataObject {
+	code?: string;
+	description?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** A token answer is a few hundred bytes; this much is read, no more. */
+const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
+/** How long a refused refresh waits for another execution's refresh to be stored. */
+const RACE_WAIT_MS = 1_000;
+
+/** An answer cut off by a bound: too large, or not complete before the deadline. */
+class LimitError extends Error {
+	constructor(readonly reason: 'size' | 'deadline') {
+		super(reason === 'size' ? 'response too large' : 'the request timed out');
+	}
+}
+
+type Stream = AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void };
+const isStream = (body: unknown): body is Stream => !!body && typeof (body as Stream)[Symbol.asyncIterator] === 'function';
+/** Closes the connection of an answer that is not read. */
+const discard = (body: unknown) => isStream(body) && body.destroy?.();
+
+interface Answer {
+	status: number;
+	headers: Headers;
+	text: string;
+}
+
+/** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and hands a late answer to `late`. */
+async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late: (value: T) => void = () => {}): Promise<T> {
+	let onAbort = () => {};
+	const expired = new Promise<never>((_resolve, reject) => {
+		onAbort = () => {
+			pending.then(late, () => undefined);
+			reject(new LimitError('deadline'));
+		};
+		if (deadline.aborted) onAbort();
+		else deadline.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([pending, expired]);
+	} finally {
+		deadline.removeEventListener('abort', onAbort);
+	}
+}
 
 /**
- * Resolves the credential once (the one the node's Authentication picks, auth.ts) and returns a
- * client whose every request goes through httpRequestWithAuthentication: with the API key, n8n's
- * generic authentication adds the apikey and partyID headers; with OAuth2, n8n adds the Bearer
- * token and we add partyID (the credential's, else the account's own, read once here). Every
- * request is bounded: no redirect is followed (the headers would go with it), each attempt has a
- * deadline for its headers and body, a body is read up to the maximum response size, reads retry
- * at most the policy's count and wait at most as long as MAX_RETRY_AFTER_MS when asked. An OAuth2
- * 401 starts one token refresh (oauth.ts) and one more try of the same request, never more.
+ * One HTTP exchange within the deadline: the answer's headers, then its body as text, counted
+ * as it arrives and cut off (connection closed, inflating stopped) at `maxBytes` or the deadline.
+ * A redirect's body is not read.
+ */
+async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number): Promise<Answer> {
+	type Raw = { statusCode: number; headers?: Headers; body?: unknown };
+	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (answer) => discard(answer.body));
+	const answer = { status: Number(raw.statusCode), headers: raw.headers ?? {}, text: '' };
+	const body = raw.body;
+	if (answer.status >= 300 && answer.status < 400) {
+		discard(body);
+	} else if (!isStream(body)) {
+		// A helper that hands back data, not a stream (tests' fakes): its text, size-checked.
+		answer.text = typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : (JSON.stringify(body) ?? '');
+		if (answer.text.length > maxBytes) throw new LimitError('size');
+	} else {
+		// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
+		const onAbort = () => body.destroy?.(new LimitError('deadline'));
+		deadline.addEventListener('abort', onAbort, { once: true });
+		const decoder = new TextDecoder();
+		let received = 0;
+		try {
+			for await (const chunk of body) {
+				received += chunk.byteLength;
+				if (received > maxBytes) throw new LimitError('size');
+				answer.text += decoder.decode(chunk, { stream: true });
+			}
+			answer.text += decoder.decode();
+		} catch (error) {
+			// A stream destroyed by the deadline may end with its own abort error instead of ours.
+			throw deadline.aborted && !(error instanceof LimitError && error.reason === 'size') ? new LimitError('deadline') : error;
+		} finally {
+			deadline.removeEventListener('abort', onAbort);
+		}
+	}
+	return answer;
+}
+
+/** The JSON of a text, or the text itself when it is not JSON. */
+function parse(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+const words = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : undefined);
+const TEXT_KEYS = ['Description', 'description', 'Message', 'message', 'ErrorMessage', 'DefaultText', 'error_description', 'error'];
+const entryOf = (e: Record<string, unknown>): ApiErrorEntry => {
+	const entry: ApiErrorEntry = {};
+	const code = words(e.Code ?? e.code);
+	const description = TEXT_KEYS.map((key) => words(e[key])).find(Boolean);
+	if (code) entry.code = code;
+	if (description) entry.description = description;
+	return entry;
+};
+
+/** HTML error pages and other text bodies shrink to their title or first words. */
+export function summariseText(text: string): string {
+	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+	if (title) return `HTML page: ${title}`;
+	if (/^\s*</.test(text)) {
+		const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+		return plain ? `HTML page: ${plain.slice(0, 160)}` : 'an HTML page without text';
+	}
+	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** The `errors` / `Errors` entries (or a bare array of them) of an error body, each with its Code and Description. */
+export function listApiErrors(body: unknown): ApiErrorEntry[] {
+	const parsed = typeof body === 'string' ? parse(body) : body;
+	const record = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
+	const list = Array.isArray(parsed) ? parsed : (record.errors ?? record.Errors);
+	if (!Array.isArray(list)) return [];
+	return list.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object').map(entryOf).filter((e) => e.code || e.description);
+}
+
+/** The API's own Code and Description, from any of the body shapes seen (errors[], top-level fields, text). */
+export function extractApiError(body: unknown): ApiErrorEntry {
+	const parsed = typeof body === 'string' ? parse(body) : body;
+	if (typeof parsed === 'string') return parsed.trim() ? { description: summariseText(parsed.trim()) } : {};
+	const entries = listApiErrors(parsed);
+	if (entries.length) {
+		const texts = entries.map((e) => e.description).filter(Boolean);
+		return { code: entries.find((e) => e.code)?.code, description: texts.length ? texts.join('; ') : undefined };
+	}
+	return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? entryOf(parsed as Record<string, unknown>) : {};
+}
+
+/** Network failures (no HTTP answer) in words a user can act on. */
+const REASONS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ECONNRESET: 'the connection was reset by the server',
+	ETIMEDOUT: 'the request timed out',
+	ECONNABORTED: 'the request timed out',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved',
+	ERR_CANCELED: 'the execution was cancelled',
+};
+
+/** The network code under what n8n's HTTP helper threw: its cause (n8n 2.x) or `httpCode` (n8n 1.x). */
+function networkFailure(error: unknown): { code?: string; message?: string } {
+	type Failure = { code?: unknown; httpCode?: unknown; message?: string; cause?: unknown };
+	for (let current = error as Failure | undefined, depth = 0; current && depth < 5; current = current.cause as Failure, depth++) {
+		for (const code of [current.code, current.httpCode]) {
+			if (typeof code === 'string' && /^E[A-Z_]+$|^ERR_/.test(code)) return { code, message: current.message };
+		}
+	}
+	const failure = error as Failure | undefined;
+	return { message: (failure?.cause as Failure | undefined)?.message ?? failure?.message };
+}
+
+/** Why an OAuth2 refresh did not happen. */
+class RefreshError extends Error {
+	constructor(
+		readonly kind: 'reconnect' | 'redirect' | 'failed',
+		message: string,
+		readonly code?: string,
+	) {
+		super(message);
+	}
+}
+
+/**
+ * n8n 2.x turns a refused refresh token (`invalid_grant`) into its own "needs to be reconnected"
+ * error (failure.cause `credential-invalid`); n8n 1.x lets the OAuth client's error through, with
+ * the token endpoint's answer as `body`.
+ */
+export function classifyRefreshFailure(error: unknown): RefreshError {
+	type Failure = { message?: unknown; code?: unknown; body?: { error?: unknown; error_description?: unknown }; failure?: { cause?: unknown }; cause?: unknown };
+	let reason: string | undefined;
+	let code: string | undefined;
+	for (let current = error as Failure | undefined, depth = 0; current && typeof current === 'object' && depth < 5; current = current.cause as Failure, depth++) {
+		const oauthError = typeof current.body?.error === 'string' ? current.body.error : undefined;
+		if (current.failure?.cause === 'credential-invalid' || oauthError === 'invalid_grant') {
+			return new RefreshError('reconnect', 'the token endpoint refused the refresh token (invalid_grant)', 'invalid_grant');
+		}
+		if (oauthError && !code) {
+			code = oauthError;
+			if (typeof current.body?.error_description === 'string') reason = `${oauthError}: ${current.body.error_description}`;
+		}
+		if (!code && typeof current.code === 'string' && /^E[A-Z_]+$|^ERR_/.test(current.code) && !['EAUTH', 'ESTATUS'].includes(current.code)) code = current.code;
+		if (!reason && typeof current.message === 'string' && current.message) reason = current.message;
+	}
+	return new RefreshError('failed', reason ?? 'the token endpoint did not answer a token', code);
+}
+
+/** Where a redirect points, as a host name only (its path or query could carry anything). */
+function redirectTarget(headers: Headers, from: string): string {
+	const location = [headers.location].flat()[0];
+	if (!location) return 'no location';
+	return (URL.canParse(location, from) && new URL(location, from).host) || 'an unreadable location';
+}
+
+/**
+ * The OAuth2 refresh (README.md "OAuth2"): first ours, the refresh token, client ID and secret
+ * in a form to the Token URL through the bounded exchange (no redirect, 64 kB, the request's
+ * deadline); a redirect, an oversized, slow or tokenless answer stops it there. Then n8n's own
+ * refresh (`helpers.refreshOAuth2Token`) with the refresh token just issued, which stores the new
+ * tokens where every execution and queue-mode worker reads them, under n8n's lock. Resolves
+ * with the token data now stored; rejects with a RefreshError.
+ */
+async function refreshToken(ctx: ApiContext, auth: Auth, timeoutMs: number): Promise<unknown> {
+	const getCredentials = async (itemIndex = auth.itemIndex) =>
+		await (ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>).call(ctx, DELEGATED_CREDENTIAL, itemIndex);
+	const stored = await getCredentials();
+	const token = (stored.oauthTokenData ?? {}) as IDataObject;
+	// Another execution or worker refreshed since this request was signed: its tokens are stored already.
+	if (auth.accessToken !== undefined && token.access_token !== auth.accessToken) return token;
+	const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(token.refresh_token ?? ''), client_id: String(stored.clientId ?? ''), client_secret: String(stored.clientSecret ?? '') });
+	const tokenUrl = auth.tokenUrl as string;
+	const options: IHttpRequestOptions = {
+		method: 'POST',
+		url: tokenUrl,
+		body: form.toString(),
+		headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+		disableFollowRedirect: true,
+		maxRedirects: 0,
+		ignoreHttpStatusErrors: true,
+		returnFullResponse: true,
+		encoding: 'stream',
+		timeout: timeoutMs,
+	};
+	// The credential goes in the form, so not httpRequestWithAuthentication (which would add the old Bearer token).
+	const answer = await exchange(async () => await ctx.helpers.httpRequest(options), AbortSignal.timeout(timeoutMs), TOKEN_ANSWER_MAX_BYTES).catch((error: unknown) => {
+		if (!(error instanceof LimitError)) return classifyRefreshFailure(error);
+		return error.reason === 'size'
+			? new RefreshError('failed', `the token endpoint's answer is larger than ${TOKEN_ANSWER_MAX_BYTES / 1024} KB; it was not read further`)
+			: new RefreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT');
+	});
+	let failure = answer instanceof RefreshError ? answer : undefined;
+	const data = (failure ? {} : parse((answer as Answer).text)) as IDataObject;
+	if (!failure) {
+		const { status, headers } = answer as Answer;
+		if (status >= 300 && status < 400) failure = new RefreshError('redirect', `the Token URL answered HTTP ${status}, a redirect to ${redirectTarget(headers, tokenUrl)}`, `HTTP ${status}`);
+		else if (typeof data.error === 'string') failure = classifyRefreshFailure({ body: data });
+		else if (status >= 300 || typeof data.access_token !== 'string' || !data.access_token) failure = new RefreshError('failed', `the token endpoint answered HTTP ${status} without an access token`, `HTTP ${status}`);
+	}
+	if (failure?.kind === 'reconnect') {
+		// A refused refresh token may have been used a moment ago by another execution or worker: its tokens then follow.
+		await sleep(RACE_WAIT_MS);
+		const now = ((await getCredentials()).oauthTokenData ?? {}) as IDataObject;
+		if (now.access_token !== token.access_token) return now;
+	}
+	if (failure) throw failure;
+	auth.learn(data);
+	const refreshed = typeof data.refresh_token === 'string' && data.refresh_token ? data.refresh_token : token.refresh_token;
+	const view = Object.create(ctx, {
+		getCredentials: {
+			value: async (_type: string, itemIndex?: number) => {
+				const current = await getCredentials(itemIndex);
+				return { ...current, oauthTokenData: { ...((current.oauthTokenData ?? {}) as IDataObject), refresh_token: refreshed } };
+			},
+		},
+	}) as ApiContext;
+	return await ctx.helpers.refreshOAuth2Token.call(view, DELEGATED_CREDENTIAL).catch((error: unknown) => Promise.reject(classifyRefreshFailure(error)));
+}
+
+/** A failed refresh in words for the user. */
+function describeRefreshFailure(error: RefreshError, operation: string, credentialName: string | undefined): { message: string; description: string } {
+	if (error.kind === 'reconnect') {
+		return {
+			message: `The AccessPoint OAuth2 credential${credentialName ? ` "${credentialName}"` : ''} needs to be reconnected: ${error.message}`,
+			description:
+				'The API refused the access token and the token endpoint refused the refresh token: access was revoked, the refresh token expired, or it was already used (for example by a copy of this credential elsewhere). Open the credential and sign in again (Reconnect), then run the workflow again.',
+		};
+	}
+	if (error.kind === 'redirect') {
+		return {
+			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
+			description: "A redirect would carry the client secret and refresh token to another address, so the node does not follow it. If the token endpoint has moved, set its new address as the credential's Token URL and reconnect.",
+		};
+	}
+	return {
+		message: `${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
+		description: "Check the credential's Token URL (or Environment), Client ID and Client Secret; if they are right, reconnect the credential.",
+	};
+}
+
+/**
+ * Resolves the credential once (auth.ts) and returns the client. With the API key, n8n's generic
+ * authentication adds the apikey and partyID headers; with OAuth2, n8n adds the Bearer token and
+ * we add partyID (the credential's, else the account's own company, read once here).
  */
 export async function getApiClient(this: ApiContext, options: ApiClientOptions = {}, itemIndex?: number): Promise<ApiClient> {
 	const node = this.getNode();
 	const auth = await loadAuth(this, itemIndex);
-	const { secrets } = auth;
+	const { secrets, baseUrl } = auth;
+	const origin = new URL(baseUrl).origin;
 	let partyId = (options.partyId ?? '').trim() || auth.partyId;
-	const bodyForms = auth.bodyForms;
 	const readPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
-	const maxBytes = options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
-	const baseUrl = auth.baseUrl;
 	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
 		const target = /^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`;
 		// The query is written into the URL here, not by n8n (see odata.ts: n8n's splits some emoji).
@@ -126,204 +386,149 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		const operation = req.operation ?? `${req.method} ${req.path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]}`;
 		const policy = req.retry ?? (req.method === 'GET' ? readPolicy : NO_RETRY);
 		const timeoutMs = req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-		const limit = req.maxResponseBytes ?? maxBytes;
+		const limit = req.maxResponseBytes ?? options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
+		const fail = (message: string, description: string, status?: number, api: ApiErrorEntry = {}) => {
+			const clean = (text: string) => stripSecrets(text, secrets);
+			const code = api.code && clean(api.code);
+			const response: JsonObject = { message: clean(message) };
+			if (status !== undefined) response.httpCode = String(status);
+			const error = new NodeApiError(node, response, { message: clean(message), description: clean(description), httpCode: status === undefined ? undefined : String(status), itemIndex: req.itemIndex });
+			// For a network code (ECONNRESET …) n8n swaps in a generic text that drops the operation.
+			error.message = clean(message);
+			if (code) error.context.apiCode = code;
+			if (api.description) error.context.apiDescription = clean(api.description);
+			return error;
+		};
+		if (new URL(url).origin !== origin) {
+			throw fail(`${operation} was not sent: ${new URL(url).host} is not the credential's host`, `The credential goes only to ${new URL(baseUrl).host}.`);
+		}
+		const tooLarge = () =>
+			req.maxResponseBytes === undefined
+				? fail(`${operation} failed: the answer is larger than the maximum response size of ${Math.round(limit / MB)} MB; it was not read further`, 'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.')
+				: fail(`${operation} failed: the answer is larger than the ${Math.round(limit / MB)} MB this request accepts; it was not read further`, "Raise the node's size option (e.g. Maximum File Size) if a file this large is expected.");
 		const requestOptions: IHttpRequestOptions = {
 			method: req.method,
 			url,
-			headers: { Accept: 'application/json', ...(req.headers ?? {}) },
+			headers: { Accept: 'application/json', ...req.headers },
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			// Every body as a stream, read within the size limit and the deadline (body.ts).
+			// The body as a stream, read here within the size limit and the deadline.
 			encoding: 'stream',
-			// A redirect would carry the apikey and partyID headers to wherever it points.
 			disableFollowRedirect: true,
 			maxRedirects: 0,
 			timeout: timeoutMs,
 		};
 		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
-		const fail = (message: string, description: string, status?: number, code?: string, apiDescription?: string) =>
-			buildApiError(node, message, description, status, code, req.itemIndex, secrets, apiDescription);
-		/** Errors of ours raised inside an exchange, never retried (n8n wraps network failures in NodeApiErrors too). */
-		const finalErrors = new WeakSet<Error>();
-		const final = (...args: Parameters<typeof fail>) => {
-			const error = fail(...args);
-			finalErrors.add(error);
-			return error;
+		const call = async () => {
+			const deadline = AbortSignal.timeout(timeoutMs);
+			const signed = auth.sign(partyId);
+			const options = { ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } };
+			return await exchange(async () => await this.helpers.httpRequestWithAuthentication.call(this, auth.credentialType, options, signed.options), req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit);
 		};
-
-		const tooLarge = () =>
-			fail(
-				req.maxResponseBytes === undefined
-					? `${operation} failed: the answer is larger than the maximum response size of ${Math.round(limit / MB)} MB; it was not read further`
-					: `${operation} failed: the answer is larger than the ${Math.round(limit / MB)} MB this request accepts; it was not read further`,
-				req.maxResponseBytes === undefined
-					? 'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.'
-					: 'Raise the node\'s size option (e.g. Maximum File Size) if a file this large is expected.',
-			);
-
 		/** Whether this request has had its one token refresh (OAuth2). */
 		let refreshed = false;
-		type Full = { statusCode: number; headers: ApiResponse['headers']; body: unknown };
-		const call = async (deadline: AbortSignal): Promise<Full> => {
-			const signed = auth.sign(partyId);
-			return await beforeDeadline(
-				this.helpers.httpRequestWithAuthentication.call(
-					this,
-					auth.credentialType,
-					{ ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } },
-					signed.options,
-				) as Promise<Full>,
-				deadline,
-			);
-		};
-		/** The one refresh, within its own deadline; a failure is final (retrying would only ask the token endpoint again). */
-		const refresh = async (tokenUrl: string) => {
-			refreshed = true;
-			try {
-				const data = await beforeDeadline(
-					refreshAccessToken.call(this, auth, tokenUrl, timeoutMs).then((token) => ({ body: token })),
-					AbortSignal.timeout(timeoutMs),
-				);
-				auth.learn(data.body);
-			} catch (caught) {
-				const words = describeRefreshFailure(caught, operation, node.credentials?.[auth.credentialType]?.name);
-				throw final(words.message, words.description, undefined, words.code);
-			}
-		};
-
-		/** One HTTP exchange within its deadline; a text error body is parsed like a JSON one. */
-		const exchange = async (): Promise<ApiResponse<unknown>> => {
-			let deadline = AbortSignal.timeout(timeoutMs);
-			let full = await call(deadline);
-			if (full.statusCode === 401 && auth.tokenUrl !== undefined && !refreshed) {
-				discardBody(full.body);
-				await refresh(auth.tokenUrl);
-				deadline = AbortSignal.timeout(timeoutMs);
-				full = await call(deadline);
-			}
-			const response: ApiResponse<unknown> = { status: full.statusCode, headers: full.headers ?? {}, body: undefined };
-			if (response.status >= 300 && response.status < 400) {
-				discardBody(full.body);
-				const where = redirectTarget(headerValue(response.headers, 'location'), url);
-				throw final(
-					`${operation} failed: the API answered HTTP ${response.status}, a redirect to ${where}; it was not followed`,
-					`Redirects are never followed, so the credential stays on ${new URL(baseUrl).host}. If the API has moved, set its new address as the credential's Base URL.`,
-					response.status,
-				);
-			}
-			if (req.stream && isSuccess(response.status)) {
-				response.body = boundedStream(full.body, { maxBytes: limit, deadline }, (problem) => {
-					if (problem instanceof BodyLimitError && problem.reason === 'size') return tooLarge();
-					if (problem instanceof BodyLimitError) {
-						return fail(`${operation} failed: the answer did not arrive in full within ${Math.round(timeoutMs / 1000)} s`, 'Raise Options › Request Timeout if a file this large is expected over this connection.');
-					}
-					// A connection lost mid-body stays as it is: the caller may read the answer again.
-					return problem;
+		/** Errors of ours raised inside an attempt, never retried (n8n wraps network failures in NodeApiErrors too). */
+		const final = new WeakSet<Error>();
+		const attempt = async (): Promise<Answer> => {
+			let answer = await call();
+			if (answer.status === 401 && auth.tokenUrl !== undefined && !refreshed) {
+				refreshed = true;
+				// The whole refresh within one deadline (n8n's storing step included), never retried.
+				const stored = await beforeDeadline(refreshToken(this, auth, timeoutMs), AbortSignal.timeout(timeoutMs)).catch((caught: unknown) => {
+					const error = caught instanceof RefreshError ? caught : caught instanceof LimitError ? new RefreshError('failed', 'the token endpoint did not answer in time') : classifyRefreshFailure(caught);
+					const why = describeRefreshFailure(error, operation, node.credentials?.[auth.credentialType]?.name);
+					const refused = fail(why.message, why.description, undefined, { code: error.code });
+					final.add(refused);
+					throw refused;
 				});
-				return response;
+				auth.learn(stored);
+				answer = await call();
 			}
-			const raw = isSuccess(response.status) && req.rawText;
-			const read = await readBody(full.body, { maxBytes: limit, deadline, tail: !!raw, watch: bodyForms });
-			if ('value' in read) {
-				// A helper that handed back data, not a stream (tests' fakes): as text where text was asked for.
-				const { value } = read;
-				const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
-				response.body = raw ? { text, tail: nextTail('', text) } : value;
-				return response;
+			if (answer.status >= 300 && answer.status < 400) {
+				const redirect = fail(
+					`${operation} failed: the API answered HTTP ${answer.status}, a redirect to ${redirectTarget(answer.headers, url)}; it was not followed`,
+					`Redirects are never followed, so the credential stays on ${new URL(baseUrl).host}. If the API has moved, set its new address as the credential's Base URL.`,
+					answer.status,
+				);
+				final.add(redirect);
+				throw redirect;
 			}
-			// Only a body that echoes the key is searched and rewritten; the others go on untouched.
-			const text = read.found ? maskText(read.text, bodyForms) : read.text;
-			if (raw) response.body = read.found ? { text, tail: nextTail('', text) } : { text, tail: read.tail };
-			else response.body = parseIfJson(text);
-			return response;
+			return answer;
 		};
 
-		for (let attempt = 0; ; attempt++) {
-			let response: ApiResponse<unknown>;
-			if (attempt === 0 && req.brokenText !== undefined) {
-				// The caller read this page once already and it was not JSON: that was the first attempt.
-				response = { status: 200, headers: {}, body: req.brokenText };
-			} else {
-				options.onRequest?.({ method: req.method, url });
-				const outcome = await exchange().then(
-					(answer) => ({ answer }),
-					(error: unknown) => ({ error }),
-				);
-				if ('error' in outcome) {
-					const { error } = outcome;
-					if (finalErrors.has(error as Error)) throw error;
-					if (error instanceof BodyLimitError && error.reason === 'size') {
-						// Not retried: the same answer would be read again (and a compressed one inflated again).
-						throw tooLarge();
-					}
-					// A passed deadline reads like axios's own timeout: "the request timed out".
-					const details = describeNetworkError(error instanceof BodyLimitError ? { code: 'ETIMEDOUT' } : networkFailure(error), operation);
-					// A cancelled execution is not retried.
-					if (attempt < policy.maxRetries && details.code !== 'ERR_CANCELED' && shouldRetry(undefined, true)) {
-						await sleep(retryDelayMs(policy, attempt, undefined));
-						continue;
-					}
-					throw fail(details.message, details.description, undefined, details.code);
+		for (let tries = 0; ; tries++) {
+			const retry = tries < policy.maxRetries;
+			if (req.signal?.aborted) throw fail(`${operation} was cancelled`, 'The request was no longer needed.');
+			options.onRequest?.({ method: req.method, url });
+			let answer: Answer;
+			try {
+				answer = await attempt();
+			} catch (error) {
+				if (final.has(error as Error)) throw error;
+				// Not retried: the same answer would be read again (and a compressed one inflated again).
+				if (error instanceof LimitError && error.reason === 'size') throw tooLarge();
+				if (req.signal?.aborted) throw fail(`${operation} was cancelled`, 'The request was no longer needed.');
+				const { code, message } = error instanceof LimitError ? { code: 'ETIMEDOUT', message: undefined } : networkFailure(error);
+				if (retry && code !== 'ERR_CANCELED') {
+					await sleep(retryDelayMs(policy, tries));
+					continue;
 				}
-				response = outcome.answer;
-				if ((req.rawText || req.stream) && isSuccess(response.status)) return response as ApiResponse<T>;
+				const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
+				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : "Retry later; reads are retried automatically according to the node's retry options.";
+				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
+			const { status, headers } = answer;
+			// Only a body that echoes a secret is rewritten.
+			const text = secrets.some((secret) => answer.text.includes(secret)) ? secrets.reduce((out, secret) => out.split(secret).join('***'), answer.text) : answer.text;
+			const body = parse(text);
 
-			if (isSuccess(response.status)) {
-				if (!isJsonLike(response.body) && (!req.acceptText || isBrokenText(String(response.body)))) {
-					const text = String(response.body);
-					if (text.trim() === '') return { ...response, body: undefined as T };
-					const err = fail(
-						`${operation} returned a body that is not valid JSON (HTTP ${response.status}): ${summariseText(text).slice(0, 120)}`,
+			if (status >= 200 && status < 300) {
+				if (typeof body === 'string' && (!req.acceptText || /^\s*[<{[]/.test(body))) {
+					if (!body.trim()) return { status, headers, body: undefined as T };
+					const broken = fail(
+						`${operation} returned a body that is not valid JSON (HTTP ${status}): ${summariseText(body).slice(0, 120)}`,
 						'The answer was cut off or is not JSON. Retry; if it persists, check the Base URL points at the API and not at a web page or proxy login.',
-						response.status,
+						status,
 					);
-					if (req.method === 'GET' && attempt < policy.maxRetries) {
-						await sleep(retryDelayMs(policy, attempt, undefined));
+					if (req.method === 'GET' && retry) {
+						await sleep(retryDelayMs(policy, tries));
 						continue;
 					}
-					throw err;
+					throw broken;
 				}
-				const body = response.body;
 				if (req.method === 'GET' && !req.acceptText && (body === null || typeof body === 'number' || typeof body === 'boolean')) {
 					// One n8n item is one JSON object: a read answering a bare value has nothing to output.
 					throw fail(
 						`${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`,
 						'The API answered something other than a record. Retry; if it persists, check the ID and that the Base URL points at the API.',
-						response.status,
+						status,
 					);
 				}
-				return response as ApiResponse<T>;
+				return { status, headers, body: body as T };
 			}
 
-			if (attempt < policy.maxRetries && shouldRetry(response.status, false)) {
-				const retryAfter = headerValue(response.headers, 'retry-after');
-				const asked = retryAfterBeyondCap(retryAfter);
-				if (asked !== undefined) {
+			const retryAfter = [headers['retry-after']].flat()[0];
+			if (retry && shouldRetry(status)) {
+				const asked = parseRetryAfterMs(retryAfter);
+				if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
 					throw fail(
-						`${operation} failed with HTTP ${response.status}: the API asked to wait ${Math.round(asked / 1000)} s before trying again (Retry-After), longer than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`,
+						`${operation} failed with HTTP ${status}: the API asked to wait ${Math.round(asked / 1000)} s before trying again (Retry-After), longer than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`,
 						'The API is rate limiting or down for maintenance. Run the workflow again later.',
-						response.status,
+						status,
 					);
 				}
-				await sleep(retryDelayMs(policy, attempt, retryAfter));
+				await sleep(retryDelayMs(policy, tries, retryAfter));
 				continue;
 			}
-			const details = describeApiError(response.status, response.body, operation);
-			if (response.status === 401) details.description = auth.unauthorizedHint;
-			const apiError = fail(details.message, details.description, response.status, details.code, details.apiDescription);
-			// Every entry of the body, for batch calls that answer one error per record.
-			const entries = listApiErrors(response.body);
-			if (entries.length) {
-				apiError.context.apiErrors = entries.map((e) => {
-					const clean: typeof e = { ...e };
-					if (e.code) clean.code = stripSecrets(e.code, secrets);
-					if (e.description) clean.description = stripSecrets(e.description, secrets);
-					return clean;
-				});
-			}
-			throw apiError;
+			const api = extractApiError(body === '' ? undefined : body);
+			const what = api.description ?? (text.trim() ? undefined : 'empty response body');
+			// The hint for a status is n8n's own wording of it (NodeApiError's status texts); a 401 names the credential.
+			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
+			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
+			const entries = listApiErrors(body);
+			if (entries.length) error.context.apiErrors = entries.map((e) => ({ ...e, ...(e.code && { code: stripSecrets(e.code, secrets) }), ...(e.description && { description: stripSecrets(e.description, secrets) }) }));
+			throw error;
 		}
 	};
 
@@ -336,47 +541,22 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		async request<T>(req: ApiRequest): Promise<T> {
 			return (await send<T>(req)).body;
 		},
-		async requestText(req: ApiRequest): Promise<ReceivedText> {
-			return (await send<ReceivedText>({ ...req, rawText: true })).body;
-		},
 	};
-	if (!partyId && auth.method === 'oAuth2') partyId = await readAccountPartyId(client, node, itemIndex);
+	if (!partyId && auth.method === 'oAuth2') {
+		const picked = pickAccountParty(await client.request({ method: 'GET', path: ACCOUNT_INFORMATION_PATH, operation: "Read the account's companies", itemIndex }));
+		if (!('partyId' in picked)) throw new NodeOperationError(node, picked.message, { itemIndex, description: picked.description });
+		partyId = picked.partyId;
+	}
 	return client;
 }
 
-/** The party an OAuth2 credential without a Party ID acts for: the account's one company (auth.ts pickAccountParty). */
-async function readAccountPartyId(client: ApiClient, node: INode, itemIndex: number | undefined): Promise<string> {
-	const info = await client.request({ method: 'GET', path: ACCOUNT_INFORMATION_PATH, operation: "Read the account's companies", itemIndex });
-	const picked = pickAccountParty(info);
-	if ('partyId' in picked) return picked.partyId;
-	throw new NodeOperationError(node, picked.message, { itemIndex, description: picked.description });
-}
-
-/** Pages through a list, turning paging problems into NodeApiErrors on the item. */
-export async function* paginateList(
-	this: ApiContext,
-	client: ApiClient,
-	options: PaginateOptions,
-): AsyncGenerator<IDataObject[]> {
+/** Pages through a list (paging.ts), turning paging problems into NodeApiErrors on the item. */
+export async function* paginateList(this: ApiContext, client: ApiClient, options: PaginateOptions): AsyncGenerator<IDataObject[]> {
 	try {
-		yield* paginate(client as PageFetcher, options);
+		yield* paginate(client, options);
 	} catch (error) {
-		if (error instanceof PagingError) {
-			throw new NodeApiError(
-				this.getNode(),
-				{ message: error.message },
-				{
-					message: error.message,
-					description:
-						error.hint ??
-						'The list was not returned as complete. Retry; if it persists, check the Base URL matches the host the API links to.',
-					itemIndex: options.itemIndex,
-				},
-			);
-		}
-		// Already a NodeApiError from the client: the constructor hands it back unchanged.
-		throw new NodeApiError(this.getNode(), error as JsonObject, {
-			itemIndex: options.itemIndex,
-		});
+		if (!(error instanceof PagingError)) throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
+		const description = error.hint ?? 'The list was not returned as complete. Retry; if it persists, check the Base URL matches the host the API links to.';
+		throw new NodeApiError(this.getNode(), { message: error.message }, { message: error.message, description, itemIndex: options.itemIndex });
 	}
 }

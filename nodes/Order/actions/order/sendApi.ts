@@ -6,8 +6,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ApiErrorEntry } from '../../../shared/http/apiErrorEntries';
-import type { ApiClient } from '../../../shared/http/transport';
+import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
 import type { SendBatch } from './sendLogic';
 import { attributeErrors, isAlreadySent, sendIdempotencyKey } from './sendLogic';
 

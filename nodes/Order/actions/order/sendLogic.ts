@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiErrorEntry } from '../../../shared/http/apiErrorEntries';
+import type { ApiErrorEntry } from '../../../shared/http/transport';
 import { checkOrderId } from './orderId';
 import { isRecord, text } from '../../../shared/domain/values';
 

@@ -1,8 +1,8 @@
 /**
- * Order › Get Many › Return All reads pages as text and requests the next page
- * before parsing the current one. Proven here against exact HTTP exchanges (nock):
- * what it sends and when, and that API errors, broken bodies and foreign links on a
- * page read that way are reported exactly as on the JSON path.
+ * Order › Get Many › Return All against exact HTTP exchanges (nock): the pages it asks for
+ * (the links, then $skip windows once two links show the service pages by $skip), the
+ * credential headers on each, and that API errors, broken bodies and foreign links on a page
+ * are reported on the item.
  */
 import nock from 'nock';
 import { NodeApiError } from 'n8n-workflow';
@@ -11,18 +11,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 
-const HOST = 'https://api.readahead.test';
+const HOST = 'https://api.paging.test';
 const ORDER = 'accessPointOrder';
 const orders = (from: number, n: number) =>
 	Array.from({ length: n }, (_, i) => ({ OrderID: from + i, OrderNumber: `INV-${from + i}` }));
 
-describe('Order Return All with read-ahead (nock)', () => {
+describe('Order Return All paging (nock)', () => {
 	let h: Harness;
 
 	beforeAll(async () => {
 		h = await createHarness({
 			emulator: false,
-			credentials: { apiKey: 'k-readahead', partyId: '77', environment: 'custom', baseUrl: HOST },
+			credentials: { apiKey: 'k-paging', partyId: '77', environment: 'custom', baseUrl: HOST },
 			quiet: true,
 		});
 		nock.disableNetConnect();
@@ -42,10 +42,10 @@ describe('Order Return All with read-ahead (nock)', () => {
 			options: { maxRetries: 1, retryDelayMs: 1, ...options },
 		});
 
-	it('reads every page once, in order, with the credential headers on each (request order is proven in test/unit/paging-read-ahead)', async () => {
+	it('reads every page once, in order, with the credential headers on each', async () => {
 		const order: string[] = [];
 		const scope = nock(HOST)
-			.matchHeader('apikey', 'k-readahead')
+			.matchHeader('apikey', 'k-paging')
 			.matchHeader('partyID', '77')
 			.get('/v1/orders')
 			.reply(200, () => {
@@ -120,7 +120,7 @@ describe('Order Return All with read-ahead (nock)', () => {
 		expect(result.output(result.nodeName as string)).toHaveLength(123);
 	});
 
-	it('never sends the credential to another host, not even ahead of time', async () => {
+	it('never sends the credential to another host', async () => {
 		const foreign = nock('https://elsewhere.test').get(/.*/).reply(200, { Items: [] });
 		nock(HOST)
 			.get('/v1/orders')
@@ -130,4 +130,28 @@ describe('Order Return All with read-ahead (nock)', () => {
 		expect(String(result.nodeError(result.nodeName as string)?.message)).toMatch(/another host \(elsewhere\.test\)/);
 		expect(foreign.isDone()).toBe(false);
 	});
+
+	it('after two $skip links, asks the pages ahead by $skip, each once, with the credential headers', async () => {
+		const asked: string[] = [];
+		const page = (skip: number) => {
+			asked.push(String(skip));
+			const items = orders(skip + 1, skip < 840 ? 120 : 7);
+			return { Items: items, Count: 847, ...(skip < 840 ? { NextpageLink: `/v1/orders?$orderby=OrderDate,OrderID&$skip=${skip + 120}` } : {}) };
+		};
+		const scope = nock(HOST)
+			.matchHeader('apikey', 'k-paging')
+			.matchHeader('partyID', '77')
+			.get('/v1/orders')
+			.query((q) => q.$orderby === 'OrderDate,OrderID')
+			.times(8)
+			.reply(200, (uri) => page(Number(new URL(uri, HOST).searchParams.get('$skip') ?? 0)));
+		const result = (
+			await h.runNode(ORDER, { resource: 'order', operation: 'getAll', returnAll: true, sort: { keys: [{ field: 'OrderDate', direction: 'asc' }] }, options: { maxRetries: 0 } })
+		).assertSuccess();
+		expect(result.output(result.nodeName as string).map((o) => o.OrderID)).toEqual(orders(1, 847).map((o) => o.OrderID));
+		expect(asked.slice(0, 2)).toEqual(['0', '120']);
+		expect([...asked].sort((a, b) => Number(a) - Number(b))).toEqual(['0', '120', '240', '360', '480', '600', '720', '840']);
+		expect(scope.isDone()).toBe(true);
+	});
 });
+
