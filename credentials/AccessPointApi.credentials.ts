@@ -20,7 +20,7 @@ export class AccessPointApi implements ICredentialType {
 			required: true,
 			default: '',
 			description:
-				"The API key the access point issued for your master account, found in its web app where you manage API access. Sandbox and production each have their own key.",
+				'The API key the access point issued for your master account, found in its web app where you manage API access. Sandbox and production each have their own key.',
 		},
 		{
 			displayName: 'Party ID',
@@ -99,7 +99,10 @@ export class AccessPointApi implements ICredentialType {
 			},
 			{
 				type: 'responseCode',
-				properties: { value: 403, message: 'The API refused this account (HTTP 403): it may not use the API this way. Contact the access point support, quoting your Party ID.' },
+				properties: {
+					value: 403,
+					message: 'The API refused this account (HTTP 403): it may not use the API this way. Contact the access point support, quoting your Party ID.',
+				},
 			},
 			{
 				type: 'responseCode',

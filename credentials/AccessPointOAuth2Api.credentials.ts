@@ -110,11 +110,17 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			description: 'Must use https; plain http is accepted only for localhost/127.0.0.1',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
-		...perEnvironment({ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' }, 'authUrl', (address, environment) =>
-			`Leave empty for the documented sign-in page: ${address}.${environment === 'custom' ? '' : ` The service's documentation also names ${environment === 'sandbox' ? 'my.sandbox.billit.eu' : 'my.billit.eu'}: set yours here if it differs.`}`,
+		...perEnvironment(
+			{ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' },
+			'authUrl',
+			(address, environment) =>
+				`Leave empty for the documented sign-in page: ${address}.${environment === 'custom' ? '' : ` The service's documentation also names ${environment === 'sandbox' ? 'my.sandbox.billit.eu' : 'my.billit.eu'}: set yours here if it differs.`}`,
 		),
-		...perEnvironment({ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' }, 'tokenUrl', (address) =>
-			`Leave empty for the documented token endpoint: ${address}. It receives the client secret and the refresh token, so it must use https (plain http only for localhost/127.0.0.1).`,
+		...perEnvironment(
+			{ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' },
+			'tokenUrl',
+			(address) =>
+				`Leave empty for the documented token endpoint: ${address}. It receives the client secret and the refresh token, so it must use https (plain http only for localhost/127.0.0.1).`,
 		),
 		{
 			displayName: 'Party ID',

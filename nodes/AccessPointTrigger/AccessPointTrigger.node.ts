@@ -56,7 +56,8 @@ export class AccessPointTrigger implements INodeType {
 					{
 						name: 'Delivery Status Changed',
 						value: 'deliveryStatusChanged',
-						description: 'A sent document moved on: its flow state (Sent, Accepted, Delivered, Refused) or a failed delivery (Message events; uses two webhooks)',
+						description:
+							'A sent document moved on: its flow state (Sent, Accepted, Delivered, Refused) or a failed delivery (Message events; uses two webhooks)',
 					},
 					{ name: 'Order Created', value: 'orderCreated', description: 'An invoice, credit note or other order was created' },
 					{ name: 'Order Updated', value: 'orderUpdated', description: 'An order changed (status, payment, export flag, ...)' },
@@ -108,8 +109,7 @@ export class AccessPointTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: 1440 },
 						default: DEFAULT_MAX_AGE_MINUTES,
-						description:
-							'Calls signed longer ago than this are refused as replays; a repeat of the same event (same content) within it passes nothing on',
+						description: 'Calls signed longer ago than this are refused as replays; a repeat of the same event (same content) within it passes nothing on',
 					},
 					{ ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one fails the call, and the service delivers it again' },
 					...retryOptions,

@@ -90,7 +90,9 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const header = parseSignatureHeader(this.getHeaderData()[SIGNATURE_HEADER]);
 	const signed = !!header && secrets.length > 0 && signedWithAny(header, raw, secrets);
 	if (payload && isConfirmation(payload)) {
-		this.logger.info(`AccessPoint Trigger "${this.getNode().name}": the service confirmed a webhook (${signed ? 'signed' : 'not verifiable yet'}); not passed on, its secret not logged`);
+		this.logger.info(
+			`AccessPoint Trigger "${this.getNode().name}": the service confirmed a webhook (${signed ? 'signed' : 'not verifiable yet'}); not passed on, its secret not logged`,
+		);
 		return ignore('Webhook confirmation received; ignored');
 	}
 	const settings = readSettings(this, { strict: false });
@@ -100,7 +102,10 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const verdict = checkTimestamp(header.t, nowMs, settings.maxAgeMs);
 	if (verdict !== 'ok') {
 		const skew = Math.round((nowMs - header.t * 1000) / 1000);
-		const why = verdict === 'stale' ? `timestamp ${skew} s old (maximum age ${settings.maxAgeMs / 1000} s): a replay or a late delivery` : `timestamp ${-skew} s ahead of n8n's clock`;
+		const why =
+			verdict === 'stale'
+				? `timestamp ${skew} s old (maximum age ${settings.maxAgeMs / 1000} s): a replay or a late delivery`
+				: `timestamp ${-skew} s ahead of n8n's clock`;
 		return refuse(this, 401, verdict === 'stale' ? 'Timestamp too old' : 'Timestamp in the future', why);
 	}
 	if (!payload) return refuse(this, 400, 'Body is not a JSON event', 'the body is not one JSON object');
@@ -110,7 +115,9 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	if (!ev || !event) return ignore('Not an event this trigger listens to; ignored');
 	const theirs = partyIdOf(payload);
 	if (theirs !== undefined && stored?.partyId !== undefined && theirs !== stored.partyId) {
-		this.logger.warn(`AccessPoint Trigger "${this.getNode().name}" ignored an event of party ${theirs.slice(0, 40)}: its webhooks belong to party ${stored.partyId}`);
+		this.logger.warn(
+			`AccessPoint Trigger "${this.getNode().name}" ignored an event of party ${theirs.slice(0, 40)}: its webhooks belong to party ${stored.partyId}`,
+		);
 		return ignore('An event of another party; ignored');
 	}
 

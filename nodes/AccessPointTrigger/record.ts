@@ -41,7 +41,9 @@ import { MAX_FUTURE_SKEW_MS } from './signature';
 function canonical(value: unknown, depth = 0): string {
 	if (!value || typeof value !== 'object' || depth > 32) return JSON.stringify(value) ?? 'null';
 	if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
-	const entries = Object.keys(value as IDataObject).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as IDataObject)[k], depth + 1)}`);
+	const entries = Object.keys(value as IDataObject)
+		.sort()
+		.map((k) => `${JSON.stringify(k)}:${canonical((value as IDataObject)[k], depth + 1)}`);
 	return `{${entries.join(',')}}`;
 }
 
@@ -93,13 +95,19 @@ async function record(store: Store, entries: string[]): Promise<Set<string>> {
  */
 export async function claimEvents(store: Store, events: Array<[string, string]>, owner: string, settleMs = SETTLE_MS): Promise<Set<string>> {
 	const claim = (key: string) => `${key}#${owner}`;
-	const seen = await record(store, events.flatMap(([key, before]) => [key, before, claim(key)]));
+	const seen = await record(
+		store,
+		events.flatMap(([key, before]) => [key, before, claim(key)]),
+	);
 	let pending = events.filter(([key, before]) => !seen.has(key) && !seen.has(before)).map(([key]) => key);
 	const owned = new Set<string>();
 	for (let round = 0; round < ROUNDS && pending.length; round++) {
 		// Spread at random: executions that wrote together must not read back (and write) together again.
 		await sleep(settleMs + Math.floor(Math.random() * settleMs));
-		const after = await record(store, pending.flatMap((key) => [key, claim(key)]));
+		const after = await record(
+			store,
+			pending.flatMap((key) => [key, claim(key)]),
+		);
 		const overwritten: string[] = [];
 		for (const key of pending) {
 			if (after.has(claim(key))) owned.add(key);

@@ -76,9 +76,7 @@ async function clientFor(ctx: IHookFunctions, retry: RetryPolicy, partyId?: stri
 }
 
 function createPath(settings: TriggerSettings): string {
-	return settings.registrationId === undefined
-		? '/v1/webhooks'
-		: `/v1/einvoices/registrations/${encodeURIComponent(settings.registrationId)}/webhooks`;
+	return settings.registrationId === undefined ? '/v1/webhooks' : `/v1/einvoices/registrations/${encodeURIComponent(settings.registrationId)}/webhooks`;
 }
 
 /** The party's webhooks as the API lists them (a bare list; never with secrets). */
@@ -94,7 +92,12 @@ async function deleteAll(ctx: IHookFunctions, client: ApiClient, retry: RetryPol
 	for (const hook of hooks) {
 		try {
 			// Deleting twice is harmless, so transient failures are retried like reads.
-			const answer = await client.request<unknown>({ method: 'DELETE', path: `/v1/webhooks/${encodeURIComponent(hook.id)}`, operation: `Delete webhook ${hook.id}`, retry });
+			const answer = await client.request<unknown>({
+				method: 'DELETE',
+				path: `/v1/webhooks/${encodeURIComponent(hook.id)}`,
+				operation: `Delete webhook ${hook.id}`,
+				retry,
+			});
 			if (answer !== false) continue;
 		} catch (error) {
 			if (statusOf(error) === 404) continue;
@@ -244,7 +247,8 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 		const reported = isLimitAnswer(error) ? refuse(limitError(this, settings, partyId ?? party, existing, serviceAnswer(error))) : error;
 		if (leftOver.length && reported && typeof reported === 'object') {
 			const target = reported as { description?: string | null };
-			target.description = `${target.description ?? ''} Webhooks made before the failure could not be removed: ${leftOver.map((h) => `#${h.id}`).join(', ')}; delete them at the service.`.trim();
+			target.description =
+				`${target.description ?? ''} Webhooks made before the failure could not be removed: ${leftOver.map((h) => `#${h.id}`).join(', ')}; delete them at the service.`.trim();
 		}
 		throw reported;
 	}

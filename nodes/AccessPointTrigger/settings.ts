@@ -88,7 +88,11 @@ export function readSettings(ctx: Context, { strict = true }: { strict?: boolean
 		);
 	}
 	if (options.fetchFullOrder !== undefined && typeof options.fetchFullOrder !== 'boolean') {
-		throw problem(ctx, `"Fetch Full Order" must be on or off, not ${showValue(options.fetchFullOrder)}`, 'Use the toggle, or an expression that gives true or false.');
+		throw problem(
+			ctx,
+			`"Fetch Full Order" must be on or off, not ${showValue(options.fetchFullOrder)}`,
+			'Use the toggle, or an expression that gives true or false.',
+		);
 	}
 	const files = checkTriggerFiles(ctx.getNode(), options.includeFiles ?? [], options.maxFileSizeMb);
 	return {

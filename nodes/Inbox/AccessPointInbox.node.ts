@@ -47,13 +47,16 @@ export class AccessPointInbox implements INodeType {
 							'Whether the file keeps its Peppol routing envelope (SBDH) when it came in one; by default the envelope is removed and the file is the UBL document itself',
 						displayOptions: gettingDocument,
 					},
-					{ ...maxFileSizeOption, description: 'The largest document read; a larger one fails the item instead of filling memory', displayOptions: gettingDocument },
+					{
+						...maxFileSizeOption,
+						description: 'The largest document read; a larger one fails the item instead of filling memory',
+						displayOptions: gettingDocument,
+					},
 					...retryOptions,
 				],
 			},
 		],
 	};
-
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [inbox]);

@@ -15,7 +15,8 @@ export class AccessPointInboxTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["confirmAfterEmitting"] ? "New inbox items, confirmed" : "New inbox items" }}',
 		// n8n's node panel lists this trigger inside the AccessPoint Peppol Inbox entry and shows this text for both.
-		description: "Work the Peppol inbox (received supplier invoices, your customers' IMR/MLR responses to invoices you sent), and start a workflow for each new document",
+		description:
+			"Work the Peppol inbox (received supplier invoices, your customers' IMR/MLR responses to invoices you sent), and start a workflow for each new document",
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#peppol-inbox-trigger',
 		defaults: { name: 'AccessPoint Peppol Inbox Trigger' },
 		polling: true,
@@ -63,7 +64,6 @@ export class AccessPointInboxTrigger implements INodeType {
 			},
 		],
 	};
-
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollInbox.call(this);

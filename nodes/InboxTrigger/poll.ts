@@ -41,7 +41,9 @@ function readSettings(ctx: IPollFunctions): Settings {
 	const keepEnvelope = requireValid(ctx, undefined, 'Keep Peppol Envelope', options.keepEnvelope ?? false, checkBoolean);
 	const size = checkMaxFileSize(options.maxFileSizeMb ?? DEFAULT_MAX_FILE_MB);
 	if ('problem' in size) {
-		throw new NodeOperationError(ctx.getNode(), `"Maximum File Size (MB)" ${size.problem}`, { description: `Enter the largest document to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).` });
+		throw new NodeOperationError(ctx.getNode(), `"Maximum File Size (MB)" ${size.problem}`, {
+			description: `Enter the largest document to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
+		});
 	}
 	return { autoConfirm, keepEnvelope, maxBytes: size.bytes, partyId: checkActForParty(ctx, undefined, options.actForParty), options };
 }
@@ -74,7 +76,12 @@ async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataO
 		return { out: { json: { ...item, DocumentProblem: 'The item names no usable PeppolFileID; its document was not read.' } }, ok: false };
 	}
 	try {
-		const document = await readInboxDocument(ctx, client, fileId, { maxBytes: settings.maxBytes, keepEnvelope: settings.keepEnvelope, property: PROPERTY, hint: item.PeppolDocumentType });
+		const document = await readInboxDocument(ctx, client, fileId, {
+			maxBytes: settings.maxBytes,
+			keepEnvelope: settings.keepEnvelope,
+			property: PROPERTY,
+			hint: item.PeppolDocumentType,
+		});
 		return { out: { ...document, json: { ...item, ...document.json } }, ok: !document.json.DocumentProblem };
 	} catch (error) {
 		// Both constructors hand an error of their own kind back unchanged.

@@ -19,7 +19,8 @@ export class AccessPointOrderTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ ({ newOrUpdatedOrder: "New or updated orders", newIncomingInvoice: "New supplier invoices" })[$parameter["event"]] ?? "New orders" }}',
 		// n8n's node panel lists this trigger inside the AccessPoint Order entry and shows this text for both.
-		description: 'Create, send and read orders (invoices, credit notes …), and start a workflow when orders are created or changed or a supplier invoice arrives',
+		description:
+			'Create, send and read orders (invoices, credit notes …), and start a workflow when orders are created or changed or a supplier invoice arrives',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#order-trigger',
 		defaults: { name: 'AccessPoint Order Trigger' },
 		polling: true,
@@ -61,10 +62,7 @@ export class AccessPointOrderTrigger implements INodeType {
 				name: 'orderType',
 				type: 'options',
 				default: '',
-				options: [
-					{ name: 'Any', value: '' },
-					...ORDER_TYPE_OPTIONS_BY_NAME,
-				],
+				options: [{ name: 'Any', value: '' }, ...ORDER_TYPE_OPTIONS_BY_NAME],
 				description: 'Only orders of this type (OrderType)',
 			},
 			{
@@ -84,8 +82,7 @@ export class AccessPointOrderTrigger implements INodeType {
 				description: 'How extra conditions are given; type, direction and change time apply in both modes',
 			}),
 			filterConditionsField('order', builderMode, {
-				description:
-					'Extra conditions the orders must meet, sent in the OData $filter together with the type, the direction and the change time',
+				description: 'Extra conditions the orders must meet, sent in the OData $filter together with the type, the direction and the change time',
 			}),
 			filterCombineField(builderMode, {
 				description: 'How the filter conditions are joined; together they are always ANDed with type, direction and change time',
@@ -127,7 +124,6 @@ export class AccessPointOrderTrigger implements INodeType {
 			},
 		],
 	};
-
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollWithFiles.call(this, async () => await pollOrders.call(this));

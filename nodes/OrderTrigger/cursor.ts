@@ -315,8 +315,7 @@ export function decidePoll(state: CursorState, orders: unknown[], options: Decid
 	// Every order that exists now has been read once only when the whole window was read unshifted.
 	const whole = newest !== undefined && options.complete !== false && holdAt === undefined;
 	const nextCreatedFrom = settle(createdFrom, whole && nextFrom.value !== null ? nextFrom.value : undefined, options.clock);
-	const keepFrom =
-		nextFrom.value === null || nextCreatedFrom.value === null ? null : Math.min(nextFrom.value, nextCreatedFrom.value);
+	const keepFrom = nextFrom.value === null || nextCreatedFrom.value === null ? null : Math.min(nextFrom.value, nextCreatedFrom.value);
 	const nextSeen: Record<string, number> = {};
 	for (const [id, seconds] of Object.entries(seen)) {
 		if (keepFrom === null || seconds >= keepFrom) nextSeen[id] = seconds;

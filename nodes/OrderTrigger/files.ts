@@ -27,14 +27,25 @@ export const includeFilesField: INodeProperties = filesField({
 });
 
 export const triggerFileOptions: INodeProperties[] = [
-	{ ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one is named in the order\'s FileErrors (or fails the poll, see On File Error)' },
+	{
+		...maxFileSizeOption,
+		description: "The largest file read with Include Files; a larger one is named in the order's FileErrors (or fails the poll, see On File Error)",
+	},
 	{
 		displayName: 'On File Error',
 		name: 'onFileError',
 		type: 'options',
 		options: [
-			{ name: 'Emit the Order, Name the File in FileErrors', value: 'emit', description: 'The order comes once with the files that could be read; the trigger goes on' },
-			{ name: 'Fail the Poll', value: 'fail', description: 'Nothing is emitted; the next poll tries the same orders again (one file that never reads stops the trigger)' },
+			{
+				name: 'Emit the Order, Name the File in FileErrors',
+				value: 'emit',
+				description: 'The order comes once with the files that could be read; the trigger goes on',
+			},
+			{
+				name: 'Fail the Poll',
+				value: 'fail',
+				description: 'Nothing is emitted; the next poll tries the same orders again (one file that never reads stops the trigger)',
+			},
 		],
 		default: 'emit',
 		description: 'What Include Files does with a file it cannot read (over Maximum File Size, removed at the service, broken)',
@@ -52,11 +63,12 @@ function restore(data: IDataObject, saved: string): void {
 }
 
 /** Runs the poll, then adds the picked files to every order it emits. */
-export async function pollWithFiles(
-	this: IPollFunctions,
-	poll: () => Promise<INodeExecutionData[][] | null>,
-): Promise<INodeExecutionData[][] | null> {
-	const settings = checkTriggerFiles(this.getNode(), this.getNodeParameter('includeFiles', []), this.getNodeParameter('options.maxFileSizeMb', DEFAULT_MAX_FILE_MB));
+export async function pollWithFiles(this: IPollFunctions, poll: () => Promise<INodeExecutionData[][] | null>): Promise<INodeExecutionData[][] | null> {
+	const settings = checkTriggerFiles(
+		this.getNode(),
+		this.getNodeParameter('includeFiles', []),
+		this.getNodeParameter('options.maxFileSizeMb', DEFAULT_MAX_FILE_MB),
+	);
 	if (!settings) return await poll();
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const onError = requireValid(this, undefined, 'On File Error', options.onFileError ?? 'emit', (v) => checkChoice(v, ['emit', 'fail'])) as OnFileError;

@@ -64,7 +64,6 @@ export function afterPage(plan: PagePlan, items: unknown[], more: boolean): Page
 	if (records.length === 0) return { kind: 'page', records, stalled: true };
 	// One place back, so the next page starts with this page's last record; a page of one
 	// record cannot overlap without asking for itself again.
-	const next: PagePlan =
-		items.length >= 2 ? { skip: plan.skip + items.length - 1, expect: items[items.length - 1] } : { skip: plan.skip + items.length };
+	const next: PagePlan = items.length >= 2 ? { skip: plan.skip + items.length - 1, expect: items[items.length - 1] } : { skip: plan.skip + items.length };
 	return { kind: 'page', records, next, stalled: false };
 }

@@ -73,7 +73,8 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 		startFrom = parseTimestamp(startText);
 		if (startFrom === undefined) {
 			throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} is not a valid date`, {
-				description: 'Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time, the service\'s, unless a zone such as +02:00 is given), or leave it empty to start from now.',
+				description:
+					"Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time, the service's, unless a zone such as +02:00 is given), or leave it empty to start from now.",
 			});
 		}
 		// A cursor ahead of the clock is moved back to "now" (cursor.ts): a future start would not mean what it says.

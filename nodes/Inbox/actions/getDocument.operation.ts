@@ -43,7 +43,13 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const input = this.getInputData();
 	return await runPerItem(this, async (itemIndex) => {
 		const fileId = requireValid(this, itemIndex, 'Peppol File ID', this.getNodeParameter('peppolFileId', itemIndex, ''), checkFileId);
-		const property = requireValid(this, itemIndex, 'Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), checkPropertyName);
+		const property = requireValid(
+			this,
+			itemIndex,
+			'Put Output File in Field',
+			this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+			checkPropertyName,
+		);
 		const keepEnvelope = readBoolean(this, itemIndex, 'options.keepEnvelope', 'Keep Peppol Envelope', false);
 		const maxBytes = readMaxFileSize(this, itemIndex);
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));

@@ -17,6 +17,12 @@ export const inbox: ResourceOperations = {
 			module: getDocument,
 		},
 		{ name: 'List', value: 'list', description: 'List the inbox: at most its 10 oldest items', action: 'List the inbox items', module: list },
-		{ name: 'Refuse', value: 'refuse', description: 'Refuse a received invoice or credit note with a reason; it leaves the inbox', action: 'Refuse an inbox item', module: refuse },
+		{
+			name: 'Refuse',
+			value: 'refuse',
+			description: 'Refuse a received invoice or credit note with a reason; it leaves the inbox',
+			action: 'Refuse an inbox item',
+			module: refuse,
+		},
 	],
 };

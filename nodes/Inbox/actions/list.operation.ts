@@ -39,7 +39,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const shown = readChoice(this, itemIndex, 'documents', 'Documents', SHOWN, 'all');
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const { items, skipped } = await listInbox(this, client, itemIndex);
-		if (skipped) this.logger.warn(`AccessPoint Peppol Inbox: ${skipped} entr${skipped === 1 ? 'y' : 'ies'} of the inbox list had no InboxItemID and were left out`);
+		if (skipped)
+			this.logger.warn(`AccessPoint Peppol Inbox: ${skipped} entr${skipped === 1 ? 'y' : 'ies'} of the inbox list had no InboxItemID and were left out`);
 		const responses = (kind: string) => kind === 'IMR' || kind === 'MLR';
 		return items.filter((item) => shown === 'all' || (shown === 'responses') === responses(item.DocumentKind));
 	});
