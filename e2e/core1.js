@@ -52,7 +52,7 @@ const SKIPPED = [
 	'runs the eleven templates in turn and reports node by node',
 	"the editor's waiting tooltip links to the identity check",
 	// The identification result's re-read ends on "Identified" (output 2) after a resume: the 1.x limit above.
-	"where the registration read shows no status (the contract), a success stays the browser's word",
+	"where the registration read shows no status (as published), a success stays the browser's word",
 	"a registration read that fails leaves the success as the browser's word",
 	// n8n 1.x's file nodes have no default folder restriction (N8N_RESTRICT_FILE_ACCESS_TO came with 2.0), so the
 	// blocked write this test provokes succeeds there.

@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Peppol directory of the emulator: participants, identifier normalisation and lookup answers (contract 2.3, 4.8).
+ * Peppol directory of the emulator: participants, identifier normalisation and lookup answers (docs/api.md "Peppol lookup and identifiers").
  * @module emulator/directory
  */
 

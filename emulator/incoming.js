@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Supplier invoices arriving (beyond-contract "Receiving", the service's pages "Get List of Incoming
+ * Supplier invoices arriving (docs/api.md "Receiving and the Peppol inbox", the service's pages "Get List of Incoming
  * Invoices" and "Status of export"): each received invoice or credit note becomes an order with
  * `OrderDirection: "Cost"`, `IsSent: false` (not exported yet), the supplier as Supplier and
  * CounterParty, and its files on a full read: the PDF and the received UBL (`.xml`, the first of

@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Local emulator of the access-point API (contract: /work/shared/api/access-point-api.md) with sandbox semantics.
+ * Local emulator of the access-point API (docs/api.md) with sandbox semantics.
  * Dev-only; listens on 127.0.0.1.
  *
  * @example

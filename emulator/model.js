@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Order model: line amounts, totals, numbering and the full order shape (contract 2.4 + field notes).
+ * Order model: line amounts, totals, numbering and the full order shape (docs/api.md "Orders").
  * @module emulator/model
  */
 

@@ -190,7 +190,7 @@ function credentialFor(emu) {
 	return { ...CREDENTIAL, data: { apiKey, partyId, environment: 'custom', baseUrl } };
 }
 
-// ---- set-up through the emulator's public API (the contract), not its internals -----------------
+// ---- set-up through the emulator's public API (docs/api.md), not its internals -----------------
 
 /** The emulator's public API with its credential (the set-up a user's ERP would do). */
 async function api(emu, method, urlPath, body) {

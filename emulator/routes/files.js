@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Files (beyond-contract "Files"): `GET /v1/files/{FileID}`, the own PDF and attachments of
+ * Files (docs/api.md "Files and attachments"): `GET /v1/files/{FileID}`, the own PDF and attachments of
  * `POST /v1/orders`, and the full-order view that names an order's files and delivery status.
  * @module emulator/routes/files
  */

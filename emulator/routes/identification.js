@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Identification (contract 3, 4.7, 7, 8): start call and the identity provider pages.
+ * Identification (docs/api.md "Identification"): start call and the identity provider pages.
  * @module emulator/routes/identification
  */
 

@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Orders (contract 4.9, field notes, the OpenAPI `Order` and `SendRequest`): single read, create with
+ * Orders (docs/api.md "Orders", "Sending", the OpenAPI `Order` and `SendRequest`): single read, create with
  * idempotency keys, and the send command.
  * @module emulator/routes/orders
  */

@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Parties and products: create and update (beyond-contract "Master data"; the OpenAPI `Party` and
+ * Parties and products: create and update (docs/api.md "Parties and products"; the OpenAPI `Party` and
  * `Product` types, the service's pages "Party" and "Products"). Reads and lists are in lists.js.
  *
  *  POST  /v1/parties            a Party; with a known PartyID it updates that party. Answers the PartyID.

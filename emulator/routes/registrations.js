@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Registrations (contract 4.1-4.4) and integrations (4.5, 4.6) plus the SDI signature page.
+ * Registrations and integrations (docs/api.md "Registrations", "Integrations") plus the SDI signature page.
  * @module emulator/routes/registrations
  */
 

@@ -4,7 +4,7 @@
  * such an answer must end the execution with a NodeApiError that names it (or an error
  * item under "continue"), never reach n8n as an item (where `{"Items":[null]}` threw inside
  * n8n's error normaliser and left the execution "running"). The decision is to refuse, not
- * skip: the contract promises records, so a list holding anything else is not the list.
+ * skip: the API answers records (docs/api.md "Queries and paging"), so a list holding anything else is not the list.
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';

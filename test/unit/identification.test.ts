@@ -252,7 +252,7 @@ describe('result provenance: the browser\'s word, checked where the registration
 		['IsIdentified as text', { RegistrationID: 42, IsIdentified: 'false' }, false],
 		['IdentificationStatus in CompanyDetails', { CompanyDetails: { IdentificationStatus: 'Verified' } }, true],
 		['KYCStatus pending', { KYCStatus: 'Pending' }, false],
-		['the contract\'s read: no status at all', { RegistrationID: 42, CompanyDetails: { CompanyName: 'Acme' }, Integrations: [] }, undefined],
+		['the published read: no status at all', { RegistrationID: 42, CompanyDetails: { CompanyName: 'Acme' }, Integrations: [] }, undefined],
 		['an unreadable status word', { IdentificationStatus: 'maybe' }, undefined],
 		['no object', 'OK', undefined],
 	])('%s', (_label, registration, expected) => {

@@ -96,7 +96,7 @@ describe('LEI (ISO 17442)', () => {
 });
 
 describe('scheme table', () => {
-	it('knows every scheme of the contract and the field notes, with readable names', () => {
+	it('knows every scheme docs/api.md names, with readable names', () => {
 		for (const code of ['9925', '9944', '9930', '0106', '0190', '0088', '0208']) expect(isKnownSchemeCode(code)).toBe(true);
 		for (const code of COMMON_SCHEME_CODES) expect(isKnownSchemeCode(code)).toBe(true);
 		expect(describeScheme('0208')).toBe('0208 (Belgium – enterprise (company) number)');

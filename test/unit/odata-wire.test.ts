@@ -47,7 +47,7 @@ describe('filters on the wire', () => {
 		expect(query.get('$top')).toBe('5');
 		const path = server.requests[server.requests.length - 1].url;
 		expect(path).toBe(`/v1/orders?${toQueryString({ $filter, $orderby: 'OrderDate desc,OrderNumber', $top: 5 })}`);
-		// `$` stays in the option names, as the contract writes them; `+` is %2B, a space %20.
+		// `$` stays in the option names, as docs/api.md "Queries and paging" writes them; `+` is %2B, a space %20.
 		expect(path).toContain('$filter=OrderNumber%20eq%20%27A%2BB%20%26%20C%20%231%20100%25');
 	});
 

@@ -10,7 +10,7 @@ import {
 import { runPool } from '../../nodes/PeppolLookup/actions/pool';
 import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
 
-// Document identifiers as field-notes.md gives them (BIS Billing 3.0).
+// Document identifiers of BIS Billing 3.0 (docs/api.md "Peppol lookup and identifiers").
 const BIS3_INVOICE =
 	'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
 const BIS3_CREDIT_NOTE =

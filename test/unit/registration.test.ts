@@ -18,7 +18,7 @@ const minimal = (): RegistrationInput => ({
 });
 
 describe('buildRegistrationBody', () => {
-	it('builds the minimal body in contract order, normalised, with default tax switches', () => {
+	it('builds the minimal body in the published field order, normalised, with default tax switches', () => {
 		const built = buildRegistrationBody(minimal());
 		expect(built).toEqual({
 			body: {

@@ -183,9 +183,9 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(registrationReads(id)).toHaveLength(1);
 	});
 
-	it('where the registration read shows no status (the contract), a success stays the browser\'s word and says so', async () => {
+	it('where the registration read shows no status (as published), a success stays the browser\'s word and says so', async () => {
 		const id = newRegistration();
-		// The contract's registration read has no identification field: the emulator's is removed.
+		// The published registration read has no identification field: the emulator's is removed.
 		delete h.emulator.store.registrations.get(id).Identified;
 		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
 		const claimed = await h.resume(waiting, { query: { registrationID: id, success: 'true' } });

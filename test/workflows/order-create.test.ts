@@ -130,7 +130,7 @@ describe('AccessPoint Order › Create and Get', () => {
 			expect(logged().map((r) => r.method)).toEqual(['POST']);
 		});
 
-		it('Fetch Full Order reads the created order (contract path)', async () => {
+		it('Fetch Full Order reads the created order (the older /v1/order path)', async () => {
 			const externalId = uniqueId('full');
 			const { items } = await run(createParams({ externalProviderId: externalId, options: { fetchFullOrder: true } }));
 			const [created] = byExternalId(externalId);
@@ -220,7 +220,7 @@ describe('AccessPoint Order › Create and Get', () => {
 	});
 
 	describe('Get', () => {
-		it('reads one order by ID with the contract path', async () => {
+		it('reads one order by ID with the older /v1/order path', async () => {
 			const [order] = masterOrders();
 			const { items } = await run({ resource: 'order', operation: 'get', orderId: String(order.OrderID) });
 			expect(items).toEqual([expect.objectContaining({ OrderID: order.OrderID, OrderNumber: order.OrderNumber })]);

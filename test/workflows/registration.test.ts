@@ -186,7 +186,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 		]);
 	});
 
-	it('Create sends every field of the contract, normalised, with both addresses, identifiers and account settings', async () => {
+	it('Create sends every published field, normalised, with both addresses, identifiers and account settings', async () => {
 		const email = uniqueEmail('full');
 		const result = await h.runNode(REG, {
 			...createParams({ email, taxIdentifier: 'be 0314.159.244', language: 'fr', taxLiable: false }),

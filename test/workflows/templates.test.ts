@@ -753,7 +753,7 @@ describe('workflow templates (examples/*.json)', () => {
 
 			const run1 = (await h.run(chase())).assertSuccess();
 
-			// The list: what the contract's OData allows (eq, a date compared with le), every page; then each invoice read whole.
+			// The list: what the published OData allows (eq, a date compared with le), every page; then each invoice read whole.
 			const lists = emu.requests.filter((r: { path: string }) => r.path === '/v1/orders');
 			const yesterday = DateTime.now().setZone(getGlobalState().defaultTimezone).minus({ days: 1 }).toFormat('yyyy-MM-dd');
 			expect(lists[0].query).toMatchObject({
