@@ -1,16 +1,7 @@
 /**
- * The AccessPoint Trigger's events (pure: no n8n context, no I/O): which API webhooks a
- * selection needs, how a call of the service is read, and the item it becomes.
- *
- * What the service sends is the wrapper its page "Use webhooks to catch E-Invoice statuses"
- * publishes (emulator/README.md, "Webhook payloads"): `{UpdatedEntityID, UpdatedEntityType:
- * "Message"|"Order", WebhookUpdateTypeTC: "I"|"U", EntityDetail}`. For a Message the message is
- * `EntityDetail.OrderMessage` and its state `EntityDetail.AdditionalMessageInformation`
- * (`EInvoiceFlowState`, `AdditionalFlowStateInformation`); the page's older form puts the
- * message fields in `EntityDetail` itself and names the state block
- * `MessageAdditionalInformation`. Order events carry an empty or small `EntityDetail`. No
- * delete (D) is ever sent. A flat body (`EntityType`/`EntityUpdateType` at the top) is no
- * form the service publishes and is not read.
+ * The AccessPoint Trigger's events (pure): which API webhooks a selection needs, how a call of the
+ * service is read (the published wrapper and its older form, docs/api.md "Webhooks"; a flat body
+ * is no published form and is not read), and the item it becomes.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -29,7 +20,7 @@ export interface Subscription {
 }
 
 export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['orderCreated', 'orderUpdated', 'deliveryStatusChanged'];
-/** The service's limit (its webhooks page: four per party, one of each kind). */
+/** The service's limit per party (docs/api.md "Webhooks"). */
 export const WEBHOOKS_PER_PARTY = 4;
 
 const SUBSCRIPTIONS: Record<TriggerEvent, Subscription[]> = {
@@ -62,7 +53,6 @@ export function isTriggerEvent(value: unknown): value is TriggerEvent {
 }
 
 const record = (v: unknown): IDataObject => (isRecord(v) ? v : {});
-/** Text, or undefined when there is none. */
 const word = (value: unknown): string | undefined => text(value) || undefined;
 
 /** A call of the service, read. */
@@ -116,11 +106,7 @@ export function partyIdOf(payload: IDataObject): string | undefined {
 
 const SECRET_KEY = /secret/i;
 
-/**
- * Whether a payload is the confirmation the service sends when a webhook is made (its webhooks
- * page: "a Message confirmation ... does contain the secret"): a field named like Secret at its
- * top, in EntityDetail or in the message. Its shape is not published.
- */
+/** Whether a payload is the confirmation sent when a webhook is made (its shape is not published): a field named like Secret at its top, in EntityDetail or in the message. */
 export function isConfirmation(payload: IDataObject): boolean {
 	const detail = record(payload.EntityDetail);
 	return [payload, detail, record(detail.OrderMessage)].some((level) => Object.keys(level).some((key) => SECRET_KEY.test(key)));
@@ -144,11 +130,7 @@ export function parseDescription(value: unknown): { code?: string; text?: string
 
 const nullable = (value: unknown) => (value === undefined ? null : value);
 
-/**
- * What a Message event says, flattened: the flow state as reported, the delivery status (the
- * flow state, or Error when the message reports Success false), the response code and text
- * of its Description, the refusal text (AdditionalFlowStateInformation) and how it travelled.
- */
+/** What a Message event says, flattened; the delivery status is the flow state, or Error when Success is false. */
 function messageFields(ev: ServiceEvent): IDataObject {
 	const m = ev.message;
 	const flowState = flowStateOf(ev);
@@ -191,12 +173,7 @@ export interface ItemParts {
 	order?: IDataObject | null;
 }
 
-/**
- * One output item. Without a full order: the event, what it is about, for a Message what it
- * says (messageFields) and the payload. With one: the whole order with its delivery details
- * flattened; for a Message event the message's own fields win where it names them (they say
- * what just happened).
- */
+/** One output item: the event (with a full order: the order, its delivery details flattened; a Message's own fields win where it names them) and the payload. */
 export function buildItem(parts: ItemParts): IDataObject {
 	const { event, ev, payload, receivedAt, order } = parts;
 	const head = { event, entityType: ev.entityType, updateType: ev.updateType };

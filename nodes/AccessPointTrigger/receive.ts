@@ -1,24 +1,15 @@
 /**
- * The trigger's webhook(): one signed call from the service becomes one item, or is answered
- * without starting an execution.
- *
- * Order of checks: the signature over the raw bytes (401), the timestamp (401: older than the
- * maximum age is a replay, more than a minute ahead is refused too), then the body (400 when
- * not one JSON object). A refusal writes its own answer and returns no workflowData, so n8n
- * starts nothing. Answered 200 and starting nothing: the confirmation the service sends when
- * a webhook is made (it carries the secret: never passed on or logged; signed or not, since
- * it may arrive before the secret is stored), an event this trigger does not listen to, and
- * an event naming another party than the trigger's (logged at warn level). Repeats are
- * recognised in the execution (record.ts).
- *
- * Fetch Full Order and Include Files share one order read per event. A failed order read
- * reaches n8n: it answers 500 and the service delivers again. A file that cannot be read
- * does not: the event reaches the workflow once, the file named in FileErrors.
+ * The trigger's webhook(): one signed call becomes one item, or is answered without starting an
+ * execution. Checks: signature over the raw bytes (401), timestamp (401), body (400). Answered
+ * 200 and starting nothing: the webhook confirmation (it carries the secret: never passed on or
+ * logged; it may arrive before the secret is stored), an event not listened to, and an event of
+ * another party. Repeats are recognised in the execution (record.ts). A failed order read
+ * reaches n8n, which answers 500 so the service delivers again; a file that cannot be read does
+ * not (the event would come again until the service gives up): it is named in FileErrors.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { TriggerFiles } from '../shared/http/files';
 import { itemWithFiles } from '../shared/http/files';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
@@ -35,7 +26,6 @@ function refuse(ctx: IWebhookFunctions, status: number, message: string, why: st
 	return { noWebhookResponse: true };
 }
 
-/** Answered 200, nothing started. */
 const ignore = (message: string): IWebhookResponseData => ({ webhookResponse: { message } });
 
 function rawBodyOf(ctx: IWebhookFunctions): Uint8Array {
@@ -62,22 +52,9 @@ async function readOrder(ctx: IWebhookFunctions, client: ApiClient, id: number):
 		const order = await client.request<unknown>({ method: 'GET', path: `/v1/orders/${id}`, operation: `Get order ${id}` });
 		return order && typeof order === 'object' && !Array.isArray(order) ? (order as IDataObject) : null;
 	} catch (error) {
-		// Gone since the event: the item says so. Any other failure reaches n8n, which answers
-		// 500 so the service delivers again.
-		if (Number((error as { httpCode?: unknown }).httpCode) === 404) return null;
-		// A NodeApiError from the transport comes back unchanged.
-		throw new NodeApiError(ctx.getNode(), error as JsonObject);
+		if (Number((error as { httpCode?: unknown }).httpCode) === 404) return null; // gone since the event
+		throw new NodeApiError(ctx.getNode(), error as JsonObject); // a NodeApiError comes back unchanged
 	}
-}
-
-/**
- * Include Files: the item with its order's picked files, as the Order Trigger's (a kind the
- * order has none of is listed in MissingFiles). A file that cannot be read (too large, gone,
- * broken) is named in FileErrors and the event still reaches the workflow, once: answering 500
- * would make the service deliver it again until it gives up, and the event would be lost.
- */
-async function withFiles(ctx: IWebhookFunctions, client: ApiClient, item: INodeExecutionData, order: IDataObject, files: TriggerFiles) {
-	return await itemWithFiles(ctx, client, item, order, files.kinds, { maxBytes: files.maxBytes, onError: 'emit' });
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -129,5 +106,10 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const shown = settings.fetchFullOrder || order === null ? order : undefined;
 	const json = buildItem({ event, ev, payload: redactSecrets(payload, secrets) as IDataObject, receivedAt: new Date(nowMs).toISOString(), order: shown });
 	const item: INodeExecutionData = { json };
-	return { workflowData: [[order && client && settings.files ? await withFiles(this, client, item, order, settings.files) : item]] };
+	const { files } = settings;
+	return {
+		workflowData: [
+			[order && client && files ? await itemWithFiles(this, client, item, order, files.kinds, { maxBytes: files.maxBytes, onError: 'emit' }) : item],
+		],
+	};
 }

@@ -1,32 +1,22 @@
 /**
- * The trigger's one duplicate-event mechanism: its execute(), the first step of every
- * execution the trigger starts, passes on only events n8n's deduplication store
- * (`checkProcessedAndRecord`, a database table shared by the main, webhook and worker
- * processes) has not seen, and records them there.
+ * The trigger's one duplicate-event mechanism: its execute(), the first step of every execution
+ * the trigger starts, passes on only events n8n's deduplication store (`checkProcessedAndRecord`,
+ * a table shared by main, webhook and worker processes) has not seen, and records them there.
  *
- * What an event is: the service publishes no event id, so a repeat is recognised by its
- * content: entity type and id, update type, flow state and a digest of the payload (keys
- * sorted, so a re-serialised retry matches), within the Maximum Event Age (a time bucket of
- * that length; the bucket before counts too, so a repeat up to one window later is caught,
- * and the same content more than two windows later is a new event).
+ * The service publishes no event id (docs/api.md "Webhooks"): a repeat is recognised by its
+ * content (entity type and id, update type, flow state, a digest of the payload with keys sorted)
+ * within the Maximum Event Age (a time bucket of that length, the bucket before counting too).
  *
- * Why only here: webhook() cannot keep a record. n8n 2.41 does not save what webhook() writes
- * to static data when the call starts an execution, and an execution that writes static data
- * saves its whole copy when it ends (on a queue-mode worker a copy without the webhooks'
- * secrets). So static data holds only the webhooks, written at activation (state.ts), and a
- * repeat starts an execution in which the trigger passes nothing on.
+ * Why not in webhook(): n8n 2.41 does not save what webhook() writes to static data when the call
+ * starts an execution, and an execution saves its whole copy of static data when it ends. So
+ * static data holds only the webhooks, written at activation (state.ts).
  *
- * Two deliveries at the same moment. The store reads its row, then writes the whole list back
- * (or inserts the row, failing on its unique key when another execution inserted it first:
- * that write is tried again and then finds the row). Two executions reading before either
- * writes would both see the event as new. So each also records a claim (the key and its
- * execution id), waits SETTLE_MS, and records both again: an execution whose claim was
- * overwritten while the key stayed lost the race to another one with the same event and
- * passes nothing on; one whose key and claim are both gone was overwritten by another event's
- * write (the same lost update would drop the record, and a later repeat would pass): it keeps
- * the event and writes and reads back again until its claim stands. Residual (README,
- * "Repeated deliveries"): a competitor whose read and write take longer than SETTLE_MS, or
- * writes overwriting a record more than ROUNDS times in a row.
+ * Two deliveries at once: the store reads its row, then writes the whole list back, so two
+ * executions reading before either writes would both see the event as new. Each also records a
+ * claim (key + execution id), waits SETTLE_MS and records both again: a claim overwritten while
+ * the key stayed lost the race and passes nothing on; key and claim both gone were overwritten by
+ * another event's write, so it writes and reads back again. Residual (README, "Repeated
+ * deliveries"): a competitor slower than SETTLE_MS, or more than ROUNDS overwrites in a row.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
@@ -60,15 +50,13 @@ export function eventKeys(ev: ServiceEvent, payload: IDataObject, receivedMs: nu
 	return [`${base}@${bucket}`, `${base}@${bucket - 1}`];
 }
 
-/** Most entries n8n's deduplication store keeps for this trigger (three per event: its key, the bucket before's, its claim). */
+/** Store entries kept (three per event: its key, the bucket before's, its claim). */
 const STORE_ENTRIES = 3000;
-/** Attempts at a write (the first execution of a burst inserts the store's row; the others' inserts fail). */
+/** Attempts at a write (the first execution of a burst inserts the store's row; the others' inserts fail), with a random back-off. */
 const STORE_ATTEMPTS = 5;
-/** Back-off between attempts, spread at random so that the executions that failed together do not retry together. */
 const STORE_BACKOFF_MS = 25;
 /** How long a claim is left before it is read back: longer than a store read and write take. */
 export const SETTLE_MS = 200;
-/** Most read-backs of a record that other executions' writes keep overwriting. */
 const ROUNDS = 5;
 
 export type Store = (entries: string[]) => Promise<{ processed: unknown[] }>;
@@ -87,12 +75,7 @@ async function record(store: Store, entries: string[]): Promise<Set<string>> {
 	throw failure;
 }
 
-/**
- * The events (each a pair of keys: this bucket's, the one before's) this execution owns: not
- * seen before, and its claim still standing after SETTLE_MS (see the header). A key and claim
- * both gone were overwritten by another event's write: written again and read back after
- * SETTLE_MS once more, up to ROUNDS times, so the record is not lost either.
- */
+/** The events (key pairs: this bucket's, the one before's) this execution owns: not seen before, its claim standing (see the header). */
 export async function claimEvents(store: Store, events: Array<[string, string]>, owner: string, settleMs = SETTLE_MS): Promise<Set<string>> {
 	const claim = (key: string) => `${key}#${owner}`;
 	const seen = await record(

@@ -1,18 +1,9 @@
 /**
- * The trigger's webhookMethods: the API webhooks that make the service call this workflow
- * (as the service's webhooks pages and its OpenAPI publish them: create answers the webhook
- * with its Secret, `GET /v1/webhooks` a bare list, `DELETE /v1/webhooks/{id}` true).
- *
- *  - checkExists: the stored webhooks still exist at the API, for this URL, scope and events;
- *    stale ones are removed first. n8n 2.41 calls it when the workflow is published and, since
- *    the node is also an in-memory trigger (AccessPointTrigger.node.ts), at every n8n start.
- *  - create: first whether the party has room (the service allows 4 webhooks per party), then
- *    one API webhook per entity/update type; id + secret go to static data. A failure removes
- *    what this call made. A limit refusal is remembered for a minute: n8n 2.41 tries an
- *    activation 5 times on the same static data, and the later attempts repeat the refusal
- *    without a request (no create and delete again each time).
- *  - delete: every stored webhook; one already gone (404, or any other answer while the list
- *    no longer shows it) is not an error.
+ * The trigger's webhookMethods (docs/api.md "Webhooks"). checkExists: the stored webhooks still
+ * exist for this URL, scope and events (n8n 2.41 calls it at publish and, the node being also an
+ * in-memory trigger, at every start). create: whether the party has room, then one webhook per
+ * entity/update type; a failure removes what it made; a limit refusal is remembered a minute,
+ * since n8n 2.41 tries an activation 5 times. delete: one already gone is not an error.
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -71,13 +62,7 @@ function webhookUrl(ctx: IHookFunctions): string {
 	return url;
 }
 
-async function clientFor(ctx: IHookFunctions, retry: RetryPolicy, partyId?: string): Promise<ApiClient> {
-	return await getApiClient.call(ctx, { partyId, retry });
-}
-
-function createPath(settings: TriggerSettings): string {
-	return settings.registrationId === undefined ? '/v1/webhooks' : `/v1/einvoices/registrations/${encodeURIComponent(settings.registrationId)}/webhooks`;
-}
+const clientFor = async (ctx: IHookFunctions, retry: RetryPolicy, partyId?: string): Promise<ApiClient> => await getApiClient.call(ctx, { partyId, retry });
 
 /** The party's webhooks as the API lists them (a bare list; never with secrets). */
 async function listWebhooks(ctx: IHookFunctions, client: ApiClient): Promise<IDataObject[]> {
@@ -161,11 +146,7 @@ function describeExisting(list: IDataObject[]): string {
 const TO_DO =
 	'Delete webhooks no longer used (DELETE /v1/webhooks/{id}), unpublish the workflow whose AccessPoint Trigger holds them, or select fewer events here (Delivery Status Changed needs two); then publish again.';
 
-/**
- * The activation error for the per-party limit. n8n 2.41 publishes in the background and shows
- * only an error's message, so the message holds it all: the service's own answer (when it
- * gave one), what exists, what this trigger needs and what to do.
- */
+/** The limit error. n8n 2.41 shows only an activation error's message, so it holds it all: the service's answer, what exists, what is needed, what to do. */
 function limitError(ctx: IHookFunctions, settings: TriggerSettings, party: string, existing: IDataObject[] | undefined, answer?: string): NodeOperationError {
 	const needed = `this trigger needs ${settings.subscriptions.length} (${describeSubscriptions(settings.subscriptions)})`;
 	const has = existing === undefined ? '' : existing.length ? `the party has ${existing.length}: ${describeExisting(existing)}` : 'the party has none listed';
@@ -222,7 +203,7 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 		for (const sub of settings.subscriptions) {
 			const answer = await client.request<unknown>({
 				method: 'POST',
-				path: createPath(settings),
+				path: settings.registrationId === undefined ? '/v1/webhooks' : `/v1/einvoices/registrations/${encodeURIComponent(settings.registrationId)}/webhooks`,
 				body: { EntityType: sub.entityType, EntityUpdateType: sub.updateType, WebhookURL: url },
 				operation: `Create webhook (${sub.entityType} ${sub.updateType})`,
 			});

@@ -1,16 +1,8 @@
 /**
- * What the trigger keeps in the node's static data (pure helpers over the object n8n gives).
- * Only activation writes it (create, checkExists, delete); webhook() and the executions read
- * it and never write it, so no copy an execution holds can bring back an older one:
- *
- *  - `webhooks`: the API webhooks this workflow made (id, entity/update type, secret), the
- *    URL they call, the scope (account or registration) and the party they were made for.
- *    Read by webhook() for the secrets and the party.
- *  - `refused`: the limit refusal of the last activation attempt, for a minute (see
- *    registry.ts: n8n 2.41 tries an activation 5 times on the same static data; the attempts
- *    after the first repeat the refusal without a request).
- *
- * Which events were handled is not kept here: n8n's deduplication store does that (record.ts).
+ * What the trigger keeps in static data (pure). Only activation writes it; webhook() and the
+ * executions only read it, so no copy an execution holds can bring back an older one. `webhooks`:
+ * the API webhooks made (id, type, secret), their URL, scope and party. `refused`: the last limit
+ * refusal, for a minute (registry.ts). Handled events are in n8n's deduplication store (record.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -34,11 +26,9 @@ export interface StoredWebhook {
 
 export interface StoredWebhooks {
 	version: 1;
-	/** The URL the webhooks call (n8n's production or test URL of this node). */
 	url: string;
 	/** `account` or `registration:<id>`: a change makes new webhooks. */
 	scope: string;
-	/** The party the webhooks belong to (used to list them, read orders and check an event's PartyID). */
 	partyId?: string;
 	webhooks: StoredWebhook[];
 }
@@ -78,7 +68,7 @@ export function matchesWanted(stored: StoredWebhooks, url: string, scope: string
 }
 
 export interface Refusal {
-	/** What was asked for: URL, scope and webhooks (another request is tried at once). */
+	/** URL, scope and webhooks asked for (another request is tried at once). */
 	wanted: string;
 	at: number;
 	message: string;

@@ -1,10 +1,8 @@
 /**
- * The Inbox Trigger's poll: lists the inbox, confirms what an earlier poll emitted (Confirm
- * After Emitting), and emits each item not emitted before, with its document (state.ts decides;
- * this file does the requests). The state is written to static data only once everything is
- * read, so a failed poll emits nothing and forgets nothing. What the poll works around (a
- * damaged state, an inbox blocked by 10 items no one confirms, a confirm that failed) goes to
- * n8n's log as a warning; the poll does not fail over it.
+ * The Inbox Trigger's poll: lists the inbox, confirms what an earlier poll emitted (Confirm After
+ * Emitting), emits each item not emitted before with its document (state.ts decides). The state
+ * is written only once everything is read. What it works around (a damaged state, a blocked
+ * inbox, a failed confirm) is a warning in n8n's log, never a failure.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';

@@ -1,33 +1,21 @@
 /**
- * What the Inbox Trigger remembers between polls (pure: no n8n, no I/O), kept in the node's
- * static data.
- *
- * The inbox lists the 10 oldest items not yet confirmed or refused (README "Peppol inbox"), so
- * an item no one confirms is listed again on every poll. Invariant: an InboxItemID is emitted
- * at most once per scope (the party acted for):
- *   - `emitted` holds the InboxItemIDs this trigger emitted, oldest first. It is bounded
- *     (MAX_REMEMBERED): when full, the oldest ones the last list did not show are forgotten,
- *     never one that list showed. An item leaves the list only when confirmed or refused, and
- *     the list shows the oldest items, so an item once gone does not come back;
- *   - an item is emitted when the list shows it and `emitted` does not hold it; it is in
- *     `emitted` from the state of that same poll on. The caller stores the state only after
- *     the poll succeeded, so a failed poll emits nothing and forgets nothing;
- *   - `toConfirm` (Confirm After Emitting): emitted items to confirm at the next poll, once
- *     n8n has saved that they were emitted. One that no longer shows was confirmed or refused
- *     by someone else and is dropped; one whose confirm failed is tried again.
- * First activation (nothing stored, or stored for another party): every item listed is new,
- * since an item in the inbox is one no one has handled yet.
+ * What the Inbox Trigger remembers between polls (pure), in static data. The inbox lists its 10
+ * oldest items until each is confirmed or refused (docs/api.md "Receiving and the Peppol inbox").
+ * Invariant: an InboxItemID is emitted at most once per scope (the party acted for):
+ *   - `emitted`: the ids emitted, oldest first, bounded by MAX_REMEMBERED; when full, the oldest
+ *     ones the last list did not show are forgotten (an item once gone does not come back);
+ *   - `toConfirm` (Confirm After Emitting): emitted items to confirm at the next poll, once n8n
+ *     has saved that they were emitted; one no longer listed is dropped, a failed one retried.
+ * The caller stores the state only after the poll succeeded. At first activation every item
+ * listed is new: an item in the inbox is one no one has handled yet.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 export interface InboxState {
-	/** Shape version of this object in static data. */
 	version: 1;
 	/** The party the trigger acts for; another party starts over. */
 	scope: string;
-	/** InboxItemIDs emitted, oldest first. */
 	emitted: string[];
-	/** Emitted InboxItemIDs still to confirm (Confirm After Emitting). */
 	toConfirm: string[];
 }
 
@@ -40,10 +28,7 @@ export function emptyState(scope: string): InboxState {
 
 const isId = (value: unknown): value is string => typeof value === 'string' && /^\d{1,15}$/.test(value);
 
-/**
- * The stored state, read back: nothing or another scope starts over; a damaged one starts over
- * too (its problem in words, never its content), since what it held cannot be trusted.
- */
+/** The stored state, read back: nothing, another scope or a damaged one starts over (the problem in words, never its content). */
 export function loadState(raw: unknown, scope: string): { state: InboxState; problem?: string } {
 	if (raw === undefined || raw === null) return { state: emptyState(scope) };
 	const stored = raw as Partial<InboxState>;
@@ -84,13 +69,10 @@ export function dueConfirms(state: InboxState, listed: Listed[]): string[] {
 }
 
 export interface PollOutcome {
-	/** What the (last) list of this poll showed. */
+	/** What the (last) list of this poll showed, what it emitted (of those, to confirm at the next poll) and confirmed. */
 	listed: Listed[];
-	/** Emitted by this poll. */
 	emitted: string[];
-	/** Of those, the ones to confirm at the next poll. */
 	confirmLater: string[];
-	/** Confirmed by this poll. */
 	confirmed: string[];
 }
 
@@ -106,11 +88,7 @@ export function nextState(state: InboxState, outcome: PollOutcome): InboxState {
 	return { version: 1, scope: state.scope, emitted: kept, toConfirm: [...new Set(toConfirm)] };
 }
 
-/**
- * Whether the inbox is blocked for this trigger: the list is full (`window` items) and every
- * item in it was emitted and is not going to be confirmed, so no newer document can show until
- * someone confirms or refuses these.
- */
+/** Whether the list is full (`window` items) of items emitted and not going to be confirmed: no newer document can show. */
 export function isBlocked(state: InboxState, listed: Listed[], window: number): boolean {
 	if (listed.length < window) return false;
 	const emitted = new Set(state.emitted);

@@ -1,40 +1,19 @@
 /**
- * Poll cursor of the Order Trigger (pure: no n8n, no I/O).
- *
- * Every poll asks for `LastModified ge <from>` sorted by LastModified, OrderID.
- * LastModified has second resolution, so many orders can share the second the
- * cursor stops at; the state therefore remembers which order versions it has
- * already handled at or after `from`:
- *
- *   - every order whose LastModified second is before `from` has been handled;
- *   - an order at or after `from` has been handled exactly when
- *     `seen[OrderID]` equals its LastModified second;
- *   - `from` never passes the API's "now" minus `CLOCK_MARGIN_SECONDS` (the `Date`
- *     of the poll's answers; n8n's clock when the API sends none), so an order
- *     stamped in the future cannot carry the cursor past real orders still to come.
- *     It stays in `seen` until the clock reaches it, so it is emitted once; a later
- *     version with an earlier stamp (its writer's clock put right) is a new version.
- *
- * For the "new order" event a second bound, `createdFrom`, says which orders can
- * still be new: every order created before it has been read at least once (or
- * was there at activation). It only moves after a poll that read its whole
- * window, and `seen` keeps every order read at or after it. An order read with a
- * Created later than its LastModified (a stamp from a clock that was ahead) can
- * leave `seen` while its Created is still at or after `createdFrom`:
- * `createdAhead` keeps it until `createdFrom` passes its Created, so it is not new
- * twice.
- *
- * A poll emits what is not handled yet and moves `from` up to the newest second it
- * read at or before that ceiling (minus the optional late-change window); an order
- * stamped after the ceiling moves nothing. `from` never moves backwards, except that
- * a bound ahead of every clock the poll knows (left by an older version, or damaged)
- * is moved back to the ceiling. A record the cursor cannot place (no OrderID, no
- * readable LastModified, not an object) is skipped and reported: it neither moves the
- * cursor nor stops the poll. The caller stores the next state only after the poll
- * succeeded, so a failed poll leaves it as it was.
- *
- * (Over 300 lines on purpose: the invariant above and every function that keeps it
- * stay in one file, so a change to one is read against the others.)
+ * Poll cursor of the Order Trigger (pure). Each poll asks for `LastModified ge <from>` sorted by
+ * LastModified, OrderID. LastModified has second resolution, so many orders share the second the
+ * cursor stops at. Invariant:
+ *   - every order whose LastModified second is before `from` has been handled; one at or after
+ *     `from` has been handled exactly when `seen[OrderID]` equals its LastModified second;
+ *   - `from` never passes the API's "now" minus CLOCK_MARGIN_SECONDS, so an order stamped in the
+ *     future cannot carry the cursor past real orders still to come (it stays in `seen`, emitted
+ *     once; a later version with an earlier stamp is a new version);
+ *   - "new order": every order created before `createdFrom` has been read once (or was there at
+ *     activation); it moves only after a poll that read its whole window. `createdAhead` keeps an
+ *     order whose Created is after its LastModified until `createdFrom` passes it, so it is not
+ *     new twice.
+ * `from` never moves backwards, except a bound ahead of every clock the poll knows (damaged, or
+ * left by an older version), moved back to the ceiling. A record the cursor cannot place is
+ * skipped and reported. The caller stores the next state only after the poll succeeded.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -44,7 +23,6 @@ import { formatSeconds, isWritableSecond, parseTimestamp } from './time';
 export type OrderEvent = 'newOrder' | 'newOrUpdatedOrder';
 
 export interface CursorState {
-	/** Shape version of this object in static data. */
 	version: 1;
 	/** What the cursor was started for (party, start date); a change starts over. */
 	scope: string;
@@ -60,9 +38,8 @@ export interface CursorState {
 
 /** The clocks a poll knows, in epoch seconds. */
 export interface PollClock {
-	/** The `Date` of the API's answers (the earliest of the poll); undefined when it sent none that reads. */
+	/** The earliest `Date` of the API's answers; undefined when it sent none that reads. */
 	api?: number;
-	/** n8n's own clock when the poll ran. */
 	host: number;
 }
 
@@ -82,34 +59,24 @@ export interface Unplaced {
 }
 
 export interface PollDecision {
-	/** Orders to emit, one per order, in LastModified order. */
+	/** One per order, in LastModified order. */
 	emit: IDataObject[];
-	/** The state to store once the poll has fully succeeded. */
 	next: CursorState;
-	/** An order moved (was changed) while the poll paged: the cursor stopped at its old second so nothing is skipped. */
+	/** An order moved while the poll paged: the cursor stopped at its old second. */
 	heldBack: boolean;
-	/** Records skipped because the cursor cannot place them. */
 	skipped: Unplaced[];
-	/** The stored bounds were ahead of every clock the poll knows and were moved back to the ceiling. */
+	/** The stored bounds were ahead of every clock and were moved back to the ceiling. */
 	rewound: boolean;
 }
 
 /** How far behind the API's "now" the cursor stays at least: its clock and the one stamping orders may differ a little. */
 export const CLOCK_MARGIN_SECONDS = 60;
 
-/** "Now" by the API's clock, or n8n's when the API gave none. */
-function clockNow(clock: PollClock): number {
-	return clock.api ?? clock.host;
-}
+const clockNow = (clock: PollClock): number => clock.api ?? clock.host;
 
 /** The newest second the cursor may stand on after a poll. */
 export function cursorCeiling(clock: PollClock): number {
 	return clockNow(clock) - CLOCK_MARGIN_SECONDS;
-}
-
-/** A bound after this is ahead of every clock the poll knows: no change can have happened there yet. */
-function impossibleAfter(clock: PollClock): number {
-	return Math.max(clock.api ?? -Infinity, clock.host);
 }
 
 /** The OrderID as a string key (OrderID, with tolerant spellings). */
@@ -151,9 +118,7 @@ export function place(record: unknown): Placed | Unplaced {
 	return { id, modified, order };
 }
 
-function isPlaced(value: Placed | Unplaced): value is Placed {
-	return 'id' in value;
-}
+const isPlaced = (value: Placed | Unplaced): value is Placed => 'id' in value;
 
 /** Created as a second the state can keep, or undefined. */
 function createdOf(placed: Placed): number | undefined {
@@ -161,10 +126,8 @@ function createdOf(placed: Placed): number | undefined {
 	return isWritableSecond(created) ? created : undefined;
 }
 
-/** The state with `createdAhead` only when it holds something (the stored shape stays as it was otherwise). */
-function withAhead(state: CursorState, ahead: Record<string, number>): CursorState {
-	return Object.keys(ahead).length ? { ...state, createdAhead: ahead } : state;
-}
+/** `createdAhead` only when it holds something. */
+const withAhead = (state: CursorState, ahead: Record<string, number>): CursorState => (Object.keys(ahead).length ? { ...state, createdAhead: ahead } : state);
 
 /** A scope key: the cursor restarts when the party or the start date changes. */
 export function scopeKey(partyId: string, startDate: string | undefined): string {
@@ -194,10 +157,8 @@ function baselineFloor(newestFirst: unknown[], options: BaselineOptions): { plac
 }
 
 /**
- * "Now" for the first activation is the newest LastModified in the order book at or
- * before the ceiling (an order stamped in the future is not "now"). `newestFirst`
- * are records sorted by LastModified desc; more are needed while the last one is still
- * at or after the start (all of them are marked handled).
+ * "Now" at first activation is the newest LastModified at or before the ceiling. `newestFirst`
+ * (LastModified desc): more are needed while the last one is still at or after the start.
  */
 export function baselineNeedsMore(newestFirst: unknown[], options: BaselineOptions): boolean {
 	const { placed, floor } = baselineFloor(newestFirst, options);
@@ -224,36 +185,21 @@ export function lowerBound(state: CursorState): string | undefined {
 	return state.from === null ? undefined : formatSeconds(state.from);
 }
 
-/**
- * Where a bound goes: up to `candidate` but not past the ceiling, never backwards,
- * except from beyond every clock (then to the ceiling). null is "no bound".
- */
+/** Where a bound goes: up to `candidate` but not past the ceiling, never backwards, except from beyond every clock. */
 function settle(stored: number | null, candidate: number | undefined, clock: PollClock): { value: number | null; rewound: boolean } {
 	const ceiling = cursorCeiling(clock);
-	if (stored !== null && stored > impossibleAfter(clock)) return { value: ceiling, rewound: true };
+	// Ahead of every clock the poll knows: no change can have happened there yet.
+	if (stored !== null && stored > Math.max(clock.api ?? -Infinity, clock.host)) return { value: ceiling, rewound: true };
 	if (candidate === undefined) return { value: stored, rewound: false };
 	const capped = Math.min(candidate, ceiling);
 	return { value: stored === null ? capped : Math.max(stored, capped), rewound: false };
 }
 
 /**
- * Which orders a poll emits and where the cursor goes next.
- *
- * `orders` are what the poll fetched (`LastModified ge from`, sorted by
- * LastModified then OrderID), in order; with `complete: false` they are a prefix
- * of the answer (the poll ran out of time) and `from` only moves up to the newest
- * second actually read.
- *
- * New or updated: an order version is emitted when `seen` does not hold that
- * OrderID with that LastModified second.
- * New: an order is emitted when this trigger never read it and it was created at
- * or after `createdFrom`; an order created earlier and changed now is an update,
- * not new. List items without a Created count as new when never read.
- *
- * When an order changed while the poll paged (it shows up twice), the records
- * after its old place moved up one and one of them may have slipped onto a page
- * already read: `from` stops at the second it moved away from, and the next poll
- * reads from there again.
+ * Which orders a poll emits and where the cursor goes next. New or updated: a version `seen` does
+ * not hold. New: never read and created at or after `createdFrom` (no Created: new when never
+ * read). An order changed while the poll paged shows up twice, and a record after its old place
+ * may have slipped onto a page already read: `from` stops at the second it moved away from.
  */
 export function decidePoll(state: CursorState, orders: unknown[], options: DecideOptions): PollDecision {
 	const late = Math.max(0, options.lateWindowSeconds ?? 0);
@@ -265,9 +211,8 @@ export function decidePoll(state: CursorState, orders: unknown[], options: Decid
 	const skipped: Unplaced[] = [];
 	const readThisPoll = new Map<string, number>();
 	const ceiling = cursorCeiling(options.clock);
-	/** The newest second read at or before the ceiling: orders stamped after it are handled but move nothing. */
+	/** The newest second read at or before the ceiling; the oldest second an order moved away from. */
 	let newest: number | undefined;
-	/** Oldest second an order moved away from during this poll. */
 	let holdAt: number | undefined;
 
 	for (const record of orders) {
@@ -316,20 +261,9 @@ export function decidePoll(state: CursorState, orders: unknown[], options: Decid
 	const whole = newest !== undefined && options.complete !== false && holdAt === undefined;
 	const nextCreatedFrom = settle(createdFrom, whole && nextFrom.value !== null ? nextFrom.value : undefined, options.clock);
 	const keepFrom = nextFrom.value === null || nextCreatedFrom.value === null ? null : Math.min(nextFrom.value, nextCreatedFrom.value);
-	const nextSeen: Record<string, number> = {};
-	for (const [id, seconds] of Object.entries(seen)) {
-		if (keepFrom === null || seconds >= keepFrom) nextSeen[id] = seconds;
-	}
-	const nextAhead: Record<string, number> = {};
-	for (const [id, seconds] of Object.entries(ahead)) {
-		if (nextCreatedFrom.value === null || seconds >= nextCreatedFrom.value) nextAhead[id] = seconds;
-	}
-	const next = { version: 1, scope: state.scope, from: nextFrom.value, createdFrom: nextCreatedFrom.value, seen: nextSeen } as const;
-	return {
-		emit,
-		next: withAhead(next, nextAhead),
-		heldBack: holdAt !== undefined,
-		skipped,
-		rewound: nextFrom.rewound || nextCreatedFrom.rewound,
-	};
+	const since = (entries: Record<string, number>, bound: number | null) =>
+		Object.fromEntries(Object.entries(entries).filter(([, s]) => bound === null || s >= bound));
+	const next = { version: 1, scope: state.scope, from: nextFrom.value, createdFrom: nextCreatedFrom.value, seen: since(seen, keepFrom) } as const;
+	const rewound = nextFrom.rewound || nextCreatedFrom.rewound;
+	return { emit, next: withAhead(next, since(ahead, nextCreatedFrom.value)), heldBack: holdAt !== undefined, skipped, rewound };
 }

@@ -1,11 +1,8 @@
 /**
- * Order Trigger › Include Files: each emitted order is read in full and carries the files
- * picked (as binary data, listed in its JSON under Files). A file that cannot be read (over
- * Maximum File Size, gone, broken) is named in the order's FileErrors and the order is
- * emitted once with the rest, so one bad file never holds back the orders after it; an order
- * without a picked file (no UBL for an offer) is emitted without it, listed in MissingFiles.
- * With On File Error › Fail the poll instead, a poll that cannot read a file fails with its
- * cursor put back where it was, and the same orders come again next poll.
+ * Order Trigger › Include Files: each emitted order is read in full and carries the picked files.
+ * A file that cannot be read is named in FileErrors and the order is emitted once with the rest,
+ * so one bad file never holds back the orders after it. With On File Error › Fail the poll, the
+ * poll fails with its cursor put back, and the same orders come again next poll.
  */
 import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -52,16 +49,6 @@ export const triggerFileOptions: INodeProperties[] = [
 	},
 ];
 
-function snapshot(data: IDataObject): string {
-	return JSON.stringify(data);
-}
-
-/** Puts the node's static data back as it was before the poll (the cursor did not move). */
-function restore(data: IDataObject, saved: string): void {
-	for (const key of Object.keys(data)) delete data[key];
-	Object.assign(data, JSON.parse(saved) as IDataObject);
-}
-
 /** Runs the poll, then adds the picked files to every order it emits. */
 export async function pollWithFiles(this: IPollFunctions, poll: () => Promise<INodeExecutionData[][] | null>): Promise<INodeExecutionData[][] | null> {
 	const settings = checkTriggerFiles(
@@ -73,7 +60,7 @@ export async function pollWithFiles(this: IPollFunctions, poll: () => Promise<IN
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const onError = requireValid(this, undefined, 'On File Error', options.onFileError ?? 'emit', (v) => checkChoice(v, ['emit', 'fail'])) as OnFileError;
 	const staticData = this.getWorkflowStaticData('node');
-	const saved = snapshot(staticData);
+	const saved = JSON.stringify(staticData);
 	const result = await poll();
 	if (!result?.[0]?.length) return result;
 	try {
@@ -94,7 +81,9 @@ export async function pollWithFiles(this: IPollFunctions, poll: () => Promise<IN
 		}
 		return [items, ...result.slice(1)];
 	} catch (error) {
-		restore(staticData, saved);
+		// The node's static data as before the poll: the cursor does not move.
+		for (const key of Object.keys(staticData)) delete staticData[key];
+		Object.assign(staticData, JSON.parse(saved) as IDataObject);
 		// Both constructors hand an error of their own kind back unchanged.
 		if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 		throw new NodeOperationError(this.getNode(), error as Error);

@@ -1,20 +1,12 @@
 /**
- * How the Order Trigger pages through a sorted list (pure: no n8n, no I/O).
- *
- * Invariant: when a run of pages ends, every record that sorts at or before the last
- * record read, and stayed in the list while the run paged, has been read.
- *
- * The API pages with `$skip`. An order deleted (or changed, which moves it to the end)
- * before a page boundary while the next page is asked for moves every later record up
- * one place: one record slips onto a page already read and a plain `$skip` never shows
- * it. So each page after the first is asked from one place earlier than the records
- * read so far: its first record must be the one the previous page ended with. When it
- * is not, the list shifted between the two requests; that page is dropped and the run
- * starts again from the second of the last record read, at `$skip` 0 (the caller says
- * how). Records then read twice are the same versions; the cursor emits them once.
- *
- * The next-page link is only read as "more records remain"; it is never requested, so
- * it cannot send the request elsewhere.
+ * How the Order Trigger pages through a sorted list (pure). Invariant: when a run ends, every
+ * record that sorts at or before the last one read, and stayed in the list meanwhile, was read.
+ * An order deleted or changed before a page boundary moves every later record up one place, so
+ * a plain `$skip` would never show the one that slipped onto a page already read. Each page
+ * after the first starts one place early: its first record must be the previous page's last.
+ * When it is not, the list shifted; the page is dropped and the run starts again from the
+ * second of the last record read (the caller says how). The next-page link only says "more
+ * remain"; it is never requested.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -49,11 +41,7 @@ export function samePlace(a: unknown, b: unknown): boolean {
 	return placeKey(a) === placeKey(b);
 }
 
-/**
- * What a page means, given the plan it was asked with, its records, and whether the
- * API said more remain. A page that brings nothing new while more are said to remain
- * ends the run as stalled (not complete): asking again would ask for the same place.
- */
+/** What a page means. One that brings nothing new while more are said to remain ends the run as stalled. */
 export function afterPage(plan: PagePlan, items: unknown[], more: boolean): PageOutcome {
 	let records = items;
 	if (plan.expect !== undefined) {

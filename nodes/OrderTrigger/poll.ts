@@ -1,12 +1,8 @@
 /**
- * The Order Trigger's poll: reads the parameters, asks the API only for what changed
- * since the stored cursor, and lets cursor.ts decide what to emit. The cursor is
- * written to static data only after every page was read, so a failed poll leaves it
- * where it was and the error reaches n8n. What the poll had to work around (a damaged
- * cursor, records it cannot place, a cursor ahead of the clock) goes to n8n's log as
- * a warning; a poll does not fail over it.
- * Just over 300 lines: the in-flight guard, the baseline and the paging run belong to the one
- * poll and read best in one place; the pure decisions live in cursor.ts and pages.ts.
+ * The Order Trigger's poll: asks the API only for what changed since the stored cursor and lets
+ * cursor.ts decide what to emit. The cursor is written only after every page was read, so a
+ * failed poll leaves it as it was. What the poll works around (a damaged cursor, records it
+ * cannot place, a cursor ahead of the clock) is a warning in n8n's log, never a failure.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -32,10 +28,7 @@ const ORDERS_PATH = '/v1/orders';
 const STATE_KEY = 'orderCursor';
 /** Share of the engine's poll budget spent on fetching before returning what was read. */
 const BUDGET_SHARE = 0.8;
-/**
- * Requests one poll makes at most (120 orders each, 119 new past the first page); the
- * rest waits for the next poll, which carries on from the newest second read.
- */
+/** Requests one poll makes at most; the next poll carries on from the newest second read. */
 export const MAX_PAGES_PER_POLL = 1000;
 
 interface TriggerOptions {
@@ -57,9 +50,7 @@ interface TriggerSettings {
 	lateWindowSeconds: number;
 }
 
-function hostSeconds(): number {
-	return Math.floor(Date.now() / 1000);
-}
+const hostSeconds = (): number => Math.floor(Date.now() / 1000);
 
 function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const event = ctx.getNodeParameter('event', 'newOrder') as TriggerEvent;
@@ -93,8 +84,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 /** The user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
 function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFrom?: string): string | undefined {
 	const own = triggerFilter({ event: settings.event, orderType: settings.orderType, direction: settings.direction, modifiedFrom });
-	const query = readQuery(ctx, undefined, 'order', own);
-	return query.$filter;
+	return readQuery(ctx, undefined, 'order', own).$filter;
 }
 
 function warn(ctx: IPollFunctions, text: string): void {
@@ -133,7 +123,7 @@ function headerValue(headers: ApiResponse['headers'], name: string): string | un
 
 interface ListRun {
 	records: unknown[];
-	/** The earliest `Date` the API answered with during the run, epoch seconds. */
+	/** The earliest `Date` the API answered with, epoch seconds. */
 	apiNow?: number;
 	/** False when the run stopped before the end of the list (time budget, page cap, a stalled list). */
 	complete: boolean;
@@ -146,7 +136,6 @@ interface RunSpec {
 	deadline?: number;
 	/** After a shift: the query that starts the run again, and which records read so far stay. */
 	restart: (read: unknown[]) => { qs: IDataObject; keep: unknown[] };
-	/** True when no further page is needed. */
 	enough?: (read: unknown[], apiNow: number | undefined) => boolean;
 }
 
@@ -157,8 +146,9 @@ async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
 	let read: unknown[] = [];
 	let apiNow: number | undefined;
 	let shifts = 0;
+	const end = (complete: boolean): ListRun => ({ records: read, apiNow, complete, shifts });
 	for (let pages = 0; ; ) {
-		if (pages >= MAX_PAGES_PER_POLL) return { records: read, apiNow, complete: false, shifts };
+		if (pages >= MAX_PAGES_PER_POLL) return end(false);
 		const response = await client.requestFull({
 			method: 'GET',
 			path: ORDERS_PATH,
@@ -176,19 +166,16 @@ async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
 			plan = FIRST_PAGE;
 		} else {
 			for (const record of outcome.records) read.push(record);
-			if (!outcome.next) return { records: read, apiNow, complete: !outcome.stalled, shifts };
-			if (spec.enough?.(read, apiNow)) return { records: read, apiNow, complete: true, shifts };
+			if (!outcome.next) return end(!outcome.stalled);
+			if (spec.enough?.(read, apiNow)) return end(true);
 			plan = outcome.next;
 		}
 		// Out of time: stop at a page boundary; the cursor only moves over what was read.
-		if (spec.deadline !== undefined && Date.now() > spec.deadline) return { records: read, apiNow, complete: false, shifts };
+		if (spec.deadline !== undefined && Date.now() > spec.deadline) return end(false);
 	}
 }
 
-/**
- * The clocks of a run (the API's `Date`, and n8n's own for when the API sent none) in the frame
- * of the stamps read: LastModified without a zone is Belgian time (time.ts serviceClock).
- */
+/** The clocks of a run in the frame of the stamps read (zoneless LastModified is Belgian time: time.ts serviceClock). */
 function clockOf(run: Pick<ListRun, 'records' | 'apiNow'>): PollClock {
 	const stamp = run.records.find((record) => typeof (record as IDataObject | null)?.LastModified === 'string') as IDataObject | undefined;
 	const zoneless = isZoneless(stamp?.LastModified);
@@ -198,12 +185,13 @@ function clockOf(run: Pick<ListRun, 'records' | 'apiNow'>): PollClock {
 /** First activation (or a cursor beyond repair) without a start date: the newest change in the book is "now". */
 async function baseline(client: ApiClient, settings: TriggerSettings, scope: string, deadline?: number): Promise<CursorState> {
 	const late = settings.lateWindowSeconds;
+	const qs = { $orderby: NEWEST_FIRST };
 	const run = await readRun(client, {
 		operation: 'List orders (trigger start)',
-		qs: { $orderby: NEWEST_FIRST },
+		qs,
 		deadline,
 		// Newest first, a shift can hide a record the start must mark as handled: read again from the top.
-		restart: () => ({ qs: { $orderby: NEWEST_FIRST }, keep: [] }),
+		restart: () => ({ qs, keep: [] }),
 		enough: (read, apiNow) => !baselineNeedsMore(read, { clock: clockOf({ records: read, apiNow }), lateWindowSeconds: late }),
 	});
 	return baselineState(run.records, scope, { clock: clockOf(run), lateWindowSeconds: late });
@@ -226,8 +214,7 @@ function newestSecond(read: unknown[]): number | undefined {
 
 export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(this);
-	// Validate the conditions before any request (they name the condition that is wrong).
-	buildFilter(this, settings);
+	buildFilter(this, settings); // the conditions are checked before any request
 	const client = await getApiClient.call(this, {
 		partyId: checkActForParty(this, undefined, settings.options.actForParty),
 		retry: checkRequestOptions(this, undefined, settings.options),
@@ -256,15 +243,14 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 	const deadline = pollDeadline(this);
 	const stored = loadState(staticData[STATE_KEY], scope);
 	let state: CursorState;
-	if (stored.kind === 'ok') {
+	if (stored.kind === 'ok' || stored.kind === 'repaired') {
 		state = stored.state;
-	} else if (stored.kind === 'repaired') {
-		state = stored.state;
-		warn(
-			this,
-			`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(state) ?? 'the start of the order book'} (the service's time); ` +
-				'orders changed at that second may be emitted once more.',
-		);
+		if (stored.kind === 'repaired')
+			warn(
+				this,
+				`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(state) ?? 'the start of the order book'} (the service's time); ` +
+					'orders changed at that second may be emitted once more.',
+			);
 	} else if (stored.kind === 'unusable' || settings.startFrom === undefined) {
 		if (stored.kind === 'unusable') {
 			warn(

@@ -1,8 +1,4 @@
-/**
- * The Order Trigger's own query parts (pure): the event, order type, direction and the cursor
- * bound. The values offered for type and direction live in the node's description; a list of
- * order types shared by the Order node and the trigger is to come from nodes/shared.
- */
+/** The Order Trigger's own query parts (pure): the event, order type, direction and the cursor bound. */
 import type { FilterCondition } from '../shared/query/odata';
 import { buildFilter, buildOrderBy } from '../shared/query/odata';
 import type { OrderEvent } from './cursor';
@@ -10,21 +6,16 @@ import type { OrderEvent } from './cursor';
 /** The Trigger On values: the cursor's two events and the incoming-invoice preset. */
 export type TriggerEvent = OrderEvent | 'newIncomingInvoice';
 
-/**
- * The preset "New Incoming Supplier Invoice": received (Cost) orders not marked exported, as the service's
- * page "Status of export" recommends (`IsSent eq false`). It follows every change, so an order
- * marked Not Exported again comes again; once marked exported it no longer matches.
- */
+/** "New Incoming Supplier Invoice" follows every change of Cost orders with `IsSent eq false` (the service's page "Status of export"). */
 export function cursorEvent(event: TriggerEvent): OrderEvent {
 	return event === 'newOrder' ? 'newOrder' : 'newOrUpdatedOrder';
 }
 
-/** '' means "any". */
+/** '' means "any"; `modifiedFrom` is `YYYY-MM-DDThh:mm:ss`. */
 export interface TriggerScopeInput {
 	event?: TriggerEvent;
 	orderType: string;
 	direction: string;
-	/** `YYYY-MM-DDThh:mm:ss` (UTC): only orders changed at or after it. */
 	modifiedFrom?: string;
 }
 

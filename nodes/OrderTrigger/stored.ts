@@ -1,18 +1,8 @@
 /**
- * The cursor as kept in the node's static data, read back (pure: no n8n, no I/O).
- *
- * Invariant: a poll never fails because of what is stored there.
- *   - nothing stored: first activation, the trigger starts from "now";
- *   - stored for another party or start date: it starts over, on purpose;
- *   - damaged, but its position (`from`) still reads: it carries on from there. Parts
- *     that do not read are dropped (`seen` entries: orders at the cursor's second may
- *     come once more) or replaced by `from` (`createdFrom`);
- *   - damaged beyond that: it starts from "now" like a first activation.
- * The last two come back with the problem in words, for the caller's notice. The words
- * describe what was wrong, never the stored text (it could hold anything).
- *
- * A position that reads but lies ahead of the clocks is not a problem here: the next
- * poll's decision moves it back (cursor.ts).
+ * The cursor kept in static data, read back (pure). A poll never fails over it: nothing stored
+ * or another scope starts over; damaged but with a readable `from`, it carries on (unreadable
+ * `seen` entries dropped, `createdFrom` replaced by `from`); damaged beyond that, it starts from
+ * "now". Problems are told in words, never with the stored text.
  */
 import type { CursorState } from './cursor';
 import { isWritableSecond } from './time';
@@ -24,7 +14,6 @@ export type StoredCursor =
 	| { kind: 'repaired'; state: CursorState; problem: string }
 	| { kind: 'unusable'; problem: string };
 
-/** What a stored value is, in a few words and without its content. */
 function kindOf(value: unknown): string {
 	if (value === undefined) return 'missing';
 	if (value === null) return 'null';
@@ -73,8 +62,7 @@ export function loadState(raw: unknown, scope: string): StoredCursor {
 	}
 	const handled = readSeconds(stored.seen);
 	if (handled.problem) problems.push(`its list of orders handled at the position was ${handled.problem}`);
-	const seen = handled.entries;
-	const state: CursorState = { version: 1, scope, from, createdFrom, seen };
+	const state: CursorState = { version: 1, scope, from, createdFrom, seen: handled.entries };
 	if (stored.createdAhead !== undefined) {
 		const ahead = readSeconds(stored.createdAhead);
 		if (ahead.problem) problems.push(`its list of orders created ahead of their change was ${ahead.problem}`);

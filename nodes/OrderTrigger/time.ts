@@ -6,11 +6,9 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d
 const MS_JSON = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/;
 
 /**
- * A timestamp as epoch seconds (fraction dropped), or undefined. Accepts ISO 8601
- * with or without zone, `/Date(ms)/` and epoch milliseconds. A time without a zone is
- * counted as written (as if UTC): the service writes LastModified without a zone in
- * Belgian time and reads the filter's literal the same way, so the cursor stays in the
- * service's own frame; only the clocks are moved into it (`serviceClock`).
+ * A timestamp (ISO 8601, `/Date(ms)/`, epoch ms) as epoch seconds. A zoneless time counts as
+ * written (as if UTC): the service writes and reads its stamps in Belgian time, so the cursor
+ * stays in its frame; only the clocks are moved into it (`serviceClock`).
  */
 export function parseTimestamp(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? Math.floor(value / 1000) : undefined;
@@ -45,11 +43,7 @@ export function formatSeconds(seconds: number): string {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
 
-/**
- * An HTTP `Date` header (IMF-fixdate, the form RFC 9110 requires of servers) as epoch
- * seconds; undefined for anything else or a year outside 2000-9999 (a broken clock
- * is not a clock).
- */
+/** An HTTP `Date` header (IMF-fixdate, RFC 9110) as epoch seconds; undefined for a year outside 2000-9999. */
 export function parseHttpDate(value: unknown): number | undefined {
 	if (typeof value !== 'string') return undefined;
 	const m = IMF_FIXDATE.exec(value.trim());
@@ -86,10 +80,7 @@ export function isZoneless(value: unknown): boolean {
 	return !!m && m[4] !== undefined && m[8] === undefined;
 }
 
-/**
- * A clock (epoch seconds, UTC) in the frame the orders' stamps are written in: Belgian wall-clock
- * time when they carry no zone (README "Order Trigger": the service is Belgian), else unchanged.
- */
+/** A clock (epoch seconds) in the stamps' frame: Belgian wall-clock time when they carry no zone (docs/api.md "Orders"). */
 export function serviceClock(utcSeconds: number, zoneless: boolean): number {
 	return zoneless ? utcSeconds + brusselsOffset(utcSeconds) : utcSeconds;
 }

@@ -3,8 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../shared/node/router';
-import { inboxItemIdField } from './fields';
-import { settle } from './settle';
+import { inboxItemIdField, settle } from './fields';
 
 export const description = updateDisplayOptions({ show: { operation: ['confirm'] } }, [inboxItemIdField]);
 

@@ -1,9 +1,12 @@
-/** Fields and readers the Peppol Inbox operations share: the item they act on, the binary field, Act for Party. */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+/** What the Peppol Inbox operations share: the item they act on, Act for Party, and Confirm / Refuse. */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { checkActForParty } from '../../shared/fields/fields';
 import { requireValid } from '../../shared/node/input';
+import { runPerItem } from '../../shared/node/items';
+import type { ClientProvider } from '../../shared/node/router';
 import { checkNumericId } from '../../shared/domain/validation';
+import { itemFields, settleItem } from '../../shared/domain/inbox';
 
 export const inboxItemIdField: INodeProperties = {
 	displayName: 'Inbox Item ID',
@@ -15,12 +18,26 @@ export const inboxItemIdField: INodeProperties = {
 	description: 'The InboxItemID of the item, as List gives it (mapped from the input item by default)',
 };
 
-/** The InboxItemID, checked: a positive whole number. */
-export function readInboxItemId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return requireValid(ctx, itemIndex, 'Inbox Item ID', ctx.getNodeParameter('inboxItemId', itemIndex, '') as unknown, (v) => checkNumericId(v, 'InboxItemID'));
-}
-
 /** Options › Act for Party, or undefined for the credential's Party ID. */
 export function readActForParty(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	return checkActForParty(ctx, itemIndex, ctx.getNodeParameter('options.actForParty', itemIndex, '') as unknown);
+}
+
+/** Confirm and Refuse: one request that takes the item out of the inbox; the input's item fields go on. */
+export async function settle(
+	ctx: IExecuteFunctions,
+	clients: ClientProvider,
+	action: 'confirm' | 'refuse',
+	readReason?: (itemIndex: number) => string,
+): Promise<INodeExecutionData[]> {
+	const input = ctx.getInputData();
+	return await runPerItem(ctx, async (itemIndex) => {
+		const raw = ctx.getNodeParameter('inboxItemId', itemIndex, '') as unknown;
+		const id = requireValid(ctx, itemIndex, 'Inbox Item ID', raw, (v) => checkNumericId(v, 'InboxItemID'));
+		const reason = readReason?.(itemIndex);
+		const client = await clients(itemIndex, readActForParty(ctx, itemIndex));
+		await settleItem(client, id, action, { itemIndex, reason });
+		const done: IDataObject = action === 'confirm' ? { Confirmed: true } : { Refused: true, RefusalReason: reason };
+		return { ...itemFields(input[itemIndex]?.json ?? {}), InboxItemID: Number(id), ...done };
+	});
 }

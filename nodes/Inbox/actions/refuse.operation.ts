@@ -5,8 +5,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readChoice } from '../../shared/node/input';
 import type { ClientProvider } from '../../shared/node/router';
 import { REFUSAL_REASONS } from '../../shared/domain/inbox';
-import { inboxItemIdField } from './fields';
-import { settle } from './settle';
+import { inboxItemIdField, settle } from './fields';
 
 const CODES = REFUSAL_REASONS.map((reason) => reason.value);
 
