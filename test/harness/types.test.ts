@@ -1,9 +1,12 @@
 /**
  * The harness's types come from one source: the JSDoc of its modules, which
  * `tsc -p tsconfig.test.json` reads (allowJs) and checks against the code
- * (`// @ts-check` in every module). No hand-kept .d.ts can drift from it.
+ * (`// @ts-check` in every module). No hand-kept .d.ts can drift from it. The type probes
+ * (types.check.ts) run in that type-check step; here, that they are still in it.
  */
-import type { Harness, HarnessResult, Poller, WorkflowJson } from './index';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { harnessFiles } from './sources';
 
 const files = harnessFiles();
@@ -19,31 +22,12 @@ describe('harness types', () => {
 		expect(modules.length).toBeGreaterThan(10);
 		expect(unchecked).toEqual([]);
 	});
-});
 
-/** Compile-time only (never called): each @ts-expect-error fails tsc if the type it probes decays to `any`. */
-const is = <T>(value: T): T => value;
-export async function typeProbes(h: Harness, r: HarnessResult, w: WorkflowJson, p: Poller): Promise<void> {
-	// @ts-expect-error runNode's result names the node under test (a string)
-	is<number>((await h.runNode('accessPointOrder')).nodeName);
-	// @ts-expect-error output<T>() returns T[]
-	is<string>(r.output<{ n: number }>('node')[0].n);
-	// @ts-expect-error run() takes n8n's execute modes
-	await h.run(w, { mode: 'bogus' });
-	// @ts-expect-error createHarness() knows its options
-	await import('./index').then((m) => m.createHarness({ bogus: true }));
-	// @ts-expect-error the credential's apiKey is a string
-	is<number>(h.credentials.apiKey);
-	// @ts-expect-error resume() answers with the HTTP status as a number
-	is<string>((await h.resume(r)).response.status);
-	// @ts-expect-error a poll's items are json objects (or null)
-	is<number>((await p.poll()).items);
-	// @ts-expect-error URLs are strings
-	is<number>(h.urls.webhookWaitingBaseUrl);
-	// @ts-expect-error expandType() returns the full type name
-	is<number>(h.nodeTypes.expandType('set'));
-	// @ts-expect-error checkResumeUrl() takes a URL
-	h.checkResumeUrl(5);
-	// The emulator is typed by emulator/index.js, not here.
-	is<unknown>(h.emulator);
-}
+	it('keeps its type probes in the type-check step (tsconfig.test.json includes types.check.ts, which still probes)', () => {
+		const config = JSON.parse(readFileSync(join(__dirname, '..', '..', 'tsconfig.test.json'), 'utf8')) as { include: string[] };
+		expect(config.include).toContain('test/**/*.ts');
+		const probes = readFileSync(join(__dirname, 'types.check.ts'), 'utf8');
+		expect(probes.match(/^\s*\/\/ @ts-expect-error /gm)?.length).toBeGreaterThanOrEqual(10);
+		expect(probes).toContain('export async function typeProbes(');
+	});
+});
