@@ -62,12 +62,22 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 			],
 		});
 		const o = await full(id);
-		expect(o.OrderPDF).toEqual({ FileID: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), FileName: 'Factuur 2024-001.pdf' });
+		expect(o.OrderPDF).toEqual({
+			FileID: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+			FileName: 'Factuur 2024-001.pdf',
+		});
 		// The original JSON first (page "Retrieve invoice information"), its file contents left out; no UBL before sending.
-		expect(o.Attachments.map((a: { FileName: string }) => a.FileName)).toEqual([expect.stringMatching(new RegExp(`^${o.OrderNumber}__\\d{1,2}_\\d{2}_\\d{4} \\d{2}_\\d{2}_\\d{2}\\.json$`)), 'timesheet.xlsx', 'lines.CSV']);
+		expect(o.Attachments.map((a: { FileName: string }) => a.FileName)).toEqual([
+			expect.stringMatching(new RegExp(`^${o.OrderNumber}__\\d{1,2}_\\d{2}_\\d{4} \\d{2}_\\d{2}_\\d{2}\\.json$`)),
+			'timesheet.xlsx',
+			'lines.CSV',
+		]);
 		const original = await file(o.Attachments[0].FileID);
 		expect(original.MimeType).toBe('application/json');
-		expect(JSON.parse(original.bytes.toString('utf8'))).toMatchObject({ OrderType: 'Invoice', OrderPDF: { FileName: 'Factuur 2024-001.pdf', FileContent: `(${b64(pdf).length} base64 characters)` } });
+		expect(JSON.parse(original.bytes.toString('utf8'))).toMatchObject({
+			OrderType: 'Invoice',
+			OrderPDF: { FileName: 'Factuur 2024-001.pdf', FileContent: `(${b64(pdf).length} base64 characters)` },
+		});
 		expect(ublOf(o)).toBeUndefined();
 
 		const got = await file(o.OrderPDF.FileID);
@@ -92,18 +102,51 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		const pdf = readPdf(f.bytes);
 		expect(pdf).toMatchObject({ version: '1.4', pages: 1 });
 		const shown = pdf.text.join('\n');
-		for (const s of [o.OrderNumber, "O'Brien & Sons (Ltd)", 'Emulator Master BV', 'Widget', 'Service', 'PO 4711', o.PaymentReference, `EUR ${o.TotalExcl.toFixed(2)}`, `EUR ${o.TotalVAT.toFixed(2)}`, `EUR ${o.TotalIncl.toFixed(2)}`])
+		for (const s of [
+			o.OrderNumber,
+			"O'Brien & Sons (Ltd)",
+			'Emulator Master BV',
+			'Widget',
+			'Service',
+			'PO 4711',
+			o.PaymentReference,
+			'Total incl. VAT',
+			`EUR ${o.TotalExcl.toFixed(2)}`,
+			`EUR ${o.TotalVAT.toFixed(2)}`,
+			`EUR ${o.TotalIncl.toFixed(2)}`,
+		])
 			expect(shown).toContain(s);
 		expect(o.TotalIncl.toFixed(2)).toBe('131.41');
 		// generated files are rendered from fields that never change: the same bytes on every read
 		expect(sha256((await file(o.OrderPDF.FileID)).bytes)).toBe(sha256(f.bytes));
 
+		// The checks above are complete without poppler; where pdftotext is installed it reads the same text too.
 		const poppler = pdftotext(f.bytes);
 		if (poppler) {
 			expect(poppler.stderr).toBe('');
 			for (const s of [o.OrderNumber, "O'Brien & Sons (Ltd)", 'Total incl. VAT', '131.41']) expect(poppler.text).toContain(s);
 		}
-		printFigures('generated PDF', { bytes: f.bytes.length, objects: pdf.objects, pdftotext: hasPdftotext() ? 'used' : 'not installed (structural check only)' });
+		printFigures('generated PDF', {
+			bytes: f.bytes.length,
+			objects: pdf.objects,
+			pdftotext: hasPdftotext() ? 'used' : 'not installed (structural check only)',
+		});
+	});
+
+	it('the structural check refuses a PDF a reader could not open: offsets, stream lengths, page count, end marker', async () => {
+		const o = await full(await create());
+		const good = (await file(o.OrderPDF.FileID)).bytes;
+		const s = good.toString('latin1');
+		const broken = (text: string) => Buffer.from(text, 'latin1');
+		expect(() => readPdf(good)).not.toThrow();
+		// One byte more before object 3 moves everything after it, the xref table too; a damaged object header breaks its offset.
+		const third = s.indexOf('\n3 0 obj\n') + 1;
+		expect(() => readPdf(broken(`${s.slice(0, third)} ${s.slice(third)}`))).toThrow(/does not point at the xref table/);
+		expect(() => readPdf(broken(s.replace('\n3 0 obj\n', '\n3 0 obi\n')))).toThrow(/does not point at "3 0 obj"/);
+		expect(() => readPdf(broken(s.replace(/\/Length (\d+)/, (_, n: string) => `/Length ${Number(n) + 1}`)))).toThrow(/does not end at endstream/);
+		expect(() => readPdf(broken(s.replace(/\/Count (\d+)/, (_, n: string) => `/Count ${Number(n) + 1}`)))).toThrow(/\/Count does not match/);
+		expect(() => readPdf(broken(s.replace(/%%EOF\n?$/, '')))).toThrow(/no startxref/);
+		expect(() => readPdf(broken(s.replace(/^%PDF-1\.4/, '%PFD-1.4')))).toThrow(/no %PDF- header/);
 	});
 
 	it('long orders run over several pages; accents and the euro sign survive WinAnsi', async () => {
@@ -113,7 +156,9 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		const bytes = (await file(o.OrderPDF.FileID)).bytes;
 		const pdf = readPdf(bytes);
 		expect(pdf.pages).toBe(3);
-		expect(pdf.text).toEqual(expect.arrayContaining(['Zoë & Zaïd Épicerie', 'Line 1 Zoë €', 'Line 70 Zoë €', 'Page 3 of 3 - rendered by the access-point API emulator']));
+		expect(pdf.text).toEqual(
+			expect.arrayContaining(['Zoë & Zaïd Épicerie', 'Line 1 Zoë €', 'Line 70 Zoë €', 'Page 3 of 3 - rendered by the access-point API emulator']),
+		);
 		expect(pdf.text.join('\n')).toContain(`EUR ${o.TotalIncl.toFixed(2)}`);
 		const poppler = pdftotext(bytes);
 		if (poppler) {
@@ -180,7 +225,9 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		expect(customer['cac:PartyTaxScheme']['cbc:CompanyID']).toBe('BE0123456749');
 		expect(inv['cac:TaxTotal']['cbc:TaxAmount']['@_currencyID']).toBe('EUR');
 		// two VAT rates (21 % and 6 %): one subtotal each
-		expect(inv['cac:TaxTotal']['cac:TaxSubtotal'].map((s: Xml) => [s['cac:TaxCategory']['cbc:ID'], s['cac:TaxCategory']['cbc:Percent'], num(s['cbc:TaxAmount'])])).toEqual([
+		expect(
+			inv['cac:TaxTotal']['cac:TaxSubtotal'].map((s: Xml) => [s['cac:TaxCategory']['cbc:ID'], s['cac:TaxCategory']['cbc:Percent'], num(s['cbc:TaxAmount'])]),
+		).toEqual([
 			['S', '21', 4.41],
 			['S', '6', 6],
 		]);
@@ -194,7 +241,15 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 	it('a credit note gets a CreditNote UBL referring to its invoice (AboutInvoiceNumber, with the invoice date when known)', async () => {
 		const invId = await create({ OrderDate: '2024-02-10' });
 		const inv = await full(invId);
-		const r = await post(emu, '/v1/orders', orderBody({ OrderType: 'CreditNote', AboutInvoiceNumber: inv.OrderNumber, OrderLines: [{ Quantity: 1, Description: 'Widget returned', UnitPriceExcl: 10.5, VATPercentage: 21 }] }));
+		const r = await post(
+			emu,
+			'/v1/orders',
+			orderBody({
+				OrderType: 'CreditNote',
+				AboutInvoiceNumber: inv.OrderNumber,
+				OrderLines: [{ Quantity: 1, Description: 'Widget returned', UnitPriceExcl: 10.5, VATPercentage: 21 }],
+			}),
+		);
 		expect(r.status).toBe(200);
 		const cn = await sent(r.json);
 		expect(cn).toMatchObject({ OrderType: 'CreditNote', AboutInvoiceNumber: inv.OrderNumber });
@@ -239,8 +294,19 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 			[{ OrderPDF: { FileName: 'x.pdf' } }, /OrderPDF.FileContent is required/],
 			[{ OrderPDF: { FileContent: b64(ownPdf()) } }, /OrderPDF.FileName is required/],
 			[{ OrderPDF: [{ FileName: 'x.pdf', FileContent: b64(ownPdf()) }] }, /OrderPDF takes one file/],
-			[{ Attachments: [{ FileName: 'notes.docx', FileContent: b64(Buffer.from('x')) }] }, /Attachments\[0\] 'notes.docx': unsupported file type; supported extensions: pdf, xls, xlsx, csv/],
-			[{ Attachments: [{ FileName: 'ok.csv', FileContent: b64(Buffer.from('a')) }, { FileName: 'noext', FileContent: b64(Buffer.from('a')) }] }, /Attachments\[1\] 'noext'/],
+			[
+				{ Attachments: [{ FileName: 'notes.docx', FileContent: b64(Buffer.from('x')) }] },
+				/Attachments\[0\] 'notes.docx': unsupported file type; supported extensions: pdf, xls, xlsx, csv/,
+			],
+			[
+				{
+					Attachments: [
+						{ FileName: 'ok.csv', FileContent: b64(Buffer.from('a')) },
+						{ FileName: 'noext', FileContent: b64(Buffer.from('a')) },
+					],
+				},
+				/Attachments\[1\] 'noext'/,
+			],
 			[{ Attachments: [{ FileName: '../../etc/passwd.csv', FileContent: b64(Buffer.from('a')) }] }, /not a valid file name/],
 			[{ Attachments: { FileName: 'a.csv', FileContent: 'YQ==' } }, /Attachments must be a list/],
 			[{ Attachments: [{ FileName: 'a.csv', FileContent: 'YQ-_' }] }, /Attachments\[0\].FileContent is not valid base64/],
@@ -315,7 +381,12 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		const o = await full(id);
 		expect(o.Messages).toEqual([
 			expect.objectContaining({ TransportType: 'Peppol', MessageDirection: 'Outgoing', CreationDate: expect.any(String), FileID: expect.any(String) }),
-			expect.objectContaining({ TransportType: 'Peppol', MessageDirection: 'Incoming', Description: expect.stringMatching(/^AB: /), FileID: expect.any(String) }),
+			expect.objectContaining({
+				TransportType: 'Peppol',
+				MessageDirection: 'Incoming',
+				Description: expect.stringMatching(/^AB: /),
+				FileID: expect.any(String),
+			}),
 		]);
 		const f = await file(o.Messages[1].FileID);
 		expect(f).toMatchObject({ MimeType: 'application/xml', FileName: expect.stringMatching(new RegExp(`^${o.OrderNumber}-MLR-\\d+\\.xml$`)) });
@@ -324,7 +395,9 @@ describe('files: GET /v1/files/{FileID}, own PDF and attachments on create', () 
 		expect(doc.ApplicationResponse['cac:DocumentResponse']['cac:Response']['cbc:ResponseCode']).toBe('AB');
 		expect(doc.ApplicationResponse['cac:DocumentResponse']['cac:DocumentReference']['cbc:ID']).toBe(o.OrderNumber);
 		// seeded orders sent over Peppol carry their MLR too
-		const seeded = emu.store.listOrders(emu.credentials.partyId).find((x) => x.IsSent && x.Messages.some((m: { TransportType: string }) => m.TransportType === 'Peppol'));
+		const seeded = emu.store
+			.listOrders(emu.credentials.partyId)
+			.find((x) => x.IsSent && x.Messages.some((m: { TransportType: string }) => m.TransportType === 'Peppol'));
 		const so = await full(seeded!.OrderID);
 		const mlr = so.Messages.find((m: { MessageDirection: string }) => m.MessageDirection === 'Incoming');
 		expect(parseXml((await file(mlr.FileID)).bytes.toString('utf8')).ApplicationResponse['cbc:ID']).toMatch(/^MLR-\d+$/);
