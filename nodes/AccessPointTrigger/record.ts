@@ -37,11 +37,6 @@ function canonical(value: unknown, depth = 0): string {
 	return `{${entries.join(',')}}`;
 }
 
-/** How long a repeat is recognised: the event-age window plus the clock skew webhook() accepts. */
-export function windowMs(maxAgeMs: number): number {
-	return maxAgeMs + MAX_FUTURE_SKEW_MS;
-}
-
 /** The keys of an event received at `receivedMs`: its bucket's, then the bucket before's. */
 export function eventKeys(ev: ServiceEvent, payload: IDataObject, receivedMs: number, window: number): [string, string] {
 	const digest = createHash('sha256').update(canonical(payload)).digest('hex').slice(0, 32);
@@ -56,7 +51,7 @@ const STORE_ENTRIES = 3000;
 const STORE_ATTEMPTS = 5;
 const STORE_BACKOFF_MS = 25;
 /** How long a claim is left before it is read back: longer than a store read and write take. */
-export const SETTLE_MS = 200;
+const SETTLE_MS = 200;
 const ROUNDS = 5;
 
 export type Store = (entries: string[]) => Promise<{ processed: unknown[] }>;
@@ -110,7 +105,8 @@ export async function recordExecution(this: IExecuteFunctions): Promise<INodeExe
 	// Test runs from the editor skip the store: a test delivery must not hide an event from the published workflow.
 	if (this.getMode() === 'manual' || typeof helpers.checkProcessedAndRecord !== 'function') return [items.map(paired)];
 	const minutes = Number(this.getNodeParameter('options.maxEventAgeMinutes', 0, DEFAULT_MAX_AGE_MINUTES));
-	const window = windowMs((Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_MAX_AGE_MINUTES) * 60_000);
+	// A repeat is recognised for the event-age window plus the clock skew webhook() accepts.
+	const window = (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_MAX_AGE_MINUTES) * 60_000 + MAX_FUTURE_SKEW_MS;
 	const keyed = items.map((item) => {
 		const payload = item.json.payload as IDataObject | undefined;
 		const ev = payload && typeof payload === 'object' && !Array.isArray(payload) ? readServiceEvent(payload) : undefined;

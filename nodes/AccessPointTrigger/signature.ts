@@ -37,7 +37,7 @@ export function parseSignatureHeader(value: unknown): SignatureHeader | undefine
 }
 
 /** HMAC-SHA256(secret, "<t>.<raw body>") over the bytes as received. */
-export function computeSignature(secret: string, t: number, rawBody: Uint8Array): Buffer {
+function computeSignature(secret: string, t: number, rawBody: Uint8Array): Buffer {
 	return createHmac('sha256', secret).update(`${t}.`, 'utf8').update(rawBody).digest();
 }
 

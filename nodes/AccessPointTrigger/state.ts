@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { EntityType, Subscription, UpdateType } from './events';
 import { subscriptionKey } from './events';
 
-export const WEBHOOKS_KEY = 'webhooks';
+const WEBHOOKS_KEY = 'webhooks';
 const REFUSED_KEY = 'refused';
 /** Kept by versions before 0.2 (the event record now lives in n8n's deduplication store). */
 const LEGACY_RECENT_KEY = 'recentEvents';

@@ -56,8 +56,8 @@ export function parseHttpDate(value: unknown): number | undefined {
 }
 
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in epoch seconds: the times the filter's literal can write. */
-export const FIRST_SECOND = -62_135_596_800;
-export const LAST_SECOND = 253_402_300_799;
+const FIRST_SECOND = -62_135_596_800;
+const LAST_SECOND = 253_402_300_799;
 
 /** A whole second the cursor can stand on and write into the filter. */
 export function isWritableSecond(value: unknown): value is number {

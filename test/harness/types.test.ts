@@ -4,9 +4,7 @@
  * (`// @ts-check` in every module). No hand-kept .d.ts can drift from it. The type probes
  * (types.check.ts) run in that type-check step; here, that they are still in it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
+import { readText } from '../unit/helpers/release';
 import { harnessFiles } from './sources';
 
 const files = harnessFiles();
@@ -24,9 +22,9 @@ describe('harness types', () => {
 	});
 
 	it('keeps its type probes in the type-check step (tsconfig.test.json includes types.check.ts, which still probes)', () => {
-		const config = JSON.parse(readFileSync(join(__dirname, '..', '..', 'tsconfig.test.json'), 'utf8')) as { include: string[] };
+		const config = JSON.parse(readText('tsconfig.test.json') ?? '{}') as { include: string[] };
 		expect(config.include).toContain('test/**/*.ts');
-		const probes = readFileSync(join(__dirname, 'types.check.ts'), 'utf8');
+		const probes = readText('test/harness/types.check.ts') ?? '';
 		expect(probes.match(/^\s*\/\/ @ts-expect-error /gm)?.length).toBeGreaterThanOrEqual(10);
 		expect(probes).toContain('export async function typeProbes(');
 	});

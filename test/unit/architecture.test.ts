@@ -4,12 +4,10 @@
  * operation", Peppol Inbox › Confirm) can be followed literally: its list entry, emulator route
  * and test are where it says.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { exists, readText } from './helpers/release';
 
-const ROOT = join(__dirname, '..', '..');
-const doc = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
-const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+const read = (path: string) => readText(path) ?? '';
+const doc = read('ARCHITECTURE.md');
 const ROOTS = /^(nodes|test|emulator|docs|credentials|e2e|examples|scripts|bench)\//;
 
 /** `a/{b,c}/d` -> a/b/d, a/c/d. */
@@ -32,14 +30,14 @@ describe('ARCHITECTURE.md', () => {
 	it('names paths that exist', () => {
 		const paths = pathsNamed(doc);
 		expect(paths.length).toBeGreaterThan(40);
-		expect(paths.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
+		expect(paths.filter((p) => !exists(p))).toEqual([]);
 	});
 
 	it('names functions, lists and handlers in the files it says', () => {
 		const pairs = pairsNamed(doc);
 		expect(pairs.length).toBeGreaterThan(15);
 		const wrong = pairs.filter(([name, file]) => {
-			if (!existsSync(join(ROOT, file))) return true;
+			if (!exists(file)) return true;
 			const source = read(file);
 			return !name.split('.').every((part) => new RegExp(`\\b${part}\\b`).test(source));
 		});
