@@ -125,9 +125,7 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 	if (flag !== 'true' && flag !== 'false') {
 		return notIdentified(
 			'invalid_callback',
-			success.value === undefined
-				? 'The callback has no success parameter.'
-				: `The callback's success parameter is "${success.value}", not true or false.`,
+			success.value === undefined ? 'The callback has no success parameter.' : `The callback's success parameter is "${success.value}", not true or false.`,
 		);
 	}
 	if (expectedId !== undefined && named !== undefined && String(named) !== String(expectedId)) {
@@ -149,7 +147,10 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 function statusWord(value: unknown): boolean | undefined {
 	if (typeof value === 'boolean') return value;
 	if (typeof value !== 'string') return undefined;
-	const word = value.trim().toLowerCase().replace(/[\s_-]/g, '');
+	const word = value
+		.trim()
+		.toLowerCase()
+		.replace(/[\s_-]/g, '');
 	if (['true', 'identified', 'verified', 'success', 'succeeded', 'completed', 'approved'].includes(word)) return true;
 	if (['false', 'notidentified', 'unverified', 'failed', 'failure', 'pending', 'rejected', 'expired', 'none'].includes(word)) return false;
 	return undefined;
@@ -206,10 +207,7 @@ export function withServiceCheck(outcome: CallbackOutcome, check: ServiceCheck, 
  * when identified), so `$json.success` and `$json.identified` always agree;
  * `resultSource` and `serviceCheck` say whose word it is.
  */
-export function outcomeJson(
-	outcome: CallbackOutcome,
-	extra: { startedAt?: string; expiresAt?: string; receivedAt?: string } = {},
-): Record<string, unknown> {
+export function outcomeJson(outcome: CallbackOutcome, extra: { startedAt?: string; expiresAt?: string; receivedAt?: string } = {}): Record<string, unknown> {
 	const json: Record<string, unknown> = {
 		identified: outcome.identified,
 		success: outcome.identified,

@@ -20,7 +20,8 @@ export interface StartContext {
 
 export type HintKind = 'tooManyTrials' | 'notWhitelisted' | 'notRegistered' | 'unauthorized' | 'redirectRejected' | 'providerCode';
 
-const WHITELIST_WORDS = /whitelist|white-list|allow-?list|not (?:authori[sz]ed|allowed|permitted) (?:to|for) (?:use )?identif|identification (?:is )?not (?:enabled|allowed)/i;
+const WHITELIST_WORDS =
+	/whitelist|white-list|allow-?list|not (?:authori[sz]ed|allowed|permitted) (?:to|for) (?:use )?identif|identification (?:is )?not (?:enabled|allowed)/i;
 
 /** Which known situation a failure is, or undefined to keep the transport's generic hint. */
 export function classifyStartFailure(failure: StartFailure): HintKind | undefined {
@@ -50,7 +51,7 @@ export function startFailureHint(failure: StartFailure, context: StartContext): 
 		case 'unauthorized':
 			return `Registration ${registrationId} is not registered or not active under this master account, or its registration step was skipped or failed; check it with the AccessPoint Registration node (Get). Otherwise check the credential's API key and that PartyID ${partyId} is the master account, which must be whitelisted for identification (ask support, quoting PartyID ${partyId}).`;
 		case 'redirectRejected':
-			return 'The API rejected the RedirectURL. Use an absolute https:// address the user\'s browser can reach.';
+			return "The API rejected the RedirectURL. Use an absolute https:// address the user's browser can reach.";
 		case 'providerCode':
 			return 'The API did not accept the Identification Provider code. Choose the supported provider, or check the code announced by the access point.';
 		default:

@@ -22,7 +22,7 @@ export const DEFAULT_PROVIDER_CODE = 'itsme';
 export function checkRedirectUrl(value: unknown): Check {
 	const raw = value === undefined || value === null ? '' : String(value).trim();
 	const hint =
-		'Enter an absolute web address starting with https:// (or http://), e.g. https://app.example.com/identified. The service sends the user\'s browser there and appends registrationID and success.';
+		"Enter an absolute web address starting with https:// (or http://), e.g. https://app.example.com/identified. The service sends the user's browser there and appends registrationID and success.";
 	if (!raw) return { ok: false, problem: 'is empty', hint };
 	if (/\s/.test(raw)) return { ok: false, problem: 'contains spaces', hint };
 	let url: URL;

@@ -61,7 +61,7 @@ export const waitOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://app.example.com/identity-done',
 		description:
-			'Where the user\'s browser goes once the result is in (registrationID and success are appended). Leave empty to show a small neutral result page.',
+			"Where the user's browser goes once the result is in (registrationID and success are appended). Leave empty to show a small neutral result page.",
 	},
 	{
 		displayName: 'Extra Wait After the Window (Seconds)',

@@ -56,7 +56,9 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): Identifi
 export function readProviderCode(ctx: IExecuteFunctions, itemIndex: number): string {
 	const choice = ctx.getNodeParameter('identificationProvider', itemIndex, DEFAULT_PROVIDER_CODE);
 	const custom =
-		choice === 'custom' ? requireValid(ctx, itemIndex, 'Provider Code', ctx.getNodeParameter('customProviderCode', itemIndex, ''), (v) => checkOptionalText(v, 100)) : '';
+		choice === 'custom'
+			? requireValid(ctx, itemIndex, 'Provider Code', ctx.getNodeParameter('customProviderCode', itemIndex, ''), (v) => checkOptionalText(v, 100))
+			: '';
 	const check = providerCode(choice, custom);
 	if (!check.ok) throw inputError(ctx, itemIndex, 'Provider Code', custom, check.problem, check.hint);
 	return check.value;
@@ -76,8 +78,7 @@ export function resumeUrl(ctx: IExecuteFunctions, itemIndex: number): string {
 	if (!check.ok) {
 		throw new NodeOperationError(ctx.getNode(), `This execution's resume URL (${String(url)}) ${check.problem}`, {
 			itemIndex,
-			description:
-				"n8n builds it from WEBHOOK_URL. Set WEBHOOK_URL to the public https address of this n8n instance so the user's browser can come back.",
+			description: "n8n builds it from WEBHOOK_URL. Set WEBHOOK_URL to the public https address of this n8n instance so the user's browser can come back.",
 		});
 	}
 	return check.value;

@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 		default: '={{ $json.query }}',
 		required: true,
 		description:
-			"The query of the request your RedirectURL received (after a Webhook node: its query field, the default). A full callback URL or a query string also works.",
+			'The query of the request your RedirectURL received (after a Webhook node: its query field, the default). A full callback URL or a query string also works.',
 	},
 	{
 		displayName: 'Options',

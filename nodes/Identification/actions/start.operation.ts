@@ -20,7 +20,7 @@ const properties: INodeProperties[] = [
 		name: 'redirectTo',
 		type: 'options',
 		default: 'url',
-		description: 'Where the service sends the user\'s browser after the identity check (the RedirectURL)',
+		description: "Where the service sends the user's browser after the identity check (the RedirectURL)",
 		options: [
 			{
 				name: 'A URL',
@@ -30,8 +30,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'This Execution',
 				value: 'thisExecution',
-				description:
-					"This execution's resume URL; a later AccessPoint Identification node with Wait for Result receives the outcome",
+				description: "This execution's resume URL; a later AccessPoint Identification node with Wait for Result receives the outcome",
 			},
 		],
 	},
@@ -42,8 +41,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. https://app.example.com/identified',
-		description:
-			"Absolute http(s) address for the user's browser after the identity check; the service appends registrationID and success",
+		description: "Absolute http(s) address for the user's browser after the identity check; the service appends registrationID and success",
 		displayOptions: { show: { redirectTo: ['url'] } },
 	},
 	{
@@ -92,7 +90,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			} catch (error) {
 				throw new NodeOperationError(this.getNode(), error as Error, {
 					itemIndex,
-					description: 'The session could not be recorded for Wait for Result in the execution\'s custom data.',
+					description: "The session could not be recorded for Wait for Result in the execution's custom data.",
 				});
 			}
 		}

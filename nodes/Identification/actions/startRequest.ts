@@ -64,12 +64,7 @@ export async function startIdentification(
  * Puts identification-specific advice on the transport's NodeApiError, keeping
  * its message, HTTP status and API code.
  */
-export function withStartHint(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	context: { partyId: string; registrationId: string },
-	itemIndex: number,
-): unknown {
+export function withStartHint(ctx: IExecuteFunctions, error: unknown, context: { partyId: string; registrationId: string }, itemIndex: number): unknown {
 	if (!(error instanceof NodeApiError)) return error;
 	const status = error.httpCode ? Number(error.httpCode) : undefined;
 	const code = typeof error.context.apiCode === 'string' ? error.context.apiCode : undefined;

@@ -63,10 +63,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const options = readOptions(this, itemIndex);
 		const resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
 		const session = readRecordedSession(this, itemIndex);
-		const margin = Math.min(
-			Math.max(Number(options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) || 0, 0),
-			MAX_WAIT_MARGIN_SECONDS,
-		);
+		const margin = Math.min(Math.max(Number(options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) || 0, 0), MAX_WAIT_MARGIN_SECONDS);
 		const waitTill = new Date(Date.parse(session.expiresAt) + margin * 1000);
 		const pending = { ...session, resultRedirectUrl, waitTill };
 		// The window closed before this node was reached (e.g. a slow step in between): nothing can come back.

@@ -3,13 +3,7 @@
  * the execution to wait (n8n's waiting executions) and, when the user's browser
  * comes back to $execution.resumeUrl, turn the query into an outcome.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { CallbackOutcome } from '../callback';
 import { expiredJson, identifiedInRegistration, looksLikeCallback, outcomeJson, readCallback, withServiceCheck } from '../callback';
@@ -47,11 +41,7 @@ export function expiredItem(pending: PendingSession, itemIndex: number): INodeEx
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-export async function waitForCallback(
-	ctx: IExecuteFunctions,
-	pending: PendingSession,
-	itemIndex: number,
-): Promise<INodeExecutionData[][]> {
+export async function waitForCallback(ctx: IExecuteFunctions, pending: PendingSession, itemIndex: number): Promise<INodeExecutionData[][]> {
 	// The engine pushes this very execute-data entry back on the stack while the
 	// execution waits; its input is what a timed-out wait passes through (see expiredItem).
 	ctx.getExecuteData().data = { main: [[expiredItem(pending, itemIndex)]] };
@@ -136,7 +126,10 @@ function openIdentityCheck(ctx: IWebhookFunctions, pending: IDataObject): IWebho
 		res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
 		res.redirect(302, checked.value);
 	} else {
-		res.status(200).set(HTML_HEADERS).send(noticePage(checked?.ok ? 'expired' : 'noLink'));
+		res
+			.status(200)
+			.set(HTML_HEADERS)
+			.send(noticePage(checked?.ok ? 'expired' : 'noLink'));
 	}
 	return { noWebhookResponse: true };
 }

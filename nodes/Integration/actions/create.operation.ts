@@ -26,8 +26,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'SDI',
 				value: 'SDI',
-				description:
-					'Italian Sistema di Interscambio; starts Pending until the company signs a legal archiving document',
+				description: 'Italian Sistema di Interscambio; starts Pending until the company signs a legal archiving document',
 			},
 			{
 				name: 'Chorus Pro',

@@ -16,9 +16,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	return await runPerItem(this, async (itemIndex) => {
 		const registrationId = readRegistrationId(this, itemIndex);
 		const rawIntegrationId = this.getNodeParameter('integrationId', itemIndex, '', { extractValue: true }) as unknown;
-		const integrationId = requireValid(this, itemIndex, 'Integration', rawIntegrationId, (v) =>
-			checkNumericId(v, 'IntegrationID'),
-		);
+		const integrationId = requireValid(this, itemIndex, 'Integration', rawIntegrationId, (v) => checkNumericId(v, 'IntegrationID'));
 		const client = await clients(itemIndex);
 		await client.request<unknown>({
 			method: 'DELETE',

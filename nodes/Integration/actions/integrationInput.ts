@@ -23,9 +23,7 @@ export interface IntegrationBody {
 const NETWORK_NAME = /^[A-Za-z][A-Za-z0-9 _.-]{0,49}$/;
 const CREDENTIAL_KEY = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
 
-export function buildIntegrationBody(
-	input: IntegrationInput,
-): { body: IntegrationBody } | { problem: FieldProblem } {
+export function buildIntegrationBody(input: IntegrationInput): { body: IntegrationBody } | { problem: FieldProblem } {
 	const network = String(input.network ?? '').trim();
 	if (network === 'ChorusPro') {
 		const key = checkText(input.technicalUserKey, 500);

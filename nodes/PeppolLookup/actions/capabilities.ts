@@ -38,7 +38,10 @@ export type DocumentKind = 'invoice' | 'creditNote';
 /** Invoice or credit note from a document identifier URN (with or without the busdox-docid-qns:: prefix). */
 export function documentKindOf(documentIdentifier: unknown): DocumentKind | undefined {
 	if (typeof documentIdentifier !== 'string') return undefined;
-	const urn = documentIdentifier.trim().replace(/^busdox-docid-qns::/i, '').toLowerCase();
+	const urn = documentIdentifier
+		.trim()
+		.replace(/^busdox-docid-qns::/i, '')
+		.toLowerCase();
 	const customization = urn.split('##')[1] ?? '';
 	if (!BILLING_CUSTOMIZATIONS.some((c) => customization.startsWith(c) || customization.includes(`#${c}`))) {
 		return undefined;
@@ -64,12 +67,9 @@ export function receiveCapabilities(info: ParticipantInformation): ReceiveCapabi
 		return { canReceiveInvoice: false, canReceiveCreditNote: false, canReceiveInvoicesAndCreditNotes: false };
 	}
 	const labels = new Set((Array.isArray(info.DocumentTypes) ? info.DocumentTypes : []).map((t) => String(t).toLowerCase()));
-	const kinds = new Set(
-		(Array.isArray(info.ServiceDetails) ? info.ServiceDetails : []).map((d) => documentKindOf(d?.DocumentIdentifier)),
-	);
+	const kinds = new Set((Array.isArray(info.ServiceDetails) ? info.ServiceDetails : []).map((d) => documentKindOf(d?.DocumentIdentifier)));
 	const canReceiveInvoice = INVOICE_DOCUMENT_TYPES.some((t) => labels.has(t.toLowerCase())) || kinds.has('invoice');
-	const canReceiveCreditNote =
-		CREDIT_NOTE_DOCUMENT_TYPES.some((t) => labels.has(t.toLowerCase())) || kinds.has('creditNote');
+	const canReceiveCreditNote = CREDIT_NOTE_DOCUMENT_TYPES.some((t) => labels.has(t.toLowerCase())) || kinds.has('creditNote');
 	return {
 		canReceiveInvoice,
 		canReceiveCreditNote,
@@ -100,11 +100,7 @@ export function networkFor(baseUrl: string): PeppolNetwork {
  * The output item's JSON: the deciding canReceive… fields first, then the answer as the API
  * names it (arrays never missing), then what was asked and where.
  */
-export function participantResult(
-	info: ParticipantInformation | null | undefined,
-	lookupIdentifier: string,
-	network: PeppolNetwork,
-): IDataObject {
+export function participantResult(info: ParticipantInformation | null | undefined, lookupIdentifier: string, network: PeppolNetwork): IDataObject {
 	const body: ParticipantInformation = info && typeof info === 'object' ? info : {};
 	const capabilities = receiveCapabilities(body);
 	return {

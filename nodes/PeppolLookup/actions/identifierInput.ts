@@ -3,12 +3,7 @@ import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n
 
 import { inputError, readChoice } from '../../shared/node/input';
 import type { IdentifierCheck, ParsedIdentifier } from '../../shared/domain/identifiers';
-import {
-	buildParticipantIdentifier,
-	COMMON_SCHEME_CODES,
-	findScheme,
-	parseParticipantIdentifier,
-} from '../../shared/domain/identifiers';
+import { buildParticipantIdentifier, COMMON_SCHEME_CODES, findScheme, parseParticipantIdentifier } from '../../shared/domain/identifiers';
 
 const OTHER_SCHEME = 'other';
 
@@ -25,10 +20,7 @@ export function schemeOptions(): INodePropertyOptions[] {
 		const scheme = findScheme(code);
 		return { name: `${scheme?.name ?? code} (${code})`, value: code, description: scheme?.id };
 	}).sort((a, b) => byName(a.name, b.name));
-	return [
-		...known,
-		{ name: 'Other Scheme Code…', value: OTHER_SCHEME, description: 'Enter any Peppol scheme code (ICD)' },
-	];
+	return [...known, { name: 'Other Scheme Code…', value: OTHER_SCHEME, description: 'Enter any Peppol scheme code (ICD)' }];
 }
 
 const show = { operation: ['lookup'] };
@@ -45,8 +37,7 @@ export const identifierFields: INodeProperties[] = [
 			{
 				name: 'Identifier',
 				value: 'identifier',
-				description:
-					'A VAT number with country prefix, a Belgian company number, or &lt;scheme&gt;:&lt;identifier&gt;',
+				description: 'A VAT number with country prefix, a Belgian company number, or &lt;scheme&gt;:&lt;identifier&gt;',
 			},
 			{
 				name: 'Scheme and Value',

@@ -49,8 +49,7 @@ export const lookupOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: DEFAULT_CONCURRENCY,
-		description:
-			'How many different identifiers are looked up at the same time. Each distinct identifier is asked once per run, however many items carry it.',
+		description: 'How many different identifiers are looked up at the same time. Each distinct identifier is asked once per run, however many items carry it.',
 	},
 	{
 		displayName: 'Include Input Fields',
@@ -106,24 +105,20 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const lookUp = async (distinct: Lookup[]): Promise<Map<string, Answer>> => {
 		const answers = new Map<string, Answer>();
 		const firstClient = clients(distinct[0].itemIndex);
-		const outcomes = await runPool(
-			distinct.length,
-			{ concurrency: options.concurrency, stopOnError: !continueOnFail },
-			async (index) => {
-				const { identifier, itemIndex } = distinct[index];
-				const client = await firstClient;
-				const network = networkFor(client.baseUrl);
-				asked = network;
-				const body = await client.request<ParticipantInformation>({
-					method: 'GET',
-					path: `/v1/peppol/participantInformation/${encodeURIComponent(identifier.lookup)}`,
-					itemIndex,
-					operation: 'Peppol participant lookup',
-				});
-				const receives = canReceive(receiveCapabilities(body ?? {}), options.routeOn);
-				return { result: participantResult(body, identifier.lookup, network), receives };
-			},
-		);
+		const outcomes = await runPool(distinct.length, { concurrency: options.concurrency, stopOnError: !continueOnFail }, async (index) => {
+			const { identifier, itemIndex } = distinct[index];
+			const client = await firstClient;
+			const network = networkFor(client.baseUrl);
+			asked = network;
+			const body = await client.request<ParticipantInformation>({
+				method: 'GET',
+				path: `/v1/peppol/participantInformation/${encodeURIComponent(identifier.lookup)}`,
+				itemIndex,
+				operation: 'Peppol participant lookup',
+			});
+			const receives = canReceive(receiveCapabilities(body ?? {}), options.routeOn);
+			return { result: participantResult(body, identifier.lookup, network), receives };
+		});
 		outcomes.forEach((outcome, index) => {
 			const { identifier, itemIndex } = distinct[index];
 			if (outcome?.ok) answers.set(identifier.key, outcome.value);

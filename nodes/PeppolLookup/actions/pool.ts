@@ -13,11 +13,7 @@ export interface PoolOptions {
  * Runs worker(0..count-1) and returns the outcomes in task order. A task left
  * unstarted because of stopOnError has no outcome (undefined).
  */
-export async function runPool<T>(
-	count: number,
-	options: PoolOptions,
-	worker: (index: number) => Promise<T>,
-): Promise<Array<PoolOutcome<T> | undefined>> {
+export async function runPool<T>(count: number, options: PoolOptions, worker: (index: number) => Promise<T>): Promise<Array<PoolOutcome<T> | undefined>> {
 	const outcomes: Array<PoolOutcome<T> | undefined> = new Array(count).fill(undefined);
 	const limit = Math.max(1, Math.floor(options.concurrency) || 1);
 	let next = 0;

@@ -124,10 +124,7 @@ function collectAddresses(p: Problems, addresses: RegistrationInput['addresses']
 	return list;
 }
 
-function collectIdentifiers(
-	p: Problems,
-	identifiers: NonNullable<RegistrationInput['additionalFields']>['identifiers'],
-): Array<Record<string, string>> {
+function collectIdentifiers(p: Problems, identifiers: NonNullable<RegistrationInput['additionalFields']>['identifiers']): Array<Record<string, string>> {
 	const entries = identifiers?.identifier ?? [];
 	return entries.map((entry, index) => {
 		const label = entries.length > 1 ? `Identifiers #${index + 1}` : 'Identifiers';
@@ -169,11 +166,7 @@ export function buildRegistrationBody(input: RegistrationInput): { body: Registr
 	const settings = extra.accountSettings?.settings;
 	if (settings) {
 		body.AccountSettings = {
-			BulkInputCostUBLFastForward: p.bool(
-				'Account Settings → Bulk Input Cost UBL Fast Forward',
-				settings.bulkInputCostUBLFastForward,
-				false,
-			),
+			BulkInputCostUBLFastForward: p.bool('Account Settings → Bulk Input Cost UBL Fast Forward', settings.bulkInputCostUBLFastForward, false),
 			ProcessUBLPrepaidAmount: p.bool('Account Settings → Process UBL Prepaid Amount', settings.processUBLPrepaidAmount, false),
 		};
 	}

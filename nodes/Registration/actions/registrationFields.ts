@@ -87,8 +87,7 @@ export const registrationFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. BE0123456749',
-		description:
-			'VAT number with its two-letter country prefix (TaxIdentifier). Spaces and dots are removed; Belgian numbers are checked with mod 97.',
+		description: 'VAT number with its two-letter country prefix (TaxIdentifier). Spaces and dots are removed; Belgian numbers are checked with mod 97.',
 	},
 	{
 		displayName: 'Email',
@@ -97,8 +96,7 @@ export const registrationFields: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		required: true,
 		default: '',
-		description:
-			'A real e-mail address of the company. It must differ from the e-mail addresses of the other registrations of your account.',
+		description: 'A real e-mail address of the company. It must differ from the e-mail addresses of the other registrations of your account.',
 	},
 	{
 		displayName: 'Contact First Name',
@@ -189,8 +187,7 @@ export const registrationFields: INodeProperties[] = [
 								name: 'bulkInputCostUBLFastForward',
 								type: 'boolean',
 								default: false,
-								description:
-									'Whether received invoices skip the fast-input stage (only when the account also receives invoices)',
+								description: 'Whether received invoices skip the fast-input stage (only when the account also receives invoices)',
 							},
 							{
 								displayName: 'Process UBL Prepaid Amount',
