@@ -8,6 +8,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../shared/node/input';
+import { asNodeError, errorItem } from '../../shared/node/items';
 import { checkNumber, checkOptionalText, checkPartyId } from '../../shared/domain/validation';
 import { checkRedirectUrl, DEFAULT_PROVIDER_CODE, MAX_WAIT_MARGIN_SECONDS, providerCode } from '../session';
 
@@ -34,7 +35,7 @@ export function executionCustomData(ctx: IExecuteFunctions, itemIndex: number): 
 export const NOT_IDENTIFIED = 0;
 export const IDENTIFIED = 1;
 
-export interface IdentificationOptions {
+interface IdentificationOptions {
 	masterPartyId?: string;
 	resultRedirectUrl?: string;
 	waitMarginSeconds?: number;
@@ -100,8 +101,16 @@ export function requireSingleItem(ctx: IExecuteFunctions, operationName: string)
 
 /** Both outputs of the two-output operations: [Not Identified, Identified]. */
 export function twoOutputs(notIdentified: INodeExecutionData[], identified: INodeExecutionData[]): INodeExecutionData[][] {
-	const outputs: INodeExecutionData[][] = [];
-	outputs[NOT_IDENTIFIED] = notIdentified;
-	outputs[IDENTIFIED] = identified;
-	return outputs;
+	return [notIdentified, identified];
+}
+
+/** A waiting operation runs for item 0 only; with continueOnFail its failure leaves through Not Identified. */
+export async function runOneItem(ctx: IExecuteFunctions, run: (itemIndex: number) => Promise<INodeExecutionData[][]>): Promise<INodeExecutionData[][]> {
+	try {
+		return await run(0);
+	} catch (error) {
+		const nodeError = asNodeError(ctx, error, 0);
+		if (ctx.continueOnFail()) return twoOutputs([errorItem(ctx, nodeError, 0)], []);
+		throw nodeError;
+	}
 }

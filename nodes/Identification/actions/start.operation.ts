@@ -1,20 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { registrationIdField } from '../../shared/fields/fields';
 import { readChoice, readRegistrationId, requireValid } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkRedirectUrl } from '../session';
-import { masterPartyOption, providerFields } from './fields';
+import { masterPartyOption, optionsCollection, providerFields, registrationField } from './fields';
 import { executionCustomData, readOptions, readProviderCode, requireSingleItem, resumeUrl, SESSION_KEY } from './identification';
 import { startIdentification } from './startRequest';
 
 const properties: INodeProperties[] = [
-	{
-		...registrationIdField,
-		description: 'The registered company entity whose authorised user is identified',
-	},
+	registrationField,
 	{
 		displayName: 'Send Browser Back To',
 		name: 'redirectTo',
@@ -53,14 +49,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { redirectTo: ['thisExecution'] } },
 	},
 	...providerFields,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [masterPartyOption],
-	},
+	optionsCollection([masterPartyOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { operation: ['start'] } }, properties);
