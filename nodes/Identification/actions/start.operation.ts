@@ -18,11 +18,7 @@ const properties: INodeProperties[] = [
 		default: 'url',
 		description: "Where the service sends the user's browser after the identity check (the RedirectURL)",
 		options: [
-			{
-				name: 'A URL',
-				value: 'url',
-				description: 'Your own page or Webhook node; read its query with the Parse Callback operation',
-			},
+			{ name: 'A URL', value: 'url', description: 'Your own page or Webhook node; read its query with the Parse Callback operation' },
 			{
 				name: 'This Execution',
 				value: 'thisExecution',

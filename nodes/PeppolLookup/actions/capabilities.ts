@@ -1,21 +1,14 @@
-/** What a participant-information answer (contract 2.3) means for sending invoices. Pure. */
+/** What a participant-information answer (docs/api.md "Peppol lookup and identifiers") means for sending invoices. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../shared/http/baseUrl';
-
-export interface ServiceDetail {
-	DocumentIdentifier?: string;
-	DocumentIdentifierScheme?: string;
-	Processes?: IDataObject[];
-	[key: string]: unknown;
-}
 
 /** Participant information as the lookup answers it; tolerant of missing arrays. */
 export interface ParticipantInformation {
 	Registered?: boolean | string;
 	Identifier?: string;
 	DocumentTypes?: string[] | null;
-	ServiceDetails?: ServiceDetail[] | null;
+	ServiceDetails?: Array<{ DocumentIdentifier?: string; [key: string]: unknown }> | null;
 	[key: string]: unknown;
 }
 
@@ -33,10 +26,8 @@ const BILLING_CUSTOMIZATIONS = [
 	'urn:peppol:pint:billing-1',
 ];
 
-export type DocumentKind = 'invoice' | 'creditNote';
-
 /** Invoice or credit note from a document identifier URN (with or without the busdox-docid-qns:: prefix). */
-export function documentKindOf(documentIdentifier: unknown): DocumentKind | undefined {
+export function documentKindOf(documentIdentifier: unknown): 'invoice' | 'creditNote' | undefined {
 	if (typeof documentIdentifier !== 'string') return undefined;
 	const urn = documentIdentifier
 		.trim()
@@ -51,13 +42,9 @@ export function documentKindOf(documentIdentifier: unknown): DocumentKind | unde
 	return undefined;
 }
 
-export interface ReceiveCapabilities {
-	canReceiveInvoice: boolean;
-	canReceiveCreditNote: boolean;
-	canReceiveInvoicesAndCreditNotes: boolean;
-}
+type ReceiveCapabilities = Record<'canReceiveInvoice' | 'canReceiveCreditNote' | 'canReceiveInvoicesAndCreditNotes', boolean>;
 
-export function isRegistered(info: ParticipantInformation): boolean {
+function isRegistered(info: ParticipantInformation): boolean {
 	return info.Registered === true || String(info.Registered).toLowerCase() === 'true';
 }
 
@@ -88,7 +75,7 @@ export function canReceive(capabilities: ReceiveCapabilities, routeOn: RouteOn =
 
 export type PeppolNetwork = 'Peppol test network' | 'Peppol production' | 'custom';
 
-/** The network the lookup asked: the sandbox address queries the Peppol test network (contract 4.8). */
+/** The network the lookup asked: the sandbox address queries the Peppol test network (docs/api.md "Peppol lookup and identifiers"). */
 export function networkFor(baseUrl: string): PeppolNetwork {
 	const url = String(baseUrl).trim().replace(/\/+$/, '').toLowerCase();
 	if (url === SANDBOX_BASE_URL.toLowerCase()) return 'Peppol test network';

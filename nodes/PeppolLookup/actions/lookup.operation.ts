@@ -25,7 +25,6 @@ const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoic
 export const TEST_NETWORK_HINT =
 	'Looked up on the Peppol test network (sandbox credential), where far fewer receivers are registered than on Peppol production';
 
-/** Options of this operation, shown in the node's Options collection. */
 export const lookupOptions: INodeProperties[] = [
 	{
 		displayName: 'Can Receive When',
@@ -61,12 +60,6 @@ export const lookupOptions: INodeProperties[] = [
 	},
 ];
 
-interface LookupOptions {
-	routeOn?: RouteOn;
-	concurrency?: number;
-	includeInputFields?: boolean;
-}
-
 interface Lookup {
 	identifier: ParsedIdentifier;
 	/** First item that carries the identifier: its index goes on the request and on errors. */
@@ -78,7 +71,7 @@ type Answer = { result: IDataObject; receives: boolean } | { error: Error };
 const ROUTE_ON: readonly RouteOn[] = ['invoicesAndCreditNotes', 'invoices', 'creditNotes'];
 
 /** The run's options (item 1's values), each checked before any request: never clamped or defaulted away. */
-function readLookupOptions(ctx: IExecuteFunctions): Required<LookupOptions> {
+function readLookupOptions(ctx: IExecuteFunctions): { routeOn: RouteOn; concurrency: number; includeInputFields: boolean } {
 	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
 	const concurrency = { min: 1, max: MAX_CONCURRENCY, whole: true };
 	return {
@@ -89,10 +82,9 @@ function readLookupOptions(ctx: IExecuteFunctions): Required<LookupOptions> {
 }
 
 /**
- * Checks every item's identifier first (no request leaves before all pass or,
- * with continueOnFail, before bad ones became error items), then asks each
- * distinct identifier once with bounded concurrency, then answers per item in
- * input order: [Can Receive, Cannot Receive], or one output.
+ * Checks every item's identifier first (no request leaves before all pass or, with continueOnFail, before
+ * bad ones became error items), asks each distinct identifier once with bounded concurrency, then answers
+ * per item in input order: [Can Receive, Cannot Receive], or one output.
  */
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -101,7 +93,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const continueOnFail = this.continueOnFail();
 	let asked: PeppolNetwork | undefined;
 
-	/** Each distinct identifier once, with bounded concurrency; answers by identifier key. */
+	// Answers by identifier key.
 	const lookUp = async (distinct: Lookup[]): Promise<Map<string, Answer>> => {
 		const answers = new Map<string, Answer>();
 		const firstClient = clients(distinct[0].itemIndex);
