@@ -1,7 +1,6 @@
 /**
- * The waiting half of "Start and Wait for Result" and "Wait for Result": put
- * the execution to wait (n8n's waiting executions) and, when the user's browser
- * comes back to $execution.resumeUrl, turn the query into an outcome.
+ * The waiting half of "Start and Wait for Result" and "Wait for Result": put the execution to wait and,
+ * when the user's browser comes back to $execution.resumeUrl, turn the query into an outcome.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
@@ -79,9 +78,9 @@ function readPending(ctx: IWebhookFunctions): IDataObject {
 }
 
 /**
- * Anyone holding the resume URL can claim success, so a success is checked against the
- * registration where the API shows an identification status (GET registration). The
- * contract's reads show none: then the output says the result is the browser's word.
+ * Anyone holding the resume URL can claim success, so a success is checked against the registration's
+ * identification status where a read shows one; the documented reads show none (docs/api.md "Identification"),
+ * and the output then says the result is the browser's word.
  */
 async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promise<CallbackOutcome> {
 	if (!outcome.identified) return withServiceCheck(outcome, 'not checked');
@@ -135,10 +134,8 @@ function openIdentityCheck(ctx: IWebhookFunctions, pending: IDataObject): IWebho
 }
 
 /**
- * Handles the browser's GET on the resume URL: reads registrationID and success
- * from the query, re-reads the registration when it claims success, answers the
- * browser (result page, or a redirect to the chosen URL) and resumes the execution
- * on "Identified" or "Not Identified".
+ * The browser's GET on the resume URL: reads the query, re-reads the registration on a claimed success, answers
+ * the browser (result page, or a redirect to the chosen URL) and resumes on "Identified" or "Not Identified".
  */
 export async function identificationWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const pending = readPending(this);
