@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
 
 import type { ParsedIdentifier } from '../../shared/domain/identifiers';
 import type { ClientProvider } from '../../shared/node/router';
@@ -81,6 +81,15 @@ function readLookupOptions(ctx: IExecuteFunctions): { routeOn: RouteOn; concurre
 	};
 }
 
+/** Items sharing an identifier share its failed lookup: each gets its own copy of the error, stamped with its index. */
+function forItem(error: Error, itemIndex: number): Error {
+	const { context } = error as NodeApiError;
+	if (!context || context.itemIndex === itemIndex) return error;
+	const copy = Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as NodeApiError;
+	copy.context = { ...context, itemIndex };
+	return copy;
+}
+
 /**
  * Checks every item's identifier first (no request leaves before all pass or, with continueOnFail, before
  * bad ones became error items), asks each distinct identifier once with bounded concurrency, then answers
@@ -130,7 +139,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		},
 		emit: (answer, itemIndex) => {
 			if (!answer) return [];
-			if ('error' in answer) return [answer.error];
+			if ('error' in answer) return [forItem(answer.error, itemIndex)];
 			const input = items[itemIndex];
 			const result = readSimplify(this, itemIndex) ? pickFields(answer.result, SIMPLE_FIELDS.peppolLookup) : answer.result;
 			// Key order: the deciding fields, the input's (when kept), the rest; the lookup's values win.
