@@ -69,12 +69,8 @@ export class AccessPointIdentification implements INodeType {
 
 	methods = { listSearch: { searchRegistrations } };
 
-	/**
-	 * The only webhook is a restart webhook of a waiting execution, served by n8n's
-	 * /webhook-waiting endpoint: nothing is registered with a third party. n8n skips
-	 * restart webhooks when activating a workflow, so these are never called; they
-	 * only state that there is nothing to create or delete.
-	 */
+	// The only webhook is a restart webhook of a waiting execution (n8n's /webhook-waiting): nothing is
+	// registered with a third party, and n8n never calls these on activation; they say there is nothing to do.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {

@@ -1,9 +1,7 @@
 /**
- * Pure reading of the identification callback (contract 4.7): the service sends
- * the browser to the RedirectURL with `registrationID` and `success=true|false`
- * appended, or the provider shows an error page with `error=invalid_redirect`.
- *
- * Every outcome that is not a clean, matching `success=true` is "not identified",
+ * Pure reading of the identification callback (docs/api.md "Identification"): the service sends the
+ * browser to the RedirectURL with `registrationID` and `success=true|false` appended, or the provider
+ * shows an error page with `error=invalid_redirect`. Every outcome that is not a clean, matching `success=true` is "not identified",
  * so a malformed, ambiguous or expired callback can never read as a success.
  */
 import { isRecord } from '../shared/domain/values';
@@ -18,30 +16,22 @@ export type Reason =
 	| 'registration_mismatch'
 	| 'not_confirmed';
 
-/**
- * Where every result comes from: the user's browser, sent back to the resume URL or the
- * RedirectURL. The contract offers no API to check it, so anyone holding that URL can
- * claim success; the output says so on every item.
- */
+/** Every result is the word of the user's browser: the service offers no API to check it, so every item says so. */
 export const RESULT_SOURCE = 'browser redirect';
 
 /**
- * What re-reading the registration said about a success the browser reported:
- * - confirmed / contradicted: the read shows an identification status, and it agrees / disagrees;
- * - not shown: the read shows nothing about identification (the contract's reads show none);
- * - not checked: no success to check, or the operation has no credential (Parse Callback, Wait for Result);
- * - read failed: the registration could not be read.
+ * What re-reading the registration said about a reported success: its identification status agrees or
+ * disagrees; it shows none (the documented reads show none); no success or no credential to check with;
+ * the read failed.
  */
 export type ServiceCheck = 'confirmed' | 'contradicted' | 'not shown' | 'not checked' | 'read failed';
 
 export interface CallbackOutcome {
 	identified: boolean;
 	reason: Reason;
-	/** The registration re-read (see ServiceCheck); 'not checked' when absent. */
 	serviceCheck?: ServiceCheck;
 	/** The registration the callback names (or the one expected when it names none). */
 	registrationID?: number | string;
-	/** What the callback said, as received (for troubleshooting). */
 	reported: { registrationID?: string; success?: string; error?: string };
 	message: string;
 }
@@ -56,6 +46,11 @@ export function toRegistrationId(value: unknown): number | string | undefined {
 		if (Number.isSafeInteger(n)) return n;
 	}
 	return text;
+}
+
+/** The record without its undefined entries (and its '' entries unless keepEmpty). */
+function defined(record: Record<string, unknown>, keepEmpty = false): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined && (keepEmpty || value !== '')));
 }
 
 type Single = { value?: string; ambiguous: boolean };
@@ -94,20 +89,11 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 	const reg = single(q, 'registrationID');
 	const success = single(q, 'success');
 	const error = single(q, 'error');
-	const reported: CallbackOutcome['reported'] = {};
-	if (reg.value !== undefined) reported.registrationID = reg.value;
-	if (success.value !== undefined) reported.success = success.value;
-	if (error.value !== undefined) reported.error = error.value;
+	const reported = defined({ registrationID: reg.value, success: success.value, error: error.value }, true) as CallbackOutcome['reported'];
 	const expectedId = toRegistrationId(expected);
 	const named = toRegistrationId(reg.value);
 	const registrationID = named ?? expectedId;
-	const notIdentified = (reason: Reason, message: string): CallbackOutcome => ({
-		identified: false,
-		reason,
-		registrationID,
-		reported,
-		message,
-	});
+	const notIdentified = (reason: Reason, message: string): CallbackOutcome => ({ identified: false, reason, registrationID, reported, message });
 
 	if (error.ambiguous || error.value) {
 		if (error.value === 'invalid_redirect') {
@@ -125,9 +111,7 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 	if (flag !== 'true' && flag !== 'false') {
 		return notIdentified(
 			'invalid_callback',
-			success.value === undefined
-				? 'The callback has no success parameter.'
-				: `The callback's success parameter is "${success.value}", not true or false.`,
+			success.value === undefined ? 'The callback has no success parameter.' : `The callback's success parameter is "${success.value}", not true or false.`,
 		);
 	}
 	if (expectedId !== undefined && named !== undefined && String(named) !== String(expectedId)) {
@@ -149,7 +133,10 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 function statusWord(value: unknown): boolean | undefined {
 	if (typeof value === 'boolean') return value;
 	if (typeof value !== 'string') return undefined;
-	const word = value.trim().toLowerCase().replace(/[\s_-]/g, '');
+	const word = value
+		.trim()
+		.toLowerCase()
+		.replace(/[\s_-]/g, '');
 	if (['true', 'identified', 'verified', 'success', 'succeeded', 'completed', 'approved'].includes(word)) return true;
 	if (['false', 'notidentified', 'unverified', 'failed', 'failure', 'pending', 'rejected', 'expired', 'none'].includes(word)) return false;
 	return undefined;
@@ -158,9 +145,8 @@ function statusWord(value: unknown): boolean | undefined {
 const STATUS_FIELDS = ['identified', 'isidentified', 'identificationstatus', 'kycstatus', 'kycverified'];
 
 /**
- * What a registration read says about the identification: true or false where it shows a
- * status (Identified, IsIdentified, IdentificationStatus, KYCStatus, at the top or in
- * CompanyDetails), undefined where it shows none (the contract's reads show none).
+ * What a registration read says about the identification: true or false where it shows a status (Identified,
+ * IdentificationStatus, KYCStatus ..., at the top or in CompanyDetails), undefined where it shows none.
  */
 export function identifiedInRegistration(registration: unknown): boolean | undefined {
 	if (!isRecord(registration)) return undefined;
@@ -206,10 +192,7 @@ export function withServiceCheck(outcome: CallbackOutcome, check: ServiceCheck, 
  * when identified), so `$json.success` and `$json.identified` always agree;
  * `resultSource` and `serviceCheck` say whose word it is.
  */
-export function outcomeJson(
-	outcome: CallbackOutcome,
-	extra: { startedAt?: string; expiresAt?: string; receivedAt?: string } = {},
-): Record<string, unknown> {
+export function outcomeJson(outcome: CallbackOutcome, extra: { startedAt?: string; expiresAt?: string; receivedAt?: string } = {}): Record<string, unknown> {
 	const json: Record<string, unknown> = {
 		identified: outcome.identified,
 		success: outcome.identified,
@@ -219,11 +202,7 @@ export function outcomeJson(
 		resultSource: RESULT_SOURCE,
 		serviceCheck: outcome.serviceCheck ?? 'not checked',
 	};
-	if (extra.startedAt) json.startedAt = extra.startedAt;
-	if (extra.expiresAt) json.expiresAt = extra.expiresAt;
-	if (extra.receivedAt) json.receivedAt = extra.receivedAt;
-	json.callback = outcome.reported;
-	return json;
+	return { ...json, ...defined(extra), callback: outcome.reported };
 }
 
 /** The item a wait that timed out leaves with. */
@@ -236,9 +215,7 @@ export function expiredJson(registrationID: number | string | undefined, started
 		message:
 			'No result came back before the 5-minute identification window closed. Start a new identification (each attempt counts towards the sandbox limit of 5).',
 	};
-	if (startedAt) json.startedAt = startedAt;
-	if (expiresAt) json.expiresAt = expiresAt;
-	return json;
+	return { ...json, ...defined({ startedAt, expiresAt }) };
 }
 
 /**

@@ -1,26 +1,15 @@
 /**
- * What to do about a failed start of identification (contract 5, 7, 8), as
- * plain text on top of the transport's error. Pure, unit-tested without n8n.
+ * What to do about a failed start of identification (docs/api.md "Identification", "Errors and limits"),
+ * as plain text on top of the transport's error. Pure, unit-tested without n8n.
  */
 
-export interface StartFailure {
-	/** HTTP status, if the API answered. */
-	status?: number;
-	/** The API's own error Code (e.g. TooManyTrials). */
-	code?: string;
-	/** The API's message or description, for keyword checks. */
-	text?: string;
-}
+/** The HTTP status, the API's error Code (e.g. TooManyTrials) and its message or description. */
+type StartFailure = { status?: number; code?: string; text?: string };
 
-export interface StartContext {
-	/** The master account's PartyID sent in the PartyID header. */
-	partyId: string;
-	registrationId: string;
-}
+type HintKind = 'tooManyTrials' | 'notWhitelisted' | 'notRegistered' | 'unauthorized' | 'redirectRejected' | 'providerCode';
 
-export type HintKind = 'tooManyTrials' | 'notWhitelisted' | 'notRegistered' | 'unauthorized' | 'redirectRejected' | 'providerCode';
-
-const WHITELIST_WORDS = /whitelist|white-list|allow-?list|not (?:authori[sz]ed|allowed|permitted) (?:to|for) (?:use )?identif|identification (?:is )?not (?:enabled|allowed)/i;
+const WHITELIST_WORDS =
+	/whitelist|white-list|allow-?list|not (?:authori[sz]ed|allowed|permitted) (?:to|for) (?:use )?identif|identification (?:is )?not (?:enabled|allowed)/i;
 
 /** Which known situation a failure is, or undefined to keep the transport's generic hint. */
 export function classifyStartFailure(failure: StartFailure): HintKind | undefined {
@@ -38,8 +27,7 @@ export function classifyStartFailure(failure: StartFailure): HintKind | undefine
 }
 
 /** The description a user can act on, or undefined when nothing specific is known. */
-export function startFailureHint(failure: StartFailure, context: StartContext): string | undefined {
-	const { partyId, registrationId } = context;
+export function startFailureHint(failure: StartFailure, { partyId, registrationId }: { partyId: string; registrationId: string }): string | undefined {
 	switch (classifyStartFailure(failure)) {
 		case 'tooManyTrials':
 			return `The sandbox allows 5 identification attempts per entity, and registration ${registrationId} has used them all (each success or failure counts). Register a new sandbox entity to test again; production has no such limit.`;
@@ -50,7 +38,7 @@ export function startFailureHint(failure: StartFailure, context: StartContext): 
 		case 'unauthorized':
 			return `Registration ${registrationId} is not registered or not active under this master account, or its registration step was skipped or failed; check it with the AccessPoint Registration node (Get). Otherwise check the credential's API key and that PartyID ${partyId} is the master account, which must be whitelisted for identification (ask support, quoting PartyID ${partyId}).`;
 		case 'redirectRejected':
-			return 'The API rejected the RedirectURL. Use an absolute https:// address the user\'s browser can reach.';
+			return "The API rejected the RedirectURL. Use an absolute https:// address the user's browser can reach.";
 		case 'providerCode':
 			return 'The API did not accept the Identification Provider code. Choose the supported provider, or check the code announced by the access point.';
 		default:

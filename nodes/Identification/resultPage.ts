@@ -7,43 +7,25 @@ import type { Reason } from './callback';
 type PageKind = 'identified' | 'notIdentified' | 'expired' | 'invalidRedirect' | 'noLink';
 
 const TEXT: Record<PageKind, { title: string; body: string }> = {
-	identified: {
-		title: 'Identity confirmed',
-		body: 'Thank you. Your identity has been confirmed. You can close this window.',
-	},
+	identified: { title: 'Identity confirmed', body: 'Thank you. Your identity has been confirmed. You can close this window.' },
 	notIdentified: {
 		title: 'Identity not confirmed',
 		body: 'Your identity could not be confirmed. Please start again from the link or page you were given. You can close this window.',
 	},
-	expired: {
-		title: 'Link expired',
-		body: 'This identification link has expired. Please start again from the link or page you were given.',
-	},
-	invalidRedirect: {
-		title: 'Identity not confirmed',
-		body: 'The identity check could not return to this page. Please contact the sender of your link.',
-	},
+	expired: { title: 'Link expired', body: 'This identification link has expired. Please start again from the link or page you were given.' },
+	invalidRedirect: { title: 'Identity not confirmed', body: 'The identity check could not return to this page. Please contact the sender of your link.' },
 	noLink: {
 		title: 'Open your identification link',
 		body: 'This address only receives the result of an identity check. Open the identification link you were sent to start it.',
 	},
 };
 
-export function resultPageKind(reason: Reason): PageKind {
-	if (reason === 'identified') return 'identified';
-	if (reason === 'expired') return 'expired';
-	if (reason === 'invalid_redirect') return 'invalidRedirect';
-	return 'notIdentified';
-}
+const KIND: Partial<Record<Reason, PageKind>> = { identified: 'identified', expired: 'expired', invalid_redirect: 'invalidRedirect' };
 
-export function resultPage(reason: Reason): string {
-	return page(resultPageKind(reason));
-}
+export const resultPage = (reason: Reason): string => page(KIND[reason] ?? 'notIdentified');
 
 /** The page of a visit to the resume URL that carries no result and cannot be sent on to the provider. */
-export function noticePage(kind: 'expired' | 'noLink'): string {
-	return page(kind);
-}
+export const noticePage = (kind: 'expired' | 'noLink'): string => page(kind);
 
 function page(kind: PageKind): string {
 	const { title, body } = TEXT[kind];

@@ -1,5 +1,5 @@
 /**
- * Pure rules of an identification session (contract 4.7, 8): the redirect
+ * Pure rules of an identification session (docs/api.md "Identification"): the redirect
  * address, the provider URL in the answer, and the 5-minute window. No n8n, no HTTP.
  */
 
@@ -15,14 +15,11 @@ export const MAX_WAIT_MARGIN_SECONDS = 3600;
 /** The one identity provider supported today (its terms code, sent as IdentificationProviderTC). */
 export const DEFAULT_PROVIDER_CODE = 'itsme';
 
-/**
- * An absolute http(s) URL the user's browser can be sent to. Query and fragment
- * are kept: the service appends registrationID and success to the query.
- */
+/** An absolute http(s) URL the user's browser can be sent to; query and fragment are kept (the service appends to the query). */
 export function checkRedirectUrl(value: unknown): Check {
 	const raw = value === undefined || value === null ? '' : String(value).trim();
 	const hint =
-		'Enter an absolute web address starting with https:// (or http://), e.g. https://app.example.com/identified. The service sends the user\'s browser there and appends registrationID and success.';
+		"Enter an absolute web address starting with https:// (or http://), e.g. https://app.example.com/identified. The service sends the user's browser there and appends registrationID and success.";
 	if (!raw) return { ok: false, problem: 'is empty', hint };
 	if (/\s/.test(raw)) return { ok: false, problem: 'contains spaces', hint };
 	let url: URL;
@@ -47,15 +44,9 @@ function asUrl(value: unknown): string | undefined {
 	return /^https?:\/\//i.test(text) ? text : undefined;
 }
 
-/**
- * The provider URL from the start answer: the contract's field table names it
- * RedirectURL, a sample names it URL; both are accepted (and a bare URL string).
- */
+/** The provider URL of the start answer: documented as RedirectURL, shown as URL in a sample; both are read (and a bare URL string). */
 export function readProviderUrl(body: unknown): string | undefined {
-	if (typeof body === 'string') {
-		const trimmed = body.trim().replace(/^"|"$/g, '');
-		return asUrl(trimmed);
-	}
+	if (typeof body === 'string') return asUrl(body.trim().replace(/^"|"$/g, ''));
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
 	const record = body as Record<string, unknown>;
 	for (const name of ['RedirectURL', 'URL', 'RedirectUrl', 'Url', 'redirectURL', 'redirectUrl', 'url']) {
@@ -99,10 +90,7 @@ export function providerCode(choice: unknown, custom: unknown): Check {
 	return { ok: true, value: code };
 }
 
-/**
- * Appends registrationID and success to a URL (keeping its query and fragment),
- * the way the service does for the RedirectURL.
- */
+/** Appends registrationID and success to a URL (keeping its query and fragment), as the service does to the RedirectURL. */
 export function appendResult(url: string, registrationId: string | number | undefined, success: boolean): string {
 	const hashAt = url.indexOf('#');
 	const base = hashAt >= 0 ? url.slice(0, hashAt) : url;

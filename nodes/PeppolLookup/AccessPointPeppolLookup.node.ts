@@ -38,8 +38,7 @@ export class AccessPointPeppolLookup implements INodeType {
 				name: 'singleOutput',
 				type: 'boolean',
 				default: false,
-				description:
-					'Whether to send every result to one output instead of splitting them into Can Receive and Cannot Receive',
+				description: 'Whether to send every result to one output instead of splitting them into Can Receive and Cannot Receive',
 			},
 			{
 				displayName: 'Options',
@@ -51,7 +50,6 @@ export class AccessPointPeppolLookup implements INodeType {
 			},
 		],
 	};
-
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, [peppolLookup]);

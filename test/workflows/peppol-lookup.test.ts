@@ -24,15 +24,11 @@ function enterpriseNumber(n: number): string {
 describe('AccessPoint Peppol Lookup against the emulator', () => {
 	let h: Harness;
 
-	const lookups = (): LoggedRequest[] =>
-		(h.emulator.requests as LoggedRequest[]).filter((r) => r.path.startsWith(PATH));
+	const lookups = (): LoggedRequest[] => (h.emulator.requests as LoggedRequest[]).filter((r) => r.path.startsWith(PATH));
 	const asked = () => lookups().map((r) => decodeURIComponent(r.path.slice(PATH.length)));
 
-	const run = async (
-		parameters: IDataObject,
-		input: IDataObject[],
-		nodeOptions: Parameters<Harness['runNode']>[3] = {},
-	): Promise<HarnessResult> => await h.runNode(LOOKUP, parameters, input, nodeOptions);
+	const run = async (parameters: IDataObject, input: IDataObject[], nodeOptions: Parameters<Harness['runNode']>[3] = {}): Promise<HarnessResult> =>
+		await h.runNode(LOOKUP, parameters, input, nodeOptions);
 	const byIdentifier = { identifier: '={{ $json.id }}' };
 	const ids = (...list: string[]) => list.map((id) => ({ id }));
 
@@ -79,10 +75,7 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 				lookupIdentifier: sent,
 				network: 'custom',
 			});
-			expect((item.json.ServiceDetails as IDataObject[]).map((d) => d.DocumentIdentifierScheme)).toEqual([
-				'busdox-docid-qns',
-				'busdox-docid-qns',
-			]);
+			expect((item.json.ServiceDetails as IDataObject[]).map((d) => d.DocumentIdentifierScheme)).toEqual(['busdox-docid-qns', 'busdox-docid-qns']);
 			expect(result.output(result.nodeName!, 1)).toEqual([]);
 		});
 
@@ -208,8 +201,7 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 			}
 			try {
 				// The same identifier is written in different ways across the items.
-				const spell = (number: string, j: number) =>
-					j % 2 === 0 ? number : `${number.slice(0, 4)}.${number.slice(4, 7)}.${number.slice(7)}`;
+				const spell = (number: string, j: number) => (j % 2 === 0 ? number : `${number.slice(0, 4)}.${number.slice(4, 7)}.${number.slice(7)}`);
 				const input = Array.from({ length: 1000 }, (_, j) => ({ id: spell(distinct[(j * 37) % 100], j), j }));
 				const result = await run({ ...byIdentifier, options: { concurrency: 8 } }, input);
 				result.assertSuccess();
@@ -263,19 +255,15 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 	});
 
 	describe('rate limits and API errors', () => {
-		it(
-			'waits as Retry-After says on 429 and then answers',
-			async () => {
-				h.emulator.config.retryAfterSeconds = 0;
-				h.emulator.failNext(1, 429, { pathPrefix: PATH });
-				// The back-off would wait 30 s; only honouring "Retry-After: 0" finishes within the test's time limit.
-				const result = await run({ ...byIdentifier, options: { retryDelayMs: 600_000 } }, ids('BE0123456749', 'BE0123456749'));
-				result.assertSuccess();
-				expect(lookups().map((r) => r.status)).toEqual([429, 200]);
-				expect(result.output(result.nodeName!, 0)).toHaveLength(2);
-			},
-			10_000,
-		);
+		it('waits as Retry-After says on 429 and then answers', async () => {
+			h.emulator.config.retryAfterSeconds = 0;
+			h.emulator.failNext(1, 429, { pathPrefix: PATH });
+			// The back-off would wait 30 s; only honouring "Retry-After: 0" finishes within the test's time limit.
+			const result = await run({ ...byIdentifier, options: { retryDelayMs: 600_000 } }, ids('BE0123456749', 'BE0123456749'));
+			result.assertSuccess();
+			expect(lookups().map((r) => r.status)).toEqual([429, 200]);
+			expect(result.output(result.nodeName!, 0)).toHaveLength(2);
+		}, 10_000);
 
 		it('an API failure stops the node with a NodeApiError naming the item', async () => {
 			h.emulator.failNext(1, 500, { pathPrefix: PATH });
@@ -289,11 +277,9 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 
 		it('with continue on fail, a failed lookup becomes an error item for every item that carries it', async () => {
 			h.emulator.failNext(1, 500, { pathPrefix: `${PATH}0208` });
-			const result = await run(
-				{ ...byIdentifier, options: { maxRetries: 0 } },
-				ids('0208:0123456749', 'BE0123456749', '0208:0123456749'),
-				{ onError: 'continueRegularOutput' },
-			);
+			const result = await run({ ...byIdentifier, options: { maxRetries: 0 } }, ids('0208:0123456749', 'BE0123456749', '0208:0123456749'), {
+				onError: 'continueRegularOutput',
+			});
 			result.assertSuccess();
 			expect(lookups()).toHaveLength(2);
 			// Never on Can Receive: the failed lookups leave through Cannot Receive.
@@ -304,6 +290,19 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 				[{ item: 2 }, true],
 			]);
 			expect(cannot[0].json).toMatchObject({ httpCode: '500' });
+		});
+
+		it('with "continue (using error output)", each item carrying a failed identifier gets an error stamped with its own index', async () => {
+			h.emulator.failNext(1, 500, { pathPrefix: `${PATH}0208` });
+			const input = ids('0208:0123456749', 'BE0123456749', '0208:0123456749');
+			const result = await run({ ...byIdentifier, options: { maxRetries: 0 } }, input, { onError: 'continueErrorOutput' });
+			result.assertSuccess();
+			const failed = result.items(result.nodeName!, 2);
+			expect(failed.map((i) => [i.pairedItem, (i.error as NodeApiError | undefined)?.context.itemIndex])).toEqual([
+				[{ item: 0 }, 0],
+				[{ item: 2 }, 2],
+			]);
+			expect(failed.map((i) => i.error)).toEqual([expect.any(NodeApiError), expect.any(NodeApiError)]);
 		});
 	});
 
@@ -436,9 +435,7 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 
 		it('scheme picker errors name the field: Value for a VAT number under GLN, Scheme Code for an unknown code', async () => {
 			const gln = await run({ identifierType: 'scheme', scheme: '0088', schemeValue: 'BE0123456749' }, [{}]);
-			expect(gln.nodeError(gln.nodeName!)?.message).toBe(
-				'Item 1: "Value" BE0123456749 is a VAT number, not a GLN: a GLN cannot be derived from a VAT number',
-			);
+			expect(gln.nodeError(gln.nodeName!)?.message).toBe('Item 1: "Value" BE0123456749 is a VAT number, not a GLN: a GLN cannot be derived from a VAT number');
 			const code = await run({ identifierType: 'scheme', scheme: 'other', schemeCode: '1234', schemeValue: 'x' }, [{}]);
 			expect(code.nodeError(code.nodeName!)?.message).toBe('Item 1: "Scheme Code" 1234 uses the unknown scheme code 1234');
 			expect(lookups()).toHaveLength(0);

@@ -1,6 +1,8 @@
 /** Parameter descriptions several Identification operations share. */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { registrationIdField } from '../../shared/fields/fields';
+
 import { DEFAULT_PROVIDER_CODE, DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
 
 /** The brand writes its name in lower case; the editor's title-case convention would show "Itsme". */
@@ -31,10 +33,7 @@ export const providerFields: INodeProperties[] = [
 	},
 ];
 
-/**
- * The trust limit, shown where a result comes in. The contract offers no way to check a
- * result: whoever holds the resume URL (or your RedirectURL) can report success.
- */
+/** The trust limit, shown where a result comes in: the service offers no way to check a result (docs/api.md "Identification"). */
 export const trustNotice: INodeProperties = {
 	displayName:
 		"The result is the browser's word, not the service's: anyone holding the resume URL (or your Redirect URL) can report success. Each item says so (resultSource) and, where the registration read shows an identification status, whether it agrees (serviceCheck); a success it contradicts leaves through Not Identified.",
@@ -61,7 +60,7 @@ export const waitOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://app.example.com/identity-done',
 		description:
-			'Where the user\'s browser goes once the result is in (registrationID and success are appended). Leave empty to show a small neutral result page.',
+			"Where the user's browser goes once the result is in (registrationID and success are appended). Leave empty to show a small neutral result page.",
 	},
 	{
 		displayName: 'Extra Wait After the Window (Seconds)',
@@ -73,3 +72,10 @@ export const waitOptions: INodeProperties[] = [
 			'The provider session lasts 5 minutes from the start. The execution waits this much longer for a late redirect, then leaves through "Not Identified" with reason "expired".',
 	},
 ];
+
+export const registrationField: INodeProperties = { ...registrationIdField, description: 'The registered company entity whose authorised user is identified' };
+
+/** The Options collection of an operation. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+}

@@ -8,6 +8,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../shared/node/input';
+import { asNodeError, errorItem } from '../../shared/node/items';
 import { checkNumber, checkOptionalText, checkPartyId } from '../../shared/domain/validation';
 import { checkRedirectUrl, DEFAULT_PROVIDER_CODE, MAX_WAIT_MARGIN_SECONDS, providerCode } from '../session';
 
@@ -34,7 +35,7 @@ export function executionCustomData(ctx: IExecuteFunctions, itemIndex: number): 
 export const NOT_IDENTIFIED = 0;
 export const IDENTIFIED = 1;
 
-export interface IdentificationOptions {
+interface IdentificationOptions {
 	masterPartyId?: string;
 	resultRedirectUrl?: string;
 	waitMarginSeconds?: number;
@@ -56,7 +57,9 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): Identifi
 export function readProviderCode(ctx: IExecuteFunctions, itemIndex: number): string {
 	const choice = ctx.getNodeParameter('identificationProvider', itemIndex, DEFAULT_PROVIDER_CODE);
 	const custom =
-		choice === 'custom' ? requireValid(ctx, itemIndex, 'Provider Code', ctx.getNodeParameter('customProviderCode', itemIndex, ''), (v) => checkOptionalText(v, 100)) : '';
+		choice === 'custom'
+			? requireValid(ctx, itemIndex, 'Provider Code', ctx.getNodeParameter('customProviderCode', itemIndex, ''), (v) => checkOptionalText(v, 100))
+			: '';
 	const check = providerCode(choice, custom);
 	if (!check.ok) throw inputError(ctx, itemIndex, 'Provider Code', custom, check.problem, check.hint);
 	return check.value;
@@ -76,8 +79,7 @@ export function resumeUrl(ctx: IExecuteFunctions, itemIndex: number): string {
 	if (!check.ok) {
 		throw new NodeOperationError(ctx.getNode(), `This execution's resume URL (${String(url)}) ${check.problem}`, {
 			itemIndex,
-			description:
-				"n8n builds it from WEBHOOK_URL. Set WEBHOOK_URL to the public https address of this n8n instance so the user's browser can come back.",
+			description: "n8n builds it from WEBHOOK_URL. Set WEBHOOK_URL to the public https address of this n8n instance so the user's browser can come back.",
 		});
 	}
 	return check.value;
@@ -99,8 +101,16 @@ export function requireSingleItem(ctx: IExecuteFunctions, operationName: string)
 
 /** Both outputs of the two-output operations: [Not Identified, Identified]. */
 export function twoOutputs(notIdentified: INodeExecutionData[], identified: INodeExecutionData[]): INodeExecutionData[][] {
-	const outputs: INodeExecutionData[][] = [];
-	outputs[NOT_IDENTIFIED] = notIdentified;
-	outputs[IDENTIFIED] = identified;
-	return outputs;
+	return [notIdentified, identified];
+}
+
+/** A waiting operation runs for item 0 only; with continueOnFail its failure leaves through Not Identified. */
+export async function runOneItem(ctx: IExecuteFunctions, run: (itemIndex: number) => Promise<INodeExecutionData[][]>): Promise<INodeExecutionData[][]> {
+	try {
+		return await run(0);
+	} catch (error) {
+		const nodeError = asNodeError(ctx, error, 0);
+		if (ctx.continueOnFail()) return twoOutputs([errorItem(ctx, nodeError, 0)], []);
+		throw nodeError;
+	}
 }

@@ -42,8 +42,7 @@ export const identification: ResourceOperations = {
 		{
 			name: 'Wait for Result',
 			value: 'waitForResult',
-			description:
-				'Wait for the outcome of an identification started earlier in this execution (Start, Send Browser Back To: This Execution)',
+			description: 'Wait for the outcome of an identification started earlier in this execution (Start, Send Browser Back To: This Execution)',
 			action: 'Wait for an identification result',
 			module: waitForResult,
 		},

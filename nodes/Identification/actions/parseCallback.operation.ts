@@ -5,7 +5,7 @@ import { inputError, requireValid } from '../../shared/node/input';
 import { checkNumericId } from '../../shared/domain/validation';
 import { runBatched } from '../../shared/node/items';
 import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../callback';
-import { trustNotice } from './fields';
+import { optionsCollection, trustNotice } from './fields';
 import { IDENTIFIED, NOT_IDENTIFIED } from './identification';
 
 const properties: INodeProperties[] = [
@@ -17,26 +17,19 @@ const properties: INodeProperties[] = [
 		default: '={{ $json.query }}',
 		required: true,
 		description:
-			"The query of the request your RedirectURL received (after a Webhook node: its query field, the default). A full callback URL or a query string also works.",
+			'The query of the request your RedirectURL received (after a Webhook node: its query field, the default). A full callback URL or a query string also works.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Expected Registration ID',
-				name: 'expectedRegistrationId',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 123456',
-				description:
-					'Only accept a callback for this RegistrationID; a callback naming another registration leaves through Not Identified (reason "registration_mismatch")',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Expected Registration ID',
+			name: 'expectedRegistrationId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 123456',
+			description:
+				'Only accept a callback for this RegistrationID; a callback naming another registration leaves through Not Identified (reason "registration_mismatch")',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { operation: ['parseCallback'] } }, properties);

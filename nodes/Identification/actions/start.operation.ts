@@ -1,37 +1,28 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { registrationIdField } from '../../shared/fields/fields';
 import { readChoice, readRegistrationId, requireValid } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkRedirectUrl } from '../session';
-import { masterPartyOption, providerFields } from './fields';
+import { masterPartyOption, optionsCollection, providerFields, registrationField } from './fields';
 import { executionCustomData, readOptions, readProviderCode, requireSingleItem, resumeUrl, SESSION_KEY } from './identification';
 import { startIdentification } from './startRequest';
 
 const properties: INodeProperties[] = [
-	{
-		...registrationIdField,
-		description: 'The registered company entity whose authorised user is identified',
-	},
+	registrationField,
 	{
 		displayName: 'Send Browser Back To',
 		name: 'redirectTo',
 		type: 'options',
 		default: 'url',
-		description: 'Where the service sends the user\'s browser after the identity check (the RedirectURL)',
+		description: "Where the service sends the user's browser after the identity check (the RedirectURL)",
 		options: [
-			{
-				name: 'A URL',
-				value: 'url',
-				description: 'Your own page or Webhook node; read its query with the Parse Callback operation',
-			},
+			{ name: 'A URL', value: 'url', description: 'Your own page or Webhook node; read its query with the Parse Callback operation' },
 			{
 				name: 'This Execution',
 				value: 'thisExecution',
-				description:
-					"This execution's resume URL; a later AccessPoint Identification node with Wait for Result receives the outcome",
+				description: "This execution's resume URL; a later AccessPoint Identification node with Wait for Result receives the outcome",
 			},
 		],
 	},
@@ -42,8 +33,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. https://app.example.com/identified',
-		description:
-			"Absolute http(s) address for the user's browser after the identity check; the service appends registrationID and success",
+		description: "Absolute http(s) address for the user's browser after the identity check; the service appends registrationID and success",
 		displayOptions: { show: { redirectTo: ['url'] } },
 	},
 	{
@@ -55,14 +45,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { redirectTo: ['thisExecution'] } },
 	},
 	...providerFields,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [masterPartyOption],
-	},
+	optionsCollection([masterPartyOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { operation: ['start'] } }, properties);
@@ -92,7 +75,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			} catch (error) {
 				throw new NodeOperationError(this.getNode(), error as Error, {
 					itemIndex,
-					description: 'The session could not be recorded for Wait for Result in the execution\'s custom data.',
+					description: "The session could not be recorded for Wait for Result in the execution's custom data.",
 				});
 			}
 		}

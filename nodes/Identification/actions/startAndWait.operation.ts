@@ -1,45 +1,32 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { registrationIdField } from '../../shared/fields/fields';
 import { readRegistrationId } from '../../shared/node/input';
-import { asNodeError, errorItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
-import { masterPartyOption, providerFields, trustNotice, waitOptions } from './fields';
-import { readOptions, readProviderCode, readResultRedirectUrl, requireSingleItem, resumeUrl, twoOutputs } from './identification';
+import { masterPartyOption, optionsCollection, providerFields, registrationField, trustNotice, waitOptions } from './fields';
+import { readOptions, readProviderCode, readResultRedirectUrl, requireSingleItem, resumeUrl, runOneItem } from './identification';
 import { startIdentification } from './startRequest';
 import { waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The execution waits until the user\'s browser comes back (at most 5 minutes plus the extra wait). While it waits, this node\'s output pane and the logs show the link to the identity check; to e-mail the link or redirect a visitor to it, use Start (Send Browser Back To: This Execution) followed by Wait for Result instead.',
+			"The execution waits until the user's browser comes back (at most 5 minutes plus the extra wait). While it waits, this node's output pane and the logs show the link to the identity check; to e-mail the link or redirect a visitor to it, use Start (Send Browser Back To: This Execution) followed by Wait for Result instead.",
 		name: 'startAndWaitNotice',
 		type: 'notice',
 		default: '',
 	},
 	trustNotice,
-	{
-		...registrationIdField,
-		description: 'The registered company entity whose authorised user is identified',
-	},
+	registrationField,
 	...providerFields,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [...waitOptions, masterPartyOption],
-	},
+	optionsCollection([...waitOptions, masterPartyOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { operation: ['startAndWait'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	requireSingleItem(this, 'Start and Wait for Result');
-	const itemIndex = 0;
-	try {
+	return await runOneItem(this, async (itemIndex) => {
 		const registrationId = readRegistrationId(this, itemIndex);
 		const code = readProviderCode(this, itemIndex);
 		const options = readOptions(this, itemIndex);
@@ -51,21 +38,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			masterPartyId: options.masterPartyId,
 			marginSeconds: options.waitMarginSeconds,
 		});
-		return await waitForCallback(
-			this,
-			{
-				registrationID: session.registrationID,
-				startedAt: session.startedAt,
-				expiresAt: session.expiresAt,
-				providerUrl: session.providerUrl,
-				resultRedirectUrl,
-				waitTill: session.waitTill,
-			},
-			itemIndex,
-		);
-	} catch (error) {
-		const nodeError = asNodeError(this, error, itemIndex);
-		if (this.continueOnFail()) return twoOutputs([errorItem(this, nodeError, itemIndex)], []);
-		throw nodeError;
-	}
+		return await waitForCallback(this, { ...session, resultRedirectUrl }, itemIndex);
+	});
 }

@@ -1,5 +1,5 @@
-/** The start request (contract 4.7) and the identification-specific advice on its failures. */
-import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+/** The start request (docs/api.md "Identification") and the identification-specific advice on its failures. */
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../shared/node/router';
@@ -7,7 +7,7 @@ import { startFailureHint } from '../hints';
 import type { SessionTimes } from '../session';
 import { readProviderUrl, sessionTimes } from '../session';
 
-export interface StartedSession extends SessionTimes {
+interface StartedSession extends SessionTimes {
 	registrationID: number;
 	providerUrl: string;
 	identificationProviderTC: string;
@@ -37,7 +37,7 @@ export async function startIdentification(
 			operation: 'Start identification',
 		});
 	} catch (error) {
-		throw withStartHint(ctx, error, { partyId: client.partyId, registrationId: input.registrationId }, itemIndex);
+		throw withStartHint(error, { partyId: client.partyId, registrationId: input.registrationId });
 	}
 	const providerUrl = readProviderUrl(body);
 	if (!providerUrl) {
@@ -60,33 +60,13 @@ export async function startIdentification(
 	};
 }
 
-/**
- * Puts identification-specific advice on the transport's NodeApiError, keeping
- * its message, HTTP status and API code.
- */
-export function withStartHint(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	context: { partyId: string; registrationId: string },
-	itemIndex: number,
-): unknown {
+/** Puts identification-specific advice on the transport's NodeApiError, which keeps its message, HTTP status and API code. */
+function withStartHint(error: unknown, context: { partyId: string; registrationId: string }): unknown {
 	if (!(error instanceof NodeApiError)) return error;
-	const status = error.httpCode ? Number(error.httpCode) : undefined;
-	const code = typeof error.context.apiCode === 'string' ? error.context.apiCode : undefined;
-	const apiDescription = typeof error.context.apiDescription === 'string' ? error.context.apiDescription : undefined;
-	const hint = startFailureHint({ status, code, text: [error.message, apiDescription].filter(Boolean).join(' ') }, context);
-	if (!hint) return error;
-	const response: JsonObject = { message: error.message };
-	if (error.httpCode) response.httpCode = error.httpCode;
-	if (code) response.code = code;
-	if (apiDescription) response.apiDescription = apiDescription;
-	const wrapped = new NodeApiError(ctx.getNode(), response, {
-		message: error.message,
-		description: hint,
-		httpCode: error.httpCode ?? undefined,
-		itemIndex,
-	});
-	if (code) wrapped.context.apiCode = code;
-	if (apiDescription) wrapped.context.apiDescription = apiDescription;
-	return wrapped;
+	const { apiCode, apiDescription } = error.context;
+	const code = typeof apiCode === 'string' ? apiCode : undefined;
+	const text = [error.message, typeof apiDescription === 'string' ? apiDescription : ''].filter(Boolean).join(' ');
+	const hint = startFailureHint({ status: error.httpCode ? Number(error.httpCode) : undefined, code, text }, context);
+	if (hint) error.description = hint;
+	return error;
 }

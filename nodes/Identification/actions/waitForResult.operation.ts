@@ -1,11 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../shared/node/items';
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
-import { trustNotice, waitOptions } from './fields';
-import { executionCustomData, readOptions, readResultRedirectUrl, SESSION_KEY, twoOutputs } from './identification';
+import { optionsCollection, trustNotice, waitOptions } from './fields';
+import { executionCustomData, readOptions, readResultRedirectUrl, runOneItem, SESSION_KEY, twoOutputs } from './identification';
 import { expiredItem, waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
@@ -17,14 +16,7 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	trustNotice,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [...waitOptions],
-	},
+	optionsCollection(waitOptions),
 ];
 
 export const description = updateDisplayOptions({ show: { operation: ['waitForResult'] } }, properties);
@@ -58,23 +50,15 @@ function readRecordedSession(ctx: IExecuteFunctions, itemIndex: number): { regis
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const itemIndex = 0;
-	try {
+	return await runOneItem(this, async (itemIndex) => {
 		const options = readOptions(this, itemIndex);
 		const resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
 		const session = readRecordedSession(this, itemIndex);
-		const margin = Math.min(
-			Math.max(Number(options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) || 0, 0),
-			MAX_WAIT_MARGIN_SECONDS,
-		);
+		const margin = Math.min(Math.max(Number(options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) || 0, 0), MAX_WAIT_MARGIN_SECONDS);
 		const waitTill = new Date(Date.parse(session.expiresAt) + margin * 1000);
 		const pending = { ...session, resultRedirectUrl, waitTill };
 		// The window closed before this node was reached (e.g. a slow step in between): nothing can come back.
 		if (waitTill.getTime() <= Date.now()) return twoOutputs([expiredItem(pending, itemIndex)], []);
 		return await waitForCallback(this, pending, itemIndex);
-	} catch (error) {
-		const nodeError = asNodeError(this, error, itemIndex);
-		if (this.continueOnFail()) return twoOutputs([errorItem(this, nodeError, itemIndex)], []);
-		throw nodeError;
-	}
+	});
 }

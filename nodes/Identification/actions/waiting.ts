@@ -1,15 +1,8 @@
 /**
- * The waiting half of "Start and Wait for Result" and "Wait for Result": put
- * the execution to wait (n8n's waiting executions) and, when the user's browser
- * comes back to $execution.resumeUrl, turn the query into an outcome.
+ * The waiting half of "Start and Wait for Result" and "Wait for Result": put the execution to wait and,
+ * when the user's browser comes back to $execution.resumeUrl, turn the query into an outcome.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { CallbackOutcome } from '../callback';
 import { expiredJson, identifiedInRegistration, looksLikeCallback, outcomeJson, readCallback, withServiceCheck } from '../callback';
@@ -47,11 +40,7 @@ export function expiredItem(pending: PendingSession, itemIndex: number): INodeEx
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-export async function waitForCallback(
-	ctx: IExecuteFunctions,
-	pending: PendingSession,
-	itemIndex: number,
-): Promise<INodeExecutionData[][]> {
+export async function waitForCallback(ctx: IExecuteFunctions, pending: PendingSession, itemIndex: number): Promise<INodeExecutionData[][]> {
 	// The engine pushes this very execute-data entry back on the stack while the
 	// execution waits; its input is what a timed-out wait passes through (see expiredItem).
 	ctx.getExecuteData().data = { main: [[expiredItem(pending, itemIndex)]] };
@@ -89,9 +78,9 @@ function readPending(ctx: IWebhookFunctions): IDataObject {
 }
 
 /**
- * Anyone holding the resume URL can claim success, so a success is checked against the
- * registration where the API shows an identification status (GET registration). The
- * contract's reads show none: then the output says the result is the browser's word.
+ * Anyone holding the resume URL can claim success, so a success is checked against the registration's
+ * identification status where a read shows one; the documented reads show none (docs/api.md "Identification"),
+ * and the output then says the result is the browser's word.
  */
 async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promise<CallbackOutcome> {
 	if (!outcome.identified) return withServiceCheck(outcome, 'not checked');
@@ -136,16 +125,17 @@ function openIdentityCheck(ctx: IWebhookFunctions, pending: IDataObject): IWebho
 		res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
 		res.redirect(302, checked.value);
 	} else {
-		res.status(200).set(HTML_HEADERS).send(noticePage(checked?.ok ? 'expired' : 'noLink'));
+		res
+			.status(200)
+			.set(HTML_HEADERS)
+			.send(noticePage(checked?.ok ? 'expired' : 'noLink'));
 	}
 	return { noWebhookResponse: true };
 }
 
 /**
- * Handles the browser's GET on the resume URL: reads registrationID and success
- * from the query, re-reads the registration when it claims success, answers the
- * browser (result page, or a redirect to the chosen URL) and resumes the execution
- * on "Identified" or "Not Identified".
+ * The browser's GET on the resume URL: reads the query, re-reads the registration on a claimed success, answers
+ * the browser (result page, or a redirect to the chosen URL) and resumes on "Identified" or "Not Identified".
  */
 export async function identificationWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const pending = readPending(this);

@@ -18,27 +18,10 @@ const properties: INodeProperties[] = [
 		default: 'Peppol',
 		description: 'The e-invoicing network to activate for this registration (ExternalProvider)',
 		options: [
-			{
-				name: 'Peppol',
-				value: 'Peppol',
-				description: 'Send (and receive) over Peppol; usually Ready or Active at once',
-			},
-			{
-				name: 'SDI',
-				value: 'SDI',
-				description:
-					'Italian Sistema di Interscambio; starts Pending until the company signs a legal archiving document',
-			},
-			{
-				name: 'Chorus Pro',
-				value: 'ChorusPro',
-				description: 'French public sector network; needs the technical user key of the Chorus Pro account',
-			},
-			{
-				name: 'Other Network',
-				value: 'other',
-				description: 'Another network the access point supports: type its name and any credentials',
-			},
+			{ name: 'Peppol', value: 'Peppol', description: 'Send (and receive) over Peppol; usually Ready or Active at once' },
+			{ name: 'SDI', value: 'SDI', description: 'Italian Sistema di Interscambio; starts Pending until the company signs a legal archiving document' },
+			{ name: 'Chorus Pro', value: 'ChorusPro', description: 'French public sector network; needs the technical user key of the Chorus Pro account' },
+			{ name: 'Other Network', value: 'other', description: 'Another network the access point supports: type its name and any credentials' },
 		],
 	},
 	{
@@ -75,20 +58,8 @@ const properties: INodeProperties[] = [
 				displayName: 'Credential',
 				name: 'credential',
 				values: [
-					{
-						displayName: 'Name',
-						name: 'key',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. TechnicalUserKey',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						typeOptions: { password: true },
-						default: '',
-					},
+					{ displayName: 'Name', name: 'key', type: 'string', default: '', placeholder: 'e.g. TechnicalUserKey' },
+					{ displayName: 'Value', name: 'value', type: 'string', typeOptions: { password: true }, default: '' },
 				],
 			},
 		],
@@ -116,10 +87,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			input.credentials = this.getNodeParameter('credentials', itemIndex, {}) as IntegrationInput['credentials'];
 		}
 		const built = buildIntegrationBody(input);
-		if ('problem' in built) {
-			const { field, value, problem, hint } = built.problem;
-			throw inputError(this, itemIndex, field, value, problem, hint);
-		}
+		if ('problem' in built) throw inputError(this, itemIndex, built.problem.field, built.problem.value, built.problem.problem, built.problem.hint);
 		const client = await clients(itemIndex);
 		const response = await client.request<IDataObject>({
 			method: 'POST',

@@ -5,10 +5,36 @@ import { registrationIdField } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
 import { runPerItem } from '../../shared/node/items';
 import { checkNumericId } from '../../shared/domain/validation';
-import { integrationIdField } from './fields';
 import { readRegistrationId, requireValid } from '../../shared/node/input';
 
-const properties: INodeProperties[] = [{ ...registrationIdField }, { ...integrationIdField, description: 'The integration to remove from the registration' }];
+const properties: INodeProperties[] = [
+	{ ...registrationIdField },
+	{
+		// The picker loads the integrations of the registration chosen above (methods.ts), or takes an ID.
+		displayName: 'Integration',
+		name: 'integrationId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The integration to remove from the registration',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select an integration...',
+				typeOptions: { searchListMethod: 'searchIntegrations', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 7001',
+				validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An IntegrationID is a number' } }],
+			},
+		],
+	},
+];
 
 export const description = updateDisplayOptions({ show: { operation: ['delete'] } }, properties);
 
@@ -16,9 +42,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	return await runPerItem(this, async (itemIndex) => {
 		const registrationId = readRegistrationId(this, itemIndex);
 		const rawIntegrationId = this.getNodeParameter('integrationId', itemIndex, '', { extractValue: true }) as unknown;
-		const integrationId = requireValid(this, itemIndex, 'Integration', rawIntegrationId, (v) =>
-			checkNumericId(v, 'IntegrationID'),
-		);
+		const integrationId = requireValid(this, itemIndex, 'Integration', rawIntegrationId, (v) => checkNumericId(v, 'IntegrationID'));
 		const client = await clients(itemIndex);
 		await client.request<unknown>({
 			method: 'DELETE',

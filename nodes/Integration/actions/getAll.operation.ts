@@ -9,9 +9,7 @@ import { readRegistrationId } from '../../shared/node/input';
 import { integrationOutput } from './integrationOutput';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 
-const properties: INodeProperties[] = [
-	{ ...registrationIdField, description: 'The registered company entity whose integrations to list' },
-];
+const properties: INodeProperties[] = [{ ...registrationIdField, description: 'The registered company entity whose integrations to list' }];
 
 export const description = [
 	...updateDisplayOptions({ show: { operation: ['getAll'] } }, properties),

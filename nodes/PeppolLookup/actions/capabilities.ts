@@ -1,21 +1,14 @@
-/** What a participant-information answer (contract 2.3) means for sending invoices. Pure. */
+/** What a participant-information answer (docs/api.md "Peppol lookup and identifiers") means for sending invoices. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../shared/http/baseUrl';
-
-export interface ServiceDetail {
-	DocumentIdentifier?: string;
-	DocumentIdentifierScheme?: string;
-	Processes?: IDataObject[];
-	[key: string]: unknown;
-}
 
 /** Participant information as the lookup answers it; tolerant of missing arrays. */
 export interface ParticipantInformation {
 	Registered?: boolean | string;
 	Identifier?: string;
 	DocumentTypes?: string[] | null;
-	ServiceDetails?: ServiceDetail[] | null;
+	ServiceDetails?: Array<{ DocumentIdentifier?: string; [key: string]: unknown }> | null;
 	[key: string]: unknown;
 }
 
@@ -33,12 +26,13 @@ const BILLING_CUSTOMIZATIONS = [
 	'urn:peppol:pint:billing-1',
 ];
 
-export type DocumentKind = 'invoice' | 'creditNote';
-
 /** Invoice or credit note from a document identifier URN (with or without the busdox-docid-qns:: prefix). */
-export function documentKindOf(documentIdentifier: unknown): DocumentKind | undefined {
+export function documentKindOf(documentIdentifier: unknown): 'invoice' | 'creditNote' | undefined {
 	if (typeof documentIdentifier !== 'string') return undefined;
-	const urn = documentIdentifier.trim().replace(/^busdox-docid-qns::/i, '').toLowerCase();
+	const urn = documentIdentifier
+		.trim()
+		.replace(/^busdox-docid-qns::/i, '')
+		.toLowerCase();
 	const customization = urn.split('##')[1] ?? '';
 	if (!BILLING_CUSTOMIZATIONS.some((c) => customization.startsWith(c) || customization.includes(`#${c}`))) {
 		return undefined;
@@ -48,13 +42,9 @@ export function documentKindOf(documentIdentifier: unknown): DocumentKind | unde
 	return undefined;
 }
 
-export interface ReceiveCapabilities {
-	canReceiveInvoice: boolean;
-	canReceiveCreditNote: boolean;
-	canReceiveInvoicesAndCreditNotes: boolean;
-}
+type ReceiveCapabilities = Record<'canReceiveInvoice' | 'canReceiveCreditNote' | 'canReceiveInvoicesAndCreditNotes', boolean>;
 
-export function isRegistered(info: ParticipantInformation): boolean {
+function isRegistered(info: ParticipantInformation): boolean {
 	return info.Registered === true || String(info.Registered).toLowerCase() === 'true';
 }
 
@@ -64,12 +54,9 @@ export function receiveCapabilities(info: ParticipantInformation): ReceiveCapabi
 		return { canReceiveInvoice: false, canReceiveCreditNote: false, canReceiveInvoicesAndCreditNotes: false };
 	}
 	const labels = new Set((Array.isArray(info.DocumentTypes) ? info.DocumentTypes : []).map((t) => String(t).toLowerCase()));
-	const kinds = new Set(
-		(Array.isArray(info.ServiceDetails) ? info.ServiceDetails : []).map((d) => documentKindOf(d?.DocumentIdentifier)),
-	);
+	const kinds = new Set((Array.isArray(info.ServiceDetails) ? info.ServiceDetails : []).map((d) => documentKindOf(d?.DocumentIdentifier)));
 	const canReceiveInvoice = INVOICE_DOCUMENT_TYPES.some((t) => labels.has(t.toLowerCase())) || kinds.has('invoice');
-	const canReceiveCreditNote =
-		CREDIT_NOTE_DOCUMENT_TYPES.some((t) => labels.has(t.toLowerCase())) || kinds.has('creditNote');
+	const canReceiveCreditNote = CREDIT_NOTE_DOCUMENT_TYPES.some((t) => labels.has(t.toLowerCase())) || kinds.has('creditNote');
 	return {
 		canReceiveInvoice,
 		canReceiveCreditNote,
@@ -88,7 +75,7 @@ export function canReceive(capabilities: ReceiveCapabilities, routeOn: RouteOn =
 
 export type PeppolNetwork = 'Peppol test network' | 'Peppol production' | 'custom';
 
-/** The network the lookup asked: the sandbox address queries the Peppol test network (contract 4.8). */
+/** The network the lookup asked: the sandbox address queries the Peppol test network (docs/api.md "Peppol lookup and identifiers"). */
 export function networkFor(baseUrl: string): PeppolNetwork {
 	const url = String(baseUrl).trim().replace(/\/+$/, '').toLowerCase();
 	if (url === SANDBOX_BASE_URL.toLowerCase()) return 'Peppol test network';
@@ -100,11 +87,7 @@ export function networkFor(baseUrl: string): PeppolNetwork {
  * The output item's JSON: the deciding canReceive… fields first, then the answer as the API
  * names it (arrays never missing), then what was asked and where.
  */
-export function participantResult(
-	info: ParticipantInformation | null | undefined,
-	lookupIdentifier: string,
-	network: PeppolNetwork,
-): IDataObject {
+export function participantResult(info: ParticipantInformation | null | undefined, lookupIdentifier: string, network: PeppolNetwork): IDataObject {
 	const body: ParticipantInformation = info && typeof info === 'object' ? info : {};
 	const capabilities = receiveCapabilities(body);
 	return {

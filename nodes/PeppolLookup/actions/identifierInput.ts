@@ -2,13 +2,8 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { inputError, readChoice } from '../../shared/node/input';
-import type { IdentifierCheck, ParsedIdentifier } from '../../shared/domain/identifiers';
-import {
-	buildParticipantIdentifier,
-	COMMON_SCHEME_CODES,
-	findScheme,
-	parseParticipantIdentifier,
-} from '../../shared/domain/identifiers';
+import type { ParsedIdentifier } from '../../shared/domain/identifiers';
+import { buildParticipantIdentifier, COMMON_SCHEME_CODES, findScheme, parseParticipantIdentifier } from '../../shared/domain/identifiers';
 
 const OTHER_SCHEME = 'other';
 
@@ -19,16 +14,13 @@ function byName(a: string, b: string): number {
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The picker: the schemes of the contract and the field notes, by country, then "other". */
-export function schemeOptions(): INodePropertyOptions[] {
+/** The picker: the schemes of docs/api.md "Peppol lookup and identifiers", by name, then "other". */
+function schemeOptions(): INodePropertyOptions[] {
 	const known = COMMON_SCHEME_CODES.map((code) => {
 		const scheme = findScheme(code);
 		return { name: `${scheme?.name ?? code} (${code})`, value: code, description: scheme?.id };
 	}).sort((a, b) => byName(a.name, b.name));
-	return [
-		...known,
-		{ name: 'Other Scheme Code…', value: OTHER_SCHEME, description: 'Enter any Peppol scheme code (ICD)' },
-	];
+	return [...known, { name: 'Other Scheme Code…', value: OTHER_SCHEME, description: 'Enter any Peppol scheme code (ICD)' }];
 }
 
 const show = { operation: ['lookup'] };
@@ -45,14 +37,9 @@ export const identifierFields: INodeProperties[] = [
 			{
 				name: 'Identifier',
 				value: 'identifier',
-				description:
-					'A VAT number with country prefix, a Belgian company number, or &lt;scheme&gt;:&lt;identifier&gt;',
+				description: 'A VAT number with country prefix, a Belgian company number, or &lt;scheme&gt;:&lt;identifier&gt;',
 			},
-			{
-				name: 'Scheme and Value',
-				value: 'scheme',
-				description: 'Pick the identifier scheme from a list and enter the value',
-			},
+			{ name: 'Scheme and Value', value: 'scheme', description: 'Pick the identifier scheme from a list and enter the value' },
 		],
 	},
 	{
@@ -104,11 +91,6 @@ export const identifierFields: INodeProperties[] = [
 	},
 ];
 
-function fail(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, check: IdentifierCheck): never {
-	if (check.ok) throw new Error('fail() called with a valid identifier');
-	throw inputError(ctx, itemIndex, field, value, check.problem, check.hint);
-}
-
 /** Reads and checks one item's identifier; throws a NodeOperationError before any request. */
 export function readIdentifier(ctx: IExecuteFunctions, itemIndex: number): ParsedIdentifier {
 	const type = readChoice(ctx, itemIndex, 'identifierType', 'Identify Receiver By', ['identifier', 'scheme'], 'identifier');
@@ -118,11 +100,11 @@ export function readIdentifier(ctx: IExecuteFunctions, itemIndex: number): Parse
 		const value = ctx.getNodeParameter('schemeValue', itemIndex, '') as unknown;
 		const check = buildParticipantIdentifier(code, value);
 		if (check.ok) return check;
-		if (!check.ok && check.inScheme) fail(ctx, itemIndex, picked === OTHER_SCHEME ? 'Scheme Code' : 'Scheme', code, check);
-		fail(ctx, itemIndex, 'Value', value, check);
+		if (check.inScheme) throw inputError(ctx, itemIndex, picked === OTHER_SCHEME ? 'Scheme Code' : 'Scheme', code, check.problem, check.hint);
+		throw inputError(ctx, itemIndex, 'Value', value, check.problem, check.hint);
 	}
 	const raw = ctx.getNodeParameter('identifier', itemIndex, '') as unknown;
 	const check = parseParticipantIdentifier(raw);
 	if (check.ok) return check;
-	fail(ctx, itemIndex, 'Identifier', raw, check);
+	throw inputError(ctx, itemIndex, 'Identifier', raw, check.problem, check.hint);
 }

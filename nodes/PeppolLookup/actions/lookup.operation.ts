@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
 
 import type { ParsedIdentifier } from '../../shared/domain/identifiers';
 import type { ClientProvider } from '../../shared/node/router';
@@ -25,7 +25,6 @@ const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoic
 export const TEST_NETWORK_HINT =
 	'Looked up on the Peppol test network (sandbox credential), where far fewer receivers are registered than on Peppol production';
 
-/** Options of this operation, shown in the node's Options collection. */
 export const lookupOptions: INodeProperties[] = [
 	{
 		displayName: 'Can Receive When',
@@ -49,8 +48,7 @@ export const lookupOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: DEFAULT_CONCURRENCY,
-		description:
-			'How many different identifiers are looked up at the same time. Each distinct identifier is asked once per run, however many items carry it.',
+		description: 'How many different identifiers are looked up at the same time. Each distinct identifier is asked once per run, however many items carry it.',
 	},
 	{
 		displayName: 'Include Input Fields',
@@ -61,12 +59,6 @@ export const lookupOptions: INodeProperties[] = [
 			"Whether to keep the input item's fields (and binary data) next to the lookup result, e.g. to send the invoice on from the output. Lookup fields win on equal names.",
 	},
 ];
-
-interface LookupOptions {
-	routeOn?: RouteOn;
-	concurrency?: number;
-	includeInputFields?: boolean;
-}
 
 interface Lookup {
 	identifier: ParsedIdentifier;
@@ -79,7 +71,7 @@ type Answer = { result: IDataObject; receives: boolean } | { error: Error };
 const ROUTE_ON: readonly RouteOn[] = ['invoicesAndCreditNotes', 'invoices', 'creditNotes'];
 
 /** The run's options (item 1's values), each checked before any request: never clamped or defaulted away. */
-function readLookupOptions(ctx: IExecuteFunctions): Required<LookupOptions> {
+function readLookupOptions(ctx: IExecuteFunctions): { routeOn: RouteOn; concurrency: number; includeInputFields: boolean } {
 	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
 	const concurrency = { min: 1, max: MAX_CONCURRENCY, whole: true };
 	return {
@@ -89,11 +81,19 @@ function readLookupOptions(ctx: IExecuteFunctions): Required<LookupOptions> {
 	};
 }
 
+/** Items sharing an identifier share its failed lookup: each gets its own copy of the error, stamped with its index. */
+function forItem(error: Error, itemIndex: number): Error {
+	const { context } = error as NodeApiError;
+	if (!context || context.itemIndex === itemIndex) return error;
+	const copy = Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as NodeApiError;
+	copy.context = { ...context, itemIndex };
+	return copy;
+}
+
 /**
- * Checks every item's identifier first (no request leaves before all pass or,
- * with continueOnFail, before bad ones became error items), then asks each
- * distinct identifier once with bounded concurrency, then answers per item in
- * input order: [Can Receive, Cannot Receive], or one output.
+ * Checks every item's identifier first (no request leaves before all pass or, with continueOnFail, before
+ * bad ones became error items), asks each distinct identifier once with bounded concurrency, then answers
+ * per item in input order: [Can Receive, Cannot Receive], or one output.
  */
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -102,28 +102,24 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const continueOnFail = this.continueOnFail();
 	let asked: PeppolNetwork | undefined;
 
-	/** Each distinct identifier once, with bounded concurrency; answers by identifier key. */
+	// Answers by identifier key.
 	const lookUp = async (distinct: Lookup[]): Promise<Map<string, Answer>> => {
 		const answers = new Map<string, Answer>();
 		const firstClient = clients(distinct[0].itemIndex);
-		const outcomes = await runPool(
-			distinct.length,
-			{ concurrency: options.concurrency, stopOnError: !continueOnFail },
-			async (index) => {
-				const { identifier, itemIndex } = distinct[index];
-				const client = await firstClient;
-				const network = networkFor(client.baseUrl);
-				asked = network;
-				const body = await client.request<ParticipantInformation>({
-					method: 'GET',
-					path: `/v1/peppol/participantInformation/${encodeURIComponent(identifier.lookup)}`,
-					itemIndex,
-					operation: 'Peppol participant lookup',
-				});
-				const receives = canReceive(receiveCapabilities(body ?? {}), options.routeOn);
-				return { result: participantResult(body, identifier.lookup, network), receives };
-			},
-		);
+		const outcomes = await runPool(distinct.length, { concurrency: options.concurrency, stopOnError: !continueOnFail }, async (index) => {
+			const { identifier, itemIndex } = distinct[index];
+			const client = await firstClient;
+			const network = networkFor(client.baseUrl);
+			asked = network;
+			const body = await client.request<ParticipantInformation>({
+				method: 'GET',
+				path: `/v1/peppol/participantInformation/${encodeURIComponent(identifier.lookup)}`,
+				itemIndex,
+				operation: 'Peppol participant lookup',
+			});
+			const receives = canReceive(receiveCapabilities(body ?? {}), options.routeOn);
+			return { result: participantResult(body, identifier.lookup, network), receives };
+		});
 		outcomes.forEach((outcome, index) => {
 			const { identifier, itemIndex } = distinct[index];
 			if (outcome?.ok) answers.set(identifier.key, outcome.value);
@@ -143,7 +139,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		},
 		emit: (answer, itemIndex) => {
 			if (!answer) return [];
-			if ('error' in answer) return [answer.error];
+			if ('error' in answer) return [forItem(answer.error, itemIndex)];
 			const input = items[itemIndex];
 			const result = readSimplify(this, itemIndex) ? pickFields(answer.result, SIMPLE_FIELDS.peppolLookup) : answer.result;
 			// Key order: the deciding fields, the input's (when kept), the rest; the lookup's values win.

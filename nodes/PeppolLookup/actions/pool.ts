@@ -2,20 +2,13 @@
 
 export type PoolOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
-export interface PoolOptions {
-	/** Most tasks running at once (at least 1). */
-	concurrency: number;
-	/** Stop starting new tasks once one fails (tasks already running finish). */
-	stopOnError?: boolean;
-}
-
 /**
- * Runs worker(0..count-1) and returns the outcomes in task order. A task left
- * unstarted because of stopOnError has no outcome (undefined).
+ * Runs worker(0..count-1), at most `concurrency` (at least 1) at once, and returns the outcomes in task order.
+ * With stopOnError no task starts after one failed (running ones finish); an unstarted task has no outcome.
  */
 export async function runPool<T>(
 	count: number,
-	options: PoolOptions,
+	options: { concurrency: number; stopOnError?: boolean },
 	worker: (index: number) => Promise<T>,
 ): Promise<Array<PoolOutcome<T> | undefined>> {
 	const outcomes: Array<PoolOutcome<T> | undefined> = new Array(count).fill(undefined);

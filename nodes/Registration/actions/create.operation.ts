@@ -56,8 +56,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				{ message: 'The API answered without a RegistrationID' },
 				{
 					message: 'Create registration: the API answered without a RegistrationID',
-					description:
-						'The registration may have been created. Check with "Get Many" before retrying, to avoid a duplicate.',
+					description: 'The registration may have been created. Check with "Get Many" before retrying, to avoid a duplicate.',
 					itemIndex,
 				},
 			);

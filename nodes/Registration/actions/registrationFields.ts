@@ -1,146 +1,48 @@
-/** The parameters of Registration › Create (contract 2.1), in the form's order. */
+/** The parameters of Registration › Create (docs/api.md "Registrations"), in the form's order. */
 import type { INodeProperties } from 'n8n-workflow';
+
+/** A text field; `more` adds what differs (required, another default). */
+function text(displayName: string, name: string, placeholder: string, description?: string, more: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'string', default: '', placeholder, ...(description ? { description } : {}), ...more };
+}
+
+const required = { required: true };
 
 function addressFields(kind: string): INodeProperties[] {
 	return [
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. Acme Head Office',
-			description: `Name shown on the ${kind}`,
-		},
-		{
-			displayName: 'Street',
-			name: 'street',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. Kerkstraat',
-			description: 'Required',
-		},
-		{
-			displayName: 'Street Number',
-			name: 'streetNumber',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 12',
-		},
-		{
-			displayName: 'Box',
-			name: 'box',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. B2',
-			description: 'Box or unit number, if any',
-		},
-		{
-			displayName: 'Zipcode',
-			name: 'zipcode',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 9000',
-			description: 'Required',
-		},
-		{
-			displayName: 'City',
-			name: 'city',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. Gent',
-			description: 'Required',
-		},
-		{
-			displayName: 'Country Code',
-			name: 'countryCode',
-			type: 'string',
-			default: 'BE',
-			placeholder: 'e.g. BE',
-			description: 'Two-letter ISO 3166-1 country code (BE, NL, FR, DE, ...); required',
-		},
-		{
-			displayName: 'Phone',
-			name: 'phone',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. +32 9 123 45 67',
-			description: 'Phone number for this address, in international format',
-		},
+		text('Name', 'name', 'e.g. Acme Head Office', `Name shown on the ${kind}`),
+		text('Street', 'street', 'e.g. Kerkstraat', 'Required'),
+		text('Street Number', 'streetNumber', 'e.g. 12'),
+		text('Box', 'box', 'e.g. B2', 'Box or unit number, if any'),
+		text('Zipcode', 'zipcode', 'e.g. 9000', 'Required'),
+		text('City', 'city', 'e.g. Gent', 'Required'),
+		text('Country Code', 'countryCode', 'e.g. BE', 'Two-letter ISO 3166-1 country code (BE, NL, FR, DE, ...); required', { default: 'BE' }),
+		text('Phone', 'phone', 'e.g. +32 9 123 45 67', 'Phone number for this address, in international format'),
 	];
 }
 
 /** The Create form: company, contact, tax switches, addresses and the optional extras. */
 export const registrationFields: INodeProperties[] = [
-	{
-		displayName: 'Company Name',
-		name: 'companyName',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Acme BV',
-		description: 'Legal name of the company to register (CompanyName)',
-	},
-	{
-		displayName: 'VAT Number',
-		name: 'taxIdentifier',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. BE0123456749',
-		description:
-			'VAT number with its two-letter country prefix (TaxIdentifier). Spaces and dots are removed; Belgian numbers are checked with mod 97.',
-	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		placeholder: 'name@email.com',
-		required: true,
-		default: '',
-		description:
-			'A real e-mail address of the company. It must differ from the e-mail addresses of the other registrations of your account.',
-	},
-	{
-		displayName: 'Contact First Name',
-		name: 'contactFirstName',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Jan',
-		description: 'First name of the contact person (ContactFirstName)',
-	},
-	{
-		displayName: 'Contact Last Name',
-		name: 'contactLastName',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Peeters',
-		description: 'Last name of the contact person (ContactLastName)',
-	},
-	{
-		displayName: 'Language',
-		name: 'language',
-		type: 'string',
-		required: true,
-		default: 'NL',
-		placeholder: 'e.g. NL',
-		description: 'Two-letter ISO 639-1 language code of the company, e.g. NL, FR, EN or DE',
-	},
-	{
-		displayName: 'Tax Liable',
-		name: 'taxLiable',
-		type: 'boolean',
-		default: true,
-		description: 'Whether the company is liable for VAT (TaxLiable)',
-	},
-	{
-		displayName: 'Tax Deductible',
-		name: 'taxDeductable',
-		type: 'boolean',
-		default: true,
-		description: 'Whether the company can deduct VAT (TaxDeductable)',
-	},
+	text('Company Name', 'companyName', 'e.g. Acme BV', 'Legal name of the company to register (CompanyName)', required),
+	text(
+		'VAT Number',
+		'taxIdentifier',
+		'e.g. BE0123456749',
+		'VAT number with its two-letter country prefix (TaxIdentifier). Spaces and dots are removed; Belgian numbers are checked with mod 97.',
+		required,
+	),
+	text(
+		'Email',
+		'email',
+		'name@email.com',
+		'A real e-mail address of the company. It must differ from the e-mail addresses of the other registrations of your account.',
+		required,
+	),
+	text('Contact First Name', 'contactFirstName', 'e.g. Jan', 'First name of the contact person (ContactFirstName)', required),
+	text('Contact Last Name', 'contactLastName', 'e.g. Peeters', 'Last name of the contact person (ContactLastName)', required),
+	text('Language', 'language', 'e.g. NL', 'Two-letter ISO 639-1 language code of the company, e.g. NL, FR, EN or DE', { ...required, default: 'NL' }),
+	{ displayName: 'Tax Liable', name: 'taxLiable', type: 'boolean', default: true, description: 'Whether the company is liable for VAT (TaxLiable)' },
+	{ displayName: 'Tax Deductible', name: 'taxDeductable', type: 'boolean', default: true, description: 'Whether the company can deduct VAT (TaxDeductable)' },
 	{
 		displayName: 'Addresses',
 		name: 'addresses',
@@ -153,16 +55,8 @@ export const registrationFields: INodeProperties[] = [
 		description:
 			'Required: add the Invoice Address (Street, Zipcode, City and Country Code). Add a Delivery Address only when deliveries go to another address.',
 		options: [
-			{
-				displayName: 'Invoice Address',
-				name: 'invoiceAddress',
-				values: addressFields('invoice address'),
-			},
-			{
-				displayName: 'Delivery Address',
-				name: 'deliveryAddress',
-				values: addressFields('delivery address'),
-			},
+			{ displayName: 'Invoice Address', name: 'invoiceAddress', values: addressFields('invoice address') },
+			{ displayName: 'Delivery Address', name: 'deliveryAddress', values: addressFields('delivery address') },
 		],
 	},
 	{
@@ -189,8 +83,7 @@ export const registrationFields: INodeProperties[] = [
 								name: 'bulkInputCostUBLFastForward',
 								type: 'boolean',
 								default: false,
-								description:
-									'Whether received invoices skip the fast-input stage (only when the account also receives invoices)',
+								description: 'Whether received invoices skip the fast-input stage (only when the account also receives invoices)',
 							},
 							{
 								displayName: 'Process UBL Prepaid Amount',
@@ -203,30 +96,9 @@ export const registrationFields: INodeProperties[] = [
 					},
 				],
 			},
-			{
-				displayName: 'BIC',
-				name: 'bic',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. GEBABEBB',
-				description: 'BIC/SWIFT code of the bank (8 or 11 characters)',
-			},
-			{
-				displayName: 'Commercial Name',
-				name: 'commercialName',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Acme Shop',
-				description: 'Trading name, when it differs from the legal name',
-			},
-			{
-				displayName: 'IBAN',
-				name: 'iban',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. BE68 5390 0754 7034',
-				description: 'Bank account as IBAN; spaces are removed and the checksum is verified',
-			},
+			text('BIC', 'bic', 'e.g. GEBABEBB', 'BIC/SWIFT code of the bank (8 or 11 characters)'),
+			text('Commercial Name', 'commercialName', 'e.g. Acme Shop', 'Trading name, when it differs from the legal name'),
+			text('IBAN', 'iban', 'e.g. BE68 5390 0754 7034', 'Bank account as IBAN; spaces are removed and the checksum is verified'),
 			{
 				displayName: 'Identifiers',
 				name: 'identifiers',
@@ -240,42 +112,14 @@ export const registrationFields: INodeProperties[] = [
 						displayName: 'Identifier',
 						name: 'identifier',
 						values: [
-							{
-								displayName: 'Identifier Type',
-								name: 'identifierType',
-								type: 'string',
-								default: '',
-								placeholder: 'e.g. KBO',
-								description: 'The identifier type label (IdentifierType), e.g. the Belgian company register',
-							},
-							{
-								displayName: 'Identifier',
-								name: 'identifier',
-								type: 'string',
-								default: '',
-								placeholder: 'e.g. 0123456749',
-								description: 'The identifier value',
-							},
+							text('Identifier Type', 'identifierType', 'e.g. KBO', 'The identifier type label (IdentifierType), e.g. the Belgian company register'),
+							text('Identifier', 'identifier', 'e.g. 0123456749', 'The identifier value'),
 						],
 					},
 				],
 			},
-			{
-				displayName: 'Mobile',
-				name: 'mobile',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. +32 470 12 34 56',
-				description: 'Mobile number in international format (+ and country code)',
-			},
-			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. +32 9 123 45 67',
-				description: 'Phone number in international format (+ and country code)',
-			},
+			text('Mobile', 'mobile', 'e.g. +32 470 12 34 56', 'Mobile number in international format (+ and country code)'),
+			text('Phone', 'phone', 'e.g. +32 9 123 45 67', 'Phone number in international format (+ and country code)'),
 		],
 	},
 ];
