@@ -113,8 +113,25 @@ export const PEPPOL_SCHEMES: readonly PeppolScheme[] = [
 
 /** The schemes the contract (4.8) and the field notes name: offered first in pickers. */
 export const COMMON_SCHEME_CODES: readonly string[] = [
-	'9925', '0208', '9944', '0106', '0190', '9930', '0204', '0088', '0007', '9955',
-	'0009', '0002', '9957', '0192', '0060', '0199', '9938', '9914', '9906',
+	'9925',
+	'0208',
+	'9944',
+	'0106',
+	'0190',
+	'9930',
+	'0204',
+	'0088',
+	'0007',
+	'9955',
+	'0009',
+	'0002',
+	'9957',
+	'0192',
+	'0060',
+	'0199',
+	'9938',
+	'9914',
+	'9906',
 ];
 
 /** Withdrawn scheme codes and the code that replaced them. */
@@ -129,11 +146,46 @@ const WITHDRAWN_SCHEMES: Readonly<Record<string, string>> = {
 
 /** VAT country prefix → the Peppol VAT scheme the lookup resolves it to. */
 export const VAT_PREFIX_SCHEMES: Readonly<Record<string, string>> = {
-	AD: '9922', AL: '9923', AT: '9914', BA: '9924', BE: '9925', BG: '9926', CH: '9927', CY: '9928',
-	CZ: '9929', DE: '9930', EE: '9931', EL: '9933', ES: '9920', FR: '9957', GB: '9932', GR: '9933',
-	HR: '9934', HU: '9910', IE: '9935', IT: '9906', LI: '9936', LT: '9937', LU: '9938', LV: '9939',
-	MC: '9940', ME: '9941', MK: '9942', MT: '9943', NL: '9944', NO: '9909', PL: '9945', PT: '9946',
-	RO: '9947', RS: '9948', SE: '9955', SI: '9949', SK: '9950', SM: '9951', TR: '9952', VA: '9953',
+	AD: '9922',
+	AL: '9923',
+	AT: '9914',
+	BA: '9924',
+	BE: '9925',
+	BG: '9926',
+	CH: '9927',
+	CY: '9928',
+	CZ: '9929',
+	DE: '9930',
+	EE: '9931',
+	EL: '9933',
+	ES: '9920',
+	FR: '9957',
+	GB: '9932',
+	GR: '9933',
+	HR: '9934',
+	HU: '9910',
+	IE: '9935',
+	IT: '9906',
+	LI: '9936',
+	LT: '9937',
+	LU: '9938',
+	LV: '9939',
+	MC: '9940',
+	ME: '9941',
+	MK: '9942',
+	MT: '9943',
+	NL: '9944',
+	NO: '9909',
+	PL: '9945',
+	PT: '9946',
+	RO: '9947',
+	RS: '9948',
+	SE: '9955',
+	SI: '9949',
+	SK: '9950',
+	SM: '9951',
+	TR: '9952',
+	VA: '9953',
 };
 
 export const MAX_IDENTIFIER_VALUE_LENGTH = 130;
@@ -167,7 +219,9 @@ export function belgianCheckDigits(firstEightDigits: string): number {
  * when it is not 9 or 10 digits.
  */
 export function compactBelgianEnterpriseNumber(value: string): string | undefined {
-	const digits = String(value).replace(/[\s.\-/]/g, '').replace(/^BE/i, '');
+	const digits = String(value)
+		.replace(/[\s.\-/]/g, '')
+		.replace(/^BE/i, '');
 	if (/^\d{10}$/.test(digits)) return digits;
 	if (/^\d{9}$/.test(digits)) return `0${digits}`;
 	return undefined;
@@ -293,7 +347,6 @@ interface SchemeValue {
 
 type SchemeValidator = (value: SchemeValue) => ValueCheck;
 
-
 /** VAT prefixes that are not ISO country codes: Greece (EL) and Northern Ireland (XI). */
 const EXTRA_VAT_PREFIXES = new Set(['EL', 'XI']);
 
@@ -318,7 +371,13 @@ const VAT_RULES: Readonly<Record<string, VatRule>> = {
 	BG: { pattern: /^\d{9,10}$/, example: 'BG123456789' },
 	CY: { pattern: /^\d{8}[A-Z]$/, example: 'CY12345678X' },
 	CZ: { pattern: /^\d{8,10}$/, example: 'CZ12345678' },
-	DE: { pattern: /^\d{9}$/, example: 'DE123456789', label: 'German VAT number', shape: '9 digits', hint: 'A German VAT number (USt-IdNr.) looks like DE123456789.' },
+	DE: {
+		pattern: /^\d{9}$/,
+		example: 'DE123456789',
+		label: 'German VAT number',
+		shape: '9 digits',
+		hint: 'A German VAT number (USt-IdNr.) looks like DE123456789.',
+	},
 	DK: { pattern: /^\d{8}$/, example: 'DK12345678' },
 	EE: { pattern: /^\d{9}$/, example: 'EE123456789' },
 	EL: { pattern: /^\d{9}$/, example: 'EL123456789' },
@@ -519,10 +578,7 @@ function schemeCodeProblem(code: string): IdentifierProblem | undefined {
 	}
 	const replacement = WITHDRAWN_SCHEMES[code];
 	if (replacement) {
-		return wrong(
-			`uses the withdrawn scheme ${code}`,
-			`Peppol replaced it with ${describeScheme(replacement)}; use ${replacement}:<identifier>.`,
-		);
+		return wrong(`uses the withdrawn scheme ${code}`, `Peppol replaced it with ${describeScheme(replacement)}; use ${replacement}:<identifier>.`);
 	}
 	if (!isKnownSchemeCode(code)) {
 		return wrong(
@@ -558,7 +614,9 @@ export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 	if (input === undefined || input === null) return problem('is empty');
 	const kind = nonTextKind(input);
 	if (kind) return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.vatNumber }}.');
-	const text = String(input).trim().replace(/^iso6523-actorid-upis::/i, '');
+	const text = String(input)
+		.trim()
+		.replace(/^iso6523-actorid-upis::/i, '');
 	if (!text) return problem('is empty');
 
 	const schemeForm = /^([^:]*?)\s*:\s*([\s\S]*)$/.exec(text);

@@ -23,7 +23,16 @@ export const INBOX_WINDOW = 10;
 /** Entries of one answer read at most: a server sending more than it documents is not read to the end. */
 const MAX_ENTRIES = 100;
 /** The fields of an inbox item as published, passed on by Get Document, Confirm and Refuse. */
-export const ITEM_FIELDS = ['InboxItemID', 'SenderPeppolID', 'SenderCompanyID', 'PeppolDocumentType', 'ReceiverPeppolID', 'ReceiverCompanyID', 'CreationDate', 'PeppolFileID'];
+export const ITEM_FIELDS = [
+	'InboxItemID',
+	'SenderPeppolID',
+	'SenderCompanyID',
+	'PeppolDocumentType',
+	'ReceiverPeppolID',
+	'ReceiverCompanyID',
+	'CreationDate',
+	'PeppolFileID',
+];
 
 /** OpenPEPPOL OPStatusReason codes: the RefusalReason values (the OpenAPI's default is OTH), by name. */
 export const REFUSAL_REASONS = ['NON', 'REF', 'LEG', 'REC', 'QUA', 'DEL', 'PRI', 'QTY', 'ITM', 'PAY', 'UNR', 'FIN', 'PPD', 'OTH']
@@ -65,13 +74,22 @@ export async function listInbox(ctx: FileContext, client: ApiClient, itemIndex?:
 	const read = readInboxList(body);
 	if (read.problem) {
 		const message = `${operation}: ${read.problem}`;
-		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description: 'Retry; if it persists, check the Base URL points at the API.', itemIndex });
+		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+			message,
+			description: 'Retry; if it persists, check the Base URL points at the API.',
+			itemIndex,
+		});
 	}
 	return read;
 }
 
 /** Confirms (no body) or refuses (`{RefusalReason}`) one item: it leaves the queue. */
-export async function settleItem(client: ApiClient, id: string, action: 'confirm' | 'refuse', options: { itemIndex?: number; reason?: string } = {}): Promise<void> {
+export async function settleItem(
+	client: ApiClient,
+	id: string,
+	action: 'confirm' | 'refuse',
+	options: { itemIndex?: number; reason?: string } = {},
+): Promise<void> {
 	await client.request({
 		method: 'POST',
 		path: `${INBOX_PATH}/${encodeURIComponent(id)}/${action}`,

@@ -44,12 +44,30 @@ export const MLR_CODES: Record<string, string> = {
 };
 /** OPStatusReason (why), OPStatusAction (what to do) and the MLR status reasons. */
 export const REASON_CODES: Record<string, string> = {
-	NON: 'No issue', REF: 'References incorrect', LEG: 'Legal information incorrect', REC: 'Receiver unknown',
-	QUA: 'Item quality insufficient', DEL: 'Delivery issues', PRI: 'Prices incorrect', QTY: 'Quantity incorrect',
-	ITM: 'Items incorrect', PAY: 'Payment terms incorrect', UNR: 'Not recognized', FIN: 'Finance terms incorrect',
-	PPD: 'Partially paid', OTH: 'Other', NOA: 'No action required', PIN: 'Provide information',
-	NIN: 'Issue a new invoice', CNF: 'Credit fully', CNP: 'Credit partially', CNA: 'Credit the amount',
-	BV: 'Business rule violation (fatal)', BW: 'Business rule violation (warning)', FD: 'Failure of delivery', SV: 'Syntax violation',
+	NON: 'No issue',
+	REF: 'References incorrect',
+	LEG: 'Legal information incorrect',
+	REC: 'Receiver unknown',
+	QUA: 'Item quality insufficient',
+	DEL: 'Delivery issues',
+	PRI: 'Prices incorrect',
+	QTY: 'Quantity incorrect',
+	ITM: 'Items incorrect',
+	PAY: 'Payment terms incorrect',
+	UNR: 'Not recognized',
+	FIN: 'Finance terms incorrect',
+	PPD: 'Partially paid',
+	OTH: 'Other',
+	NOA: 'No action required',
+	PIN: 'Provide information',
+	NIN: 'Issue a new invoice',
+	CNF: 'Credit fully',
+	CNP: 'Credit partially',
+	CNA: 'Credit the amount',
+	BV: 'Business rule violation (fatal)',
+	BW: 'Business rule violation (warning)',
+	FD: 'Failure of delivery',
+	SV: 'Syntax violation',
 };
 
 export type DocumentKind = 'Invoice' | 'CreditNote' | 'IMR' | 'MLR' | 'Other';
@@ -102,7 +120,11 @@ interface Collected {
 }
 
 const isUbl = (name: XmlName) => name.ns === CBC || name.ns === CAC;
-const first = (c: Collected, path: string) => c.texts.get(path)?.find((t) => t.trim() !== '')?.trim();
+const first = (c: Collected, path: string) =>
+	c.texts
+		.get(path)
+		?.find((t) => t.trim() !== '')
+		?.trim();
 
 /** The endpoint as "scheme:value" (the form the inbox's SenderPeppolID uses). */
 function endpoint(c: Collected, path: string): string | undefined {
@@ -115,7 +137,10 @@ function endpoint(c: Collected, path: string): string | undefined {
 function readInvoice(c: Collected): IDataObject {
 	const out: IDataObject = {};
 	for (const [field, paths] of Object.entries(INVOICE_FIELDS)) {
-		const value = paths.split('|').map((p) => (field === 'SupplierEndpointID' ? endpoint(c, p) : first(c, p))).find(Boolean);
+		const value = paths
+			.split('|')
+			.map((p) => (field === 'SupplierEndpointID' ? endpoint(c, p) : first(c, p)))
+			.find(Boolean);
 		if (value !== undefined) out[field] = value;
 	}
 	if (out.SupplierName === undefined) {
@@ -159,7 +184,12 @@ function readResponse(c: Collected, kind: 'IMR' | 'MLR'): IDataObject {
 		ResponseID: first(c, 'ID'),
 		IssueDate: first(c, 'IssueDate'),
 		EffectiveDate: first(c, 'DocumentResponse/Response/EffectiveDate'),
-		Note: c.texts.get('Note')?.map((t) => t.trim()).filter(Boolean).join('\n') || undefined,
+		Note:
+			c.texts
+				.get('Note')
+				?.map((t) => t.trim())
+				.filter(Boolean)
+				.join('\n') || undefined,
 		FromEndpointID: endpoint(c, 'SenderParty/EndpointID'),
 		FromName: first(c, 'SenderParty/PartyLegalEntity/RegistrationName'),
 		ToEndpointID: endpoint(c, 'ReceiverParty/EndpointID'),
@@ -196,7 +226,10 @@ const WANTED = new Set([
  * Reads a received document: envelope, kind and fields. `hint` is the inbox item's
  * PeppolDocumentType, used when the document does not say whether it is an IMR or an MLR.
  */
-export function readDocument(bytes: Uint8Array, options: { maxChars: number; hint?: unknown }): { ok: true; doc: ReadDocument } | { ok: false; problem: string } {
+export function readDocument(
+	bytes: Uint8Array,
+	options: { maxChars: number; hint?: unknown },
+): { ok: true; doc: ReadDocument } | { ok: false; problem: string } {
 	const decoded = decodeXml(bytes);
 	if ('problem' in decoded) return { ok: false, problem: decoded.problem };
 	const { text } = decoded;
@@ -307,11 +340,19 @@ export function checkSendableUbl(bytes: Uint8Array, maxChars: number): { ok: tru
 	if (!read.ok) return { ...read, hint };
 	const { doc } = read;
 	if (doc.envelope) {
-		return { ok: false, problem: 'is wrapped in a Peppol envelope (SBDH)', hint: 'Send the Invoice or CreditNote inside it: the service adds the envelope itself.' };
+		return {
+			ok: false,
+			problem: 'is wrapped in a Peppol envelope (SBDH)',
+			hint: 'Send the Invoice or CreditNote inside it: the service adds the envelope itself.',
+		};
 	}
 	if (doc.kind !== 'Invoice' && doc.kind !== 'CreditNote') {
 		const shown = `${doc.root.local}${doc.root.ns ? ` in namespace ${doc.root.ns.slice(0, 80)}` : ' without a namespace'}`;
-		return { ok: false, problem: `has the root element ${shown}, not a UBL Invoice or CreditNote`, hint: `${hint} Its root must be Invoice in ${UBL_ROOTS.Invoice} or CreditNote in ${UBL_ROOTS.CreditNote}.` };
+		return {
+			ok: false,
+			problem: `has the root element ${shown}, not a UBL Invoice or CreditNote`,
+			hint: `${hint} Its root must be Invoice in ${UBL_ROOTS.Invoice} or CreditNote in ${UBL_ROOTS.CreditNote}.`,
+		};
 	}
 	const number = typeof doc.invoice?.Number === 'string' ? doc.invoice.Number : undefined;
 	return { ok: true, ubl: { xml: doc.unwrapped, kind: doc.kind, ...(number ? { number } : {}) } };

@@ -30,7 +30,6 @@ export interface FieldProblem {
 const ok = (value: string): Check => ({ ok: true, value });
 const fail = (problem: string, hint: string): Check => ({ ok: false, problem, hint });
 
-
 /** ISO 639-1 two-letter language codes. */
 const LANGUAGE_CODES = new Set(
 	(
@@ -45,14 +44,94 @@ const LANGUAGE_CODES = new Set(
 
 /** IBAN lengths per country (SWIFT IBAN registry). Unlisted countries get the generic 15–34 check. */
 const IBAN_LENGTHS: Record<string, number> = {
-	AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BI: 27, BR: 29, BY: 28,
-	CH: 21, CR: 22, CY: 28, CZ: 24, DE: 22, DJ: 27, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18,
-	FK: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22,
-	IL: 23, IQ: 23, IS: 26, IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20, LU: 20,
-	LV: 21, LY: 25, MC: 27, MD: 24, ME: 22, MK: 19, MN: 20, MR: 27, MT: 31, MU: 30, NI: 28, NL: 18,
-	NO: 15, OM: 23, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, RU: 33, SA: 24, SC: 31,
-	SD: 18, SE: 24, SI: 19, SK: 24, SM: 27, SO: 23, ST: 25, SV: 28, TL: 23, TN: 24, TR: 26, UA: 29,
-	VA: 22, VG: 24, XK: 20, YE: 30,
+	AD: 24,
+	AE: 23,
+	AL: 28,
+	AT: 20,
+	AZ: 28,
+	BA: 20,
+	BE: 16,
+	BG: 22,
+	BH: 22,
+	BI: 27,
+	BR: 29,
+	BY: 28,
+	CH: 21,
+	CR: 22,
+	CY: 28,
+	CZ: 24,
+	DE: 22,
+	DJ: 27,
+	DK: 18,
+	DO: 28,
+	EE: 20,
+	EG: 29,
+	ES: 24,
+	FI: 18,
+	FK: 18,
+	FO: 18,
+	FR: 27,
+	GB: 22,
+	GE: 22,
+	GI: 23,
+	GL: 18,
+	GR: 27,
+	GT: 28,
+	HR: 21,
+	HU: 28,
+	IE: 22,
+	IL: 23,
+	IQ: 23,
+	IS: 26,
+	IT: 27,
+	JO: 30,
+	KW: 30,
+	KZ: 20,
+	LB: 28,
+	LC: 32,
+	LI: 21,
+	LT: 20,
+	LU: 20,
+	LV: 21,
+	LY: 25,
+	MC: 27,
+	MD: 24,
+	ME: 22,
+	MK: 19,
+	MN: 20,
+	MR: 27,
+	MT: 31,
+	MU: 30,
+	NI: 28,
+	NL: 18,
+	NO: 15,
+	OM: 23,
+	PK: 24,
+	PL: 28,
+	PS: 29,
+	PT: 25,
+	QA: 29,
+	RO: 24,
+	RS: 22,
+	RU: 33,
+	SA: 24,
+	SC: 31,
+	SD: 18,
+	SE: 24,
+	SI: 19,
+	SK: 24,
+	SM: 27,
+	SO: 23,
+	ST: 25,
+	SV: 28,
+	TL: 23,
+	TN: 24,
+	TR: 26,
+	UA: 29,
+	VA: 22,
+	VG: 24,
+	XK: 20,
+	YE: 30,
 };
 
 const ADDRESS_TYPES = ['InvoiceAddress', 'DeliveryAddress'] as const;
@@ -71,7 +150,7 @@ export function showValue(value: unknown): string {
 	if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return '(empty)';
 	const text = typeof value === 'object' ? jsonText(value) : String(value);
 	// Control characters are shown escaped: a line break in a value must not break the message.
-	const escape = (c: string) => (c < ' ' && c !== '\t') || c === '\u007f' ? JSON.stringify(c).slice(1, -1) : c;
+	const escape = (c: string) => ((c < ' ' && c !== '\t') || c === '\u007f' ? JSON.stringify(c).slice(1, -1) : c);
 	const trimmed = Array.from(text.trimStart().slice(0, 200), escape).join('').trim();
 	if (!trimmed) return '(empty)';
 	return trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed;
@@ -236,10 +315,12 @@ export function checkAddressType(value: unknown): Check {
 
 /** A positive whole number given as number or text (RegistrationID, IntegrationID). */
 export function checkNumericId(value: unknown, what: string): Check {
-	if (nonTextKind(value)) return fail(`is ${nonTextKind(value)}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
+	if (nonTextKind(value))
+		return fail(`is ${nonTextKind(value)}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
 	const raw = typeof value === 'number' ? String(value) : text(value).replace(/^#/, '');
 	if (!raw) return fail('is empty', `Select or enter the ${what}.`);
-	if (!/^\d+$/.test(raw) || /^0+$/.test(raw)) return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number, e.g. 123456.`);
+	if (!/^\d+$/.test(raw) || /^0+$/.test(raw))
+		return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number, e.g. 123456.`);
 	return ok(raw.replace(/^0+/, ''));
 }
 
@@ -249,7 +330,8 @@ export function checkText(value: unknown, max = 255): Check {
 	if (wrong) return wrong;
 	const raw = text(value);
 	if (!raw) return fail('is empty', 'Enter a value.');
-	if (raw.length > max) return fail(`is too long (${raw.length} characters; at most ${max})`, 'Shorten the value, or check that the field holds what you meant to map.');
+	if (raw.length > max)
+		return fail(`is too long (${raw.length} characters; at most ${max})`, 'Shorten the value, or check that the field holds what you meant to map.');
 	return ok(raw);
 }
 
@@ -285,11 +367,7 @@ export interface NumberRange {
  */
 export function checkNumber(value: unknown, range: NumberRange): Check<number> {
 	const inRange =
-		typeof value === 'number' &&
-		Number.isFinite(value) &&
-		value >= range.min &&
-		value <= (range.max ?? Infinity) &&
-		(!range.whole || Number.isInteger(value));
+		typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= (range.max ?? Infinity) && (!range.whole || Number.isInteger(value));
 	if (inRange) return { ok: true, value };
 	const what = range.whole ? 'a whole number' : 'a number';
 	const span = range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;

@@ -146,7 +146,8 @@ class Scanner {
 			this.i = lt;
 			if (s.startsWith('<!--', lt)) this.comment();
 			else if (s.startsWith('<![CDATA[', lt)) this.cdata();
-			else if (s.startsWith('<!', lt)) throw new XmlError(s.startsWith('<!DOCTYPE', lt) ? 'a DOCTYPE (DTDs are not read; UBL documents have none)' : 'an unknown <! declaration', lt);
+			else if (s.startsWith('<!', lt))
+				throw new XmlError(s.startsWith('<!DOCTYPE', lt) ? 'a DOCTYPE (DTDs are not read; UBL documents have none)' : 'an unknown <! declaration', lt);
 			else if (s.startsWith('<?', lt)) this.instruction();
 			else if (s.startsWith('</', lt)) this.endTag();
 			else this.startTag();
@@ -200,7 +201,8 @@ class Scanner {
 	private text(from: number, to: number): void {
 		const raw = this.s.slice(from, to);
 		if (!this.stack.length) {
-			if (/[^ \t\r\n]/.test(raw)) throw new XmlError(this.root ? 'text after the root element' : 'text before the root element', from + raw.search(/[^ \t\r\n]/));
+			if (/[^ \t\r\n]/.test(raw))
+				throw new XmlError(this.root ? 'text after the root element' : 'text before the root element', from + raw.search(/[^ \t\r\n]/));
 			return;
 		}
 		const cdataEnd = raw.indexOf(']]>');
@@ -291,7 +293,8 @@ class Scanner {
 		}
 		const resolveName = (name: string, isElement: boolean): XmlName => {
 			const colon = name.indexOf(':');
-			if (colon !== name.lastIndexOf(':') || colon === 0 || colon === name.length - 1) throw new XmlError(`the name ${name} is not a valid qualified name`, start);
+			if (colon !== name.lastIndexOf(':') || colon === 0 || colon === name.length - 1)
+				throw new XmlError(`the name ${name} is not a valid qualified name`, start);
 			if (colon < 0) return { ns: isElement ? (scope.get('') ?? '') : '', local: name };
 			const prefix = name.slice(0, colon);
 			const ns = scope.get(prefix);

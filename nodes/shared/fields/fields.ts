@@ -71,8 +71,7 @@ export const actForPartyOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.RegistrationID }}',
-	description:
-		"PartyID to act for instead of the credential's Party ID, e.g. a registered entity's ID. Leave empty to use the credential.",
+	description: "PartyID to act for instead of the credential's Party ID, e.g. a registered entity's ID. Leave empty to use the credential.",
 };
 
 /**

@@ -46,10 +46,7 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
  * The item loop every per-item operation uses: one call per input item, outputs
  * paired with their item, and continueOnFail turning a failure into an error item.
  */
-export async function runPerItem(
-	ctx: IExecuteFunctions,
-	handler: (itemIndex: number) => Promise<ItemResult>,
-): Promise<INodeExecutionData[]> {
+export async function runPerItem(ctx: IExecuteFunctions, handler: (itemIndex: number) => Promise<ItemResult>): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

@@ -2,12 +2,7 @@
  * The one router of every action node. Each resource lists its operations once (its
  * `actions/…/index.ts`); the node's description and the router both read that list.
  */
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readRetryPolicy } from '../fields/fields';

@@ -174,9 +174,7 @@ export function tryFormatLiteral(value: unknown, type: ODataType): { literal: st
 					const fixed = value.toFixed(20).replace(/\.?0+$/, '');
 					if (/^-?\d+(\.\d+)?$/.test(fixed)) return { literal: fixed };
 				}
-				return fail(
-					`"${String(value).slice(0, 60)}" is not a number (use digits with an optional "." for decimals, e.g. 12.5)`,
-				);
+				return fail(`"${String(value).slice(0, 60)}" is not a number (use digits with an optional "." for decimals, e.g. 12.5)`);
 			}
 			return { literal: text.replace(/^(-?)0+(?=\d)/, '$1') };
 		}

@@ -79,7 +79,6 @@ export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 /** Operators as the dropdown offers them; isEmpty / isNotEmpty compare with null. */
 export type BuilderOperator = ComparisonOperator | 'isEmpty' | 'isNotEmpty';
 
-
 /** One condition as the fixed collection stores it. */
 export interface ConditionParameter {
 	field?: string;
@@ -159,9 +158,7 @@ export function enumeratedValueNotes(collection: unknown, resource: QueryResourc
 		const shown = JSON.stringify(entry.value ?? '');
 		const spelled = canonicalValue(spec.values, entry.value);
 		if (spelled === undefined) {
-			notes.unknown.push(
-				`${spec.name} ${shown} is not one of the API's values (${spec.values.join(', ')}); it was sent as given and may match nothing`,
-			);
+			notes.unknown.push(`${spec.name} ${shown} is not one of the API's values (${spec.values.join(', ')}); it was sent as given and may match nothing`);
 		} else if (spelled !== entry.value) {
 			notes.respelled.push(`${spec.name} ${shown} was sent as '${spelled}', the API's spelling`);
 		}
