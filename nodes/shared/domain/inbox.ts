@@ -23,16 +23,7 @@ export const INBOX_WINDOW = 10;
 /** Entries of one answer read at most: a server sending more than it documents is not read to the end. */
 const MAX_ENTRIES = 100;
 /** The fields of an inbox item as published, passed on by Get Document, Confirm and Refuse. */
-export const ITEM_FIELDS = [
-	'InboxItemID',
-	'SenderPeppolID',
-	'SenderCompanyID',
-	'PeppolDocumentType',
-	'ReceiverPeppolID',
-	'ReceiverCompanyID',
-	'CreationDate',
-	'PeppolFileID',
-];
+const ITEM_FIELDS = 'InboxItemID SenderPeppolID SenderCompanyID PeppolDocumentType ReceiverPeppolID ReceiverCompanyID CreationDate PeppolFileID'.split(' ');
 
 /** OpenPEPPOL OPStatusReason codes: the RefusalReason values (the OpenAPI's default is OTH), by name. */
 export const REFUSAL_REASONS = ['NON', 'REF', 'LEG', 'REC', 'QUA', 'DEL', 'PRI', 'QTY', 'ITM', 'PAY', 'UNR', 'FIN', 'PPD', 'OTH']

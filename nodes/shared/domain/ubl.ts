@@ -26,49 +26,24 @@ const CBC = `${UBL}CommonBasicComponents-2`;
 const CAC = `${UBL}CommonAggregateComponents-2`;
 const SBDH = 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader';
 
+/** "CODE meaning; CODE meaning" → { CODE: meaning }. */
+function codes(table: string): Record<string, string> {
+	return Object.fromEntries(table.split(/;\s*/).map((entry) => [entry.slice(0, entry.indexOf(' ')), entry.slice(entry.indexOf(' ') + 1)]));
+}
+
 /** UNCL4343 codes of a Peppol Invoice Response. */
-export const IMR_CODES: Record<string, string> = {
-	AB: 'Acknowledged: the invoice was received',
-	IP: 'In process',
-	UQ: 'Under query: the customer has a question before going on',
-	CA: 'Conditionally accepted',
-	RE: 'Rejected: the customer refused the invoice',
-	AP: 'Accepted',
-	PD: 'Paid',
-};
+export const IMR_CODES = codes(`AB Acknowledged: the invoice was received; IP In process; UQ Under query: the customer has a question before going on;
+	CA Conditionally accepted; RE Rejected: the customer refused the invoice; AP Accepted; PD Paid`);
 /** UNCL4343 codes of a Peppol Message Level Response. */
-export const MLR_CODES: Record<string, string> = {
-	AB: 'Acknowledged: the message was received',
-	AP: 'Accepted: the message was delivered',
-	RE: 'Rejected: the message failed (not delivered or not valid)',
-};
+export const MLR_CODES = codes(
+	'AB Acknowledged: the message was received; AP Accepted: the message was delivered; RE Rejected: the message failed (not delivered or not valid)',
+);
 /** OPStatusReason (why), OPStatusAction (what to do) and the MLR status reasons. */
-export const REASON_CODES: Record<string, string> = {
-	NON: 'No issue',
-	REF: 'References incorrect',
-	LEG: 'Legal information incorrect',
-	REC: 'Receiver unknown',
-	QUA: 'Item quality insufficient',
-	DEL: 'Delivery issues',
-	PRI: 'Prices incorrect',
-	QTY: 'Quantity incorrect',
-	ITM: 'Items incorrect',
-	PAY: 'Payment terms incorrect',
-	UNR: 'Not recognized',
-	FIN: 'Finance terms incorrect',
-	PPD: 'Partially paid',
-	OTH: 'Other',
-	NOA: 'No action required',
-	PIN: 'Provide information',
-	NIN: 'Issue a new invoice',
-	CNF: 'Credit fully',
-	CNP: 'Credit partially',
-	CNA: 'Credit the amount',
-	BV: 'Business rule violation (fatal)',
-	BW: 'Business rule violation (warning)',
-	FD: 'Failure of delivery',
-	SV: 'Syntax violation',
-};
+export const REASON_CODES = codes(`NON No issue; REF References incorrect; LEG Legal information incorrect; REC Receiver unknown; QUA Item quality insufficient;
+	DEL Delivery issues; PRI Prices incorrect; QTY Quantity incorrect; ITM Items incorrect; PAY Payment terms incorrect; UNR Not recognized;
+	FIN Finance terms incorrect; PPD Partially paid; OTH Other; NOA No action required; PIN Provide information; NIN Issue a new invoice;
+	CNF Credit fully; CNP Credit partially; CNA Credit the amount; BV Business rule violation (fatal); BW Business rule violation (warning);
+	FD Failure of delivery; SV Syntax violation`);
 
 export type DocumentKind = 'Invoice' | 'CreditNote' | 'IMR' | 'MLR' | 'Other';
 
