@@ -84,25 +84,16 @@ export function describeScheme(code: string): string {
 	return scheme ? `${code} (${scheme.name})` : code;
 }
 
-// ---- checksums ----------------------------------------------------------
-
 /** Check digits of a Belgian enterprise number: 97 - (first 8 digits mod 97). */
 export function belgianCheckDigits(firstEightDigits: string): number {
 	return 97 - (Number(firstEightDigits) % 97);
 }
 
-/**
- * Brings "0403.170.701", "403 170 701" or "BE0403170701" to the 10 digits of a
- * Belgian enterprise number (old 9-digit numbers take a leading 0); undefined
- * when it is not 9 or 10 digits.
- */
+/** "0403.170.701", "403 170 701" or "BE0403170701" as 10 digits (an old 9-digit number takes a leading 0); undefined for others. */
 export function compactBelgianEnterpriseNumber(value: string): string | undefined {
-	const digits = String(value)
-		.replace(/[\s.\-/]/g, '')
-		.replace(/^BE/i, '');
-	if (/^\d{10}$/.test(digits)) return digits;
-	if (/^\d{9}$/.test(digits)) return `0${digits}`;
-	return undefined;
+	const compact = String(value).replace(/[\s.\-/]/g, '');
+	const digits = compact.replace(/^BE/i, '');
+	return /^\d{9,10}$/.test(digits) ? digits.padStart(10, '0') : undefined;
 }
 
 /** 10 digits (or 9 old-style), first digit 0 or 1, last two digits = 97 - (first eight mod 97). */
@@ -115,9 +106,7 @@ export function isValidBelgianEnterpriseNumber(value: string): boolean {
 /** GS1 check digit for the digits before it (weights 3,1,3,... from the right). */
 export function gs1CheckDigit(digitsWithoutCheck: string): number {
 	let sum = 0;
-	for (let i = digitsWithoutCheck.length - 1, weight = 3; i >= 0; i--, weight = 4 - weight) {
-		sum += Number(digitsWithoutCheck[i]) * weight;
-	}
+	for (let i = digitsWithoutCheck.length - 1, weight = 3; i >= 0; i--, weight = 4 - weight) sum += Number(digitsWithoutCheck[i]) * weight;
 	return (10 - (sum % 10)) % 10;
 }
 
@@ -149,8 +138,6 @@ export function looksLikeVatNumber(value: string): boolean {
 	const compact = String(value).replace(/[\s.-]/g, '');
 	return /^[A-Za-z]{2}[A-Za-z0-9+*]{2,13}$/.test(compact) && /\d/.test(compact);
 }
-
-// ---- parsing --------------------------------------------------------------
 
 export type IdentifierForm = 'vat' | 'enterprise' | 'scheme';
 
@@ -205,9 +192,7 @@ function checkBelgianEnterprise(raw: string, vatPrefix: boolean): ValueCheck {
 	const label = vatPrefix ? 'Belgian VAT number' : 'Belgian enterprise number';
 	const example = vatPrefix ? 'BE0123456749' : '0123456749 or 0123.456.749';
 	if (!digits) return problem(`is not a ${label} (expected ${vatPrefix ? 'BE + ' : ''}10 digits)`, `A ${label} looks like ${example}.`);
-	if (!/^[01]/.test(digits)) {
-		return problem(`is not a ${label} (the 10 digits must start with 0 or 1)`, `A ${label} looks like ${example}.`);
-	}
+	if (!/^[01]/.test(digits)) return problem(`is not a ${label} (the 10 digits must start with 0 or 1)`, `A ${label} looks like ${example}.`);
 	if (!isValidBelgianEnterpriseNumber(digits)) {
 		return problem(
 			`is not a valid ${label} (mod-97 check digits ${digits.slice(8)} do not match ${String(belgianCheckDigits(digits.slice(0, 8))).padStart(2, '0')})`,
@@ -320,25 +305,18 @@ function vatScheme(scheme: string, country: string): SchemeValidator {
 	};
 }
 
-// ---- scheme values ----------------------------------------------------------
-
 /** A value of exactly `count` digits (dots and spaces removed). */
 function fixedDigits(count: number, text: string, hint: string): SchemeValidator {
 	const pattern = new RegExp(`^\\d{${count}}$`);
 	return ({ digits }) => (pattern.test(digits) ? { ok: true, value: digits } : problem(text, hint));
 }
 
-/** Each VAT scheme's country (Greece's 9933 takes EL, its VAT prefix). */
-const VAT_SCHEME_COUNTRIES: ReadonlyArray<[string, string]> = Object.entries(VAT_PREFIX_SCHEMES)
-	.filter(([country]) => country !== 'GR')
-	.map(([country, scheme]) => [scheme, country]);
-
 /**
- * The checks by scheme code: every VAT scheme (the one VAT check) and the other schemes
- * the contract and the field notes name. Any other known scheme keeps its value as typed.
+ * The checks by scheme code: every VAT scheme (the one VAT check; Greece's 9933 takes EL) and the
+ * other schemes docs/api.md "Peppol lookup and identifiers" names. Other known schemes keep the value as typed.
  */
 const SCHEME_VALIDATORS: Readonly<Record<string, SchemeValidator>> = {
-	...Object.fromEntries(VAT_SCHEME_COUNTRIES.map(([scheme, country]) => [scheme, vatScheme(scheme, country)])),
+	...Object.fromEntries(Object.entries(VAT_PREFIX_SCHEMES).flatMap(([country, scheme]) => (country === 'GR' ? [] : [[scheme, vatScheme(scheme, country)]]))),
 	'0208': ({ digits }) => {
 		if (/^[A-Z]{2}/i.test(digits) && !/^BE/i.test(digits)) {
 			return problem('is not a Belgian enterprise number (0208 takes 10 digits)', 'For a VAT number choose the VAT scheme of its country.');
@@ -430,45 +408,38 @@ function schemeCodeProblem(code: string): IdentifierProblem | undefined {
 	return undefined;
 }
 
-function parsed(form: IdentifierForm, scheme: string, value: string, lookup: string): ParsedIdentifier {
-	return { ok: true, form, scheme, value, lookup, key: lookup.toUpperCase() };
+/** The value checked for the scheme, as an identifier of the given form (the scheme form's lookup is `<scheme>:<value>`). */
+function parseInScheme(form: IdentifierForm, scheme: string, raw: string): IdentifierCheck {
+	const checked = checkSchemeValue(scheme, raw);
+	if (!checked.ok) return checked;
+	const lookup = form === 'scheme' ? `${scheme}:${checked.value}` : checked.value;
+	return { ok: true, form, scheme, value: checked.value, lookup, key: lookup.toUpperCase() };
 }
 
 /** A scheme (picked) and a value (typed): always the `<scheme>:<value>` form. */
 export function buildParticipantIdentifier(schemeCode: string, value: unknown): IdentifierCheck {
 	const code = String(schemeCode ?? '').trim();
-	const codeProblem = schemeCodeProblem(code);
-	if (codeProblem) return codeProblem;
 	const kind = nonTextKind(value);
-	if (kind) return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.gln }}.');
-	const checked = checkSchemeValue(code, value === undefined || value === null ? '' : String(value));
-	if (!checked.ok) return checked;
-	return parsed('scheme', code, checked.value, `${code}:${checked.value}`);
+	if (kind && !schemeCodeProblem(code)) return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.gln }}.');
+	return schemeCodeProblem(code) ?? parseInScheme('scheme', code, String(value ?? ''));
 }
 
 /**
- * One identifier in any of the three forms of the contract (4.8): a VAT number
- * with country prefix, a bare Belgian company number, or `<scheme>:<identifier>`
- * (an `iso6523-actorid-upis::` prefix is dropped). Normalises within the form.
+ * One identifier in any of the three forms of docs/api.md "Peppol lookup and identifiers": a VAT
+ * number with country prefix, a bare Belgian company number, or `<scheme>:<identifier>` (an
+ * `iso6523-actorid-upis::` prefix is dropped). Normalises within the form.
  */
 export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 	if (input === undefined || input === null) return problem('is empty');
 	const kind = nonTextKind(input);
 	if (kind) return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.vatNumber }}.');
 	const text = String(input)
-		.trim()
-		.replace(/^iso6523-actorid-upis::/i, '');
+		.replace(/^\s*iso6523-actorid-upis::/i, '')
+		.trim();
 	if (!text) return problem('is empty');
-
 	const schemeForm = /^([^:]*?)\s*:\s*([\s\S]*)$/.exec(text);
-	if (schemeForm) {
-		const code = schemeForm[1].trim();
-		const codeProblem = schemeCodeProblem(code);
-		if (codeProblem) return codeProblem;
-		const checked = checkSchemeValue(code, schemeForm[2]);
-		if (!checked.ok) return checked;
-		return parsed('scheme', code, checked.value, `${code}:${checked.value}`);
-	}
+	const code = schemeForm?.[1].trim() ?? '';
+	if (schemeForm) return schemeCodeProblem(code) ?? parseInScheme('scheme', code, schemeForm[2]);
 
 	const nonAscii = nonAsciiProblem(text.replace(/\s/g, ''));
 	if (nonAscii) return nonAscii;
@@ -476,9 +447,7 @@ export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 
 	if (/^[A-Za-z]{2}/.test(compact)) {
 		const country = compact.slice(0, 2).toUpperCase();
-		if (!looksLikeVatNumber(compact)) {
-			return problem(NOT_A_VAT_NUMBER);
-		}
+		if (!looksLikeVatNumber(compact)) return problem(NOT_A_VAT_NUMBER);
 		const scheme = VAT_PREFIX_SCHEMES[country];
 		if (!scheme) {
 			return problem(
@@ -486,17 +455,11 @@ export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 				'Use <scheme>:<identifier> with a scheme of that country (e.g. 0184:<CVR> for Denmark, 0216:<OVT> for Finland).',
 			);
 		}
-		const checked = checkSchemeValue(scheme, `${country}${compact.slice(2)}`);
-		if (!checked.ok) return checked;
-		return parsed('vat', scheme, checked.value, checked.value);
+		return parseInScheme('vat', scheme, `${country}${compact.slice(2)}`);
 	}
 
 	if (/^\d+$/.test(compact)) {
-		if (compact.length === 9 || compact.length === 10) {
-			const checked = checkSchemeValue('0208', compact);
-			if (!checked.ok) return checked;
-			return parsed('enterprise', '0208', checked.value, checked.value);
-		}
+		if (compact.length === 9 || compact.length === 10) return parseInScheme('enterprise', '0208', compact);
 		if (compact.length === 13 && isValidGln(compact)) {
 			return problem('looks like a GLN, but a bare number is read as a Belgian company number', `Enter it as 0088:${compact}.`);
 		}
