@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { readBoolean, readNumber, requireValid } from '../node/input';
-import { maxResponseSizeOption, readRequestPolicy, requestPolicy } from '../http/retry';
+import { maxResponseSizeOption, requestPolicy } from '../http/retry';
 import type { RequestOptionValues, RetryPolicy } from '../http/retry';
 import { checkPartyId } from '../domain/validation';
 
@@ -117,9 +117,4 @@ export const retryOptions: INodeProperties[] = [
  */
 export function checkRequestOptions(ctx: { getNode(): INode }, itemIndex: number | undefined, options: RequestOptionValues): RetryPolicy {
 	return requestPolicy(ctx, itemIndex, options);
-}
-
-/** Reads the request options from an "options" collection (first item's values apply to the run). */
-export function readRetryPolicy(ctx: IExecuteFunctions, collection = 'options'): RetryPolicy {
-	return readRequestPolicy(ctx, collection);
 }

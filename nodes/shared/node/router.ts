@@ -5,7 +5,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readRetryPolicy } from '../fields/fields';
+import { readRequestPolicy } from '../http/retry';
 import type { RetryPolicy } from '../http/retry';
 import type { ApiClient, ApiClientOptions } from '../http/transport';
 import { getApiClient } from '../http/transport';
@@ -24,7 +24,7 @@ export function clientProvider(ctx: IExecuteFunctions): ClientProvider {
 		const key = (partyId ?? '').trim();
 		let client = clients.get(key);
 		if (!client) {
-			retry ??= readRetryPolicy(ctx);
+			retry ??= readRequestPolicy(ctx);
 			const options: ApiClientOptions = { partyId: key || undefined, retry };
 			client = getApiClient.call(ctx, options, itemIndex);
 			clients.set(key, client);
@@ -64,36 +64,26 @@ export interface ResourceOperations {
 	guard?: (ctx: IExecuteFunctions, operation: string) => void;
 }
 
-function operationProperty(list: ResourceOperations): INodeProperties {
-	const defaultOperation = list.default;
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		...(list.resource ? { displayOptions: { show: { resource: [list.resource.value] } } } : {}),
-		options: list.operations.map(({ name, value, description, action }) => ({ name, value, description, action })),
-		default: defaultOperation,
-	};
-}
-
 /** The Resource parameter (when there are resources), then per resource its Operation parameter and its operations' fields. */
 export function describeOperations(resources: ResourceOperations[]): INodeProperties[] {
 	const properties: INodeProperties[] = [];
 	const named = resources.flatMap((list) => (list.resource ? [list.resource] : []));
 	if (named.length) {
 		const defaultResource = named[0].value;
-		properties.push({
-			displayName: 'Resource',
-			name: 'resource',
-			type: 'options',
-			noDataExpression: true,
-			options: named.map(({ name, value }) => ({ name, value })),
-			default: defaultResource,
-		});
+		const options = named.map(({ name, value }) => ({ name, value }));
+		properties.push({ displayName: 'Resource', name: 'resource', type: 'options', noDataExpression: true, options, default: defaultResource });
 	}
 	for (const list of resources) {
-		properties.push(operationProperty(list));
+		const defaultOperation = list.default;
+		properties.push({
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			...(list.resource ? { displayOptions: { show: { resource: [list.resource.value] } } } : {}),
+			options: list.operations.map(({ name, value, description, action }) => ({ name, value, description, action })),
+			default: defaultOperation,
+		});
 		for (const entry of list.operations) properties.push(...entry.module.description);
 	}
 	return properties;
