@@ -1,11 +1,8 @@
 /**
- * The Peppol inbox's requests and its documents, for the Peppol Inbox node and the Inbox
- * Trigger (README "Peppol inbox"; the service's pages "Get the Inbox List for Supplier
- * Invoices", "Mark Inbox as Read/Confirmed", "Processing MLR and IMR files"):
- * `GET /v1/peppol/inbox` answers at most the 10 oldest items (no paging, no OData); an item
- * leaves the queue only when confirmed or refused; its document is `GET /v1/files/{PeppolFileID}`,
- * read through the shared bounded file reader (shared/http/files.ts) and turned into JSON fields
- * by shared/domain/ubl.ts.
+ * The Peppol inbox's requests and documents for the Inbox node and trigger (docs/api.md
+ * "Receiving and the Peppol inbox"): the list holds at most the 10 oldest items (no paging);
+ * an item leaves only when confirmed or refused; its document is read by http/files.ts and
+ * turned into JSON fields by ubl.ts.
  */
 import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';

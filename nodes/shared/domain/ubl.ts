@@ -1,15 +1,10 @@
 /**
- * The few things the nodes read from a Peppol document (pure: no n8n, no I/O), on top of
- * the bounded scanner of xmlScan.ts:
- * - the Peppol routing envelope (SBDH) around a received document, removed on request;
- * - of an invoice or credit note: its number, dates, supplier, currency and amount due;
- * - of an Invoice Response (IMR) or Message Level Response (MLR), a customer's answer to one
- *   of your sent invoices: the response code and its meaning, the reasons, and the number of
- *   the invoice it answers (for an MLR, the reference of the message it answers);
- * - whether a document is a UBL Invoice or CreditNote that can be sent as it is.
- * Elements are matched by namespace and local name, so any prefix (cbc:, ns2:, a default
- * namespace) reads the same. The code lists are the Peppol ones the service's page
- * "Processing MLR and IMR files" refers to (UNCL4343 subsets, OPStatusReason, OPStatusAction).
+ * What the nodes read from a Peppol document (pure), on the bounded scanner of xmlScan.ts: the
+ * envelope (SBDH), removed on request; an invoice's or credit note's main fields; an Invoice
+ * Response's (IMR) or Message Level Response's (MLR) code, reasons and the invoice it answers;
+ * whether a document can be sent as a UBL Invoice or CreditNote. Elements match by namespace and
+ * local name, whatever the prefix. The code lists are those the service's page "Processing MLR
+ * and IMR files" refers to (UNCL4343 subsets, OPStatusReason, OPStatusAction).
  */
 import type { IDataObject } from 'n8n-workflow';
 

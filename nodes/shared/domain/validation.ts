@@ -1,16 +1,12 @@
 /**
- * Pure input checks (no n8n, no HTTP): IBAN, BIC, e-mail, phone, ISO language and
- * country codes, address types, numeric IDs, numbers and text. Each check returns the
- * normalised value or a problem plus a hint the user can act on. The VAT number check
- * is the one in identifiers.ts, re-exported here. About 350 lines because of the
- * reference tables (ISO languages, IBAN lengths) and one check per kind of value.
+ * Pure input checks: IBAN, BIC, e-mail, phone, ISO codes, address types, IDs, numbers and text.
+ * Each returns the normalised value or a problem plus a hint the user can act on.
  */
 
 import { COUNTRY_CODES } from './countries';
 import { nonTextKind } from './identifiers';
 import { text } from './values';
 
-/** The one VAT number check lives with the other identifier checks (identifiers.ts). */
 export { checkVatNumber } from './identifiers';
 
 /** A checked value: the normalised value, or what is wrong with it and how to fix it. */
