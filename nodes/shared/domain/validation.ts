@@ -96,6 +96,11 @@ function notText(value: unknown): Check<never> | undefined {
 	return { ok: false, problem: `is ${kind}, not text`, hint: 'Map a single text value, e.g. {{ $json.name }}, not an object or a list.' };
 }
 
+/** A check of text: an object, a list or a boolean is refused first; `raw` is the trimmed text. */
+function onText(check: (raw: string) => Check): (value: unknown) => Check {
+	return (value) => notText(value) ?? check(text(value));
+}
+
 /** Remainder of a long digit string modulo 97, computed in chunks to stay within safe integers. */
 export function mod97(digits: string): number {
 	let remainder = 0;
@@ -106,10 +111,8 @@ export function mod97(digits: string): number {
 }
 
 /** Two-letter ISO 3166-1 country code; returned upper-case. */
-export function checkCountryCode(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const code = text(value).toUpperCase();
+export const checkCountryCode = onText((raw) => {
+	const code = raw.toUpperCase();
 	if (!code) return fail('is empty', 'Enter a two-letter ISO 3166-1 country code, e.g. BE, NL, FR.');
 	if (!/^[A-Z]{2}$/.test(code)) {
 		return fail('is not a two-letter country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE for Belgium, NL for the Netherlands.');
@@ -118,28 +121,19 @@ export function checkCountryCode(value: unknown): Check {
 		return fail('is not an ISO 3166-1 country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE, NL, DE, FR (Greece is GR, the United Kingdom is GB).');
 	}
 	return ok(code);
-}
+});
 
 /** Two-letter ISO 639-1 language code; returned upper-case, as the API's samples write it. */
-export function checkLanguageCode(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const code = text(value).toLowerCase();
+export const checkLanguageCode = onText((raw) => {
+	const code = raw.toLowerCase();
 	if (!code) return fail('is empty', 'Enter a two-letter ISO 639-1 language code, e.g. NL, FR, EN, DE.');
-	if (!/^[a-z]{2}$/.test(code)) {
-		return fail('is not a two-letter language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE (not "nl-BE" or "Dutch").');
-	}
-	if (!LANGUAGE_CODES.has(code)) {
-		return fail('is not an ISO 639-1 language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE.');
-	}
+	if (!/^[a-z]{2}$/.test(code)) return fail('is not a two-letter language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE (not "nl-BE" or "Dutch").');
+	if (!LANGUAGE_CODES.has(code)) return fail('is not an ISO 639-1 language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE.');
 	return ok(code.toUpperCase());
-}
+});
 
 /** IBAN: country code, check digits, per-country length and the ISO 7064 mod-97 checksum. Returned without spaces. */
-export function checkIban(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const raw = text(value);
+export const checkIban = onText((raw) => {
 	if (!raw) return fail('is empty', 'Enter the IBAN, e.g. BE68 5390 0754 7034.');
 	const iban = raw.replace(/[\s-]/g, '').toUpperCase();
 	if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) {
@@ -159,13 +153,10 @@ export function checkIban(value: unknown): Check {
 	const digits = rearranged.replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
 	if (mod97(digits) !== 1) return fail('is not a valid IBAN (checksum failed)', 'Check for a typing error in the IBAN.');
 	return ok(iban);
-}
+});
 
 /** BIC/SWIFT: 4 letters bank, 2 letters country, 2 letters/digits location, optional 3 letters/digits branch. */
-export function checkBic(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const raw = text(value);
+export const checkBic = onText((raw) => {
 	if (!raw) return fail('is empty', 'Enter the BIC, e.g. GEBABEBB.');
 	const bic = raw.replace(/\s/g, '').toUpperCase();
 	if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) {
@@ -175,13 +166,10 @@ export function checkBic(value: unknown): Check {
 		return fail(`is not a valid BIC (characters 5-6 "${bic.slice(4, 6)}" are not a country code)`, 'Enter the BIC/SWIFT code of the bank, e.g. GEBABEBB.');
 	}
 	return ok(bic);
-}
+});
 
 /** A practical e-mail syntax check (one @, dotted domain with a TLD, no spaces or double dots). */
-export function checkEmail(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const email = text(value);
+export const checkEmail = onText((email) => {
 	const hint = 'Enter a real e-mail address, e.g. finance@example.com.';
 	if (!email) return fail('is empty', hint);
 	if (email.length > 254) return fail('is not a valid e-mail address (too long)', hint);
@@ -196,37 +184,29 @@ export function checkEmail(value: unknown): Check {
 		return fail('is not a valid e-mail address (the domain is not valid)', hint);
 	}
 	return ok(email);
-}
+});
 
 /**
  * International phone number: optional spaces, dots, dashes, slashes and brackets; a leading 00
  * counts as +. Returned as + followed by 8 to 15 digits.
  */
-export function checkPhone(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const raw = text(value);
+export const checkPhone = onText((raw) => {
 	const hint = 'Use the international format with country code, e.g. +32 470 12 34 56.';
 	if (!raw) return fail('is empty', hint);
 	if (/[^\d+\s().\-/]/.test(raw)) return fail('is not a phone number (only digits, spaces and + allowed)', hint);
 	let compact = raw.replace(/[\s().\-/]/g, '');
 	if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
 	if (!compact.startsWith('+')) return fail('is not in international format (it must start with + or 00 and the country code)', hint);
-	if (!/^\+[1-9]\d{7,14}$/.test(compact)) {
-		return fail('is not a valid international phone number (expected + and 8 to 15 digits)', hint);
-	}
+	if (!/^\+[1-9]\d{7,14}$/.test(compact)) return fail('is not a valid international phone number (expected + and 8 to 15 digits)', hint);
 	return ok(compact);
-}
+});
 
 /** InvoiceAddress or DeliveryAddress, case-insensitive; returned in the API's spelling. */
-export function checkAddressType(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const raw = text(value);
+export const checkAddressType = onText((raw) => {
 	const match = ADDRESS_TYPES.find((type) => type.toLowerCase() === raw.replace(/\s/g, '').toLowerCase());
 	if (!match) return fail(`is not an address type (allowed: ${ADDRESS_TYPES.join(', ')})`, 'Use InvoiceAddress or DeliveryAddress.');
 	return ok(match);
-}
+});
 
 /** A positive whole number given as number or text (RegistrationID, IntegrationID). */
 export function checkNumericId(value: unknown, what: string): Check {

@@ -75,9 +75,7 @@ function position(text: string, at: number): string {
 
 /** UTF-8 bytes as text without a byte order mark, or why they are not readable as such. */
 export function decodeXml(bytes: Uint8Array): { text: string } | { problem: string } {
-	if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) {
-		return { problem: 'is UTF-16 text; Peppol documents are UTF-8' };
-	}
+	if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) return { problem: 'is UTF-16 text; Peppol documents are UTF-8' };
 	let text: string;
 	try {
 		text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

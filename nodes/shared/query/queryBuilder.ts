@@ -128,9 +128,7 @@ export function conditionsFromParameter(collection: unknown, resource: QueryReso
 	return entries<ConditionParameter>(collection, 'conditions').map((entry, index) => {
 		const field = resolveField(entry, index);
 		const operator = entry.operator ?? 'eq';
-		if (operator === 'isEmpty' || operator === 'isNotEmpty') {
-			return { field, operator: operator === 'isEmpty' ? 'eq' : 'ne', value: null, type: 'null' };
-		}
+		if (operator === 'isEmpty' || operator === 'isNotEmpty') return { field, operator: operator === 'isEmpty' ? 'eq' : 'ne', value: null, type: 'null' };
 		const known = entry.field === CUSTOM_FIELD ? undefined : QUERY_FIELDS[resource].find((spec) => spec.value === field)?.type;
 		const type = known ?? entry.valueType ?? 'string';
 		const spelled = canonicalValue(enumeratedSpec(resource, entry)?.values ?? [], entry.value);

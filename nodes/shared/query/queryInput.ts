@@ -15,9 +15,7 @@ export type QueryContext = IExecuteFunctions | IPollFunctions;
 
 /** getNodeParameter for both contexts: per item in execute, without an item in poll. */
 function parameter(ctx: QueryContext, name: string, itemIndex: number | undefined, fallback: unknown): unknown {
-	if (itemIndex === undefined) {
-		return (ctx as IPollFunctions).getNodeParameter(name, fallback);
-	}
+	if (itemIndex === undefined) return (ctx as IPollFunctions).getNodeParameter(name, fallback);
 	return (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, fallback);
 }
 
