@@ -90,11 +90,7 @@ interface Collected {
 }
 
 const isUbl = (name: XmlName) => name.ns === CBC || name.ns === CAC;
-const first = (c: Collected, path: string) =>
-	c.texts
-		.get(path)
-		?.find((t) => t.trim() !== '')
-		?.trim();
+const first = (c: Collected, path: string) => (c.texts.get(path) ?? []).find((t) => t.trim() !== '')?.trim();
 
 /** The endpoint as "scheme:value" (the form the inbox's SenderPeppolID uses). */
 function endpoint(c: Collected, path: string): string | undefined {

@@ -26,12 +26,7 @@ export const registrationIdField: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. 123456',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A RegistrationID is a number' },
-				},
-			],
+			validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A RegistrationID is a number' } }],
 		},
 	],
 };

@@ -52,16 +52,9 @@ function fieldOptions(resource: QueryResource): INodePropertyOptions[] {
 
 /** The Field dropdown of a condition or sort key: the resource's properties plus a custom path. */
 function fieldPicker(resource: QueryResource, description: string): INodeProperties {
-	const fields = fieldOptions(resource);
-	const defaultField = fields[0].value as string;
-	return {
-		displayName: 'Field',
-		name: 'field',
-		type: 'options',
-		options: fields,
-		default: defaultField,
-		description,
-	};
+	const options = fieldOptions(resource);
+	const defaultField = options[0].value as string;
+	return { displayName: 'Field', name: 'field', type: 'options', options, default: defaultField, description };
 }
 
 const NO_VALUE_OPERATORS: BuilderOperator[] = ['isEmpty', 'isNotEmpty'];

@@ -19,11 +19,7 @@ function parameter(ctx: QueryContext, name: string, itemIndex: number | undefine
 	return (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, fallback);
 }
 
-const PART_LABEL: Record<QueryProblemPart, string> = {
-	filter: 'Filters',
-	sort: 'Sort',
-	rawFilter: 'OData Filter (Raw)',
-};
+const PART_LABEL: Record<QueryProblemPart, string> = { filter: 'Filters', sort: 'Sort', rawFilter: 'OData Filter (Raw)' };
 
 const PART_FIX: Record<QueryProblemPart, string> = {
 	filter:
