@@ -104,9 +104,7 @@ function onText(check: (raw: string) => Check): (value: unknown) => Check {
 /** Remainder of a long digit string modulo 97, computed in chunks to stay within safe integers. */
 export function mod97(digits: string): number {
 	let remainder = 0;
-	for (let i = 0; i < digits.length; i += 7) {
-		remainder = Number(`${remainder}${digits.slice(i, i + 7)}`) % 97;
-	}
+	for (let i = 0; i < digits.length; i += 7) remainder = Number(`${remainder}${digits.slice(i, i + 7)}`) % 97;
 	return remainder;
 }
 

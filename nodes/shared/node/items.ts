@@ -15,10 +15,8 @@ export function toItems(ctx: IExecuteFunctions, result: ItemResult, itemIndex: n
 }
 
 /**
- * The error item continueOnFail emits: message, hint, HTTP status and API code, never
- * request options. With "continue (using error output)" n8n routes only items carrying
- * `error` to the error output; with "continue" the item keeps its readable json on the
- * (first) main output.
+ * The error item continueOnFail emits: message, hint, HTTP status and API code, never request
+ * options. n8n routes only items carrying `error` to the error output, so only that mode sets it.
  */
 export function errorItem(ctx: IExecuteFunctions, error: Error, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
@@ -27,9 +25,7 @@ export function errorItem(ctx: IExecuteFunctions, error: Error, itemIndex: numbe
 	if (withDetails.httpCode) json.httpCode = withDetails.httpCode;
 	if (withDetails.context?.apiCode) json.code = withDetails.context.apiCode;
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (ctx.getNode().onError === 'continueErrorOutput' && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		item.error = error;
-	}
+	if (ctx.getNode().onError === 'continueErrorOutput' && (error instanceof NodeApiError || error instanceof NodeOperationError)) item.error = error;
 	return item;
 }
 
@@ -42,10 +38,7 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/**
- * The item loop every per-item operation uses: one call per input item, outputs
- * paired with their item, and continueOnFail turning a failure into an error item.
- */
+/** The loop of the per-item operations: one call per input item. */
 export async function runPerItem(ctx: IExecuteFunctions, handler: (itemIndex: number) => Promise<ItemResult>): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
 	const output: INodeExecutionData[] = [];
@@ -55,11 +48,8 @@ export async function runPerItem(ctx: IExecuteFunctions, handler: (itemIndex: nu
 			for (const item of toItems(ctx, result, itemIndex)) output.push(item);
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (ctx.continueOnFail()) {
-				output.push(errorItem(ctx, nodeError, itemIndex));
-				continue;
-			}
-			throw nodeError;
+			if (!ctx.continueOnFail()) throw nodeError;
+			output.push(errorItem(ctx, nodeError, itemIndex));
 		}
 	}
 	return output;

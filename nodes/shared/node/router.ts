@@ -95,11 +95,9 @@ export function describeOperations(resources: ResourceOperations[]): INodeProper
  * expression (e.g. the network an integration is created for).
  */
 export function actionSubtitle(resources: ResourceOperations[], suffix = ''): string {
-	const actions: Record<string, string> = {};
 	const byResource = resources.some((list) => list.resource);
-	for (const list of resources) {
-		for (const { value, action } of list.operations) actions[byResource ? `${list.resource?.value}:${value}` : value] = action;
-	}
+	const entries = resources.flatMap((list) => list.operations.map(({ value, action }) => [byResource ? `${list.resource?.value}:${value}` : value, action]));
+	const actions = Object.fromEntries(entries);
 	const key = byResource ? '$parameter["resource"] + ":" + $parameter["operation"]' : '$parameter["operation"]';
 	return `={{ (${JSON.stringify(actions)})[${key}]${suffix} }}`;
 }
