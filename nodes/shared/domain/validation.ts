@@ -24,7 +24,7 @@ export interface FieldProblem {
 }
 
 const ok = (value: string): Check => ({ ok: true, value });
-const fail = (problem: string, hint: string): Check => ({ ok: false, problem, hint });
+const fail = (problem: string, hint: string): Check<never> => ({ ok: false, problem, hint });
 
 /** ISO 639-1 two-letter language codes. */
 const LANGUAGE_CODES = new Set(
@@ -40,12 +40,10 @@ const LANGUAGE_CODES = new Set(
 
 /** IBAN lengths per country (SWIFT IBAN registry) as country + length. Unlisted countries get the generic 15–34 check. */
 const IBAN_LENGTHS: Record<string, number> = Object.fromEntries(
-	(
-		'AD24 AE23 AL28 AT20 AZ28 BA20 BE16 BG22 BH22 BI27 BR29 BY28 CH21 CR22 CY28 CZ24 DE22 DJ27 DK18 DO28 EE20 EG29 ES24 FI18 FK18 FO18 FR27 GB22 GE22 GI23 ' +
-		'GL18 GR27 GT28 HR21 HU28 IE22 IL23 IQ23 IS26 IT27 JO30 KW30 KZ20 LB28 LC32 LI21 LT20 LU20 LV21 LY25 MC27 MD24 ME22 MK19 MN20 MR27 MT31 MU30 NI28 NL18 ' +
-		'NO15 OM23 PK24 PL28 PS29 PT25 QA29 RO24 RS22 RU33 SA24 SC31 SD18 SE24 SI19 SK24 SM27 SO23 ST25 SV28 TL23 TN24 TR26 UA29 VA22 VG24 XK20 YE30'
-	)
-		.split(' ')
+	`AD24 AE23 AL28 AT20 AZ28 BA20 BE16 BG22 BH22 BI27 BR29 BY28 CH21 CR22 CY28 CZ24 DE22 DJ27 DK18 DO28 EE20 EG29 ES24 FI18 FK18 FO18 FR27 GB22 GE22 GI23
+	GL18 GR27 GT28 HR21 HU28 IE22 IL23 IQ23 IS26 IT27 JO30 KW30 KZ20 LB28 LC32 LI21 LT20 LU20 LV21 LY25 MC27 MD24 ME22 MK19 MN20 MR27 MT31 MU30 NI28 NL18
+	NO15 OM23 PK24 PL28 PS29 PT25 QA29 RO24 RS22 RU33 SA24 SC31 SD18 SE24 SI19 SK24 SM27 SO23 ST25 SV28 TL23 TN24 TR26 UA29 VA22 VG24 XK20 YE30`
+		.split(/\s+/)
 		.map((entry) => [entry.slice(0, 2), Number(entry.slice(2))]),
 );
 
@@ -86,10 +84,7 @@ export function itemMessage(itemIndex: number | undefined, text: string): string
 	return itemIndex === undefined ? text : `Item ${itemIndex + 1}: ${text}`;
 }
 
-/**
- * An object, a list or a boolean where text is expected: an error, never sent as
- * "[object Object]". Every text check below starts with it.
- */
+/** An object, a list or a boolean where text is expected: an error, never sent as "[object Object]". */
 function notText(value: unknown): Check<never> | undefined {
 	const kind = nonTextKind(value);
 	if (!kind) return undefined;
@@ -254,21 +249,15 @@ export interface NumberRange {
 	unit?: string;
 }
 
-/**
- * A number parameter within its range. Text ("5", "abc") is refused, not converted:
- * n8n gives a number field a number, so text means a mapping went wrong.
- */
+/** A number parameter within its range. Text ("5") is refused, not converted: in a number field it means a mapping went wrong. */
 export function checkNumber(value: unknown, range: NumberRange): Check<number> {
 	const inRange =
 		typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= (range.max ?? Infinity) && (!range.whole || Number.isInteger(value));
 	if (inRange) return { ok: true, value };
 	const what = range.whole ? 'a whole number' : 'a number';
 	const span = range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
-	return {
-		ok: false,
-		problem: `is not ${what} ${span}${range.unit ?? ''}`,
-		hint: `Enter ${what} ${span}${range.unit ?? ''}${typeof value === 'string' ? ' (a number, not text: map it with Number(...) if it comes as text)' : ''}.`,
-	};
+	const asText = typeof value === 'string' ? ' (a number, not text: map it with Number(...) if it comes as text)' : '';
+	return fail(`is not ${what} ${span}${range.unit ?? ''}`, `Enter ${what} ${span}${range.unit ?? ''}${asText}.`);
 }
 
 /** A switch: true or false, also as the text "true" or "false" an expression may return. */
@@ -276,7 +265,7 @@ export function checkBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return { ok: true, value };
 	const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (word === 'true' || word === 'false') return { ok: true, value: word === 'true' };
-	return { ok: false, problem: 'is not true or false', hint: 'Switch the option on or off, or give an expression that returns true or false.' };
+	return fail('is not true or false', 'Switch the option on or off, or give an expression that returns true or false.');
 }
 
 /** One of the values an options parameter offers (an expression can return anything). */
@@ -313,17 +302,12 @@ export function checkJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): Check
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	// An object met twice (shared, or a cycle) is walked once.
 	const seen = new Set<object>();
+	const hint = 'Map the object the API expects (an order is a few levels deep), not a structure that contains itself or a whole document.';
 	while (stack.length) {
 		const [node, depth] = stack.pop() as [unknown, number];
 		if (!node || typeof node !== 'object' || seen.has(node)) continue;
 		seen.add(node);
-		if (depth > maxDepth) {
-			return {
-				ok: false,
-				problem: `is nested more than ${maxDepth} levels deep`,
-				hint: 'Map the object the API expects (an order is a few levels deep), not a structure that contains itself or a whole document.',
-			};
-		}
+		if (depth > maxDepth) return fail(`is nested more than ${maxDepth} levels deep`, hint);
 		for (const child of Object.values(node as Record<string, unknown>)) stack.push([child, depth + 1]);
 	}
 	return { ok: true, value };
@@ -333,7 +317,7 @@ const hintProperty = 'Enter a name such as data, pdf or invoice: letters, digits
 
 /** A binary field name (letters, digits, "_" and "-"); File › Get, Send UBL Document and the Peppol inbox. */
 export function checkPropertyName(value: unknown): Check {
-	if (typeof value !== 'string' || !value.trim()) return { ok: false, problem: 'is empty', hint: hintProperty };
+	if (typeof value !== 'string' || !value.trim()) return fail('is empty', hintProperty);
 	const name = value.trim();
-	return /^[A-Za-z0-9_-]{1,100}$/.test(name) ? { ok: true, value: name } : { ok: false, problem: 'is not a binary field name', hint: hintProperty };
+	return /^[A-Za-z0-9_-]{1,100}$/.test(name) ? ok(name) : fail('is not a binary field name', hintProperty);
 }
