@@ -66,17 +66,17 @@ export interface ReadDocument {
 	response?: IDataObject;
 }
 
-/** Relative paths (local names under the document root, all in UBL's cbc/cac namespaces) of the fields read. */
-const INVOICE_FIELDS: Record<string, string> = {
-	Number: 'ID',
-	IssueDate: 'IssueDate',
-	DueDate: 'DueDate',
-	TypeCode: 'InvoiceTypeCode|CreditNoteTypeCode',
-	Currency: 'DocumentCurrencyCode',
-	SupplierName: 'AccountingSupplierParty/Party/PartyLegalEntity/RegistrationName',
-	SupplierEndpointID: 'AccountingSupplierParty/Party/EndpointID',
-	CustomerName: 'AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName',
-	PayableAmount: 'LegalMonetaryTotal/PayableAmount',
+/** Relative paths (local names under the document root, all in UBL's cbc/cac namespaces) of the fields read; the first found of several. */
+const INVOICE_FIELDS: Record<string, string[]> = {
+	Number: ['ID'],
+	IssueDate: ['IssueDate'],
+	DueDate: ['DueDate'],
+	TypeCode: ['InvoiceTypeCode', 'CreditNoteTypeCode'],
+	Currency: ['DocumentCurrencyCode'],
+	SupplierName: ['AccountingSupplierParty/Party/PartyLegalEntity/RegistrationName', 'AccountingSupplierParty/Party/PartyName/Name'],
+	SupplierEndpointID: ['AccountingSupplierParty/Party/EndpointID'],
+	CustomerName: ['AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName'],
+	PayableAmount: ['LegalMonetaryTotal/PayableAmount'],
 };
 
 interface Collected {
@@ -103,15 +103,9 @@ function endpoint(c: Collected, path: string): string | undefined {
 function readInvoice(c: Collected): IDataObject {
 	const out: IDataObject = {};
 	for (const [field, paths] of Object.entries(INVOICE_FIELDS)) {
-		const value = paths
-			.split('|')
-			.map((p) => (field === 'SupplierEndpointID' ? endpoint(c, p) : first(c, p)))
-			.find(Boolean);
+		const read = field === 'SupplierEndpointID' ? endpoint : first;
+		const value = paths.map((p) => read(c, p)).find(Boolean);
 		if (value !== undefined) out[field] = value;
-	}
-	if (out.SupplierName === undefined) {
-		const name = first(c, 'AccountingSupplierParty/Party/PartyName/Name');
-		if (name) out.SupplierName = name;
 	}
 	return out;
 }
@@ -144,18 +138,14 @@ function readResponse(c: Collected, kind: 'IMR' | 'MLR'): IDataObject {
 		ReasonText: reasons.map((r) => [r.Code, r.Text].filter(Boolean).join(': ')).join('; '),
 		InvoiceNumber: first(c, 'DocumentResponse/DocumentReference/ID') ?? null,
 	};
+	const notes = (c.texts.get('Note') ?? []).map((t) => t.trim()).filter(Boolean);
 	const optional: Record<string, string | undefined> = {
 		DocumentTypeCode: first(c, 'DocumentResponse/DocumentReference/DocumentTypeCode'),
 		InvoiceIssueDate: first(c, 'DocumentResponse/DocumentReference/IssueDate'),
 		ResponseID: first(c, 'ID'),
 		IssueDate: first(c, 'IssueDate'),
 		EffectiveDate: first(c, 'DocumentResponse/Response/EffectiveDate'),
-		Note:
-			c.texts
-				.get('Note')
-				?.map((t) => t.trim())
-				.filter(Boolean)
-				.join('\n') || undefined,
+		Note: notes.join('\n') || undefined,
 		FromEndpointID: endpoint(c, 'SenderParty/EndpointID'),
 		FromName: first(c, 'SenderParty/PartyLegalEntity/RegistrationName'),
 		ToEndpointID: endpoint(c, 'ReceiverParty/EndpointID'),
@@ -176,8 +166,7 @@ const GROUPS = /^DocumentResponse\/(?:Response\/Status|LineResponse)$/;
 const MAX_GROUPS = 200;
 /** Every path whose text is kept (the rest is checked, not kept). */
 const WANTED = new Set([
-	...Object.values(INVOICE_FIELDS).flatMap((paths) => paths.split('|')),
-	'AccountingSupplierParty/Party/PartyName/Name',
+	...Object.values(INVOICE_FIELDS).flat(),
 	'CustomizationID',
 	'Note',
 	'SenderParty/EndpointID',
