@@ -217,7 +217,7 @@ interface VatRule {
 	/** The national part after the prefix. */
 	pattern: RegExp;
 	example: string;
-	/** For the countries docs/api.md names: "is not a <label> (expected <prefix> + <shape>)". */
+	/** For BE, DE and NL, the commonest prefixes: "is not a <label> (expected <prefix> + <shape>)". */
 	label?: string;
 	shape?: string;
 	hint?: string;

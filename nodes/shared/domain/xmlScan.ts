@@ -64,13 +64,8 @@ class XmlError extends Error {
 }
 
 function position(text: string, at: number): string {
-	let line = 1;
-	let lineStart = 0;
-	for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
-		line++;
-		lineStart = i + 1;
-	}
-	return `line ${line}, column ${at - lineStart + 1}`;
+	const before = text.slice(0, at);
+	return `line ${before.split('\n').length}, column ${at - before.lastIndexOf('\n')}`;
 }
 
 /** UTF-8 bytes as text without a byte order mark, or why they are not readable as such. */
