@@ -66,7 +66,7 @@ export const VAT_PREFIX_SCHEMES: Readonly<Record<string, string>> = {
 	...Object.fromEntries(PEPPOL_SCHEMES.filter((s) => /^99/.test(s.code) && /^[A-Z]{2}:VAT$/.test(s.id)).map((s) => [s.id.slice(0, 2), s.code])),
 };
 
-export const MAX_IDENTIFIER_VALUE_LENGTH = 130;
+const MAX_IDENTIFIER_VALUE_LENGTH = 130;
 
 const SCHEMES_BY_CODE: ReadonlyMap<string, PeppolScheme> = new Map(PEPPOL_SCHEMES.map((s) => [s.code, s]));
 
@@ -354,7 +354,7 @@ function otherSchemeValue(scheme: string): SchemeValidator {
 }
 
 /** Checks and normalises the value for a scheme; the scheme must be known. */
-export function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
+function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 	const trimmed = String(rawValue ?? '').trim();
 	if (!trimmed) return problem(`has no value after the scheme ${scheme}`, `Enter the identifier, e.g. ${scheme}:<identifier>.`);
 	const compact = trimmed.replace(/\s/g, '');

@@ -14,7 +14,7 @@ import { kindOfType, readDocument, REASON_CODES } from './ubl';
 import type { DocumentKind } from './ubl';
 import { isRecord } from './values';
 
-export const INBOX_PATH = '/v1/peppol/inbox';
+const INBOX_PATH = '/v1/peppol/inbox';
 /** What the service lists at most. */
 export const INBOX_WINDOW = 10;
 /** Entries of one answer read at most: a server sending more than it documents is not read to the end. */
@@ -43,7 +43,7 @@ export function itemKey(item: IDataObject): string | undefined {
  * The inbox list: the records of `InboxItems` (or a bare list), each with its DocumentKind;
  * entries that are not records or name no InboxItemID are counted, not output.
  */
-export function readInboxList(body: unknown): { items: InboxItem[]; skipped: number; problem?: string } {
+function readInboxList(body: unknown): { items: InboxItem[]; skipped: number; problem?: string } {
 	const list = Array.isArray(body) ? body : isRecord(body) ? (body.InboxItems ?? body.inboxItems ?? body.Items) : undefined;
 	if (body === undefined || body === '' || (isRecord(body) && list === undefined)) return { items: [], skipped: 0 };
 	if (!Array.isArray(list)) return { items: [], skipped: 0, problem: 'the answer is not a list of inbox items (InboxItems)' };

@@ -12,7 +12,7 @@ import type { XmlElement, XmlName } from './xmlScan';
 import { decodeXml, scanXml } from './xmlScan';
 
 const UBL = 'urn:oasis:names:specification:ubl:schema:xsd:';
-export const UBL_ROOTS: Record<string, string> = {
+const UBL_ROOTS: Record<string, string> = {
 	Invoice: `${UBL}Invoice-2`,
 	CreditNote: `${UBL}CreditNote-2`,
 	ApplicationResponse: `${UBL}ApplicationResponse-2`,
@@ -27,10 +27,10 @@ function codes(table: string): Record<string, string> {
 }
 
 /** UNCL4343 codes of a Peppol Invoice Response. */
-export const IMR_CODES = codes(`AB Acknowledged: the invoice was received; IP In process; UQ Under query: the customer has a question before going on;
+const IMR_CODES = codes(`AB Acknowledged: the invoice was received; IP In process; UQ Under query: the customer has a question before going on;
 	CA Conditionally accepted; RE Rejected: the customer refused the invoice; AP Accepted; PD Paid`);
 /** UNCL4343 codes of a Peppol Message Level Response. */
-export const MLR_CODES = codes(
+const MLR_CODES = codes(
 	'AB Acknowledged: the message was received; AP Accepted: the message was delivered; RE Rejected: the message failed (not delivered or not valid)',
 );
 /** OPStatusReason (why), OPStatusAction (what to do) and the MLR status reasons. */

@@ -292,7 +292,7 @@ export function checkPartyId(value: unknown): Check {
 }
 
 /** How deep mapped JSON may nest: an order is 4 levels deep; anything near this is a mistake. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * Mapped JSON nested at most MAX_JSON_DEPTH levels. Walked without recursion, so a

@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[] | undefined;
 
 /** Output items for one input item, each paired with it by n8n's helpers (an item already paired keeps its pairing). */
-export function toItems(ctx: IExecuteFunctions, result: ItemResult, itemIndex: number): INodeExecutionData[] {
+function toItems(ctx: IExecuteFunctions, result: ItemResult, itemIndex: number): INodeExecutionData[] {
 	if (result === undefined) return [];
 	const items = ctx.helpers.returnJsonArray(result as IDataObject | IDataObject[]);
 	return ctx.helpers.constructExecutionMetaData(items, { itemData: { item: itemIndex } });

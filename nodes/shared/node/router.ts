@@ -17,7 +17,7 @@ export type ClientProvider = (itemIndex: number, partyId?: string) => Promise<Ap
  * Clients are made on first use, so an operation that sends nothing (e.g. Parse Callback)
  * reads neither the credential nor the request options.
  */
-export function clientProvider(ctx: IExecuteFunctions): ClientProvider {
+function clientProvider(ctx: IExecuteFunctions): ClientProvider {
 	const clients = new Map<string, Promise<ApiClient>>();
 	let retry: RetryPolicy | undefined;
 	return async (itemIndex, partyId) => {

@@ -185,7 +185,7 @@ export function filterCombineField(displayOptions?: IDisplayOptions, overrides: 
 }
 
 /** Sort keys (first key sorts first) → `$orderby`. */
-export function sortField(resource: QueryResource, displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
+function sortField(resource: QueryResource, displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Sort',
 		name: 'sort',

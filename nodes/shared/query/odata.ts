@@ -25,7 +25,7 @@ export interface SortKey {
 	direction: SortDirection;
 }
 
-export const COMPARISON_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
+const COMPARISON_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
 
 /** A query that cannot be built; `field` and `index` say which input was wrong. */
 export class ODataError extends Error {

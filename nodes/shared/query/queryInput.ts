@@ -29,7 +29,7 @@ const PART_FIX: Record<QueryProblemPart, string> = {
 };
 
 /** A QueryInputError as the NodeOperationError a node throws: names the field and the item. */
-export function queryError(ctx: QueryContext, error: QueryInputError, itemIndex: number | undefined): NodeOperationError {
+function queryError(ctx: QueryContext, error: QueryInputError, itemIndex: number | undefined): NodeOperationError {
 	const where =
 		error.part === 'rawFilter' ? '' : ` ${error.part === 'sort' ? 'key' : 'condition'} ${(error.index ?? 0) + 1}${error.field ? ` (${error.field})` : ''}`;
 	const detail = error.field && error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;
