@@ -80,7 +80,15 @@ describe('conditionsFromParameter', () => {
 			/OrderDate: the value is empty/,
 		);
 		try {
-			conditionsFromParameter({ conditions: [{ field: 'OrderType', value: 'x' }, { field: CUSTOM_FIELD, customField: '' }] }, 'order');
+			conditionsFromParameter(
+				{
+					conditions: [
+						{ field: 'OrderType', value: 'x' },
+						{ field: CUSTOM_FIELD, customField: '' },
+					],
+				},
+				'order',
+			);
 			throw new Error('should have thrown');
 		} catch (error) {
 			expect((error as QueryInputError).index).toBe(1);
@@ -91,10 +99,12 @@ describe('conditionsFromParameter', () => {
 describe('sortKeysFromParameter', () => {
 	it('reads keys with custom paths, ascending by default', () => {
 		expect(
-			sortKeysFromParameter(
-				{ keys: [{ field: 'OrderDate', direction: 'desc' }, { field: CUSTOM_FIELD, customField: 'Supplier/Name' }] },
-				'order',
-			),
+			sortKeysFromParameter({
+				keys: [
+					{ field: 'OrderDate', direction: 'desc' },
+					{ field: CUSTOM_FIELD, customField: 'Supplier/Name' },
+				],
+			}),
 		).toEqual([
 			{ field: 'OrderDate', direction: 'desc' },
 			{ field: 'Supplier/Name', direction: 'asc' },
@@ -113,7 +123,12 @@ describe('buildQuery', () => {
 					],
 				},
 				combine: 'or',
-				sort: { keys: [{ field: 'OrderDate', direction: 'desc' }, { field: 'OrderNumber', direction: 'asc' }] },
+				sort: {
+					keys: [
+						{ field: 'OrderDate', direction: 'desc' },
+						{ field: 'OrderNumber', direction: 'asc' },
+					],
+				},
 			}),
 		).toEqual({
 			$filter: "OrderType eq 'Invoice' or CounterParty/DisplayName eq 'O''Brien'",
@@ -190,7 +205,12 @@ describe('readQuery', () => {
 
 	it('throws a NodeOperationError naming the item, the condition and the field', () => {
 		const ctx = fakeExecute({
-			filters: { conditions: [{ field: 'OrderType', value: 'Invoice' }, { field: 'OrderDate', operator: 'ge', value: '31/01/2024' }] },
+			filters: {
+				conditions: [
+					{ field: 'OrderType', value: 'Invoice' },
+					{ field: 'OrderDate', operator: 'ge', value: '31/01/2024' },
+				],
+			},
 		});
 		let error: NodeOperationError | undefined;
 		try {
@@ -199,9 +219,7 @@ describe('readQuery', () => {
 			error = e as NodeOperationError;
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error?.message).toBe(
-			'Item 3: "Filters" condition 2 (OrderDate): "31/01/2024" is not a valid date (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)',
-		);
+		expect(error?.message).toBe('Item 3: "Filters" condition 2 (OrderDate): "31/01/2024" is not a valid date (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)');
 		expect(error?.context.itemIndex).toBe(2);
 		expect(error?.description).toMatch(/YYYY-MM-DD/);
 	});
@@ -210,9 +228,9 @@ describe('readQuery', () => {
 		expect(() => readQuery(fakeExecute({ filterMode: 'raw', rawFilter: '(A eq 1' }), 0, 'order')).toThrow(
 			/^Item 1: "OData Filter \(Raw\)": The filter opens a parenthesis/,
 		);
-		expect(() =>
-			readQuery(fakeExecute({ sort: { keys: [{ field: CUSTOM_FIELD, customField: "x' or 1" }] } }), 0, 'order'),
-		).toThrow(/^Item 1: "Sort" key 1 \(x' or 1\): /);
+		expect(() => readQuery(fakeExecute({ sort: { keys: [{ field: CUSTOM_FIELD, customField: "x' or 1" }] } }), 0, 'order')).toThrow(
+			/^Item 1: "Sort" key 1 \(x' or 1\): /,
+		);
 	});
 
 	it('works in a poll context (no item), ANDing the conditions the node adds', () => {

@@ -1,10 +1,9 @@
 /**
  * Peppol participant identifiers and VAT numbers: scheme codes, the three lookup forms
- * of the contract (4.8) and the checks that run before any request. This is the one
- * identifier check: Peppol Lookup, the order's customer VAT number, the registration's
- * TaxIdentifier and Identifiers all read it, so one value gets one verdict and one
- * message everywhere. Pure; no n8n imports. About 600 lines because of the reference
- * tables (Peppol schemes, VAT shapes per country) the checks read.
+ * (docs/api.md "Peppol lookup and identifiers") and the checks that run before any request.
+ * This is the one identifier check: Peppol Lookup, the order's customer VAT number, the
+ * registration's TaxIdentifier and Identifiers all read it, so one value gets one verdict
+ * and one message everywhere. Pure; no n8n imports.
  */
 import { COUNTRY_CODES } from './countries';
 
@@ -17,126 +16,57 @@ export interface PeppolScheme {
 	name: string;
 }
 
+/** The Peppol code list's participant identifier schemes as "code id name"; the VAT schemes follow as "prefix code country". */
+const SCHEMES = `0002 FR:SIRENE France – SIREN number; 0007 SE:ORGNR Sweden – organisation number; 0009 FR:SIRET France – SIRET number;
+	0060 DUNS International – D-U-N-S number; 0088 GLN International – GLN (Global Location Number); 0096 DK:P Denmark – P-number;
+	0097 IT:FTI Italy – FTI Ediforum; 0106 NL:KVK Netherlands – KvK (Chamber of Commerce) number; 0130 EU:NAL EU – European Commission directorates;
+	0135 IT:SIA Italy – SIA object identifier; 0142 IT:SECETI Italy – SECETI object identifier; 0147 JP:SCC Japan – Standard Company Code;
+	0151 AU:ABN Australia – ABN (Australian Business Number); 0158 SK:ICO Slovakia – IČO; 0170 JP:TCC Japan – Teikoku Company Code;
+	0183 CH:UIDB Switzerland – UID business number; 0184 DK:DIGST Denmark – CVR number; 0188 JP:SST Japan – Corporate Number;
+	0190 NL:OINO Netherlands – OIN (government organisation number); 0191 EE:CC Estonia – company code; 0192 NO:ORG Norway – organisation number;
+	0193 UBLBE Belgium – UBL.BE party identifier; 0195 SG:UEN Singapore – UEN; 0196 IS:KTNR Iceland – kennitala; 0198 DK:ERST Denmark – SE number;
+	0199 LEI International – LEI (Legal Entity Identifier); 0200 LT:LEC Lithuania – legal entity code; 0201 IT:CUUO Italy – IPA office code;
+	0204 DE:LWID Germany – Leitweg-ID; 0205 IT:COD Italy – CODDEST; 0208 BE:EN Belgium – enterprise (company) number;
+	0209 GS1 International – GS1 identification key; 0210 IT:CFI Italy – codice fiscale; 0211 IT:IVA Italy – partita IVA;
+	0216 FI:OVT2 Finland – OVT code; 0218 LV:URN Latvia – unified registration number; 0221 JP:IIN Japan – qualified invoice issuer number;
+	0225 FR:CTC France – CTC electronic address; 0230 MY:EIF Malaysia – e-invoicing framework ID; 0235 AE:TIN United Arab Emirates – TIN;
+	0240 LU:MAT Luxembourg – register of legal persons; 0242 SPIS International – Peppol service provider ID; 0244 NG:TID Nigeria – tax ID;
+	0245 SK:DIC Slovakia – DIČ tax number; 0246 DE:GEBA Germany – electronic business address; 0248 OM:VAT Oman – VAT number;
+	9906 IT:VAT Italy – VAT number (old scheme); 9913 EU:REID EU – business registers network; 9915 AT:GOV Austria – government organisation code;
+	9918 IBAN International – IBAN; 9919 AT:KUR Austria – company register number; 9959 US:EIN United States – EIN`;
+const VAT_SCHEMES = `NO 9909 Norway; HU 9910 Hungary; AT 9914 Austria; ES 9920 Spain; AD 9922 Andorra; AL 9923 Albania; BA 9924 Bosnia and Herzegovina; BE 9925 Belgium;
+	BG 9926 Bulgaria; CH 9927 Switzerland; CY 9928 Cyprus; CZ 9929 Czechia; DE 9930 Germany; EE 9931 Estonia; GB 9932 United Kingdom; GR 9933 Greece;
+	HR 9934 Croatia; IE 9935 Ireland; LI 9936 Liechtenstein; LT 9937 Lithuania; LU 9938 Luxembourg; LV 9939 Latvia; MC 9940 Monaco; ME 9941 Montenegro;
+	MK 9942 North Macedonia; MT 9943 Malta; NL 9944 Netherlands; PL 9945 Poland; PT 9946 Portugal; RO 9947 Romania; RS 9948 Serbia; SI 9949 Slovenia;
+	SK 9950 Slovakia; SM 9951 San Marino; TR 9952 Türkiye; VA 9953 Vatican City; SE 9955 Sweden; FR 9957 France`;
+
+/** Entries of a "a; b; c" table, each split into its first two words and the rest. */
+function rows(table: string): Array<[string, string, string]> {
+	return table.split(/;\s*/).map((row) => {
+		const [first, second, ...rest] = row.trim().split(' ');
+		return [first, second, rest.join(' ')];
+	});
+}
+
 /** Known Peppol participant identifier schemes (Peppol code list), readable names. */
 export const PEPPOL_SCHEMES: readonly PeppolScheme[] = [
-	{ code: '0002', id: 'FR:SIRENE', name: 'France – SIREN number' },
-	{ code: '0007', id: 'SE:ORGNR', name: 'Sweden – organisation number' },
-	{ code: '0009', id: 'FR:SIRET', name: 'France – SIRET number' },
-	{ code: '0060', id: 'DUNS', name: 'International – D-U-N-S number' },
-	{ code: '0088', id: 'GLN', name: 'International – GLN (Global Location Number)' },
-	{ code: '0096', id: 'DK:P', name: 'Denmark – P-number' },
-	{ code: '0097', id: 'IT:FTI', name: 'Italy – FTI Ediforum' },
-	{ code: '0106', id: 'NL:KVK', name: 'Netherlands – KvK (Chamber of Commerce) number' },
-	{ code: '0130', id: 'EU:NAL', name: 'EU – European Commission directorates' },
-	{ code: '0135', id: 'IT:SIA', name: 'Italy – SIA object identifier' },
-	{ code: '0142', id: 'IT:SECETI', name: 'Italy – SECETI object identifier' },
-	{ code: '0147', id: 'JP:SCC', name: 'Japan – Standard Company Code' },
-	{ code: '0151', id: 'AU:ABN', name: 'Australia – ABN (Australian Business Number)' },
-	{ code: '0158', id: 'SK:ICO', name: 'Slovakia – IČO' },
-	{ code: '0170', id: 'JP:TCC', name: 'Japan – Teikoku Company Code' },
-	{ code: '0183', id: 'CH:UIDB', name: 'Switzerland – UID business number' },
-	{ code: '0184', id: 'DK:DIGST', name: 'Denmark – CVR number' },
-	{ code: '0188', id: 'JP:SST', name: 'Japan – Corporate Number' },
-	{ code: '0190', id: 'NL:OINO', name: 'Netherlands – OIN (government organisation number)' },
-	{ code: '0191', id: 'EE:CC', name: 'Estonia – company code' },
-	{ code: '0192', id: 'NO:ORG', name: 'Norway – organisation number' },
-	{ code: '0193', id: 'UBLBE', name: 'Belgium – UBL.BE party identifier' },
-	{ code: '0195', id: 'SG:UEN', name: 'Singapore – UEN' },
-	{ code: '0196', id: 'IS:KTNR', name: 'Iceland – kennitala' },
-	{ code: '0198', id: 'DK:ERST', name: 'Denmark – SE number' },
-	{ code: '0199', id: 'LEI', name: 'International – LEI (Legal Entity Identifier)' },
-	{ code: '0200', id: 'LT:LEC', name: 'Lithuania – legal entity code' },
-	{ code: '0201', id: 'IT:CUUO', name: 'Italy – IPA office code' },
-	{ code: '0204', id: 'DE:LWID', name: 'Germany – Leitweg-ID' },
-	{ code: '0205', id: 'IT:COD', name: 'Italy – CODDEST' },
-	{ code: '0208', id: 'BE:EN', name: 'Belgium – enterprise (company) number' },
-	{ code: '0209', id: 'GS1', name: 'International – GS1 identification key' },
-	{ code: '0210', id: 'IT:CFI', name: 'Italy – codice fiscale' },
-	{ code: '0211', id: 'IT:IVA', name: 'Italy – partita IVA' },
-	{ code: '0216', id: 'FI:OVT2', name: 'Finland – OVT code' },
-	{ code: '0218', id: 'LV:URN', name: 'Latvia – unified registration number' },
-	{ code: '0221', id: 'JP:IIN', name: 'Japan – qualified invoice issuer number' },
-	{ code: '0225', id: 'FR:CTC', name: 'France – CTC electronic address' },
-	{ code: '0230', id: 'MY:EIF', name: 'Malaysia – e-invoicing framework ID' },
-	{ code: '0235', id: 'AE:TIN', name: 'United Arab Emirates – TIN' },
-	{ code: '0240', id: 'LU:MAT', name: 'Luxembourg – register of legal persons' },
-	{ code: '0242', id: 'SPIS', name: 'International – Peppol service provider ID' },
-	{ code: '0244', id: 'NG:TID', name: 'Nigeria – tax ID' },
-	{ code: '0245', id: 'SK:DIC', name: 'Slovakia – DIČ tax number' },
-	{ code: '0246', id: 'DE:GEBA', name: 'Germany – electronic business address' },
-	{ code: '0248', id: 'OM:VAT', name: 'Oman – VAT number' },
-	{ code: '9906', id: 'IT:VAT', name: 'Italy – VAT number (old scheme)' },
-	{ code: '9909', id: 'NO:VAT', name: 'Norway – VAT number' },
-	{ code: '9910', id: 'HU:VAT', name: 'Hungary – VAT number' },
-	{ code: '9913', id: 'EU:REID', name: 'EU – business registers network' },
-	{ code: '9914', id: 'AT:VAT', name: 'Austria – VAT number' },
-	{ code: '9915', id: 'AT:GOV', name: 'Austria – government organisation code' },
-	{ code: '9918', id: 'IBAN', name: 'International – IBAN' },
-	{ code: '9919', id: 'AT:KUR', name: 'Austria – company register number' },
-	{ code: '9920', id: 'ES:VAT', name: 'Spain – VAT number' },
-	{ code: '9922', id: 'AD:VAT', name: 'Andorra – VAT number' },
-	{ code: '9923', id: 'AL:VAT', name: 'Albania – VAT number' },
-	{ code: '9924', id: 'BA:VAT', name: 'Bosnia and Herzegovina – VAT number' },
-	{ code: '9925', id: 'BE:VAT', name: 'Belgium – VAT number' },
-	{ code: '9926', id: 'BG:VAT', name: 'Bulgaria – VAT number' },
-	{ code: '9927', id: 'CH:VAT', name: 'Switzerland – VAT number' },
-	{ code: '9928', id: 'CY:VAT', name: 'Cyprus – VAT number' },
-	{ code: '9929', id: 'CZ:VAT', name: 'Czechia – VAT number' },
-	{ code: '9930', id: 'DE:VAT', name: 'Germany – VAT number' },
-	{ code: '9931', id: 'EE:VAT', name: 'Estonia – VAT number' },
-	{ code: '9932', id: 'GB:VAT', name: 'United Kingdom – VAT number' },
-	{ code: '9933', id: 'GR:VAT', name: 'Greece – VAT number' },
-	{ code: '9934', id: 'HR:VAT', name: 'Croatia – VAT number' },
-	{ code: '9935', id: 'IE:VAT', name: 'Ireland – VAT number' },
-	{ code: '9936', id: 'LI:VAT', name: 'Liechtenstein – VAT number' },
-	{ code: '9937', id: 'LT:VAT', name: 'Lithuania – VAT number' },
-	{ code: '9938', id: 'LU:VAT', name: 'Luxembourg – VAT number' },
-	{ code: '9939', id: 'LV:VAT', name: 'Latvia – VAT number' },
-	{ code: '9940', id: 'MC:VAT', name: 'Monaco – VAT number' },
-	{ code: '9941', id: 'ME:VAT', name: 'Montenegro – VAT number' },
-	{ code: '9942', id: 'MK:VAT', name: 'North Macedonia – VAT number' },
-	{ code: '9943', id: 'MT:VAT', name: 'Malta – VAT number' },
-	{ code: '9944', id: 'NL:VAT', name: 'Netherlands – VAT number' },
-	{ code: '9945', id: 'PL:VAT', name: 'Poland – VAT number' },
-	{ code: '9946', id: 'PT:VAT', name: 'Portugal – VAT number' },
-	{ code: '9947', id: 'RO:VAT', name: 'Romania – VAT number' },
-	{ code: '9948', id: 'RS:VAT', name: 'Serbia – VAT number' },
-	{ code: '9949', id: 'SI:VAT', name: 'Slovenia – VAT number' },
-	{ code: '9950', id: 'SK:VAT', name: 'Slovakia – VAT number' },
-	{ code: '9951', id: 'SM:VAT', name: 'San Marino – VAT number' },
-	{ code: '9952', id: 'TR:VAT', name: 'Türkiye – VAT number' },
-	{ code: '9953', id: 'VA:VAT', name: 'Vatican City – VAT number' },
-	{ code: '9955', id: 'SE:VAT', name: 'Sweden – VAT number' },
-	{ code: '9957', id: 'FR:VAT', name: 'France – VAT number' },
-	{ code: '9959', id: 'US:EIN', name: 'United States – EIN' },
+	...rows(SCHEMES).map(([code, id, name]) => ({ code, id, name })),
+	...rows(VAT_SCHEMES).map(([country, code, name]) => ({ code, id: `${country}:VAT`, name: `${name} – VAT number` })),
 ];
 
-/** The schemes the contract (4.8) and the field notes name: offered first in pickers. */
-export const COMMON_SCHEME_CODES: readonly string[] = [
-	'9925', '0208', '9944', '0106', '0190', '9930', '0204', '0088', '0007', '9955',
-	'0009', '0002', '9957', '0192', '0060', '0199', '9938', '9914', '9906',
-];
+/** The schemes docs/api.md "Peppol lookup and identifiers" names: offered first in pickers. */
+export const COMMON_SCHEME_CODES = '9925 0208 9944 0106 0190 9930 0204 0088 0007 9955 0009 0002 9957 0192 0060 0199 9938 9914 9906'.split(' ');
 
 /** Withdrawn scheme codes and the code that replaced them. */
-const WITHDRAWN_SCHEMES: Readonly<Record<string, string>> = {
-	'9956': '0208',
-	'9958': '0204',
-	'9954': '0190',
-	'9902': '0184',
-	'9908': '0192',
-	'9907': '0210',
-};
+const WITHDRAWN_SCHEMES: Readonly<Record<string, string>> = { '9956': '0208', '9958': '0204', '9954': '0190', '9902': '0184', '9908': '0192', '9907': '0210' };
 
-/** VAT country prefix → the Peppol VAT scheme the lookup resolves it to. */
+/** VAT country prefix → the Peppol VAT scheme the lookup resolves it to (Greece's EL and GR both 9933). */
 export const VAT_PREFIX_SCHEMES: Readonly<Record<string, string>> = {
-	AD: '9922', AL: '9923', AT: '9914', BA: '9924', BE: '9925', BG: '9926', CH: '9927', CY: '9928',
-	CZ: '9929', DE: '9930', EE: '9931', EL: '9933', ES: '9920', FR: '9957', GB: '9932', GR: '9933',
-	HR: '9934', HU: '9910', IE: '9935', IT: '9906', LI: '9936', LT: '9937', LU: '9938', LV: '9939',
-	MC: '9940', ME: '9941', MK: '9942', MT: '9943', NL: '9944', NO: '9909', PL: '9945', PT: '9946',
-	RO: '9947', RS: '9948', SE: '9955', SI: '9949', SK: '9950', SM: '9951', TR: '9952', VA: '9953',
+	EL: '9933',
+	...Object.fromEntries(PEPPOL_SCHEMES.filter((s) => /^99/.test(s.code) && /^[A-Z]{2}:VAT$/.test(s.id)).map((s) => [s.id.slice(0, 2), s.code])),
 };
 
-export const MAX_IDENTIFIER_VALUE_LENGTH = 130;
+const MAX_IDENTIFIER_VALUE_LENGTH = 130;
 
 const SCHEMES_BY_CODE: ReadonlyMap<string, PeppolScheme> = new Map(PEPPOL_SCHEMES.map((s) => [s.code, s]));
 
@@ -154,23 +84,16 @@ export function describeScheme(code: string): string {
 	return scheme ? `${code} (${scheme.name})` : code;
 }
 
-// ---- checksums ----------------------------------------------------------
-
 /** Check digits of a Belgian enterprise number: 97 - (first 8 digits mod 97). */
 export function belgianCheckDigits(firstEightDigits: string): number {
 	return 97 - (Number(firstEightDigits) % 97);
 }
 
-/**
- * Brings "0403.170.701", "403 170 701" or "BE0403170701" to the 10 digits of a
- * Belgian enterprise number (old 9-digit numbers take a leading 0); undefined
- * when it is not 9 or 10 digits.
- */
+/** "0403.170.701", "403 170 701" or "BE0403170701" as 10 digits (an old 9-digit number takes a leading 0); undefined for others. */
 export function compactBelgianEnterpriseNumber(value: string): string | undefined {
-	const digits = String(value).replace(/[\s.\-/]/g, '').replace(/^BE/i, '');
-	if (/^\d{10}$/.test(digits)) return digits;
-	if (/^\d{9}$/.test(digits)) return `0${digits}`;
-	return undefined;
+	const compact = String(value).replace(/[\s.\-/]/g, '');
+	const digits = compact.replace(/^BE/i, '');
+	return /^\d{9,10}$/.test(digits) ? digits.padStart(10, '0') : undefined;
 }
 
 /** 10 digits (or 9 old-style), first digit 0 or 1, last two digits = 97 - (first eight mod 97). */
@@ -183,9 +106,7 @@ export function isValidBelgianEnterpriseNumber(value: string): boolean {
 /** GS1 check digit for the digits before it (weights 3,1,3,... from the right). */
 export function gs1CheckDigit(digitsWithoutCheck: string): number {
 	let sum = 0;
-	for (let i = digitsWithoutCheck.length - 1, weight = 3; i >= 0; i--, weight = 4 - weight) {
-		sum += Number(digitsWithoutCheck[i]) * weight;
-	}
+	for (let i = digitsWithoutCheck.length - 1, weight = 3; i >= 0; i--, weight = 4 - weight) sum += Number(digitsWithoutCheck[i]) * weight;
 	return (10 - (sum % 10)) % 10;
 }
 
@@ -217,8 +138,6 @@ export function looksLikeVatNumber(value: string): boolean {
 	const compact = String(value).replace(/[\s.-]/g, '');
 	return /^[A-Za-z]{2}[A-Za-z0-9+*]{2,13}$/.test(compact) && /\d/.test(compact);
 }
-
-// ---- parsing --------------------------------------------------------------
 
 export type IdentifierForm = 'vat' | 'enterprise' | 'scheme';
 
@@ -273,9 +192,7 @@ function checkBelgianEnterprise(raw: string, vatPrefix: boolean): ValueCheck {
 	const label = vatPrefix ? 'Belgian VAT number' : 'Belgian enterprise number';
 	const example = vatPrefix ? 'BE0123456749' : '0123456749 or 0123.456.749';
 	if (!digits) return problem(`is not a ${label} (expected ${vatPrefix ? 'BE + ' : ''}10 digits)`, `A ${label} looks like ${example}.`);
-	if (!/^[01]/.test(digits)) {
-		return problem(`is not a ${label} (the 10 digits must start with 0 or 1)`, `A ${label} looks like ${example}.`);
-	}
+	if (!/^[01]/.test(digits)) return problem(`is not a ${label} (the 10 digits must start with 0 or 1)`, `A ${label} looks like ${example}.`);
 	if (!isValidBelgianEnterpriseNumber(digits)) {
 		return problem(
 			`is not a valid ${label} (mod-97 check digits ${digits.slice(8)} do not match ${String(belgianCheckDigits(digits.slice(0, 8))).padStart(2, '0')})`,
@@ -293,7 +210,6 @@ interface SchemeValue {
 
 type SchemeValidator = (value: SchemeValue) => ValueCheck;
 
-
 /** VAT prefixes that are not ISO country codes: Greece (EL) and Northern Ireland (XI). */
 const EXTRA_VAT_PREFIXES = new Set(['EL', 'XI']);
 
@@ -301,53 +217,31 @@ interface VatRule {
 	/** The national part after the prefix. */
 	pattern: RegExp;
 	example: string;
-	/** For the countries the contract names: "is not a <label> (expected <prefix> + <shape>)". */
+	/** For BE, DE and NL, the commonest prefixes: "is not a <label> (expected <prefix> + <shape>)". */
 	label?: string;
 	shape?: string;
 	hint?: string;
 }
 
 /**
- * National part of EU (and a few neighbouring) VAT numbers after the prefix. Belgium
- * is checked in full (mod 97) by checkBelgianEnterprise; countries not listed only get
- * the generic shape check.
+ * National part of EU (and a few neighbouring) VAT numbers after the prefix, as "prefix pattern
+ * example". Belgium is checked in full (mod 97) by checkBelgianEnterprise; countries not listed
+ * only get the generic shape check.
  */
-const VAT_RULES: Readonly<Record<string, VatRule>> = {
-	AT: { pattern: /^U\d{8}$/, example: 'ATU12345678' },
-	BE: { pattern: /^[01]\d{9}$/, example: 'BE0123456749', label: 'Belgian VAT number', shape: '10 digits' },
-	BG: { pattern: /^\d{9,10}$/, example: 'BG123456789' },
-	CY: { pattern: /^\d{8}[A-Z]$/, example: 'CY12345678X' },
-	CZ: { pattern: /^\d{8,10}$/, example: 'CZ12345678' },
-	DE: { pattern: /^\d{9}$/, example: 'DE123456789', label: 'German VAT number', shape: '9 digits', hint: 'A German VAT number (USt-IdNr.) looks like DE123456789.' },
-	DK: { pattern: /^\d{8}$/, example: 'DK12345678' },
-	EE: { pattern: /^\d{9}$/, example: 'EE123456789' },
-	EL: { pattern: /^\d{9}$/, example: 'EL123456789' },
-	ES: { pattern: /^[0-9A-Z]\d{7}[0-9A-Z]$/, example: 'ESX1234567X' },
-	FI: { pattern: /^\d{8}$/, example: 'FI12345678' },
-	FR: { pattern: /^[0-9A-Z]{2}\d{9}$/, example: 'FR12345678901' },
-	HR: { pattern: /^\d{11}$/, example: 'HR12345678901' },
-	HU: { pattern: /^\d{8}$/, example: 'HU12345678' },
-	IE: { pattern: /^\d[0-9A-Z+*]\d{5}[A-Z]{1,2}$/, example: 'IE1234567T' },
-	IT: { pattern: /^\d{11}$/, example: 'IT12345678901' },
-	LT: { pattern: /^(\d{9}|\d{12})$/, example: 'LT123456789' },
-	LU: { pattern: /^\d{8}$/, example: 'LU12345678' },
-	LV: { pattern: /^\d{11}$/, example: 'LV12345678901' },
-	MT: { pattern: /^\d{8}$/, example: 'MT12345678' },
-	NL: {
-		pattern: /^\d{9}B\d{2}$/,
-		example: 'NL123456789B01',
-		label: 'Dutch VAT number',
-		shape: '9 digits + B + 2 digits',
-		hint: 'A Dutch VAT number (btw-id) looks like NL123456789B01.',
-	},
-	PL: { pattern: /^\d{10}$/, example: 'PL1234567890' },
-	PT: { pattern: /^\d{9}$/, example: 'PT123456789' },
-	RO: { pattern: /^\d{2,10}$/, example: 'RO1234567890' },
-	SE: { pattern: /^\d{10}01$/, example: 'SE123456789001' },
-	SI: { pattern: /^\d{8}$/, example: 'SI12345678' },
-	SK: { pattern: /^\d{10}$/, example: 'SK1234567890' },
-	XI: { pattern: /^(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/, example: 'XI123456789' },
+const VAT_SHAPES = String.raw`AT U\d{8} ATU12345678; BE [01]\d{9} BE0123456749; BG \d{9,10} BG123456789; CY \d{8}[A-Z] CY12345678X; CZ \d{8,10} CZ12345678;
+	DE \d{9} DE123456789; DK \d{8} DK12345678; EE \d{9} EE123456789; EL \d{9} EL123456789; ES [0-9A-Z]\d{7}[0-9A-Z] ESX1234567X; FI \d{8} FI12345678;
+	FR [0-9A-Z]{2}\d{9} FR12345678901; HR \d{11} HR12345678901; HU \d{8} HU12345678; IE \d[0-9A-Z+*]\d{5}[A-Z]{1,2} IE1234567T; IT \d{11} IT12345678901;
+	LT \d{9}|\d{12} LT123456789; LU \d{8} LU12345678; LV \d{11} LV12345678901; MT \d{8} MT12345678; NL \d{9}B\d{2} NL123456789B01; PL \d{10} PL1234567890;
+	PT \d{9} PT123456789; RO \d{2,10} RO1234567890; SE \d{10}01 SE123456789001; SI \d{8} SI12345678; SK \d{10} SK1234567890;
+	XI \d{9}|\d{12}|GD\d{3}|HA\d{3} XI123456789`;
+const VAT_LABELS: Readonly<Record<string, Partial<VatRule>>> = {
+	BE: { label: 'Belgian VAT number', shape: '10 digits' },
+	DE: { label: 'German VAT number', shape: '9 digits', hint: 'A German VAT number (USt-IdNr.) looks like DE123456789.' },
+	NL: { label: 'Dutch VAT number', shape: '9 digits + B + 2 digits', hint: 'A Dutch VAT number (btw-id) looks like NL123456789B01.' },
 };
+const VAT_RULES: Readonly<Record<string, VatRule>> = Object.fromEntries(
+	rows(VAT_SHAPES).map(([country, pattern, example]) => [country, { pattern: new RegExp(`^(?:${pattern})$`), example, ...VAT_LABELS[country] }]),
+);
 
 const VAT_HINT = 'Enter the VAT number with its country prefix, e.g. BE0123456749 or NL123456789B01.';
 const NOT_A_VAT_NUMBER = 'is not a VAT number (expected a country prefix followed by 2 to 13 letters or digits, e.g. BE0123456749)';
@@ -411,25 +305,18 @@ function vatScheme(scheme: string, country: string): SchemeValidator {
 	};
 }
 
-// ---- scheme values ----------------------------------------------------------
-
 /** A value of exactly `count` digits (dots and spaces removed). */
 function fixedDigits(count: number, text: string, hint: string): SchemeValidator {
 	const pattern = new RegExp(`^\\d{${count}}$`);
 	return ({ digits }) => (pattern.test(digits) ? { ok: true, value: digits } : problem(text, hint));
 }
 
-/** Each VAT scheme's country (Greece's 9933 takes EL, its VAT prefix). */
-const VAT_SCHEME_COUNTRIES: ReadonlyArray<[string, string]> = Object.entries(VAT_PREFIX_SCHEMES)
-	.filter(([country]) => country !== 'GR')
-	.map(([country, scheme]) => [scheme, country]);
-
 /**
- * The checks by scheme code: every VAT scheme (the one VAT check) and the other schemes
- * the contract and the field notes name. Any other known scheme keeps its value as typed.
+ * The checks by scheme code: every VAT scheme (the one VAT check; Greece's 9933 takes EL) and the
+ * other schemes docs/api.md "Peppol lookup and identifiers" names. Other known schemes keep the value as typed.
  */
 const SCHEME_VALIDATORS: Readonly<Record<string, SchemeValidator>> = {
-	...Object.fromEntries(VAT_SCHEME_COUNTRIES.map(([scheme, country]) => [scheme, vatScheme(scheme, country)])),
+	...Object.fromEntries(Object.entries(VAT_PREFIX_SCHEMES).flatMap(([country, scheme]) => (country === 'GR' ? [] : [[scheme, vatScheme(scheme, country)]]))),
 	'0208': ({ digits }) => {
 		if (/^[A-Z]{2}/i.test(digits) && !/^BE/i.test(digits)) {
 			return problem('is not a Belgian enterprise number (0208 takes 10 digits)', 'For a VAT number choose the VAT scheme of its country.');
@@ -467,7 +354,7 @@ function otherSchemeValue(scheme: string): SchemeValidator {
 }
 
 /** Checks and normalises the value for a scheme; the scheme must be known. */
-export function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
+function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 	const trimmed = String(rawValue ?? '').trim();
 	if (!trimmed) return problem(`has no value after the scheme ${scheme}`, `Enter the identifier, e.g. ${scheme}:<identifier>.`);
 	const compact = trimmed.replace(/\s/g, '');
@@ -485,16 +372,7 @@ export function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 }
 
 /** Identifier type labels a registration may carry, and the scheme whose check applies to them. */
-const IDENTIFIER_TYPE_SCHEMES: Readonly<Record<string, string>> = {
-	KBO: '0208',
-	BCE: '0208',
-	CBE: '0208',
-	'KBO-BCE': '0208',
-	GLN: '0088',
-	KVK: '0106',
-	OIN: '0190',
-	LEI: '0199',
-};
+const TYPE_SCHEMES: Record<string, string> = { KBO: '0208', BCE: '0208', CBE: '0208', 'KBO-BCE': '0208', GLN: '0088', KVK: '0106', OIN: '0190', LEI: '0199' };
 
 /**
  * An identifier whose type says what it is gets that kind's check: "VAT" the one VAT
@@ -504,7 +382,7 @@ const IDENTIFIER_TYPE_SCHEMES: Readonly<Record<string, string>> = {
 export function checkTypedIdentifier(type: string, value: string): ValueCheck | undefined {
 	const label = type.trim().toUpperCase();
 	if (label === 'VAT' || label === 'TAXIDENTIFIER') return checkVatNumber(value);
-	const scheme = IDENTIFIER_TYPE_SCHEMES[label] ?? (isKnownSchemeCode(label) ? label : PEPPOL_SCHEMES.find((s) => s.id === label)?.code);
+	const scheme = TYPE_SCHEMES[label] ?? (isKnownSchemeCode(label) ? label : PEPPOL_SCHEMES.find((s) => s.id === label)?.code);
 	return scheme ? checkSchemeValue(scheme, value) : undefined;
 }
 
@@ -519,10 +397,7 @@ function schemeCodeProblem(code: string): IdentifierProblem | undefined {
 	}
 	const replacement = WITHDRAWN_SCHEMES[code];
 	if (replacement) {
-		return wrong(
-			`uses the withdrawn scheme ${code}`,
-			`Peppol replaced it with ${describeScheme(replacement)}; use ${replacement}:<identifier>.`,
-		);
+		return wrong(`uses the withdrawn scheme ${code}`, `Peppol replaced it with ${describeScheme(replacement)}; use ${replacement}:<identifier>.`);
 	}
 	if (!isKnownSchemeCode(code)) {
 		return wrong(
@@ -533,43 +408,38 @@ function schemeCodeProblem(code: string): IdentifierProblem | undefined {
 	return undefined;
 }
 
-function parsed(form: IdentifierForm, scheme: string, value: string, lookup: string): ParsedIdentifier {
-	return { ok: true, form, scheme, value, lookup, key: lookup.toUpperCase() };
+/** The value checked for the scheme, as an identifier of the given form (the scheme form's lookup is `<scheme>:<value>`). */
+function parseInScheme(form: IdentifierForm, scheme: string, raw: string): IdentifierCheck {
+	const checked = checkSchemeValue(scheme, raw);
+	if (!checked.ok) return checked;
+	const lookup = form === 'scheme' ? `${scheme}:${checked.value}` : checked.value;
+	return { ok: true, form, scheme, value: checked.value, lookup, key: lookup.toUpperCase() };
 }
 
 /** A scheme (picked) and a value (typed): always the `<scheme>:<value>` form. */
 export function buildParticipantIdentifier(schemeCode: string, value: unknown): IdentifierCheck {
 	const code = String(schemeCode ?? '').trim();
-	const codeProblem = schemeCodeProblem(code);
-	if (codeProblem) return codeProblem;
 	const kind = nonTextKind(value);
-	if (kind) return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.gln }}.');
-	const checked = checkSchemeValue(code, value === undefined || value === null ? '' : String(value));
-	if (!checked.ok) return checked;
-	return parsed('scheme', code, checked.value, `${code}:${checked.value}`);
+	if (kind && !schemeCodeProblem(code)) return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.gln }}.');
+	return schemeCodeProblem(code) ?? parseInScheme('scheme', code, String(value ?? ''));
 }
 
 /**
- * One identifier in any of the three forms of the contract (4.8): a VAT number
- * with country prefix, a bare Belgian company number, or `<scheme>:<identifier>`
- * (an `iso6523-actorid-upis::` prefix is dropped). Normalises within the form.
+ * One identifier in any of the three forms of docs/api.md "Peppol lookup and identifiers": a VAT
+ * number with country prefix, a bare Belgian company number, or `<scheme>:<identifier>` (an
+ * `iso6523-actorid-upis::` prefix is dropped). Normalises within the form.
  */
 export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 	if (input === undefined || input === null) return problem('is empty');
 	const kind = nonTextKind(input);
 	if (kind) return problem(`is ${kind}, not an identifier`, 'Map the field to a single text value, e.g. {{ $json.vatNumber }}.');
-	const text = String(input).trim().replace(/^iso6523-actorid-upis::/i, '');
+	const text = String(input)
+		.replace(/^\s*iso6523-actorid-upis::/i, '')
+		.trim();
 	if (!text) return problem('is empty');
-
 	const schemeForm = /^([^:]*?)\s*:\s*([\s\S]*)$/.exec(text);
-	if (schemeForm) {
-		const code = schemeForm[1].trim();
-		const codeProblem = schemeCodeProblem(code);
-		if (codeProblem) return codeProblem;
-		const checked = checkSchemeValue(code, schemeForm[2]);
-		if (!checked.ok) return checked;
-		return parsed('scheme', code, checked.value, `${code}:${checked.value}`);
-	}
+	const code = schemeForm?.[1].trim() ?? '';
+	if (schemeForm) return schemeCodeProblem(code) ?? parseInScheme('scheme', code, schemeForm[2]);
 
 	const nonAscii = nonAsciiProblem(text.replace(/\s/g, ''));
 	if (nonAscii) return nonAscii;
@@ -577,9 +447,7 @@ export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 
 	if (/^[A-Za-z]{2}/.test(compact)) {
 		const country = compact.slice(0, 2).toUpperCase();
-		if (!looksLikeVatNumber(compact)) {
-			return problem(NOT_A_VAT_NUMBER);
-		}
+		if (!looksLikeVatNumber(compact)) return problem(NOT_A_VAT_NUMBER);
 		const scheme = VAT_PREFIX_SCHEMES[country];
 		if (!scheme) {
 			return problem(
@@ -587,17 +455,11 @@ export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 				'Use <scheme>:<identifier> with a scheme of that country (e.g. 0184:<CVR> for Denmark, 0216:<OVT> for Finland).',
 			);
 		}
-		const checked = checkSchemeValue(scheme, `${country}${compact.slice(2)}`);
-		if (!checked.ok) return checked;
-		return parsed('vat', scheme, checked.value, checked.value);
+		return parseInScheme('vat', scheme, `${country}${compact.slice(2)}`);
 	}
 
 	if (/^\d+$/.test(compact)) {
-		if (compact.length === 9 || compact.length === 10) {
-			const checked = checkSchemeValue('0208', compact);
-			if (!checked.ok) return checked;
-			return parsed('enterprise', '0208', checked.value, checked.value);
-		}
+		if (compact.length === 9 || compact.length === 10) return parseInScheme('enterprise', '0208', compact);
 		if (compact.length === 13 && isValidGln(compact)) {
 			return problem('looks like a GLN, but a bare number is read as a Belgian company number', `Enter it as 0088:${compact}.`);
 		}

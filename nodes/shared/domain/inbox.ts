@@ -1,11 +1,8 @@
 /**
- * The Peppol inbox's requests and its documents, for the Peppol Inbox node and the Inbox
- * Trigger (README "Peppol inbox"; the service's pages "Get the Inbox List for Supplier
- * Invoices", "Mark Inbox as Read/Confirmed", "Processing MLR and IMR files"):
- * `GET /v1/peppol/inbox` answers at most the 10 oldest items (no paging, no OData); an item
- * leaves the queue only when confirmed or refused; its document is `GET /v1/files/{PeppolFileID}`,
- * read through the shared bounded file reader (shared/http/files.ts) and turned into JSON fields
- * by shared/domain/ubl.ts.
+ * The Peppol inbox's requests and documents for the Inbox node and trigger (docs/api.md
+ * "Receiving and the Peppol inbox"): the list holds at most the 10 oldest items (no paging);
+ * an item leaves only when confirmed or refused; its document is read by http/files.ts and
+ * turned into JSON fields by ubl.ts.
  */
 import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -17,13 +14,13 @@ import { kindOfType, readDocument, REASON_CODES } from './ubl';
 import type { DocumentKind } from './ubl';
 import { isRecord } from './values';
 
-export const INBOX_PATH = '/v1/peppol/inbox';
+const INBOX_PATH = '/v1/peppol/inbox';
 /** What the service lists at most. */
 export const INBOX_WINDOW = 10;
 /** Entries of one answer read at most: a server sending more than it documents is not read to the end. */
 const MAX_ENTRIES = 100;
 /** The fields of an inbox item as published, passed on by Get Document, Confirm and Refuse. */
-export const ITEM_FIELDS = ['InboxItemID', 'SenderPeppolID', 'SenderCompanyID', 'PeppolDocumentType', 'ReceiverPeppolID', 'ReceiverCompanyID', 'CreationDate', 'PeppolFileID'];
+const ITEM_FIELDS = 'InboxItemID SenderPeppolID SenderCompanyID PeppolDocumentType ReceiverPeppolID ReceiverCompanyID CreationDate PeppolFileID'.split(' ');
 
 /** OpenPEPPOL OPStatusReason codes: the RefusalReason values (the OpenAPI's default is OTH), by name. */
 export const REFUSAL_REASONS = ['NON', 'REF', 'LEG', 'REC', 'QUA', 'DEL', 'PRI', 'QTY', 'ITM', 'PAY', 'UNR', 'FIN', 'PPD', 'OTH']
@@ -46,7 +43,7 @@ export function itemKey(item: IDataObject): string | undefined {
  * The inbox list: the records of `InboxItems` (or a bare list), each with its DocumentKind;
  * entries that are not records or name no InboxItemID are counted, not output.
  */
-export function readInboxList(body: unknown): { items: InboxItem[]; skipped: number; problem?: string } {
+function readInboxList(body: unknown): { items: InboxItem[]; skipped: number; problem?: string } {
 	const list = Array.isArray(body) ? body : isRecord(body) ? (body.InboxItems ?? body.inboxItems ?? body.Items) : undefined;
 	if (body === undefined || body === '' || (isRecord(body) && list === undefined)) return { items: [], skipped: 0 };
 	if (!Array.isArray(list)) return { items: [], skipped: 0, problem: 'the answer is not a list of inbox items (InboxItems)' };
@@ -65,13 +62,22 @@ export async function listInbox(ctx: FileContext, client: ApiClient, itemIndex?:
 	const read = readInboxList(body);
 	if (read.problem) {
 		const message = `${operation}: ${read.problem}`;
-		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description: 'Retry; if it persists, check the Base URL points at the API.', itemIndex });
+		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+			message,
+			description: 'Retry; if it persists, check the Base URL points at the API.',
+			itemIndex,
+		});
 	}
 	return read;
 }
 
 /** Confirms (no body) or refuses (`{RefusalReason}`) one item: it leaves the queue. */
-export async function settleItem(client: ApiClient, id: string, action: 'confirm' | 'refuse', options: { itemIndex?: number; reason?: string } = {}): Promise<void> {
+export async function settleItem(
+	client: ApiClient,
+	id: string,
+	action: 'confirm' | 'refuse',
+	options: { itemIndex?: number; reason?: string } = {},
+): Promise<void> {
 	await client.request({
 		method: 'POST',
 		path: `${INBOX_PATH}/${encodeURIComponent(id)}/${action}`,

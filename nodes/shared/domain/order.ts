@@ -24,12 +24,7 @@ function isNotFound(error: unknown): boolean {
  * `GET /v1/order/{id}`; on 404 `GET /v1/orders/{id}` (the form the service's public docs write),
  * unless one form is chosen.
  */
-export async function getOrder(
-	client: ApiClient,
-	orderId: number | string,
-	itemIndex: number,
-	path: SingleOrderPath = 'auto',
-): Promise<IDataObject> {
+export async function getOrder(client: ApiClient, orderId: number | string, itemIndex: number, path: SingleOrderPath = 'auto'): Promise<IDataObject> {
 	const id = encodeURIComponent(String(orderId));
 	const read = async (prefix: string) =>
 		await client.request<IDataObject>({ method: 'GET', path: `${prefix}/${id}`, itemIndex, operation: `Get order ${orderId}` });

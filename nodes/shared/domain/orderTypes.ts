@@ -1,6 +1,6 @@
 /**
- * The API's enumerated order and party values (contract 2.4, field notes), for every node
- * that offers or checks them: one list each, so a picker, a filter and a check never disagree.
+ * The API's enumerated order and party values (docs/api.md "Orders"), one list each, so a
+ * picker, a filter and a check never disagree.
  */
 import type { INodePropertyOptions } from 'n8n-workflow';
 

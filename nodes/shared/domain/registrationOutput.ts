@@ -19,9 +19,7 @@ function idOf(company: IDataObject): unknown {
  * both give the same entity. Returns undefined when the body holds none.
  */
 export function unwrapRegistration(body: unknown, registrationId?: string): IDataObject | undefined {
-	if (isObject(body) && (body.RegistrationID !== undefined || body.CompanyID !== undefined || isObject(body.CompanyDetails))) {
-		return body;
-	}
+	if (isObject(body) && (body.RegistrationID !== undefined || body.CompanyID !== undefined || isObject(body.CompanyDetails))) return body;
 	const companies = readCompanies(body);
 	if (!companies.length) return undefined;
 	if (registrationId !== undefined) {

@@ -1,15 +1,10 @@
 /**
- * The few things the nodes read from a Peppol document (pure: no n8n, no I/O), on top of
- * the bounded scanner of xmlScan.ts:
- * - the Peppol routing envelope (SBDH) around a received document, removed on request;
- * - of an invoice or credit note: its number, dates, supplier, currency and amount due;
- * - of an Invoice Response (IMR) or Message Level Response (MLR), a customer's answer to one
- *   of your sent invoices: the response code and its meaning, the reasons, and the number of
- *   the invoice it answers (for an MLR, the reference of the message it answers);
- * - whether a document is a UBL Invoice or CreditNote that can be sent as it is.
- * Elements are matched by namespace and local name, so any prefix (cbc:, ns2:, a default
- * namespace) reads the same. The code lists are the Peppol ones the service's page
- * "Processing MLR and IMR files" refers to (UNCL4343 subsets, OPStatusReason, OPStatusAction).
+ * What the nodes read from a Peppol document (pure), on the bounded scanner of xmlScan.ts: the
+ * envelope (SBDH), removed on request; an invoice's or credit note's main fields; an Invoice
+ * Response's (IMR) or Message Level Response's (MLR) code, reasons and the invoice it answers;
+ * whether a document can be sent as a UBL Invoice or CreditNote. Elements match by namespace and
+ * local name, whatever the prefix. The code lists are those the service's page "Processing MLR
+ * and IMR files" refers to (UNCL4343 subsets, OPStatusReason, OPStatusAction).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -17,7 +12,7 @@ import type { XmlElement, XmlName } from './xmlScan';
 import { decodeXml, scanXml } from './xmlScan';
 
 const UBL = 'urn:oasis:names:specification:ubl:schema:xsd:';
-export const UBL_ROOTS: Record<string, string> = {
+const UBL_ROOTS: Record<string, string> = {
 	Invoice: `${UBL}Invoice-2`,
 	CreditNote: `${UBL}CreditNote-2`,
 	ApplicationResponse: `${UBL}ApplicationResponse-2`,
@@ -26,31 +21,24 @@ const CBC = `${UBL}CommonBasicComponents-2`;
 const CAC = `${UBL}CommonAggregateComponents-2`;
 const SBDH = 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader';
 
+/** "CODE meaning; CODE meaning" → { CODE: meaning }. */
+function codes(table: string): Record<string, string> {
+	return Object.fromEntries(table.split(/;\s*/).map((entry) => [entry.slice(0, entry.indexOf(' ')), entry.slice(entry.indexOf(' ') + 1)]));
+}
+
 /** UNCL4343 codes of a Peppol Invoice Response. */
-export const IMR_CODES: Record<string, string> = {
-	AB: 'Acknowledged: the invoice was received',
-	IP: 'In process',
-	UQ: 'Under query: the customer has a question before going on',
-	CA: 'Conditionally accepted',
-	RE: 'Rejected: the customer refused the invoice',
-	AP: 'Accepted',
-	PD: 'Paid',
-};
+const IMR_CODES = codes(`AB Acknowledged: the invoice was received; IP In process; UQ Under query: the customer has a question before going on;
+	CA Conditionally accepted; RE Rejected: the customer refused the invoice; AP Accepted; PD Paid`);
 /** UNCL4343 codes of a Peppol Message Level Response. */
-export const MLR_CODES: Record<string, string> = {
-	AB: 'Acknowledged: the message was received',
-	AP: 'Accepted: the message was delivered',
-	RE: 'Rejected: the message failed (not delivered or not valid)',
-};
+const MLR_CODES = codes(
+	'AB Acknowledged: the message was received; AP Accepted: the message was delivered; RE Rejected: the message failed (not delivered or not valid)',
+);
 /** OPStatusReason (why), OPStatusAction (what to do) and the MLR status reasons. */
-export const REASON_CODES: Record<string, string> = {
-	NON: 'No issue', REF: 'References incorrect', LEG: 'Legal information incorrect', REC: 'Receiver unknown',
-	QUA: 'Item quality insufficient', DEL: 'Delivery issues', PRI: 'Prices incorrect', QTY: 'Quantity incorrect',
-	ITM: 'Items incorrect', PAY: 'Payment terms incorrect', UNR: 'Not recognized', FIN: 'Finance terms incorrect',
-	PPD: 'Partially paid', OTH: 'Other', NOA: 'No action required', PIN: 'Provide information',
-	NIN: 'Issue a new invoice', CNF: 'Credit fully', CNP: 'Credit partially', CNA: 'Credit the amount',
-	BV: 'Business rule violation (fatal)', BW: 'Business rule violation (warning)', FD: 'Failure of delivery', SV: 'Syntax violation',
-};
+export const REASON_CODES = codes(`NON No issue; REF References incorrect; LEG Legal information incorrect; REC Receiver unknown; QUA Item quality insufficient;
+	DEL Delivery issues; PRI Prices incorrect; QTY Quantity incorrect; ITM Items incorrect; PAY Payment terms incorrect; UNR Not recognized;
+	FIN Finance terms incorrect; PPD Partially paid; OTH Other; NOA No action required; PIN Provide information; NIN Issue a new invoice;
+	CNF Credit fully; CNP Credit partially; CNA Credit the amount; BV Business rule violation (fatal); BW Business rule violation (warning);
+	FD Failure of delivery; SV Syntax violation`);
 
 export type DocumentKind = 'Invoice' | 'CreditNote' | 'IMR' | 'MLR' | 'Other';
 
@@ -78,17 +66,17 @@ export interface ReadDocument {
 	response?: IDataObject;
 }
 
-/** Relative paths (local names under the document root, all in UBL's cbc/cac namespaces) of the fields read. */
-const INVOICE_FIELDS: Record<string, string> = {
-	Number: 'ID',
-	IssueDate: 'IssueDate',
-	DueDate: 'DueDate',
-	TypeCode: 'InvoiceTypeCode|CreditNoteTypeCode',
-	Currency: 'DocumentCurrencyCode',
-	SupplierName: 'AccountingSupplierParty/Party/PartyLegalEntity/RegistrationName',
-	SupplierEndpointID: 'AccountingSupplierParty/Party/EndpointID',
-	CustomerName: 'AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName',
-	PayableAmount: 'LegalMonetaryTotal/PayableAmount',
+/** Relative paths (local names under the document root, all in UBL's cbc/cac namespaces) of the fields read; the first found of several. */
+const INVOICE_FIELDS: Record<string, string[]> = {
+	Number: ['ID'],
+	IssueDate: ['IssueDate'],
+	DueDate: ['DueDate'],
+	TypeCode: ['InvoiceTypeCode', 'CreditNoteTypeCode'],
+	Currency: ['DocumentCurrencyCode'],
+	SupplierName: ['AccountingSupplierParty/Party/PartyLegalEntity/RegistrationName', 'AccountingSupplierParty/Party/PartyName/Name'],
+	SupplierEndpointID: ['AccountingSupplierParty/Party/EndpointID'],
+	CustomerName: ['AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName'],
+	PayableAmount: ['LegalMonetaryTotal/PayableAmount'],
 };
 
 interface Collected {
@@ -102,7 +90,7 @@ interface Collected {
 }
 
 const isUbl = (name: XmlName) => name.ns === CBC || name.ns === CAC;
-const first = (c: Collected, path: string) => c.texts.get(path)?.find((t) => t.trim() !== '')?.trim();
+const first = (c: Collected, path: string) => (c.texts.get(path) ?? []).find((t) => t.trim() !== '')?.trim();
 
 /** The endpoint as "scheme:value" (the form the inbox's SenderPeppolID uses). */
 function endpoint(c: Collected, path: string): string | undefined {
@@ -115,12 +103,9 @@ function endpoint(c: Collected, path: string): string | undefined {
 function readInvoice(c: Collected): IDataObject {
 	const out: IDataObject = {};
 	for (const [field, paths] of Object.entries(INVOICE_FIELDS)) {
-		const value = paths.split('|').map((p) => (field === 'SupplierEndpointID' ? endpoint(c, p) : first(c, p))).find(Boolean);
+		const read = field === 'SupplierEndpointID' ? endpoint : first;
+		const value = paths.map((p) => read(c, p)).find(Boolean);
 		if (value !== undefined) out[field] = value;
-	}
-	if (out.SupplierName === undefined) {
-		const name = first(c, 'AccountingSupplierParty/Party/PartyName/Name');
-		if (name) out.SupplierName = name;
 	}
 	return out;
 }
@@ -153,13 +138,14 @@ function readResponse(c: Collected, kind: 'IMR' | 'MLR'): IDataObject {
 		ReasonText: reasons.map((r) => [r.Code, r.Text].filter(Boolean).join(': ')).join('; '),
 		InvoiceNumber: first(c, 'DocumentResponse/DocumentReference/ID') ?? null,
 	};
+	const notes = (c.texts.get('Note') ?? []).map((t) => t.trim()).filter(Boolean);
 	const optional: Record<string, string | undefined> = {
 		DocumentTypeCode: first(c, 'DocumentResponse/DocumentReference/DocumentTypeCode'),
 		InvoiceIssueDate: first(c, 'DocumentResponse/DocumentReference/IssueDate'),
 		ResponseID: first(c, 'ID'),
 		IssueDate: first(c, 'IssueDate'),
 		EffectiveDate: first(c, 'DocumentResponse/Response/EffectiveDate'),
-		Note: c.texts.get('Note')?.map((t) => t.trim()).filter(Boolean).join('\n') || undefined,
+		Note: notes.join('\n') || undefined,
 		FromEndpointID: endpoint(c, 'SenderParty/EndpointID'),
 		FromName: first(c, 'SenderParty/PartyLegalEntity/RegistrationName'),
 		ToEndpointID: endpoint(c, 'ReceiverParty/EndpointID'),
@@ -180,8 +166,7 @@ const GROUPS = /^DocumentResponse\/(?:Response\/Status|LineResponse)$/;
 const MAX_GROUPS = 200;
 /** Every path whose text is kept (the rest is checked, not kept). */
 const WANTED = new Set([
-	...Object.values(INVOICE_FIELDS).flatMap((paths) => paths.split('|')),
-	'AccountingSupplierParty/Party/PartyName/Name',
+	...Object.values(INVOICE_FIELDS).flat(),
 	'CustomizationID',
 	'Note',
 	'SenderParty/EndpointID',
@@ -196,7 +181,10 @@ const WANTED = new Set([
  * Reads a received document: envelope, kind and fields. `hint` is the inbox item's
  * PeppolDocumentType, used when the document does not say whether it is an IMR or an MLR.
  */
-export function readDocument(bytes: Uint8Array, options: { maxChars: number; hint?: unknown }): { ok: true; doc: ReadDocument } | { ok: false; problem: string } {
+export function readDocument(
+	bytes: Uint8Array,
+	options: { maxChars: number; hint?: unknown },
+): { ok: true; doc: ReadDocument } | { ok: false; problem: string } {
 	const decoded = decodeXml(bytes);
 	if ('problem' in decoded) return { ok: false, problem: decoded.problem };
 	const { text } = decoded;
@@ -307,11 +295,19 @@ export function checkSendableUbl(bytes: Uint8Array, maxChars: number): { ok: tru
 	if (!read.ok) return { ...read, hint };
 	const { doc } = read;
 	if (doc.envelope) {
-		return { ok: false, problem: 'is wrapped in a Peppol envelope (SBDH)', hint: 'Send the Invoice or CreditNote inside it: the service adds the envelope itself.' };
+		return {
+			ok: false,
+			problem: 'is wrapped in a Peppol envelope (SBDH)',
+			hint: 'Send the Invoice or CreditNote inside it: the service adds the envelope itself.',
+		};
 	}
 	if (doc.kind !== 'Invoice' && doc.kind !== 'CreditNote') {
 		const shown = `${doc.root.local}${doc.root.ns ? ` in namespace ${doc.root.ns.slice(0, 80)}` : ' without a namespace'}`;
-		return { ok: false, problem: `has the root element ${shown}, not a UBL Invoice or CreditNote`, hint: `${hint} Its root must be Invoice in ${UBL_ROOTS.Invoice} or CreditNote in ${UBL_ROOTS.CreditNote}.` };
+		return {
+			ok: false,
+			problem: `has the root element ${shown}, not a UBL Invoice or CreditNote`,
+			hint: `${hint} Its root must be Invoice in ${UBL_ROOTS.Invoice} or CreditNote in ${UBL_ROOTS.CreditNote}.`,
+		};
 	}
 	const number = typeof doc.invoice?.Number === 'string' ? doc.invoice.Number : undefined;
 	return { ok: true, ubl: { xml: doc.unwrapped, kind: doc.kind, ...(number ? { number } : {}) } };

@@ -1,16 +1,12 @@
 /**
- * Pure input checks (no n8n, no HTTP): IBAN, BIC, e-mail, phone, ISO language and
- * country codes, address types, numeric IDs, numbers and text. Each check returns the
- * normalised value or a problem plus a hint the user can act on. The VAT number check
- * is the one in identifiers.ts, re-exported here. About 350 lines because of the
- * reference tables (ISO languages, IBAN lengths) and one check per kind of value.
+ * Pure input checks: IBAN, BIC, e-mail, phone, ISO codes, address types, IDs, numbers and text.
+ * Each returns the normalised value or a problem plus a hint the user can act on.
  */
 
 import { COUNTRY_CODES } from './countries';
 import { nonTextKind } from './identifiers';
 import { text } from './values';
 
-/** The one VAT number check lives with the other identifier checks (identifiers.ts). */
 export { checkVatNumber } from './identifiers';
 
 /** A checked value: the normalised value, or what is wrong with it and how to fix it. */
@@ -28,8 +24,7 @@ export interface FieldProblem {
 }
 
 const ok = (value: string): Check => ({ ok: true, value });
-const fail = (problem: string, hint: string): Check => ({ ok: false, problem, hint });
-
+const fail = (problem: string, hint: string): Check<never> => ({ ok: false, problem, hint });
 
 /** ISO 639-1 two-letter language codes. */
 const LANGUAGE_CODES = new Set(
@@ -43,17 +38,14 @@ const LANGUAGE_CODES = new Set(
 	).split(' '),
 );
 
-/** IBAN lengths per country (SWIFT IBAN registry). Unlisted countries get the generic 15–34 check. */
-const IBAN_LENGTHS: Record<string, number> = {
-	AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BI: 27, BR: 29, BY: 28,
-	CH: 21, CR: 22, CY: 28, CZ: 24, DE: 22, DJ: 27, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18,
-	FK: 18, FO: 18, FR: 27, GB: 22, GE: 22, GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22,
-	IL: 23, IQ: 23, IS: 26, IT: 27, JO: 30, KW: 30, KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20, LU: 20,
-	LV: 21, LY: 25, MC: 27, MD: 24, ME: 22, MK: 19, MN: 20, MR: 27, MT: 31, MU: 30, NI: 28, NL: 18,
-	NO: 15, OM: 23, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, RU: 33, SA: 24, SC: 31,
-	SD: 18, SE: 24, SI: 19, SK: 24, SM: 27, SO: 23, ST: 25, SV: 28, TL: 23, TN: 24, TR: 26, UA: 29,
-	VA: 22, VG: 24, XK: 20, YE: 30,
-};
+/** IBAN lengths per country (SWIFT IBAN registry) as country + length. Unlisted countries get the generic 15–34 check. */
+const IBAN_LENGTHS: Record<string, number> = Object.fromEntries(
+	`AD24 AE23 AL28 AT20 AZ28 BA20 BE16 BG22 BH22 BI27 BR29 BY28 CH21 CR22 CY28 CZ24 DE22 DJ27 DK18 DO28 EE20 EG29 ES24 FI18 FK18 FO18 FR27 GB22 GE22 GI23
+	GL18 GR27 GT28 HR21 HU28 IE22 IL23 IQ23 IS26 IT27 JO30 KW30 KZ20 LB28 LC32 LI21 LT20 LU20 LV21 LY25 MC27 MD24 ME22 MK19 MN20 MR27 MT31 MU30 NI28 NL18
+	NO15 OM23 PK24 PL28 PS29 PT25 QA29 RO24 RS22 RU33 SA24 SC31 SD18 SE24 SI19 SK24 SM27 SO23 ST25 SV28 TL23 TN24 TR26 UA29 VA22 VG24 XK20 YE30`
+		.split(/\s+/)
+		.map((entry) => [entry.slice(0, 2), Number(entry.slice(2))]),
+);
 
 const ADDRESS_TYPES = ['InvoiceAddress', 'DeliveryAddress'] as const;
 
@@ -71,7 +63,7 @@ export function showValue(value: unknown): string {
 	if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return '(empty)';
 	const text = typeof value === 'object' ? jsonText(value) : String(value);
 	// Control characters are shown escaped: a line break in a value must not break the message.
-	const escape = (c: string) => (c < ' ' && c !== '\t') || c === '\u007f' ? JSON.stringify(c).slice(1, -1) : c;
+	const escape = (c: string) => ((c < ' ' && c !== '\t') || c === '\u007f' ? JSON.stringify(c).slice(1, -1) : c);
 	const trimmed = Array.from(text.trimStart().slice(0, 200), escape).join('').trim();
 	if (!trimmed) return '(empty)';
 	return trimmed.length > 60 ? `${trimmed.slice(0, 60)}…` : trimmed;
@@ -92,30 +84,28 @@ export function itemMessage(itemIndex: number | undefined, text: string): string
 	return itemIndex === undefined ? text : `Item ${itemIndex + 1}: ${text}`;
 }
 
-/**
- * An object, a list or a boolean where text is expected: an error, never sent as
- * "[object Object]". Every text check below starts with it.
- */
+/** An object, a list or a boolean where text is expected: an error, never sent as "[object Object]". */
 function notText(value: unknown): Check<never> | undefined {
 	const kind = nonTextKind(value);
 	if (!kind) return undefined;
 	return { ok: false, problem: `is ${kind}, not text`, hint: 'Map a single text value, e.g. {{ $json.name }}, not an object or a list.' };
 }
 
+/** A check of text: an object, a list or a boolean is refused first; `raw` is the trimmed text. */
+function onText(check: (raw: string) => Check): (value: unknown) => Check {
+	return (value) => notText(value) ?? check(text(value));
+}
+
 /** Remainder of a long digit string modulo 97, computed in chunks to stay within safe integers. */
 export function mod97(digits: string): number {
 	let remainder = 0;
-	for (let i = 0; i < digits.length; i += 7) {
-		remainder = Number(`${remainder}${digits.slice(i, i + 7)}`) % 97;
-	}
+	for (let i = 0; i < digits.length; i += 7) remainder = Number(`${remainder}${digits.slice(i, i + 7)}`) % 97;
 	return remainder;
 }
 
 /** Two-letter ISO 3166-1 country code; returned upper-case. */
-export function checkCountryCode(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const code = text(value).toUpperCase();
+export const checkCountryCode = onText((raw) => {
+	const code = raw.toUpperCase();
 	if (!code) return fail('is empty', 'Enter a two-letter ISO 3166-1 country code, e.g. BE, NL, FR.');
 	if (!/^[A-Z]{2}$/.test(code)) {
 		return fail('is not a two-letter country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE for Belgium, NL for the Netherlands.');
@@ -124,28 +114,19 @@ export function checkCountryCode(value: unknown): Check {
 		return fail('is not an ISO 3166-1 country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE, NL, DE, FR (Greece is GR, the United Kingdom is GB).');
 	}
 	return ok(code);
-}
+});
 
 /** Two-letter ISO 639-1 language code; returned upper-case, as the API's samples write it. */
-export function checkLanguageCode(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const code = text(value).toLowerCase();
+export const checkLanguageCode = onText((raw) => {
+	const code = raw.toLowerCase();
 	if (!code) return fail('is empty', 'Enter a two-letter ISO 639-1 language code, e.g. NL, FR, EN, DE.');
-	if (!/^[a-z]{2}$/.test(code)) {
-		return fail('is not a two-letter language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE (not "nl-BE" or "Dutch").');
-	}
-	if (!LANGUAGE_CODES.has(code)) {
-		return fail('is not an ISO 639-1 language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE.');
-	}
+	if (!/^[a-z]{2}$/.test(code)) return fail('is not a two-letter language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE (not "nl-BE" or "Dutch").');
+	if (!LANGUAGE_CODES.has(code)) return fail('is not an ISO 639-1 language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE.');
 	return ok(code.toUpperCase());
-}
+});
 
 /** IBAN: country code, check digits, per-country length and the ISO 7064 mod-97 checksum. Returned without spaces. */
-export function checkIban(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const raw = text(value);
+export const checkIban = onText((raw) => {
 	if (!raw) return fail('is empty', 'Enter the IBAN, e.g. BE68 5390 0754 7034.');
 	const iban = raw.replace(/[\s-]/g, '').toUpperCase();
 	if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) {
@@ -165,13 +146,10 @@ export function checkIban(value: unknown): Check {
 	const digits = rearranged.replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
 	if (mod97(digits) !== 1) return fail('is not a valid IBAN (checksum failed)', 'Check for a typing error in the IBAN.');
 	return ok(iban);
-}
+});
 
 /** BIC/SWIFT: 4 letters bank, 2 letters country, 2 letters/digits location, optional 3 letters/digits branch. */
-export function checkBic(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const raw = text(value);
+export const checkBic = onText((raw) => {
 	if (!raw) return fail('is empty', 'Enter the BIC, e.g. GEBABEBB.');
 	const bic = raw.replace(/\s/g, '').toUpperCase();
 	if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) {
@@ -181,13 +159,10 @@ export function checkBic(value: unknown): Check {
 		return fail(`is not a valid BIC (characters 5-6 "${bic.slice(4, 6)}" are not a country code)`, 'Enter the BIC/SWIFT code of the bank, e.g. GEBABEBB.');
 	}
 	return ok(bic);
-}
+});
 
 /** A practical e-mail syntax check (one @, dotted domain with a TLD, no spaces or double dots). */
-export function checkEmail(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const email = text(value);
+export const checkEmail = onText((email) => {
 	const hint = 'Enter a real e-mail address, e.g. finance@example.com.';
 	if (!email) return fail('is empty', hint);
 	if (email.length > 254) return fail('is not a valid e-mail address (too long)', hint);
@@ -202,44 +177,38 @@ export function checkEmail(value: unknown): Check {
 		return fail('is not a valid e-mail address (the domain is not valid)', hint);
 	}
 	return ok(email);
-}
+});
 
 /**
  * International phone number: optional spaces, dots, dashes, slashes and brackets; a leading 00
  * counts as +. Returned as + followed by 8 to 15 digits.
  */
-export function checkPhone(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const raw = text(value);
+export const checkPhone = onText((raw) => {
 	const hint = 'Use the international format with country code, e.g. +32 470 12 34 56.';
 	if (!raw) return fail('is empty', hint);
 	if (/[^\d+\s().\-/]/.test(raw)) return fail('is not a phone number (only digits, spaces and + allowed)', hint);
 	let compact = raw.replace(/[\s().\-/]/g, '');
 	if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
 	if (!compact.startsWith('+')) return fail('is not in international format (it must start with + or 00 and the country code)', hint);
-	if (!/^\+[1-9]\d{7,14}$/.test(compact)) {
-		return fail('is not a valid international phone number (expected + and 8 to 15 digits)', hint);
-	}
+	if (!/^\+[1-9]\d{7,14}$/.test(compact)) return fail('is not a valid international phone number (expected + and 8 to 15 digits)', hint);
 	return ok(compact);
-}
+});
 
 /** InvoiceAddress or DeliveryAddress, case-insensitive; returned in the API's spelling. */
-export function checkAddressType(value: unknown): Check {
-	const wrong = notText(value);
-	if (wrong) return wrong;
-	const raw = text(value);
+export const checkAddressType = onText((raw) => {
 	const match = ADDRESS_TYPES.find((type) => type.toLowerCase() === raw.replace(/\s/g, '').toLowerCase());
 	if (!match) return fail(`is not an address type (allowed: ${ADDRESS_TYPES.join(', ')})`, 'Use InvoiceAddress or DeliveryAddress.');
 	return ok(match);
-}
+});
 
 /** A positive whole number given as number or text (RegistrationID, IntegrationID). */
 export function checkNumericId(value: unknown, what: string): Check {
-	if (nonTextKind(value)) return fail(`is ${nonTextKind(value)}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
+	if (nonTextKind(value))
+		return fail(`is ${nonTextKind(value)}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
 	const raw = typeof value === 'number' ? String(value) : text(value).replace(/^#/, '');
 	if (!raw) return fail('is empty', `Select or enter the ${what}.`);
-	if (!/^\d+$/.test(raw) || /^0+$/.test(raw)) return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number, e.g. 123456.`);
+	if (!/^\d+$/.test(raw) || /^0+$/.test(raw))
+		return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number, e.g. 123456.`);
 	return ok(raw.replace(/^0+/, ''));
 }
 
@@ -249,7 +218,8 @@ export function checkText(value: unknown, max = 255): Check {
 	if (wrong) return wrong;
 	const raw = text(value);
 	if (!raw) return fail('is empty', 'Enter a value.');
-	if (raw.length > max) return fail(`is too long (${raw.length} characters; at most ${max})`, 'Shorten the value, or check that the field holds what you meant to map.');
+	if (raw.length > max)
+		return fail(`is too long (${raw.length} characters; at most ${max})`, 'Shorten the value, or check that the field holds what you meant to map.');
 	return ok(raw);
 }
 
@@ -279,25 +249,15 @@ export interface NumberRange {
 	unit?: string;
 }
 
-/**
- * A number parameter within its range. Text ("5", "abc") is refused, not converted:
- * n8n gives a number field a number, so text means a mapping went wrong.
- */
+/** A number parameter within its range. Text ("5") is refused, not converted: in a number field it means a mapping went wrong. */
 export function checkNumber(value: unknown, range: NumberRange): Check<number> {
 	const inRange =
-		typeof value === 'number' &&
-		Number.isFinite(value) &&
-		value >= range.min &&
-		value <= (range.max ?? Infinity) &&
-		(!range.whole || Number.isInteger(value));
+		typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= (range.max ?? Infinity) && (!range.whole || Number.isInteger(value));
 	if (inRange) return { ok: true, value };
 	const what = range.whole ? 'a whole number' : 'a number';
 	const span = range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
-	return {
-		ok: false,
-		problem: `is not ${what} ${span}${range.unit ?? ''}`,
-		hint: `Enter ${what} ${span}${range.unit ?? ''}${typeof value === 'string' ? ' (a number, not text: map it with Number(...) if it comes as text)' : ''}.`,
-	};
+	const asText = typeof value === 'string' ? ' (a number, not text: map it with Number(...) if it comes as text)' : '';
+	return fail(`is not ${what} ${span}${range.unit ?? ''}`, `Enter ${what} ${span}${range.unit ?? ''}${asText}.`);
 }
 
 /** A switch: true or false, also as the text "true" or "false" an expression may return. */
@@ -305,7 +265,7 @@ export function checkBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return { ok: true, value };
 	const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (word === 'true' || word === 'false') return { ok: true, value: word === 'true' };
-	return { ok: false, problem: 'is not true or false', hint: 'Switch the option on or off, or give an expression that returns true or false.' };
+	return fail('is not true or false', 'Switch the option on or off, or give an expression that returns true or false.');
 }
 
 /** One of the values an options parameter offers (an expression can return anything). */
@@ -332,7 +292,7 @@ export function checkPartyId(value: unknown): Check {
 }
 
 /** How deep mapped JSON may nest: an order is 4 levels deep; anything near this is a mistake. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * Mapped JSON nested at most MAX_JSON_DEPTH levels. Walked without recursion, so a
@@ -342,17 +302,12 @@ export function checkJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): Check
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	// An object met twice (shared, or a cycle) is walked once.
 	const seen = new Set<object>();
+	const hint = 'Map the object the API expects (an order is a few levels deep), not a structure that contains itself or a whole document.';
 	while (stack.length) {
 		const [node, depth] = stack.pop() as [unknown, number];
 		if (!node || typeof node !== 'object' || seen.has(node)) continue;
 		seen.add(node);
-		if (depth > maxDepth) {
-			return {
-				ok: false,
-				problem: `is nested more than ${maxDepth} levels deep`,
-				hint: 'Map the object the API expects (an order is a few levels deep), not a structure that contains itself or a whole document.',
-			};
-		}
+		if (depth > maxDepth) return fail(`is nested more than ${maxDepth} levels deep`, hint);
 		for (const child of Object.values(node as Record<string, unknown>)) stack.push([child, depth + 1]);
 	}
 	return { ok: true, value };
@@ -362,7 +317,7 @@ const hintProperty = 'Enter a name such as data, pdf or invoice: letters, digits
 
 /** A binary field name (letters, digits, "_" and "-"); File › Get, Send UBL Document and the Peppol inbox. */
 export function checkPropertyName(value: unknown): Check {
-	if (typeof value !== 'string' || !value.trim()) return { ok: false, problem: 'is empty', hint: hintProperty };
+	if (typeof value !== 'string' || !value.trim()) return fail('is empty', hintProperty);
 	const name = value.trim();
-	return /^[A-Za-z0-9_-]{1,100}$/.test(name) ? { ok: true, value: name } : { ok: false, problem: 'is not a binary field name', hint: hintProperty };
+	return /^[A-Za-z0-9_-]{1,100}$/.test(name) ? ok(name) : fail('is not a binary field name', hintProperty);
 }

@@ -1,15 +1,9 @@
 /**
- * A small XML reader for the few UBL fields the inbox nodes need (pure: no n8n, no I/O, no
- * dependency). It checks that a document is well-formed and namespace-well-formed in one
- * pass and tells a visitor about each element with its namespace, its place and its text.
- *
- * Safe by construction: a DOCTYPE is refused (no DTD is ever read, so no entity is ever
- * expanded: only the five predefined entities and character references are known), the
- * text is bounded by the caller (`maxChars`), nesting by `maxDepth`, and the text kept per
- * element by `maxTextChars` (the rest is still checked, not kept). Time is linear in the
- * document. It reads UTF-8 text only (Peppol BIS documents are UTF-8); `decodeXml` turns
- * bytes into that text or says why not. For a full conversion to JSON, n8n's XML node is
- * the tool (README "Peppol inbox").
+ * A small XML reader for the few UBL fields the inbox nodes need (pure, no dependency): one
+ * pass checks the document is (namespace-)well-formed and tells a visitor each element.
+ * Safe by construction: a DOCTYPE is refused (no DTD read, no entity expanded), size, nesting
+ * and kept text are bounded, time is linear. UTF-8 only, as Peppol BIS documents are; a full
+ * conversion to JSON is n8n's XML node's job (README "Peppol inbox").
  */
 
 export interface XmlName {
@@ -26,7 +20,7 @@ export interface XmlElement {
 	depth: number;
 	/** Offset of its '<' in the text. */
 	start: number;
-	/** Attributes as written (qualified names), values with references resolved. */
+	/** Attributes by qualified name, references resolved. */
 	attrs: Record<string, string>;
 	/** Namespaces declared on this element: prefix ('' for the default) -> URI. */
 	declared: Record<string, string>;
@@ -38,6 +32,7 @@ export interface XmlVisitor {
 	close?(element: XmlElement, text: string, end: number, path: readonly XmlElement[]): void;
 }
 
+/** Text read at most, nesting (default 256) and text kept per element (default 10,000; the rest is checked, not kept). */
 export interface XmlLimits {
 	maxChars: number;
 	maxDepth?: number;
@@ -69,20 +64,13 @@ class XmlError extends Error {
 }
 
 function position(text: string, at: number): string {
-	let line = 1;
-	let lineStart = 0;
-	for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) {
-		line++;
-		lineStart = i + 1;
-	}
-	return `line ${line}, column ${at - lineStart + 1}`;
+	const before = text.slice(0, at);
+	return `line ${before.split('\n').length}, column ${at - before.lastIndexOf('\n')}`;
 }
 
 /** UTF-8 bytes as text without a byte order mark, or why they are not readable as such. */
 export function decodeXml(bytes: Uint8Array): { text: string } | { problem: string } {
-	if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) {
-		return { problem: 'is UTF-16 text; Peppol documents are UTF-8' };
-	}
+	if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) return { problem: 'is UTF-16 text; Peppol documents are UTF-8' };
 	let text: string;
 	try {
 		text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -95,10 +83,7 @@ export function decodeXml(bytes: Uint8Array): { text: string } | { problem: stri
 	return { text };
 }
 
-/**
- * Reads `text` once, start to end, and calls the visitor for each element; the first
- * problem found ends the scan (with its line and column).
- */
+/** Reads `text` once, calling the visitor for each element; the first problem ends the scan (with its line and column). */
 export function scanXml(text: string, visitor: XmlVisitor, limits: XmlLimits): XmlScan {
 	if (text.length > limits.maxChars) return { ok: false, problem: `is larger than the ${limits.maxChars} characters read` };
 	try {
@@ -146,7 +131,8 @@ class Scanner {
 			this.i = lt;
 			if (s.startsWith('<!--', lt)) this.comment();
 			else if (s.startsWith('<![CDATA[', lt)) this.cdata();
-			else if (s.startsWith('<!', lt)) throw new XmlError(s.startsWith('<!DOCTYPE', lt) ? 'a DOCTYPE (DTDs are not read; UBL documents have none)' : 'an unknown <! declaration', lt);
+			else if (s.startsWith('<!', lt))
+				throw new XmlError(s.startsWith('<!DOCTYPE', lt) ? 'a DOCTYPE (DTDs are not read; UBL documents have none)' : 'an unknown <! declaration', lt);
 			else if (s.startsWith('<?', lt)) this.instruction();
 			else if (s.startsWith('</', lt)) this.endTag();
 			else this.startTag();
@@ -200,7 +186,8 @@ class Scanner {
 	private text(from: number, to: number): void {
 		const raw = this.s.slice(from, to);
 		if (!this.stack.length) {
-			if (/[^ \t\r\n]/.test(raw)) throw new XmlError(this.root ? 'text after the root element' : 'text before the root element', from + raw.search(/[^ \t\r\n]/));
+			if (/[^ \t\r\n]/.test(raw))
+				throw new XmlError(this.root ? 'text after the root element' : 'text before the root element', from + raw.search(/[^ \t\r\n]/));
 			return;
 		}
 		const cdataEnd = raw.indexOf(']]>');
@@ -291,7 +278,8 @@ class Scanner {
 		}
 		const resolveName = (name: string, isElement: boolean): XmlName => {
 			const colon = name.indexOf(':');
-			if (colon !== name.lastIndexOf(':') || colon === 0 || colon === name.length - 1) throw new XmlError(`the name ${name} is not a valid qualified name`, start);
+			if (colon !== name.lastIndexOf(':') || colon === 0 || colon === name.length - 1)
+				throw new XmlError(`the name ${name} is not a valid qualified name`, start);
 			if (colon < 0) return { ns: isElement ? (scope.get('') ?? '') : '', local: name };
 			const prefix = name.slice(0, colon);
 			const ns = scope.get(prefix);

@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { readBoolean, readNumber, requireValid } from '../node/input';
-import { maxResponseSizeOption, readRequestPolicy, requestPolicy } from '../http/retry';
+import { maxResponseSizeOption, requestPolicy } from '../http/retry';
 import type { RequestOptionValues, RetryPolicy } from '../http/retry';
 import { checkPartyId } from '../domain/validation';
 
@@ -26,12 +26,7 @@ export const registrationIdField: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. 123456',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A RegistrationID is a number' },
-				},
-			],
+			validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A RegistrationID is a number' } }],
 		},
 	],
 };
@@ -71,8 +66,7 @@ export const actForPartyOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.RegistrationID }}',
-	description:
-		"PartyID to act for instead of the credential's Party ID, e.g. a registered entity's ID. Leave empty to use the credential.",
+	description: "PartyID to act for instead of the credential's Party ID, e.g. a registered entity's ID. Leave empty to use the credential.",
 };
 
 /**
@@ -118,9 +112,4 @@ export const retryOptions: INodeProperties[] = [
  */
 export function checkRequestOptions(ctx: { getNode(): INode }, itemIndex: number | undefined, options: RequestOptionValues): RetryPolicy {
 	return requestPolicy(ctx, itemIndex, options);
-}
-
-/** Reads the request options from an "options" collection (first item's values apply to the run). */
-export function readRetryPolicy(ctx: IExecuteFunctions, collection = 'options'): RetryPolicy {
-	return readRequestPolicy(ctx, collection);
 }

@@ -9,10 +9,7 @@ interface CompanySummary {
 	CompanyDetails?: { CompanyName?: string; TaxIdentifier?: string };
 }
 
-export async function searchRegistrations(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-): Promise<INodeListSearchResult> {
+export async function searchRegistrations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const client = await getApiClient.call(this);
 	const body = await client.request<IDataObject | CompanySummary[]>({
 		method: 'GET',

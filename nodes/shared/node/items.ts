@@ -8,17 +8,15 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 export type ItemResult = IDataObject | IDataObject[] | INodeExecutionData | INodeExecutionData[] | undefined;
 
 /** Output items for one input item, each paired with it by n8n's helpers (an item already paired keeps its pairing). */
-export function toItems(ctx: IExecuteFunctions, result: ItemResult, itemIndex: number): INodeExecutionData[] {
+function toItems(ctx: IExecuteFunctions, result: ItemResult, itemIndex: number): INodeExecutionData[] {
 	if (result === undefined) return [];
 	const items = ctx.helpers.returnJsonArray(result as IDataObject | IDataObject[]);
 	return ctx.helpers.constructExecutionMetaData(items, { itemData: { item: itemIndex } });
 }
 
 /**
- * The error item continueOnFail emits: message, hint, HTTP status and API code, never
- * request options. With "continue (using error output)" n8n routes only items carrying
- * `error` to the error output; with "continue" the item keeps its readable json on the
- * (first) main output.
+ * The error item continueOnFail emits: message, hint, HTTP status and API code, never request
+ * options. n8n routes only items carrying `error` to the error output, so only that mode sets it.
  */
 export function errorItem(ctx: IExecuteFunctions, error: Error, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
@@ -27,9 +25,7 @@ export function errorItem(ctx: IExecuteFunctions, error: Error, itemIndex: numbe
 	if (withDetails.httpCode) json.httpCode = withDetails.httpCode;
 	if (withDetails.context?.apiCode) json.code = withDetails.context.apiCode;
 	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (ctx.getNode().onError === 'continueErrorOutput' && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		item.error = error;
-	}
+	if (ctx.getNode().onError === 'continueErrorOutput' && (error instanceof NodeApiError || error instanceof NodeOperationError)) item.error = error;
 	return item;
 }
 
@@ -42,14 +38,8 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/**
- * The item loop every per-item operation uses: one call per input item, outputs
- * paired with their item, and continueOnFail turning a failure into an error item.
- */
-export async function runPerItem(
-	ctx: IExecuteFunctions,
-	handler: (itemIndex: number) => Promise<ItemResult>,
-): Promise<INodeExecutionData[]> {
+/** The loop of the per-item operations: one call per input item. */
+export async function runPerItem(ctx: IExecuteFunctions, handler: (itemIndex: number) => Promise<ItemResult>): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -58,11 +48,8 @@ export async function runPerItem(
 			for (const item of toItems(ctx, result, itemIndex)) output.push(item);
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (ctx.continueOnFail()) {
-				output.push(errorItem(ctx, nodeError, itemIndex));
-				continue;
-			}
-			throw nodeError;
+			if (!ctx.continueOnFail()) throw nodeError;
+			output.push(errorItem(ctx, nodeError, itemIndex));
 		}
 	}
 	return output;

@@ -2,15 +2,10 @@
  * The one router of every action node. Each resource lists its operations once (its
  * `actions/…/index.ts`); the node's description and the router both read that list.
  */
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readRetryPolicy } from '../fields/fields';
+import { readRequestPolicy } from '../http/retry';
 import type { RetryPolicy } from '../http/retry';
 import type { ApiClient, ApiClientOptions } from '../http/transport';
 import { getApiClient } from '../http/transport';
@@ -22,14 +17,14 @@ export type ClientProvider = (itemIndex: number, partyId?: string) => Promise<Ap
  * Clients are made on first use, so an operation that sends nothing (e.g. Parse Callback)
  * reads neither the credential nor the request options.
  */
-export function clientProvider(ctx: IExecuteFunctions): ClientProvider {
+function clientProvider(ctx: IExecuteFunctions): ClientProvider {
 	const clients = new Map<string, Promise<ApiClient>>();
 	let retry: RetryPolicy | undefined;
 	return async (itemIndex, partyId) => {
 		const key = (partyId ?? '').trim();
 		let client = clients.get(key);
 		if (!client) {
-			retry ??= readRetryPolicy(ctx);
+			retry ??= readRequestPolicy(ctx);
 			const options: ApiClientOptions = { partyId: key || undefined, retry };
 			client = getApiClient.call(ctx, options, itemIndex);
 			clients.set(key, client);
@@ -69,36 +64,26 @@ export interface ResourceOperations {
 	guard?: (ctx: IExecuteFunctions, operation: string) => void;
 }
 
-function operationProperty(list: ResourceOperations): INodeProperties {
-	const defaultOperation = list.default;
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		...(list.resource ? { displayOptions: { show: { resource: [list.resource.value] } } } : {}),
-		options: list.operations.map(({ name, value, description, action }) => ({ name, value, description, action })),
-		default: defaultOperation,
-	};
-}
-
 /** The Resource parameter (when there are resources), then per resource its Operation parameter and its operations' fields. */
 export function describeOperations(resources: ResourceOperations[]): INodeProperties[] {
 	const properties: INodeProperties[] = [];
 	const named = resources.flatMap((list) => (list.resource ? [list.resource] : []));
 	if (named.length) {
 		const defaultResource = named[0].value;
-		properties.push({
-			displayName: 'Resource',
-			name: 'resource',
-			type: 'options',
-			noDataExpression: true,
-			options: named.map(({ name, value }) => ({ name, value })),
-			default: defaultResource,
-		});
+		const options = named.map(({ name, value }) => ({ name, value }));
+		properties.push({ displayName: 'Resource', name: 'resource', type: 'options', noDataExpression: true, options, default: defaultResource });
 	}
 	for (const list of resources) {
-		properties.push(operationProperty(list));
+		const defaultOperation = list.default;
+		properties.push({
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			...(list.resource ? { displayOptions: { show: { resource: [list.resource.value] } } } : {}),
+			options: list.operations.map(({ name, value, description, action }) => ({ name, value, description, action })),
+			default: defaultOperation,
+		});
 		for (const entry of list.operations) properties.push(...entry.module.description);
 	}
 	return properties;
@@ -110,11 +95,9 @@ export function describeOperations(resources: ResourceOperations[]): INodeProper
  * expression (e.g. the network an integration is created for).
  */
 export function actionSubtitle(resources: ResourceOperations[], suffix = ''): string {
-	const actions: Record<string, string> = {};
 	const byResource = resources.some((list) => list.resource);
-	for (const list of resources) {
-		for (const { value, action } of list.operations) actions[byResource ? `${list.resource?.value}:${value}` : value] = action;
-	}
+	const entries = resources.flatMap((list) => list.operations.map(({ value, action }) => [byResource ? `${list.resource?.value}:${value}` : value, action]));
+	const actions = Object.fromEntries(entries);
 	const key = byResource ? '$parameter["resource"] + ":" + $parameter["operation"]' : '$parameter["operation"]';
 	return `={{ (${JSON.stringify(actions)})[${key}]${suffix} }}`;
 }

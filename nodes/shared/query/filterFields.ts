@@ -52,16 +52,9 @@ function fieldOptions(resource: QueryResource): INodePropertyOptions[] {
 
 /** The Field dropdown of a condition or sort key: the resource's properties plus a custom path. */
 function fieldPicker(resource: QueryResource, description: string): INodeProperties {
-	const fields = fieldOptions(resource);
-	const defaultField = fields[0].value as string;
-	return {
-		displayName: 'Field',
-		name: 'field',
-		type: 'options',
-		options: fields,
-		default: defaultField,
-		description,
-	};
+	const options = fieldOptions(resource);
+	const defaultField = options[0].value as string;
+	return { displayName: 'Field', name: 'field', type: 'options', options, default: defaultField, description };
 }
 
 const NO_VALUE_OPERATORS: BuilderOperator[] = ['isEmpty', 'isNotEmpty'];
@@ -133,11 +126,7 @@ const customPathField: INodeProperties = {
  * Fixed collection of filter conditions (field, operator, value) for one list.
  * The value is read as the field's type: text is quoted for you, dates become DateTime'…'.
  */
-export function filterConditionsField(
-	resource: QueryResource,
-	displayOptions?: IDisplayOptions,
-	overrides: Partial<INodeProperties> = {},
-): INodeProperties {
+export function filterConditionsField(resource: QueryResource, displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Filters',
 		name: 'filters',
@@ -145,8 +134,7 @@ export function filterConditionsField(
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Condition',
 		default: {},
-		description:
-			'Conditions the records must meet, sent as the OData $filter (the generated filter is shown as a hint in the output)',
+		description: 'Conditions the records must meet, sent as the OData $filter (the generated filter is shown as a hint in the output)',
 		...(displayOptions ? { displayOptions } : {}),
 		...overrides,
 		options: [
@@ -197,11 +185,7 @@ export function filterCombineField(displayOptions?: IDisplayOptions, overrides: 
 }
 
 /** Sort keys (first key sorts first) → `$orderby`. */
-export function sortField(
-	resource: QueryResource,
-	displayOptions?: IDisplayOptions,
-	overrides: Partial<INodeProperties> = {},
-): INodeProperties {
+function sortField(resource: QueryResource, displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Sort',
 		name: 'sort',
@@ -264,8 +248,7 @@ export function rawFilterField(displayOptions?: IDisplayOptions, overrides: Part
 		required: true,
 		default: '',
 		placeholder: "e.g. OrderType eq 'Invoice' and OrderDate ge DateTime'2026-01-01'",
-		description:
-			'A $filter written by hand. Write spaces as spaces (a + between words is read as a space); the value is URL-encoded for you.',
+		description: 'A $filter written by hand. Write spaces as spaces (a + between words is read as a space); the value is URL-encoded for you.',
 		...overrides,
 		displayOptions: withMode(displayOptions, 'raw'),
 	};

@@ -1,17 +1,10 @@
 /**
- * OData query options (README "Filters without OData"): conditions and
- * sort keys become `$filter` / `$orderby` strings. Pure: no n8n, no I/O.
+ * OData query options (README "Filters without OData"; docs/api.md "Queries and paging"):
+ * conditions and sort keys become `$filter` / `$orderby` strings. Pure: no n8n, no I/O.
  *
- * Encoding: option values are built as plain text and handed to the shared client in
- * `qs`; the client writes them into the URL itself with `toQueryString` (RFC 3986
- * percent-encoding of every value, `$` kept in the option names as the API docs write
- * them) and passes n8n no `qs`. n8n 2.41's own serializer (the `qs` package) encodes long
- * values in 1,024-character slices and splits an astral character (an emoji) whose two
- * UTF-16 halves straddle index 1023, 2047 or 4095 of a value; this one does not. Never
- * pre-encode a value put in `qs`: it would be encoded twice.
- *
- * Over 300 lines on purpose: literals, the filter scanner and the query writer share one set of
- * OData rules, and splitting them would spread those rules over several files.
+ * Values are built as plain text and handed to the client in `qs`; the client writes the URL
+ * itself with `toQueryString`, never n8n's `qs` serializer, which splits an emoji straddling
+ * its 1,024-character slices. Never pre-encode a value put in `qs`: it would be encoded twice.
  */
 
 export type ODataType = 'string' | 'number' | 'boolean' | 'date' | 'datetime' | 'null';
@@ -32,7 +25,7 @@ export interface SortKey {
 	direction: SortDirection;
 }
 
-export const COMPARISON_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
+const COMPARISON_OPERATORS: readonly ComparisonOperator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
 
 /** A query that cannot be built; `field` and `index` say which input was wrong. */
 export class ODataError extends Error {
@@ -50,7 +43,6 @@ const PATH_SEGMENT = '[A-Za-z_][A-Za-z0-9_]*';
 const PROPERTY_PATH = new RegExp(`^${PATH_SEGMENT}(?:/${PATH_SEGMENT})*$`);
 const RESERVED_WORDS = new Set(['and', 'or', 'not', 'eq', 'ne', 'gt', 'ge', 'lt', 'le', 'true', 'false', 'null', 'asc', 'desc']);
 
-/** Letters, digits and `_`, segments joined by `/`; no spaces, quotes, operators or parentheses. */
 export function isValidPropertyPath(path: string): boolean {
 	if (typeof path !== 'string' || !PROPERTY_PATH.test(path)) return false;
 	return !path.split('/').some((segment) => RESERVED_WORDS.has(segment));
@@ -73,9 +65,7 @@ export function assertPropertyPath(path: unknown, index?: number): string {
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-function pad(n: number, width = 2): string {
-	return String(n).padStart(width, '0');
-}
+const pad = (n: number) => String(n).padStart(2, '0');
 
 function isRealDate(y: number, m: number, d: number): boolean {
 	const check = new Date(Date.UTC(y, m - 1, d));
@@ -87,17 +77,12 @@ function dateText(value: unknown): string | undefined {
 	if (typeof value === 'string') return value.trim();
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
 	if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
-		const iso = (value as { toISO: () => string | null }).toISO();
-		return iso ?? undefined;
+		return (value as { toISO: () => string | null }).toISO() ?? undefined;
 	}
 	return undefined;
 }
 
-/**
- * `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ss` for a date-like value; a value with a zone
- * (`Z`, `+02:00`) is converted to UTC, fractions of a second are dropped.
- * Returns undefined when the value is not a real calendar date.
- */
+/** `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ss` (a zone converted to UTC, fractions dropped); undefined for no real calendar date. */
 export function normalizeDate(value: unknown): string | undefined {
 	const text = dateText(value);
 	if (!text) return undefined;
@@ -122,27 +107,15 @@ export function normalizeDate(value: unknown): string | undefined {
 	return new Date(t).toISOString().slice(0, 19);
 }
 
-function typeName(type: ODataType): string {
-	return type === 'datetime' ? 'date and time' : type;
-}
-
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/**
- * Index of the first unpaired surrogate code unit (half of an emoji or other astral
- * character, e.g. from a string cut in the middle), or -1. Such text cannot be written
- * as UTF-8, so it cannot be put in a URL (encodeURIComponent throws "URI malformed").
- */
+/** Index of the first unpaired surrogate (half an emoji), or -1: such text cannot be written as UTF-8, so not in a URL. */
 export function unpairedSurrogateAt(text: string): number {
 	const match = UNPAIRED_SURROGATE.exec(text);
 	return match ? match.index : -1;
 }
 
-/**
- * One OData literal: strings in single quotes with embedded quotes doubled,
- * dates as `DateTime'…'`, numbers and booleans bare, `null`. Throws ODataError for a
- * value that does not fit the type.
- */
+/** One OData literal: 'text' (quotes doubled), DateTime'…', bare numbers and booleans, null; ODataError when the value does not fit. */
 export function formatLiteral(value: unknown, type: ODataType): string {
 	const result = tryFormatLiteral(value, type);
 	if ('problem' in result) throw new ODataError(result.problem);
@@ -165,18 +138,14 @@ export function tryFormatLiteral(value: unknown, type: ODataType): { literal: st
 		}
 		case 'number': {
 			const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-			if (typeof value === 'number' && !Number.isFinite(value)) {
-				return fail(`${String(value)} is not a finite number`);
-			}
+			if (typeof value === 'number' && !Number.isFinite(value)) return fail(`${String(value)} is not a finite number`);
 			if (!/^-?\d+(\.\d+)?$/.test(text)) {
 				if (typeof value === 'number') {
 					// Large or tiny numbers print with an exponent; write them out in full.
 					const fixed = value.toFixed(20).replace(/\.?0+$/, '');
 					if (/^-?\d+(\.\d+)?$/.test(fixed)) return { literal: fixed };
 				}
-				return fail(
-					`"${String(value).slice(0, 60)}" is not a number (use digits with an optional "." for decimals, e.g. 12.5)`,
-				);
+				return fail(`"${String(value).slice(0, 60)}" is not a number (use digits with an optional "." for decimals, e.g. 12.5)`);
 			}
 			return { literal: text.replace(/^(-?)0+(?=\d)/, '$1') };
 		}
@@ -191,7 +160,7 @@ export function tryFormatLiteral(value: unknown, type: ODataType): { literal: st
 			const normalized = normalizeDate(value);
 			if (!normalized) {
 				return fail(
-					`"${String(value instanceof Date ? 'Invalid Date' : value).slice(0, 60)}" is not a valid ${typeName(type)} (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)`,
+					`"${String(value instanceof Date ? 'Invalid Date' : value).slice(0, 60)}" is not a valid ${type === 'datetime' ? 'date and time' : type} (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)`,
 				);
 			}
 			return { literal: `DateTime'${normalized}'` };
@@ -221,37 +190,30 @@ export function buildFilter(conditions: FilterCondition[], combine: Combine = 'a
 	return conditions.map((condition, index) => buildCondition(condition, index)).join(` ${combine} `);
 }
 
-interface Scan {
-	/** An `or` outside quotes at parenthesis depth 0. */
-	topLevelOr: boolean;
-	/** The whole expression is enclosed in one pair of parentheses. */
-	enclosed: boolean;
+/** Index of the quote closing the text value opened at `start` (a doubled quote is part of the value), or -1. */
+function closingQuote(text: string, start: number): number {
+	for (let j = start + 1; j < text.length; j++) {
+		if (text[j] !== text[start]) continue;
+		if (text[j + 1] !== text[start]) return j;
+		j++;
+	}
+	return -1;
 }
 
 /**
- * Walks a filter outside string literals: checks quotes and parentheses balance and
- * finds a top-level `or`. Throws ODataError for an unterminated string or unbalanced parentheses.
+ * Walks a filter outside text values: whether it has an `or` at parenthesis depth 0 and is
+ * enclosed in one pair of parentheses. ODataError for an unterminated text or unbalanced parentheses.
  */
-export function scanFilter(filter: string): Scan {
+export function scanFilter(filter: string): { topLevelOr: boolean; enclosed: boolean } {
 	let depth = 0;
 	let topLevelOr = false;
 	let enclosed = filter.startsWith('(');
 	for (let i = 0; i < filter.length; i++) {
 		const c = filter[i];
 		if (c === "'" || c === '"') {
-			let j = i + 1;
-			for (;;) {
-				if (j >= filter.length) throw new ODataError(`The filter has an unterminated text value starting at position ${i}`);
-				if (filter[j] === c) {
-					if (filter[j + 1] === c) {
-						j += 2;
-						continue;
-					}
-					break;
-				}
-				j++;
-			}
-			i = j;
+			const end = closingQuote(filter, i);
+			if (end < 0) throw new ODataError(`The filter has an unterminated text value starting at position ${i}`);
+			i = end;
 			continue;
 		}
 		if (c === '(') depth++;
@@ -267,22 +229,14 @@ export function scanFilter(filter: string): Scan {
 	return { topLevelOr, enclosed: enclosed && filter.endsWith(')') };
 }
 
-/**
- * ANDs filters together (empty ones are skipped), putting parentheses around any part
- * with a top-level `or` so that `a or b` AND `c` means `(a or b) and c`.
- * Returns undefined when nothing is left.
- */
+/** ANDs the non-empty filters, parenthesising a part with a top-level `or`: `a or b` AND `c` is `(a or b) and c`. */
 export function andFilters(...filters: Array<string | undefined | null>): string | undefined {
 	const parts = filters.map((filter) => (filter ?? '').trim()).filter((filter) => filter !== '');
 	if (parts.length === 0) return undefined;
-	if (parts.length === 1) {
-		scanFilter(parts[0]);
-		return parts[0];
-	}
 	return parts
 		.map((part) => {
 			const scan = scanFilter(part);
-			return scan.topLevelOr && !scan.enclosed ? `(${part})` : part;
+			return parts.length > 1 && scan.topLevelOr && !scan.enclosed ? `(${part})` : part;
 		})
 		.join(' and ');
 }
@@ -304,11 +258,9 @@ export function buildOrderBy(keys: SortKey[]): string {
 }
 
 /**
- * A hand-written filter as users copy it from the API docs: outside text values, `+`
- * between words (the docs' way of writing a space in a URL) becomes a space and runs of
- * whitespace become one space; text values in single or double quotes (a quote doubled
- * inside) are kept exactly, whitespace and `+` included. Quotes and parentheses must
- * balance. Percent signs are left alone: the value is encoded once when sent.
+ * A hand-written filter as copied from the API docs: outside text values a `+` (the docs' URL
+ * space) or a run of whitespace becomes one space; quoted text is kept exactly. Quotes and
+ * parentheses must balance; `%` is left alone (the value is encoded once when sent).
  */
 export function normalizeRawFilter(raw: string): string {
 	let out = '';
@@ -323,19 +275,9 @@ export function normalizeRawFilter(raw: string): string {
 		if (space && out) out += ' ';
 		space = false;
 		if (c === "'" || c === '"') {
-			let j = i + 1;
-			while (j < text.length) {
-				if (text[j] === c) {
-					if (text[j + 1] === c) {
-						j += 2;
-						continue;
-					}
-					break;
-				}
-				j++;
-			}
-			out += text.slice(i, j + 1);
-			i = j;
+			const end = closingQuote(text, i);
+			out += end < 0 ? text.slice(i) : text.slice(i, end + 1);
+			i = end < 0 ? text.length : end;
 			continue;
 		}
 		out += c;
@@ -351,13 +293,7 @@ export function encodeQueryValue(value: string): string {
 	return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-type QueryValue = string | number | boolean | null | undefined;
-
-/**
- * The query string the client sends for `qs`: `name=value` pairs in order, undefined and
- * null values left out. Throws URIError for text with an unpaired surrogate (not
- * representable in UTF-8; the builders reject it earlier with a readable message).
- */
+/** The query string the client sends for `qs`, undefined and null left out; URIError for an unpaired surrogate (the builders refuse it earlier). */
 export function toQueryString(qs: Record<string, unknown>): string {
 	return Object.entries(qs)
 		.filter(([, value]) => value !== undefined && value !== null)
@@ -366,7 +302,7 @@ export function toQueryString(qs: Record<string, unknown>): string {
 			if (type !== 'string' && type !== 'number' && type !== 'boolean') {
 				throw new TypeError(`Query option ${key} must be text, a number or a boolean, not ${Array.isArray(value) ? 'a list' : type}`);
 			}
-			return `${encodeQueryValue(key).replace(/%24/g, '$')}=${encodeQueryValue(String(value as QueryValue))}`;
+			return `${encodeQueryValue(key).replace(/%24/g, '$')}=${encodeQueryValue(String(value))}`;
 		})
 		.join('&');
 }

@@ -6,7 +6,7 @@
 import { canonicalValue, ORDER_DIRECTIONS, ORDER_STATUSES, ORDER_TYPES, PARTY_TYPES } from '../domain/orderTypes';
 
 import type { Combine, ComparisonOperator, FilterCondition, ODataType, SortKey } from './odata';
-import { andFilters, buildCondition, buildOrderBy, normalizeRawFilter, ODataError, toQueryString } from './odata';
+import { andFilters, buildFilter, buildOrderBy, normalizeRawFilter, ODataError, toQueryString } from './odata';
 
 export type QueryResource = 'order' | 'party' | 'product';
 
@@ -79,7 +79,6 @@ export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 /** Operators as the dropdown offers them; isEmpty / isNotEmpty compare with null. */
 export type BuilderOperator = ComparisonOperator | 'isEmpty' | 'isNotEmpty';
 
-
 /** One condition as the fixed collection stores it. */
 export interface ConditionParameter {
 	field?: string;
@@ -102,14 +101,12 @@ function entries<T>(collection: unknown, key: string): T[] {
 	return list && typeof list === 'object' ? [list as T] : [];
 }
 
-function resolveField(resource: QueryResource, field: string | undefined, customField: string | undefined): string {
-	const chosen = (field ?? '').trim();
-	return chosen === CUSTOM_FIELD ? (customField ?? '').trim() : chosen;
-}
-
-/** The known type of a property, or undefined for a custom path. */
-export function fieldType(resource: QueryResource, path: string): ODataType | undefined {
-	return QUERY_FIELDS[resource].find((field) => field.value === path)?.type;
+/** The picked property, or the typed path for a custom one; throws when there is none. */
+function resolveField(entry: { field?: string; customField?: string }, index: number): string {
+	const chosen = (entry.field ?? '').trim();
+	const field = chosen === CUSTOM_FIELD ? (entry.customField ?? '').trim() : chosen;
+	if (!field) throw new ODataError('has no property path', undefined, index);
+	return field;
 }
 
 /** The properties of a list whose values the API enumerates. */
@@ -129,13 +126,10 @@ function enumeratedSpec(resource: QueryResource, entry: ConditionParameter): (Qu
  */
 export function conditionsFromParameter(collection: unknown, resource: QueryResource): FilterCondition[] {
 	return entries<ConditionParameter>(collection, 'conditions').map((entry, index) => {
-		const field = resolveField(resource, entry.field, entry.customField);
-		if (!field) throw new ODataError('has no property path', undefined, index);
+		const field = resolveField(entry, index);
 		const operator = entry.operator ?? 'eq';
-		if (operator === 'isEmpty' || operator === 'isNotEmpty') {
-			return { field, operator: operator === 'isEmpty' ? 'eq' : 'ne', value: null, type: 'null' };
-		}
-		const known = entry.field === CUSTOM_FIELD ? undefined : fieldType(resource, field);
+		if (operator === 'isEmpty' || operator === 'isNotEmpty') return { field, operator: operator === 'isEmpty' ? 'eq' : 'ne', value: null, type: 'null' };
+		const known = entry.field === CUSTOM_FIELD ? undefined : QUERY_FIELDS[resource].find((spec) => spec.value === field)?.type;
 		const type = known ?? entry.valueType ?? 'string';
 		const spelled = canonicalValue(enumeratedSpec(resource, entry)?.values ?? [], entry.value);
 		const value = spelled ?? (typeof entry.value === 'string' && type !== 'string' ? entry.value.trim() : entry.value);
@@ -159,9 +153,7 @@ export function enumeratedValueNotes(collection: unknown, resource: QueryResourc
 		const shown = JSON.stringify(entry.value ?? '');
 		const spelled = canonicalValue(spec.values, entry.value);
 		if (spelled === undefined) {
-			notes.unknown.push(
-				`${spec.name} ${shown} is not one of the API's values (${spec.values.join(', ')}); it was sent as given and may match nothing`,
-			);
+			notes.unknown.push(`${spec.name} ${shown} is not one of the API's values (${spec.values.join(', ')}); it was sent as given and may match nothing`);
 		} else if (spelled !== entry.value) {
 			notes.respelled.push(`${spec.name} ${shown} was sent as '${spelled}', the API's spelling`);
 		}
@@ -169,13 +161,12 @@ export function enumeratedValueNotes(collection: unknown, resource: QueryResourc
 	return notes;
 }
 
-/** The `sort` fixed-collection value → sort keys (pure). */
-export function sortKeysFromParameter(collection: unknown, resource: QueryResource): SortKey[] {
-	return entries<SortKeyParameter>(collection, 'keys').map((entry, index) => {
-		const field = resolveField(resource, entry.field, entry.customField);
-		if (!field) throw new ODataError('has no property path', undefined, index);
-		return { field, direction: entry.direction === 'desc' ? 'desc' : 'asc' };
-	});
+/** The `sort` fixed-collection value → sort keys (pure; any resource's properties sort alike). */
+export function sortKeysFromParameter(collection: unknown): SortKey[] {
+	return entries<SortKeyParameter>(collection, 'keys').map((entry, index) => ({
+		field: resolveField(entry, index),
+		direction: entry.direction === 'desc' ? 'desc' : 'asc',
+	}));
 }
 
 export interface ODataQuery {
@@ -219,21 +210,16 @@ export function located<T>(part: QueryProblemPart, run: () => T): T | QueryInput
 
 /** Builder values → `$filter` / `$orderby` (pure). A raw filter replaces the conditions. */
 export function buildQuery(resource: QueryResource, input: QueryInput): ODataQuery {
-	const raw = located('rawFilter', () => normalizeRawFilter(input.rawFilter ?? ''));
-	if (raw instanceof QueryInputError) throw raw;
-	let userFilter = raw;
-	if (!userFilter) {
-		const built = located('filter', () => {
-			const conditions = conditionsFromParameter(input.filters, resource);
-			return conditions.map((condition, index) => buildCondition(condition, index)).join(` ${input.combine === 'or' ? 'or' : 'and'} `);
-		});
-		if (built instanceof QueryInputError) throw built;
-		userFilter = built;
-	}
-	const filter = located('filter', () => andFilters(userFilter, input.extraFilter));
-	if (filter instanceof QueryInputError) throw filter;
-	const orderby = located('sort', () => buildOrderBy(sortKeysFromParameter(input.sort, resource)));
-	if (orderby instanceof QueryInputError) throw orderby;
+	const at = <T>(part: QueryProblemPart, run: () => T): T => {
+		const result = located(part, run);
+		if (result instanceof QueryInputError) throw result;
+		return result;
+	};
+	const userFilter =
+		at('rawFilter', () => normalizeRawFilter(input.rawFilter ?? '')) ||
+		at('filter', () => buildFilter(conditionsFromParameter(input.filters, resource), input.combine === 'or' ? 'or' : 'and'));
+	const filter = at('filter', () => andFilters(userFilter, input.extraFilter));
+	const orderby = at('sort', () => buildOrderBy(sortKeysFromParameter(input.sort)));
 	const query: ODataQuery = {};
 	if (filter) query.$filter = filter;
 	if (orderby) query.$orderby = orderby;

@@ -15,32 +15,23 @@ export type QueryContext = IExecuteFunctions | IPollFunctions;
 
 /** getNodeParameter for both contexts: per item in execute, without an item in poll. */
 function parameter(ctx: QueryContext, name: string, itemIndex: number | undefined, fallback: unknown): unknown {
-	if (itemIndex === undefined) {
-		return (ctx as IPollFunctions).getNodeParameter(name, fallback);
-	}
+	if (itemIndex === undefined) return (ctx as IPollFunctions).getNodeParameter(name, fallback);
 	return (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, fallback);
 }
 
-const PART_LABEL: Record<QueryProblemPart, string> = {
-	filter: 'Filters',
-	sort: 'Sort',
-	rawFilter: 'OData Filter (Raw)',
-};
+const PART_LABEL: Record<QueryProblemPart, string> = { filter: 'Filters', sort: 'Sort', rawFilter: 'OData Filter (Raw)' };
 
 const PART_FIX: Record<QueryProblemPart, string> = {
 	filter:
 		"Fix the condition's field or value: text as is, dates as YYYY-MM-DD or YYYY-MM-DDThh:mm:ss, numbers with '.' for decimals, booleans true or false; property paths use letters, digits, _ and /.",
 	sort: 'Use a property path of letters, digits, _ and / (e.g. CounterParty/DisplayName), each property once.',
-	rawFilter:
-		"Check the quotes and parentheses of the filter: text in single quotes with an embedded ' doubled (O''Brien), every ( closed.",
+	rawFilter: "Check the quotes and parentheses of the filter: text in single quotes with an embedded ' doubled (O''Brien), every ( closed.",
 };
 
 /** A QueryInputError as the NodeOperationError a node throws: names the field and the item. */
-export function queryError(ctx: QueryContext, error: QueryInputError, itemIndex: number | undefined): NodeOperationError {
+function queryError(ctx: QueryContext, error: QueryInputError, itemIndex: number | undefined): NodeOperationError {
 	const where =
-		error.part === 'rawFilter'
-			? ''
-			: ` ${error.part === 'sort' ? 'key' : 'condition'} ${(error.index ?? 0) + 1}${error.field ? ` (${error.field})` : ''}`;
+		error.part === 'rawFilter' ? '' : ` ${error.part === 'sort' ? 'key' : 'condition'} ${(error.index ?? 0) + 1}${error.field ? ` (${error.field})` : ''}`;
 	const detail = error.field && error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;
 	return inputError(ctx, itemIndex, PART_LABEL[error.part], undefined, `${where.trim()}: ${detail}`, PART_FIX[error.part]);
 }
@@ -59,8 +50,12 @@ function isRawMode(ctx: QueryContext, itemIndex: number | undefined): boolean {
 export function readQuery(ctx: QueryContext, itemIndex: number | undefined, resource: QueryResource, extraFilter?: string): ODataQuery {
 	const raw = isRawMode(ctx, itemIndex);
 	// "xor" or an object from an expression is refused, not read as "and" or "[object Object]".
-	const combine = raw ? 'and' : requireValid(ctx, itemIndex, 'Combine Conditions', parameter(ctx, 'filterCombine', itemIndex, 'and'), (v) => checkChoice(v, ['and', 'or']));
-	const rawFilter = raw ? requireValid(ctx, itemIndex, PART_LABEL.rawFilter, parameter(ctx, 'rawFilter', itemIndex, ''), (v) => checkOptionalText(v, 10_000)) : '';
+	const combine = raw
+		? 'and'
+		: requireValid(ctx, itemIndex, 'Combine Conditions', parameter(ctx, 'filterCombine', itemIndex, 'and'), (v) => checkChoice(v, ['and', 'or']));
+	const rawFilter = raw
+		? requireValid(ctx, itemIndex, PART_LABEL.rawFilter, parameter(ctx, 'rawFilter', itemIndex, ''), (v) => checkOptionalText(v, 10_000))
+		: '';
 	const input: QueryInput = {
 		filters: raw ? {} : parameter(ctx, 'filters', itemIndex, {}),
 		combine: combine as Combine,

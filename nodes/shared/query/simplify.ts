@@ -59,49 +59,17 @@ export function integrationSummary(integrations: unknown): string {
 		.join(', ');
 }
 
+const words = (list: string) => list.split(' ');
+
 /** The key fields of each list the nodes read, in the order a person scans a table. */
 export const SIMPLE_FIELDS = {
-	order: [
-		'OrderID',
-		'OrderNumber',
-		'OrderType',
-		'OrderDirection',
-		'OrderStatus',
-		'OrderDate',
-		'ExpiryDate',
-		'CounterParty/DisplayName',
-		'CounterParty/VATNumber',
-		'Currency',
-		'TotalExcl',
-		'TotalVAT',
-		'TotalIncl',
-		'ToPay',
-		'Paid',
-		'IsSent',
-		'ExternalProviderID',
-		'Reference',
-		'LastModified',
-	],
-	party: ['PartyID', 'DisplayName', 'PartyType', 'VATNumber', 'Email', 'City', 'CountryCode', 'LastModified'],
-	product: ['ProductID', 'Reference', 'Description', 'UnitPriceExcl', 'VATPercentage', 'Unit', 'GroupName', 'IsActive', 'LastModified'],
-	registration: ['RegistrationID', 'CompanyName', 'TaxIdentifier', 'Email', 'PartyID', 'Active', 'Status', 'Identified'],
-	integration: [
-		'RegistrationID',
-		'IntegrationID',
-		'Integration',
-		'IntegrationStatus',
-		'IntegrationStatusDescription',
-		'IntegrationDocumentToSign',
-		'needsSignature',
-	],
-	peppolLookup: [
-		'canReceiveInvoice',
-		'canReceiveCreditNote',
-		'canReceiveInvoicesAndCreditNotes',
-		'Registered',
-		'Identifier',
-		'DocumentTypes',
-		'lookupIdentifier',
-		'network',
-	],
-} as const;
+	order: words(
+		'OrderID OrderNumber OrderType OrderDirection OrderStatus OrderDate ExpiryDate CounterParty/DisplayName CounterParty/VATNumber Currency ' +
+			'TotalExcl TotalVAT TotalIncl ToPay Paid IsSent ExternalProviderID Reference LastModified',
+	),
+	party: words('PartyID DisplayName PartyType VATNumber Email City CountryCode LastModified'),
+	product: words('ProductID Reference Description UnitPriceExcl VATPercentage Unit GroupName IsActive LastModified'),
+	registration: words('RegistrationID CompanyName TaxIdentifier Email PartyID Active Status Identified'),
+	integration: words('RegistrationID IntegrationID Integration IntegrationStatus IntegrationStatusDescription IntegrationDocumentToSign needsSignature'),
+	peppolLookup: words('canReceiveInvoice canReceiveCreditNote canReceiveInvoicesAndCreditNotes Registered Identifier DocumentTypes lookupIdentifier network'),
+};
