@@ -34,7 +34,7 @@ const CASES: Case[] = [
 	['order list, text and number records', ORDER, list('order'), { Items: ['a', 1] }, undefined, /entry 1 of the page is the text "a", not a record \(page 1\)/],
 	['order list, a list as a record (limit 5)', ORDER, list('order', { returnAll: false, limit: 5 }), { Items: [order(1), [1]] }, undefined, /entry 2 of the page is a list, not a record/],
 	['order list, null on page 2 (read-ahead)', ORDER, list('order'), { Items: [order(1)], NextpageLink: '/v1/orders?$skip=1' }, { Items: [order(2), null] }, /entry 2 of the page is null, not a record \(page 2\)/],
-	['order list, the answer null', ORDER, list('order'), null, undefined, /the answer is null, not a list/],
+	['order list, the answer null', ORDER, list('order'), null, undefined, /^List orders answered with null where a record or a list was expected$/],
 	['order list, the answer 5', ORDER, list('order', { returnAll: false, limit: 5 }), 5, undefined, /^List orders answered with the number 5 where a record or a list was expected$/],
 	['party list, {"Items":[null]}', ORDER, list('party'), { Items: [null] }, undefined, /^List parties: entry 1 of the page is null/],
 	['product list, a bare array with a number', ORDER, list('product'), [{ ProductID: 1 }, 7], undefined, /^List products: entry 2 of the page is the number 7/],

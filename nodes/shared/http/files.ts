@@ -298,7 +298,7 @@ export function decodeFileAnswer(answer: unknown): FileAnswer | { problem: strin
 export async function readFile(ctx: FileContext, client: ApiClient, fileId: string, options: ReadFileOptions): Promise<ReadFile> {
 	const operation = `Get file ${fileId}`;
 	const maxResponseBytes = Math.ceil((options.maxBytes * 4) / 3) + ANSWER_OVERHEAD_BYTES;
-	const body = await client.request({ method: 'GET', path: `/v1/files/${encodeURIComponent(fileId)}`, itemIndex: options.itemIndex, operation, maxResponseBytes });
+	const body = await client.request({ method: 'GET', path: `/v1/files/${encodeURIComponent(fileId)}`, itemIndex: options.itemIndex, operation, maxResponseBytes, brokenText: 'an answer cut off in transit, or not the file' });
 	const answer = decodeFileAnswer(body);
 	const refuse = (message: string, description: string) => new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description, itemIndex: options.itemIndex });
 	if ('problem' in answer) throw refuse(`${operation}: the answer ${answer.problem}`, 'The API did not answer with the file. Retry; if it persists, check the Base URL points at the API.');

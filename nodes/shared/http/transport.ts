@@ -48,6 +48,8 @@ export interface ApiRequest {
 	retry?: RetryPolicy;
 	/** Accept a non-JSON text body on success (e.g. a plain "OK"). */
 	acceptText?: boolean;
+	/** Words for a body that is not JSON, instead of its first words (a file's would be its base64). */
+	brokenText?: string;
 	/** Deadline of each attempt (headers and body); the client's policy, else 60 s. */
 	timeoutMs?: number;
 	/** The largest body this request accepts, instead of the client's (a file read is allowed more than a list page). */
@@ -420,11 +422,16 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			timeout: timeoutMs,
 		};
 		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
+		// n8n (2.x) cancels its request on the execution's cancel signal: a page no longer needed (req.signal) cancels it too.
+		const cancel = req.signal;
+		const caller: ApiContext = cancel
+			? Object.create(this, { getExecutionCancelSignal: { value: () => AbortSignal.any([cancel, ...[(this as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal?.()].filter((s) => s !== undefined)]) } })
+			: this;
 		const call = async () => {
 			const deadline = AbortSignal.timeout(timeoutMs);
 			const signed = auth.sign(partyId);
 			const options = { ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } };
-			return await exchange(async () => await this.helpers.httpRequestWithAuthentication.call(this, auth.credentialType, options, signed.options), req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit);
+			return await exchange(async () => await this.helpers.httpRequestWithAuthentication.call(caller, auth.credentialType, options, signed.options), cancel ? AbortSignal.any([deadline, cancel]) : deadline, limit);
 		};
 		/** Whether this request has had its one token refresh (OAuth2). */
 		let refreshed = false;
@@ -487,7 +494,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				if (typeof body === 'string' && (!req.acceptText || /^\s*[<{[]/.test(body))) {
 					if (!body.trim()) return { status, headers, body: undefined as T };
 					const broken = fail(
-						`${operation} returned a body that is not valid JSON (HTTP ${status}): ${summariseText(body).slice(0, 120)}`,
+						`${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`,
 						'The answer was cut off or is not JSON. Retry; if it persists, check the Base URL points at the API and not at a web page or proxy login.',
 						status,
 					);
