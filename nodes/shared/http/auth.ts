@@ -117,7 +117,11 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	const method = readAuthentication(ctx);
 	const credentialType = method === 'oAuth2' ? DELEGATED_CREDENTIAL : API_KEY_CREDENTIAL;
 	const getCredentials = ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>;
-	const raw = (await getCredentials.call(ctx, credentialType, itemIndex)) as unknown as AccessPointCredentials & { accessTokenUrl?: string; clientSecret?: string; oauthTokenData?: IDataObject };
+	const raw = (await getCredentials.call(ctx, credentialType, itemIndex)) as unknown as AccessPointCredentials & {
+		accessTokenUrl?: string;
+		clientSecret?: string;
+		oauthTokenData?: IDataObject;
+	};
 	const held = method === 'oAuth2' ? [String(raw.clientSecret ?? ''), ...tokenSecrets(raw.oauthTokenData)] : [String(raw.apiKey ?? '')];
 	// Each secret as held (with its whitespace, as pasted) and every form a server may echo.
 	const secrets = [...new Set([...held.filter((s) => s.trim().length >= 4), ...held.flatMap(secretForms)])];
@@ -151,12 +155,18 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		return {
 			...common,
 			unauthorizedHint: 'Check the API key and the Party ID in the credential, and that the ID used (registration, order) belongs to this account.',
-			sign: (actFor) => ({ headers: {}, options: { credentialsDecrypted: { id: '', name: credentialType, type: credentialType, data: { ...data, partyId: actFor } } } }),
+			sign: (actFor) => ({
+				headers: {},
+				options: { credentialsDecrypted: { id: '', name: credentialType, type: credentialType, data: { ...data, partyId: actFor } } },
+			}),
 		};
 	}
 
 	if (typeof raw.oauthTokenData?.access_token !== 'string') {
-		throw refuse(`The ${credentialName} credential is not connected`, 'Open the credential and click "Connect my account" (sign in and allow access); then run the workflow again.');
+		throw refuse(
+			`The ${credentialName} credential is not connected`,
+			'Open the credential and click "Connect my account" (sign in and allow access); then run the workflow again.',
+		);
 	}
 	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
 	if (!URL.canParse(tokenUrl) || !allowedScheme(new URL(tokenUrl))) {
@@ -182,7 +192,13 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 export const ACCOUNT_INFORMATION_PATH = '/v1/account/accountInformation';
 
 /** One line without control, format (bidi) or separator characters, at most 80 characters: a name or VAT number as the API wrote it. */
-const label = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[\p{C}\p{Z}]+/gu, ' ').trim().slice(0, 80) : '');
+const label = (value: unknown) =>
+	typeof value === 'string' || typeof value === 'number'
+		? String(value)
+				.replace(/[\p{C}\p{Z}]+/gu, ' ')
+				.trim()
+				.slice(0, 80)
+		: '';
 
 /**
  * The party an OAuth2 call acts for when the credential names none, from the account information

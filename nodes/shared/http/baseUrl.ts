@@ -59,14 +59,14 @@ export function allowedScheme(parsed: URL): boolean {
  * requests use the same rule as an expression: credentialTestBaseUrl). Returns a problem
  * description instead of throwing so callers pick the error class.
  */
-export function resolveBaseUrl(
-	credentials: Pick<AccessPointCredentials, 'environment' | 'baseUrl'>,
-): { url: string } | { problem: string } {
+export function resolveBaseUrl(credentials: Pick<AccessPointCredentials, 'environment' | 'baseUrl'>): { url: string } | { problem: string } {
 	const environment = credentials.environment ?? 'sandbox';
 	if (environment === 'production') return { url: PRODUCTION_BASE_URL };
 	if (environment !== 'custom') return { url: SANDBOX_BASE_URL };
 
-	const raw = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+	const raw = String(credentials.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 	if (!raw) return { problem: 'The credential uses a custom environment but its Base URL is empty' };
 	let parsed: URL;
 	try {

@@ -6,7 +6,17 @@
  * bounded by Maximum File Size), and `prepareBinaryData`, so n8n's filesystem/S3 binary modes
  * keep the bytes out of the execution JSON.
  */
-import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, IPollFunctions, IWebhookFunctions, JsonObject } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+	IPollFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiClient } from './transport';
@@ -41,7 +51,13 @@ export const FILE_KINDS: Array<{ name: string; value: FileKind; description: str
 	},
 ];
 
-const KIND_LABELS: Record<FileKind, string> = { pdf: 'Main PDF', ubl: 'UBL / XML', attachments: 'Other Attachments', json: 'Original JSON', messages: 'Network Messages' };
+const KIND_LABELS: Record<FileKind, string> = {
+	pdf: 'Main PDF',
+	ubl: 'UBL / XML',
+	attachments: 'Other Attachments',
+	json: 'Original JSON',
+	messages: 'Network Messages',
+};
 
 /** Files an order may name that are read at most, so a hostile answer cannot make a run read thousands. */
 export const MAX_FILES_PER_ORDER = 100;
@@ -59,7 +75,7 @@ export function filesField(overrides: Partial<INodeProperties> = {}): INodePrope
 		type: 'multiOptions',
 		options: FILE_KINDS,
 		default: ['pdf', 'ubl'],
-		description: 'Which of the order\'s files to read as binary data',
+		description: "Which of the order's files to read as binary data",
 		...overrides,
 	};
 }
@@ -76,7 +92,13 @@ export const maxFileSizeOption: INodeProperties = {
 
 /** The chosen kinds, checked (a list of known values; an expression may give anything). */
 export function checkFileKinds(value: unknown): { kinds: FileKind[] } | { problem: string } {
-	const list = typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value;
+	const list =
+		typeof value === 'string'
+			? value
+					.split(',')
+					.map((part) => part.trim())
+					.filter(Boolean)
+			: value;
 	if (!Array.isArray(list)) return { problem: 'is not a list of files' };
 	const known = FILE_KINDS.map((kind) => kind.value as string);
 	const unknown = list.filter((entry) => typeof entry !== 'string' || !known.includes(entry));
@@ -113,7 +135,9 @@ export function checkTriggerFiles(node: INode, kindsValue: unknown, sizeValue: u
 	if (!kinds.kinds.length) return undefined;
 	const size = checkMaxFileSize(sizeValue);
 	if ('problem' in size) {
-		throw new NodeOperationError(node, `"Maximum File Size (MB)" ${size.problem}`, { description: `Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).` });
+		throw new NodeOperationError(node, `"Maximum File Size (MB)" ${size.problem}`, {
+			description: `Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
+		});
 	}
 	return { kinds: kinds.kinds, maxBytes: size.bytes };
 }
@@ -151,7 +175,8 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 /** A FileID safe to put in a URL path: letters, digits, '-', '_' and '.', starting with a letter or digit. */
 export function checkFileId(value: unknown): Check {
-	const hint = "A FileID is the ID the API gives a file, e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a: map it from the FileID of an order's OrderPDF, Attachments or Messages.";
+	const hint =
+		"A FileID is the ID the API gives a file, e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a: map it from the FileID of an order's OrderPDF, Attachments or Messages.";
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { ok: false, problem: 'is empty', hint };
 	if (typeof value !== 'string') return { ok: false, problem: 'is not a FileID (it is not text)', hint };
 	const id = value.trim();
@@ -237,7 +262,8 @@ export interface ReadFile {
 /** Longest binary fileName the package makes, in UTF-8 bytes (a file system's limit is 255 bytes per name). */
 export const MAX_FILE_NAME_BYTES = 200;
 /** C0/C1 controls, DEL, and the bidirectional controls that make a name read otherwise than it is (e.g. "fdp.exe" shown as "exe.pdf"). */
-const unsafeChar = (c: number) => c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x61c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+const unsafeChar = (c: number) =>
+	c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x61c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 
 /**
  * A file name safe by construction wherever the package makes a binary fileName: the last path
@@ -246,7 +272,10 @@ const unsafeChar = (c: number) => c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 
  */
 export function safeFileName(name: string | undefined, fileId: string): string {
 	const last = (name ?? '').split(/[\\/]/).pop() ?? '';
-	const base = Array.from(last).filter((char) => !unsafeChar(char.codePointAt(0) ?? 0)).join('').trim();
+	const base = Array.from(last)
+		.filter((char) => !unsafeChar(char.codePointAt(0) ?? 0))
+		.join('')
+		.trim();
 	if (!base || /^\.+$/.test(base)) return `file-${fileId}`.slice(0, MAX_FILE_NAME_BYTES);
 	const bytes = (value: string) => Buffer.byteLength(value, 'utf8');
 	if (bytes(base) <= MAX_FILE_NAME_BYTES) return base;
@@ -298,12 +327,27 @@ export function decodeFileAnswer(answer: unknown): FileAnswer | { problem: strin
 export async function readFile(ctx: FileContext, client: ApiClient, fileId: string, options: ReadFileOptions): Promise<ReadFile> {
 	const operation = `Get file ${fileId}`;
 	const maxResponseBytes = Math.ceil((options.maxBytes * 4) / 3) + ANSWER_OVERHEAD_BYTES;
-	const body = await client.request({ method: 'GET', path: `/v1/files/${encodeURIComponent(fileId)}`, itemIndex: options.itemIndex, operation, maxResponseBytes, brokenText: 'an answer cut off in transit, or not the file' });
+	const body = await client.request({
+		method: 'GET',
+		path: `/v1/files/${encodeURIComponent(fileId)}`,
+		itemIndex: options.itemIndex,
+		operation,
+		maxResponseBytes,
+		brokenText: 'an answer cut off in transit, or not the file',
+	});
 	const answer = decodeFileAnswer(body);
-	const refuse = (message: string, description: string) => new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description, itemIndex: options.itemIndex });
-	if ('problem' in answer) throw refuse(`${operation}: the answer ${answer.problem}`, 'The API did not answer with the file. Retry; if it persists, check the Base URL points at the API.');
+	const refuse = (message: string, description: string) =>
+		new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description, itemIndex: options.itemIndex });
+	if ('problem' in answer)
+		throw refuse(
+			`${operation}: the answer ${answer.problem}`,
+			'The API did not answer with the file. Retry; if it persists, check the Base URL points at the API.',
+		);
 	if (answer.FileID !== undefined && answer.FileID.trim().toLowerCase() !== fileId.toLowerCase()) {
-		throw refuse(`${operation}: the answer is the file ${JSON.stringify(answer.FileID.slice(0, 60))}, not the one asked for`, 'The API answered with another file; nothing was kept. Check the Base URL points at the API.');
+		throw refuse(
+			`${operation}: the answer is the file ${JSON.stringify(answer.FileID.slice(0, 60))}, not the one asked for`,
+			'The API answered with another file; nothing was kept. Check the Base URL points at the API.',
+		);
 	}
 	if (answer.content.length > options.maxBytes) {
 		throw new NodeOperationError(

@@ -32,7 +32,13 @@ export interface ListPage {
 
 const isRecord = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 const describe = (value: unknown) =>
-	value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'string' ? `the text "${value.slice(0, 40)}"` : `the ${typeof value} ${String(value).slice(0, 40)}`;
+	value === null
+		? 'null'
+		: Array.isArray(value)
+			? 'a list'
+			: typeof value === 'string'
+				? `the text "${value.slice(0, 40)}"`
+				: `the ${typeof value} ${String(value).slice(0, 40)}`;
 
 /** A list body's entries as sent (`Items`, `value` or a bare array), odd ones included, so positions hold. */
 export function listEntries(body: unknown): unknown[] {
@@ -47,7 +53,10 @@ export function readListPage(body: unknown): ListPage {
 	const entries = listEntries(body);
 	const odd = entries.findIndex((entry) => !isRecord(entry));
 	// One n8n item is one JSON object: a null, text, number or list entry is reported.
-	const page: ListPage = odd < 0 ? { items: entries as IDataObject[] } : { items: entries.filter(isRecord), problem: `entry ${odd + 1} of the page is ${describe(entries[odd])}, not a record` };
+	const page: ListPage =
+		odd < 0
+			? { items: entries as IDataObject[] }
+			: { items: entries.filter(isRecord), problem: `entry ${odd + 1} of the page is ${describe(entries[odd])}, not a record` };
 	if (isRecord(body)) {
 		const link = body.NextpageLink ?? body.NextPageLink ?? body.nextPageLink ?? body['@odata.nextLink'];
 		page.nextLink = typeof link === 'string' && link.trim() ? link.trim() : undefined;
@@ -162,7 +171,11 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 		for (let pageNumber = 1; ; pageNumber++) {
 			const current = inFlight.shift() as PageRequest;
 			const page = readListPage(await current.body);
-			const fail = (problem: string) => new PagingError(`${operation ?? 'The list'}: ${problem} (page ${pageNumber}); the list was not read`, 'The API answered something other than a list of records. Retry; if it persists, check the Base URL points at the API.');
+			const fail = (problem: string) =>
+				new PagingError(
+					`${operation ?? 'The list'}: ${problem} (page ${pageNumber}); the list was not read`,
+					'The API answered something other than a list of records. Retry; if it persists, check the Base URL points at the API.',
+				);
 			if (page.problem) throw fail(page.problem);
 			const firstRecord = page.items.length ? JSON.stringify(page.items[0]) : undefined;
 			if (firstRecord !== undefined && firstRecord === previousFirst) throw fail('the API answered the records of the page before again');
@@ -176,7 +189,9 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			if ('problem' in next) throw new PagingError(next.problem);
 			const nextKey = pageKey(next.url);
 			if (seen.has(nextKey)) {
-				throw new PagingError(`The API returned a next-page link to a page already read (${next.url.replace(/^https?:\/\/[^/]+/, '')}); stopped to avoid an endless loop after ${collected} records`);
+				throw new PagingError(
+					`The API returned a next-page link to a page already read (${next.url.replace(/^https?:\/\/[^/]+/, '')}); stopped to avoid an endless loop after ${collected} records`,
+				);
 			}
 			seen.add(nextKey);
 			if (inFlight.length && inFlight[0].key !== nextKey) {
@@ -199,8 +214,10 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			if (windows === undefined && fits && stride === lastStride) windows = { template: next.url, stride, last: skipOf(next.url) };
 			lastStride = fits ? stride : 0;
 			while (
-				windows !== undefined && windows !== 'off' &&
-				inFlight.length < PARALLEL_PAGES && requested < maxPages &&
+				windows !== undefined &&
+				windows !== 'off' &&
+				inFlight.length < PARALLEL_PAGES &&
+				requested < maxPages &&
 				(page.count === undefined || windows.last + windows.stride < page.count) &&
 				(limit === undefined || collected + inFlight.length * windows.stride < limit)
 			) {

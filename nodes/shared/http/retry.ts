@@ -57,9 +57,33 @@ export const maxResponseSizeOption: INodeProperties = {
 
 const RANGES = [
 	{ key: 'maxRetries', field: 'Read Retries', min: 0, max: 10, whole: true, unit: '', hint: 'Enter how often a failed read is tried again, from 0 to 10.' },
-	{ key: 'retryDelayMs', field: 'First Retry Delay (Milliseconds)', min: 0, max: Infinity, whole: false, unit: ' milliseconds', hint: 'Enter the first wait in milliseconds (0 or more); it doubles on every retry, up to 30 seconds.' },
-	{ key: 'timeoutSeconds', field: 'Request Timeout (Seconds)', min: 1, max: 600, whole: false, unit: ' seconds', hint: 'Enter how long one request may take in total, from 1 to 600 seconds.' },
-	{ key: 'maxResponseSizeMb', field: 'Maximum Response Size (MB)', min: 1, max: MAX_RESPONSE_MB, whole: false, unit: ' MB', hint: 'Enter the largest answer to accept in MB, from 1 to 1024 (default 50).' },
+	{
+		key: 'retryDelayMs',
+		field: 'First Retry Delay (Milliseconds)',
+		min: 0,
+		max: Infinity,
+		whole: false,
+		unit: ' milliseconds',
+		hint: 'Enter the first wait in milliseconds (0 or more); it doubles on every retry, up to 30 seconds.',
+	},
+	{
+		key: 'timeoutSeconds',
+		field: 'Request Timeout (Seconds)',
+		min: 1,
+		max: 600,
+		whole: false,
+		unit: ' seconds',
+		hint: 'Enter how long one request may take in total, from 1 to 600 seconds.',
+	},
+	{
+		key: 'maxResponseSizeMb',
+		field: 'Maximum Response Size (MB)',
+		min: 1,
+		max: MAX_RESPONSE_MB,
+		whole: false,
+		unit: ' MB',
+		hint: 'Enter the largest answer to accept in MB, from 1 to 1024 (default 50).',
+	},
 ] as const;
 
 /** The first option that is not a number in its range: the option, the value as shown, what is wrong, the hint. */
@@ -68,7 +92,16 @@ function optionProblem(values: RequestOptionValues): { field: string; shown: str
 		const value = values[range.key];
 		if (value === undefined) continue;
 		if (typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= range.max && (!range.whole || Number.isInteger(value))) continue;
-		const shown = typeof value === 'string' ? `"${value.slice(0, 40)}"` : typeof value === 'number' || value === null ? String(value) : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : String(value);
+		const shown =
+			typeof value === 'string'
+				? `"${value.slice(0, 40)}"`
+				: typeof value === 'number' || value === null
+					? String(value)
+					: Array.isArray(value)
+						? 'a list'
+						: typeof value === 'object'
+							? 'an object'
+							: String(value);
 		const span = range.max === Infinity ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
 		return { field: range.field, shown, problem: `is not ${range.whole ? 'a whole number' : 'a number'} ${span}${range.unit}`, hint: range.hint };
 	}

@@ -192,7 +192,10 @@ export function summariseText(text: string): string {
 	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
 	if (title) return `HTML page: ${title}`;
 	if (/^\s*</.test(text)) {
-		const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+		const plain = text
+			.replace(/<[^>]*>/g, ' ')
+			.replace(/\s+/g, ' ')
+			.trim();
 		return plain ? `HTML page: ${plain.slice(0, 160)}` : 'an HTML page without text';
 	}
 	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
@@ -204,7 +207,10 @@ export function listApiErrors(body: unknown): ApiErrorEntry[] {
 	const record = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
 	const list = Array.isArray(parsed) ? parsed : (record.errors ?? record.Errors);
 	if (!Array.isArray(list)) return [];
-	return list.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object').map(entryOf).filter((e) => e.code || e.description);
+	return list
+		.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object')
+		.map(entryOf)
+		.filter((e) => e.code || e.description);
 }
 
 /** The API's own Code and Description, from any of the body shapes seen (errors[], top-level fields, text). */
@@ -262,7 +268,11 @@ export function classifyRefreshFailure(error: unknown): RefreshError {
 	type Failure = { message?: unknown; code?: unknown; body?: { error?: unknown; error_description?: unknown }; failure?: { cause?: unknown }; cause?: unknown };
 	let reason: string | undefined;
 	let code: string | undefined;
-	for (let current = error as Failure | undefined, depth = 0; current && typeof current === 'object' && depth < 5; current = current.cause as Failure, depth++) {
+	for (
+		let current = error as Failure | undefined, depth = 0;
+		current && typeof current === 'object' && depth < 5;
+		current = current.cause as Failure, depth++
+	) {
 		const oauthError = typeof current.body?.error === 'string' ? current.body.error : undefined;
 		if (current.failure?.cause === 'credential-invalid' || oauthError === 'invalid_grant') {
 			return new RefreshError('reconnect', 'the token endpoint refused the refresh token (invalid_grant)', 'invalid_grant');
@@ -299,7 +309,12 @@ async function refreshToken(ctx: ApiContext, auth: Auth, timeoutMs: number): Pro
 	const token = (stored.oauthTokenData ?? {}) as IDataObject;
 	// Another execution or worker refreshed since this request was signed: its tokens are stored already.
 	if (auth.accessToken !== undefined && token.access_token !== auth.accessToken) return token;
-	const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(token.refresh_token ?? ''), client_id: String(stored.clientId ?? ''), client_secret: String(stored.clientSecret ?? '') });
+	const form = new URLSearchParams({
+		grant_type: 'refresh_token',
+		refresh_token: String(token.refresh_token ?? ''),
+		client_id: String(stored.clientId ?? ''),
+		client_secret: String(stored.clientSecret ?? ''),
+	});
 	const tokenUrl = auth.tokenUrl as string;
 	const options: IHttpRequestOptions = {
 		method: 'POST',
@@ -314,19 +329,23 @@ async function refreshToken(ctx: ApiContext, auth: Auth, timeoutMs: number): Pro
 		timeout: timeoutMs,
 	};
 	// The credential goes in the form, so not httpRequestWithAuthentication (which would add the old Bearer token).
-	const answer = await exchange(async () => await ctx.helpers.httpRequest(options), AbortSignal.timeout(timeoutMs), TOKEN_ANSWER_MAX_BYTES).catch((error: unknown) => {
-		if (!(error instanceof LimitError)) return classifyRefreshFailure(error);
-		return error.reason === 'size'
-			? new RefreshError('failed', `the token endpoint's answer is larger than ${TOKEN_ANSWER_MAX_BYTES / 1024} KB; it was not read further`)
-			: new RefreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT');
-	});
+	const answer = await exchange(async () => await ctx.helpers.httpRequest(options), AbortSignal.timeout(timeoutMs), TOKEN_ANSWER_MAX_BYTES).catch(
+		(error: unknown) => {
+			if (!(error instanceof LimitError)) return classifyRefreshFailure(error);
+			return error.reason === 'size'
+				? new RefreshError('failed', `the token endpoint's answer is larger than ${TOKEN_ANSWER_MAX_BYTES / 1024} KB; it was not read further`)
+				: new RefreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT');
+		},
+	);
 	let failure = answer instanceof RefreshError ? answer : undefined;
 	const data = (failure ? {} : parse((answer as Answer).text)) as IDataObject;
 	if (!failure) {
 		const { status, headers } = answer as Answer;
-		if (status >= 300 && status < 400) failure = new RefreshError('redirect', `the Token URL answered HTTP ${status}, a redirect to ${redirectTarget(headers, tokenUrl)}`, `HTTP ${status}`);
+		if (status >= 300 && status < 400)
+			failure = new RefreshError('redirect', `the Token URL answered HTTP ${status}, a redirect to ${redirectTarget(headers, tokenUrl)}`, `HTTP ${status}`);
 		else if (typeof data.error === 'string') failure = classifyRefreshFailure({ body: data });
-		else if (status >= 300 || typeof data.access_token !== 'string' || !data.access_token) failure = new RefreshError('failed', `the token endpoint answered HTTP ${status} without an access token`, `HTTP ${status}`);
+		else if (status >= 300 || typeof data.access_token !== 'string' || !data.access_token)
+			failure = new RefreshError('failed', `the token endpoint answered HTTP ${status} without an access token`, `HTTP ${status}`);
 	}
 	if (failure?.kind === 'reconnect') {
 		// A refused refresh token may have been used a moment ago by another execution or worker: its tokens then follow.
@@ -360,7 +379,8 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 	if (error.kind === 'redirect') {
 		return {
 			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
-			description: "A redirect would carry the client secret and refresh token to another address, so the node does not follow it. If the token endpoint has moved, set its new address as the credential's Token URL and reconnect.",
+			description:
+				"A redirect would carry the client secret and refresh token to another address, so the node does not follow it. If the token endpoint has moved, set its new address as the credential's Token URL and reconnect.",
 		};
 	}
 	return {
@@ -394,7 +414,12 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			const code = api.code && clean(api.code);
 			const response: JsonObject = { message: clean(message) };
 			if (status !== undefined) response.httpCode = String(status);
-			const error = new NodeApiError(node, response, { message: clean(message), description: clean(description), httpCode: status === undefined ? undefined : String(status), itemIndex: req.itemIndex });
+			const error = new NodeApiError(node, response, {
+				message: clean(message),
+				description: clean(description),
+				httpCode: status === undefined ? undefined : String(status),
+				itemIndex: req.itemIndex,
+			});
 			// For a network code (ECONNRESET …) n8n swaps in a generic text that drops the operation.
 			error.message = clean(message);
 			if (code) error.context.apiCode = code;
@@ -406,8 +431,14 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		}
 		const tooLarge = () =>
 			req.maxResponseBytes === undefined
-				? fail(`${operation} failed: the answer is larger than the maximum response size of ${Math.round(limit / MB)} MB; it was not read further`, 'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.')
-				: fail(`${operation} failed: the answer is larger than the ${Math.round(limit / MB)} MB this request accepts; it was not read further`, "Raise the node's size option (e.g. Maximum File Size) if a file this large is expected.");
+				? fail(
+						`${operation} failed: the answer is larger than the maximum response size of ${Math.round(limit / MB)} MB; it was not read further`,
+						'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.',
+					)
+				: fail(
+						`${operation} failed: the answer is larger than the ${Math.round(limit / MB)} MB this request accepts; it was not read further`,
+						"Raise the node's size option (e.g. Maximum File Size) if a file this large is expected.",
+					);
 		const requestOptions: IHttpRequestOptions = {
 			method: req.method,
 			url,
@@ -425,13 +456,25 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		// n8n (2.x) cancels its request on the execution's cancel signal: a page no longer needed (req.signal) cancels it too.
 		const cancel = req.signal;
 		const caller: ApiContext = cancel
-			? Object.create(this, { getExecutionCancelSignal: { value: () => AbortSignal.any([cancel, ...[(this as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal?.()].filter((s) => s !== undefined)]) } })
+			? Object.create(this, {
+					getExecutionCancelSignal: {
+						value: () =>
+							AbortSignal.any([
+								cancel,
+								...[(this as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal?.()].filter((s) => s !== undefined),
+							]),
+					},
+				})
 			: this;
 		const call = async () => {
 			const deadline = AbortSignal.timeout(timeoutMs);
 			const signed = auth.sign(partyId);
 			const options = { ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } };
-			return await exchange(async () => await this.helpers.httpRequestWithAuthentication.call(caller, auth.credentialType, options, signed.options), cancel ? AbortSignal.any([deadline, cancel]) : deadline, limit);
+			return await exchange(
+				async () => await this.helpers.httpRequestWithAuthentication.call(caller, auth.credentialType, options, signed.options),
+				cancel ? AbortSignal.any([deadline, cancel]) : deadline,
+				limit,
+			);
 		};
 		/** Whether this request has had its one token refresh (OAuth2). */
 		let refreshed = false;
@@ -443,7 +486,12 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				refreshed = true;
 				// The whole refresh within one deadline (n8n's storing step included), never retried.
 				const stored = await beforeDeadline(refreshToken(this, auth, timeoutMs), AbortSignal.timeout(timeoutMs)).catch((caught: unknown) => {
-					const error = caught instanceof RefreshError ? caught : caught instanceof LimitError ? new RefreshError('failed', 'the token endpoint did not answer in time') : classifyRefreshFailure(caught);
+					const error =
+						caught instanceof RefreshError
+							? caught
+							: caught instanceof LimitError
+								? new RefreshError('failed', 'the token endpoint did not answer in time')
+								: classifyRefreshFailure(caught);
 					const why = describeRefreshFailure(error, operation, node.credentials?.[auth.credentialType]?.name);
 					const refused = fail(why.message, why.description, undefined, { code: error.code });
 					final.add(refused);
@@ -482,12 +530,17 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					continue;
 				}
 				const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
-				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : "Retry later; reads are retried automatically according to the node's retry options.";
+				const hint =
+					code === 'ENOTFOUND' || code === 'ECONNREFUSED'
+						? "Check the credential's environment and Base URL."
+						: "Retry later; reads are retried automatically according to the node's retry options.";
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
 			const { status, headers } = answer;
 			// Only a body that echoes a secret is rewritten.
-			const text = secrets.some((secret) => answer.text.includes(secret)) ? secrets.reduce((out, secret) => out.split(secret).join('***'), answer.text) : answer.text;
+			const text = secrets.some((secret) => answer.text.includes(secret))
+				? secrets.reduce((out, secret) => out.split(secret).join('***'), answer.text)
+				: answer.text;
 			const body = parse(text);
 
 			if (status >= 200 && status < 300) {
@@ -534,7 +587,12 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
 			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
 			const entries = listApiErrors(body);
-			if (entries.length) error.context.apiErrors = entries.map((e) => ({ ...e, ...(e.code && { code: stripSecrets(e.code, secrets) }), ...(e.description && { description: stripSecrets(e.description, secrets) }) }));
+			if (entries.length)
+				error.context.apiErrors = entries.map((e) => ({
+					...e,
+					...(e.code && { code: stripSecrets(e.code, secrets) }),
+					...(e.description && { description: stripSecrets(e.description, secrets) }),
+				}));
 			throw error;
 		}
 	};
@@ -550,7 +608,9 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		},
 	};
 	if (!partyId && auth.method === 'oAuth2') {
-		const picked = pickAccountParty(await client.request({ method: 'GET', path: ACCOUNT_INFORMATION_PATH, operation: "Read the account's companies", itemIndex }));
+		const picked = pickAccountParty(
+			await client.request({ method: 'GET', path: ACCOUNT_INFORMATION_PATH, operation: "Read the account's companies", itemIndex }),
+		);
 		if (!('partyId' in picked)) throw new NodeOperationError(node, picked.message, { itemIndex, description: picked.description });
 		partyId = picked.partyId;
 	}
