@@ -89,7 +89,11 @@ describe('paging that fails mid-way never emits a partial list as complete', () 
 		async (onError) => {
 			// Item 2 pages through everything and fails on page 3; items 1 and 3 want one page.
 			failPage('/v1/orders', 2 * PAGE, 3, 503);
-			const input: IDataObject[] = [{ all: false, limit: 50 }, { all: true, limit: 50 }, { all: false, limit: 130 }];
+			const input: IDataObject[] = [
+				{ all: false, limit: 50 },
+				{ all: true, limit: 50 },
+				{ all: false, limit: 130 },
+			];
 			const result = await h.runNode(
 				ORDER,
 				{ resource: 'order', operation: 'getAll', returnAll: '={{ $json.all }}', limit: '={{ $json.limit }}', options: { maxRetries: 2, retryDelayMs: 1 } },
@@ -112,7 +116,8 @@ describe('paging that fails mid-way never emits a partial list as complete', () 
 			expect(isError(second[0])).toBe(true);
 			expect(second[0].item.json.error).toMatch(/^List orders failed with HTTP 503/);
 			expect(errorItemProblem(second[0].item, onError === 'continueErrorOutput' ? 'api' : 'any')).toBeUndefined();
-			figures[`${onError}, 3 items`] = `item 1: ${of(0).length} records, item 2: ${second.length} error item ("${String(second[0].item.json.error)}"), item 3: ${of(2).length} records`;
+			figures[`${onError}, 3 items`] =
+				`item 1: ${of(0).length} records, item 2: ${second.length} error item ("${String(second[0].item.json.error)}"), item 3: ${of(2).length} records`;
 		},
 	);
 
@@ -140,7 +145,9 @@ describe('paging that fails mid-way never emits a partial list as complete', () 
 	it('parties: page 3 of 4 failing fails the item just the same', async () => {
 		emu.config.pageSize = 50;
 		failPage('/v1/parties', 100, 1, 500);
-		const result = await h.runNode(ORDER, { resource: 'party', operation: 'getAll', returnAll: true, options: { maxRetries: 0 } }, [{}], { onError: 'continueErrorOutput' });
+		const result = await h.runNode(ORDER, { resource: 'party', operation: 'getAll', returnAll: true, options: { maxRetries: 0 } }, [{}], {
+			onError: 'continueErrorOutput',
+		});
 		const [ok, failed] = result.outputs(result.nodeName as string);
 		expect(ok).toEqual([]);
 		expect(failed).toHaveLength(1);
@@ -160,7 +167,10 @@ describe('paging that fails mid-way never emits a partial list as complete', () 
 	});
 
 	it('a failing page of the trigger leaves the list unread and the cursor unmoved (see trigger soak for the full proof)', async () => {
-		const poller = h.poller({ type: 'accessPointOrderTrigger', parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: { maxRetries: 0, startFrom: '2000-01-01' } } });
+		const poller = h.poller({
+			type: 'accessPointOrderTrigger',
+			parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: { maxRetries: 0, startFrom: '2000-01-01' } },
+		});
 		failPage('/v1/orders', 2 * (PAGE - 1), 1, 504); // the trigger asks each page from one place back (overlap check)
 		const failure = await poller.poll().then(
 			() => undefined,
