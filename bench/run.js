@@ -167,6 +167,13 @@ async function main() {
 				row('1i', 'Requests made by the HTTP Request node', rs.map((x) => x.http.requests), { unit: 'count' }),
 				row('1j', 'Bare fetch loop, absolute (for scale only)', rs.map((x) => x.bare.ms), { unit: 'ms' }),
 				row('1k', 'Order node, absolute (for scale only)', rs.map((x) => x.order.ms), { unit: 'ms' }),
+				row('1l', 'CPU per page: Order node client CPU ÷ HTTP Request + Split Out client CPU', rs.map((x) => ratio(x.order.cpuMs, x.http.withSplitCpuMs)), {
+					target: { op: '<=', value: 1.05 },
+				}),
+				row('1m', 'Server answering each page in 20 ms: Order node ÷ bare fetch loop (wall)', r.slow.map((x) => ratio(x.order.ms, x.bare.ms)), {
+					target: { op: '<=', value: 0.5 },
+				}),
+				row('1n', 'Server answering each page in 20 ms: requests made by the Order node', r.slow.map((x) => x.order.requests), { unit: 'count' }),
 			);
 			notes.push(`1: HTTP Request node typeVersion ${r.httpVersion}; times are each node's execute() in the engine; the 12,000 orders are ${rs[0].bare.bytes.toLocaleString('en')} bytes over 100 pages.`);
 		}
