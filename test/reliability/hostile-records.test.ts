@@ -48,7 +48,7 @@ const CASES: Case[] = [
 		/entry 2 of the page is a list, not a record/,
 	],
 	[
-		'order list, null on page 2 (read-ahead)',
+		'order list, null on page 2',
 		ORDER,
 		list('order'),
 		{ Items: [order(1)], NextpageLink: '/v1/orders?$skip=1' },
