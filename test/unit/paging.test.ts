@@ -4,6 +4,7 @@
  * $skip, the pages after them are asked PARALLEL_PAGES at a time, and the read is the one the
  * links give (compared with a plain loop over the links), whatever the server does.
  */
+import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PAGES, PARALLEL_PAGES, pageKey, paginate, PagingError, readListPage, resolveNextLink } from '../../nodes/shared/http/paging';
@@ -34,7 +35,7 @@ function fakeApi(
 			calls.push({ path: req.path, qs: req.qs });
 			inFlight++;
 			api.most = Math.max(api.most, inFlight);
-			await new Promise((resolve) => setImmediate(resolve));
+			await sleep(0);
 			inFlight--;
 			const url = new URL(req.path, BASE);
 			const get = (name: string) => url.searchParams.get(name) ?? (req.qs?.[name] as string | undefined);

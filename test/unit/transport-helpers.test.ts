@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
 import { stripSecrets } from '../../nodes/shared/http/auth';
 import { extractApiError, getApiClient, listApiErrors, summariseText } from '../../nodes/shared/http/transport';
@@ -108,7 +110,7 @@ describe('cancelling a request', () => {
 		const client = await getApiClient.call(ctx);
 		const page = new AbortController();
 		const pending = client.request({ method: 'GET', path: '/v1/orders', operation: 'List orders', signal: page.signal }).catch((error: Error) => error);
-		await new Promise((resolve) => setImmediate(resolve));
+		await sleep(0);
 		page.abort();
 		expect(((await pending) as Error).message).toBe('List orders was cancelled');
 		expect(seen).toHaveLength(1);
@@ -127,7 +129,7 @@ describe('cancelling a request', () => {
 				retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
 			})
 			.catch((error: Error) => error);
-		await new Promise((resolve) => setImmediate(resolve));
+		await sleep(0);
 		execution.abort();
 		expect(((await pending) as Error).message).toMatch(/^List orders failed: the execution was cancelled$/);
 		expect(seen[0]?.aborted).toBe(true);
