@@ -31,5 +31,12 @@ const dist = path.join(root, 'dist') + path.sep;
 const distFiles = Object.keys(require.cache).filter((k) => k.startsWith(dist));
 const modules = distFiles.length;
 process.stdout.write(
-	JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, withWorkflowMs: performance.now() - t00, files: files.length, distFiles: distFiles.length, modules }),
+	JSON.stringify({
+		ms,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+		withWorkflowMs: performance.now() - t00,
+		files: files.length,
+		distFiles: distFiles.length,
+		modules,
+	}),
 );

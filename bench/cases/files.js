@@ -43,7 +43,13 @@ worker(async () => {
 	const step = (orderId) => ({
 		type: 'accessPointOrder',
 		name: 'Download Files',
-		parameters: { resource: 'order', operation: 'downloadFiles', orderId: { __rl: true, mode: 'id', value: String(orderId) }, files: ['pdf'], options: { maxFileSizeMb: 25 } },
+		parameters: {
+			resource: 'order',
+			operation: 'downloadFiles',
+			orderId: { __rl: true, mode: 'id', value: String(orderId) },
+			files: ['pdf'],
+			options: { maxFileSizeMb: 25 },
+		},
 	});
 
 	// 1. Load everything, warm the code path on a small order.

@@ -54,7 +54,11 @@ worker(async () => {
 	const expected = Number(process.env.BENCH_ORDERS);
 	const creds = emu.credentials;
 
-	const orderStep = (parameters) => ({ type: 'accessPointOrder', name: 'Orders', parameters: { resource: 'order', operation: 'getAll', simplify: false, ...parameters } });
+	const orderStep = (parameters) => ({
+		type: 'accessPointOrder',
+		name: 'Orders',
+		parameters: { resource: 'order', operation: 'getAll', simplify: false, ...parameters },
+	});
 	const httpStep = (url, pagination) => ({
 		type: 'httpRequest',
 		name: 'HTTP Request',
@@ -62,7 +66,12 @@ worker(async () => {
 			method: 'GET',
 			url,
 			sendHeaders: true,
-			headerParameters: { parameters: [{ name: 'apikey', value: creds.apiKey }, { name: 'partyID', value: creds.partyId }] },
+			headerParameters: {
+				parameters: [
+					{ name: 'apikey', value: creds.apiKey },
+					{ name: 'partyID', value: creds.partyId },
+				],
+			},
 			options: pagination
 				? {
 						pagination: {
@@ -83,10 +92,7 @@ worker(async () => {
 
 	// 1. Load everything, warm the code path with a one-record request.
 	let h = await harnessFor(creds);
-	const warm =
-		variant === 'order'
-			? h.chain([orderStep({ returnAll: false, limit: 1 })])
-			: h.chain([httpStep(`${emu.url}/v1/orders?$top=1`, false), split]);
+	const warm = variant === 'order' ? h.chain([orderStep({ returnAll: false, limit: 1 })]) : h.chain([httpStep(`${emu.url}/v1/orders?$top=1`, false), split]);
 	(await h.run(warm)).assertSuccess();
 	const full = variant === 'order' ? h.chain([orderStep({ returnAll: true })]) : h.chain([httpStep(`${emu.url}/v1/orders`, true), split]);
 	const typeName = variant === 'order' ? 'n8n-nodes-access-point.accessPointOrder' : 'n8n-nodes-base.httpRequest';

@@ -41,7 +41,12 @@ worker(async () => {
 			method: 'GET',
 			url: `=${emu.url}${PATH}{{ $json.id }}`,
 			sendHeaders: true,
-			headerParameters: { parameters: [{ name: 'apikey', value: creds.apiKey }, { name: 'partyID', value: creds.partyId }] },
+			headerParameters: {
+				parameters: [
+					{ name: 'apikey', value: creds.apiKey },
+					{ name: 'partyID', value: creds.partyId },
+				],
+			},
 			options: {},
 		},
 	};

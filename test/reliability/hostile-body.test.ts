@@ -1,7 +1,7 @@
 /**
  * Hostile server: bodies. Through n8n-core's engine against a loopback server (which runs
  * in this test's process, so its RSS is the engine's):
- * - an endless body (a single read and a list page read ahead) stops at the maximum
+ * - an endless body (a single read and a list's second page) stops at the maximum
  *   response size (50 MB by default; 5 MB set through the client) with a NodeApiError, is not fetched
  *   again by the retries, and the server sees the connection closed;
  * - a body trickling a byte every 200 ms stops at the Request Timeout (a deadline for the
@@ -61,7 +61,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 
 	it.each([
 		['single read (order get), default 50 MB', orderGet(), 50],
-		['list page 2 read ahead (return all), default 50 MB', returnAll(), 50],
+		['list page 2 (return all), default 50 MB', returnAll(), 50],
 	] as Array<[string, IDataObject, number]>)('endless body, %s: fails at the limit, fetched once, connection closed', async (label, parameters, limitMb) => {
 		const written: number[] = [];
 		handle = (res, url) => {
@@ -112,7 +112,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 
 	it.each([
 		['single read (order get)', orderGet({ timeoutSeconds: 1, maxRetries: 1 })],
-		['list page 2 read ahead (return all)', returnAll({ timeoutSeconds: 1, maxRetries: 1 })],
+		['list page 2 (return all)', returnAll({ timeoutSeconds: 1, maxRetries: 1 })],
 	] as Array<[string, IDataObject]>)('a body trickling a byte every 200 ms, %s: the Request Timeout is a deadline for the whole answer', async (label, parameters) => {
 		const bytes = '{"Items":[{"OrderID":3,"Note":"'.split('').concat(Array.from({ length: 100 }, () => 'x'));
 		const written: number[] = [];
@@ -159,7 +159,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 
 	it.each([
 		['single read (order get)', orderGet()],
-		['list page 2 read ahead (return all)', returnAll()],
+		['list page 2 (return all)', returnAll()],
 	] as Array<[string, IDataObject]>)('a 3 MB gzip that inflates to 3 GB, %s: the process survives, RSS bounded, not fetched again', async (label, parameters) => {
 		const bomb = gzipBomb(3 * GB);
 		handle = (res, url) => {

@@ -1,7 +1,7 @@
 /**
  * Hostile server: list links. Through n8n-core's engine against a loopback server:
  * - endless links: every page links to a new one; a list read stops after MAX_PAGES
- *   (5,000) requests with a NodeApiError, Return All (read-ahead) and the trigger alike;
+ *   (5,000) requests with a NodeApiError, Return All (pages in parallel) and the trigger alike;
  * - cycling links: the last page links back to the first (as sent, with `$skip=0`, with its
  *   options reordered or spelled `%24`): the list fails and no record is output twice,
  *   even when a Limit would be reached with the repeated records.
@@ -52,7 +52,7 @@ describe('hostile server: endless and cycling next-page links', () => {
 
 	// Each run makes 5,000 requests through the engine (about 20 s here); the cap itself is
 	// unit-tested for every paging mode in test/unit/paging.test.ts.
-	it.each([['return all (read-ahead), a record a page', { returnAll: true }, 1]] as Array<[string, IDataObject, number]>)(`order get many, %s: stops after ${MAX_PAGES} pages`, async (label, over, perPage) => {
+	it.each([['return all, a record a page', { returnAll: true }, 1]] as Array<[string, IDataObject, number]>)(`order get many, %s: stops after ${MAX_PAGES} pages`, async (label, over, perPage) => {
 		answer = endless(perPage);
 		const before = server.requests.length;
 		const result = await h.runNode(ORDER, { resource: 'order', operation: 'getAll', ...over, options: opts });

@@ -30,20 +30,90 @@ type Case = [string, string, IDataObject, unknown, unknown, RegExp];
 const list = (resource: string, over: IDataObject = {}) => ({ resource, operation: 'getAll', returnAll: true, options: opts, ...over });
 
 const CASES: Case[] = [
-	['order list, {"Items":[null]}', ORDER, list('order'), { Items: [null] }, undefined, /^List orders: entry 1 of the page is null, not a record \(page 1\); the list was not read$/],
+	[
+		'order list, {"Items":[null]}',
+		ORDER,
+		list('order'),
+		{ Items: [null] },
+		undefined,
+		/^List orders: entry 1 of the page is null, not a record \(page 1\); the list was not read$/,
+	],
 	['order list, text and number records', ORDER, list('order'), { Items: ['a', 1] }, undefined, /entry 1 of the page is the text "a", not a record \(page 1\)/],
-	['order list, a list as a record (limit 5)', ORDER, list('order', { returnAll: false, limit: 5 }), { Items: [order(1), [1]] }, undefined, /entry 2 of the page is a list, not a record/],
-	['order list, null on page 2 (read-ahead)', ORDER, list('order'), { Items: [order(1)], NextpageLink: '/v1/orders?$skip=1' }, { Items: [order(2), null] }, /entry 2 of the page is null, not a record \(page 2\)/],
-	['order list, the answer null', ORDER, list('order'), null, undefined, /the answer is null, not a list/],
-	['order list, the answer 5', ORDER, list('order', { returnAll: false, limit: 5 }), 5, undefined, /^List orders answered with the number 5 where a record or a list was expected$/],
+	[
+		'order list, a list as a record (limit 5)',
+		ORDER,
+		list('order', { returnAll: false, limit: 5 }),
+		{ Items: [order(1), [1]] },
+		undefined,
+		/entry 2 of the page is a list, not a record/,
+	],
+	[
+		'order list, null on page 2',
+		ORDER,
+		list('order'),
+		{ Items: [order(1)], NextpageLink: '/v1/orders?$skip=1' },
+		{ Items: [order(2), null] },
+		/entry 2 of the page is null, not a record \(page 2\)/,
+	],
+	['order list, the answer null', ORDER, list('order'), null, undefined, /^List orders answered with null where a record or a list was expected$/],
+	[
+		'order list, the answer 5',
+		ORDER,
+		list('order', { returnAll: false, limit: 5 }),
+		5,
+		undefined,
+		/^List orders answered with the number 5 where a record or a list was expected$/,
+	],
 	['party list, {"Items":[null]}', ORDER, list('party'), { Items: [null] }, undefined, /^List parties: entry 1 of the page is null/],
 	['product list, a bare array with a number', ORDER, list('product'), [{ ProductID: 1 }, 7], undefined, /^List products: entry 2 of the page is the number 7/],
-	['order get, null', ORDER, { resource: 'order', operation: 'get', orderId: '5', options: { ...opts, singleOrderPath: 'orders' } }, null, undefined, /^Get order 5 answered with null where a record or a list was expected$/],
-	['order get, a number', ORDER, { resource: 'order', operation: 'get', orderId: '5', options: { ...opts, singleOrderPath: 'orders' } }, 42, undefined, /answered with the number 42 where a record or a list was expected/],
-	['order get, true', ORDER, { resource: 'order', operation: 'get', orderId: '5', options: { ...opts, singleOrderPath: 'orders' } }, true, undefined, /answered with the boolean true where a record or a list was expected/],
-	['order get, a JSON string', ORDER, { resource: 'order', operation: 'get', orderId: '5', options: { ...opts, singleOrderPath: 'orders' } }, 'an order', undefined, /returned a body that is not valid JSON/],
-	['registration get, null', REG, { operation: 'get', registrationId: byId('300001'), options: opts }, null, undefined, /answered with null where a record or a list was expected/],
-	['peppol lookup, a number', PEPPOL, { identifier: 'BE0123456749', options: opts }, 7, undefined, /answered with the number 7 where a record or a list was expected/],
+	[
+		'order get, null',
+		ORDER,
+		{ resource: 'order', operation: 'get', orderId: '5', options: { ...opts, singleOrderPath: 'orders' } },
+		null,
+		undefined,
+		/^Get order 5 answered with null where a record or a list was expected$/,
+	],
+	[
+		'order get, a number',
+		ORDER,
+		{ resource: 'order', operation: 'get', orderId: '5', options: { ...opts, singleOrderPath: 'orders' } },
+		42,
+		undefined,
+		/answered with the number 42 where a record or a list was expected/,
+	],
+	[
+		'order get, true',
+		ORDER,
+		{ resource: 'order', operation: 'get', orderId: '5', options: { ...opts, singleOrderPath: 'orders' } },
+		true,
+		undefined,
+		/answered with the boolean true where a record or a list was expected/,
+	],
+	[
+		'order get, a JSON string',
+		ORDER,
+		{ resource: 'order', operation: 'get', orderId: '5', options: { ...opts, singleOrderPath: 'orders' } },
+		'an order',
+		undefined,
+		/returned a body that is not valid JSON/,
+	],
+	[
+		'registration get, null',
+		REG,
+		{ operation: 'get', registrationId: byId('300001'), options: opts },
+		null,
+		undefined,
+		/answered with null where a record or a list was expected/,
+	],
+	[
+		'peppol lookup, a number',
+		PEPPOL,
+		{ identifier: 'BE0123456749', options: opts },
+		7,
+		undefined,
+		/answered with the number 7 where a record or a list was expected/,
+	],
 ];
 
 describe('hostile server: null, text and number records', () => {
@@ -88,7 +158,10 @@ describe('hostile server: null, text and number records', () => {
 
 	it('order trigger: a null record is skipped with a warning; the order before it is still emitted', async () => {
 		first = { Items: [order(1), null] };
-		const poller = h.poller({ type: TRIGGER, parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: { ...opts, startFrom: '2024-01-01T00:00:00Z' } } });
+		const poller = h.poller({
+			type: TRIGGER,
+			parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: { ...opts, startFrom: '2024-01-01T00:00:00Z' } },
+		});
 		// The trigger skips what it cannot place rather than stop every later order (issue 18, point 4).
 		const polled = await poller.poll();
 		const ids = (polled.items ?? []).map((item: IDataObject) => item.OrderID);
@@ -98,15 +171,28 @@ describe('hostile server: null, text and number records', () => {
 
 	it('registration and integration lists (other code reads them): odd entries never reach n8n as items', async () => {
 		for (const [label, type, parameters, answer] of [
-			['registration list', REG, { operation: 'getAll', returnAll: true, options: opts }, { Companies: [null, 'x', 5, { RegistrationID: 300001, CompanyDetails: { CompanyName: 'Acme' } }] }],
-			['integration list', INT, { operation: 'getAll', registrationId: byId('300001'), returnAll: true, options: opts }, { RegistrationID: 300001, Integrations: [null, 'x', { IntegrationID: 1, Integration: 'Peppol' }] }],
+			[
+				'registration list',
+				REG,
+				{ operation: 'getAll', returnAll: true, options: opts },
+				{ Companies: [null, 'x', 5, { RegistrationID: 300001, CompanyDetails: { CompanyName: 'Acme' } }] },
+			],
+			[
+				'integration list',
+				INT,
+				{ operation: 'getAll', registrationId: byId('300001'), returnAll: true, options: opts },
+				{ RegistrationID: 300001, Integrations: [null, 'x', { IntegrationID: 1, Integration: 'Peppol' }] },
+			],
 		] as Array<[string, string, IDataObject, unknown]>) {
 			first = answer;
 			const result = await h.runNode(type, parameters);
 			expect(['success', 'error']).toContain(result.status);
 			const items = result.status === 'success' ? result.output(result.nodeName as string) : [];
 			for (const item of items) expect(item && typeof item === 'object' && !Array.isArray(item)).toBe(true);
-			figures[label] = result.status === 'success' ? `success, ${items.length} item(s) (odd entries left out)` : `error: ${result.nodeError(result.nodeName as string)?.message}`;
+			figures[label] =
+				result.status === 'success'
+					? `success, ${items.length} item(s) (odd entries left out)`
+					: `error: ${result.nodeError(result.nodeName as string)?.message}`;
 		}
 	});
 });

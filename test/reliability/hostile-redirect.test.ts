@@ -2,7 +2,7 @@
  * Hostile server: redirects. Every node, through n8n-core's engine, talks to a server (A)
  * that answers each request with a redirect (301, 302, 303, 307, 308 in turn) to another
  * loopback server (B), or serves a first list page and redirects the next one (Return
- * All's read-ahead and the trigger's paging). Nothing may reach B (the apikey and partyID
+ * All's parallel pages and the trigger's paging). Nothing may reach B (the apikey and partyID
  * headers, and any body, would go with it), each node must fail with a NodeApiError that
  * names the status and B's host and not the key, and A must see each request once (a
  * redirect is not retried). Also: a same-host redirect is not followed either, and the
@@ -150,9 +150,9 @@ describe('hostile server: redirects are never followed', () => {
 	});
 
 	it.each([
-		['order get many, return all (read-ahead)', ORDER, { resource: 'order', operation: 'getAll', returnAll: true, options: opts }],
+		['order get many, return all', ORDER, { resource: 'order', operation: 'getAll', returnAll: true, options: opts }],
 		['order get many, limit 200 (plain paging)', ORDER, { resource: 'order', operation: 'getAll', limit: 200, options: opts }],
-		['product get many, return all (read-ahead)', ORDER, { resource: 'product', operation: 'getAll', returnAll: true, options: opts }],
+		['product get many, return all', ORDER, { resource: 'product', operation: 'getAll', returnAll: true, options: opts }],
 	] as Array<[string, string, IDataObject]>)('%s: page 2 redirects, the list fails, 0 requests reach the other host', async (label, type, parameters) => {
 		mode = 'second-page';
 		const before = a.requests.length;

@@ -4,6 +4,7 @@
  * $skip, the pages after them are asked PARALLEL_PAGES at a time, and the read is the one the
  * links give (compared with a plain loop over the links), whatever the server does.
  */
+import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PAGES, PARALLEL_PAGES, pageKey, paginate, PagingError, readListPage, resolveNextLink } from '../../nodes/shared/http/paging';
@@ -18,7 +19,11 @@ const BASE = 'https://api.example.test';
  * waits a turn of the event loop). Without the record ID in $orderby, each request orders
  * records of one OrderDate its own way (as a database may), unless `stableTies`.
  */
-function fakeApi(total: number, linkFor: (skip: number) => IDataObject, options: { pageSize?: number; count?: boolean; ties?: number; stableTies?: boolean; ignoreSkip?: boolean } = {}) {
+function fakeApi(
+	total: number,
+	linkFor: (skip: number) => IDataObject,
+	options: { pageSize?: number; count?: boolean; ties?: number; stableTies?: boolean; ignoreSkip?: boolean } = {},
+) {
 	const pageSize = options.pageSize ?? 120;
 	const calls: Array<{ path: string; qs?: IDataObject }> = [];
 	let inFlight = 0;
@@ -30,7 +35,7 @@ function fakeApi(total: number, linkFor: (skip: number) => IDataObject, options:
 			calls.push({ path: req.path, qs: req.qs });
 			inFlight++;
 			api.most = Math.max(api.most, inFlight);
-			await new Promise((resolve) => setImmediate(resolve));
+			await sleep(0);
 			inFlight--;
 			const url = new URL(req.path, BASE);
 			const get = (name: string) => url.searchParams.get(name) ?? (req.qs?.[name] as string | undefined);
@@ -180,7 +185,10 @@ describe('paginate: links', () => {
 			return api;
 		};
 		// $skip links (the windows start) and token links (they never do).
-		for (const linkFor of [(skip: number) => `/v1/orders?$skip=${skip + 1}`, (skip: number) => `/v1/orders?$skiptoken=${skip + 1}&$skip=${skip + 1}&n=${skip}`]) {
+		for (const linkFor of [
+			(skip: number) => `/v1/orders?$skip=${skip + 1}`,
+			(skip: number) => `/v1/orders?$skiptoken=${skip + 1}&$skip=${skip + 1}&n=${skip}`,
+		]) {
 			const api = endless(linkFor);
 			const error = await collect(api).catch((e: Error) => e);
 			expect(error).toBeInstanceOf(PagingError);
@@ -237,6 +245,7 @@ describe('paginate: pages in parallel', () => {
 		expect(all).toEqual(reference);
 		expect(all).toHaveLength(12_000);
 		expect(api.most).toBe(PARALLEL_PAGES);
+		expect(api.most).toBeGreaterThan(1); // pages really in parallel
 		// 100 pages; without Count the windows may ask up to PARALLEL_PAGES - 1 beyond the end.
 		expect(api.calls.length - 100).toBeLessThanOrEqual(count ? 0 : PARALLEL_PAGES - 1);
 	});
@@ -255,7 +264,9 @@ describe('paginate: pages in parallel', () => {
 			baseUrl: BASE,
 			async request<T>(req: ApiRequest): Promise<T> {
 				const url = new URL(req.path, BASE);
-				const skip = Number(url.searchParams.get('$skiptoken') ?? (Number(url.searchParams.get('$skip') ?? 0) < 600 ? (url.searchParams.get('$skip') ?? 0) : 0));
+				const skip = Number(
+					url.searchParams.get('$skiptoken') ?? (Number(url.searchParams.get('$skip') ?? 0) < 600 ? (url.searchParams.get('$skip') ?? 0) : 0),
+				);
 				return await api.request({ ...req, path: `/v1/orders?$skip=${skip}` });
 			},
 		};
@@ -285,6 +296,33 @@ describe('paginate: pages in parallel', () => {
 		expect((error as Error).message).toBe('List orders: the API answered the records of the page before again (page 2); the list was not read');
 		expect(out).toHaveLength(120);
 		expect(new Set(out.map((o) => o.OrderID)).size).toBe(120);
+	});
+
+	it('windows running, a page links to another host: the read fails, no request leaves the base host, nothing past it is output', async () => {
+		// Pages 1-4 link by $skip (windows start at page 3); page 5 links to a foreign host with the very same path.
+		const api = fakeApi(1200, (skip) => (skip === 600 ? { NextpageLink: `https://evil.example/v1/orders?$skip=${skip}` } : relative(skip)), { count: true });
+		const out: IDataObject[] = [];
+		const error = await (async () => {
+			for await (const page of paginate(api, { path: '/v1/orders', operation: 'List orders' })) out.push(...page);
+		})().catch((e: Error) => e);
+		expect(error).toBeInstanceOf(PagingError);
+		expect((error as Error).message).toMatch(/next-page link to another host \(evil\.example\)/);
+		expect(api.most).toBeGreaterThan(1); // the windows were running
+		expect(api.calls.every((c) => !/^https?:/i.test(c.path) || c.path.startsWith(BASE))).toBe(true);
+		expect(out.map((o) => o.OrderID)).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
+	});
+
+	it('a server whose Count says more than it holds: a short page without a link ends the read, the windows asked ahead are dropped', async () => {
+		const api = fakeApi(1000, relative, { count: true });
+		const lying: Fake = {
+			baseUrl: BASE,
+			async request<T>(req: ApiRequest): Promise<T> {
+				return { ...((await api.request(req)) as IDataObject), Count: 50_000 } as T;
+			},
+		};
+		const all = await collect(lying);
+		expect(all.map((o) => o.OrderID)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+		expect(api.calls.length).toBeLessThanOrEqual(9 + PARALLEL_PAGES - 1);
 	});
 
 	it('a sort on a field with equal values ends with the record ID, so every record comes exactly once', async () => {

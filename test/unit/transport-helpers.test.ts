@@ -1,6 +1,9 @@
+import { sleep } from 'n8n-workflow';
+
 import { PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
 import { stripSecrets } from '../../nodes/shared/http/auth';
-import { extractApiError, listApiErrors, summariseText } from '../../nodes/shared/http/transport';
+import { extractApiError, getApiClient, listApiErrors, summariseText } from '../../nodes/shared/http/transport';
+import type { ApiContext } from '../../nodes/shared/http/transport';
 import { parseRetryAfterMs, retryDelayMs, shouldRetry } from '../../nodes/shared/http/retry';
 
 describe('resolveBaseUrl', () => {
@@ -34,7 +37,9 @@ describe('API error bodies', () => {
 		expect(extractApiError('{"errors":[{"Code":"X","Description":"from text"}]}')).toEqual({ code: 'X', description: 'from text' });
 	});
 	it('reads Message, ErrorMessage and DefaultText inside an errors entry like Description', () => {
-		const body = { errors: [{ Code: 'A', Message: 'from Message' }, { Code: 'B', ErrorMessage: 'from ErrorMessage' }, { DefaultText: 'from DefaultText' }, null, 'x'] };
+		const body = {
+			errors: [{ Code: 'A', Message: 'from Message' }, { Code: 'B', ErrorMessage: 'from ErrorMessage' }, { DefaultText: 'from DefaultText' }, null, 'x'],
+		};
 		expect(extractApiError(body)).toEqual({ code: 'A', description: 'from Message; from ErrorMessage; from DefaultText' });
 		expect(listApiErrors(body)).toEqual([
 			{ code: 'A', description: 'from Message' },
@@ -43,7 +48,9 @@ describe('API error bodies', () => {
 		]);
 	});
 	it('turns HTML and empty bodies into readable texts', () => {
-		expect(extractApiError('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>')).toEqual({ description: 'HTML page: 502 Bad Gateway' });
+		expect(extractApiError('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>')).toEqual({
+			description: 'HTML page: 502 Bad Gateway',
+		});
 		expect(summariseText('<p>a <b>b</b></p>')).toBe('HTML page: a b');
 		expect(extractApiError('')).toEqual({});
 	});
@@ -72,5 +79,59 @@ describe('retry policy', () => {
 		expect(retryDelayMs(policy, 0, '120')).toBe(120_000);
 		expect(retryDelayMs(policy, 0, '86400')).toBe(120_000);
 		expect(retryDelayMs(policy, 40, undefined)).toBe(1000);
+	});
+});
+
+describe('cancelling a request', () => {
+	/** A context whose HTTP helper waits until the cancel signal n8n would hand to its client aborts. */
+	function cancellable() {
+		const execution = new AbortController();
+		const seen: Array<AbortSignal | undefined> = [];
+		const ctx = {
+			getNode: () => ({ id: 'n', name: 'Node', type: 't', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getCredentials: async () => ({ apiKey: 'test-key-1234', partyId: '1', environment: 'custom', baseUrl: 'http://127.0.0.1:9' }),
+			getExecutionCancelSignal: () => execution.signal,
+			helpers: {
+				async httpRequestWithAuthentication(this: { getExecutionCancelSignal?: () => AbortSignal | undefined }) {
+					// What n8n 2.x does: the context's cancel signal becomes the request's abortSignal.
+					const signal = this.getExecutionCancelSignal?.();
+					seen.push(signal);
+					return await new Promise((_resolve, reject) =>
+						signal?.addEventListener('abort', () => reject(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' }))),
+					);
+				},
+			},
+		} as unknown as ApiContext;
+		return { ctx, execution, seen };
+	}
+
+	it("a page no longer needed (the request's signal) aborts n8n's request, not only our wait for it", async () => {
+		const { ctx, seen } = cancellable();
+		const client = await getApiClient.call(ctx);
+		const page = new AbortController();
+		const pending = client.request({ method: 'GET', path: '/v1/orders', operation: 'List orders', signal: page.signal }).catch((error: Error) => error);
+		await sleep(0);
+		page.abort();
+		expect(((await pending) as Error).message).toBe('List orders was cancelled');
+		expect(seen).toHaveLength(1);
+		expect(seen[0]?.aborted).toBe(true);
+	});
+
+	it("the execution's own cancel signal still reaches n8n's request when a page signal is given", async () => {
+		const { ctx, execution, seen } = cancellable();
+		const client = await getApiClient.call(ctx);
+		const pending = client
+			.request({
+				method: 'GET',
+				path: '/v1/orders',
+				operation: 'List orders',
+				signal: new AbortController().signal,
+				retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
+			})
+			.catch((error: Error) => error);
+		await sleep(0);
+		execution.abort();
+		expect(((await pending) as Error).message).toMatch(/^List orders failed: the execution was cancelled$/);
+		expect(seen[0]?.aborted).toBe(true);
 	});
 });

@@ -184,7 +184,7 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 				},
 			});
 			expect(items).toHaveLength(orders.length);
-			expect(listRequests('/v1/orders')[0].query.$orderby).toBe('OrderType,OrderDate desc,CounterParty/DisplayName');
+			expect(listRequests('/v1/orders')[0].query.$orderby).toBe('OrderType,OrderDate desc,CounterParty/DisplayName,OrderID'); // OrderID breaks ties across pages
 			const key = (o: Rec): [string, string, string] => [o.OrderType, o.OrderDate, o.CounterParty?.DisplayName ?? ''];
 			for (let i = 1; i < items.length; i++) {
 				const [t0, d0, n0] = key(items[i - 1]);
@@ -255,7 +255,7 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 				const ok = keys[i - 1][0] > keys[i][0] || (keys[i - 1][0] === keys[i][0] && keys[i - 1][1] <= keys[i][1]);
 				if (!ok) throw new Error(`parties ${i - 1} and ${i} out of order`);
 			}
-			expect(listRequests('/v1/parties').pop()?.query.$orderby).toBe('PartyType desc,DisplayName');
+			expect(listRequests('/v1/parties').pop()?.query.$orderby).toBe('PartyType desc,DisplayName,PartyID'); // PartyID breaks ties across pages
 		});
 
 		it('parties: Limit 130 makes 2 requests, Limit 50 makes 1', async () => {

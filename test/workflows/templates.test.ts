@@ -531,7 +531,7 @@ describe('workflow templates (examples/*.json)', () => {
 			const zone = String(tick.Timezone).split(' ')[0];
 			const since = DateTime.fromISO(String(tick.timestamp)).setZone(zone).startOf('day').minus({ days: 1 }).toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss");
 			const gets = emu.requests.filter((r: { path: string }) => r.path === '/v1/orders');
-			expect(gets[0].query).toMatchObject({ $filter: `LastModified ge DateTime'${since}'`, $orderby: 'LastModified' });
+			expect(gets[0].query).toMatchObject({ $filter: `LastModified ge DateTime'${since}'`, $orderby: 'LastModified,OrderID' }); // Return All: OrderID breaks ties (paging.ts)
 			expect(gets.length).toBeGreaterThanOrEqual(2); // Return All followed the next-page link
 
 			const expected = emu.store
@@ -758,7 +758,7 @@ describe('workflow templates (examples/*.json)', () => {
 			const yesterday = DateTime.now().setZone(getGlobalState().defaultTimezone).minus({ days: 1 }).toFormat('yyyy-MM-dd');
 			expect(lists[0].query).toMatchObject({
 				$filter: `OrderType eq 'Invoice' and OrderDirection eq 'Income' and IsSent eq true and Paid eq false and ExpiryDate le DateTime'${yesterday}'`,
-				$orderby: 'ExpiryDate',
+				$orderby: 'ExpiryDate,OrderID', // Return All: OrderID breaks ties (paging.ts)
 			});
 			const listed = run1.output('Unpaid invoices past due').map((o) => o.OrderID as number);
 			expect(listed).toEqual(expect.arrayContaining([first, second, final, partlyPaid]));

@@ -1,9 +1,7 @@
 /**
- * The two ways every node signs in: an API key (accessPointApi, for a personal integration) or
- * OAuth 2.0 (accessPointOAuth2Api, required by the service for anything serving several users).
- * Each node takes the Authentication parameter and the credential list from here; the client
- * (transport.ts) asks `loadAuth` which credential to send with, where, for which party, and
- * which secrets to mask.
+ * The two ways every node signs in: an API key (accessPointApi, a personal integration) or OAuth 2.0
+ * (accessPointOAuth2Api, required by the service for anything serving several users); `loadAuth`
+ * tells the client which credential to send, where, for which party, and which secrets to mask.
  */
 import type { ICredentialDataDecryptedObject, IAdditionalCredentialOptions, ICredentialsDisplayOptions, IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -55,29 +53,18 @@ export interface Auth {
 	method: AuthenticationMethod;
 	credentialType: string;
 	baseUrl: string;
-	/** The credential's own Party ID, trimmed; '' when empty (OAuth2: read from the account). */
-	partyId: string;
-	/** Every secret as held and in every form a server may echo it; grows when a refresh brings new tokens. */
-	secrets: string[];
+	partyId: string; // The credential's own Party ID, trimmed; '' when empty (OAuth2: read from the account).
+	secrets: string[]; // Every secret as held and in every form a server may echo it; grows when a refresh brings new tokens.
 	/** Headers of ours and n8n's options for one request acting for `partyId`. */
 	sign(partyId: string): { headers: Record<string, string>; options: IAdditionalCredentialOptions };
-	/** OAuth2: the credential's Token URL (checked: https), where the refresh goes. */
-	tokenUrl?: string;
-	/** Words for a 401 the API still answers after everything we may do about it. */
-	unauthorizedHint: string;
-	/** Adds the secrets of a token answer to the masking; OAuth2: its access token becomes the one in use. */
-	learn(tokenData: unknown): void;
-	/** OAuth2: the access token the requests carry. */
-	readonly accessToken?: string;
-	/** The item the credential was read for (its expressions may depend on it). */
-	itemIndex?: number;
+	tokenUrl?: string; // OAuth2: the credential's Token URL (checked: https), where the refresh goes.
+	unauthorizedHint: string; // Words for a 401 the API still answers after everything we may do about it.
+	learn(tokenData: unknown): void; // Adds the secrets of a token answer to the masking; OAuth2: its access token becomes the one in use.
+	readonly accessToken?: string; // OAuth2: the access token the requests carry.
+	itemIndex?: number; // The item the credential was read for (its expressions may depend on it).
 }
 
-/**
- * Every form in which a server may echo a secret back: as sent (trimmed), JSON-escaped and
- * percent-encoded (`+` for a space too). Secrets under 4 characters are not masked: they
- * would mask ordinary text.
- */
+/** Every form in which a server may echo a secret: trimmed, JSON-escaped, percent-encoded (`+` for a space too); none under 4 characters. */
 export function secretForms(secret: string): string[] {
 	const trimmed = secret.trim();
 	if (trimmed.length < 4) return [];
@@ -108,16 +95,14 @@ function tokenSecrets(tokenData: unknown): string[] {
 	return [data.access_token, data.refresh_token, data.id_token].filter((v): v is string => typeof v === 'string');
 }
 
-/**
- * Reads the credential the node's Authentication picks and checks, before any request, that its
- * addresses may receive a secret: the Base URL (and for OAuth2 the Token URL) must use https.
- */
+/** Reads the credential the Authentication picks and checks, before any request, that its Base URL (and Token URL) use https. */
 export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Auth> {
 	const node = ctx.getNode();
 	const method = readAuthentication(ctx);
 	const credentialType = method === 'oAuth2' ? DELEGATED_CREDENTIAL : API_KEY_CREDENTIAL;
 	const getCredentials = ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>;
-	const raw = (await getCredentials.call(ctx, credentialType, itemIndex)) as unknown as AccessPointCredentials & { accessTokenUrl?: string; clientSecret?: string; oauthTokenData?: IDataObject };
+	type Raw = AccessPointCredentials & { accessTokenUrl?: string; clientSecret?: string; oauthTokenData?: IDataObject };
+	const raw = (await getCredentials.call(ctx, credentialType, itemIndex)) as unknown as Raw;
 	const held = method === 'oAuth2' ? [String(raw.clientSecret ?? ''), ...tokenSecrets(raw.oauthTokenData)] : [String(raw.apiKey ?? '')];
 	// Each secret as held (with its whitespace, as pasted) and every form a server may echo.
 	const secrets = [...new Set([...held.filter((s) => s.trim().length >= 4), ...held.flatMap(secretForms)])];
@@ -151,12 +136,18 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		return {
 			...common,
 			unauthorizedHint: 'Check the API key and the Party ID in the credential, and that the ID used (registration, order) belongs to this account.',
-			sign: (actFor) => ({ headers: {}, options: { credentialsDecrypted: { id: '', name: credentialType, type: credentialType, data: { ...data, partyId: actFor } } } }),
+			sign: (actFor) => ({
+				headers: {},
+				options: { credentialsDecrypted: { id: '', name: credentialType, type: credentialType, data: { ...data, partyId: actFor } } },
+			}),
 		};
 	}
 
 	if (typeof raw.oauthTokenData?.access_token !== 'string') {
-		throw refuse(`The ${credentialName} credential is not connected`, 'Open the credential and click "Connect my account" (sign in and allow access); then run the workflow again.');
+		throw refuse(
+			`The ${credentialName} credential is not connected`,
+			'Open the credential and click "Connect my account" (sign in and allow access); then run the workflow again.',
+		);
 	}
 	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
 	if (!URL.canParse(tokenUrl) || !allowedScheme(new URL(tokenUrl))) {
@@ -182,7 +173,10 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 export const ACCOUNT_INFORMATION_PATH = '/v1/account/accountInformation';
 
 /** One line without control, format (bidi) or separator characters, at most 80 characters: a name or VAT number as the API wrote it. */
-const label = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[\p{C}\p{Z}]+/gu, ' ').trim().slice(0, 80) : '');
+function label(value: unknown): string {
+	const text = typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[\p{C}\p{Z}]+/gu, ' ') : '';
+	return text.trim().slice(0, 80);
+}
 
 /**
  * The party an OAuth2 call acts for when the credential names none, from the account information

@@ -7,10 +7,8 @@ export const PRODUCTION_BASE_URL = 'https://api.billit.be';
 export type AccessPointEnvironment = 'sandbox' | 'production' | 'custom';
 
 /**
- * OAuth 2.0 endpoints (the service's "OAuth 2.0" page; README.md "OAuth2"). The sign-in page is on the web app,
- * whose host the docs give two ways (.be in the example, .eu in the FAQ): the credential
- * defaults to the documented example and lets the user edit it. For Custom both live under
- * the Base URL (a proxy or the emulator).
+ * OAuth 2.0 endpoints (the service's "OAuth 2.0" page; README.md "OAuth2"): the sign-in page's host is given two ways
+ * (.be in the example, .eu in the FAQ), so the credential defaults to the example and lets the user edit it; Custom: under the Base URL.
  */
 export const OAUTH_ENDPOINTS = {
 	sandbox: { authUrl: 'https://my.sandbox.billit.be/Account/Logon', tokenUrl: `${SANDBOX_BASE_URL}/OAuth2/token` },
@@ -18,30 +16,14 @@ export const OAUTH_ENDPOINTS = {
 	customPaths: { authUrl: '/Account/Logon', tokenUrl: '/OAuth2/token' },
 } as const;
 
-/**
- * The credential's Authorization or Access Token URL, as an expression over its own fields: the
- * URL typed in `overrideField` when there is one, else the one of its Environment (Base URL + path
- * for Custom).
- */
+/** The credential's Authorization or Access Token URL as an expression: the URL typed in `overrideField`, else its Environment's. */
 export function oauthUrlExpression(which: 'authUrl' | 'tokenUrl', overrideField: string): string {
-	return (
-		`={{ String($self["${overrideField}"] || "").trim() || ` +
-		'($self["environment"] === "custom" ? String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") + "' +
-		OAUTH_ENDPOINTS.customPaths[which] +
-		'" : ($self["environment"] === "production" ? "' +
-		OAUTH_ENDPOINTS.production[which] +
-		'" : "' +
-		OAUTH_ENDPOINTS.sandbox[which] +
-		'")) }}'
-	);
+	const custom = `String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") + "${OAUTH_ENDPOINTS.customPaths[which]}"`;
+	const byEnvironment = `($self["environment"] === "production" ? "${OAUTH_ENDPOINTS.production[which]}" : "${OAUTH_ENDPOINTS.sandbox[which]}")`;
+	return `={{ String($self["${overrideField}"] || "").trim() || ($self["environment"] === "custom" ? ${custom} : ${byEnvironment}) }}`;
 }
 
-export interface AccessPointCredentials {
-	apiKey: string;
-	partyId: string;
-	environment?: AccessPointEnvironment;
-	baseUrl?: string;
-}
+export type AccessPointCredentials = { apiKey: string; partyId: string; environment?: AccessPointEnvironment; baseUrl?: string };
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
@@ -54,39 +36,23 @@ export function allowedScheme(parsed: URL): boolean {
 	return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
 }
 
-/**
- * The one rule for turning a credential into a base URL, for the nodes (the credentials' Test
- * requests use the same rule as an expression: credentialTestBaseUrl). Returns a problem
- * description instead of throwing so callers pick the error class.
- */
-export function resolveBaseUrl(
-	credentials: Pick<AccessPointCredentials, 'environment' | 'baseUrl'>,
-): { url: string } | { problem: string } {
+/** The one rule for a credential's base URL (credentialTestBaseUrl is the same as an expression); a problem, not a throw. */
+export function resolveBaseUrl(credentials: Pick<AccessPointCredentials, 'environment' | 'baseUrl'>): { url: string } | { problem: string } {
 	const environment = credentials.environment ?? 'sandbox';
 	if (environment === 'production') return { url: PRODUCTION_BASE_URL };
 	if (environment !== 'custom') return { url: SANDBOX_BASE_URL };
 
-	const raw = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+	const raw = `${credentials.baseUrl ?? ''}`.trim().replace(/\/+$/, '');
 	if (!raw) return { problem: 'The credential uses a custom environment but its Base URL is empty' };
-	let parsed: URL;
-	try {
-		parsed = new URL(raw);
-	} catch {
-		return { problem: `The credential's Base URL "${raw}" is not an absolute URL` };
-	}
-	if (!allowedScheme(parsed)) {
-		return {
-			problem: `The credential's Base URL must use https (plain http is only allowed for localhost/127.0.0.1), got "${raw}"`,
-		};
-	}
+	if (!URL.canParse(raw)) return { problem: `The credential's Base URL "${raw}" is not an absolute URL` };
+	if (!allowedScheme(new URL(raw)))
+		return { problem: `The credential's Base URL must use https (plain http is only allowed for localhost/127.0.0.1), got "${raw}"` };
 	return { url: raw };
 }
 
 /**
- * resolveBaseUrl's rule as an expression over `$credentials`, for a credential's declarative
- * `test` request (n8n runs it without node code). A Custom Base URL that breaks the https rule
- * becomes a text that is not a URL: the request fails before anything leaves n8n (no DNS lookup,
- * no connection), and n8n shows ERR_INVALID_URL.
+ * resolveBaseUrl's rule as an expression for a credential's declarative `test` request: a Custom Base URL breaking the https
+ * rule becomes a text that is not a URL, so the request fails before anything leaves n8n (ERR_INVALID_URL).
  */
 export function credentialTestBaseUrl(): string {
 	const custom = 'String($credentials.baseUrl || "").trim()';

@@ -1,12 +1,10 @@
 /**
- * An order's files as n8n binary data, once for every node that hands them out (Order ›
- * Download Files, File › Get, the Order Trigger's Include Files, the webhook trigger, the
- * Peppol inbox): which files of a full order the user picked, the read of
- * `GET /v1/files/{FileID}` (`{FileID, FileName, MimeType, FileContent}`, the content base64;
- * bounded by Maximum File Size), and `prepareBinaryData`, so n8n's filesystem/S3 binary modes
- * keep the bytes out of the execution JSON.
+ * An order's files as n8n binary data, for every node that hands them out (Download Files, File ›
+ * Get, the triggers' Include Files, the inbox): which files the user picked, the bounded read of
+ * `GET /v1/files/{FileID}` (base64 in JSON), and `prepareBinaryData`, so n8n's binary modes keep
+ * the bytes out of the execution JSON.
  */
-import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, IPollFunctions, IWebhookFunctions, JsonObject } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiClient } from './transport';
@@ -41,7 +39,7 @@ export const FILE_KINDS: Array<{ name: string; value: FileKind; description: str
 	},
 ];
 
-const KIND_LABELS: Record<FileKind, string> = { pdf: 'Main PDF', ubl: 'UBL / XML', attachments: 'Other Attachments', json: 'Original JSON', messages: 'Network Messages' };
+const label = (kind: FileKind) => FILE_KINDS.find((entry) => entry.value === kind)?.name;
 
 /** Files an order may name that are read at most, so a hostile answer cannot make a run read thousands. */
 export const MAX_FILES_PER_ORDER = 100;
@@ -59,7 +57,7 @@ export function filesField(overrides: Partial<INodeProperties> = {}): INodePrope
 		type: 'multiOptions',
 		options: FILE_KINDS,
 		default: ['pdf', 'ubl'],
-		description: 'Which of the order\'s files to read as binary data',
+		description: "Which of the order's files to read as binary data",
 		...overrides,
 	};
 }
@@ -76,7 +74,13 @@ export const maxFileSizeOption: INodeProperties = {
 
 /** The chosen kinds, checked (a list of known values; an expression may give anything). */
 export function checkFileKinds(value: unknown): { kinds: FileKind[] } | { problem: string } {
-	const list = typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter(Boolean) : value;
+	const list =
+		typeof value === 'string'
+			? value
+					.split(',')
+					.map((part) => part.trim())
+					.filter(Boolean)
+			: value;
 	if (!Array.isArray(list)) return { problem: 'is not a list of files' };
 	const known = FILE_KINDS.map((kind) => kind.value as string);
 	const unknown = list.filter((entry) => typeof entry !== 'string' || !known.includes(entry));
@@ -94,15 +98,9 @@ export function checkMaxFileSize(value: unknown): { bytes: number } | { problem:
 }
 
 /** What a trigger's Include Files and Maximum File Size ask for. */
-export interface TriggerFiles {
-	kinds: FileKind[];
-	maxBytes: number;
-}
+export type TriggerFiles = { kinds: FileKind[]; maxBytes: number };
 
-/**
- * A trigger's Include Files and Maximum File Size, checked before any request (both
- * triggers refuse a bad value in the same words); undefined when no file is wanted.
- */
+/** A trigger's Include Files and Maximum File Size, checked before any request; undefined when no file is wanted. */
 export function checkTriggerFiles(node: INode, kindsValue: unknown, sizeValue: unknown): TriggerFiles | undefined {
 	const kinds = checkFileKinds(kindsValue);
 	if ('problem' in kinds) {
@@ -113,7 +111,9 @@ export function checkTriggerFiles(node: INode, kindsValue: unknown, sizeValue: u
 	if (!kinds.kinds.length) return undefined;
 	const size = checkMaxFileSize(sizeValue);
 	if ('problem' in size) {
-		throw new NodeOperationError(node, `"Maximum File Size (MB)" ${size.problem}`, { description: `Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).` });
+		throw new NodeOperationError(node, `"Maximum File Size (MB)" ${size.problem}`, {
+			description: `Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
+		});
 	}
 	return { kinds: kinds.kinds, maxBytes: size.bytes };
 }
@@ -140,10 +140,8 @@ export interface FileRef {
 
 export interface PickedFiles {
 	refs: FileRef[];
-	/** Kinds asked for that the order has no file of. */
-	missing: FileKind[];
-	/** Why the order's file list cannot be used (a FileID unsafe for a URL, too many files). */
-	problem?: string;
+	missing: FileKind[]; // Kinds asked for that the order has no file of.
+	problem?: string; // Why the order's file list cannot be used (a FileID unsafe for a URL, too many files).
 }
 
 const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
@@ -151,7 +149,8 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 /** A FileID safe to put in a URL path: letters, digits, '-', '_' and '.', starting with a letter or digit. */
 export function checkFileId(value: unknown): Check {
-	const hint = "A FileID is the ID the API gives a file, e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a: map it from the FileID of an order's OrderPDF, Attachments or Messages.";
+	const hint =
+		"A FileID is the ID the API gives a file, e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a: map it from the FileID of an order's OrderPDF, Attachments or Messages.";
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { ok: false, problem: 'is empty', hint };
 	if (typeof value !== 'string') return { ok: false, problem: 'is not a FileID (it is not text)', hint };
 	const id = value.trim();
@@ -162,12 +161,9 @@ const ext = (entry: IDataObject) => /\.([a-z0-9]+)\s*$/i.exec(text(entry.FileNam
 const outgoing = (m: IDataObject) => /^outgoing$/i.test(String(m.MessageDirection ?? ''));
 
 /**
- * The files of a full order of the chosen kinds, named by binary property: pdf; ubl, ubl_2 …;
- * attachment_1 …; original_json; message_1 …. Where the service puts them (README "Download Files"): the
- * UBL of a sale is the file of its Outgoing Peppol message, a purchase's is its .xml attachment;
- * Attachments always hold the original JSON of an order created through the API (the "json" kind,
- * not another attachment); the other messages' files are the network's responses. A list item
- * (summary) names no files.
+ * The files of a full order of the chosen kinds, by binary property (pdf; ubl, ubl_2 …; attachment_1 …; original_json; message_1 …).
+ * Where the service puts them (README "Download Files"): a sale's UBL is its Outgoing Peppol message's file, a purchase's its .xml
+ * attachment; an order created through the API keeps its original JSON among the attachments; other messages are the network's responses.
  */
 export function pickFiles(order: IDataObject, kinds: FileKind[]): PickedFiles {
 	const refs: FileRef[] = [];
@@ -178,7 +174,7 @@ export function pickFiles(order: IDataObject, kinds: FileKind[]): PickedFiles {
 		const id = entry.FileID;
 		const check = checkFileId(typeof id === 'number' ? String(id) : id);
 		if (!check.ok) {
-			unsafe ??= `${KIND_LABELS[kind]} has a FileID ${JSON.stringify(id)?.slice(0, 60)} that ${check.problem}`;
+			unsafe ??= `${label(kind)} has a FileID ${JSON.stringify(id)?.slice(0, 60)} that ${check.problem}`;
 			return;
 		}
 		if (seen.has(check.value.toLowerCase())) return;
@@ -218,35 +214,26 @@ export function pickFiles(order: IDataObject, kinds: FileKind[]): PickedFiles {
 
 /** Words for the kinds an order has no file of, e.g. "no UBL / XML". */
 export function describeMissing(missing: FileKind[]): string {
-	return missing.map((kind) => KIND_LABELS[kind]).join(', ');
+	return missing.map((kind) => label(kind)).join(', ');
 }
 
-export interface ReadFileOptions {
-	itemIndex?: number;
-	/** Largest file accepted, in bytes (Maximum File Size). */
-	maxBytes: number;
-}
+export type ReadFileOptions = { itemIndex?: number; maxBytes: number }; // maxBytes: Maximum File Size
 
-export interface ReadFile {
-	FileID: string;
-	FileName: string;
-	MimeType?: string;
-	content: Buffer;
-}
+export type ReadFile = { FileID: string; FileName: string; MimeType?: string; content: Buffer };
 
 /** Longest binary fileName the package makes, in UTF-8 bytes (a file system's limit is 255 bytes per name). */
 export const MAX_FILE_NAME_BYTES = 200;
 /** C0/C1 controls, DEL, and the bidirectional controls that make a name read otherwise than it is (e.g. "fdp.exe" shown as "exe.pdf"). */
-const unsafeChar = (c: number) => c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x61c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+const unsafeChar = (c: number) =>
+	c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x61c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 
-/**
- * A file name safe by construction wherever the package makes a binary fileName: the last path
- * part only, without control or bidirectional characters, at most 200 bytes (UTF-8) with its
- * extension kept (the stem is cut on a character boundary); one made from the FileID when nothing is left.
- */
+/** A safe binary fileName: the last path part, no control or bidi characters, at most 200 UTF-8 bytes keeping the extension, else from the FileID. */
 export function safeFileName(name: string | undefined, fileId: string): string {
 	const last = (name ?? '').split(/[\\/]/).pop() ?? '';
-	const base = Array.from(last).filter((char) => !unsafeChar(char.codePointAt(0) ?? 0)).join('').trim();
+	const base = Array.from(last)
+		.filter((char) => !unsafeChar(char.codePointAt(0) ?? 0))
+		.join('')
+		.trim();
 	if (!base || /^\.+$/.test(base)) return `file-${fileId}`.slice(0, MAX_FILE_NAME_BYTES);
 	const bytes = (value: string) => Buffer.byteLength(value, 'utf8');
 	if (bytes(base) <= MAX_FILE_NAME_BYTES) return base;
@@ -266,17 +253,9 @@ function cleanMimeType(value: string | undefined): string | undefined {
 	return mime && mime.length <= 200 && /^[\w.+-]+\/[\w.+-]+(\s*;[\x20-\x7e]*)?$/.test(mime) ? mime : undefined;
 }
 
-export interface FileAnswer {
-	FileID?: string;
-	FileName?: string;
-	MimeType?: string;
-	content: Buffer;
-}
+export type FileAnswer = Partial<Omit<ReadFile, 'content'>> & { content: Buffer };
 
-/**
- * The file in a parsed `GET /v1/files/{FileID}` answer (its fields in any letter case): FileContent
- * must be base64 (line breaks skipped, as the service's .NET decoder does; padding only at the end).
- */
+/** The file in a `GET /v1/files/{FileID}` answer (fields in any case); FileContent base64, line breaks skipped as the service's .NET decoder does. */
 export function decodeFileAnswer(answer: unknown): FileAnswer | { problem: string } {
 	if (!isObject(answer)) return { problem: 'is not a JSON object' };
 	const fields = new Map(Object.entries(answer).map(([key, value]) => [key.toLowerCase(), value]));
@@ -291,19 +270,31 @@ export function decodeFileAnswer(answer: unknown): FileAnswer | { problem: strin
 	return { FileID: field('fileid'), FileName: field('filename'), MimeType: field('mimetype'), content: Buffer.from(base64, 'base64') };
 }
 
-/**
- * `GET /v1/files/{FileID}`, read whole within the size its base64 may take (an answer cut off in
- * transit or not JSON is read again as the retry policy allows), then decoded.
- */
+/** `GET /v1/files/{FileID}` within the size its base64 may take (a broken answer is read again as reads are), then decoded. */
 export async function readFile(ctx: FileContext, client: ApiClient, fileId: string, options: ReadFileOptions): Promise<ReadFile> {
 	const operation = `Get file ${fileId}`;
 	const maxResponseBytes = Math.ceil((options.maxBytes * 4) / 3) + ANSWER_OVERHEAD_BYTES;
-	const body = await client.request({ method: 'GET', path: `/v1/files/${encodeURIComponent(fileId)}`, itemIndex: options.itemIndex, operation, maxResponseBytes });
+	const path = `/v1/files/${encodeURIComponent(fileId)}`;
+	const body = await client.request({
+		method: 'GET',
+		path,
+		itemIndex: options.itemIndex,
+		operation,
+		maxResponseBytes,
+		brokenText: 'an answer cut off in transit, or not the file',
+	});
 	const answer = decodeFileAnswer(body);
-	const refuse = (message: string, description: string) => new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description, itemIndex: options.itemIndex });
-	if ('problem' in answer) throw refuse(`${operation}: the answer ${answer.problem}`, 'The API did not answer with the file. Retry; if it persists, check the Base URL points at the API.');
+	const refuse = (message: string, description: string) => new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex: options.itemIndex });
+	if ('problem' in answer)
+		throw refuse(
+			`${operation}: the answer ${answer.problem}`,
+			'The API did not answer with the file. Retry; if it persists, check the Base URL points at the API.',
+		);
 	if (answer.FileID !== undefined && answer.FileID.trim().toLowerCase() !== fileId.toLowerCase()) {
-		throw refuse(`${operation}: the answer is the file ${JSON.stringify(answer.FileID.slice(0, 60))}, not the one asked for`, 'The API answered with another file; nothing was kept. Check the Base URL points at the API.');
+		throw refuse(
+			`${operation}: the answer is the file ${JSON.stringify(answer.FileID.slice(0, 60))}, not the one asked for`,
+			'The API answered with another file; nothing was kept. Check the Base URL points at the API.',
+		);
 	}
 	if (answer.content.length > options.maxBytes) {
 		throw new NodeOperationError(
@@ -332,16 +323,9 @@ export function describeFile(ref: { property: string; kind?: FileKind }, file: R
 	};
 }
 
-export interface OrderFile {
-	ref: FileRef;
-	binary: IBinaryData;
-	json: IDataObject;
-}
+export type OrderFile = { ref: FileRef; binary: IBinaryData; json: IDataObject };
 
-/**
- * Reads the picked files of one order one after another (one large file in memory at a
- * time) and hands each to n8n as binary data.
- */
+/** Reads the picked files one after another (one large file in memory at a time) as n8n binary data. */
 export async function readOrderFiles(ctx: FileContext, client: ApiClient, refs: FileRef[], options: ReadFileOptions): Promise<OrderFile[]> {
 	const files: OrderFile[] = [];
 	for (const ref of refs) {
@@ -353,21 +337,14 @@ export async function readOrderFiles(ctx: FileContext, client: ApiClient, refs: 
 }
 
 /** A file a trigger could not read: the binary property it would have had, its FileID, and why. */
-export interface FileError {
-	file: string;
-	fileId?: string;
-	reason: string;
-}
+export type FileError = { file: string; fileId?: string; reason: string };
 
 /** What a trigger does with a file it cannot read (Order Trigger › On File Error). */
 export type OnFileError = 'emit' | 'fail';
 
 /**
- * An emitted order's item with its picked files (for the triggers): binary properties as in
- * Download Files, the JSON's Files list, MissingFiles for kinds it has none of, and
- * FilesProblem (no file read) when its file list cannot be used. Never fails for a missing
- * file; a file that cannot be read (too large, gone, broken) is named in FileErrors and the
- * item goes on with the others, unless `onError` is 'fail'.
+ * A trigger's order item with its picked files: binary properties as in Download Files, Files, MissingFiles, FilesProblem (its file
+ * list unusable); a file that cannot be read is named in FileErrors and the item goes on, unless `onError` is 'fail'.
  */
 export async function itemWithFiles(
 	ctx: FileContext,

@@ -1,12 +1,9 @@
 /**
- * List paging (README.md "Performance"): the first page as asked, then the API's next-page
- * links, on the Base URL's host only, each page once. Once two pages in a row show that the
- * service pages by `$skip` (each link is the page's own URL with `$skip` moved on by exactly
- * the records the page holds), the pages after them are asked ahead, PARALLEL_PAGES at a time,
- * by that same URL with `$skip` moved on again; each page is handed on only when the page
- * before it linked to it, so the read is the very one the links give, in the same order. A
- * link that breaks the pattern ends the windows: the pages asked ahead are dropped and the
- * links are followed one by one.
+ * List paging (README.md "Performance"): the first page as asked, then the API's next-page links,
+ * on the Base URL's host only, each page once. Once two links in a row are the page's own URL with
+ * `$skip` moved on by the records it holds, the pages after them are asked ahead, PARALLEL_PAGES
+ * at a time, with `$skip` moved on again; each is handed on only when the page before linked to
+ * it, so the read is the one the links give. A link that breaks the pattern ends the windows.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -16,23 +13,21 @@ import { appendQuery } from '../query/odata';
 export const PAGE_SIZE = 120;
 /** Pages in flight at once while windows run. */
 export const PARALLEL_PAGES = 4;
-/**
- * The most pages one list read follows: an account's whole order book (500 orders every working
- * day for five years) is about 5,000 pages. A server still linking after that is broken or hostile.
- */
+/** The most pages one list read follows: 500 orders every working day for five years is about 5,000 pages. */
 export const MAX_PAGES = 5_000;
 
 export interface ListPage {
 	items: IDataObject[];
 	nextLink?: string;
 	count?: number;
-	/** Set when the body is no list, or holds an entry that is not a record (`items` then holds only the records). */
-	problem?: string;
+	problem?: string; // Set when the body is no list, or holds an entry that is not a record (`items` then holds only the records).
 }
 
 const isRecord = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-const describe = (value: unknown) =>
-	value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'string' ? `the text "${value.slice(0, 40)}"` : `the ${typeof value} ${String(value).slice(0, 40)}`;
+function describe(value: unknown): string {
+	if (value === null || Array.isArray(value)) return value === null ? 'null' : 'a list';
+	return typeof value === 'string' ? `the text "${value.slice(0, 40)}"` : `the ${typeof value} ${String(value).slice(0, 40)}`;
+}
 
 /** A list body's entries as sent (`Items`, `value` or a bare array), odd ones included, so positions hold. */
 export function listEntries(body: unknown): unknown[] {
@@ -47,7 +42,10 @@ export function readListPage(body: unknown): ListPage {
 	const entries = listEntries(body);
 	const odd = entries.findIndex((entry) => !isRecord(entry));
 	// One n8n item is one JSON object: a null, text, number or list entry is reported.
-	const page: ListPage = odd < 0 ? { items: entries as IDataObject[] } : { items: entries.filter(isRecord), problem: `entry ${odd + 1} of the page is ${describe(entries[odd])}, not a record` };
+	const page: ListPage =
+		odd < 0
+			? { items: entries as IDataObject[] }
+			: { items: entries.filter(isRecord), problem: `entry ${odd + 1} of the page is ${describe(entries[odd])}, not a record` };
 	if (isRecord(body)) {
 		const link = body.NextpageLink ?? body.NextPageLink ?? body.nextPageLink ?? body['@odata.nextLink'];
 		page.nextLink = typeof link === 'string' && link.trim() ? link.trim() : undefined;
@@ -87,42 +85,25 @@ export function resolveNextLink(link: string, baseUrl: string): { url: string } 
 }
 
 export class PagingError extends Error {
-	constructor(
-		message: string,
-		/** How to fix it, when the default ("retry; check the Base URL") does not fit. */
-		readonly hint?: string,
-	) {
-		super(message);
-		this.name = 'PagingError';
-	}
+	hint?: string; // How to fix it, when the default ("retry; check the Base URL") does not fit.
 }
+const pagingError = (message: string, hint?: string) => Object.assign(new PagingError(message), { hint });
 
 export interface PaginateOptions {
 	path: string;
 	qs?: IDataObject;
-	/** Stop after this many records (Return All when undefined). */
-	limit?: number;
+	limit?: number; // Stop after this many records (Return All when undefined).
 	itemIndex?: number;
 	operation?: string;
-	/** At most this many pages (MAX_PAGES when absent). */
-	maxPages?: number;
-	/**
-	 * The records' unique field (`OrderID`): a list sorted by another field that may need more than
-	 * one page is sorted by it last too, so records with equal sort values keep one order on every page.
-	 */
-	key?: string;
+	maxPages?: number; // At most this many pages (MAX_PAGES when absent).
+	key?: string; // The records' unique field (`OrderID`), sorted on last: equal sort values keep one order on every page.
 }
 
 const SKIP = /([?&](?:\$|%24)skip=)(\d+)/i;
 const skipOf = (url: string) => Number(SKIP.exec(url)?.[2] ?? 0);
 const withSkip = (url: string, skip: number) => (SKIP.test(url) ? url.replace(SKIP, `$1${skip}`) : `${url}${url.includes('?') ? '&' : '?'}$skip=${skip}`);
 
-interface PageRequest {
-	url: string;
-	key: string;
-	body: Promise<unknown>;
-	cancel: AbortController;
-}
+type PageRequest = { url: string; key: string; body: Promise<unknown>; cancel: AbortController };
 
 /**
  * Yields records page by page; never asks for a page it does not need for a Limit, refuses a
@@ -140,7 +121,7 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 		qs.$orderby = `${qs.$orderby},${key}`;
 	}
 	const first = resolveNextLink(options.path, client.baseUrl);
-	if ('problem' in first) throw new PagingError(first.problem);
+	if ('problem' in first) throw pagingError(first.problem);
 
 	let requested = 0;
 	const ask = (url: string, pageQs?: IDataObject): PageRequest => {
@@ -162,7 +143,11 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 		for (let pageNumber = 1; ; pageNumber++) {
 			const current = inFlight.shift() as PageRequest;
 			const page = readListPage(await current.body);
-			const fail = (problem: string) => new PagingError(`${operation ?? 'The list'}: ${problem} (page ${pageNumber}); the list was not read`, 'The API answered something other than a list of records. Retry; if it persists, check the Base URL points at the API.');
+			const fail = (problem: string) =>
+				pagingError(
+					`${operation ?? 'The list'}: ${problem} (page ${pageNumber}); the list was not read`,
+					'The API answered something other than a list of records. Retry; if it persists, check the Base URL points at the API.',
+				);
 			if (page.problem) throw fail(page.problem);
 			const firstRecord = page.items.length ? JSON.stringify(page.items[0]) : undefined;
 			if (firstRecord !== undefined && firstRecord === previousFirst) throw fail('the API answered the records of the page before again');
@@ -173,10 +158,12 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			if (!page.nextLink || (limit !== undefined && collected >= limit)) return;
 
 			const next = resolveNextLink(page.nextLink, client.baseUrl);
-			if ('problem' in next) throw new PagingError(next.problem);
+			if ('problem' in next) throw pagingError(next.problem);
 			const nextKey = pageKey(next.url);
 			if (seen.has(nextKey)) {
-				throw new PagingError(`The API returned a next-page link to a page already read (${next.url.replace(/^https?:\/\/[^/]+/, '')}); stopped to avoid an endless loop after ${collected} records`);
+				throw pagingError(
+					`The API returned a next-page link to a page already read (${next.url.replace(/^https?:\/\/[^/]+/, '')}); stopped to avoid an endless loop after ${collected} records`,
+				);
 			}
 			seen.add(nextKey);
 			if (inFlight.length && inFlight[0].key !== nextKey) {
@@ -186,7 +173,7 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			}
 			if (!inFlight.length) {
 				if (requested >= maxPages) {
-					throw new PagingError(
+					throw pagingError(
 						`The API kept sending next-page links: stopped after ${maxPages} pages (${maxPages * PAGE_SIZE} records at ${PAGE_SIZE} a page, the most one list read follows); the list was not returned`,
 						'Narrow the list with Filters (e.g. by date) or use a Limit; if the account really holds more, read it in parts.',
 					);
@@ -199,8 +186,10 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			if (windows === undefined && fits && stride === lastStride) windows = { template: next.url, stride, last: skipOf(next.url) };
 			lastStride = fits ? stride : 0;
 			while (
-				windows !== undefined && windows !== 'off' &&
-				inFlight.length < PARALLEL_PAGES && requested < maxPages &&
+				windows !== undefined &&
+				windows !== 'off' &&
+				inFlight.length < PARALLEL_PAGES &&
+				requested < maxPages &&
 				(page.count === undefined || windows.last + windows.stride < page.count) &&
 				(limit === undefined || collected + inFlight.length * windows.stride < limit)
 			) {

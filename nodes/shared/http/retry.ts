@@ -11,16 +11,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import { fieldMessage } from '../domain/validation';
 
 export interface RetryPolicy {
-	/** Extra attempts after the first one. */
-	maxRetries: number;
-	/** First back-off step; doubles on every attempt. */
-	baseDelayMs: number;
-	/** Upper bound of one back-off wait (a Retry-After is bounded by MAX_RETRY_AFTER_MS instead). */
-	maxDelayMs: number;
-	/** Deadline of one HTTP exchange, headers and body; the client's default when absent. */
-	timeoutMs?: number;
-	/** Largest body (after decompression) read from one answer; the client's default when absent. */
-	maxResponseBytes?: number;
+	maxRetries: number; // Extra attempts after the first one.
+	baseDelayMs: number; // First back-off step; doubles on every attempt.
+	maxDelayMs: number; // Upper bound of one back-off wait (a Retry-After is bounded by MAX_RETRY_AFTER_MS instead).
+	timeoutMs?: number; // Deadline of one HTTP exchange, headers and body; the client's default when absent.
+	maxResponseBytes?: number; // Largest body (after decompression) read from one answer; the client's default when absent.
 }
 
 /** The request options every node offers. */
@@ -55,12 +50,17 @@ export const maxResponseSizeOption: INodeProperties = {
 		"The largest answer one request accepts, after decompression. A larger one fails the item instead of filling n8n's memory; real answers are far smaller (a list page is under 1 MB).",
 };
 
+/** Each option's range; the unit is the one its name gives ("(Seconds)"), only Read Retries must be whole. */
+const range = (key: keyof RequestOptionValues, field: string, min: number, max: number, hint: string) => {
+	const unit = /\((\w+)\)$/.exec(field)?.[1];
+	return { key, field, min, max, hint, whole: key === 'maxRetries', unit: unit ? ` ${unit === 'MB' ? unit : unit.toLowerCase()}` : '' };
+};
 const RANGES = [
-	{ key: 'maxRetries', field: 'Read Retries', min: 0, max: 10, whole: true, unit: '', hint: 'Enter how often a failed read is tried again, from 0 to 10.' },
-	{ key: 'retryDelayMs', field: 'First Retry Delay (Milliseconds)', min: 0, max: Infinity, whole: false, unit: ' milliseconds', hint: 'Enter the first wait in milliseconds (0 or more); it doubles on every retry, up to 30 seconds.' },
-	{ key: 'timeoutSeconds', field: 'Request Timeout (Seconds)', min: 1, max: 600, whole: false, unit: ' seconds', hint: 'Enter how long one request may take in total, from 1 to 600 seconds.' },
-	{ key: 'maxResponseSizeMb', field: 'Maximum Response Size (MB)', min: 1, max: MAX_RESPONSE_MB, whole: false, unit: ' MB', hint: 'Enter the largest answer to accept in MB, from 1 to 1024 (default 50).' },
-] as const;
+	range('maxRetries', 'Read Retries', 0, 10, 'Enter how often a failed read is tried again, from 0 to 10.'),
+	range('retryDelayMs', 'First Retry Delay (Milliseconds)', 0, Infinity, 'Enter the first wait in milliseconds (0 or more); it doubles per retry, up to 30 s.'),
+	range('timeoutSeconds', 'Request Timeout (Seconds)', 1, 600, 'Enter how long one request may take in total, from 1 to 600 seconds.'),
+	range('maxResponseSizeMb', 'Maximum Response Size (MB)', 1, MAX_RESPONSE_MB, 'Enter the largest answer to accept in MB, from 1 to 1024 (default 50).'),
+];
 
 /** The first option that is not a number in its range: the option, the value as shown, what is wrong, the hint. */
 function optionProblem(values: RequestOptionValues): { field: string; shown: string; problem: string; hint: string } | undefined {
@@ -68,7 +68,14 @@ function optionProblem(values: RequestOptionValues): { field: string; shown: str
 		const value = values[range.key];
 		if (value === undefined) continue;
 		if (typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= range.max && (!range.whole || Number.isInteger(value))) continue;
-		const shown = typeof value === 'string' ? `"${value.slice(0, 40)}"` : typeof value === 'number' || value === null ? String(value) : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : String(value);
+		const shown =
+			typeof value === 'string'
+				? `"${value.slice(0, 40)}"`
+				: Array.isArray(value)
+					? 'a list'
+					: value && typeof value === 'object'
+						? 'an object'
+						: String(value);
 		const span = range.max === Infinity ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
 		return { field: range.field, shown, problem: `is not ${range.whole ? 'a whole number' : 'a number'} ${span}${range.unit}`, hint: range.hint };
 	}

@@ -1,12 +1,9 @@
 /**
  * The one HTTP path of every node (ARCHITECTURE.md "One request through the code"): n8n's
- * httpRequestWithAuthentication with the node's credential, and every bound in one loop: the
- * URL only on the credential's Base URL, no redirect followed (the credential would go with
- * it), a deadline per attempt for the headers and the whole body, the body read up to the
- * maximum response size as it arrives (a gzip bomb stops inflating at the limit), reads
- * retried at most the policy's count, a Retry-After over MAX_RETRY_AFTER_MS refused, secrets
- * masked, API failures as NodeApiErrors with the API's Code and Description. An OAuth2 401
- * gets one token refresh, through the same bounded exchange, and one more try.
+ * httpRequestWithAuthentication, and every bound in one loop: the credential's host only, no
+ * redirect followed, a deadline per attempt for headers and body, the body counted as it arrives
+ * (a gzip bomb stops inflating at the limit), bounded retries and Retry-After, secrets masked,
+ * NodeApiErrors with the API's Code and Description. An OAuth2 401 gets one bounded refresh.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -35,40 +32,25 @@ type Headers = Record<string, string | string[] | undefined>;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** A path under the base URL (`/v1/orders`) or an absolute URL on the base URL's origin (a next-page link). */
-	path: string;
+	path: string; // A path under the base URL (`/v1/orders`) or an absolute URL on the base URL's origin (a next-page link).
 	qs?: IDataObject;
 	body?: unknown;
 	headers?: Record<string, string>;
-	/** Item the request is made for; stamped on every error. */
-	itemIndex?: number;
-	/** Words for error messages, e.g. "Create registration". */
-	operation?: string;
-	/** Reads default to the client's retry policy; writes are never retried unless given one. */
-	retry?: RetryPolicy;
-	/** Accept a non-JSON text body on success (e.g. a plain "OK"). */
-	acceptText?: boolean;
-	/** Deadline of each attempt (headers and body); the client's policy, else 60 s. */
-	timeoutMs?: number;
-	/** The largest body this request accepts, instead of the client's (a file read is allowed more than a list page). */
-	maxResponseBytes?: number;
-	/** Aborting it drops the request wherever it is (paging cancels the pages it no longer needs); never retried. */
-	signal?: AbortSignal;
+	itemIndex?: number; // Item the request is made for; stamped on every error.
+	operation?: string; // Words for error messages, e.g. "Create registration".
+	retry?: RetryPolicy; // Reads default to the client's retry policy; writes are never retried unless given one.
+	acceptText?: boolean; // Accept a non-JSON text body on success (e.g. a plain "OK").
+	brokenText?: string; // Words for a body that is not JSON, instead of its first words (a file's would be its base64).
+	timeoutMs?: number; // Deadline of each attempt (headers and body); the client's policy, else 60 s.
+	maxResponseBytes?: number; // The largest body this request accepts, instead of the client's (a file read is allowed more than a list page).
+	signal?: AbortSignal; // Aborting it drops the request wherever it is (paging cancels the pages it no longer needs); never retried.
 }
 
-export interface ApiResponse<T = unknown> {
-	status: number;
-	headers: Headers;
-	body: T;
-}
+export type ApiResponse<T = unknown> = { status: number; headers: Headers; body: T };
 
 export interface ApiClientOptions {
-	/** Act for this party instead of the credential's Party ID (sent as the partyID header). */
-	partyId?: string;
-	/** Retry policy for reads (GET); its timeout and response size apply to every request. */
-	retry?: RetryPolicy;
-	/** Counts every HTTP attempt; lets callers report the number of requests. */
-	onRequest?: (request: { method: string; url: string }) => void;
+	partyId?: string; // Act for this party instead of the credential's Party ID (sent as the partyID header).
+	retry?: RetryPolicy; // Retry policy for reads (GET); its timeout and response size apply to every request.
 }
 
 export interface ApiClient {
@@ -102,11 +84,7 @@ const isStream = (body: unknown): body is Stream => !!body && typeof (body as St
 /** Closes the connection of an answer that is not read. */
 const discard = (body: unknown) => isStream(body) && body.destroy?.();
 
-interface Answer {
-	status: number;
-	headers: Headers;
-	text: string;
-}
+type Answer = { status: number; headers: Headers; text: string };
 
 /** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and hands a late answer to `late`. */
 async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late: (value: T) => void = () => {}): Promise<T> {
@@ -126,11 +104,7 @@ async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, lat
 	}
 }
 
-/**
- * One HTTP exchange within the deadline: the answer's headers, then its body as text, counted
- * as it arrives and cut off (connection closed, inflating stopped) at `maxBytes` or the deadline.
- * A redirect's body is not read.
- */
+/** One exchange within the deadline: headers, then the body as text, cut off (connection closed) at `maxBytes`; a redirect's body unread. */
 async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number): Promise<Answer> {
 	type Raw = { statusCode: number; headers?: Headers; body?: unknown };
 	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (answer) => discard(answer.body));
@@ -190,7 +164,10 @@ export function summariseText(text: string): string {
 	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
 	if (title) return `HTML page: ${title}`;
 	if (/^\s*</.test(text)) {
-		const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+		const plain = text
+			.replace(/<[^>]*>/g, ' ')
+			.replace(/\s+/g, ' ')
+			.trim();
 		return plain ? `HTML page: ${plain.slice(0, 160)}` : 'an HTML page without text';
 	}
 	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
@@ -202,7 +179,10 @@ export function listApiErrors(body: unknown): ApiErrorEntry[] {
 	const record = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
 	const list = Array.isArray(parsed) ? parsed : (record.errors ?? record.Errors);
 	if (!Array.isArray(list)) return [];
-	return list.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object').map(entryOf).filter((e) => e.code || e.description);
+	return list
+		.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object')
+		.map(entryOf)
+		.filter((e) => e.code || e.description);
 }
 
 /** The API's own Code and Description, from any of the body shapes seen (errors[], top-level fields, text). */
@@ -218,15 +198,15 @@ export function extractApiError(body: unknown): ApiErrorEntry {
 }
 
 /** Network failures (no HTTP answer) in words a user can act on. */
-const REASONS: Record<string, string> = {
-	ECONNREFUSED: 'the connection was refused',
-	ECONNRESET: 'the connection was reset by the server',
-	ETIMEDOUT: 'the request timed out',
-	ECONNABORTED: 'the request timed out',
-	ENOTFOUND: 'the host name could not be resolved',
-	EAI_AGAIN: 'the host name could not be resolved',
+const [TIMED_OUT, UNRESOLVED] = ['the request timed out', 'the host name could not be resolved'];
+const REASONS: Record<string, string> = { ECONNREFUSED: 'the connection was refused', ECONNRESET: 'the connection was reset by the server' };
+Object.assign(REASONS, {
+	ETIMEDOUT: TIMED_OUT,
+	ECONNABORTED: TIMED_OUT,
+	ENOTFOUND: UNRESOLVED,
+	EAI_AGAIN: UNRESOLVED,
 	ERR_CANCELED: 'the execution was cancelled',
-};
+});
 
 /** The network code under what n8n's HTTP helper threw: its cause (n8n 2.x) or `httpCode` (n8n 1.x). */
 function networkFailure(error: unknown): { code?: string; message?: string } {
@@ -241,29 +221,20 @@ function networkFailure(error: unknown): { code?: string; message?: string } {
 }
 
 /** Why an OAuth2 refresh did not happen. */
-class RefreshError extends Error {
-	constructor(
-		readonly kind: 'reconnect' | 'redirect' | 'failed',
-		message: string,
-		readonly code?: string,
-	) {
-		super(message);
-	}
-}
+type RefreshError = Error & { kind: 'reconnect' | 'redirect' | 'failed'; code?: string; refresh: true };
+const refreshError = (kind: RefreshError['kind'], message: string, code?: string): RefreshError =>
+	Object.assign(new Error(message), { kind, code, refresh: true as const });
+const isRefreshError = (error: unknown): error is RefreshError => error instanceof Error && (error as RefreshError).refresh === true;
 
-/**
- * n8n 2.x turns a refused refresh token (`invalid_grant`) into its own "needs to be reconnected"
- * error (failure.cause `credential-invalid`); n8n 1.x lets the OAuth client's error through, with
- * the token endpoint's answer as `body`.
- */
+/** n8n 2.x turns `invalid_grant` into its own error (failure.cause `credential-invalid`); n8n 1.x passes the token answer as `body`. */
 export function classifyRefreshFailure(error: unknown): RefreshError {
 	type Failure = { message?: unknown; code?: unknown; body?: { error?: unknown; error_description?: unknown }; failure?: { cause?: unknown }; cause?: unknown };
 	let reason: string | undefined;
 	let code: string | undefined;
-	for (let current = error as Failure | undefined, depth = 0; current && typeof current === 'object' && depth < 5; current = current.cause as Failure, depth++) {
+	for (let current = error as Failure | undefined, depth = 0; current && typeof current === 'object' && depth++ < 5; current = current.cause as Failure) {
 		const oauthError = typeof current.body?.error === 'string' ? current.body.error : undefined;
 		if (current.failure?.cause === 'credential-invalid' || oauthError === 'invalid_grant') {
-			return new RefreshError('reconnect', 'the token endpoint refused the refresh token (invalid_grant)', 'invalid_grant');
+			return refreshError('reconnect', 'the token endpoint refused the refresh token (invalid_grant)', 'invalid_grant');
 		}
 		if (oauthError && !code) {
 			code = oauthError;
@@ -272,7 +243,7 @@ export function classifyRefreshFailure(error: unknown): RefreshError {
 		if (!code && typeof current.code === 'string' && /^E[A-Z_]+$|^ERR_/.test(current.code) && !['EAUTH', 'ESTATUS'].includes(current.code)) code = current.code;
 		if (!reason && typeof current.message === 'string' && current.message) reason = current.message;
 	}
-	return new RefreshError('failed', reason ?? 'the token endpoint did not answer a token', code);
+	return refreshError('failed', reason ?? 'the token endpoint did not answer a token', code);
 }
 
 /** Where a redirect points, as a host name only (its path or query could carry anything). */
@@ -283,12 +254,8 @@ function redirectTarget(headers: Headers, from: string): string {
 }
 
 /**
- * The OAuth2 refresh (README.md "OAuth2"): first ours, the refresh token, client ID and secret
- * in a form to the Token URL through the bounded exchange (no redirect, 64 kB, the request's
- * deadline); a redirect, an oversized, slow or tokenless answer stops it there. Then n8n's own
- * refresh (`helpers.refreshOAuth2Token`) with the refresh token just issued, which stores the new
- * tokens where every execution and queue-mode worker reads them, under n8n's lock. Resolves
- * with the token data now stored; rejects with a RefreshError.
+ * The OAuth2 refresh (README.md "OAuth2"): ours first, through the bounded exchange (no redirect, 64 kB, the deadline); then n8n's
+ * `refreshOAuth2Token` with the refresh token just issued, which stores the tokens for every execution and worker under n8n's lock.
  */
 async function refreshToken(ctx: ApiContext, auth: Auth, timeoutMs: number): Promise<unknown> {
 	const getCredentials = async (itemIndex = auth.itemIndex) =>
@@ -297,7 +264,12 @@ async function refreshToken(ctx: ApiContext, auth: Auth, timeoutMs: number): Pro
 	const token = (stored.oauthTokenData ?? {}) as IDataObject;
 	// Another execution or worker refreshed since this request was signed: its tokens are stored already.
 	if (auth.accessToken !== undefined && token.access_token !== auth.accessToken) return token;
-	const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(token.refresh_token ?? ''), client_id: String(stored.clientId ?? ''), client_secret: String(stored.clientSecret ?? '') });
+	const form = new URLSearchParams({
+		grant_type: 'refresh_token',
+		refresh_token: String(token.refresh_token ?? ''),
+		client_id: String(stored.clientId ?? ''),
+		client_secret: String(stored.clientSecret ?? ''),
+	});
 	const tokenUrl = auth.tokenUrl as string;
 	const options: IHttpRequestOptions = {
 		method: 'POST',
@@ -312,19 +284,23 @@ async function refreshToken(ctx: ApiContext, auth: Auth, timeoutMs: number): Pro
 		timeout: timeoutMs,
 	};
 	// The credential goes in the form, so not httpRequestWithAuthentication (which would add the old Bearer token).
-	const answer = await exchange(async () => await ctx.helpers.httpRequest(options), AbortSignal.timeout(timeoutMs), TOKEN_ANSWER_MAX_BYTES).catch((error: unknown) => {
-		if (!(error instanceof LimitError)) return classifyRefreshFailure(error);
-		return error.reason === 'size'
-			? new RefreshError('failed', `the token endpoint's answer is larger than ${TOKEN_ANSWER_MAX_BYTES / 1024} KB; it was not read further`)
-			: new RefreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT');
-	});
-	let failure = answer instanceof RefreshError ? answer : undefined;
+	const answer = await exchange(async () => await ctx.helpers.httpRequest(options), AbortSignal.timeout(timeoutMs), TOKEN_ANSWER_MAX_BYTES).catch(
+		(error: unknown) => {
+			if (!(error instanceof LimitError)) return classifyRefreshFailure(error);
+			return error.reason === 'size'
+				? refreshError('failed', `the token endpoint's answer is larger than ${TOKEN_ANSWER_MAX_BYTES / 1024} KB; it was not read further`)
+				: refreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT');
+		},
+	);
+	let failure = isRefreshError(answer) ? answer : undefined;
 	const data = (failure ? {} : parse((answer as Answer).text)) as IDataObject;
 	if (!failure) {
 		const { status, headers } = answer as Answer;
-		if (status >= 300 && status < 400) failure = new RefreshError('redirect', `the Token URL answered HTTP ${status}, a redirect to ${redirectTarget(headers, tokenUrl)}`, `HTTP ${status}`);
+		if (status >= 300 && status < 400)
+			failure = refreshError('redirect', `the Token URL answered HTTP ${status}, a redirect to ${redirectTarget(headers, tokenUrl)}`, `HTTP ${status}`);
 		else if (typeof data.error === 'string') failure = classifyRefreshFailure({ body: data });
-		else if (status >= 300 || typeof data.access_token !== 'string' || !data.access_token) failure = new RefreshError('failed', `the token endpoint answered HTTP ${status} without an access token`, `HTTP ${status}`);
+		else if (status >= 300 || typeof data.access_token !== 'string' || !data.access_token)
+			failure = refreshError('failed', `the token endpoint answered HTTP ${status} without an access token`, `HTTP ${status}`);
 	}
 	if (failure?.kind === 'reconnect') {
 		// A refused refresh token may have been used a moment ago by another execution or worker: its tokens then follow.
@@ -358,7 +334,8 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 	if (error.kind === 'redirect') {
 		return {
 			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
-			description: "A redirect would carry the client secret and refresh token to another address, so the node does not follow it. If the token endpoint has moved, set its new address as the credential's Token URL and reconnect.",
+			description:
+				"A redirect would carry the client secret and refresh token to another address, so the node does not follow it. If the token endpoint has moved, set its new address as the credential's Token URL and reconnect.",
 		};
 	}
 	return {
@@ -367,11 +344,7 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 	};
 }
 
-/**
- * Resolves the credential once (auth.ts) and returns the client. With the API key, n8n's generic
- * authentication adds the apikey and partyID headers; with OAuth2, n8n adds the Bearer token and
- * we add partyID (the credential's, else the account's own company, read once here).
- */
+/** The client: n8n adds the apikey/partyID headers (API key) or the Bearer token (OAuth2, partyID ours: else the account's one company). */
 export async function getApiClient(this: ApiContext, options: ApiClientOptions = {}, itemIndex?: number): Promise<ApiClient> {
 	const node = this.getNode();
 	const auth = await loadAuth(this, itemIndex);
@@ -388,24 +361,31 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		const timeoutMs = req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 		const limit = req.maxResponseBytes ?? options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
 		const fail = (message: string, description: string, status?: number, api: ApiErrorEntry = {}) => {
-			const clean = (text: string) => stripSecrets(text, secrets);
-			const code = api.code && clean(api.code);
-			const response: JsonObject = { message: clean(message) };
-			if (status !== undefined) response.httpCode = String(status);
-			const error = new NodeApiError(node, response, { message: clean(message), description: clean(description), httpCode: status === undefined ? undefined : String(status), itemIndex: req.itemIndex });
+			const [text, httpCode] = [stripSecrets(message, secrets), status === undefined ? undefined : String(status)];
+			const hint = stripSecrets(description, secrets);
+			const error = new NodeApiError(
+				node,
+				{ message: text, ...(httpCode && { httpCode }) },
+				{ message: text, description: hint, httpCode, itemIndex: req.itemIndex },
+			);
 			// For a network code (ECONNRESET …) n8n swaps in a generic text that drops the operation.
-			error.message = clean(message);
-			if (code) error.context.apiCode = code;
-			if (api.description) error.context.apiDescription = clean(api.description);
+			error.message = text;
+			if (api.code) error.context.apiCode = stripSecrets(api.code, secrets);
+			if (api.description) error.context.apiDescription = stripSecrets(api.description, secrets);
 			return error;
 		};
 		if (new URL(url).origin !== origin) {
 			throw fail(`${operation} was not sent: ${new URL(url).host} is not the credential's host`, `The credential goes only to ${new URL(baseUrl).host}.`);
 		}
-		const tooLarge = () =>
-			req.maxResponseBytes === undefined
-				? fail(`${operation} failed: the answer is larger than the maximum response size of ${Math.round(limit / MB)} MB; it was not read further`, 'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.')
-				: fail(`${operation} failed: the answer is larger than the ${Math.round(limit / MB)} MB this request accepts; it was not read further`, "Raise the node's size option (e.g. Maximum File Size) if a file this large is expected.");
+		const tooLarge = () => {
+			const own = req.maxResponseBytes === undefined;
+			return fail(
+				`${operation} failed: the answer is larger than ${own ? 'the maximum response size of ' : 'the '}${Math.round(limit / MB)} MB${own ? '' : ' this request accepts'}; it was not read further`,
+				own
+					? 'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.'
+					: "Raise the node's size option (e.g. Maximum File Size) if a file this large is expected.",
+			);
+		};
 		const requestOptions: IHttpRequestOptions = {
 			method: req.method,
 			url,
@@ -420,23 +400,27 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			timeout: timeoutMs,
 		};
 		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
+		// n8n (2.x) cancels its request on the execution's cancel signal: a page no longer needed (req.signal) cancels it too.
+		const own = (this as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal?.();
+		const signal = req.signal && (own ? AbortSignal.any([own, req.signal]) : req.signal);
+		const caller: ApiContext = signal ? Object.create(this, { getExecutionCancelSignal: { value: () => signal } }) : this;
 		const call = async () => {
-			const deadline = AbortSignal.timeout(timeoutMs);
 			const signed = auth.sign(partyId);
 			const options = { ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } };
-			return await exchange(async () => await this.helpers.httpRequestWithAuthentication.call(this, auth.credentialType, options, signed.options), req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit);
+			const send = async () => await this.helpers.httpRequestWithAuthentication.call(caller, auth.credentialType, options, signed.options);
+			const deadline = AbortSignal.timeout(timeoutMs);
+			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit);
 		};
-		/** Whether this request has had its one token refresh (OAuth2). */
-		let refreshed = false;
-		/** Errors of ours raised inside an attempt, never retried (n8n wraps network failures in NodeApiErrors too). */
-		const final = new WeakSet<Error>();
+		let refreshed = false; // Whether this request has had its one token refresh (OAuth2).
+		const final = new WeakSet<Error>(); // Errors of ours raised inside an attempt, never retried (n8n wraps network failures in NodeApiErrors too).
 		const attempt = async (): Promise<Answer> => {
 			let answer = await call();
 			if (answer.status === 401 && auth.tokenUrl !== undefined && !refreshed) {
 				refreshed = true;
 				// The whole refresh within one deadline (n8n's storing step included), never retried.
 				const stored = await beforeDeadline(refreshToken(this, auth, timeoutMs), AbortSignal.timeout(timeoutMs)).catch((caught: unknown) => {
-					const error = caught instanceof RefreshError ? caught : caught instanceof LimitError ? new RefreshError('failed', 'the token endpoint did not answer in time') : classifyRefreshFailure(caught);
+					const late = caught instanceof LimitError && refreshError('failed', 'the token endpoint did not answer in time');
+					const error = isRefreshError(caught) ? caught : late || classifyRefreshFailure(caught);
 					const why = describeRefreshFailure(error, operation, node.credentials?.[auth.credentialType]?.name);
 					const refused = fail(why.message, why.description, undefined, { code: error.code });
 					final.add(refused);
@@ -460,12 +444,11 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		for (let tries = 0; ; tries++) {
 			const retry = tries < policy.maxRetries;
 			if (req.signal?.aborted) throw fail(`${operation} was cancelled`, 'The request was no longer needed.');
-			options.onRequest?.({ method: req.method, url });
 			let answer: Answer;
 			try {
 				answer = await attempt();
 			} catch (error) {
-				if (final.has(error as Error)) throw error;
+				if (final.has(error as Error)) throw error as NodeApiError;
 				// Not retried: the same answer would be read again (and a compressed one inflated again).
 				if (error instanceof LimitError && error.reason === 'size') throw tooLarge();
 				if (req.signal?.aborted) throw fail(`${operation} was cancelled`, 'The request was no longer needed.');
@@ -475,19 +458,22 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					continue;
 				}
 				const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
-				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : "Retry later; reads are retried automatically according to the node's retry options.";
+				const hint =
+					code === 'ENOTFOUND' || code === 'ECONNREFUSED'
+						? "Check the credential's environment and Base URL."
+						: "Retry later; reads are retried automatically according to the node's retry options.";
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
 			const { status, headers } = answer;
 			// Only a body that echoes a secret is rewritten.
-			const text = secrets.some((secret) => answer.text.includes(secret)) ? secrets.reduce((out, secret) => out.split(secret).join('***'), answer.text) : answer.text;
+			const text = secrets.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join('***') : out), answer.text);
 			const body = parse(text);
 
 			if (status >= 200 && status < 300) {
 				if (typeof body === 'string' && (!req.acceptText || /^\s*[<{[]/.test(body))) {
 					if (!body.trim()) return { status, headers, body: undefined as T };
 					const broken = fail(
-						`${operation} returned a body that is not valid JSON (HTTP ${status}): ${summariseText(body).slice(0, 120)}`,
+						`${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`,
 						'The answer was cut off or is not JSON. Retry; if it persists, check the Base URL points at the API and not at a web page or proxy login.',
 						status,
 					);
@@ -527,7 +513,8 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
 			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
 			const entries = listApiErrors(body);
-			if (entries.length) error.context.apiErrors = entries.map((e) => ({ ...e, ...(e.code && { code: stripSecrets(e.code, secrets) }), ...(e.description && { description: stripSecrets(e.description, secrets) }) }));
+			const clean = (e: ApiErrorEntry) => Object.fromEntries(Object.entries(e).map(([key, value]) => [key, stripSecrets(String(value), secrets)]));
+			if (entries.length) error.context.apiErrors = entries.map(clean);
 			throw error;
 		}
 	};
@@ -543,7 +530,8 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		},
 	};
 	if (!partyId && auth.method === 'oAuth2') {
-		const picked = pickAccountParty(await client.request({ method: 'GET', path: ACCOUNT_INFORMATION_PATH, operation: "Read the account's companies", itemIndex }));
+		const info = await client.request({ method: 'GET', path: ACCOUNT_INFORMATION_PATH, operation: "Read the account's companies", itemIndex });
+		const picked = pickAccountParty(info);
 		if (!('partyId' in picked)) throw new NodeOperationError(node, picked.message, { itemIndex, description: picked.description });
 		partyId = picked.partyId;
 	}
