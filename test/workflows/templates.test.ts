@@ -706,7 +706,8 @@ describe('workflow templates (examples/*.json)', () => {
 
 	describe('chase-unpaid-invoices.json', () => {
 		const DAY = 86_400_000;
-		const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+		// Dates in the workflow's time zone, as its $today counts them (a UTC date is a day off around midnight).
+		const date = (ms: number) => DateTime.fromMillis(ms).setZone(getGlobalState().defaultTimezone).toFormat('yyyy-MM-dd');
 		/** One workflow (its id), as n8n keeps Remove Duplicates' memory per workflow. */
 		const chase = () => ({ ...template('chase-unpaid-invoices.json'), id: 'test-chase-unpaid-invoices' });
 		const headers = () => ({ apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' });
