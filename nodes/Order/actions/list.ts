@@ -38,11 +38,7 @@ function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined
 	return readNumber(ctx, itemIndex, 'options.skip', 'Skip', { min: 0, max: 1e9, whole: true }, 0) || undefined;
 }
 
-export async function executeList(
-	this: IExecuteFunctions,
-	clients: ClientProvider,
-	resource: QueryResource,
-): Promise<INodeExecutionData[]> {
+export async function executeList(this: IExecuteFunctions, clients: ClientProvider, resource: QueryResource): Promise<INodeExecutionData[]> {
 	const hints = new Set<string>();
 	const warnings = new Set<string>();
 	const output = await runPerItem(this, async (itemIndex) => {

@@ -31,8 +31,7 @@ export const optionsCollection: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 100,
-			description:
-				'Most orders per send request. Orders of all input items with the same transport type, strictness and party go out together.',
+			description: 'Most orders per send request. Orders of all input items with the same transport type, strictness and party go out together.',
 			displayOptions: sending,
 		},
 		{
@@ -95,7 +94,10 @@ export const optionsCollection: INodeProperties = {
 			default: 'auto',
 			description: 'Which path reads one order',
 			displayOptions: {
-				show: { '/resource': ['order'], '/operation': ['get', 'create', 'send', 'createAndSend', 'createCreditNote', 'getDeliveryStatus', 'recordPayment', 'downloadFiles'] },
+				show: {
+					'/resource': ['order'],
+					'/operation': ['get', 'create', 'send', 'createAndSend', 'createCreditNote', 'getDeliveryStatus', 'recordPayment', 'downloadFiles'],
+				},
 			},
 		},
 		{

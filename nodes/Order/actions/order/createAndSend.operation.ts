@@ -100,7 +100,12 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				}
 			}
 			const toSend = created.filter((entry): entry is Created => 'request' in entry);
-			const reports = await sendAll(this, clients, toSend.map((entry) => entry.request), settings);
+			const reports = await sendAll(
+				this,
+				clients,
+				toSend.map((entry) => entry.request),
+				settings,
+			);
 			let next = 0;
 			return created.map((entry) => ('error' in entry ? entry : { ...entry, report: reports[next++] }));
 		},

@@ -93,7 +93,8 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 1,5',
-						description: 'How much of the line to credit, up to 4 decimals ("." or "," for decimals); empty or 0 credits the whole line. At most the quantity invoiced.',
+						description:
+							'How much of the line to credit, up to 4 decimals ("." or "," for decimals); empty or 0 credits the whole line. At most the quantity invoiced.',
 					},
 				],
 			},
@@ -177,10 +178,20 @@ function readPicks(ctx: IExecuteFunctions, itemIndex: number): LinePick[] {
 		const where = `Picked Lines › Line ${i + 1}`;
 		const line = entry?.lineNumber;
 		if (typeof line !== 'number' || !Number.isInteger(line) || line < 1) {
-			throw inputError(ctx, itemIndex, `${where} › Line Number`, line, 'is not a line number (1 is the first line)', 'Enter the position of the line on the invoice: 1, 2, 3 …');
+			throw inputError(
+				ctx,
+				itemIndex,
+				`${where} › Line Number`,
+				line,
+				'is not a line number (1 is the first line)',
+				'Enter the position of the line on the invoice: 1, 2, 3 …',
+			);
 		}
 		const given = entry?.quantity;
-		const quantity = given === undefined || given === '' ? 0 : requireValid(ctx, itemIndex, `${where} › Quantity`, given, (v) => checkDecimal(v, { ...QUANTITY, sign: 'zeroOrMore' }));
+		const quantity =
+			given === undefined || given === ''
+				? 0
+				: requireValid(ctx, itemIndex, `${where} › Quantity`, given, (v) => checkDecimal(v, { ...QUANTITY, sign: 'zeroOrMore' }));
 		return quantity === 0 ? { line } : { line, quantity };
 	});
 }
@@ -190,7 +201,8 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 	let invoice: InvoiceRef;
 	if (ctx.getNodeParameter('invoiceBy', itemIndex, 'orderId') === 'invoiceNumber') {
 		const invoiceNumber = readText(ctx, itemIndex, 'invoiceNumber', 'Invoice Number', 100, true);
-		if (!invoiceNumber) throw inputError(ctx, itemIndex, 'Invoice Number', undefined, 'is empty', 'Enter the number of the invoice to credit, e.g. INV-2024-0042.');
+		if (!invoiceNumber)
+			throw inputError(ctx, itemIndex, 'Invoice Number', undefined, 'is empty', 'Enter the number of the invoice to credit, e.g. INV-2024-0042.');
 		invoice = { invoiceNumber };
 	} else {
 		invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
@@ -200,13 +212,22 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 	let orderDate = today(ctx);
 	if (rawDate !== '' && rawDate !== undefined && rawDate !== null) {
 		const date = toOrderDate(rawDate);
-		if (!date) throw inputError(ctx, itemIndex, 'Credit Note Date', rawDate, 'is not a real date in the form YYYY-MM-DD', 'Enter a date such as 2024-03-31, or leave it empty for today.');
+		if (!date)
+			throw inputError(
+				ctx,
+				itemIndex,
+				'Credit Note Date',
+				rawDate,
+				'is not a real date in the form YYYY-MM-DD',
+				'Enter a date such as 2024-03-31, or leave it empty for today.',
+			);
 		orderDate = date;
 	}
 	const ifCredited = readChoice<IfCredited>(ctx, itemIndex, 'ifCredited', 'If Already Credited', ['output', 'fail', 'another'], 'output');
 	const externalProviderId = readText(ctx, itemIndex, 'externalProviderId', 'External Provider ID', 255, true) || undefined;
 	if (ifCredited === 'another' && !externalProviderId) {
-		const hint = 'A further credit note of the same invoice needs its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run of it creates nothing twice.';
+		const hint =
+			'A further credit note of the same invoice needs its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run of it creates nothing twice.';
 		throw inputError(ctx, itemIndex, 'External Provider ID', undefined, 'is empty', hint);
 	}
 	const input: CreditNoteInput = {
@@ -228,12 +249,25 @@ async function findInvoice(ctx: IExecuteFunctions, client: ApiClient, invoiceNum
 		],
 		'and',
 	);
-	const body = await client.request<unknown>({ method: 'GET', path: '/v1/orders', qs: { $filter: filter, $top: 2 }, itemIndex, operation: `Look up invoice ${invoiceNumber}` });
+	const body = await client.request<unknown>({
+		method: 'GET',
+		path: '/v1/orders',
+		qs: { $filter: filter, $top: 2 },
+		itemIndex,
+		operation: `Look up invoice ${invoiceNumber}`,
+	});
 	// A server that ignores $filter would return other orders: only exact matches count.
 	const matches = readListPage(body).items.filter((order) => order.OrderType === 'Invoice' && String(order.OrderNumber ?? '').trim() === invoiceNumber);
 	if (matches.length !== 1) {
 		const problem = matches.length ? 'matches more than one invoice' : 'is not the number of an invoice of this party';
-		throw inputError(ctx, itemIndex, 'Invoice Number', invoiceNumber, problem, 'Check the number (and Options › Act for Party), or pick the invoice by its OrderID.');
+		throw inputError(
+			ctx,
+			itemIndex,
+			'Invoice Number',
+			invoiceNumber,
+			problem,
+			'Check the number (and Options › Act for Party), or pick the invoice by its OrderID.',
+		);
 	}
 	return await getOrder(client, String(matches[0].OrderID), itemIndex, path);
 }
@@ -259,12 +293,18 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const refuse = (what: string) =>
 			new NodeOperationError(this.getNode(), itemMessage(itemIndex, `${about} ${what}; nothing was created`), {
 				itemIndex,
-				description: 'To credit it again on purpose, set If Already Credited to Create Another Credit Note and give the new credit note its own External Provider ID.',
+				description:
+					'To credit it again on purpose, set If Already Credited to Create Another Credit Note and give the new credit note its own External Provider ID.',
 			});
 		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
-		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited') throw refuse('is already credited (OrderStatus Credited) by a credit note this node did not make');
+		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited')
+			throw refuse('is already credited (OrderStatus Credited) by a credit note this node did not make');
 		const result: CreateOrderResult = found
-			? { order: settings.fetchFull ? await getOrder(client, String(found.OrderID), itemIndex, settings.singleOrderPath) : found, orderId: readCreatedId(found), alreadyExisted: true }
+			? {
+					order: settings.fetchFull ? await getOrder(client, String(found.OrderID), itemIndex, settings.singleOrderPath) : found,
+					orderId: readCreatedId(found),
+					alreadyExisted: true,
+				}
 			: await createOrder(client, checked.body, {
 					node: this.getNode(),
 					itemIndex,

@@ -73,7 +73,12 @@ export function linesTotal(lines: IDataObject[]): number {
 export function buildCreditNote(invoice: IDataObject, input: CreditNoteInput): CreditNoteResult {
 	const orderId = invoice.OrderID;
 	if (invoice.OrderType !== 'Invoice') {
-		return problem('Invoice', orderId, `is a ${String(invoice.OrderType ?? 'order of unknown type')}, not an invoice`, 'Pick the invoice the credit note is for.');
+		return problem(
+			'Invoice',
+			orderId,
+			`is a ${String(invoice.OrderType ?? 'order of unknown type')}, not an invoice`,
+			'Pick the invoice the credit note is for.',
+		);
 	}
 	const number = typeof invoice.OrderNumber === 'string' ? invoice.OrderNumber.trim() : '';
 	if (!number) return problem('Invoice', orderId, 'has no invoice number to refer to', 'Give the invoice a number in the web app first.');
@@ -92,13 +97,23 @@ export function buildCreditNote(invoice: IDataObject, input: CreditNoteInput): C
 			const where = `Picked Lines › Line ${i + 1}`;
 			const source = invoiceLines[pick.line - 1];
 			if (!source) {
-				return problem(`${where} › Line Number`, pick.line, `is not a line of invoice ${number} (it has ${invoiceLines.length})`, 'Line 1 is the first line of the invoice.');
+				return problem(
+					`${where} › Line Number`,
+					pick.line,
+					`is not a line of invoice ${number} (it has ${invoiceLines.length})`,
+					'Line 1 is the first line of the invoice.',
+				);
 			}
 			const invoiced = toNumber(source.Quantity) ?? 0;
 			const quantity = pick.quantity === undefined ? Math.abs(invoiced) : Math.abs(pick.quantity);
 			if (quantity > left[pick.line - 1] + 1e-9) {
 				const what = left[pick.line - 1] < Math.abs(invoiced) ? `${left[pick.line - 1]} left after the lines above` : `${Math.abs(invoiced)} invoiced`;
-				return problem(`${where} › Quantity`, pick.quantity ?? quantity, `is more than line ${pick.line} of invoice ${number} holds (${what})`, 'Credit at most the quantity invoiced.');
+				return problem(
+					`${where} › Quantity`,
+					pick.quantity ?? quantity,
+					`is more than line ${pick.line} of invoice ${number} holds (${what})`,
+					'Credit at most the quantity invoiced.',
+				);
 			}
 			left[pick.line - 1] -= quantity;
 			lines.push(copyLine(source, invoiced < 0 ? -quantity : quantity));

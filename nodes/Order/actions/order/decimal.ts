@@ -79,7 +79,9 @@ export function checkDecimal(value: unknown, spec: DecimalSpec): Check<number> {
 	let text: string;
 	if (typeof value === 'number' && Number.isFinite(value)) {
 		// Exponent forms print only for values of 1e21 and more or below 1e-6: too large, or too many decimals.
-		text = String(value).replace(/^(-?)\d(?:\.\d+)?e\+?(-?)\d+$/i, (_all, sign: string, tiny: string) => (tiny ? `${sign}0.0000001` : `${sign}1${'0'.repeat(21)}`));
+		text = String(value).replace(/^(-?)\d(?:\.\d+)?e\+?(-?)\d+$/i, (_all, sign: string, tiny: string) =>
+			tiny ? `${sign}0.0000001` : `${sign}1${'0'.repeat(21)}`,
+		);
 	} else if (typeof value === 'string') {
 		const read = canonical(value.trim());
 		if ('problem' in read) return fail(read.problem, read.hint);
@@ -90,7 +92,8 @@ export function checkDecimal(value: unknown, spec: DecimalSpec): Check<number> {
 	const [integer, fraction = ''] = text.replace('-', '').split('.');
 	const decimals = fraction.replace(/0+$/, '').length;
 	const max = `${'9'.repeat(spec.digits)}${spec.decimals ? `.${'9'.repeat(spec.decimals)}` : ''}`;
-	if (integer.replace(/^0+/, '').length > spec.digits) return fail(`is too large (at most ${max})`, 'Check the value: it is larger than any amount or quantity of an order.');
+	if (integer.replace(/^0+/, '').length > spec.digits)
+		return fail(`is too large (at most ${max})`, 'Check the value: it is larger than any amount or quantity of an order.');
 	if (decimals > spec.decimals) {
 		return fail(`has more than ${spec.decimals} decimals`, `Round it to ${spec.decimals} decimals first, e.g. {{ $json.amount.toFixed(${spec.decimals}) }}.`);
 	}

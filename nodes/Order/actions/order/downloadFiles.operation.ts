@@ -64,7 +64,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (picked.problem) {
 			throw new NodeOperationError(this.getNode(), itemMessage(itemIndex, `order ${orderId} ${picked.problem}`), {
 				itemIndex,
-				description: 'The order\'s file list cannot be read safely; no file was requested.',
+				description: "The order's file list cannot be read safely; no file was requested.",
 			});
 		}
 		if (picked.missing.length && !settings.allowMissing) {

@@ -29,7 +29,14 @@ export function exportFlag(operation: string, isSent: boolean) {
 			const answer = await sendChange(
 				this.getNode(),
 				client,
-				{ method: 'PATCH', path: `/v1/orders/${orderId}`, body: { IsSent: isSent }, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported` },
+				{
+					method: 'PATCH',
+					path: `/v1/orders/${orderId}`,
+					body: { IsSent: isSent },
+					headers: { 'Content-Type': 'application/json' },
+					itemIndex,
+					operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported`,
+				},
 				`Order ${orderId} was not marked as ${isSent ? '' : 'not '}exported`,
 				'Check the OrderID, and that the order belongs to the party this node acts for.',
 			);

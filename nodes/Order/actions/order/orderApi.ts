@@ -13,11 +13,7 @@ import { getOrder, hasStatus } from '../../../shared/domain/order';
 import { externalIdFilter, readOrderId } from './orderBody';
 
 /** The first order whose ExternalProviderID equals the given one, or undefined. */
-export async function findOrderByExternalId(
-	client: ApiClient,
-	externalProviderId: string,
-	itemIndex: number,
-): Promise<IDataObject | undefined> {
+export async function findOrderByExternalId(client: ApiClient, externalProviderId: string, itemIndex: number): Promise<IDataObject | undefined> {
 	const body = await client.request<unknown>({
 		method: 'GET',
 		path: '/v1/orders',
@@ -77,17 +73,12 @@ export function noOrderIdError(node: INode, answer: unknown, itemIndex: number, 
 }
 
 /** Creates an order from a checked body (see checkOrder), honouring "skip if already created". */
-export async function createOrder(
-	client: ApiClient,
-	body: IDataObject,
-	options: CreateOrderOptions,
-): Promise<CreateOrderResult> {
+export async function createOrder(client: ApiClient, body: IDataObject, options: CreateOrderOptions): Promise<CreateOrderResult> {
 	const { itemIndex } = options;
 	const externalId = typeof body.ExternalProviderID === 'string' ? body.ExternalProviderID : '';
 	const existingResult = async (existing: IDataObject): Promise<CreateOrderResult> => {
 		const orderId = readOrderId(existing);
-		const order =
-			options.fetchFull && orderId !== undefined ? await getOrder(client, orderId, itemIndex, options.singleOrderPath) : existing;
+		const order = options.fetchFull && orderId !== undefined ? await getOrder(client, orderId, itemIndex, options.singleOrderPath) : existing;
 		return { order, orderId, alreadyExisted: true };
 	};
 	if (options.skipIfExists && externalId) {

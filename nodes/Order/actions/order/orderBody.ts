@@ -24,7 +24,6 @@ const LINE_NUMBERS = { Quantity: QUANTITY, UnitPriceExcl: UNIT_PRICE, VATPercent
 const MAX_TEXT_LENGTH = 255;
 const MAX_DESCRIPTION_LENGTH = 2000;
 
-
 export interface OrderLineInput {
 	Quantity?: unknown;
 	Description?: unknown;
@@ -158,12 +157,7 @@ export function checkOrder(input: unknown): OrderCheck {
 		body[field] = date;
 	}
 	if (typeof body.ExpiryDate === 'string' && body.ExpiryDate < orderDate) {
-		return problem(
-			'ExpiryDate',
-			body.ExpiryDate,
-			`is before the order date ${orderDate}`,
-			'The expiry (due) date must be on or after the order date.',
-		);
+		return problem('ExpiryDate', body.ExpiryDate, `is before the order date ${orderDate}`, 'The expiry (due) date must be on or after the order date.');
 	}
 
 	for (const field of TEXT_FIELDS) {

@@ -3,14 +3,7 @@
  * search by number, customer or amount; enter an ID, or map one) and its reader. Every operation that
  * takes an OrderID uses it, so every OrderID is checked the same way.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	ILoadOptionsFunctions,
-	INodeListSearchItems,
-	INodeListSearchResult,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
 import { checkDecimal } from './decimal';
 import { requireValid } from '../../../shared/node/input';
@@ -83,7 +76,8 @@ export function readOrderId(ctx: IExecuteFunctions, itemIndex: number, name = 'o
 function orderLabel(order: IDataObject): string {
 	const party = (order.CounterParty ?? order.Customer) as IDataObject | undefined;
 	const name = party?.DisplayName ?? party?.Name;
-	const total = typeof order.TotalIncl === 'number' ? `${order.TotalIncl.toFixed(2)}${typeof order.Currency === 'string' ? ` ${order.Currency}` : ''}` : undefined;
+	const total =
+		typeof order.TotalIncl === 'number' ? `${order.TotalIncl.toFixed(2)}${typeof order.Currency === 'string' ? ` ${order.Currency}` : ''}` : undefined;
 	return [order.OrderNumber, name, order.OrderDate, total, `#${String(order.OrderID)}`]
 		.filter((part) => typeof part === 'string' || typeof part === 'number')
 		.join(' · ');
@@ -102,11 +96,7 @@ const SEARCH_PAGES = 3;
  * as n8n asks) for orders whose number, customer, date, amount or #OrderID contain the
  * text. The service offers no "contains" filter.
  */
-export async function searchOrders(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
+export async function searchOrders(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await getApiClient.call(this);
 	const needle = (filter ?? '').trim().slice(0, 100);
 	const lower = needle.toLowerCase();
@@ -117,22 +107,43 @@ export async function searchOrders(
 			if (!order || typeof order !== 'object' || order.OrderID === undefined) continue;
 			const name = orderLabel(order);
 			// Checked here too: a server that ignores $filter would answer other orders.
-			const match = !needle || name.toLowerCase().includes(lower) || String(order.ExternalProviderID ?? '').toLowerCase() === lower || (amount?.ok && order.TotalIncl === amount.value);
+			const match =
+				!needle ||
+				name.toLowerCase().includes(lower) ||
+				String(order.ExternalProviderID ?? '').toLowerCase() === lower ||
+				(amount?.ok && order.TotalIncl === amount.value);
 			if (match && !results.some((r) => r.value === String(order.OrderID))) results.push({ name, value: String(order.OrderID) });
 		}
 	};
-	const list = async (qs: IDataObject) => readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: { ...qs, $orderby: 'LastModified desc' }, operation: 'Search orders' }));
+	const list = async (qs: IDataObject) =>
+		readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: { ...qs, $orderby: 'LastModified desc' }, operation: 'Search orders' }));
 	if (needle && !paginationToken) {
 		const texts = [...new Set([needle, needle.toUpperCase()])];
-		add((await list({ $filter: buildFilter(['OrderNumber', 'CounterParty/DisplayName', 'ExternalProviderID'].flatMap((field) => texts.map((value) => ({ field, operator: 'eq' as const, value, type: 'string' as const }))), 'or') })).items);
+		add(
+			(
+				await list({
+					$filter: buildFilter(
+						['OrderNumber', 'CounterParty/DisplayName', 'ExternalProviderID'].flatMap((field) =>
+							texts.map((value) => ({ field, operator: 'eq' as const, value, type: 'string' as const })),
+						),
+						'or',
+					),
+				})
+			).items,
+		);
 		const id = /^#?(\d{1,15})$/.exec(needle)?.[1];
 		const optional = [...(id ? [{ field: 'OrderID', value: id }] : []), ...(amount?.ok ? [{ field: 'TotalIncl', value: amount.value }] : [])];
 		if (optional.length) {
 			const conditions = optional.map((c) => ({ ...c, operator: 'eq' as const, type: 'number' as const }));
-			add(await list({ $filter: buildFilter(conditions, 'or') }).then((page) => page.items, (error: unknown) => {
-				if (String((error as { httpCode?: unknown }).httpCode) === '400') return [];
-				throw error;
-			}));
+			add(
+				await list({ $filter: buildFilter(conditions, 'or') }).then(
+					(page) => page.items,
+					(error: unknown) => {
+						if (String((error as { httpCode?: unknown }).httpCode) === '400') return [];
+						throw error;
+					},
+				),
+			);
 		}
 	}
 	let next = paginationToken;

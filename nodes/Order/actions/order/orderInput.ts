@@ -51,12 +51,7 @@ function fieldLabel(field: string, mode: InputMode): string {
 }
 
 /** A problem of the order body as the NodeOperationError the node throws, naming field (as the mode shows it) and item. */
-export function orderProblemError(
-	ctx: IExecuteFunctions,
-	problem: FieldProblem,
-	itemIndex: number,
-	mode: InputMode = 'fields',
-): NodeOperationError {
+export function orderProblemError(ctx: IExecuteFunctions, problem: FieldProblem, itemIndex: number, mode: InputMode = 'fields'): NodeOperationError {
 	return inputError(ctx, itemIndex, fieldLabel(problem.field, mode), problem.value, problem.problem, problem.hint);
 }
 
@@ -154,4 +149,3 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): C
 		idempotencyHeader: readIdempotencyHeader(ctx, itemIndex),
 	};
 }
-

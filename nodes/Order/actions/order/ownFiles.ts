@@ -73,11 +73,18 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 	const pdfNames = propertyNames(ctx.getNodeParameter('ownPdf', itemIndex, ''));
 	const attachmentNames = propertyNames(ctx.getNodeParameter('attachmentProperties', itemIndex, ''));
 	if (!pdfNames) throw fail('"Own PDF" is not the name of a binary property', 'Enter the name of a binary property of the input item, e.g. data.');
-	if (!attachmentNames) throw fail('"Attachments" is not a list of binary property names', 'Enter binary property names separated by commas, e.g. timesheet, terms.');
-	if (pdfNames.length > 1) throw fail(`"Own PDF" names ${pdfNames.length} properties (${pdfNames.join(', ')})`, 'An order has one PDF: name one binary property; send the others as Attachments.');
+	if (!attachmentNames)
+		throw fail('"Attachments" is not a list of binary property names', 'Enter binary property names separated by commas, e.g. timesheet, terms.');
+	if (pdfNames.length > 1)
+		throw fail(
+			`"Own PDF" names ${pdfNames.length} properties (${pdfNames.join(', ')})`,
+			'An order has one PDF: name one binary property; send the others as Attachments.',
+		);
 	if (!pdfNames.length && !attachmentNames.length) return undefined;
-	if (pdfNames.length && body.OrderPDF !== undefined) throw fail('"Own PDF" is set and the order JSON has an OrderPDF too', 'Keep one of them: clear Own PDF, or remove OrderPDF from the JSON.');
-	if (attachmentNames.length && body.Attachments !== undefined) throw fail('"Attachments" is set and the order JSON has Attachments too', 'Keep one of them: clear Attachments, or remove Attachments from the JSON.');
+	if (pdfNames.length && body.OrderPDF !== undefined)
+		throw fail('"Own PDF" is set and the order JSON has an OrderPDF too', 'Keep one of them: clear Own PDF, or remove OrderPDF from the JSON.');
+	if (attachmentNames.length && body.Attachments !== undefined)
+		throw fail('"Attachments" is set and the order JSON has Attachments too', 'Keep one of them: clear Attachments, or remove Attachments from the JSON.');
 	const twice = attachmentNames.find((name, i) => attachmentNames.indexOf(name) !== i);
 	if (twice) throw fail(`"Attachments" names binary property "${twice}" twice`, 'Name each file once.');
 
@@ -92,13 +99,19 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 		if (!binary) {
 			throw fail(
 				`"${field}" names binary property "${property}", which the item does not have`,
-				available.length ? `The item's binary properties: ${available.join(', ')}.` : 'The item has no binary data: read or download the file in an earlier node.',
+				available.length
+					? `The item's binary properties: ${available.join(', ')}.`
+					: 'The item has no binary data: read or download the file in an earlier node.',
 			);
 		}
 		const fileName = (binary.fileName ?? '').trim() || (pdf ? `${property}.pdf` : binary.fileExtension ? `${property}.${binary.fileExtension}` : '');
-		if (!fileName) throw fail(`${describe(field, property)} has no file name`, `Give the file a name with one of the extensions ${ATTACHMENT_EXTENSIONS.join(', ')}.`);
+		if (!fileName)
+			throw fail(`${describe(field, property)} has no file name`, `Give the file a name with one of the extensions ${ATTACHMENT_EXTENSIONS.join(', ')}.`);
 		if (fileName.length > 255 || /[\\/]/.test(fileName) || Array.from(fileName).some((c) => c.charCodeAt(0) < 0x20)) {
-			throw fail(`${describe(field, property)} has the file name "${fileName.slice(0, 60)}", which the service refuses`, 'A file name has at most 255 characters and no / \\ or control characters.');
+			throw fail(
+				`${describe(field, property)} has the file name "${fileName.slice(0, 60)}", which the service refuses`,
+				'A file name has at most 255 characters and no / \\ or control characters.',
+			);
 		}
 		if (!pdf && !ATTACHMENT_EXTENSIONS.includes(extensionOf(fileName))) {
 			throw fail(
@@ -107,9 +120,13 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 			);
 		}
 		// Its size from the metadata, else from the base64 it is held as in memory (not decoded for this).
-		const size = typeof binary.bytes === 'number' ? binary.bytes : !binary.id && typeof binary.data === 'string' ? Buffer.byteLength(binary.data, 'base64') : undefined;
+		const size =
+			typeof binary.bytes === 'number' ? binary.bytes : !binary.id && typeof binary.data === 'string' ? Buffer.byteLength(binary.data, 'base64') : undefined;
 		if (size !== undefined && size > maxBytes) {
-			throw fail(`${describe(field, property)} is ${(size / MB).toFixed(1)} MB, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`, 'Send a smaller file, or raise Options › Maximum File Size.');
+			throw fail(
+				`${describe(field, property)} is ${(size / MB).toFixed(1)} MB, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`,
+				'Send a smaller file, or raise Options › Maximum File Size.',
+			);
 		}
 		return { property, fileName, binary };
 	};
@@ -119,19 +136,29 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 	];
 
 	let total = 0;
-	const hint = 'Send fewer or smaller files, or raise Options › Maximum File Size (the service\'s own request limit is not published; base64 adds a third).';
+	const hint = "Send fewer or smaller files, or raise Options › Maximum File Size (the service's own request limit is not published; base64 adds a third).";
 	for (const file of planned) {
 		// Without a size in its metadata, a file in n8n's binary store is read only up to the limit.
 		const stored = file.binary.id && typeof file.binary.bytes !== 'number';
 		const content = stored ? await readUpTo(ctx, file.binary.id as string, maxBytes - total) : await ctx.helpers.getBinaryDataBuffer(itemIndex, file.property);
-		if (!content) throw fail(`${describe(file.field, file.property)} takes the own PDF and attachments above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB); it was not read further`, hint);
+		if (!content)
+			throw fail(
+				`${describe(file.field, file.property)} takes the own PDF and attachments above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB); it was not read further`,
+				hint,
+			);
 		if (!content.length) throw fail(`${describe(file.field, file.property)} is empty`, 'The file has no content: check the node that made it.');
 		if (file.pdf && content.subarray(0, 5).toString('latin1') !== '%PDF-') {
-			throw fail(`${describe(file.field, file.property)} is not a PDF: its content does not start with %PDF-`, 'Own PDF must be a PDF file; send other files as Attachments.');
+			throw fail(
+				`${describe(file.field, file.property)} is not a PDF: its content does not start with %PDF-`,
+				'Own PDF must be a PDF file; send other files as Attachments.',
+			);
 		}
 		total += content.length;
 		if (total > maxBytes) {
-			throw fail(`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`, hint);
+			throw fail(
+				`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`,
+				hint,
+			);
 		}
 	}
 	const strip = ({ property, fileName }: PlannedFile): PlannedFile => ({ property, fileName });

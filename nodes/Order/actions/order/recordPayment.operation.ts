@@ -123,7 +123,14 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			if (keyed && status === '409') {
 				// The key was used: this payment was recorded by an earlier run. Show where the order stands now.
 				const order = await getOrder(client, orderId, itemIndex, path);
-				return { OrderID: orderId, ...payment, ToPay: order.ToPay ?? null, Paid: order.Paid ?? null, OrderStatus: order.OrderStatus ?? null, AlreadyRecorded: true };
+				return {
+					OrderID: orderId,
+					...payment,
+					ToPay: order.ToPay ?? null,
+					Paid: order.Paid ?? null,
+					OrderStatus: order.OrderStatus ?? null,
+					AlreadyRecorded: true,
+				};
 			}
 			throw refusalError(
 				this.getNode(),

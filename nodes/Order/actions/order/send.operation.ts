@@ -21,8 +21,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '={{ $json.OrderID }}',
 		placeholder: 'e.g. 123456 or 123456, 123457',
-		description:
-			'OrderID of the order to send, or several separated by commas (an array works too). The orders of all input items are sent together.',
+		description: 'OrderID of the order to send, or several separated by commas (an array works too). The orders of all input items are sent together.',
 		displayOptions: { show: { resource: ['order'], operation: ['send'] } },
 	},
 	...sendFields('send'),
@@ -54,7 +53,12 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			return orderIds.map((orderId) => ({ itemIndex, orderId, partyId, ...choice }));
 		},
 		run: async (read) => {
-			const reports = await sendAll(this, clients, read.flatMap((entry) => entry.value), settings);
+			const reports = await sendAll(
+				this,
+				clients,
+				read.flatMap((entry) => entry.value),
+				settings,
+			);
 			let next = 0;
 			return read.map((entry) => reports.slice(next, (next += entry.value.length)));
 		},

@@ -41,14 +41,7 @@ function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string
 }
 
 /** A NodeApiError for one order of a rejected batch, from the API's entry for it. */
-export function orderSendError(
-	node: INode,
-	orderId: number,
-	entry: ApiErrorEntry,
-	batch: SendBatch,
-	status: string,
-	itemIndex: number,
-): NodeApiError {
+export function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, status: string, itemIndex: number): NodeApiError {
 	const message = `Send order ${orderId} failed with HTTP ${status}${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
 	const response: JsonObject = { message, httpCode: status };
 	if (entry.code) response.code = entry.code;

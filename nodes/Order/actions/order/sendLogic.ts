@@ -149,10 +149,7 @@ export function planBatches(targets: SendTarget[], batchSize: number): SendBatch
  * The entries of a rejected batch, by the orders each names (an entry may name several);
  * entries naming none of the batch's orders are left over.
  */
-export function attributeErrors(
-	entries: ApiErrorEntry[],
-	orderIds: number[],
-): { perOrder: Map<number, ApiErrorEntry>; unattributed: ApiErrorEntry[] } {
+export function attributeErrors(entries: ApiErrorEntry[], orderIds: number[]): { perOrder: Map<number, ApiErrorEntry>; unattributed: ApiErrorEntry[] } {
 	const perOrder = new Map<number, ApiErrorEntry>();
 	const unattributed: ApiErrorEntry[] = [];
 	for (const entry of entries) {

@@ -77,7 +77,14 @@ export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): SendC
 	// Refused, not cleaned: "Pe€ppol" or "Peppol\u0000" would otherwise be sent as Peppol.
 	if (typeof raw === 'string' && /[^\x20-\x7e]/.test(raw)) {
 		const field = isCustom ? 'Custom Transport Type' : 'Transport Type';
-		throw inputError(ctx, itemIndex, field, raw, 'contains a line break or another control or non-ASCII character', 'A transport type is a short name such as Peppol, Email or Letter.');
+		throw inputError(
+			ctx,
+			itemIndex,
+			field,
+			raw,
+			'contains a line break or another control or non-ASCII character',
+			'A transport type is a short name such as Peppol, Email or Letter.',
+		);
 	}
 	const transportType = normalizeTransportType(raw);
 	if (!transportType) {
@@ -142,12 +149,7 @@ function conflictNotSent(ctx: IExecuteFunctions, request: SendRequest, order: ID
  * Sends every request (batched), then reads each sent order once when Check Delivery or
  * Fetch Full Order is on. Returns one report per request, in the same order.
  */
-export async function sendAll(
-	ctx: IExecuteFunctions,
-	clients: ClientProvider,
-	requests: SendRequest[],
-	settings: SendSettings,
-): Promise<SendReport[]> {
+export async function sendAll(ctx: IExecuteFunctions, clients: ClientProvider, requests: SendRequest[], settings: SendSettings): Promise<SendReport[]> {
 	const node = ctx.getNode();
 	const partyKey = (partyId: string | undefined, orderId: number) => `${partyId ?? ''}\u0000${orderId}`;
 	const outcomes = new Map<string, SendOutcome>();

@@ -59,7 +59,8 @@ export const description: INodeProperties[] = [
 				name: 'sendPath',
 				type: 'string',
 				default: SEND_XML_PATH,
-				description: "The API path the document is posted to, on the credential's Base URL (the service's page \"Send UBL to Peppol\" names /v1/peppol/sendxml)",
+				description:
+					'The API path the document is posted to, on the credential\'s Base URL (the service\'s page "Send UBL to Peppol" names /v1/peppol/sendxml)',
 			},
 		],
 	},
@@ -68,7 +69,11 @@ export const description: INodeProperties[] = [
 function checkSendPath(value: unknown): Check {
 	const path = typeof value === 'string' ? value.trim() : '';
 	if (/^\/v1\/[A-Za-z0-9_/-]+$/.test(path) && !path.includes('//')) return { ok: true, value: path };
-	return { ok: false, problem: 'is not an API path such as /v1/peppol/sendxml', hint: "Enter a path under /v1 (letters, digits, '/', '-' and '_'); the host is always the credential's Base URL." };
+	return {
+		ok: false,
+		problem: 'is not an API path such as /v1/peppol/sendxml',
+		hint: "Enter a path under /v1 (letters, digits, '/', '-' and '_'); the host is always the credential's Base URL.",
+	};
 }
 
 /** What the service answered: the new InboxItemID (a number, or in an object), else the answer as given. */
@@ -87,13 +92,29 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const maxBytes = requireValid(this, itemIndex, 'Maximum Document Size (MB)', options.maxSizeMb ?? 10, (v) => checkNumber(v, { min: 1, max: 50 })) * MB;
 		const path = requireValid(this, itemIndex, 'Send Path', options.sendPath ?? SEND_XML_PATH, checkSendPath);
 		const binary = input[itemIndex]?.binary?.[property];
-		const hint = 'Read the UBL file into a binary field first (e.g. Read Files from Disk, HTTP Request, or Peppol Inbox › Get Document), and name that field here.';
+		const hint =
+			'Read the UBL file into a binary field first (e.g. Read Files from Disk, HTTP Request, or Peppol Inbox › Get Document), and name that field here.';
 		if (!binary) throw inputError(this, itemIndex, field, property, 'is not a binary field of this item', hint);
 		if (typeof binary.bytes === 'number' && binary.bytes > maxBytes) {
-			throw inputError(this, itemIndex, field, property, `holds ${(binary.bytes / MB).toFixed(1)} MB, above Maximum Document Size`, 'Raise UBL Options › Maximum Document Size if a document this large is expected.');
+			throw inputError(
+				this,
+				itemIndex,
+				field,
+				property,
+				`holds ${(binary.bytes / MB).toFixed(1)} MB, above Maximum Document Size`,
+				'Raise UBL Options › Maximum Document Size if a document this large is expected.',
+			);
 		}
 		const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-		if (bytes.length > maxBytes) throw inputError(this, itemIndex, field, property, `holds ${(bytes.length / MB).toFixed(1)} MB, above Maximum Document Size`, 'Raise UBL Options › Maximum Document Size if a document this large is expected.');
+		if (bytes.length > maxBytes)
+			throw inputError(
+				this,
+				itemIndex,
+				field,
+				property,
+				`holds ${(bytes.length / MB).toFixed(1)} MB, above Maximum Document Size`,
+				'Raise UBL Options › Maximum Document Size if a document this large is expected.',
+			);
 		const checked = checkSendableUbl(bytes, maxBytes);
 		if (!checked.ok) throw inputError(this, itemIndex, field, property, `holds a file that ${checked.problem}`, checked.hint);
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
@@ -101,7 +122,15 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		// The same document run again is not sent again: its key is the same (a changed document is another key).
 		const headers = { 'Idempotency-Key': idempotencyKey('ubl', `${checked.ubl.kind}-${checked.ubl.number ?? ''}-${fingerprint(checked.ubl.xml)}`) };
 		try {
-			const body = await client.request({ method: 'POST', path, body: { XML: checked.ubl.xml }, headers, acceptText: true, itemIndex, operation: 'Send UBL document' });
+			const body = await client.request({
+				method: 'POST',
+				path,
+				body: { XML: checked.ubl.xml },
+				headers,
+				acceptText: true,
+				itemIndex,
+				operation: 'Send UBL document',
+			});
 			return { Sent: true, ...sent, ...readAnswer(body) };
 		} catch (error) {
 			if (String((error as { httpCode?: unknown }).httpCode) === '409') return { Sent: false, AlreadySent: true, ...sent };

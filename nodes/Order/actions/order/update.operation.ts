@@ -71,7 +71,8 @@ export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 	const change: IDataObject = {};
 	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
 	if (fields.isSent !== undefined) {
-		if (typeof fields.isSent !== 'boolean') throw wrong('Is Sent', fields.isSent, 'is not true or false', 'Switch it on or off, or map a boolean (true/false, not text).');
+		if (typeof fields.isSent !== 'boolean')
+			throw wrong('Is Sent', fields.isSent, 'is not true or false', 'Switch it on or off, or map a boolean (true/false, not text).');
 		change.IsSent = fields.isSent;
 	}
 	if (fields.internalInfo !== undefined) {
@@ -94,7 +95,12 @@ export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 		if (fields.cancel) change.OrderStatus = 'Canceled';
 	}
 	if (Object.keys(change).length === 0) {
-		throw wrong('Update Fields', undefined, 'has nothing to change', 'Add at least one field (Is Sent, Internal Info, Approval Status, or Cancel switched on).');
+		throw wrong(
+			'Update Fields',
+			undefined,
+			'has nothing to change',
+			'Add at least one field (Is Sent, Internal Info, Approval Status, or Cancel switched on).',
+		);
 	}
 	return change;
 }
@@ -109,7 +115,14 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const answer = await sendChange(
 			this.getNode(),
 			client,
-			{ method: 'PATCH', path: `/v1/orders/${orderId}`, body: change, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Update order ${orderId}` },
+			{
+				method: 'PATCH',
+				path: `/v1/orders/${orderId}`,
+				body: change,
+				headers: { 'Content-Type': 'application/json' },
+				itemIndex,
+				operation: `Update order ${orderId}`,
+			},
 			`Order ${orderId} was not updated`,
 			'Nothing was changed. Amounts, lines and parties cannot change after creation: create a credit note for an order sent over Peppol, paid or with payments.',
 		);

@@ -21,7 +21,15 @@ const IF_FOUND = ['keep', 'update'] as const;
 
 export const description: INodeProperties[] = [
 	...mainPartyProperties(show),
-	{ displayName: 'Additional Fields', name: 'partyFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: { show }, options: fieldOptions(PARTY_FIELDS) },
+	{
+		displayName: 'Additional Fields',
+		name: 'partyFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: fieldOptions(PARTY_FIELDS),
+	},
 	{
 		displayName: 'Match Existing By',
 		name: 'matchBy',
@@ -58,7 +66,10 @@ interface Checked {
 /** The body and settings of one item, checked before any request. */
 function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
 	const main = Object.fromEntries(MAIN_PARTY_FIELDS.map((f) => [f.name, ctx.getNodeParameter(f.name, itemIndex, '')]));
-	const body = { ...readFields(ctx, itemIndex, ctx.getNodeParameter('partyFields', itemIndex, {}) as IDataObject, PARTY_FIELDS), ...readFields(ctx, itemIndex, main, MAIN_PARTY_FIELDS) };
+	const body = {
+		...readFields(ctx, itemIndex, ctx.getNodeParameter('partyFields', itemIndex, {}) as IDataObject, PARTY_FIELDS),
+		...readFields(ctx, itemIndex, main, MAIN_PARTY_FIELDS),
+	};
 	if (!body.Name) throw inputError(ctx, itemIndex, 'Name', '', 'is empty', 'Enter the name of the company or person.');
 	const matchBy = readChoice(ctx, itemIndex, 'matchBy', 'Match Existing By', MATCH_BY, 'vatNumber');
 	const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
@@ -86,18 +97,43 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (matchBy !== 'none') {
 			const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
 			const conditions = [key, 'PartyType'].map((field) => ({ field, operator: 'eq' as const, value: body[field], type: 'string' as const }));
-			const [found] = await findRecords(client, 'party', conditions, (p) => same(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType, itemIndex);
+			const [found] = await findRecords(
+				client,
+				'party',
+				conditions,
+				(p) => same(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
+				itemIndex,
+			);
 			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };
 			if (found) {
 				const path = `/v1/parties/${encodeURIComponent(String(found.PartyID))}`;
-				await client.request({ method: 'PATCH', path, body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Update party ${String(found.PartyID)}`, acceptText: true });
+				await client.request({
+					method: 'PATCH',
+					path,
+					body,
+					headers: { 'Content-Type': 'application/json' },
+					itemIndex,
+					operation: `Update party ${String(found.PartyID)}`,
+					acceptText: true,
+				});
 				return { ...(await getRecord(client, 'party', String(found.PartyID), itemIndex)), AlreadyExisted: true };
 			}
 		}
-		const answer = await client.request<unknown>({ method: 'POST', path: '/v1/parties', body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: 'Create party', acceptText: true });
+		const answer = await client.request<unknown>({
+			method: 'POST',
+			path: '/v1/parties',
+			body,
+			headers: { 'Content-Type': 'application/json' },
+			itemIndex,
+			operation: 'Create party',
+			acceptText: true,
+		});
 		const id = answeredId(answer, 'PartyID');
 		if (id === undefined) {
-			const hint = matchBy === 'none' ? 'Check the parties in the web app before running it again.' : `Run it again: the party is then found by its ${matchBy === 'vatNumber' ? 'VAT number' : 'e-mail address'}.`;
+			const hint =
+				matchBy === 'none'
+					? 'Check the parties in the web app before running it again.'
+					: `Run it again: the party is then found by its ${matchBy === 'vatNumber' ? 'VAT number' : 'e-mail address'}.`;
 			throw noIdError(this.getNode(), 'party', hint, itemIndex);
 		}
 		return { ...(await getRecord(client, 'party', id, itemIndex)), AlreadyExisted: false };

@@ -19,8 +19,24 @@ import { findRecords } from './records';
 const show = { resource: ['party'], operation: ['findByVat'] };
 
 export const description: INodeProperties[] = [
-	{ displayName: 'VAT Number', name: 'vatNumber', type: 'string', required: true, default: '', placeholder: 'e.g. BE0123456749', description: 'With its country prefix; spaces and dots are ignored', displayOptions: { show } },
-	{ displayName: 'Party Type', name: 'partyType', ...partyTypeOption, options: [{ name: 'Any', value: '' }, ...partyTypeOption.options], default: '', displayOptions: { show } },
+	{
+		displayName: 'VAT Number',
+		name: 'vatNumber',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. BE0123456749',
+		description: 'With its country prefix; spaces and dots are ignored',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Party Type',
+		name: 'partyType',
+		...partyTypeOption,
+		options: [{ name: 'Any', value: '' }, ...partyTypeOption.options],
+		default: '',
+		displayOptions: { show },
+	},
 ];
 
 const compact = (value: unknown) => (typeof value === 'string' ? value.replace(/[\s.-]/g, '').toUpperCase() : undefined);
@@ -37,6 +53,12 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const conditions: FilterCondition[] = [{ field: 'VATNumber', operator: 'eq', value: read.vat, type: 'string' }];
 		if (read.partyType) conditions.push({ field: 'PartyType', operator: 'eq', value: read.partyType, type: 'string' });
 		const client = await clients(itemIndex, read.partyId);
-		return await findRecords(client, 'party', conditions, (p) => compact(p.VATNumber) === read.vat && (!read.partyType || p.PartyType === read.partyType), itemIndex);
+		return await findRecords(
+			client,
+			'party',
+			conditions,
+			(p) => compact(p.VATNumber) === read.vat && (!read.partyType || p.PartyType === read.partyType),
+			itemIndex,
+		);
 	});
 }

@@ -43,13 +43,15 @@ const otherFields: INodeProperties = {
 
 /** A collection's options: one parameter per field, then Other Fields (JSON). */
 export function fieldOptions(fields: RecordField[]): INodeProperties[] {
-	const options = fields.map(({ name, displayName, kind: type = 'string', description }): INodeProperties => ({
-		displayName,
-		name,
-		type,
-		default: type === 'boolean' ? true : type === 'number' ? 0 : '',
-		description,
-	}));
+	const options = fields.map(
+		({ name, displayName, kind: type = 'string', description }): INodeProperties => ({
+			displayName,
+			name,
+			type,
+			default: type === 'boolean' ? true : type === 'number' ? 0 : '',
+			description,
+		}),
+	);
 	return [...options, otherFields].sort((a, b) => (a.displayName < b.displayName ? -1 : 1));
 }
 
@@ -97,7 +99,10 @@ export function idField(kind: RecordKind, show: Record<string, string[]>, overri
 		required: true,
 		default: '',
 		placeholder: kind === 'party' ? 'e.g. 5000001' : 'e.g. 8000001',
-		description: kind === 'party' ? 'The PartyID, e.g. {{ $json.PartyID }} of Get Many or an earlier node' : 'The ProductID, e.g. {{ $json.ProductID }} of Get Many or an earlier node',
+		description:
+			kind === 'party'
+				? 'The PartyID, e.g. {{ $json.PartyID }} of Get Many or an earlier node'
+				: 'The ProductID, e.g. {{ $json.ProductID }} of Get Many or an earlier node',
 		displayOptions: { show },
 		...overrides,
 	};
@@ -141,7 +146,13 @@ export async function findRecords(
 	itemIndex: number,
 ): Promise<IDataObject[]> {
 	const filter = buildFilter(conditions, 'and');
-	const body = await client.request<unknown>({ method: 'GET', path: RECORD_PATHS[kind], qs: { $filter: filter }, itemIndex, operation: `Find ${kind} where ${filter}` });
+	const body = await client.request<unknown>({
+		method: 'GET',
+		path: RECORD_PATHS[kind],
+		qs: { $filter: filter },
+		itemIndex,
+		operation: `Find ${kind} where ${filter}`,
+	});
 	return readListPage(body).items.filter(matches);
 }
 

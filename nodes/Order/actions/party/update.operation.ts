@@ -41,7 +41,15 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (read instanceof Error) throw read;
 		const client = await clients(itemIndex, read.partyId);
 		const path = `/v1/parties/${read.id}`;
-		await client.request({ method: 'PATCH', path, body: read.change, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Update party ${read.id}`, acceptText: true });
+		await client.request({
+			method: 'PATCH',
+			path,
+			body: read.change,
+			headers: { 'Content-Type': 'application/json' },
+			itemIndex,
+			operation: `Update party ${read.id}`,
+			acceptText: true,
+		});
 		return await getRecord(client, 'party', read.id, itemIndex);
 	});
 }

@@ -35,13 +35,36 @@ const PRODUCT_FIELDS: RecordField[] = [
 	{ name: 'minimumBilledQuantity', api: 'MinimumBilledQuantity', displayName: 'Minimum Billed Quantity', kind: 'number' },
 	{ name: 'stockQuantity', api: 'StockQuantity', displayName: 'Stock Quantity', kind: 'number' },
 	{ name: 'unit', api: 'Unit', displayName: 'Unit', description: 'e.g. piece, hour, kg' },
-	{ name: 'vat', api: 'VAT', displayName: 'VAT Percentage', kind: 'number', check: (value) => checkNumber(value, { min: 0, max: 100 }), description: 'e.g. 21' },
+	{
+		name: 'vat',
+		api: 'VAT',
+		displayName: 'VAT Percentage',
+		kind: 'number',
+		check: (value) => checkNumber(value, { min: 0, max: 100 }),
+		description: 'e.g. 21',
+	},
 ];
 
 export const description: INodeProperties[] = [
-	{ displayName: 'Reference', name: 'reference', type: 'string', required: true, default: '', description: 'Your product code or name; a product with this Reference is updated instead of created again', displayOptions: { show } },
+	{
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Your product code or name; a product with this Reference is updated instead of created again',
+		displayOptions: { show },
+	},
 	idField('product', show, { required: false, description: 'Leave empty to find the product by its Reference (or create it); set it to update that product' }),
-	{ displayName: 'Product Fields', name: 'productFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: { show }, options: fieldOptions(PRODUCT_FIELDS) },
+	{
+		displayName: 'Product Fields',
+		name: 'productFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: fieldOptions(PRODUCT_FIELDS),
+	},
 	{
 		displayName: 'Send As',
 		name: 'bodyForm',
@@ -73,13 +96,27 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		let id: string | number | undefined = read.id || undefined;
 		if (id === undefined) {
 			const reference = read.body.Reference;
-			const [found] = await findRecords(client, 'product', [{ field: 'Reference', operator: 'eq', value: reference, type: 'string' }], (p) => p.Reference === reference, itemIndex);
+			const [found] = await findRecords(
+				client,
+				'product',
+				[{ field: 'Reference', operator: 'eq', value: reference, type: 'string' }],
+				(p) => p.Reference === reference,
+				itemIndex,
+			);
 			id = found?.ProductID as number | undefined;
 		}
 		const product = id === undefined ? read.body : { ProductID: Number(id), ...read.body };
 		const body = read.form === 'items' ? { Items: [product] } : product;
 		const operation = id === undefined ? 'Create product' : `Update product ${id}`;
-		const answer = await client.request<unknown>({ method: 'POST', path: '/v1/products', body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation, acceptText: true });
+		const answer = await client.request<unknown>({
+			method: 'POST',
+			path: '/v1/products',
+			body,
+			headers: { 'Content-Type': 'application/json' },
+			itemIndex,
+			operation,
+			acceptText: true,
+		});
 		const saved = id ?? answeredId(answer, 'ProductID');
 		if (saved === undefined) throw noIdError(this.getNode(), 'product', 'Run it again: the product is then found by its Reference.', itemIndex);
 		return { ...(await getRecord(client, 'product', saved, itemIndex)), AlreadyExisted: id !== undefined };
