@@ -7,8 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { readLimit, returnAllFields } from '../../shared/fields/fields';
 import { readNumber } from '../../shared/node/input';
 import { queryFields } from '../../shared/query/filterFields';
-import type { QueryResource } from '../../shared/query/queryBuilder';
-import { describeQuery } from '../../shared/query/queryBuilder';
+import { type QueryResource, describeQuery } from '../../shared/query/queryBuilder';
 import { readQuery, readValueNotes } from '../../shared/query/queryInput';
 import type { ClientProvider } from '../../shared/node/router';
 import { runPerItem } from '../../shared/node/items';

@@ -2,13 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { asNodeError, runPerItem } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
-import type { CreateOrderResult } from './orderApi';
-import { createOrder } from './orderApi';
+import { type CreateOrderResult, createOrder } from './orderApi';
 import { orderFields } from './orderFields';
-import type { CreateSettings } from './orderInput';
-import { createHeaders, readCreateSettings, readOrderInput } from './orderInput';
-import type { OwnFiles } from './ownFiles';
-import { checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
+import { type CreateSettings, createHeaders, readCreateSettings, readOrderInput } from './orderInput';
+import { type OwnFiles, checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
 
 export const description: INodeProperties[] = [...orderFields('create'), ...ownFileFields('create')];
 

@@ -4,18 +4,15 @@
  * batched send commands. One item in, one item out. An order found already sent is not
  * sent again, so a retried run sends nothing new.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { asNodeError, runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { createOrder } from './orderApi';
 import { orderFields } from './orderFields';
 import { createHeaders, readCreateSettings, readOrderInput } from './orderInput';
-import type { OwnFiles } from './ownFiles';
-import { checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
-import type { SendReport, SendRequest } from './sendRun';
-import { readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
+import { type OwnFiles, checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
+import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
 
 export const description: INodeProperties[] = [...orderFields('createAndSend'), ...ownFileFields('createAndSend'), ...sendFields('createAndSend')];
 

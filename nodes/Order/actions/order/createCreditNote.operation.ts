@@ -18,16 +18,12 @@ import { readListPage } from '../../../shared/http/paging';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
-import type { CreditNoteInput, LinePick } from './creditNote';
-import { buildCreditNote } from './creditNote';
-import type { CreateOrderResult } from './orderApi';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { createOrder, findOrderByExternalId } from './orderApi';
-import { getOrder } from '../../../shared/domain/order';
+import { type CreditNoteInput, type LinePick, buildCreditNote } from './creditNote';
+import { type CreateOrderResult, createOrder, findOrderByExternalId } from './orderApi';
+import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { checkOrder, readOrderId as readCreatedId, toOrderDate } from './orderBody';
 import { readEveryItem } from './orderChanges';
-import type { CreateSettings } from './orderInput';
-import { createHeaders, orderProblemError, readCreateSettings } from './orderInput';
+import { type CreateSettings, createHeaders, orderProblemError, readCreateSettings } from './orderInput';
 
 const properties: INodeProperties[] = [
 	{

@@ -4,17 +4,14 @@
  * a binary property per file, or one item per file. An order without a picked file fails
  * its item, naming what is missing, unless Allow Missing Files lets it pass without.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, NodeOperationError } from 'n8n-workflow';
 
-import type { FileKind } from '../../../shared/http/files';
-import { checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/http/files';
+import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/http/files';
 import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { getOrder } from '../../../shared/domain/order';
+import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { readSingleOrderPath } from './orderInput';
 import { readBoolean } from '../../../shared/node/input';
 import { fieldMessage, itemMessage } from '../../../shared/domain/validation';

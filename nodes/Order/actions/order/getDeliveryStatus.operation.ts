@@ -5,8 +5,7 @@
  * routes without an IF node. Read from the order, or through the access-point path of a
  * registered entity.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../../shared/fields/fields';
 import { readRegistrationId } from '../../../shared/node/input';
@@ -14,8 +13,7 @@ import { asNodeError, errorItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { getOrder } from '../../../shared/domain/order';
+import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 import { readSingleOrderPath } from './orderInput';

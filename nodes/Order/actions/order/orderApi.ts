@@ -3,13 +3,11 @@
  * already created" (the single read is `getOrder` in shared/domain/order.ts, which the Order
  * Trigger uses too). Exported for Create and the send operations.
  */
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { type IDataObject, type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import type { ApiClient } from '../../../shared/http/transport';
 import { readListPage } from '../../../shared/http/paging';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { getOrder, hasStatus } from '../../../shared/domain/order';
+import { type SingleOrderPath, getOrder, hasStatus } from '../../../shared/domain/order';
 import { externalIdFilter, readOrderId } from './orderBody';
 
 /** The first order whose ExternalProviderID equals the given one, or undefined. */

@@ -8,8 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { buildFilter } from '../../../shared/query/odata';
 import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/domain/orderTypes';
 import { checkVatNumber } from '../../../shared/domain/identifiers';
-import type { FieldProblem } from '../../../shared/domain/validation';
-import { checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
+import { type FieldProblem, checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
 import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from './decimal';
 import { text } from '../../../shared/domain/values';
 

@@ -3,8 +3,7 @@
  * Status) share: reading every item first, the service's two answer shapes, and its
  * refusals put in words a user can act on.
  */
-import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { asNodeError } from '../../../shared/node/items';
 import type { ApiClient, ApiRequest } from '../../../shared/http/transport';

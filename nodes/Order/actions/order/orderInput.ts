@@ -7,12 +7,9 @@ import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-wor
 import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
 import type { FieldProblem } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
-import type { OrderFieldsInput, OrderLineInput } from './orderBody';
-import { buildOrderBody, checkOrder } from './orderBody';
-import type { IdempotencyHeader } from './sendApi';
-import { IDEMPOTENCY_HEADERS } from './sendApi';
+import { type SingleOrderPath, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
+import { type OrderFieldsInput, type OrderLineInput, buildOrderBody, checkOrder } from './orderBody';
+import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './sendApi';
 import { createIdempotencyKey } from './sendLogic';
 
 type InputMode = 'fields' | 'json';

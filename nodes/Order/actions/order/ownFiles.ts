@@ -6,8 +6,7 @@
  * the service takes, and together they stay under Options › Maximum File Size. The bytes
  * are read again only when the order is sent, so a run never holds every item's files.
  */
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { type IBinaryData, type IDataObject, type IExecuteFunctions, type INodeProperties, NodeOperationError } from 'n8n-workflow';
 
 import { readMaxFileSize } from '../../../shared/http/files';
 import { itemMessage } from '../../../shared/domain/validation';

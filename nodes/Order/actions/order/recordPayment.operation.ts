@@ -4,8 +4,7 @@
  * order still owes (ToPay) when the service says. With a Reference, a retried run does
  * not record the same payment twice: the idempotency key is built from it.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { AMOUNT, checkDecimal, DECIMAL_FORMS } from './decimal';
 import { inputError, requireValid } from '../../../shared/node/input';

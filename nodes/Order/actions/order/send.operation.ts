@@ -9,8 +9,7 @@ import { inputError } from '../../../shared/node/input';
 import { runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import type { SendRequest } from './sendRun';
-import { readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRun';
+import { type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRun';
 import { parseOrderIdList } from './sendLogic';
 
 export const description: INodeProperties[] = [

@@ -3,12 +3,10 @@
  * batch for some of its orders (strict transport, already sent, unknown or foreign order),
  * those orders get their own outcome and the rest go out in one more call.
  */
-import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
-import type { SendBatch } from './sendLogic';
-import { attributeErrors, isAlreadySent, sendIdempotencyKey } from './sendLogic';
+import { type SendBatch, attributeErrors, isAlreadySent, sendIdempotencyKey } from './sendLogic';
 
 export const SEND_PATH = '/v1/orders/commands/send';
 

@@ -3,20 +3,15 @@
  * and the run itself (batches per party/transport/strictness, then one read per order
  * to report the delivery).
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, readBoolean, requireValid } from '../../../shared/node/input';
 import type { BatchedOutput } from '../../../shared/node/items';
-import type { Check } from '../../../shared/domain/validation';
-import { checkBoolean, checkChoice, checkNumber } from '../../../shared/domain/validation';
+import { type Check, checkBoolean, checkChoice, checkNumber } from '../../../shared/domain/validation';
 import type { ClientProvider } from '../../../shared/node/router';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { getOrder, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
-import type { IdempotencyHeader, SendOutcome } from './sendApi';
-import { IDEMPOTENCY_HEADERS, sendBatch } from './sendApi';
-import type { SendTarget } from './sendLogic';
-import { deliveryState, normalizeTransportType, planBatches, sendFacts, sendIdempotencyKey, TRANSPORT_TYPES } from './sendLogic';
+import { type SingleOrderPath, getOrder, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
+import { type IdempotencyHeader, type SendOutcome, IDEMPOTENCY_HEADERS, sendBatch } from './sendApi';
+import { type SendTarget, deliveryState, normalizeTransportType, planBatches, sendFacts, sendIdempotencyKey, TRANSPORT_TYPES } from './sendLogic';
 
 const CUSTOM = 'custom';
 

@@ -4,15 +4,13 @@
  * validated by the service, no order made. Checked here first: UTF-8, well-formed, the root an
  * Invoice or CreditNote in the UBL namespace, no envelope, within the size limit (shared/domain/ubl.ts).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
 import { runPerItem } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkSendableUbl } from '../../../shared/domain/ubl';
-import type { Check } from '../../../shared/domain/validation';
-import { checkNumber, checkPropertyName } from '../../../shared/domain/validation';
+import { type Check, checkNumber, checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { fingerprint, idempotencyKey } from './sendLogic';
 

@@ -4,8 +4,7 @@
  * Approval Status, and Cancel (OrderStatus Canceled). Amounts and lines cannot change
  * after creation; a credit note corrects them.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
 import { runPerItem } from '../../../shared/node/items';

@@ -9,13 +9,11 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
 import { runPerItem } from '../../../shared/node/items';
-import type { FilterCondition } from '../../../shared/query/odata';
-import { buildFilter } from '../../../shared/query/odata';
+import { type FilterCondition, buildFilter } from '../../../shared/query/odata';
 import { readListPage } from '../../../shared/http/paging';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
-import type { Check } from '../../../shared/domain/validation';
-import { checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/domain/validation';
+import { type Check, checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 
 export type RecordKind = 'party' | 'product';

@@ -14,8 +14,7 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { readEveryItem } from '../order/orderChanges';
-import type { RecordField } from '../party/records';
-import { answeredId, fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId } from '../party/records';
+import { type RecordField, answeredId, fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId } from '../party/records';
 
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
