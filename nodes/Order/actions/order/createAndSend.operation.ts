@@ -10,7 +10,7 @@ import { asNodeError, runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { createOrder } from './orderApi';
 import { orderFields } from './orderFields';
-import { createHeaders, readCreateSettings, readOrderInput } from './orderInput';
+import { readCreateSettings, readOrderInput } from './orderInput';
 import { type OwnFiles, checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
 import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
 
@@ -43,7 +43,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			skipIfExists: entry.skipIfExists,
 			fetchFull: false,
 			singleOrderPath: settings.singleOrderPath,
-			headers: createHeaders(entry.body, entry.skipIfExists, settings.idempotencyHeader),
+			idempotencyHeader: settings.idempotencyHeader,
 		});
 		if (result.orderId === undefined) {
 			const message = 'Create order answered without an OrderID, so the order cannot be sent';

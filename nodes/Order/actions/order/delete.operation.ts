@@ -4,11 +4,10 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { readEveryItem, sendChange } from './orderChanges';
+import { runChecked, sendChange } from './orderChanges';
 
 export const description: INodeProperties[] = [
 	orderIdField({
@@ -18,18 +17,19 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => readOrderId(this, itemIndex));
-	return await runPerItem(this, async (itemIndex) => {
-		const orderId = reads[itemIndex];
-		if (orderId instanceof Error) throw orderId;
-		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
-		await sendChange(
-			this.getNode(),
-			client,
-			{ method: 'DELETE', path: `/v1/orders/${orderId}`, itemIndex, operation: `Delete order ${orderId}` },
-			`Order ${orderId} was not deleted`,
-			'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
-		);
-		return { OrderID: orderId, Deleted: true };
-	});
+	return await runChecked(
+		this,
+		(itemIndex) => readOrderId(this, itemIndex),
+		async (orderId, itemIndex) => {
+			const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+			await sendChange(
+				this.getNode(),
+				client,
+				{ method: 'DELETE', path: `/v1/orders/${orderId}`, itemIndex, operation: `Delete order ${orderId}` },
+				`Order ${orderId} was not deleted`,
+				'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
+			);
+			return { OrderID: orderId, Deleted: true };
+		},
+	);
 }

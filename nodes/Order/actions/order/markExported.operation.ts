@@ -6,11 +6,10 @@
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { answeredObject, readEveryItem, sendChange } from './orderChanges';
+import { answeredObject, runChecked, sendChange } from './orderChanges';
 
 /** The fields and the run of Mark as Exported (`isSent` true) or Mark as Not Exported (false). */
 export function exportFlag(operation: string, isSent: boolean) {
@@ -21,28 +20,29 @@ export function exportFlag(operation: string, isSent: boolean) {
 		}),
 	];
 	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-		const ids = readEveryItem(this, (itemIndex) => readOrderId(this, itemIndex));
-		return await runPerItem(this, async (itemIndex) => {
-			const orderId = ids[itemIndex];
-			if (orderId instanceof Error) throw orderId;
-			const client = await clients(itemIndex, readPartyOption(this, itemIndex));
-			const answer = await sendChange(
-				this.getNode(),
-				client,
-				{
-					method: 'PATCH',
-					path: `/v1/orders/${orderId}`,
-					body: { IsSent: isSent },
-					headers: { 'Content-Type': 'application/json' },
-					itemIndex,
-					operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported`,
-				},
-				`Order ${orderId} was not marked as ${isSent ? '' : 'not '}exported`,
-				'Check the OrderID, and that the order belongs to the party this node acts for.',
-			);
-			// An empty answer (some deployments) is a success too: the output then says what was set.
-			return { ...answeredObject(answer), OrderID: orderId, IsSent: isSent };
-		});
+		return await runChecked(
+			this,
+			(itemIndex) => readOrderId(this, itemIndex),
+			async (orderId, itemIndex) => {
+				const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+				const answer = await sendChange(
+					this.getNode(),
+					client,
+					{
+						method: 'PATCH',
+						path: `/v1/orders/${orderId}`,
+						body: { IsSent: isSent },
+						headers: { 'Content-Type': 'application/json' },
+						itemIndex,
+						operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported`,
+					},
+					`Order ${orderId} was not marked as ${isSent ? '' : 'not '}exported`,
+					'Check the OrderID, and that the order belongs to the party this node acts for.',
+				);
+				// An empty answer (some deployments) is a success too: the output then says what was set.
+				return { ...answeredObject(answer), OrderID: orderId, IsSent: isSent };
+			},
+		);
 	}
 	return { description, execute };
 }

@@ -8,43 +8,18 @@ import { inputError, readBoolean, readChoice } from '../../../shared/node/input'
 import type { FieldProblem } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { type SingleOrderPath, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
-import { type OrderFieldsInput, type OrderLineInput, buildOrderBody, checkOrder } from './orderBody';
+import { type OrderFieldsInput, type OrderLineInput, buildOrderBody, checkOrder, toOrderDate } from './orderBody';
 import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './sendApi';
-import { createIdempotencyKey } from './sendLogic';
 
 type InputMode = 'fields' | 'json';
 
-/** Labels of API fields as the Fields Below mode shows them. */
+/** An API field as Fields Below labels it: OrderLines[0].VATPercentage is "Order Lines › Line 1 › VAT Percentage". */
 function fieldLabel(field: string, mode: InputMode): string {
 	if (mode === 'json') return field;
+	const words = (name: string) => (name === 'UnitPriceExcl' ? 'Unit Price Excl. VAT' : name.replace(/([a-z])(?=[A-Z])|([A-Z])(?=[A-Z][a-z])/g, '$1$2 '));
 	const line = /^OrderLines\[(\d+)\](?:\.(\w+))?$/.exec(field);
-	if (line) {
-		const names: Record<string, string> = {
-			Quantity: 'Quantity',
-			UnitPriceExcl: 'Unit Price Excl. VAT',
-			VATPercentage: 'VAT Percentage',
-			Description: 'Description',
-		};
-		return `Order Lines › Line ${Number(line[1]) + 1}${line[2] ? ` › ${names[line[2]] ?? line[2]}` : ''}`;
-	}
-	const labels: Record<string, string> = {
-		OrderType: 'Order Type',
-		OrderDirection: 'Order Direction',
-		OrderDate: 'Order Date',
-		ExpiryDate: 'Expiry Date',
-		DeliveryDate: 'Delivery Date',
-		OrderNumber: 'Order Number',
-		ExternalProviderID: 'External Provider ID',
-		Customer: 'Customer Name',
-		'Customer.Name': 'Customer Name',
-		'Customer.VATNumber': 'Customer VAT Number',
-		'Customer.PartyType': 'Customer Party Type',
-		Currency: 'Currency',
-		Reference: 'Reference',
-		PaymentReference: 'Payment Reference',
-		OrderLines: 'Order Lines',
-	};
-	return labels[field] ?? field;
+	if (line) return `Order Lines › Line ${Number(line[1]) + 1}${line[2] ? ` › ${words(line[2])}` : ''}`;
+	return field === 'Customer' ? 'Customer Name' : field.split('.').map(words).join(' ');
 }
 
 /** A problem of the order body as the NodeOperationError the node throws, naming field (as the mode shows it) and item. */
@@ -119,13 +94,6 @@ export interface CreateSettings {
 	idempotencyHeader: IdempotencyHeader;
 }
 
-/** The create headers: an idempotency key from the ExternalProviderID when the create de-duplicates. */
-export function createHeaders(body: IDataObject, skipIfExists: boolean, header: IdempotencyHeader): Record<string, string> {
-	const externalId = typeof body.ExternalProviderID === 'string' ? body.ExternalProviderID : '';
-	if (!skipIfExists || !externalId || header === 'none') return {};
-	return { [header]: createIdempotencyKey(externalId) };
-}
-
 /** Options › Idempotency Header of one item. */
 export function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
 	return readChoice(ctx, itemIndex, 'options.idempotencyHeader', 'Idempotency Header', IDEMPOTENCY_HEADERS, 'Idempotency-Key');
@@ -145,4 +113,16 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): C
 		partyId: readPartyOption(ctx, itemIndex),
 		idempotencyHeader: readIdempotencyHeader(ctx, itemIndex),
 	};
+}
+
+/** A date parameter as YYYY-MM-DD: a real date, or `fallback()` when empty (required without one). */
+export function readDate(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string, hint: string, fallback?: () => string): string {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (raw === '' || raw === undefined || raw === null) {
+		if (fallback) return fallback();
+		throw inputError(ctx, itemIndex, label, raw, 'is empty', hint);
+	}
+	const date = toOrderDate(raw);
+	if (!date) throw inputError(ctx, itemIndex, label, raw, 'is not a real date in the form YYYY-MM-DD', hint);
+	return date;
 }

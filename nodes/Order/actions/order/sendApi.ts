@@ -3,12 +3,11 @@
  * batch for some of its orders (strict transport, already sent, unknown or foreign order),
  * those orders get their own outcome and the rest go out in one more call.
  */
-import { type INode, type JsonObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type INode, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
+import { apiError } from './orderChanges';
 import { type SendBatch, attributeErrors, isAlreadySent, sendIdempotencyKey } from './sendLogic';
-
-export const SEND_PATH = '/v1/orders/commands/send';
 
 /** Which header carries idempotency keys (production pages spell it both ways), or none. */
 export const IDEMPOTENCY_HEADERS = ['Idempotency-Key', 'Idempotent-Key', 'none'] as const;
@@ -19,10 +18,6 @@ export type SendOutcome =
 	/** Sent before: the API said AlreadySent, or the idempotency key was used (409). */
 	| { status: 'alreadySent'; reason: 'AlreadySent' | 'Conflict' | 'IsSent' }
 	| { status: 'failed'; error: NodeApiError | NodeOperationError };
-
-function httpCode(error: unknown): string {
-	return String((error as { httpCode?: string | null })?.httpCode ?? '');
-}
 
 function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string {
 	const text = `${entry.code ?? ''} ${entry.description ?? ''}`;
@@ -39,14 +34,9 @@ function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string
 }
 
 /** A NodeApiError for one order of a rejected batch, from the API's entry for it. */
-export function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, status: string, itemIndex: number): NodeApiError {
+function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, status: string): NodeApiError {
 	const message = `Send order ${orderId} failed with HTTP ${status}${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
-	const response: JsonObject = { message, httpCode: status };
-	if (entry.code) response.code = entry.code;
-	if (entry.description) response.apiDescription = entry.description;
-	const error = new NodeApiError(node, response, { message, description: hintFor(entry, batch, status), httpCode: status, itemIndex });
-	if (entry.code) error.context.apiCode = entry.code;
-	if (entry.description) error.context.apiDescription = entry.description;
+	const error = apiError(node, message, hintFor(entry, batch, status), status, batch.itemIndex, entry.code, entry.description);
 	error.context.orderId = orderId;
 	return error;
 }
@@ -70,7 +60,7 @@ export async function sendBatch(
 		try {
 			await client.request<unknown>({
 				method: 'POST',
-				path: SEND_PATH,
+				path: '/v1/orders/commands/send',
 				body: { Transporttype: batch.transportType, OrderIDs: pending },
 				headers,
 				itemIndex: batch.itemIndex,
@@ -80,7 +70,7 @@ export async function sendBatch(
 			for (const id of pending) outcomes.set(id, { status: 'sent' });
 			return outcomes;
 		} catch (error) {
-			const status = httpCode(error);
+			const status = String((error as NodeApiError)?.httpCode ?? '');
 			if (status === '409' && idempotencyHeader !== 'none') {
 				for (const id of pending) outcomes.set(id, { status: 'alreadySent', reason: 'Conflict' });
 				return outcomes;
@@ -96,7 +86,7 @@ export async function sendBatch(
 							id,
 							isAlreadySent(entry)
 								? { status: 'alreadySent', reason: 'AlreadySent' }
-								: { status: 'failed', error: orderSendError(node, id, entry, batch, status, batch.itemIndex) },
+								: { status: 'failed', error: orderSendError(node, id, entry, batch, status) },
 						);
 					}
 					// The API sends none of a rejected batch: the others go out in one more call.

@@ -7,11 +7,10 @@
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { answeredObject, readEveryItem, sendChange } from './orderChanges';
+import { answeredObject, runChecked, sendChange } from './orderChanges';
 
 const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
@@ -105,11 +104,8 @@ export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => ({ orderId: readOrderId(this, itemIndex), change: readChange(this, itemIndex) }));
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
-		const { orderId, change } = read;
+	const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), change: readChange(this, itemIndex) });
+	return await runChecked(this, read, async ({ orderId, change }, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const answer = await sendChange(
 			this.getNode(),

@@ -6,12 +6,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { readChoice, requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import type { FilterCondition } from '../../../shared/query/odata';
 import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { readEveryItem } from '../order/orderChanges';
+import { runChecked } from '../order/orderChanges';
 import { checkVatNumber } from '../../../shared/domain/validation';
 import { partyTypeOption } from './partyFields';
 import { findRecords } from './records';
@@ -42,14 +41,12 @@ export const description: INodeProperties[] = [
 const compact = (value: unknown) => (typeof value === 'string' ? value.replace(/[\s.-]/g, '').toUpperCase() : undefined);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => {
+	const readItem = (itemIndex: number) => {
 		const vat = requireValid(this, itemIndex, 'VAT Number', this.getNodeParameter('vatNumber', itemIndex, ''), checkVatNumber);
 		const partyType = readChoice(this, itemIndex, 'partyType', 'Party Type', ['', ...PARTY_TYPES], '');
 		return { vat, partyType, partyId: readPartyOption(this, itemIndex) };
-	});
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
+	};
+	return await runChecked(this, readItem, async (read, itemIndex) => {
 		const conditions: FilterCondition[] = [{ field: 'VATNumber', operator: 'eq', value: read.vat, type: 'string' }];
 		if (read.partyType) conditions.push({ field: 'PartyType', operator: 'eq', value: read.partyType, type: 'string' });
 		const client = await clients(itemIndex, read.partyId);

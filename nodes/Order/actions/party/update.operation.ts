@@ -5,10 +5,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { readEveryItem } from '../order/orderChanges';
+import { runChecked } from '../order/orderChanges';
 import { MAIN_PARTY_FIELDS, PARTY_FIELDS, partyTypeOption } from './partyFields';
 import { fieldOptions, getRecord, idField, readFields, readRecordId } from './records';
 
@@ -30,15 +29,13 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => {
+	const readItem = (itemIndex: number) => {
 		const id = readRecordId(this, itemIndex, 'party');
 		const change = readFields(this, itemIndex, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, FIELDS);
 		if (!Object.keys(change).length) throw inputError(this, itemIndex, 'Update Fields', undefined, 'has nothing to change', 'Add at least one field.');
 		return { id, change, partyId: readPartyOption(this, itemIndex) };
-	});
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
+	};
+	return await runChecked(this, readItem, async (read, itemIndex) => {
 		const client = await clients(itemIndex, read.partyId);
 		const path = `/v1/parties/${read.id}`;
 		await client.request({

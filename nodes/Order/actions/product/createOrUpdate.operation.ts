@@ -9,11 +9,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { readChoice, requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
-import { readEveryItem } from '../order/orderChanges';
+import { runChecked } from '../order/orderChanges';
 import { type RecordField, answeredId, fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId } from '../party/records';
 
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
@@ -79,7 +78,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => ({
+	const readItem = (itemIndex: number) => ({
 		id: readRecordId(this, itemIndex, 'product', true),
 		body: {
 			...readFields(this, itemIndex, this.getNodeParameter('productFields', itemIndex, {}) as IDataObject, PRODUCT_FIELDS),
@@ -87,10 +86,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		},
 		form: readChoice(this, itemIndex, 'bodyForm', 'Send As', BODY_FORMS, 'product'),
 		partyId: readPartyOption(this, itemIndex),
-	}));
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
+	});
+	return await runChecked(this, readItem, async (read, itemIndex) => {
 		const client = await clients(itemIndex, read.partyId);
 		let id: string | number | undefined = read.id || undefined;
 		if (id === undefined) {
