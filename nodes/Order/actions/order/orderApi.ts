@@ -5,8 +5,7 @@ import type { ApiClient } from '../../../shared/http/transport';
 import { readListPage } from '../../../shared/http/paging';
 import { type SingleOrderPath, getOrder, hasStatus } from '../../../shared/domain/order';
 import { externalIdFilter, readOrderId } from './orderBody';
-import type { IdempotencyHeader } from './sendApi';
-import { createIdempotencyKey } from './sendLogic';
+import { type IdempotencyHeader, createIdempotencyKey } from './sendLogic';
 
 /** The orders matching all conditions, of the first `top`: a server that ignores $filter would answer others, so `matches` has the last word. */
 export async function findOrders(

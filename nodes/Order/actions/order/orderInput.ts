@@ -9,7 +9,7 @@ import type { FieldProblem } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { type SingleOrderPath, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
 import { type OrderFieldsInput, type OrderLineInput, buildOrderBody, checkOrder, toOrderDate } from './orderBody';
-import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './sendApi';
+import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './sendLogic';
 
 type InputMode = 'fields' | 'json';
 
