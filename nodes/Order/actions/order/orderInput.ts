@@ -1,14 +1,11 @@
-/**
- * What the operations that create an order read from one item, before any request: the
- * validated create body (Fields Below or JSON) and the create settings.
- */
+/** What the operations that create an order read from one item, before any request: the checked body and the create settings. */
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
 import type { FieldProblem } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { type SingleOrderPath, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
-import { type OrderFieldsInput, type OrderLineInput, buildOrderBody, checkOrder, toOrderDate } from './orderBody';
+import { buildOrderBody, checkOrder, toOrderDate } from './orderBody';
 import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './sendLogic';
 
 type InputMode = 'fields' | 'json';
@@ -51,47 +48,31 @@ function readJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
 export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const mode = readChoice<InputMode>(ctx, itemIndex, 'inputMode', 'Input Mode', ['fields', 'json'], 'fields');
 	let body: unknown;
-	if (mode === 'json') {
-		body = readJson(ctx, itemIndex);
-	} else {
-		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const { PartyType, ExpiryDate, OrderNumber, ...extra } = additional;
+	if (mode === 'json') body = readJson(ctx, itemIndex);
+	else {
+		const param = (name: string, fallback: string) => ctx.getNodeParameter(name, itemIndex, fallback) as IDataObject[string];
+		const { PartyType, ExpiryDate, OrderNumber, ...extra } = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const lines = ctx.getNodeParameter('orderLines.lines', itemIndex, []) as IDataObject[];
-		const input: OrderFieldsInput = {
-			OrderType: ctx.getNodeParameter('orderType', itemIndex, 'Invoice'),
-			OrderDirection: ctx.getNodeParameter('orderDirection', itemIndex, 'Income'),
-			OrderDate: ctx.getNodeParameter('orderDate', itemIndex, ''),
+		body = buildOrderBody({
+			OrderType: param('orderType', 'Invoice'),
+			OrderDirection: param('orderDirection', 'Income'),
+			OrderDate: param('orderDate', ''),
 			ExpiryDate,
 			OrderNumber,
-			ExternalProviderID: ctx.getNodeParameter('externalProviderId', itemIndex, ''),
-			Customer: {
-				Name: ctx.getNodeParameter('customerName', itemIndex, ''),
-				VATNumber: ctx.getNodeParameter('customerVatNumber', itemIndex, ''),
-				PartyType,
-			},
-			OrderLines: (Array.isArray(lines) ? lines : [lines]).map(
-				(line): OrderLineInput => ({
-					Quantity: line.quantity,
-					Description: line.description,
-					VATPercentage: line.vatPercentage,
-					UnitPriceExcl: line.unitPriceExcl,
-				}),
-			),
+			ExternalProviderID: param('externalProviderId', ''),
+			Customer: { Name: param('customerName', ''), VATNumber: param('customerVatNumber', ''), PartyType },
+			OrderLines: (Array.isArray(lines) ? lines : [lines]).map((line) => ({
+				Quantity: line.quantity,
+				Description: line.description,
+				VATPercentage: line.vatPercentage,
+				UnitPriceExcl: line.unitPriceExcl,
+			})),
 			extra: Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== '' && value !== undefined && value !== null)),
-		};
-		body = buildOrderBody(input);
+		});
 	}
 	const checked = checkOrder(body);
 	if ('problem' in checked) throw orderProblemError(ctx, checked.problem, itemIndex, mode);
 	return checked.body;
-}
-
-export interface CreateSettings {
-	skipIfExists: boolean;
-	fetchFull: boolean;
-	singleOrderPath: SingleOrderPath;
-	partyId?: string;
-	idempotencyHeader: IdempotencyHeader;
 }
 
 /** Options › Idempotency Header of one item. */
@@ -105,7 +86,7 @@ export function readSingleOrderPath(ctx: IExecuteFunctions, itemIndex: number): 
 }
 
 /** Skip If Already Created, Fetch Full Order, Single Order Path and Act for Party for one item. */
-export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): CreateSettings {
+export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	return {
 		skipIfExists: readBoolean(ctx, itemIndex, 'skipIfExists', 'Skip If Already Created', true),
 		fetchFull: readBoolean(ctx, itemIndex, 'options.fetchFullOrder', 'Fetch Full Order', false),
