@@ -56,13 +56,7 @@ export const order: ResourceOperations = {
 			action: 'Get the delivery status of an order',
 			module: getDeliveryStatus,
 		},
-		{
-			name: 'Get Many',
-			value: 'getAll',
-			description: 'List orders with filters and sorting',
-			action: 'Get many orders',
-			module: getAll,
-		},
+		{ name: 'Get Many', value: 'getAll', description: 'List orders with filters and sorting', action: 'Get many orders', module: getAll },
 		{
 			name: 'Mark as Exported',
 			value: 'markExported',
@@ -84,13 +78,7 @@ export const order: ResourceOperations = {
 			action: 'Record a payment of an order',
 			module: recordPayment,
 		},
-		{
-			name: 'Send',
-			value: 'send',
-			description: 'Send existing orders over Peppol, by e-mail or by post, batched',
-			action: 'Send orders',
-			module: send,
-		},
+		{ name: 'Send', value: 'send', description: 'Send existing orders over Peppol, by e-mail or by post, batched', action: 'Send orders', module: send },
 		{
 			name: 'Send UBL Document',
 			value: 'sendUbl',

@@ -25,22 +25,12 @@ export function orderFields(operation: string): INodeProperties[] {
 			default: 'fields',
 			displayOptions: { show },
 		},
-		{
-			displayName: 'Order Type',
-			name: 'orderType',
-			type: 'options',
-			options: ORDER_TYPE_OPTIONS,
-			default: 'Invoice',
-			displayOptions: fieldsMode,
-		},
+		{ displayName: 'Order Type', name: 'orderType', type: 'options', options: ORDER_TYPE_OPTIONS, default: 'Invoice', displayOptions: fieldsMode },
 		{
 			displayName: 'Order Direction',
 			name: 'orderDirection',
 			type: 'options',
-			options: ORDER_DIRECTIONS.map((value) => ({
-				name: value === 'Income' ? 'Income (Sale)' : 'Cost (Purchase)',
-				value,
-			})),
+			options: ORDER_DIRECTIONS.map((value) => ({ name: value === 'Income' ? 'Income (Sale)' : 'Cost (Purchase)', value })),
 			default: 'Income',
 			displayOptions: fieldsMode,
 		},
@@ -87,13 +77,7 @@ export function orderFields(operation: string): INodeProperties[] {
 					displayName: 'Line',
 					name: 'lines',
 					values: [
-						{
-							displayName: 'Description',
-							name: 'description',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. Consulting, March',
-						},
+						{ displayName: 'Description', name: 'description', type: 'string', default: '', placeholder: 'e.g. Consulting, March' },
 						{
 							displayName: 'Quantity',
 							name: 'quantity',

@@ -33,12 +33,7 @@ export function orderIdField(overrides: Partial<INodeProperties> = {}): INodePro
 				name: 'id',
 				type: 'string',
 				placeholder: 'e.g. 123456',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\s*#?\\d+\\s*$', errorMessage: 'An OrderID is a whole number' },
-					},
-				],
+				validation: [{ type: 'regex', properties: { regex: '^\\s*#?\\d+\\s*$', errorMessage: 'An OrderID is a whole number' } }],
 			},
 		],
 		...overrides,

@@ -121,10 +121,7 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 		if (total > maxBytes) throw fail(`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above ${limit}`, hint);
 	}
 	const strip = ({ property, fileName }: PlannedFile): PlannedFile => ({ property, fileName });
-	return {
-		pdf: planned.filter((f) => f.pdf).map(strip)[0],
-		attachments: planned.filter((f) => !f.pdf).map(strip),
-	};
+	return { pdf: planned.filter((f) => f.pdf).map(strip)[0], attachments: planned.filter((f) => !f.pdf).map(strip) };
 }
 
 /** A stored binary's bytes, or undefined as soon as it proves longer than `limit` (the rest is never read). */

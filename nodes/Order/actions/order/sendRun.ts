@@ -38,11 +38,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			name: 'transportType',
 			type: 'options',
 			options: [
-				{
-					name: 'Peppol',
-					value: 'Peppol',
-					description: 'Over the Peppol network (the service falls back to e-mail or post unless Strict is on)',
-				},
+				{ name: 'Peppol', value: 'Peppol', description: 'Over the Peppol network (the service falls back to e-mail or post unless Strict is on)' },
 				{ name: 'E-Mail', value: 'Email', description: "By e-mail to the customer's address" },
 				{ name: 'Letter', value: 'Letter', description: 'By post' },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type the service supports, typed below' },

@@ -77,11 +77,7 @@ export const PARTY_FIELDS: RecordField[] = [
 ];
 
 /** Party Type as a picker. */
-export const partyTypeOption = {
-	type: 'options' as const,
-	options: PARTY_TYPES.map((value) => ({ name: value, value })),
-	default: 'Customer',
-};
+export const partyTypeOption = { type: 'options' as const, options: PARTY_TYPES.map((value) => ({ name: value, value })), default: 'Customer' };
 
 /** The three main fields as parameters of an operation (Name required). */
 export function mainPartyProperties(show: Record<string, string[]>): INodeProperties[] {
