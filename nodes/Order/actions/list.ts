@@ -22,10 +22,16 @@ const LIST_KEYS: Record<QueryResource, string> = { order: 'OrderID', party: 'Par
 
 const LABELS: Record<QueryResource, string> = { order: 'orders', party: 'parties', product: 'products' };
 
-/** Return All, Limit, the filter and sort builder, and Simplify for one resource's Get Many. */
-export function listDescription(resource: QueryResource): INodeProperties[] {
+/** Get Many of one resource: Return All, Limit, the filter and sort builder, and Simplify. */
+export function listOperation(resource: QueryResource) {
 	const show = { resource: [resource], operation: ['getAll'] };
-	return [...returnAllFields(show), ...queryFields(resource, { show }), simplifyField(show)];
+	const description: INodeProperties[] = [...returnAllFields(show), ...queryFields(resource, { show }), simplifyField(show)];
+	return {
+		description,
+		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+			return await executeList.call(this, clients, resource);
+		},
+	};
 }
 
 /** Options › Skip: a whole number from 0 to a billion (sent in digits, never as 1e+300); undefined when 0. */
@@ -33,7 +39,7 @@ function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined
 	return readNumber(ctx, itemIndex, 'options.skip', 'Skip', { min: 0, max: 1e9, whole: true }, 0) || undefined;
 }
 
-export async function executeList(this: IExecuteFunctions, clients: ClientProvider, resource: QueryResource): Promise<INodeExecutionData[]> {
+async function executeList(this: IExecuteFunctions, clients: ClientProvider, resource: QueryResource): Promise<INodeExecutionData[]> {
 	const hints = new Set<string>();
 	const warnings = new Set<string>();
 	const output = await runPerItem(this, async (itemIndex) => {

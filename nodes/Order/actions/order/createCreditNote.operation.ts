@@ -217,42 +217,38 @@ async function findInvoice(ctx: IExecuteFunctions, client: ApiClient, invoiceNum
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runChecked(
-		this,
-		(itemIndex) => readItem(this, itemIndex),
-		async (read, itemIndex) => {
-			const { settings } = read;
-			const client = await clients(itemIndex, settings.partyId);
-			const invoice =
-				'orderId' in read.invoice
-					? await getOrder(client, read.invoice.orderId, itemIndex, settings.singleOrderPath)
-					: await findInvoice(this, client, read.invoice.invoiceNumber, itemIndex, settings.singleOrderPath);
-			const key = read.input.externalProviderId ?? `credit-${String(invoice.OrderID)}`;
-			const built = buildCreditNote(invoice, { ...read.input, externalProviderId: key });
-			if ('problem' in built) throw orderProblemError(this, built.problem, itemIndex, 'json');
-			const checked = checkOrder(built.body);
-			if ('problem' in checked) throw orderProblemError(this, checked.problem, itemIndex, 'json');
-			const found = await findOrderByExternalId(client, key, itemIndex);
-			const refuse = (what: string) =>
-				new NodeOperationError(this.getNode(), itemMessage(itemIndex, `invoice ${built.aboutInvoiceNumber} ${what}; nothing was created`), {
-					itemIndex,
-					description:
-						'To credit it again on purpose, set If Already Credited to Create Another Credit Note and give the new credit note its own External Provider ID.',
-				});
-			if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
-			if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited')
-				throw refuse('is already credited (OrderStatus Credited) by a credit note this node did not make');
-			const result = await createOrder(client, checked.body, { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null });
-			// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
-			return {
-				...(settings.fetchFull ? result.order : {}),
-				OrderID: result.orderId ?? result.order.OrderID ?? null,
-				ExternalProviderID: key,
-				AboutInvoiceNumber: built.aboutInvoiceNumber,
-				InvoiceOrderID: invoice.OrderID ?? null,
-				Outcome: result.alreadyExisted ? 'found' : 'created',
-				AlreadyExisted: result.alreadyExisted,
-			};
-		},
-	);
+	return await runChecked(this, readItem.bind(null, this), async (read, itemIndex) => {
+		const { settings } = read;
+		const client = await clients(itemIndex, settings.partyId);
+		const invoice =
+			'orderId' in read.invoice
+				? await getOrder(client, read.invoice.orderId, itemIndex, settings.singleOrderPath)
+				: await findInvoice(this, client, read.invoice.invoiceNumber, itemIndex, settings.singleOrderPath);
+		const key = read.input.externalProviderId ?? `credit-${String(invoice.OrderID)}`;
+		const built = buildCreditNote(invoice, { ...read.input, externalProviderId: key });
+		if ('problem' in built) throw orderProblemError(this, built.problem, itemIndex, 'json');
+		const checked = checkOrder(built.body);
+		if ('problem' in checked) throw orderProblemError(this, checked.problem, itemIndex, 'json');
+		const found = await findOrderByExternalId(client, key, itemIndex);
+		const refuse = (what: string) =>
+			new NodeOperationError(this.getNode(), itemMessage(itemIndex, `invoice ${built.aboutInvoiceNumber} ${what}; nothing was created`), {
+				itemIndex,
+				description:
+					'To credit it again on purpose, set If Already Credited to Create Another Credit Note and give the new credit note its own External Provider ID.',
+			});
+		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
+		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited')
+			throw refuse('is already credited (OrderStatus Credited) by a credit note this node did not make');
+		const result = await createOrder(client, checked.body, { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null });
+		// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
+		return {
+			...(settings.fetchFull ? result.order : {}),
+			OrderID: result.orderId ?? result.order.OrderID ?? null,
+			ExternalProviderID: key,
+			AboutInvoiceNumber: built.aboutInvoiceNumber,
+			InvoiceOrderID: invoice.OrderID ?? null,
+			Outcome: result.alreadyExisted ? 'found' : 'created',
+			AlreadyExisted: result.alreadyExisted,
+		};
+	});
 }

@@ -17,19 +17,15 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runChecked(
-		this,
-		(itemIndex) => readOrderId(this, itemIndex),
-		async (orderId, itemIndex) => {
-			const client = await clients(itemIndex, readPartyOption(this, itemIndex));
-			await sendChange(
-				this.getNode(),
-				client,
-				{ method: 'DELETE', path: `/v1/orders/${orderId}`, itemIndex, operation: `Delete order ${orderId}` },
-				`Order ${orderId} was not deleted`,
-				'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
-			);
-			return { OrderID: orderId, Deleted: true };
-		},
-	);
+	return await runChecked(this, readOrderId.bind(null, this), async (orderId, itemIndex) => {
+		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		await sendChange(
+			this.getNode(),
+			client,
+			{ method: 'DELETE', path: `/v1/orders/${orderId}`, itemIndex, operation: `Delete order ${orderId}` },
+			`Order ${orderId} was not deleted`,
+			'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
+		);
+		return { OrderID: orderId, Deleted: true };
+	});
 }

@@ -90,7 +90,7 @@ async function fetchOrder(clients: ClientProvider, read: Read, itemIndex: number
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const outputs: INodeExecutionData[][] = DELIVERY_OUTPUTS.map(() => []);
-	const reads = await readEveryItem(this, (itemIndex) => readItem(this, itemIndex));
+	const reads = await readEveryItem(this, readItem.bind(null, this));
 	for (let itemIndex = 0; itemIndex < reads.length; itemIndex++) {
 		const read = reads[itemIndex];
 		try {

@@ -20,29 +20,24 @@ export function exportFlag(operation: string, isSent: boolean) {
 		}),
 	];
 	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-		return await runChecked(
-			this,
-			(itemIndex) => readOrderId(this, itemIndex),
-			async (orderId, itemIndex) => {
-				const client = await clients(itemIndex, readPartyOption(this, itemIndex));
-				const answer = await sendChange(
-					this.getNode(),
-					client,
-					{
-						method: 'PATCH',
-						path: `/v1/orders/${orderId}`,
-						body: { IsSent: isSent },
-						headers: { 'Content-Type': 'application/json' },
-						itemIndex,
-						operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported`,
-					},
-					`Order ${orderId} was not marked as ${isSent ? '' : 'not '}exported`,
-					'Check the OrderID, and that the order belongs to the party this node acts for.',
-				);
-				// An empty answer (some deployments) is a success too: the output then says what was set.
-				return { ...answeredObject(answer), OrderID: orderId, IsSent: isSent };
-			},
-		);
+		return await runChecked(this, readOrderId.bind(null, this), async (orderId, itemIndex) => {
+			const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+			const answer = await sendChange(
+				this.getNode(),
+				client,
+				{
+					method: 'PATCH',
+					path: `/v1/orders/${orderId}`,
+					body: { IsSent: isSent },
+					itemIndex,
+					operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported`,
+				},
+				`Order ${orderId} was not marked as ${isSent ? '' : 'not '}exported`,
+				'Check the OrderID, and that the order belongs to the party this node acts for.',
+			);
+			// An empty answer (some deployments) is a success too: the output then says what was set.
+			return { ...answeredObject(answer), OrderID: orderId, IsSent: isSent };
+		});
 	}
 	return { description, execute };
 }

@@ -6,6 +6,7 @@ import { readListPage } from '../../../shared/http/paging';
 import { type SingleOrderPath, getOrder, hasStatus } from '../../../shared/domain/order';
 import { externalIdFilter, readOrderId } from './orderBody';
 import { type IdempotencyHeader, createIdempotencyKey } from './sendLogic';
+import { sendJson } from './orderChanges';
 
 /** The orders matching all conditions, of the first `top`: a server that ignores $filter would answer others, so `matches` has the last word. */
 export async function findOrders(
@@ -85,14 +86,11 @@ export async function createOrder(client: ApiClient, body: IDataObject, options:
 	const keyed = skipIfExists && externalId !== '';
 	const existing = options.found !== undefined ? options.found : keyed ? await findOrderByExternalId(client, externalId, itemIndex) : undefined;
 	if (existing) return await existingResult(existing);
-	const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-	if (keyed && idempotencyHeader !== 'none') headers[idempotencyHeader] = createIdempotencyKey(externalId);
-	const attempt = await client
-		.request<unknown>({ method: 'POST', path: '/v1/orders', body, headers, itemIndex, operation: 'Create order', acceptText: true })
-		.then(
-			(answer) => ({ answer }),
-			(error: unknown) => ({ error }),
-		);
+	const headers: Record<string, string> = keyed && idempotencyHeader !== 'none' ? { [idempotencyHeader]: createIdempotencyKey(externalId) } : {};
+	const attempt = await sendJson(client, { method: 'POST', path: '/v1/orders', body, headers, itemIndex, operation: 'Create order' }).then(
+		(answer) => ({ answer }),
+		(error: unknown) => ({ error }),
+	);
 	if ('error' in attempt) {
 		// 409: the idempotency key (or ExternalProviderID) was used before: the order exists.
 		const found = hasStatus(attempt.error, '409') && externalId ? await findOrderByExternalId(client, externalId, itemIndex) : undefined;

@@ -66,9 +66,15 @@ export function refusalError(node: INode, error: unknown, itemIndex: number, not
 	return apiError(node, message, hint, status, itemIndex, code, apiDescription);
 }
 
-/** Sends a change of an order (an empty or text answer is a success); a refusal is thrown in refusalError's words. */
+/** A write whose answer may be empty or text (a success either way); a body goes as JSON. */
+export async function sendJson(client: ApiClient, request: ApiRequest): Promise<unknown> {
+	const headers = request.body === undefined ? request.headers : { 'Content-Type': 'application/json', ...request.headers };
+	return await client.request<unknown>({ ...request, headers, acceptText: true });
+}
+
+/** Sends a change of an order (sendJson); a refusal is thrown in refusalError's words. */
 export async function sendChange(node: INode, client: ApiClient, request: ApiRequest & { itemIndex: number }, notDone: string, hint: string): Promise<unknown> {
-	return await client.request<unknown>({ ...request, acceptText: true }).catch((error: unknown) => {
+	return await sendJson(client, request).catch((error: unknown) => {
 		throw refusalError(node, error, request.itemIndex, notDone, hint);
 	});
 }

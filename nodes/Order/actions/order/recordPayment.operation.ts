@@ -7,7 +7,7 @@ import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { getOrder, hasStatus } from '../../../shared/domain/order';
-import { answeredObject, refusalError, runChecked } from './orderChanges';
+import { answeredObject, refusalError, runChecked, sendJson } from './orderChanges';
 import { readDate, readIdempotencyHeader, readSingleOrderPath } from './orderInput';
 import { idempotencyKey } from './sendLogic';
 
@@ -86,19 +86,12 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const reference = typeof payment.Reference === 'string' ? payment.Reference : '';
 		// Without a Reference two real payments of the same amount on the same day could not be told apart.
 		const keyed = reference !== '' && header !== 'none';
-		const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+		const headers: Record<string, string> = {};
 		if (keyed) headers[header] = idempotencyKey('payment', `${orderId}-${payment.Amount as number}-${payment.PaymentDate as string}-${reference}`);
 		let answer: unknown;
 		try {
-			answer = await client.request<unknown>({
-				method: 'POST',
-				path: `/v1/orders/${orderId}/payments`,
-				body: payment,
-				headers,
-				itemIndex,
-				operation: `Record payment of order ${orderId}`,
-				acceptText: true,
-			});
+			const operation = `Record payment of order ${orderId}`;
+			answer = await sendJson(client, { method: 'POST', path: `/v1/orders/${orderId}/payments`, body: payment, headers, itemIndex, operation });
 		} catch (error) {
 			if (!keyed || !hasStatus(error, '409')) {
 				const hint = 'The service takes payments on invoices and credit notes that are not canceled or fully paid, up to what the order still owes (ToPay).';

@@ -11,7 +11,7 @@ import { type Check, checkBoolean, checkChoice, checkNumber } from '../../../sha
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
 import { type SingleOrderPath, getOrder, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
-import { apiError } from './orderChanges';
+import { apiError, sendJson } from './orderChanges';
 import {
 	type IdempotencyHeader,
 	type SendBatch,
@@ -167,19 +167,13 @@ async function sendBatch(node: INode, client: ApiClient, batch: SendBatch, idemp
 	const outcomes = new Map<number, SendOutcome>();
 	let pending = [...batch.orderIds];
 	while (pending.length) {
-		const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+		const headers: Record<string, string> = {};
 		if (batch.strict) headers.StrictTransportType = 'true';
 		if (idempotencyHeader !== 'none') headers[idempotencyHeader] = sendIdempotencyKey(batch.transportType, batch.strict, pending);
 		try {
-			await client.request<unknown>({
-				method: 'POST',
-				path: '/v1/orders/commands/send',
-				body: { Transporttype: batch.transportType, OrderIDs: pending },
-				headers,
-				itemIndex: batch.itemIndex,
-				operation: `Send order${pending.length > 1 ? 's' : ''} ${pending.join(', ')}`,
-				acceptText: true,
-			});
+			const body = { Transporttype: batch.transportType, OrderIDs: pending };
+			const operation = `Send order${pending.length > 1 ? 's' : ''} ${pending.join(', ')}`;
+			await sendJson(client, { method: 'POST', path: '/v1/orders/commands/send', body, headers, itemIndex: batch.itemIndex, operation });
 			for (const id of pending) outcomes.set(id, { status: 'sent' });
 			return outcomes;
 		} catch (error) {

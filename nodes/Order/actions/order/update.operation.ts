@@ -114,7 +114,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				method: 'PATCH',
 				path: `/v1/orders/${orderId}`,
 				body: change,
-				headers: { 'Content-Type': 'application/json' },
 				itemIndex,
 				operation: `Update order ${orderId}`,
 			},

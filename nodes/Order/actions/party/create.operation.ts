@@ -10,9 +10,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { inputError, readChoice } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { runChecked } from '../order/orderChanges';
+import { runChecked, sendJson } from '../order/orderChanges';
 import { MAIN_PARTY_FIELDS, mainPartyProperties, PARTY_FIELDS } from './partyFields';
-import { answeredId, fieldOptions, findRecords, getRecord, noIdError, readFields } from './records';
+import { answeredId, fieldOptions, findRecords, getRecord, noIdError, readFields, updateParty } from './records';
 
 const show = { resource: ['party'], operation: ['create'] };
 const MATCH_BY = ['vatNumber', 'email', 'none'] as const;
@@ -87,55 +87,31 @@ const same = (key: string, a: unknown, b: unknown) => {
 };
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runChecked(
-		this,
-		(itemIndex) => readItem(this, itemIndex),
-		async (read, itemIndex) => {
-			const { body, matchBy, ifFound } = read;
-			const client = await clients(itemIndex, read.partyId);
-			if (matchBy !== 'none') {
-				const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
-				const conditions = [key, 'PartyType'].map((field) => ({ field, operator: 'eq' as const, value: body[field], type: 'string' as const }));
-				const [found] = await findRecords(
-					client,
-					'party',
-					conditions,
-					(p) => same(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
-					itemIndex,
-				);
-				if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };
-				if (found) {
-					const path = `/v1/parties/${encodeURIComponent(String(found.PartyID))}`;
-					await client.request({
-						method: 'PATCH',
-						path,
-						body,
-						headers: { 'Content-Type': 'application/json' },
-						itemIndex,
-						operation: `Update party ${String(found.PartyID)}`,
-						acceptText: true,
-					});
-					return { ...(await getRecord(client, 'party', String(found.PartyID), itemIndex)), AlreadyExisted: true };
-				}
-			}
-			const answer = await client.request<unknown>({
-				method: 'POST',
-				path: '/v1/parties',
-				body,
-				headers: { 'Content-Type': 'application/json' },
+	return await runChecked(this, readItem.bind(null, this), async (read, itemIndex) => {
+		const { body, matchBy, ifFound } = read;
+		const client = await clients(itemIndex, read.partyId);
+		if (matchBy !== 'none') {
+			const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
+			const conditions = [key, 'PartyType'].map((field) => ({ field, operator: 'eq' as const, value: body[field], type: 'string' as const }));
+			const [found] = await findRecords(
+				client,
+				'party',
+				conditions,
+				(p) => same(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
 				itemIndex,
-				operation: 'Create party',
-				acceptText: true,
-			});
-			const id = answeredId(answer, 'PartyID');
-			if (id === undefined) {
-				const hint =
-					matchBy === 'none'
-						? 'Check the parties in the web app before running it again.'
-						: `Run it again: the party is then found by its ${matchBy === 'vatNumber' ? 'VAT number' : 'e-mail address'}.`;
-				throw noIdError(this.getNode(), 'party', hint, itemIndex);
-			}
-			return { ...(await getRecord(client, 'party', id, itemIndex)), AlreadyExisted: false };
-		},
-	);
+			);
+			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };
+			if (found) return { ...(await updateParty(client, String(found.PartyID), body, itemIndex)), AlreadyExisted: true };
+		}
+		const answer = await sendJson(client, { method: 'POST', path: '/v1/parties', body, itemIndex, operation: 'Create party' });
+		const id = answeredId(answer, 'PartyID');
+		if (id === undefined) {
+			const hint =
+				matchBy === 'none'
+					? 'Check the parties in the web app before running it again.'
+					: `Run it again: the party is then found by its ${matchBy === 'vatNumber' ? 'VAT number' : 'e-mail address'}.`;
+			throw noIdError(this.getNode(), 'party', hint, itemIndex);
+		}
+		return { ...(await getRecord(client, 'party', id, itemIndex)), AlreadyExisted: false };
+	});
 }

@@ -15,10 +15,11 @@ import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { type Check, checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
+import { sendJson } from '../order/orderChanges';
 
 export type RecordKind = 'party' | 'product';
-export const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
-export const ID_KEYS: Record<RecordKind, string> = { party: 'PartyID', product: 'ProductID' };
+const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
+const ID_KEYS: Record<RecordKind, string> = { party: 'PartyID', product: 'ProductID' };
 
 /** One field: its parameter, the API's name for it, and its check (text of at most 255 characters unless given). */
 export interface RecordField {
@@ -89,9 +90,8 @@ export function readFields(ctx: IExecuteFunctions, itemIndex: number, values: ID
 
 /** The required ID field of an operation ("Party ID", "Product ID"). */
 export function idField(kind: RecordKind, show: Record<string, string[]>, overrides: Partial<INodeProperties> = {}): INodeProperties {
-	const label = kind === 'party' ? 'Party ID' : 'Product ID';
 	return {
-		displayName: label,
+		displayName: kind === 'party' ? 'Party ID' : 'Product ID',
 		name: kind === 'party' ? 'partyId' : 'productId',
 		type: 'string',
 		required: true,
@@ -111,6 +111,13 @@ export function readRecordId(ctx: IExecuteFunctions, itemIndex: number, kind: Re
 	const raw = ctx.getNodeParameter(kind === 'party' ? 'partyId' : 'productId', itemIndex, '') as unknown;
 	if (optional && (raw === '' || raw === undefined || raw === null)) return '';
 	return requireValid(ctx, itemIndex, kind === 'party' ? 'Party ID' : 'Product ID', raw, (v) => checkNumericId(v, ID_KEYS[kind]));
+}
+
+/** `PATCH /v1/parties/{id}` with the fields to change, then the party as the service holds it. */
+export async function updateParty(client: ApiClient, id: string, body: IDataObject, itemIndex: number): Promise<IDataObject> {
+	const path = `/v1/parties/${encodeURIComponent(id)}`;
+	await sendJson(client, { method: 'PATCH', path, body, itemIndex, operation: `Update party ${id}` });
+	return await getRecord(client, 'party', id, itemIndex);
 }
 
 /** `GET /v1/parties/{id}` or `/v1/products/{id}`. */

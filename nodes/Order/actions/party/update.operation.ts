@@ -9,7 +9,7 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runChecked } from '../order/orderChanges';
 import { MAIN_PARTY_FIELDS, PARTY_FIELDS, partyTypeOption } from './partyFields';
-import { fieldOptions, getRecord, idField, readFields, readRecordId } from './records';
+import { fieldOptions, idField, readFields, readRecordId, updateParty } from './records';
 
 const show = { resource: ['party'], operation: ['update'] };
 const FIELDS = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
@@ -36,17 +36,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		return { id, change, partyId: readPartyOption(this, itemIndex) };
 	};
 	return await runChecked(this, readItem, async (read, itemIndex) => {
-		const client = await clients(itemIndex, read.partyId);
-		const path = `/v1/parties/${read.id}`;
-		await client.request({
-			method: 'PATCH',
-			path,
-			body: read.change,
-			headers: { 'Content-Type': 'application/json' },
-			itemIndex,
-			operation: `Update party ${read.id}`,
-			acceptText: true,
-		});
-		return await getRecord(client, 'party', read.id, itemIndex);
+		return await updateParty(await clients(itemIndex, read.partyId), read.id, read.change, itemIndex);
 	});
 }

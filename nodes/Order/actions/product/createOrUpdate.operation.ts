@@ -12,7 +12,7 @@ import { readChoice, requireValid } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
-import { runChecked } from '../order/orderChanges';
+import { runChecked, sendJson } from '../order/orderChanges';
 import { type RecordField, answeredId, fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId } from '../party/records';
 
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
@@ -104,15 +104,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const product = id === undefined ? read.body : { ProductID: Number(id), ...read.body };
 		const body = read.form === 'items' ? { Items: [product] } : product;
 		const operation = id === undefined ? 'Create product' : `Update product ${id}`;
-		const answer = await client.request<unknown>({
-			method: 'POST',
-			path: '/v1/products',
-			body,
-			headers: { 'Content-Type': 'application/json' },
-			itemIndex,
-			operation,
-			acceptText: true,
-		});
+		const answer = await sendJson(client, { method: 'POST', path: '/v1/products', body, itemIndex, operation });
 		const saved = id ?? answeredId(answer, 'ProductID');
 		if (saved === undefined) throw noIdError(this.getNode(), 'product', 'Run it again: the product is then found by its Reference.', itemIndex);
 		return { ...(await getRecord(client, 'product', saved, itemIndex)), AlreadyExisted: id !== undefined };
