@@ -1,7 +1,4 @@
-/**
- * Get Many for orders, parties and products: the query builder, Return All / Limit,
- * Skip, and paging that streams each page into the output.
- */
+/** Get Many for orders, parties and products: the query builder, Return All / Limit, Skip, and paging. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields/fields';

@@ -83,8 +83,8 @@ export const optionsCollection: INodeProperties = {
 			name: 'singleOrderPath',
 			type: 'options',
 			options: [
-				{ name: 'Automatic', value: 'auto', description: 'GET /v1/order/{ID} as in the contract; on 404 GET /v1/orders/{ID}' },
-				{ name: '/v1/order/{ID}', value: 'order', description: "The contract's form only" },
+				{ name: 'Automatic', value: 'auto', description: 'GET /v1/order/{ID} as the API reference names it; on 404 GET /v1/orders/{ID}' },
+				{ name: '/v1/order/{ID}', value: 'order', description: "The API reference's form only" },
 				{ name: '/v1/orders/{ID}', value: 'orders', description: "Production documentation's form only" },
 			],
 			default: 'auto',

@@ -1,9 +1,4 @@
-/**
- * Order › Create and Send: each item creates its order (Create's fields, validation and
- * "skip if already created", with an idempotency key), then the new orders go out in
- * batched send commands. One item in, one item out. An order found already sent is not
- * sent again, so a retried run sends nothing new.
- */
+/** Order › Create and Send: Create per item, then the orders go out in batched send commands; one found already sent is not sent again. */
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { asNodeError, runBatched } from '../../../shared/node/items';

@@ -1,9 +1,4 @@
-/**
- * The credit note of an invoice (README "Create Credit Note"): an order of
- * type CreditNote that refers to the invoice by `AboutInvoiceNumber`, with the invoice's
- * parties and lines (all, or the ones picked, whole or in part), never crediting more
- * than the invoice holds. Pure: no n8n, no I/O. Exported for Create Credit Note and tests.
- */
+/** The credit note of an invoice (README "Create Credit Note"): its parties and lines, all or picked, never more than it holds. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FieldProblem } from '../../../shared/domain/validation';
@@ -65,11 +60,7 @@ export function linesTotal(lines: IDataObject[]): number {
 	return cents(total);
 }
 
-/**
- * The create body of the credit note for `invoice` (a full order as read), or the first
- * problem: not an invoice, no number to refer to, no lines, a picked line the invoice does
- * not have, more of a line than the invoice holds, or more in total than the invoice.
- */
+/** The create body of the credit note for `invoice` (a full order as read), or the first problem with it. */
 export function buildCreditNote(invoice: IDataObject, input: CreditNoteInput): CreditNoteResult {
 	const orderId = invoice.OrderID;
 	if (invoice.OrderType !== 'Invoice') {

@@ -1,7 +1,4 @@
-/**
- * Order › Delete: `DELETE /v1/orders/{ID}`. The service keeps an order that went over a
- * network (the receiver has it); its refusal is reported as such, with what to do instead.
- */
+/** Order › Delete: the service keeps an order that went over a network (the receiver has it); its refusal says what to do instead. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { orderIdField, readOrderId } from './orderId';

@@ -1,9 +1,4 @@
-/**
- * Order › Download Files: per input item, read the order, then the files picked (main
- * PDF, UBL, other attachments, network messages) as binary data: one item per order with
- * a binary property per file, or one item per file. An order without a picked file fails
- * its item, naming what is missing, unless Allow Missing Files lets it pass without.
- */
+/** Order › Download Files: the order's picked files as binary data; an order without one fails its item unless Allow Missing Files. */
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, NodeOperationError } from 'n8n-workflow';
 
 import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/http/files';

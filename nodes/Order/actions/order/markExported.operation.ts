@@ -1,8 +1,6 @@
 /**
- * Order › Mark as Exported: sets an order's export flag (`IsSent: true`, `PATCH /v1/orders/{ID}`)
- * once a received supplier invoice is booked in the accounting tool, as the service's page
- * "Status of export" recommends; the Order Trigger's New Incoming Supplier Invoice event and an
- * `IsSent eq false` filter then skip it. Mark as Not Exported (its twin) sets it back.
+ * Order › Mark as Exported / Not Exported: the export flag (`IsSent`) set once a received supplier invoice is booked,
+ * as the service's page "Status of export" recommends; the Order Trigger and an `IsSent eq false` filter then skip it.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 

@@ -62,10 +62,7 @@ function describeAnswer(answer: unknown): string {
 	return `the value ${String(answer).slice(0, 12)}`;
 }
 
-/**
- * A create that answered 2xx without a readable OrderID confirmed nothing: the order may or may not exist.
- * Failing the item (not outputting success) lets the user re-run it safely with Skip If Already Created.
- */
+/** A 2xx create without a readable OrderID confirmed nothing: the item fails, so a re-run with Skip If Already Created is safe. */
 function noOrderIdError(node: INode, answer: unknown, itemIndex: number, externalId: string): NodeApiError {
 	const message = `Create order answered with ${describeAnswer(answer)}: the API confirmed no OrderID, so the order may or may not exist`;
 	const description = externalId

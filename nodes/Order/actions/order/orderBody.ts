@@ -8,11 +8,7 @@ import { type FieldProblem, checkJsonDepth, checkLine, checkText } from '../../.
 import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from './decimal';
 import { text } from '../../../shared/domain/values';
 
-/**
- * Text fields of the order, refused (never cut) beyond MAX_TEXT_LENGTH: the API documents
- * no limit, and a longer number, ID, reference or name is a mapping mistake (a whole
- * document mapped into one field), not an invoice. All but Reference are one line.
- */
+/** Text fields, refused (never cut) past 255 characters: a longer one is a mapping mistake, not an invoice. All but Reference are one line. */
 const TEXT_FIELDS = ['OrderNumber', 'ExternalProviderID', 'Currency', 'Reference', 'PaymentReference'];
 /** Order line numbers (README "Amounts and quantities"). */
 const LINE_NUMBERS = { Quantity: QUANTITY, UnitPriceExcl: UNIT_PRICE, VATPercentage: PERCENT } as const;
@@ -79,10 +75,7 @@ function problem(field: string, value: unknown, what: string, hint: string): Ord
 	return { problem: { field, value, problem: what, hint } };
 }
 
-/**
- * Validates an order body (from fields or JSON) and returns a normalised copy: dates as
- * YYYY-MM-DD, numbers as numbers, texts trimmed. Returns the first problem otherwise.
- */
+/** Checks an order body (fields or JSON): a normalised copy (dates YYYY-MM-DD, numbers, trimmed texts), or the first problem. */
 export function checkOrder(input: unknown): OrderCheck {
 	if (!input || typeof input !== 'object' || Array.isArray(input)) {
 		return problem('Order', input, 'is not an object', 'Map an object with OrderType, OrderDirection, OrderDate, Customer and OrderLines.');

@@ -4,10 +4,7 @@ import { type IDataObject, type IExecuteFunctions, type INode, type INodeExecuti
 import { asNodeError, type ItemResult, runPerItem } from '../../../shared/node/items';
 import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
 
-/**
- * Every item read and checked before any request. A bad item stops the run here, or,
- * under continueOnFail, keeps its error for its turn (so outputs stay in input order).
- */
+/** Every item checked before any request; a bad one stops the run, or under continueOnFail fails in its turn (outputs stay in order). */
 export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex: number) => T | Promise<T>): Promise<Array<T | Error>> {
 	const reads: Array<T | Error> = [];
 	for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
@@ -52,10 +49,7 @@ export function apiError(node: INode, message: string, hint: string, status: str
 	return error;
 }
 
-/**
- * A business refusal (HTTP 400/409: the service understood and said no) in words that say what
- * was not done and why. Anything else (404, 5xx, network) is returned unchanged: the transport's words fit it.
- */
+/** A refusal (HTTP 400/409) in words saying what was not done and why; anything else is returned unchanged. */
 export function refusalError(node: INode, error: unknown, itemIndex: number, notDone: string, hint: string): unknown {
 	if (!(error instanceof NodeApiError)) return error;
 	const status = String(error.httpCode ?? '');

@@ -1,8 +1,4 @@
-/**
- * The parameters of an order as the operations that create one declare them (Create,
- * Create and Send). The operations that address one order use the Order picker
- * (nodes/Order/actions/order/orderId.ts).
- */
+/** The order's parameters as the operations that create one declare them (the ones that address an order use orderId.ts). */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DECIMAL_FORMS } from './decimal';

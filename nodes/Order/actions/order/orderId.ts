@@ -1,8 +1,4 @@
-/**
- * The one Order field: a resource locator (pick from the orders, newest change first, or
- * search by number, customer or amount; enter an ID, or map one) and its reader. Every operation that
- * takes an OrderID uses it, so every OrderID is checked the same way.
- */
+/** The one Order field (a resource locator: list with search, ID, or mapped) and its reader, so every OrderID is checked the same way. */
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
 import { checkDecimal } from './decimal';
@@ -40,10 +36,7 @@ export function orderIdField(overrides: Partial<INodeProperties> = {}): INodePro
 	};
 }
 
-/**
- * A positive whole number JavaScript holds exactly: a longer one would silently be read
- * as a neighbouring order, so it is refused rather than rounded.
- */
+/** A positive whole number held exactly: a longer one would be read as a neighbouring order, so it is refused, not rounded. */
 export function checkOrderId(value: unknown): Check {
 	const fail = (problem: string): Check => ({
 		ok: false,
@@ -82,14 +75,10 @@ function orderLabel(order: IDataObject): string {
 const SEARCH_PAGES = 3;
 
 /**
- * The Order picker (README "The Order picker"): without a search, every order, newest
- * change first (LastModified desc), a page at a time. A search asks the service for exact
- * matches first, in the whole book: OrderNumber, CounterParty/DisplayName or
- * ExternalProviderID equal to the text (the properties the service documents as
- * filterable), then OrderID or TotalIncl when the text is one (a refusal of those two is
- * skipped); then it reads the newest-first list (up to SEARCH_PAGES pages per call, more
- * as n8n asks) for orders whose number, customer, date, amount or #OrderID contain the
- * text. The service offers no "contains" filter.
+ * The Order picker (README "The Order picker"): without a search, every order, newest change first. A search
+ * first asks for exact matches in the whole book (the service offers no "contains" filter): OrderNumber,
+ * CounterParty/DisplayName or ExternalProviderID, then OrderID or TotalIncl (a refusal of those two is skipped);
+ * then it reads the newest-first list (SEARCH_PAGES pages per call) for orders whose label contains the text.
  */
 export async function searchOrders(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await getApiClient.call(this);

@@ -41,10 +41,7 @@ function readJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
 	}
 }
 
-/**
- * The validated create body for one item, from Fields Below or JSON, or a
- * NodeOperationError naming the field and the item (before any request).
- */
+/** The checked create body of one item (Fields Below or JSON), or the error naming field and item. */
 export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const mode = readChoice<InputMode>(ctx, itemIndex, 'inputMode', 'Input Mode', ['fields', 'json'], 'fields');
 	let body: unknown;

@@ -1,8 +1,4 @@
-/**
- * Order › Send: the order IDs of all input items, sent in as few send commands as the API
- * allows (one per party, transport type and strictness, up to Batch Size each); one
- * output item per order, paired with the item that named it.
- */
+/** Order › Send: the order IDs of all input items in as few send commands as the API allows; one output item per order, paired with its item. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';

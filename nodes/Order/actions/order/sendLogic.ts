@@ -119,10 +119,7 @@ export function isAlreadySent(entry: ApiErrorEntry): boolean {
 const messagesOf = (order: IDataObject): IDataObject[] => (Array.isArray(order.Messages) ? order.Messages.filter(isRecord) : []);
 const direction = (message: IDataObject) => text(message.MessageDirection).toLowerCase();
 
-/**
- * The order's last send: its latest Outgoing message (the service's `OrderMessage`, page "Get status
- * info of a sales invoice"), or, where no message names a direction, its latest one with a transport.
- */
+/** The latest Outgoing message (page "Get status info of a sales invoice"); where none names a direction, the latest with a transport. */
 export function lastSend(order: IDataObject): IDataObject | undefined {
 	const withTransport = messagesOf(order).filter((m) => normalizeTransportType(m.TransportType ?? m.Transporttype) !== undefined);
 	return withTransport.filter((m) => direction(m) === 'outgoing' || !direction(m)).pop();
@@ -139,10 +136,7 @@ export function lastResponse(order: IDataObject): { code?: string; text: string 
 	return coded ? { code: coded[1], text: coded[2] } : { text: description };
 }
 
-/**
- * How an order went out, from its last send (README "Send"): sentVia, fallback (not the transport asked
- * for), sentAt (the message's CreationDate, Belgian time as the service writes it) and sentInfo (its Description).
- */
+/** How an order went out, from its last send (README "Send"): sentAt is the message's CreationDate as the service writes it. */
 export function sendFacts(order: IDataObject, requested: string): { sentVia?: string; fallback?: boolean; sentAt?: string; sentInfo?: string } {
 	const message = lastSend(order);
 	const via = message && normalizeTransportType(message.TransportType ?? message.Transporttype);
@@ -160,12 +154,10 @@ export function sendFacts(order: IDataObject, requested: string): { sentVia?: st
 export const DELIVERY_OUTPUTS = ['Delivered', 'Pending / Not Sent', 'Error / Refused'] as const;
 
 /**
- * The delivery of an order from its `CurrentDocumentDeliveryDetails` (page "Get status info of a sales
- * invoice"): "delivered" only when the service says so (DocumentDeliveryStatus Delivered, or
- * IsDocumentDelivered without a status). A refusal comes first: the page's negative example is
- * DocumentDeliveryStatus Error with the Refused fields set, and no Refused field may ever read as
- * delivered. No status at all is Not sent for an order never sent, else Unknown; a status this node
- * does not know goes to Error / Refused (output 2), where someone looks at it.
+ * The delivery from `CurrentDocumentDeliveryDetails` (page "Get status info of a sales invoice"): "delivered"
+ * only when the service says so. A refusal comes first: the page's negative example is status Error with the
+ * Refused fields set, and no Refused field may ever read as delivered. A status this node does not know goes
+ * to Error / Refused, where someone looks at it.
  */
 export function deliveryState(order: IDataObject): { status: string; output: 0 | 1 | 2; details: IDataObject } {
 	const details = isRecord(order.CurrentDocumentDeliveryDetails) ? order.CurrentDocumentDeliveryDetails : {};

@@ -159,10 +159,7 @@ function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batc
 	return error;
 }
 
-/**
- * Sends one batch; returns the outcome of every order in it. Never throws for API
- * answers: a failure becomes a `failed` outcome of the orders it concerns.
- */
+/** Sends one batch: the outcome of each of its orders (an API failure is a `failed` outcome, never thrown). */
 async function sendBatch(node: INode, client: ApiClient, batch: SendBatch, idempotencyHeader: IdempotencyHeader): Promise<Map<number, SendOutcome>> {
 	const outcomes = new Map<number, SendOutcome>();
 	let pending = [...batch.orderIds];
@@ -208,10 +205,7 @@ async function sendBatch(node: INode, client: ApiClient, batch: SendBatch, idemp
 	return outcomes;
 }
 
-/**
- * Sends every request (batched), then reads each sent order once when Check Delivery or
- * Fetch Full Order is on. Returns one report per request, in the same order.
- */
+/** Sends every request (batched), then reads each order once for Check Delivery / Fetch Full Order: one report per request, in order. */
 export async function sendAll(ctx: IExecuteFunctions, clients: ClientProvider, requests: SendRequest[], settings: SendSettings): Promise<SendReport[]> {
 	const node = ctx.getNode();
 	const partyKey = (partyId: string | undefined, orderId: number) => `${partyId ?? ''}\u0000${orderId}`;
@@ -258,11 +252,7 @@ export async function sendAll(ctx: IExecuteFunctions, clients: ClientProvider, r
 	});
 }
 
-/**
- * The output fields of one sent (or already sent) order: how it went out (sentVia, sentAt: the
- * service's send message) and, separately, what the service says of its delivery (deliveryStatus;
- * deliveredAt only once it says Delivered).
- */
+/** The output of one sent order: how it went out (sentVia, sentAt) and, separately, what the service says of its delivery. */
 export function sendOutput(report: SendReport, settings: SendSettings): IDataObject {
 	const { request, outcome, order } = report;
 	const out: IDataObject = settings.fetchFull && order ? { ...order } : { OrderID: request.orderId };

@@ -1,8 +1,6 @@
 /**
- * Order › Send UBL Document: a ready UBL Invoice or CreditNote from a binary field, sent as it is
- * (`POST /v1/peppol/sendxml {XML}`, the service's page "Send UBL to Peppol"): over Peppol only,
- * validated by the service, no order made. Checked here first: UTF-8, well-formed, the root an
- * Invoice or CreditNote in the UBL namespace, no envelope, within the size limit (shared/domain/ubl.ts).
+ * Order › Send UBL Document (the service's page "Send UBL to Peppol"): a ready UBL Invoice or CreditNote sent as
+ * it is, over Peppol only; checked here first (shared/domain/ubl.ts), validated by the service, no order made.
  */
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type JsonObject, NodeApiError } from 'n8n-workflow';
 

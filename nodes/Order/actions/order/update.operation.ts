@@ -1,9 +1,4 @@
-/**
- * Order › Update: a partial change of an existing order (`PATCH /v1/orders/{ID}`). Only
- * the fields the user sets are sent: Is Sent (the "exported" flag), Internal Info,
- * Approval Status, and Cancel (OrderStatus Canceled). Amounts and lines cannot change
- * after creation; a credit note corrects them.
- */
+/** Order › Update (`PATCH /v1/orders/{ID}`): only the fields set are sent; amounts and lines cannot change after creation (a credit note corrects them). */
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';

@@ -1,9 +1,6 @@
 /**
- * Party › Create: a customer or supplier (`POST /v1/parties`), or the one that already exists.
- * As Create Order does with External Provider ID, it first looks the party up (by VAT number or
- * e-mail, and Party Type), so a re-run creates nothing twice; a party found is output as it is, or
- * updated with the fields given (`PATCH /v1/parties/{ID}`). One output shape: the party as the
- * service holds it, plus AlreadyExisted.
+ * Party › Create: as Create Order does with External Provider ID, the party is looked up first (VAT number or
+ * e-mail, and Party Type), so a re-run creates nothing twice; a party found is output, or updated with the fields given.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 

@@ -1,8 +1,4 @@
-/**
- * Party › Find by VAT Number: the parties with this VAT number (`GET /v1/parties` with
- * `$filter=VATNumber eq '…'`), one item each; none found, no item (n8n's Always Output Data
- * setting gives an empty one). Only exact matches count, whatever the server's filter did.
- */
+/** Party › Find by VAT Number: one item per party with this VAT number, none when none; only exact matches count, whatever the server's filter did. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { readChoice, requireValid } from '../../../shared/node/input';

@@ -1,8 +1,4 @@
-/**
- * A party's fields as the service's OpenAPI `Party` type names them (flat address fields, as its
- * page "Party" allows), with their checks: the VAT number is the one check of
- * nodes/shared/domain/identifiers.ts; e-mail, phone, IBAN, BIC, country and language the ones of validation.ts.
- */
+/** A party's fields as the service's OpenAPI `Party` type names them (flat address fields, as its page "Party" allows), with their checks. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { PARTY_TYPES } from '../../../shared/domain/orderTypes';

@@ -1,9 +1,4 @@
-/**
- * Parties and products (the service's master data), what their operations share: a field table
- * (as the service's OpenAPI `Party` and `Product` types name the fields) turned into parameters and
- * into a checked body, the ID field, the one-record read, the lookup by a field, and the ID a
- * create answers. A bad value is refused naming field and item, before any request.
- */
+/** What the party and product operations share: field tables (the service's OpenAPI `Party` and `Product`) as parameters and checked bodies, IDs, reads, lookups. */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 

@@ -1,7 +1,4 @@
-/**
- * Party › Update: a partial change (`PATCH /v1/parties/{ID}`): only the fields added are sent.
- * Outputs the party as the service then holds it (one more read).
- */
+/** Party › Update (`PATCH /v1/parties/{ID}`): only the fields added are sent; outputs the party as the service then holds it. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';

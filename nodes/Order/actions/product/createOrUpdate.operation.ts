@@ -1,10 +1,7 @@
 /**
- * Product › Create or Update: `POST /v1/products` creates a product, or updates the one its
- * ProductID names (the service's page "Products"). Without a Product ID the product with the same
- * Reference is looked up first and updated, so a re-run creates nothing twice. The body is one
- * Product (the OpenAPI form) or `{Items: [Product]}` (the Products page's form): which one the
- * service takes is not confirmed, hence the choice. Outputs the product as the service then holds
- * it, plus AlreadyExisted.
+ * Product › Create or Update (the service's page "Products"): without a Product ID, the product with the same
+ * Reference is updated, so a re-run creates nothing twice. Which body form the service takes (one Product, or
+ * `{Items: [Product]}` as the Products page shows) is not confirmed, hence the choice.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
