@@ -10,6 +10,7 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { checkSendableUbl } from '../../../shared/domain/ubl';
 import { type Check, checkNumber, checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
+import { hasStatus } from '../../../shared/domain/order';
 import { fingerprint, idempotencyKey } from './sendLogic';
 
 const show = { resource: ['order'], operation: ['sendUbl'] };
@@ -91,26 +92,13 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const hint =
 			'Read the UBL file into a binary field first (e.g. Read Files from Disk, HTTP Request, or Peppol Inbox › Get Document), and name that field here.';
 		if (!binary) throw inputError(this, itemIndex, field, property, 'is not a binary field of this item', hint);
-		if (typeof binary.bytes === 'number' && binary.bytes > maxBytes) {
-			throw inputError(
-				this,
-				itemIndex,
-				field,
-				property,
-				`holds ${(binary.bytes / MB).toFixed(1)} MB, above Maximum Document Size`,
-				'Raise UBL Options › Maximum Document Size if a document this large is expected.',
-			);
-		}
+		const tooLarge = (size: number) => {
+			const hint = 'Raise UBL Options › Maximum Document Size if a document this large is expected.';
+			if (size > maxBytes) throw inputError(this, itemIndex, field, property, `holds ${(size / MB).toFixed(1)} MB, above Maximum Document Size`, hint);
+		};
+		if (typeof binary.bytes === 'number') tooLarge(binary.bytes);
 		const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-		if (bytes.length > maxBytes)
-			throw inputError(
-				this,
-				itemIndex,
-				field,
-				property,
-				`holds ${(bytes.length / MB).toFixed(1)} MB, above Maximum Document Size`,
-				'Raise UBL Options › Maximum Document Size if a document this large is expected.',
-			);
+		tooLarge(bytes.length);
 		const checked = checkSendableUbl(bytes, maxBytes);
 		if (!checked.ok) throw inputError(this, itemIndex, field, property, `holds a file that ${checked.problem}`, checked.hint);
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
@@ -118,18 +106,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		// The same document run again is not sent again: its key is the same (a changed document is another key).
 		const headers = { 'Idempotency-Key': idempotencyKey('ubl', `${checked.ubl.kind}-${checked.ubl.number ?? ''}-${fingerprint(checked.ubl.xml)}`) };
 		try {
-			const body = await client.request({
-				method: 'POST',
-				path,
-				body: { XML: checked.ubl.xml },
-				headers,
-				acceptText: true,
-				itemIndex,
-				operation: 'Send UBL document',
-			});
-			return { Sent: true, ...sent, ...readAnswer(body) };
+			const body = { XML: checked.ubl.xml };
+			const answer = await client.request({ method: 'POST', path, body, headers, acceptText: true, itemIndex, operation: 'Send UBL document' });
+			return { Sent: true, ...sent, ...readAnswer(answer) };
 		} catch (error) {
-			if (String((error as { httpCode?: unknown }).httpCode) === '409') return { Sent: false, AlreadySent: true, ...sent };
+			if (hasStatus(error, '409')) return { Sent: false, AlreadySent: true, ...sent };
 			// A NodeApiError from the client comes back unchanged.
 			throw new NodeApiError(this.getNode(), error as JsonObject);
 		}

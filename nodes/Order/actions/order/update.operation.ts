@@ -59,7 +59,7 @@ const properties: INodeProperties[] = [
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['update'] } }, properties);
 
 /** The PATCH body from Update Fields: only what is set, each value of the type the API takes. */
-export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fields = ctx.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const change: IDataObject = {};
 	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
@@ -71,9 +71,8 @@ export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 	if (fields.internalInfo !== undefined) {
 		const info = fields.internalInfo;
 		if (info !== null && typeof info !== 'string') throw wrong('Internal Info', info, 'is not text', 'Enter text, or map a text value.');
-		if (typeof info === 'string' && info.length > MAX_INTERNAL_INFO) {
+		if (typeof info === 'string' && info.length > MAX_INTERNAL_INFO)
 			throw wrong('Internal Info', `${info.slice(0, 40)}…`, `is longer than ${MAX_INTERNAL_INFO} characters (${info.length})`, 'Shorten the note.');
-		}
 		change.InternalInfo = typeof info === 'string' && info.trim() !== '' ? info : null;
 	}
 	if (fields.approvalStatus !== undefined) {
@@ -87,14 +86,8 @@ export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 		if (typeof fields.cancel !== 'boolean') throw wrong('Cancel', fields.cancel, 'is not true or false', 'Switch it on to cancel the order.');
 		if (fields.cancel) change.OrderStatus = 'Canceled';
 	}
-	if (Object.keys(change).length === 0) {
-		throw wrong(
-			'Update Fields',
-			undefined,
-			'has nothing to change',
-			'Add at least one field (Is Sent, Internal Info, Approval Status, or Cancel switched on).',
-		);
-	}
+	const hint = 'Add at least one field (Is Sent, Internal Info, Approval Status, or Cancel switched on).';
+	if (Object.keys(change).length === 0) throw wrong('Update Fields', undefined, 'has nothing to change', hint);
 	return change;
 }
 
