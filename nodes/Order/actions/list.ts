@@ -12,7 +12,7 @@ import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../sh
 import { paginateList } from '../../shared/http/transport';
 import { readPartyOption } from './options';
 
-export const LIST_PATHS: Record<QueryResource, string> = { order: '/v1/orders', party: '/v1/parties', product: '/v1/products' };
+const LIST_PATHS: Record<QueryResource, string> = { order: '/v1/orders', party: '/v1/parties', product: '/v1/products' };
 
 /** Each list's unique field: a sort on another field ends with it (paging.ts). */
 const LIST_KEYS: Record<QueryResource, string> = { order: 'OrderID', party: 'PartyID', product: 'ProductID' };

@@ -51,7 +51,7 @@ function copyLine(line: IDataObject, quantity?: number): IDataObject {
 }
 
 /** Incl. VAT amount of lines, from quantity, unit price and VAT rate (what the service computes). */
-export function linesTotal(lines: IDataObject[]): number {
+function linesTotal(lines: IDataObject[]): number {
 	let total = 0;
 	for (const line of lines) {
 		const excl = (toNumber(line.Quantity) ?? 0) * (toNumber(line.UnitPriceExcl) ?? 0);

@@ -23,7 +23,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** The Order IDs parameter of one item, or a NodeOperationError naming it. */
-export function readOrderIds(ctx: IExecuteFunctions, itemIndex: number): number[] {
+function readOrderIds(ctx: IExecuteFunctions, itemIndex: number): number[] {
 	const raw = ctx.getNodeParameter('orderIds', itemIndex, '') as unknown;
 	const parsed = parseOrderIdList(raw);
 	if ('ids' in parsed) return parsed.ids;

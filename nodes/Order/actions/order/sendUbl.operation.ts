@@ -15,7 +15,7 @@ import { fingerprint, idempotencyKey } from './sendLogic';
 
 const show = { resource: ['order'], operation: ['sendUbl'] };
 const MB = 1024 * 1024;
-export const SEND_XML_PATH = '/v1/peppol/sendxml';
+const SEND_XML_PATH = '/v1/peppol/sendxml';
 
 export const description: INodeProperties[] = [
 	{
