@@ -6,6 +6,7 @@ import { requireValid } from '../../../shared/node/input';
 import { buildFilter } from '../../../shared/query/odata';
 import { readListPage, resolveNextLink } from '../../../shared/http/paging';
 import { getApiClient } from '../../../shared/http/transport';
+import { hasStatus } from '../../../shared/domain/order';
 import type { Check } from '../../../shared/domain/validation';
 
 export function orderIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -103,31 +104,16 @@ export async function searchOrders(this: ILoadOptionsFunctions, filter?: string,
 		readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: { ...qs, $orderby: 'LastModified desc' }, operation: 'Search orders' }));
 	if (needle && !paginationToken) {
 		const texts = [...new Set([needle, needle.toUpperCase()])];
-		add(
-			(
-				await list({
-					$filter: buildFilter(
-						['OrderNumber', 'CounterParty/DisplayName', 'ExternalProviderID'].flatMap((field) =>
-							texts.map((value) => ({ field, operator: 'eq' as const, value, type: 'string' as const })),
-						),
-						'or',
-					),
-				})
-			).items,
+		const exact = ['OrderNumber', 'CounterParty/DisplayName', 'ExternalProviderID'].flatMap((field) =>
+			texts.map((value) => ({ field, operator: 'eq' as const, value, type: 'string' as const })),
 		);
+		add((await list({ $filter: buildFilter(exact, 'or') })).items);
 		const id = /^#?(\d{1,15})$/.exec(needle)?.[1];
 		const optional = [...(id ? [{ field: 'OrderID', value: id }] : []), ...(amount?.ok ? [{ field: 'TotalIncl', value: amount.value }] : [])];
 		if (optional.length) {
 			const conditions = optional.map((c) => ({ ...c, operator: 'eq' as const, type: 'number' as const }));
-			add(
-				await list({ $filter: buildFilter(conditions, 'or') }).then(
-					(page) => page.items,
-					(error: unknown) => {
-						if (String((error as { httpCode?: unknown }).httpCode) === '400') return [];
-						throw error;
-					},
-				),
-			);
+			const refused = (error: unknown) => (hasStatus(error, '400') ? { items: [] } : Promise.reject(error));
+			add((await list({ $filter: buildFilter(conditions, 'or') }).catch(refused)).items);
 		}
 	}
 	let next = paginationToken;
