@@ -28,7 +28,8 @@ export class AccessPointOrder implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: actionSubtitle(resources),
-		description: 'Create, send and read orders (invoices, credit notes …), mark received supplier invoices exported, and keep parties (customers, suppliers) and products in sync',
+		description:
+			'Create, send and read orders (invoices, credit notes …), mark received supplier invoices exported, and keep parties (customers, suppliers) and products in sync',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#order',
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,
@@ -38,11 +39,7 @@ export class AccessPointOrder implements INodeType {
 			{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') },
 			{ name: 'accessPointOAuth2Api', required: true, displayOptions: shownFor('oAuth2') },
 		],
-		properties: [
-			authenticationProperty,
-			...describeOperations(resources),
-			optionsCollection,
-		],
+		properties: [authenticationProperty, ...describeOperations(resources), optionsCollection],
 	};
 
 	methods = { listSearch: { searchOrders, searchRegistrations } };

@@ -1,14 +1,10 @@
-/**
- * Get Many for orders, parties and products: the query builder, Return All / Limit,
- * Skip, and paging that streams each page into the output.
- */
+/** Get Many for orders, parties and products: the query builder, Return All / Limit, Skip, and paging. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields/fields';
 import { readNumber } from '../../shared/node/input';
 import { queryFields } from '../../shared/query/filterFields';
-import type { QueryResource } from '../../shared/query/queryBuilder';
-import { describeQuery } from '../../shared/query/queryBuilder';
+import { type QueryResource, describeQuery } from '../../shared/query/queryBuilder';
 import { readQuery, readValueNotes } from '../../shared/query/queryInput';
 import type { ClientProvider } from '../../shared/node/router';
 import { runPerItem } from '../../shared/node/items';
@@ -16,21 +12,23 @@ import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../sh
 import { paginateList } from '../../shared/http/transport';
 import { readPartyOption } from './options';
 
-export const LIST_PATHS: Record<QueryResource, string> = {
-	order: '/v1/orders',
-	party: '/v1/parties',
-	product: '/v1/products',
-};
+const LIST_PATHS: Record<QueryResource, string> = { order: '/v1/orders', party: '/v1/parties', product: '/v1/products' };
 
 /** Each list's unique field: a sort on another field ends with it (paging.ts). */
 const LIST_KEYS: Record<QueryResource, string> = { order: 'OrderID', party: 'PartyID', product: 'ProductID' };
 
 const LABELS: Record<QueryResource, string> = { order: 'orders', party: 'parties', product: 'products' };
 
-/** Return All, Limit, the filter and sort builder, and Simplify for one resource's Get Many. */
-export function listDescription(resource: QueryResource): INodeProperties[] {
+/** Get Many of one resource: Return All, Limit, the filter and sort builder, and Simplify. */
+export function listOperation(resource: QueryResource) {
 	const show = { resource: [resource], operation: ['getAll'] };
-	return [...returnAllFields(show), ...queryFields(resource, { show }), simplifyField(show)];
+	const description: INodeProperties[] = [...returnAllFields(show), ...queryFields(resource, { show }), simplifyField(show)];
+	return {
+		description,
+		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+			return await executeList.call(this, clients, resource);
+		},
+	};
 }
 
 /** Options › Skip: a whole number from 0 to a billion (sent in digits, never as 1e+300); undefined when 0. */
@@ -38,11 +36,7 @@ function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined
 	return readNumber(ctx, itemIndex, 'options.skip', 'Skip', { min: 0, max: 1e9, whole: true }, 0) || undefined;
 }
 
-export async function executeList(
-	this: IExecuteFunctions,
-	clients: ClientProvider,
-	resource: QueryResource,
-): Promise<INodeExecutionData[]> {
+async function executeList(this: IExecuteFunctions, clients: ClientProvider, resource: QueryResource): Promise<INodeExecutionData[]> {
 	const hints = new Set<string>();
 	const warnings = new Set<string>();
 	const output = await runPerItem(this, async (itemIndex) => {

@@ -31,8 +31,7 @@ export const optionsCollection: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 100,
-			description:
-				'Most orders per send request. Orders of all input items with the same transport type, strictness and party go out together.',
+			description: 'Most orders per send request. Orders of all input items with the same transport type, strictness and party go out together.',
 			displayOptions: sending,
 		},
 		{
@@ -84,18 +83,17 @@ export const optionsCollection: INodeProperties = {
 			name: 'singleOrderPath',
 			type: 'options',
 			options: [
-				{
-					name: 'Automatic',
-					value: 'auto',
-					description: 'GET /v1/order/{ID} as in the contract; on 404 GET /v1/orders/{ID}',
-				},
-				{ name: '/v1/order/{ID}', value: 'order', description: "The contract's form only" },
+				{ name: 'Automatic', value: 'auto', description: 'GET /v1/order/{ID} as the API reference names it; on 404 GET /v1/orders/{ID}' },
+				{ name: '/v1/order/{ID}', value: 'order', description: "The API reference's form only" },
 				{ name: '/v1/orders/{ID}', value: 'orders', description: "Production documentation's form only" },
 			],
 			default: 'auto',
 			description: 'Which path reads one order',
 			displayOptions: {
-				show: { '/resource': ['order'], '/operation': ['get', 'create', 'send', 'createAndSend', 'createCreditNote', 'getDeliveryStatus', 'recordPayment', 'downloadFiles'] },
+				show: {
+					'/resource': ['order'],
+					'/operation': ['get', 'create', 'send', 'createAndSend', 'createCreditNote', 'getDeliveryStatus', 'recordPayment', 'downloadFiles'],
+				},
 			},
 		},
 		{

@@ -35,7 +35,13 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {
 		const fileId = requireValid(this, itemIndex, 'File ID', this.getNodeParameter('fileId', itemIndex, ''), checkFileId);
-		const property = requireValid(this, itemIndex, 'Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), checkPropertyName);
+		const property = requireValid(
+			this,
+			itemIndex,
+			'Put Output File in Field',
+			this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+			checkPropertyName,
+		);
 		const maxBytes = readMaxFileSize(this, itemIndex);
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const file = await readFile(this, client, fileId, { itemIndex, maxBytes });

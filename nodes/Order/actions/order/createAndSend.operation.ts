@@ -1,21 +1,13 @@
-/**
- * Order › Create and Send: each item creates its order (Create's fields, validation and
- * "skip if already created", with an idempotency key), then the new orders go out in
- * batched send commands. One item in, one item out. An order found already sent is not
- * sent again, so a retried run sends nothing new.
- */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+/** Order › Create and Send: Create per item, then the orders go out in batched send commands; one found already sent is not sent again. */
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { asNodeError, runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { createOrder } from './orderApi';
 import { orderFields } from './orderFields';
-import { createHeaders, readCreateSettings, readOrderInput } from './orderInput';
-import type { OwnFiles } from './ownFiles';
-import { checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
-import type { SendReport, SendRequest } from './sendRun';
-import { readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
+import { readCreateSettings, readOrderInput } from './orderInput';
+import { type OwnFiles, checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
+import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
 
 export const description: INodeProperties[] = [...orderFields('createAndSend'), ...ownFileFields('createAndSend'), ...sendFields('createAndSend')];
 
@@ -40,14 +32,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	/** Creates one order; a retried run finds it (Skip If Already Created) instead of creating it twice. */
 	const create = async (entry: Prepared, itemIndex: number): Promise<Created> => {
 		const client = await clients(itemIndex, entry.request.partyId);
-		const result = await createOrder(client, await withOwnFiles(this, itemIndex, entry.body, entry.files), {
-			node: this.getNode(),
-			itemIndex,
-			skipIfExists: entry.skipIfExists,
-			fetchFull: false,
-			singleOrderPath: settings.singleOrderPath,
-			headers: createHeaders(entry.body, entry.skipIfExists, settings.idempotencyHeader),
-		});
+		const options = { node: this.getNode(), itemIndex, ...settings, skipIfExists: entry.skipIfExists, fetchFull: false };
+		const result = await createOrder(client, await withOwnFiles(this, itemIndex, entry.body, entry.files), options);
 		if (result.orderId === undefined) {
 			const message = 'Create order answered without an OrderID, so the order cannot be sent';
 			throw new NodeApiError(this.getNode(), { message } as JsonObject, {
@@ -72,35 +58,27 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			return { body, skipIfExists: createSettings.skipIfExists, request: { itemIndex, partyId: createSettings.partyId, ...choice } };
 		},
 		run: async (read) => {
-			// Own files are checked for every item before the first create (reading them needs await).
-			const failed = new Map<number, Error>();
-			for (const { itemIndex, value } of read) {
+			const attempt = async <T>(itemIndex: number, step: () => Promise<T>): Promise<T | { error: Error }> => {
 				try {
-					value.files = await checkOwnFiles(this, itemIndex, value.body);
+					return await step();
 				} catch (error) {
 					const nodeError = asNodeError(this, error, itemIndex);
 					if (!this.continueOnFail()) throw nodeError;
-					failed.set(itemIndex, nodeError);
+					return { error: nodeError };
 				}
-			}
+			};
+			// Own files are checked for every item before the first create (reading them needs await).
+			const checked: Array<Prepared | { error: Error }> = [];
+			for (const { itemIndex, value } of read)
+				checked.push(await attempt(itemIndex, async () => ({ ...value, files: await checkOwnFiles(this, itemIndex, value.body) })));
 			// Creates one by one, so a later item finds the order an earlier one created.
 			const created: Array<Created | { error: Error }> = [];
-			for (const { itemIndex, value } of read) {
-				const invalid = failed.get(itemIndex);
-				if (invalid) {
-					created.push({ error: invalid });
-					continue;
-				}
-				try {
-					created.push(await create(value, itemIndex));
-				} catch (error) {
-					const nodeError = asNodeError(this, error, itemIndex);
-					if (!this.continueOnFail()) throw nodeError;
-					created.push({ error: nodeError });
-				}
+			for (const [i, { itemIndex }] of read.entries()) {
+				const entry = checked[i];
+				created.push('error' in entry ? entry : await attempt(itemIndex, async () => await create(entry, itemIndex)));
 			}
-			const toSend = created.filter((entry): entry is Created => 'request' in entry);
-			const reports = await sendAll(this, clients, toSend.map((entry) => entry.request), settings);
+			const requests = created.filter((entry): entry is Created => 'request' in entry).map((entry) => entry.request);
+			const reports = await sendAll(this, clients, requests, settings);
 			let next = 0;
 			return created.map((entry) => ('error' in entry ? entry : { ...entry, report: reports[next++] }));
 		},

@@ -1,33 +1,24 @@
 /**
- * Order › Create Credit Note: reads the invoice (by OrderID or invoice number), builds the
- * credit note that refers to it (creditNote.ts: lines all or picked, never more than the
- * invoice) and creates it once (README "Create Credit Note"): its External Provider ID
- * (yours, or `credit-<invoice OrderID>`) is looked up first and sent as the idempotency
- * key, so a re-run outputs the credit note made before instead of crediting twice. A
- * further credit note of the same invoice is a choice, with its own External Provider ID.
+ * Order › Create Credit Note (README "Create Credit Note"): its External Provider ID (yours, or
+ * `credit-<invoice OrderID>`) is looked up first and sent as the idempotency key, so a re-run outputs
+ * the credit note made before instead of crediting twice.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkDecimal, QUANTITY } from './decimal';
 import { inputError, readChoice, readText, requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import { buildFilter } from '../../../shared/query/odata';
 import { orderIdField, readOrderId } from './orderId';
-import { readListPage } from '../../../shared/http/paging';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
-import type { CreditNoteInput, LinePick } from './creditNote';
-import { buildCreditNote } from './creditNote';
-import type { CreateOrderResult } from './orderApi';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { createOrder, findOrderByExternalId } from './orderApi';
-import { getOrder } from '../../../shared/domain/order';
-import { checkOrder, readOrderId as readCreatedId, toOrderDate } from './orderBody';
-import { readEveryItem } from './orderChanges';
-import type { CreateSettings } from './orderInput';
-import { createHeaders, orderProblemError, readCreateSettings } from './orderInput';
+import { type CreditNoteInput, type LinePick, buildCreditNote } from './creditNote';
+import { createOrder, findOrderByExternalId, findOrders } from './orderApi';
+import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
+import { checkOrder } from './orderBody';
+import { runChecked } from './orderChanges';
+import { orderProblemError, readCreateSettings, readDate } from './orderInput';
 
 const properties: INodeProperties[] = [
 	{
@@ -93,7 +84,8 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 1,5',
-						description: 'How much of the line to credit, up to 4 decimals ("." or "," for decimals); empty or 0 credits the whole line. At most the quantity invoiced.',
+						description:
+							'How much of the line to credit, up to 4 decimals ("." or "," for decimals); empty or 0 credits the whole line. At most the quantity invoiced.',
 					},
 				],
 			},
@@ -156,13 +148,6 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 type InvoiceRef = { orderId: number } | { invoiceNumber: string };
 type IfCredited = 'output' | 'fail' | 'another';
 
-interface Read {
-	invoice: InvoiceRef;
-	input: CreditNoteInput;
-	ifCredited: IfCredited;
-	settings: CreateSettings;
-}
-
 /** Today in the workflow's time zone, as YYYY-MM-DD. */
 function today(ctx: IExecuteFunctions): string {
 	const parts = new Intl.DateTimeFormat('en-US', { timeZone: ctx.getTimezone(), year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date());
@@ -172,41 +157,37 @@ function today(ctx: IExecuteFunctions): string {
 
 function readPicks(ctx: IExecuteFunctions, itemIndex: number): LinePick[] {
 	const raw = ctx.getNodeParameter('pickedLines.line', itemIndex, []) as unknown;
-	const entries = (Array.isArray(raw) ? raw : [raw]) as IDataObject[];
-	return entries.map((entry, i) => {
+	return ((Array.isArray(raw) ? raw : [raw]) as IDataObject[]).map((entry, i) => {
 		const where = `Picked Lines › Line ${i + 1}`;
 		const line = entry?.lineNumber;
 		if (typeof line !== 'number' || !Number.isInteger(line) || line < 1) {
-			throw inputError(ctx, itemIndex, `${where} › Line Number`, line, 'is not a line number (1 is the first line)', 'Enter the position of the line on the invoice: 1, 2, 3 …');
+			const hint = 'Enter the position of the line on the invoice: 1, 2, 3 …';
+			throw inputError(ctx, itemIndex, `${where} › Line Number`, line, 'is not a line number (1 is the first line)', hint);
 		}
 		const given = entry?.quantity;
-		const quantity = given === undefined || given === '' ? 0 : requireValid(ctx, itemIndex, `${where} › Quantity`, given, (v) => checkDecimal(v, { ...QUANTITY, sign: 'zeroOrMore' }));
+		const zeroOrMore = { ...QUANTITY, sign: 'zeroOrMore' } as const;
+		const quantity = given === undefined || given === '' ? 0 : requireValid(ctx, itemIndex, `${where} › Quantity`, given, (v) => checkDecimal(v, zeroOrMore));
 		return quantity === 0 ? { line } : { line, quantity };
 	});
 }
 
 /** Everything of one item, checked before any request (the invoice is read only after). */
-function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
+function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 	let invoice: InvoiceRef;
 	if (ctx.getNodeParameter('invoiceBy', itemIndex, 'orderId') === 'invoiceNumber') {
 		const invoiceNumber = readText(ctx, itemIndex, 'invoiceNumber', 'Invoice Number', 100, true);
-		if (!invoiceNumber) throw inputError(ctx, itemIndex, 'Invoice Number', undefined, 'is empty', 'Enter the number of the invoice to credit, e.g. INV-2024-0042.');
+		const hint = 'Enter the number of the invoice to credit, e.g. INV-2024-0042.';
+		if (!invoiceNumber) throw inputError(ctx, itemIndex, 'Invoice Number', undefined, 'is empty', hint);
 		invoice = { invoiceNumber };
-	} else {
-		invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
-	}
+	} else invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
 	const lines = ctx.getNodeParameter('creditLines', itemIndex, 'all') === 'pick' ? readPicks(ctx, itemIndex) : 'all';
-	const rawDate = ctx.getNodeParameter('creditNoteDate', itemIndex, '') as unknown;
-	let orderDate = today(ctx);
-	if (rawDate !== '' && rawDate !== undefined && rawDate !== null) {
-		const date = toOrderDate(rawDate);
-		if (!date) throw inputError(ctx, itemIndex, 'Credit Note Date', rawDate, 'is not a real date in the form YYYY-MM-DD', 'Enter a date such as 2024-03-31, or leave it empty for today.');
-		orderDate = date;
-	}
+	const dateHint = 'Enter a date such as 2024-03-31, or leave it empty for today.';
+	const orderDate = readDate(ctx, itemIndex, 'creditNoteDate', 'Credit Note Date', dateHint, () => today(ctx));
 	const ifCredited = readChoice<IfCredited>(ctx, itemIndex, 'ifCredited', 'If Already Credited', ['output', 'fail', 'another'], 'output');
 	const externalProviderId = readText(ctx, itemIndex, 'externalProviderId', 'External Provider ID', 255, true) || undefined;
 	if (ifCredited === 'another' && !externalProviderId) {
-		const hint = 'A further credit note of the same invoice needs its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run of it creates nothing twice.';
+		const hint =
+			'A further credit note of the same invoice needs its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run of it creates nothing twice.';
 		throw inputError(ctx, itemIndex, 'External Provider ID', undefined, 'is empty', hint);
 	}
 	const input: CreditNoteInput = {
@@ -222,27 +203,21 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 /** The one invoice with this number: listed by number, then read whole (a list holds summaries). */
 async function findInvoice(ctx: IExecuteFunctions, client: ApiClient, invoiceNumber: string, itemIndex: number, path: SingleOrderPath): Promise<IDataObject> {
 	const filter = buildFilter(
-		[
-			{ field: 'OrderNumber', operator: 'eq', value: invoiceNumber, type: 'string' },
-			{ field: 'OrderType', operator: 'eq', value: 'Invoice', type: 'string' },
-		],
+		['OrderNumber', 'OrderType'].map((field, i) => ({ field, operator: 'eq' as const, value: i ? 'Invoice' : invoiceNumber, type: 'string' as const })),
 		'and',
 	);
-	const body = await client.request<unknown>({ method: 'GET', path: '/v1/orders', qs: { $filter: filter, $top: 2 }, itemIndex, operation: `Look up invoice ${invoiceNumber}` });
-	// A server that ignores $filter would return other orders: only exact matches count.
-	const matches = readListPage(body).items.filter((order) => order.OrderType === 'Invoice' && String(order.OrderNumber ?? '').trim() === invoiceNumber);
+	const isIt = (order: IDataObject) => order.OrderType === 'Invoice' && String(order.OrderNumber ?? '').trim() === invoiceNumber;
+	const matches = await findOrders(client, filter, isIt, { itemIndex, top: 2, operation: `Look up invoice ${invoiceNumber}` });
 	if (matches.length !== 1) {
 		const problem = matches.length ? 'matches more than one invoice' : 'is not the number of an invoice of this party';
-		throw inputError(ctx, itemIndex, 'Invoice Number', invoiceNumber, problem, 'Check the number (and Options › Act for Party), or pick the invoice by its OrderID.');
+		const hint = 'Check the number (and Options › Act for Party), or pick the invoice by its OrderID.';
+		throw inputError(ctx, itemIndex, 'Invoice Number', invoiceNumber, problem, hint);
 	}
 	return await getOrder(client, String(matches[0].OrderID), itemIndex, path);
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => readItem(this, itemIndex));
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
+	return await runChecked(this, readItem.bind(null, this), async (read, itemIndex) => {
 		const { settings } = read;
 		const client = await clients(itemIndex, settings.partyId);
 		const invoice =
@@ -254,24 +229,17 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if ('problem' in built) throw orderProblemError(this, built.problem, itemIndex, 'json');
 		const checked = checkOrder(built.body);
 		if ('problem' in checked) throw orderProblemError(this, checked.problem, itemIndex, 'json');
-		const about = `invoice ${built.aboutInvoiceNumber}`;
 		const found = await findOrderByExternalId(client, key, itemIndex);
 		const refuse = (what: string) =>
-			new NodeOperationError(this.getNode(), itemMessage(itemIndex, `${about} ${what}; nothing was created`), {
+			new NodeOperationError(this.getNode(), itemMessage(itemIndex, `invoice ${built.aboutInvoiceNumber} ${what}; nothing was created`), {
 				itemIndex,
-				description: 'To credit it again on purpose, set If Already Credited to Create Another Credit Note and give the new credit note its own External Provider ID.',
+				description:
+					'To credit it again on purpose, set If Already Credited to Create Another Credit Note and give the new credit note its own External Provider ID.',
 			});
 		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
-		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited') throw refuse('is already credited (OrderStatus Credited) by a credit note this node did not make');
-		const result: CreateOrderResult = found
-			? { order: settings.fetchFull ? await getOrder(client, String(found.OrderID), itemIndex, settings.singleOrderPath) : found, orderId: readCreatedId(found), alreadyExisted: true }
-			: await createOrder(client, checked.body, {
-					node: this.getNode(),
-					itemIndex,
-					fetchFull: settings.fetchFull,
-					singleOrderPath: settings.singleOrderPath,
-					headers: createHeaders(checked.body, true, settings.idempotencyHeader),
-				});
+		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited')
+			throw refuse('is already credited (OrderStatus Credited) by a credit note this node did not make');
+		const result = await createOrder(client, checked.body, { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null });
 		// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
 		return {
 			...(settings.fetchFull ? result.order : {}),

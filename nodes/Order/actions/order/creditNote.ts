@@ -1,13 +1,9 @@
-/**
- * The credit note of an invoice (README "Create Credit Note"): an order of
- * type CreditNote that refers to the invoice by `AboutInvoiceNumber`, with the invoice's
- * parties and lines (all, or the ones picked, whole or in part), never crediting more
- * than the invoice holds. Pure: no n8n, no I/O. Exported for Create Credit Note and tests.
- */
+/** The credit note of an invoice (README "Create Credit Note"): its parties and lines, all or picked, never more than it holds. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FieldProblem } from '../../../shared/domain/validation';
 import { toNumber } from './orderBody';
+import { isRecord } from '../../../shared/domain/values';
 
 /** One picked line: its position on the invoice (1 = first) and, optionally, part of its quantity. */
 export interface LinePick {
@@ -39,24 +35,24 @@ function problem(field: string, value: unknown, what: string, fix: string): Cred
 	return { problem: { field, value, problem: what, hint: fix } };
 }
 
+/** The fields of `source` that are set (not undefined or null). */
+const copyOf = (source: IDataObject, fields: string[]): IDataObject =>
+	Object.fromEntries(fields.filter((f) => source[f] !== undefined && source[f] !== null).map((f) => [f, source[f]]));
+
 function copyParty(party: unknown): IDataObject | undefined {
-	if (!party || typeof party !== 'object' || Array.isArray(party)) return undefined;
-	const source = party as IDataObject;
-	const copy: IDataObject = {};
-	for (const field of PARTY_FIELDS) if (source[field] !== undefined && source[field] !== null) copy[field] = source[field];
-	if (copy.Name === undefined && typeof source.DisplayName === 'string') copy.Name = source.DisplayName;
+	if (!isRecord(party)) return undefined;
+	const copy = copyOf(party, PARTY_FIELDS);
+	if (copy.Name === undefined && typeof party.DisplayName === 'string') copy.Name = party.DisplayName;
 	return Object.keys(copy).length ? copy : undefined;
 }
 
-function copyLine(line: IDataObject, quantity?: number): IDataObject {
-	const copy: IDataObject = {};
-	for (const field of LINE_FIELDS) if (line[field] !== undefined && line[field] !== null) copy[field] = line[field];
-	if (quantity !== undefined) copy.Quantity = quantity;
-	return copy;
-}
+const copyLine = (line: IDataObject, quantity?: number): IDataObject => ({
+	...copyOf(line, LINE_FIELDS),
+	...(quantity === undefined ? {} : { Quantity: quantity }),
+});
 
 /** Incl. VAT amount of lines, from quantity, unit price and VAT rate (what the service computes). */
-export function linesTotal(lines: IDataObject[]): number {
+function linesTotal(lines: IDataObject[]): number {
 	let total = 0;
 	for (const line of lines) {
 		const excl = (toNumber(line.Quantity) ?? 0) * (toNumber(line.UnitPriceExcl) ?? 0);
@@ -65,16 +61,11 @@ export function linesTotal(lines: IDataObject[]): number {
 	return cents(total);
 }
 
-/**
- * The create body of the credit note for `invoice` (a full order as read), or the first
- * problem: not an invoice, no number to refer to, no lines, a picked line the invoice does
- * not have, more of a line than the invoice holds, or more in total than the invoice.
- */
+/** The create body of the credit note for `invoice` (a full order as read), or the first problem with it. */
 export function buildCreditNote(invoice: IDataObject, input: CreditNoteInput): CreditNoteResult {
 	const orderId = invoice.OrderID;
-	if (invoice.OrderType !== 'Invoice') {
-		return problem('Invoice', orderId, `is a ${String(invoice.OrderType ?? 'order of unknown type')}, not an invoice`, 'Pick the invoice the credit note is for.');
-	}
+	const type = String(invoice.OrderType ?? 'order of unknown type');
+	if (invoice.OrderType !== 'Invoice') return problem('Invoice', orderId, `is a ${type}, not an invoice`, 'Pick the invoice the credit note is for.');
 	const number = typeof invoice.OrderNumber === 'string' ? invoice.OrderNumber.trim() : '';
 	if (!number) return problem('Invoice', orderId, 'has no invoice number to refer to', 'Give the invoice a number in the web app first.');
 	const invoiceLines = Array.isArray(invoice.OrderLines) ? (invoice.OrderLines as IDataObject[]).filter((l) => l && typeof l === 'object') : [];
@@ -91,14 +82,14 @@ export function buildCreditNote(invoice: IDataObject, input: CreditNoteInput): C
 			const pick = input.lines[i];
 			const where = `Picked Lines › Line ${i + 1}`;
 			const source = invoiceLines[pick.line - 1];
-			if (!source) {
-				return problem(`${where} › Line Number`, pick.line, `is not a line of invoice ${number} (it has ${invoiceLines.length})`, 'Line 1 is the first line of the invoice.');
-			}
+			const notALine = `is not a line of invoice ${number} (it has ${invoiceLines.length})`;
+			if (!source) return problem(`${where} › Line Number`, pick.line, notALine, 'Line 1 is the first line of the invoice.');
 			const invoiced = toNumber(source.Quantity) ?? 0;
 			const quantity = pick.quantity === undefined ? Math.abs(invoiced) : Math.abs(pick.quantity);
 			if (quantity > left[pick.line - 1] + 1e-9) {
 				const what = left[pick.line - 1] < Math.abs(invoiced) ? `${left[pick.line - 1]} left after the lines above` : `${Math.abs(invoiced)} invoiced`;
-				return problem(`${where} › Quantity`, pick.quantity ?? quantity, `is more than line ${pick.line} of invoice ${number} holds (${what})`, 'Credit at most the quantity invoiced.');
+				const tooMuch = `is more than line ${pick.line} of invoice ${number} holds (${what})`;
+				return problem(`${where} › Quantity`, pick.quantity ?? quantity, tooMuch, 'Credit at most the quantity invoiced.');
 			}
 			left[pick.line - 1] -= quantity;
 			lines.push(copyLine(source, invoiced < 0 ? -quantity : quantity));

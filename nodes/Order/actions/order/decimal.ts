@@ -1,10 +1,7 @@
 /**
- * Amounts, prices, quantities and percentages as typed or mapped (README "Amounts and
- * quantities"). A value is read one way only or refused: "12,50" and "12.50" are 12.5,
- * "1.250,00" and "1,250.00" are 1250, and "1,250" (a thousands separator or a decimal
- * one?) is refused, never guessed. Range and decimals are checked on the digits as given,
- * so a valid value has at most 15 significant digits and is sent exactly (no rounding,
- * no exponent form). Pure: no n8n, no I/O.
+ * Amounts, prices, quantities and percentages as typed or mapped (README "Amounts and quantities"): read one
+ * way only or refused ("1,250" could be either, so it is never guessed), checked on the digits as given, so
+ * a valid value has at most 15 significant digits and is sent exactly. Pure.
  */
 import type { Check } from '../../../shared/domain/validation';
 
@@ -30,11 +27,7 @@ const GROUP_SPACE = /[ \u00a0\u202f']/;
 /** A valid thousands grouping: 1 to 3 digits, then groups of exactly 3. */
 const grouped = (parts: string[]) => /^\d{1,3}$/.test(parts[0]) && parts.slice(1).every((part) => /^\d{3}$/.test(part));
 
-/**
- * The digits of a typed number as `-?int(.frac)?`, or a problem. One decimal separator
- * ("." or ","); the other, spaces or "'" group thousands; a lone separator followed by
- * exactly three digits is ambiguous.
- */
+/** The digits as `-?int(.frac)?`, or a problem: one decimal separator; the other, spaces or "'" group thousands; "1,250" is ambiguous. */
 function canonical(text: string): { value: string } | { problem: string; hint: string } {
 	const notNumber = { problem: 'is not a number', hint: `Enter digits with "." or "," for decimals, ${DECIMAL_FORMS} (no currency sign, no exponent).` };
 	const match = /^(-?)(\d[\d.,' \u00a0\u202f]*)$/.exec(text);
@@ -70,16 +63,15 @@ function canonical(text: string): { value: string } | { problem: string; hint: s
 	return { value: `${sign}${digits}${fraction ? `.${fraction}` : ''}` };
 }
 
-/**
- * A number typed as text or mapped as a number, checked against `spec`: the number, or the
- * problem. A JS number is taken as it prints (0.1 + 0.2 has 17 decimals and is refused).
- */
+/** A number typed or mapped, checked against `spec`; a JS number is taken as it prints (0.1 + 0.2 has 17 decimals and is refused). */
 export function checkDecimal(value: unknown, spec: DecimalSpec): Check<number> {
 	if (value === undefined || value === null || (typeof value === 'string' && !value.trim())) return fail('is empty', `Enter a number, ${DECIMAL_FORMS}.`);
 	let text: string;
 	if (typeof value === 'number' && Number.isFinite(value)) {
 		// Exponent forms print only for values of 1e21 and more or below 1e-6: too large, or too many decimals.
-		text = String(value).replace(/^(-?)\d(?:\.\d+)?e\+?(-?)\d+$/i, (_all, sign: string, tiny: string) => (tiny ? `${sign}0.0000001` : `${sign}1${'0'.repeat(21)}`));
+		text = String(value).replace(/^(-?)\d(?:\.\d+)?e\+?(-?)\d+$/i, (_all, sign: string, tiny: string) =>
+			tiny ? `${sign}0.0000001` : `${sign}1${'0'.repeat(21)}`,
+		);
 	} else if (typeof value === 'string') {
 		const read = canonical(value.trim());
 		if ('problem' in read) return fail(read.problem, read.hint);
@@ -90,7 +82,8 @@ export function checkDecimal(value: unknown, spec: DecimalSpec): Check<number> {
 	const [integer, fraction = ''] = text.replace('-', '').split('.');
 	const decimals = fraction.replace(/0+$/, '').length;
 	const max = `${'9'.repeat(spec.digits)}${spec.decimals ? `.${'9'.repeat(spec.decimals)}` : ''}`;
-	if (integer.replace(/^0+/, '').length > spec.digits) return fail(`is too large (at most ${max})`, 'Check the value: it is larger than any amount or quantity of an order.');
+	if (integer.replace(/^0+/, '').length > spec.digits)
+		return fail(`is too large (at most ${max})`, 'Check the value: it is larger than any amount or quantity of an order.');
 	if (decimals > spec.decimals) {
 		return fail(`has more than ${spec.decimals} decimals`, `Round it to ${spec.decimals} decimals first, e.g. {{ $json.amount.toFixed(${spec.decimals}) }}.`);
 	}

@@ -1,14 +1,10 @@
-/**
- * Order › Delete: `DELETE /v1/orders/{ID}`. The service keeps an order that went over a
- * network (the receiver has it); its refusal is reported as such, with what to do instead.
- */
+/** Order › Delete: the service keeps an order that went over a network (the receiver has it); its refusal says what to do instead. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { readEveryItem, sendChange } from './orderChanges';
+import { runChecked, sendChange } from './orderChanges';
 
 export const description: INodeProperties[] = [
 	orderIdField({
@@ -18,10 +14,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => readOrderId(this, itemIndex));
-	return await runPerItem(this, async (itemIndex) => {
-		const orderId = reads[itemIndex];
-		if (orderId instanceof Error) throw orderId;
+	return await runChecked(this, readOrderId.bind(null, this), async (orderId, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		await sendChange(
 			this.getNode(),

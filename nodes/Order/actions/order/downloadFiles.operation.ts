@@ -1,20 +1,12 @@
-/**
- * Order › Download Files: per input item, read the order, then the files picked (main
- * PDF, UBL, other attachments, network messages) as binary data: one item per order with
- * a binary property per file, or one item per file. An order without a picked file fails
- * its item, naming what is missing, unless Allow Missing Files lets it pass without.
- */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+/** Order › Download Files: the order's picked files as binary data; an order without one fails its item unless Allow Missing Files. */
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, NodeOperationError } from 'n8n-workflow';
 
-import type { FileKind } from '../../../shared/http/files';
-import { checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/http/files';
+import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/http/files';
 import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { getOrder } from '../../../shared/domain/order';
+import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { readSingleOrderPath } from './orderInput';
 import { readBoolean } from '../../../shared/node/input';
 import { fieldMessage, itemMessage } from '../../../shared/domain/validation';
@@ -23,10 +15,7 @@ const show = { resource: ['order'], operation: ['downloadFiles'] };
 
 export const description: INodeProperties[] = [
 	orderIdField({ description: 'The order whose files to read', displayOptions: { show } }),
-	filesField({
-		displayOptions: { show },
-		hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 … (with Options › One Item per File: data)',
-	}),
+	filesField({ displayOptions: { show }, hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 … (with Options › One Item per File: data)' }),
 ];
 
 interface Settings {
@@ -64,7 +53,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (picked.problem) {
 			throw new NodeOperationError(this.getNode(), itemMessage(itemIndex, `order ${orderId} ${picked.problem}`), {
 				itemIndex,
-				description: 'The order\'s file list cannot be read safely; no file was requested.',
+				description: "The order's file list cannot be read safely; no file was requested.",
 			});
 		}
 		if (picked.missing.length && !settings.allowMissing) {

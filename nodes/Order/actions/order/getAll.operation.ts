@@ -1,10 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+/** Order › Get Many (list.ts). */
+import { listOperation } from '../list';
 
-import type { ClientProvider } from '../../../shared/node/router';
-import { executeList, listDescription } from '../list';
-
-export const description: INodeProperties[] = listDescription('order');
-
-export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await executeList.call(this, clients, 'order');
-}
+export const { description, execute } = listOperation('order');

@@ -1,12 +1,5 @@
-/**
- * Order › Get Delivery Status: each order's `CurrentDocumentDeliveryDetails`, flattened,
- * with its last send and the receiver's last response (Messages), on one of three outputs
- * (Delivered, Pending / Not Sent, Error / Refused; sendLogic.ts deliveryState) so a workflow
- * routes without an IF node. Read from the order, or through the access-point path of a
- * registered entity.
- */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+/** Order › Get Delivery Status: each order's delivery, last send and last response, flattened, on one of three outputs (sendLogic.ts deliveryState). */
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../../shared/fields/fields';
 import { readRegistrationId } from '../../../shared/node/input';
@@ -14,8 +7,7 @@ import { asNodeError, errorItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { getOrder } from '../../../shared/domain/order';
+import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 import { readSingleOrderPath } from './orderInput';
@@ -32,11 +24,7 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{
-				name: 'Order',
-				value: 'order',
-				description: "GET /v1/orders/{ID} as the credential's party (or Options › Act for Party)",
-			},
+			{ name: 'Order', value: 'order', description: "GET /v1/orders/{ID} as the credential's party (or Options › Act for Party)" },
 			{
 				name: 'Registered Entity (Access Point)',
 				value: 'registration',
@@ -50,51 +38,35 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['getDeliveryStatus'] } }, properties);
 
-function orNull(value: unknown): IDataObject[string] {
-	return value === undefined ? null : (value as IDataObject[string]);
-}
-
-function counterPartyName(order: IDataObject): string | null {
-	const party = (order.CounterParty ?? order.Customer) as IDataObject | undefined;
-	const name = text(party?.DisplayName) || text(party?.Name);
-	return name || null;
-}
-
-/** The flattened delivery status of an order and the output it goes to (sendLogic.ts deliveryState). */
-export function readDelivery(order: IDataObject): { json: IDataObject; output: number } {
+/** The flattened delivery status of an order and the output it goes to. */
+function readDelivery(order: IDataObject): { json: IDataObject; output: number } {
 	const { status, output, details } = deliveryState(order);
 	const sent = sendFacts(order, '');
 	const response = lastResponse(order);
-	const json: IDataObject = {
-		OrderID: orNull(order.OrderID),
-		OrderNumber: orNull(order.OrderNumber),
-		OrderType: orNull(order.OrderType),
-		OrderStatus: orNull(order.OrderStatus),
-		IsSent: orNull(order.IsSent),
-		CounterParty: counterPartyName(order),
-		Status: status,
-		Delivered: status === 'Delivered',
-		DeliveryStatus: text(details.DocumentDeliveryStatus) || null,
-		DeliveryDate: orNull(details.DocumentDeliveryDate),
-		DeliveryInfo: orNull(details.DocumentDeliveryInfo),
-		Refused: status === 'Refused',
-		RefusedDate: orNull(details.DocumentRefusedDate),
-		RefusedReason: orNull(details.DocumentRefusedReasonTC),
-		RefusedInfo: orNull(details.DocumentRefusedInfo),
-		SentVia: sent.sentVia ?? null,
-		SentAt: sent.sentAt ?? null,
-		ResponseCode: response?.code ?? null,
-		Response: response?.text ?? null,
-	};
+	const party = (order.CounterParty ?? order.Customer) as IDataObject | undefined;
+	const json: IDataObject = {};
+	const fields: Array<[string, unknown]> = [
+		...['OrderID', 'OrderNumber', 'OrderType', 'OrderStatus', 'IsSent'].map((key): [string, unknown] => [key, order[key]]),
+		['CounterParty', text(party?.DisplayName) || text(party?.Name) || null],
+		['Status', status],
+		['Delivered', status === 'Delivered'],
+		['DeliveryStatus', text(details.DocumentDeliveryStatus) || null],
+		['DeliveryDate', details.DocumentDeliveryDate],
+		['DeliveryInfo', details.DocumentDeliveryInfo],
+		['Refused', status === 'Refused'],
+		['RefusedDate', details.DocumentRefusedDate],
+		['RefusedReason', details.DocumentRefusedReasonTC],
+		['RefusedInfo', details.DocumentRefusedInfo],
+		['SentVia', sent.sentVia],
+		['SentAt', sent.sentAt],
+		['ResponseCode', response?.code],
+		['Response', response?.text],
+	];
+	for (const [key, value] of fields) json[key] = value === undefined ? null : (value as IDataObject[string]);
 	return { json, output };
 }
 
-interface Read {
-	orderId: number;
-	registrationId?: string;
-	partyId?: string;
-	path: SingleOrderPath;
-}
+type Read = { orderId: number; path: SingleOrderPath; registrationId?: string; partyId?: string };
 
 function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 	const orderId = readOrderId(ctx, itemIndex);
@@ -105,11 +77,10 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 }
 
 async function fetchOrder(clients: ClientProvider, read: Read, itemIndex: number): Promise<IDataObject> {
-	if (read.registrationId === undefined) {
-		return await getOrder(await clients(itemIndex, read.partyId), read.orderId, itemIndex, read.path);
-	}
-	const client = await clients(itemIndex);
-	return await client.request<IDataObject>({
+	if (read.registrationId === undefined) return await getOrder(await clients(itemIndex, read.partyId), read.orderId, itemIndex, read.path);
+	return await (
+		await clients(itemIndex)
+	).request<IDataObject>({
 		method: 'GET',
 		path: `/v1/einvoices/registrations/${encodeURIComponent(read.registrationId)}/orders/${read.orderId}`,
 		itemIndex,
@@ -119,7 +90,7 @@ async function fetchOrder(clients: ClientProvider, read: Read, itemIndex: number
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const outputs: INodeExecutionData[][] = DELIVERY_OUTPUTS.map(() => []);
-	const reads = readEveryItem(this, (itemIndex) => readItem(this, itemIndex));
+	const reads = await readEveryItem(this, readItem.bind(null, this));
 	for (let itemIndex = 0; itemIndex < reads.length; itemIndex++) {
 		const read = reads[itemIndex];
 		try {

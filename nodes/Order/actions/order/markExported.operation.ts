@@ -1,16 +1,13 @@
 /**
- * Order › Mark as Exported: sets an order's export flag (`IsSent: true`, `PATCH /v1/orders/{ID}`)
- * once a received supplier invoice is booked in the accounting tool, as the service's page
- * "Status of export" recommends; the Order Trigger's New Incoming Supplier Invoice event and an
- * `IsSent eq false` filter then skip it. Mark as Not Exported (its twin) sets it back.
+ * Order › Mark as Exported / Not Exported: the export flag (`IsSent`) set once a received supplier invoice is booked,
+ * as the service's page "Status of export" recommends; the Order Trigger and an `IsSent eq false` filter then skip it.
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { answeredObject, readEveryItem, sendChange } from './orderChanges';
+import { answeredObject, runChecked, sendChange } from './orderChanges';
 
 /** The fields and the run of Mark as Exported (`isSent` true) or Mark as Not Exported (false). */
 export function exportFlag(operation: string, isSent: boolean) {
@@ -21,15 +18,18 @@ export function exportFlag(operation: string, isSent: boolean) {
 		}),
 	];
 	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-		const ids = readEveryItem(this, (itemIndex) => readOrderId(this, itemIndex));
-		return await runPerItem(this, async (itemIndex) => {
-			const orderId = ids[itemIndex];
-			if (orderId instanceof Error) throw orderId;
+		return await runChecked(this, readOrderId.bind(null, this), async (orderId, itemIndex) => {
 			const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 			const answer = await sendChange(
 				this.getNode(),
 				client,
-				{ method: 'PATCH', path: `/v1/orders/${orderId}`, body: { IsSent: isSent }, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported` },
+				{
+					method: 'PATCH',
+					path: `/v1/orders/${orderId}`,
+					body: { IsSent: isSent },
+					itemIndex,
+					operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported`,
+				},
 				`Order ${orderId} was not marked as ${isSent ? '' : 'not '}exported`,
 				'Check the OrderID, and that the order belongs to the party this node acts for.',
 			);

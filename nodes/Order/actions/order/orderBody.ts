@@ -1,50 +1,22 @@
-/**
- * The order create body (README "Create"; emulator/README.md): building it from the
- * node's fields, validating it (also when mapped as JSON), and reading the create answer.
- * Pure: no n8n, no I/O. Exported for Create, Create and Send and tests.
- */
+/** The order create body (README "Create"): built from the node's fields, validated (also when mapped as JSON), and the create answer read. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildFilter } from '../../../shared/query/odata';
 import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/domain/orderTypes';
 import { checkVatNumber } from '../../../shared/domain/identifiers';
-import type { FieldProblem } from '../../../shared/domain/validation';
-import { checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
+import { type FieldProblem, checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
 import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from './decimal';
 import { text } from '../../../shared/domain/values';
 
-/**
- * Text fields of the order, refused (never cut) beyond MAX_TEXT_LENGTH: the API documents
- * no limit, and a longer number, ID, reference or name is a mapping mistake (a whole
- * document mapped into one field), not an invoice. All but Reference are one line.
- */
+/** Text fields, refused (never cut) past 255 characters: a longer one is a mapping mistake, not an invoice. All but Reference are one line. */
 const TEXT_FIELDS = ['OrderNumber', 'ExternalProviderID', 'Currency', 'Reference', 'PaymentReference'];
 /** Order line numbers (README "Amounts and quantities"). */
 const LINE_NUMBERS = { Quantity: QUANTITY, UnitPriceExcl: UNIT_PRICE, VATPercentage: PERCENT } as const;
 const MAX_TEXT_LENGTH = 255;
 const MAX_DESCRIPTION_LENGTH = 2000;
 
-
-export interface OrderLineInput {
-	Quantity?: unknown;
-	Description?: unknown;
-	VATPercentage?: unknown;
-	UnitPriceExcl?: unknown;
-}
-
-/** The Create operation's field values, in API names. */
-export interface OrderFieldsInput {
-	OrderType?: unknown;
-	OrderDirection?: unknown;
-	OrderDate?: unknown;
-	ExpiryDate?: unknown;
-	OrderNumber?: unknown;
-	ExternalProviderID?: unknown;
-	Customer?: { Name?: unknown; VATNumber?: unknown; PartyType?: unknown };
-	OrderLines?: OrderLineInput[];
-	/** Further API fields (Reference, Currency, PaymentReference, DeliveryDate ...). */
-	extra?: IDataObject;
-}
+/** The Create operation's field values in API names; `extra` holds further API fields (Reference, Currency, DeliveryDate …). */
+export type OrderFieldsInput = IDataObject & { Customer?: IDataObject; OrderLines?: IDataObject[]; extra?: IDataObject };
 
 /** The checked body, or the first thing wrong with it (its field is the API path, e.g. OrderLines[0].Quantity). */
 export type OrderCheck = { body: IDataObject } | { problem: FieldProblem };
@@ -55,11 +27,7 @@ function isBlank(value: unknown): boolean {
 
 const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2026-01-31 (a date picker value or {{ $today }} works too).';
 
-/**
- * `YYYY-MM-DD` from a date string, a date-and-time string (its own calendar date, no
- * zone shift; the time must be a real time too), a JS Date or a Luxon DateTime;
- * undefined when it is not a real date.
- */
+/** `YYYY-MM-DD` from a date or date-and-time string (its own calendar date, no zone shift), a JS Date or a Luxon DateTime; undefined if not a real date. */
 export function toOrderDate(value: unknown): string | undefined {
 	let raw: string;
 	if (value instanceof Date) {
@@ -89,42 +57,25 @@ export function toNumber(value: unknown): number | undefined {
 	return Number(trimmed);
 }
 
-type Value = IDataObject[string];
-
-/** The create body from field values (not yet validated; see checkOrder). */
+/** The create body from field values (not yet validated; see checkOrder): optional fields left empty are left out. */
 export function buildOrderBody(input: OrderFieldsInput): IDataObject {
-	const body: IDataObject = { ...(input.extra ?? {}) };
-	body.OrderType = input.OrderType as Value;
-	body.OrderDirection = input.OrderDirection as Value;
-	body.OrderDate = input.OrderDate as Value;
-	if (!isBlank(input.ExpiryDate)) body.ExpiryDate = input.ExpiryDate as Value;
+	const { Customer = {}, OrderLines = [], extra, ...head } = input;
 	// Values go in as given: checkOrder refuses an object rather than sending "[object Object]".
-	if (!isBlank(input.OrderNumber)) body.OrderNumber = input.OrderNumber as Value;
-	if (!isBlank(input.ExternalProviderID)) body.ExternalProviderID = input.ExternalProviderID as Value;
-	const customer: IDataObject = { Name: input.Customer?.Name as Value };
-	if (!isBlank(input.Customer?.VATNumber)) customer.VATNumber = input.Customer?.VATNumber as Value;
-	customer.PartyType = isBlank(input.Customer?.PartyType) ? 'Customer' : (input.Customer?.PartyType as Value);
-	body.Customer = customer;
-	body.OrderLines = (input.OrderLines ?? []).map((line) => {
-		const out: IDataObject = {
-			Quantity: line.Quantity as Value,
-			UnitPriceExcl: line.UnitPriceExcl as Value,
-			VATPercentage: line.VATPercentage as Value,
-		};
-		if (!isBlank(line.Description)) out.Description = line.Description as Value;
-		return out;
-	});
-	return body;
+	const keep = (values: IDataObject, always: string[]) =>
+		Object.fromEntries(Object.entries(values).filter(([key, value]) => always.includes(key) || !isBlank(value)));
+	return {
+		...extra,
+		...keep(head, ['OrderType', 'OrderDirection', 'OrderDate']),
+		Customer: { ...keep(Customer, ['Name']), PartyType: isBlank(Customer.PartyType) ? 'Customer' : Customer.PartyType },
+		OrderLines: OrderLines.map((line) => keep(line, ['Quantity', 'UnitPriceExcl', 'VATPercentage'])),
+	};
 }
 
 function problem(field: string, value: unknown, what: string, hint: string): OrderCheck {
 	return { problem: { field, value, problem: what, hint } };
 }
 
-/**
- * Validates an order body (from fields or JSON) and returns a normalised copy: dates as
- * YYYY-MM-DD, numbers as numbers, texts trimmed. Returns the first problem otherwise.
- */
+/** Checks an order body (fields or JSON): a normalised copy (dates YYYY-MM-DD, numbers, trimmed texts), or the first problem. */
 export function checkOrder(input: unknown): OrderCheck {
 	if (!input || typeof input !== 'object' || Array.isArray(input)) {
 		return problem('Order', input, 'is not an object', 'Map an object with OrderType, OrderDirection, OrderDate, Customer and OrderLines.');
@@ -158,12 +109,7 @@ export function checkOrder(input: unknown): OrderCheck {
 		body[field] = date;
 	}
 	if (typeof body.ExpiryDate === 'string' && body.ExpiryDate < orderDate) {
-		return problem(
-			'ExpiryDate',
-			body.ExpiryDate,
-			`is before the order date ${orderDate}`,
-			'The expiry (due) date must be on or after the order date.',
-		);
+		return problem('ExpiryDate', body.ExpiryDate, `is before the order date ${orderDate}`, 'The expiry (due) date must be on or after the order date.');
 	}
 
 	for (const field of TEXT_FIELDS) {

@@ -1,43 +1,55 @@
-/**
- * What the operations on an existing order (Update, Delete, Record Payment, Get Delivery
- * Status) share: reading every item first, the service's two answer shapes, and its
- * refusals put in words a user can act on.
- */
-import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+/** What the per-item Order operations share: every item checked first, the service's answer shapes, its refusals in words. */
+import { type IDataObject, type IExecuteFunctions, type INode, type INodeExecutionData, type JsonObject, NodeApiError } from 'n8n-workflow';
 
-import { asNodeError } from '../../../shared/node/items';
+import { asNodeError, type ItemResult, runPerItem } from '../../../shared/node/items';
 import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
 
-/**
- * Every item read and checked before any request. A bad item stops the run here, or,
- * under continueOnFail, keeps its error for its turn (so outputs stay in input order).
- */
-export function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex: number) => T): Array<T | Error> {
-	return ctx.getInputData().map((_item, itemIndex) => {
+/** Every item checked before any request; a bad one stops the run, or under continueOnFail fails in its turn (outputs stay in order). */
+export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex: number) => T | Promise<T>): Promise<Array<T | Error>> {
+	const reads: Array<T | Error> = [];
+	for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
 		try {
-			return read(itemIndex);
+			reads.push(await read(itemIndex));
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (!ctx.continueOnFail()) throw nodeError;
-			return nodeError;
+			reads.push(nodeError);
 		}
+	}
+	return reads;
+}
+
+/** readEveryItem, then `run` per item through runPerItem (an item that failed its check fails in its turn). */
+export async function runChecked<T>(
+	ctx: IExecuteFunctions,
+	read: (itemIndex: number) => T | Promise<T>,
+	run: (read: T, itemIndex: number) => Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
+	const reads = await readEveryItem(ctx, read);
+	return await runPerItem(ctx, async (itemIndex) => {
+		const checked = reads[itemIndex];
+		if (checked instanceof Error) throw checked;
+		return await run(checked, itemIndex);
 	});
 }
 
-/**
- * The object a change answered with, or undefined: PATCH and payments answer the order
- * (or a summary) on some deployments and an empty 200 on others; both are a success.
- */
+/** The object a change answered with, or undefined: some deployments answer the order or a summary, others an empty 200. */
 export function answeredObject(answer: unknown): IDataObject | undefined {
 	return answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : undefined;
 }
 
-/**
- * A business refusal (HTTP 400/409: the service understood and said no) as an error that
- * says what was not done and why, keeping the status and the API's code and description.
- * Anything else (404, 5xx, network) is returned unchanged: the transport's words fit it.
- */
+/** A NodeApiError carrying the status and the API's code and description where n8n shows them. */
+export function apiError(node: INode, message: string, hint: string, status: string, itemIndex: number, code?: string, apiDescription?: string): NodeApiError {
+	const response: JsonObject = { message, httpCode: status };
+	if (code) response.code = code;
+	if (apiDescription) response.apiDescription = apiDescription;
+	const error = new NodeApiError(node, response, { message, description: hint, httpCode: status, itemIndex });
+	if (code) error.context.apiCode = code;
+	if (apiDescription) error.context.apiDescription = apiDescription;
+	return error;
+}
+
+/** A refusal (HTTP 400/409) in words saying what was not done and why; anything else is returned unchanged. */
 export function refusalError(node: INode, error: unknown, itemIndex: number, notDone: string, hint: string): unknown {
 	if (!(error instanceof NodeApiError)) return error;
 	const status = String(error.httpCode ?? '');
@@ -45,21 +57,18 @@ export function refusalError(node: INode, error: unknown, itemIndex: number, not
 	const code = typeof error.context.apiCode === 'string' ? error.context.apiCode : undefined;
 	const apiDescription = typeof error.context.apiDescription === 'string' ? error.context.apiDescription : undefined;
 	const message = `${notDone}: ${apiDescription ?? 'the service refused it'} (HTTP ${status}${code ? `, ${code}` : ''})`;
-	const response: JsonObject = { message, httpCode: status };
-	if (code) response.code = code;
-	if (apiDescription) response.apiDescription = apiDescription;
-	const refused = new NodeApiError(node, response, { message, description: hint, httpCode: status, itemIndex });
-	if (code) refused.context.apiCode = code;
-	if (apiDescription) refused.context.apiDescription = apiDescription;
-	return refused;
+	return apiError(node, message, hint, status, itemIndex, code, apiDescription);
 }
 
-/**
- * Sends a change of an order (`acceptText`: an empty or text answer is a success); a refusal
- * is thrown in refusalError's words: `notDone`, then `hint` saying what to do instead.
- */
+/** A write whose answer may be empty or text (a success either way); a body goes as JSON. */
+export async function sendJson(client: ApiClient, request: ApiRequest): Promise<unknown> {
+	const headers = request.body === undefined ? request.headers : { 'Content-Type': 'application/json', ...request.headers };
+	return await client.request<unknown>({ ...request, headers, acceptText: true });
+}
+
+/** Sends a change of an order (sendJson); a refusal is thrown in refusalError's words. */
 export async function sendChange(node: INode, client: ApiClient, request: ApiRequest & { itemIndex: number }, notDone: string, hint: string): Promise<unknown> {
-	return await client.request<unknown>({ ...request, acceptText: true }).catch((error: unknown) => {
+	return await sendJson(client, request).catch((error: unknown) => {
 		throw refusalError(node, error, request.itemIndex, notDone, hint);
 	});
 }

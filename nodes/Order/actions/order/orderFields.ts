@@ -1,8 +1,4 @@
-/**
- * The parameters of an order as the operations that create one declare them (Create,
- * Create and Send). The operations that address one order use the Order picker
- * (nodes/Order/actions/order/orderId.ts).
- */
+/** The order's parameters as the operations that create one declare them (the ones that address an order use orderId.ts). */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DECIMAL_FORMS } from './decimal';
@@ -25,22 +21,12 @@ export function orderFields(operation: string): INodeProperties[] {
 			default: 'fields',
 			displayOptions: { show },
 		},
-		{
-			displayName: 'Order Type',
-			name: 'orderType',
-			type: 'options',
-			options: ORDER_TYPE_OPTIONS,
-			default: 'Invoice',
-			displayOptions: fieldsMode,
-		},
+		{ displayName: 'Order Type', name: 'orderType', type: 'options', options: ORDER_TYPE_OPTIONS, default: 'Invoice', displayOptions: fieldsMode },
 		{
 			displayName: 'Order Direction',
 			name: 'orderDirection',
 			type: 'options',
-			options: ORDER_DIRECTIONS.map((value) => ({
-				name: value === 'Income' ? 'Income (Sale)' : 'Cost (Purchase)',
-				value,
-			})),
+			options: ORDER_DIRECTIONS.map((value) => ({ name: value === 'Income' ? 'Income (Sale)' : 'Cost (Purchase)', value })),
 			default: 'Income',
 			displayOptions: fieldsMode,
 		},
@@ -87,13 +73,7 @@ export function orderFields(operation: string): INodeProperties[] {
 					displayName: 'Line',
 					name: 'lines',
 					values: [
-						{
-							displayName: 'Description',
-							name: 'description',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. Consulting, March',
-						},
+						{ displayName: 'Description', name: 'description', type: 'string', default: '', placeholder: 'e.g. Consulting, March' },
 						{
 							displayName: 'Quantity',
 							name: 'quantity',
@@ -136,7 +116,8 @@ export function orderFields(operation: string): INodeProperties[] {
 			required: true,
 			default:
 				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2026-01-31",\n  "ExpiryDate": "2026-02-28",\n  "ExternalProviderID": "",\n  "Customer": { "Name": "", "VATNumber": "", "PartyType": "Customer" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
-			description: 'The whole order as the API expects it (OrderType, OrderDirection, OrderDate, ExpiryDate, OrderNumber, ExternalProviderID, Customer, OrderLines)',
+			description:
+				'The whole order as the API expects it (OrderType, OrderDirection, OrderDate, ExpiryDate, OrderNumber, ExternalProviderID, Customer, OrderLines)',
 			displayOptions: { show: { ...show, inputMode: ['json'] } },
 		},
 		{

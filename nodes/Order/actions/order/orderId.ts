@@ -1,22 +1,12 @@
-/**
- * The one Order field: a resource locator (pick from the orders, newest change first, or
- * search by number, customer or amount; enter an ID, or map one) and its reader. Every operation that
- * takes an OrderID uses it, so every OrderID is checked the same way.
- */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	ILoadOptionsFunctions,
-	INodeListSearchItems,
-	INodeListSearchResult,
-	INodeProperties,
-} from 'n8n-workflow';
+/** The one Order field (a resource locator: list with search, ID, or mapped) and its reader, so every OrderID is checked the same way. */
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
 import { checkDecimal } from './decimal';
 import { requireValid } from '../../../shared/node/input';
 import { buildFilter } from '../../../shared/query/odata';
 import { readListPage, resolveNextLink } from '../../../shared/http/paging';
 import { getApiClient } from '../../../shared/http/transport';
+import { hasStatus } from '../../../shared/domain/order';
 import type { Check } from '../../../shared/domain/validation';
 
 export function orderIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -40,22 +30,14 @@ export function orderIdField(overrides: Partial<INodeProperties> = {}): INodePro
 				name: 'id',
 				type: 'string',
 				placeholder: 'e.g. 123456',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\s*#?\\d+\\s*$', errorMessage: 'An OrderID is a whole number' },
-					},
-				],
+				validation: [{ type: 'regex', properties: { regex: '^\\s*#?\\d+\\s*$', errorMessage: 'An OrderID is a whole number' } }],
 			},
 		],
 		...overrides,
 	};
 }
 
-/**
- * A positive whole number JavaScript holds exactly: a longer one would silently be read
- * as a neighbouring order, so it is refused rather than rounded.
- */
+/** A positive whole number held exactly: a longer one would be read as a neighbouring order, so it is refused, not rounded. */
 export function checkOrderId(value: unknown): Check {
 	const fail = (problem: string): Check => ({
 		ok: false,
@@ -83,7 +65,8 @@ export function readOrderId(ctx: IExecuteFunctions, itemIndex: number, name = 'o
 function orderLabel(order: IDataObject): string {
 	const party = (order.CounterParty ?? order.Customer) as IDataObject | undefined;
 	const name = party?.DisplayName ?? party?.Name;
-	const total = typeof order.TotalIncl === 'number' ? `${order.TotalIncl.toFixed(2)}${typeof order.Currency === 'string' ? ` ${order.Currency}` : ''}` : undefined;
+	const total =
+		typeof order.TotalIncl === 'number' ? `${order.TotalIncl.toFixed(2)}${typeof order.Currency === 'string' ? ` ${order.Currency}` : ''}` : undefined;
 	return [order.OrderNumber, name, order.OrderDate, total, `#${String(order.OrderID)}`]
 		.filter((part) => typeof part === 'string' || typeof part === 'number')
 		.join(' · ');
@@ -93,20 +76,12 @@ function orderLabel(order: IDataObject): string {
 const SEARCH_PAGES = 3;
 
 /**
- * The Order picker (README "The Order picker"): without a search, every order, newest
- * change first (LastModified desc), a page at a time. A search asks the service for exact
- * matches first, in the whole book: OrderNumber, CounterParty/DisplayName or
- * ExternalProviderID equal to the text (the properties the service documents as
- * filterable), then OrderID or TotalIncl when the text is one (a refusal of those two is
- * skipped); then it reads the newest-first list (up to SEARCH_PAGES pages per call, more
- * as n8n asks) for orders whose number, customer, date, amount or #OrderID contain the
- * text. The service offers no "contains" filter.
+ * The Order picker (README "The Order picker"): without a search, every order, newest change first. A search
+ * first asks for exact matches in the whole book (the service offers no "contains" filter): OrderNumber,
+ * CounterParty/DisplayName or ExternalProviderID, then OrderID or TotalIncl (a refusal of those two is skipped);
+ * then it reads the newest-first list (SEARCH_PAGES pages per call) for orders whose label contains the text.
  */
-export async function searchOrders(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
+export async function searchOrders(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await getApiClient.call(this);
 	const needle = (filter ?? '').trim().slice(0, 100);
 	const lower = needle.toLowerCase();
@@ -117,22 +92,28 @@ export async function searchOrders(
 			if (!order || typeof order !== 'object' || order.OrderID === undefined) continue;
 			const name = orderLabel(order);
 			// Checked here too: a server that ignores $filter would answer other orders.
-			const match = !needle || name.toLowerCase().includes(lower) || String(order.ExternalProviderID ?? '').toLowerCase() === lower || (amount?.ok && order.TotalIncl === amount.value);
+			const match =
+				!needle ||
+				name.toLowerCase().includes(lower) ||
+				String(order.ExternalProviderID ?? '').toLowerCase() === lower ||
+				(amount?.ok && order.TotalIncl === amount.value);
 			if (match && !results.some((r) => r.value === String(order.OrderID))) results.push({ name, value: String(order.OrderID) });
 		}
 	};
-	const list = async (qs: IDataObject) => readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: { ...qs, $orderby: 'LastModified desc' }, operation: 'Search orders' }));
+	const list = async (qs: IDataObject) =>
+		readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: { ...qs, $orderby: 'LastModified desc' }, operation: 'Search orders' }));
 	if (needle && !paginationToken) {
 		const texts = [...new Set([needle, needle.toUpperCase()])];
-		add((await list({ $filter: buildFilter(['OrderNumber', 'CounterParty/DisplayName', 'ExternalProviderID'].flatMap((field) => texts.map((value) => ({ field, operator: 'eq' as const, value, type: 'string' as const }))), 'or') })).items);
+		const exact = ['OrderNumber', 'CounterParty/DisplayName', 'ExternalProviderID'].flatMap((field) =>
+			texts.map((value) => ({ field, operator: 'eq' as const, value, type: 'string' as const })),
+		);
+		add((await list({ $filter: buildFilter(exact, 'or') })).items);
 		const id = /^#?(\d{1,15})$/.exec(needle)?.[1];
 		const optional = [...(id ? [{ field: 'OrderID', value: id }] : []), ...(amount?.ok ? [{ field: 'TotalIncl', value: amount.value }] : [])];
 		if (optional.length) {
 			const conditions = optional.map((c) => ({ ...c, operator: 'eq' as const, type: 'number' as const }));
-			add(await list({ $filter: buildFilter(conditions, 'or') }).then((page) => page.items, (error: unknown) => {
-				if (String((error as { httpCode?: unknown }).httpCode) === '400') return [];
-				throw error;
-			}));
+			const refused = (error: unknown) => (hasStatus(error, '400') ? { items: [] } : Promise.reject(error));
+			add((await list({ $filter: buildFilter(conditions, 'or') }).catch(refused)).items);
 		}
 	}
 	let next = paginationToken;

@@ -1,62 +1,26 @@
-/**
- * What the operations that create an order read from one item, before any request: the
- * validated create body (Fields Below or JSON) and the create settings.
- */
+/** What the operations that create an order read from one item, before any request: the checked body and the create settings. */
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
 import type { FieldProblem } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
-import type { OrderFieldsInput, OrderLineInput } from './orderBody';
-import { buildOrderBody, checkOrder } from './orderBody';
-import type { IdempotencyHeader } from './sendApi';
-import { IDEMPOTENCY_HEADERS } from './sendApi';
-import { createIdempotencyKey } from './sendLogic';
+import { type SingleOrderPath, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
+import { buildOrderBody, checkOrder, toOrderDate } from './orderBody';
+import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './sendLogic';
 
 type InputMode = 'fields' | 'json';
 
-/** Labels of API fields as the Fields Below mode shows them. */
+/** An API field as Fields Below labels it: OrderLines[0].VATPercentage is "Order Lines › Line 1 › VAT Percentage". */
 function fieldLabel(field: string, mode: InputMode): string {
 	if (mode === 'json') return field;
+	const words = (name: string) => (name === 'UnitPriceExcl' ? 'Unit Price Excl. VAT' : name.replace(/([a-z])(?=[A-Z])|([A-Z])(?=[A-Z][a-z])/g, '$1$2 '));
 	const line = /^OrderLines\[(\d+)\](?:\.(\w+))?$/.exec(field);
-	if (line) {
-		const names: Record<string, string> = {
-			Quantity: 'Quantity',
-			UnitPriceExcl: 'Unit Price Excl. VAT',
-			VATPercentage: 'VAT Percentage',
-			Description: 'Description',
-		};
-		return `Order Lines › Line ${Number(line[1]) + 1}${line[2] ? ` › ${names[line[2]] ?? line[2]}` : ''}`;
-	}
-	const labels: Record<string, string> = {
-		OrderType: 'Order Type',
-		OrderDirection: 'Order Direction',
-		OrderDate: 'Order Date',
-		ExpiryDate: 'Expiry Date',
-		DeliveryDate: 'Delivery Date',
-		OrderNumber: 'Order Number',
-		ExternalProviderID: 'External Provider ID',
-		Customer: 'Customer Name',
-		'Customer.Name': 'Customer Name',
-		'Customer.VATNumber': 'Customer VAT Number',
-		'Customer.PartyType': 'Customer Party Type',
-		Currency: 'Currency',
-		Reference: 'Reference',
-		PaymentReference: 'Payment Reference',
-		OrderLines: 'Order Lines',
-	};
-	return labels[field] ?? field;
+	if (line) return `Order Lines › Line ${Number(line[1]) + 1}${line[2] ? ` › ${words(line[2])}` : ''}`;
+	return field === 'Customer' ? 'Customer Name' : field.split('.').map(words).join(' ');
 }
 
 /** A problem of the order body as the NodeOperationError the node throws, naming field (as the mode shows it) and item. */
-export function orderProblemError(
-	ctx: IExecuteFunctions,
-	problem: FieldProblem,
-	itemIndex: number,
-	mode: InputMode = 'fields',
-): NodeOperationError {
+export function orderProblemError(ctx: IExecuteFunctions, problem: FieldProblem, itemIndex: number, mode: InputMode = 'fields'): NodeOperationError {
 	return inputError(ctx, itemIndex, fieldLabel(problem.field, mode), problem.value, problem.problem, problem.hint);
 }
 
@@ -77,61 +41,35 @@ function readJson(ctx: IExecuteFunctions, itemIndex: number): unknown {
 	}
 }
 
-/**
- * The validated create body for one item, from Fields Below or JSON, or a
- * NodeOperationError naming the field and the item (before any request).
- */
+/** The checked create body of one item (Fields Below or JSON), or the error naming field and item. */
 export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const mode = readChoice<InputMode>(ctx, itemIndex, 'inputMode', 'Input Mode', ['fields', 'json'], 'fields');
 	let body: unknown;
-	if (mode === 'json') {
-		body = readJson(ctx, itemIndex);
-	} else {
-		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const { PartyType, ExpiryDate, OrderNumber, ...extra } = additional;
+	if (mode === 'json') body = readJson(ctx, itemIndex);
+	else {
+		const param = (name: string, fallback: string) => ctx.getNodeParameter(name, itemIndex, fallback) as IDataObject[string];
+		const { PartyType, ExpiryDate, OrderNumber, ...extra } = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const lines = ctx.getNodeParameter('orderLines.lines', itemIndex, []) as IDataObject[];
-		const input: OrderFieldsInput = {
-			OrderType: ctx.getNodeParameter('orderType', itemIndex, 'Invoice'),
-			OrderDirection: ctx.getNodeParameter('orderDirection', itemIndex, 'Income'),
-			OrderDate: ctx.getNodeParameter('orderDate', itemIndex, ''),
+		body = buildOrderBody({
+			OrderType: param('orderType', 'Invoice'),
+			OrderDirection: param('orderDirection', 'Income'),
+			OrderDate: param('orderDate', ''),
 			ExpiryDate,
 			OrderNumber,
-			ExternalProviderID: ctx.getNodeParameter('externalProviderId', itemIndex, ''),
-			Customer: {
-				Name: ctx.getNodeParameter('customerName', itemIndex, ''),
-				VATNumber: ctx.getNodeParameter('customerVatNumber', itemIndex, ''),
-				PartyType,
-			},
-			OrderLines: (Array.isArray(lines) ? lines : [lines]).map(
-				(line): OrderLineInput => ({
-					Quantity: line.quantity,
-					Description: line.description,
-					VATPercentage: line.vatPercentage,
-					UnitPriceExcl: line.unitPriceExcl,
-				}),
-			),
+			ExternalProviderID: param('externalProviderId', ''),
+			Customer: { Name: param('customerName', ''), VATNumber: param('customerVatNumber', ''), PartyType },
+			OrderLines: (Array.isArray(lines) ? lines : [lines]).map((line) => ({
+				Quantity: line.quantity,
+				Description: line.description,
+				VATPercentage: line.vatPercentage,
+				UnitPriceExcl: line.unitPriceExcl,
+			})),
 			extra: Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== '' && value !== undefined && value !== null)),
-		};
-		body = buildOrderBody(input);
+		});
 	}
 	const checked = checkOrder(body);
 	if ('problem' in checked) throw orderProblemError(ctx, checked.problem, itemIndex, mode);
 	return checked.body;
-}
-
-export interface CreateSettings {
-	skipIfExists: boolean;
-	fetchFull: boolean;
-	singleOrderPath: SingleOrderPath;
-	partyId?: string;
-	idempotencyHeader: IdempotencyHeader;
-}
-
-/** The create headers: an idempotency key from the ExternalProviderID when the create de-duplicates. */
-export function createHeaders(body: IDataObject, skipIfExists: boolean, header: IdempotencyHeader): Record<string, string> {
-	const externalId = typeof body.ExternalProviderID === 'string' ? body.ExternalProviderID : '';
-	if (!skipIfExists || !externalId || header === 'none') return {};
-	return { [header]: createIdempotencyKey(externalId) };
 }
 
 /** Options › Idempotency Header of one item. */
@@ -145,7 +83,7 @@ export function readSingleOrderPath(ctx: IExecuteFunctions, itemIndex: number): 
 }
 
 /** Skip If Already Created, Fetch Full Order, Single Order Path and Act for Party for one item. */
-export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): CreateSettings {
+export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	return {
 		skipIfExists: readBoolean(ctx, itemIndex, 'skipIfExists', 'Skip If Already Created', true),
 		fetchFull: readBoolean(ctx, itemIndex, 'options.fetchFullOrder', 'Fetch Full Order', false),
@@ -155,3 +93,14 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number): C
 	};
 }
 
+/** A date parameter as YYYY-MM-DD: a real date, or `fallback()` when empty (required without one). */
+export function readDate(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string, hint: string, fallback?: () => string): string {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (raw === '' || raw === undefined || raw === null) {
+		if (fallback) return fallback();
+		throw inputError(ctx, itemIndex, label, raw, 'is empty', hint);
+	}
+	const date = toOrderDate(raw);
+	if (!date) throw inputError(ctx, itemIndex, label, raw, 'is not a real date in the form YYYY-MM-DD', hint);
+	return date;
+}

@@ -1,19 +1,15 @@
 /**
- * Create / Create and Send: your own PDF (sent as OrderPDF, replacing the generated one)
- * and attachments (sent as Attachments), taken from the input item's binary properties.
- * Every file is checked before any request of the run, naming item and property: the
- * property exists, it is not empty, the own PDF is a PDF, attachments have an extension
- * the service takes, and together they stay under Options › Maximum File Size. The bytes
- * are read again only when the order is sent, so a run never holds every item's files.
+ * Create / Create and Send: your own PDF (OrderPDF) and attachments from the item's binary properties,
+ * all checked before any request of the run; the bytes are read again only when the order is sent,
+ * so a run never holds every item's files.
  */
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { type IBinaryData, type IDataObject, type IExecuteFunctions, type INodeProperties, NodeOperationError } from 'n8n-workflow';
 
 import { readMaxFileSize } from '../../../shared/http/files';
 import { itemMessage } from '../../../shared/domain/validation';
 
-/** Extensions the service takes as attachments (beyond-contract "Files"). */
-export const ATTACHMENT_EXTENSIONS = ['pdf', 'xls', 'xlsx', 'csv'];
+/** Extensions the service takes as attachments (docs/api.md "Files and attachments"). */
+const ATTACHMENT_EXTENSIONS = ['pdf', 'xls', 'xlsx', 'csv'];
 const MB = 1024 * 1024;
 
 export function ownFileFields(operation: string): INodeProperties[] {
@@ -41,16 +37,9 @@ export function ownFileFields(operation: string): INodeProperties[] {
 	];
 }
 
-interface PlannedFile {
-	property: string;
-	fileName: string;
-}
-
+type PlannedFile = { property: string; fileName: string };
 /** What one item sends besides its order fields; checked, without the bytes. */
-export interface OwnFiles {
-	pdf?: PlannedFile;
-	attachments: PlannedFile[];
-}
+export type OwnFiles = { pdf?: PlannedFile; attachments: PlannedFile[] };
 
 function propertyNames(value: unknown): string[] | undefined {
 	if (value === undefined || value === null) return [];
@@ -64,81 +53,75 @@ function propertyNames(value: unknown): string[] | undefined {
 
 const extensionOf = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
 
-/**
- * Checks one item's Own PDF and Attachments (reading each file once, then letting it go).
- * Undefined when the item sends no files of its own.
- */
+/** Checks one item's Own PDF and Attachments (reading each file once, then letting it go); undefined when it sends none. */
 export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject): Promise<OwnFiles | undefined> {
 	const fail = (message: string, hint: string) => new NodeOperationError(ctx.getNode(), itemMessage(itemIndex, message), { itemIndex, description: hint });
 	const pdfNames = propertyNames(ctx.getNodeParameter('ownPdf', itemIndex, ''));
 	const attachmentNames = propertyNames(ctx.getNodeParameter('attachmentProperties', itemIndex, ''));
 	if (!pdfNames) throw fail('"Own PDF" is not the name of a binary property', 'Enter the name of a binary property of the input item, e.g. data.');
-	if (!attachmentNames) throw fail('"Attachments" is not a list of binary property names', 'Enter binary property names separated by commas, e.g. timesheet, terms.');
-	if (pdfNames.length > 1) throw fail(`"Own PDF" names ${pdfNames.length} properties (${pdfNames.join(', ')})`, 'An order has one PDF: name one binary property; send the others as Attachments.');
+	if (!attachmentNames)
+		throw fail('"Attachments" is not a list of binary property names', 'Enter binary property names separated by commas, e.g. timesheet, terms.');
+	const one = 'An order has one PDF: name one binary property; send the others as Attachments.';
+	if (pdfNames.length > 1) throw fail(`"Own PDF" names ${pdfNames.length} properties (${pdfNames.join(', ')})`, one);
 	if (!pdfNames.length && !attachmentNames.length) return undefined;
-	if (pdfNames.length && body.OrderPDF !== undefined) throw fail('"Own PDF" is set and the order JSON has an OrderPDF too', 'Keep one of them: clear Own PDF, or remove OrderPDF from the JSON.');
-	if (attachmentNames.length && body.Attachments !== undefined) throw fail('"Attachments" is set and the order JSON has Attachments too', 'Keep one of them: clear Attachments, or remove Attachments from the JSON.');
+	if (pdfNames.length && body.OrderPDF !== undefined)
+		throw fail('"Own PDF" is set and the order JSON has an OrderPDF too', 'Keep one of them: clear Own PDF, or remove OrderPDF from the JSON.');
+	if (attachmentNames.length && body.Attachments !== undefined)
+		throw fail('"Attachments" is set and the order JSON has Attachments too', 'Keep one of them: clear Attachments, or remove Attachments from the JSON.');
 	const twice = attachmentNames.find((name, i) => attachmentNames.indexOf(name) !== i);
 	if (twice) throw fail(`"Attachments" names binary property "${twice}" twice`, 'Name each file once.');
 
 	const maxBytes = readMaxFileSize(ctx, itemIndex);
+	const limit = `Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`;
 	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
 	const available = Object.keys(binaries);
-	const describe = (field: string, property: string) => `"${field}" (binary property "${property}")`;
 
 	/** The property's metadata, checked before its bytes are read. */
-	const plan = (field: string, property: string, pdf: boolean): PlannedFile & { binary: IBinaryData } => {
+	const plan = (field: string, property: string, pdf: boolean): PlannedFile & { binary: IBinaryData; named: string; pdf: boolean } => {
 		const binary = binaries[property];
+		const named = `"${field}" (binary property "${property}")`;
 		if (!binary) {
-			throw fail(
-				`"${field}" names binary property "${property}", which the item does not have`,
-				available.length ? `The item's binary properties: ${available.join(', ')}.` : 'The item has no binary data: read or download the file in an earlier node.',
-			);
+			const hint = available.length
+				? `The item's binary properties: ${available.join(', ')}.`
+				: 'The item has no binary data: read or download the file in an earlier node.';
+			throw fail(`"${field}" names binary property "${property}", which the item does not have`, hint);
 		}
 		const fileName = (binary.fileName ?? '').trim() || (pdf ? `${property}.pdf` : binary.fileExtension ? `${property}.${binary.fileExtension}` : '');
-		if (!fileName) throw fail(`${describe(field, property)} has no file name`, `Give the file a name with one of the extensions ${ATTACHMENT_EXTENSIONS.join(', ')}.`);
-		if (fileName.length > 255 || /[\\/]/.test(fileName) || Array.from(fileName).some((c) => c.charCodeAt(0) < 0x20)) {
-			throw fail(`${describe(field, property)} has the file name "${fileName.slice(0, 60)}", which the service refuses`, 'A file name has at most 255 characters and no / \\ or control characters.');
-		}
-		if (!pdf && !ATTACHMENT_EXTENSIONS.includes(extensionOf(fileName))) {
+		const shown = fileName.slice(0, 60);
+		if (!fileName) throw fail(`${named} has no file name`, `Give the file a name with one of the extensions ${ATTACHMENT_EXTENSIONS.join(', ')}.`);
+		if (fileName.length > 255 || /[\\/]/.test(fileName) || Array.from(fileName).some((c) => c.charCodeAt(0) < 0x20))
 			throw fail(
-				`${describe(field, property)} is the file "${fileName.slice(0, 60)}", a type the service does not take as an attachment`,
-				`Attachments must be ${ATTACHMENT_EXTENSIONS.map((e) => `.${e}`).join(', ')} files; convert it first (e.g. to PDF).`,
+				`${named} has the file name "${shown}", which the service refuses`,
+				'A file name has at most 255 characters and no / \\ or control characters.',
 			);
+		if (!pdf && !ATTACHMENT_EXTENSIONS.includes(extensionOf(fileName))) {
+			const hint = `Attachments must be ${ATTACHMENT_EXTENSIONS.map((e) => `.${e}`).join(', ')} files; convert it first (e.g. to PDF).`;
+			throw fail(`${named} is the file "${shown}", a type the service does not take as an attachment`, hint);
 		}
 		// Its size from the metadata, else from the base64 it is held as in memory (not decoded for this).
-		const size = typeof binary.bytes === 'number' ? binary.bytes : !binary.id && typeof binary.data === 'string' ? Buffer.byteLength(binary.data, 'base64') : undefined;
-		if (size !== undefined && size > maxBytes) {
-			throw fail(`${describe(field, property)} is ${(size / MB).toFixed(1)} MB, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`, 'Send a smaller file, or raise Options › Maximum File Size.');
-		}
-		return { property, fileName, binary };
+		const size =
+			typeof binary.bytes === 'number' ? binary.bytes : !binary.id && typeof binary.data === 'string' ? Buffer.byteLength(binary.data, 'base64') : undefined;
+		if (size !== undefined && size > maxBytes)
+			throw fail(`${named} is ${(size / MB).toFixed(1)} MB, above ${limit}`, 'Send a smaller file, or raise Options › Maximum File Size.');
+		return { property, fileName, binary, named, pdf };
 	};
-	const planned = [
-		...pdfNames.map((property) => ({ field: 'Own PDF', pdf: true, ...plan('Own PDF', property, true) })),
-		...attachmentNames.map((property) => ({ field: 'Attachments', pdf: false, ...plan('Attachments', property, false) })),
-	];
+	const planned = [...pdfNames.map((p) => plan('Own PDF', p, true)), ...attachmentNames.map((p) => plan('Attachments', p, false))];
 
 	let total = 0;
-	const hint = 'Send fewer or smaller files, or raise Options › Maximum File Size (the service\'s own request limit is not published; base64 adds a third).';
-	for (const file of planned) {
+	const hint = "Send fewer or smaller files, or raise Options › Maximum File Size (the service's own request limit is not published; base64 adds a third).";
+	for (const { binary, property, named, pdf } of planned) {
 		// Without a size in its metadata, a file in n8n's binary store is read only up to the limit.
-		const stored = file.binary.id && typeof file.binary.bytes !== 'number';
-		const content = stored ? await readUpTo(ctx, file.binary.id as string, maxBytes - total) : await ctx.helpers.getBinaryDataBuffer(itemIndex, file.property);
-		if (!content) throw fail(`${describe(file.field, file.property)} takes the own PDF and attachments above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB); it was not read further`, hint);
-		if (!content.length) throw fail(`${describe(file.field, file.property)} is empty`, 'The file has no content: check the node that made it.');
-		if (file.pdf && content.subarray(0, 5).toString('latin1') !== '%PDF-') {
-			throw fail(`${describe(file.field, file.property)} is not a PDF: its content does not start with %PDF-`, 'Own PDF must be a PDF file; send other files as Attachments.');
-		}
+		const stored = binary.id && typeof binary.bytes !== 'number';
+		const content = stored ? await readUpTo(ctx, binary.id as string, maxBytes - total) : await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
+		if (!content) throw fail(`${named} takes the own PDF and attachments above ${limit}; it was not read further`, hint);
+		if (!content.length) throw fail(`${named} is empty`, 'The file has no content: check the node that made it.');
+		if (pdf && content.subarray(0, 5).toString('latin1') !== '%PDF-')
+			throw fail(`${named} is not a PDF: its content does not start with %PDF-`, 'Own PDF must be a PDF file; send other files as Attachments.');
 		total += content.length;
-		if (total > maxBytes) {
-			throw fail(`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`, hint);
-		}
+		if (total > maxBytes) throw fail(`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above ${limit}`, hint);
 	}
 	const strip = ({ property, fileName }: PlannedFile): PlannedFile => ({ property, fileName });
-	return {
-		pdf: planned.filter((f) => f.pdf).map(strip)[0],
-		attachments: planned.filter((f) => !f.pdf).map(strip),
-	};
+	return { pdf: planned.filter((f) => f.pdf).map(strip)[0], attachments: planned.filter((f) => !f.pdf).map(strip) };
 }
 
 /** A stored binary's bytes, or undefined as soon as it proves longer than `limit` (the rest is never read). */

@@ -1,22 +1,14 @@
-/**
- * Order › Record Payment: `POST /v1/orders/{ID}/payments` with Amount, Payment Date,
- * Payment Type and Reference, checked before any request. The output shows what the
- * order still owes (ToPay) when the service says. With a Reference, a retried run does
- * not record the same payment twice: the idempotency key is built from it.
- */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+/** Order › Record Payment (`POST /v1/orders/{ID}/payments`); with a Reference, its idempotency key keeps a retried run from recording it twice. */
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { AMOUNT, checkDecimal, DECIMAL_FORMS } from './decimal';
 import { inputError, requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { getOrder } from '../../../shared/domain/order';
-import { toOrderDate } from './orderBody';
-import { answeredObject, readEveryItem, refusalError } from './orderChanges';
-import { readIdempotencyHeader, readSingleOrderPath } from './orderInput';
+import { getOrder, hasStatus } from '../../../shared/domain/order';
+import { answeredObject, refusalError, runChecked, sendJson } from './orderChanges';
+import { readDate, readIdempotencyHeader, readSingleOrderPath } from './orderInput';
 import { idempotencyKey } from './sendLogic';
 
 const TEXT_LIMITS = { PaymentType: 50, Reference: 200 } as const;
@@ -63,78 +55,60 @@ const properties: INodeProperties[] = [
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['recordPayment'] } }, properties);
 
 /** The payment body of one item, checked: a positive amount in cents (read as typed, never rounded), a real date, short texts. */
-export function readPayment(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
+function readPayment(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const amount = requireValid(ctx, itemIndex, 'Amount', ctx.getNodeParameter('amount', itemIndex, '') as unknown, (v) => checkDecimal(v, AMOUNT));
-	const rawDate = ctx.getNodeParameter('paymentDate', itemIndex, '') as unknown;
-	const date = toOrderDate(rawDate);
 	const dateHint = 'Enter the day it was paid as YYYY-MM-DD, e.g. 2024-03-31 (a date picker value or {{ $today }} works too).';
-	if (rawDate === '' || rawDate === undefined || rawDate === null) throw wrong('Payment Date', rawDate, 'is empty', dateHint);
-	if (!date) throw wrong('Payment Date', rawDate, 'is not a real date in the form YYYY-MM-DD', dateHint);
-	const body: IDataObject = { Amount: amount, PaymentDate: date };
+	const body: IDataObject = { Amount: amount, PaymentDate: readDate(ctx, itemIndex, 'paymentDate', 'Payment Date', dateHint) };
 	for (const [field, label, name] of [
 		['PaymentType', 'Payment Type', 'paymentType'],
 		['Reference', 'Reference', 'reference'],
 	] as const) {
 		const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 		if (value === undefined || value === null || value === '') continue;
-		if (typeof value !== 'string') throw wrong(label, value, 'is not text', `Enter text, or map a text value (e.g. {{ String($json.${name}) }}).`);
+		const wrong = (problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
+		if (typeof value !== 'string') throw wrong('is not text', `Enter text, or map a text value (e.g. {{ String($json.${name}) }}).`);
 		const trimmed = value.trim();
-		if (!trimmed) continue;
-		if (trimmed.length > TEXT_LIMITS[field]) throw wrong(label, value, `is longer than ${TEXT_LIMITS[field]} characters`, 'Shorten it.');
-		body[field] = trimmed;
+		if (trimmed.length > TEXT_LIMITS[field]) throw wrong(`is longer than ${TEXT_LIMITS[field]} characters`, 'Shorten it.');
+		if (trimmed) body[field] = trimmed;
 	}
 	return body;
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => ({
+	const read = (itemIndex: number) => ({
 		orderId: readOrderId(this, itemIndex),
 		payment: readPayment(this, itemIndex),
 		path: readSingleOrderPath(this, itemIndex),
-	}));
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
-		const { orderId, payment, path } = read;
+	});
+	return await runChecked(this, read, async ({ orderId, payment, path }, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const header = readIdempotencyHeader(this, itemIndex);
 		const reference = typeof payment.Reference === 'string' ? payment.Reference : '';
 		// Without a Reference two real payments of the same amount on the same day could not be told apart.
 		const keyed = reference !== '' && header !== 'none';
-		const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+		const headers: Record<string, string> = {};
 		if (keyed) headers[header] = idempotencyKey('payment', `${orderId}-${payment.Amount as number}-${payment.PaymentDate as string}-${reference}`);
-		const attempt = await client
-			.request<unknown>({
-				method: 'POST',
-				path: `/v1/orders/${orderId}/payments`,
-				body: payment,
-				headers,
-				itemIndex,
-				operation: `Record payment of order ${orderId}`,
-				acceptText: true,
-			})
-			.then(
-				(answer) => ({ answer }),
-				(error: unknown) => ({ error }),
-			);
-		if ('error' in attempt) {
-			const status = String((attempt.error as { httpCode?: unknown }).httpCode ?? '');
-			if (keyed && status === '409') {
-				// The key was used: this payment was recorded by an earlier run. Show where the order stands now.
-				const order = await getOrder(client, orderId, itemIndex, path);
-				return { OrderID: orderId, ...payment, ToPay: order.ToPay ?? null, Paid: order.Paid ?? null, OrderStatus: order.OrderStatus ?? null, AlreadyRecorded: true };
+		let answer: unknown;
+		try {
+			const operation = `Record payment of order ${orderId}`;
+			answer = await sendJson(client, { method: 'POST', path: `/v1/orders/${orderId}/payments`, body: payment, headers, itemIndex, operation });
+		} catch (error) {
+			if (!keyed || !hasStatus(error, '409')) {
+				const hint = 'The service takes payments on invoices and credit notes that are not canceled or fully paid, up to what the order still owes (ToPay).';
+				throw refusalError(this.getNode(), error, itemIndex, `The payment of order ${orderId} was not recorded`, hint);
 			}
-			throw refusalError(
-				this.getNode(),
-				attempt.error,
-				itemIndex,
-				`The payment of order ${orderId} was not recorded`,
-				'The service takes payments on invoices and credit notes that are not canceled or fully paid, up to what the order still owes (ToPay).',
-			);
+			// The key was used: this payment was recorded by an earlier run. Show where the order stands now.
+			const order = await getOrder(client, orderId, itemIndex, path);
+			return {
+				OrderID: orderId,
+				...payment,
+				ToPay: order.ToPay ?? null,
+				Paid: order.Paid ?? null,
+				OrderStatus: order.OrderStatus ?? null,
+				AlreadyRecorded: true,
+			};
 		}
-		const answered = answeredObject(attempt.answer);
 		// The summary (with ToPay) when the service answers one; what was sent when it answers an empty 200.
-		return { OrderID: orderId, ...payment, ...(answered ?? {}), AlreadyRecorded: false };
+		return { OrderID: orderId, ...payment, ...answeredObject(answer), AlreadyRecorded: false };
 	});
 }

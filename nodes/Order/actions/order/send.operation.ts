@@ -1,16 +1,11 @@
-/**
- * Order › Send: the order IDs of all input items, sent in as few send commands as the API
- * allows (one per party, transport type and strictness, up to Batch Size each); one
- * output item per order, paired with the item that named it.
- */
+/** Order › Send: the order IDs of all input items in as few send commands as the API allows; one output item per order, paired with its item. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
 import { runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import type { SendRequest } from './sendRun';
-import { readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRun';
+import { type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRun';
 import { parseOrderIdList } from './sendLogic';
 
 export const description: INodeProperties[] = [
@@ -21,15 +16,14 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '={{ $json.OrderID }}',
 		placeholder: 'e.g. 123456 or 123456, 123457',
-		description:
-			'OrderID of the order to send, or several separated by commas (an array works too). The orders of all input items are sent together.',
+		description: 'OrderID of the order to send, or several separated by commas (an array works too). The orders of all input items are sent together.',
 		displayOptions: { show: { resource: ['order'], operation: ['send'] } },
 	},
 	...sendFields('send'),
 ];
 
 /** The Order IDs parameter of one item, or a NodeOperationError naming it. */
-export function readOrderIds(ctx: IExecuteFunctions, itemIndex: number): number[] {
+function readOrderIds(ctx: IExecuteFunctions, itemIndex: number): number[] {
 	const raw = ctx.getNodeParameter('orderIds', itemIndex, '') as unknown;
 	const parsed = parseOrderIdList(raw);
 	if ('ids' in parsed) return parsed.ids;
@@ -54,7 +48,12 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			return orderIds.map((orderId) => ({ itemIndex, orderId, partyId, ...choice }));
 		},
 		run: async (read) => {
-			const reports = await sendAll(this, clients, read.flatMap((entry) => entry.value), settings);
+			const reports = await sendAll(
+				this,
+				clients,
+				read.flatMap((entry) => entry.value),
+				settings,
+			);
 			let next = 0;
 			return read.map((entry) => reports.slice(next, (next += entry.value.length)));
 		},

@@ -1,22 +1,31 @@
 /**
- * Sending for Send and Create and Send: the shared parameters, the run-level settings,
- * and the run itself (batches per party/transport/strictness, then one read per order
- * to report the delivery).
+ * Sending for Send and Create and Send: the shared parameters and run settings, one send command per
+ * batch (party, transport, strictness), then one read per order to report the delivery. When the API
+ * rejects a batch for some of its orders, those get their own outcome and the rest go out in one more call.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INode, type INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, readBoolean, requireValid } from '../../../shared/node/input';
 import type { BatchedOutput } from '../../../shared/node/items';
-import type { Check } from '../../../shared/domain/validation';
-import { checkBoolean, checkChoice, checkNumber } from '../../../shared/domain/validation';
+import { type Check, checkBoolean, checkChoice, checkNumber } from '../../../shared/domain/validation';
 import type { ClientProvider } from '../../../shared/node/router';
-import type { SingleOrderPath } from '../../../shared/domain/order';
-import { getOrder, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
-import type { IdempotencyHeader, SendOutcome } from './sendApi';
-import { IDEMPOTENCY_HEADERS, sendBatch } from './sendApi';
-import type { SendTarget } from './sendLogic';
-import { deliveryState, normalizeTransportType, planBatches, sendFacts, sendIdempotencyKey, TRANSPORT_TYPES } from './sendLogic';
+import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
+import { type SingleOrderPath, getOrder, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
+import { apiError, sendJson } from './orderChanges';
+import {
+	type IdempotencyHeader,
+	type SendBatch,
+	type SendTarget,
+	attributeErrors,
+	deliveryState,
+	IDEMPOTENCY_HEADERS,
+	isAlreadySent,
+	normalizeTransportType,
+	planBatches,
+	sendFacts,
+	sendIdempotencyKey,
+	TRANSPORT_TYPES,
+} from './sendLogic';
 
 const CUSTOM = 'custom';
 
@@ -29,11 +38,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			name: 'transportType',
 			type: 'options',
 			options: [
-				{
-					name: 'Peppol',
-					value: 'Peppol',
-					description: 'Over the Peppol network (the service falls back to e-mail or post unless Strict is on)',
-				},
+				{ name: 'Peppol', value: 'Peppol', description: 'Over the Peppol network (the service falls back to e-mail or post unless Strict is on)' },
 				{ name: 'E-Mail', value: 'Email', description: "By e-mail to the customer's address" },
 				{ name: 'Letter', value: 'Letter', description: 'By post' },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type the service supports, typed below' },
@@ -64,30 +69,19 @@ export function sendFields(operation: string): INodeProperties[] {
 	];
 }
 
-export interface SendChoice {
-	transportType: string;
-	strict: boolean;
-}
-
 /** Transport Type and Strict for one item, or a NodeOperationError naming the field and item. */
-export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): SendChoice {
+export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): { transportType: string; strict: boolean } {
 	const chosen = ctx.getNodeParameter('transportType', itemIndex, 'Peppol') as unknown;
-	const isCustom = chosen === CUSTOM;
-	const raw = isCustom ? (ctx.getNodeParameter('customTransportType', itemIndex, '') as unknown) : chosen;
+	const field = chosen === CUSTOM ? 'Custom Transport Type' : 'Transport Type';
+	const raw = chosen === CUSTOM ? (ctx.getNodeParameter('customTransportType', itemIndex, '') as unknown) : chosen;
+	const hint = 'A transport type is a short name such as Peppol, Email or Letter.';
 	// Refused, not cleaned: "Pe€ppol" or "Peppol\u0000" would otherwise be sent as Peppol.
-	if (typeof raw === 'string' && /[^\x20-\x7e]/.test(raw)) {
-		const field = isCustom ? 'Custom Transport Type' : 'Transport Type';
-		throw inputError(ctx, itemIndex, field, raw, 'contains a line break or another control or non-ASCII character', 'A transport type is a short name such as Peppol, Email or Letter.');
-	}
+	if (typeof raw === 'string' && /[^\x20-\x7e]/.test(raw))
+		throw inputError(ctx, itemIndex, field, raw, 'contains a line break or another control or non-ASCII character', hint);
 	const transportType = normalizeTransportType(raw);
-	if (!transportType) {
-		const field = isCustom ? 'Custom Transport Type' : 'Transport Type';
+	if (!transportType)
 		throw inputError(ctx, itemIndex, field, undefined, 'is empty', `Choose ${TRANSPORT_TYPES.join(', ')} or type the transport type the API expects.`);
-	}
-	if (/[\r\n]/.test(transportType) || transportType.length > 50) {
-		const hint = 'A transport type is a short name such as Peppol, Email or Letter.';
-		throw inputError(ctx, itemIndex, 'Custom Transport Type', transportType, 'is not a transport type', hint);
-	}
+	if (transportType.length > 50) throw inputError(ctx, itemIndex, 'Custom Transport Type', transportType, 'is not a transport type', hint);
 	return { transportType, strict: readBoolean(ctx, itemIndex, 'strictTransportType', 'Strict (No Fallback)', false) };
 }
 
@@ -114,15 +108,21 @@ export function readSendSettings(ctx: IExecuteFunctions): SendSettings {
 	};
 }
 
+export type SendOutcome =
+	| { status: 'sent' }
+	/** Sent before: the API said AlreadySent, or the idempotency key was used (409). */
+	| { status: 'alreadySent'; reason: 'AlreadySent' | 'Conflict' | 'IsSent' }
+	| { status: 'failed'; error: NodeApiError | NodeOperationError };
+
 /** One order to send for one item; `known` skips the send (e.g. found already sent). */
 export interface SendRequest extends SendTarget {
 	known?: SendOutcome;
 }
 
+/** One request's outcome, and the order as read after sending (Check Delivery / Fetch Full Order). */
 export interface SendReport {
 	request: SendRequest;
 	outcome: SendOutcome;
-	/** The order as read after sending (Check Delivery / Fetch Full Order). */
 	order?: IDataObject;
 	readError?: string;
 }
@@ -130,24 +130,83 @@ export interface SendReport {
 function conflictNotSent(ctx: IExecuteFunctions, request: SendRequest, order: IDataObject, header: IdempotencyHeader): NodeApiError {
 	const key = sendIdempotencyKey(request.transportType, request.strict, [request.orderId]);
 	const message = `Send order ${request.orderId} answered HTTP 409 (idempotency key already used), but the order is not sent (OrderStatus ${String(order.OrderStatus)})`;
-	return new NodeApiError(ctx.getNode(), { message, httpCode: '409' } as JsonObject, {
-		message,
-		description: `An earlier call used the same ${header} without sending this order. Send it on its own (its key is then ${key}) or set Options › Idempotency Header to None for this run.`,
-		httpCode: '409',
-		itemIndex: request.itemIndex,
-	});
+	const hint = `An earlier call used the same ${header} without sending this order. Send it on its own (its key is then ${key}) or set Options › Idempotency Header to None for this run.`;
+	return apiError(ctx.getNode(), message, hint, '409', request.itemIndex);
 }
 
-/**
- * Sends every request (batched), then reads each sent order once when Check Delivery or
- * Fetch Full Order is on. Returns one report per request, in the same order.
- */
-export async function sendAll(
-	ctx: IExecuteFunctions,
-	clients: ClientProvider,
-	requests: SendRequest[],
-	settings: SendSettings,
-): Promise<SendReport[]> {
+const asFailure = (node: INode, error: unknown, itemIndex: number) =>
+	error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(node, error as Error, { itemIndex });
+
+function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string {
+	const text = `${entry.code ?? ''} ${entry.description ?? ''}`;
+	if (status === '401' || status === '403') {
+		return "The order does not belong to the party the call acts for; check Options › Act for Party and the credential's Party ID.";
+	}
+	if (batch.strict && /peppol|receiver|transport/i.test(text)) {
+		return 'The receiver cannot be reached over Peppol. Turn off "Strict (No Fallback)" to let the service deliver it by e-mail or post, or check the customer\'s VAT number with the Peppol Lookup node.';
+	}
+	if (/not\s*found|unknown order|does not exist/i.test(text)) {
+		return 'Check the Order ID and that the order belongs to the party the node acts for (Options › Act for Party).';
+	}
+	return 'The API rejected sending this order; check the order and the Transport Type.';
+}
+
+/** A NodeApiError for one order of a rejected batch, from the API's entry for it. */
+function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, status: string): NodeApiError {
+	const message = `Send order ${orderId} failed with HTTP ${status}${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
+	const error = apiError(node, message, hintFor(entry, batch, status), status, batch.itemIndex, entry.code, entry.description);
+	error.context.orderId = orderId;
+	return error;
+}
+
+/** Sends one batch: the outcome of each of its orders (an API failure is a `failed` outcome, never thrown). */
+async function sendBatch(node: INode, client: ApiClient, batch: SendBatch, idempotencyHeader: IdempotencyHeader): Promise<Map<number, SendOutcome>> {
+	const outcomes = new Map<number, SendOutcome>();
+	let pending = [...batch.orderIds];
+	while (pending.length) {
+		const headers: Record<string, string> = {};
+		if (batch.strict) headers.StrictTransportType = 'true';
+		if (idempotencyHeader !== 'none') headers[idempotencyHeader] = sendIdempotencyKey(batch.transportType, batch.strict, pending);
+		try {
+			const body = { Transporttype: batch.transportType, OrderIDs: pending };
+			const operation = `Send order${pending.length > 1 ? 's' : ''} ${pending.join(', ')}`;
+			await sendJson(client, { method: 'POST', path: '/v1/orders/commands/send', body, headers, itemIndex: batch.itemIndex, operation });
+			for (const id of pending) outcomes.set(id, { status: 'sent' });
+			return outcomes;
+		} catch (error) {
+			const status = String((error as NodeApiError)?.httpCode ?? '');
+			if (status === '409' && idempotencyHeader !== 'none') {
+				for (const id of pending) outcomes.set(id, { status: 'alreadySent', reason: 'Conflict' });
+				return outcomes;
+			}
+			// A refusal naming some of the batch's orders (strict transport, already sent,
+			// unknown or foreign order) concerns only those.
+			if (/^4\d\d$/.test(status) && status !== '409' && status !== '429') {
+				const entries = ((error as NodeApiError).context?.apiErrors ?? []) as ApiErrorEntry[];
+				const { perOrder, unattributed } = attributeErrors(entries, pending);
+				if (perOrder.size > 0 && unattributed.length === 0) {
+					for (const [id, entry] of perOrder) {
+						outcomes.set(
+							id,
+							isAlreadySent(entry)
+								? { status: 'alreadySent', reason: 'AlreadySent' }
+								: { status: 'failed', error: orderSendError(node, id, entry, batch, status) },
+						);
+					}
+					// The API sends none of a rejected batch: the others go out in one more call.
+					pending = pending.filter((id) => !perOrder.has(id));
+					continue;
+				}
+			}
+			for (const id of pending) outcomes.set(id, { status: 'failed', error: asFailure(node, error, batch.itemIndex) });
+			return outcomes;
+		}
+	}
+	return outcomes;
+}
+
+/** Sends every request (batched), then reads each order once for Check Delivery / Fetch Full Order: one report per request, in order. */
+export async function sendAll(ctx: IExecuteFunctions, clients: ClientProvider, requests: SendRequest[], settings: SendSettings): Promise<SendReport[]> {
 	const node = ctx.getNode();
 	const partyKey = (partyId: string | undefined, orderId: number) => `${partyId ?? ''}\u0000${orderId}`;
 	const outcomes = new Map<string, SendOutcome>();
@@ -161,11 +220,7 @@ export async function sendAll(
 			result = await sendBatch(node, client, batch, settings.idempotencyHeader);
 		} catch (error) {
 			// e.g. the credential's Base URL is unusable: every order of the batch fails with it.
-			const failure =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(node, error as Error, { itemIndex: batch.itemIndex });
-			result = new Map(batch.orderIds.map((id) => [id, { status: 'failed', error: failure } as SendOutcome]));
+			result = new Map(batch.orderIds.map((id) => [id, { status: 'failed', error: asFailure(node, error, batch.itemIndex) }]));
 		}
 		for (const [id, outcome] of result) outcomes.set(partyKey(batch.partyId, id), outcome);
 	}
@@ -197,11 +252,7 @@ export async function sendAll(
 	});
 }
 
-/**
- * The output fields of one sent (or already sent) order: how it went out (sentVia, sentAt: the
- * service's send message) and, separately, what the service says of its delivery (deliveryStatus;
- * deliveredAt only once it says Delivered).
- */
+/** The output of one sent order: how it went out (sentVia, sentAt) and, separately, what the service says of its delivery. */
 export function sendOutput(report: SendReport, settings: SendSettings): IDataObject {
 	const { request, outcome, order } = report;
 	const out: IDataObject = settings.fetchFull && order ? { ...order } : { OrderID: request.orderId };

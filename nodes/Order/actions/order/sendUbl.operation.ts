@@ -1,24 +1,21 @@
 /**
- * Order › Send UBL Document: a ready UBL Invoice or CreditNote from a binary field, sent as it is
- * (`POST /v1/peppol/sendxml {XML}`, the service's page "Send UBL to Peppol"): over Peppol only,
- * validated by the service, no order made. Checked here first: UTF-8, well-formed, the root an
- * Invoice or CreditNote in the UBL namespace, no envelope, within the size limit (shared/domain/ubl.ts).
+ * Order › Send UBL Document (the service's page "Send UBL to Peppol"): a ready UBL Invoice or CreditNote sent as
+ * it is, over Peppol only; checked here first (shared/domain/ubl.ts), validated by the service, no order made.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
 import { runPerItem } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkSendableUbl } from '../../../shared/domain/ubl';
-import type { Check } from '../../../shared/domain/validation';
-import { checkNumber, checkPropertyName } from '../../../shared/domain/validation';
+import { type Check, checkNumber, checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
+import { hasStatus } from '../../../shared/domain/order';
 import { fingerprint, idempotencyKey } from './sendLogic';
 
 const show = { resource: ['order'], operation: ['sendUbl'] };
 const MB = 1024 * 1024;
-export const SEND_XML_PATH = '/v1/peppol/sendxml';
+const SEND_XML_PATH = '/v1/peppol/sendxml';
 
 export const description: INodeProperties[] = [
 	{
@@ -59,7 +56,8 @@ export const description: INodeProperties[] = [
 				name: 'sendPath',
 				type: 'string',
 				default: SEND_XML_PATH,
-				description: "The API path the document is posted to, on the credential's Base URL (the service's page \"Send UBL to Peppol\" names /v1/peppol/sendxml)",
+				description:
+					'The API path the document is posted to, on the credential\'s Base URL (the service\'s page "Send UBL to Peppol" names /v1/peppol/sendxml)',
 			},
 		],
 	},
@@ -68,7 +66,11 @@ export const description: INodeProperties[] = [
 function checkSendPath(value: unknown): Check {
 	const path = typeof value === 'string' ? value.trim() : '';
 	if (/^\/v1\/[A-Za-z0-9_/-]+$/.test(path) && !path.includes('//')) return { ok: true, value: path };
-	return { ok: false, problem: 'is not an API path such as /v1/peppol/sendxml', hint: "Enter a path under /v1 (letters, digits, '/', '-' and '_'); the host is always the credential's Base URL." };
+	return {
+		ok: false,
+		problem: 'is not an API path such as /v1/peppol/sendxml',
+		hint: "Enter a path under /v1 (letters, digits, '/', '-' and '_'); the host is always the credential's Base URL.",
+	};
 }
 
 /** What the service answered: the new InboxItemID (a number, or in an object), else the answer as given. */
@@ -87,13 +89,16 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const maxBytes = requireValid(this, itemIndex, 'Maximum Document Size (MB)', options.maxSizeMb ?? 10, (v) => checkNumber(v, { min: 1, max: 50 })) * MB;
 		const path = requireValid(this, itemIndex, 'Send Path', options.sendPath ?? SEND_XML_PATH, checkSendPath);
 		const binary = input[itemIndex]?.binary?.[property];
-		const hint = 'Read the UBL file into a binary field first (e.g. Read Files from Disk, HTTP Request, or Peppol Inbox › Get Document), and name that field here.';
+		const hint =
+			'Read the UBL file into a binary field first (e.g. Read Files from Disk, HTTP Request, or Peppol Inbox › Get Document), and name that field here.';
 		if (!binary) throw inputError(this, itemIndex, field, property, 'is not a binary field of this item', hint);
-		if (typeof binary.bytes === 'number' && binary.bytes > maxBytes) {
-			throw inputError(this, itemIndex, field, property, `holds ${(binary.bytes / MB).toFixed(1)} MB, above Maximum Document Size`, 'Raise UBL Options › Maximum Document Size if a document this large is expected.');
-		}
+		const tooLarge = (size: number) => {
+			const hint = 'Raise UBL Options › Maximum Document Size if a document this large is expected.';
+			if (size > maxBytes) throw inputError(this, itemIndex, field, property, `holds ${(size / MB).toFixed(1)} MB, above Maximum Document Size`, hint);
+		};
+		if (typeof binary.bytes === 'number') tooLarge(binary.bytes);
 		const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-		if (bytes.length > maxBytes) throw inputError(this, itemIndex, field, property, `holds ${(bytes.length / MB).toFixed(1)} MB, above Maximum Document Size`, 'Raise UBL Options › Maximum Document Size if a document this large is expected.');
+		tooLarge(bytes.length);
 		const checked = checkSendableUbl(bytes, maxBytes);
 		if (!checked.ok) throw inputError(this, itemIndex, field, property, `holds a file that ${checked.problem}`, checked.hint);
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
@@ -101,10 +106,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		// The same document run again is not sent again: its key is the same (a changed document is another key).
 		const headers = { 'Idempotency-Key': idempotencyKey('ubl', `${checked.ubl.kind}-${checked.ubl.number ?? ''}-${fingerprint(checked.ubl.xml)}`) };
 		try {
-			const body = await client.request({ method: 'POST', path, body: { XML: checked.ubl.xml }, headers, acceptText: true, itemIndex, operation: 'Send UBL document' });
-			return { Sent: true, ...sent, ...readAnswer(body) };
+			const body = { XML: checked.ubl.xml };
+			const answer = await client.request({ method: 'POST', path, body, headers, acceptText: true, itemIndex, operation: 'Send UBL document' });
+			return { Sent: true, ...sent, ...readAnswer(answer) };
 		} catch (error) {
-			if (String((error as { httpCode?: unknown }).httpCode) === '409') return { Sent: false, AlreadySent: true, ...sent };
+			if (hasStatus(error, '409')) return { Sent: false, AlreadySent: true, ...sent };
 			// A NodeApiError from the client comes back unchanged.
 			throw new NodeApiError(this.getNode(), error as JsonObject);
 		}

@@ -1,18 +1,11 @@
-/**
- * Order › Update: a partial change of an existing order (`PATCH /v1/orders/{ID}`). Only
- * the fields the user sets are sent: Is Sent (the "exported" flag), Internal Info,
- * Approval Status, and Cancel (OrderStatus Canceled). Amounts and lines cannot change
- * after creation; a credit note corrects them.
- */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+/** Order › Update (`PATCH /v1/orders/{ID}`): only the fields set are sent; amounts and lines cannot change after creation (a credit note corrects them). */
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { answeredObject, readEveryItem, sendChange } from './orderChanges';
+import { answeredObject, runChecked, sendChange } from './orderChanges';
 
 const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
@@ -66,20 +59,20 @@ const properties: INodeProperties[] = [
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['update'] } }, properties);
 
 /** The PATCH body from Update Fields: only what is set, each value of the type the API takes. */
-export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fields = ctx.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const change: IDataObject = {};
 	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
 	if (fields.isSent !== undefined) {
-		if (typeof fields.isSent !== 'boolean') throw wrong('Is Sent', fields.isSent, 'is not true or false', 'Switch it on or off, or map a boolean (true/false, not text).');
+		if (typeof fields.isSent !== 'boolean')
+			throw wrong('Is Sent', fields.isSent, 'is not true or false', 'Switch it on or off, or map a boolean (true/false, not text).');
 		change.IsSent = fields.isSent;
 	}
 	if (fields.internalInfo !== undefined) {
 		const info = fields.internalInfo;
 		if (info !== null && typeof info !== 'string') throw wrong('Internal Info', info, 'is not text', 'Enter text, or map a text value.');
-		if (typeof info === 'string' && info.length > MAX_INTERNAL_INFO) {
+		if (typeof info === 'string' && info.length > MAX_INTERNAL_INFO)
 			throw wrong('Internal Info', `${info.slice(0, 40)}…`, `is longer than ${MAX_INTERNAL_INFO} characters (${info.length})`, 'Shorten the note.');
-		}
 		change.InternalInfo = typeof info === 'string' && info.trim() !== '' ? info : null;
 	}
 	if (fields.approvalStatus !== undefined) {
@@ -93,23 +86,25 @@ export function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 		if (typeof fields.cancel !== 'boolean') throw wrong('Cancel', fields.cancel, 'is not true or false', 'Switch it on to cancel the order.');
 		if (fields.cancel) change.OrderStatus = 'Canceled';
 	}
-	if (Object.keys(change).length === 0) {
-		throw wrong('Update Fields', undefined, 'has nothing to change', 'Add at least one field (Is Sent, Internal Info, Approval Status, or Cancel switched on).');
-	}
+	const hint = 'Add at least one field (Is Sent, Internal Info, Approval Status, or Cancel switched on).';
+	if (Object.keys(change).length === 0) throw wrong('Update Fields', undefined, 'has nothing to change', hint);
 	return change;
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => ({ orderId: readOrderId(this, itemIndex), change: readChange(this, itemIndex) }));
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
-		const { orderId, change } = read;
+	const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), change: readChange(this, itemIndex) });
+	return await runChecked(this, read, async ({ orderId, change }, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const answer = await sendChange(
 			this.getNode(),
 			client,
-			{ method: 'PATCH', path: `/v1/orders/${orderId}`, body: change, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Update order ${orderId}` },
+			{
+				method: 'PATCH',
+				path: `/v1/orders/${orderId}`,
+				body: change,
+				itemIndex,
+				operation: `Update order ${orderId}`,
+			},
 			`Order ${orderId} was not updated`,
 			'Nothing was changed. Amounts, lines and parties cannot change after creation: create a credit note for an order sent over Peppol, paid or with payments.',
 		);

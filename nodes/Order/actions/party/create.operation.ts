@@ -1,19 +1,15 @@
 /**
- * Party › Create: a customer or supplier (`POST /v1/parties`), or the one that already exists.
- * As Create Order does with External Provider ID, it first looks the party up (by VAT number or
- * e-mail, and Party Type), so a re-run creates nothing twice; a party found is output as it is, or
- * updated with the fields given (`PATCH /v1/parties/{ID}`). One output shape: the party as the
- * service holds it, plus AlreadyExisted.
+ * Party › Create: as Create Order does with External Provider ID, the party is looked up first (VAT number or
+ * e-mail, and Party Type), so a re-run creates nothing twice; a party found is output, or updated with the fields given.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { inputError, readChoice } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { readEveryItem } from '../order/orderChanges';
+import { runChecked, sendJson } from '../order/orderChanges';
 import { MAIN_PARTY_FIELDS, mainPartyProperties, PARTY_FIELDS } from './partyFields';
-import { answeredId, fieldOptions, findRecords, getRecord, noIdError, readFields } from './records';
+import { answeredId, fieldOptions, findRecords, getRecord, noIdError, readFields, updateParty } from './records';
 
 const show = { resource: ['party'], operation: ['create'] };
 const MATCH_BY = ['vatNumber', 'email', 'none'] as const;
@@ -21,7 +17,15 @@ const IF_FOUND = ['keep', 'update'] as const;
 
 export const description: INodeProperties[] = [
 	...mainPartyProperties(show),
-	{ displayName: 'Additional Fields', name: 'partyFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: { show }, options: fieldOptions(PARTY_FIELDS) },
+	{
+		displayName: 'Additional Fields',
+		name: 'partyFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: fieldOptions(PARTY_FIELDS),
+	},
 	{
 		displayName: 'Match Existing By',
 		name: 'matchBy',
@@ -58,7 +62,10 @@ interface Checked {
 /** The body and settings of one item, checked before any request. */
 function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
 	const main = Object.fromEntries(MAIN_PARTY_FIELDS.map((f) => [f.name, ctx.getNodeParameter(f.name, itemIndex, '')]));
-	const body = { ...readFields(ctx, itemIndex, ctx.getNodeParameter('partyFields', itemIndex, {}) as IDataObject, PARTY_FIELDS), ...readFields(ctx, itemIndex, main, MAIN_PARTY_FIELDS) };
+	const body = {
+		...readFields(ctx, itemIndex, ctx.getNodeParameter('partyFields', itemIndex, {}) as IDataObject, PARTY_FIELDS),
+		...readFields(ctx, itemIndex, main, MAIN_PARTY_FIELDS),
+	};
 	if (!body.Name) throw inputError(ctx, itemIndex, 'Name', '', 'is empty', 'Enter the name of the company or person.');
 	const matchBy = readChoice(ctx, itemIndex, 'matchBy', 'Match Existing By', MATCH_BY, 'vatNumber');
 	const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
@@ -77,27 +84,29 @@ const same = (key: string, a: unknown, b: unknown) => {
 };
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => readItem(this, itemIndex));
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
+	return await runChecked(this, readItem.bind(null, this), async (read, itemIndex) => {
 		const { body, matchBy, ifFound } = read;
 		const client = await clients(itemIndex, read.partyId);
 		if (matchBy !== 'none') {
 			const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
 			const conditions = [key, 'PartyType'].map((field) => ({ field, operator: 'eq' as const, value: body[field], type: 'string' as const }));
-			const [found] = await findRecords(client, 'party', conditions, (p) => same(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType, itemIndex);
+			const [found] = await findRecords(
+				client,
+				'party',
+				conditions,
+				(p) => same(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
+				itemIndex,
+			);
 			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };
-			if (found) {
-				const path = `/v1/parties/${encodeURIComponent(String(found.PartyID))}`;
-				await client.request({ method: 'PATCH', path, body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Update party ${String(found.PartyID)}`, acceptText: true });
-				return { ...(await getRecord(client, 'party', String(found.PartyID), itemIndex)), AlreadyExisted: true };
-			}
+			if (found) return { ...(await updateParty(client, String(found.PartyID), body, itemIndex)), AlreadyExisted: true };
 		}
-		const answer = await client.request<unknown>({ method: 'POST', path: '/v1/parties', body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: 'Create party', acceptText: true });
+		const answer = await sendJson(client, { method: 'POST', path: '/v1/parties', body, itemIndex, operation: 'Create party' });
 		const id = answeredId(answer, 'PartyID');
 		if (id === undefined) {
-			const hint = matchBy === 'none' ? 'Check the parties in the web app before running it again.' : `Run it again: the party is then found by its ${matchBy === 'vatNumber' ? 'VAT number' : 'e-mail address'}.`;
+			const hint =
+				matchBy === 'none'
+					? 'Check the parties in the web app before running it again.'
+					: `Run it again: the party is then found by its ${matchBy === 'vatNumber' ? 'VAT number' : 'e-mail address'}.`;
 			throw noIdError(this.getNode(), 'party', hint, itemIndex);
 		}
 		return { ...(await getRecord(client, 'party', id, itemIndex)), AlreadyExisted: false };

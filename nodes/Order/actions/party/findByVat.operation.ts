@@ -1,17 +1,12 @@
-/**
- * Party › Find by VAT Number: the parties with this VAT number (`GET /v1/parties` with
- * `$filter=VATNumber eq '…'`), one item each; none found, no item (n8n's Always Output Data
- * setting gives an empty one). Only exact matches count, whatever the server's filter did.
- */
+/** Party › Find by VAT Number: one item per party with this VAT number, none when none; only exact matches count, whatever the server's filter did. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { readChoice, requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import type { FilterCondition } from '../../../shared/query/odata';
 import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { readEveryItem } from '../order/orderChanges';
+import { runChecked } from '../order/orderChanges';
 import { checkVatNumber } from '../../../shared/domain/validation';
 import { partyTypeOption } from './partyFields';
 import { findRecords } from './records';
@@ -19,24 +14,44 @@ import { findRecords } from './records';
 const show = { resource: ['party'], operation: ['findByVat'] };
 
 export const description: INodeProperties[] = [
-	{ displayName: 'VAT Number', name: 'vatNumber', type: 'string', required: true, default: '', placeholder: 'e.g. BE0123456749', description: 'With its country prefix; spaces and dots are ignored', displayOptions: { show } },
-	{ displayName: 'Party Type', name: 'partyType', ...partyTypeOption, options: [{ name: 'Any', value: '' }, ...partyTypeOption.options], default: '', displayOptions: { show } },
+	{
+		displayName: 'VAT Number',
+		name: 'vatNumber',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. BE0123456749',
+		description: 'With its country prefix; spaces and dots are ignored',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Party Type',
+		name: 'partyType',
+		...partyTypeOption,
+		options: [{ name: 'Any', value: '' }, ...partyTypeOption.options],
+		default: '',
+		displayOptions: { show },
+	},
 ];
 
 const compact = (value: unknown) => (typeof value === 'string' ? value.replace(/[\s.-]/g, '').toUpperCase() : undefined);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => {
+	const readItem = (itemIndex: number) => {
 		const vat = requireValid(this, itemIndex, 'VAT Number', this.getNodeParameter('vatNumber', itemIndex, ''), checkVatNumber);
 		const partyType = readChoice(this, itemIndex, 'partyType', 'Party Type', ['', ...PARTY_TYPES], '');
 		return { vat, partyType, partyId: readPartyOption(this, itemIndex) };
-	});
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
+	};
+	return await runChecked(this, readItem, async (read, itemIndex) => {
 		const conditions: FilterCondition[] = [{ field: 'VATNumber', operator: 'eq', value: read.vat, type: 'string' }];
 		if (read.partyType) conditions.push({ field: 'PartyType', operator: 'eq', value: read.partyType, type: 'string' });
 		const client = await clients(itemIndex, read.partyId);
-		return await findRecords(client, 'party', conditions, (p) => compact(p.VATNumber) === read.vat && (!read.partyType || p.PartyType === read.partyType), itemIndex);
+		return await findRecords(
+			client,
+			'party',
+			conditions,
+			(p) => compact(p.VATNumber) === read.vat && (!read.partyType || p.PartyType === read.partyType),
+			itemIndex,
+		);
 	});
 }

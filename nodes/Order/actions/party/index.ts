@@ -10,10 +10,28 @@ export const party: ResourceOperations = {
 	resource: { name: 'Party', value: 'party' },
 	default: 'getAll',
 	operations: [
-		{ name: 'Create', value: 'create', description: 'Create a customer or supplier, or find (and optionally update) the one with the same VAT number: a re-run creates nothing twice', action: 'Create or find a party (customer, supplier)', module: create },
-		{ name: 'Find by VAT Number', value: 'findByVat', description: 'The customers or suppliers with a VAT number', action: 'Find parties by VAT number', module: findByVat },
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Create a customer or supplier, or find (and optionally update) the one with the same VAT number: a re-run creates nothing twice',
+			action: 'Create or find a party (customer, supplier)',
+			module: create,
+		},
+		{
+			name: 'Find by VAT Number',
+			value: 'findByVat',
+			description: 'The customers or suppliers with a VAT number',
+			action: 'Find parties by VAT number',
+			module: findByVat,
+		},
 		{ name: 'Get', value: 'get', description: 'Read one party by its PartyID', action: 'Get a party', module: get },
-		{ name: 'Get Many', value: 'getAll', description: 'List parties (customers, suppliers) with filters and sorting', action: 'Get many parties', module: getAll },
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'List parties (customers, suppliers) with filters and sorting',
+			action: 'Get many parties',
+			module: getAll,
+		},
 		{ name: 'Update', value: 'update', description: 'Change some fields of a customer or supplier', action: 'Update a party', module: update },
 	],
 };

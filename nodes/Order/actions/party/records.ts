@@ -1,26 +1,20 @@
-/**
- * Parties and products (the service's master data), what their operations share: a field table
- * (as the service's OpenAPI `Party` and `Product` types name the fields) turned into parameters and
- * into a checked body, the ID field, the one-record read, the lookup by a field, and the ID a
- * create answers. A bad value is refused naming field and item, before any request.
- */
+/** What the party and product operations share: field tables (the service's OpenAPI `Party` and `Product`) as parameters and checked bodies, IDs, reads, lookups. */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
 import { runPerItem } from '../../../shared/node/items';
-import type { FilterCondition } from '../../../shared/query/odata';
-import { buildFilter } from '../../../shared/query/odata';
+import { type FilterCondition, buildFilter } from '../../../shared/query/odata';
 import { readListPage } from '../../../shared/http/paging';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
-import type { Check } from '../../../shared/domain/validation';
-import { checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/domain/validation';
+import { type Check, checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
+import { sendJson } from '../order/orderChanges';
 
 export type RecordKind = 'party' | 'product';
-export const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
-export const ID_KEYS: Record<RecordKind, string> = { party: 'PartyID', product: 'ProductID' };
+const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
+const ID_KEYS: Record<RecordKind, string> = { party: 'PartyID', product: 'ProductID' };
 
 /** One field: its parameter, the API's name for it, and its check (text of at most 255 characters unless given). */
 export interface RecordField {
@@ -43,13 +37,15 @@ const otherFields: INodeProperties = {
 
 /** A collection's options: one parameter per field, then Other Fields (JSON). */
 export function fieldOptions(fields: RecordField[]): INodeProperties[] {
-	const options = fields.map(({ name, displayName, kind: type = 'string', description }): INodeProperties => ({
-		displayName,
-		name,
-		type,
-		default: type === 'boolean' ? true : type === 'number' ? 0 : '',
-		description,
-	}));
+	const options = fields.map(
+		({ name, displayName, kind: type = 'string', description }): INodeProperties => ({
+			displayName,
+			name,
+			type,
+			default: type === 'boolean' ? true : type === 'number' ? 0 : '',
+			description,
+		}),
+	);
 	return [...options, otherFields].sort((a, b) => (a.displayName < b.displayName ? -1 : 1));
 }
 
@@ -89,15 +85,17 @@ export function readFields(ctx: IExecuteFunctions, itemIndex: number, values: ID
 
 /** The required ID field of an operation ("Party ID", "Product ID"). */
 export function idField(kind: RecordKind, show: Record<string, string[]>, overrides: Partial<INodeProperties> = {}): INodeProperties {
-	const label = kind === 'party' ? 'Party ID' : 'Product ID';
 	return {
-		displayName: label,
+		displayName: kind === 'party' ? 'Party ID' : 'Product ID',
 		name: kind === 'party' ? 'partyId' : 'productId',
 		type: 'string',
 		required: true,
 		default: '',
 		placeholder: kind === 'party' ? 'e.g. 5000001' : 'e.g. 8000001',
-		description: kind === 'party' ? 'The PartyID, e.g. {{ $json.PartyID }} of Get Many or an earlier node' : 'The ProductID, e.g. {{ $json.ProductID }} of Get Many or an earlier node',
+		description:
+			kind === 'party'
+				? 'The PartyID, e.g. {{ $json.PartyID }} of Get Many or an earlier node'
+				: 'The ProductID, e.g. {{ $json.ProductID }} of Get Many or an earlier node',
 		displayOptions: { show },
 		...overrides,
 	};
@@ -108,6 +106,13 @@ export function readRecordId(ctx: IExecuteFunctions, itemIndex: number, kind: Re
 	const raw = ctx.getNodeParameter(kind === 'party' ? 'partyId' : 'productId', itemIndex, '') as unknown;
 	if (optional && (raw === '' || raw === undefined || raw === null)) return '';
 	return requireValid(ctx, itemIndex, kind === 'party' ? 'Party ID' : 'Product ID', raw, (v) => checkNumericId(v, ID_KEYS[kind]));
+}
+
+/** `PATCH /v1/parties/{id}` with the fields to change, then the party as the service holds it. */
+export async function updateParty(client: ApiClient, id: string, body: IDataObject, itemIndex: number): Promise<IDataObject> {
+	const path = `/v1/parties/${encodeURIComponent(id)}`;
+	await sendJson(client, { method: 'PATCH', path, body, itemIndex, operation: `Update party ${id}` });
+	return await getRecord(client, 'party', id, itemIndex);
 }
 
 /** `GET /v1/parties/{id}` or `/v1/products/{id}`. */
@@ -141,7 +146,13 @@ export async function findRecords(
 	itemIndex: number,
 ): Promise<IDataObject[]> {
 	const filter = buildFilter(conditions, 'and');
-	const body = await client.request<unknown>({ method: 'GET', path: RECORD_PATHS[kind], qs: { $filter: filter }, itemIndex, operation: `Find ${kind} where ${filter}` });
+	const body = await client.request<unknown>({
+		method: 'GET',
+		path: RECORD_PATHS[kind],
+		qs: { $filter: filter },
+		itemIndex,
+		operation: `Find ${kind} where ${filter}`,
+	});
 	return readListPage(body).items.filter(matches);
 }
 

@@ -1,16 +1,12 @@
-/**
- * Party › Update: a partial change (`PATCH /v1/parties/{ID}`): only the fields added are sent.
- * Outputs the party as the service then holds it (one more read).
- */
+/** Party › Update (`PATCH /v1/parties/{ID}`): only the fields added are sent; outputs the party as the service then holds it. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { readEveryItem } from '../order/orderChanges';
+import { runChecked } from '../order/orderChanges';
 import { MAIN_PARTY_FIELDS, PARTY_FIELDS, partyTypeOption } from './partyFields';
-import { fieldOptions, getRecord, idField, readFields, readRecordId } from './records';
+import { fieldOptions, idField, readFields, readRecordId, updateParty } from './records';
 
 const show = { resource: ['party'], operation: ['update'] };
 const FIELDS = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
@@ -30,18 +26,13 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => {
+	const readItem = (itemIndex: number) => {
 		const id = readRecordId(this, itemIndex, 'party');
 		const change = readFields(this, itemIndex, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, FIELDS);
 		if (!Object.keys(change).length) throw inputError(this, itemIndex, 'Update Fields', undefined, 'has nothing to change', 'Add at least one field.');
 		return { id, change, partyId: readPartyOption(this, itemIndex) };
-	});
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
-		const client = await clients(itemIndex, read.partyId);
-		const path = `/v1/parties/${read.id}`;
-		await client.request({ method: 'PATCH', path, body: read.change, headers: { 'Content-Type': 'application/json' }, itemIndex, operation: `Update party ${read.id}`, acceptText: true });
-		return await getRecord(client, 'party', read.id, itemIndex);
+	};
+	return await runChecked(this, readItem, async (read, itemIndex) => {
+		return await updateParty(await clients(itemIndex, read.partyId), read.id, read.change, itemIndex);
 	});
 }

@@ -1,21 +1,16 @@
 /**
- * Product › Create or Update: `POST /v1/products` creates a product, or updates the one its
- * ProductID names (the service's page "Products"). Without a Product ID the product with the same
- * Reference is looked up first and updated, so a re-run creates nothing twice. The body is one
- * Product (the OpenAPI form) or `{Items: [Product]}` (the Products page's form): which one the
- * service takes is not confirmed, hence the choice. Outputs the product as the service then holds
- * it, plus AlreadyExisted.
+ * Product › Create or Update (the service's page "Products"): without a Product ID, the product with the same
+ * Reference is updated, so a re-run creates nothing twice. Which body form the service takes (one Product, or
+ * `{Items: [Product]}` as the Products page shows) is not confirmed, hence the choice.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { readChoice, requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
-import { readEveryItem } from '../order/orderChanges';
-import type { RecordField } from '../party/records';
-import { answeredId, fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId } from '../party/records';
+import { runChecked, sendJson } from '../order/orderChanges';
+import { type RecordField, answeredId, fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId } from '../party/records';
 
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
@@ -35,13 +30,36 @@ const PRODUCT_FIELDS: RecordField[] = [
 	{ name: 'minimumBilledQuantity', api: 'MinimumBilledQuantity', displayName: 'Minimum Billed Quantity', kind: 'number' },
 	{ name: 'stockQuantity', api: 'StockQuantity', displayName: 'Stock Quantity', kind: 'number' },
 	{ name: 'unit', api: 'Unit', displayName: 'Unit', description: 'e.g. piece, hour, kg' },
-	{ name: 'vat', api: 'VAT', displayName: 'VAT Percentage', kind: 'number', check: (value) => checkNumber(value, { min: 0, max: 100 }), description: 'e.g. 21' },
+	{
+		name: 'vat',
+		api: 'VAT',
+		displayName: 'VAT Percentage',
+		kind: 'number',
+		check: (value) => checkNumber(value, { min: 0, max: 100 }),
+		description: 'e.g. 21',
+	},
 ];
 
 export const description: INodeProperties[] = [
-	{ displayName: 'Reference', name: 'reference', type: 'string', required: true, default: '', description: 'Your product code or name; a product with this Reference is updated instead of created again', displayOptions: { show } },
+	{
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Your product code or name; a product with this Reference is updated instead of created again',
+		displayOptions: { show },
+	},
 	idField('product', show, { required: false, description: 'Leave empty to find the product by its Reference (or create it); set it to update that product' }),
-	{ displayName: 'Product Fields', name: 'productFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: { show }, options: fieldOptions(PRODUCT_FIELDS) },
+	{
+		displayName: 'Product Fields',
+		name: 'productFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: fieldOptions(PRODUCT_FIELDS),
+	},
 	{
 		displayName: 'Send As',
 		name: 'bodyForm',
@@ -57,7 +75,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const reads = readEveryItem(this, (itemIndex) => ({
+	const readItem = (itemIndex: number) => ({
 		id: readRecordId(this, itemIndex, 'product', true),
 		body: {
 			...readFields(this, itemIndex, this.getNodeParameter('productFields', itemIndex, {}) as IDataObject, PRODUCT_FIELDS),
@@ -65,21 +83,25 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		},
 		form: readChoice(this, itemIndex, 'bodyForm', 'Send As', BODY_FORMS, 'product'),
 		partyId: readPartyOption(this, itemIndex),
-	}));
-	return await runPerItem(this, async (itemIndex) => {
-		const read = reads[itemIndex];
-		if (read instanceof Error) throw read;
+	});
+	return await runChecked(this, readItem, async (read, itemIndex) => {
 		const client = await clients(itemIndex, read.partyId);
 		let id: string | number | undefined = read.id || undefined;
 		if (id === undefined) {
 			const reference = read.body.Reference;
-			const [found] = await findRecords(client, 'product', [{ field: 'Reference', operator: 'eq', value: reference, type: 'string' }], (p) => p.Reference === reference, itemIndex);
+			const [found] = await findRecords(
+				client,
+				'product',
+				[{ field: 'Reference', operator: 'eq', value: reference, type: 'string' }],
+				(p) => p.Reference === reference,
+				itemIndex,
+			);
 			id = found?.ProductID as number | undefined;
 		}
 		const product = id === undefined ? read.body : { ProductID: Number(id), ...read.body };
 		const body = read.form === 'items' ? { Items: [product] } : product;
 		const operation = id === undefined ? 'Create product' : `Update product ${id}`;
-		const answer = await client.request<unknown>({ method: 'POST', path: '/v1/products', body, headers: { 'Content-Type': 'application/json' }, itemIndex, operation, acceptText: true });
+		const answer = await sendJson(client, { method: 'POST', path: '/v1/products', body, itemIndex, operation });
 		const saved = id ?? answeredId(answer, 'ProductID');
 		if (saved === undefined) throw noIdError(this.getNode(), 'product', 'Run it again: the product is then found by its Reference.', itemIndex);
 		return { ...(await getRecord(client, 'product', saved, itemIndex)), AlreadyExisted: id !== undefined };

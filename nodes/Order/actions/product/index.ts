@@ -8,7 +8,13 @@ export const product: ResourceOperations = {
 	resource: { name: 'Product', value: 'product' },
 	default: 'getAll',
 	operations: [
-		{ name: 'Create or Update', value: 'createOrUpdate', description: 'Create a product, or update the one with the same Reference or Product ID: a re-run creates nothing twice', action: 'Create or update a product', module: createOrUpdate },
+		{
+			name: 'Create or Update',
+			value: 'createOrUpdate',
+			description: 'Create a product, or update the one with the same Reference or Product ID: a re-run creates nothing twice',
+			action: 'Create or update a product',
+			module: createOrUpdate,
+		},
 		{ name: 'Get', value: 'get', description: 'Read one product by its ProductID', action: 'Get a product', module: get },
 		{ name: 'Get Many', value: 'getAll', description: 'List products with filters and sorting', action: 'Get many products', module: getAll },
 	],
