@@ -94,7 +94,11 @@ function ensureCore1() {
 		path.join(dir, 'package.json'),
 		JSON.stringify({ name: 'n8n-core1-suite', private: true, dependencies: VERSIONS, overrides: OVERRIDES }, null, 2),
 	);
-	log(`core1: installing ${Object.entries(VERSIONS).map(([n, v]) => `${n}@${v}`).join(' ')} into ${dir}`);
+	log(
+		`core1: installing ${Object.entries(VERSIONS)
+			.map(([n, v]) => `${n}@${v}`)
+			.join(' ')} into ${dir}`,
+	);
 	const t0 = Date.now();
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 	const r = spawnSync(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
@@ -119,7 +123,9 @@ function main() {
 		pattern,
 		...selection,
 	];
-	log(`core1: jest ${selection.join(' ')} on n8n-core ${VERSIONS['n8n-core']} / n8n-workflow ${VERSIONS['n8n-workflow']} / n8n-nodes-base ${VERSIONS['n8n-nodes-base']}, Node ${process.version}`);
+	log(
+		`core1: jest ${selection.join(' ')} on n8n-core ${VERSIONS['n8n-core']} / n8n-workflow ${VERSIONS['n8n-workflow']} / n8n-nodes-base ${VERSIONS['n8n-nodes-base']}, Node ${process.version}`,
+	);
 	const r = spawnSync(process.execPath, args, {
 		cwd: REPO,
 		encoding: 'utf8',

@@ -24,7 +24,10 @@ const REPO = path.resolve(__dirname, '..');
 const ARTIFACTS = path.resolve(REPO, process.env.E2E_ARTIFACTS || path.join('.artifacts', 'e2e-import'));
 
 async function main() {
-	const only = process.argv.slice(2).filter((a) => a.endsWith('.json')).map((a) => path.basename(a));
+	const only = process.argv
+		.slice(2)
+		.filter((a) => a.endsWith('.json'))
+		.map((a) => path.basename(a));
 	const tc = ensureToolchain({ browser: true });
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-e2e-import-'));
 	const userFolder = path.join(work, 'n8n');
@@ -43,9 +46,18 @@ async function main() {
 		await rest.loginOwner();
 		editor = await openEditor({ tc, base: server.base });
 		const templates = T.listTemplates(REPO).filter((t) => !only.length || only.includes(t.file));
-		const result = await checkEditorImport({ page: editor.page, rest, baseUrl: server.base, templates, artifactsDir: ARTIFACTS, log: (line) => console.log(`   ${line}`) });
+		const result = await checkEditorImport({
+			page: editor.page,
+			rest,
+			baseUrl: server.base,
+			templates,
+			artifactsDir: ARTIFACTS,
+			log: (line) => console.log(`   ${line}`),
+		});
 		for (const p of result.problems) console.log(`   FAIL ${p}`);
-		console.log(`editor import: ${templates.length} template(s), ${result.problems.length ? `${result.problems.length} problem(s)` : 'ok'} in ${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots in ${path.relative(REPO, ARTIFACTS)}/`);
+		console.log(
+			`editor import: ${templates.length} template(s), ${result.problems.length ? `${result.problems.length} problem(s)` : 'ok'} in ${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots in ${path.relative(REPO, ARTIFACTS)}/`,
+		);
 		process.exitCode = result.problems.length ? 1 : 0;
 	} finally {
 		if (editor) await editor.close().catch(() => {});

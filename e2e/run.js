@@ -91,7 +91,9 @@ async function main() {
 			if (c.code !== 0) fail(`import:credentials exited ${c.code}: ${tail(c.stdout + c.stderr)}`);
 			const w = await cli(tc, cliEnv, ['import:workflow', '--separate', `--input=${path.join(dir, 'workflows')}`]);
 			if (w.code !== 0) fail(`import:workflow exited ${w.code}: ${tail(w.stdout + w.stderr)}`);
-			log(`   credential "${T.CREDENTIAL.name}" -> ${emu.url}; ${templates.length} workflow(s) from ${templates[0] ? path.basename(templates[0].dir) : '-'}/: ${templates.map((t) => `${t.file} [${t.start || 'no start'}]`).join(', ')} (${secs(c.ms + w.ms)})`);
+			log(
+				`   credential "${T.CREDENTIAL.name}" -> ${emu.url}; ${templates.length} workflow(s) from ${templates[0] ? path.basename(templates[0].dir) : '-'}/: ${templates.map((t) => `${t.file} [${t.start || 'no start'}]`).join(', ')} (${secs(c.ms + w.ms)})`,
+			);
 			if (!templates.length) fail('no templates found in examples/ or e2e/workflows/');
 		});
 
@@ -167,11 +169,12 @@ async function main() {
 				await step(`resume ${t.label} through the identity provider redirect`, async (fail) => {
 					// The link the editor shows on the waiting node: its resume URL, which sends a visit without a result on to the provider.
 					const link = T.waitingLink(run);
-					if (!link) throw new Error('the waiting node put no resume URL in its run\'s metadata (the editor\'s link)');
+					if (!link) throw new Error("the waiting node put no resume URL in its run's metadata (the editor's link)");
 					const opened = await fetch(link, { redirect: 'manual' });
 					const url = opened.headers.get('location');
 					log(`   the waiting node's link answered HTTP ${opened.status} -> ${url ? url.replace(/[^/]+$/, '...') : 'no redirect'}`);
-					if (opened.status !== 302 || !url || url !== T.findProviderUrl(run)) throw new Error(`the waiting node's link did not lead to the session's provider page (HTTP ${opened.status}, ${url})`);
+					if (opened.status !== 302 || !url || url !== T.findProviderUrl(run))
+						throw new Error(`the waiting node's link did not lead to the session's provider page (HTTP ${opened.status}, ${url})`);
 					const done = await emu.provider.complete(url, 'success');
 					if (!done.location) throw new Error(`provider answered ${done.status} without a redirect`);
 					log(`   provider -> ${done.location.replace(/[?#].*$/, '?...')}`);
@@ -184,26 +187,32 @@ async function main() {
 				});
 			}
 
-			await step('AccessPoint Trigger: publish creates the webhooks, signed events (published shapes) start executions, a forged call none, a replay never passed on, a restart re-creates a deleted webhook, unpublish deletes them, refusals before any request', async () => {
-				const { checkWebhookTrigger } = require('./lib/webhook');
-				// A restart with a webhook deleted at the service meanwhile (the same folder and port, so the other steps' client still works).
-				const restart = async (whileDown) => {
-					await server.stop();
-					await whileDown();
-					server = await startServer(tc, serverEnv, { logFile: serverLog });
-					const again = new Rest(server.base);
-					await again.loginOwner();
-					return again;
-				};
-				const figures = await checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log: (line) => log(`   ${line}`), restart });
-				log(`   ${JSON.stringify(figures)}`);
-			});
+			await step(
+				'AccessPoint Trigger: publish creates the webhooks, signed events (published shapes) start executions, a forged call none, a replay never passed on, a restart re-creates a deleted webhook, unpublish deletes them, refusals before any request',
+				async () => {
+					const { checkWebhookTrigger } = require('./lib/webhook');
+					// A restart with a webhook deleted at the service meanwhile (the same folder and port, so the other steps' client still works).
+					const restart = async (whileDown) => {
+						await server.stop();
+						await whileDown();
+						server = await startServer(tc, serverEnv, { logFile: serverLog });
+						const again = new Rest(server.base);
+						await again.loginOwner();
+						return again;
+					};
+					const figures = await checkWebhookTrigger({ rest, baseUrl: server.base, emulator: emu, log: (line) => log(`   ${line}`), restart });
+					log(`   ${JSON.stringify(figures)}`);
+				},
+			);
 
-			await step('Peppol Inbox Trigger: a customer\'s IMR "rejected" for a sent invoice reaches a workflow once, with its reason, and is confirmed at the next poll', async () => {
-				const { checkInboxTrigger } = require('./lib/inbox');
-				const figures = await checkInboxTrigger({ rest, emulator: emu, log: (line) => log(`   ${line}`) });
-				log(`   ${JSON.stringify(figures)}`);
-			});
+			await step(
+				'Peppol Inbox Trigger: a customer\'s IMR "rejected" for a sent invoice reaches a workflow once, with its reason, and is confirmed at the next poll',
+				async () => {
+					const { checkInboxTrigger } = require('./lib/inbox');
+					const figures = await checkInboxTrigger({ rest, emulator: emu, log: (line) => log(`   ${line}`) });
+					log(`   ${JSON.stringify(figures)}`);
+				},
+			);
 
 			if (!ARGS.has('--skip-browser')) {
 				await step('editor in headless Chromium: login, no node issues, screenshots', async (fail) => {
@@ -219,24 +228,41 @@ async function main() {
 					const { checkMoney } = require('./lib/money');
 					// Money typed as a user types it: "12,50" recorded as 12.50; a credit note run twice is made once.
 					const money = (page) => checkMoney({ page, rest, baseUrl: server.base, emulator: emu, artifactsDir: ARTIFACTS });
-					const out = await runEditorChecks({ tc, base: server.base, templates, artifacts: ARTIFACTS, credentialId: T.CREDENTIAL.id, also: [panel, binary, money, oauth] });
+					const out = await runEditorChecks({
+						tc,
+						base: server.base,
+						templates,
+						artifacts: ARTIFACTS,
+						credentialId: T.CREDENTIAL.id,
+						also: [panel, binary, money, oauth],
+					});
 					for (const l of out.lines) log(`   ${l}`);
 					out.problems.forEach(fail);
 				});
 			}
 
 			if (!ARGS.has('--skip-browser')) {
-				await step("every template imported through the editor's Import > From file and run from the canvas, without opening a node (onboarding: the waiting node's link)", async (fail) => {
-					const { openEditor } = require('./lib/browser');
-					const { checkEditorImport } = require('./lib/editorImport');
-					const editor = await openEditor({ tc, base: server.base });
-					try {
-						const out = await checkEditorImport({ page: editor.page, rest, baseUrl: server.base, templates, artifactsDir: ARTIFACTS, log: (line) => log(`   ${line}`) });
-						out.problems.forEach(fail);
-					} finally {
-						await editor.close();
-					}
-				});
+				await step(
+					"every template imported through the editor's Import > From file and run from the canvas, without opening a node (onboarding: the waiting node's link)",
+					async (fail) => {
+						const { openEditor } = require('./lib/browser');
+						const { checkEditorImport } = require('./lib/editorImport');
+						const editor = await openEditor({ tc, base: server.base });
+						try {
+							const out = await checkEditorImport({
+								page: editor.page,
+								rest,
+								baseUrl: server.base,
+								templates,
+								artifactsDir: ARTIFACTS,
+								log: (line) => log(`   ${line}`),
+							});
+							out.problems.forEach(fail);
+						} finally {
+							await editor.close();
+						}
+					},
+				);
 			}
 
 			for (const p of polling) {

@@ -35,7 +35,10 @@ async function main() {
 		const port = await freePort();
 		const env = n8nEnv({ userFolder, port, brokerPort: await freePort(), n8nVersion: tc.n8n.version });
 		writeJson(path.join(work, 'credentials.json'), [T.credentialFor(emu)]);
-		const imported = await cli(tc, { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) }, ['import:credentials', `--input=${path.join(work, 'credentials.json')}`]);
+		const imported = await cli(tc, { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) }, [
+			'import:credentials',
+			`--input=${path.join(work, 'credentials.json')}`,
+		]);
 		if (imported.code !== 0) throw new Error(`import:credentials exited ${imported.code}: ${imported.stderr.slice(-400)}`);
 		server = await startServer(tc, env, { logFile });
 		console.log(`n8n ${tc.n8n.version} at ${server.base} (ready in ${(server.ms / 1000).toFixed(1)} s); emulator ${emu.url}`);
@@ -54,7 +57,15 @@ async function main() {
 		console.log(`webhook e2e: ok ${JSON.stringify(figures)} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 	} catch (error) {
 		console.log(`webhook e2e: FAILED ${error && error.message ? error.message : error}`);
-		if (fs.existsSync(logFile)) console.log(fs.readFileSync(logFile, 'utf8').split('\n').filter((l) => /error|webhook|AccessPoint/i.test(l)).slice(-20).join('\n'));
+		if (fs.existsSync(logFile))
+			console.log(
+				fs
+					.readFileSync(logFile, 'utf8')
+					.split('\n')
+					.filter((l) => /error|webhook|AccessPoint/i.test(l))
+					.slice(-20)
+					.join('\n'),
+			);
 		process.exitCode = 1;
 	} finally {
 		if (server) await server.stop().catch(() => {});

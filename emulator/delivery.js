@@ -108,7 +108,14 @@ function send(s, partyId, order, how) {
 	const store = s.store;
 	const at = serviceTime(s.clock.now());
 	/** @type {Record<string, any>} */
-	const msg = { OrderID: Number(order.OrderID), CreationDate: at, TransportType: how.transport, Trials: 0, Destination: how.destination, MessageDirection: 'Outgoing' };
+	const msg = {
+		OrderID: Number(order.OrderID),
+		CreationDate: at,
+		TransportType: how.transport,
+		Trials: 0,
+		Destination: how.destination,
+		MessageDirection: 'Outgoing',
+	};
 	if (how.description) msg.Description = how.description;
 	/** @type {Record<string, any>} */
 	const extra = { MessageID: ++store.ids.message, Date: at };
@@ -118,7 +125,18 @@ function send(s, partyId, order, how) {
 	order.OrderStatus = 'Sent';
 	order.LastModified = at;
 	/** @type {DeliveryRecord} */
-	const rec = { transport: how.transport, status: 'Pending', planned: 'Delivered', dueAt: 0, deliveredAt: null, info: null, refusedAt: null, refusedInfo: null, refusedReason: null, destination: how.destination };
+	const rec = {
+		transport: how.transport,
+		status: 'Pending',
+		planned: 'Delivered',
+		dueAt: 0,
+		deliveredAt: null,
+		info: null,
+		refusedAt: null,
+		refusedInfo: null,
+		refusedReason: null,
+		destination: how.destination,
+	};
 	const d = deliveryOf(store);
 	d.records.set(Number(order.OrderID), rec);
 	if (isPeppol(how.transport)) {
@@ -250,8 +268,20 @@ function recordOf(s, order) {
 	if (!order.IsSent || !last) return { rec: null, derived: true };
 	const at = last.CreationDate || order.LastModified || null;
 	/** @type {DeliveryRecord} */
-	const rec = { transport: last.TransportType, status: 'Delivered', planned: 'Delivered', dueAt: 0, deliveredAt: at, info: isPeppol(last.TransportType) ? 'Received' : last.Description || null, refusedAt: null, refusedInfo: null, refusedReason: null, destination: last.Destination };
-	if (isPeppol(last.TransportType) && order.OrderStatus === 'Refused') Object.assign(rec, { status: 'Error', refusedAt: order.LastModified || at, refusedInfo: TEXT.Refused, refusedReason: DEFAULT_REFUSAL_CODE });
+	const rec = {
+		transport: last.TransportType,
+		status: 'Delivered',
+		planned: 'Delivered',
+		dueAt: 0,
+		deliveredAt: at,
+		info: isPeppol(last.TransportType) ? 'Received' : last.Description || null,
+		refusedAt: null,
+		refusedInfo: null,
+		refusedReason: null,
+		destination: last.Destination,
+	};
+	if (isPeppol(last.TransportType) && order.OrderStatus === 'Refused')
+		Object.assign(rec, { status: 'Error', refusedAt: order.LastModified || at, refusedInfo: TEXT.Refused, refusedReason: DEFAULT_REFUSAL_CODE });
 	return { rec, derived: true };
 }
 
@@ -275,9 +305,27 @@ function details(rec) {
  */
 function derivedMessages(s, partyId, order, rec) {
 	const base = Number(order.OrderID) * 100;
-	const out = [response(s, partyId, order, rec, { kind: 'MLR', code: 'AB', flow: 'Delivered', text: TEXT.Delivered, at: /** @type {string} */ (rec.deliveredAt), legacy: 'Delivered' }, base + 98)];
+	const out = [
+		response(
+			s,
+			partyId,
+			order,
+			rec,
+			{ kind: 'MLR', code: 'AB', flow: 'Delivered', text: TEXT.Delivered, at: /** @type {string} */ (rec.deliveredAt), legacy: 'Delivered' },
+			base + 98,
+		),
+	];
 	if (rec.refusedAt) {
-		const r = { kind: /** @type {'IMR'} */ ('IMR'), code: 'RE', flow: 'Refused', text: TEXT.Refused, info: rec.refusedInfo, reasonCode: rec.refusedReason, at: rec.refusedAt, legacy: 'Refused' };
+		const r = {
+			kind: /** @type {'IMR'} */ ('IMR'),
+			code: 'RE',
+			flow: 'Refused',
+			text: TEXT.Refused,
+			info: rec.refusedInfo,
+			reasonCode: rec.refusedReason,
+			at: rec.refusedAt,
+			legacy: 'Refused',
+		};
 		out.push(response(s, partyId, order, rec, r, base + 99));
 	}
 	return out;
@@ -333,7 +381,9 @@ function controls(s) {
 			const from = rec.refusedAt ? 'Refused' : rec.acceptedAt ? 'Accepted' : rec.status;
 			const allowed = outcome === 'Refused' || outcome === 'Accepted' ? from === 'Pending' || from === 'Delivered' : from === 'Pending';
 			if (!allowed)
-				throw new TypeError(`delivery.set: order ${orderId} is ${from}; it cannot become ${outcome} (Delivered and Error are final, a document is refused or accepted once)`);
+				throw new TypeError(
+					`delivery.set: order ${orderId} is ${from}; it cannot become ${outcome} (Delivered and Error are final, a document is refused or accepted once)`,
+				);
 			d.pending.delete(Number(orderId));
 			const at = serviceTime(opts.at === undefined ? s.clock.now() : new Date(opts.at));
 			apply(s, hit.partyId, hit.order, rec, outcome, { at, info: opts.info, reason: opts.reason });

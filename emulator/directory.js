@@ -29,8 +29,22 @@ const DOCUMENT_TYPES = {
 
 /** VAT country prefix -> Peppol ICD scheme. */
 const VAT_SCHEMES = {
-	BE: '9925', NL: '9944', DE: '9930', SE: '9955', FR: '9957', LU: '9938', AT: '9914', IT: '9906',
-	DK: '9902', ES: '9920', GB: '9932', IE: '9935', PL: '9945', PT: '9946', EL: '9933', GR: '9933',
+	BE: '9925',
+	NL: '9944',
+	DE: '9930',
+	SE: '9955',
+	FR: '9957',
+	LU: '9938',
+	AT: '9914',
+	IT: '9906',
+	DK: '9902',
+	ES: '9920',
+	GB: '9932',
+	IE: '9935',
+	PL: '9945',
+	PT: '9946',
+	EL: '9933',
+	GR: '9933',
 };
 
 /**
@@ -48,7 +62,9 @@ const VAT_SCHEMES = {
  * @returns {string}
  */
 function normalizeIdentifier(input) {
-	const raw = String(input || '').trim().replace(/^iso6523-actorid-upis::/i, '');
+	const raw = String(input || '')
+		.trim()
+		.replace(/^iso6523-actorid-upis::/i, '');
 	if (!raw) throw badRequest('The participant identifier is empty');
 	let m = /^(\d{4}):(.+)$/.exec(raw);
 	if (m) {
@@ -67,9 +83,7 @@ function normalizeIdentifier(input) {
 	}
 	if (/^[01]\d{9}$/.test(compact)) return `0208:${compact}`;
 	if (/^\d{9}$/.test(compact)) return `0208:0${compact}`;
-	throw badRequest(
-		`Unrecognised participant identifier '${raw}': use a VAT number with country prefix, a Belgian company number, or <scheme>:<identifier>`,
-	);
+	throw badRequest(`Unrecognised participant identifier '${raw}': use a VAT number with country prefix, a Belgian company number, or <scheme>:<identifier>`);
 }
 
 /**
@@ -176,7 +190,12 @@ class Directory {
 
 /** Seeded participants (valid checksums: BE mod 97, GLN GS1 check digit). */
 const SEED_PARTICIPANTS = [
-	{ identifiers: ['0208:0123456749', '9925:BE0123456749'], name: 'Peppol Demo Belgium NV', countryCode: 'BE', documentTypes: ['BISv3Invoice', 'BISv3CreditNote'] },
+	{
+		identifiers: ['0208:0123456749', '9925:BE0123456749'],
+		name: 'Peppol Demo Belgium NV',
+		countryCode: 'BE',
+		documentTypes: ['BISv3Invoice', 'BISv3CreditNote'],
+	},
 	{ identifiers: ['0208:0456789133', '9925:BE0456789133'], name: 'Café Zoë BV', countryCode: 'BE', documentTypes: ['BISv3Invoice', 'BISv3CreditNote', 'MLR'] },
 	{ identifiers: ['0208:0887766566', '9925:BE0887766566'], name: 'Response Only Services SRL', countryCode: 'BE', documentTypes: ['IMR', 'MLR'] },
 	{ identifiers: ['9944:NL123456789B01'], name: 'Nederland Handel BV', countryCode: 'NL', documentTypes: ['BISv3Invoice'] },

@@ -33,7 +33,8 @@ const money = (n) => round2(Number(n) || 0).toFixed(2);
 // ---------------------------------------------------------------- XML
 
 /** @param {unknown} s */
-const xmlEscape = (s) => String(s === null || s === undefined ? '' : s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] || c);
+const xmlEscape = (s) =>
+	String(s === null || s === undefined ? '' : s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] || c);
 
 /**
  * Tiny XML writer: el('cbc:ID', {schemeID: '0208'}, 'text') or el('cac:Party', {}, [children]).
@@ -128,7 +129,11 @@ function renderUbl(order, extra = {}) {
 			amt('cbc:LineExtensionAmount', l.AmountExcl),
 			el('cac:Item', {}, [
 				el('cbc:Name', {}, l.Description || `Line ${i + 1}`),
-				el('cac:ClassifiedTaxCategory', {}, [el('cbc:ID', {}, taxCategory(l.VATPercentage)), el('cbc:Percent', {}, String(Number(l.VATPercentage) || 0)), taxScheme]),
+				el('cac:ClassifiedTaxCategory', {}, [
+					el('cbc:ID', {}, taxCategory(l.VATPercentage)),
+					el('cbc:Percent', {}, String(Number(l.VATPercentage) || 0)),
+					taxScheme,
+				]),
 			]),
 			el('cac:Price', {}, [el('cbc:PriceAmount', { currencyID: cur }, String(Number(l.UnitPriceExcl)))]),
 		]),
@@ -157,7 +162,10 @@ function renderUbl(order, extra = {}) {
 		credit &&
 			order.AboutInvoiceNumber &&
 			el('cac:BillingReference', {}, [
-				el('cac:InvoiceDocumentReference', {}, [el('cbc:ID', {}, order.AboutInvoiceNumber), extra.aboutInvoiceDate && el('cbc:IssueDate', {}, extra.aboutInvoiceDate)]),
+				el('cac:InvoiceDocumentReference', {}, [
+					el('cbc:ID', {}, order.AboutInvoiceNumber),
+					extra.aboutInvoiceDate && el('cbc:IssueDate', {}, extra.aboutInvoiceDate),
+				]),
 			]),
 		el('cac:AccountingSupplierParty', {}, [ublParty(order.Supplier || {})]),
 		el('cac:AccountingCustomerParty', {}, [ublParty(order.Customer || {})]),
@@ -200,7 +208,10 @@ function renderResponse(r) {
 				el('cbc:ResponseCode', { listID: 'UNCL4343OpSubset' }, r.code),
 				el('cbc:EffectiveDate', {}, r.at.slice(0, 10)),
 				(r.reason || r.reasonCode) &&
-					el('cac:Status', {}, [r.reasonCode && el('cbc:StatusReasonCode', { listID: 'OPStatusReason' }, r.reasonCode), r.reason && el('cbc:StatusReason', {}, r.reason)]),
+					el('cac:Status', {}, [
+						r.reasonCode && el('cbc:StatusReasonCode', { listID: 'OPStatusReason' }, r.reasonCode),
+						r.reason && el('cbc:StatusReason', {}, r.reason),
+					]),
 			]);
 	const body = [
 		el('cbc:CustomizationID', {}, mlr ? 'urn:fdc:peppol.eu:poacc:trns:mlr:3' : 'urn:fdc:peppol.eu:poacc:trns:invoice_response:3'),
@@ -212,7 +223,11 @@ function renderResponse(r) {
 		el('cac:ReceiverParty', {}, [endpoint(seller), !mlr && el('cac:PartyLegalEntity', {}, [el('cbc:RegistrationName', {}, seller.Name || '')])]),
 		el('cac:DocumentResponse', {}, [
 			response,
-			el('cac:DocumentReference', {}, [el('cbc:ID', {}, o.OrderNumber), !mlr && el('cbc:IssueDate', {}, o.OrderDate), !mlr && el('cbc:DocumentTypeCode', {}, credit ? '381' : '380')]),
+			el('cac:DocumentReference', {}, [
+				el('cbc:ID', {}, o.OrderNumber),
+				!mlr && el('cbc:IssueDate', {}, o.OrderDate),
+				!mlr && el('cbc:DocumentTypeCode', {}, credit ? '381' : '380'),
+			]),
 		]),
 	];
 	return `<?xml version="1.0" encoding="UTF-8"?>\n${el('ApplicationResponse', { xmlns: NS.ApplicationResponse, 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc }, body)}\n`;
@@ -222,7 +237,9 @@ function renderResponse(r) {
 
 /** Unicode -> Windows-1252 for the code points 0x80-0x9F where the two differ. */
 const CP1252 = new Map(
-	[...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ'].map((c, i) => [c.codePointAt(0), 0x80 + i]).filter(([cp]) => !(/** @type {number} */ (cp) >= 0x80 && /** @type {number} */ (cp) <= 0x9f)),
+	[...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ']
+		.map((c, i) => [c.codePointAt(0), 0x80 + i])
+		.filter(([cp]) => !(/** @type {number} */ (cp >= 0x80 && /** @type {number} */ (cp) <= 0x9f))),
 );
 
 /** @param {string} s @returns {number[]} WinAnsi bytes ('?' for what WinAnsi cannot show) */
@@ -307,7 +324,8 @@ function pageContents(order) {
 			y -= 10;
 			text('F2', 10, 50, y, 'From');
 			text('F2', 10, 310, y, 'To');
-			const block = (/** @type {any} */ party) => [party.Name || party.DisplayName || '', party.VATNumber ? `VAT ${party.VATNumber}` : '', party.Email || ''].filter(Boolean);
+			const block = (/** @type {any} */ party) =>
+				[party.Name || party.DisplayName || '', party.VATNumber ? `VAT ${party.VATNumber}` : '', party.Email || ''].filter(Boolean);
 			const left = block(sup);
 			const rightBlock = block(cus);
 			for (let i = 0; i < Math.max(left.length, rightBlock.length); i++) {
@@ -373,7 +391,9 @@ function assemblePdf(contents, meta) {
 	objects[5] = [`<< /Title ${pdfString(meta.title)} /Producer (access-point API emulator) /CreationDate (${pdfDate(meta.created)}) >>`];
 	contents.forEach((c, i) => {
 		const stream = Buffer.from(c, 'latin1');
-		objects[pageObj(i)] = [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageObj(i) + 1} 0 R >>`];
+		objects[pageObj(i)] = [
+			`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageObj(i) + 1} 0 R >>`,
+		];
 		objects[pageObj(i) + 1] = [`<< /Length ${stream.length} >>\nstream\n`, stream, '\nendstream'];
 	});
 	if (meta.filler && meta.filler > 0) objects.push([`<< /Length ${meta.filler} >>\nstream\n`, fillerBytes(meta.filler), '\nendstream']);
@@ -456,7 +476,12 @@ function renderOriginalJson(order) {
 		Currency: order.Currency,
 		Customer: party(order.Customer),
 		Supplier: order.OrderDirection === 'Cost' ? party(order.Supplier) : undefined,
-		OrderLines: (order.OrderLines || []).map((/** @type {any} */ l) => ({ Quantity: l.Quantity, Description: l.Description, UnitPriceExcl: l.UnitPriceExcl, VATPercentage: l.VATPercentage })),
+		OrderLines: (order.OrderLines || []).map((/** @type {any} */ l) => ({
+			Quantity: l.Quantity,
+			Description: l.Description,
+			UnitPriceExcl: l.UnitPriceExcl,
+			VATPercentage: l.VATPercentage,
+		})),
 	};
 	return JSON.stringify(body);
 }

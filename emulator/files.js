@@ -51,7 +51,8 @@ const extensionOf = (fileName) => {
 };
 
 /** @param {string} fileName */
-const mimeOf = (fileName) => ATTACHMENT_TYPES[/** @type {'pdf'} */ (extensionOf(fileName))] || (extensionOf(fileName) === 'xml' ? 'application/xml' : 'application/octet-stream');
+const mimeOf = (fileName) =>
+	ATTACHMENT_TYPES[/** @type {'pdf'} */ (extensionOf(fileName))] || (extensionOf(fileName) === 'xml' ? 'application/xml' : 'application/octet-stream');
 
 class FileStore {
 	/** @param {import('./store').Store} store */
@@ -125,7 +126,14 @@ class FileStore {
 		if (!UBL_TYPES.includes(order.OrderType)) return null;
 		const id = Number(order.OrderID);
 		const base = String(order.OrderNumber || id).replace(/[^A-Za-z0-9._-]+/g, '_');
-		const e = this.register({ FileID: FileStore.fileId(id, 'ubl'), FileName: `${base}.xml`, MimeType: 'application/xml', partyId: String(partyId), orderId: id, kind: 'ubl' });
+		const e = this.register({
+			FileID: FileStore.fileId(id, 'ubl'),
+			FileName: `${base}.xml`,
+			MimeType: 'application/xml',
+			partyId: String(partyId),
+			orderId: id,
+			kind: 'ubl',
+		});
 		return { FileID: e.FileID, FileName: e.FileName };
 	}
 
@@ -192,7 +200,7 @@ class FileStore {
 		if (e.kind === 'pdf') content = renderPdf(order);
 		else if (e.kind === 'json') content = Buffer.from(renderOriginalJson(order), 'utf8');
 		else if (e.kind === 'ubl') content = Buffer.from(renderUbl(order, { aboutInvoiceDate: this.invoiceDate(hit.partyId, order) }), 'utf8');
-		else content = Buffer.from(renderResponse({ ...(/** @type {ResponseSpec} */ (e.response)), order }), 'utf8');
+		else content = Buffer.from(renderResponse({ .../** @type {ResponseSpec} */ (e.response), order }), 'utf8');
 		return { ...e, content };
 	}
 

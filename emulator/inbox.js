@@ -131,8 +131,15 @@ function receiveDocument(store, partyId, o = {}, config = {}) {
 	let xml = o.xml;
 	if (response) {
 		const code = o.code || (kind === 'IMR' ? 'RE' : 'AP');
-		if (!o.xml && !RESPONSE_CODES[kind].includes(code)) throw new TypeError(`an ${kind} code is one of ${RESPONSE_CODES[kind].join(', ')}, not ${JSON.stringify(code)}`);
-		const order = o.order || { OrderNumber: o.invoiceNumber || 'INV-UNKNOWN', OrderDate: now.toISOString().slice(0, 10), OrderType: 'Invoice', Customer: o.customer || { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' }, Supplier: self };
+		if (!o.xml && !RESPONSE_CODES[kind].includes(code))
+			throw new TypeError(`an ${kind} code is one of ${RESPONSE_CODES[kind].join(', ')}, not ${JSON.stringify(code)}`);
+		const order = o.order || {
+			OrderNumber: o.invoiceNumber || 'INV-UNKNOWN',
+			OrderDate: now.toISOString().slice(0, 10),
+			OrderType: 'Invoice',
+			Customer: o.customer || { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
+			Supplier: self,
+		};
 		sender = order.Customer;
 		xml = xml || renderResponse({ kind, order, code, at: now.toISOString(), id, reason: o.reason, reasonCode: o.reasonCode });
 	} else {
@@ -140,7 +147,14 @@ function receiveDocument(store, partyId, o = {}, config = {}) {
 			o.order ||
 			buildOrder(
 				{ orderId: id, partyId: String(partyId), self, seq: id, now },
-				{ OrderType: kind, OrderDirection: 'Cost', Supplier: o.supplier || DEFAULT_SUPPLIER, OrderNumber: o.orderNumber || `SUP-${id}`, OrderDate: o.orderDate, OrderLines: o.lines },
+				{
+					OrderType: kind,
+					OrderDirection: 'Cost',
+					Supplier: o.supplier || DEFAULT_SUPPLIER,
+					OrderNumber: o.orderNumber || `SUP-${id}`,
+					OrderDate: o.orderDate,
+					OrderLines: o.lines,
+				},
 			);
 		sender = order.Supplier;
 		xml = xml || renderUbl(order);
@@ -148,10 +162,22 @@ function receiveDocument(store, partyId, o = {}, config = {}) {
 	const wrap = o.envelope === undefined ? config.inboxEnvelope !== 'none' : o.envelope;
 	const from = peppolId(sender);
 	const to = peppolId(self);
-	const instance = crypto.createHash('sha1').update(`inbox:${id}`).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5');
+	const instance = crypto
+		.createHash('sha1')
+		.update(`inbox:${id}`)
+		.digest('hex')
+		.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5');
 	const content = wrap ? envelope(xml, { kind, sender: from, receiver: to, instance, at: now.toISOString() }) : xml;
 	const FileID = FileStore.fileId(0, `inbox:${id}`);
-	filesOf(store).register({ FileID, FileName: `peppol-${id}.xml`, MimeType: 'application/xml', partyId: String(partyId), orderId: 0, kind: 'stored', content: Buffer.from(content, 'utf8') });
+	filesOf(store).register({
+		FileID,
+		FileName: `peppol-${id}.xml`,
+		MimeType: 'application/xml',
+		partyId: String(partyId),
+		orderId: 0,
+		kind: 'stored',
+		content: Buffer.from(content, 'utf8'),
+	});
 	/** @type {InboxItem} */
 	const item = {
 		InboxItemID: id,
@@ -184,7 +210,10 @@ function attach(s) {
 
 /** The party's items, oldest first. @param {import('./store').Store} store @param {string} partyId @returns {InboxItem[]} */
 function itemsOf(store, partyId) {
-	return [...inboxOf(store).entries.values()].filter((e) => e.partyId === String(partyId)).sort((a, b) => a.item.InboxItemID - b.item.InboxItemID).map((e) => clone(e.item));
+	return [...inboxOf(store).entries.values()]
+		.filter((e) => e.partyId === String(partyId))
+		.sort((a, b) => a.item.InboxItemID - b.item.InboxItemID)
+		.map((e) => clone(e.item));
 }
 
 /**

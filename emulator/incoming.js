@@ -32,7 +32,8 @@ const TYPES = ['Invoice', 'CreditNote'];
 function receiveInvoice(store, partyId, o = {}, config = {}) {
 	const type = o.type === undefined ? 'Invoice' : o.type;
 	if (!TYPES.includes(type)) throw new TypeError(`type must be Invoice or CreditNote, not ${JSON.stringify(type)}`);
-	if (o.supplier !== undefined && (!o.supplier || typeof o.supplier !== 'object' || typeof o.supplier.Name !== 'string')) throw new TypeError('supplier must be an object with a Name');
+	if (o.supplier !== undefined && (!o.supplier || typeof o.supplier !== 'object' || typeof o.supplier.Name !== 'string'))
+		throw new TypeError('supplier must be an object with a Name');
 	if (o.lines !== undefined && (!Array.isArray(o.lines) || !o.lines.length)) throw new TypeError('lines must be a non-empty list');
 	const supplier = o.supplier || DEFAULT_SUPPLIER;
 	const count = [...store.book(String(partyId)).values()].filter((x) => x.OrderDirection === 'Cost').length;

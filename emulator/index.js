@@ -170,8 +170,20 @@ async function createEmulator(options = {}) {
 	const o = { ...DEFAULTS, ...options };
 	const clock = createClock(o.startTime);
 	const seedNum = Number(o.seed) || 0;
-	const master = { apiKey: o.apiKey, partyId: String(o.partyId), name: 'Emulator Master BV', whitelisted: true, self: { Name: 'Emulator Master BV', VATNumber: 'BE0314159244', Email: 'billing@emulator-master.example', PartyID: Number(o.partyId) || null } };
-	const other = { apiKey: DEFAULTS.otherApiKey, partyId: DEFAULTS.otherPartyId, name: 'Other Master SRL', whitelisted: false, self: { Name: 'Other Master SRL', VATNumber: 'BE0765432146', Email: 'billing@other-master.example', PartyID: 200001 } };
+	const master = {
+		apiKey: o.apiKey,
+		partyId: String(o.partyId),
+		name: 'Emulator Master BV',
+		whitelisted: true,
+		self: { Name: 'Emulator Master BV', VATNumber: 'BE0314159244', Email: 'billing@emulator-master.example', PartyID: Number(o.partyId) || null },
+	};
+	const other = {
+		apiKey: DEFAULTS.otherApiKey,
+		partyId: DEFAULTS.otherPartyId,
+		name: 'Other Master SRL',
+		whitelisted: false,
+		self: { Name: 'Other Master SRL', VATNumber: 'BE0765432146', Email: 'billing@other-master.example', PartyID: 200001 },
+	};
 	const store = new Store({ clock, rnd: createPrng(seedNum), accounts: [master, other] });
 	store.seedParty(master.partyId, { orders: Math.max(0, Number(o.orders) || 0) });
 	store.seedParty(other.partyId, { orders: 25, parties: 20, products: 10 });
@@ -182,13 +194,37 @@ async function createEmulator(options = {}) {
 		Language: 'NL',
 		Addresses: [{ AddressType: 'InvoiceAddress', Street: 'Kerkstraat', StreetNumber: '1', Zipcode: '9000', City: 'Gent', CountryCode: 'BE' }],
 	});
-	demo.Integrations.push({ IntegrationID: ++store.ids.integration, Integration: 'Peppol', IntegrationStatus: 'Active', IntegrationStatusDescription: '', IntegrationDocumentToSign: '', Created: demo.Created });
+	demo.Integrations.push({
+		IntegrationID: ++store.ids.integration,
+		Integration: 'Peppol',
+		IntegrationStatus: 'Active',
+		IntegrationStatusDescription: '',
+		IntegrationDocumentToSign: '',
+		Created: demo.Created,
+	});
 	store.seedParty(demo.PartyID, { orders: 30, parties: 20, products: 10 });
 
 	/** @type {EmulatorConfig} */
-	const config = { ...DEFAULTS.config, faultKinds: [...DEFAULTS.config.faultKinds], allowedRedirectHosts: [...DEFAULTS.config.allowedRedirectHosts], ...(options.config || {}) };
+	const config = {
+		...DEFAULTS.config,
+		faultKinds: [...DEFAULTS.config.faultKinds],
+		allowedRedirectHosts: [...DEFAULTS.config.allowedRedirectHosts],
+		...(options.config || {}),
+	};
 	/** @type {import('./server').Internal} */
-	const state = /** @type {import('./server').Internal} */ (/** @type {unknown} */ ({ store, config, clock, url: '', requests: [], queue: [], faultRnd: createPrng(seedNum ^ 0x5bd1e995), timers: new Set(), closing: false }));
+	const state = /** @type {import('./server').Internal} */ (
+		/** @type {unknown} */ ({
+			store,
+			config,
+			clock,
+			url: '',
+			requests: [],
+			queue: [],
+			faultRnd: createPrng(seedNum ^ 0x5bd1e995),
+			timers: new Set(),
+			closing: false,
+		})
+	);
 	state.webhooks = new WebhookHub(state);
 	store.events.on((ev) => state.webhooks.onEvent(ev));
 	inbox.attach(state);

@@ -155,13 +155,18 @@ class OAuthServer {
 			throw new OAuthError('invalid_request', 'redirect_uri is missing and the client has more than one registered');
 		}
 		// Strict: the exact string registered, no prefix, case or trailing-slash leniency.
-		if (!client.redirectUris.includes(redirectUri)) throw new OAuthError('invalid_request', `redirect_uri '${redirectUri}' is not registered for client '${clientId}'`);
+		if (!client.redirectUris.includes(redirectUri))
+			throw new OAuthError('invalid_request', `redirect_uri '${redirectUri}' is not registered for client '${clientId}'`);
 		return { client, redirectUri, given: true };
 	}
 
 	/** @param {string} email @param {string} password @returns {OAuthUser | null} */
 	signIn(email, password) {
-		const u = this.users.get(String(email || '').trim().toLowerCase());
+		const u = this.users.get(
+			String(email || '')
+				.trim()
+				.toLowerCase(),
+		);
 		return u && same(password, u.password) ? u : null;
 	}
 
@@ -196,7 +201,8 @@ class OAuthServer {
 	authenticateClient(form, authorization) {
 		const basic = /^basic\s+(.+)$/i.exec(String(authorization || '').trim());
 		if (basic) {
-			if (form.has('client_secret')) throw new OAuthError('invalid_request', 'Use one client authentication method: HTTP Basic or client_secret in the body, not both');
+			if (form.has('client_secret'))
+				throw new OAuthError('invalid_request', 'Use one client authentication method: HTTP Basic or client_secret in the body, not both');
 			const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
 			const colon = decoded.indexOf(':');
 			if (colon < 0) throw new OAuthError('invalid_client', 'Malformed HTTP Basic client credentials', 401);
@@ -211,7 +217,8 @@ class OAuthServer {
 				.find(({ c, sec }) => c && same(sec, c.clientSecret));
 			if (!client || !client.c) throw new OAuthError('invalid_client', 'Client authentication failed: unknown client or wrong secret', 401);
 			const bodyId = form.get('client_id');
-			if (bodyId !== null && bodyId !== client.c.clientId) throw new OAuthError('invalid_client', 'client_id in the body does not match the HTTP Basic client', 401);
+			if (bodyId !== null && bodyId !== client.c.clientId)
+				throw new OAuthError('invalid_client', 'client_id in the body does not match the HTTP Basic client', 401);
 			return client.c;
 		}
 		const id = form.get('client_id');

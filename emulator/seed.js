@@ -32,7 +32,18 @@ const NOUN = ['Logistics', 'Bakery', 'Consulting', 'Garage', 'Studio', 'Systems'
 const SUFFIX = { BE: ['NV', 'BV', 'SRL'], NL: ['BV', 'NV'], FR: ['SARL', 'SAS'], DE: ['GmbH', 'AG'] };
 const CITIES = { BE: ['Brussel', 'Gent', 'Antwerpen', 'Liège'], NL: ['Amsterdam', 'Utrecht'], FR: ['Lille', 'Paris'], DE: ['Köln', 'Berlin'] };
 const GROUPS = ['Hardware', 'Software', 'Services', 'Consulting', 'Office Supplies', 'Food & Beverage', 'Shipping'];
-const ITEMS = ['Laptop stand', 'Support hour', 'Licence', 'Paper A4 box', 'Coffee beans 1kg', 'Pallet transport', 'Workshop day', 'Cable set', 'Monitor 27"', 'Cleaning service'];
+const ITEMS = [
+	'Laptop stand',
+	'Support hour',
+	'Licence',
+	'Paper A4 box',
+	'Coffee beans 1kg',
+	'Pallet transport',
+	'Workshop day',
+	'Cable set',
+	'Monitor 27"',
+	'Cleaning service',
+];
 
 /**
  * @param {() => number} rnd
@@ -78,7 +89,11 @@ function seedParties(rnd, now, count) {
 			type = rnd() < 0.75 ? 'Customer' : 'Supplier';
 		}
 		const lm = next();
-		const slug = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '.').replace(/^\.|\.$/g, '');
+		const slug = name
+			.toLowerCase()
+			.normalize('NFKD')
+			.replace(/[^a-z0-9]+/g, '.')
+			.replace(/^\.|\.$/g, '');
 		out.push({
 			PartyID: 5000001 + i,
 			DisplayName: name,
@@ -126,7 +141,13 @@ function seedProducts(rnd, now, count) {
 	return out;
 }
 
-const TYPE_WEIGHTS = [['Invoice', 0.6], ['CreditNote', 0.12], ['Offer', 0.1], ['DeliveryNote', 0.08], ['OrderForm', 0.1]];
+const TYPE_WEIGHTS = [
+	['Invoice', 0.6],
+	['CreditNote', 0.12],
+	['Offer', 0.1],
+	['DeliveryNote', 0.08],
+	['OrderForm', 0.1],
+];
 const STATUS_BY_TYPE = {
 	Invoice: ['Draft', 'ToSend', 'ToPay', 'ToPay', 'Sent', 'Paid', 'Paid', 'Paid', 'Credited', 'Refused', 'ApprovalNeeded'],
 	CreditNote: ['Draft', 'ToSend', 'Sent', 'Paid', 'Paid'],
@@ -142,7 +163,14 @@ const STATUS_BY_TYPE = {
  */
 function sendMessage(party, at) {
 	const peppol = !!party.VATNumber && party.VATNumber.startsWith('BE0');
-	const message = { CreationDate: serviceTime(at), TransportType: peppol ? 'Peppol' : 'Email', Success: true, Trials: 0, Destination: peppol ? `9925:${party.VATNumber}` : party.Email || null, MessageDirection: 'Outgoing' };
+	const message = {
+		CreationDate: serviceTime(at),
+		TransportType: peppol ? 'Peppol' : 'Email',
+		Success: true,
+		Trials: 0,
+		Destination: peppol ? `9925:${party.VATNumber}` : party.Email || null,
+		MessageDirection: 'Outgoing',
+	};
 	return peppol ? message : { ...message, Description: `Sent by Email to ${party.Email || 'the customer'}` };
 }
 
@@ -179,7 +207,13 @@ function seedOrders(rnd, o) {
 		const lines = [];
 		for (let n = 1 + Math.floor(rnd() * 4); n > 0; n--) {
 			const p = pick(rnd, o.products);
-			lines.push({ Quantity: 1 + Math.floor(rnd() * 10), Description: p.Description, UnitPriceExcl: p.UnitPriceExcl, VATPercentage: p.VATPercentage, ProductID: p.ProductID });
+			lines.push({
+				Quantity: 1 + Math.floor(rnd() * 10),
+				Description: p.Description,
+				UnitPriceExcl: p.UnitPriceExcl,
+				VATPercentage: p.VATPercentage,
+				ProductID: p.ProductID,
+			});
 		}
 		const status = pick(rnd, STATUS_BY_TYPE[/** @type {'Invoice'} */ (type)]);
 		const orderDate = isoDate(created);

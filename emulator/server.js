@@ -153,7 +153,8 @@ function cut(res, r, entry) {
 
 /** @param {unknown} err @returns {Result} */
 function errorResult(err) {
-	if (err instanceof ApiError) return { status: err.status, body: { errors: err.errors }, ...(/** @type {any} */ (err).headers ? { headers: /** @type {any} */ (err).headers } : {}) };
+	if (err instanceof ApiError)
+		return { status: err.status, body: { errors: err.errors }, .../** @type {any} */ (err.headers ? { headers: /** @type {any} */ (err).headers } : {}) };
 	if (err instanceof ODataError) return { status: 400, body: { errors: [{ Code: 'GenericError', Description: err.message }] } };
 	return { status: 500, body: { errors: [{ Code: 'InternalError', Description: `Emulator error: ${err instanceof Error ? err.message : String(err)}` }] } };
 }
@@ -178,7 +179,8 @@ async function handle(s, req, res) {
 	const path = url.pathname;
 	/** @type {Record<string, string>} */
 	const headers = {};
-	for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = k.toLowerCase() === 'apikey' ? '***' : k.toLowerCase() === 'authorization' ? maskAuth(String(v)) : String(v);
+	for (const [k, v] of Object.entries(req.headers))
+		headers[k.toLowerCase()] = k.toLowerCase() === 'apikey' ? '***' : k.toLowerCase() === 'authorization' ? maskAuth(String(v)) : String(v);
 	/** @type {Record<string, any>} */
 	const entry = { method, path, query: Object.fromEntries(url.searchParams), headers, status: null, at: s.clock.now().toISOString() };
 	s.requests.push(entry);
@@ -208,7 +210,8 @@ async function handle(s, req, res) {
 		req.socket.destroy();
 		return;
 	}
-	if (fault && fault !== 'truncated' && fault !== 'cut' && fault !== 'after-commit') return write(res, faultResponse(fault, /** @type {any} */ (s.config)), entry);
+	if (fault && fault !== 'truncated' && fault !== 'cut' && fault !== 'after-commit')
+		return write(res, faultResponse(fault, /** @type {any} */ (s.config)), entry);
 	const half = (/** @type {string} */ p) => p.slice(0, Math.max(1, Math.floor(p.length / 2)));
 	if (fault === 'truncated' && method !== 'GET' && method !== 'HEAD') {
 		return write(res, { status: 200, body: { errors: [{ Code: 'Truncated', Description: 'This answer was cut off in transit' }] } }, entry, half);

@@ -151,7 +151,10 @@ class Store {
 	addOrder(partyId, partial = {}) {
 		const orderId = ++this.ids.order;
 		const type = partial.OrderType || 'Invoice';
-		const order = buildOrder({ orderId, partyId: String(partyId), self: this.selfOf(String(partyId)), seq: this.nextSeq(String(partyId), type), now: this.clock.now() }, partial);
+		const order = buildOrder(
+			{ orderId, partyId: String(partyId), self: this.selfOf(String(partyId)), seq: this.nextSeq(String(partyId), type), now: this.clock.now() },
+			partial,
+		);
 		this.book(String(partyId)).set(orderId, order);
 		this.orderIndex.set(orderId, String(partyId));
 		this.events.order('I', String(partyId), order);

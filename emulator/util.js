@@ -11,7 +11,7 @@
  * @returns {() => number}
  */
 function createPrng(seed) {
-	let a = (Number(seed) >>> 0) || 0x9e3779b9;
+	let a = Number(seed) >>> 0 || 0x9e3779b9;
 	return function next() {
 		a = (a + 0x6d2b79f5) >>> 0;
 		let t = a;
@@ -114,8 +114,7 @@ const isoDate = (d) => new Date(d).toISOString().slice(0, 10);
 const round2 = (n) => Math.round((n + Number.EPSILON) * 100) / 100;
 
 /** @param {unknown} s */
-const escapeHtml = (s) =>
-	String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] || c);
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] || c);
 
 /**
  * Minimal unbranded HTML page.

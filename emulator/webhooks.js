@@ -111,7 +111,13 @@ const sign = (secret, t, rawBody) => crypto.createHmac('sha256', secret).update(
 const newSecret = () => crypto.randomBytes(32).toString('hex');
 
 /** @param {Webhook} w the service's Webhook (its OpenAPI): never the secret */
-const apiView = (w) => ({ WebhookID: w.WebhookID, CompanyID: w.PartyID, EntityType: w.EntityType, EntityUpdateType: w.EntityUpdateType, WebhookURL: w.WebhookURL });
+const apiView = (w) => ({
+	WebhookID: w.WebhookID,
+	CompanyID: w.PartyID,
+	EntityType: w.EntityType,
+	EntityUpdateType: w.EntityUpdateType,
+	WebhookURL: w.WebhookURL,
+});
 /** @param {Webhook} w what the control API and `emu.webhooks.list()` show: the service's view plus PartyID and Created */
 const view = (w) => ({ ...apiView(w), PartyID: w.PartyID, Created: w.Created });
 
@@ -131,8 +137,12 @@ const defined = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v 
  */
 function messageBody(form, id, update, message, state) {
 	const head = { UpdatedEntityID: id, UpdatedEntityType: 'Message', WebhookUpdateTypeTC: update };
-	if (form === 'older') return { ...head, EntityDetail: defined({ ...message, CreationDate: dayMonthYear(message.CreationDate), MessageAdditionalInformation: state }) };
-	return { ...head, EntityDetail: { OrderMessage: defined({ ...message, CreationDate: zoneless(message.CreationDate) }), AdditionalMessageInformation: defined(state) } };
+	if (form === 'older')
+		return { ...head, EntityDetail: defined({ ...message, CreationDate: dayMonthYear(message.CreationDate), MessageAdditionalInformation: state }) };
+	return {
+		...head,
+		EntityDetail: { OrderMessage: defined({ ...message, CreationDate: zoneless(message.CreationDate) }), AdditionalMessageInformation: defined(state) },
+	};
 }
 
 /** The published OrderMessage fields; the rest of a bus message (MessageID, flow state, legacy names) is not sent as such. */
@@ -150,7 +160,8 @@ const ORDER_MESSAGE = ['OrderID', 'FileID', 'CreationDate', 'TransportType', 'Su
 function notices(ev, form) {
 	const o = ev.order || {};
 	if (ev.update === 'D') return [];
-	if (ev.entity === 'Order') return [{ update: ev.update, body: { UpdatedEntityID: o.OrderID, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: ev.update, EntityDetail: {} } }];
+	if (ev.entity === 'Order')
+		return [{ update: ev.update, body: { UpdatedEntityID: o.OrderID, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: ev.update, EntityDetail: {} } }];
 	const m = ev.message || {};
 	const message = Object.fromEntries(ORDER_MESSAGE.filter((k) => m[k] !== undefined && m[k] !== null).map((k) => [k, m[k]]));
 	const state = { EInvoiceFlowState: m.EInvoiceFlowState, AdditionalFlowStateInformation: m.AdditionalFlowStateInformation };
@@ -166,7 +177,13 @@ const confirmation = (hook) => ({
 	UpdatedEntityID: hook.WebhookID,
 	UpdatedEntityType: 'Message',
 	WebhookUpdateTypeTC: 'I',
-	EntityDetail: { WebhookID: hook.WebhookID, EntityType: hook.EntityType, EntityUpdateType: hook.EntityUpdateType, WebhookURL: hook.WebhookURL, Secret: hook.secret },
+	EntityDetail: {
+		WebhookID: hook.WebhookID,
+		EntityType: hook.EntityType,
+		EntityUpdateType: hook.EntityUpdateType,
+		WebhookURL: hook.WebhookURL,
+		Secret: hook.secret,
+	},
 });
 
 class WebhookHub {
@@ -482,10 +499,14 @@ class WebhookHub {
 				resolve(r);
 			};
 			// agent:false: one connection per attempt, so close() has nothing pooled to wait for.
-			const req = mod.request(u, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, rejectUnauthorized: false }, (res) => {
-				res.resume();
-				done({ status: res.statusCode || null });
-			});
+			const req = mod.request(
+				u,
+				{ method: 'POST', agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, rejectUnauthorized: false },
+				(res) => {
+					res.resume();
+					done({ status: res.statusCode || null });
+				},
+			);
 			this.inflight.add(req);
 			req.setTimeout(Math.max(1, Number(this.s.config.webhookTimeoutMs) || 10000), () => {
 				req.destroy(new Error(`no answer within ${this.s.config.webhookTimeoutMs} ms`));

@@ -86,7 +86,11 @@ function checkPublish(loaded) {
 	const on = triggers(doc);
 	const tags = isObject(on.push) ? asList(on.push.tags) : [];
 	const onlyTags = Object.keys(on).length === 1 && isObject(on.push) && Object.keys(on.push).every((key) => key === 'tags');
-	checks.push({ name: `${label}: runs on a pushed version tag v*.*.* only`, ok: onlyTags && tags.length > 0 && tags.every((tag) => /^v/.test(String(tag))) && tags.includes('v*.*.*'), detail: JSON.stringify(on) });
+	checks.push({
+		name: `${label}: runs on a pushed version tag v*.*.* only`,
+		ok: onlyTags && tags.length > 0 && tags.every((tag) => /^v/.test(String(tag))) && tags.includes('v*.*.*'),
+		detail: JSON.stringify(on),
+	});
 
 	const publishing = jobs.filter(([, job]) => isObject(job) && asList(job.steps).some((step) => isObject(step) && runs(/\bnpm publish\b/)(step)));
 	checks.push({ name: `${label}: one job publishes`, ok: publishing.length === 1 });
@@ -94,15 +98,30 @@ function checkPublish(loaded) {
 	const [id, job] = publishing[0];
 	const steps = asList(job.steps);
 	const perms = permissionsOf(doc, job);
-	const extra = isObject(perms) ? Object.entries(perms).filter(([scope, level]) => !(scope === 'id-token' && level === 'write') && !(scope === 'contents' && level === 'read') && level !== 'none') : [];
-	checks.push({ name: `${label}: job "${id}" has permissions id-token: write (provenance) and contents: read`, ok: isObject(perms) && perms['id-token'] === 'write' && perms.contents === 'read', detail: JSON.stringify(perms) });
+	const extra = isObject(perms)
+		? Object.entries(perms).filter(
+				([scope, level]) => !(scope === 'id-token' && level === 'write') && !(scope === 'contents' && level === 'read') && level !== 'none',
+			)
+		: [];
+	checks.push({
+		name: `${label}: job "${id}" has permissions id-token: write (provenance) and contents: read`,
+		ok: isObject(perms) && perms['id-token'] === 'write' && perms.contents === 'read',
+		detail: JSON.stringify(perms),
+	});
 	checks.push({ name: `${label}: job "${id}" is granted nothing more`, ok: isObject(perms) && extra.length === 0, detail: JSON.stringify(extra) });
 	const workflowPerms = doc.permissions;
-	checks.push({ name: `${label}: the workflow itself grants nothing (permissions: {})`, ok: isObject(workflowPerms) && Object.keys(workflowPerms).length === 0, detail: JSON.stringify(workflowPerms) });
+	checks.push({
+		name: `${label}: the workflow itself grants nothing (permissions: {})`,
+		ok: isObject(workflowPerms) && Object.keys(workflowPerms).length === 0,
+		detail: JSON.stringify(workflowPerms),
+	});
 
 	const at = {
 		checkout: stepIndex(steps, uses('actions/checkout')),
-		setupNode: stepIndex(steps, (step) => uses('actions/setup-node')(step) && isObject(step.with) && /^https:\/\/registry\.npmjs\.org\/?$/.test(String(step.with['registry-url']))),
+		setupNode: stepIndex(
+			steps,
+			(step) => uses('actions/setup-node')(step) && isObject(step.with) && /^https:\/\/registry\.npmjs\.org\/?$/.test(String(step.with['registry-url'])),
+		),
 		guard: stepIndex(steps, runs(/^\s*node scripts\/release-guard\.js\s*$/)),
 		install: stepIndex(steps, runs(/\bnpm ci\b/)),
 		lint: stepIndex(steps, runs(/\bnpm run lint -- --max-warnings=0\b/)),
@@ -114,11 +133,17 @@ function checkPublish(loaded) {
 	const guard = steps[at.guard];
 	const guardEnv = guard && isObject(guard.env) ? guard.env : {};
 	const checkout = steps[at.checkout];
-	checks.push({ name: `${label}: checks out without keeping the token (persist-credentials: false)`, ok: !!checkout && isObject(checkout.with) && checkout.with['persist-credentials'] === false });
+	checks.push({
+		name: `${label}: checks out without keeping the token (persist-credentials: false)`,
+		ok: !!checkout && isObject(checkout.with) && checkout.with['persist-credentials'] === false,
+	});
 	checks.push({ name: `${label}: setup-node points npm at https://registry.npmjs.org/`, ok: at.setupNode >= 0 });
 	checks.push({
 		name: `${label}: the release guard gets the repository it runs in and the tag`,
-		ok: at.guard >= 0 && /^\$\{\{\s*github\.repository\s*\}\}$/.test(String(guardEnv.RELEASE_REPOSITORY)) && /^\$\{\{\s*github\.ref_name\s*\}\}$/.test(String(guardEnv.RELEASE_TAG)),
+		ok:
+			at.guard >= 0 &&
+			/^\$\{\{\s*github\.repository\s*\}\}$/.test(String(guardEnv.RELEASE_REPOSITORY)) &&
+			/^\$\{\{\s*github\.ref_name\s*\}\}$/.test(String(guardEnv.RELEASE_TAG)),
 		detail: JSON.stringify(guardEnv),
 	});
 	checks.push({ name: `${label}: the release guard runs before anything is installed`, ok: at.guard >= 0 && at.install > at.guard && at.guard > at.checkout });
@@ -129,7 +154,11 @@ function checkPublish(loaded) {
 	checks.push({ name: `${label}: npm publish --provenance`, ok: !!publish && /\bnpm publish\b[^\n]*\s--provenance\b/.test(publish.run) });
 	checks.push({ name: `${label}: npm publish is the last step`, ok: at.publish === steps.length - 1 });
 	const conditional = steps.slice(0, at.publish + 1).filter((step) => isObject(step) && ('if' in step || step['continue-on-error']));
-	checks.push({ name: `${label}: no step up to the publish is skipped or allowed to fail`, ok: conditional.length === 0, detail: conditional.map((step) => step.name).join('; ') });
+	checks.push({
+		name: `${label}: no step up to the publish is skipped or allowed to fail`,
+		ok: conditional.length === 0,
+		detail: conditional.map((step) => step.name).join('; '),
+	});
 	checks.push({ name: `${label}: the job has a time limit`, ok: Number.isInteger(job['timeout-minutes']) && job['timeout-minutes'] > 0 });
 	return checks;
 }
@@ -149,7 +178,11 @@ function checkCi(loaded) {
 	for (const [id, job] of jobs) {
 		const perms = permissionsOf(doc, job);
 		const writes = isObject(perms) ? Object.entries(perms).filter(([, level]) => level === 'write') : [];
-		checks.push({ name: `${label}: job "${id}" only reads (contents: read, no id-token)`, ok: isObject(perms) && perms.contents === 'read' && writes.length === 0, detail: JSON.stringify(perms) });
+		checks.push({
+			name: `${label}: job "${id}" only reads (contents: read, no id-token)`,
+			ok: isObject(perms) && perms.contents === 'read' && writes.length === 0,
+			detail: JSON.stringify(perms),
+		});
 		checks.push({ name: `${label}: job "${id}" has a time limit`, ok: Number.isInteger(job['timeout-minutes']) && job['timeout-minutes'] > 0 });
 	}
 	return checks;

@@ -206,7 +206,9 @@ const SCENARIOS = [
 		async run(h, note) {
 			const poller = h.poller(loadTemplate(this.file));
 			const first = await poller.poll();
-			note(`poll 1 (as when the workflow is activated): ${first.items ? `${first.items.length} orders` : 'nothing emitted'}; the trigger remembers where it is`);
+			note(
+				`poll 1 (as when the workflow is activated): ${first.items ? `${first.items.length} orders` : 'nothing emitted'}; the trigger remembers where it is`,
+			);
 			const party = h.emulator.credentials.partyId;
 			const add = (order) => h.emulator.store.addOrder(party, order).OrderNumber;
 			const created = [
@@ -247,7 +249,11 @@ const SCENARIOS = [
 			note(`poll 1 (activation): ${first.items ? `${first.items.length} orders` : 'nothing emitted'}`);
 			const party = h.emulator.credentials.partyId;
 			const added = [
-				h.emulator.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } }),
+				h.emulator.store.addOrder(party, {
+					OrderType: 'Invoice',
+					OrderDirection: 'Income',
+					Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
+				}),
 				h.emulator.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } }),
 			];
 			note(`meanwhile 2 invoices appear: ${added.map((o) => o.OrderNumber).join(', ')}`);
@@ -332,7 +338,8 @@ const SCENARIOS = [
 	{
 		file: 'chase-unpaid-invoices.json',
 		title: 'Chase unpaid invoices',
-		summary: 'Schedule -> sent sales invoices past due, not paid -> full invoice -> still owes money? -> reminder (first, second, final notice) -> each reminder once',
+		summary:
+			'Schedule -> sent sales invoices past due, not paid -> full invoice -> still owes money? -> reminder (first, second, final notice) -> each reminder once',
 		expect: { 'Send the reminder': 3 },
 		fields: {
 			'Unpaid invoices past due': ['OrderID', 'OrderNumber', 'ExpiryDate', 'ToPay'],
@@ -366,19 +373,29 @@ const SCENARIOS = [
 			const paid = await invoice(20, 'Training, May');
 			await emulatorApi(h, 'POST', `/v1/orders/${due[20]}/payments`, { Amount: 100, PaymentDate: date(Date.now() - day), Reference: 'demo-part' });
 			await emulatorApi(h, 'POST', `/v1/orders/${paid}/payments`, { Amount: 302.5, PaymentDate: date(Date.now() - day), Reference: 'demo-full' });
-			note(`set-up: sent invoices ${due[3]}, ${due[20]} (partly paid) and ${due[45]} are 3, 20 and 45 days past due; ${notDue} is due in 10 days; ${paid} is paid`);
+			note(
+				`set-up: sent invoices ${due[3]}, ${due[20]} (partly paid) and ${due[45]} are 3, 20 and 45 days past due; ${notDue} is due in 10 days; ${paid} is paid`,
+			);
 			// One workflow, run twice: n8n keeps Remove Duplicates' memory per workflow (its id).
 			const workflow = () => ({ ...loadTemplate(this.file), id: 'demo-chase-unpaid-invoices' });
 			const first = await h.run(workflow());
 			if (first.status !== 'success') return first;
 			const mine = new Set(Object.values(due));
-			const reminded = first.items('Send the reminder').map((i) => i.json).filter((r) => mine.has(r.OrderID));
-			note(`run 1: reminders for ${reminded.map((r) => `${r.OrderID} (${r.Stage}, ${r.Currency} ${r.AmountDue})`).join(', ')}${first.items('Send the reminder').length > reminded.length ? ` and ${first.items('Send the reminder').length - reminded.length} overdue invoice(s) of the seed` : ''}`);
+			const reminded = first
+				.items('Send the reminder')
+				.map((i) => i.json)
+				.filter((r) => mine.has(r.OrderID));
+			note(
+				`run 1: reminders for ${reminded.map((r) => `${r.OrderID} (${r.Stage}, ${r.Currency} ${r.AmountDue})`).join(', ')}${first.items('Send the reminder').length > reminded.length ? ` and ${first.items('Send the reminder').length - reminded.length} overdue invoice(s) of the seed` : ''}`,
+			);
 			if (reminded.length !== 3) throw new Error(`run 1 reminded ${reminded.length} of the 3 overdue invoices`);
-			if (first.items('Send the reminder').some((i) => i.json.OrderID === notDue || i.json.OrderID === paid)) throw new Error('run 1 reminded an invoice that is not due or paid');
+			if (first.items('Send the reminder').some((i) => i.json.OrderID === notDue || i.json.OrderID === paid))
+				throw new Error('run 1 reminded an invoice that is not due or paid');
 			const second = await h.run(workflow());
 			const again = second.status !== 'success' ? -1 : second.executed('Send the reminder') ? second.items('Send the reminder').length : 0;
-			note(`run 2 (the same day): ${again} reminder(s) sent; "Not reminded yet" kept ${second.items('Not reminded yet').length} of ${second.items('Reminder to send').length}`);
+			note(
+				`run 2 (the same day): ${again} reminder(s) sent; "Not reminded yet" kept ${second.items('Not reminded yet').length} of ${second.items('Reminder to send').length}`,
+			);
 			if (again !== 0) throw new Error(`run 2 sent ${again} reminder(s) again`);
 			return first;
 		},
@@ -401,7 +418,9 @@ const SCENARIOS = [
 			try {
 				await t.activate();
 				const hooks = emu.webhooks.list();
-				note(`published: the trigger registered ${hooks.length} webhooks at the access point (${hooks.map((w) => `${w.EntityType} ${w.EntityUpdateType}`).join(', ')})`);
+				note(
+					`published: the trigger registered ${hooks.length} webhooks at the access point (${hooks.map((w) => `${w.EntityType} ${w.EntityUpdateType}`).join(', ')})`,
+				);
 				const a = await sendInvoice(h, 'Consulting');
 				const b = await sendInvoice(h, 'Licences');
 				emu.delivery.set(a, 'Delivered', { info: 'Delivered to the access point of Peppol Demo Belgium NV' });
@@ -469,7 +488,12 @@ const SCENARIOS = [
 		async run(h, note) {
 			const first = await h.run(loadTemplate(this.file));
 			if (first.status !== 'success') return first;
-			note(`run 1: ${first.output('Customer in sync').map((r) => `${r.Name} ${r.Result}`).join(', ')}`);
+			note(
+				`run 1: ${first
+					.output('Customer in sync')
+					.map((r) => `${r.Name} ${r.Result}`)
+					.join(', ')}`,
+			);
 			h.emulator.clearRequests();
 			const second = await h.run(loadTemplate(this.file));
 			const creates = h.emulator.requests.filter((r) => r.method === 'POST' && r.path === '/v1/parties').length;
@@ -491,7 +515,11 @@ function shortValue(value, max = 48) {
 }
 
 function keyFields(json, fields) {
-	const names = fields || Object.keys(json).filter((k) => json[k] === null || typeof json[k] !== 'object').slice(0, 4);
+	const names =
+		fields ||
+		Object.keys(json)
+			.filter((k) => json[k] === null || typeof json[k] !== 'object')
+			.slice(0, 4);
 	return names
 		.filter((k) => json[k] !== undefined)
 		.map((k) => `${k}=${shortValue(json[k])}`)
@@ -659,13 +687,13 @@ const HOW_TO = [
 	'     logs) and click "Open the identity check", then "Confirm identity" on the provider page',
 	'     (n8n must run on localhost for the emulator to accept it).',
 	'     The delivery status alerts template is published instead: the emulator then calls',
-	'     n8n\'s webhook URL (http is accepted on localhost only; the real service needs https).',
+	"     n8n's webhook URL (http is accepted on localhost only; the real service needs https).",
 ];
 
 async function main(argv) {
 	const args = argv.filter((a) => a !== '--no-build');
 	const started = Date.now();
-	console.log('n8n-nodes-access-point demo: the workflow templates in examples/, run by n8n\'s engine against the local emulator');
+	console.log("n8n-nodes-access-point demo: the workflow templates in examples/, run by n8n's engine against the local emulator");
 	if (!argv.includes('--no-build') && !buildIfNeeded((line) => console.log(line))) {
 		console.error('The build failed; run npm run build to see why.');
 		return 1;
@@ -691,4 +719,16 @@ if (require.main === module) {
 	);
 }
 
-module.exports = { SCENARIOS, listExampleFiles, loadTemplate, runDemo, describeRun, failureOf, buildIfNeeded, EXAMPLES_DIR, ARCHIVE_FOLDER, archiveTemplate, allowFileAccess };
+module.exports = {
+	SCENARIOS,
+	listExampleFiles,
+	loadTemplate,
+	runDemo,
+	describeRun,
+	failureOf,
+	buildIfNeeded,
+	EXAMPLES_DIR,
+	ARCHIVE_FOLDER,
+	archiveTemplate,
+	allowFileAccess,
+};

@@ -15,7 +15,10 @@ function parseArgs(argv) {
 	const out = {};
 	for (let i = 0; i < argv.length; i++) {
 		const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
-		if (!m) throw new Error(`Unknown argument '${argv[i]}'. Usage: node scripts/emulator.js [--port 3999] [--orders 1000] [--seed 42] [--redirect-uri URL] [--token-lifetime SECONDS]`);
+		if (!m)
+			throw new Error(
+				`Unknown argument '${argv[i]}'. Usage: node scripts/emulator.js [--port 3999] [--orders 1000] [--seed 42] [--redirect-uri URL] [--token-lifetime SECONDS]`,
+			);
 		out[m[1]] = m[2] !== undefined ? m[2] : argv[++i];
 	}
 	return out;
@@ -32,7 +35,7 @@ async function main() {
 	const args = parseArgs(process.argv.slice(2));
 	if ('help' in args) {
 		console.log('Usage: node scripts/emulator.js [--port 3999] [--orders 1000] [--seed 42] [--redirect-uri URL] [--token-lifetime SECONDS]');
-		console.log('  --redirect-uri     one more OAuth redirect URI for the emulator\'s client (n8n: <n8n URL>/rest/oauth2-credential/callback)');
+		console.log("  --redirect-uri     one more OAuth redirect URI for the emulator's client (n8n: <n8n URL>/rest/oauth2-credential/callback)");
 		console.log('  --token-lifetime   OAuth access-token lifetime in seconds (default 3600)');
 		return;
 	}
@@ -81,7 +84,9 @@ async function main() {
 	console.log(`  Deliveries and attempts:  GET ${emu.url}/_emulator/webhooks/deliveries`);
 	console.log(`  Delivery faults:          curl -X POST ${emu.url}/_emulator/webhooks/faults -H 'content-type: application/json' -d '{"kind":"duplicate"}'`);
 	console.log('                            (kinds: wrong-signature, stale-timestamp, duplicate, out-of-order)');
-	console.log(`  A delivery status event:  curl -X POST ${emu.url}/_emulator/orders/<OrderID>/status -H 'content-type: application/json' -d '{"status":"Delivered"}'`);
+	console.log(
+		`  A delivery status event:  curl -X POST ${emu.url}/_emulator/orders/<OrderID>/status -H 'content-type: application/json' -d '{"status":"Delivered"}'`,
+	);
 	console.log('                            (after sending the order; Delivered, Accepted, Refused or Error)');
 	console.log('');
 	console.log('Try:');

@@ -85,8 +85,15 @@ async function readCards(page) {
 		SEL.card,
 		(cards, { fields, download }) =>
 			cards.map((card) => {
-				const lines = card.innerText.split('\n').map((l) => l.trim()).filter(Boolean);
-				const shown = { property: lines[0], buttons: [...card.querySelectorAll('button')].map((b) => b.innerText.trim()).filter(Boolean), download: card.querySelectorAll(download).length };
+				const lines = card.innerText
+					.split('\n')
+					.map((l) => l.trim())
+					.filter(Boolean);
+				const shown = {
+					property: lines[0],
+					buttons: [...card.querySelectorAll('button')].map((b) => b.innerText.trim()).filter(Boolean),
+					download: card.querySelectorAll(download).length,
+				};
 				for (let i = 1; i < lines.length; i++) {
 					const key = fields[lines[i].replace(/:$/, '')];
 					if (key && i + 1 < lines.length) shown[key] = lines[++i];
@@ -107,9 +114,10 @@ async function checkBinaryOutput({ page, rest, baseUrl, emulator, artifactsDir, 
 	const shot = path.join(artifactsDir, 'binary-output.png');
 
 	const order = pickInvoice(emulator);
-	if (!order) return { problems: ['the emulator seed has no invoice for the credential\'s party'], lines, shown: [] };
+	if (!order) return { problems: ["the emulator seed has no invoice for the credential's party"], lines, shown: [] };
 	const expected = expectedFiles(emulator, order.OrderID);
-	for (const e of expected.filter((x) => x.missing)) problems.push(`the emulator serves no ${e.property} file for order ${order.OrderID}; nothing to compare the pane with`);
+	for (const e of expected.filter((x) => x.missing))
+		problems.push(`the emulator serves no ${e.property} file for order ${order.OrderID}; nothing to compare the pane with`);
 
 	const wf = workflow(order.OrderID, files);
 	if (options) wf.nodes[1].parameters.options = options;
@@ -122,34 +130,60 @@ async function checkBinaryOutput({ page, rest, baseUrl, emulator, artifactsDir, 
 	const run = await waitForExecution(rest, created.id, { after: before, timeoutMs: 90000 });
 	const why = T.judge({ file: 'binary-output', workflow: wf, expect: { [NODE]: 1 } }, run);
 	if (why) problems.push(`the run from the editor: ${why}`);
-	say(`"${created.name}" (order ${order.OrderID} ${order.OrderNumber}, files ${files.join(' + ')}) run from the canvas's Execute button: execution ${run.id} ${run.status}; ${T.summarize(run).join('; ')}`);
+	say(
+		`"${created.name}" (order ${order.OrderID} ${order.OrderNumber}, files ${files.join(' + ')}) run from the canvas's Execute button: execution ${run.id} ${run.status}; ${T.summarize(run).join('; ')}`,
+	);
 
 	// The panel of the node, its output pane in the Binary view (n8n opens it there when the items carry files).
 	await page.locator(`${SEL.canvasNode}[data-node-name="${NODE}"]`).dblclick();
 	await page.locator(SEL.ndv).waitFor({ timeout: 30000 });
 	await page.locator(SEL.output).waitFor({ timeout: 30000 });
-	await page.locator(SEL.itemCount).first().waitFor({ timeout: 30000 }).catch(() => {});
+	await page
+		.locator(SEL.itemCount)
+		.first()
+		.waitFor({ timeout: 30000 })
+		.catch(() => {});
 	const hasBinaryView = (await page.locator(SEL.binaryView).count()) > 0;
 	if (hasBinaryView) await page.locator(SEL.binaryView).click();
 	const cardsShown = await page
 		.locator(SEL.card)
 		.first()
 		.waitFor({ timeout: 15000 })
-		.then(() => true, () => false);
+		.then(
+			() => true,
+			() => false,
+		);
 	// Wide enough for both cards side by side in the shot; the editor's usual size again after.
 	const viewport = page.viewportSize();
 	await page.setViewportSize({ width: 1920, height: viewport ? viewport.height : 900 });
 	await page.waitForTimeout(800);
 	await page.screenshot({ path: shot });
 	const shown = cardsShown ? await readCards(page) : [];
-	const items = (await page.locator(SEL.itemCount).first().innerText().catch(() => '?')).trim();
-	const paneText = cardsShown ? '' : (await page.locator(SEL.output).innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 200);
+	const items = (
+		await page
+			.locator(SEL.itemCount)
+			.first()
+			.innerText()
+			.catch(() => '?')
+	).trim();
+	const paneText = cardsShown
+		? ''
+		: (
+				await page
+					.locator(SEL.output)
+					.innerText()
+					.catch(() => '')
+			)
+				.replace(/\s+/g, ' ')
+				.slice(0, 200);
 	if (viewport) await page.setViewportSize(viewport);
 	await page.keyboard.press('Escape');
 
 	say(`"${NODE}" output pane: ${items}, ${hasBinaryView ? 'Binary view' : 'NO Binary view'}, ${shown.length} binary card(s) -> binary-output.png`);
 	for (const s of shown) {
-		say(`  ${s.property}: file name ${s.fileName}, MIME type ${s.mimeType}, extension ${s.fileExtension}, size ${s.fileSize}; buttons ${s.buttons.join(', ') || 'none'}`);
+		say(
+			`  ${s.property}: file name ${s.fileName}, MIME type ${s.mimeType}, extension ${s.fileExtension}, size ${s.fileSize}; buttons ${s.buttons.join(', ') || 'none'}`,
+		);
 	}
 	if (!hasBinaryView) problems.push(`the output pane of "${NODE}" offers no Binary view (pane: ${paneText || '?'})`);
 	if (!shown.length) problems.push(`the output pane of "${NODE}" shows no binary data`);
@@ -162,10 +196,12 @@ async function checkBinaryOutput({ page, rest, baseUrl, emulator, artifactsDir, 
 		if (s.fileName !== e.fileName) problems.push(`${e.property}: the pane shows file name "${s.fileName}", the emulator serves "${e.fileName}"`);
 		if (s.mimeType !== e.mimeType) problems.push(`${e.property}: the pane shows MIME type "${s.mimeType}", the emulator serves "${e.mimeType}"`);
 		const size = parseSize(s.fileSize);
-		if (size === undefined || Math.abs(size - e.bytes) > e.bytes * 0.01) problems.push(`${e.property}: the pane shows size "${s.fileSize}", the file has ${e.bytes} bytes`);
+		if (size === undefined || Math.abs(size - e.bytes) > e.bytes * 0.01)
+			problems.push(`${e.property}: the pane shows size "${s.fileSize}", the file has ${e.bytes} bytes`);
 		if (!s.download) problems.push(`${e.property}: the card has no Download button`);
 	}
-	if (shown.length && !problems.length) say(`  the pane matches the emulator's files: ${expected.map((e) => `${e.property} = ${e.fileName} (${e.mimeType}, ${e.bytes} B)`).join(', ')}`);
+	if (shown.length && !problems.length)
+		say(`  the pane matches the emulator's files: ${expected.map((e) => `${e.property} = ${e.fileName} (${e.mimeType}, ${e.bytes} B)`).join(', ')}`);
 	return { problems, lines, shown };
 }
 

@@ -132,7 +132,9 @@ async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
 			const issues = await nodesWithIssues(page);
 			const ours = await page.$$eval(`[data-test-id="canvas-node"][data-node-type^="${PKG}."]`, (els) => els.length);
 			if (issues.length) problems.push(`${t.label}: nodes show issues on the canvas: ${issues.join(', ')}`);
-			lines.push(`${t.label}: ${ours} AccessPoint node(s) on the canvas, ${issues.length ? `ISSUES ${issues.join(', ')}` : 'no node issues'} (opened in ${(openMs / 1000).toFixed(1)} s)`);
+			lines.push(
+				`${t.label}: ${ours} AccessPoint node(s) on the canvas, ${issues.length ? `ISSUES ${issues.join(', ')}` : 'no node issues'} (opened in ${(openMs / 1000).toFixed(1)} s)`,
+			);
 
 			const order = t.prepared.nodes.find((n) => n.type === `${PKG}.accessPointOrder` && n.parameters.operation === 'getAll' && n.parameters.filters);
 			if (order && !orderDone) {
@@ -156,13 +158,23 @@ async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
 				const tested = await dialog
 					.getByText('Connection tested successfully')
 					.waitFor({ timeout: 20000 })
-					.then(() => true, () => false);
+					.then(
+						() => true,
+						() => false,
+					);
 				await page.screenshot({ path: shot('credential-form.png') });
 				const text = await dialog.innerText();
 				if (!tested) problems.push(`credential test did not succeed in the form: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
 				const fields = ['API Key', 'Party ID', 'Environment', 'Base URL'].filter((f) => !text.includes(f));
 				if (fields.length) problems.push(`credential form lacks ${fields.join(', ')}`);
-				lines.push(`credential form "${(await page.locator('[data-test-id="credential-name"]').innerText().catch(() => '?')).trim()}" shows API Key, Party ID, Environment, Base URL; ${tested ? '"Connection tested successfully" (against the emulator)' : 'connection test FAILED'} -> credential-form.png`);
+				lines.push(
+					`credential form "${(
+						await page
+							.locator('[data-test-id="credential-name"]')
+							.innerText()
+							.catch(() => '?')
+					).trim()}" shows API Key, Party ID, Environment, Base URL; ${tested ? '"Connection tested successfully" (against the emulator)' : 'connection test FAILED'} -> credential-form.png`,
+				);
 			}
 		}
 		if (!orderDone) problems.push('no imported workflow has an AccessPoint Order "Get Many" node with filters to screenshot');

@@ -62,7 +62,12 @@ const COMMAND = { main: 'start', worker: 'worker', webhook: 'webhook' };
 /** Can this process give a child its own host name (a UTS namespace: root, or a user namespace)? */
 const UTS = (() => {
 	try {
-		return execFileSync('unshare', ['--uts', '--', '/bin/sh', '-c', 'hostname e2e-probe && hostname'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() === 'e2e-probe';
+		return (
+			execFileSync('unshare', ['--uts', '--', '/bin/sh', '-c', 'hostname e2e-probe && hostname'], {
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'ignore'],
+			}).trim() === 'e2e-probe'
+		);
 	} catch {
 		return false;
 	}

@@ -55,7 +55,10 @@ const STICKY = 'n8n-nodes-base.stickyNote';
 const ONBOARDING = 'onboard-company.json';
 const WAITING_NODE = 'Identify the signatory';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fileSafe = (s) => String(s).replace(/\.json$/, '').replace(/[^A-Za-z0-9_-]+/g, '-');
+const fileSafe = (s) =>
+	String(s)
+		.replace(/\.json$/, '')
+		.replace(/[^A-Za-z0-9_-]+/g, '-');
 
 /** The newest execution of a workflow not in `after` once its status is one of `statuses`, with parsed data. */
 async function execution(rest, workflowId, { after, statuses, timeoutMs }) {
@@ -71,7 +74,9 @@ async function execution(rest, workflowId, { after, statuses, timeoutMs }) {
 		}
 		await sleep(1000);
 	}
-	throw new Error(`no ${statuses.join('/')} execution of workflow ${workflowId} within ${timeoutMs / 1000} s (last seen: ${last ? `${last.id} ${last.status}` : 'none'})`);
+	throw new Error(
+		`no ${statuses.join('/')} execution of workflow ${workflowId} within ${timeoutMs / 1000} s (last seen: ${last ? `${last.id} ${last.status}` : 'none'})`,
+	);
 }
 
 async function executionIds(rest, workflowId) {
@@ -163,15 +168,26 @@ async function checkEditorImport({ page, rest, baseUrl, templates, artifactsDir,
 				await page.locator(SEL.firstStep).first().waitFor({ timeout: 60000 });
 				await importFromFile(page, source.file);
 				const want = t.workflow.nodes.filter((n) => n.type !== STICKY).length;
-				await page.waitForFunction((n) => document.querySelectorAll('[data-test-id="canvas-node"]:not([data-node-type="n8n-nodes-base.stickyNote"])').length >= n, want, { timeout: 30000 });
+				await page.waitForFunction(
+					(n) => document.querySelectorAll('[data-test-id="canvas-node"]:not([data-node-type="n8n-nodes-base.stickyNote"])').length >= n,
+					want,
+					{ timeout: 30000 },
+				);
 				await sleep(2000); // credentials and issues settle after the nodes are drawn
-				const toasts = (await page.locator(SEL.toast).allInnerTexts().catch(() => [])).map((x) => x.replace(/\s+/g, ' ').trim());
+				const toasts = (
+					await page
+						.locator(SEL.toast)
+						.allInnerTexts()
+						.catch(() => [])
+				).map((x) => x.replace(/\s+/g, ' ').trim());
 				const issues = await nodesWithIssues(page);
 				const notes = covered(await stickyCoverage(page));
 				await page.screenshot({ path: shot(`import-${name}.png`) });
 				if (issues.length) problems.push(`${what}: after the editor's import, nodes show issues: ${issues.join(', ')}`);
 				problems.push(...notes.map((p) => `${what}: ${p}`));
-				say(`${what}: imported through Import > From file; ${issues.length ? `ISSUES ${issues.join(', ')}` : 'no node issues'}; ${toasts.filter((x) => /credential/i.test(x)).join(' | ') || 'no credential message'}; sticky notes ${notes.length ? 'COVERED' : 'clear of nodes'} -> import-${name}.png`);
+				say(
+					`${what}: imported through Import > From file; ${issues.length ? `ISSUES ${issues.join(', ')}` : 'no node issues'}; ${toasts.filter((x) => /credential/i.test(x)).join(' | ') || 'no credential message'}; sticky notes ${notes.length ? 'COVERED' : 'clear of nodes'} -> import-${name}.png`,
+				);
 
 				// Save (a new workflow is saved before it runs) and check the credential n8n filled in.
 				await page.keyboard.press('ControlOrMeta+s');
@@ -181,7 +197,10 @@ async function checkEditorImport({ page, rest, baseUrl, templates, artifactsDir,
 				const saved = await rest.get(`/rest/workflows/${id}`);
 				const ours = saved.nodes.filter(T.isOurs);
 				const wrong = ours.filter((n) => !(n.credentials && n.credentials[T.CREDENTIAL.type] && n.credentials[T.CREDENTIAL.type].id === credential.id));
-				if (wrong.length) problems.push(`${what}: the import did not put the newest credential in ${wrong.map((n) => `${n.name} (${JSON.stringify(n.credentials || {})})`).join(', ')}`);
+				if (wrong.length)
+					problems.push(
+						`${what}: the import did not put the newest credential in ${wrong.map((n) => `${n.name} (${JSON.stringify(n.credentials || {})})`).join(', ')}`,
+					);
 				else say(`${what}: saved as ${id}; all ${ours.length} AccessPoint node(s) hold "${credential.name}"`);
 
 				const before = await executionIds(rest, id);
@@ -239,7 +258,9 @@ function writeFolders(workflow) {
 	const folders = new Set();
 	for (const node of workflow.nodes) {
 		if (node.type !== 'n8n-nodes-base.readWriteFile' || node.parameters.operation !== 'write') continue;
-		const fixed = String(node.parameters.fileName || '').replace(/^=/, '').split('{{')[0];
+		const fixed = String(node.parameters.fileName || '')
+			.replace(/^=/, '')
+			.split('{{')[0];
 		const dir = fixed.endsWith('/') ? fixed : path.dirname(fixed);
 		if (dir && dir !== '.') folders.add(dir.startsWith('~') ? path.join(os.homedir(), dir.slice(1)) : path.resolve(dir));
 	}
@@ -266,7 +287,9 @@ async function webhookInTheEditor({ page, rest, id, before, emu, say }) {
 	const until = Date.now() + 30000;
 	while (!emu.webhooks.list().some((w) => /\/webhook-test\//.test(w.WebhookURL)) && Date.now() < until) await sleep(250);
 	const hooks = emu.webhooks.list();
-	say(`${id}: listening for a test event: ${hooks.length} webhook(s) at the emulator (${hooks.map((w) => `${w.EntityType} ${w.EntityUpdateType}`).join(', ')})`);
+	say(
+		`${id}: listening for a test event: ${hooks.length} webhook(s) at the emulator (${hooks.map((w) => `${w.EntityType} ${w.EntityUpdateType}`).join(', ')})`,
+	);
 	if (!hooks.length) throw new Error('Execute workflow did not register the test webhooks at the emulator');
 	emu.delivery.set(orderId, 'Refused', { reason: 'REF', info: 'Unknown purchase order (editor import e2e)' });
 	return await execution(rest, id, { after: before, statuses: ['success', 'error', 'crashed', 'canceled'], timeoutMs: 60000 });
@@ -284,10 +307,15 @@ async function onboardingInTheEditor({ page, rest, id, before, emu, shot, say, p
 	const resumeUrl = T.waitingLink(waiting);
 	await sleep(1500);
 	// The canvas: no item count on either branch of the waiting node.
-	const labels = await page.$$eval(`${SEL.edgeLabel}[data-source-node-name="${WAITING_NODE}"]`, (els) => els.map((e) => e.textContent.replace(/\s+/g, ' ').trim()));
+	const labels = await page.$$eval(`${SEL.edgeLabel}[data-source-node-name="${WAITING_NODE}"]`, (els) =>
+		els.map((e) => e.textContent.replace(/\s+/g, ' ').trim()),
+	);
 	await page.screenshot({ path: shot('onboarding-waiting-canvas.png') });
-	if (labels.some((l) => /\d+\s+items?/.test(l))) problems.push(`onboarding: while waiting, the canvas draws ${labels.join(' / ')} on the branches of "${WAITING_NODE}"`);
-	say(`onboarding: execution ${waiting.id} waits at "${WAITING_NODE}"; its branches read ${labels.map((l) => `"${l}"`).join(', ') || 'nothing'} on the canvas -> onboarding-waiting-canvas.png`);
+	if (labels.some((l) => /\d+\s+items?/.test(l)))
+		problems.push(`onboarding: while waiting, the canvas draws ${labels.join(' / ')} on the branches of "${WAITING_NODE}"`);
+	say(
+		`onboarding: execution ${waiting.id} waits at "${WAITING_NODE}"; its branches read ${labels.map((l) => `"${l}"`).join(', ') || 'nothing'} on the canvas -> onboarding-waiting-canvas.png`,
+	);
 
 	// The node's output pane: n8n's "waiting" view with the node's tooltip and its link.
 	await page.locator(`${SEL.canvasNode}[data-node-name="${WAITING_NODE}"]`).dblclick();
@@ -297,15 +325,23 @@ async function onboardingInTheEditor({ page, rest, id, before, emu, shot, say, p
 	const pane = (await page.locator(SEL.output).innerText()).replace(/\s+/g, ' ').trim();
 	const href = await link.getAttribute('href');
 	await page.screenshot({ path: shot('onboarding-waiting-output-pane.png') });
-	say(`onboarding: the output pane of "${WAITING_NODE}" shows "${pane.slice(0, 160)}"; its link is ${href === resumeUrl ? "the run's signed resume URL" : href} -> onboarding-waiting-output-pane.png`);
+	say(
+		`onboarding: the output pane of "${WAITING_NODE}" shows "${pane.slice(0, 160)}"; its link is ${href === resumeUrl ? "the run's signed resume URL" : href} -> onboarding-waiting-output-pane.png`,
+	);
 	if (!resumeUrl || href !== resumeUrl) problems.push(`onboarding: the output pane's link ${href} is not the run's resume URL ${resumeUrl}`);
 
 	// The logs under the canvas show the same waiting view for the node.
 	await page.keyboard.press('Escape');
-	await page.locator(SEL.ndv).waitFor({ state: 'hidden', timeout: 10000 }).catch(() => {});
+	await page
+		.locator(SEL.ndv)
+		.waitFor({ state: 'hidden', timeout: 10000 })
+		.catch(() => {});
 	await page.locator(SEL.logsHeader).first().click();
 	const logsLink = page.locator(`${SEL.logs} a`, { hasText: 'Open the identity check' }).first();
-	const inLogs = await logsLink.waitFor({ timeout: 20000 }).then(() => true, () => false);
+	const inLogs = await logsLink.waitFor({ timeout: 20000 }).then(
+		() => true,
+		() => false,
+	);
 	const logsHref = inLogs ? await logsLink.getAttribute('href') : undefined;
 	await page.screenshot({ path: shot('onboarding-waiting-logs.png') });
 	if (!inLogs || logsHref !== resumeUrl) problems.push(`onboarding: the logs do not show the link to the identity check (${inLogs ? logsHref : 'no link'})`);
@@ -320,9 +356,18 @@ async function onboardingInTheEditor({ page, rest, id, before, emu, shot, say, p
 	await confirm.waitFor({ timeout: 15000 });
 	await Promise.all([tab.waitForURL((u) => /\/webhook-waiting\//.test(String(u)), { timeout: 30000 }), confirm.click()]);
 	await tab.waitForLoadState('domcontentloaded');
-	const answer = (await tab.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').trim();
+	const answer = (
+		await tab
+			.locator('body')
+			.innerText()
+			.catch(() => '')
+	)
+		.replace(/\s+/g, ' ')
+		.trim();
 	await tab.screenshot({ path: shot('onboarding-browser-back.png') });
-	say(`onboarding: the link opened the provider page (${providerPage.replace(/[^/]+$/, '...')}); confirmed there, the browser came back to n8n: "${answer.slice(0, 80)}" -> onboarding-browser-back.png`);
+	say(
+		`onboarding: the link opened the provider page (${providerPage.replace(/[^/]+$/, '...')}); confirmed there, the browser came back to n8n: "${answer.slice(0, 80)}" -> onboarding-browser-back.png`,
+	);
 	await tab.close();
 	const done = await execution(rest, id, { after: before, statuses: ['success', 'error', 'crashed', 'canceled'], timeoutMs: 60000 });
 	await sleep(1500);

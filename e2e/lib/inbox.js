@@ -77,7 +77,9 @@ async function until(what, test, timeoutMs) {
 }
 
 const nodeItems = (exec, name, part = 'json') =>
-	((exec.data && exec.data.resultData && exec.data.resultData.runData && exec.data.resultData.runData[name]) || []).flatMap((task) => ((task.data && task.data.main && task.data.main[0]) || []).map((i) => i[part]));
+	((exec.data && exec.data.resultData && exec.data.resultData.runData && exec.data.resultData.runData[name]) || []).flatMap((task) =>
+		((task.data && task.data.main && task.data.main[0]) || []).map((i) => i[part]),
+	);
 
 /** @param {{ rest: import('./n8n').Rest, emulator: any, log?: (line: string) => void }} options */
 async function checkInboxTrigger({ rest, emulator: emu, log = () => {} }) {
@@ -123,7 +125,9 @@ async function checkInboxTrigger({ rest, emulator: emu, log = () => {} }) {
 		const [item] = items;
 		const [binary] = nodeItems(exec, TRIGGER, 'binary');
 		const [acted] = nodeItems(exec, ACT);
-		log(`execution ${exec.id} (${exec.mode}) ${figures.secondsToExecution} s after the refusal: ${items.length} item(s); ${JSON.stringify(item && item.Response).slice(0, 400)}`);
+		log(
+			`execution ${exec.id} (${exec.mode}) ${figures.secondsToExecution} s after the refusal: ${items.length} item(s); ${JSON.stringify(item && item.Response).slice(0, 400)}`,
+		);
 		log(`the workflow read: ${JSON.stringify(acted)}`);
 		if (items.length !== 1) fail(`the trigger emitted ${items.length} items`);
 		if (!item || item.InboxItemID !== imr.InboxItemID || item.DocumentKind !== 'IMR') fail(`the item is not the IMR ${imr.InboxItemID}`);
@@ -131,8 +135,10 @@ async function checkInboxTrigger({ rest, emulator: emu, log = () => {} }) {
 		if (response.Code !== 'RE' || !/rejected/i.test(String(response.Meaning))) fail(`Response.Code ${response.Code}, Meaning ${response.Meaning}`);
 		if (response.InvoiceNumber !== OrderNumber) fail(`Response.InvoiceNumber ${response.InvoiceNumber}, expected ${OrderNumber}`);
 		if (!String(response.ReasonText).includes(reason)) fail(`Response.ReasonText "${response.ReasonText}" lacks the reason`);
-		if (!binary || !binary.data || binary.data.mimeType !== 'application/xml') fail(`the item carries no XML document (binary: ${JSON.stringify(binary).slice(0, 200)})`);
-		if (!acted || acted.refused !== true || acted.invoice !== OrderNumber || !String(acted.reason).includes(reason)) fail(`the Set node read ${JSON.stringify(acted)}`);
+		if (!binary || !binary.data || binary.data.mimeType !== 'application/xml')
+			fail(`the item carries no XML document (binary: ${JSON.stringify(binary).slice(0, 200)})`);
+		if (!acted || acted.refused !== true || acted.invoice !== OrderNumber || !String(acted.reason).includes(reason))
+			fail(`the Set node read ${JSON.stringify(acted)}`);
 
 		// 2. The next poll confirms it.
 		await until('the IMR confirmed at the emulator', () => emu.inbox.confirmed().some((c) => c.InboxItemID === imr.InboxItemID), 30000);

@@ -88,7 +88,10 @@ const outputOf = (run, name) => {
 async function shootOutput(page, name, file) {
 	await openNode(page, name);
 	await page.locator(SEL.output).waitFor({ timeout: 30000 });
-	await page.locator(SEL.jsonView).click().catch(() => {});
+	await page
+		.locator(SEL.jsonView)
+		.click()
+		.catch(() => {});
 	const viewport = page.viewportSize();
 	await page.setViewportSize({ width: 1920, height: viewport ? viewport.height : 900 });
 	await page.waitForTimeout(800);
@@ -101,7 +104,11 @@ async function decimalComma({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	const number = `E2E-PAY-${Date.now().toString(36)}`;
 	const orderId = await createInvoice(emulator, number);
 	const wf = workflow('[e2e] Record Payment typed with a decimal comma', [
-		node('Record Payment', { resource: 'order', operation: 'recordPayment', orderId: { __rl: true, mode: 'id', value: String(orderId) }, amount: '', paymentDate: '' }, [240, 0]),
+		node(
+			'Record Payment',
+			{ resource: 'order', operation: 'recordPayment', orderId: { __rl: true, mode: 'id', value: String(orderId) }, amount: '', paymentDate: '' },
+			[240, 0],
+		),
 		node('Number field probe', { resource: 'order', operation: 'getAll', returnAll: false, limit: 50 }, [240, 200]),
 	]);
 	const created = await rest.post('/rest/workflows', wf);
@@ -121,10 +128,16 @@ async function decimalComma({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	await page.waitForTimeout(1500);
 	const saved = await rest.get(`/rest/workflows/${created.id}`);
 	const params = (name) => ((saved.nodes || []).find((n) => n.name === name) || {}).parameters || {};
-	say(`typed "12,50" into Record Payment › Amount (shows "${amountShown}", saved ${JSON.stringify(params('Record Payment').amount)}), 2026-02-28 into Payment Date (shows "${dateShown}", saved ${JSON.stringify(params('Record Payment').paymentDate)})`);
-	say(`n8n's own number field (Get Many › Limit) typed the same ways shows ${numberField.join(', ')}; saved ${JSON.stringify(params('Number field probe').limit)} for "12,50"`);
-	if (params('Record Payment').amount !== '12,50') problems.push(`Amount was saved as ${JSON.stringify(params('Record Payment').amount)}, not as typed ("12,50")`);
-	if (!String(params('Record Payment').paymentDate).startsWith('2026-02-28')) problems.push(`the typed Payment Date did not stick: saved ${JSON.stringify(params('Record Payment').paymentDate)}`);
+	say(
+		`typed "12,50" into Record Payment › Amount (shows "${amountShown}", saved ${JSON.stringify(params('Record Payment').amount)}), 2026-02-28 into Payment Date (shows "${dateShown}", saved ${JSON.stringify(params('Record Payment').paymentDate)})`,
+	);
+	say(
+		`n8n's own number field (Get Many › Limit) typed the same ways shows ${numberField.join(', ')}; saved ${JSON.stringify(params('Number field probe').limit)} for "12,50"`,
+	);
+	if (params('Record Payment').amount !== '12,50')
+		problems.push(`Amount was saved as ${JSON.stringify(params('Record Payment').amount)}, not as typed ("12,50")`);
+	if (!String(params('Record Payment').paymentDate).startsWith('2026-02-28'))
+		problems.push(`the typed Payment Date did not stick: saved ${JSON.stringify(params('Record Payment').paymentDate)}`);
 
 	const before = await executionIds(rest, created.id);
 	await page.locator(SEL.execute).first().click();
@@ -134,8 +147,11 @@ async function decimalComma({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	const order = emulator.store.findOrder(orderId);
 	const payments = (order && order.order.Payments) || [];
 	const out = outputOf(run, 'Record Payment')[0] || {};
-	say(`run ${run.id} ${run.status}: the emulator recorded ${payments.map((p) => p.Amount).join(', ') || 'no payment'} on ${number} (2420.00 incl. VAT), ToPay now ${order && order.order.ToPay}; output Amount ${out.Amount}, ToPay ${out.ToPay}`);
-	if (payments.length !== 1 || payments[0].Amount !== 12.5) problems.push(`expected one payment of 12.50, the emulator holds ${JSON.stringify(payments.map((p) => p.Amount))}`);
+	say(
+		`run ${run.id} ${run.status}: the emulator recorded ${payments.map((p) => p.Amount).join(', ') || 'no payment'} on ${number} (2420.00 incl. VAT), ToPay now ${order && order.order.ToPay}; output Amount ${out.Amount}, ToPay ${out.ToPay}`,
+	);
+	if (payments.length !== 1 || payments[0].Amount !== 12.5)
+		problems.push(`expected one payment of 12.50, the emulator holds ${JSON.stringify(payments.map((p) => p.Amount))}`);
 	if (!order || order.order.ToPay !== 2407.5) problems.push(`expected ToPay 2407.50 after paying 12.50, the emulator says ${order && order.order.ToPay}`);
 
 	await shootOutput(page, 'Record Payment', path.join(artifactsDir, 'money-decimal-comma.png'));
@@ -167,14 +183,20 @@ async function creditNoteRerun({ page, rest, baseUrl, emulator, artifactsDir, sa
 		const why = T.judge({ file: 'money', workflow: wf, expect: { 'Create Credit Note': 1 } }, run);
 		if (why) problems.push(`${how}: ${why}`);
 		runs.push(outputOf(run, 'Create Credit Note')[0] || {});
-		await page.locator(SEL.itemCount).first().waitFor({ timeout: 30000 }).catch(() => {});
+		await page
+			.locator(SEL.itemCount)
+			.first()
+			.waitFor({ timeout: 30000 })
+			.catch(() => {});
 		await page.waitForTimeout(1000);
 		await page.keyboard.press('Escape');
 		await page.waitForTimeout(500);
 	}
 	await shootOutput(page, 'Create Credit Note', path.join(artifactsDir, 'money-credit-note-rerun.png'));
 	const notes = emulator.store.listOrders(emulator.credentials.partyId).filter((o) => o.OrderType === 'CreditNote' && o.AboutInvoiceNumber === number);
-	say(`Execute step, then Execute workflow, on Create Credit Note of ${number} (order ${invoiceId}), no External Provider ID: outputs ${runs.map((o) => `${o.Outcome} #${o.OrderID}`).join(', ')}; the emulator holds ${notes.length} credit note(s) about it -> money-credit-note-rerun.png`);
+	say(
+		`Execute step, then Execute workflow, on Create Credit Note of ${number} (order ${invoiceId}), no External Provider ID: outputs ${runs.map((o) => `${o.Outcome} #${o.OrderID}`).join(', ')}; the emulator holds ${notes.length} credit note(s) about it -> money-credit-note-rerun.png`,
+	);
 	if (notes.length !== 1) problems.push(`expected one credit note about ${number}, the emulator holds ${notes.length}`);
 	if (runs[0].Outcome !== 'created' || runs[1].Outcome !== 'found' || runs[0].OrderID !== runs[1].OrderID) {
 		problems.push(`expected "created" then "found" for the same credit note, got ${JSON.stringify(runs.map((o) => [o.Outcome, o.OrderID]))}`);

@@ -120,7 +120,9 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	const fields = ['Client ID', 'Client Secret', 'Environment', 'Base URL', 'Sign-In URL', 'Token URL', 'Party ID'].filter((f) => !formText.includes(f));
 	if (fields.length) problems.push(`the credential form lacks ${fields.join(', ')}`);
 	await page.screenshot({ path: shot('oauth-credential-form.png') });
-	say(`credential "${CREDENTIAL_NAME}" (${credential.id}) opened: form shows the redirect URL ${formText.includes(callback) ? callback : '(missing)'} -> oauth-credential-form.png`);
+	say(
+		`credential "${CREDENTIAL_NAME}" (${credential.id}) opened: form shows the redirect URL ${formText.includes(callback) ? callback : '(missing)'} -> oauth-credential-form.png`,
+	);
 
 	// 3. Connect: the emulator's consent page in n8n's popup, Allow, back to n8n.
 	emulator.oauth.resetStats();
@@ -130,7 +132,9 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	await popup.locator('#allow').waitFor({ timeout: 30000 });
 	const consentUrl = new URL(popup.url());
 	await popup.screenshot({ path: shot('oauth-consent.png') });
-	say(`Connect opened ${consentUrl.origin}${consentUrl.pathname} (client_id ${consentUrl.searchParams.get('client_id')}, redirect_uri ${consentUrl.searchParams.get('redirect_uri')}) -> oauth-consent.png`);
+	say(
+		`Connect opened ${consentUrl.origin}${consentUrl.pathname} (client_id ${consentUrl.searchParams.get('client_id')}, redirect_uri ${consentUrl.searchParams.get('redirect_uri')}) -> oauth-consent.png`,
+	);
 	const closed = popup.waitForEvent('close', { timeout: 30000 }).then(
 		() => true,
 		() => false,
@@ -149,7 +153,8 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	const afterConnect = emulator.oauth.stats();
 	counts.authorizationCodeGrants = afterConnect.grants.authorization_code;
 	if (!banner) problems.push(`n8n did not show the account as connected: ${(await dialog.innerText()).replace(/\s+/g, ' ').slice(0, 200)}`);
-	if (afterConnect.grants.authorization_code !== 1) problems.push(`the emulator saw ${afterConnect.grants.authorization_code} authorization_code grant(s), expected 1`);
+	if (afterConnect.grants.authorization_code !== 1)
+		problems.push(`the emulator saw ${afterConnect.grants.authorization_code} authorization_code grant(s), expected 1`);
 	say(
 		`Allow -> popup ${popupClosed ? 'closed' : 'still open'}; form ${banner ? 'shows "Account connected"' : 'shows NO connected banner'}; ` +
 			`emulator: ${afterConnect.grants.authorization_code} authorization_code grant, consent allow ${afterConnect.consent.allow} -> oauth-connected.png`,
@@ -166,7 +171,9 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 		.post('/rest/credentials/test', { credentials: { id: credential.id, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data } })
 		.catch((error) => ({ status: 'Error', message: error.message }));
 	if (!test || test.status !== 'OK') problems.push(`the credential test did not pass: ${JSON.stringify(test).slice(0, 200)}`);
-	say(`credential test (POST /rest/credentials/test, GET /v1/account/accountInformation with the Bearer token): ${test && test.status} ${test && test.message ? `"${test.message}"` : ''}`);
+	say(
+		`credential test (POST /rest/credentials/test, GET /v1/account/accountInformation with the Bearer token): ${test && test.status} ${test && test.message ? `"${test.message}"` : ''}`,
+	);
 	// The API key credential's declarative Test with a wrong key: its 401 rule says what to check.
 	const keyData = { apiKey: 'e2e-wrong-key', partyId: emulator.credentials.partyId, environment: 'custom', baseUrl: emulator.url };
 	const wrong = await rest.post('/rest/credentials', { name: 'AccessPoint account (e2e wrong key)', type: 'accessPointApi', data: keyData });
@@ -214,8 +221,12 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 		const stats = emulator.oauth.stats();
 		const why = T.judge(template, run);
 		if (why) problems.push(`${label}: ${why}`);
-		if (!requests.length || bearer !== requests.length) problems.push(`${label}: ${bearer} of ${requests.length} API request(s) carried the Bearer token (and no apikey)`);
-		if (notPolls.length) problems.push(`${label}: ${notPolls.length} request(s) with the API key that no polling template makes: ${notPolls.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+		if (!requests.length || bearer !== requests.length)
+			problems.push(`${label}: ${bearer} of ${requests.length} API request(s) carried the Bearer token (and no apikey)`);
+		if (notPolls.length)
+			problems.push(
+				`${label}: ${notPolls.length} request(s) with the API key that no polling template makes: ${notPolls.map((r) => `${r.method} ${r.path}`).join(', ')}`,
+			);
 		say(
 			`${label}: execution ${run.id} ${run.status}; ${T.summarize(run).join('; ')}; ${requests.length} API request(s), all with the Bearer token: ${bearer === requests.length}` +
 				`${pollers.length ? ` (${pollers.length} poll request(s) with the API key alongside, not counted)` : ''}; ` +
@@ -232,10 +243,14 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	const info = bearerCalls.filter((r) => r.path === '/v1/account/accountInformation');
 	const others = bearerCalls.filter((r) => r.path !== '/v1/account/accountInformation');
 	counts.accountInformationReads = info.length;
-	if (!info.length || info.some((r) => r.status !== 200)) problems.push(`run 1: the node did not read the account information (${info.map((r) => r.status).join(', ') || 'no request'})`);
+	if (!info.length || info.some((r) => r.status !== 200))
+		problems.push(`run 1: the node did not read the account information (${info.map((r) => r.status).join(', ') || 'no request'})`);
 	const wrongParty = others.filter((r) => r.headers.partyid !== own);
-	if (!others.length || wrongParty.length) problems.push(`run 1: ${wrongParty.length} of ${others.length} call(s) did not act for the account's company ${own}`);
-	say(`Party ID empty: ${info.length} account information read(s) (published shape, Companies [${own}]), then ${others.length} call(s) with partyID ${own}: ${!wrongParty.length}`);
+	if (!others.length || wrongParty.length)
+		problems.push(`run 1: ${wrongParty.length} of ${others.length} call(s) did not act for the account's company ${own}`);
+	say(
+		`Party ID empty: ${info.length} account information read(s) (published shape, Companies [${own}]), then ${others.length} call(s) with partyID ${own}: ${!wrongParty.length}`,
+	);
 
 	// 6. After the token's lifetime: the next run refreshes once (n8n, on the API's 401) and succeeds.
 	const wait = connectedAt + (TOKEN_SECONDS + 2) * 1000 - Date.now();
@@ -246,14 +261,18 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	counts.expiredTokensSeen = second.stats.bearer.expired;
 	const agents = second.tokenRequests.map((r) => `${r.headers['user-agent']} ${r.status}`);
 	if (second.stats.grants.refresh_token !== 2 || !/^n8n 200$/.test(agents[0] || '') || !/^axios\/\S+ 200$/.test(agents[1] || '')) {
-		problems.push(`run 2: expected the node's refresh then n8n's (2 refresh_token grants), the emulator saw ${second.stats.grants.refresh_token}: ${agents.join('; ')}`);
+		problems.push(
+			`run 2: expected the node's refresh then n8n's (2 refresh_token grants), the emulator saw ${second.stats.grants.refresh_token}: ${agents.join('; ')}`,
+		);
 	}
 	say(`run 2 token requests: ${agents.join('; ')} (the node's bounded refresh, then n8n's OAuth client storing the tokens)`);
 	// 7. The next execution reads the tokens n8n stored: no refresh, no expired token.
 	const third = await runOnce('run 3 (stored token)', 'oauth-run-3-stored.png');
 	counts.thirdRunRefreshes = third.stats.grants.refresh_token;
 	if (third.stats.grants.refresh_token !== 0 || third.stats.bearer.expired !== 0) {
-		problems.push(`run 3: ${third.stats.grants.refresh_token} refresh_token grant(s), ${third.stats.bearer.expired} expired token(s); the stored token was not used`);
+		problems.push(
+			`run 3: ${third.stats.grants.refresh_token} refresh_token grant(s), ${third.stats.bearer.expired} expired token(s); the stored token was not used`,
+		);
 	}
 	if (second.stats.bearer.expired < 1) problems.push('run 2: the emulator never saw the expired token, so nothing proves the refresh was needed');
 	return { problems, lines, counts };

@@ -19,18 +19,81 @@ const PKG = 'n8n-nodes-access-point';
 
 /** [what a user types, node types of ours the results must list (by name without the package)] */
 const SEARCHES = Object.freeze([
-	['invoice', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger']],
-	['e-invoice', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger']],
-	['einvoice', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger']],
-	['peppol', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger']],
+	[
+		'invoice',
+		[
+			'accessPointRegistration',
+			'accessPointIntegration',
+			'accessPointIdentification',
+			'accessPointPeppolLookup',
+			'accessPointOrder',
+			'accessPointOrderTrigger',
+		],
+	],
+	[
+		'e-invoice',
+		[
+			'accessPointRegistration',
+			'accessPointIntegration',
+			'accessPointIdentification',
+			'accessPointPeppolLookup',
+			'accessPointOrder',
+			'accessPointOrderTrigger',
+		],
+	],
+	[
+		'einvoice',
+		[
+			'accessPointRegistration',
+			'accessPointIntegration',
+			'accessPointIdentification',
+			'accessPointPeppolLookup',
+			'accessPointOrder',
+			'accessPointOrderTrigger',
+		],
+	],
+	[
+		'peppol',
+		[
+			'accessPointRegistration',
+			'accessPointIntegration',
+			'accessPointIdentification',
+			'accessPointPeppolLookup',
+			'accessPointOrder',
+			'accessPointOrderTrigger',
+		],
+	],
 	['UBL', ['accessPointOrder', 'accessPointOrderTrigger']],
 	['credit note', ['accessPointOrder', 'accessPointOrderTrigger']],
 	['KYC', ['accessPointIdentification']],
-	['billit', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger']],
+	[
+		'billit',
+		[
+			'accessPointRegistration',
+			'accessPointIntegration',
+			'accessPointIdentification',
+			'accessPointPeppolLookup',
+			'accessPointOrder',
+			'accessPointOrderTrigger',
+		],
+	],
 	['inbox', ['accessPointInbox']],
 	['supplier invoice', ['accessPointInbox']],
 	// The package's name as two words (issue 28): the codex alias "access point" of every node.
-	['access point', ['accessPointRegistration', 'accessPointIntegration', 'accessPointIdentification', 'accessPointPeppolLookup', 'accessPointOrder', 'accessPointOrderTrigger', 'accessPointTrigger', 'accessPointInbox', 'accessPointInboxTrigger']],
+	[
+		'access point',
+		[
+			'accessPointRegistration',
+			'accessPointIntegration',
+			'accessPointIdentification',
+			'accessPointPeppolLookup',
+			'accessPointOrder',
+			'accessPointOrderTrigger',
+			'accessPointTrigger',
+			'accessPointInbox',
+			'accessPointInboxTrigger',
+		],
+	],
 ]);
 
 const SEL = {
@@ -75,7 +138,14 @@ function actionsOf(d) {
 		const event = d.properties.find((p) => ['event', 'events', 'trigger on'].includes(String(p.displayName).toLowerCase()));
 		for (const o of optionsOf(event)) actions.push({ param: event.name, value: o.value, optionName: o.name, label: o.action, event: true });
 		// No event parameter: editor-ui offers one action, "On new <display name without Trigger> event".
-		if (!event) actions.push({ param: undefined, value: undefined, optionName: undefined, label: `On new ${d.displayName.replace('Trigger', '').trimEnd()} event`, event: true });
+		if (!event)
+			actions.push({
+				param: undefined,
+				value: undefined,
+				optionName: undefined,
+				label: `On new ${d.displayName.replace('Trigger', '').trimEnd()} event`,
+				event: true,
+			});
 	}
 	const resource = d.properties.find((p) => p.name === 'resource');
 	const operations = d.properties.filter((p) => p.name === 'operation');
@@ -106,7 +176,12 @@ function panelEntries(types) {
 
 /** Closes the node panel and any toast, deletes every node: the canvas shows its "add first step" button again. */
 async function emptyCanvas(page) {
-	if (await page.locator(SEL.ndv).isVisible().catch(() => false)) {
+	if (
+		await page
+			.locator(SEL.ndv)
+			.isVisible()
+			.catch(() => false)
+	) {
 		await page.keyboard.press('Escape');
 		await page.locator(SEL.ndv).waitFor({ state: 'hidden', timeout: 10000 });
 	}
@@ -146,7 +221,10 @@ async function shownValue(page, param) {
 
 /** Clicks the action in the open node's action list; expands a collapsed "Actions"/"Triggers" section first. */
 async function pickAction(page, label) {
-	const item = page.locator(SEL.item).filter({ hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'i') }).first();
+	const item = page
+		.locator(SEL.item)
+		.filter({ hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'i') })
+		.first();
 	if (!(await item.isVisible().catch(() => false))) {
 		const sections = page.locator(SEL.category);
 		for (let i = 0; i < (await sections.count()); i++) {
@@ -183,12 +261,21 @@ async function checkNodePanel({ page, baseUrl, artifactsDir, log = () => {} }) {
 	for (const [term, wanted] of SEARCHES) {
 		counts.searches++;
 		const names = await searchNames(page, term);
-		const expected = [...new Set(wanted.map((t) => entryOf(`${PKG}.${t}`)).filter(Boolean).map((e) => e.displayName))];
+		const expected = [
+			...new Set(
+				wanted
+					.map((t) => entryOf(`${PKG}.${t}`))
+					.filter(Boolean)
+					.map((e) => e.displayName),
+			),
+		];
 		const missing = expected.filter((n) => !names.includes(n));
 		const ours = names.filter((n) => [...entries.values()].some((e) => e.displayName === n));
 		if (missing.length) problems.push(`panel search "${term}" does not list ${missing.join(', ')} (it lists: ${names.slice(0, 8).join(', ') || 'nothing'})`);
 		else counts.searchesOk++;
-		say(`search "${term}": ${names.length} result(s), ours ${ours.length ? `${ours.join(', ')} (first at #${names.indexOf(ours[0]) + 1})` : 'none'}${missing.length ? `; MISSING ${missing.join(', ')}` : ''}`);
+		say(
+			`search "${term}": ${names.length} result(s), ours ${ours.length ? `${ours.join(', ')} (first at #${names.indexOf(ours[0]) + 1})` : 'none'}${missing.length ? `; MISSING ${missing.join(', ')}` : ''}`,
+		);
 	}
 	await page.screenshot({ path: path.join(artifactsDir, 'panel-search-last.png') });
 
@@ -208,10 +295,21 @@ async function checkNodePanel({ page, baseUrl, artifactsDir, log = () => {} }) {
 						await emptyCanvas(work);
 						await openPanel(work);
 						const names = await searchNames(work, entry.displayName);
-						if (!names.includes(entry.displayName)) throw new Error(`searching "${entry.displayName}" does not list it (lists ${names.join(', ') || 'nothing'})`);
-						await work.locator(SEL.itemName).filter({ hasText: new RegExp(`^\\s*${entry.displayName}\\s*$`) }).first().click();
+						if (!names.includes(entry.displayName))
+							throw new Error(`searching "${entry.displayName}" does not list it (lists ${names.join(', ') || 'nothing'})`);
+						await work
+							.locator(SEL.itemName)
+							.filter({ hasText: new RegExp(`^\\s*${entry.displayName}\\s*$`) })
+							.first()
+							.click();
 						// A node with a single action is added straight away; otherwise pick the action.
-						const direct = await work.locator(SEL.ndv).waitFor({ timeout: 1500 }).then(() => true, () => false);
+						const direct = await work
+							.locator(SEL.ndv)
+							.waitFor({ timeout: 1500 })
+							.then(
+								() => true,
+								() => false,
+							);
 						if (!direct) await pickAction(work, label);
 						await work.locator(`${SEL.ndv} [data-test-id="node-parameters"]`).waitFor({ timeout: 20000 });
 						await work.waitForTimeout(800);
@@ -221,7 +319,8 @@ async function checkNodePanel({ page, baseUrl, artifactsDir, log = () => {} }) {
 						const shown = action.param ? await shownValue(work, action.param) : '';
 						if (action.param && shown !== action.optionName) issues.push(`opened with ${action.param} "${shown}", expected "${action.optionName}"`);
 						const shownResource = action.resource ? await shownValue(work, 'resource') : '';
-						if (action.resource && shownResource !== action.resource.name) issues.push(`opened with resource "${shownResource}", expected "${action.resource.name}"`);
+						if (action.resource && shownResource !== action.resource.name)
+							issues.push(`opened with resource "${shownResource}", expected "${action.resource.name}"`);
 						const shot = `panel-${fileSafe(short(d.name))}-${fileSafe(action.resource ? `${action.resource.value}-${action.value}` : action.value || 'node')}.png`;
 						await work.locator(SEL.ndv).screenshot({ path: path.join(artifactsDir, shot) });
 						counts.screenshots++;
@@ -232,7 +331,9 @@ async function checkNodePanel({ page, baseUrl, artifactsDir, log = () => {} }) {
 						const toasts = await errorToasts(work).catch(() => []);
 						const shot = `panel-FAILED-${fileSafe(short(d.name))}-${fileSafe(action.value || 'node')}.png`;
 						await work.screenshot({ path: path.join(artifactsDir, shot) }).catch(() => {});
-						problems.push(`${what}: could not be added from the panel (${String(error && error.message ? error.message : error).split('\n')[0]})${toasts.length ? `; error toast: ${toasts.join(' | ')}` : ''} -> ${shot}`);
+						problems.push(
+							`${what}: could not be added from the panel (${String(error && error.message ? error.message : error).split('\n')[0]})${toasts.length ? `; error toast: ${toasts.join(' | ')}` : ''} -> ${shot}`,
+						);
 						say(`add "${label}" (${what}): FAILED`);
 						// Start the next action from a freshly loaded editor.
 						await work.goto(`${base}/workflow/new`).catch(() => {});
@@ -243,7 +344,9 @@ async function checkNodePanel({ page, baseUrl, artifactsDir, log = () => {} }) {
 	} finally {
 		await work.close();
 	}
-	say(`${counts.searchesOk}/${counts.searches} searches list our nodes; ${counts.actionsOk}/${counts.actions} actions added from the panel; ${counts.screenshots} panel screenshot(s)`);
+	say(
+		`${counts.searchesOk}/${counts.searches} searches list our nodes; ${counts.actionsOk}/${counts.actions} actions added from the panel; ${counts.screenshots} panel screenshot(s)`,
+	);
 	if (pageErrors.length) say(`page errors (not failing): ${pageErrors.slice(0, 3).join(' | ')}`);
 	return { problems, lines, counts };
 }

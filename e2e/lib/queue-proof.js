@@ -51,7 +51,10 @@ class Proof {
 	/** The event log files of a process: n8n rotates them on every start (events-main-1.log ...). */
 	eventLogs(name) {
 		const re = new RegExp(`^events-${name}(-\\d+)?\\.log$`);
-		return fs.readdirSync(this.cluster.logDir).filter((f) => re.test(f)).map((f) => path.join(this.cluster.logDir, f));
+		return fs
+			.readdirSync(this.cluster.logDir)
+			.filter((f) => re.test(f))
+			.map((f) => path.join(this.cluster.logDir, f));
 	}
 
 	events(name) {
@@ -124,9 +127,13 @@ class Proof {
 		const started = this.startedIn(executionId);
 		const nodes = this.packageNodeRuns(executionId);
 		if (!finished.length) problems.push(`n8n recorded no worker finishing execution ${executionId}`);
-		for (const f of finished) if (!/^worker-\d+$/.test(f.worker)) problems.push(`execution ${executionId} job ${f.job} finished by ${f.workerId} (not one of our workers)`);
+		for (const f of finished)
+			if (!/^worker-\d+$/.test(f.worker)) problems.push(`execution ${executionId} job ${f.job} finished by ${f.workerId} (not one of our workers)`);
 		for (const f of finished) {
-			if (!started.some((s) => s.job === f.job && s.worker === f.worker)) problems.push(`main says ${f.worker} finished job ${f.job} of execution ${executionId}, but ${f.worker}'s log has no "Worker started execution ${executionId} (job ${f.job})"`);
+			if (!started.some((s) => s.job === f.job && s.worker === f.worker))
+				problems.push(
+					`main says ${f.worker} finished job ${f.job} of execution ${executionId}, but ${f.worker}'s log has no "Worker started execution ${executionId} (job ${f.job})"`,
+				);
 		}
 		const nodeProcs = Object.keys(nodes);
 		if (!nodeProcs.length) problems.push(`no node of the package finished in execution ${executionId} (n8n event logs)`);
@@ -141,7 +148,13 @@ class Proof {
 		const line =
 			`n8n: job(s) ${finished.map((f) => `${f.job} finished by ${f.workerId} = ${f.worker}`).join(', ') || 'none'}; ` +
 			`event logs: ${nodeProcs.map((p) => `${nodes[p].length} package node run(s) in ${p}`).join(', ') || 'none'}` +
-			(requests ? `; kernel: ${Object.entries(callers).map(([l, n]) => `${n} API request(s) from ${l}`).join(', ') || 'no API request'}` : '');
+			(requests
+				? `; kernel: ${
+						Object.entries(callers)
+							.map(([l, n]) => `${n} API request(s) from ${l}`)
+							.join(', ') || 'no API request'
+					}`
+				: '');
 		return { problems, line, workers, finished, nodes, callers };
 	}
 }

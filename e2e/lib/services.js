@@ -130,7 +130,10 @@ async function startPostgres({ pgBin, dir, port, logFile }) {
 	const data = path.join(dir, 'pgdata');
 	ownDir(dir, who);
 	const asUser = { uid: who.uid, gid: who.gid, cwd: dir, env: { ...process.env, LC_ALL: 'C', LANG: 'C' } };
-	execFileSync(path.join(pgBin, 'initdb'), ['-D', data, '-U', 'n8n', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], { ...asUser, stdio: ['ignore', 'pipe', 'pipe'] });
+	execFileSync(path.join(pgBin, 'initdb'), ['-D', data, '-U', 'n8n', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
+		...asUser,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	const out = fs.openSync(logFile, 'a');
 	const child = spawn(
 		path.join(pgBin, 'postgres'),
@@ -139,10 +142,21 @@ async function startPostgres({ pgBin, dir, port, logFile }) {
 	);
 	fs.closeSync(out);
 	const pg = handle('postgres', child, logFile, 'SIGINT'); // SIGINT: Postgres' fast shutdown
-	const psql = (args) => execFileSync(path.join(pgBin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', '-X', '-q', ...args], { ...asUser, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	const psql = (args) =>
+		execFileSync(path.join(pgBin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'n8n', '-X', '-q', ...args], {
+			...asUser,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 	await until('postgres did not accept connections', () => (psql(['-d', 'postgres', '-c', 'select 1']), true), 30000, child);
 	psql(['-d', 'postgres', '-c', 'create database n8n']);
-	return Object.assign(pg, { port, user: 'n8n', database: 'n8n', runAs: who.name || process.env.USER, psql: (sql) => psql(['-d', 'n8n', '-At', '-c', sql]).trim() });
+	return Object.assign(pg, {
+		port,
+		user: 'n8n',
+		database: 'n8n',
+		runAs: who.name || process.env.USER,
+		psql: (sql) => psql(['-d', 'n8n', '-At', '-c', sql]).trim(),
+	});
 }
 
 /** redis-server on 127.0.0.1:<port>, no RDB snapshots, no AOF. */
@@ -152,7 +166,24 @@ async function startRedis({ redisServer, dir, port, logFile }) {
 	const out = fs.openSync(logFile, 'a');
 	const child = spawn(
 		redisServer,
-		['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--logfile', ''],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--protected-mode',
+			'yes',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+			'--logfile',
+			'',
+		],
 		{ uid: who.uid, gid: who.gid, cwd: dir, stdio: ['ignore', out, out] },
 	);
 	fs.closeSync(out);

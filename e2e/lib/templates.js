@@ -81,7 +81,13 @@ const SCENARIOS = {
 		// Cost orders not exported yet. Each must be handed to the accounting step once and end marked exported.
 		newOrders: [
 			{ OrderType: 'Invoice', OrderDirection: 'Cost', OrderStatus: 'ToPay', IsSent: false, Supplier: { Name: 'Paper Co NV', VATNumber: 'BE0417497106' } },
-			{ OrderType: 'CreditNote', OrderDirection: 'Cost', OrderStatus: 'ToPay', IsSent: false, Supplier: { Name: 'Office Supplies NV', VATNumber: 'BE0403170701' } },
+			{
+				OrderType: 'CreditNote',
+				OrderDirection: 'Cost',
+				OrderStatus: 'ToPay',
+				IsSent: false,
+				Supplier: { Name: 'Office Supplies NV', VATNumber: 'BE0403170701' },
+			},
 		],
 		exportedOnce: true,
 	},
@@ -116,7 +122,13 @@ function expectationsFor(repo, file) {
 function listTemplates(repo) {
 	const examples = path.join(repo, 'examples');
 	const own = path.join(repo, 'e2e', 'workflows');
-	const pick = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : []);
+	const pick = (dir) =>
+		fs.existsSync(dir)
+			? fs
+					.readdirSync(dir)
+					.filter((f) => f.endsWith('.json'))
+					.sort()
+			: [];
 	const fromExamples = pick(examples);
 	const dir = fromExamples.length ? examples : own;
 	return (fromExamples.length ? fromExamples : pick(own)).map((file) => ({
@@ -162,7 +174,8 @@ function prepare(t, index) {
 		// As the template's note asks of a user: n8n's Write node does not create the folder.
 		fs.mkdirSync(ARCHIVE_DIR, { recursive: true });
 		for (const node of wf.nodes) {
-			if (node.type === 'n8n-nodes-base.readWriteFile') node.parameters.fileName = node.parameters.fileName.replace(ARCHIVE_FOLDER, `${ARCHIVE_DIR}${path.sep}`);
+			if (node.type === 'n8n-nodes-base.readWriteFile')
+				node.parameters.fileName = node.parameters.fileName.replace(ARCHIVE_FOLDER, `${ARCHIVE_DIR}${path.sep}`);
 		}
 	}
 	const hasManual = wf.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger');
@@ -292,9 +305,13 @@ function judge(t, run, { allowWaiting = false, added = [], runs = [], testPoll =
 		if (twice.length) return `trigger "${trigger && trigger.name}" emitted ${twice.join(', ')} more than once`;
 		const wrong = items.filter((j) => j.OrderType !== 'Invoice' || j.OrderDirection !== 'Income');
 		if (wrong.length) return `trigger "${trigger && trigger.name}" emitted ${wrong.length} item(s) that are not sales invoices`;
-		const sales = added.filter((_, i) => { const o = (s.newOrders || [])[i] || {}; return o.OrderType === 'Invoice' && o.OrderDirection === 'Income'; });
+		const sales = added.filter((_, i) => {
+			const o = (s.newOrders || [])[i] || {};
+			return o.OrderType === 'Invoice' && o.OrderDirection === 'Income';
+		});
 		const missing = sales.filter((n) => !numbers.includes(n));
-		if (missing.length || sales.length !== s.exactFromTrigger) return `trigger "${trigger && trigger.name}" did not emit ${missing.join(', ') || `the ${s.exactFromTrigger} new sales invoices`} (it emitted ${numbers.join(', ') || 'nothing'} in ${runs.length + 1} execution(s))`;
+		if (missing.length || sales.length !== s.exactFromTrigger)
+			return `trigger "${trigger && trigger.name}" did not emit ${missing.join(', ') || `the ${s.exactFromTrigger} new sales invoices`} (it emitted ${numbers.join(', ') || 'nothing'} in ${runs.length + 1} execution(s))`;
 	}
 	if (s.exportedOnce) {
 		const problem = exportedOnce(t, [...runs, run], added);
@@ -312,7 +329,10 @@ function exportedOnce(t, runs, added) {
 	const numbers = runs.flatMap((r) => triggerItems(r, trigger)).map((j) => j.OrderNumber);
 	const twice = numbers.filter((n, i) => numbers.indexOf(n) !== i);
 	if (twice.length) return `trigger "${trigger.name}" emitted ${twice.join(', ')} more than once`;
-	const exported = runs.flatMap((r) => triggerItems(r, { name: 'Exported' })).filter((j) => j.Exported === true).map((j) => j.InvoiceNumber);
+	const exported = runs
+		.flatMap((r) => triggerItems(r, { name: 'Exported' }))
+		.filter((j) => j.Exported === true)
+		.map((j) => j.InvoiceNumber);
 	const book = emulator ? emulator.store.listOrders(emulator.credentials.partyId) : [];
 	for (const number of added) {
 		if (!exported.includes(number)) return `${number} did not reach "Exported" (exported: ${exported.join(', ') || 'none'})`;
@@ -365,8 +385,11 @@ function filesOnDisk(t, runDatas) {
 	// Both suppliers' INV-2024-0042: a PDF and a UBL each, four files, none written over another.
 	const same = items.filter((i) => i.json.OrderNumber === 'INV-2024-0042');
 	const sameFiles = same.flatMap((i) => (i.json.Files || []).map((f) => `${nameOf.get(i.json.OrderID)}.${f.Property === 'ubl' ? 'xml' : 'pdf'}`));
-	if (same.length !== 2 || new Set(sameFiles).size !== 4) return `expected both suppliers' INV-2024-0042 with 4 files of their own, found ${same.length} order(s): ${sameFiles.join(', ')}`;
-	process.stdout.write(`   INV-2024-0042 twice: ${sameFiles.join(', ')}; longest binary file name ${Math.max(...items.flatMap((i) => (i.json.Files || []).map((f) => Buffer.byteLength(f.FileName))))} bytes\n`);
+	if (same.length !== 2 || new Set(sameFiles).size !== 4)
+		return `expected both suppliers' INV-2024-0042 with 4 files of their own, found ${same.length} order(s): ${sameFiles.join(', ')}`;
+	process.stdout.write(
+		`   INV-2024-0042 twice: ${sameFiles.join(', ')}; longest binary file name ${Math.max(...items.flatMap((i) => (i.json.Files || []).map((f) => Buffer.byteLength(f.FileName))))} bytes\n`,
+	);
 	process.stdout.write(`   ${checked} file(s) of ${items.length} order(s) on disk in ${ARCHIVE_DIR}, byte-identical to the emulator's (SHA-256)\n`);
 	fs.rmSync(ARCHIVE_DIR, { recursive: true, force: true });
 	try {
@@ -425,4 +448,20 @@ function waitingLink(run) {
 	return (last && last.metadata && last.metadata.resumeUrl) || undefined;
 }
 
-module.exports = { PKG, CREDENTIAL, api, SCENARIOS, expectationsFor, listTemplates, startOf, prepare, credentialFor, runSetup, judge, summarize, findProviderUrl, waitingLink, isOurs };
+module.exports = {
+	PKG,
+	CREDENTIAL,
+	api,
+	SCENARIOS,
+	expectationsFor,
+	listTemplates,
+	startOf,
+	prepare,
+	credentialFor,
+	runSetup,
+	judge,
+	summarize,
+	findProviderUrl,
+	waitingLink,
+	isOurs,
+};

@@ -136,10 +136,14 @@ function triggerItems(exec, part = 'json') {
 
 /** The publication status n8n shows once its background publication settled (n8n 2.x). */
 async function settledPublication(rest, id) {
-	return await until('n8n to settle the publication', async () => {
-		const st = await rest.get(`/rest/workflows/${id}/publication-status`);
-		return st && st.status !== 'in_progress' ? st : undefined;
-	}, { timeoutMs: 60000, everyMs: 500 });
+	return await until(
+		'n8n to settle the publication',
+		async () => {
+			const st = await rest.get(`/rest/workflows/${id}/publication-status`);
+			return st && st.status !== 'in_progress' ? st : undefined;
+		},
+		{ timeoutMs: 60000, everyMs: 500 },
+	);
 }
 
 /**
@@ -172,13 +176,17 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 		figures.webhooks = hooks.length;
 		const kinds = hooks.map((w) => `${w.EntityType} ${w.EntityUpdateType}`).sort();
 		log(`published in ${Date.now() - t0} ms: ${hooks.length} webhooks at the emulator (${kinds.join(', ')}) -> ${hooks[0] ? hooks[0].WebhookURL : '-'}`);
-		if (JSON.stringify(kinds) !== JSON.stringify(['Message I', 'Message U', 'Order I'])) fail(`expected webhooks Message I, Message U, Order I; the emulator has ${kinds.join(', ') || 'none'}`);
+		if (JSON.stringify(kinds) !== JSON.stringify(['Message I', 'Message U', 'Order I']))
+			fail(`expected webhooks Message I, Message U, Order I; the emulator has ${kinds.join(', ') || 'none'}`);
 		const url = hooks[0] && hooks[0].WebhookURL;
 		if (hooks.some((w) => w.WebhookURL !== url)) fail('the webhooks call different URLs');
 		await emu.webhooks.settle();
 		const confirmations = emu.webhooks.deliveries({ confirmations: true }).filter((d) => d.confirmation);
-		log(`the service's confirmation at create: ${confirmations.length} calls answered ${confirmations.map((d) => d.attempts.map((a) => a.status).join('+')).join(', ')}`);
-		if (confirmations.length !== 3 || confirmations.some((d) => d.state !== 'delivered')) fail(`the confirmations were not all answered 2xx: ${confirmations.map((d) => d.state).join(', ')}`);
+		log(
+			`the service's confirmation at create: ${confirmations.length} calls answered ${confirmations.map((d) => d.attempts.map((a) => a.status).join('+')).join(', ')}`,
+		);
+		if (confirmations.length !== 3 || confirmations.some((d) => d.state !== 'delivered'))
+			fail(`the confirmations were not all answered 2xx: ${confirmations.map((d) => d.state).join(', ')}`);
 		if ((await listExecutions(rest, id)).length) fail('a confirmation started an execution');
 
 		// 2. N events -> N executions, in the service's published shapes.
@@ -220,7 +228,8 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 				got.push([item.event, item.deliveryStatus || '', item.refusedReason || '']);
 				if (item.OrderID !== order) fail(`execution ${row.id}: OrderID ${item.OrderID}, expected ${order}`);
 				if (!item.payload || typeof item.payload !== 'object' || !item.receivedAt) fail(`execution ${row.id}: item without payload or receivedAt`);
-				if (item.event === 'deliveryStatusChanged' && item.payload.UpdatedEntityType !== 'Message') fail(`execution ${row.id}: payload not in the published wrapper`);
+				if (item.event === 'deliveryStatusChanged' && item.payload.UpdatedEntityType !== 'Message')
+					fail(`execution ${row.id}: payload not in the published wrapper`);
 			}
 		}
 		const sort = (list) => list.map((x) => x.join(':')).sort();
@@ -230,31 +239,54 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 		const pdf = emu.files.get(emu.files.refs(order).OrderPDF.FileID);
 		const binaries = [];
 		for (const row of rows) binaries.push(...triggerItems(await readExecution(rest, row.id, parse), 'binary'));
-		const withPdf = binaries.filter((b) => b && b.pdf && b.pdf.fileName === pdf.FileName && b.pdf.mimeType === 'application/pdf' && (b.pdf.bytes === undefined || b.pdf.bytes === pdf.content.length));
+		const withPdf = binaries.filter(
+			(b) =>
+				b &&
+				b.pdf &&
+				b.pdf.fileName === pdf.FileName &&
+				b.pdf.mimeType === 'application/pdf' &&
+				(b.pdf.bytes === undefined || b.pdf.bytes === pdf.content.length),
+		);
 		figures.itemsWithPdf = withPdf.length;
 		const sample = withPdf[0] && withPdf[0].pdf;
-		log(`Include Files: ${withPdf.length} of ${binaries.length} item(s) carry the order's PDF (${pdf.FileName}, ${pdf.content.length} bytes${sample ? `; n8n shows ${sample.fileSize}${sample.id ? `, stored as ${String(sample.id).split(':')[0]}` : ''}` : ''})`);
+		log(
+			`Include Files: ${withPdf.length} of ${binaries.length} item(s) carry the order's PDF (${pdf.FileName}, ${pdf.content.length} bytes${sample ? `; n8n shows ${sample.fileSize}${sample.id ? `, stored as ${String(sample.id).split(':')[0]}` : ''}` : ''})`,
+		);
 		if (withPdf.length !== n) fail(`${withPdf.length} of ${n} items carry the order's PDF ${pdf.FileName}`);
 		if (JSON.stringify(sort(got)) !== JSON.stringify(sort(expected))) fail(`items ${sort(got).join(', ')}; expected ${sort(expected).join(', ')}`);
 
 		// 3. the published "Refused" example (the page's older form), signed with the Message U webhook's secret.
 		const secretOf = (w) => emu.webhooks.hub.hooks.get(w.WebhookID).secret;
 		const messageU = ours().find((w) => w.EntityType === 'Message' && w.EntityUpdateType === 'U');
-		const exampleBody = JSON.stringify({ ...FIXTURES.messageRefusedOlderForm, EntityDetail: { ...FIXTURES.messageRefusedOlderForm.EntityDetail, OrderID: order } });
+		const exampleBody = JSON.stringify({
+			...FIXTURES.messageRefusedOlderForm,
+			EntityDetail: { ...FIXTURES.messageRefusedOlderForm.EntityDetail, OrderID: order },
+		});
 		const sign = (secret, body, t = Math.floor(Date.now() / 1000)) => `t=${t},s=${crypto.createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
 		const post = async (body, signature) => {
-			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'billit-signature': signature } : {}) }, body });
+			const res = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...(signature ? { 'billit-signature': signature } : {}) },
+				body,
+			});
 			return { status: res.status, text: (await res.text()).slice(0, 200) };
 		};
 		const beforeExample = (await listExecutions(rest, id)).length;
 		const example = await post(exampleBody, sign(secretOf(messageU), exampleBody));
-		await until('the published example\'s execution', async () => (await listExecutions(rest, id)).length > beforeExample && (await listExecutions(rest, id)).every((r) => !['running', 'new'].includes(r.status)));
+		await until(
+			"the published example's execution",
+			async () =>
+				(await listExecutions(rest, id)).length > beforeExample && (await listExecutions(rest, id)).every((r) => !['running', 'new'].includes(r.status)),
+		);
 		const [exampleRow] = await listExecutions(rest, id);
 		const exampleItems = triggerItems(await readExecution(rest, exampleRow.id, parse));
 		const ex = exampleItems[0] || {};
 		figures.publishedExample = `${ex.flowState}: ${ex.refusedReason}`;
-		log(`the published Refused example -> HTTP ${example.status}, ${exampleItems.length} item: flowState ${ex.flowState}, refusedReason "${ex.refusedReason}", OrderID ${ex.OrderID}`);
-		if (exampleItems.length !== 1 || ex.flowState !== 'Refused' || ex.refusedReason !== 'No Valid VAT' || ex.OrderID !== order) fail(`the published example gave ${JSON.stringify(exampleItems).slice(0, 300)}`);
+		log(
+			`the published Refused example -> HTTP ${example.status}, ${exampleItems.length} item: flowState ${ex.flowState}, refusedReason "${ex.refusedReason}", OrderID ${ex.OrderID}`,
+		);
+		if (exampleItems.length !== 1 || ex.flowState !== 'Refused' || ex.refusedReason !== 'No Valid VAT' || ex.OrderID !== order)
+			fail(`the published example gave ${JSON.stringify(exampleItems).slice(0, 300)}`);
 
 		// 4. forged and replayed calls pass nothing on.
 		const seen = new Set((await listExecutions(rest, id)).map((row) => row.id));
@@ -281,7 +313,13 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 		const beforeDuplicate = (await listExecutions(rest, id)).length;
 		emu.webhooks.clearDeliveries();
 		emu.webhooks.failNext(1, 'duplicate');
-		await api(emu, 'POST', '/v1/orders', { OrderType: 'Invoice', OrderDirection: 'Income', OrderDate: '2024-03-02', Customer: { Name: 'Duplicate NV' }, OrderLines: [{ Quantity: 1, Description: 'dup', UnitPriceExcl: 1, VATPercentage: 21 }] });
+		await api(emu, 'POST', '/v1/orders', {
+			OrderType: 'Invoice',
+			OrderDirection: 'Income',
+			OrderDate: '2024-03-02',
+			Customer: { Name: 'Duplicate NV' },
+			OrderLines: [{ Quantity: 1, Description: 'dup', UnitPriceExcl: 1, VATPercentage: 21 }],
+		});
 		await emu.webhooks.settle();
 		await sleep(3000);
 		const [dup] = emu.webhooks.deliveries();
@@ -309,12 +347,15 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 			const gone = beforeRestart.find((w) => w.EntityType === 'Message' && w.EntityUpdateType === 'I');
 			emu.clearRequests();
 			rest = await restart(async () => emu.webhooks.hub.remove(gone.WebhookID));
-			await until('n8n to make the deleted webhook again at start-up', () => ours().length === beforeRestart.length, { timeoutMs: 90000, everyMs: 500 }).catch((e) => fail(e.message));
+			await until('n8n to make the deleted webhook again at start-up', () => ours().length === beforeRestart.length, { timeoutMs: 90000, everyMs: 500 }).catch(
+				(e) => fail(e.message),
+			);
 			const after = ours();
 			const atStart = emu.requests.filter((r) => /\/webhooks/.test(r.path)).map((r) => `${r.method} ${r.path} ${r.status}`);
 			figures.restart = `${after.length} webhooks after start-up (was ${beforeRestart.length}, 1 deleted while down); requests ${atStart.join(', ')}`;
 			log(`restart with Message I deleted at the service: ${figures.restart}`);
-			if (after.some((w) => beforeRestart.some((b) => b.WebhookID === w.WebhookID))) fail('the webhooks left after the restart were not replaced by a complete new set');
+			if (after.some((w) => beforeRestart.some((b) => b.WebhookID === w.WebhookID)))
+				fail('the webhooks left after the restart were not replaced by a complete new set');
 			const beforeEvents = (await listExecutions(rest, id)).length;
 			await sendInvoice(emu); // Order I, Message I, Message U again
 			await emu.webhooks.settle();
@@ -343,16 +384,23 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 				// Other steps' published poll triggers (Order Trigger, Peppol Inbox Trigger) share this emulator: their polls are not this trigger's.
 				const polls = emu.requests.filter((r) => r.method === 'GET' && /^\/v1\/(orders|peppol\/inbox)(\/|$|\?)/.test(r.path));
 				const ours = emu.requests.filter((r) => !polls.includes(r));
-				log(`${label}: publication ${st.status}, ${creates} webhook(s) created, ${ours.length} request(s) (${ours.map((r) => `${r.method} ${r.path}`).join(', ') || 'none'}; other workflows' polls beside: ${polls.length}); n8n shows: ${message}`);
+				log(
+					`${label}: publication ${st.status}, ${creates} webhook(s) created, ${ours.length} request(s) (${ours.map((r) => `${r.method} ${r.path}`).join(', ') || 'none'}; other workflows' polls beside: ${polls.length}); n8n shows: ${message}`,
+				);
 				return { status: st.status, message, creates, requests: ours.length };
 			} finally {
 				await unpublishWorkflow(rest, wf.id).catch(() => {});
 				for (const w of made) emu.webhooks.hub.remove(w);
 			}
 		};
-		const legacy = await refusedPublish('0.1 workflow with Order Deleted (5 webhooks)', ['orderCreated', 'orderUpdated', 'orderDeleted', 'deliveryStatusChanged'], async () => []);
+		const legacy = await refusedPublish(
+			'0.1 workflow with Order Deleted (5 webhooks)',
+			['orderCreated', 'orderUpdated', 'orderDeleted', 'deliveryStatusChanged'],
+			async () => [],
+		);
 		figures.orderDeletedRefusal = legacy.message;
-		if (legacy.status !== 'failed' || !/^"Events" holds Order Deleted, which this trigger no longer offers/.test(legacy.message) || legacy.requests !== 0) fail(`Order Deleted: ${JSON.stringify(legacy)}`);
+		if (legacy.status !== 'failed' || !/^"Events" holds Order Deleted, which this trigger no longer offers/.test(legacy.message) || legacy.requests !== 0)
+			fail(`Order Deleted: ${JSON.stringify(legacy)}`);
 		const noRoom = await refusedPublish('a party with 3 webhooks of other tools', ['deliveryStatusChanged'], async () => {
 			const ids = [];
 			for (const suffix of ['a', 'b', 'c']) {
@@ -362,7 +410,13 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 			return ids;
 		});
 		figures.limitMessage = noRoom.message;
-		if (noRoom.status !== 'failed' || noRoom.creates !== 0 || !/already has 3 webhooks .*erp\.example\.test\/a.*which allows 4 per party; this trigger needs 2 \(Message I, Message U\)\. Delete webhooks no longer used/.test(noRoom.message)) {
+		if (
+			noRoom.status !== 'failed' ||
+			noRoom.creates !== 0 ||
+			!/already has 3 webhooks .*erp\.example\.test\/a.*which allows 4 per party; this trigger needs 2 \(Message I, Message U\)\. Delete webhooks no longer used/.test(
+				noRoom.message,
+			)
+		) {
 			fail(`the limit: ${JSON.stringify(noRoom)}`);
 		}
 	} finally {

@@ -25,7 +25,9 @@ function accountInformation(ctx) {
 	const companies = [company({ PartyID: Number(account.partyId), Name: account.name, VATNumber: self.VATNumber || null, Email: self.Email || null })];
 	if (ctx.emu.config.accountListsRegistrations) {
 		for (const r of ctx.emu.store.registrationsOf(account.apiKey).filter((x) => x.Active)) {
-			companies.push(company({ PartyID: Number(r.PartyID), Name: r.details.CompanyName, VATNumber: r.details.TaxIdentifier || null, Email: r.details.Email || null }));
+			companies.push(
+				company({ PartyID: Number(r.PartyID), Name: r.details.CompanyName, VATNumber: r.details.TaxIdentifier || null, Email: r.details.Email || null }),
+			);
 		}
 	}
 	const [first, last] = String(self.Name || account.name).split(' ');

@@ -30,7 +30,8 @@ function decodeBase64(v, field) {
 /** @param {unknown} v @param {string} field @returns {string} */
 function fileName(v, field) {
 	if (typeof v !== 'string' || !v.trim()) throw badRequest(`${field} is required`);
-	if (v.length > 255 || /[/\\\u0000-\u001f]/.test(v)) throw badRequest(`${field} '${v.slice(0, 80)}' is not a valid file name (at most 255 characters, no path separators or control characters)`);
+	if (v.length > 255 || /[/\\\u0000-\u001f]/.test(v))
+		throw badRequest(`${field} '${v.slice(0, 80)}' is not a valid file name (at most 255 characters, no path separators or control characters)`);
 	return v;
 }
 

@@ -73,9 +73,12 @@ function appendResult(url, registrationId, success) {
 function liveSession(ctx) {
 	const s = ctx.emu.store.sessions.get(ctx.params.token);
 	if (!s) return { result: { status: 404, html: page('Session not found', '<p id="result">This identification link is not valid.</p>') } };
-	if (s.status !== 'open') return { result: { status: 409, html: page('Already completed', '<p id="result">This identification session has already been completed.</p>') } };
+	if (s.status !== 'open')
+		return { result: { status: 409, html: page('Already completed', '<p id="result">This identification session has already been completed.</p>') } };
 	if (ctx.emu.clock.now().getTime() >= s.expires) {
-		return { result: { status: 410, html: page('Session expired', '<p id="result">This identification session has expired. Start a new identification.</p>') } };
+		return {
+			result: { status: 410, html: page('Session expired', '<p id="result">This identification session has expired. Start a new identification.</p>') },
+		};
 	}
 	return { session: s };
 }
@@ -102,7 +105,8 @@ function providerComplete(ctx) {
 	if ('result' in r) return r.result;
 	const s = r.session;
 	const result = ctx.query.get('result');
-	if (result !== 'success' && result !== 'failure') return { status: 400, html: page('Invalid request', '<p id="result">result must be success or failure.</p>') };
+	if (result !== 'success' && result !== 'failure')
+		return { status: 400, html: page('Invalid request', '<p id="result">result must be success or failure.</p>') };
 	const reg = ctx.emu.store.registrations.get(s.registrationId);
 	let host = '';
 	try {

@@ -41,9 +41,11 @@ function checkUbl(xml) {
 	const [, prefix, name, attrs] = root;
 	const decl = new RegExp(`xmlns${prefix ? `:${prefix}` : ''}\\s*=\\s*["']([^"']*)["']`).exec(attrs);
 	const ns = decl ? decl[1] : '';
-	if ((name !== 'Invoice' && name !== 'CreditNote') || ns !== `${UBL}${name}-2`) throw badRequest(`The document is not a UBL Invoice or CreditNote (root ${name} in namespace '${ns}')`);
+	if ((name !== 'Invoice' && name !== 'CreditNote') || ns !== `${UBL}${name}-2`)
+		throw badRequest(`The document is not a UBL Invoice or CreditNote (root ${name} in namespace '${ns}')`);
 	if (!/<(?:[\w.-]+:)?CustomizationID>[^<]+</.test(xml)) throw badRequest('[BR-01] An Invoice shall have a Specification identifier (CustomizationID)');
-	if (!new RegExp(`</${prefix ? `${prefix}:` : ''}${name}>\\s*$`).test(xml)) throw badRequest(`The document does not end with </${prefix ? `${prefix}:` : ''}${name}>`);
+	if (!new RegExp(`</${prefix ? `${prefix}:` : ''}${name}>\\s*$`).test(xml))
+		throw badRequest(`The document does not end with </${prefix ? `${prefix}:` : ''}${name}>`);
 	const customer = /<(?:[\w.-]+:)?AccountingCustomerParty\b[\s\S]*?<(?:[\w.-]+:)?EndpointID\b[^>]*?schemeID\s*=\s*["']([^"']+)["'][^>]*>([^<]+)</.exec(xml);
 	if (!customer) throw badRequest("[PEPPOL-EN16931-R010] The buyer's electronic address (AccountingCustomerParty/Party/EndpointID with schemeID) is required");
 	return { kind: name, receiver: `${customer[1]}:${customer[2].trim()}` };
@@ -101,8 +103,10 @@ function refuse(ctx) {
 	const b = ctx.json();
 	if (b !== undefined && (!b || typeof b !== 'object' || Array.isArray(b))) throw badRequest('The request body must be a JSON object {"RefusalReason": "OTH"}');
 	const reason = b && b.RefusalReason !== undefined && b.RefusalReason !== null ? b.RefusalReason : 'OTH';
-	if (typeof reason !== 'string' || !REFUSAL_CODES.includes(reason)) throw badRequest(`RefusalReason must be an OPStatusReason code (${REFUSAL_CODES.join(', ')}), not ${JSON.stringify(reason)}`);
-	if (entry.kind === 'IMR' || entry.kind === 'MLR') throw badRequest(`Inbox item ${entry.item.InboxItemID} is an ${entry.kind}, a response to a document you sent; confirm it instead of refusing it`);
+	if (typeof reason !== 'string' || !REFUSAL_CODES.includes(reason))
+		throw badRequest(`RefusalReason must be an OPStatusReason code (${REFUSAL_CODES.join(', ')}), not ${JSON.stringify(reason)}`);
+	if (entry.kind === 'IMR' || entry.kind === 'MLR')
+		throw badRequest(`Inbox item ${entry.item.InboxItemID} is an ${entry.kind}, a response to a document you sent; confirm it instead of refusing it`);
 	const inbox = inboxOf(ctx.emu.store);
 	inbox.entries.delete(entry.item.InboxItemID);
 	inbox.refused.push({ InboxItemID: entry.item.InboxItemID, partyId: ctx.partyId, RefusalReason: reason, at: ctx.emu.clock.now().toISOString() });

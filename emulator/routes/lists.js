@@ -18,7 +18,12 @@ const schemas = require('../schemas');
 function listResponse(ctx, items, schema, basePath) {
 	const q = ctx.query;
 	const cfg = ctx.emu.config;
-	const r = runQuery(items, { filter: q.get('$filter'), orderby: q.get('$orderby'), top: q.get('$top'), skip: q.get('$skip') }, schema, Number(cfg.pageSize) || 120);
+	const r = runQuery(
+		items,
+		{ filter: q.get('$filter'), orderby: q.get('$orderby'), top: q.get('$top'), skip: q.get('$skip') },
+		schema,
+		Number(cfg.pageSize) || 120,
+	);
 	let link = null;
 	if (r.nextSkip !== null) {
 		const parts = [];

@@ -35,13 +35,20 @@ function formBody(ctx) {
 function redirectTo(uri, params) {
 	const u = new URL(uri);
 	for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined) u.searchParams.set(k, v);
-	return { status: 302, headers: { location: u.toString(), ...NO_STORE }, html: page('Redirecting', `<p><a href="${escapeHtml(u.toString())}">Continue</a></p>`) };
+	return {
+		status: 302,
+		headers: { location: u.toString(), ...NO_STORE },
+		html: page('Redirecting', `<p><a href="${escapeHtml(u.toString())}">Continue</a></p>`),
+	};
 }
 
 /** @param {OAuthError} e */
 const errorPage = (e) => ({
 	status: 400,
-	html: page('Sign-in request refused', `<p id="error" data-error="${escapeHtml(e.error)}">${escapeHtml(e.message)}</p><p>The application that sent you here is not set up correctly.</p>`),
+	html: page(
+		'Sign-in request refused',
+		`<p id="error" data-error="${escapeHtml(e.error)}">${escapeHtml(e.message)}</p><p>The application that sent you here is not set up correctly.</p>`,
+	),
 });
 
 /**
@@ -89,11 +96,21 @@ function authorizeRequest(ctx, p) {
 	}
 	const rt = p.get('response_type');
 	if (rt !== null && rt !== 'code')
-		return { req, state, hidden, early: redirectTo(req.redirectUri, { error: 'unsupported_response_type', error_description: 'Only response_type=code is supported', state }) };
+		return {
+			req,
+			state,
+			hidden,
+			early: redirectTo(req.redirectUri, { error: 'unsupported_response_type', error_description: 'Only response_type=code is supported', state }),
+		};
 	const challenge = p.get('code_challenge');
 	const method = p.get('code_challenge_method') || 'plain';
 	if (challenge !== null && method !== 'S256' && method !== 'plain')
-		return { req, state, hidden, early: redirectTo(req.redirectUri, { error: 'invalid_request', error_description: 'code_challenge_method must be S256 or plain', state }) };
+		return {
+			req,
+			state,
+			hidden,
+			early: redirectTo(req.redirectUri, { error: 'invalid_request', error_description: 'code_challenge_method must be S256 or plain', state }),
+		};
 	return { req, state, hidden, early: null, challenge: challenge ? { value: challenge, method: /** @type {'S256'|'plain'} */ (method) } : null };
 }
 
@@ -167,7 +184,9 @@ function bearerAccount(ctx) {
 	}
 	const description = r.ok ? 'The account of this access token no longer exists' : /** @type {any} */ (r).description;
 	const err = new ApiError(401, 'Unauthorized', `${description}; refresh the token or sign in again`);
-	/** @type {any} */ (err).headers = { 'www-authenticate': `Bearer realm="access-point-emulator", error="invalid_token", error_description="${description.replace(/"/g, "'")}"` };
+	/** @type {any} */ (err).headers = {
+		'www-authenticate': `Bearer realm="access-point-emulator", error="invalid_token", error_description="${description.replace(/"/g, "'")}"`,
+	};
 	throw err;
 }
 

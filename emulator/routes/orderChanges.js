@@ -46,12 +46,15 @@ const answer = (ctx, body) => (ctx.emu.config.changeAnswer === 'empty' ? { statu
 function patch(ctx) {
 	const { partyId, order } = ownOrder(ctx, ctx.params.id);
 	const b = ctx.json();
-	if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest(`The request body must be an object with the fields to change: ${PATCHABLE.join(', ')}`);
+	if (!b || typeof b !== 'object' || Array.isArray(b))
+		throw badRequest(`The request body must be an object with the fields to change: ${PATCHABLE.join(', ')}`);
 	const keys = Object.keys(b);
 	if (!keys.length) throw badRequest(`Nothing to change: send at least one of ${PATCHABLE.join(', ')}`);
 	const other = keys.filter((k) => !PATCHABLE.includes(k));
 	if (other.length)
-		throw badRequest(`${other.join(', ')} cannot be changed on an existing order; PATCH takes only IsSent, InternalInfo, ApprovalStatus and OrderStatus (Canceled). Create a credit note to correct amounts or lines`);
+		throw badRequest(
+			`${other.join(', ')} cannot be changed on an existing order; PATCH takes only IsSent, InternalInfo, ApprovalStatus and OrderStatus (Canceled). Create a credit note to correct amounts or lines`,
+		);
 	/** @type {Record<string, any>} */
 	const change = {};
 	if ('IsSent' in b) {
@@ -60,19 +63,26 @@ function patch(ctx) {
 	}
 	if ('InternalInfo' in b) {
 		if (b.InternalInfo !== null && typeof b.InternalInfo !== 'string') throw badRequest('InternalInfo must be a string (or null to clear it)');
-		if (typeof b.InternalInfo === 'string' && b.InternalInfo.length > MAX_INTERNAL_INFO) throw badRequest(`InternalInfo is longer than ${MAX_INTERNAL_INFO} characters`);
+		if (typeof b.InternalInfo === 'string' && b.InternalInfo.length > MAX_INTERNAL_INFO)
+			throw badRequest(`InternalInfo is longer than ${MAX_INTERNAL_INFO} characters`);
 		change.InternalInfo = b.InternalInfo;
 	}
 	if ('ApprovalStatus' in b) {
 		if (!APPROVAL.includes(b.ApprovalStatus)) throw badRequest(`ApprovalStatus must be one of ${APPROVAL.join(', ')}`);
 		const approvalOn = order.OrderStatus === 'ApprovalNeeded' || (order.ApprovalStatus !== undefined && order.ApprovalStatus !== null);
-		if (!approvalOn) throw badRequest(`Approval is not enabled for ${label(order)}: ApprovalStatus applies only to an order that awaits approval (OrderStatus ApprovalNeeded)`);
+		if (!approvalOn)
+			throw badRequest(
+				`Approval is not enabled for ${label(order)}: ApprovalStatus applies only to an order that awaits approval (OrderStatus ApprovalNeeded)`,
+			);
 		change.ApprovalStatus = b.ApprovalStatus;
 		const open = !order.Paid && ['ApprovalNeeded', 'ToPay', 'Refused'].includes(order.OrderStatus);
 		if (open) change.OrderStatus = { Approved: 'ToPay', Rejected: 'Refused', Pending: 'ApprovalNeeded' }[/** @type {'Approved'} */ (b.ApprovalStatus)];
 	}
 	if ('OrderStatus' in b) {
-		if (b.OrderStatus !== 'Canceled') throw badRequest(`OrderStatus can only be set to Canceled, not ${JSON.stringify(b.OrderStatus)}; other statuses follow from sending, delivery and payments`);
+		if (b.OrderStatus !== 'Canceled')
+			throw badRequest(
+				`OrderStatus can only be set to Canceled, not ${JSON.stringify(b.OrderStatus)}; other statuses follow from sending, delivery and payments`,
+			);
 		if (order.OrderStatus !== 'Canceled') {
 			if (wentOverNetwork(order)) throw badRequest(`${label(order)} was sent over Peppol and cannot be canceled; create a credit note for it instead`);
 			if (order.Paid || order.OrderStatus === 'Paid') throw badRequest(`${label(order)} is paid and cannot be canceled`);
@@ -109,9 +119,13 @@ function pay(ctx) {
 	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) throw badRequest('Amount is required and must be a positive number');
 	if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) throw badRequest(`Amount ${amount} has more than two decimals`);
 	if (!isDate(b.PaymentDate)) throw badRequest('PaymentDate is required and must be a date in the form YYYY-MM-DD');
-	for (const [f, max] of /** @type {[string, number][]} */ ([['PaymentType', 50], ['Reference', 200]])) {
+	for (const [f, max] of /** @type {[string, number][]} */ ([
+		['PaymentType', 50],
+		['Reference', 200],
+	])) {
 		const v = b[f];
-		if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > max)) throw badRequest(`${f} must be a non-empty string of at most ${max} characters`);
+		if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > max))
+			throw badRequest(`${f} must be a non-empty string of at most ${max} characters`);
 	}
 	if (!PAYABLE_TYPES.includes(order.OrderType)) throw badRequest(`${label(order)} is of type ${order.OrderType}; only invoices and credit notes take payments`);
 	if (order.OrderStatus === 'Canceled') throw badRequest(`${label(order)} is canceled; it takes no payments`);

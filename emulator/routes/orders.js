@@ -50,15 +50,63 @@ const dateOf = (v) => {
  * Others are ignored, as the service's model binding ignores unknown properties.
  */
 const CREATE_FIELDS = [
-	'OrderNumber', 'CustomerID', 'SupplierID', 'CounterPartyID', 'Customer', 'Supplier', 'CounterParty', 'OrderDate', 'ExpiryDate',
-	'OrderType', 'OrderDirection', 'OrderLines', 'Journal', 'OrderTitle', 'PaymentDiscountPercentage', 'PaymentDiscountAmount',
-	'PaymentReductionDays', 'PaymentDiscountDate', 'VentilationCode', 'Reference', 'Tags', 'DepartmentID', 'PaymentReference',
-	'AboutInvoiceNumber', 'Paid', 'PaidDate', 'ExternalProviderID', 'ExternalProvider', 'ProjectID', 'ProjectName',
-	'ExternalProviderReferences', 'Comments', 'Currency', 'VatDeduction', 'MixedUseProfessionalPercentage', 'InternalInfo',
-	'Invoiced', 'CustomFields', 'PeriodFrom', 'PeriodTill', 'CostCategoryCode', 'AccountCode', 'AccountingCostTypeTC',
-	'ApprovalStatus', 'FXRateToForeign', 'PaymentMethod', 'DeliveryDate', 'TemplateID', 'MessageTemplateID', 'AnalyticCostBearer',
-	'AnalyticCostCenter', 'AccountantVerificationNeeded', 'AdditionalDocumentReference', 'PaymentTerms', 'ContractDocumentReference',
-	'TaxPointDate', 'CategoryFieldItems',
+	'OrderNumber',
+	'CustomerID',
+	'SupplierID',
+	'CounterPartyID',
+	'Customer',
+	'Supplier',
+	'CounterParty',
+	'OrderDate',
+	'ExpiryDate',
+	'OrderType',
+	'OrderDirection',
+	'OrderLines',
+	'Journal',
+	'OrderTitle',
+	'PaymentDiscountPercentage',
+	'PaymentDiscountAmount',
+	'PaymentReductionDays',
+	'PaymentDiscountDate',
+	'VentilationCode',
+	'Reference',
+	'Tags',
+	'DepartmentID',
+	'PaymentReference',
+	'AboutInvoiceNumber',
+	'Paid',
+	'PaidDate',
+	'ExternalProviderID',
+	'ExternalProvider',
+	'ProjectID',
+	'ProjectName',
+	'ExternalProviderReferences',
+	'Comments',
+	'Currency',
+	'VatDeduction',
+	'MixedUseProfessionalPercentage',
+	'InternalInfo',
+	'Invoiced',
+	'CustomFields',
+	'PeriodFrom',
+	'PeriodTill',
+	'CostCategoryCode',
+	'AccountCode',
+	'AccountingCostTypeTC',
+	'ApprovalStatus',
+	'FXRateToForeign',
+	'PaymentMethod',
+	'DeliveryDate',
+	'TemplateID',
+	'MessageTemplateID',
+	'AnalyticCostBearer',
+	'AnalyticCostCenter',
+	'AccountantVerificationNeeded',
+	'AdditionalDocumentReference',
+	'PaymentTerms',
+	'ContractDocumentReference',
+	'TaxPointDate',
+	'CategoryFieldItems',
 ];
 
 /**
@@ -97,11 +145,14 @@ function validateOrder(b, ctx) {
 	const lines = b.OrderLines.map((/** @type {any} */ l, /** @type {number} */ i) => {
 		if (!l || typeof l !== 'object' || Array.isArray(l)) throw badRequest(`OrderLines[${i}] must be an object`);
 		const product = l.ProductID === undefined || l.ProductID === null ? undefined : products.find((p) => String(p.ProductID) === String(l.ProductID));
-		if (l.ProductID !== undefined && l.ProductID !== null && ctx && !product) throw badRequest(`OrderLines[${i}].ProductID ${l.ProductID} is not a product of this company`);
+		if (l.ProductID !== undefined && l.ProductID !== null && ctx && !product)
+			throw badRequest(`OrderLines[${i}].ProductID ${l.ProductID} is not a product of this company`);
 		const line = { ...(product ? { Description: product.Description, UnitPriceExcl: product.UnitPriceExcl, VATPercentage: product.VATPercentage } : {}), ...l };
 		if (line.Quantity === undefined || line.Quantity === null) line.Quantity = 1;
-		for (const f of ['Quantity', 'UnitPriceExcl', 'VATPercentage']) if (!isNum(line[f])) throw badRequest(`OrderLines[${i}].${f} is required (or a ProductID) and must be a number`);
-		if (line.Description !== undefined && line.Description !== null && typeof line.Description !== 'string') throw badRequest(`OrderLines[${i}].Description must be a string`);
+		for (const f of ['Quantity', 'UnitPriceExcl', 'VATPercentage'])
+			if (!isNum(line[f])) throw badRequest(`OrderLines[${i}].${f} is required (or a ProductID) and must be a number`);
+		if (line.Description !== undefined && line.Description !== null && typeof line.Description !== 'string')
+			throw badRequest(`OrderLines[${i}].Description must be a string`);
 		return { ...line, Description: line.Description || '' };
 	});
 	const input = /** @type {Record<string, any>} */ ({});
@@ -117,7 +168,8 @@ function validateOrder(b, ctx) {
 	if (b.ExternalProviderID !== undefined && b.ExternalProviderID !== null && typeof b.ExternalProviderID !== 'string' && !isNum(b.ExternalProviderID))
 		throw badRequest('ExternalProviderID must be a string');
 	if (b.AboutInvoiceNumber !== undefined && b.AboutInvoiceNumber !== null) {
-		if (typeof b.AboutInvoiceNumber !== 'string' || !b.AboutInvoiceNumber.trim()) throw badRequest('AboutInvoiceNumber must be the number of the invoice a credit note is about');
+		if (typeof b.AboutInvoiceNumber !== 'string' || !b.AboutInvoiceNumber.trim())
+			throw badRequest('AboutInvoiceNumber must be the number of the invoice a credit note is about');
 		if (b.OrderType !== 'CreditNote') throw badRequest('AboutInvoiceNumber is only for credit notes (OrderType CreditNote)');
 	}
 	for (const f of ['OrderDate', 'ExpiryDate', 'DeliveryDate']) if (input[f] !== undefined) input[f] = dateOf(input[f]);
@@ -189,7 +241,13 @@ function send(ctx) {
 	});
 	if (foreign.length) throw unauthorized(`Orders ${foreign.join(', ')} do not belong to party ${ctx.partyId}`);
 	const unknown = unique.filter((id) => !store.findOrder(id));
-	if (unknown.length) throw new ApiError(400, 'GenericError', '', unknown.map((id) => ({ Code: 'GenericError', Description: `Order ${id} not found` })));
+	if (unknown.length)
+		throw new ApiError(
+			400,
+			'GenericError',
+			'',
+			unknown.map((id) => ({ Code: 'GenericError', Description: `Order ${id} not found` })),
+		);
 	const book = store.book(ctx.partyId);
 	const orders = unique.map((id) => /** @type {Record<string, any>} */ (book.get(id)));
 	const strict = String(ctx.header('stricttransporttype') || '').toLowerCase() === 'true';
@@ -206,8 +264,18 @@ function send(ctx) {
 	for (const { o, route } of plans) {
 		const email = (o.Customer && o.Customer.Email) || 'the customer';
 		if (route && route.ok) deliverySend(ctx.emu, ctx.partyId, o, { transport: 'Peppol', destination: route.id });
-		else if (route) deliverySend(ctx.emu, ctx.partyId, o, { transport: 'Email', destination: email, description: `Fallback: ${route.reason}; sent by e-mail to ${email} instead of Peppol` });
-		else deliverySend(ctx.emu, ctx.partyId, o, { transport, destination: transport === 'Email' ? email : o.Customer?.Name || '', description: `Sent by ${transport}${transport === 'Email' ? ` to ${email}` : ''}` });
+		else if (route)
+			deliverySend(ctx.emu, ctx.partyId, o, {
+				transport: 'Email',
+				destination: email,
+				description: `Fallback: ${route.reason}; sent by e-mail to ${email} instead of Peppol`,
+			});
+		else
+			deliverySend(ctx.emu, ctx.partyId, o, {
+				transport,
+				destination: transport === 'Email' ? email : o.Customer?.Name || '',
+				description: `Sent by ${transport}${transport === 'Email' ? ` to ${email}` : ''}`,
+			});
 	}
 	if (key) store.idempotencyRecord(ctx.partyId, key, `send of orders ${unique.join(', ')}`);
 	return { status: 200, body: 'OK' };

@@ -22,7 +22,8 @@ const { ApiError, badRequest, clone, isoSeconds } = require('../util');
 const PARTY_TYPES = ['Customer', 'Supplier'];
 /** Set by the service, never by a client. */
 const READ_ONLY = ['Created', 'LastModified', 'DisplayName'];
-const TEXT = /^(Name|CommercialName|VATNumber|Email|Street|StreetNumber|Box|Zipcode|City|CountryCode|Phone|Mobile|Language|IBAN|BIC|Nr|Reference|Description|Unit)$/;
+const TEXT =
+	/^(Name|CommercialName|VATNumber|Email|Street|StreetNumber|Box|Zipcode|City|CountryCode|Phone|Mobile|Language|IBAN|BIC|Nr|Reference|Description|Unit)$/;
 
 /** @param {unknown} b @param {string} what */
 function objectBody(b, what) {
@@ -38,7 +39,8 @@ function fields(b) {
 		if (TEXT.test(k) && v !== null && typeof v !== 'string') throw badRequest(`${k} must be a string`);
 		if (k.length > 100) throw badRequest('A field name is longer than 100 characters');
 	}
-	if ('PartyType' in out && !PARTY_TYPES.includes(out.PartyType)) throw badRequest(`PartyType must be Customer or Supplier, not ${JSON.stringify(out.PartyType)}`);
+	if ('PartyType' in out && !PARTY_TYPES.includes(out.PartyType))
+		throw badRequest(`PartyType must be Customer or Supplier, not ${JSON.stringify(out.PartyType)}`);
 	for (const k of ['AmountExcl', 'AmountIncl', 'VAT', 'BuyExcl', 'StockQuantity', 'MinimumBilledQuantity']) {
 		if (k in out && out[k] !== null && (typeof out[k] !== 'number' || !Number.isFinite(out[k]))) throw badRequest(`${k} must be a number`);
 	}
@@ -111,7 +113,8 @@ function saveProducts(ctx) {
 	// All or nothing: every item is checked before the first is stored.
 	for (const p of checked) {
 		fields(p);
-		if (p.ProductID && !records(ctx, 'products').some((r) => String(r.ProductID) === String(p.ProductID))) throw badRequest(`Product ${p.ProductID} does not exist`);
+		if (p.ProductID && !records(ctx, 'products').some((r) => String(r.ProductID) === String(p.ProductID)))
+			throw badRequest(`Product ${p.ProductID} does not exist`);
 	}
 	return { status: 200, body: checked.map((p) => upsert(ctx, 'products', p).ProductID) };
 }

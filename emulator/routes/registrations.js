@@ -11,7 +11,21 @@ const { unauthorized } = require('./auth');
 
 /** @typedef {import('../server').Ctx} Ctx @typedef {import('../store').Registration} Registration */
 
-const FIELDS = ['TaxIdentifier', 'CompanyName', 'CommercialName', 'TaxDeductable', 'TaxLiable', 'IBAN', 'BIC', 'Mobile', 'Phone', 'Email', 'ContactFirstName', 'ContactLastName', 'Language'];
+const FIELDS = [
+	'TaxIdentifier',
+	'CompanyName',
+	'CommercialName',
+	'TaxDeductable',
+	'TaxLiable',
+	'IBAN',
+	'BIC',
+	'Mobile',
+	'Phone',
+	'Email',
+	'ContactFirstName',
+	'ContactLastName',
+	'Language',
+];
 const NETWORKS = {
 	peppol: { name: 'Peppol' },
 	sdi: { name: 'SDI', signature: true },
@@ -60,7 +74,8 @@ function create(ctx) {
 	if (!email) throw badRequest('Email is required: each registration needs its own real e-mail address');
 	if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw badRequest(`Email '${email}' is not a valid e-mail address`);
 	const clash = ctx.emu.store.registrationsOf(ctx.account.apiKey).find((r) => String(r.details.Email).toLowerCase() === email.toLowerCase());
-	if (clash) throw badRequest(`The e-mail address ${email} is already used by registration ${clash.RegistrationID}; each registration needs a different e-mail address`);
+	if (clash)
+		throw badRequest(`The e-mail address ${email} is already used by registration ${clash.RegistrationID}; each registration needs a different e-mail address`);
 	for (const f of ['TaxIdentifier', 'CompanyName']) if (typeof b[f] !== 'string' || !b[f].trim()) throw badRequest(`${f} is required`);
 	if (b.Addresses !== undefined && !Array.isArray(b.Addresses)) throw badRequest('Addresses must be an array');
 	if (b.Identifiers !== undefined && !Array.isArray(b.Identifiers)) throw badRequest('Identifiers must be an array');
@@ -69,7 +84,10 @@ function create(ctx) {
 		if (type !== 'InvoiceAddress' && type !== 'DeliveryAddress') throw badRequest(`Addresses[${i}].AddressType must be InvoiceAddress or DeliveryAddress`);
 		return { ...a, AddressType: type };
 	});
-	return { status: 200, body: { RegistrationID: createRegistration(ctx.emu.store, ctx.account.apiKey, { ...b, Email: email, Addresses: addresses }).RegistrationID } };
+	return {
+		status: 200,
+		body: { RegistrationID: createRegistration(ctx.emu.store, ctx.account.apiKey, { ...b, Email: email, Addresses: addresses }).RegistrationID },
+	};
 }
 
 /**
@@ -128,7 +146,12 @@ function addIntegration(ctx) {
 	const provider = typeof b.ExternalProvider === 'string' ? b.ExternalProvider.trim() : '';
 	if (!provider) throw badRequest('ExternalProvider is required (e.g. Peppol)');
 	const net = NETWORKS[/** @type {keyof typeof NETWORKS} */ (provider.toLowerCase())];
-	if (!net) throw badRequest(`Unknown ExternalProvider '${provider}'; supported: ${Object.values(NETWORKS).map((n) => n.name).join(', ')}`);
+	if (!net)
+		throw badRequest(
+			`Unknown ExternalProvider '${provider}'; supported: ${Object.values(NETWORKS)
+				.map((n) => n.name)
+				.join(', ')}`,
+		);
 	const existing = reg.Integrations.find((i) => i.Integration === net.name);
 	if (existing) throw badRequest(`Registration ${reg.RegistrationID} already has a ${net.name} integration (IntegrationID ${existing.IntegrationID})`);
 	for (const c of /** @type {any} */ (net).credentials || []) {
@@ -178,7 +201,10 @@ function signPage(ctx) {
 	const href = `${ctx.emu.url}/sign/${encodeURIComponent(ctx.params.token)}/complete`;
 	return {
 		status: 200,
-		html: page('Legal archiving document', `<p>Registration ${escapeHtml(reg.RegistrationID)}: please sign the legal archiving document.</p><p><a id="sign" href="${escapeHtml(href)}">Sign the document</a></p>`),
+		html: page(
+			'Legal archiving document',
+			`<p>Registration ${escapeHtml(reg.RegistrationID)}: please sign the legal archiving document.</p><p><a id="sign" href="${escapeHtml(href)}">Sign the document</a></p>`,
+		),
 	};
 }
 

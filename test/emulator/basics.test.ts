@@ -154,7 +154,27 @@ describe('seeding', () => {
 			const orders = emu.store.listOrders(emu.credentials.partyId);
 			expect(orders).toHaveLength(1000);
 			const o = orders[0];
-			for (const f of ['OrderID', 'CompanyID', 'OrderNumber', 'OrderType', 'OrderDirection', 'OrderDate', 'ExpiryDate', 'Created', 'LastModified', 'Currency', 'TotalExcl', 'TotalVAT', 'TotalIncl', 'OrderStatus', 'IsSent', 'ExternalProviderID', 'Customer', 'CounterParty', 'OrderLines'])
+			for (const f of [
+				'OrderID',
+				'CompanyID',
+				'OrderNumber',
+				'OrderType',
+				'OrderDirection',
+				'OrderDate',
+				'ExpiryDate',
+				'Created',
+				'LastModified',
+				'Currency',
+				'TotalExcl',
+				'TotalVAT',
+				'TotalIncl',
+				'OrderStatus',
+				'IsSent',
+				'ExternalProviderID',
+				'Customer',
+				'CounterParty',
+				'OrderLines',
+			])
 				expect(o).toHaveProperty(f);
 			expect(new Set(orders.map((x) => x.OrderType))).toEqual(new Set(['Invoice', 'CreditNote', 'Offer', 'DeliveryNote', 'OrderForm']));
 			expect(new Set(orders.map((x) => x.OrderDirection))).toEqual(new Set(['Income', 'Cost']));

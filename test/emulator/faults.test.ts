@@ -113,7 +113,10 @@ describe('faults', () => {
 
 	it('never applies faults to provider pages', async () => {
 		const id = await register(emu, 'faults');
-		const start = await post(emu, `/v1/einvoices/registrations/${id}/identification`, { IdentificationProviderTC: 'itsme', RedirectURL: 'http://localhost/cb' });
+		const start = await post(emu, `/v1/einvoices/registrations/${id}/identification`, {
+			IdentificationProviderTC: 'itsme',
+			RedirectURL: 'http://localhost/cb',
+		});
 		emu.config.faultRate = 1;
 		emu.config.faultKinds = [500];
 		expect((await fetch(start.json.RedirectURL)).status).toBe(200);

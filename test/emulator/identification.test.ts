@@ -119,7 +119,7 @@ describe('identification', () => {
 		expect((await post(emu, ident(id), body())).json.errors[0].Code).toBe('TooManyTrials');
 	});
 
-	it('answers 404 for unknown or deactivated entities and 401 for another account\'s', async () => {
+	it("answers 404 for unknown or deactivated entities and 401 for another account's", async () => {
 		expect((await post(emu, ident(987654), body())).status).toBe(404);
 		const id = await fresh();
 		await del(emu, `/v1/einvoices/registrations/${id}`);

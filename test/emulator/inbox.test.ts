@@ -43,11 +43,21 @@ describe('emulator: Peppol inbox', () => {
 		const ids = Array.from({ length: 12 }, (_, i) => emu.inbox.receive({ orderNumber: `SUP-W${i}` }).InboxItemID);
 		const window = await list();
 		expect(window.map((i) => i.InboxItemID)).toEqual(ids.slice(0, 10));
-		expect(Object.keys(window[0])).toEqual(['InboxItemID', 'SenderPeppolID', 'SenderCompanyID', 'PeppolDocumentType', 'ReceiverPeppolID', 'ReceiverCompanyID', 'CreationDate', 'PeppolFileID']);
+		expect(Object.keys(window[0])).toEqual([
+			'InboxItemID',
+			'SenderPeppolID',
+			'SenderCompanyID',
+			'PeppolDocumentType',
+			'ReceiverPeppolID',
+			'ReceiverCompanyID',
+			'CreationDate',
+			'PeppolFileID',
+		]);
 		expect(window[0]).toMatchObject({
 			SenderPeppolID: '0208:0403170701',
 			SenderCompanyID: 'BE0403170701',
-			PeppolDocumentType: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+			PeppolDocumentType:
+				'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
 			ReceiverPeppolID: '0208:0314159244',
 			ReceiverCompanyID: 'BE0314159244',
 			CreationDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}$/),
@@ -140,10 +150,13 @@ describe('emulator: Peppol inbox', () => {
 
 	it('POST /v1/peppol/sendxml: a UBL invoice to a registered receiver is sent; anything else is 400', async () => {
 		const self = emu.store.selfOf(emu.credentials.partyId);
-		const order = buildOrder({ orderId: 1, partyId: emu.credentials.partyId, self, seq: 1, now: new Date('2024-05-01T00:00:00Z') }, {
-			OrderNumber: 'XML-1',
-			Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
-		});
+		const order = buildOrder(
+			{ orderId: 1, partyId: emu.credentials.partyId, self, seq: 1, now: new Date('2024-05-01T00:00:00Z') },
+			{
+				OrderNumber: 'XML-1',
+				Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
+			},
+		);
 		const xml = renderUbl(order);
 		const sent = await post(emu, '/v1/peppol/sendxml', { XML: xml });
 		expect(sent.status).toBe(200);

@@ -116,7 +116,12 @@ describe('OAuth 2.0 authorization server', () => {
 		const t = await exchange(c);
 		expect(t.status).toBe(200);
 		expect(t.headers.get('cache-control')).toBe('no-store');
-		expect(t.json).toEqual({ access_token: expect.stringMatching(/^emu_at_/), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^emu_rt_/) });
+		expect(t.json).toEqual({
+			access_token: expect.stringMatching(/^emu_at_/),
+			token_type: 'Bearer',
+			expires_in: 3600,
+			refresh_token: expect.stringMatching(/^emu_rt_/),
+		});
 		const r = await api(t.json.access_token);
 		expect(r.status).toBe(200);
 		expect(r.json.Items).toHaveLength(1);
@@ -147,7 +152,14 @@ describe('OAuth 2.0 authorization server', () => {
 	});
 
 	it('strict redirect URI matching: anything but an exact registered string gets an error page, never a redirect', async () => {
-		for (const bad of [`${redirectUri}/`, `${redirectUri}x`, redirectUri.replace('/callback', '/CALLBACK'), redirectUri.replace('127.0.0.1', 'localhost'), `${redirectUri}?a=1`, 'https://evil.example/cb']) {
+		for (const bad of [
+			`${redirectUri}/`,
+			`${redirectUri}x`,
+			redirectUri.replace('/callback', '/CALLBACK'),
+			redirectUri.replace('127.0.0.1', 'localhost'),
+			`${redirectUri}?a=1`,
+			'https://evil.example/cb',
+		]) {
 			const r = await fetch(authorizeUrl({ client_id: client.clientId, redirect_uri: bad, state: 's' }), { redirect: 'manual' });
 			expect(r.status).toBe(400);
 			expect(r.headers.get('location')).toBeNull();
@@ -174,7 +186,13 @@ describe('OAuth 2.0 authorization server', () => {
 	});
 
 	it('client authentication: HTTP Basic or form parameters; RFC 6749 errors otherwise', async () => {
-		const viaForm = await token({ grant_type: 'authorization_code', code: await code(), redirect_uri: redirectUri, client_id: client.clientId, client_secret: client.clientSecret });
+		const viaForm = await token({
+			grant_type: 'authorization_code',
+			code: await code(),
+			redirect_uri: redirectUri,
+			client_id: client.clientId,
+			client_secret: client.clientSecret,
+		});
 		expect(viaForm.status).toBe(200);
 		// RFC 6749 2.3.1: Basic credentials form-encoded first; accepted as well as the raw form n8n sends.
 		const encoded = basic(encodeURIComponent(client.clientId), encodeURIComponent(client.clientSecret));
@@ -186,11 +204,17 @@ describe('OAuth 2.0 authorization server', () => {
 		expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic /);
 		const none = await token({ grant_type: 'authorization_code', code: 'x', redirect_uri: redirectUri });
 		expect([none.status, none.json.error]).toEqual([401, 'invalid_client']);
-		const both = await token({ grant_type: 'refresh_token', refresh_token: 'x', client_secret: client.clientSecret }, { auth: basic(client.clientId, client.clientSecret) });
+		const both = await token(
+			{ grant_type: 'refresh_token', refresh_token: 'x', client_secret: client.clientSecret },
+			{ auth: basic(client.clientId, client.clientSecret) },
+		);
 		expect([both.status, both.json.error]).toEqual([400, 'invalid_request']);
 		const grant = await token({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret });
 		expect([grant.status, grant.json.error]).toEqual([400, 'unsupported_grant_type']);
-		const json = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, { auth: basic(client.clientId, client.clientSecret), contentType: 'application/json' });
+		const json = await token(
+			{ grant_type: 'refresh_token', refresh_token: 'x' },
+			{ auth: basic(client.clientId, client.clientSecret), contentType: 'application/json' },
+		);
 		expect([json.status, json.json.error]).toEqual([400, 'invalid_request']);
 		const missing = await token({ grant_type: 'authorization_code', redirect_uri: redirectUri }, { auth: basic(client.clientId, client.clientSecret) });
 		expect([missing.status, missing.json.error]).toEqual([400, 'invalid_request']);
@@ -268,7 +292,11 @@ describe('OAuth 2.0 authorization server', () => {
 	it('revocation through the control endpoint: refresh is invalid_grant and the access token stops working', async () => {
 		const a = (await exchange(await code())).json;
 		const b = (await exchange(await code())).json;
-		const one = await fetch(`${emu.url}/_emulator/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: a.refresh_token }) });
+		const one = await fetch(`${emu.url}/_emulator/oauth/revoke`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ refresh_token: a.refresh_token }),
+		});
 		expect(await one.json()).toEqual({ revoked: 1 });
 		const r = await refresh(a.refresh_token);
 		expect(r.json).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/revoked/) });
@@ -315,7 +343,10 @@ describe('OAuth 2.0 authorization server', () => {
 		const other = await get(emu, '/v1/account/accountInformation', { auth: false, headers: { apikey: emu.otherAccount.apiKey } });
 		expect(other.json.Companies.map((c: Rec) => c.PartyID)).toEqual([Number(emu.otherAccount.partyId)]);
 		// The other account's user signs in on the consent page: its token reads its own account.
-		const r = await consent({ client_id: client.clientId, redirect_uri: redirectUri, state: 's' }, 'allow', { email: 'billing@other-master.example', password: 'emulator' });
+		const r = await consent({ client_id: client.clientId, redirect_uri: redirectUri, state: 's' }, 'allow', {
+			email: 'billing@other-master.example',
+			password: 'emulator',
+		});
 		const c = new URL(r.headers.get('location') as string).searchParams.get('code') as string;
 		const t = (await exchange(c)).json;
 		const viaBearer = await api(t.access_token, '/v1/account/accountInformation', null);
@@ -358,10 +389,16 @@ describe('OAuth 2.0 authorization server', () => {
 		const verifier = 'v'.repeat(50);
 		const challenge = createHash('sha256').update(verifier).digest('base64url');
 		const c1 = await code({ code_challenge: challenge, code_challenge_method: 'S256' });
-		const bad = await token({ grant_type: 'authorization_code', code: c1, redirect_uri: redirectUri, code_verifier: 'w'.repeat(50) }, { auth: basic(client.clientId, client.clientSecret) });
+		const bad = await token(
+			{ grant_type: 'authorization_code', code: c1, redirect_uri: redirectUri, code_verifier: 'w'.repeat(50) },
+			{ auth: basic(client.clientId, client.clientSecret) },
+		);
 		expect(bad.json.error).toBe('invalid_grant');
 		const c2 = await code({ code_challenge: challenge, code_challenge_method: 'S256' });
-		const ok = await token({ grant_type: 'authorization_code', code: c2, redirect_uri: redirectUri, code_verifier: verifier }, { auth: basic(client.clientId, client.clientSecret) });
+		const ok = await token(
+			{ grant_type: 'authorization_code', code: c2, redirect_uri: redirectUri, code_verifier: verifier },
+			{ auth: basic(client.clientId, client.clientSecret) },
+		);
 		expect(ok.status).toBe(200);
 	});
 
@@ -375,11 +412,22 @@ describe('OAuth 2.0 authorization server', () => {
 		const list = await get(emu, '/_emulator/oauth/clients', { auth: false });
 		expect(list.json).toEqual(expect.arrayContaining([{ client_id: 'ctl-client', redirect_uris: [redirectUri] }]));
 		expect(list.text).not.toContain('ctl-secret');
-		const bad = await fetch(`${emu.url}/_emulator/oauth/clients`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'x', client_secret: 'y', redirect_uris: ['not a url'] }) });
+		const bad = await fetch(`${emu.url}/_emulator/oauth/clients`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ client_id: 'x', client_secret: 'y', redirect_uris: ['not a url'] }),
+		});
 		expect(bad.status).toBe(400);
-		const cfg = await fetch(`${emu.url}/_emulator/config`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ oauthAccessTokenSeconds: 5 }) });
+		const cfg = await fetch(`${emu.url}/_emulator/config`, {
+			method: 'PATCH',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ oauthAccessTokenSeconds: 5 }),
+		});
 		expect(((await cfg.json()) as { oauthAccessTokenSeconds: number }).oauthAccessTokenSeconds).toBe(5);
-		const r = await token({ grant_type: 'authorization_code', code: await code({ client_id: 'ctl-client' }), redirect_uri: redirectUri }, { auth: basic('ctl-client', 'ctl-secret') });
+		const r = await token(
+			{ grant_type: 'authorization_code', code: await code({ client_id: 'ctl-client' }), redirect_uri: redirectUri },
+			{ auth: basic('ctl-client', 'ctl-secret') },
+		);
 		expect(r.json.expires_in).toBe(5);
 		expect((await fetch(`${emu.url}/_emulator/config`, { method: 'PATCH', body: JSON.stringify({ oauthAccessTokenSeconds: '5' }) })).status).toBe(400);
 		const stats = await get(emu, '/_emulator/oauth/stats', { auth: false });

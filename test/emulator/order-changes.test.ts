@@ -32,7 +32,8 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 		expect(r.status).toBe(200);
 		return r.json as number;
 	};
-	const send = async (id: number, partyId?: string) => expect((await post(emu, SEND, { Transporttype: 'Peppol', OrderIDs: [id] }, { partyId })).status).toBe(200);
+	const send = async (id: number, partyId?: string) =>
+		expect((await post(emu, SEND, { Transporttype: 'Peppol', OrderIDs: [id] }, { partyId })).status).toBe(200);
 	const refused = (r: { status: number; json: { errors: { Code: string; Description: string }[] } }, message: RegExp) => {
 		expect(r.status).toBe(400);
 		expect(r.json.errors).toEqual([{ Code: 'GenericError', Description: expect.stringMatching(message) }]);
@@ -46,7 +47,14 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			events = [];
 			const r = await patch(id, { IsSent: true, InternalInfo: 'exported to books, batch 7' });
 			expect(r.status).toBe(200);
-			expect(r.json).toMatchObject({ OrderID: id, IsSent: true, InternalInfo: 'exported to books, batch 7', OrderStatus: 'Draft', LastModified: at('2024-06-02T11:30:00'), TotalIncl: 131.41 });
+			expect(r.json).toMatchObject({
+				OrderID: id,
+				IsSent: true,
+				InternalInfo: 'exported to books, batch 7',
+				OrderStatus: 'Draft',
+				LastModified: at('2024-06-02T11:30:00'),
+				TotalIncl: 131.41,
+			});
 			expect(events).toEqual([{ EntityType: 'Order', EntityUpdateType: 'U', PartyID: emu.credentials.partyId, OrderID: id, at: '2024-06-02T09:30:00Z' }]);
 			const o = await full(id);
 			expect(o).toMatchObject({ IsSent: true, InternalInfo: 'exported to books, batch 7' });
@@ -59,7 +67,10 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			const before = await full(id);
 			const cases: Array<[unknown, RegExp]> = [
 				[{}, /^Nothing to change: send at least one of IsSent, InternalInfo, ApprovalStatus, OrderStatus$/],
-				[{ TotalIncl: 1 }, /^TotalIncl cannot be changed on an existing order; PATCH takes only IsSent, InternalInfo, ApprovalStatus and OrderStatus \(Canceled\)/],
+				[
+					{ TotalIncl: 1 },
+					/^TotalIncl cannot be changed on an existing order; PATCH takes only IsSent, InternalInfo, ApprovalStatus and OrderStatus \(Canceled\)/,
+				],
 				[{ IsSent: true, OrderLines: [], Reference: 'x' }, /^OrderLines, Reference cannot be changed/],
 				[{ isSent: true }, /^isSent cannot be changed/],
 				[{ IsSent: 'true' }, /^IsSent must be true or false$/],
@@ -96,7 +107,10 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 
 			const sent = await create({ Customer: ON_PEPPOL });
 			await send(sent);
-			refused(await patch(sent, { OrderStatus: 'Canceled' }), /^Order \d+ \(INV-[\d-]+\) was sent over Peppol and cannot be canceled; create a credit note for it instead$/);
+			refused(
+				await patch(sent, { OrderStatus: 'Canceled' }),
+				/^Order \d+ \(INV-[\d-]+\) was sent over Peppol and cannot be canceled; create a credit note for it instead$/,
+			);
 			const paid = await create();
 			expect((await pay(paid, { Amount: 131.41, PaymentDate: '2024-06-03' })).status).toBe(200);
 			refused(await patch(paid, { OrderStatus: 'Canceled' }), /is paid and cannot be canceled/);
@@ -139,7 +153,9 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			const r = await del(peppol);
 			refused(r, /^Order \d+ \(INV-[\d-]+\) was sent over Peppol and cannot be deleted: the receiver has it\. Create a credit note for it instead$/);
 			expect((await full(peppol)).OrderID).toBe(peppol);
-			const seededPeppol = emu.store.listOrders(emu.credentials.partyId).find((o) => o.Messages.some((m: { TransportType: string }) => m.TransportType === 'Peppol'));
+			const seededPeppol = emu.store
+				.listOrders(emu.credentials.partyId)
+				.find((o) => o.Messages.some((m: { TransportType: string }) => m.TransportType === 'Peppol'));
 			refused(await del(seededPeppol!.OrderID), /was sent over Peppol and cannot be deleted/);
 
 			const email = await create({ Customer: NOT_ON_PEPPOL });
@@ -160,7 +176,17 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			const id = await create();
 			const first = await pay(id, { Amount: 100, PaymentDate: '2024-06-10', PaymentType: 'Transfer', Reference: 'BANK-1' });
 			expect(first.status).toBe(200);
-			expect(first.json).toEqual({ PaymentID: expect.any(Number), Amount: 100, PaymentDate: '2024-06-10', PaymentType: 'Transfer', Reference: 'BANK-1', OrderID: id, ToPay: 31.41, Paid: false, OrderStatus: 'Draft' });
+			expect(first.json).toEqual({
+				PaymentID: expect.any(Number),
+				Amount: 100,
+				PaymentDate: '2024-06-10',
+				PaymentType: 'Transfer',
+				Reference: 'BANK-1',
+				OrderID: id,
+				ToPay: 31.41,
+				Paid: false,
+				OrderStatus: 'Draft',
+			});
 			const rest = await pay(id, { Amount: 31.41, PaymentDate: '2024-06-12', PaymentType: 'Cash' });
 			expect(rest.json).toMatchObject({ ToPay: 0, Paid: true, OrderStatus: 'Paid', Reference: null });
 			const o = await full(id);
@@ -212,11 +238,20 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			const inv = await full(await create());
 			const cn = await full(await create({ OrderType: 'CreditNote', AboutInvoiceNumber: inv.OrderNumber }));
 			expect(cn).toMatchObject({ OrderType: 'CreditNote', AboutInvoiceNumber: inv.OrderNumber, OrderNumber: expect.stringMatching(/^CN-/), TotalIncl: 131.41 });
-			refused(await post(emu, '/v1/orders', orderBody({ AboutInvoiceNumber: inv.OrderNumber })), /^AboutInvoiceNumber is only for credit notes \(OrderType CreditNote\)$/);
-			refused(await post(emu, '/v1/orders', orderBody({ OrderType: 'CreditNote', AboutInvoiceNumber: 12 })), /^AboutInvoiceNumber must be the number of the invoice/);
+			refused(
+				await post(emu, '/v1/orders', orderBody({ AboutInvoiceNumber: inv.OrderNumber })),
+				/^AboutInvoiceNumber is only for credit notes \(OrderType CreditNote\)$/,
+			);
+			refused(
+				await post(emu, '/v1/orders', orderBody({ OrderType: 'CreditNote', AboutInvoiceNumber: 12 })),
+				/^AboutInvoiceNumber must be the number of the invoice/,
+			);
 			refused(await post(emu, '/v1/orders', orderBody({ OrderType: 'CreditNote', AboutInvoiceNumber: ' ' })), /^AboutInvoiceNumber must be/);
 			// a credit note takes refunds like an invoice takes payments
-			expect((await pay(cn.OrderID, { Amount: 131.41, PaymentDate: '2024-06-10', PaymentType: 'Refund' })).json).toMatchObject({ Paid: true, OrderStatus: 'Paid' });
+			expect((await pay(cn.OrderID, { Amount: 131.41, PaymentDate: '2024-06-10', PaymentType: 'Refund' })).json).toMatchObject({
+				Paid: true,
+				OrderStatus: 'Paid',
+			});
 		});
 	});
 
@@ -240,9 +275,23 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			emu.clock.set('2024-07-01T08:00:00Z');
 			const mail = await create({ Customer: NOT_ON_PEPPOL });
 			await send(mail);
-			expect(await details(mail)).toMatchObject({ IsDocumentDelivered: true, DocumentDeliveryStatus: 'Delivered', DocumentDeliveryDate: at('2024-07-01T10:00:00'), DocumentDeliveryInfo: expect.stringContaining('billing@ab.example') });
+			expect(await details(mail)).toMatchObject({
+				IsDocumentDelivered: true,
+				DocumentDeliveryStatus: 'Delivered',
+				DocumentDeliveryDate: at('2024-07-01T10:00:00'),
+				DocumentDeliveryInfo: expect.stringContaining('billing@ab.example'),
+			});
 			expect((await full(mail)).Messages).toEqual([
-				{ OrderID: mail, Description: expect.stringContaining('billing@ab.example'), CreationDate: at('2024-07-01T10:00:00'), TransportType: 'Email', Success: true, Trials: 0, Destination: 'billing@ab.example', MessageDirection: 'Outgoing' },
+				{
+					OrderID: mail,
+					Description: expect.stringContaining('billing@ab.example'),
+					CreationDate: at('2024-07-01T10:00:00'),
+					TransportType: 'Email',
+					Success: true,
+					Trials: 0,
+					Destination: 'billing@ab.example',
+					MessageDirection: 'Outgoing',
+				},
 			]);
 		});
 
@@ -258,10 +307,25 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			emu.clock.set('2024-07-01T09:00:00Z');
 			events = [];
 			const o = await full(id);
-			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({ IsDocumentDelivered: true, DocumentDeliveryStatus: 'Delivered', DocumentDeliveryDate: at('2024-07-01T10:05:00'), DocumentDeliveryInfo: 'Received', DocumentRefusedDate: null });
+			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({
+				IsDocumentDelivered: true,
+				DocumentDeliveryStatus: 'Delivered',
+				DocumentDeliveryDate: at('2024-07-01T10:05:00'),
+				DocumentDeliveryInfo: 'Received',
+				DocumentRefusedDate: null,
+			});
 			expect(o.Messages.map(shape)).toEqual(['send:Outgoing', 'AB:Incoming']);
 			const [sent] = o.Messages;
-			expect(sent).toEqual({ OrderID: id, FileID: expect.any(String), CreationDate: at('2024-07-01T10:00:00'), TransportType: 'Peppol', Success: true, Trials: 0, Destination: '9925:BE0123456749', MessageDirection: 'Outgoing' });
+			expect(sent).toEqual({
+				OrderID: id,
+				FileID: expect.any(String),
+				CreationDate: at('2024-07-01T10:00:00'),
+				TransportType: 'Peppol',
+				Success: true,
+				Trials: 0,
+				Destination: '9925:BE0123456749',
+				MessageDirection: 'Outgoing',
+			});
 			expect(parseXml(emu.files.get(sent.FileID)!.content.toString('utf8')).Invoice['cbc:ID']).toBe(o.OrderNumber);
 			expect(o.Attachments.map((a: { FileName: string }) => a.FileName)).toEqual([expect.stringMatching(/^INV-[\d-]+__1_07_2024 10_00_00\.json$/)]);
 			expect(o.LastModified).toEqual(at('2024-07-01T11:00:00'));
@@ -274,7 +338,12 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			const id = await create({ Customer: ON_PEPPOL });
 			await send(id);
 			const o = await full(id);
-			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({ IsDocumentDelivered: false, DocumentDeliveryStatus: 'Error', DocumentDeliveryInfo: expect.stringMatching(/rejected/), DocumentRefusedDate: null });
+			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({
+				IsDocumentDelivered: false,
+				DocumentDeliveryStatus: 'Error',
+				DocumentDeliveryInfo: expect.stringMatching(/rejected/),
+				DocumentRefusedDate: null,
+			});
 			const mlr = o.Messages[1];
 			expect(mlr).toMatchObject({ Description: expect.stringMatching(/^RE: .*rejected/), MessageDirection: 'Incoming' });
 			const xml = parseXml(emu.files.get(mlr.FileID)!.content.toString('utf8'));
@@ -319,7 +388,12 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			expect(await details(id)).toEqual(moved);
 			expect((await full(id)).Messages[1].Description).toBe('AB: Delivered to AP of Peppol Demo Belgium NV');
 			emu.delivery.set(id, 'Refused', { reason: 'REF', info: 'Unknown purchase order' });
-			expect(await details(id)).toMatchObject({ IsDocumentDelivered: false, DocumentDeliveryStatus: 'Error', DocumentRefusedReasonTC: 'REF', DocumentRefusedInfo: 'Unknown purchase order' });
+			expect(await details(id)).toMatchObject({
+				IsDocumentDelivered: false,
+				DocumentDeliveryStatus: 'Error',
+				DocumentRefusedReasonTC: 'REF',
+				DocumentRefusedInfo: 'Unknown purchase order',
+			});
 			expect(() => emu.delivery.set(id, 'Refused')).toThrow(/is Refused/);
 			expect(() => emu.delivery.set(id, 'Error')).toThrow(/cannot become Error/);
 			const unsent = await create();
@@ -350,8 +424,16 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 				['I', 'Delivered', 'number'],
 				['I', 'Accepted', 'number'],
 			]);
-			expect(emu.store.listOrders(emu.credentials.partyId).find((x) => x.OrderID === id)?.Messages.every((m: object) => !('MessageID' in m))).toBe(true);
-			expect(o).toMatchObject({ OrderStatus: 'Sent', CurrentDocumentDeliveryDetails: { DocumentDeliveryStatus: 'Delivered', DocumentDeliveryInfo: 'Approved', DocumentRefusedDate: null } });
+			expect(
+				emu.store
+					.listOrders(emu.credentials.partyId)
+					.find((x) => x.OrderID === id)
+					?.Messages.every((m: object) => !('MessageID' in m)),
+			).toBe(true);
+			expect(o).toMatchObject({
+				OrderStatus: 'Sent',
+				CurrentDocumentDeliveryDetails: { DocumentDeliveryStatus: 'Delivered', DocumentDeliveryInfo: 'Approved', DocumentRefusedDate: null },
+			});
 			const imr = parseXml(emu.files.get(o.Messages[2].FileID)!.content.toString('utf8')).ApplicationResponse;
 			expect(imr['cac:DocumentResponse']['cac:Response']['cbc:ResponseCode']['#text']).toBe('AP');
 			expect(() => emu.delivery.set(id, 'Refused')).toThrow(/is Accepted/);
@@ -367,7 +449,12 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			const refusedOrder = book.find((o) => o.OrderStatus === 'Refused' && o.Messages.some((m: { TransportType: string }) => m.TransportType === 'Peppol'));
 			expect(refusedOrder).toBeDefined();
 			const o = await full(refusedOrder!.OrderID);
-			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({ IsDocumentDelivered: false, DocumentDeliveryStatus: 'Error', DocumentRefusedDate: expect.any(String), DocumentRefusedReasonTC: 'OTH' });
+			expect(o.CurrentDocumentDeliveryDetails).toMatchObject({
+				IsDocumentDelivered: false,
+				DocumentDeliveryStatus: 'Error',
+				DocumentRefusedDate: expect.any(String),
+				DocumentRefusedReasonTC: 'OTH',
+			});
 			expect(o.Messages.map(shape)).toEqual(['send:Outgoing', 'AB:Incoming', 'RE:Incoming']);
 			expect(o.Messages[0].FileID).toEqual(expect.any(String));
 			// a seeded delivered order can still be refused by hand
@@ -390,7 +477,9 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			expect((await get(emu, `/v1/einvoices/registrations/300001/orders/${masterOrder}`)).status).toBe(401);
 			expect((await get(emu, `/v1/einvoices/registrations/300001/orders/999999999`)).status).toBe(404);
 			expect((await get(emu, `/v1/einvoices/registrations/399999/orders/${id}`)).status).toBe(404);
-			expect((await get(emu, `/v1/einvoices/registrations/300001/orders/${id}`, { apiKey: emu.otherAccount.apiKey, partyId: emu.otherAccount.partyId })).status).toBe(401);
+			expect(
+				(await get(emu, `/v1/einvoices/registrations/300001/orders/${id}`, { apiKey: emu.otherAccount.apiKey, partyId: emu.otherAccount.partyId })).status,
+			).toBe(401);
 		});
 	});
 });

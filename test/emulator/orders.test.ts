@@ -90,9 +90,18 @@ describe('orders', () => {
 		expect(byId.status).toBe(200);
 		const o = (await get(emu, `/v1/orders/${byId.json}`)).json;
 		expect(o).toMatchObject({ OrderDate: '2024-03-01', PaymentMethod: 'Transfer', CustomFields: { Project: 'P-7' }, Customer: { Name: party.Name } });
-		expect(o.OrderLines[0]).toMatchObject({ Quantity: 1, Description: product.Description, UnitPriceExcl: product.UnitPriceExcl, VATPercentage: product.VATPercentage });
+		expect(o.OrderLines[0]).toMatchObject({
+			Quantity: 1,
+			Description: product.Description,
+			UnitPriceExcl: product.UnitPriceExcl,
+			VATPercentage: product.VATPercentage,
+		});
 		expect(o).not.toHaveProperty('Undocumented');
-		const purchase = await post(emu, '/v1/orders', orderBody({ OrderDirection: 'Cost', Customer: undefined, CounterParty: { Name: 'Office Supplies NV', VATNumber: 'BE0456789133' } }));
+		const purchase = await post(
+			emu,
+			'/v1/orders',
+			orderBody({ OrderDirection: 'Cost', Customer: undefined, CounterParty: { Name: 'Office Supplies NV', VATNumber: 'BE0456789133' } }),
+		);
 		expect(purchase.status).toBe(200);
 		expect((await get(emu, `/v1/orders/${purchase.json}`)).json.Supplier).toMatchObject({ Name: 'Office Supplies NV' });
 	});
@@ -114,7 +123,7 @@ describe('orders', () => {
 		expect((await post(emu, '/v1/orders', orderBody(), { partyId: entity, headers: { 'Idempotency-Key': 'key-1' } })).status).toBe(200);
 	});
 
-	it('keeps per-party order books apart; another party\'s order answers 401', async () => {
+	it("keeps per-party order books apart; another party's order answers 401", async () => {
 		const entity = String(await register(emu, 'books'));
 		const empty = await get(emu, '/v1/orders', { partyId: entity });
 		expect(empty.json).toMatchObject({ Items: [], Count: 0 });

@@ -23,7 +23,14 @@ describe('parties, products and incoming supplier invoices', () => {
 		expect(r.status).toBe(200);
 		expect(typeof r.json).toBe('number');
 		const one = await get(emu, `/v1/parties/${r.json}`);
-		expect(one.json).toMatchObject({ PartyID: r.json, Name: 'Sync Test BV', DisplayName: 'Sync Test BV', PartyType: 'Customer', Nr: 'C-17', CustomFlag: 'kept' });
+		expect(one.json).toMatchObject({
+			PartyID: r.json,
+			Name: 'Sync Test BV',
+			DisplayName: 'Sync Test BV',
+			PartyType: 'Customer',
+			Nr: 'C-17',
+			CustomFlag: 'kept',
+		});
 		const list = await get(emu, `/v1/parties?${qs({ $filter: "VATNumber eq 'BE0403170701'" })}`);
 		expect(list.json.Items.map((p: { PartyID: number }) => p.PartyID)).toEqual([r.json]);
 	});
@@ -61,7 +68,12 @@ describe('parties, products and incoming supplier invoices', () => {
 	it('POST /v1/products takes one Product (answers its ProductID) or {Items: [...]} (a list of ids); with ProductID it updates', async () => {
 		const one = await post(emu, '/v1/products', { Reference: 'PAPER-A4', Description: 'Paper', AmountExcl: 4.5, VAT: 21 });
 		expect(typeof one.json).toBe('number');
-		const many = await post(emu, '/v1/products', { Items: [{ Reference: 'INK-1', AmountExcl: 20 }, { ProductID: one.json, AmountExcl: 4.75 }] });
+		const many = await post(emu, '/v1/products', {
+			Items: [
+				{ Reference: 'INK-1', AmountExcl: 20 },
+				{ ProductID: one.json, AmountExcl: 4.75 },
+			],
+		});
 		expect(many.json).toEqual([expect.any(Number), one.json]);
 		expect((await get(emu, `/v1/products/${one.json}`)).json).toMatchObject({ Reference: 'PAPER-A4', AmountExcl: 4.75, VAT: 21 });
 		refused(await post(emu, '/v1/products', { Items: [{ Reference: 'OK-1' }, { ProductID: 1 }] }), /Product 1 does not exist/);
@@ -75,7 +87,13 @@ describe('parties, products and incoming supplier invoices', () => {
 		const stop = emu.store.onChange((e) => events.push(e));
 		const order = receiveInvoice(emu.store, emu.credentials.partyId, { supplier: { Name: 'Paper Co NV', VATNumber: 'BE0417497106' } });
 		stop();
-		expect(order).toMatchObject({ OrderType: 'Invoice', OrderDirection: 'Cost', IsSent: false, OrderStatus: 'ToPay', Supplier: { Name: 'Paper Co NV', PartyType: 'Supplier' } });
+		expect(order).toMatchObject({
+			OrderType: 'Invoice',
+			OrderDirection: 'Cost',
+			IsSent: false,
+			OrderStatus: 'ToPay',
+			Supplier: { Name: 'Paper Co NV', PartyType: 'Supplier' },
+		});
 		expect(events).toEqual([expect.objectContaining({ EntityType: 'Order', EntityUpdateType: 'I', OrderID: order.OrderID })]);
 		const full = (await get(emu, `/v1/orders/${order.OrderID}`)).json;
 		expect(full.OrderPDF.FileName).toBe(`${order.OrderNumber}.pdf`);
@@ -88,7 +106,13 @@ describe('parties, products and incoming supplier invoices', () => {
 
 	it('POST /_emulator/incoming does the same over HTTP, for the master party or a registration, and refuses bad input', async () => {
 		const r = await call(emu, 'POST', '/_emulator/incoming', { auth: false, body: { type: 'CreditNote', orderNumber: 'CN-77' } });
-		expect(r.json).toMatchObject({ OrderType: 'CreditNote', OrderDirection: 'Cost', OrderNumber: 'CN-77', IsSent: false, CompanyID: Number(emu.credentials.partyId) });
+		expect(r.json).toMatchObject({
+			OrderType: 'CreditNote',
+			OrderDirection: 'Cost',
+			OrderNumber: 'CN-77',
+			IsSent: false,
+			CompanyID: Number(emu.credentials.partyId),
+		});
 		const entity = await call(emu, 'POST', '/_emulator/incoming', { auth: false, body: { partyId: '300001' } });
 		expect(entity.json.CompanyID).toBe(300001);
 		refused((await call(emu, 'POST', '/_emulator/incoming', { auth: false, body: { type: 'Offer' } })) as never, /Invoice or CreditNote/);

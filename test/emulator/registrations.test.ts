@@ -93,7 +93,7 @@ describe('registrations', () => {
 		expect((await del(emu, `${REG}/${id}`)).status).toBe(200);
 	});
 
-	it('answers 404 for unknown and 401 for another account\'s registration', async () => {
+	it("answers 404 for unknown and 401 for another account's registration", async () => {
 		expect((await get(emu, `${REG}/999999`)).status).toBe(404);
 		expect((await del(emu, `${REG}/999999`)).status).toBe(404);
 		const id = await register(emu, 'mine');
@@ -184,7 +184,12 @@ describe('integrations', () => {
 		expect(d.status).toBe(200);
 		expect((await get(emu, `${REG}/${owner}`)).json.Integrations).toEqual([]);
 		expect((await del(emu, `${REG}/${owner}/integrations/${r.json.IntegrationID}`)).status).toBe(404);
-		const foreign = await post(emu, `${REG}/${owner}/integrations`, { ExternalProvider: 'Peppol' }, { apiKey: emu.otherAccount.apiKey, partyId: emu.otherAccount.partyId });
+		const foreign = await post(
+			emu,
+			`${REG}/${owner}/integrations`,
+			{ ExternalProvider: 'Peppol' },
+			{ apiKey: emu.otherAccount.apiKey, partyId: emu.otherAccount.partyId },
+		);
 		expect(foreign.status).toBe(401);
 		await del(emu, `${REG}/${owner}`);
 		const deact = await post(emu, `${REG}/${owner}/integrations`, { ExternalProvider: 'Peppol' });

@@ -28,7 +28,16 @@ describe('send command', () => {
 		const at = expect.stringMatching(/^2024-05-01T10:00:00(\.\d+)?$/); // Belgian time, no zone
 		expect(o).toMatchObject({ IsSent: true, OrderStatus: 'Sent', LastModified: at });
 		expect(o.Messages).toEqual([
-			{ OrderID: id, FileID: expect.any(String), CreationDate: at, TransportType: 'Peppol', Success: true, Trials: 0, Destination: '9925:BE0123456749', MessageDirection: 'Outgoing' },
+			{
+				OrderID: id,
+				FileID: expect.any(String),
+				CreationDate: at,
+				TransportType: 'Peppol',
+				Success: true,
+				Trials: 0,
+				Destination: '9925:BE0123456749',
+				MessageDirection: 'Outgoing',
+			},
 		]);
 	});
 
@@ -55,7 +64,12 @@ describe('send command', () => {
 		const bad1 = await create(notOnPeppol);
 		const bad2 = await create({ Name: 'No VAT' });
 		const creditToInvoiceOnly = await create({ Name: 'Nederland Handel BV', VATNumber: 'NL123456789B01' }, { OrderType: 'CreditNote' });
-		const r = await post(emu, SEND, { Transporttype: 'Peppol', OrderIDs: [good, bad1, bad2, creditToInvoiceOnly] }, { headers: { StrictTransportType: 'true' } });
+		const r = await post(
+			emu,
+			SEND,
+			{ Transporttype: 'Peppol', OrderIDs: [good, bad1, bad2, creditToInvoiceOnly] },
+			{ headers: { StrictTransportType: 'true' } },
+		);
 		expect(r.status).toBe(400);
 		expect(r.json.errors).toHaveLength(3);
 		for (const e of r.json.errors) expect(e.Code).toBe('ReceiverNotOnPeppol');
@@ -112,7 +126,7 @@ describe('send command', () => {
 		expect((await get(emu, `/v1/orders/${b}`)).json.IsSent).toBe(false);
 	});
 
-	it('acts per party: an entity sends its own orders; another party\'s orders answer 401', async () => {
+	it("acts per party: an entity sends its own orders; another party's orders answer 401", async () => {
 		const entity = String(await register(emu, 'sender'));
 		const own = await create(onPeppol, {}, entity);
 		const masterOrder = await create(onPeppol);

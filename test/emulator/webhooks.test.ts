@@ -28,7 +28,14 @@ describe('webhooks', () => {
 	beforeEach(async () => {
 		rx = await startReceiver();
 		// The confirmation a new webhook gets has its own test; the others count event deliveries only.
-		Object.assign(emu.config, { webhookRetryBaseMs: 1000, webhookMaxAttempts: 5, webhookTimeoutMs: 10000, webhookHoldMs: 2000, webhookConfirmation: false, webhookPayloadForm: 'published' });
+		Object.assign(emu.config, {
+			webhookRetryBaseMs: 1000,
+			webhookMaxAttempts: 5,
+			webhookTimeoutMs: 10000,
+			webhookHoldMs: 2000,
+			webhookConfirmation: false,
+			webhookPayloadForm: 'published',
+		});
 	});
 	afterEach(async () => {
 		for (const w of emu.webhooks.list()) emu.webhooks.hub.remove(w.WebhookID);
@@ -123,7 +130,11 @@ describe('webhooks', () => {
 		expect(verify(w.Secret, { ...hit, body: hit.body.replace('zoë', 'zoe') }).ok).toBe(false);
 		const body = JSON.parse(hit.body);
 		// An e-mail send is one Message I (no e-invoice flow state: assumed, see emulator/README.md).
-		expect(body).toMatchObject({ UpdatedEntityType: 'Message', WebhookUpdateTypeTC: 'I', EntityDetail: { OrderMessage: { OrderID: id, TransportType: 'Email', Success: true }, AdditionalMessageInformation: {} } });
+		expect(body).toMatchObject({
+			UpdatedEntityType: 'Message',
+			WebhookUpdateTypeTC: 'I',
+			EntityDetail: { OrderMessage: { OrderID: id, TransportType: 'Email', Success: true }, AdditionalMessageInformation: {} },
+		});
 		await emu.webhooks.settle();
 		expect(emu.webhooks.deliveries({ webhookId: w.WebhookID })).toEqual([
 			expect.objectContaining({ state: 'delivered', attempts: [expect.objectContaining({ n: 1, status: 200 })] }),
@@ -151,7 +162,13 @@ describe('webhooks', () => {
 		expect(by('/upd').every((b) => b.UpdatedEntityID === id && b.WebhookUpdateTypeTC === 'U')).toBe(true);
 		expect(by('/del')).toEqual([]);
 		const m = by('/msg');
-		expect(m.map((b) => [b.WebhookUpdateTypeTC, b.EntityDetail.OrderMessage.MessageDirection, b.EntityDetail.AdditionalMessageInformation.EInvoiceFlowState ?? null])).toEqual([
+		expect(
+			m.map((b) => [
+				b.WebhookUpdateTypeTC,
+				b.EntityDetail.OrderMessage.MessageDirection,
+				b.EntityDetail.AdditionalMessageInformation.EInvoiceFlowState ?? null,
+			]),
+		).toEqual([
 			['I', 'Outgoing', null],
 			['U', 'Outgoing', 'Sent'],
 			['I', 'Incoming', 'Delivered'],
@@ -159,10 +176,22 @@ describe('webhooks', () => {
 		]);
 		const [created, sent, delivered, refused] = m;
 		expect(created.UpdatedEntityID).toBe(sent.UpdatedEntityID);
-		expect(created.EntityDetail.OrderMessage).toEqual({ OrderID: id, CreationDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/), TransportType: 'Peppol', Trials: 0, Destination: expect.any(String), MessageDirection: 'Outgoing' });
+		expect(created.EntityDetail.OrderMessage).toEqual({
+			OrderID: id,
+			CreationDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/),
+			TransportType: 'Peppol',
+			Trials: 0,
+			Destination: expect.any(String),
+			MessageDirection: 'Outgoing',
+		});
 		expect(created.EntityDetail.AdditionalMessageInformation).toEqual({});
 		expect(sent.EntityDetail.OrderMessage).toMatchObject({ Success: true, Trials: 0, FileID: expect.any(String) });
-		expect(delivered.EntityDetail.OrderMessage).toMatchObject({ OrderID: id, Description: expect.stringMatching(/^AB: /), FileID: expect.any(String), MessageDirection: 'Incoming' });
+		expect(delivered.EntityDetail.OrderMessage).toMatchObject({
+			OrderID: id,
+			Description: expect.stringMatching(/^AB: /),
+			FileID: expect.any(String),
+			MessageDirection: 'Incoming',
+		});
 		expect(refused.EntityDetail.OrderMessage.Description).toBe('RE: Wrong PO number');
 		expect(refused.EntityDetail.AdditionalMessageInformation).toEqual({ EInvoiceFlowState: 'Refused', AdditionalFlowStateInformation: 'Wrong PO number' });
 		expect(new Set(m.map((b) => b.UpdatedEntityID)).size).toBe(3);
@@ -177,7 +206,7 @@ describe('webhooks', () => {
 		expect(order).toBeGreaterThan(0);
 	});
 
-	it('a failed Peppol delivery is a new Incoming message with Success false; webhookPayloadForm older sends the page\'s older form', async () => {
+	it("a failed Peppol delivery is a new Incoming message with Success false; webhookPayloadForm older sends the page's older form", async () => {
 		await hook('Message', null, `${rx.url}/msg`);
 		emu.config.webhookPayloadForm = 'older';
 		const id = await createOrder();
@@ -185,8 +214,25 @@ describe('webhooks', () => {
 		emu.webhooks.setMessageStatus(id, 'Error', { info: 'Rejected by the receiving AP' });
 		await emu.webhooks.settle();
 		const bodies = (await rx.waitFor(3)).map((h) => JSON.parse(h.body));
-		expect(bodies[1]).toMatchObject({ WebhookUpdateTypeTC: 'U', EntityDetail: { OrderID: id, Success: true, CreationDate: expect.stringMatching(/^\d\d\/\d\d\/\d{4}$/), MessageAdditionalInformation: { EInvoiceFlowState: 'Sent' } } });
-		expect(bodies[2]).toMatchObject({ WebhookUpdateTypeTC: 'I', EntityDetail: { OrderID: id, Success: false, MessageDirection: 'Incoming', Description: 'RE: Rejected by the receiving AP', MessageAdditionalInformation: {} } });
+		expect(bodies[1]).toMatchObject({
+			WebhookUpdateTypeTC: 'U',
+			EntityDetail: {
+				OrderID: id,
+				Success: true,
+				CreationDate: expect.stringMatching(/^\d\d\/\d\d\/\d{4}$/),
+				MessageAdditionalInformation: { EInvoiceFlowState: 'Sent' },
+			},
+		});
+		expect(bodies[2]).toMatchObject({
+			WebhookUpdateTypeTC: 'I',
+			EntityDetail: {
+				OrderID: id,
+				Success: false,
+				MessageDirection: 'Incoming',
+				Description: 'RE: Rejected by the receiving AP',
+				MessageAdditionalInformation: {},
+			},
+		});
 		expect(bodies[2].UpdatedEntityID).not.toBe(bodies[0].UpdatedEntityID);
 		expect(bodies[2].EntityDetail).not.toHaveProperty('OrderMessage');
 	});
@@ -206,7 +252,9 @@ describe('webhooks', () => {
 		for (const t of ['I', 'U', 'D', null]) ids.push((await hook('Order', t)).WebhookID);
 		const fifth = await post(emu, `${REG}/${entity}/webhooks`, { EntityType: 'Message', EntityUpdateType: 'U', WebhookURL: `${rx.url}/5` });
 		expect(fifth.status).toBe(400);
-		expect(fifth.json).toEqual({ errors: [{ Code: 'GenericError', Description: expect.stringMatching(/already has 4 webhooks.*at most 4 webhooks per party.*Delete one/) }] });
+		expect(fifth.json).toEqual({
+			errors: [{ Code: 'GenericError', Description: expect.stringMatching(/already has 4 webhooks.*at most 4 webhooks per party.*Delete one/) }],
+		});
 		const viaHeader = await post(emu, '/v1/webhooks', { EntityType: 'Message', EntityUpdateType: 'U', WebhookURL: `${rx.url}/5` }, { partyId: String(entity) });
 		expect(viaHeader.status).toBe(400);
 		expect((await post(emu, '/v1/webhooks', { EntityType: 'Message', EntityUpdateType: 'U', WebhookURL: `${rx.url}/m` })).status).toBe(200);
@@ -371,7 +419,9 @@ describe('webhooks', () => {
 			await createOrder();
 			await emu.webhooks.settle();
 			const list = await get(emu, `/_emulator/webhooks/deliveries?webhookId=${w.WebhookID}`, { auth: false });
-			expect(list.json).toEqual([expect.objectContaining({ state: 'delivered', faults: ['duplicate'], attempts: [expect.anything(), expect.objectContaining({ duplicate: true })] })]);
+			expect(list.json).toEqual([
+				expect.objectContaining({ state: 'delivered', faults: ['duplicate'], attempts: [expect.anything(), expect.objectContaining({ duplicate: true })] }),
+			]);
 			const hooks = await get(emu, '/_emulator/webhooks', { auth: false });
 			expect(hooks.json).toEqual([expect.objectContaining({ WebhookID: w.WebhookID })]);
 			expect(hooks.text).not.toContain(w.Secret);
@@ -385,10 +435,15 @@ describe('webhooks', () => {
 		await del(emu, `${REG}/${gone}`);
 		const r = await post(emu, `${REG}/${gone}/webhooks`, { EntityType: 'Order', EntityUpdateType: 'I', WebhookURL: `${rx.url}/x` });
 		expect(r.status).toBe(400);
-		const o = await post(emu, `${REG}/${entity}/webhooks`, { EntityType: 'Order', EntityUpdateType: 'I', WebhookURL: `${rx.url}/x` }, {
-			apiKey: emu.otherAccount.apiKey,
-			partyId: emu.otherAccount.partyId,
-		});
+		const o = await post(
+			emu,
+			`${REG}/${entity}/webhooks`,
+			{ EntityType: 'Order', EntityUpdateType: 'I', WebhookURL: `${rx.url}/x` },
+			{
+				apiKey: emu.otherAccount.apiKey,
+				partyId: emu.otherAccount.partyId,
+			},
+		);
 		expect(o.status).toBe(401);
 	});
 });

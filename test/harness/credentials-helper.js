@@ -20,7 +20,16 @@
 const { boot } = require('./env');
 
 /** n8n 2.x's OAUTH_PINNED_FIELDS (cli oauth/dcr-managed-fields). */
-const OAUTH_PINNED_FIELDS = ['useDynamicClientRegistration', 'authUrl', 'accessTokenUrl', 'grantType', 'authentication', 'usePkce', 'requestTokenUrl', 'signatureMethod'];
+const OAUTH_PINNED_FIELDS = [
+	'useDynamicClientRegistration',
+	'authUrl',
+	'accessTokenUrl',
+	'grantType',
+	'authentication',
+	'usePkce',
+	'requestTokenUrl',
+	'signatureMethod',
+];
 
 /** @typedef {import('./credentials').CredentialData} CredentialData */
 /** @typedef {import('./credentials').CredentialStore} CredentialStore */
@@ -197,7 +206,14 @@ function createCredentialsHelper(credentialTypes, store) {
 				// expressions are resolved on a throwaway workflow, `$self` being the credential's data.
 				const { core, workflow: wfModule } = boot();
 				const additionalKeys = core.getAdditionalKeys(additionalData, mode, null, { isCredential: true });
-				const mockNode = { id: 'harness-credential', name: 'mock', type: 'mock', typeVersion: 1, position: /** @type {[number, number]} */ ([0, 0]), parameters: {} };
+				const mockNode = {
+					id: 'harness-credential',
+					name: 'mock',
+					type: 'mock',
+					typeVersion: 1,
+					position: /** @type {[number, number]} */ ([0, 0]),
+					parameters: {},
+				};
 				const nodeTypesStub = /** @type {any} */ ({ getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) });
 				const mock = new wfModule.Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: nodeTypesStub });
 				data = mock.expression.getComplexParameterValue(mockNode, data, mode, additionalKeys, undefined, undefined, data);

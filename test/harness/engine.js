@@ -83,16 +83,20 @@ function createWorkflowInstance(ctx, record) {
  * @returns {any} ExecutionLifecycleHooks
  */
 function createHooks(ctx, record, workflow) {
-	const hooks = new ctx.env.core.ExecutionLifecycleHooks(record.mode, record.id, /** @type {any} */ ({
-		id: record.workflowId,
-		name: workflow.name,
-		nodes: record.workflowJson.nodes,
-		connections: record.workflowJson.connections,
-		active: false,
-		settings: record.workflowJson.settings,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	}));
+	const hooks = new ctx.env.core.ExecutionLifecycleHooks(
+		record.mode,
+		record.id,
+		/** @type {any} */ ({
+			id: record.workflowId,
+			name: workflow.name,
+			nodes: record.workflowJson.nodes,
+			connections: record.workflowJson.connections,
+			active: false,
+			settings: record.workflowJson.settings,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		}),
+	);
 	hooks.addHandler('nodeExecuteAfter', (nodeName) => {
 		record.executedNodes.push(nodeName);
 	});
@@ -155,7 +159,11 @@ async function execute(ctx, record, { runExecutionData, startNode, pinData, rest
 function emptyRunExecutionData(ctx) {
 	const wf = ctx.env.workflow;
 	if (typeof wf.createRunExecutionData === 'function') return wf.createRunExecutionData();
-	return { startData: {}, resultData: { runData: {} }, executionData: { contextData: {}, nodeExecutionStack: [], metadata: {}, waitingExecution: {}, waitingExecutionSource: {} } };
+	return {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: { contextData: {}, nodeExecutionStack: [], metadata: {}, waitingExecution: {}, waitingExecutionSource: {} },
+	};
 }
 
 /**

@@ -143,8 +143,7 @@ function makeLoaderClasses(core) {
 async function loadPackages(options = {}) {
 	const root = path.resolve(options.root || ROOT);
 	// Tolerated while nodes are being written; HARNESS_REQUIRE_ALL_NODES=1 (or the option) makes it fatal.
-	const allowMissing =
-		options.allowMissingNodes !== undefined ? options.allowMissingNodes !== false : !process.env.HARNESS_REQUIRE_ALL_NODES;
+	const allowMissing = options.allowMissingNodes !== undefined ? options.allowMissingNodes !== false : !process.env.HARNESS_REQUIRE_ALL_NODES;
 	const key = `${root}|${allowMissing}`;
 	const cached = cache.get(key);
 	if (!options.reload && cached) return cached;

@@ -74,10 +74,17 @@ async function connectOAuth(emulator, options = {}) {
 	const token = await fetch(emulator.oauth.tokenUrl, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-		body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, client_secret: clientSecret }).toString(),
+		body: new URLSearchParams({
+			grant_type: 'authorization_code',
+			code,
+			redirect_uri: redirectUri,
+			client_id: clientId,
+			client_secret: clientSecret,
+		}).toString(),
 	});
 	const data = /** @type {Record<string, unknown>} */ (await token.json());
-	if (token.status !== 200 || typeof data.access_token !== 'string') throw new Error(`[harness] the code exchange answered HTTP ${token.status}: ${JSON.stringify(data.error)}`);
+	if (token.status !== 200 || typeof data.access_token !== 'string')
+		throw new Error(`[harness] the code exchange answered HTTP ${token.status}: ${JSON.stringify(data.error)}`);
 	return data;
 }
 
@@ -112,7 +119,14 @@ function readmeAnchors() {
 	return text
 		.split('\n')
 		.filter((line) => /^#{1,6} /.test(line))
-		.map((line) => line.replace(/^#+ /, '').trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'));
+		.map((line) =>
+			line
+				.replace(/^#+ /, '')
+				.trim()
+				.toLowerCase()
+				.replace(/[^\p{L}\p{N} _-]/gu, '')
+				.replace(/ /g, '-'),
+		);
 }
 
 module.exports = { OAUTH2_CREDENTIAL_TYPE, connectOAuth, oauthCredentialData, formFields, readmeAnchors };

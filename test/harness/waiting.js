@@ -91,10 +91,7 @@ async function resume(ctx, ref, { query = {}, method = 'GET', body, headers, suf
 		let timer;
 		/** @type {Promise<never>} */
 		const timeout = new Promise((_, reject) => {
-			timer = setTimeout(
-				() => reject(new Error(`[harness] execution ${record.id} did not finish within ${timeoutMs} ms after the resume request`)),
-				timeoutMs,
-			);
+			timer = setTimeout(() => reject(new Error(`[harness] execution ${record.id} did not finish within ${timeoutMs} ms after the resume request`)), timeoutMs);
 			timer.unref();
 		});
 		try {

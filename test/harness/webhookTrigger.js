@@ -162,7 +162,10 @@ function installDeduplicationStore(core) {
 		async removeProcessed(items, scope, contextData) {
 			const key = contextOf(scope, contextData);
 			const drop = new Set(items.map(hash));
-			rows.set(key, (rows.get(key) || []).filter((h) => !drop.has(h)));
+			rows.set(
+				key,
+				(rows.get(key) || []).filter((h) => !drop.has(h)),
+			);
 		},
 		/** @param {string} scope @param {DeduplicationContext} contextData */
 		async clearAllProcessedItems(scope, contextData) {
@@ -337,7 +340,8 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 	 */
 	function webhookData(workflow, node, description, data) {
 		/** @type {(value: unknown, fallback?: unknown) => unknown} */
-		const value = (v, fallback) => workflow.expression.getSimpleParameterValue(node, /** @type {any} */ (v), 'internal', {}, undefined, /** @type {any} */ (fallback));
+		const value = (v, fallback) =>
+			workflow.expression.getSimpleParameterValue(node, /** @type {any} */ (v), 'internal', {}, undefined, /** @type {any} */ (fallback));
 		const p = String(value(description.path)).replace(/^\//, '');
 		return {
 			httpMethod: String(value(description.httpMethod, 'GET')),
@@ -504,7 +508,13 @@ async function webhookTrigger(h, nodeOrWorkflow, options = {}) {
 		const data = additionalData({ httpRequest: req, httpResponse: res });
 		const description = descriptions.find((d) => {
 			const wd = webhookData(workflow, node, d, data);
-			return req.path === `/webhook/${wd.path}` && wd.httpMethod.split(',').map((m) => m.trim()).includes(String(req.method));
+			return (
+				req.path === `/webhook/${wd.path}` &&
+				wd.httpMethod
+					.split(',')
+					.map((m) => m.trim())
+					.includes(String(req.method))
+			);
 		});
 		if (!(active || registering) || !description || closed) {
 			return respond(res, { responseCode: 404, data: { code: 404, message: `The requested webhook "${req.method} ${req.path}" is not registered.` } });

@@ -168,7 +168,20 @@ function chain(steps, { triggerName = 'When clicking \u2018Execute workflow\u201
 			position: [(i + 1) * 220, 0],
 			parameters: /** @type {NodeJson['parameters']} */ (clone(step.parameters) || {}),
 		};
-		for (const key of ['typeVersion', 'onError', 'credentials', 'disabled', 'alwaysOutputData', 'executeOnce', 'retryOnFail', 'maxTries', 'waitBetweenTries', 'continueOnFail', 'webhookId', 'notes']) {
+		for (const key of [
+			'typeVersion',
+			'onError',
+			'credentials',
+			'disabled',
+			'alwaysOutputData',
+			'executeOnce',
+			'retryOnFail',
+			'maxTries',
+			'waitBetweenTries',
+			'continueOnFail',
+			'webhookId',
+			'notes',
+		]) {
 			const value = /** @type {Record<string, unknown>} */ (step)[key];
 			if (value !== undefined) node[key] = clone(value);
 		}

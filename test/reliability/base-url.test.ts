@@ -21,7 +21,18 @@ const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const NODES: Array<[string, string, IDataObject]> = [
 	['Order › Get', 'accessPointOrder', { resource: 'order', operation: 'get', orderId: '1000001' }],
 	['Order › Get Many', 'accessPointOrder', { resource: 'order', operation: 'getAll', limit: 5 }],
-	['Order › Create', 'accessPointOrder', { resource: 'order', operation: 'create', orderDate: '2024-01-01', customerName: 'A', orderLines: { lines: [{ quantity: 1, unitPriceExcl: 1, vatPercentage: 21 }] }, externalProviderId: 'B-1' }],
+	[
+		'Order › Create',
+		'accessPointOrder',
+		{
+			resource: 'order',
+			operation: 'create',
+			orderDate: '2024-01-01',
+			customerName: 'A',
+			orderLines: { lines: [{ quantity: 1, unitPriceExcl: 1, vatPercentage: 21 }] },
+			externalProviderId: 'B-1',
+		},
+	],
 	['Registration › Get Many', 'accessPointRegistration', { operation: 'getAll', returnAll: true }],
 	['Integration › Get Many', 'accessPointIntegration', { operation: 'getAll', registrationId: byId('300001'), returnAll: true }],
 	['Peppol Lookup', 'accessPointPeppolLookup', { identifier: 'BE0123456749' }],
@@ -51,7 +62,15 @@ describe('custom Base URL: https only, except loopback', () => {
 	beforeAll(async () => {
 		h = await createHarness({ emulator: { orders: 10 }, quiet: true });
 		emu = h.emulator as Emu;
-		for (const host of ['http://api.example.test', 'http://10.0.0.5:8080', 'http://192.168.1.10', 'http://127.0.0.1.nip.io', 'http://localhost.example.test', 'http://evil.example.test', 'https://api.example.test']) {
+		for (const host of [
+			'http://api.example.test',
+			'http://10.0.0.5:8080',
+			'http://192.168.1.10',
+			'http://127.0.0.1.nip.io',
+			'http://localhost.example.test',
+			'http://evil.example.test',
+			'https://api.example.test',
+		]) {
 			for (const method of ['GET', 'POST', 'DELETE']) {
 				nock(host)
 					.persist()
@@ -74,7 +93,9 @@ describe('custom Base URL: https only, except loopback', () => {
 	});
 
 	it.each(NODES)('%s: http://api.example.test stops the node before any request', async (_label, type, parameters) => {
-		const result = await h.runNode(type, parameters, [{}], { runOptions: { credentialsOverride: { environment: 'custom', baseUrl: 'http://api.example.test' } } });
+		const result = await h.runNode(type, parameters, [{}], {
+			runOptions: { credentialsOverride: { environment: 'custom', baseUrl: 'http://api.example.test' } },
+		});
 		expect(result.status).toBe('error');
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeOperationError;
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -88,7 +109,10 @@ describe('custom Base URL: https only, except loopback', () => {
 
 	it('Order Trigger: the poll fails with the same NodeOperationError before any request', async () => {
 		const failure = await h
-			.poll({ type: 'accessPointOrderTrigger', parameters: { event: 'newOrder', orderType: '', direction: '' } }, { credentialsOverride: { environment: 'custom', baseUrl: 'http://api.example.test' } })
+			.poll(
+				{ type: 'accessPointOrderTrigger', parameters: { event: 'newOrder', orderType: '', direction: '' } },
+				{ credentialsOverride: { environment: 'custom', baseUrl: 'http://api.example.test' } },
+			)
 			.then(
 				() => undefined,
 				(error: unknown) => error,
@@ -100,7 +124,9 @@ describe('custom Base URL: https only, except loopback', () => {
 	});
 
 	it.each(REJECTED)('%s is rejected before any request', async (baseUrl) => {
-		const result = await h.runNode('accessPointOrder', { resource: 'order', operation: 'get', orderId: '1' }, [{}], { runOptions: { credentialsOverride: { environment: 'custom', baseUrl } } });
+		const result = await h.runNode('accessPointOrder', { resource: 'order', operation: 'get', orderId: '1' }, [{}], {
+			runOptions: { credentialsOverride: { environment: 'custom', baseUrl } },
+		});
 		const error = result.nodeError(result.nodeName as string);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error?.message).toMatch(/^The credential's Base URL /);

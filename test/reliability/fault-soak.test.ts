@@ -226,10 +226,17 @@ describe('fault soak: 1,000 mixed operations at 10% injected faults', () => {
 
 			// Get: existing orders by ID; the output is that order.
 			const ids = Array.from({ length: 20 }, () => pick(rnd, seeded));
-			const gets = await batch('order get', ORDER, { resource: 'order', operation: 'get', orderId: '={{ $json.id }}', options }, ids.map((id) => ({ id })), onError);
+			const gets = await batch(
+				'order get',
+				ORDER,
+				{ resource: 'order', operation: 'get', orderId: '={{ $json.id }}', options },
+				ids.map((id) => ({ id })),
+				onError,
+			);
 			ids.forEach((id, i) => {
 				const ok = gets.perItem.get(i)?.ok ?? [];
-				if (ok.length && (ok.length !== 1 || ok[0].json.OrderID !== id)) tally.problems.push(`get ${id}: output ${JSON.stringify(ok.map((o) => o.json.OrderID))}`);
+				if (ok.length && (ok.length !== 1 || ok[0].json.OrderID !== id))
+					tally.problems.push(`get ${id}: output ${JSON.stringify(ok.map((o) => o.json.OrderID))}`);
 			});
 
 			// Get Many: 1 to 4 pages per item; a list is either complete (Limit or all) or an error item.
@@ -254,11 +261,23 @@ describe('fault soak: 1,000 mixed operations at 10% injected faults', () => {
 
 			// Peppol Lookup: registered and unregistered participants, in every accepted form.
 			const participants = Array.from({ length: 25 }, () => pick(rnd, PEPPOL_IDS));
-			await batch('peppol lookup', PEPPOL, { identifier: '={{ $json.id }}', options }, participants.map((id) => ({ id })), onError);
+			await batch(
+				'peppol lookup',
+				PEPPOL,
+				{ identifier: '={{ $json.id }}', options },
+				participants.map((id) => ({ id })),
+				onError,
+			);
 
 			// Registrations: Get Many (Return All) and Get of the seeded one.
 			const regCount = registrations();
-			const regs = await batch('registration get many', REG, { operation: 'getAll', returnAll: true, options }, Array.from({ length: 5 }, () => ({})), onError);
+			const regs = await batch(
+				'registration get many',
+				REG,
+				{ operation: 'getAll', returnAll: true, options },
+				Array.from({ length: 5 }, () => ({})),
+				onError,
+			);
 			for (const [i, slot] of regs.perItem) {
 				if (!slot.failed.length && slot.ok.length !== regCount) tally.problems.push(`registration get many item ${i}: ${slot.ok.length} of ${regCount}`);
 			}
@@ -284,15 +303,21 @@ describe('fault soak: 1,000 mixed operations at 10% injected faults', () => {
 		for (let i = 0; i < 15; i++) {
 			const ids = Array.from({ length: 20 }, () => pick(rnd, seeded));
 			emu.clearRequests();
-			const result = await h.runNode(ORDER, { resource: 'order', operation: 'get', orderId: '={{ $json.id }}', options: { maxRetries: 0 } }, ids.map((id) => ({ id })));
+			const result = await h.runNode(
+				ORDER,
+				{ resource: 'order', operation: 'get', orderId: '={{ $json.id }}', options: { maxRetries: 0 } },
+				ids.map((id) => ({ id })),
+			);
 			stopRuns++;
 			tally.operations += ids.length;
 			tally.requests += apiRequests(emu).length;
 			if (result.status === 'success') continue;
 			const error = result.nodeError(result.nodeName as string) as unknown as NodeApiError;
 			const failedAt = apiRequests(emu).length - 1;
-			if (!(error instanceof NodeApiError)) tally.problems.push(`stop-on-fail run stopped with ${String((error as Error)?.constructor?.name)}: ${String((error as Error)?.message)}`);
-			else if (error.context.itemIndex !== failedAt) tally.problems.push(`stop-on-fail: error on item ${String(error.context.itemIndex)}, the faulted request was item ${failedAt}'s`);
+			if (!(error instanceof NodeApiError))
+				tally.problems.push(`stop-on-fail run stopped with ${String((error as Error)?.constructor?.name)}: ${String((error as Error)?.message)}`);
+			else if (error.context.itemIndex !== failedAt)
+				tally.problems.push(`stop-on-fail: error on item ${String(error.context.itemIndex)}, the faulted request was item ${failedAt}'s`);
 			else stoppedWithApiError++;
 			if ((apiRequests(emu) as Logged[])[failedAt]?.fault === undefined) tally.problems.push('stop-on-fail: the last request was not a faulted one');
 		}

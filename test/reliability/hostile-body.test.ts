@@ -26,8 +26,18 @@ const CANARY = 'HOSTILE-BODY-KEY-5e77f2';
 const ORDER = 'accessPointOrder';
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
-const orderGet = (options: IDataObject = {}) => ({ resource: 'order', operation: 'get', orderId: '1000001', options: { maxRetries: 3, retryDelayMs: 1, ...options } });
-const returnAll = (options: IDataObject = {}) => ({ resource: 'order', operation: 'getAll', returnAll: true, options: { maxRetries: 3, retryDelayMs: 1, ...options } });
+const orderGet = (options: IDataObject = {}) => ({
+	resource: 'order',
+	operation: 'get',
+	orderId: '1000001',
+	options: { maxRetries: 3, retryDelayMs: 1, ...options },
+});
+const returnAll = (options: IDataObject = {}) => ({
+	resource: 'order',
+	operation: 'getAll',
+	returnAll: true,
+	options: { maxRetries: 3, retryDelayMs: 1, ...options },
+});
 /** Bound on the RSS growth while a bomb or an endless body is read (the limit is 50 MB; JSON text and chunks on top). */
 const RSS_BOUND_MB = 400;
 
@@ -85,7 +95,8 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		expect(written[0]).toBeGreaterThan(limitMb * MB);
 		expect(written[0]).toBeLessThan((limitMb + 32) * MB);
 		expect(peak - start).toBeLessThan(RSS_BOUND_MB);
-		figures[`endless body, ${label}`] = `requests ${requests.length}, server wrote ${(written[0] / MB).toFixed(1)} MB before the close, RSS peak +${(peak - start).toFixed(0)} MB`;
+		figures[`endless body, ${label}`] =
+			`requests ${requests.length}, server wrote ${(written[0] / MB).toFixed(1)} MB before the close, RSS peak +${(peak - start).toFixed(0)} MB`;
 	});
 
 	it('the Maximum Response Size option (5 MB through the client): an endless body stops at 5 MB', async () => {
@@ -107,34 +118,39 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		expect(server.requests.length - before).toBe(1);
 		await closed(written, 1);
 		expect(written[0]).toBeLessThan(37 * MB);
-		figures['endless body, Maximum Response Size 5 MB (client)'] = `requests 1 (Read Retries 2), server wrote ${(written[0] / MB).toFixed(1)} MB before the close`;
+		figures['endless body, Maximum Response Size 5 MB (client)'] =
+			`requests 1 (Read Retries 2), server wrote ${(written[0] / MB).toFixed(1)} MB before the close`;
 	});
 
 	it.each([
 		['single read (order get)', orderGet({ timeoutSeconds: 1, maxRetries: 1 })],
 		['list page 2 (return all)', returnAll({ timeoutSeconds: 1, maxRetries: 1 })],
-	] as Array<[string, IDataObject]>)('a body trickling a byte every 200 ms, %s: the Request Timeout is a deadline for the whole answer', async (label, parameters) => {
-		const bytes = '{"Items":[{"OrderID":3,"Note":"'.split('').concat(Array.from({ length: 100 }, () => 'x'));
-		const written: number[] = [];
-		handle = (res, url) => {
-			if (url.startsWith('/v1/orders') && !url.includes('skip')) return firstPage(res);
-			json(res);
-			res.flushHeaders();
-			void trickle(res, bytes, 200).then((count) => written.push(count));
-		};
-		const before = server.requests.length;
-		const result = await h.runNode(ORDER, parameters);
-		expect(result.status).toBe('error');
-		const error = result.nodeError(result.nodeName as string);
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error?.message).toMatch(/failed: the request timed out$/);
-		const slow = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'));
-		// Read Retries 1: two attempts, each cut off at its 1 s deadline (5 bytes at 200 ms; without the deadline, 131).
-		expect(slow).toHaveLength(2);
-		await closed(written, 2);
-		expect(Math.max(...written)).toBeLessThan(20);
-		figures[`slow body (1 byte / 200 ms), ${label}`] = `attempts ${slow.length}, bytes the server wrote before each close ${written.join(', ')} (of ${bytes.length})`;
-	});
+	] as Array<[string, IDataObject]>)(
+		'a body trickling a byte every 200 ms, %s: the Request Timeout is a deadline for the whole answer',
+		async (label, parameters) => {
+			const bytes = '{"Items":[{"OrderID":3,"Note":"'.split('').concat(Array.from({ length: 100 }, () => 'x'));
+			const written: number[] = [];
+			handle = (res, url) => {
+				if (url.startsWith('/v1/orders') && !url.includes('skip')) return firstPage(res);
+				json(res);
+				res.flushHeaders();
+				void trickle(res, bytes, 200).then((count) => written.push(count));
+			};
+			const before = server.requests.length;
+			const result = await h.runNode(ORDER, parameters);
+			expect(result.status).toBe('error');
+			const error = result.nodeError(result.nodeName as string);
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error?.message).toMatch(/failed: the request timed out$/);
+			const slow = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'));
+			// Read Retries 1: two attempts, each cut off at its 1 s deadline (5 bytes at 200 ms; without the deadline, 131).
+			expect(slow).toHaveLength(2);
+			await closed(written, 2);
+			expect(Math.max(...written)).toBeLessThan(20);
+			figures[`slow body (1 byte / 200 ms), ${label}`] =
+				`attempts ${slow.length}, bytes the server wrote before each close ${written.join(', ')} (of ${bytes.length})`;
+		},
+	);
 
 	it.each([
 		['429, Retry-After: 86400', 429, '86400'],
@@ -152,7 +168,11 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		expect(result.status).toBe('error');
 		const error = result.nodeError(result.nodeName as string);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error?.message).toMatch(new RegExp(`^Get order 1000001 failed with HTTP ${status}: the API asked to wait \\d+ s before trying again \\(Retry-After\\), longer than the 120 s a node waits$`));
+		expect(error?.message).toMatch(
+			new RegExp(
+				`^Get order 1000001 failed with HTTP ${status}: the API asked to wait \\d+ s before trying again \\(Retry-After\\), longer than the 120 s a node waits$`,
+			),
+		);
 		expect(server.requests.length - before).toBe(1);
 		figures[label] = `requests ${server.requests.length - before} (Read Retries 10), "${error?.message}"`;
 	});
@@ -160,25 +180,31 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 	it.each([
 		['single read (order get)', orderGet()],
 		['list page 2 (return all)', returnAll()],
-	] as Array<[string, IDataObject]>)('a 3 MB gzip that inflates to 3 GB, %s: the process survives, RSS bounded, not fetched again', async (label, parameters) => {
-		const bomb = gzipBomb(3 * GB);
-		handle = (res, url) => {
-			if (url.startsWith('/v1/orders') && !url.includes('skip')) return firstPage(res);
-			json(res);
-			res.setHeader('content-encoding', 'gzip');
-			res.setHeader('content-length', String(bomb.length));
-			res.end(bomb);
-		};
-		const before = server.requests.length;
-		const rss = sampleRss();
-		const start = rssMb();
-		const result = await h.runNode(ORDER, parameters);
-		const peak = rss.stop();
-		expect(result.status).toBe('error');
-		expect(result.nodeError(result.nodeName as string)?.message).toMatch(/the answer is larger than the maximum response size of 50 MB; it was not read further$/);
-		const bombs = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'));
-		expect(bombs).toHaveLength(1);
-		expect(peak - start).toBeLessThan(RSS_BOUND_MB);
-		figures[`gzip bomb ${(bomb.length / MB).toFixed(1)} MB → 3 GB, ${label}`] = `requests ${bombs.length} (Read Retries 3), RSS peak +${(peak - start).toFixed(0)} MB (bound ${RSS_BOUND_MB})`;
-	});
+	] as Array<[string, IDataObject]>)(
+		'a 3 MB gzip that inflates to 3 GB, %s: the process survives, RSS bounded, not fetched again',
+		async (label, parameters) => {
+			const bomb = gzipBomb(3 * GB);
+			handle = (res, url) => {
+				if (url.startsWith('/v1/orders') && !url.includes('skip')) return firstPage(res);
+				json(res);
+				res.setHeader('content-encoding', 'gzip');
+				res.setHeader('content-length', String(bomb.length));
+				res.end(bomb);
+			};
+			const before = server.requests.length;
+			const rss = sampleRss();
+			const start = rssMb();
+			const result = await h.runNode(ORDER, parameters);
+			const peak = rss.stop();
+			expect(result.status).toBe('error');
+			expect(result.nodeError(result.nodeName as string)?.message).toMatch(
+				/the answer is larger than the maximum response size of 50 MB; it was not read further$/,
+			);
+			const bombs = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'));
+			expect(bombs).toHaveLength(1);
+			expect(peak - start).toBeLessThan(RSS_BOUND_MB);
+			figures[`gzip bomb ${(bomb.length / MB).toFixed(1)} MB → 3 GB, ${label}`] =
+				`requests ${bombs.length} (Read Retries 3), RSS peak +${(peak - start).toFixed(0)} MB (bound ${RSS_BOUND_MB})`;
+		},
+	);
 });

@@ -52,26 +52,33 @@ describe('hostile server: endless and cycling next-page links', () => {
 
 	// Each run makes 5,000 requests through the engine (about 20 s here); the cap itself is
 	// unit-tested for every paging mode in test/unit/paging.test.ts.
-	it.each([['return all, a record a page', { returnAll: true }, 1]] as Array<[string, IDataObject, number]>)(`order get many, %s: stops after ${MAX_PAGES} pages`, async (label, over, perPage) => {
-		answer = endless(perPage);
-		const before = server.requests.length;
-		const result = await h.runNode(ORDER, { resource: 'order', operation: 'getAll', ...over, options: opts });
-		const requests = server.requests.length - before;
-		expect(result.status).toBe('error');
-		const error = result.nodeError(result.nodeName as string);
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error?.message).toBe(
-			`The API kept sending next-page links: stopped after ${MAX_PAGES} pages (${MAX_PAGES * 120} records at 120 a page, the most one list read follows); the list was not returned`,
-		);
-		expect(requests).toBe(MAX_PAGES);
-		expect(result.output(result.nodeName as string)).toEqual([]);
-		figures[`endless, ${label}`] = `requests ${requests}, NodeApiError, output 0 items`;
-	}, 120_000);
+	it.each([['return all, a record a page', { returnAll: true }, 1]] as Array<[string, IDataObject, number]>)(
+		`order get many, %s: stops after ${MAX_PAGES} pages`,
+		async (label, over, perPage) => {
+			answer = endless(perPage);
+			const before = server.requests.length;
+			const result = await h.runNode(ORDER, { resource: 'order', operation: 'getAll', ...over, options: opts });
+			const requests = server.requests.length - before;
+			expect(result.status).toBe('error');
+			const error = result.nodeError(result.nodeName as string);
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error?.message).toBe(
+				`The API kept sending next-page links: stopped after ${MAX_PAGES} pages (${MAX_PAGES * 120} records at 120 a page, the most one list read follows); the list was not returned`,
+			);
+			expect(requests).toBe(MAX_PAGES);
+			expect(result.output(result.nodeName as string)).toEqual([]);
+			figures[`endless, ${label}`] = `requests ${requests}, NodeApiError, output 0 items`;
+		},
+		120_000,
+	);
 
 	it(`order trigger: endless links end the poll within its own cap of ${MAX_PAGES_PER_POLL} requests`, async () => {
 		answer = endless(1);
 		const before = server.requests.length;
-		const poller = h.poller({ type: TRIGGER, parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: { ...opts, startFrom: '2024-01-01T00:00:00Z' } } });
+		const poller = h.poller({
+			type: TRIGGER,
+			parameters: { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: { ...opts, startFrom: '2024-01-01T00:00:00Z' } },
+		});
 		// The trigger pages with its own $skip and reads the link only as "more remain"; a poll makes at most
 		// MAX_PAGES_PER_POLL requests and the next poll carries on (nodes/OrderTrigger/poll.ts).
 		const outcome = await poller.poll().then(
@@ -86,18 +93,22 @@ describe('hostile server: endless and cycling next-page links', () => {
 		} else {
 			expect(outcome).toBeInstanceOf(NodeApiError);
 		}
-		figures['endless, order trigger'] = `requests ${requests} (cap ${MAX_PAGES_PER_POLL}), ${Array.isArray(outcome) ? `${outcome.length} order(s), none twice` : 'NodeApiError'}`;
+		figures['endless, order trigger'] =
+			`requests ${requests} (cap ${MAX_PAGES_PER_POLL}), ${Array.isArray(outcome) ? `${outcome.length} order(s), none twice` : 'NodeApiError'}`;
 	}, 120_000);
 
 	const FIRST = '/v1/orders';
 	it.each([
 		['the first page as sent', (first: string) => first],
 		['the first page with $skip=0', (first: string) => `${first}${first.includes('?') ? '&' : '?'}$skip=0`],
-		['the first page, absolute, options reordered and %24-encoded', (first: string) => {
-			const url = new URL(first, server.url);
-			const reordered = [...url.searchParams].reverse().map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
-			return `${server.url}${url.pathname}?${reordered.join('&')}`;
-		}],
+		[
+			'the first page, absolute, options reordered and %24-encoded',
+			(first: string) => {
+				const url = new URL(first, server.url);
+				const reordered = [...url.searchParams].reverse().map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+				return `${server.url}${url.pathname}?${reordered.join('&')}`;
+			},
+		],
 	] as Array<[string, (first: string) => string]>)('a link back to %s: the list fails, no record is output twice', async (label, back) => {
 		for (const over of [{ returnAll: false, limit: 180 }, { returnAll: true }] as IDataObject[]) {
 			const before = server.requests.length;
@@ -106,9 +117,17 @@ describe('hostile server: endless and cycling next-page links', () => {
 				if (!firstUrl) firstUrl = url;
 				const skip = Number(new URL(url, server.url).searchParams.get('$skip') ?? 0);
 				// Page 1 links to page 2, page 2 links back to page 1.
-				return skip === 0 ? { Items: orders(1, 120), NextpageLink: `${FIRST}?$skip=120&$orderby=OrderDate` } : { Items: orders(121, 120), NextpageLink: back(firstUrl) };
+				return skip === 0
+					? { Items: orders(1, 120), NextpageLink: `${FIRST}?$skip=120&$orderby=OrderDate` }
+					: { Items: orders(121, 120), NextpageLink: back(firstUrl) };
 			};
-			const result = await h.runNode(ORDER, { resource: 'order', operation: 'getAll', ...over, sort: { keys: [{ field: 'OrderDate', direction: 'asc' }] }, options: opts });
+			const result = await h.runNode(ORDER, {
+				resource: 'order',
+				operation: 'getAll',
+				...over,
+				sort: { keys: [{ field: 'OrderDate', direction: 'asc' }] },
+				options: opts,
+			});
 			const requests = server.requests.length - before;
 			const output = result.output(result.nodeName as string);
 			const ids = output.map((o) => o.OrderID);
@@ -132,11 +151,18 @@ describe('hostile server: endless and cycling next-page links', () => {
 		for (const self of [(u: string) => u, (u: string) => `${u}&$skip=0`]) {
 			const before = server.requests.length;
 			answer = (url) => ({ Items: orders(1, 120), NextpageLink: self(url) });
-			const result = await h.runNode(ORDER, { resource: 'order', operation: 'getAll', limit: 180, sort: { keys: [{ field: 'OrderDate', direction: 'desc' }] }, options: opts });
+			const result = await h.runNode(ORDER, {
+				resource: 'order',
+				operation: 'getAll',
+				limit: 180,
+				sort: { keys: [{ field: 'OrderDate', direction: 'desc' }] },
+				options: opts,
+			});
 			expect(result.status).toBe('error');
 			expect(result.nodeError(result.nodeName as string)?.message).toMatch(/page already read .*after 120 records/);
 			expect(server.requests.length - before).toBe(1);
-			figures[`self-link, limit 180${self('x') === 'x' ? '' : ' ($skip=0)'}`] = `requests ${server.requests.length - before}, NodeApiError, duplicates output 0`;
+			figures[`self-link, limit 180${self('x') === 'x' ? '' : ' ($skip=0)'}`] =
+				`requests ${server.requests.length - before}, NodeApiError, duplicates output 0`;
 		}
 	});
 });

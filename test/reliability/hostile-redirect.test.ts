@@ -72,7 +72,11 @@ const SCENARIOS: Scenario[] = [
 	],
 	['registration deactivate (DELETE)', REG, { operation: 'deactivate', registrationId: byId('300001'), options: opts }],
 	['integration get many', INT, { operation: 'getAll', registrationId: byId('300001'), returnAll: true, options: opts }],
-	['integration create, Chorus Pro key in the body (POST)', INT, { operation: 'create', registrationId: byId('300001'), network: 'ChorusPro', technicalUserKey: CHORUS, options: opts }],
+	[
+		'integration create, Chorus Pro key in the body (POST)',
+		INT,
+		{ operation: 'create', registrationId: byId('300001'), network: 'ChorusPro', technicalUserKey: CHORUS, options: opts },
+	],
 	['integration delete (DELETE)', INT, { operation: 'delete', registrationId: byId('300001'), integrationId: byId('400001'), options: opts }],
 	['peppol lookup', PEPPOL, { identifier: 'BE0123456749', options: opts }],
 	['identification start (POST)', IDENT, { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done', options: opts }],

@@ -86,7 +86,13 @@ describe('hostile server: the OAuth2 token endpoint', () => {
 	};
 	const tokenRequests = () => api.requests.filter((r) => r.url.startsWith('/OAuth2/token'));
 	const run = (options: IDataObject = {}) =>
-		h.runNode('accessPointOrder', { authentication: 'oAuth2', resource: 'order', operation: 'get', orderId: '1000001', options: { maxRetries: 2, retryDelayMs: 1, ...options } });
+		h.runNode('accessPointOrder', {
+			authentication: 'oAuth2',
+			resource: 'order',
+			operation: 'get',
+			orderId: '1000001',
+			options: { maxRetries: 2, retryDelayMs: 1, ...options },
+		});
 	/** Waits (at most 10 s) for the endpoint to report what it wrote on each closed answer. */
 	const closed = async (count: number) => {
 		for (let waited = 0; written.length < count && waited < 10_000; waited += 5) await pause(5);
@@ -106,13 +112,16 @@ describe('hostile server: the OAuth2 token endpoint', () => {
 		const result = await run();
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(`Get order 1000001 failed: the access token expired and the Token URL answered HTTP 307, a redirect to ${elsewhere.host}; it was not followed`);
+		expect(error.message).toBe(
+			`Get order 1000001 failed: the access token expired and the Token URL answered HTTP 307, a redirect to ${elsewhere.host}; it was not followed`,
+		);
 		expect(elsewhere.requests).toEqual([]);
 		// One refresh, to the Token URL; the order was asked once (no retry of a failed refresh).
 		expect(tokenRequests()).toHaveLength(1);
 		expect(api.requests.filter((r) => r.url.startsWith('/v1/'))).toHaveLength(1);
 		expectNoSecret(`${error.message} ${error.description ?? ''}`);
-		figures['(a) 307 on the real refresh'] = `redirect target received ${elsewhere.requests.length} request(s); token endpoint asked ${tokenRequests().length} time(s); "${error.message}"`;
+		figures['(a) 307 on the real refresh'] =
+			`redirect target received ${elsewhere.requests.length} request(s); token endpoint asked ${tokenRequests().length} time(s); "${error.message}"`;
 	});
 
 	it.each([
@@ -139,12 +148,15 @@ describe('hostile server: the OAuth2 token endpoint', () => {
 		const peak = rss.stop();
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe("Get order 1000001 failed: the access token expired and refreshing it failed: the token endpoint's answer is larger than 64 KB; it was not read further");
+		expect(error.message).toBe(
+			"Get order 1000001 failed: the access token expired and refreshing it failed: the token endpoint's answer is larger than 64 KB; it was not read further",
+		);
 		expect(tokenRequests()).toHaveLength(1);
 		await closed(1);
 		expect(peak - start).toBeLessThan(RSS_BOUND_MB);
 		expectNoSecret(`${error.message} ${error.description ?? ''}`);
-		figures[label] = `token endpoint asked ${tokenRequests().length} time(s); it wrote ${(written[0] / MB).toFixed(1)} MB before the connection closed; RSS +${Math.max(0, peak - start).toFixed(0)} MB (bound ${RSS_BOUND_MB})`;
+		figures[label] =
+			`token endpoint asked ${tokenRequests().length} time(s); it wrote ${(written[0] / MB).toFixed(1)} MB before the connection closed; RSS +${Math.max(0, peak - start).toFixed(0)} MB (bound ${RSS_BOUND_MB})`;
 	});
 
 	it('(c) an answer trickling a byte every 200 ms: stops at the Request Timeout (2 s), not asked again', async () => {
@@ -152,7 +164,11 @@ describe('hostile server: the OAuth2 token endpoint', () => {
 			if (!realRefresh(request)) return probeAnswer(res);
 			res.statusCode = 200;
 			res.setHeader('content-type', 'application/json');
-			void trickle(res, Array.from({ length: 200 }, () => ' '), 200).then((n) => written.push(n));
+			void trickle(
+				res,
+				Array.from({ length: 200 }, () => ' '),
+				200,
+			).then((n) => written.push(n));
 		};
 		const started = Date.now();
 		const result = await run({ timeoutSeconds: 2 });
@@ -160,7 +176,9 @@ describe('hostile server: the OAuth2 token endpoint', () => {
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		// The refresh's own deadline and the request's fire together; either words it.
-		expect(error.message).toMatch(/^Get order 1000001 failed: the access token expired and refreshing it failed: the token endpoint (did not answer in time|'s answer did not arrive in full within 2 s)$/);
+		expect(error.message).toMatch(
+			/^Get order 1000001 failed: the access token expired and refreshing it failed: the token endpoint (did not answer in time|'s answer did not arrive in full within 2 s)$/,
+		);
 		expect(took).toBeLessThan(8_000);
 		expect(tokenRequests()).toHaveLength(1);
 		await closed(1);

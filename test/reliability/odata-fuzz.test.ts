@@ -25,13 +25,114 @@ import { printFigures } from './report';
 const COUNT = 10_000;
 
 const ATOMS = [
-	"'", '"', "''", '""', `'"'`, '+', '&', '#', '%', '%27', '%2B', '%25', '%%', '%zz', '=', '?', '/', '\\', '\\\'', ';', ',', ':', '@', '$', '*', '~', '`', '^', '|', '<', '>', '[', ']', '{', '}',
-	' ', '  ', '\t', '\n', '\r\n', '\v', '\f', ' and ', ' or ', ' not ', ' eq ', ' ne ', 'eq', '(', ')', '()', "DateTime'", "datetime'2024-01-01'", 'null', 'true', '1.5', '-0', '1e3',
-	'$filter=', '&$top=1', '#frag', '?x=1&y=2', 'a+b', 'A&B', '100%', "O'Brien", 'Zoë', 'Café', 'ß', 'İı', '東京', 'Ωμέγα', 'עברית', 'العربية', 'हिन्दी',
-	'\u200d', '\u200b', '\ufeff', '\u202e', '\u2066', 'e\u0301', 'n\u0303\u0327', '\u00a0', '\u3000', '\u2028', '\u2029', '\u0085',
-	'😀', '👩‍👩‍👧', '🇧🇪', '𝄞', '𝕏', '\u{10FFFF}', '\u{E0001}', '\u{1F3FD}', '\uFFFD', '\uFFFF',
-	'\u0000', '\u0001', '\u0008', '\u001b', '\u001f', '\u007f',
-	'INV-2024-0042', 'abc', 'ABC', '0', '42',
+	"'",
+	'"',
+	"''",
+	'""',
+	`'"'`,
+	'+',
+	'&',
+	'#',
+	'%',
+	'%27',
+	'%2B',
+	'%25',
+	'%%',
+	'%zz',
+	'=',
+	'?',
+	'/',
+	'\\',
+	"\\'",
+	';',
+	',',
+	':',
+	'@',
+	'$',
+	'*',
+	'~',
+	'`',
+	'^',
+	'|',
+	'<',
+	'>',
+	'[',
+	']',
+	'{',
+	'}',
+	' ',
+	'  ',
+	'\t',
+	'\n',
+	'\r\n',
+	'\v',
+	'\f',
+	' and ',
+	' or ',
+	' not ',
+	' eq ',
+	' ne ',
+	'eq',
+	'(',
+	')',
+	'()',
+	"DateTime'",
+	"datetime'2024-01-01'",
+	'null',
+	'true',
+	'1.5',
+	'-0',
+	'1e3',
+	'$filter=',
+	'&$top=1',
+	'#frag',
+	'?x=1&y=2',
+	'a+b',
+	'A&B',
+	'100%',
+	"O'Brien",
+	'Zoë',
+	'Café',
+	'ß',
+	'İı',
+	'東京',
+	'Ωμέγα',
+	'עברית',
+	'العربية',
+	'हिन्दी',
+	'\u200d',
+	'\u200b',
+	'\ufeff',
+	'\u202e',
+	'\u2066',
+	'e\u0301',
+	'n\u0303\u0327',
+	'\u00a0',
+	'\u3000',
+	'\u2028',
+	'\u2029',
+	'\u0085',
+	'😀',
+	'👩‍👩‍👧',
+	'🇧🇪',
+	'𝄞',
+	'𝕏',
+	'\u{10FFFF}',
+	'\u{E0001}',
+	'\u{1F3FD}',
+	'\uFFFD',
+	'\uFFFF',
+	'\u0000',
+	'\u0001',
+	'\u0008',
+	'\u001b',
+	'\u001f',
+	'\u007f',
+	'INV-2024-0042',
+	'abc',
+	'ABC',
+	'0',
+	'42',
 ];
 
 /** A code point from anywhere in Unicode except the surrogate block (lone surrogates cannot be sent as UTF-8). */
@@ -202,7 +303,12 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			emu.clearRequests();
 			const result = await h.runNode(
 				'accessPointOrder',
-				{ resource: 'order', operation: 'getAll', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
+				{
+					resource: 'order',
+					operation: 'getAll',
+					returnAll: true,
+					filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] },
+				},
 				unique.map((v) => ({ v })),
 			);
 			result.assertSuccess();
@@ -212,8 +318,15 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 				return mine.length !== 1 || mine[0].json.OrderID !== orders[i].OrderID;
 			});
 			const requests = apiRequests(emu) as Logged[];
-			const sentAsBuilt = unique.filter((value, i) => requests[i]?.query.$filter === buildFilter([{ field: 'OrderNumber', operator: 'eq', value, type: 'string' }])).length;
-			printFigures('OData over HTTP: Order Get Many', { values: unique.length, requests: requests.length, 'filters received exactly as built': sentAsBuilt, 'items not finding exactly their order': wrong.length });
+			const sentAsBuilt = unique.filter(
+				(value, i) => requests[i]?.query.$filter === buildFilter([{ field: 'OrderNumber', operator: 'eq', value, type: 'string' }]),
+			).length;
+			printFigures('OData over HTTP: Order Get Many', {
+				values: unique.length,
+				requests: requests.length,
+				'filters received exactly as built': sentAsBuilt,
+				'items not finding exactly their order': wrong.length,
+			});
 			expect(wrong).toEqual([]);
 			expect(sentAsBuilt).toBe(unique.length);
 		});
@@ -229,14 +342,26 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 				externalProviderId: '={{ $json.ext }}',
 				skipIfExists: true,
 			};
-			const first = await h.runNode('accessPointOrder', params, ids.map((ext) => ({ ext })));
+			const first = await h.runNode(
+				'accessPointOrder',
+				params,
+				ids.map((ext) => ({ ext })),
+			);
 			first.assertSuccess();
-			const second = await h.runNode('accessPointOrder', params, ids.map((ext) => ({ ext })));
+			const second = await h.runNode(
+				'accessPointOrder',
+				params,
+				ids.map((ext) => ({ ext })),
+			);
 			second.assertSuccess();
 			const book = [...emu.store.book(party).values()] as Rec[];
 			const counts = ids.map((ext) => book.filter((o) => o.ExternalProviderID === ext).length);
 			const again = second.output(second.nodeName as string).filter((o) => o.AlreadyExisted === true).length;
-			printFigures('OData over HTTP: Create with hostile ExternalProviderIDs', { ids: ids.length, 'found on the second run': again, 'IDs with exactly one order': counts.filter((c) => c === 1).length });
+			printFigures('OData over HTTP: Create with hostile ExternalProviderIDs', {
+				ids: ids.length,
+				'found on the second run': again,
+				'IDs with exactly one order': counts.filter((c) => c === 1).length,
+			});
 			expect(first.output(first.nodeName as string).every((o) => o.AlreadyExisted === false)).toBe(true);
 			expect(again).toBe(ids.length);
 			expect(counts.every((c) => c === 1)).toBe(true);
@@ -247,7 +372,12 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			emu.clearRequests();
 			const result = await h.runNode(
 				'accessPointOrder',
-				{ resource: 'order', operation: 'getAll', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
+				{
+					resource: 'order',
+					operation: 'getAll',
+					returnAll: true,
+					filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] },
+				},
 				[{ v: 'fine' }, { v: 'broken \uD83D pair' }],
 				{ onError: 'continueErrorOutput' },
 			);
@@ -257,7 +387,9 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			printFigures('OData: lone surrogate', { error: String(failed?.json.error), class: (failed?.error as Error | undefined)?.constructor?.name ?? '' });
 			expect(failed.pairedItem).toEqual({ item: 1 });
 			expect(failed.error instanceof NodeApiError || failed.error instanceof NodeOperationError).toBe(true);
-			expect(failed.json.error).toBe('Item 2: "Filters" condition 1 (OrderNumber): The text value contains an invalid (unpaired surrogate) character at position 8');
+			expect(failed.json.error).toBe(
+				'Item 2: "Filters" condition 1 (OrderNumber): The text value contains an invalid (unpaired surrogate) character at position 8',
+			);
 		});
 	});
 });

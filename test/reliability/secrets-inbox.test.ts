@@ -46,7 +46,12 @@ describe('secret scan: the receiving nodes never show the API key', () => {
 	it('Peppol Inbox operations and Send UBL Document, on success and failure, in every error mode', async () => {
 		const party = emu.credentials.partyId;
 		const self = emu.store.selfOf(party);
-		const xml = renderUbl(buildOrder({ orderId: 1, partyId: party, self, seq: 1, now: new Date('2024-05-01T00:00:00Z') }, { Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } }));
+		const xml = renderUbl(
+			buildOrder(
+				{ orderId: 1, partyId: party, self, seq: 1, now: new Date('2024-05-01T00:00:00Z') },
+				{ Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' } },
+			),
+		);
 		const file: IBinaryData = { data: Buffer.from(xml).toString('base64'), mimeType: 'application/xml', fileName: 'u.xml', bytes: Buffer.byteLength(xml) };
 		const runs: Array<[string, string, IDataObject, IDataObject[]?]> = [
 			['list', INBOX, { operation: 'list', options: noRetry }],
@@ -54,8 +59,18 @@ describe('secret scan: the receiving nodes never show the API key', () => {
 			['confirm (gone: 400)', INBOX, { operation: 'confirm', inboxItemId: '1', options: noRetry }],
 			['refuse (gone: 400)', INBOX, { operation: 'refuse', inboxItemId: '1', options: noRetry }],
 			['list 503', INBOX, { operation: 'list', options: noRetry }],
-			['send UBL', 'accessPointOrder', { resource: 'order', operation: 'sendUbl', options: noRetry }, [{ json: {}, binary: { data: file } } as unknown as IDataObject]],
-			['send UBL refused (unknown receiver)', 'accessPointOrder', { resource: 'order', operation: 'sendUbl', options: noRetry }, [{ json: {}, binary: { data: { ...file, data: Buffer.from(xml.replace(/0123456749/g, '1002003070')).toString('base64') } } } as unknown as IDataObject]],
+			[
+				'send UBL',
+				'accessPointOrder',
+				{ resource: 'order', operation: 'sendUbl', options: noRetry },
+				[{ json: {}, binary: { data: file } } as unknown as IDataObject],
+			],
+			[
+				'send UBL refused (unknown receiver)',
+				'accessPointOrder',
+				{ resource: 'order', operation: 'sendUbl', options: noRetry },
+				[{ json: {}, binary: { data: { ...file, data: Buffer.from(xml.replace(/0123456749/g, '1002003070')).toString('base64') } } } as unknown as IDataObject],
+			],
 		];
 		for (const onError of ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const) {
 			const item = emu.inbox.receive({ type: 'IMR', invoiceNumber: 'INV-SECRET' });
@@ -70,7 +85,8 @@ describe('secret scan: the receiving nodes never show the API key', () => {
 	});
 
 	it('the Inbox Trigger: emitted items, confirms, a failed poll, its static data; the blocked window is logged', async () => {
-		for (const item of emu.inbox.items()) await fetch(`${emu.url}/v1/peppol/inbox/${item.InboxItemID}/confirm`, { method: 'POST', headers: { apikey: CANARY, partyID: emu.credentials.partyId } });
+		for (const item of emu.inbox.items())
+			await fetch(`${emu.url}/v1/peppol/inbox/${item.InboxItemID}/confirm`, { method: 'POST', headers: { apikey: CANARY, partyID: emu.credentials.partyId } });
 		const poller = h.poller({ type: 'accessPointInboxTrigger', parameters: { options: noRetry } });
 		for (let i = 0; i < 11; i++) emu.inbox.receive({ orderNumber: `S-${i}` });
 		const first = await poller.poll();

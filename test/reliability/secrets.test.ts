@@ -91,48 +91,187 @@ const SCENARIOS: Scenario[] = [
 	},
 	{ label: 'integration get many', type: INT, parameters: { operation: 'getAll', registrationId: byId('300001'), returnAll: true } },
 	{ label: 'peppol lookup', type: PEPPOL, parameters: { identifier: '={{ $json.id }}' }, input: [{ id: 'BE0123456749' }, { id: 'BE1002003070' }] },
-	{ label: 'identification start', type: IDENT, parameters: { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done' } },
-	{ label: 'identification parse callback', type: IDENT, parameters: { operation: 'parseCallback' }, input: [{ query: { registrationID: '300001', success: 'true' } }] },
+	{
+		label: 'identification start',
+		type: IDENT,
+		parameters: { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done' },
+	},
+	{
+		label: 'identification parse callback',
+		type: IDENT,
+		parameters: { operation: 'parseCallback' },
+		input: [{ query: { registrationID: '300001', success: 'true' } }],
+	},
 	// API failures.
 	{ label: 'order get 404 (both paths)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '999', options: noRetry } },
 	{ label: 'registration get 404', type: REG, parameters: { operation: 'get', registrationId: byId('999999'), options: noRetry } },
-	{ label: '401: another account\'s party', type: ORDER, parameters: { resource: 'order', operation: 'getAll', limit: 5, options: { actForParty: '200001', ...noRetry } } },
-	{ label: '401: revoked key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry }, credentials: { apiKey: OLD_CANARY } },
+	{
+		label: "401: another account's party",
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'getAll', limit: 5, options: { actForParty: '200001', ...noRetry } },
+	},
+	{
+		label: '401: revoked key',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry },
+		credentials: { apiKey: OLD_CANARY },
+	},
 	{ label: 'create 500', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-2' }], setup: (emu) => emu.failNext(1, 500, { method: 'POST' }) },
-	{ label: 'create after-commit 503', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-3' }], setup: (emu) => emu.failNext(1, 'after-commit', { method: 'POST' }) },
-	{ label: 'create truncated answer', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-4' }], setup: (emu) => emu.failNext(1, 'truncated', { method: 'POST' }) },
-	{ label: 'get HTML 502', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry }, setup: (emu) => emu.failNext(1, 'html') },
-	{ label: 'get many empty 500', type: ORDER, parameters: { resource: 'order', operation: 'getAll', limit: 5, options: noRetry }, setup: (emu) => emu.failNext(1, 'empty') },
-	{ label: 'get many truncated page 2', type: ORDER, parameters: { resource: 'order', operation: 'getAll', returnAll: true, options: noRetry }, setup: (emu) => {
-		emu.failNext(1, 'truncated', { pathPrefix: '/v1/orders' });
-		emu.config.pageSize = 20;
-	} },
+	{
+		label: 'create after-commit 503',
+		type: ORDER,
+		parameters: createOrder,
+		input: [{ ext: 'SECRET-SCAN-3' }],
+		setup: (emu) => emu.failNext(1, 'after-commit', { method: 'POST' }),
+	},
+	{
+		label: 'create truncated answer',
+		type: ORDER,
+		parameters: createOrder,
+		input: [{ ext: 'SECRET-SCAN-4' }],
+		setup: (emu) => emu.failNext(1, 'truncated', { method: 'POST' }),
+	},
+	{
+		label: 'get HTML 502',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry },
+		setup: (emu) => emu.failNext(1, 'html'),
+	},
+	{
+		label: 'get many empty 500',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'getAll', limit: 5, options: noRetry },
+		setup: (emu) => emu.failNext(1, 'empty'),
+	},
+	{
+		label: 'get many truncated page 2',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'getAll', returnAll: true, options: noRetry },
+		setup: (emu) => {
+			emu.failNext(1, 'truncated', { pathPrefix: '/v1/orders' });
+			emu.config.pageSize = 20;
+		},
+	},
 	{ label: 'connection reset', type: REG, parameters: { operation: 'getAll', returnAll: true, options: noRetry }, setup: (emu) => emu.failNext(1, 'reset') },
 	{ label: 'peppol 429', type: PEPPOL, parameters: { identifier: 'BE0123456749', options: noRetry }, setup: (emu) => emu.failNext(1, 429) },
-	{ label: 'integration create on unknown registration', type: INT, parameters: { operation: 'create', registrationId: byId('999999'), network: 'Peppol', options: noRetry } },
-	{ label: 'identification start on unknown registration', type: IDENT, parameters: { operation: 'start', registrationId: byId('999999'), redirectUrl: 'https://app.example.test/done' } },
+	{
+		label: 'integration create on unknown registration',
+		type: INT,
+		parameters: { operation: 'create', registrationId: byId('999999'), network: 'Peppol', options: noRetry },
+	},
+	{
+		label: 'identification start on unknown registration',
+		type: IDENT,
+		parameters: { operation: 'start', registrationId: byId('999999'), redirectUrl: 'https://app.example.test/done' },
+	},
 	// Network and Base URL failures.
-	{ label: 'connection refused', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1', options: noRetry }, credentials: { baseUrl: 'http://127.0.0.1:1' } },
+	{
+		label: 'connection refused',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '1', options: noRetry },
+		credentials: { baseUrl: 'http://127.0.0.1:1' },
+	},
 	{ label: 'plain http Base URL', type: REG, parameters: { operation: 'getAll', returnAll: true }, credentials: { baseUrl: 'http://api.example.test' } },
 	{ label: 'Base URL not a URL', type: PEPPOL, parameters: { identifier: 'BE0123456749' }, credentials: { baseUrl: 'api example test' } },
-	{ label: 'the key pasted into the Base URL', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '1' }, credentials: { baseUrl: `http://${CANARY}@proxy.example.test/?apikey=${CANARY}` } },
+	{
+		label: 'the key pasted into the Base URL',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '1' },
+		credentials: { baseUrl: `http://${CANARY}@proxy.example.test/?apikey=${CANARY}` },
+	},
 	// A server that echoes the key back (nock).
-	{ label: 'echo: 401 naming the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry }, credentials: { baseUrl: ECHO } },
-	{ label: 'echo: HTML 502 page with the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '502', options: noRetry }, credentials: { baseUrl: ECHO } },
-	{ label: 'echo: 500 text with request headers', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry }, credentials: { baseUrl: ECHO } },
-	{ label: 'echo: 400 with the key as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { baseUrl: ECHO } },
-	{ label: 'echo: 200 cut off after the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry }, credentials: { baseUrl: ECHO } },
-	{ label: 'echo: create answer cut off after the key', type: ORDER, parameters: { ...createOrder, skipIfExists: false }, input: [{ ext: 'SECRET-SCAN-5' }], credentials: { baseUrl: ECHO } },
+	{
+		label: 'echo: 401 naming the key',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry },
+		credentials: { baseUrl: ECHO },
+	},
+	{
+		label: 'echo: HTML 502 page with the key',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '502', options: noRetry },
+		credentials: { baseUrl: ECHO },
+	},
+	{
+		label: 'echo: 500 text with request headers',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry },
+		credentials: { baseUrl: ECHO },
+	},
+	{
+		label: 'echo: 400 with the key as error code',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry },
+		credentials: { baseUrl: ECHO },
+	},
+	{
+		label: 'echo: 200 cut off after the key',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry },
+		credentials: { baseUrl: ECHO },
+	},
+	{
+		label: 'echo: create answer cut off after the key',
+		type: ORDER,
+		parameters: { ...createOrder, skipIfExists: false },
+		input: [{ ext: 'SECRET-SCAN-5' }],
+		credentials: { baseUrl: ECHO },
+	},
 	// The key pasted with whitespace around it: trimmed once, masked in every form.
-	{ label: 'padded key: order get many (emulator)', type: ORDER, parameters: { resource: 'order', operation: 'getAll', limit: 130 }, credentials: { apiKey: PADDED } },
-	{ label: 'padded key: order get 404 (emulator)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '999', options: noRetry }, credentials: { apiKey: PADDED } },
-	{ label: 'padded key: echo 401 naming the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
-	{ label: 'padded key: echo 500 text with request headers', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
-	{ label: 'padded key: echo 400 with the key as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
-	{ label: 'padded key: echo 200 record carrying the key', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '201', options: noRetry }, credentials: { apiKey: PADDED, baseUrl: ECHO } },
-	{ label: 'special key: echo 401, key percent-encoded', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '418', options: noRetry }, credentials: { apiKey: ` ${SPECIAL}\n`, baseUrl: ECHO } },
-	{ label: 'special key: echo 200 record carrying the key in every form', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '201', options: noRetry }, credentials: { apiKey: SPECIAL, baseUrl: ECHO } },
-	{ label: 'special key: echo 400 with the key as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { apiKey: `${SPECIAL}\t`, baseUrl: ECHO } },
+	{
+		label: 'padded key: order get many (emulator)',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'getAll', limit: 130 },
+		credentials: { apiKey: PADDED },
+	},
+	{
+		label: 'padded key: order get 404 (emulator)',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '999', options: noRetry },
+		credentials: { apiKey: PADDED },
+	},
+	{
+		label: 'padded key: echo 401 naming the key',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry },
+		credentials: { apiKey: PADDED, baseUrl: ECHO },
+	},
+	{
+		label: 'padded key: echo 500 text with request headers',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry },
+		credentials: { apiKey: PADDED, baseUrl: ECHO },
+	},
+	{
+		label: 'padded key: echo 400 with the key as error code',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry },
+		credentials: { apiKey: PADDED, baseUrl: ECHO },
+	},
+	{
+		label: 'padded key: echo 200 record carrying the key',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '201', options: noRetry },
+		credentials: { apiKey: PADDED, baseUrl: ECHO },
+	},
+	{
+		label: 'special key: echo 401, key percent-encoded',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '418', options: noRetry },
+		credentials: { apiKey: ` ${SPECIAL}\n`, baseUrl: ECHO },
+	},
+	{
+		label: 'special key: echo 200 record carrying the key in every form',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '201', options: noRetry },
+		credentials: { apiKey: SPECIAL, baseUrl: ECHO },
+	},
+	{
+		label: 'special key: echo 400 with the key as error code',
+		type: ORDER,
+		parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry },
+		credentials: { apiKey: `${SPECIAL}\t`, baseUrl: ECHO },
+	},
 ];
 
 function echoServer() {
@@ -252,7 +391,9 @@ describe('secret scan: the API key and webhook secrets never appear in outputs, 
 	});
 
 	it('a key pasted with whitespace around it works (trimmed once) and its echo is masked in output', async () => {
-		const listed = await h.runNode(ORDER, { resource: 'order', operation: 'getAll', limit: 130 }, [{}], { runOptions: { credentialsOverride: { apiKey: PADDED } } });
+		const listed = await h.runNode(ORDER, { resource: 'order', operation: 'getAll', limit: 130 }, [{}], {
+			runOptions: { credentialsOverride: { apiKey: PADDED } },
+		});
 		listed.assertSuccess();
 		expect(listed.output(listed.nodeName as string)).toHaveLength(130);
 		const echoed = await h.runNode(ORDER, { resource: 'order', operation: 'get', orderId: '201', options: noRetry }, [{}], {
@@ -282,7 +423,10 @@ describe('secret scan: the API key and webhook secrets never appear in outputs, 
 		scan('trigger › failed poll error', deepText(failure));
 		scan('trigger › static data', deepText(poller.staticData));
 		const badUrl = await h
-			.poll({ type: TRIGGER, parameters: { event: 'newOrder', orderType: '', direction: '' } }, { credentialsOverride: { baseUrl: `http://${CANARY}@proxy.example.test` } })
+			.poll(
+				{ type: TRIGGER, parameters: { event: 'newOrder', orderType: '', direction: '' } },
+				{ credentialsOverride: { baseUrl: `http://${CANARY}@proxy.example.test` } },
+			)
 			.then(
 				() => undefined,
 				(error: unknown) => error,
@@ -478,7 +622,11 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 		{ label: 'order get many (3 pages)', type: ORDER, parameters: orders },
 		{ label: 'registration get many', type: REG, parameters: { operation: 'getAll', returnAll: true } },
 		{ label: 'peppol lookup', type: PEPPOL, parameters: { identifier: 'BE0123456749' } },
-		{ label: 'identification start', type: IDENT, parameters: { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done' } },
+		{
+			label: 'identification start',
+			type: IDENT,
+			parameters: { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done' },
+		},
 		{ label: 'order create', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-OAUTH' }] },
 		{
 			label: 'the token expires between two pages (refresh)',
@@ -492,13 +640,50 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 			parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry },
 			around: () => onRequest('/v1/orders/1000001', () => emu.clock.advance(HOUR_MS + 1000)),
 		},
-		{ label: 'a token endpoint that echoes the client secret and refresh token', type: ORDER, parameters: orders, credentials: { tokenUrl: `${TOKEN_ECHO}/OAuth2/token` }, around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)) },
-		{ label: 'a token URL that redirects', type: ORDER, parameters: orders, credentials: { tokenUrl: `${REDIRECTING}/OAuth2/token` }, around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)) },
-		{ label: 'echo: 401 naming the token (then a refresh and another 401)', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
-		{ label: 'echo: 500 text with request headers', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
-		{ label: 'echo: 400 with the token as error code', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
-		{ label: 'echo: 200 cut off after the token', type: ORDER, parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry }, credentials: { baseUrl: API_ECHO, partyId: '100001' } },
-		{ label: 'a secret pasted into the Access Token URL', type: REG, parameters: { operation: 'getAll', returnAll: true }, credentials: { tokenUrl: `http://${CLIENT_CANARY}@login.example.test/OAuth2/token` } },
+		{
+			label: 'a token endpoint that echoes the client secret and refresh token',
+			type: ORDER,
+			parameters: orders,
+			credentials: { tokenUrl: `${TOKEN_ECHO}/OAuth2/token` },
+			around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)),
+		},
+		{
+			label: 'a token URL that redirects',
+			type: ORDER,
+			parameters: orders,
+			credentials: { tokenUrl: `${REDIRECTING}/OAuth2/token` },
+			around: () => onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000)),
+		},
+		{
+			label: 'echo: 401 naming the token (then a refresh and another 401)',
+			type: ORDER,
+			parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry },
+			credentials: { baseUrl: API_ECHO, partyId: '100001' },
+		},
+		{
+			label: 'echo: 500 text with request headers',
+			type: ORDER,
+			parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry },
+			credentials: { baseUrl: API_ECHO, partyId: '100001' },
+		},
+		{
+			label: 'echo: 400 with the token as error code',
+			type: ORDER,
+			parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry },
+			credentials: { baseUrl: API_ECHO, partyId: '100001' },
+		},
+		{
+			label: 'echo: 200 cut off after the token',
+			type: ORDER,
+			parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry },
+			credentials: { baseUrl: API_ECHO, partyId: '100001' },
+		},
+		{
+			label: 'a secret pasted into the Access Token URL',
+			type: REG,
+			parameters: { operation: 'getAll', returnAll: true },
+			credentials: { tokenUrl: `http://${CLIENT_CANARY}@login.example.test/OAuth2/token` },
+		},
 	];
 
 	function echoServers() {
@@ -509,9 +694,18 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 			.post('/OAuth2/token')
 			.reply(function (_uri, body) {
 				const sent = new URLSearchParams(form(body));
-				return [400, { error: 'invalid_client', error_description: `client_secret ${sent.get('client_secret') ?? ''} and refresh token ${sent.get('refresh_token') ?? ''} rejected` }];
+				return [
+					400,
+					{
+						error: 'invalid_client',
+						error_description: `client_secret ${sent.get('client_secret') ?? ''} and refresh token ${sent.get('refresh_token') ?? ''} rejected`,
+					},
+				];
 			});
-		nock(REDIRECTING).persist().post('/OAuth2/token').reply(307, '', { Location: `${TOKEN_ECHO}/OAuth2/token` });
+		nock(REDIRECTING)
+			.persist()
+			.post('/OAuth2/token')
+			.reply(307, '', { Location: `${TOKEN_ECHO}/OAuth2/token` });
 		nock(API_ECHO)
 			.persist()
 			.get(/\/v1\/orders?\/401$/)
@@ -520,7 +714,11 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 			})
 			.get(/\/v1\/orders?\/500$/)
 			.reply(function () {
-				return [500, `Upstream failed. Request headers: authorization=${bearer(this.req)}; partyid=${String(this.req.headers.partyid)}`, { 'Content-Type': 'text/plain' }];
+				return [
+					500,
+					`Upstream failed. Request headers: authorization=${bearer(this.req)}; partyid=${String(this.req.headers.partyid)}`,
+					{ 'Content-Type': 'text/plain' },
+				];
 			})
 			.get(/\/v1\/orders?\/400$/)
 			.reply(function () {
@@ -565,7 +763,11 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 				const result = await h.runNode(scenario.type, { authentication: 'oAuth2', ...scenario.parameters }, scenario.input ?? [{}], {
 					onError,
 					runOptions: scenario.credentials
-						? { credentialTypesOverride: { [OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), ...scenario.credentials } as ICredentialDataDecryptedObject } }
+						? {
+								credentialTypesOverride: {
+									[OAUTH2_CREDENTIAL_TYPE]: { ...h.credentialsOf(OAUTH2_CREDENTIAL_TYPE), ...scenario.credentials } as ICredentialDataDecryptedObject,
+								},
+							}
 						: undefined,
 				});
 				refreshes += emu.oauth.stats().grants.refresh_token;
@@ -579,7 +781,10 @@ describe('secret scan (OAuth2): the client secret and the tokens never appear in
 	});
 
 	it('a revoked refresh token (the reconnect error), and the Order Trigger', async () => {
-		const poller = h.poller({ type: TRIGGER, parameters: { authentication: 'oAuth2', event: 'newOrUpdatedOrder', orderType: '', direction: '', options: noRetry } });
+		const poller = h.poller({
+			type: TRIGGER,
+			parameters: { authentication: 'oAuth2', event: 'newOrUpdatedOrder', orderType: '', direction: '', options: noRetry },
+		});
 		await poller.poll();
 		emu.store.addOrder(emu.credentials.partyId, {});
 		scan('trigger › emitted items', deepText((await poller.poll()).items));

@@ -75,18 +75,18 @@ describe('request timeouts (transport level; no node option, see the gap)', () =
 		const body = await client.request<{ Items: unknown[] }>({ method: 'GET', path: '/v1/orders', timeoutMs: 300 });
 		expect(body.Items.length).toBeGreaterThan(0);
 		expect(apiRequests(emu).map((r) => r.fault ?? r.status)).toEqual(['timeout', 200]);
-		figures['read, 1 timeout, 1 retry'] = `answered, requests ${apiRequests(emu).map((r) => r.fault ?? r.status).join(' ')}`;
+		figures['read, 1 timeout, 1 retry'] = `answered, requests ${apiRequests(emu)
+			.map((r) => r.fault ?? r.status)
+			.join(' ')}`;
 	});
 
 	it('a write that times out is sent once and fails (never retried blindly)', async () => {
 		emu.failNext(1, 'timeout', { method: 'POST' });
 		const client = await getApiClient.call(context(), { retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1 } });
-		const error = await client
-			.request({ method: 'POST', path: '/v1/orders', body: { OrderType: 'Invoice' }, timeoutMs: 300, operation: 'Create order' })
-			.then(
-				() => undefined,
-				(e: unknown) => e,
-			);
+		const error = await client.request({ method: 'POST', path: '/v1/orders', body: { OrderType: 'Invoice' }, timeoutMs: 300, operation: 'Create order' }).then(
+			() => undefined,
+			(e: unknown) => e,
+		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as Error).message).toBe('Create order failed: the request timed out');
 		expect(apiRequests(emu).filter((r) => r.method === 'POST')).toHaveLength(1);

@@ -42,8 +42,7 @@ describe('trigger: orders stamped in the future, and a damaged cursor', () => {
 		await h?.close();
 	});
 
-	const makeTrigger = (event: string): Poller =>
-		h.poller({ type: TRIGGER, parameters: { event, orderType: '', direction: '', options: { maxRetries: 0 } } });
+	const makeTrigger = (event: string): Poller => h.poller({ type: TRIGGER, parameters: { event, orderType: '', direction: '', options: { maxRetries: 0 } } });
 	const add = (modified: number | string, created: number | string = modified): number =>
 		emu.store.addOrder(party, {
 			Created: typeof created === 'number' ? iso(created) : created,
@@ -51,7 +50,7 @@ describe('trigger: orders stamped in the future, and a damaged cursor', () => {
 		}).OrderID as number;
 	const getOrders = () => emu.requests.filter((r) => r.method === 'GET' && r.path === '/v1/orders');
 
-	it('orders stamped ahead of the API\'s clock are emitted once and hide none of the real orders after them', async () => {
+	it("orders stamped ahead of the API's clock are emitted once and hide none of the real orders after them", async () => {
 		const rnd = prng(777);
 		const both = makeTrigger('newOrUpdatedOrder');
 		const created = makeTrigger('newOrder');
@@ -60,7 +59,10 @@ describe('trigger: orders stamped in the future, and a damaged cursor', () => {
 		let maxRequests = 0;
 		let pastCeiling = 0;
 		const pollBoth = async () => {
-			for (const [name, poller] of [['both', both], ['created', created]] as const) {
+			for (const [name, poller] of [
+				['both', both],
+				['created', created],
+			] as const) {
 				emu.clearRequests();
 				const result = await poller.poll();
 				polls++;

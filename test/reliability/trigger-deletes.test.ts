@@ -72,8 +72,7 @@ describe('trigger: orders deleted while a poll pages', () => {
 			return push.apply(this, entries);
 		};
 
-		const makeTrigger = (event: string): Poller =>
-			h.poller({ type: TRIGGER, parameters: { event, orderType: '', direction: '', options: { maxRetries: 0 } } });
+		const makeTrigger = (event: string): Poller => h.poller({ type: TRIGGER, parameters: { event, orderType: '', direction: '', options: { maxRetries: 0 } } });
 		const triggers = { both: makeTrigger('newOrUpdatedOrder'), created: makeTrigger('newOrder') };
 		const emitted: Record<keyof typeof triggers, number[]> = { both: [], created: [] };
 		let polls = 0;

@@ -114,7 +114,11 @@ describe('trigger soak: 200 polls with concurrent inserts/updates, shared second
 		const makeTrigger = (event: string, maxRetries: number): Poller =>
 			h.poller({ type: TRIGGER, parameters: { event, orderType: '', direction: '', options: { maxRetries, retryDelayMs: 1 } } });
 		const triggers: Array<{ name: string; poller: Poller; stats: TriggerStats }> = [
-			{ name: 'new or updated (Read Retries 0)', poller: makeTrigger('newOrUpdatedOrder', 0), stats: { polls: 0, failed: 0, emittedPolls: 0, emitted: [], wrongErrors: [] } },
+			{
+				name: 'new or updated (Read Retries 0)',
+				poller: makeTrigger('newOrUpdatedOrder', 0),
+				stats: { polls: 0, failed: 0, emittedPolls: 0, emitted: [], wrongErrors: [] },
+			},
 			{ name: 'new (Read Retries 1)', poller: makeTrigger('newOrder', 1), stats: { polls: 0, failed: 0, emittedPolls: 0, emitted: [], wrongErrors: [] } },
 		];
 
@@ -176,7 +180,9 @@ describe('trigger soak: 200 polls with concurrent inserts/updates, shared second
 		const bothKeys = both.stats.emitted.map(versionKey);
 		const bothDuplicates = bothKeys.length - new Set(bothKeys).size;
 		const emittedKeys = new Set(bothKeys);
-		const finalVersionsMissing = book.filter((o) => (inserted.has(o.OrderID) || /^changed at/.test(String(o.Reference ?? ''))) && !emittedKeys.has(versionKey(o)));
+		const finalVersionsMissing = book.filter(
+			(o) => (inserted.has(o.OrderID) || /^changed at/.test(String(o.Reference ?? ''))) && !emittedKeys.has(versionKey(o)),
+		);
 		const seededNeverChangedEmitted = both.stats.emitted.filter((o) => seededSet.has(o.OrderID as number) && !/^changed at/.test(String(o.Reference ?? '')));
 
 		// New: every inserted order once, nothing else.

@@ -138,7 +138,13 @@ function linkTargets(markdown: string): string[] {
  * also shown on the npm registry's page, where a relative link may not resolve. Other sites are not
  * checked.
  */
-function brokenRepoLinks(page: string, markdown: string, repository: string, read: (file: string) => string | undefined, has: (file: string) => boolean): string[] {
+function brokenRepoLinks(
+	page: string,
+	markdown: string,
+	repository: string,
+	read: (file: string) => string | undefined,
+	has: (file: string) => boolean,
+): string[] {
 	const problems: string[] = [];
 	const bases = ['blob', 'tree'].map((kind) => `https://github.com/${repository}/${kind}/main/`.toLowerCase());
 	const folder = page.includes('/') ? page.slice(0, page.lastIndexOf('/') + 1) : '';
@@ -146,7 +152,8 @@ function brokenRepoLinks(page: string, markdown: string, repository: string, rea
 		let file: string;
 		const base = bases.find((b) => target.toLowerCase().startsWith(b));
 		if (base) file = target.slice(base.length);
-		else if (/^[a-z][a-z+.-]*:/i.test(target)) continue; // another site, mailto:
+		else if (/^[a-z][a-z+.-]*:/i.test(target))
+			continue; // another site, mailto:
 		else if (target.startsWith('#')) file = page + target;
 		else if (page === 'README.md') {
 			problems.push(`${page}: ${target} is relative; write https://github.com/${repository}/blob/main/${target}`);
@@ -160,12 +167,27 @@ function brokenRepoLinks(page: string, markdown: string, repository: string, rea
 		}
 		const resolved = parts.join('/');
 		if (!has(resolved)) problems.push(`${page}: ${target} leads to ${resolved}, which does not exist`);
-		else if (anchor && (!resolved.endsWith('.md') || !anchors(read(resolved) ?? '').has(anchor))) problems.push(`${page}: ${target}: ${resolved} has no section #${anchor}`);
+		else if (anchor && (!resolved.endsWith('.md') || !anchors(read(resolved) ?? '').has(anchor)))
+			problems.push(`${page}: ${target}: ${resolved} has no section #${anchor}`);
 	}
 	return problems;
 }
 
-const DOCS = ['README.md', 'CHANGELOG.md', 'SECURITY.md', 'ARCHITECTURE.md', 'docs/development.md', 'docs/nodes.md', 'docs/reliability.md', 'docs/performance.md', 'docs/queue-mode.md', 'docs/e2e.md', 'docs/emulator.md', 'docs/money.md', 'docs/release.md'];
+const DOCS = [
+	'README.md',
+	'CHANGELOG.md',
+	'SECURITY.md',
+	'ARCHITECTURE.md',
+	'docs/development.md',
+	'docs/nodes.md',
+	'docs/reliability.md',
+	'docs/performance.md',
+	'docs/queue-mode.md',
+	'docs/e2e.md',
+	'docs/emulator.md',
+	'docs/money.md',
+	'docs/release.md',
+];
 
 describe('links of the README and docs/ into this repository', () => {
 	const repository: string = githubSlug(packageJson().repository);
@@ -208,7 +230,9 @@ describe('docs links of every node and credential package.json lists', () => {
 	const links = packageLinks();
 
 	it('resolve to a README section on the repository package.json names', () => {
-		print(`[docs links] ${links.length} links, README.md has ${anchors(readme).size} anchors\n${links.map((l) => `    ${l.what}: ${String(l.url)}`).join('\n')}`);
+		print(
+			`[docs links] ${links.length} links, README.md has ${anchors(readme).size} anchors\n${links.map((l) => `    ${l.what}: ${String(l.url)}`).join('\n')}`,
+		);
 		expect(repository).toBeDefined();
 		// two per node (documentationUrl, codex) and one per credential
 		expect(links.length).toBe(pkg.n8n.nodes.length * 2 + pkg.n8n.credentials.length);

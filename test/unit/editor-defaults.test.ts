@@ -12,15 +12,7 @@
  * A throw in either call is what the user saw as "Cannot read properties of undefined"
  * with nothing added, or the operation silently staying the old one.
  */
-import type {
-	INode,
-	INodeIssues,
-	INodeParameters,
-	INodeProperties,
-	INodePropertyOptions,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INode, INodeIssues, INodeParameters, INodeProperties, INodePropertyOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers, deepCopy } from 'n8n-workflow';
 
 import { PACKAGE_NAME, loadPackageNodes, printFigures } from './packageNodes';
@@ -85,16 +77,9 @@ function addNode(description: INodeTypeDescription, values: INodeParameters): IN
 }
 
 /** A parameter changed in the node's panel: the parameters the node gets. */
-function changeParameter(
-	description: INodeTypeDescription,
-	current: INodeParameters,
-	name: string,
-	value: string,
-): INodeParameters {
+function changeParameter(description: INodeTypeDescription, current: INodeParameters, name: string, value: string): INodeParameters {
 	const node = nodeOf(description, current);
-	const own = deepCopy(
-		NodeHelpers.getNodeParameters(description.properties, node.parameters, false, false, node, description) ?? {},
-	);
+	const own = deepCopy(NodeHelpers.getNodeParameters(description.properties, node.parameters, false, false, node, description) ?? {});
 	own[name] = value;
 	const parameters = NodeHelpers.getNodeParameters(description.properties, own, true, false, node, description);
 	if (!parameters) throw new Error('getNodeParameters returned null');
@@ -103,11 +88,7 @@ function changeParameter(
 
 /** Every issue the editor would show on the node, other than an empty required field. */
 function issuesBesidesRequired(description: INodeTypeDescription, parameters: INodeParameters): string[] {
-	const issues: INodeIssues | null = NodeHelpers.getNodeParametersIssues(
-		description.properties,
-		nodeOf(description, parameters),
-		description,
-	);
+	const issues: INodeIssues | null = NodeHelpers.getNodeParametersIssues(description.properties, nodeOf(description, parameters), description);
 	return Object.entries(issues?.parameters ?? {}).flatMap(([name, messages]) =>
 		messages.filter((m) => !/^Parameter ".+" is required\.$/.test(m)).map((m) => `${name}: ${m}`),
 	);

@@ -55,7 +55,7 @@ describe('point 8: Simplify on every list and lookup operation', () => {
 		['accessPointPeppolLookup', { operation: 'lookup' }],
 	];
 
-	it.each(LISTS)('%s %j has n8n\'s Simplify: a boolean, on by default', (name, values) => {
+	it.each(LISTS)("%s %j has n8n's Simplify: a boolean, on by default", (name, values) => {
 		const description = byName(name);
 		const shown = description.properties.filter(
 			(p) => p.name === 'simplify' && NodeHelpers.displayParameter(values, p, nodeOf(description, values), description),
@@ -75,9 +75,7 @@ describe('point 8: Simplify on every list and lookup operation', () => {
 			actions(description)
 				.filter((a) => !LISTS.some(([name, values]) => name === description.name && JSON.stringify(values) === JSON.stringify(a.values)))
 				.filter((a) =>
-					description.properties.some(
-						(p) => p.name === 'simplify' && NodeHelpers.displayParameter(a.values, p, nodeOf(description, a.values), description),
-					),
+					description.properties.some((p) => p.name === 'simplify' && NodeHelpers.displayParameter(a.values, p, nodeOf(description, a.values), description)),
 				)
 				.map((a) => `${description.name} ${JSON.stringify(a.values)}`),
 		);
@@ -92,15 +90,25 @@ describe('point 8: Simplify on every list and lookup operation', () => {
 			['CounterPartyDisplayName', 'A'],
 			['CounterPartyVATNumber', null],
 		]);
-		expect(integrationSummary([{ Integration: 'Peppol', IntegrationStatus: 'Active' }, { Integration: 'SDI', IntegrationStatus: 'Pending' }])).toBe(
-			'Peppol: Active, SDI: Pending',
-		);
+		expect(
+			integrationSummary([
+				{ Integration: 'Peppol', IntegrationStatus: 'Active' },
+				{ Integration: 'SDI', IntegrationStatus: 'Pending' },
+			]),
+		).toBe('Peppol: Active, SDI: Pending');
 		expect(integrationSummary(undefined)).toBe('');
 	});
 
 	it("Peppol Lookup: the deciding canReceive… fields first, then the API's answer, then what was asked", () => {
 		const result = participantResult(
-			{ Registered: true, Identifier: '9925:BE0123456749', DocumentTypes: ['BISv3Invoice'], ServiceDetails: [], ServiceProviderID: 'P1', canReceiveInvoice: 'forged' },
+			{
+				Registered: true,
+				Identifier: '9925:BE0123456749',
+				DocumentTypes: ['BISv3Invoice'],
+				ServiceDetails: [],
+				ServiceProviderID: 'P1',
+				canReceiveInvoice: 'forged',
+			},
 			'BE0123456749',
 			'custom',
 		);
@@ -184,7 +192,10 @@ describe('point 11: readable editor text', () => {
 
 	it('First Retry Delay says its unit in words', () => {
 		const names = nodes.flatMap(({ description }) =>
-			description.properties.flatMap((p) => [p, ...((p.options ?? []) as INodeProperties[])]).filter((p) => p.name === 'retryDelayMs').map((p) => p.displayName),
+			description.properties
+				.flatMap((p) => [p, ...((p.options ?? []) as INodeProperties[])])
+				.filter((p) => p.name === 'retryDelayMs')
+				.map((p) => p.displayName),
 		);
 		expect(names.length).toBeGreaterThanOrEqual(5);
 		expect(new Set(names)).toEqual(new Set(['First Retry Delay (Milliseconds)']));

@@ -3,7 +3,15 @@
  * picking of an order's files: every byte value round-trips, base64 the way other writers send
  * it is read, and every broken answer is refused instead of giving wrong bytes.
  */
-import { checkFileId, checkFileKinds, decodeFileAnswer, MAX_FILE_NAME_BYTES, MAX_FILES_PER_ORDER, pickFiles, safeFileName } from '../../nodes/shared/http/files';
+import {
+	checkFileId,
+	checkFileKinds,
+	decodeFileAnswer,
+	MAX_FILE_NAME_BYTES,
+	MAX_FILES_PER_ORDER,
+	pickFiles,
+	safeFileName,
+} from '../../nodes/shared/http/files';
 import type { FileAnswer } from '../../nodes/shared/http/files';
 import { publishedSentInvoice } from '../fixtures/published';
 
@@ -139,7 +147,10 @@ describe('pickFiles', () => {
 		expect(unsafe.refs).toEqual([]);
 		expect(unsafe.problem).toBe('Main PDF has a FileID "../../v1/orders" that is not a FileID');
 		const many = { Attachments: Array.from({ length: MAX_FILES_PER_ORDER + 1 }, (_, i) => ({ FileID: `f-${i}`, FileName: `${i}.csv` })) };
-		expect(pickFiles(many, ['attachments'])).toMatchObject({ refs: [], problem: `names ${MAX_FILES_PER_ORDER + 1} files of the chosen kinds; at most ${MAX_FILES_PER_ORDER} are read per order` });
+		expect(pickFiles(many, ['attachments'])).toMatchObject({
+			refs: [],
+			problem: `names ${MAX_FILES_PER_ORDER + 1} files of the chosen kinds; at most ${MAX_FILES_PER_ORDER} are read per order`,
+		});
 	});
 
 	it('checkFileKinds: known kinds in a fixed order, from a list or a comma-separated expression', () => {

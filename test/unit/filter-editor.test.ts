@@ -39,9 +39,7 @@ function resolve(description: INodeTypeDescription, parameters: INodeParameters)
 }
 
 function filtersProperty(description: INodeTypeDescription, resource?: string): INodeProperties {
-	const found = description.properties.find(
-		(p) => p.name === 'filters' && (!resource || (p.displayOptions?.show?.resource ?? []).includes(resource)),
-	);
+	const found = description.properties.find((p) => p.name === 'filters' && (!resource || (p.displayOptions?.show?.resource ?? []).includes(resource)));
 	if (!found) throw new Error('no Filters');
 	return found;
 }
@@ -49,9 +47,7 @@ function filtersProperty(description: INodeTypeDescription, resource?: string): 
 /** The Value field the editor shows for one condition (exactly one must be shown). */
 function shownValueField(description: INodeTypeDescription, condition: INodeParameters, resource?: string): INodeProperties {
 	const values = (filtersProperty(description, resource).options?.[0] as { values: INodeProperties[] }).values;
-	const shown = values.filter(
-		(p) => p.name === 'value' && NodeHelpers.displayParameter(condition, p, nodeOf(description, {}), description),
-	);
+	const shown = values.filter((p) => p.name === 'value' && NodeHelpers.displayParameter(condition, p, nodeOf(description, {}), description));
 	expect(shown).toHaveLength(1);
 	return shown[0];
 }
@@ -132,7 +128,7 @@ describe('point 3: enumerated filter fields offer the API values', () => {
 			'order',
 		);
 		expect(notes).toEqual({
-			respelled: ['Order Type "credit note" was sent as \'CreditNote\', the API\'s spelling'],
+			respelled: ["Order Type \"credit note\" was sent as 'CreditNote', the API's spelling"],
 			unknown: ['Order Direction "Sales" is not one of the API\'s values (Income, Cost); it was sent as given and may match nothing'],
 		});
 	});

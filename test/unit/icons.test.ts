@@ -38,17 +38,20 @@ describe('one icon per node', () => {
 		expect(readIcon(n.icon.light, n.dir).text).not.toBe(readIcon(n.icon.dark, n.dir).text);
 	});
 
-	it('no two nodes share an icon, and none uses the credential\'s base mark', () => {
+	it("no two nodes share an icon, and none uses the credential's base mark", () => {
 		const credential = refs(new AccessPointApi().icon);
 		const base = readIcon(credential.light, 'credentials');
 		expect(base.exists).toBe(true);
 		expect(checkSvg(base.text)).toEqual([]);
 		const drawings = nodes.map((n) => readIcon(n.icon.light, n.dir).text);
 		expect(new Set([...drawings, base.text]).size).toBe(nodes.length + 1);
-		printFigures(`${nodes.length} node icons + the credential's, light and dark`, nodes.map((n) => `${n.name}: ${n.icon.light}`));
+		printFigures(
+			`${nodes.length} node icons + the credential's, light and dark`,
+			nodes.map((n) => `${n.name}: ${n.icon.light}`),
+		);
 	});
 
-	it('every SVG in icons/ is clean, has a dark twin, and the webhook trigger\'s icon is ready', () => {
+	it("every SVG in icons/ is clean, has a dark twin, and the webhook trigger's icon is ready", () => {
 		const files = iconFiles();
 		expect(files).toEqual(expect.arrayContaining(['accessPointTrigger.svg', 'accessPointTrigger.dark.svg']));
 		for (const file of files.filter((f) => f.endsWith('.svg'))) {

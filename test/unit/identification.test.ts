@@ -243,7 +243,7 @@ describe('result page', () => {
 	});
 });
 
-describe('result provenance: the browser\'s word, checked where the registration read shows it', () => {
+describe("result provenance: the browser's word, checked where the registration read shows it", () => {
 	const success = () => readCallback({ registrationID: '42', success: 'true' }, 42);
 
 	it.each<[string, unknown, boolean | undefined]>([

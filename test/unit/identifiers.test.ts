@@ -19,9 +19,8 @@ import {
 
 describe('Belgian enterprise number (mod 97)', () => {
 	// Published numbers from the Crossroads Bank for Enterprises (KBO/BCE).
-	it.each(['0403.170.701', '0202.239.951', '0417.497.106', '0403.199.702', '0403.053.608', '0403170701'])(
-		'accepts %s',
-		(number) => expect(isValidBelgianEnterpriseNumber(number)).toBe(true),
+	it.each(['0403.170.701', '0202.239.951', '0417.497.106', '0403.199.702', '0403.053.608', '0403170701'])('accepts %s', (number) =>
+		expect(isValidBelgianEnterpriseNumber(number)).toBe(true),
 	);
 	it('accepts old 9-digit numbers by adding the leading 0', () => {
 		expect(compactBelgianEnterpriseNumber('403.170.701')).toBe('0403170701');
@@ -47,12 +46,8 @@ describe('Belgian enterprise number (mod 97)', () => {
 });
 
 describe('Belgian VAT number (the one VAT check)', () => {
-	it.each(['BE0403170701', 'BE 0403.170.701', 'be0202239951', 'BE403170701'])('accepts %s', (vat) =>
-		expect(checkVatNumber(vat).ok).toBe(true),
-	);
-	it.each(['BE0403170702', 'NL0403170701', '0403170701', 'BE 0403.170.70'])('rejects %s', (vat) =>
-		expect(checkVatNumber(vat).ok).toBe(false),
-	);
+	it.each(['BE0403170701', 'BE 0403.170.701', 'be0202239951', 'BE403170701'])('accepts %s', (vat) => expect(checkVatNumber(vat).ok).toBe(true));
+	it.each(['BE0403170702', 'NL0403170701', '0403170701', 'BE 0403.170.70'])('rejects %s', (vat) => expect(checkVatNumber(vat).ok).toBe(false));
 });
 
 describe('Dutch VAT number (the one VAT check)', () => {
@@ -233,7 +228,7 @@ describe('buildParticipantIdentifier: scheme picker + value', () => {
 			expect(built.inScheme).toBeUndefined();
 		}
 	});
-	it('marks a wrong scheme code as the scheme\'s fault', () => {
+	it("marks a wrong scheme code as the scheme's fault", () => {
 		expect(buildParticipantIdentifier('12', '1')).toMatchObject({ ok: false, inScheme: true });
 		expect(buildParticipantIdentifier('', '1')).toMatchObject({ ok: false, inScheme: true, problem: 'has no scheme code' });
 		expect(buildParticipantIdentifier('1234', '1')).toMatchObject({ ok: false, inScheme: true });

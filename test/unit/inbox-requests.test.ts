@@ -22,7 +22,8 @@ const PUBLISHED = {
 		{
 			InboxItemID: 69791,
 			SenderPeppolID: '0208:0759529202',
-			PeppolDocumentType: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+			PeppolDocumentType:
+				'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
 			ReceiverPeppolID: '9925:BE0437295999',
 			ReceiverCompanyID: 'BE0437295999',
 			CreationDate: '2025-04-07T13:30:32.1327398',
@@ -31,7 +32,8 @@ const PUBLISHED = {
 		{
 			InboxItemID: 69848,
 			SenderPeppolID: '0208:0759529202',
-			PeppolDocumentType: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+			PeppolDocumentType:
+				'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
 			ReceiverPeppolID: '9925:BE0437295999',
 			ReceiverCompanyID: 'BE0437295999',
 			CreationDate: '2025-04-08T09:12:02.5521877',
@@ -49,14 +51,30 @@ const PUBLISHED = {
 	],
 };
 
-const fileAnswer = (text: string, name = 'imr.xml', id = FILE_ID) => ({ FileID: id, FileName: name, MimeType: 'application/xml', FileContent: Buffer.from(text, 'utf8').toString('base64') });
-const binaryOf = (content: Buffer, fileName: string): IBinaryData => ({ data: content.toString('base64'), mimeType: 'application/xml', fileName, fileExtension: 'xml', bytes: content.length });
+const fileAnswer = (text: string, name = 'imr.xml', id = FILE_ID) => ({
+	FileID: id,
+	FileName: name,
+	MimeType: 'application/xml',
+	FileContent: Buffer.from(text, 'utf8').toString('base64'),
+});
+const binaryOf = (content: Buffer, fileName: string): IBinaryData => ({
+	data: content.toString('base64'),
+	mimeType: 'application/xml',
+	fileName,
+	fileExtension: 'xml',
+	bytes: content.length,
+});
 const bytesOf = (binary: IBinaryData) => Buffer.from(binary.data, 'base64').toString('utf8');
 
 describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)', () => {
 	let h: Harness;
 
-	async function run(type: string, parameters: IDataObject, input?: Array<IDataObject | { json: IDataObject; binary?: Record<string, IBinaryData> }>, nodeOptions: IDataObject = {}) {
+	async function run(
+		type: string,
+		parameters: IDataObject,
+		input?: Array<IDataObject | { json: IDataObject; binary?: Record<string, IBinaryData> }>,
+		nodeOptions: IDataObject = {},
+	) {
 		const result = await h.runNode(type, parameters, input, nodeOptions);
 		const name = result.nodeName as string;
 		return { result, name, items: result.output(name) as Rec[], full: result.items(name), error: result.nodeError(name) };
@@ -78,7 +96,11 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 			const { items, result } = await run(INBOX, { operation: 'list' });
 			expect(result.status).toBe('success');
 			expect(scope.isDone()).toBe(true);
-			expect(items.map((i) => [i.InboxItemID, i.DocumentKind])).toEqual([[69791, 'Invoice'], [69848, 'CreditNote'], [69873, 'IMR']]);
+			expect(items.map((i) => [i.InboxItemID, i.DocumentKind])).toEqual([
+				[69791, 'Invoice'],
+				[69848, 'CreditNote'],
+				[69873, 'IMR'],
+			]);
 			expect(items[0]).toEqual({ ...PUBLISHED.InboxItems[0], DocumentKind: 'Invoice' });
 		});
 
@@ -93,7 +115,9 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 		it('an empty inbox gives no items; entries without an InboxItemID are left out; a non-list answer fails', async () => {
 			nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: [] });
 			expect((await run(INBOX, { operation: 'list' })).items).toEqual([]);
-			nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: [null, { PeppolFileID: 'x' }, 'text', { InboxItemID: 5, PeppolDocumentType: 'MLR' }] });
+			nock(BASE)
+				.get('/v1/peppol/inbox')
+				.reply(200, { InboxItems: [null, { PeppolFileID: 'x' }, 'text', { InboxItemID: 5, PeppolDocumentType: 'MLR' }] });
 			expect((await run(INBOX, { operation: 'list' })).items).toEqual([{ InboxItemID: 5, PeppolDocumentType: 'MLR', DocumentKind: 'MLR' }]);
 			nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: 'none' });
 			const broken = await run(INBOX, { operation: 'list', options: { maxRetries: 0 } });
@@ -126,14 +150,23 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 		it('Keep Peppol Envelope hands on the file as it came; another field name; a mapped file ID', async () => {
 			nock(BASE).get(`/v1/files/${FILE_ID}`).reply(200, fileAnswer(INVOICE_SBDH, 'inv.xml'));
 			const { full } = await run(INBOX, { operation: 'getDocument', peppolFileId: FILE_ID, binaryPropertyName: 'ubl', options: { keepEnvelope: true } }, [{}]);
-			expect(full[0].json).toMatchObject({ DocumentKind: 'Invoice', Envelope: 'kept', Invoice: { Number: 'SUP-00017', SupplierName: 'Office Supplies NV', PayableAmount: '59.29' } });
+			expect(full[0].json).toMatchObject({
+				DocumentKind: 'Invoice',
+				Envelope: 'kept',
+				Invoice: { Number: 'SUP-00017', SupplierName: 'Office Supplies NV', PayableAmount: '59.29' },
+			});
 			expect(bytesOf(full[0].binary!.ubl)).toBe(INVOICE_SBDH);
 		});
 
 		it('a file that is not XML is handed on as it came, with DocumentProblem', async () => {
-			nock(BASE).get(`/v1/files/${FILE_ID}`).reply(200, { FileID: FILE_ID, FileName: 'x.pdf', MimeType: 'application/pdf', FileContent: Buffer.from('%PDF-1.4 \u00e9').toString('base64') });
+			nock(BASE)
+				.get(`/v1/files/${FILE_ID}`)
+				.reply(200, { FileID: FILE_ID, FileName: 'x.pdf', MimeType: 'application/pdf', FileContent: Buffer.from('%PDF-1.4 \u00e9').toString('base64') });
 			const { full } = await run(INBOX, { operation: 'getDocument' }, [PUBLISHED.InboxItems[2]]);
-			expect(full[0].json).toMatchObject({ DocumentKind: 'IMR', DocumentProblem: 'The document is not well-formed XML: text before the root element (line 1, column 1); it is passed on as it came.' });
+			expect(full[0].json).toMatchObject({
+				DocumentKind: 'IMR',
+				DocumentProblem: 'The document is not well-formed XML: text before the root element (line 1, column 1); it is passed on as it came.',
+			});
 			expect(full[0].binary!.data.mimeType).toBe('application/pdf');
 		});
 	});
@@ -151,7 +184,11 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 		});
 
 		it('Refuse: POST …/refuse {RefusalReason}, the code chosen (default OTH)', async () => {
-			const scope = nock(BASE).post('/v1/peppol/inbox/69791/refuse', { RefusalReason: 'PRI' }).reply(200, {}).post('/v1/peppol/inbox/7/refuse', { RefusalReason: 'OTH' }).reply(200, {});
+			const scope = nock(BASE)
+				.post('/v1/peppol/inbox/69791/refuse', { RefusalReason: 'PRI' })
+				.reply(200, {})
+				.post('/v1/peppol/inbox/7/refuse', { RefusalReason: 'OTH' })
+				.reply(200, {});
 			const first = await run(INBOX, { operation: 'refuse', refusalReason: 'PRI' }, [PUBLISHED.InboxItems[0]]);
 			expect(first.items).toEqual([{ ...PUBLISHED.InboxItems[0], Refused: true, RefusalReason: 'PRI' }]);
 			const second = await run(INBOX, { operation: 'refuse', inboxItemId: '7' }, [{}]);
@@ -173,13 +210,33 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 
 	describe('bad input is refused before any request, naming field and item', () => {
 		it.each([
-			['an Inbox Item ID that is not a number', { operation: 'confirm', inboxItemId: 'abc' }, 'Item 1: "Inbox Item ID" abc is not a valid InboxItemID (a positive whole number)'],
-			['an Inbox Item ID mapped from an object', { operation: 'refuse', inboxItemId: '={{ { a: 1 } }}' }, 'Item 1: "Inbox Item ID" {"a":1} is an object, not a InboxItemID'],
-			['a Refusal Reason no code list has', { operation: 'refuse', inboxItemId: '5', refusalReason: '={{ "too expensive" }}' }, 'Item 1: "Refusal Reason" too expensive is not one of DEL, FIN'],
+			[
+				'an Inbox Item ID that is not a number',
+				{ operation: 'confirm', inboxItemId: 'abc' },
+				'Item 1: "Inbox Item ID" abc is not a valid InboxItemID (a positive whole number)',
+			],
+			[
+				'an Inbox Item ID mapped from an object',
+				{ operation: 'refuse', inboxItemId: '={{ { a: 1 } }}' },
+				'Item 1: "Inbox Item ID" {"a":1} is an object, not a InboxItemID',
+			],
+			[
+				'a Refusal Reason no code list has',
+				{ operation: 'refuse', inboxItemId: '5', refusalReason: '={{ "too expensive" }}' },
+				'Item 1: "Refusal Reason" too expensive is not one of DEL, FIN',
+			],
 			['a Peppol File ID with a slash', { operation: 'getDocument', peppolFileId: '../v1/orders' }, 'Item 1: "Peppol File ID" ../v1/orders is not a FileID'],
 			['an empty Peppol File ID (no item to map from)', { operation: 'getDocument' }, 'Item 1: "Peppol File ID" is empty'],
-			['a binary field name with a space', { operation: 'getDocument', peppolFileId: FILE_ID, binaryPropertyName: 'my file' }, 'Item 1: "Put Output File in Field" my file is not a binary field name'],
-			['a Documents choice from an expression', { operation: 'list', documents: '={{ "some" }}' }, 'Item 1: "Documents" some is not one of all, invoices, responses'],
+			[
+				'a binary field name with a space',
+				{ operation: 'getDocument', peppolFileId: FILE_ID, binaryPropertyName: 'my file' },
+				'Item 1: "Put Output File in Field" my file is not a binary field name',
+			],
+			[
+				'a Documents choice from an expression',
+				{ operation: 'list', documents: '={{ "some" }}' },
+				'Item 1: "Documents" some is not one of all, invoices, responses',
+			],
 		])('%s', async (_what, parameters, message) => {
 			const { error } = await run(INBOX, parameters, [{}]);
 			expect(error).toBeInstanceOf(NodeOperationError);
@@ -200,21 +257,30 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 			const all = Array.from({ length: 30 }, (_, i) => 70000 + i);
 			const poller = h.poller({ type: 'accessPointInboxTrigger', parameters: { confirmAfterEmitting: true, options: { maxRetries: 0 } } });
 			// A server listing more than the 10 it documents: 20 are read and emitted, the rest next time.
-			const first = nock(BASE).get('/v1/peppol/inbox').matchHeader('partyID', '100001').reply(200, { InboxItems: all.map(item) });
+			const first = nock(BASE)
+				.get('/v1/peppol/inbox')
+				.matchHeader('partyID', '100001')
+				.reply(200, { InboxItems: all.map(item) });
 			const firstFiles = files(all.slice(0, 20));
 			expect((await poller.poll()).items?.map((i) => i.InboxItemID)).toEqual(all.slice(0, 20));
 			expect(first.isDone() && firstFiles.isDone()).toBe(true);
 
 			const confirms = nock(BASE);
 			for (const id of all.slice(0, 20)) confirms.post(`/v1/peppol/inbox/${id}/confirm`).reply(200, {});
-			const lists = nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: all.map(item) }).get('/v1/peppol/inbox').reply(200, { InboxItems: all.slice(20).map(item) });
+			const lists = nock(BASE)
+				.get('/v1/peppol/inbox')
+				.reply(200, { InboxItems: all.map(item) })
+				.get('/v1/peppol/inbox')
+				.reply(200, { InboxItems: all.slice(20).map(item) });
 			const secondFiles = files(all.slice(20));
 			const second = await poller.poll();
 			expect(second.items?.map((i) => i.InboxItemID)).toEqual(all.slice(20));
 			expect(second.items?.[0]).toMatchObject({ DocumentKind: 'IMR', Response: { Code: 'RE', InvoiceNumber: 'INV-2024-0042' } });
 			expect(confirms.isDone() && lists.isDone() && secondFiles.isDone()).toBe(true);
 
-			const last = nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: all.slice(20).map(item) });
+			const last = nock(BASE)
+				.get('/v1/peppol/inbox')
+				.reply(200, { InboxItems: all.slice(20).map(item) });
 			for (const id of all.slice(20)) last.post(`/v1/peppol/inbox/${id}/confirm`).reply(200, {});
 			last.get('/v1/peppol/inbox').reply(200, { InboxItems: [] });
 			expect((await poller.poll()).items).toBeNull();
@@ -247,7 +313,11 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 
 		it('the path can be overridden (still on the Base URL); another binary field', async () => {
 			const scope = nock(BASE).post('/v1/peppol/sendXML', { XML: invoice }).reply(200, 'OK', { 'Content-Type': 'text/plain' });
-			const { items } = await run(ORDER, { resource: 'order', operation: 'sendUbl', binaryPropertyName: 'ubl', ublOptions: { sendPath: '/v1/peppol/sendXML' } }, withFile(invoice, 'ubl'));
+			const { items } = await run(
+				ORDER,
+				{ resource: 'order', operation: 'sendUbl', binaryPropertyName: 'ubl', ublOptions: { sendPath: '/v1/peppol/sendXML' } },
+				withFile(invoice, 'ubl'),
+			);
 			expect(items).toEqual([{ Sent: true, DocumentKind: 'Invoice', DocumentNumber: 'SUP-00017', Answer: 'OK' }]);
 			expect(scope.isDone()).toBe(true);
 		});
@@ -257,8 +327,18 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 			['a document in its envelope', {}, withFile(INVOICE_SBDH), 'Item 1: "Input Binary Field" data holds a file that is wrapped in a Peppol envelope (SBDH)'],
 			['an IMR', {}, withFile(IMR_REJECTED), 'holds a file that has the root element ApplicationResponse'],
 			['XML that is not well-formed', {}, withFile(invoice.replace('</cbc:ID>', '')), 'holds a file that is not well-formed XML'],
-			['a file over the size limit', { ublOptions: { maxSizeMb: 1 } }, withFile(invoice + ' '.repeat(1024 * 1024)), 'holds 1.0 MB, above Maximum Document Size'],
-			['a path to another host', { ublOptions: { sendPath: 'https://evil.example/v1/x' } }, withFile(invoice), 'Item 1: "Send Path" https://evil.example/v1/x is not an API path'],
+			[
+				'a file over the size limit',
+				{ ublOptions: { maxSizeMb: 1 } },
+				withFile(invoice + ' '.repeat(1024 * 1024)),
+				'holds 1.0 MB, above Maximum Document Size',
+			],
+			[
+				'a path to another host',
+				{ ublOptions: { sendPath: 'https://evil.example/v1/x' } },
+				withFile(invoice),
+				'Item 1: "Send Path" https://evil.example/v1/x is not an API path',
+			],
 		])('%s is refused before sending', async (_what, extra, input, message) => {
 			const { error } = await run(ORDER, { resource: 'order', operation: 'sendUbl', ...extra }, input as never);
 			expect(error).toBeInstanceOf(NodeOperationError);
@@ -266,7 +346,9 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 		});
 
 		it("the service's refusal (a Peppol rule) is a NodeApiError with its description", async () => {
-			nock(BASE).post('/v1/peppol/sendxml').reply(400, { errors: [{ Code: 'GenericError', Description: '[BR-CO-15] Invoice total amount with VAT = ...' }] });
+			nock(BASE)
+				.post('/v1/peppol/sendxml')
+				.reply(400, { errors: [{ Code: 'GenericError', Description: '[BR-CO-15] Invoice total amount with VAT = ...' }] });
 			const { error } = await run(ORDER, { resource: 'order', operation: 'sendUbl' }, withFile(invoice));
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect((error as unknown as NodeApiError).httpCode).toBe('400');

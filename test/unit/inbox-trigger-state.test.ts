@@ -33,7 +33,8 @@ describe('Inbox Trigger state', () => {
 		let state = emptyState('p');
 		const window = listed(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
 		state = nextState(state, { listed: window, emitted: keys(window), confirmLater: [], confirmed: [] });
-		for (let id = 11; id <= MAX_REMEMBERED + 500; id++) state = nextState(state, { listed: [...window, ...listed(id)], emitted: [String(id)], confirmLater: [], confirmed: [] });
+		for (let id = 11; id <= MAX_REMEMBERED + 500; id++)
+			state = nextState(state, { listed: [...window, ...listed(id)], emitted: [String(id)], confirmLater: [], confirmed: [] });
 		expect(state.emitted).toHaveLength(MAX_REMEMBERED);
 		for (let id = 1; id <= 10; id++) expect(state.emitted).toContain(String(id));
 		expect(newItems(state, window)).toEqual([]);

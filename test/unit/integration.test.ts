@@ -16,7 +16,12 @@ describe('buildIntegrationBody', () => {
 			buildIntegrationBody({
 				network: 'other',
 				networkName: ' XRechnung ',
-				credentials: { credential: [{ key: 'Token', value: ' abc ' }, { key: 'User_2', value: 'u' }] },
+				credentials: {
+					credential: [
+						{ key: 'Token', value: ' abc ' },
+						{ key: 'User_2', value: 'u' },
+					],
+				},
 			}),
 		).toEqual({ body: { ExternalProvider: 'XRechnung', Credentials: { Token: 'abc', User_2: 'u' } } });
 		expect(buildIntegrationBody({ network: 'other', networkName: 'peppol' })).toEqual({ body: { ExternalProvider: 'Peppol' } });

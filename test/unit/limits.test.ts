@@ -56,10 +56,19 @@ describe('request option ranges', () => {
 			timeoutMs: 600_000,
 			maxResponseBytes: 1024 * MB,
 		});
-		expect(policyFromOptions({ maxRetries: 0, timeoutSeconds: 1.5, maxResponseSizeMb: 0.5 + 0.5 })).toMatchObject({ maxRetries: 0, timeoutMs: 1500, maxResponseBytes: MB });
+		expect(policyFromOptions({ maxRetries: 0, timeoutSeconds: 1.5, maxResponseSizeMb: 0.5 + 0.5 })).toMatchObject({
+			maxRetries: 0,
+			timeoutMs: 1500,
+			maxResponseBytes: MB,
+		});
 	});
 
 	it('the Maximum Response Size field offers the same range and default', () => {
-		expect(maxResponseSizeOption).toMatchObject({ name: 'maxResponseSizeMb', type: 'number', default: DEFAULT_MAX_RESPONSE_MB, typeOptions: { minValue: 1, maxValue: 1024 } });
+		expect(maxResponseSizeOption).toMatchObject({
+			name: 'maxResponseSizeMb',
+			type: 'number',
+			default: DEFAULT_MAX_RESPONSE_MB,
+			typeOptions: { minValue: 1, maxValue: 1024 },
+		});
 	});
 });

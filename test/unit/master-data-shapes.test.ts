@@ -60,7 +60,9 @@ describe('master data and export flag request shapes (nock)', () => {
 		it('Mark as Not Exported PATCHes {IsSent: false}; a refusal names the order and keeps the API code', async () => {
 			nock(BASE).patch('/v1/orders/12', { IsSent: false }).reply(200, '');
 			expect((await run({ resource: 'order', operation: 'markNotExported', orderId: 12 })).items).toEqual([{ OrderID: 12, IsSent: false }]);
-			nock(BASE).patch('/v1/orders/14').reply(400, { errors: [{ Code: 'GenericError', Description: 'Order is locked' }] });
+			nock(BASE)
+				.patch('/v1/orders/14')
+				.reply(400, { errors: [{ Code: 'GenericError', Description: 'Order is locked' }] });
 			const { result, name } = await run({ resource: 'order', operation: 'markExported', orderId: 14 });
 			const error = result.nodeError(name);
 			expect(error).toBeInstanceOf(NodeApiError);
@@ -86,12 +88,27 @@ describe('master data and export flag request shapes (nock)', () => {
 		it('Create looks the VAT number up, then POSTs the checked body and outputs the party read back', async () => {
 			lookup([party({ PartyID: 1, VATNumber: 'BE0999999999' })]); // a server ignoring the filter: not a match
 			nock(BASE)
-				.post('/v1/parties', { Name: 'Paper Co NV', VATNumber: VAT, PartyType: 'Customer', Email: 'ap@paper.example', City: 'Gent', VATLiable: true, CustomFields: [{ Key: 'crm', Value: '42' }] })
+				.post('/v1/parties', {
+					Name: 'Paper Co NV',
+					VATNumber: VAT,
+					PartyType: 'Customer',
+					Email: 'ap@paper.example',
+					City: 'Gent',
+					VATLiable: true,
+					CustomFields: [{ Key: 'crm', Value: '42' }],
+				})
 				.reply(200, '77', JSON_TYPE)
 				.get('/v1/parties/77')
 				.reply(200, party({ Email: 'ap@paper.example' }), JSON_TYPE);
 			const { items } = await run(
-				create({ partyFields: { email: 'ap@paper.example', city: 'Gent', vatLiable: true, otherFields: '{"CustomFields": [{"Key": "crm", "Value": "42"}], "City": "ignored"}' } }),
+				create({
+					partyFields: {
+						email: 'ap@paper.example',
+						city: 'Gent',
+						vatLiable: true,
+						otherFields: '{"CustomFields": [{"Key": "crm", "Value": "42"}], "City": "ignored"}',
+					},
+				}),
 			);
 			expect(items).toEqual([{ ...party({ Email: 'ap@paper.example' }), AlreadyExisted: false }]);
 		});
@@ -106,7 +123,9 @@ describe('master data and export flag request shapes (nock)', () => {
 				.reply(200, '')
 				.get('/v1/parties/77')
 				.reply(200, party({ Phone: '+3292000000' }), JSON_TYPE);
-			expect((await run(create({ ifFound: 'update', partyFields: { phone: '+32 9 200 00 00' } }))).items).toEqual([{ ...party({ Phone: '+3292000000' }), AlreadyExisted: true }]);
+			expect((await run(create({ ifFound: 'update', partyFields: { phone: '+32 9 200 00 00' } }))).items).toEqual([
+				{ ...party({ Phone: '+3292000000' }), AlreadyExisted: true },
+			]);
 		});
 
 		it('Create matches by e-mail (case-insensitively) or not at all', async () => {
@@ -114,7 +133,14 @@ describe('master data and export flag request shapes (nock)', () => {
 				.get('/v1/parties')
 				.query({ $filter: "Email eq 'Jan@Example.com' and PartyType eq 'Supplier'" })
 				.reply(200, { Items: [{ PartyID: 5, Email: 'jan@example.com', PartyType: 'Supplier' }] }, JSON_TYPE);
-			const found = await run({ resource: 'party', operation: 'create', name: 'Jan', partyType: 'Supplier', matchBy: 'email', partyFields: { email: 'Jan@Example.com' } });
+			const found = await run({
+				resource: 'party',
+				operation: 'create',
+				name: 'Jan',
+				partyType: 'Supplier',
+				matchBy: 'email',
+				partyFields: { email: 'Jan@Example.com' },
+			});
 			expect(found.items).toEqual([{ PartyID: 5, Email: 'jan@example.com', PartyType: 'Supplier', AlreadyExisted: true }]);
 
 			// Dots matter in an e-mail address (not in a VAT number): j.an@ is another person.
@@ -126,9 +152,15 @@ describe('master data and export flag request shapes (nock)', () => {
 				.reply(200, '8', JSON_TYPE)
 				.get('/v1/parties/8')
 				.reply(200, { PartyID: 8 }, JSON_TYPE);
-			expect((await run({ resource: 'party', operation: 'create', name: 'Jan', matchBy: 'email', partyFields: { email: 'jan@example.com' } })).items).toEqual([{ PartyID: 8, AlreadyExisted: false }]);
+			expect((await run({ resource: 'party', operation: 'create', name: 'Jan', matchBy: 'email', partyFields: { email: 'jan@example.com' } })).items).toEqual([
+				{ PartyID: 8, AlreadyExisted: false },
+			]);
 
-			nock(BASE).post('/v1/parties', { Name: 'Jan', PartyType: 'Customer' }).reply(200, { PartyID: 6 }, JSON_TYPE).get('/v1/parties/6').reply(200, { PartyID: 6 }, JSON_TYPE);
+			nock(BASE)
+				.post('/v1/parties', { Name: 'Jan', PartyType: 'Customer' })
+				.reply(200, { PartyID: 6 }, JSON_TYPE)
+				.get('/v1/parties/6')
+				.reply(200, { PartyID: 6 }, JSON_TYPE);
 			expect((await run({ resource: 'party', operation: 'create', name: 'Jan', matchBy: 'none' })).items).toEqual([{ PartyID: 6, AlreadyExisted: false }]);
 		});
 
@@ -148,7 +180,11 @@ describe('master data and export flag request shapes (nock)', () => {
 			['a bad VAT number', { vatNumber: onItem2('BE0403170702', VAT) }, 'Item 2: "VAT Number" BE0403170702 is not a valid Belgian VAT number'],
 			['an empty VAT number', { vatNumber: onItem2('', VAT) }, 'Item 2: "VAT Number" is empty, and Match Existing By is VAT Number'],
 			['an empty name', { name: onItem2('', 'Paper Co NV') }, 'Item 2: "Name" is empty'],
-			['a bad e-mail', { partyFields: { email: onItem2('not-an-address', 'a@b.be') } }, 'Item 2: "Email" not-an-address is not a valid e-mail address (it needs exactly one @)'],
+			[
+				'a bad e-mail',
+				{ partyFields: { email: onItem2('not-an-address', 'a@b.be') } },
+				'Item 2: "Email" not-an-address is not a valid e-mail address (it needs exactly one @)',
+			],
 			['Other Fields that are not JSON', { partyFields: { otherFields: onItem2('{nope', '{}') } }, 'Item 2: "Other Fields (JSON)" is not valid JSON'],
 			['Other Fields that are a list', { partyFields: { otherFields: onItem2('[1]', '{}') } }, 'Item 2: "Other Fields (JSON)" [1] is not a JSON object'],
 			['an unknown party type', { partyType: onItem2('Friend', 'Customer') }, 'Item 2: "Party Type" Friend is not one of Customer, Supplier'],
@@ -160,8 +196,14 @@ describe('master data and export flag request shapes (nock)', () => {
 		});
 
 		it('Update PATCHes only the fields given and reads the party back; nothing to change is refused', async () => {
-			nock(BASE).patch('/v1/parties/77', { City: 'Brussel', CountryCode: 'BE' }).reply(200, '').get('/v1/parties/77').reply(200, party({ City: 'Brussel' }), JSON_TYPE);
-			expect((await run({ resource: 'party', operation: 'update', partyId: '77', updateFields: { city: 'Brussel', countryCode: 'be' } })).items).toEqual([party({ City: 'Brussel' })]);
+			nock(BASE)
+				.patch('/v1/parties/77', { City: 'Brussel', CountryCode: 'BE' })
+				.reply(200, '')
+				.get('/v1/parties/77')
+				.reply(200, party({ City: 'Brussel' }), JSON_TYPE);
+			expect((await run({ resource: 'party', operation: 'update', partyId: '77', updateFields: { city: 'Brussel', countryCode: 'be' } })).items).toEqual([
+				party({ City: 'Brussel' }),
+			]);
 			const { result, name } = await run({ resource: 'party', operation: 'update', partyId: '77', updateFields: {} });
 			expect(result.nodeError(name)?.message).toBe('Item 1: "Update Fields" has nothing to change');
 			const bad = await run({ resource: 'party', operation: 'update', partyId: 'x7', updateFields: { city: 'Gent' } });
@@ -174,7 +216,11 @@ describe('master data and export flag request shapes (nock)', () => {
 			nock(BASE)
 				.get('/v1/parties')
 				.query({ $filter: `VATNumber eq '${VAT}'` })
-				.reply(200, { Items: [party(), party({ PartyID: 78, PartyType: 'Supplier', VATNumber: 'BE 0403.170.701' }), party({ PartyID: 1, VATNumber: 'NL1' })] }, JSON_TYPE);
+				.reply(
+					200,
+					{ Items: [party(), party({ PartyID: 78, PartyType: 'Supplier', VATNumber: 'BE 0403.170.701' }), party({ PartyID: 1, VATNumber: 'NL1' })] },
+					JSON_TYPE,
+				);
 			expect((await run({ resource: 'party', operation: 'findByVat', vatNumber: VAT })).items.map((p) => p.PartyID)).toEqual([77, 78]);
 			nock(BASE)
 				.get('/v1/parties')
@@ -186,12 +232,23 @@ describe('master data and export flag request shapes (nock)', () => {
 
 	describe('Product', () => {
 		const product = (extra: IDataObject = {}) => ({ ProductID: 9, Reference: 'PAPER-A4', AmountExcl: 4.5, VAT: 21, ...extra });
-		const byReference = (items: IDataObject[]) => nock(BASE).get('/v1/products').query({ $filter: "Reference eq 'PAPER-A4'" }).reply(200, { Items: items }, JSON_TYPE);
-		const params = (extra: IDataObject = {}) => ({ resource: 'product', operation: 'createOrUpdate', reference: 'PAPER-A4', productFields: { amountExcl: 4.5, vat: 21 }, ...extra });
+		const byReference = (items: IDataObject[]) =>
+			nock(BASE).get('/v1/products').query({ $filter: "Reference eq 'PAPER-A4'" }).reply(200, { Items: items }, JSON_TYPE);
+		const params = (extra: IDataObject = {}) => ({
+			resource: 'product',
+			operation: 'createOrUpdate',
+			reference: 'PAPER-A4',
+			productFields: { amountExcl: 4.5, vat: 21 },
+			...extra,
+		});
 
 		it('Create or Update looks the Reference up, POSTs one product and reads it back', async () => {
 			byReference([]);
-			nock(BASE).post('/v1/products', { AmountExcl: 4.5, VAT: 21, Reference: 'PAPER-A4' }).reply(200, '9', JSON_TYPE).get('/v1/products/9').reply(200, product(), JSON_TYPE);
+			nock(BASE)
+				.post('/v1/products', { AmountExcl: 4.5, VAT: 21, Reference: 'PAPER-A4' })
+				.reply(200, '9', JSON_TYPE)
+				.get('/v1/products/9')
+				.reply(200, product(), JSON_TYPE);
 			expect((await run(params())).items).toEqual([{ ...product(), AlreadyExisted: false }]);
 		});
 
@@ -202,11 +259,17 @@ describe('master data and export flag request shapes (nock)', () => {
 				.reply(200, [9], JSON_TYPE)
 				.get('/v1/products/9')
 				.reply(200, product({ AmountExcl: 4.75 }), JSON_TYPE);
-			expect((await run(params({ bodyForm: 'items', productFields: { amountExcl: 4.75 } }))).items).toEqual([{ ...product({ AmountExcl: 4.75 }), AlreadyExisted: true }]);
+			expect((await run(params({ bodyForm: 'items', productFields: { amountExcl: 4.75 } }))).items).toEqual([
+				{ ...product({ AmountExcl: 4.75 }), AlreadyExisted: true },
+			]);
 		});
 
 		it('with a Product ID it updates that product without a lookup; Get reads one', async () => {
-			nock(BASE).post('/v1/products', { ProductID: 9, Reference: 'PAPER-A4', Description: 'Paper' }).reply(200, '').get('/v1/products/9').reply(200, product(), JSON_TYPE);
+			nock(BASE)
+				.post('/v1/products', { ProductID: 9, Reference: 'PAPER-A4', Description: 'Paper' })
+				.reply(200, '')
+				.get('/v1/products/9')
+				.reply(200, product(), JSON_TYPE);
 			expect((await run(params({ productId: '9', productFields: { description: 'Paper' } }))).items).toEqual([{ ...product(), AlreadyExisted: true }]);
 			nock(BASE).get('/v1/products/9').reply(200, product(), JSON_TYPE);
 			expect((await run({ resource: 'product', operation: 'get', productId: '9' })).items).toEqual([product()]);

@@ -29,7 +29,16 @@ describe('every node: Authentication and the matching credential', () => {
 		// The operation a credential needs (Identification's Parse Callback needs none).
 		const operation = description.name === 'accessPointIdentification' ? { operation: 'start' } : {};
 		const shown = (parameters: INodeParameters) =>
-			credentials.filter((c) => NodeHelpers.displayParameter(NodeHelpers.getNodeParameters(description.properties, { ...operation, ...parameters }, true, false, node, description) ?? {}, c, node, description)).map((c) => c.name);
+			credentials
+				.filter((c) =>
+					NodeHelpers.displayParameter(
+						NodeHelpers.getNodeParameters(description.properties, { ...operation, ...parameters }, true, false, node, description) ?? {},
+						c,
+						node,
+						description,
+					),
+				)
+				.map((c) => c.name);
 		expect(shown({})).toEqual([API_KEY_CREDENTIAL]);
 		expect(shown({ authentication: 'apiKey' })).toEqual([API_KEY_CREDENTIAL]);
 		expect(shown({ authentication: 'oAuth2' })).toEqual([DELEGATED_CREDENTIAL]);
@@ -43,7 +52,7 @@ describe('the AccessPoint OAuth2 API credential', () => {
 	const credential = new AccessPointOAuth2Api();
 	const prop = (name: string) => credential.properties.find((p) => p.name === name);
 
-	it('extends n8n\'s OAuth2 credential with the Authorization Code grant and the secret in the form', () => {
+	it("extends n8n's OAuth2 credential with the Authorization Code grant and the secret in the form", () => {
 		expect(credential.name).toBe(DELEGATED_CREDENTIAL);
 		expect(credential.extends).toEqual(['oAuth2Api']);
 		expect(prop('grantType')).toMatchObject({ type: 'hidden', default: 'authorizationCode' });
@@ -65,7 +74,15 @@ describe('the AccessPoint OAuth2 API credential', () => {
 		const mockNode: INode = { id: 'm', name: 'mock', type: 'mock', typeVersion: 1, position: [0, 0], parameters: {} };
 		const nodeTypes = { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) };
 		const workflow = new Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: nodeTypes as never });
-		return workflow.expression.getComplexParameterValue(mockNode, data as INodeParameters, 'internal', {}, undefined, undefined, data as INodeParameters) as ICredentialDataDecryptedObject;
+		return workflow.expression.getComplexParameterValue(
+			mockNode,
+			data as INodeParameters,
+			'internal',
+			{},
+			undefined,
+			undefined,
+			data as INodeParameters,
+		) as ICredentialDataDecryptedObject;
 	}
 
 	it.each([
@@ -106,12 +123,16 @@ describe('the AccessPoint OAuth2 API credential', () => {
 
 	it('its default name differs from the API key credential\'s (n8n drops "API", "OAuth2" from the display name and adds "account")', () => {
 		// n8n 2.41's editor (workflows.store getNewCredentialName): the display name's words other than API, OAuth1, OAuth2, MCP.
-		const defaultName = (displayName: string) => `${displayName.split(' ').filter((w) => !['API', 'OAuth1', 'OAuth2', 'MCP'].includes(w)).join(' ')} account`;
+		const defaultName = (displayName: string) =>
+			`${displayName
+				.split(' ')
+				.filter((w) => !['API', 'OAuth1', 'OAuth2', 'MCP'].includes(w))
+				.join(' ')} account`;
 		expect(defaultName(new AccessPointApi().displayName)).toBe('AccessPoint account');
 		expect(defaultName(credential.displayName)).toBe('AccessPoint Sign-In account');
 	});
 
-	it('both credentials\' documentation links point at README headings that exist', () => {
+	it("both credentials' documentation links point at README headings that exist", () => {
 		const anchors = readmeAnchors();
 		for (const url of [new AccessPointApi().documentationUrl, credential.documentationUrl]) {
 			expect(anchors).toContain(new URL(url).hash.slice(1));
@@ -119,7 +140,7 @@ describe('the AccessPoint OAuth2 API credential', () => {
 		expect(new URL(credential.documentationUrl).hash).toBe('#oauth2');
 	});
 
-	it('a Sign-In URL or Token URL typed by the user wins over the Environment\'s', () => {
+	it("a Sign-In URL or Token URL typed by the user wins over the Environment's", () => {
 		const signIn = resolve({ environment: 'production', signInUrl: ' https://my.billit.eu/Account/Logon ' });
 		expect(signIn.authUrl).toBe('https://my.billit.eu/Account/Logon');
 		expect(signIn.accessTokenUrl).toBe('https://api.billit.be/OAuth2/token');
@@ -144,14 +165,18 @@ describe('the party an OAuth2 credential without a Party ID acts for (account in
 	it('several companies: each named with its VAT number and PartyID, and what to set', () => {
 		const picked = pickAccountParty({ Companies: [company(1001, 'Acme NV', 'BE0123456749'), company(1002, 'Beta\u0000 BV'), company(1001, 'Acme NV again')] });
 		expect(picked).toEqual({
-			message: 'The signed-in account may act for 2 companies and the credential names no Party ID: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002)',
+			message:
+				'The signed-in account may act for 2 companies and the credential names no Party ID: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002)',
 			description:
 				"Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party. The account's companies: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002).",
 		});
 	});
 
 	it('many companies: three in the message, fifty in the description, the rest counted', () => {
-		const picked = pickAccountParty({ Companies: Array.from({ length: 60 }, (_, i) => company(i + 1, `C${i + 1}`)) }) as { message: string; description: string };
+		const picked = pickAccountParty({ Companies: Array.from({ length: 60 }, (_, i) => company(i + 1, `C${i + 1}`)) }) as {
+			message: string;
+			description: string;
+		};
 		expect(picked.message).toMatch(/60 companies .*C3 \(no VAT number, PartyID 3\); and 57 more$/);
 		expect(picked.description).toMatch(/C50 \(no VAT number, PartyID 50\); and 10 more\.$/);
 	});
@@ -164,7 +189,8 @@ describe('the party an OAuth2 credential without a Party ID acts for (account in
 	])('%s: no party, and what to set', (_label, info) => {
 		expect(pickAccountParty(info)).toEqual({
 			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
-			description: "The account information has no company with a PartyID. Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party.",
+			description:
+				"The account information has no company with a PartyID. Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party.",
 		});
 	});
 });
@@ -178,13 +204,16 @@ describe('a refresh that failed', () => {
 		expect(classifyRefreshFailure(new NodeApiError(node, reconnect as never)).kind).toBe('reconnect');
 	});
 
-	it('n8n 1.x: the OAuth client\'s error with invalid_grant in the body is a reconnect', () => {
+	it("n8n 1.x: the OAuth client's error with invalid_grant in the body is a reconnect", () => {
 		const authError = Object.assign(new Error('The provided authorization grant is invalid'), { code: 'EAUTH', body: { error: 'invalid_grant' } });
 		expect(classifyRefreshFailure(authError)).toMatchObject({ kind: 'reconnect', code: 'invalid_grant' });
 	});
 
 	it('another OAuth error keeps its code and words; a network failure keeps its code', () => {
-		const invalidClient = Object.assign(new Error('Client authentication failed'), { code: 'EAUTH', body: { error: 'invalid_client', error_description: 'Unknown client' } });
+		const invalidClient = Object.assign(new Error('Client authentication failed'), {
+			code: 'EAUTH',
+			body: { error: 'invalid_client', error_description: 'Unknown client' },
+		});
 		expect(classifyRefreshFailure(invalidClient)).toMatchObject({ kind: 'failed', code: 'invalid_client', message: 'invalid_client: Unknown client' });
 		const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
 		expect(classifyRefreshFailure(refused)).toMatchObject({ kind: 'failed', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' });

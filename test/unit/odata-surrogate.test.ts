@@ -46,16 +46,16 @@ describe('unpaired surrogates in OData literals', () => {
 	});
 
 	it('the raw filter rejects it too', () => {
-		expect(() => normalizeRawFilter(`OrderNumber eq '${LONE_HIGH}'`)).toThrow(
-			'The filter contains an invalid (unpaired surrogate) character at position 24',
-		);
+		expect(() => normalizeRawFilter(`OrderNumber eq '${LONE_HIGH}'`)).toThrow('The filter contains an invalid (unpaired surrogate) character at position 24');
 		expect(() => buildQuery('order', { rawFilter: `OrderNumber eq '${LONE_LOW}'` })).toThrow(QueryInputError);
 	});
 
 	it('describeQuery never throws, even for a query that cannot be URL-encoded', () => {
 		const query = { $filter: `OrderNumber eq '${LONE_HIGH}'`, $orderby: 'OrderDate desc' };
 		expect(() => describeQuery(query)).not.toThrow();
-		expect(describeQuery(query)).toBe(`$filter=OrderNumber eq '${LONE_HIGH}' · $orderby=OrderDate desc (cannot be URL-encoded: it contains an invalid character)`);
+		expect(describeQuery(query)).toBe(
+			`$filter=OrderNumber eq '${LONE_HIGH}' · $orderby=OrderDate desc (cannot be URL-encoded: it contains an invalid character)`,
+		);
 		expect(describeQuery({ $filter: "A eq '😀'" })).toBe("$filter=A eq '😀'");
 	});
 });
@@ -75,7 +75,10 @@ describe('Order Get Many with a lone surrogate (engine, nock)', () => {
 	});
 
 	it('Filters: the bad item fails naming item, condition and field; the good item is fetched', async () => {
-		const scope = nock(BASE).get('/v1/orders').query({ $filter: "OrderNumber eq 'fine'" }).reply(200, { Items: [{ OrderID: 1 }] });
+		const scope = nock(BASE)
+			.get('/v1/orders')
+			.query({ $filter: "OrderNumber eq 'fine'" })
+			.reply(200, { Items: [{ OrderID: 1 }] });
 		const result = await h.runNode(
 			'accessPointOrder',
 			{ resource: 'order', operation: 'getAll', returnAll: true, filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '={{ $json.v }}' }] } },
@@ -88,7 +91,9 @@ describe('Order Get Many with a lone surrogate (engine, nock)', () => {
 		const [failed] = result.items(name, 1);
 		expect(failed.pairedItem).toEqual({ item: 1 });
 		expect(failed.error).toBeInstanceOf(NodeOperationError);
-		expect(failed.json.error).toBe('Item 2: "Filters" condition 1 (OrderNumber): The text value contains an invalid (unpaired surrogate) character at position 8');
+		expect(failed.json.error).toBe(
+			'Item 2: "Filters" condition 1 (OrderNumber): The text value contains an invalid (unpaired surrogate) character at position 8',
+		);
 	});
 
 	it('OData Filter (Raw): the item fails naming the raw filter and the item, before any request', async () => {

@@ -51,7 +51,7 @@ describe('filters on the wire', () => {
 		expect(path).toContain('$filter=OrderNumber%20eq%20%27A%2BB%20%26%20C%20%231%20100%25');
 	});
 
-	it('astral characters straddling index 1023, 2047 and 4095 arrive intact (n8n\'s own qs encoding splits them)', async () => {
+	it("astral characters straddling index 1023, 2047 and 4095 arrive intact (n8n's own qs encoding splits them)", async () => {
 		const client = await getApiClient.call(n8nContext(server.url), { retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
 		const http = n8nHttpRequest();
 		let sent = 0;

@@ -1,11 +1,4 @@
-import {
-	buildOrderBody,
-	checkOrder,
-	externalIdFilter,
-	readOrderId,
-	toNumber,
-	toOrderDate,
-} from '../../nodes/Order/actions/order/orderBody';
+import { buildOrderBody, checkOrder, externalIdFilter, readOrderId, toNumber, toOrderDate } from '../../nodes/Order/actions/order/orderBody';
 import { checkOrderId } from '../../nodes/Order/actions/order/orderId';
 import type { FieldProblem } from '../../nodes/shared/domain/validation';
 
@@ -35,7 +28,19 @@ describe('toOrderDate', () => {
 		expect(toOrderDate({ toISODate: () => '2024-03-01' })).toBe('2024-03-01');
 	});
 
-	it.each(['2023-02-29', '31/01/2024', '2024-1-31', '', 'tomorrow', 20240131, '2026-02-28T99:99', '2026-02-28T24:00', '2026-02-28T23:60:00', '2026-02-28T10:00:61', '2026-02-28T10:00+25:00'])('rejects %j', (value) => {
+	it.each([
+		'2023-02-29',
+		'31/01/2024',
+		'2024-1-31',
+		'',
+		'tomorrow',
+		20240131,
+		'2026-02-28T99:99',
+		'2026-02-28T24:00',
+		'2026-02-28T23:60:00',
+		'2026-02-28T10:00:61',
+		'2026-02-28T10:00+25:00',
+	])('rejects %j', (value) => {
 		expect(toOrderDate(value)).toBeUndefined();
 	});
 });
@@ -101,8 +106,18 @@ describe('checkOrder', () => {
 		['lines not a list', { ...valid(), OrderLines: 'x' }, 'OrderLines', /at least one line/],
 		['text quantity', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], Quantity: 'two' }] }, 'OrderLines[0].Quantity', /not a number/],
 		['missing price', { ...valid(), OrderLines: [valid().OrderLines[0], { Quantity: 1, VATPercentage: 21 }] }, 'OrderLines[1].UnitPriceExcl', /required/],
-		['a price that may be thousands or decimals', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], UnitPriceExcl: '1,250' }] }, 'OrderLines[0].UnitPriceExcl', /ambiguous/],
-		['a price of 5 decimals', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], UnitPriceExcl: 0.12345 }] }, 'OrderLines[0].UnitPriceExcl', /more than 4 decimals/],
+		[
+			'a price that may be thousands or decimals',
+			{ ...valid(), OrderLines: [{ ...valid().OrderLines[0], UnitPriceExcl: '1,250' }] },
+			'OrderLines[0].UnitPriceExcl',
+			/ambiguous/,
+		],
+		[
+			'a price of 5 decimals',
+			{ ...valid(), OrderLines: [{ ...valid().OrderLines[0], UnitPriceExcl: 0.12345 }] },
+			'OrderLines[0].UnitPriceExcl',
+			/more than 4 decimals/,
+		],
 		['a quantity in exponent form', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], Quantity: '1e3' }] }, 'OrderLines[0].Quantity', /not a number/],
 		['an External Provider ID on two lines', { ...valid(), ExternalProviderID: 'ERP-1\nERP-2' }, 'ExternalProviderID', /line break/],
 		['VAT over 100', { ...valid(), OrderLines: [{ ...valid().OrderLines[0], VATPercentage: 121 }] }, 'OrderLines[0].VATPercentage', /between 0 and 100/],

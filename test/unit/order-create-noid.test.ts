@@ -68,9 +68,14 @@ describe('AccessPoint Order › Create answered without an OrderID (nock)', () =
 			.reply(200, 'OK', { 'Content-Type': 'text/plain' })
 			.post('/v1/orders')
 			.reply(200, '71');
-		const result = await h.runNode(NODE, { ...order, operation: 'create', externalProviderId: '={{ $json.ext }}' }, [{ ext: 'INV-A' }, { ext: 'INV-B' }] as IDataObject[], {
-			onError: 'continueRegularOutput',
-		});
+		const result = await h.runNode(
+			NODE,
+			{ ...order, operation: 'create', externalProviderId: '={{ $json.ext }}' },
+			[{ ext: 'INV-A' }, { ext: 'INV-B' }] as IDataObject[],
+			{
+				onError: 'continueRegularOutput',
+			},
+		);
 		const name = result.nodeName as string;
 		expect(scope.isDone()).toBe(true);
 		const items = result.output(name) as Rec[];
@@ -91,13 +96,10 @@ describe('AccessPoint Order › Create answered without an OrderID (nock)', () =
 	});
 
 	it('Create and Send: the item fails with the same error and nothing is sent', async () => {
-		const scope = nock(BASE)
-			.get('/v1/orders')
-			.query(true)
-			.reply(200, { Items: [] })
-			.post('/v1/orders')
-			.reply(200, 'OK', { 'Content-Type': 'text/plain' });
-		const result = await h.runNode(NODE, { ...order, operation: 'createAndSend', externalProviderId: 'INV-C' }, undefined, { onError: 'continueRegularOutput' });
+		const scope = nock(BASE).get('/v1/orders').query(true).reply(200, { Items: [] }).post('/v1/orders').reply(200, 'OK', { 'Content-Type': 'text/plain' });
+		const result = await h.runNode(NODE, { ...order, operation: 'createAndSend', externalProviderId: 'INV-C' }, undefined, {
+			onError: 'continueRegularOutput',
+		});
 		expect(scope.isDone()).toBe(true);
 		const items = result.output(result.nodeName as string) as Rec[];
 		expect(items).toEqual([expect.objectContaining({ error: expect.stringMatching(/the API confirmed no OrderID, so the order may or may not exist$/) })]);

@@ -38,13 +38,16 @@ function context(tool: boolean, ids = [1, 2, 3]): IExecuteFunctions {
 	} as unknown as IExecuteFunctions;
 }
 
-const clients: ClientProvider = async () =>
-	({ request: async ({ path }: { path: string }) => ORDERS[path] }) as unknown as ApiClient;
+const clients: ClientProvider = async () => ({ request: async ({ path }: { path: string }) => ORDERS[path] }) as unknown as ApiClient;
 
 describe('Get Delivery Status as an AI tool', () => {
 	it('in a workflow, routes to three outputs; a refused invoice never says Delivered: true (#28)', async () => {
 		const outputs = await execute.call(context(false), clients);
-		expect(outputs.map((list) => list.map((i) => [i.json.OrderID, i.json.Status, i.json.Delivered]))).toEqual([[[3, 'Delivered', true]], [[2, 'Pending', false]], [[1, 'Refused', false]]]);
+		expect(outputs.map((list) => list.map((i) => [i.json.OrderID, i.json.Status, i.json.Delivered]))).toEqual([
+			[[3, 'Delivered', true]],
+			[[2, 'Pending', false]],
+			[[1, 'Refused', false]],
+		]);
 	});
 
 	it('as a tool, puts every item on the first output, in input order', async () => {

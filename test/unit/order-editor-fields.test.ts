@@ -38,7 +38,7 @@ describe('the Order node as the editor shows it', () => {
 		['create', 'Order Lines › Line › VAT Percentage'],
 		['createAndSend', 'Order Lines › Line › Unit Price Excl. VAT'],
 		['createCreditNote', 'Picked Lines › Line › Quantity'],
-	])('%s › %s is text read by the node, not n8n\'s number field', (operation, path) => {
+	])("%s › %s is text read by the node, not n8n's number field", (operation, path) => {
 		const matches = fields.filter(([name, property]) => name === path && shownFor(property, operation));
 		expect(matches.length).toBeGreaterThan(0);
 		for (const [, property] of matches) expect(property.type).toBe('string');

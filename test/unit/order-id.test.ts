@@ -89,13 +89,7 @@ describe('the Order picker', () => {
 		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
 		const result = await searchOrders.call(ctx, '#11');
 		const filters = calls.map((c) => new URL(c.url).searchParams.get('$filter'));
-		expect(filters).toEqual([
-			"OrderNumber eq '#11' or CounterParty/DisplayName eq '#11' or ExternalProviderID eq '#11'",
-			'OrderID eq 11',
-			null,
-			null,
-			null,
-		]);
+		expect(filters).toEqual(["OrderNumber eq '#11' or CounterParty/DisplayName eq '#11' or ExternalProviderID eq '#11'", 'OrderID eq 11', null, null, null]);
 		expect(result).toEqual({ results: [{ name: 'INV-011 · Acme BV · 2026-11-20 · #11', value: '11' }], paginationToken: first.NextPageLink });
 	});
 

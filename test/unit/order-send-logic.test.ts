@@ -23,10 +23,19 @@ describe('parseOrderIdList', () => {
 		[123, [123]],
 		['123', [123]],
 		[' 123 , 456;789  1000 ', [123, 456, 789, 1000]],
-		[[1, '2', ' 3 '], [1, 2, 3]],
-		[['1, 2', 3], [1, 2, 3]],
+		[
+			[1, '2', ' 3 '],
+			[1, 2, 3],
+		],
+		[
+			['1, 2', 3],
+			[1, 2, 3],
+		],
 		[{ OrderID: 77, OrderNumber: 'INV-1' }, [77]],
-		[[{ OrderID: 5 }, { OrderID: '6' }], [5, 6]],
+		[
+			[{ OrderID: 5 }, { OrderID: '6' }],
+			[5, 6],
+		],
 		['7, 7, 8', [7, 8]],
 	])('%j → %j', (value, ids) => {
 		expect(parseOrderIdList(value)).toEqual({ ids });
@@ -186,7 +195,11 @@ describe('sendFacts: how an order went out, from its last Outgoing message', () 
 			],
 		};
 		expect(sendFacts(order, 'Peppol')).toEqual({ sentVia: 'Email', fallback: true, sentAt: '2024-03-01T10:00:00', sentInfo: 'Fallback: sent by e-mail' });
-		expect(sendFacts({ Messages: [{ Transporttype: 'peppol', Date: '2024-01-01T00:00:00' }] }, 'Peppol')).toEqual({ sentVia: 'Peppol', fallback: false, sentAt: '2024-01-01T00:00:00' });
+		expect(sendFacts({ Messages: [{ Transporttype: 'peppol', Date: '2024-01-01T00:00:00' }] }, 'Peppol')).toEqual({
+			sentVia: 'Peppol',
+			fallback: false,
+			sentAt: '2024-01-01T00:00:00',
+		});
 		expect(sendFacts({ Messages: [{ TransportType: 'E-mail' }] }, 'Email')).toEqual({ sentVia: 'Email', fallback: false });
 	});
 
@@ -197,7 +210,7 @@ describe('sendFacts: how an order went out, from its last Outgoing message', () 
 	});
 });
 
-describe('lastResponse: the receiver\'s latest response, its code from Description', () => {
+describe("lastResponse: the receiver's latest response, its code from Description", () => {
 	it('reads the published response message', () => {
 		expect(lastResponse(publishedSentInvoice())).toEqual({ code: 'AP', text: 'The business document has been validated and forwarded to the recipient.' });
 		expect(lastResponse({ Messages: [{ MessageDirection: 'Incoming', Description: 'free text' }] })).toEqual({ text: 'free text' });
@@ -216,7 +229,11 @@ describe('deliveryState: delivered only when the service says so (#28)', () => {
 		['published delivered (Polling)', DELIVERY_DETAILS.polledDelivered, ['Delivered', 'Delivered']],
 		['published negative (Error with the Refused fields)', DELIVERY_DETAILS.negative, ['Refused', 'Error / Refused']],
 		['published pending', DELIVERY_DETAILS.pending, ['Pending', 'Pending / Not Sent']],
-		['Refused fields on a "Delivered" status never read as delivered', { ...DELIVERY_DETAILS.delivered, DocumentRefusedReasonTC: 'REF' }, ['Refused', 'Error / Refused']],
+		[
+			'Refused fields on a "Delivered" status never read as delivered',
+			{ ...DELIVERY_DETAILS.delivered, DocumentRefusedReasonTC: 'REF' },
+			['Refused', 'Error / Refused'],
+		],
 		['Error without a refusal', { IsDocumentDelivered: false, DocumentDeliveryStatus: 'Error' }, ['Error', 'Error / Refused']],
 		['a status this node does not know', { DocumentDeliveryStatus: 'Quarantined' }, ['Quarantined', 'Error / Refused']],
 		['IsDocumentDelivered without a status', { IsDocumentDelivered: true }, ['Delivered', 'Delivered']],

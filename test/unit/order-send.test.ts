@@ -20,7 +20,18 @@ const sentOrder = (id: number, via = 'Peppol') => ({
 	OrderID: id,
 	OrderStatus: 'Sent',
 	IsSent: true,
-	Messages: [{ OrderID: id, Description: `Sent by ${via}`, CreationDate: '2024-03-01T10:00:00.12', TransportType: via, Success: true, Trials: 0, Destination: '9925:BE0123456749', MessageDirection: 'Outgoing' }],
+	Messages: [
+		{
+			OrderID: id,
+			Description: `Sent by ${via}`,
+			CreationDate: '2024-03-01T10:00:00.12',
+			TransportType: via,
+			Success: true,
+			Trials: 0,
+			Destination: '9925:BE0123456749',
+			MessageDirection: 'Outgoing',
+		},
+	],
 	CurrentDocumentDeliveryDetails: DELIVERY_DETAILS.pending,
 });
 
@@ -83,7 +94,15 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 
 	it('says sent when sent and delivered only when the service does (#28): the published sent invoice, then a refused one', async () => {
 		const published = publishedSentInvoice();
-		const refused = { ...published, CurrentDocumentDeliveryDetails: { ...DELIVERY_DETAILS.delivered, DocumentRefusedDate: '2025-04-24T09:00:00', DocumentRefusedInfo: 'Unknown purchase order', DocumentRefusedReasonTC: 'REF' } };
+		const refused = {
+			...published,
+			CurrentDocumentDeliveryDetails: {
+				...DELIVERY_DETAILS.delivered,
+				DocumentRefusedDate: '2025-04-24T09:00:00',
+				DocumentRefusedInfo: 'Unknown purchase order',
+				DocumentRefusedReasonTC: 'REF',
+			},
+		};
 		const scope = nock(BASE)
 			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [2619898] })
 			.reply(200, 'OK')
@@ -166,11 +185,9 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [21] })
 			.matchHeader('Idempotency-Key', 'send-Peppol-strict-21')
 			.reply(200, 'OK');
-		const { items } = await run(
-			{ operation: 'send', orderIds: '21, 22', strictTransportType: true, options: { checkDelivery: false } },
-			[{}],
-			{ onError: 'continueRegularOutput' },
-		);
+		const { items } = await run({ operation: 'send', orderIds: '21, 22', strictTransportType: true, options: { checkDelivery: false } }, [{}], {
+			onError: 'continueRegularOutput',
+		});
 		expect(scope.isDone()).toBe(true);
 		expect(items).toEqual([
 			{ OrderID: 21, sent: true, alreadySent: false, transportType: 'Peppol', strict: true },
@@ -312,7 +329,9 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 				.post('/v1/orders')
 				.reply(409, { errors: [{ Code: 'Conflict', Description: 'Idempotency key already used' }] });
 			const { items } = await run({ operation: 'createAndSend', ...order, externalProviderId: 'INV-5' }, undefined, { onError: 'continueRegularOutput' });
-			expect(items).toEqual([expect.objectContaining({ httpCode: '409', error: 'Create order failed with HTTP 409 (Conflict): Idempotency key already used' })]);
+			expect(items).toEqual([
+				expect.objectContaining({ httpCode: '409', error: 'Create order failed with HTTP 409 (Conflict): Idempotency key already used' }),
+			]);
 		});
 	});
 });

@@ -47,13 +47,15 @@ module.exports = { PACKAGE_NAME: PACKAGE.name, loadPackageNodes, printFigures };
  * @returns {Array<{ key: string, score: number }>} best first
  */
 function searchNodePanel(term, items) {
-	const { sublimeSearch } = require(
-		require.resolve('@n8n/utils/search/sublime-search', { paths: [path.dirname(require.resolve('n8n-workflow'))] }),
-	);
+	const { sublimeSearch } = require(require.resolve('@n8n/utils/search/sublime-search', { paths: [path.dirname(require.resolve('n8n-workflow'))] }));
 	const words = term.split(' ');
 	const trimmed =
 		words.length > 1 && 'trigger'.startsWith(words[words.length - 1].toLowerCase())
-			? words.slice(0, -1).filter((w) => w).join(' ').trimEnd()
+			? words
+					.slice(0, -1)
+					.filter((w) => w)
+					.join(' ')
+					.trimEnd()
 			: term;
 	return sublimeSearch(trimmed.toLowerCase(), items).map(({ item, score }) => ({ key: item.key, score }));
 }

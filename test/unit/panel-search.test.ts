@@ -58,8 +58,12 @@ describe('the node panel search finds our nodes', () => {
 		]);
 	});
 
-	it('the search is the editor\'s: a term no alias or name holds finds none of ours', () => {
+	it("the search is the editor's: a term no alias or name holds finds none of ours", () => {
 		expect(searchNodePanel('spreadsheet', ours)).toEqual([]);
-		expect(searchNodePanel('AccessPoint Peppol', ours).map((r) => r.key).sort()).toEqual([`${PACKAGE_NAME}.accessPointInbox`, `${PACKAGE_NAME}.accessPointInboxTrigger`, `${PACKAGE_NAME}.accessPointPeppolLookup`]);
+		expect(
+			searchNodePanel('AccessPoint Peppol', ours)
+				.map((r) => r.key)
+				.sort(),
+		).toEqual([`${PACKAGE_NAME}.accessPointInbox`, `${PACKAGE_NAME}.accessPointInboxTrigger`, `${PACKAGE_NAME}.accessPointPeppolLookup`]);
 	});
 });

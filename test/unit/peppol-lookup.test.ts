@@ -20,8 +20,7 @@ const XRECHNUNG_INVOICE =
 const PINT_MY_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:peppol:pint:billing-1@my-1::2.1';
 const SELF_BILLING_INVOICE =
 	'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:selfbilling:3.0::2.1';
-const MLR =
-	'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:fdc:peppol.eu:poacc:trns:mlr:3::2.1';
+const MLR = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:fdc:peppol.eu:poacc:trns:mlr:3::2.1';
 
 const detail = (DocumentIdentifier: string) => ({
 	DocumentIdentifier,
@@ -50,9 +49,11 @@ describe('receiveCapabilities', () => {
 		expect(INVOICE_DOCUMENT_TYPES).toEqual(['BISv3Invoice', 'SIInvoice', 'MYPintInvoice']);
 		expect(CREDIT_NOTE_DOCUMENT_TYPES).toEqual(['BISv3CreditNote', 'SICreditNote', 'MYPintCreditNote']);
 		for (let i = 0; i < INVOICE_DOCUMENT_TYPES.length; i++) {
-			expect(
-				receiveCapabilities({ Registered: true, DocumentTypes: [INVOICE_DOCUMENT_TYPES[i], CREDIT_NOTE_DOCUMENT_TYPES[i]] }),
-			).toEqual({ canReceiveInvoice: true, canReceiveCreditNote: true, canReceiveInvoicesAndCreditNotes: true });
+			expect(receiveCapabilities({ Registered: true, DocumentTypes: [INVOICE_DOCUMENT_TYPES[i], CREDIT_NOTE_DOCUMENT_TYPES[i]] })).toEqual({
+				canReceiveInvoice: true,
+				canReceiveCreditNote: true,
+				canReceiveInvoicesAndCreditNotes: true,
+			});
 		}
 		expect(receiveCapabilities({ Registered: true, DocumentTypes: ['BISv3Invoice', 'MLR'] })).toEqual({
 			canReceiveInvoice: true,

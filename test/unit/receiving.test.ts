@@ -12,7 +12,9 @@ describe('Order Trigger › New Incoming Supplier Invoice (query.ts)', () => {
 		expect(triggerFilter({ event: 'newIncomingInvoice', orderType: '', direction: 'Income', modifiedFrom: '2026-01-02T03:04:05' })).toBe(
 			"OrderDirection eq 'Cost' and IsSent eq false and LastModified ge DateTime'2026-01-02T03:04:05'",
 		);
-		expect(triggerFilter({ event: 'newIncomingInvoice', orderType: 'CreditNote', direction: '' })).toBe("OrderType eq 'CreditNote' and OrderDirection eq 'Cost' and IsSent eq false");
+		expect(triggerFilter({ event: 'newIncomingInvoice', orderType: 'CreditNote', direction: '' })).toBe(
+			"OrderType eq 'CreditNote' and OrderDirection eq 'Cost' and IsSent eq false",
+		);
 	});
 
 	it('leaves the other events as they were', () => {
@@ -41,10 +43,13 @@ describe('the node panel finds the receiving side under the words people use', (
 	}));
 	const everyNode = [...builtInNodes(), ...ours];
 
-	it.each(['incoming', 'received', 'supplier invoice', 'purchase', 'inbox', 'purchase invoice', 'received invoice'])('"%s" finds the Order node and the Order Trigger', (term) => {
-		const found = searchNodePanel(term, everyNode).map((r) => r.key);
-		expect(found).toEqual(expect.arrayContaining([`${PACKAGE_NAME}.accessPointOrder`, `${PACKAGE_NAME}.accessPointOrderTrigger`]));
-	});
+	it.each(['incoming', 'received', 'supplier invoice', 'purchase', 'inbox', 'purchase invoice', 'received invoice'])(
+		'"%s" finds the Order node and the Order Trigger',
+		(term) => {
+			const found = searchNodePanel(term, everyNode).map((r) => r.key);
+			expect(found).toEqual(expect.arrayContaining([`${PACKAGE_NAME}.accessPointOrder`, `${PACKAGE_NAME}.accessPointOrderTrigger`]));
+		},
+	);
 
 	it.each(['customer', 'product'])('"%s" finds the Order node (parties and products)', (term) => {
 		expect(searchNodePanel(term, everyNode).map((r) => r.key)).toContain(`${PACKAGE_NAME}.accessPointOrder`);

@@ -80,14 +80,26 @@ describe('buildRegistrationBody', () => {
 	it('numbers identifiers in field names when there are several', () => {
 		const built = buildRegistrationBody({
 			...minimal(),
-			additionalFields: { identifiers: { identifier: [{ identifierType: 'KBO', identifier: '0123.456.749' }, { identifierType: 'GLN', identifier: '' }] } },
+			additionalFields: {
+				identifiers: {
+					identifier: [
+						{ identifierType: 'KBO', identifier: '0123.456.749' },
+						{ identifierType: 'GLN', identifier: '' },
+					],
+				},
+			},
 		});
 		expect(built).toEqual({ problem: expect.objectContaining({ field: 'Identifiers #2 → Identifier' }) });
 	});
 });
 
 describe('registration read bodies', () => {
-	const company = { RegistrationID: 5, PartyID: '5', CompanyDetails: { CompanyName: 'Acme', TaxIdentifier: 'BE0481516215' }, Integrations: [{ IntegrationID: 1 }] };
+	const company = {
+		RegistrationID: 5,
+		PartyID: '5',
+		CompanyDetails: { CompanyName: 'Acme', TaxIdentifier: 'BE0481516215' },
+		Integrations: [{ IntegrationID: 1 }],
+	};
 
 	it('unwraps the plain and the Companies form to the same entity', () => {
 		expect(unwrapRegistration(company)).toBe(company);

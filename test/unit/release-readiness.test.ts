@@ -33,7 +33,11 @@ describe('release readiness of the nodes package.json lists', () => {
 	});
 
 	it('usableAsTool on every action node and on no trigger', () => {
-		const table = nodes.map(({ nodeType, description }) => ({ name: description.name, trigger: isTrigger(nodeType), usableAsTool: description.usableAsTool === true }));
+		const table = nodes.map(({ nodeType, description }) => ({
+			name: description.name,
+			trigger: isTrigger(nodeType),
+			usableAsTool: description.usableAsTool === true,
+		}));
 		print(`[release] ${table.map((n) => `${n.name}: ${n.trigger ? 'trigger' : 'action'}, usableAsTool ${n.usableAsTool}`).join('; ')}`);
 		expect(table.filter((n) => n.trigger === n.usableAsTool)).toEqual([]);
 		expect(table.some((n) => n.trigger)).toBe(true);
@@ -45,7 +49,12 @@ describe('release readiness of the nodes package.json lists', () => {
 		for (const { nodeType, description } of webhookNodes) {
 			expect(description.webhooks?.length).toBeGreaterThan(0);
 			const methods = nodeType.webhookMethods?.default as Record<string, unknown> | undefined;
-			expect([description.name, typeof methods?.checkExists, typeof methods?.create, typeof methods?.delete]).toEqual([description.name, 'function', 'function', 'function']);
+			expect([description.name, typeof methods?.checkExists, typeof methods?.create, typeof methods?.delete]).toEqual([
+				description.name,
+				'function',
+				'function',
+				'function',
+			]);
 		}
 	});
 

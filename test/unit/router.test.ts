@@ -46,9 +46,7 @@ describe('operations listed once', () => {
 	it.each(nodes)('%s: the Operation options are the list, and every operation file’s fields are in the node', (_name, instance, lists) => {
 		const properties = instance.description.properties;
 		for (const list of lists) {
-			const parameter = properties.find(
-				(p) => p.name === 'operation' && (!list.resource || p.displayOptions?.show?.resource?.includes(list.resource.value)),
-			);
+			const parameter = properties.find((p) => p.name === 'operation' && (!list.resource || p.displayOptions?.show?.resource?.includes(list.resource.value)));
 			expect(parameter?.options).toEqual(list.operations.map(({ name, value, description, action }) => ({ name, value, description, action })));
 			expect(parameter?.default).toBe(list.default);
 			const names = list.operations.map((entry) => entry.name);
@@ -132,10 +130,9 @@ describe('Identification through the router', () => {
 	});
 
 	it('runs Parse Callback as a tool without a credential, on its two outputs', async () => {
-		const ctx = fakeContext(
-			{ operation: 'parseCallback', callbackQuery: { registrationID: '123', success: 'true' }, options: {} },
-			{ isToolExecution: () => true } as Partial<IExecuteFunctions>,
-		);
+		const ctx = fakeContext({ operation: 'parseCallback', callbackQuery: { registrationID: '123', success: 'true' }, options: {} }, {
+			isToolExecution: () => true,
+		} as Partial<IExecuteFunctions>);
 		const outputs = await new AccessPointIdentification().execute.call(ctx);
 		expect(outputs).toHaveLength(2);
 		expect(outputs[0]).toEqual([]);

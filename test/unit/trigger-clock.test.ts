@@ -26,14 +26,24 @@ describe('parseHttpDate', () => {
 	});
 
 	it('refuses anything else, and clocks outside years 2000-9999', () => {
-		for (const bad of [undefined, '', 'yesterday', '2024-05-01T10:00:00Z', 'Wed, 31 Feb 2024 10:00:00 GMT', 'Wed, 01 Foo 2024 10:00:00 GMT', 'Wed, 01 May 2024 10:00:00 CET', 'Thu, 01 Jan 1970 00:00:00 GMT', 5]) {
+		for (const bad of [
+			undefined,
+			'',
+			'yesterday',
+			'2024-05-01T10:00:00Z',
+			'Wed, 31 Feb 2024 10:00:00 GMT',
+			'Wed, 01 Foo 2024 10:00:00 GMT',
+			'Wed, 01 May 2024 10:00:00 CET',
+			'Thu, 01 Jan 1970 00:00:00 GMT',
+			5,
+		]) {
 			expect(parseHttpDate(bad)).toBeUndefined();
 		}
 	});
 });
 
 describe('the ceiling', () => {
-	it('is the API\'s now minus the margin, n8n\'s clock when the API sent none', () => {
+	it("is the API's now minus the margin, n8n's clock when the API sent none", () => {
 		expect(CLOCK_MARGIN_SECONDS).toBe(60);
 		expect(cursorCeiling(at(T0, T0 + 3600))).toBe(T0 - 60);
 		expect(cursorCeiling(at(undefined, T0 + 3600))).toBe(T0 + 3600 - 60);
@@ -89,7 +99,7 @@ describe('an order stamped in the future', () => {
 		expect(baselineState([order(9, T0 + YEAR), order(8, T0 - 10)], SCOPE, { clock })).toMatchObject({ from: T0 - 60, seen: { '9': T0 + YEAR, '8': T0 - 10 } });
 	});
 
-	it('a later version with an earlier stamp (the writer\'s clock put right) is a new version, not a stale one', () => {
+	it("a later version with an earlier stamp (the writer's clock put right) is a new version, not a stale one", () => {
 		const first = decidePoll(start(T0), [order(1, T0 + YEAR)], { event: 'newOrUpdatedOrder', clock: at(T0 + 5) });
 		expect(ids(first.emit)).toEqual([1]);
 		const fixed = decidePoll(first.next, [order(1, T0 + 8)], { event: 'newOrUpdatedOrder', clock: at(T0 + 10) });
@@ -131,7 +141,7 @@ describe('a stored position ahead of every clock', () => {
 		expect(ids(within.emit)).toEqual([3]);
 	});
 
-	it('only when it is ahead of both the API\'s clock and n8n\'s: one wrong clock does not move it back', () => {
+	it("only when it is ahead of both the API's clock and n8n's: one wrong clock does not move it back", () => {
 		const state = start(T0 + 3600);
 		expect(decidePoll(state, [], { event: 'newOrder', clock: at(T0, T0 + 7200) }).rewound).toBe(false);
 		expect(decidePoll(state, [], { event: 'newOrder', clock: at(T0 + 7200, T0) }).rewound).toBe(false);

@@ -49,9 +49,7 @@ function answer(api: FakeApi, request: IHttpRequestOptions) {
 			return Number.isNaN(seconds) || seconds >= from; // unreadable ones are sent, as a real API would
 		})
 		.sort(
-			(a, b) =>
-				String(field(a, 'LastModified')).localeCompare(String(field(b, 'LastModified'))) ||
-				Number(field(a, 'OrderID')) - Number(field(b, 'OrderID')),
+			(a, b) => String(field(a, 'LastModified')).localeCompare(String(field(b, 'LastModified'))) || Number(field(a, 'OrderID')) - Number(field(b, 'OrderID')),
 		);
 	if (desc) rows.reverse();
 	const skip = Number(qs.$skip ?? 0);
@@ -76,7 +74,14 @@ function context(api: FakeApi, parameters: IDataObject, staticData: IDataObject,
 		return value === undefined ? fallback : value;
 	};
 	const ctx = {
-		getNode: () => ({ id: '1', name: 'Order Trigger', type: 'n8n-nodes-access-point.accessPointOrderTrigger', typeVersion: 1, position: [0, 0], parameters: {} }),
+		getNode: () => ({
+			id: '1',
+			name: 'Order Trigger',
+			type: 'n8n-nodes-access-point.accessPointOrderTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
 		getNodeParameter: get,
 		getMode: () => 'trigger',
 		getWorkflowStaticData: () => staticData,
@@ -115,7 +120,7 @@ describe('poll() with an in-memory API', () => {
 
 	afterEach(() => jest.restoreAllMocks());
 
-	it('stops at a page boundary when the engine\'s poll budget runs out, and the next poll carries on without loss or repeats', async () => {
+	it("stops at a page boundary when the engine's poll budget runs out, and the next poll carries on without loss or repeats", async () => {
 		const api: FakeApi = { book, requests: [], now: T0 + 86_400 };
 		const staticData: IDataObject = {};
 		let clock = (T0 + 86_400) * 1000;
@@ -166,7 +171,14 @@ describe('poll() with an in-memory API', () => {
 	});
 
 	it('skips an order without a readable LastModified with a warning; the orders after it still come', async () => {
-		const api: FakeApi = { book: [{ OrderID: 1, LastModified: iso(T0) }, { OrderID: 2, LastModified: iso(T0 + 1) }], requests: [], now: T0 + 3600 };
+		const api: FakeApi = {
+			book: [
+				{ OrderID: 1, LastModified: iso(T0) },
+				{ OrderID: 2, LastModified: iso(T0 + 1) },
+			],
+			requests: [],
+			now: T0 + 3600,
+		};
 		const staticData: IDataObject = {};
 		const log: Logged[] = [];
 		await poll(context(api, { options: {} }, staticData, {}, log));
@@ -209,7 +221,7 @@ describe('a stored cursor that is damaged or ahead of the clock', () => {
 		['a position that cannot be written into the filter', { version: 1, scope, from: 1e20, createdFrom: 1e20, seen: {} }],
 		['text', 'not a cursor at all'],
 		['another version', { version: 7, scope, from: T0, createdFrom: T0, seen: {} }],
-	])('%s: starts again from the API\'s now, says so, and keeps polling', async (_name, stored) => {
+	])("%s: starts again from the API's now, says so, and keeps polling", async (_name, stored) => {
 		const { first, second, warnings, staticData } = await pollTwice(stored);
 		expect(first).toBeNull(); // a fresh start emits nothing from before
 		expect(emittedIds(second)).toEqual([999]);
@@ -223,23 +235,30 @@ describe('a stored cursor that is damaged or ahead of the clock', () => {
 		expect(emittedIds(first)).toEqual([125, 126, 127, 128, 129]);
 		expect(emittedIds(second)).toEqual([999]);
 		expect(warnings).toEqual([
-			expect.stringMatching(/its stored cursor was damaged \(its list of orders handled at the position was text\)\. It carries on from 2024-05-01T10:04:10 \(the service's time\)/),
+			expect.stringMatching(
+				/its stored cursor was damaged \(its list of orders handled at the position was text\)\. It carries on from 2024-05-01T10:04:10 \(the service's time\)/,
+			),
 		]);
 	});
 
 	it('a position ahead of the clock (left by a future-stamped order): moved back with a notice, the orders it hid come once', async () => {
 		const ahead = T0 + 365 * 86_400;
-		const hidden = [{ OrderID: 501, LastModified: iso(T0 + 3550) }, { OrderID: 502, LastModified: iso(T0 + 3590) }];
+		const hidden = [
+			{ OrderID: 501, LastModified: iso(T0 + 3550) },
+			{ OrderID: 502, LastModified: iso(T0 + 3590) },
+		];
 		const stored = { version: 1, scope, from: ahead, createdFrom: ahead, seen: { '7': ahead } };
 		const { first, second, warnings } = await pollTwice(stored, T0 + 3600, hidden);
 		expect(first).toBeNull(); // nothing at or after the stored position
 		expect(emittedIds(second)).toEqual([501, 502, 999]); // from the ceiling (T0+3600-60) on
 		expect(warnings).toEqual([
-			expect.stringMatching(/its stored cursor \(2025-05-01T10:00:00\) was ahead of the API's clock \(2024-05-01T11:00:00, the service's time\); it was moved back to 2024-05-01T10:59:00 /),
+			expect.stringMatching(
+				/its stored cursor \(2025-05-01T10:00:00\) was ahead of the API's clock \(2024-05-01T11:00:00, the service's time\); it was moved back to 2024-05-01T10:59:00 /,
+			),
 		]);
 	});
 
-	it('no Date header: n8n\'s clock bounds the cursor instead', async () => {
+	it("no Date header: n8n's clock bounds the cursor instead", async () => {
 		const api: FakeApi = { book: [{ OrderID: 1, LastModified: iso(T0) }], requests: [] };
 		const staticData: IDataObject = {};
 		jest.spyOn(Date, 'now').mockImplementation(() => (T0 + 100) * 1000);

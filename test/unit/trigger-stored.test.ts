@@ -26,7 +26,11 @@ describe('loadState', () => {
 		['a version that is text', { ...good, version: 'v1' }, /it has another shape \(version text, not 1\)/],
 		['no scope', { ...good, scope: undefined }, /its scope is missing/],
 		['position as text', { ...good, from: '2024-05-01' }, /its position \(from\) is text/],
-		['position out of range (would throw when written into the filter)', { ...good, from: 1e20 }, /its position \(from\) is a number that is not a whole second of years 1-9999/],
+		[
+			'position out of range (would throw when written into the filter)',
+			{ ...good, from: 1e20 },
+			/its position \(from\) is a number that is not a whole second of years 1-9999/,
+		],
 		['position NaN', { ...good, from: NaN }, /its position \(from\) is NaN/],
 		['position a fraction', { ...good, from: T0 + 0.5 }, /its position \(from\)/],
 		['position missing', { ...good, from: undefined }, /its position \(from\) is missing/],
@@ -40,7 +44,12 @@ describe('loadState', () => {
 		['createdFrom unreadable', { ...good, createdFrom: 'x' }, /"new since" bound \(createdFrom\) was text and is now the position/, { createdFrom: T0 }],
 		['seen not an object', { ...good, seen: 'x' }, /handled at the position was text/, { seen: {} }],
 		['seen missing', { ...good, seen: undefined }, /handled at the position was missing/, { seen: {} }],
-		['seen entries unreadable', { ...good, seen: { '5': T0, '6': 'x', '7': null, '8': 1e30 } }, /partly unreadable \(3 entries dropped\)/, { seen: { '5': T0 } }],
+		[
+			'seen entries unreadable',
+			{ ...good, seen: { '5': T0, '6': 'x', '7': null, '8': 1e30 } },
+			/partly unreadable \(3 entries dropped\)/,
+			{ seen: { '5': T0 } },
+		],
 	])('repairs %s and carries on from the position', (_name, raw, message, expected) => {
 		const result = loadState(raw, SCOPE);
 		expect(result.kind).toBe('repaired');

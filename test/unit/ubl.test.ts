@@ -62,7 +62,11 @@ describe('IMR and MLR: code, meaning, reasons, referenced invoice', () => {
 
 	it('an IMR in its SBDH envelope: read inside, and unwrapped with the namespaces the envelope declared', () => {
 		const doc = read(IMR_PAID_SBDH);
-		expect(doc).toMatchObject({ kind: 'IMR', envelope: true, response: { Code: 'PD', Meaning: 'Paid', InvoiceNumber: 'INV-2024-0007', Reasons: [], ReasonText: '' } });
+		expect(doc).toMatchObject({
+			kind: 'IMR',
+			envelope: true,
+			response: { Code: 'PD', Meaning: 'Paid', InvoiceNumber: 'INV-2024-0007', Reasons: [], ReasonText: '' },
+		});
 		expect(doc.unwrapped).not.toContain('StandardBusinessDocument');
 		expect(doc.unwrapped.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<ApplicationResponse xmlns:cac=')).toBe(true);
 		// The unwrapped document stands on its own: same root, same fields, no envelope.
@@ -116,17 +120,31 @@ describe('invoices and credit notes', () => {
 			PayableAmount: '59.29',
 		});
 		// The envelope's default namespace is not carried over: the invoice declares its own.
-		expect(doc.unwrapped).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac=/);
+		expect(doc.unwrapped).toMatch(
+			/^<\?xml version="1.0" encoding="UTF-8"\?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac=/,
+		);
 		expect(read(doc.unwrapped).invoice).toEqual(doc.invoice);
 	});
 
 	it('a credit note with a prefixed root; the trading name stands in for a missing legal name', () => {
-		expect(read(CREDIT_NOTE_PREFIXED)).toMatchObject({ kind: 'CreditNote', envelope: false, invoice: { Number: 'CN-3', TypeCode: '381', SupplierName: 'Only A Trading Name' } });
+		expect(read(CREDIT_NOTE_PREFIXED)).toMatchObject({
+			kind: 'CreditNote',
+			envelope: false,
+			invoice: { Number: 'CN-3', TypeCode: '381', SupplierName: 'Only A Trading Name' },
+		});
 	});
 
 	it('the inbox item types', () => {
-		expect(kindOfType('urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1')).toBe('Invoice');
-		expect(kindOfType('urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1')).toBe('CreditNote');
+		expect(
+			kindOfType(
+				'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+			),
+		).toBe('Invoice');
+		expect(
+			kindOfType(
+				'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+			),
+		).toBe('CreditNote');
 		expect(kindOfType('IMR')).toBe('IMR');
 		expect(kindOfType('MLR')).toBe('MLR');
 		expect(kindOfType('urn:oasis:names:specification:ubl:schema:xsd:Order-2::Order##x')).toBe('Other');
@@ -143,7 +161,11 @@ describe('a document to send as it is', () => {
 
 	it.each([
 		['an envelope', INVOICE_SBDH, 'is wrapped in a Peppol envelope (SBDH)'],
-		['an IMR', IMR_REJECTED, 'has the root element ApplicationResponse in namespace urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2, not a UBL Invoice or CreditNote'],
+		[
+			'an IMR',
+			IMR_REJECTED,
+			'has the root element ApplicationResponse in namespace urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2, not a UBL Invoice or CreditNote',
+		],
 		['an Invoice without a namespace', '<Invoice><ID>1</ID></Invoice>', 'has the root element Invoice without a namespace, not a UBL Invoice or CreditNote'],
 		['an Invoice in the CreditNote namespace', `<Invoice xmlns="${NS.creditNote}"/>`, 'not a UBL Invoice or CreditNote'],
 		['broken XML', `<Invoice xmlns="${NS.invoice}"><ID>1</Invoice>`, 'is not well-formed XML: </Invoice> where </ID> was expected (line 1, column 78)'],
@@ -201,7 +223,10 @@ describe('the scanner refuses what is not plain, well-formed XML', () => {
 	});
 
 	it('a large document is read in linear time and keeps only a bounded text per element', () => {
-		const lines = Array.from({ length: 20_000 }, (_, i) => `<cac:InvoiceLine><cbc:ID>${i}</cbc:ID><cbc:Note>${'x'.repeat(200)}</cbc:Note></cac:InvoiceLine>`).join('');
+		const lines = Array.from(
+			{ length: 20_000 },
+			(_, i) => `<cac:InvoiceLine><cbc:ID>${i}</cbc:ID><cbc:Note>${'x'.repeat(200)}</cbc:Note></cac:InvoiceLine>`,
+		).join('');
 		const big = `<Invoice xmlns="${NS.invoice}" xmlns:cac="${NS.cac}" xmlns:cbc="${NS.cbc}"><cbc:ID>BIG-1</cbc:ID><cbc:Note>${'y'.repeat(50_000)}</cbc:Note>${lines}</Invoice>`;
 		const started = Date.now();
 		const result = readDocument(bytes(big), { maxChars: 10_000_000 });
@@ -215,7 +240,11 @@ describe('the scanner refuses what is not plain, well-formed XML', () => {
 
 	it('references and CDATA read as their characters; comments and instructions are skipped', () => {
 		const texts: string[] = [];
-		const result = scanXml('<?xml version="1.0"?><!-- c --><?pi x?><a t="&quot;&#x41;&#66;">&lt;&gt;&amp;&apos;<![CDATA[<&>]]><!-- in --></a>', { close: (e, text) => texts.push(`${e.attrs.t}|${text}`) }, { maxChars: MAX });
+		const result = scanXml(
+			'<?xml version="1.0"?><!-- c --><?pi x?><a t="&quot;&#x41;&#66;">&lt;&gt;&amp;&apos;<![CDATA[<&>]]><!-- in --></a>',
+			{ close: (e, text) => texts.push(`${e.attrs.t}|${text}`) },
+			{ maxChars: MAX },
+		);
 		expect(result).toEqual({ ok: true, root: { ns: '', local: 'a' } });
 		expect(texts).toEqual(['"AB|<>&\'<&>']);
 	});

@@ -110,12 +110,9 @@ describe('checkEmail', () => {
 	it.each(['finance@example.com', "o'brien+inv@sub.example.co.uk"])('accepts %s', (input) => {
 		expect(value(checkEmail(` ${input} `))).toBe(input);
 	});
-	it.each(['plain', 'a@b', 'a@@b.com', 'a b@c.com', '.a@b.com', 'a..b@c.com', 'a@-b.com', 'a@b.c'])(
-		'rejects %s',
-		(input) => {
-			expect(problem(checkEmail(input))).toMatch(/e-mail/);
-		},
-	);
+	it.each(['plain', 'a@b', 'a@@b.com', 'a b@c.com', '.a@b.com', 'a..b@c.com', 'a@-b.com', 'a@b.c'])('rejects %s', (input) => {
+		expect(problem(checkEmail(input))).toMatch(/e-mail/);
+	});
 });
 
 describe('checkPhone', () => {

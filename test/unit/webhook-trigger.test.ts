@@ -65,16 +65,23 @@ describe('subscriptions', () => {
 		expect(matchesWanted(stored, 'https://n8n.example.com/webhook/x/webhook', 'account', subscriptionsFor(['orderCreated']))).toBe(false);
 		expect(readWebhooks({ webhooks: { version: 2 } })).toBeUndefined();
 		// 0.1's Order Deleted webhook is read (so that it is removed) and never matches.
-		const old = readWebhooks({ webhooks: { version: 1, url: 'u', scope: 'account', webhooks: [{ id: '9', entityType: 'Order', updateType: 'D', secret: 's' }] } })!;
+		const old = readWebhooks({
+			webhooks: { version: 1, url: 'u', scope: 'account', webhooks: [{ id: '9', entityType: 'Order', updateType: 'D', secret: 's' }] },
+		})!;
 		expect(old.webhooks).toHaveLength(1);
 		expect(matchesWanted(old, 'u', 'account', subscriptionsFor(['orderCreated']))).toBe(false);
 	});
 });
 
-describe('the service\'s payloads (each published example)', () => {
+describe("the service's payloads (each published example)", () => {
 	it('reads the published wrapper and the older form; a flat body or a D is no event', () => {
 		expect(read(F.messageInsert)).toMatchObject({ entityType: 'Message', updateType: 'I', entityId: '690998', message: { OrderID: 2615999 }, state: {} });
-		expect(read(F.messageRefusedOlderForm)).toMatchObject({ entityType: 'Message', updateType: 'U', message: { OrderID: 455654 }, state: { EInvoiceFlowState: 'Refused' } });
+		expect(read(F.messageRefusedOlderForm)).toMatchObject({
+			entityType: 'Message',
+			updateType: 'U',
+			message: { OrderID: 455654 },
+			state: { EInvoiceFlowState: 'Refused' },
+		});
 		expect(read(F.orderInsert)).toEqual({ entityType: 'Order', updateType: 'I', entityId: '2615999', message: {}, state: {} });
 		expect(readServiceEvent({ OrderID: 1, EntityType: 'Order', EntityUpdateType: 'I', EventID: 9 })).toBeUndefined();
 		expect(readServiceEvent({ ...F.orderInsert, WebhookUpdateTypeTC: 'D' })).toBeUndefined();
@@ -105,7 +112,15 @@ describe('the service\'s payloads (each published example)', () => {
 	});
 
 	it('Message U (Sent): the flow state, success and the UBL FileID', () => {
-		expect(item(F.messageUpdateSent)).toMatchObject({ OrderID: 2615999, MessageID: '690998', flowState: 'Sent', deliveryStatus: 'Sent', success: true, fileId: 'bc9996b3-e2ef-4476-9873-28de2c61d999', refusedReason: null });
+		expect(item(F.messageUpdateSent)).toMatchObject({
+			OrderID: 2615999,
+			MessageID: '690998',
+			flowState: 'Sent',
+			deliveryStatus: 'Sent',
+			success: true,
+			fileId: 'bc9996b3-e2ef-4476-9873-28de2c61d999',
+			refusedReason: null,
+		});
 	});
 
 	it('the IMR (Delivered): the response code and text from Description, Incoming', () => {
@@ -123,28 +138,68 @@ describe('the service\'s payloads (each published example)', () => {
 	});
 
 	it('Refused (older form): the refusal text reaches the item', () => {
-		expect(item(F.messageRefusedOlderForm)).toMatchObject({ OrderID: 455654, MessageID: '690988', flowState: 'Refused', deliveryStatus: 'Refused', refusedReason: 'No Valid VAT', deliveryInfo: 'Description' });
+		expect(item(F.messageRefusedOlderForm)).toMatchObject({
+			OrderID: 455654,
+			MessageID: '690988',
+			flowState: 'Refused',
+			deliveryStatus: 'Refused',
+			refusedReason: 'No Valid VAT',
+			deliveryInfo: 'Description',
+		});
 	});
 
 	it('Order I and U: the OrderID is UpdatedEntityID; a Message with an empty EntityDetail passes with what it has', () => {
-		expect(item(F.orderInsert)).toEqual({ event: 'created', entityType: 'Order', updateType: 'I', OrderID: 2615999, receivedAt: 'now', payload: F.orderInsert });
+		expect(item(F.orderInsert)).toEqual({
+			event: 'created',
+			entityType: 'Order',
+			updateType: 'I',
+			OrderID: 2615999,
+			receivedAt: 'now',
+			payload: F.orderInsert,
+		});
 		expect(item(F.orderUpdate)).toMatchObject({ event: 'updated', OrderID: 2615999 });
 		expect(item(F.messageEmptyDetail)).toMatchObject({ event: 'deliveryStatusChanged', OrderID: null, MessageID: '690997', flowState: null });
 	});
 
 	it('a failed delivery (Success false) says Error; the e-mail fallback shows as its transport', () => {
-		const failed = { ...F.messageUpdateSent, EntityDetail: { OrderMessage: { OrderID: 5, Success: false, TransportType: 'Peppol', Description: 'Rejected by the receiving AP' }, AdditionalMessageInformation: {} } };
+		const failed = {
+			...F.messageUpdateSent,
+			EntityDetail: {
+				OrderMessage: { OrderID: 5, Success: false, TransportType: 'Peppol', Description: 'Rejected by the receiving AP' },
+				AdditionalMessageInformation: {},
+			},
+		};
 		expect(item(failed)).toMatchObject({ deliveryStatus: 'Error', flowState: null, deliveryInfo: 'Rejected by the receiving AP', success: false });
-		const email = { ...F.messageUpdateSent, EntityDetail: { OrderMessage: { OrderID: 5, Success: true, TransportType: 'Email', Description: 'Fallback: not on Peppol; sent by e-mail' }, AdditionalMessageInformation: { EInvoiceFlowState: 'Sent' } } };
+		const email = {
+			...F.messageUpdateSent,
+			EntityDetail: {
+				OrderMessage: { OrderID: 5, Success: true, TransportType: 'Email', Description: 'Fallback: not on Peppol; sent by e-mail' },
+				AdditionalMessageInformation: { EInvoiceFlowState: 'Sent' },
+			},
+		};
 		expect(item(email)).toMatchObject({ transportType: 'Email', deliveryInfo: 'Fallback: not on Peppol; sent by e-mail' });
 	});
 
 	it('with a full order its delivery details are flattened and the message wins where it names a value', () => {
 		const ev = read(F.messageRefusedOlderForm);
-		const order = { OrderID: 455654, OrderNumber: 'INV-5', CurrentDocumentDeliveryDetails: { IsDocumentDelivered: true, DocumentDeliveryStatus: 'Delivered', DocumentDeliveryInfo: 'ok', DocumentRefusedInfo: 'PO' } };
+		const order = {
+			OrderID: 455654,
+			OrderNumber: 'INV-5',
+			CurrentDocumentDeliveryDetails: { IsDocumentDelivered: true, DocumentDeliveryStatus: 'Delivered', DocumentDeliveryInfo: 'ok', DocumentRefusedInfo: 'PO' },
+		};
 		const full = buildItem({ event: 'deliveryStatusChanged', ev, payload: F.messageRefusedOlderForm, receivedAt: 'now', order });
-		expect(full).toMatchObject({ OrderNumber: 'INV-5', delivered: true, deliveryStatus: 'Refused', refusedReason: 'No Valid VAT', refusedInfo: 'PO', event: 'deliveryStatusChanged' });
-		expect(buildItem({ event: 'updated', ev: read(F.orderUpdate), payload: F.orderUpdate, receivedAt: 'now', order: null })).toMatchObject({ orderFound: false, OrderID: 2615999 });
+		expect(full).toMatchObject({
+			OrderNumber: 'INV-5',
+			delivered: true,
+			deliveryStatus: 'Refused',
+			refusedReason: 'No Valid VAT',
+			refusedInfo: 'PO',
+			event: 'deliveryStatusChanged',
+		});
+		expect(buildItem({ event: 'updated', ev: read(F.orderUpdate), payload: F.orderUpdate, receivedAt: 'now', order: null })).toMatchObject({
+			orderFound: false,
+			OrderID: 2615999,
+		});
 	});
 
 	it('Description: a two-letter response code, else text only', () => {
@@ -158,7 +213,10 @@ describe('the service\'s payloads (each published example)', () => {
 		expect(isConfirmation({ UpdatedEntityType: 'Message', EntityDetail: { WebhookID: 1, Secret: 'abc' } })).toBe(true);
 		expect(isConfirmation({ Secret: 'abc' })).toBe(true);
 		for (const payload of Object.values(F)) expect(isConfirmation(payload)).toBe(false);
-		expect(redactSecrets({ a: 'x-abc-y', EntityDetail: { webhookSecret: 'q', list: ['abc', 'ok'] } }, ['abc'])).toEqual({ a: '[redacted]', EntityDetail: { webhookSecret: '[redacted]', list: ['[redacted]', 'ok'] } });
+		expect(redactSecrets({ a: 'x-abc-y', EntityDetail: { webhookSecret: 'q', list: ['abc', 'ok'] } }, ['abc'])).toEqual({
+			a: '[redacted]',
+			EntityDetail: { webhookSecret: '[redacted]', list: ['[redacted]', 'ok'] },
+		});
 		expect(partyIdOf(F.messageInsert)).toBeUndefined();
 		expect(partyIdOf({ ...F.orderInsert, PartyID: 100001 })).toBe('100001');
 		expect(partyIdOf({ EntityDetail: { OrderMessage: { PartyID: '7' } } })).toBe('7');
@@ -203,7 +261,9 @@ describe('duplicates: keys by content, claims over the store', () => {
 		const [key, before] = eventKeys(read(F.messageUpdateSent), F.messageUpdateSent, 10 * W + 5, W);
 		expect(key).toMatch(/^Message\|690998\|U\|Sent\|[0-9a-f]{32}@10$/);
 		expect(before).toBe(key.replace(/@10$/, '@9'));
-		const reordered = JSON.parse(JSON.stringify({ EntityDetail: F.messageUpdateSent.EntityDetail, WebhookUpdateTypeTC: 'U', UpdatedEntityType: 'Message', UpdatedEntityID: 690998 })) as IDataObject;
+		const reordered = JSON.parse(
+			JSON.stringify({ EntityDetail: F.messageUpdateSent.EntityDetail, WebhookUpdateTypeTC: 'U', UpdatedEntityType: 'Message', UpdatedEntityID: 690998 }),
+		) as IDataObject;
 		expect(eventKeys(read(reordered), reordered, 10 * W + 6, W)[0]).toBe(key);
 		expect(eventKeys(read(F.messageInsert), F.messageInsert, 10 * W, W)[0]).not.toBe(key);
 		// A repeat in the next window is caught through the bucket before; two windows later it is new.
@@ -215,19 +275,30 @@ describe('duplicates: keys by content, claims over the store', () => {
 	function storeModel() {
 		let list: string[] = [];
 		const gates: Array<() => void> = [];
-		const store = (holdFirst: boolean): Store => async (entries) => {
-			const seen = new Set(list);
-			if (holdFirst) {
-				holdFirst = false;
-				await new Promise<void>((resolve) => gates.push(resolve));
-			}
-			const next = [...seen];
-			const processed = entries.filter((e) => seen.has(e));
-			for (const e of entries) if (!seen.has(e)) next.push(e);
-			list = next;
-			return { processed };
+		const store =
+			(holdFirst: boolean): Store =>
+			async (entries) => {
+				const seen = new Set(list);
+				if (holdFirst) {
+					holdFirst = false;
+					await new Promise<void>((resolve) => gates.push(resolve));
+				}
+				const next = [...seen];
+				const processed = entries.filter((e) => seen.has(e));
+				for (const e of entries) if (!seen.has(e)) next.push(e);
+				list = next;
+				return { processed };
+			};
+		return {
+			store,
+			gates,
+			get list() {
+				return list;
+			},
+			set list(v: string[]) {
+				list = v;
+			},
 		};
-		return { store, gates, get list() { return list; }, set list(v: string[]) { list = v; } };
 	}
 
 	it('two executions with one event reading the store at once: exactly one passes it on (#33.4)', async () => {
@@ -256,7 +327,7 @@ describe('duplicates: keys by content, claims over the store', () => {
 		expect(m.list).toEqual(expect.arrayContaining(['other', 'E@2', 'E@2#A']));
 	});
 
-	it('six events at once, two of them delivered twice: each owned exactly once and every record kept (the store\'s concurrent writes lose none)', async () => {
+	it("six events at once, two of them delivered twice: each owned exactly once and every record kept (the store's concurrent writes lose none)", async () => {
 		let lost = 0;
 		let wrongOwners = 0;
 		for (let trial = 0; trial < 10; trial++) {

@@ -37,10 +37,14 @@ describe('scripts/check-workflows.js on .github/workflows', () => {
 		const doc = read('publish.yml');
 		expect(doc.on).toEqual({ push: { tags: ['v*.*.*'] } });
 		expect(publishJob(doc).permissions).toEqual({ 'id-token': 'write', contents: 'read' });
-		const runs = publishJob(doc).steps.map((s) => s.run).filter(Boolean);
+		const runs = publishJob(doc)
+			.steps.map((s) => s.run)
+			.filter(Boolean);
 		expect(runs[0]).toBe('node scripts/release-guard.js');
 		expect(runs[runs.length - 1]).toBe('npm publish --provenance --access public');
-		expect(runs).toEqual(expect.arrayContaining(['npm ci --no-audit --no-fund', 'npm run lint -- --max-warnings=0', 'npm run build', 'npm run scan', 'npm test']));
+		expect(runs).toEqual(
+			expect.arrayContaining(['npm ci --no-audit --no-fund', 'npm run lint -- --max-warnings=0', 'npm run build', 'npm run scan', 'npm test']),
+		);
 	});
 });
 
@@ -54,20 +58,32 @@ describe('each publish.yml check fails on a copy that breaks it', () => {
 		['by hand as well', (d) => (d.on.workflow_dispatch = null), /version tag/],
 		['without the release guard', (d) => publishJob(d).steps.splice(stepAt(d, /release-guard/), 1), /release guard/],
 		['the guard not told the repository', (d) => delete publishJob(d).steps[stepAt(d, /release-guard/)].env.RELEASE_REPOSITORY, /repository it runs in/],
-		['the guard after the install', (d) => {
-			const steps = publishJob(d).steps;
-			const [guard] = steps.splice(stepAt(d, /release-guard/), 1);
-			steps.splice(stepAt(d, /npm ci/) + 1, 0, guard);
-		}, /guard runs before anything is installed/],
+		[
+			'the guard after the install',
+			(d) => {
+				const steps = publishJob(d).steps;
+				const [guard] = steps.splice(stepAt(d, /release-guard/), 1);
+				steps.splice(stepAt(d, /npm ci/) + 1, 0, guard);
+			},
+			/guard runs before anything is installed/,
+		],
 		['without tests', (d) => publishJob(d).steps.splice(stepAt(d, /npm test/), 1), /test runs before npm publish/],
-		['publish before the tests', (d) => {
-			const steps = publishJob(d).steps;
-			const [publish] = steps.splice(stepAt(d, /npm publish/), 1);
-			steps.splice(stepAt(d, /npm test/), 0, publish);
-		}, /test runs before npm publish/],
+		[
+			'publish before the tests',
+			(d) => {
+				const steps = publishJob(d).steps;
+				const [publish] = steps.splice(stepAt(d, /npm publish/), 1);
+				steps.splice(stepAt(d, /npm test/), 0, publish);
+			},
+			/test runs before npm publish/,
+		],
 		['without --provenance', (d) => (publishJob(d).steps[stepAt(d, /npm publish/)].run = 'npm publish --access public'), /--provenance/],
 		['a skippable test step', (d) => (publishJob(d).steps[stepAt(d, /npm test/)]['continue-on-error'] = true), /skipped or allowed to fail/],
-		['the tag spliced into a script', (d) => (publishJob(d).steps[stepAt(d, /release-guard/)].run = 'RELEASE_TAG=${{ github.ref_name }} node scripts/release-guard.js'), /expression inside a run/],
+		[
+			'the tag spliced into a script',
+			(d) => (publishJob(d).steps[stepAt(d, /release-guard/)].run = 'RELEASE_TAG=${{ github.ref_name }} node scripts/release-guard.js'),
+			/expression inside a run/,
+		],
 		['no time limit', (d) => delete (publishJob(d) as Doc)['timeout-minutes'], /time limit/],
 		['checkout keeping its token', (d) => delete publishJob(d).steps[0].with, /persist-credentials/],
 	];
@@ -146,7 +162,15 @@ describe('scripts/release-guard.js', () => {
 	});
 
 	it('reads the repository forms npm accepts', () => {
-		for (const form of ['https://github.com/o/r.git', 'git+https://github.com/o/r.git', 'git+ssh://git@github.com/o/r.git', 'git@github.com:o/r.git', 'github:o/r', 'o/r', { type: 'git', url: 'https://github.com/o/r' }]) {
+		for (const form of [
+			'https://github.com/o/r.git',
+			'git+https://github.com/o/r.git',
+			'git+ssh://git@github.com/o/r.git',
+			'git@github.com:o/r.git',
+			'github:o/r',
+			'o/r',
+			{ type: 'git', url: 'https://github.com/o/r' },
+		]) {
 			expect(githubSlug(form)).toBe('o/r');
 		}
 		for (const other of ['https://gitlab.com/o/r.git', 'https://github.com.evil.example/o/r', '', undefined, { url: 42 }]) {

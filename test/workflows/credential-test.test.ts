@@ -32,10 +32,19 @@ describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode
 	});
 
 	const test = (data: ICredentialDataDecryptedObject, type = TYPE) => runCredentialTest(h, data, type);
-	const emulator = () => ({ environment: 'custom', baseUrl: h.emulator.url, apiKey: h.emulator.credentials.apiKey, partyId: h.emulator.credentials.partyId }) as ICredentialDataDecryptedObject;
-	const answers = () => (h.emulator.requests as Array<{ path: string; status: number; headers: Record<string, string> }>).map((r): Answer => ({ status: r.status, path: r.path, apikey: r.headers.apikey, partyid: r.headers.partyid }));
+	const emulator = () =>
+		({
+			environment: 'custom',
+			baseUrl: h.emulator.url,
+			apiKey: h.emulator.credentials.apiKey,
+			partyId: h.emulator.credentials.partyId,
+		}) as ICredentialDataDecryptedObject;
+	const answers = () =>
+		(h.emulator.requests as Array<{ path: string; status: number; headers: Record<string, string> }>).map(
+			(r): Answer => ({ status: r.status, path: r.path, apikey: r.headers.apikey, partyid: r.headers.partyid }),
+		);
 
-	it('no node tests the credential any more: no testedBy, no credentialTest method (n8n uses the credential\'s own test)', () => {
+	it("no node tests the credential any more: no testedBy, no credentialTest method (n8n uses the credential's own test)", () => {
 		for (const { description, methods } of loadPackageNodes() as Array<INodeType>) {
 			expect((description.credentials ?? []).map((c) => c.testedBy)).toEqual([undefined, undefined]);
 			expect(methods?.credentialTest).toBeUndefined();
@@ -62,7 +71,9 @@ describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode
 	});
 
 	it("a Party ID that is not the account's says the same", async () => {
-		expect((await test({ ...emulator(), partyId: '999999' })).message).toMatch(/^The API refused the API key or the Party ID \(HTTP 401\)\. Check the API Key and the Party ID/);
+		expect((await test({ ...emulator(), partyId: '999999' })).message).toMatch(
+			/^The API refused the API key or the Party ID \(HTTP 401\)\. Check the API Key and the Party ID/,
+		);
 	});
 
 	it.each([
@@ -134,7 +145,7 @@ describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode
 		expect((await test(base)).message).toBe('Nothing answers at this address (HTTP 404): check the Environment, or the Base URL for Custom.');
 	});
 
-	it('the OAuth2 credential\'s Test keeps the same https rule, and a refused token says to reconnect', async () => {
+	it("the OAuth2 credential's Test keeps the same https rule, and a refused token says to reconnect", async () => {
 		nock.disableNetConnect();
 		const reached: string[] = [];
 		nock('http://api.example.test')
@@ -144,7 +155,11 @@ describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode
 				reached.push(uri);
 				return [200, '{}'];
 			});
-		const oauth = { environment: 'custom', baseUrl: 'http://api.example.test', oauthTokenData: { access_token: 'at', token_type: 'Bearer' } } as ICredentialDataDecryptedObject;
+		const oauth = {
+			environment: 'custom',
+			baseUrl: 'http://api.example.test',
+			oauthTokenData: { access_token: 'at', token_type: 'Bearer' },
+		} as ICredentialDataDecryptedObject;
 		const rules = (h.credentialTypes.getByName('accessPointOAuth2Api').test as ICredentialTestRequest).rules ?? [];
 		expect(rules.find((r) => r.type === 'responseCode' && r.properties.value === 401)?.properties.message).toBe(
 			'The API refused the access token (HTTP 401). Open the credential and reconnect it (sign in again).',

@@ -28,14 +28,44 @@ export async function runCredentialTest(h: Harness, data: ICredentialDataDecrypt
 			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' }],
 		},
 	} as unknown as INodeType;
-	const node: INode = { id: 'temp', parameters: {}, name: 'Temp-Node', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], credentials: { [type]: { id: '1', name: 'AccessPoint account' } } };
+	const node: INode = {
+		id: 'temp',
+		parameters: {},
+		name: 'Temp-Node',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+		credentials: { [type]: { id: '1', name: 'AccessPoint account' } },
+	};
 	const nodeTypes = { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) };
 	const workflow = new wf.Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: nodeTypes as never });
 	const credentialsHelper = new Proxy(h.credentialsHelper, {
 		get: (target, prop) => (prop === 'getDecrypted' ? async () => data : typeof target[prop] === 'function' ? target[prop].bind(target) : target[prop]),
 	});
-	const additionalData = { credentialsHelper, variables: {}, executionId: 'test', userId: 'harness-user', restApiUrl: '', instanceBaseUrl: '', webhookBaseUrl: '', webhookWaitingBaseUrl: '', webhookTestBaseUrl: '', formWaitingBaseUrl: '' };
-	const context = new core.ExecuteContext(workflow, node, additionalData as never, 'internal', wf.createEmptyRunExecutionData(), 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
+	const additionalData = {
+		credentialsHelper,
+		variables: {},
+		executionId: 'test',
+		userId: 'harness-user',
+		restApiUrl: '',
+		instanceBaseUrl: '',
+		webhookBaseUrl: '',
+		webhookWaitingBaseUrl: '',
+		webhookTestBaseUrl: '',
+		formWaitingBaseUrl: '',
+	};
+	const context = new core.ExecuteContext(
+		workflow,
+		node,
+		additionalData as never,
+		'internal',
+		wf.createEmptyRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
 	try {
 		await new core.RoutingNode(context, nodeType, { id: '1', name: 'AccessPoint account', type, data }).runNode();
 	} catch (caught) {
@@ -44,7 +74,8 @@ export async function runCredentialTest(h: Harness, data: ICredentialDataDecrypt
 		if (response) {
 			const rule = (testRequest.rules ?? []).find((r) => r.type === 'responseCode' && r.properties.value === response.status);
 			if (rule) return { status: 'Error', message: rule.properties.message };
-			if (response.status < 199 || response.status > 299) return { status: 'Error', message: response.statusText || `Received HTTP status code: ${response.status}` };
+			if (response.status < 199 || response.status > 299)
+				return { status: 'Error', message: response.statusText || `Received HTTP status code: ${response.status}` };
 		} else if (error.cause?.code) {
 			return { status: 'Error', message: error.cause.code };
 		}

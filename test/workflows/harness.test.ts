@@ -100,7 +100,12 @@ describe('engine harness', () => {
 				]),
 				ifNode('Big?', '={{ $json.total }}', 'gt', 25),
 			]);
-			const result = await h.run(wf, { input: [{ name: 'a', qty: 1 }, { name: 'b', qty: 3 }] });
+			const result = await h.run(wf, {
+				input: [
+					{ name: 'a', qty: 1 },
+					{ name: 'b', qty: 3 },
+				],
+			});
 
 			expect(result.status).toBe('success');
 			expect(result.output('Prepare')).toEqual([
@@ -131,11 +136,7 @@ describe('engine harness', () => {
 
 	describe('credential', () => {
 		it('authenticates the HTTP Request node with predefined type accessPointApi (generic headers)', async () => {
-			const scope = nock('https://headers.test')
-				.get('/echo')
-				.matchHeader('apikey', 'secret-key')
-				.matchHeader('partyID', '4242')
-				.reply(200, { ok: true });
+			const scope = nock('https://headers.test').get('/echo').matchHeader('apikey', 'secret-key').matchHeader('partyID', '4242').reply(200, { ok: true });
 			const wf = h.chain([
 				{
 					type: 'httpRequest',
@@ -298,9 +299,7 @@ describe('engine harness', () => {
 		});
 
 		it('expires on its own when waitTill passes', async () => {
-			const result = await h.run(
-				waitWorkflow({ limitWaitTime: true, limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'seconds' }),
-			);
+			const result = await h.run(waitWorkflow({ limitWaitTime: true, limitType: 'afterTimeInterval', resumeAmount: 1, resumeUnit: 'seconds' }));
 			expect(result.status).toBe('waiting');
 			const final = await h.waitForResume(result, { timeoutMs: 10000 });
 			expect(final.status).toBe('success');
@@ -375,7 +374,7 @@ describe('engine harness', () => {
 			expect(browsed.result?.output('Identified')).toEqual([{ registrationID: 'R-4', success: true }]);
 		});
 
-		it('on timeout passes the waiting node\'s input through on output 0', async () => {
+		it("on timeout passes the waiting node's input through on output 0", async () => {
 			const waiting = await f.run(wf, { input: [{ id: 7 }] });
 			const expired = await f.expire(waiting);
 			expect(expired.outputs('Probe')).toEqual([[{ id: 7 }]]);

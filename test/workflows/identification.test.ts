@@ -59,8 +59,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		return reg.RegistrationID as number;
 	};
 
-	const startCalls = (): LoggedRequest[] =>
-		(h.emulator.requests as LoggedRequest[]).filter((r) => r.method === 'POST' && /\/identification$/.test(r.path));
+	const startCalls = (): LoggedRequest[] => (h.emulator.requests as LoggedRequest[]).filter((r) => r.method === 'POST' && /\/identification$/.test(r.path));
 
 	/**
 	 * The provider URL as a user reaches it: the link of the waiting node's tooltip (the resume URL
@@ -127,9 +126,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(result?.status).toBe('success');
 		expect(result!.executed('Identified')).toBe(true);
 		expect(result!.executed('Not Identified')).toBe(false);
-		expect(result!.output('Identified')).toEqual([
-			expect.objectContaining({ identified: true, success: true, reason: 'identified', RegistrationID: id }),
-		]);
+		expect(result!.output('Identified')).toEqual([expect.objectContaining({ identified: true, success: true, reason: 'identified', RegistrationID: id })]);
 		expect(h.emulator.store.registrations.get(id).Identified).toBe(true);
 		// The browser's word, checked against the registration read (the emulator shows Identified).
 		expect(result!.output('Identified')[0]).toMatchObject({ resultSource: 'browser redirect', serviceCheck: 'confirmed' });
@@ -146,9 +143,16 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		const description = h.nodeTypes.getByNameAndVersion(IDENT, 1).description;
 		const tooltip = (operation: string) => {
 			const wf = startAndWaitWorkflow({ registrationId: byId(id), operation });
-			const workflow = new Workflow({ nodes: wf.nodes.map((n, i) => ({ id: String(i), typeVersion: 1, position: [0, 0], ...n })) as INode[], connections: wf.connections as never, active: false, nodeTypes: h.nodeTypes });
+			const workflow = new Workflow({
+				nodes: wf.nodes.map((n, i) => ({ id: String(i), typeVersion: 1, position: [0, 0], ...n })) as INode[],
+				connections: wf.connections as never,
+				active: false,
+				nodeTypes: h.nodeTypes,
+			});
 			const execution = { id: String(waiting.executionId), mode: 'test' as const, resumeUrl, resumeFormUrl: '' };
-			return String(workflow.expression.getSimpleParameterValue(workflow.getNode('Identify')!, description.waitingNodeTooltip!, 'internal', { $execution: execution }));
+			return String(
+				workflow.expression.getSimpleParameterValue(workflow.getNode('Identify')!, description.waitingNodeTooltip!, 'internal', { $execution: execution }),
+			);
 		};
 		const shown = tooltip('startAndWait');
 		expect(/<a href="([^"]+)" target="_blank">Open the identity check<\/a>/.exec(shown)?.[1]).toBe(resumeUrl);
@@ -183,7 +187,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(registrationReads(id)).toHaveLength(1);
 	});
 
-	it('where the registration read shows no status (as published), a success stays the browser\'s word and says so', async () => {
+	it("where the registration read shows no status (as published), a success stays the browser's word and says so", async () => {
 		const id = newRegistration();
 		// The published registration read has no identification field: the emulator's is removed.
 		delete h.emulator.store.registrations.get(id).Identified;
@@ -195,7 +199,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(String(item.message)).toMatch(/shows nothing about identification.*anyone holding the resume URL can send it/);
 	});
 
-	it('a registration read that fails leaves the success as the browser\'s word, named in the output', async () => {
+	it("a registration read that fails leaves the success as the browser's word, named in the output", async () => {
 		const id = newRegistration();
 		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }));
 		const { location } = await h.emulator.provider.complete(await waitingProviderUrl(waiting), 'success');
@@ -216,9 +220,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(response.text).toContain('Identity not confirmed');
 		expect(result!.status).toBe('success');
 		expect(result!.executed('Identified')).toBe(false);
-		expect(result!.output('Not Identified')).toEqual([
-			expect.objectContaining({ identified: false, success: false, reason: 'failed', RegistrationID: id }),
-		]);
+		expect(result!.output('Not Identified')).toEqual([expect.objectContaining({ identified: false, success: false, reason: 'failed', RegistrationID: id })]);
 		expect(h.emulator.store.registrations.get(id).Identified).toBe(false);
 	});
 
@@ -260,9 +262,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		const signed = new URL(`${h.urls.webhookWaitingBaseUrl}/${waiting.executionId}/node-id`);
 		signed.searchParams.set(WAITING_TOKEN_QUERY_PARAM, generateUrlSignature(prepareUrlForSigning(signed), 'hmac-secret'));
 		const appended = new URL(`${signed.toString()}&registrationID=${id}&success=true`);
-		expect(generateUrlSignature(prepareUrlForSigning(appended), 'hmac-secret')).not.toBe(
-			appended.searchParams.get(WAITING_TOKEN_QUERY_PARAM),
-		);
+		expect(generateUrlSignature(prepareUrlForSigning(appended), 'hmac-secret')).not.toBe(appended.searchParams.get(WAITING_TOKEN_QUERY_PARAM));
 
 		// A tampered token is refused and the execution keeps waiting.
 		const tampered = new URL(location!);
@@ -291,9 +291,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 
 	it('sends the browser on to a chosen URL with the accepted result appended', async () => {
 		const id = newRegistration();
-		const waiting = await h.run(
-			startAndWaitWorkflow({ registrationId: byId(id), options: { resultRedirectUrl: 'https://app.example.test/done?from=n8n' } }),
-		);
+		const waiting = await h.run(startAndWaitWorkflow({ registrationId: byId(id), options: { resultRedirectUrl: 'https://app.example.test/done?from=n8n' } }));
 		const { location } = await h.emulator.provider.complete(await waitingProviderUrl(waiting), 'success');
 		const { response, result } = await h.resume(waiting, { url: location! });
 		expect(response.status).toBe(302);
@@ -344,7 +342,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(unauthorized.description).toMatch(/not registered or not active/);
 	});
 
-	it('Master Party ID overrides the credential\'s Party ID for the PartyID header', async () => {
+	it("Master Party ID overrides the credential's Party ID for the PartyID header", async () => {
 		const id = newRegistration();
 		const entityParty = h.emulator.store.registrations.get(id).PartyID as string;
 		// Acting as the entity (not the master) is refused ...
@@ -352,10 +350,9 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(apiError(asEntity, 'Identify').description).toContain(`PartyID ${entityParty}`);
 		// ... and the option puts the master's PartyID back.
 		h.emulator.clearRequests();
-		const asMaster = await h.run(
-			startAndWaitWorkflow({ registrationId: byId(id), options: { masterPartyId: h.emulator.credentials.partyId } }),
-			{ credentialsOverride: { partyId: entityParty } },
-		);
+		const asMaster = await h.run(startAndWaitWorkflow({ registrationId: byId(id), options: { masterPartyId: h.emulator.credentials.partyId } }), {
+			credentialsOverride: { partyId: entityParty },
+		});
 		expect(asMaster.status).toBe('waiting');
 		expect(startCalls()[0].headers.partyid).toBe(h.emulator.credentials.partyId);
 	});
@@ -367,9 +364,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(many.nodeError('Identify')!.message).toMatch(/^Item 2: "Start and Wait for Result" handles one identification per execution/);
 
 		const badUrl = await h.run(startAndWaitWorkflow({ registrationId: byId(id), options: { resultRedirectUrl: 'app.example.test/done' } }));
-		expect(badUrl.nodeError('Identify')!.message).toBe(
-			'Item 1: "After the Result, Send Browser To" app.example.test/done is not an absolute URL',
-		);
+		expect(badUrl.nodeError('Identify')!.message).toBe('Item 1: "After the Result, Send Browser To" app.example.test/done is not an absolute URL');
 		expect(startCalls()).toHaveLength(0);
 	});
 

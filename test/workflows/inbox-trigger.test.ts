@@ -69,7 +69,15 @@ describe('AccessPoint Peppol Inbox Trigger (engine, emulator)', () => {
 			// Documents arrive: 0 to 4 per round, of every kind (more than the 10 the list shows, at times).
 			for (let n = 0; n < (round * 7) % 5; n++) {
 				const type = KINDS[(round + n) % KINDS.length];
-				arrived.push(emu.inbox.receive({ type, orderNumber: `SUP-${round}-${n}`, invoiceNumber: `INV-${round}-${n}`, reason: 'Checked by the buyer', envelope: n % 2 === 0 }).InboxItemID);
+				arrived.push(
+					emu.inbox.receive({
+						type,
+						orderNumber: `SUP-${round}-${n}`,
+						invoiceNumber: `INV-${round}-${n}`,
+						reason: 'Checked by the buyer',
+						envelope: n % 2 === 0,
+					}).InboxItemID,
+				);
 			}
 			// The workflow handles some emitted items: confirms them, refuses supplier invoices now and then.
 			if (round % 3 === 0) {
@@ -118,7 +126,8 @@ describe('AccessPoint Peppol Inbox Trigger (engine, emulator)', () => {
 			const id = item.InboxItemID as number;
 			expect(documents.get(id)).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<(Invoice|CreditNote|ApplicationResponse) /);
 			expect(documents.get(id)).not.toContain('StandardBusinessDocument');
-			if (item.DocumentKind === 'IMR') expect(item.Response).toMatchObject({ Type: 'IMR', Code: 'RE', InvoiceNumber: expect.stringMatching(/^INV-/), ReasonText: 'Checked by the buyer' });
+			if (item.DocumentKind === 'IMR')
+				expect(item.Response).toMatchObject({ Type: 'IMR', Code: 'RE', InvoiceNumber: expect.stringMatching(/^INV-/), ReasonText: 'Checked by the buyer' });
 			if (item.DocumentKind === 'Invoice') expect(item.Invoice).toMatchObject({ Number: expect.stringMatching(/^SUP-/), SupplierName: 'Office Supplies NV' });
 		}
 		expect(new Set(emitted.map((e) => e.DocumentKind))).toEqual(new Set(['Invoice', 'CreditNote', 'IMR', 'MLR']));
@@ -133,7 +142,12 @@ describe('AccessPoint Peppol Inbox Trigger (engine, emulator)', () => {
 		for (let i = 0; i < 5; i++) emitted.push(...((await poller.poll()).items ?? []).map((j) => j.InboxItemID as number));
 		expect(emitted).toEqual(arrived);
 		expect(emu.inbox.items(party)).toEqual([]);
-		expect(emu.inbox.confirmed().slice(confirmedBefore).map((c) => c.InboxItemID)).toEqual(arrived);
+		expect(
+			emu.inbox
+				.confirmed()
+				.slice(confirmedBefore)
+				.map((c) => c.InboxItemID),
+		).toEqual(arrived);
 		expect(poller.nodeStaticData.inboxState).toMatchObject({ toConfirm: [] });
 	});
 

@@ -75,7 +75,9 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 				FromEndpointID: '0208:0123456749',
 			},
 		});
-		expect(Buffer.from((document.binary?.data as IBinaryData).data, 'base64').toString('utf8')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<ApplicationResponse /);
+		expect(Buffer.from((document.binary?.data as IBinaryData).data, 'base64').toString('utf8')).toMatch(
+			/^<\?xml version="1.0" encoding="UTF-8"\?>\n<ApplicationResponse /,
+		);
 		expect(result.output('Confirm')).toEqual([expect.objectContaining({ InboxItemID: listed.InboxItemID, Confirmed: true })]);
 		expect(emu.inbox.items(party).map((i) => i.InboxItemID)).toEqual([supplierInvoice.InboxItemID]);
 	});
@@ -97,8 +99,19 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 
 	it('Send UBL Document: a ready invoice goes out as it is, once when run twice; a document in its envelope is refused before any request', async () => {
 		const self = emu.store.selfOf(party);
-		const xml = renderUbl(buildOrder({ orderId: 9, partyId: party, self, seq: 9, now: new Date('2024-05-01T00:00:00Z') }, { OrderNumber: 'OWN-UBL-1', Customer: { Name: 'Café Zoë BV', VATNumber: 'BE0456789133' } }));
-		const file = (text: string): IBinaryData => ({ data: Buffer.from(text).toString('base64'), mimeType: 'application/xml', fileName: 'OWN-UBL-1.xml', fileExtension: 'xml', bytes: Buffer.byteLength(text) });
+		const xml = renderUbl(
+			buildOrder(
+				{ orderId: 9, partyId: party, self, seq: 9, now: new Date('2024-05-01T00:00:00Z') },
+				{ OrderNumber: 'OWN-UBL-1', Customer: { Name: 'Café Zoë BV', VATNumber: 'BE0456789133' } },
+			),
+		);
+		const file = (text: string): IBinaryData => ({
+			data: Buffer.from(text).toString('base64'),
+			mimeType: 'application/xml',
+			fileName: 'OWN-UBL-1.xml',
+			fileExtension: 'xml',
+			bytes: Buffer.byteLength(text),
+		});
 		const sent = await h.runNode('accessPointOrder', { resource: 'order', operation: 'sendUbl' }, [{ json: {}, binary: { data: file(xml) } }]);
 		sent.assertSuccess();
 		const [out] = sent.output(sent.nodeName);

@@ -19,7 +19,6 @@ import type { Harness, HarnessResult } from '../harness';
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const oauth = (parameters: IDataObject): IDataObject => ({ authentication: 'oAuth2', ...parameters });
 const HOUR_MS = 3_600_000;
@@ -28,14 +27,25 @@ const HOUR_MS = 3_600_000;
 const NODES: Array<{ label: string; type: string; parameters: IDataObject; input?: IDataObject[]; read: boolean }> = [
 	{ label: 'Registration › Get Many', type: 'accessPointRegistration', parameters: { operation: 'getAll', returnAll: true }, read: true },
 	{ label: 'Registration › Get', type: 'accessPointRegistration', parameters: { operation: 'get', registrationId: byId('300001') }, read: true },
-	{ label: 'Integration › Get Many', type: 'accessPointIntegration', parameters: { operation: 'getAll', registrationId: byId('300001'), returnAll: true }, read: true },
+	{
+		label: 'Integration › Get Many',
+		type: 'accessPointIntegration',
+		parameters: { operation: 'getAll', registrationId: byId('300001'), returnAll: true },
+		read: true,
+	},
 	{
 		label: 'Identification › Start',
 		type: 'accessPointIdentification',
 		parameters: { operation: 'start', registrationId: byId('300001'), redirectUrl: 'https://app.example.test/done' },
 		read: false,
 	},
-	{ label: 'Peppol Lookup', type: 'accessPointPeppolLookup', parameters: { identifier: '={{ $json.id }}' }, input: [{ id: 'BE0123456749' }, { id: 'BE1002003070' }], read: true },
+	{
+		label: 'Peppol Lookup',
+		type: 'accessPointPeppolLookup',
+		parameters: { identifier: '={{ $json.id }}' },
+		input: [{ id: 'BE0123456749' }, { id: 'BE1002003070' }],
+		read: true,
+	},
 	{ label: 'Order › Get Many (3 pages)', type: 'accessPointOrder', parameters: { resource: 'order', operation: 'getAll', returnAll: true }, read: true },
 	{ label: 'Order › Get', type: 'accessPointOrder', parameters: { resource: 'order', operation: 'get', orderId: '={{ $json.id }}' }, read: true },
 	{ label: 'Order › Party › Get Many', type: 'accessPointOrder', parameters: { resource: 'party', operation: 'getAll', limit: 5 }, read: true },
@@ -131,7 +141,11 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				expect(withKey.outputs(withKey.nodeName as string)).toEqual(outputs);
 				expect(api().every((r) => r.headers.authorization === undefined && r.headers.apikey !== undefined)).toBe(true);
 			}
-			printFigures(`OAuth2: ${node.label}`, { 'requests with the Bearer token': requests.length, 'of which account information': info.length, items: outputs.flat().length });
+			printFigures(`OAuth2: ${node.label}`, {
+				'requests with the Bearer token': requests.length,
+				'of which account information': info.length,
+				items: outputs.flat().length,
+			});
 		});
 
 		it('Order Trigger: baseline and a new order, polled with the OAuth2 credential', async () => {
@@ -170,7 +184,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 		/** The seeded registration the master account may act for. */
 		const REGISTRATION_PARTY = '300001';
 
-		it('the credential\'s Party ID is sent as is, with no account lookup', async () => {
+		it("the credential's Party ID is sent as is, with no account lookup", async () => {
 			h.setCredentials({ partyId: ` ${REGISTRATION_PARTY} ` }, OAUTH2_CREDENTIAL_TYPE);
 			try {
 				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3 }));
@@ -182,12 +196,15 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 		});
 
 		it('Act for Party wins over the account, with no account lookup', async () => {
-			const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 3, options: { actForParty: REGISTRATION_PARTY } }));
+			const result = await h.runNode(
+				'accessPointOrder',
+				oauth({ resource: 'order', operation: 'getAll', limit: 3, options: { actForParty: REGISTRATION_PARTY } }),
+			);
 			result.assertSuccess();
 			expect(api().map((r) => [r.path, r.headers.partyid])).toEqual([['/v1/orders', REGISTRATION_PARTY]]);
 		});
 
-		it('the service\'s published account information (fixture, no top-level PartyID): the node acts for its one company', async () => {
+		it("the service's published account information (fixture, no top-level PartyID): the node acts for its one company", async () => {
 			const host = 'https://api-published.example.test';
 			const seen: Array<[string, string]> = [];
 			nock(host)
@@ -225,7 +242,9 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				expect(error?.message).toBe(
 					`The signed-in account may act for 2 companies and the credential names no Party ID: Emulator Master BV (BE0314159244, PartyID ${party}); Demo Entity BV (BE0204060878, PartyID ${REGISTRATION_PARTY})`,
 				);
-				expect(error?.description).toMatch(/^Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party\./);
+				expect(error?.description).toMatch(
+					/^Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party\./,
+				);
 				expect(api().map((r) => r.path)).toEqual(['/v1/account/accountInformation']);
 			} finally {
 				emu.config.accountListsRegistrations = false;
@@ -286,7 +305,11 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				expect(error).toBeInstanceOf(NodeApiError);
 				expect(error.httpCode).toBe('401');
 				expect(error.description).toMatch(/even after a refresh.*Reconnect/);
-				expect(api().filter((r) => r.path === '/v1/orders').map((r) => r.status)).toEqual([401, 401]);
+				expect(
+					api()
+						.filter((r) => r.path === '/v1/orders')
+						.map((r) => r.status),
+				).toEqual([401, 401]);
 				expect(stats().grants.refresh_token).toBe(2);
 			} finally {
 				restore();
@@ -305,7 +328,9 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 					emu.oauth.resetStats();
 					const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', returnAll: true }), [{}], { onError });
 					const message = onError === 'stopWorkflow' ? fail(result)?.message : String((result.output(result.nodeName as string)[0] as Rec).error);
-					expect(message).toMatch(/^The AccessPoint OAuth2 credential ".+" needs to be reconnected: the token endpoint refused the refresh token \(invalid_grant\)$/);
+					expect(message).toMatch(
+						/^The AccessPoint OAuth2 credential ".+" needs to be reconnected: the token endpoint refused the refresh token \(invalid_grant\)$/,
+					);
 					if (onError === 'stopWorkflow') expect(fail(result)?.description).toMatch(/Open the credential and sign in again \(Reconnect\)/);
 					expect(stats().errors.invalid_grant).toBe(1);
 					expect(stats().grants.refresh_token).toBe(0);
@@ -349,12 +374,14 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 		});
 	});
 
-	describe('n8n\'s OAuth2 request path keeps the transport\'s bounds', () => {
+	describe("n8n's OAuth2 request path keeps the transport's bounds", () => {
 		it('an API redirect is not followed: the Bearer token stays on the configured host', async () => {
 			const api = 'https://api-moved.example.test';
 			const elsewhere = 'https://elsewhere.example.test';
 			const reached: string[] = [];
-			nock(api).get(/^\/v1\/orders?\/1$/).reply(302, '', { Location: `${elsewhere}/v1/orders/1` });
+			nock(api)
+				.get(/^\/v1\/orders?\/1$/)
+				.reply(302, '', { Location: `${elsewhere}/v1/orders/1` });
 			nock(elsewhere)
 				.persist()
 				.get(/.*/)

@@ -21,7 +21,6 @@ const OFFLINE_BASE = 'https://api.example.test';
 const offline = { runOptions: { credentialsOverride: { environment: 'custom', baseUrl: OFFLINE_BASE, apiKey: 'k', partyId: '1' } } };
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-
 describe('AccessPoint Order after Send: delivery status, update, delete, payments, credit notes', () => {
 	let h: Harness;
 	let emu: Emu;
@@ -97,12 +96,24 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			emu.delivery.set(refused, 'Refused', { reason: 'REF', info: 'Wrong purchase order' });
 			emu.clearRequests();
 
-			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' }, ids.map((id) => ({ id })));
+			const { result, name } = await run(
+				{ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' },
+				ids.map((id) => ({ id })),
+			);
 			const [onDelivered, onPending, onNotDelivered] = result.outputs(name) as Rec[][];
 			expect(onDelivered).toEqual([
-				expect.objectContaining({ OrderID: delivered, Status: 'Delivered', Delivered: true, DeliveryStatus: 'Delivered', Refused: false, DeliveryDate: expect.any(String) }),
+				expect.objectContaining({
+					OrderID: delivered,
+					Status: 'Delivered',
+					Delivered: true,
+					DeliveryStatus: 'Delivered',
+					Refused: false,
+					DeliveryDate: expect.any(String),
+				}),
 			]);
-			expect(onPending).toEqual([expect.objectContaining({ OrderID: pending, Status: 'Pending', Delivered: false, DeliveryStatus: 'Pending', DeliveryDate: null })]);
+			expect(onPending).toEqual([
+				expect.objectContaining({ OrderID: pending, Status: 'Pending', Delivered: false, DeliveryStatus: 'Pending', DeliveryDate: null }),
+			]);
 			expect(onNotDelivered.map((o) => [o.OrderID, o.Status])).toEqual([
 				[failed, 'Error'],
 				[refused, 'Refused'],
@@ -122,8 +133,25 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				CounterParty: 'Peppol Demo Belgium NV',
 			});
 			expect(Object.keys(onPending[0])).toEqual([
-				'OrderID', 'OrderNumber', 'OrderType', 'OrderStatus', 'IsSent', 'CounterParty', 'Status', 'Delivered', 'DeliveryStatus',
-				'DeliveryDate', 'DeliveryInfo', 'Refused', 'RefusedDate', 'RefusedReason', 'RefusedInfo', 'SentVia', 'SentAt', 'ResponseCode', 'Response',
+				'OrderID',
+				'OrderNumber',
+				'OrderType',
+				'OrderStatus',
+				'IsSent',
+				'CounterParty',
+				'Status',
+				'Delivered',
+				'DeliveryStatus',
+				'DeliveryDate',
+				'DeliveryInfo',
+				'Refused',
+				'RefusedDate',
+				'RefusedReason',
+				'RefusedInfo',
+				'SentVia',
+				'SentAt',
+				'ResponseCode',
+				'Response',
 			]);
 			expect(onPending[0]).toMatchObject({ SentVia: 'Peppol', SentAt: expect.any(String), ResponseCode: null });
 			// Each output item is paired with the input item that named it.
@@ -136,7 +164,14 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const id = await createInvoice();
 			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: String(id) });
 			expect(result.outputs(name).map((o) => o.length)).toEqual([0, 1, 0]);
-			expect(result.output(name, 1)[0]).toMatchObject({ OrderID: id, IsSent: false, Status: 'Not sent', Delivered: false, DeliveryStatus: null, Refused: false });
+			expect(result.output(name, 1)[0]).toMatchObject({
+				OrderID: id,
+				IsSent: false,
+				Status: 'Not sent',
+				Delivered: false,
+				DeliveryStatus: null,
+				Refused: false,
+			});
 		});
 
 		it('the node has three named outputs for this operation only, so the editor shows them and templates connect to them', () => {
@@ -151,7 +186,8 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				{ type: 'main', displayName: 'Pending / Not Sent' },
 				{ type: 'main', displayName: 'Error / Refused' },
 			]);
-			for (const operation of ['get', 'getAll', 'update', 'delete', 'recordPayment', 'createCreditNote', 'send']) expect(outputsFor(operation)).toEqual(['main']);
+			for (const operation of ['get', 'getAll', 'update', 'delete', 'recordPayment', 'createCreditNote', 'send'])
+				expect(outputsFor(operation)).toEqual(['main']);
 		});
 
 		it('a workflow connects each output to its own branch', async () => {
@@ -195,11 +231,9 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 
 		it('with Continue, a bad OrderID leaves through Error / Refused (it is not known to be delivered) and the others are read', async () => {
 			const id = await createInvoice();
-			const { result, name } = await run(
-				{ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' },
-				[{ id }, { id: 'INV-9' }, { id: 99999999 }],
-				{ onError: 'continueRegularOutput' },
-			);
+			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' }, [{ id }, { id: 'INV-9' }, { id: 99999999 }], {
+				onError: 'continueRegularOutput',
+			});
 			const [, pending, notDelivered] = result.outputs(name) as Rec[][];
 			expect(pending.map((o) => o.OrderID)).toEqual([id]);
 			expect(notDelivered).toEqual([
@@ -212,7 +246,9 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 
 		it('with Continue (using error output), failures go to the error output', async () => {
 			const id = await createInvoice();
-			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' }, [{ id }, { id: 0 }], { onError: 'continueErrorOutput' });
+			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' }, [{ id }, { id: 0 }], {
+				onError: 'continueErrorOutput',
+			});
 			const outputs = result.outputs(name) as Rec[][];
 			expect(outputs.map((o) => o.length)).toEqual([0, 1, 0, 1]);
 			expect(outputs[3][0].error).toBe('Item 2: "Order" 0 is not an OrderID');
@@ -225,7 +261,12 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		});
 
 		it('an empty Registration is refused before any request', async () => {
-			const error = await refusedOffline({ operation: 'getDeliveryStatus', orderId: '5', readThrough: 'registration', registrationId: { __rl: true, mode: 'id', value: '={{ "" }}' } });
+			const error = await refusedOffline({
+				operation: 'getDeliveryStatus',
+				orderId: '5',
+				readThrough: 'registration',
+				registrationId: { __rl: true, mode: 'id', value: '={{ "" }}' },
+			});
 			expect(error.message).toBe('Item 1: "Registration" is empty');
 		});
 
@@ -298,7 +339,11 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const { result, name } = await run({ operation: 'update', orderId: String(id), updateFields: { cancel: true } });
 			const error = result.nodeError(name) as unknown as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error.message).toMatch(new RegExp(`^Order ${id} was not updated: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be canceled; create a credit note for it instead \\(HTTP 400, GenericError\\)$`));
+			expect(error.message).toMatch(
+				new RegExp(
+					`^Order ${id} was not updated: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be canceled; create a credit note for it instead \\(HTTP 400, GenericError\\)$`,
+				),
+			);
 			expect(error.httpCode).toBe('400');
 			expect(error.context.apiCode).toBe('GenericError');
 			expect(error.description).toMatch(/credit note/);
@@ -319,7 +364,11 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		});
 
 		it('a bad item 3 stops the run before item 1 is updated', async () => {
-			const error = await refusedOffline({ operation: 'update', orderId: '={{ $json.id }}', updateFields: { isSent: true } }, [{ id: 1 }, { id: 2 }, { id: 'x' }]);
+			const error = await refusedOffline({ operation: 'update', orderId: '={{ $json.id }}', updateFields: { isSent: true } }, [
+				{ id: 1 },
+				{ id: 2 },
+				{ id: 'x' },
+			]);
 			expect(error.message).toBe('Item 3: "Order" x is not an OrderID');
 		});
 	});
@@ -339,7 +388,11 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const { result, name } = await run({ operation: 'delete', orderId: String(id) });
 			const error = result.nodeError(name) as unknown as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error.message).toMatch(new RegExp(`^Order ${id} was not deleted: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be deleted: the receiver has it\\. Create a credit note for it instead \\(HTTP 400, GenericError\\)$`));
+			expect(error.message).toMatch(
+				new RegExp(
+					`^Order ${id} was not deleted: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be deleted: the receiver has it\\. Create a credit note for it instead \\(HTTP 400, GenericError\\)$`,
+				),
+			);
 			expect(error.description).toBe(
 				'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
 			);
@@ -349,7 +402,10 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		it('an unknown order keeps the API’s 404 error; with Continue the other items are deleted', async () => {
 			const id = await createInvoice();
 			const { result, name } = await run({ operation: 'delete', orderId: '={{ $json.id }}' }, [{ id: 99999998 }, { id }], { onError: 'continueRegularOutput' });
-			expect(result.output(name)).toEqual([expect.objectContaining({ httpCode: '404', error: expect.stringContaining('Delete order 99999998 failed with HTTP 404') }), { OrderID: id, Deleted: true }]);
+			expect(result.output(name)).toEqual([
+				expect.objectContaining({ httpCode: '404', error: expect.stringContaining('Delete order 99999998 failed with HTTP 404') }),
+				{ OrderID: id, Deleted: true },
+			]);
 		});
 
 		it('refuses a bad OrderID before any request', async () => {
@@ -377,13 +433,31 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			expect(request.body).toEqual({ Amount: 40, PaymentDate: '2024-03-10', PaymentType: 'Bank transfer', Reference: 'BANK-TX-0001' });
 			expect(request.headers['idempotency-key']).toBe(`payment-${id}-40-2024-03-10-BANK-TX-0001`);
 			expect(first.items).toEqual([
-				expect.objectContaining({ OrderID: id, PaymentID: expect.any(Number), Amount: 40, PaymentDate: '2024-03-10', ToPay: 91.41, Paid: false, AlreadyRecorded: false }),
+				expect.objectContaining({
+					OrderID: id,
+					PaymentID: expect.any(Number),
+					Amount: 40,
+					PaymentDate: '2024-03-10',
+					ToPay: 91.41,
+					Paid: false,
+					AlreadyRecorded: false,
+				}),
 			]);
 
 			emu.clearRequests();
 			const again = await run(pay(id));
 			expect(again.items).toEqual([
-				{ OrderID: id, Amount: 40, PaymentDate: '2024-03-10', PaymentType: 'Bank transfer', Reference: 'BANK-TX-0001', ToPay: 91.41, Paid: false, OrderStatus: 'Draft', AlreadyRecorded: true },
+				{
+					OrderID: id,
+					Amount: 40,
+					PaymentDate: '2024-03-10',
+					PaymentType: 'Bank transfer',
+					Reference: 'BANK-TX-0001',
+					ToPay: 91.41,
+					Paid: false,
+					OrderStatus: 'Draft',
+					AlreadyRecorded: true,
+				},
 			]);
 			expect(logged().map((r) => `${r.method} ${r.status}`)).toEqual(['POST 409', 'GET 200']);
 			expect(stored(id)?.Payments).toHaveLength(1);
@@ -423,7 +497,11 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const { result, name } = await run(pay(id, { amount: 500 }));
 			const error = result.nodeError(name) as unknown as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error.message).toMatch(new RegExp(`^The payment of order ${id} was not recorded: Amount 500\\.00 is more than Order ${id} \\(INV-[\\d-]+\\) still owes \\(ToPay 131\\.41\\) \\(HTTP 400, GenericError\\)$`));
+			expect(error.message).toMatch(
+				new RegExp(
+					`^The payment of order ${id} was not recorded: Amount 500\\.00 is more than Order ${id} \\(INV-[\\d-]+\\) still owes \\(ToPay 131\\.41\\) \\(HTTP 400, GenericError\\)$`,
+				),
+			);
 			expect(stored(id)?.Payments ?? []).toHaveLength(0);
 		});
 
@@ -456,7 +534,8 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			{ Quantity: 2, Description: 'Licence', UnitPriceExcl: 50, VATPercentage: 6 },
 			{ Quantity: 1, Description: 'Travel', UnitPriceExcl: 30, VATPercentage: 0 },
 		];
-		const creditNotesAbout = (number: string) => (emu.store.listOrders(party) as Rec[]).filter((o) => o.OrderType === 'CreditNote' && o.AboutInvoiceNumber === number);
+		const creditNotesAbout = (number: string) =>
+			(emu.store.listOrders(party) as Rec[]).filter((o) => o.OrderType === 'CreditNote' && o.AboutInvoiceNumber === number);
 
 		it('credits the whole invoice by OrderID: a CreditNote about its number, its customer and every line', async () => {
 			const invoiceId = await createInvoice({ OrderLines: invoiceLines, Currency: 'EUR' });
@@ -464,7 +543,14 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const { items } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditNoteDate: '2024-04-02' });
 			const [note] = creditNotesAbout(invoice.OrderNumber);
 			expect(items).toEqual([
-				{ OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: invoice.OrderNumber, InvoiceOrderID: invoiceId, Outcome: 'created', AlreadyExisted: false },
+				{
+					OrderID: note.OrderID,
+					ExternalProviderID: `credit-${invoiceId}`,
+					AboutInvoiceNumber: invoice.OrderNumber,
+					InvoiceOrderID: invoiceId,
+					Outcome: 'created',
+					AlreadyExisted: false,
+				},
 			]);
 			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/order/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders']);
 			expect(logged()[1].query.$filter).toBe(`ExternalProviderID eq 'credit-${invoiceId}'`);
@@ -504,7 +590,14 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				OrderLines: [invoiceLines[1], { ...invoiceLines[0], Quantity: 1.5 }],
 			});
 			const [note] = creditNotesAbout(number);
-			expect(items[0]).toEqual({ OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId, Outcome: 'created', AlreadyExisted: false });
+			expect(items[0]).toEqual({
+				OrderID: note.OrderID,
+				ExternalProviderID: `credit-${invoiceId}`,
+				AboutInvoiceNumber: number,
+				InvoiceOrderID: invoiceId,
+				Outcome: 'created',
+				AlreadyExisted: false,
+			});
 			expect(note.TotalExcl).toBe(250);
 		});
 
@@ -533,7 +626,14 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const number = unique('INV-PART');
 			const invoiceId = await createInvoice({ OrderLines: invoiceLines, OrderNumber: number });
 			await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '1' }] } });
-			const another = { operation: 'createCreditNote', orderId: String(invoiceId), ifCredited: 'another', externalProviderId: `${number}-CN2`, creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '2' }] } };
+			const another = {
+				operation: 'createCreditNote',
+				orderId: String(invoiceId),
+				ifCredited: 'another',
+				externalProviderId: `${number}-CN2`,
+				creditLines: 'pick',
+				pickedLines: { line: [{ lineNumber: 1, quantity: '2' }] },
+			};
 			const second = await run(another);
 			const third = await run(another);
 			expect(second.items[0]).toMatchObject({ ExternalProviderID: `${number}-CN2`, Outcome: 'created' });
@@ -551,7 +651,11 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), ifCredited: 'fail' });
 			const error = result.nodeError(name);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toMatch(new RegExp(`^Item 1: invoice INV-[\\d-]+ already has credit note ${String(first.items[0].OrderID)} \\(External Provider ID credit-${invoiceId}\\); nothing was created$`));
+			expect(error?.message).toMatch(
+				new RegExp(
+					`^Item 1: invoice INV-[\\d-]+ already has credit note ${String(first.items[0].OrderID)} \\(External Provider ID credit-${invoiceId}\\); nothing was created$`,
+				),
+			);
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
 		});
 
@@ -563,7 +667,12 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			);
 			expect(result.nodeError(name)?.description).toMatch(/Create Another Credit Note/);
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
-			const { items } = await run({ operation: 'createCreditNote', orderId: String(credited.OrderID), ifCredited: 'another', externalProviderId: unique('CN-AGAIN') });
+			const { items } = await run({
+				operation: 'createCreditNote',
+				orderId: String(credited.OrderID),
+				ifCredited: 'another',
+				externalProviderId: unique('CN-AGAIN'),
+			});
 			expect(items[0]).toMatchObject({ AboutInvoiceNumber: credited.OrderNumber, Outcome: 'created' });
 		});
 
@@ -584,8 +693,19 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		});
 
 		it.each([
-			['more of a line than invoiced', [{ lineNumber: 3, quantity: 2 }], 'Item 1: "Picked Lines › Line 1 › Quantity" 2 is more than line 3 of invoice NUMBER holds (1 invoiced)'],
-			['the same line twice, together too much', [{ lineNumber: 1, quantity: 3 }, { lineNumber: 1, quantity: 2 }], 'Item 1: "Picked Lines › Line 2 › Quantity" 2 is more than line 1 of invoice NUMBER holds (1 left after the lines above)'],
+			[
+				'more of a line than invoiced',
+				[{ lineNumber: 3, quantity: 2 }],
+				'Item 1: "Picked Lines › Line 1 › Quantity" 2 is more than line 3 of invoice NUMBER holds (1 invoiced)',
+			],
+			[
+				'the same line twice, together too much',
+				[
+					{ lineNumber: 1, quantity: 3 },
+					{ lineNumber: 1, quantity: 2 },
+				],
+				'Item 1: "Picked Lines › Line 2 › Quantity" 2 is more than line 1 of invoice NUMBER holds (1 left after the lines above)',
+			],
 			['a line the invoice does not have', [{ lineNumber: 4 }], 'Item 1: "Picked Lines › Line 1 › Line Number" 4 is not a line of invoice NUMBER (it has 3)'],
 		])('refuses %s after reading the invoice, creating nothing', async (_label, line, message) => {
 			const number = unique('INV-OVER');
@@ -607,7 +727,12 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 					{ Quantity: -1, Description: 'Discount', UnitPriceExcl: 20, VATPercentage: 21 },
 				],
 			});
-			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(invoiceId), creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1 }] } });
+			const { result, name } = await run({
+				operation: 'createCreditNote',
+				orderId: String(invoiceId),
+				creditLines: 'pick',
+				pickedLines: { line: [{ lineNumber: 1 }] },
+			});
 			expect(result.nodeError(name)?.message).toBe(`Item 1: "Credit Note Lines" 121 exceed invoice ${number} (total 96.80 incl. VAT)`);
 			expect(logged().map((r) => r.method)).toEqual(['GET']);
 		});
@@ -624,12 +749,32 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		it.each([
 			['an empty invoice number', { invoiceBy: 'invoiceNumber', invoiceNumber: '={{ "  " }}' }, 'Item 1: "Invoice Number" is empty'],
 			['an Invoice that is not an OrderID', { orderId: 'INV-1' }, 'Item 1: "Invoice" INV-1 is not an OrderID'],
-			['line number 0', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 0 }] } }, 'Item 1: "Picked Lines › Line 1 › Line Number" 0 is not a line number (1 is the first line)'],
-			['a negative quantity', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '-1' }] } }, 'Item 1: "Picked Lines › Line 1 › Quantity" -1 is negative'],
-			['an ambiguous quantity', { orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '1.500' }] } }, 'Item 1: "Picked Lines › Line 1 › Quantity" 1.500 is ambiguous ("." may separate thousands or decimals)'],
+			[
+				'line number 0',
+				{ orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 0 }] } },
+				'Item 1: "Picked Lines › Line 1 › Line Number" 0 is not a line number (1 is the first line)',
+			],
+			[
+				'a negative quantity',
+				{ orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '-1' }] } },
+				'Item 1: "Picked Lines › Line 1 › Quantity" -1 is negative',
+			],
+			[
+				'an ambiguous quantity',
+				{ orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '1.500' }] } },
+				'Item 1: "Picked Lines › Line 1 › Quantity" 1.500 is ambiguous ("." may separate thousands or decimals)',
+			],
 			['Create Another without its own External Provider ID', { orderId: '5', ifCredited: 'another' }, 'Item 1: "External Provider ID" is empty'],
-			['an External Provider ID on two lines', { orderId: '5', externalProviderId: 'CN-1\nCN-2' }, 'Item 1: "External Provider ID" CN-1\\nCN-2 contains a line break or another control character'],
-			['a date that does not exist', { orderId: '5', creditNoteDate: '2024-02-30' }, 'Item 1: "Credit Note Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
+			[
+				'an External Provider ID on two lines',
+				{ orderId: '5', externalProviderId: 'CN-1\nCN-2' },
+				'Item 1: "External Provider ID" CN-1\\nCN-2 contains a line break or another control character',
+			],
+			[
+				'a date that does not exist',
+				{ orderId: '5', creditNoteDate: '2024-02-30' },
+				'Item 1: "Credit Note Date" 2024-02-30 is not a real date in the form YYYY-MM-DD',
+			],
 		])('refuses %s before any request', async (_label, over, message) => {
 			const error = await refusedOffline({ operation: 'createCreditNote', ...over });
 			expect(error.message).toBe(message);
@@ -649,8 +794,13 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				credentials: { accessPointApi: { id: '', name: 'AccessPoint account' } },
 			} as INode;
 			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: h.nodeTypes });
-			// eslint-disable-next-line @typescript-eslint/no-explicit-any
-			const context = new LoadOptionsContext(workflow, workflow.getNode('Order')!, { credentialsHelper: h.credentialsHelper } as any, `parameters.${parameter}`);
+			const context = new LoadOptionsContext(
+				workflow,
+				workflow.getNode('Order')!,
+				// eslint-disable-next-line @typescript-eslint/no-explicit-any
+				{ credentialsHelper: h.credentialsHelper } as any,
+				`parameters.${parameter}`,
+			);
 			const search = h.nodeTypes.getByNameAndVersion(h.type(NODE), 1).methods!.listSearch![method];
 			return (filter?: string, token?: string) => search.call(context, filter, token) as Promise<INodeListSearchResult>;
 		}
@@ -664,7 +814,9 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			while (emu.store.listOrders(party).length <= DEFAULTS.config.pageSize) emu.store.addOrder(party, {});
 			const search = searchContext();
 			const first = await search();
-			const newest = [...(emu.store.listOrders(party) as Rec[])].sort((a, b) => String(b.LastModified).localeCompare(String(a.LastModified)) || a.OrderID - b.OrderID); // ties: OrderID ascending, as the service
+			const newest = [...(emu.store.listOrders(party) as Rec[])].sort(
+				(a, b) => String(b.LastModified).localeCompare(String(a.LastModified)) || a.OrderID - b.OrderID,
+			); // ties: OrderID ascending, as the service
 			expect(first.results).toHaveLength(DEFAULTS.config.pageSize);
 			expect(new Set(first.results.map((r) => r.value)).size).toBe(first.results.length);
 			expect(first.results[0].value).toBe(String(newest[0].OrderID));
@@ -709,7 +861,11 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const search = searchContext();
 			const id = await createInvoice();
 			const [picked] = (await search(`#${id}`)).results;
-			const { items } = await run({ operation: 'update', orderId: { __rl: true, mode: 'list', value: picked.value, cachedResultName: picked.name }, updateFields: { isSent: true } });
+			const { items } = await run({
+				operation: 'update',
+				orderId: { __rl: true, mode: 'list', value: picked.value, cachedResultName: picked.name },
+				updateFields: { isSent: true },
+			});
 			expect(items[0]).toMatchObject({ OrderID: id, IsSent: true });
 		});
 	});

@@ -14,7 +14,6 @@ import type { Harness } from '../harness';
 const NODE = 'accessPointOrder';
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-
 describe('AccessPoint Order › Create and Get', () => {
 	let h: Harness;
 	let counter = 0;
@@ -56,7 +55,9 @@ describe('AccessPoint Order › Create and Get', () => {
 	describe('Create', () => {
 		it('sends the order body and outputs { OrderID } from the bare-integer answer', async () => {
 			const externalId = uniqueId('plain');
-			const { items } = await run(createParams({ externalProviderId: externalId, additionalFields: { OrderNumber: 'INV-X1', ExpiryDate: '2024-03-31T00:00:00' } }));
+			const { items } = await run(
+				createParams({ externalProviderId: externalId, additionalFields: { OrderNumber: 'INV-X1', ExpiryDate: '2024-03-31T00:00:00' } }),
+			);
 			const [created] = byExternalId(externalId);
 			expect(items).toEqual([{ OrderID: created.OrderID, AlreadyExisted: false }]);
 			const post = logged().find((r) => r.method === 'POST');
@@ -88,8 +89,12 @@ describe('AccessPoint Order › Create and Get', () => {
 		});
 
 		it('issue 28.2: a line price that could be thousands or decimals ("1,250") is refused before any request, naming line and field', async () => {
-			const { result, name } = await run(createParams({ orderLines: { lines: [{ description: 'x', quantity: '1', unitPriceExcl: '1,250', vatPercentage: '21' }] } }));
-			expect(result.nodeError(name)?.message).toBe('Item 1: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)');
+			const { result, name } = await run(
+				createParams({ orderLines: { lines: [{ description: 'x', quantity: '1', unitPriceExcl: '1,250', vatPercentage: '21' }] } }),
+			);
+			expect(result.nodeError(name)?.message).toBe(
+				'Item 1: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)',
+			);
 			expect(result.nodeError(name)?.description).toBe('Write 1250 for thousands or 1.25 for decimals (e.g. 1250.5, 1250,5, 1,250.50, 1.250,50 or 1 250,50).');
 			expect(logged()).toEqual([]);
 		});
@@ -136,11 +141,7 @@ describe('AccessPoint Order › Create and Get', () => {
 			const [created] = byExternalId(externalId);
 			expect(items[0]).toMatchObject({ OrderID: created.OrderID, TotalExcl: 100, TotalIncl: 121, AlreadyExisted: false });
 			expect(items[0].OrderNumber).toEqual(expect.any(String));
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([
-				'GET /v1/orders',
-				'POST /v1/orders',
-				`GET /v1/order/${created.OrderID}`,
-			]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', 'POST /v1/orders', `GET /v1/order/${created.OrderID}`]);
 		});
 
 		it('JSON mode creates from an order mapped from the input item', async () => {
@@ -170,10 +171,18 @@ describe('AccessPoint Order › Create and Get', () => {
 		});
 
 		it.each<[string, IDataObject, string]>([
-			['expiry before the order date', { additionalFields: { ExpiryDate: '2024-02-01' } }, 'Item 1: "Expiry Date" 2024-02-01 is before the order date 2024-03-01'],
+			[
+				'expiry before the order date',
+				{ additionalFields: { ExpiryDate: '2024-02-01' } },
+				'Item 1: "Expiry Date" 2024-02-01 is before the order date 2024-03-01',
+			],
 			['an order date that is not a date', { orderDate: '01/03/2024' }, 'Item 1: "Order Date" 01/03/2024 is not a date in the form YYYY-MM-DD'],
 			['no order lines', { orderLines: {} }, 'Item 1: "Order Lines" needs at least one line'],
-			['a quantity that is not a number', { orderLines: { lines: [{ description: 'x', quantity: '={{ "two" }}', unitPriceExcl: 1, vatPercentage: 21 }] } }, 'Item 1: "Order Lines › Line 1 › Quantity" two is not a number'],
+			[
+				'a quantity that is not a number',
+				{ orderLines: { lines: [{ description: 'x', quantity: '={{ "two" }}', unitPriceExcl: 1, vatPercentage: 21 }] } },
+				'Item 1: "Order Lines › Line 1 › Quantity" two is not a number',
+			],
 			['no customer name (mapped empty)', { customerName: '={{ "" }}' }, 'Item 1: "Customer Name" is required'],
 		])('rejects %s before any request', async (_name, over, message) => {
 			const { result, name } = await run(createParams({ externalProviderId: uniqueId('bad'), ...over }));
@@ -251,7 +260,9 @@ describe('AccessPoint Order › Create and Get', () => {
 			});
 
 			it('does not fall back on other errors', async () => {
-				nock(base).get('/v1/order/78').reply(401, { errors: [{ Code: 'Unauthorized', Description: 'Not your order' }] });
+				nock(base)
+					.get('/v1/order/78')
+					.reply(401, { errors: [{ Code: 'Unauthorized', Description: 'Not your order' }] });
 				const { result, name } = await run({ resource: 'order', operation: 'get', orderId: '78' }, undefined, { runOptions });
 				expect(result.nodeError(name)).toBeInstanceOf(NodeApiError);
 				expect(nock.pendingMocks()).toHaveLength(0);
@@ -259,11 +270,7 @@ describe('AccessPoint Order › Create and Get', () => {
 
 			it('uses only the chosen path when set', async () => {
 				const scope = nock(base).get('/v1/orders/79').reply(200, { OrderID: 79 });
-				const { items } = await run(
-					{ resource: 'order', operation: 'get', orderId: '79', options: { singleOrderPath: 'orders' } },
-					undefined,
-					{ runOptions },
-				);
+				const { items } = await run({ resource: 'order', operation: 'get', orderId: '79', options: { singleOrderPath: 'orders' } }, undefined, { runOptions });
 				expect(items).toEqual([{ OrderID: 79 }]);
 				expect(scope.isDone()).toBe(true);
 			});
@@ -280,7 +287,11 @@ describe('AccessPoint Order › Create and Get', () => {
 			const party = demoParty();
 			const book = () => [...h.emulator.store.book(party).values()] as Rec[];
 			const { items } = await run({ resource: 'order', operation: 'getAll', returnAll: true, options: { actForParty: party } });
-			expect(items.map((o) => o.OrderID).sort()).toEqual(book().map((o) => o.OrderID).sort());
+			expect(items.map((o) => o.OrderID).sort()).toEqual(
+				book()
+					.map((o) => o.OrderID)
+					.sort(),
+			);
 			expect(logged()[0].headers.partyid).toBe(party);
 
 			const externalId = uniqueId('demo');

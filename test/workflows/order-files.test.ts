@@ -88,7 +88,9 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 	const someOrder = (type: string, partyId = party): Rec => emu.store.listOrders(partyId).find((o: Rec) => o.OrderType === type) as Rec;
 	/** An invoice that has a UBL: a purchase (received as UBL) or a sale sent over Peppol. */
 	const invoiceWithUbl = (partyId = party): Rec =>
-		emu.store.listOrders(partyId).find((o: Rec) => o.OrderType === 'Invoice' && (o.OrderDirection === 'Cost' || (o.Messages ?? []).some((m: Rec) => m.TransportType === 'Peppol'))) as Rec;
+		emu.store
+			.listOrders(partyId)
+			.find((o: Rec) => o.OrderType === 'Invoice' && (o.OrderDirection === 'Cost' || (o.Messages ?? []).some((m: Rec) => m.TransportType === 'Peppol'))) as Rec;
 
 	describe('own PDF and attachments, then Download Files', () => {
 		it('creates with an own PDF and an xlsx attachment; Download Files returns both byte-identical with names and MIME types, and a UBL whose totals match the order', async () => {
@@ -141,7 +143,14 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 				Files: [
 					{ Property: 'pdf', Kind: 'pdf', FileID: refs.OrderPDF.FileID, FileName: 'Factuur 2024-001.pdf', MimeType: 'application/pdf', FileSize: pdf.length },
 					{ Property: 'ubl', Kind: 'ubl', FileID: ublId, FileName: `${order.OrderNumber}.xml`, MimeType: 'application/xml', FileSize: bytesOf(ubl).length },
-					{ Property: 'attachment_1', Kind: 'attachments', FileID: refs.Attachments[1].FileID, FileName: 'timesheet.xlsx', MimeType: XLSX_MIME, FileSize: sheet.length },
+					{
+						Property: 'attachment_1',
+						Kind: 'attachments',
+						FileID: refs.Attachments[1].FileID,
+						FileName: 'timesheet.xlsx',
+						MimeType: XLSX_MIME,
+						FileSize: sheet.length,
+					},
 				],
 			});
 			expect(fileRequests().map((f) => f.path)).toEqual([refs.OrderPDF.FileID, ublId, refs.Attachments[1].FileID].map((id) => `/v1/files/${id}`));
@@ -160,11 +169,9 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 
 		it('Create and Send takes the same files, and the generated PDF of an order without one opens', async () => {
 			const pdf = ownPdf();
-			const r = await h.runNode(
-				NODE,
-				{ ...createParams(), operation: 'createAndSend', ownPdf: 'data', transportType: 'Email' },
-				[{ json: {}, binary: { data: binaryOf(pdf, 'mine.pdf', 'application/pdf') } }],
-			);
+			const r = await h.runNode(NODE, { ...createParams(), operation: 'createAndSend', ownPdf: 'data', transportType: 'Email' }, [
+				{ json: {}, binary: { data: binaryOf(pdf, 'mine.pdf', 'application/pdf') } },
+			]);
 			r.assertSuccess();
 			const orderId = r.output(r.nodeName)[0].OrderID as number;
 			const got = await h.runNode(NODE, download(orderId, { files: ['pdf'] }));
@@ -185,7 +192,13 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 				['ubl', ['data'], { item: 0 }],
 			]);
 			expect(items.map((i) => i.binary!.data.fileName)).toEqual([`${invoice.OrderNumber}.pdf`, `${invoice.OrderNumber}.xml`]);
-			expect(items[1].json).toMatchObject({ OrderID: invoice.OrderID, OrderNumber: invoice.OrderNumber, Property: 'data', Kind: 'ubl', MimeType: 'application/xml' });
+			expect(items[1].json).toMatchObject({
+				OrderID: invoice.OrderID,
+				OrderNumber: invoice.OrderNumber,
+				Property: 'data',
+				Kind: 'ubl',
+				MimeType: 'application/xml',
+			});
 		});
 
 		it('network messages of an order sent over Peppol come as message_1 …', async () => {
@@ -240,7 +253,13 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			const [item] = r.items(r.nodeName);
 			const stored = emu.files.get(refs.Attachments[0].FileID) as Rec;
 			expect(sha256(bytesOf(item.binary!.invoiceXml))).toBe(sha256(stored.content));
-			expect(item.json).toEqual({ Property: 'invoiceXml', FileID: stored.FileID, FileName: stored.FileName, MimeType: 'application/xml', FileSize: stored.content.length });
+			expect(item.json).toEqual({
+				Property: 'invoiceXml',
+				FileID: stored.FileID,
+				FileName: stored.FileName,
+				MimeType: 'application/xml',
+				FileSize: stored.content.length,
+			});
 
 			const unknown = await h.runNode(NODE, { resource: 'file', operation: 'get', fileId: '00000000-0000-5000-8000-000000000000' });
 			expect(unknown.nodeError(unknown.nodeName)).toBeInstanceOf(NodeApiError);
@@ -286,11 +305,14 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			const failed = await h.runNode(NODE, download(invoice.OrderID, { files: ['pdf'], options: { maxRetries: 0 } }));
 			expect(failed.nodeError(failed.nodeName)).toBeInstanceOf(NodeApiError);
 			// A body cut short is not JSON; a connection dropped mid-body is a network failure, named as such.
-			const said = kind === 'cut' ? 'failed: the connection was reset by the server' : 'returned a body that is not valid JSON \\(HTTP 200\\): an answer cut off in transit, or not the file';
+			const said =
+				kind === 'cut'
+					? 'failed: the connection was reset by the server'
+					: 'returned a body that is not valid JSON \\(HTTP 200\\): an answer cut off in transit, or not the file';
 			expect(failed.nodeError(failed.nodeName)?.message).toMatch(new RegExp(`^Get file [0-9a-f-]+ ${said}$`));
 		});
 
-		it("an own PDF stored without a size is read only up to Maximum File Size, not whole (#33)", async () => {
+		it('an own PDF stored without a size is read only up to Maximum File Size, not whole (#33)', async () => {
 			const { restore } = await useFilesystemBinaryMode();
 			try {
 				const invoice = emu.store.addOrder(party, { OrderType: 'Invoice' }) as Rec;
@@ -303,7 +325,9 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 				emu.clearRequests();
 				const r = await h.runNode(NODE, createParams({ ownPdf: 'invoice', options: { maxFileSizeMb: 1 } }), input);
 				expect(r.status).toBe('error');
-				expect(r.nodeError(r.nodeName)?.message).toBe('Item 1: "Own PDF" (binary property "invoice") takes the own PDF and attachments above Maximum File Size (1 MB); it was not read further');
+				expect(r.nodeError(r.nodeName)?.message).toBe(
+					'Item 1: "Own PDF" (binary property "invoice") takes the own PDF and attachments above Maximum File Size (1 MB); it was not read further',
+				);
 				expect(emu.requests).toEqual([]);
 			} finally {
 				restore();
@@ -364,7 +388,12 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 				[{ json: {}, binary: { data: binaryOf(ownPdf(), 'x.pdf', 'application/pdf') } }],
 				/^Item 1: "Own PDF" names binary property "invoice", which the item does not have$/,
 			],
-			['an empty file', { ownPdf: 'invoice' }, [{ json: {}, binary: { invoice: binaryOf(Buffer.alloc(0), 'empty.pdf', 'application/pdf') } }], /^Item 1: "Own PDF" \(binary property "invoice"\) is empty$/],
+			[
+				'an empty file',
+				{ ownPdf: 'invoice' },
+				[{ json: {}, binary: { invoice: binaryOf(Buffer.alloc(0), 'empty.pdf', 'application/pdf') } }],
+				/^Item 1: "Own PDF" \(binary property "invoice"\) is empty$/,
+			],
 			[
 				'an own PDF that is not a PDF',
 				{ ownPdf: 'invoice' },
@@ -403,12 +432,24 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 		});
 
 		it.each([
-			['File › Get with a FileID that is a path', { resource: 'file', operation: 'get', fileId: '../orders/1' }, /^Item 1: "File ID" \.\.\/orders\/1 is not a FileID$/],
+			[
+				'File › Get with a FileID that is a path',
+				{ resource: 'file', operation: 'get', fileId: '../orders/1' },
+				/^Item 1: "File ID" \.\.\/orders\/1 is not a FileID$/,
+			],
 			['File › Get without a FileID', { resource: 'file', operation: 'get', fileId: '  ' }, /^Item 1: "File ID" is empty$/],
 			['Download Files with no file picked', download(123, { files: [] }), /^Item 1: "Files" is empty$/],
-			['Download Files with an unknown kind', download(123, { files: '={{ ["pdf", "zip"] }}' }), /^Item 1: "Files" has "zip", which is not one of pdf, ubl, attachments, json, messages$/],
+			[
+				'Download Files with an unknown kind',
+				download(123, { files: '={{ ["pdf", "zip"] }}' }),
+				/^Item 1: "Files" has "zip", which is not one of pdf, ubl, attachments, json, messages$/,
+			],
 			['Download Files with an OrderID that is not one', download('={{ "12x" }}'), /^Item 1: "Order" 12x is not an OrderID$/],
-			['Download Files with Maximum File Size 0', download(123, { options: { maxFileSizeMb: 0 } }), /^Item 1: "Maximum File Size \(MB\)" 0 is not a size from 1 to 256 MB$/],
+			[
+				'Download Files with Maximum File Size 0',
+				download(123, { options: { maxFileSizeMb: 0 } }),
+				/^Item 1: "Maximum File Size \(MB\)" 0 is not a size from 1 to 256 MB$/,
+			],
 		])('%s', async (_what, parameters, message) => {
 			const { r, error } = await runOffline(parameters as IDataObject);
 			expect(r.status).toBe('error');
@@ -433,8 +474,15 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 					FileContent: pdf.toString('base64'),
 				})
 				.get('/v1/files/4809a574-3887-411b-9792-66e0be48d99c')
-				.reply(200, { FileID: '4809A574-3887-411B-9792-66E0BE48D99C', FileName: '227010068_Simple2.xml', MimeType: 'application/xml', FileContent: ubl.toString('base64') });
-			const { r } = await runOffline(download(2619898, { files: ['pdf', 'ubl', 'attachments'], options: { singleOrderPath: 'order', allowMissingFiles: true } }));
+				.reply(200, {
+					FileID: '4809A574-3887-411B-9792-66E0BE48D99C',
+					FileName: '227010068_Simple2.xml',
+					MimeType: 'application/xml',
+					FileContent: ubl.toString('base64'),
+				});
+			const { r } = await runOffline(
+				download(2619898, { files: ['pdf', 'ubl', 'attachments'], options: { singleOrderPath: 'order', allowMissingFiles: true } }),
+			);
 			r.assertSuccess();
 			const [item] = r.items(r.nodeName);
 			expect(nock.pendingMocks()).toEqual([]);
@@ -450,14 +498,21 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			expect(sha256(bytesOf(item.binary!.ubl))).toBe(sha256(ubl));
 		});
 
-		it("a file answer naming another FileID than the one asked for is an error, not that file (#33)", async () => {
+		it('a file answer naming another FileID than the one asked for is an error, not that file (#33)', async () => {
 			nock.cleanAll();
 			nock(HOST)
 				.get('/v1/files/3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a')
-				.reply(200, { FileID: '11111111-2222-4333-8444-555555555555', FileName: 'other.pdf', MimeType: 'application/pdf', FileContent: ownPdf().toString('base64') });
+				.reply(200, {
+					FileID: '11111111-2222-4333-8444-555555555555',
+					FileName: 'other.pdf',
+					MimeType: 'application/pdf',
+					FileContent: ownPdf().toString('base64'),
+				});
 			const { error } = await runOffline({ resource: 'file', operation: 'get', fileId: '3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a' });
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error?.message).toBe('Get file 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a: the answer is the file "11111111-2222-4333-8444-555555555555", not the one asked for');
+			expect(error?.message).toBe(
+				'Get file 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a: the answer is the file "11111111-2222-4333-8444-555555555555", not the one asked for',
+			);
 		});
 
 		it('an order answer naming a FileID that is not safe in a URL reads no file', async () => {
@@ -472,7 +527,10 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 
 	describe('Order Trigger › Include Files', () => {
 		const trigger = (parameters: IDataObject = {}) =>
-			h.poller({ type: 'accessPointOrderTrigger', parameters: { event: 'newOrder', orderType: 'Invoice', direction: '', includeFiles: ['pdf', 'ubl'], options: { maxRetries: 0 }, ...parameters } });
+			h.poller({
+				type: 'accessPointOrderTrigger',
+				parameters: { event: 'newOrder', orderType: 'Invoice', direction: '', includeFiles: ['pdf', 'ubl'], options: { maxRetries: 0 }, ...parameters },
+			});
 
 		it('each new order comes with its PDF and UBL; with On File Error › Fail a failed file read fails the poll and the next poll emits the same orders', async () => {
 			const poller = trigger({ direction: 'Cost', options: { maxRetries: 0, onFileError: 'fail' } });
@@ -508,7 +566,10 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			const offer = emu.store.addOrder(party, { OrderType: 'Offer' }) as Rec;
 			const polled = await poller.poll();
 			expect(polled.data![0]).toEqual([
-				expect.objectContaining({ json: expect.objectContaining({ OrderID: offer.OrderID, MissingFiles: ['ubl'] }), binary: { pdf: expect.objectContaining({ mimeType: 'application/pdf' }) } }),
+				expect.objectContaining({
+					json: expect.objectContaining({ OrderID: offer.OrderID, MissingFiles: ['ubl'] }),
+					binary: { pdf: expect.objectContaining({ mimeType: 'application/pdf' }) },
+				}),
 			]);
 		});
 
@@ -516,7 +577,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			['over Maximum File Size', (id: number) => emu.files.largePdf(id, 3 * 1024 * 1024), /above Maximum File Size|larger than the 1 MB/],
 			['removed at the service (404)', (id: number) => emu.files.drop((emu.files.refs(id) as Rec).OrderPDF.FileID), /HTTP 404/],
 			['broken base64', (id: number) => emu.files.corrupt((emu.files.refs(id) as Rec).OrderPDF.FileID), /not base64/],
-		])('one unreadable file (%s) never stalls the trigger: 4 new invoices, the 2nd one\'s PDF bad, three polls (#33)', async (_what, spoil, reason) => {
+		])("one unreadable file (%s) never stalls the trigger: 4 new invoices, the 2nd one's PDF bad, three polls (#33)", async (_what, spoil, reason) => {
 			const poller = trigger({ direction: 'Cost', options: { maxRetries: 0, maxFileSizeMb: 1 } });
 			expect((await poller.poll()).items).toBeNull(); // activation: the baseline
 			emu.clock.advance(60_000);

@@ -41,7 +41,7 @@ describe('Order › Get Many: enumerated values and the filter mode (engine, emu
 		const typed = await run(condition('OrderType', 'credit note'));
 		expect(ids(typed.items)).toEqual(ids(creditNotes));
 		expect(typed.filters[0]).toBe("OrderType eq 'CreditNote'");
-		expect(typed.hints).toContain('info: Order Type "credit note" was sent as \'CreditNote\', the API\'s spelling');
+		expect(typed.hints).toContain("info: Order Type \"credit note\" was sent as 'CreditNote', the API's spelling");
 		const picked = await run(condition('OrderType', 'CreditNote'));
 		expect(ids(picked.items)).toEqual(ids(creditNotes));
 		expect(picked.hints.filter((hint) => hint.startsWith('warning'))).toEqual([]);
@@ -52,7 +52,7 @@ describe('Order › Get Many: enumerated values and the filter mode (engine, emu
 		expect(items).toEqual([]);
 		expect(filters[0]).toBe("OrderStatus eq 'Overdue'");
 		expect(hints).toContain(
-			"warning: Order Status \"Overdue\" is not one of the API's values (Draft, ToSend, ToPay, Sent, Paid, Credited, Refused, Canceled, ApprovalNeeded); it was sent as given and may match nothing",
+			'warning: Order Status "Overdue" is not one of the API\'s values (Draft, ToSend, ToPay, Sent, Paid, Credited, Refused, Canceled, ApprovalNeeded); it was sent as given and may match nothing',
 		);
 	});
 

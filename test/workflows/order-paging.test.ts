@@ -13,8 +13,7 @@ import type { Harness } from '../harness';
 
 const HOST = 'https://api.paging.test';
 const ORDER = 'accessPointOrder';
-const orders = (from: number, n: number) =>
-	Array.from({ length: n }, (_, i) => ({ OrderID: from + i, OrderNumber: `INV-${from + i}` }));
+const orders = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ OrderID: from + i, OrderNumber: `INV-${from + i}` }));
 
 describe('Order Return All paging (nock)', () => {
 	let h: Harness;
@@ -146,7 +145,13 @@ describe('Order Return All paging (nock)', () => {
 			.times(8)
 			.reply(200, (uri) => page(Number(new URL(uri, HOST).searchParams.get('$skip') ?? 0)));
 		const result = (
-			await h.runNode(ORDER, { resource: 'order', operation: 'getAll', returnAll: true, sort: { keys: [{ field: 'OrderDate', direction: 'asc' }] }, options: { maxRetries: 0 } })
+			await h.runNode(ORDER, {
+				resource: 'order',
+				operation: 'getAll',
+				returnAll: true,
+				sort: { keys: [{ field: 'OrderDate', direction: 'asc' }] },
+				options: { maxRetries: 0 },
+			})
 		).assertSuccess();
 		expect(result.output(result.nodeName as string).map((o) => o.OrderID)).toEqual(orders(1, 847).map((o) => o.OrderID));
 		expect(asked.slice(0, 2)).toEqual(['0', '120']);
@@ -154,4 +159,3 @@ describe('Order Return All paging (nock)', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 });
-

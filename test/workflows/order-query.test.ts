@@ -215,9 +215,7 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 			});
 			const error = result.nodeError(result.nodeName as string);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toBe(
-				'Item 1: "Filters" condition 2 (OrderDate): "31/01/2024" is not a valid date (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)',
-			);
+			expect(error?.message).toBe('Item 1: "Filters" condition 2 (OrderDate): "31/01/2024" is not a valid date (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)');
 			expect(listRequests('/v1/orders')).toHaveLength(0);
 		});
 
@@ -246,7 +244,12 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 				returnAll: true,
 				filters: { conditions: [cond('PartyType', 'eq', 'Supplier'), cond('LastModified', 'lt', from)] },
 				filterCombine: 'or',
-				sort: { keys: [{ field: 'PartyType', direction: 'desc' }, { field: 'DisplayName', direction: 'asc' }] },
+				sort: {
+					keys: [
+						{ field: 'PartyType', direction: 'desc' },
+						{ field: 'DisplayName', direction: 'asc' },
+					],
+				},
 			});
 			const expected = parties.filter((p) => p.PartyType === 'Supplier' || Date.parse(p.LastModified) < Date.parse(from));
 			expect(ids(mixed.items, 'PartyID')).toEqual(ids(expected, 'PartyID'));
@@ -290,7 +293,12 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 					returnAll: true,
 					filters: { conditions: [cond('VATPercentage', operator, values[operator])] },
 				});
-				expect(ids(items, 'ProductID')).toEqual(ids(products.filter((p) => tests[operator](p.VATPercentage)), 'ProductID'));
+				expect(ids(items, 'ProductID')).toEqual(
+					ids(
+						products.filter((p) => tests[operator](p.VATPercentage)),
+						'ProductID',
+					),
+				);
 			}
 
 			const special = await getMany('product', {

@@ -17,7 +17,6 @@ const NOT_ON_PEPPOL_VAT = 'BE1002003070';
 const DEMO_PARTY = '300001';
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-
 describe('AccessPoint Order › Send and Create and Send', () => {
 	let h: Harness;
 	let counter = 0;
@@ -145,12 +144,19 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			const { items } = await run(createAndSendParams({ externalProviderId: externalId }));
 			expect(items[0]).toMatchObject({ OrderID: created.OrderID, AlreadyExisted: true, sent: true, alreadySent: false, sentVia: 'Peppol' });
 			expect(book(master()).filter((o) => o.ExternalProviderID === externalId)).toHaveLength(1);
-			expect(logged().filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/v1/orders/commands/send']);
+			expect(
+				logged()
+					.filter((r) => r.method === 'POST')
+					.map((r) => r.path),
+			).toEqual(['/v1/orders/commands/send']);
 		});
 
 		it('several items: one create each, then one send call for all; one output per item', async () => {
 			const ids = [uniqueId('multi'), uniqueId('multi'), uniqueId('multi')];
-			const { items, full } = await run(createAndSendParams({ externalProviderId: '={{ $json.ext }}' }), ids.map((ext) => ({ ext })));
+			const { items, full } = await run(
+				createAndSendParams({ externalProviderId: '={{ $json.ext }}' }),
+				ids.map((ext) => ({ ext })),
+			);
 			expect(items.map((i) => i.ExternalProviderID)).toEqual(ids);
 			expect(items.every((i) => i.sent === true && i.sentVia === 'Peppol')).toBe(true);
 			expect(full.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -161,7 +167,12 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 		it('strict to a receiver not on Peppol: the order is created, not sent, and the item fails clearly', async () => {
 			const externalId = uniqueId('strict-cs');
 			const { result, name } = await run(
-				createAndSendParams({ externalProviderId: externalId, customerName: 'A+B Consulting', customerVatNumber: NOT_ON_PEPPOL_VAT, strictTransportType: true }),
+				createAndSendParams({
+					externalProviderId: externalId,
+					customerName: 'A+B Consulting',
+					customerVatNumber: NOT_ON_PEPPOL_VAT,
+					strictTransportType: true,
+				}),
 			);
 			expect(result.status).toBe('error');
 			const error = result.nodeError(name);
@@ -198,7 +209,9 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			expect(items[0]).toMatchObject({ OrderID: a, sent: true, alreadySent: false, sentVia: 'Peppol', fallback: false, strict: true });
 			expect(items[2]).toMatchObject({ OrderID: c, sent: true, sentVia: 'Peppol', fallback: false });
 			expect(items[1]).toEqual({
-				error: expect.stringMatching(new RegExp(`^Send order ${b} failed with HTTP 400 \\(ReceiverNotOnPeppol\\): Order ${b}: receiver BE1002003070 is not registered on Peppol`)),
+				error: expect.stringMatching(
+					new RegExp(`^Send order ${b} failed with HTTP 400 \\(ReceiverNotOnPeppol\\): Order ${b}: receiver BE1002003070 is not registered on Peppol`),
+				),
 				description: expect.stringContaining('Strict (No Fallback)'),
 				httpCode: '400',
 				code: 'ReceiverNotOnPeppol',
@@ -277,7 +290,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			expect(stored(a).Messages).toHaveLength(1);
 		});
 
-		it("continue (using error output): the refused order goes to the error output, the others to the main output", async () => {
+		it('continue (using error output): the refused order goes to the error output, the others to the main output', async () => {
 			const a = draft(PEPPOL_VAT);
 			const b = draft(NOT_ON_PEPPOL_VAT);
 			const { result, name } = await run(sendParams({ strictTransportType: true }), [{ OrderID: a }, { OrderID: b }], {
@@ -315,9 +328,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 				{ Transporttype: 'Peppol', OrderIDs: [ids[0], ids[2], ids[4]] },
 				{ Transporttype: 'Email', OrderIDs: [ids[1], ids[3], ids[5]] },
 			]);
-			expect(items.map((i) => [i.OrderID, i.transportType, i.sentVia, i.fallback])).toEqual(
-				input.map((x) => [x.OrderID, x.via, x.via, false]),
-			);
+			expect(items.map((i) => [i.OrderID, i.transportType, i.sentVia, i.fallback])).toEqual(input.map((x) => [x.OrderID, x.via, x.via, false]));
 		});
 
 		it('Batch Size splits a group; several IDs in one item give one output each, paired with that item', async () => {
@@ -353,7 +364,14 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 		it('Fetch Full Order outputs the whole order with the outcome', async () => {
 			const a = draft(PEPPOL_VAT);
 			const { items } = await run(sendParams({ options: { fetchFullOrder: true } }), [{ OrderID: a }]);
-			expect(items[0]).toMatchObject({ OrderID: a, OrderNumber: expect.any(String), Customer: expect.any(Object), Messages: expect.any(Array), sent: true, sentVia: 'Peppol' });
+			expect(items[0]).toMatchObject({
+				OrderID: a,
+				OrderNumber: expect.any(String),
+				Customer: expect.any(Object),
+				Messages: expect.any(Array),
+				sent: true,
+				sentVia: 'Peppol',
+			});
 		});
 	});
 
@@ -384,11 +402,9 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 		it("sending another party's order fails that item (401), the party's own order is sent", async () => {
 			const own = draft(PEPPOL_VAT, DEMO_PARTY);
 			const foreign = draft(PEPPOL_VAT);
-			const { items } = await run(
-				sendParams({ options: { actForParty: DEMO_PARTY } }),
-				[{ OrderID: own }, { OrderID: foreign }],
-				{ onError: 'continueRegularOutput' },
-			);
+			const { items } = await run(sendParams({ options: { actForParty: DEMO_PARTY } }), [{ OrderID: own }, { OrderID: foreign }], {
+				onError: 'continueRegularOutput',
+			});
 			expect(items[0]).toMatchObject({ OrderID: own, sent: true, sentVia: 'Peppol' });
 			expect(items[1]).toMatchObject({ httpCode: '401', code: 'Unauthorized' });
 			expect(items[1].error).toBe(`Send order ${foreign} failed with HTTP 401 (Unauthorized): Orders ${foreign} do not belong to party ${DEMO_PARTY}`);

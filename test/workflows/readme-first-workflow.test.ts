@@ -32,7 +32,18 @@ describe("the README's first workflow", () => {
 
 	it('names the nodes, the operation and the values this test runs', () => {
 		const steps = firstWorkflowSteps();
-		for (const words of ['Manual Trigger', 'AccessPoint Peppol Lookup', `emulator \`${VAT}\``, 'Can Receive', 'AccessPoint Order** › *Create and Send*', 'Order Date `{{ $today }}`', 'Customer Name', 'the same VAT number', 'one order line', 'Execute workflow']) {
+		for (const words of [
+			'Manual Trigger',
+			'AccessPoint Peppol Lookup',
+			`emulator \`${VAT}\``,
+			'Can Receive',
+			'AccessPoint Order** › *Create and Send*',
+			'Order Date `{{ $today }}`',
+			'Customer Name',
+			'the same VAT number',
+			'one order line',
+			'Execute workflow',
+		]) {
 			expect(steps).toContain(words);
 		}
 		for (const value of ['http://127.0.0.1:3999', 'emu-api-key', '100001']) expect(steps).toContain(value);

@@ -65,7 +65,10 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			expect((await poller.poll()).items).toBeNull(); // nothing twice, even before it is marked
 
 			emu.clock.advance(2000);
-			const marked = await node({ resource: 'order', operation: 'markExported', orderId: '={{ $json.OrderID }}' }, items.map((i) => i.json));
+			const marked = await node(
+				{ resource: 'order', operation: 'markExported', orderId: '={{ $json.OrderID }}' },
+				items.map((i) => i.json),
+			);
 			expect(marked.items.map((o) => [o.OrderID, o.IsSent])).toEqual([
 				[invoice.OrderID, true],
 				[creditNote.OrderID, true],
@@ -73,7 +76,9 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			expect(emu.store.getOrder(party, invoice.OrderID as number)?.IsSent).toBe(true);
 			expect((await poller.poll()).items).toBeNull();
 			// Marking twice changes nothing and fails nothing.
-			expect((await node({ resource: 'order', operation: 'markExported', orderId: invoice.OrderID })).items).toEqual([expect.objectContaining({ OrderID: invoice.OrderID, IsSent: true })]);
+			expect((await node({ resource: 'order', operation: 'markExported', orderId: invoice.OrderID })).items).toEqual([
+				expect.objectContaining({ OrderID: invoice.OrderID, IsSent: true }),
+			]);
 
 			emu.clock.advance(2000);
 			await node({ resource: 'order', operation: 'markNotExported', orderId: String(creditNote.OrderID) });
@@ -87,19 +92,37 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			const latest = receiveInvoice(emu.store, party);
 			emu.clock.advance(1000);
 			emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Income' }); // newer, but a sale
-			const polled = await h.poller({ type: 'accessPointOrderTrigger', parameters: { event: 'newIncomingInvoice', options: { maxRetries: 0 } } }).poll('manual');
+			const polled = await h
+				.poller({ type: 'accessPointOrderTrigger', parameters: { event: 'newIncomingInvoice', options: { maxRetries: 0 } } })
+				.poll('manual');
 			expect(polled.items?.map((o) => o.OrderID)).toEqual([latest.OrderID]);
 		});
 	});
 
 	describe('Party', () => {
-		const create = (extra: IDataObject = {}) => ({ resource: 'party', operation: 'create', name: 'Sync Twice BV', vatNumber: 'BE 0477.123.402', partyFields: { email: 'ap@sync-twice.example', city: 'Gent' }, ...extra });
+		const create = (extra: IDataObject = {}) => ({
+			resource: 'party',
+			operation: 'create',
+			name: 'Sync Twice BV',
+			vatNumber: 'BE 0477.123.402',
+			partyFields: { email: 'ap@sync-twice.example', city: 'Gent' },
+			...extra,
+		});
 		const stored = () => emu.store.listParties(party).filter((p: Rec) => p.VATNumber === 'BE0477123402');
 
 		it('Create run twice creates one party; the second run finds it, and with Update It changes it', async () => {
 			emu.clearRequests();
 			const first = await node(create());
-			expect(first.items).toEqual([expect.objectContaining({ Name: 'Sync Twice BV', VATNumber: 'BE0477123402', PartyType: 'Customer', Email: 'ap@sync-twice.example', City: 'Gent', AlreadyExisted: false })]);
+			expect(first.items).toEqual([
+				expect.objectContaining({
+					Name: 'Sync Twice BV',
+					VATNumber: 'BE0477123402',
+					PartyType: 'Customer',
+					Email: 'ap@sync-twice.example',
+					City: 'Gent',
+					AlreadyExisted: false,
+				}),
+			]);
 			const again = await node(create());
 			expect(again.items).toEqual([{ ...first.items[0], AlreadyExisted: true }]);
 			expect(posts('/v1/parties')).toHaveLength(1);
@@ -137,7 +160,12 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 	describe('Product', () => {
 		it('Create or Update run twice creates one product, then updates it; Get reads it', async () => {
 			emu.clearRequests();
-			const params = { resource: 'product', operation: 'createOrUpdate', reference: 'SYNC-PAPER', productFields: { description: 'Paper A4', amountExcl: 4.5, vat: 21, unit: 'box' } };
+			const params = {
+				resource: 'product',
+				operation: 'createOrUpdate',
+				reference: 'SYNC-PAPER',
+				productFields: { description: 'Paper A4', amountExcl: 4.5, vat: 21, unit: 'box' },
+			};
 			const first = await node(params);
 			expect(first.items).toEqual([expect.objectContaining({ Reference: 'SYNC-PAPER', AmountExcl: 4.5, VAT: 21, Unit: 'box', AlreadyExisted: false })]);
 			const again = await node({ ...params, productFields: { ...params.productFields, amountExcl: 4.75 } });

@@ -96,7 +96,9 @@ describe('Registration and Integration request shapes (nock)', () => {
 	});
 
 	it('Get of an ID of another account gives the API 401 as NodeApiError', async () => {
-		nock(HOST).get('/v1/einvoices/registrations/9').reply(401, { errors: [{ Code: 'Unauthorized', Description: 'Registration 9 does not belong to this account' }] });
+		nock(HOST)
+			.get('/v1/einvoices/registrations/9')
+			.reply(401, { errors: [{ Code: 'Unauthorized', Description: 'Registration 9 does not belong to this account' }] });
 		const result = await h.runNode(REG, { operation: 'get', registrationId: byId('9'), options: { maxRetries: 0 } });
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -107,9 +109,7 @@ describe('Registration and Integration request shapes (nock)', () => {
 	it('Deactivate accepts an empty or plain-text answer', async () => {
 		nock(HOST).delete('/v1/einvoices/registrations/5').reply(200, '');
 		nock(HOST).delete('/v1/einvoices/registrations/6').reply(200, 'OK', { 'content-type': 'text/plain' });
-		const result = (
-			await h.runNode(REG, { operation: 'deactivate', registrationId: byId('={{ $json.id }}') }, [{ id: 5 }, { id: '6' }])
-		).assertSuccess();
+		const result = (await h.runNode(REG, { operation: 'deactivate', registrationId: byId('={{ $json.id }}') }, [{ id: 5 }, { id: '6' }])).assertSuccess();
 		expect(result.output(result.nodeName as string)).toEqual([
 			{ RegistrationID: 5, deactivated: true },
 			{ RegistrationID: 6, deactivated: true },
@@ -136,9 +136,7 @@ describe('Registration and Integration request shapes (nock)', () => {
 			expect.objectContaining({ RegistrationID: 5, IntegrationID: 70, Integration: 'XRechnung', IntegrationStatus: 'Pending', needsSignature: false }),
 		);
 		expect(JSON.stringify(out)).not.toContain('t-1');
-		const deleted = (
-			await h.runNode(INT, { operation: 'delete', registrationId: byId('5'), integrationId: byId('70') })
-		).assertSuccess();
+		const deleted = (await h.runNode(INT, { operation: 'delete', registrationId: byId('5'), integrationId: byId('70') })).assertSuccess();
 		expect(deleted.output(deleted.nodeName as string)).toEqual([{ RegistrationID: 5, IntegrationID: 70, deleted: true }]);
 		expect(create.isDone() && del.isDone()).toBe(true);
 	});
@@ -153,9 +151,7 @@ describe('Registration and Integration request shapes (nock)', () => {
 					{ IntegrationID: 2, Integration: 'SDI', IntegrationStatus: 'Pending', IntegrationDocumentToSign: 'https://sign.example/x' },
 				],
 			});
-		const result = (
-			await h.runNode(INT, { operation: 'getAll', registrationId: byId('5'), returnAll: false, limit: 1 })
-		).assertSuccess();
+		const result = (await h.runNode(INT, { operation: 'getAll', registrationId: byId('5'), returnAll: false, limit: 1 })).assertSuccess();
 		expect(result.output(result.nodeName as string).map((i) => i.IntegrationID)).toEqual([1]);
 	});
 });

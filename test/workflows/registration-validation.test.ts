@@ -47,15 +47,20 @@ type Case = [label: string, type: string, parameters: IDataObject, value: unknow
 const reg = (over: IDataObject): IDataObject => ({ ...validCreate(), ...over });
 const extra = (fields: IDataObject): IDataObject => reg({ additionalFields: fields });
 const integration = (over: IDataObject): IDataObject => ({ operation: 'create', registrationId: byId('42'), network: 'Peppol', ...over });
-const other = (credential: IDataObject[]): IDataObject =>
-	integration({ network: 'other', networkName: 'XRechnung', credentials: { credential } });
+const other = (credential: IDataObject[]): IDataObject => integration({ network: 'other', networkName: 'XRechnung', credentials: { credential } });
 
 const CASES: Case[] = [
 	['empty VAT number', REG, reg({ taxIdentifier: bad }), '', /^Item 1: "VAT Number" is empty$/],
 	['VAT without prefix', REG, reg({ taxIdentifier: bad }), '0481516215', /"VAT Number" 0481516215 has no country prefix/],
 	['Belgian VAT failing mod 97', REG, reg({ taxIdentifier: bad }), 'BE0481516216', /"VAT Number" BE0481516216 is not a valid Belgian VAT number \(mod-97/],
 	['unknown VAT prefix', REG, reg({ taxIdentifier: bad }), 'ZZ123456789', /"VAT Number" .* known country prefix/],
-	['Dutch VAT of the wrong shape', REG, reg({ taxIdentifier: bad }), 'NL123456789', /"VAT Number" NL123456789 is not a Dutch VAT number \(expected NL \+ 9 digits \+ B \+ 2 digits\)/],
+	[
+		'Dutch VAT of the wrong shape',
+		REG,
+		reg({ taxIdentifier: bad }),
+		'NL123456789',
+		/"VAT Number" NL123456789 is not a Dutch VAT number \(expected NL \+ 9 digits \+ B \+ 2 digits\)/,
+	],
 	['empty company name', REG, reg({ companyName: bad }), '  ', /^Item 1: "Company Name" is empty$/],
 	['empty e-mail', REG, reg({ email: bad }), '', /"Email" is empty/],
 	['e-mail without @', REG, reg({ email: bad }), 'finance.example.com', /"Email" finance\.example\.com is not a valid e-mail address/],
@@ -74,10 +79,28 @@ const CASES: Case[] = [
 	['national mobile number', REG, extra({ mobile: bad }), '0470 12 34 56', /"Mobile" .* is not in international format/],
 	['phone too short', REG, extra({ phone: bad }), '+32 47', /"Phone" \+32 47 is not a valid international phone number/],
 	['phone with letters', REG, extra({ phone: bad }), '+32 CALL ME', /"Phone" .*\(only digits/],
-	['identifier without value', REG, extra({ identifiers: { identifier: [{ identifierType: 'KBO', identifier: bad }] } }), '', /"Identifiers → Identifier" is empty/],
-	['identifier without type', REG, extra({ identifiers: { identifier: [{ identifierType: bad, identifier: '0481516215' }] } }), ' ', /"Identifiers → Identifier Type" is empty/],
+	[
+		'identifier without value',
+		REG,
+		extra({ identifiers: { identifier: [{ identifierType: 'KBO', identifier: bad }] } }),
+		'',
+		/"Identifiers → Identifier" is empty/,
+	],
+	[
+		'identifier without type',
+		REG,
+		extra({ identifiers: { identifier: [{ identifierType: bad, identifier: '0481516215' }] } }),
+		' ',
+		/"Identifiers → Identifier Type" is empty/,
+	],
 	// As the editor saves a fresh Create node when the user adds no address (the Addresses parameter absent).
-	['no addresses at all', REG, Object.fromEntries(Object.entries(validCreate()).filter(([k]) => k !== 'addresses')), '', /"Addresses → Invoice Address" is required/],
+	[
+		'no addresses at all',
+		REG,
+		Object.fromEntries(Object.entries(validCreate()).filter(([k]) => k !== 'addresses')),
+		'',
+		/"Addresses → Invoice Address" is required/,
+	],
 	['no invoice address', REG, reg({ addresses: { invoiceAddress: { street: bad, countryCode: bad } } }), '', /"Addresses → Invoice Address" is required/],
 	['invoice address without street', REG, reg(withAddress({ street: bad })), '', /"Invoice Address → Street" is empty/],
 	['invoice address without city', REG, reg(withAddress({ city: bad })), '', /"Invoice Address → City" is empty/],
@@ -89,15 +112,48 @@ const CASES: Case[] = [
 	['Get with an empty ID', REG, { operation: 'get', registrationId: byId(bad) }, '', /"Registration" is empty/],
 	['Deactivate with ID 0', REG, { operation: 'deactivate', registrationId: byId(bad) }, '0', /"Registration" 0 is not a valid RegistrationID/],
 	['integration for a bad registration ID', INT, integration({ registrationId: byId(bad) }), '12x', /"Registration" 12x is not a valid RegistrationID/],
-	['Chorus Pro without technical user key', INT, integration({ network: 'ChorusPro', technicalUserKey: bad }), '', /"Technical User Key" is required for Chorus Pro/],
+	[
+		'Chorus Pro without technical user key',
+		INT,
+		integration({ network: 'ChorusPro', technicalUserKey: bad }),
+		'',
+		/"Technical User Key" is required for Chorus Pro/,
+	],
 	['other network without a name', INT, integration({ network: 'other', networkName: bad }), '', /"Network Name" is empty/],
 	['other network with a bad name', INT, integration({ network: 'other', networkName: bad }), '!!', /"Network Name" !! is not a network name/],
 	['credential name starting with a digit', INT, other([{ key: bad, value: 'v' }]), '1key', /"Credentials #1 → Name" 1key is not a credential name/],
-	['credential given twice', INT, other([{ key: 'Token', value: 'a' }, { key: bad, value: 'b' }]), 'Token', /"Credentials #2 → Name" Token is given twice/],
+	[
+		'credential given twice',
+		INT,
+		other([
+			{ key: 'Token', value: 'a' },
+			{ key: bad, value: 'b' },
+		]),
+		'Token',
+		/"Credentials #2 → Name" Token is given twice/,
+	],
 	['credential without value', INT, other([{ key: 'Token', value: bad }]), '', /"Credentials #1 → Value" is empty \(credential Token\)/],
-	['Chorus Pro typed as other without TechnicalUserKey', INT, integration({ network: 'other', networkName: bad, credentials: { credential: [{ key: 'Token', value: 'a' }] } }), 'choruspro', /"Credentials" must contain TechnicalUserKey/],
-	['delete with a non-numeric integration ID', INT, { operation: 'delete', registrationId: byId('42'), integrationId: byId(bad) }, 'abc', /"Integration" abc is not a valid IntegrationID/],
-	['integrations of registration 0', INT, { operation: 'getAll', registrationId: byId(bad), returnAll: true }, '0', /"Registration" 0 is not a valid RegistrationID/],
+	[
+		'Chorus Pro typed as other without TechnicalUserKey',
+		INT,
+		integration({ network: 'other', networkName: bad, credentials: { credential: [{ key: 'Token', value: 'a' }] } }),
+		'choruspro',
+		/"Credentials" must contain TechnicalUserKey/,
+	],
+	[
+		'delete with a non-numeric integration ID',
+		INT,
+		{ operation: 'delete', registrationId: byId('42'), integrationId: byId(bad) },
+		'abc',
+		/"Integration" abc is not a valid IntegrationID/,
+	],
+	[
+		'integrations of registration 0',
+		INT,
+		{ operation: 'getAll', registrationId: byId(bad), returnAll: true },
+		'0',
+		/"Registration" 0 is not a valid RegistrationID/,
+	],
 ];
 
 describe('bad inputs are rejected before any request', () => {
@@ -136,7 +192,10 @@ describe('bad inputs are rejected before any request', () => {
 	it('the recorder sees requests of valid input (control)', async () => {
 		const create = await h.runNode(REG, validCreate());
 		create.assertSuccess();
-		const integrationRun = await h.runNode(INT, integration({ network: 'other', networkName: 'XRechnung', credentials: { credential: [{ key: 'Token', value: 'x' }] } }));
+		const integrationRun = await h.runNode(
+			INT,
+			integration({ network: 'other', networkName: 'XRechnung', credentials: { credential: [{ key: 'Token', value: 'x' }] } }),
+		);
 		integrationRun.assertSuccess();
 		expect(received).toEqual(['POST /v1/einvoices/registrations', 'POST /v1/einvoices/registrations/42/integrations']);
 	});

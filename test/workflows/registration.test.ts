@@ -34,8 +34,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 		...over,
 	});
 
-	const logged = (): LoggedRequest[] =>
-		(h.emulator.requests as LoggedRequest[]).filter((r) => r.path.startsWith('/v1/'));
+	const logged = (): LoggedRequest[] => (h.emulator.requests as LoggedRequest[]).filter((r) => r.path.startsWith('/v1/'));
 
 	beforeAll(async () => {
 		h = await createHarness({ emulator: { orders: 5 } });
@@ -103,9 +102,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 
 		const got = result.output('Get');
 		expect(got).toHaveLength(1);
-		expect(got[0]).toEqual(
-			expect.objectContaining({ RegistrationID: id, CompanyName: 'Acme BV', Email: email, Language: 'NL', Integrations: [] }),
-		);
+		expect(got[0]).toEqual(expect.objectContaining({ RegistrationID: id, CompanyName: 'Acme BV', Email: email, Language: 'NL', Integrations: [] }));
 		expect(got[0].CompanyDetails).toBeUndefined();
 
 		const listed = result.output('List');
@@ -125,9 +122,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 		});
 
 		const [peppol] = result.output('Peppol');
-		expect(peppol).toEqual(
-			expect.objectContaining({ RegistrationID: id, Integration: 'Peppol', IntegrationStatus: 'Active', needsSignature: false }),
-		);
+		expect(peppol).toEqual(expect.objectContaining({ RegistrationID: id, Integration: 'Peppol', IntegrationStatus: 'Active', needsSignature: false }));
 		expect(peppol.IntegrationID).toEqual(expect.any(Number));
 
 		const [sdi] = result.output('SDI');
@@ -145,7 +140,9 @@ describe('Registration and Integration nodes against the emulator', () => {
 		expect(Object.values(sdi).filter((value) => value === sdi.IntegrationDocumentToSign)).toHaveLength(1);
 		expect(sdi.nextStep).toBeUndefined();
 		const hints = result.task('SDI')?.hints ?? [];
-		expect(hints.map((hint) => hint.message)).toEqual([expect.stringMatching(/^SDI #\d+ is Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document;/)]);
+		expect(hints.map((hint) => hint.message)).toEqual([
+			expect.stringMatching(/^SDI #\d+ is Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document;/),
+		]);
 		expect(result.task('Peppol')?.hints ?? []).toEqual([]);
 
 		const integrations = result.output('Integrations');
@@ -303,31 +300,21 @@ describe('Registration and Integration nodes against the emulator', () => {
 		const created = (await h.runNode(REG, createParams())).assertSuccess();
 		const id = String(created.output(created.nodeName as string)[0].RegistrationID);
 		const peppol = (await h.runNode(INT, { operation: 'create', registrationId: byId(id), network: 'Peppol' })).assertSuccess();
-		expect(peppol.output(peppol.nodeName as string)[0]).toEqual(
-			expect.objectContaining({ IntegrationStatus: 'Ready', needsSignature: false }),
-		);
-		const chorus = (
-			await h.runNode(INT, { operation: 'create', registrationId: byId(id), network: 'ChorusPro', technicalUserKey: 'tuk-123' })
-		).assertSuccess();
+		expect(peppol.output(peppol.nodeName as string)[0]).toEqual(expect.objectContaining({ IntegrationStatus: 'Ready', needsSignature: false }));
+		const chorus = (await h.runNode(INT, { operation: 'create', registrationId: byId(id), network: 'ChorusPro', technicalUserKey: 'tuk-123' })).assertSuccess();
 		const [out] = chorus.output(chorus.nodeName as string);
 		expect(out).toEqual(expect.objectContaining({ Integration: 'ChorusPro', IntegrationStatus: 'Active' }));
 		expect(JSON.stringify(out)).not.toContain('tuk-123');
 		const posts = logged().filter((r) => r.method === 'POST' && r.path.endsWith('/integrations'));
-		expect(posts.map((p) => p.body)).toEqual([
-			{ ExternalProvider: 'Peppol' },
-			{ ExternalProvider: 'ChorusPro', Credentials: { TechnicalUserKey: 'tuk-123' } },
-		]);
+		expect(posts.map((p) => p.body)).toEqual([{ ExternalProvider: 'Peppol' }, { ExternalProvider: 'ChorusPro', Credentials: { TechnicalUserKey: 'tuk-123' } }]);
 	});
 
 	it('continueOnFail: 5 items with 2 bad ones give 3 registrations and 2 error items, each paired with its item', async () => {
 		const good = (n: number) => ({ email: uniqueEmail(`batch${n}`), iban: 'BE68 5390 0754 7034' });
 		const input = [good(0), { email: 'not-an-email', iban: 'BE68 5390 0754 7034' }, good(2), { ...good(3), iban: 'BE12 3456' }, good(4)];
-		const result = await h.runNode(
-			REG,
-			createParams({ email: '={{ $json.email }}', additionalFields: { iban: '={{ $json.iban }}' } }),
-			input,
-			{ onError: 'continueRegularOutput' },
-		);
+		const result = await h.runNode(REG, createParams({ email: '={{ $json.email }}', additionalFields: { iban: '={{ $json.iban }}' } }), input, {
+			onError: 'continueRegularOutput',
+		});
 		expect(result.status).toBe('success');
 		const items = result.items(result.nodeName as string);
 		expect(items).toHaveLength(5);

@@ -27,11 +27,7 @@ describe('Request Timeout option', () => {
 	afterEach(() => nock.cleanAll());
 
 	it('fails a read that takes longer than the timeout, after its retries', async () => {
-		const scope = nock(HOST)
-			.get('/v1/einvoices/registrations')
-			.times(2)
-			.delay(2500)
-			.reply(200, { Companies: [] });
+		const scope = nock(HOST).get('/v1/einvoices/registrations').times(2).delay(2500).reply(200, { Companies: [] });
 		const result = await h.runNode('accessPointRegistration', {
 			operation: 'getAll',
 			returnAll: true,
@@ -44,7 +40,10 @@ describe('Request Timeout option', () => {
 	});
 
 	it('lets a slow answer through when the timeout allows it', async () => {
-		nock(HOST).get('/v1/einvoices/registrations').delay(1200).reply(200, { Companies: [{ CompanyID: 7 }] });
+		nock(HOST)
+			.get('/v1/einvoices/registrations')
+			.delay(1200)
+			.reply(200, { Companies: [{ CompanyID: 7 }] });
 		const result = (
 			await h.runNode('accessPointRegistration', {
 				operation: 'getAll',

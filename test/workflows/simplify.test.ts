@@ -59,7 +59,10 @@ describe('Simplify on Order › Get Many (engine, emulator)', () => {
 			expect(flat(row)).toBe(true);
 		}
 		const sizes = { simple: JSON.stringify(rows).length, raw: JSON.stringify(await list('order', { simplify: false })).length };
-		printFigures(`Simplify, ${rows.length} orders as JSON`, [`simplified ${sizes.simple} characters`, `raw ${sizes.raw} characters (${(sizes.raw / sizes.simple).toFixed(1)}x)`]);
+		printFigures(`Simplify, ${rows.length} orders as JSON`, [
+			`simplified ${sizes.simple} characters`,
+			`raw ${sizes.raw} characters (${(sizes.raw / sizes.simple).toFixed(1)}x)`,
+		]);
 	});
 
 	it('orders with Simplify off: the records as the API sent them', async () => {
@@ -87,7 +90,17 @@ describe('Simplify on Order › Get Many (engine, emulator)', () => {
 		const products = await list('product');
 		const storedProducts = h.emulator.store.listProducts(party) as Rec[];
 		const q = storedProducts.find((s) => s.ProductID === products[0].ProductID) as Rec;
-		expect(Object.keys(products[0])).toEqual(['ProductID', 'Reference', 'Description', 'UnitPriceExcl', 'VATPercentage', 'Unit', 'GroupName', 'IsActive', 'LastModified']);
+		expect(Object.keys(products[0])).toEqual([
+			'ProductID',
+			'Reference',
+			'Description',
+			'UnitPriceExcl',
+			'VATPercentage',
+			'Unit',
+			'GroupName',
+			'IsActive',
+			'LastModified',
+		]);
 		expect(products[0]).toMatchObject({ Description: q.Description, UnitPriceExcl: q.UnitPriceExcl });
 		expect(parties.every(flat) && products.every(flat)).toBe(true);
 	});

@@ -60,8 +60,12 @@ describe('npm run demo', () => {
 		expect(text).toMatch(/- "Identify the signatory" started an identity check and paused the execution/);
 		expect(text).toMatch(/- the link on the waiting node \(its resume URL\) led to the provider page \(.*\/provider\/\.\.\.\)/);
 		expect(text).toMatch(/- the signatory completed the provider page: success/);
-		expect(text).toMatch(/Identify the signatory\s+Not Identified: 0 items\n\s+Identified: 1 item\s+identified=true {2}reason=identified {2}RegistrationID=3000\d\d/);
-		expect(text).toMatch(/Ready to send invoices\s+1 item\s+RegistrationID=3000\d\d {2}CompanyName=Acme Onboarding BV {2}Identified=true {2}PeppolStatus=Active/);
+		expect(text).toMatch(
+			/Identify the signatory\s+Not Identified: 0 items\n\s+Identified: 1 item\s+identified=true {2}reason=identified {2}RegistrationID=3000\d\d/,
+		);
+		expect(text).toMatch(
+			/Ready to send invoices\s+1 item\s+RegistrationID=3000\d\d {2}CompanyName=Acme Onboarding BV {2}Identified=true {2}PeppolStatus=Active/,
+		);
 		expect(text).toMatch(/Can the customer receive on Peppol\?\s+Can Receive: 2 items\s+invoiceId=DEMO-2001/);
 		expect(text).toMatch(/Cannot Receive: 2 items\s+invoiceId=DEMO-2003 {2}customerVat=BE1002003070 {2}Registered=false/);
 		expect(text).toMatch(/Invoice sent\s+2 items\s+invoiceId=DEMO-2001 {2}OrderID=\d+ {2}Customer=Peppol Demo Belgium NV {2}OrderStatus=Sent/);

@@ -70,7 +70,10 @@ describe('receiving and master-data templates (engine, emulator)', () => {
 				UblFile: `${String(order.OrderNumber)}.xml`,
 				Exported: true,
 			});
-			expect(run.output('Exported')).toEqual([row(paper, 'Invoice', 'Paper Co NV', 'BE0417497106'), row(credit, 'CreditNote', 'Office Supplies NV', 'BE0403170701')]);
+			expect(run.output('Exported')).toEqual([
+				row(paper, 'Invoice', 'Paper Co NV', 'BE0417497106'),
+				row(credit, 'CreditNote', 'Office Supplies NV', 'BE0403170701'),
+			]);
 			expect(requests('PATCH', /^\/v1\/orders\/\d+$/).map((r) => [r.path, r.body])).toEqual([
 				[`/v1/orders/${String(paper.OrderID)}`, { IsSent: true }],
 				[`/v1/orders/${String(credit.OrderID)}`, { IsSent: true }],
@@ -105,10 +108,30 @@ describe('receiving and master-data templates (engine, emulator)', () => {
 			expect(rows[0].PartyID).toBe(seeded.PartyID);
 			expect(rows.map((r) => r.Email)).toEqual(['ap@peppol-demo.example', 'factures@atelier-lumiere.example', 'boekhouding@groene-tuin.example']);
 			expect(requests('POST', /^\/v1\/parties$/).map((r) => r.body)).toEqual([
-				{ Name: 'Atelier Lumière SRL', VATNumber: 'BE0700123432', PartyType: 'Customer', City: 'Liège', CountryCode: 'BE', Email: 'factures@atelier-lumiere.example', ExternalProviderID: 'CRM-1002', Language: 'FR' },
-				{ Name: 'Groene Tuin BV', VATNumber: 'BE0654321022', PartyType: 'Customer', City: 'Gent', CountryCode: 'BE', Email: 'boekhouding@groene-tuin.example', ExternalProviderID: 'CRM-1003', Language: 'NL' },
+				{
+					Name: 'Atelier Lumière SRL',
+					VATNumber: 'BE0700123432',
+					PartyType: 'Customer',
+					City: 'Liège',
+					CountryCode: 'BE',
+					Email: 'factures@atelier-lumiere.example',
+					ExternalProviderID: 'CRM-1002',
+					Language: 'FR',
+				},
+				{
+					Name: 'Groene Tuin BV',
+					VATNumber: 'BE0654321022',
+					PartyType: 'Customer',
+					City: 'Gent',
+					CountryCode: 'BE',
+					Email: 'boekhouding@groene-tuin.example',
+					ExternalProviderID: 'CRM-1003',
+					Language: 'NL',
+				},
 			]);
-			expect(partiesWith('BE0123456749')).toEqual([expect.objectContaining({ Email: 'ap@peppol-demo.example', ExternalProviderID: 'CRM-1001', City: 'Brussel' })]);
+			expect(partiesWith('BE0123456749')).toEqual([
+				expect.objectContaining({ Email: 'ap@peppol-demo.example', ExternalProviderID: 'CRM-1001', City: 'Brussel' }),
+			]);
 
 			emu.clearRequests();
 			const second = (await h.run(template('sync-customers.json'))).assertSuccess();

@@ -34,9 +34,23 @@ const TEMPLATE_FILES = [
 ];
 /** Core nodes that run in plain n8n-core (no task runner / isolated-vm, unlike the Code node). */
 const CORE_NODES = new Set(
-	['manualTrigger', 'scheduleTrigger', 'set', 'if', 'filter', 'merge', 'noOp', 'splitOut', 'stickyNote', 'aggregate', 'sort', 'limit', 'switch', 'readWriteFile', 'removeDuplicates'].map(
-		(n) => `n8n-nodes-base.${n}`,
-	),
+	[
+		'manualTrigger',
+		'scheduleTrigger',
+		'set',
+		'if',
+		'filter',
+		'merge',
+		'noOp',
+		'splitOut',
+		'stickyNote',
+		'aggregate',
+		'sort',
+		'limit',
+		'switch',
+		'readWriteFile',
+		'removeDuplicates',
+	].map((n) => `n8n-nodes-base.${n}`),
 );
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -309,7 +323,7 @@ describe('workflow templates (examples/*.json)', () => {
 			expect(notes.join('\n')).toMatch(/\*\*AccessPoint API\*\* credential/);
 		});
 
-		it("words its sticky notes as n8n 2.x does: the workflow is published, not activated", () => {
+		it('words its sticky notes as n8n 2.x does: the workflow is published, not activated', () => {
 			for (const sticky of wf.nodes.filter((n) => n.type === STICKY)) {
 				// A node's name in bold is not the wording (onboarding's "Activate Peppol" switches on a network).
 				const names = new Set(working.map((n) => n.name));
@@ -325,7 +339,11 @@ describe('workflow templates (examples/*.json)', () => {
 				const hiding = working
 					.filter((n) => n.position![0] < x + width && n.position![0] + NODE_SIZE > x && n.position![1] < textBottom && n.position![1] + NODE_SIZE > y)
 					.map((n) => n.name);
-				expect({ note: sticky.name, hiddenBehind: hiding, overflows: textBottom > y + height }).toEqual({ note: sticky.name, hiddenBehind: [], overflows: false });
+				expect({ note: sticky.name, hiddenBehind: hiding, overflows: textBottom > y + height }).toEqual({
+					note: sticky.name,
+					hiddenBehind: [],
+					overflows: false,
+				});
 			}
 		});
 	});
@@ -438,8 +456,7 @@ describe('workflow templates (examples/*.json)', () => {
 	describe('send-where-peppol-ready.json', () => {
 		/** $today as the engine sees it: the workflow sets no time zone, so n8n's default applies. */
 		const today = () => DateTime.now().setZone(getGlobalState().defaultTimezone).toFormat('yyyy-MM-dd');
-		const ordersOf = (ids: string[]) =>
-			emu.store.listOrders(party).filter((o: IDataObject) => ids.includes(String(o.ExternalProviderID)));
+		const ordersOf = (ids: string[]) => emu.store.listOrders(party).filter((o: IDataObject) => ids.includes(String(o.ExternalProviderID)));
 
 		const sentRow = (invoiceId: string, customer: string, vat: string, sentBefore: boolean) => ({
 			invoiceId,
@@ -463,10 +480,7 @@ describe('workflow templates (examples/*.json)', () => {
 			expect(result.output('Create the invoice').map((o) => o.AlreadyExisted)).toEqual([false, false]);
 
 			const sent = result.output('Invoice sent');
-			expect(sent).toEqual([
-				sentRow('DEMO-2001', 'Peppol Demo Belgium NV', 'BE0123456749', false),
-				sentRow('DEMO-2002', 'Café Zoë BV', 'BE0456789133', false),
-			]);
+			expect(sent).toEqual([sentRow('DEMO-2001', 'Peppol Demo Belgium NV', 'BE0123456749', false), sentRow('DEMO-2002', 'Café Zoë BV', 'BE0456789133', false)]);
 			const posts = emu.requests.filter((r: { method: string }) => r.method === 'POST');
 			expect(posts.map((r: { path: string }) => r.path.replace(/\/$/, ''))).toEqual(['/v1/orders', '/v1/orders', '/v1/orders/commands/send']);
 			expect(posts[0].body).toMatchObject({
@@ -544,7 +558,23 @@ describe('workflow templates (examples/*.json)', () => {
 			expect(rows.map((r) => r.OrderID)).not.toContain(old);
 			expect(rows.map((r) => r.LastModified)).toEqual(expected.map((o: IDataObject) => o.LastModified));
 
-			const columns = ['OrderID', 'OrderNumber', 'OrderType', 'Direction', 'OrderDate', 'DueDate', 'CounterParty', 'CounterPartyVAT', 'TotalExcl', 'TotalVAT', 'TotalIncl', 'Currency', 'Status', 'Paid', 'LastModified'];
+			const columns = [
+				'OrderID',
+				'OrderNumber',
+				'OrderType',
+				'Direction',
+				'OrderDate',
+				'DueDate',
+				'CounterParty',
+				'CounterPartyVAT',
+				'TotalExcl',
+				'TotalVAT',
+				'TotalIncl',
+				'Currency',
+				'Status',
+				'Paid',
+				'LastModified',
+			];
 			for (const row of rows) {
 				expect(Object.keys(row)).toEqual(columns);
 				for (const value of Object.values(row)) expect(value === null || typeof value !== 'object').toBe(true);
@@ -580,7 +610,12 @@ describe('workflow templates (examples/*.json)', () => {
 			expect(activation.execution).toBeUndefined();
 
 			const add = (order: IDataObject) => emu.store.addOrder(party, order) as IDataObject;
-			const first = add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Klant NV', VATNumber: 'BE0123456749' }, OrderLines: [{ Quantity: 2, Description: 'x', UnitPriceExcl: 50, VATPercentage: 21 }] });
+			const first = add({
+				OrderType: 'Invoice',
+				OrderDirection: 'Income',
+				Customer: { Name: 'Klant NV', VATNumber: 'BE0123456749' },
+				OrderLines: [{ Quantity: 2, Description: 'x', UnitPriceExcl: 50, VATPercentage: 21 }],
+			});
 			add({ OrderType: 'Invoice', OrderDirection: 'Cost' });
 			add({ OrderType: 'CreditNote', OrderDirection: 'Income' });
 			const second = add({ OrderType: 'Invoice', OrderDirection: 'Income' });
@@ -625,12 +660,27 @@ describe('workflow templates (examples/*.json)', () => {
 			try {
 				const ids: number[] = [];
 				for (const outcome of outcomes) {
-					const order = { OrderType: 'Invoice', OrderDirection: 'Income', OrderDate: '2024-05-02', Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' }, OrderLines: [{ Quantity: 1, Description: `${outcome} case`, UnitPriceExcl: 100, VATPercentage: 21 }] };
+					const order = {
+						OrderType: 'Invoice',
+						OrderDirection: 'Income',
+						OrderDate: '2024-05-02',
+						Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749' },
+						OrderLines: [{ Quantity: 1, Description: `${outcome} case`, UnitPriceExcl: 100, VATPercentage: 21 }],
+					};
 					const headers = { apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' };
 					const id = Number(await (await fetch(`${emu.url}/v1/orders`, { method: 'POST', headers, body: JSON.stringify(order) })).text());
-					const send = await fetch(`${emu.url}/v1/orders/commands/send`, { method: 'POST', headers, body: JSON.stringify({ Transporttype: 'Peppol', OrderIDs: [id] }) });
+					const send = await fetch(`${emu.url}/v1/orders/commands/send`, {
+						method: 'POST',
+						headers,
+						body: JSON.stringify({ Transporttype: 'Peppol', OrderIDs: [id] }),
+					});
 					expect(send.status).toBe(200);
-					if (outcome !== 'Pending') emu.delivery.set(id, outcome, outcome === 'Refused' ? { reason: 'REF', info: 'Unknown purchase order' } : { info: 'Receiver AP rejected the document' });
+					if (outcome !== 'Pending')
+						emu.delivery.set(
+							id,
+							outcome,
+							outcome === 'Refused' ? { reason: 'REF', info: 'Unknown purchase order' } : { info: 'Receiver AP rejected the document' },
+						);
 					ids.push(id);
 				}
 				return ids;
@@ -734,7 +784,8 @@ describe('workflow templates (examples/*.json)', () => {
 			if (send) await call('POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [id] });
 			return id;
 		}
-		const pay = (id: number, amount: number) => call('POST', `/v1/orders/${id}/payments`, { Amount: amount, PaymentDate: date(Date.now() - DAY), Reference: `test-${id}-${amount}` });
+		const pay = (id: number, amount: number) =>
+			call('POST', `/v1/orders/${id}/payments`, { Amount: amount, PaymentDate: date(Date.now() - DAY), Reference: `test-${id}-${amount}` });
 
 		it('reminds each sent sales invoice past due that still owes money, once per stage (first, second, final notice)', async () => {
 			const { installDeduplicationStore } = await import('../harness/webhookTrigger');
@@ -792,14 +843,23 @@ describe('workflow templates (examples/*.json)', () => {
 				Subject: `Final notice: invoice ${number(final)} is 45 days overdue`,
 				Message: `Our invoice ${number(final)} of EUR 302.50, due on ${date(Date.now() - 45 * DAY)}, is still unpaid (45 days overdue). Please pay it with payment reference ${reference(final)}. This is our final reminder. If you have paid it already, please ignore this message.`,
 			});
-			expect(byId.get(second)).toMatchObject({ Stage: 'second reminder', DaysOverdue: 20, Subject: `Payment reminder: invoice ${number(second)} is 20 days overdue` });
+			expect(byId.get(second)).toMatchObject({
+				Stage: 'second reminder',
+				DaysOverdue: 20,
+				Subject: `Payment reminder: invoice ${number(second)} is 20 days overdue`,
+			});
 			expect(byId.get(first)).toMatchObject({ Stage: 'first reminder', DaysOverdue: 3 });
 			expect(byId.get(partlyPaid)).toMatchObject({ Stage: 'first reminder', AmountDue: 202.5 });
 			expect(String(byId.get(first)!.Message)).not.toContain('final reminder');
 
 			// The same day again: nothing is sent twice.
 			const run2 = (await h.run(chase())).assertSuccess();
-			expect(run2.output('Reminder to send').map((r) => r.OrderID).sort()).toEqual(sent.map((r) => r.OrderID).sort());
+			expect(
+				run2
+					.output('Reminder to send')
+					.map((r) => r.OrderID)
+					.sort(),
+			).toEqual(sent.map((r) => r.OrderID).sort());
 			expect(run2.executed('Send the reminder')).toBe(false);
 
 			// Two weeks later (the due date moved back 14 days): the 3-day invoice reaches the second stage, once.
@@ -829,8 +889,18 @@ describe('workflow templates (examples/*.json)', () => {
 
 				const add = (order: IDataObject) => emu.store.addOrder(party, order) as IDataObject;
 				// Two suppliers' invoices with the same number, our own sale (no UBL until sent), an offer (not an invoice).
-				const first = add({ OrderType: 'Invoice', OrderDirection: 'Cost', OrderNumber: 'INV-2024-0042', Supplier: { Name: 'Supplier A NV', VATNumber: 'BE0123456749' } });
-				const second = add({ OrderType: 'Invoice', OrderDirection: 'Cost', OrderNumber: 'INV-2024-0042', Supplier: { Name: 'Supplier B BV', VATNumber: 'NL123456789B01' } });
+				const first = add({
+					OrderType: 'Invoice',
+					OrderDirection: 'Cost',
+					OrderNumber: 'INV-2024-0042',
+					Supplier: { Name: 'Supplier A NV', VATNumber: 'BE0123456749' },
+				});
+				const second = add({
+					OrderType: 'Invoice',
+					OrderDirection: 'Cost',
+					OrderNumber: 'INV-2024-0042',
+					Supplier: { Name: 'Supplier B BV', VATNumber: 'NL123456789B01' },
+				});
 				const sale = add({ OrderType: 'Invoice', OrderDirection: 'Income', Customer: { Name: 'Klant NV', VATNumber: 'BE0456789133' } });
 				add({ OrderType: 'Offer', OrderDirection: 'Income' });
 				const polled = await poller.poll({ execute: true });
@@ -853,7 +923,9 @@ describe('workflow templates (examples/*.json)', () => {
 					})),
 				);
 				expect(execution.executed('Not written')).toBe(false);
-				expect(listFolder(folder)).toEqual(expected.flatMap(({ order, name }) => (order.OrderDirection === 'Cost' ? [`${name}.pdf`, `${name}.xml`] : [`${name}.pdf`])).sort());
+				expect(listFolder(folder)).toEqual(
+					expected.flatMap(({ order, name }) => (order.OrderDirection === 'Cost' ? [`${name}.pdf`, `${name}.xml`] : [`${name}.pdf`])).sort(),
+				);
 				for (const { order, name } of expected) {
 					const refs = emu.files.refs(order.OrderID as number) as { OrderPDF: { FileID: string }; Attachments: Array<{ FileID: string; FileName: string }> };
 					expect(fileSha256(folder, `${name}.pdf`)).toBe(sha256(emu.files.get(refs.OrderPDF.FileID)!.content));
@@ -864,7 +936,12 @@ describe('workflow templates (examples/*.json)', () => {
 
 				// Sent, the sale changes and gets its UBL: only its own files are written (again).
 				emu.clock.advance(60_000);
-				const sent = await h.runNode('accessPointOrder', { resource: 'order', operation: 'send', orderIds: String(sale.OrderID), options: { checkDelivery: false } });
+				const sent = await h.runNode('accessPointOrder', {
+					resource: 'order',
+					operation: 'send',
+					orderIds: String(sale.OrderID),
+					options: { checkDelivery: false },
+				});
 				sent.assertSuccess();
 				const again = (await poller.poll({ execute: true })).execution as HarnessResult;
 				expect(again.output('Archived')).toEqual([expect.objectContaining({ OrderID: sale.OrderID, UblFile: joinPath(folder, `${expected[2].name}.xml`) })]);
@@ -889,7 +966,9 @@ describe('workflow templates (examples/*.json)', () => {
 				const execution = (await poller.poll({ execute: true })).execution as HarnessResult;
 				expect(execution.status).toBe('success');
 				expect(execution.output('Archived').map((x) => x.OrderID)).toEqual([ok.OrderID, after.OrderID]);
-				expect(execution.output('Not written')).toEqual([{ OrderID: blocked.OrderID, OrderNumber: 'BLOCKED-1', Problem: 'Access to the file is not allowed.' }]);
+				expect(execution.output('Not written')).toEqual([
+					{ OrderID: blocked.OrderID, OrderNumber: 'BLOCKED-1', Problem: 'Access to the file is not allowed.' },
+				]);
 				removeFolder(outside);
 			} finally {
 				removeFolder(folder);
@@ -937,7 +1016,9 @@ describe('workflow templates (examples/*.json)', () => {
 				for (const run of runs) run.assertSuccess();
 				const routed = (name: string) => runs.flatMap((r) => (r.executed(name) ? r.output(name) : []));
 				// The service's Message events name the order by its id (OrderNumber only with Fetch Full Order).
-				expect(routed('Delivered: record it')).toEqual([{ OrderID: a, OrderNumber: null, deliveryStatus: 'Delivered', info: 'Delivered to the AP', receivedAt: expect.any(String) }]);
+				expect(routed('Delivered: record it')).toEqual([
+					{ OrderID: a, OrderNumber: null, deliveryStatus: 'Delivered', info: 'Delivered to the AP', receivedAt: expect.any(String) },
+				]);
 				const alerts = routed('ALERT: refused or error');
 				expect(alerts.map((x) => [x.OrderID, x.deliveryStatus, x.refusedReason])).toEqual(
 					expect.arrayContaining([
@@ -946,9 +1027,15 @@ describe('workflow templates (examples/*.json)', () => {
 					]),
 				);
 				expect(alerts).toHaveLength(2);
-				expect(alerts.find((x) => x.deliveryStatus === 'Refused')!.alert).toBe(`Invoice ${a}: REFUSED by the buyer (reason Unknown purchase order): Unknown purchase order`);
+				expect(alerts.find((x) => x.deliveryStatus === 'Refused')!.alert).toBe(
+					`Invoice ${a}: REFUSED by the buyer (reason Unknown purchase order): Unknown purchase order`,
+				);
 				expect(alerts.find((x) => x.deliveryStatus === 'Error')!.alert).toBe(`Invoice ${b}: delivery ERROR: Rejected by the receiving AP`);
-				expect(routed('Sent or accepted: no action').map((x) => x.deliveryStatus ?? null).sort()).toEqual(['Sent', 'Sent', null, null]);
+				expect(
+					routed('Sent or accepted: no action')
+						.map((x) => x.deliveryStatus ?? null)
+						.sort(),
+				).toEqual(['Sent', 'Sent', null, null]);
 				await t.deactivate();
 				expect(emu.webhooks.list()).toEqual([]);
 			} finally {
@@ -972,7 +1059,9 @@ describe('workflow templates (examples/*.json)', () => {
 			return r.assertSuccess().output(r.nodeName)[0].RegistrationID as number;
 		}
 		const integrate = async (id: number, network: string) =>
-			(await h.runNode('accessPointIntegration', { operation: 'create', registrationId: { __rl: true, mode: 'id', value: String(id) }, network })).assertSuccess();
+			(
+				await h.runNode('accessPointIntegration', { operation: 'create', registrationId: { __rl: true, mode: 'id', value: String(id) }, network })
+			).assertSuccess();
 
 		/** What the audit must say, from the emulator's own records. */
 		function truth() {

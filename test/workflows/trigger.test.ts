@@ -47,8 +47,7 @@ describe('AccessPoint Order Trigger (engine, emulator)', () => {
 
 	const add = (seconds: number, extra: IDataObject = {}): number =>
 		emu.store.addOrder(party, { Created: iso(seconds), LastModified: iso(seconds), ...extra }).OrderID as number;
-	const touch = (id: number, seconds: number, extra: IDataObject = {}) =>
-		emu.store.updateOrder(party, id, { LastModified: iso(seconds), ...extra });
+	const touch = (id: number, seconds: number, extra: IDataObject = {}) => emu.store.updateOrder(party, id, { LastModified: iso(seconds), ...extra });
 
 	const newestChange = (): string =>
 		emu.store

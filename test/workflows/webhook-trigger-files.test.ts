@@ -26,7 +26,8 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 	const trigger = (events: string[], options: IDataObject = {}) => suite.trigger({ events, options });
 	const createOrder = (OrderType = 'Invoice') => suite.createOrder({ OrderType });
 	/** A purchase invoice: it arrived as a UBL, which it keeps as an .xml attachment (a sale has its UBL only once sent). */
-	const addPurchase = () => emu.store.addOrder(suite.party, { OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } }).OrderID as number;
+	const addPurchase = () =>
+		emu.store.addOrder(suite.party, { OrderType: 'Invoice', OrderDirection: 'Cost', Supplier: { Name: 'Office Supplies NV' } }).OrderID as number;
 
 	const bytesOf = (binary: IBinaryData) => Buffer.from(binary.data, 'base64');
 	const served = (fileId: string) => (emu.files.get(fileId) as Rec).content as Buffer;
@@ -107,28 +108,39 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 		['over Maximum File Size', (id: number) => emu.files.largePdf(id, 3 * 1024 * 1024), /above Maximum File Size|larger than the 1 MB/],
 		['removed at the service (404)', (id: number) => emu.files.drop((emu.files.refs(id) as Rec).OrderPDF.FileID), /HTTP 404/],
 		['broken base64', (id: number) => emu.files.corrupt((emu.files.refs(id) as Rec).OrderPDF.FileID), /not base64/],
-	])("one unreadable file (%s) never loses the event: 4 new invoices, the 2nd one's PDF bad, each reaches the workflow once (#33)", async (_what, spoil, reason) => {
-		const t = await trigger(['orderCreated'], { includeFiles: ['pdf', 'ubl'], maxFileSizeMb: 1 });
-		await t.activate();
-		const ids: number[] = [];
-		for (let i = 0; i < 4; i++) {
-			ids.push(addPurchase());
-			// Spoiled before its event is delivered (delivery is asynchronous).
-			if (i === 1) spoil(ids[1]);
-		}
-		await emu.webhooks.settle();
-		await t.waitForExecutions(4);
-		expect(emu.webhooks.deliveries().map((d) => d.attempts.map((a) => a.status))).toEqual([[200], [200], [200], [200]]);
-		expect(t.errors).toEqual([]);
-		const items = t.executions.map((_run, i) => itemOf(t, i));
-		expect(items.map((item) => item.json.OrderID).sort()).toEqual([...ids].sort());
-		for (const item of items) {
-			const bad = item.json.OrderID === ids[1];
-			expect(Object.keys(item.binary ?? {})).toEqual(bad ? ['ubl'] : ['pdf', 'ubl']);
-			expect(item.json.FileErrors).toEqual(bad ? [{ file: 'pdf', fileId: (emu.files.refs(ids[1]) as Rec).OrderPDF.FileID, reason: expect.stringMatching(reason) }] : undefined);
-		}
-		printFigures('AccessPoint Trigger › Include Files: one unreadable file', { 'delivery attempts': emu.webhooks.deliveries().map((d) => d.attempts.length).join(', '), executions: t.executions.length });
-	});
+	])(
+		"one unreadable file (%s) never loses the event: 4 new invoices, the 2nd one's PDF bad, each reaches the workflow once (#33)",
+		async (_what, spoil, reason) => {
+			const t = await trigger(['orderCreated'], { includeFiles: ['pdf', 'ubl'], maxFileSizeMb: 1 });
+			await t.activate();
+			const ids: number[] = [];
+			for (let i = 0; i < 4; i++) {
+				ids.push(addPurchase());
+				// Spoiled before its event is delivered (delivery is asynchronous).
+				if (i === 1) spoil(ids[1]);
+			}
+			await emu.webhooks.settle();
+			await t.waitForExecutions(4);
+			expect(emu.webhooks.deliveries().map((d) => d.attempts.map((a) => a.status))).toEqual([[200], [200], [200], [200]]);
+			expect(t.errors).toEqual([]);
+			const items = t.executions.map((_run, i) => itemOf(t, i));
+			expect(items.map((item) => item.json.OrderID).sort()).toEqual([...ids].sort());
+			for (const item of items) {
+				const bad = item.json.OrderID === ids[1];
+				expect(Object.keys(item.binary ?? {})).toEqual(bad ? ['ubl'] : ['pdf', 'ubl']);
+				expect(item.json.FileErrors).toEqual(
+					bad ? [{ file: 'pdf', fileId: (emu.files.refs(ids[1]) as Rec).OrderPDF.FileID, reason: expect.stringMatching(reason) }] : undefined,
+				);
+			}
+			printFigures('AccessPoint Trigger › Include Files: one unreadable file', {
+				'delivery attempts': emu.webhooks
+					.deliveries()
+					.map((d) => d.attempts.length)
+					.join(', '),
+				executions: t.executions.length,
+			});
+		},
+	);
 
 	it('Include Files unset (the default) reads no file, even with Fetch Full Order; switched on, the next event has its files', async () => {
 		const t = await trigger(['orderCreated'], { fetchFullOrder: true });

@@ -42,12 +42,25 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 	}
 
 	const webhookPosts = () => emu.requests.filter((r) => r.method === 'POST' && /\/webhooks$/.test(r.path));
-	const stored = (t: WebhookTrigger) => (t.nodeStaticData.webhooks ?? undefined) as { webhooks: Array<{ id: string; secret: string; entityType: string; updateType: string }>; partyId: string } | undefined;
+	const stored = (t: WebhookTrigger) =>
+		(t.nodeStaticData.webhooks ?? undefined) as
+			| { webhooks: Array<{ id: string; secret: string; entityType: string; updateType: string }>; partyId: string }
+			| undefined;
 	const secretOf = (t: WebhookTrigger) => stored(t)!.webhooks[0].secret;
 	const signed = (t: WebhookTrigger, body: unknown, t0?: number) => ({ headers: { 'billit-signature': signature(secretOf(t), body, t0) } });
 	const passedOn = (runs: Array<{ output(name: string): unknown[] }>) => runs.reduce((n, r) => n + r.output(NAME).length, 0);
-	const orderEvent = (id: number, extra: IDataObject = {}): IDataObject => ({ UpdatedEntityID: id, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: 'I', EntityDetail: {}, ...extra });
-	const rejection = async (promise: Promise<unknown>) => (await promise.then(() => undefined, (e: unknown) => e)) as Error & { description?: string };
+	const orderEvent = (id: number, extra: IDataObject = {}): IDataObject => ({
+		UpdatedEntityID: id,
+		UpdatedEntityType: 'Order',
+		WebhookUpdateTypeTC: 'I',
+		EntityDetail: {},
+		...extra,
+	});
+	const rejection = async (promise: Promise<unknown>) =>
+		(await promise.then(
+			() => undefined,
+			(e: unknown) => e,
+		)) as Error & { description?: string };
 
 	describe('webhooks at the API: checkExists, create, delete', () => {
 		it('publishing creates one webhook per entity/update type (all three events: the 4 a party may have); the confirmation each one gets starts nothing and its secret is logged nowhere', async () => {
@@ -71,7 +84,10 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			const secrets = kept.webhooks.map((w) => w.secret);
 			expect(logs.lines.filter((l) => secrets.some((s) => l.text.includes(s)))).toEqual([]);
 			expect(logs.lines.filter((l) => /confirmed a webhook/.test(l.text))).toHaveLength(4);
-			printFigures('AccessPoint Trigger: activation', { 'webhooks created on publishing': hooks.length, 'confirmations answered 200, executions': `${confirmations.length}, ${t.executions.length}` });
+			printFigures('AccessPoint Trigger: activation', {
+				'webhooks created on publishing': hooks.length,
+				'confirmations answered 200, executions': `${confirmations.length}, ${t.executions.length}`,
+			});
 		});
 
 		it('n8n 2.41 restarting activates the trigger again: a webhook deleted at the service while n8n was down is made again; with all in place nothing is created', async () => {
@@ -89,14 +105,21 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			const second = emu.webhooks.list();
 			expect(second.map((w) => `${w.EntityType} ${w.EntityUpdateType}`).sort()).toEqual(['Message I', 'Message U', 'Order I']);
 			expect(second.some((w) => first.includes(w.WebhookID as number))).toBe(false);
-			expect(stored(t)!.webhooks.map((w) => w.id).sort()).toEqual(second.map((w) => String(w.WebhookID)).sort());
+			expect(
+				stored(t)!
+					.webhooks.map((w) => w.id)
+					.sort(),
+			).toEqual(second.map((w) => String(w.WebhookID)).sort());
 			// The new Message I webhook delivers to the workflow again.
 			const id = await createOrder();
 			await sendOverPeppol(id);
 			await emu.webhooks.settle();
 			const runs = await t.waitForExecutions(3);
 			expect(runs.map((r) => r.output(NAME)[0].updateType).sort()).toEqual(['I', 'I', 'U']);
-			printFigures('AccessPoint Trigger: restart', { 'requests at a restart with all webhooks in place': 1, 'webhooks after a restart with one deleted at the service': second.length });
+			printFigures('AccessPoint Trigger: restart', {
+				'requests at a restart with all webhooks in place': 1,
+				'webhooks after a restart with one deleted at the service': second.length,
+			});
 		});
 
 		it('other events or another URL give a complete new set, the old ones removed', async () => {
@@ -155,7 +178,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(r.executions.map((e) => e.output(NAME).map((i) => i.event))).toEqual([['created']]);
 		});
 
-		it('no room at the party: n8n\'s 5 activation attempts make no webhook (one list, then the refusal repeated); the message line names the webhooks and what to do', async () => {
+		it("no room at the party: n8n's 5 activation attempts make no webhook (one list, then the refusal repeated); the message line names the webhooks and what to do", async () => {
 			for (const url of ['https://erp.example.test/a', 'https://erp.example.test/b', 'https://erp.example.test/c']) {
 				expect((await api('POST', '/v1/webhooks', { EntityType: 'Order', EntityUpdateType: 'U', WebhookURL: url })).status).toBe(200);
 			}
@@ -171,7 +194,11 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/webhooks']);
 			expect(emu.webhooks.list()).toHaveLength(3);
 			expect(stored(t)).toBeUndefined();
-			printFigures('AccessPoint Trigger: no room, 5 activation attempts', { 'activation error': error.message, creates: webhookPosts().length, requests: emu.requests.length });
+			printFigures('AccessPoint Trigger: no room, 5 activation attempts', {
+				'activation error': error.message,
+				creates: webhookPosts().length,
+				requests: emu.requests.length,
+			});
 		});
 
 		it("the service's own limit answer is quoted in the message line; the webhooks made before it are removed and the later attempts send nothing", async () => {
@@ -208,7 +235,10 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 		it('refuses unusable settings before any request: no events, a RegistrationID that is not a number, a zero event age', async () => {
 			const cases: Array<[IDataObject, RegExp]> = [
 				[{ events: [] }, /^"Events" is empty$/],
-				[{ events: ['orderCreated'], source: 'registration', registrationId: { __rl: true, mode: 'id', value: 'abc' } }, /^"Registration" abc is not a valid RegistrationID/],
+				[
+					{ events: ['orderCreated'], source: 'registration', registrationId: { __rl: true, mode: 'id', value: 'abc' } },
+					/^"Registration" abc is not a valid RegistrationID/,
+				],
 				[{ events: ['orderCreated'], options: { maxEventAgeMinutes: 0 } }, /^"Maximum Event Age \(Minutes\)" must be a number above 0/],
 			];
 			for (const [parameters, message] of cases) {
@@ -256,7 +286,16 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 				expect(item.payload).toEqual(body);
 				out[name] = item;
 			}
-			const pick = (i: IDataObject) => [i.event, i.OrderID, i.MessageID ?? null, i.flowState ?? null, i.deliveryStatus ?? null, i.refusedReason ?? null, i.responseCode ?? null, i.deliveryInfo ?? null];
+			const pick = (i: IDataObject) => [
+				i.event,
+				i.OrderID,
+				i.MessageID ?? null,
+				i.flowState ?? null,
+				i.deliveryStatus ?? null,
+				i.refusedReason ?? null,
+				i.responseCode ?? null,
+				i.deliveryInfo ?? null,
+			];
 			expect(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, pick(v)]))).toEqual({
 				messageInsert: ['deliveryStatusChanged', 2615999, '690998', null, null, null, null, null],
 				messageUpdateSent: ['deliveryStatusChanged', 2615999, '690998', 'Sent', 'Sent', null, null, null],
@@ -266,13 +305,23 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 				orderUpdate: ['updated', 2615999, null, null, null, null, null, null],
 				messageEmptyDetail: ['deliveryStatusChanged', null, '690997', null, null, null, null, null],
 			});
-			expect(out.messageUpdateSent).toMatchObject({ direction: 'Outgoing', transportType: 'Peppol', success: true, fileId: 'bc9996b3-e2ef-4476-9873-28de2c61d999' });
+			expect(out.messageUpdateSent).toMatchObject({
+				direction: 'Outgoing',
+				transportType: 'Peppol',
+				success: true,
+				fileId: 'bc9996b3-e2ef-4476-9873-28de2c61d999',
+			});
 		});
 
 		it('the confirmation a new webhook gets is answered 200 and starts nothing, signed or not (it may come before the secret is kept)', async () => {
 			const t = await trigger({ events: ['orderCreated'] });
 			await t.activate();
-			const confirmation = { UpdatedEntityID: 42, UpdatedEntityType: 'Message', WebhookUpdateTypeTC: 'I', EntityDetail: { WebhookID: 42, Secret: 'c'.repeat(64) } };
+			const confirmation = {
+				UpdatedEntityID: 42,
+				UpdatedEntityType: 'Message',
+				WebhookUpdateTypeTC: 'I',
+				EntityDetail: { WebhookID: 42, Secret: 'c'.repeat(64) },
+			};
 			const answers = [await t.post(confirmation), await t.post(confirmation, signed(t, confirmation))];
 			expect(answers.map((a) => [a.status, (a.body as IDataObject).message])).toEqual(Array(2).fill([200, 'Webhook confirmation received; ignored']));
 			expect(t.executions).toHaveLength(0);
@@ -285,7 +334,9 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			const foreign = orderEvent(1000003, { PartyID: 999999 });
 			const r = await t.post(foreign, signed(t, foreign));
 			expect([r.status, (r.body as IDataObject).message, r.executions.length]).toEqual([200, 'An event of another party; ignored', 0]);
-			expect(logs.lines.filter((l) => l.level === 'warn' && l.text.includes(`ignored an event of party 999999: its webhooks belong to party ${party}`))).toHaveLength(1);
+			expect(
+				logs.lines.filter((l) => l.level === 'warn' && l.text.includes(`ignored an event of party 999999: its webhooks belong to party ${party}`)),
+			).toHaveLength(1);
 			const own = orderEvent(1000003, { PartyID: Number(party) });
 			expect(passedOn((await t.post(own, signed(t, own))).executions)).toBe(1);
 		});
@@ -314,13 +365,26 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 				].sort(),
 			);
 			const refused = flat.find((i) => i.flowState === 'Refused')!;
-			expect(refused).toMatchObject({ refusedReason: 'Unknown purchase order', responseCode: 'RE', deliveryInfo: 'Unknown purchase order', direction: 'Incoming', MessageID: expect.any(String) });
-			expect(flat.find((i) => i.flowState === 'Delivered')).toMatchObject({ responseCode: 'AB', deliveryInfo: 'Delivered to the AP of Peppol Demo Belgium NV' });
+			expect(refused).toMatchObject({
+				refusedReason: 'Unknown purchase order',
+				responseCode: 'RE',
+				deliveryInfo: 'Unknown purchase order',
+				direction: 'Incoming',
+				MessageID: expect.any(String),
+			});
+			expect(flat.find((i) => i.flowState === 'Delivered')).toMatchObject({
+				responseCode: 'AB',
+				deliveryInfo: 'Delivered to the AP of Peppol Demo Belgium NV',
+			});
 			expect(Date.parse(String(refused.receivedAt))).toBeGreaterThan(Date.now() - 60_000);
 			const deliveries = emu.webhooks.deliveries();
 			expect(deliveries).toHaveLength(5);
 			expect(deliveries.every((d) => d.state === 'delivered' && d.attempts.length === 1 && d.attempts[0].status === 200)).toBe(true);
-			printFigures('AccessPoint Trigger: emulator events', { 'events delivered': deliveries.length, 'calls received': t.calls.length, executions: t.executions.length });
+			printFigures('AccessPoint Trigger: emulator events', {
+				'events delivered': deliveries.length,
+				'calls received': t.calls.length,
+				executions: t.executions.length,
+			});
 		});
 
 		it("the emulator's duplicate delivery passes its event on once; wrong signatures and stale timestamps start nothing", async () => {
@@ -347,10 +411,14 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(stale.attempts.map((a) => a.status)).toEqual([401, 401, 401]);
 			expect(t.executions).toHaveLength(2);
 			expect(t.errors).toEqual([]);
-			printFigures('AccessPoint Trigger: emulator faults', { 'duplicate: calls / items passed on': `${dup.attempts.length} / 1`, 'wrong signature: calls / executions': `${forged.attempts.length} / 0`, 'stale timestamp: calls / executions': `${stale.attempts.length} / 0` });
+			printFigures('AccessPoint Trigger: emulator faults', {
+				'duplicate: calls / items passed on': `${dup.attempts.length} / 1`,
+				'wrong signature: calls / executions': `${forged.attempts.length} / 0`,
+				'stale timestamp: calls / executions': `${stale.attempts.length} / 0`,
+			});
 		});
 
-		it('Fetch Full Order: the item is the whole order with delivery details flattened, the message\'s own values winning', async () => {
+		it("Fetch Full Order: the item is the whole order with delivery details flattened, the message's own values winning", async () => {
 			const t = await trigger({ events: ['deliveryStatusChanged'], options: { maxRetries: 0, fetchFullOrder: true } });
 			await t.activate();
 			const id = await createOrder();
@@ -407,7 +475,9 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			const r = await t.post(body, signed(t, body));
 			expect(r.status).toBe(200);
 			expect(r.executions).toHaveLength(1);
-			expect(r.executions[0].assertSuccess().output(NAME)).toEqual([{ event: 'created', entityType: 'Order', updateType: 'I', OrderID: 2615999, receivedAt: expect.any(String), payload: body }]);
+			expect(r.executions[0].assertSuccess().output(NAME)).toEqual([
+				{ event: 'created', entityType: 'Order', updateType: 'I', OrderID: 2615999, receivedAt: expect.any(String), payload: body },
+			]);
 		});
 
 		it('forged calls get 401 and start nothing: another secret, no header, a malformed header, a body changed after signing', async () => {
@@ -487,7 +557,9 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(during.executions[0].executed('Wait a second')).toBe(false);
 			const after = await slow.post(body, signed(slow, body));
 			expect(passedOn(after.executions)).toBe(0);
-			printFigures('AccessPoint Trigger: a repeat during the first execution', { 'items past the trigger (during, after)': `${during.executions[0].output(NAME).length}, ${passedOn(after.executions)}` });
+			printFigures('AccessPoint Trigger: a repeat during the first execution', {
+				'items past the trigger (during, after)': `${during.executions[0].output(NAME).length}, ${passedOn(after.executions)}`,
+			});
 		});
 
 		it('two identical signed deliveries at the same moment pass the event on once (#33.4), also for the first events of a trigger', async () => {
@@ -501,7 +573,10 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			}
 			expect(passed).toEqual(Array(rounds).fill(1));
 			expect(t.errors).toEqual([]);
-			printFigures('AccessPoint Trigger: two identical deliveries at once (#33.4)', { rounds, 'rounds where the event passed on twice': passed.filter((n) => n > 1).length });
+			printFigures('AccessPoint Trigger: two identical deliveries at once (#33.4)', {
+				rounds,
+				'rounds where the event passed on twice': passed.filter((n) => n > 1).length,
+			});
 		});
 
 		it('two different first events at once, then both replayed: each passes on once', async () => {
@@ -513,7 +588,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(t.errors).toEqual([]);
 		});
 
-		it('many different events at once (as a send gives Order I, Message I and U together), then all replayed: none passes on twice (no record lost to the store\'s concurrent writes)', async () => {
+		it("many different events at once (as a send gives Order I, Message I and U together), then all replayed: none passes on twice (no record lost to the store's concurrent writes)", async () => {
 			const rounds = 3;
 			const replayed: number[] = [];
 			for (let round = 0; round < rounds; round++) {
