@@ -93,6 +93,17 @@ function flatted() {
 	return require(require.resolve('flatted', { paths: [path.join(dir, 'node_modules', 'n8n')] }));
 }
 
+/** Resolves once the emulator has logged no request for quietMs (at most timeoutMs). */
+async function quiet(emu, { quietMs = 1500, timeoutMs = 30000 } = {}) {
+	const end = Date.now() + timeoutMs;
+	let seen = emu.requests.length;
+	let since = Date.now();
+	while (Date.now() < end && Date.now() - since < quietMs) {
+		await new Promise((r) => setTimeout(r, 100));
+		if (emu.requests.length !== seen) [seen, since] = [emu.requests.length, Date.now()];
+	}
+}
+
 async function until(what, test, { timeoutMs = 30000, everyMs = 250 } = {}) {
 	const end = Date.now() + timeoutMs;
 	for (;;) {
@@ -375,14 +386,18 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 		const refusedPublish = async (label, events, setUp) => {
 			const wf = await rest.post('/rest/workflows', workflowJson(credential, events));
 			const made = await setUp();
+			// Earlier steps' executions (Include Files reads the order and its files) may still be running: wait until the emulator is quiet.
+			await emu.webhooks.settle();
+			await quiet(emu);
 			emu.clearRequests();
 			try {
 				await publishWorkflow(rest, wf.id).catch(() => undefined);
 				const st = await settledPublication(rest, wf.id);
 				const message = ((st.triggers || []).find((t) => t.errorMessage) || {}).errorMessage || '';
 				const creates = emu.requests.filter((r) => r.method === 'POST' && /\/webhooks$/.test(r.path)).length;
-				// Other steps' published poll triggers (Order Trigger, Peppol Inbox Trigger) share this emulator: their polls are not this trigger's.
-				const polls = emu.requests.filter((r) => r.method === 'GET' && /^\/v1\/(orders|peppol\/inbox)(\/|$|\?)/.test(r.path));
+				// Other steps' published poll triggers (Order Trigger, Peppol Inbox Trigger) share this emulator: their polls are not this trigger's,
+				// nor are reads of an order or its files (only an execution makes those; publication talks to /v1/webhooks alone).
+				const polls = emu.requests.filter((r) => r.method === 'GET' && /^\/v1\/(orders|order|files|peppol\/inbox)(\/|$|\?)/.test(r.path));
 				const ours = emu.requests.filter((r) => !polls.includes(r));
 				log(
 					`${label}: publication ${st.status}, ${creates} webhook(s) created, ${ours.length} request(s) (${ours.map((r) => `${r.method} ${r.path}`).join(', ') || 'none'}; other workflows' polls beside: ${polls.length}); n8n shows: ${message}`,
