@@ -46,16 +46,7 @@ async function main() {
 		context = await chromium.launchPersistentContext(userDataDir, {
 			executablePath: tc.chromium.executablePath,
 			headless: true,
-			args: [
-				'--headless',
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-quic',
-				'--no-first-run',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync',
-			],
+			args: require('./lib/browser').chromiumArgs(),
 			viewport: { width: 1440, height: 900 },
 		});
 		const page = context.pages()[0] || (await context.newPage());

@@ -35,7 +35,8 @@ const CANARY = Object.freeze({
 	settings: { executionOrder: 'v1' },
 });
 
-function chromiumArgs(userDataDir) {
+/** Chromium's flags for a quiet headless run here (the profile folder goes to launchPersistentContext). */
+function chromiumArgs() {
 	return [
 		'--headless',
 		'--no-sandbox',
@@ -45,7 +46,6 @@ function chromiumArgs(userDataDir) {
 		'--disable-background-networking',
 		'--disable-component-update',
 		'--disable-sync',
-		`--user-data-dir=${userDataDir}`,
 	];
 }
 
@@ -79,7 +79,7 @@ async function openEditor({ tc, base }) {
 	const context = await chromium.launchPersistentContext(userDataDir, {
 		executablePath: tc.chromium.executablePath,
 		headless: true,
-		args: chromiumArgs(userDataDir).filter((a) => !a.startsWith('--user-data-dir')),
+		args: chromiumArgs(),
 		viewport: { width: 1440, height: 900 },
 	});
 	const close = async () => {
@@ -190,4 +190,4 @@ async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
 	return { problems, lines };
 }
 
-module.exports = { runEditorChecks, openEditor, nodesWithIssues, CANARY, ISSUE_MARKERS };
+module.exports = { runEditorChecks, openEditor, nodesWithIssues, chromiumArgs, CANARY, ISSUE_MARKERS };
