@@ -17,83 +17,30 @@ const path = require('node:path');
 
 const PKG = 'n8n-nodes-access-point';
 
+/** The six nodes of the sending side, which every word about e-invoicing must find. */
+const SENDING = [
+	'accessPointRegistration',
+	'accessPointIntegration',
+	'accessPointIdentification',
+	'accessPointPeppolLookup',
+	'accessPointOrder',
+	'accessPointOrderTrigger',
+];
+
 /** [what a user types, node types of ours the results must list (by name without the package)] */
 const SEARCHES = Object.freeze([
-	[
-		'invoice',
-		[
-			'accessPointRegistration',
-			'accessPointIntegration',
-			'accessPointIdentification',
-			'accessPointPeppolLookup',
-			'accessPointOrder',
-			'accessPointOrderTrigger',
-		],
-	],
-	[
-		'e-invoice',
-		[
-			'accessPointRegistration',
-			'accessPointIntegration',
-			'accessPointIdentification',
-			'accessPointPeppolLookup',
-			'accessPointOrder',
-			'accessPointOrderTrigger',
-		],
-	],
-	[
-		'einvoice',
-		[
-			'accessPointRegistration',
-			'accessPointIntegration',
-			'accessPointIdentification',
-			'accessPointPeppolLookup',
-			'accessPointOrder',
-			'accessPointOrderTrigger',
-		],
-	],
-	[
-		'peppol',
-		[
-			'accessPointRegistration',
-			'accessPointIntegration',
-			'accessPointIdentification',
-			'accessPointPeppolLookup',
-			'accessPointOrder',
-			'accessPointOrderTrigger',
-		],
-	],
+	['invoice', SENDING],
+	['e-invoice', SENDING],
+	['einvoice', SENDING],
+	['peppol', SENDING],
 	['UBL', ['accessPointOrder', 'accessPointOrderTrigger']],
 	['credit note', ['accessPointOrder', 'accessPointOrderTrigger']],
 	['KYC', ['accessPointIdentification']],
-	[
-		'billit',
-		[
-			'accessPointRegistration',
-			'accessPointIntegration',
-			'accessPointIdentification',
-			'accessPointPeppolLookup',
-			'accessPointOrder',
-			'accessPointOrderTrigger',
-		],
-	],
+	['billit', SENDING],
 	['inbox', ['accessPointInbox']],
 	['supplier invoice', ['accessPointInbox']],
 	// The package's name as two words (issue 28): the codex alias "access point" of every node.
-	[
-		'access point',
-		[
-			'accessPointRegistration',
-			'accessPointIntegration',
-			'accessPointIdentification',
-			'accessPointPeppolLookup',
-			'accessPointOrder',
-			'accessPointOrderTrigger',
-			'accessPointTrigger',
-			'accessPointInbox',
-			'accessPointInboxTrigger',
-		],
-	],
+	['access point', [...SENDING, 'accessPointTrigger', 'accessPointInbox', 'accessPointInboxTrigger']],
 ]);
 
 const SEL = {
