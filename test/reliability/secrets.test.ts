@@ -44,6 +44,13 @@ const IDENT = 'accessPointIdentification';
 const TRIGGER = 'accessPointOrderTrigger';
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const noRetry = { maxRetries: 0, retryDelayMs: 1 };
+/** A case reading order `orderId` (the echo server answers by its number) with the given credential fields. */
+const orderGet = (label: string, orderId: string, credentials: Record<string, string>) => ({
+	label,
+	type: ORDER,
+	parameters: { resource: 'order', operation: 'get', orderId, options: noRetry },
+	credentials,
+});
 
 type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 
@@ -110,12 +117,7 @@ const SCENARIOS: Scenario[] = [
 		type: ORDER,
 		parameters: { resource: 'order', operation: 'getAll', limit: 5, options: { actForParty: '200001', ...noRetry } },
 	},
-	{
-		label: '401: revoked key',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '1000001', options: noRetry },
-		credentials: { apiKey: OLD_CANARY },
-	},
+	orderGet('401: revoked key', '1000001', { apiKey: OLD_CANARY }),
 	{ label: 'create 500', type: ORDER, parameters: createOrder, input: [{ ext: 'SECRET-SCAN-2' }], setup: (emu) => emu.failNext(1, 500, { method: 'POST' }) },
 	{
 		label: 'create after-commit 503',
@@ -165,12 +167,7 @@ const SCENARIOS: Scenario[] = [
 		parameters: { operation: 'start', registrationId: byId('999999'), redirectUrl: 'https://app.example.test/done' },
 	},
 	// Network and Base URL failures.
-	{
-		label: 'connection refused',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '1', options: noRetry },
-		credentials: { baseUrl: 'http://127.0.0.1:1' },
-	},
+	orderGet('connection refused', '1', { baseUrl: 'http://127.0.0.1:1' }),
 	{ label: 'plain http Base URL', type: REG, parameters: { operation: 'getAll', returnAll: true }, credentials: { baseUrl: 'http://api.example.test' } },
 	{ label: 'Base URL not a URL', type: PEPPOL, parameters: { identifier: 'BE0123456749' }, credentials: { baseUrl: 'api example test' } },
 	{
@@ -180,36 +177,11 @@ const SCENARIOS: Scenario[] = [
 		credentials: { baseUrl: `http://${CANARY}@proxy.example.test/?apikey=${CANARY}` },
 	},
 	// A server that echoes the key back (nock).
-	{
-		label: 'echo: 401 naming the key',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry },
-		credentials: { baseUrl: ECHO },
-	},
-	{
-		label: 'echo: HTML 502 page with the key',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '502', options: noRetry },
-		credentials: { baseUrl: ECHO },
-	},
-	{
-		label: 'echo: 500 text with request headers',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry },
-		credentials: { baseUrl: ECHO },
-	},
-	{
-		label: 'echo: 400 with the key as error code',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry },
-		credentials: { baseUrl: ECHO },
-	},
-	{
-		label: 'echo: 200 cut off after the key',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '200', options: noRetry },
-		credentials: { baseUrl: ECHO },
-	},
+	orderGet('echo: 401 naming the key', '401', { baseUrl: ECHO }),
+	orderGet('echo: HTML 502 page with the key', '502', { baseUrl: ECHO }),
+	orderGet('echo: 500 text with request headers', '500', { baseUrl: ECHO }),
+	orderGet('echo: 400 with the key as error code', '400', { baseUrl: ECHO }),
+	orderGet('echo: 200 cut off after the key', '200', { baseUrl: ECHO }),
 	{
 		label: 'echo: create answer cut off after the key',
 		type: ORDER,
@@ -224,54 +196,14 @@ const SCENARIOS: Scenario[] = [
 		parameters: { resource: 'order', operation: 'getAll', limit: 130 },
 		credentials: { apiKey: PADDED },
 	},
-	{
-		label: 'padded key: order get 404 (emulator)',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '999', options: noRetry },
-		credentials: { apiKey: PADDED },
-	},
-	{
-		label: 'padded key: echo 401 naming the key',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '401', options: noRetry },
-		credentials: { apiKey: PADDED, baseUrl: ECHO },
-	},
-	{
-		label: 'padded key: echo 500 text with request headers',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '500', options: noRetry },
-		credentials: { apiKey: PADDED, baseUrl: ECHO },
-	},
-	{
-		label: 'padded key: echo 400 with the key as error code',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry },
-		credentials: { apiKey: PADDED, baseUrl: ECHO },
-	},
-	{
-		label: 'padded key: echo 200 record carrying the key',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '201', options: noRetry },
-		credentials: { apiKey: PADDED, baseUrl: ECHO },
-	},
-	{
-		label: 'special key: echo 401, key percent-encoded',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '418', options: noRetry },
-		credentials: { apiKey: ` ${SPECIAL}\n`, baseUrl: ECHO },
-	},
-	{
-		label: 'special key: echo 200 record carrying the key in every form',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '201', options: noRetry },
-		credentials: { apiKey: SPECIAL, baseUrl: ECHO },
-	},
-	{
-		label: 'special key: echo 400 with the key as error code',
-		type: ORDER,
-		parameters: { resource: 'order', operation: 'get', orderId: '400', options: noRetry },
-		credentials: { apiKey: `${SPECIAL}\t`, baseUrl: ECHO },
-	},
+	orderGet('padded key: order get 404 (emulator)', '999', { apiKey: PADDED }),
+	orderGet('padded key: echo 401 naming the key', '401', { apiKey: PADDED, baseUrl: ECHO }),
+	orderGet('padded key: echo 500 text with request headers', '500', { apiKey: PADDED, baseUrl: ECHO }),
+	orderGet('padded key: echo 400 with the key as error code', '400', { apiKey: PADDED, baseUrl: ECHO }),
+	orderGet('padded key: echo 200 record carrying the key', '201', { apiKey: PADDED, baseUrl: ECHO }),
+	orderGet('special key: echo 401, key percent-encoded', '418', { apiKey: ` ${SPECIAL}\n`, baseUrl: ECHO }),
+	orderGet('special key: echo 200 record carrying the key in every form', '201', { apiKey: SPECIAL, baseUrl: ECHO }),
+	orderGet('special key: echo 400 with the key as error code', '400', { apiKey: `${SPECIAL}\t`, baseUrl: ECHO }),
 ];
 
 function echoServer() {
