@@ -106,6 +106,28 @@ const withSkip = (url: string, skip: number) => (SKIP.test(url) ? url.replace(SK
 type PageRequest = { url: string; key: string; body: Promise<unknown>; cancel: AbortController };
 
 /**
+ * Equal short strings of one list read held once (docs/performance.md, 2a/2h): `JSON.parse` gives
+ * every value its own copy, and the currency, status, dates and party names repeat across orders.
+ * Replaces each string of up to 64 characters by the equal one `table` holds, in place; values, keys
+ * and prototypes stay as they were (an own `__proto__` key is an own data property: assigning it
+ * writes that property). The table is one read's, emptied at 8,192 entries; depth stops at 8.
+ */
+export function shareStrings(value: unknown, table: Map<string, string>, depth = 0): void {
+	if (depth > 8 || value === null || typeof value !== 'object') return;
+	const record = value as Record<string, unknown>;
+	for (const key of Object.keys(record)) {
+		const entry = record[key];
+		if (typeof entry !== 'string') shareStrings(entry, table, depth + 1);
+		else if (entry.length <= 64) {
+			const known = table.get(entry);
+			if (known) record[key] = known;
+			else if (table.size < 8_192) table.set(entry, entry);
+			else table.clear();
+		}
+	}
+}
+
+/**
  * Yields records page by page; never asks for a page it does not need for a Limit, refuses a
  * link it already followed, a link to another host and a page repeating the one before it.
  */
@@ -139,6 +161,7 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 	let lastStride = 0;
 	let previousFirst: string | undefined;
 	let collected = 0;
+	const strings = new Map<string, string>();
 	try {
 		for (let pageNumber = 1; ; pageNumber++) {
 			const current = inFlight.shift() as PageRequest;
@@ -154,6 +177,7 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			previousFirst = firstRecord;
 			const items = limit !== undefined && page.items.length > limit - collected ? page.items.slice(0, limit - collected) : page.items;
 			collected += items.length;
+			shareStrings(items, strings);
 			if (items.length) yield items;
 			if (!page.nextLink || (limit !== undefined && collected >= limit)) return;
 
