@@ -66,8 +66,20 @@ describe('shareStrings', () => {
 		expect(Object.getPrototypeOf(proto.p)).toBe(Object.prototype);
 		expect((proto as { polluted?: unknown }).polluted).toBeUndefined();
 		expect(({} as IDataObject).polluted).toBeUndefined();
-		// Bounded: the 200-character string and the string nested past depth 8 are not in the table.
-		expect([...table.keys()].sort()).toEqual(['EUR-EUR-EUR-EUR', 'x']);
+		// Bounded: the 200-character string, 'x' (V8 shares strings of 10 characters or fewer itself) and the string nested past depth 8 are not in the table.
+		expect([...table.keys()]).toEqual(['EUR-EUR-EUR-EUR']);
+	});
+
+	it('writes only own keys, even when Object.prototype holds an enumerable string', () => {
+		const records = JSON.parse('[{"a":"inherited-value-xyz"},{"b":"inherited-value-xyz"}]') as IDataObject[];
+		Object.defineProperty(Object.prototype, 'polluted', { value: 'inherited-value-xyz', enumerable: true, configurable: true });
+		try {
+			shareStrings(records, new Map());
+		} finally {
+			delete (Object.prototype as IDataObject).polluted;
+		}
+		expect(records.map((record) => Object.keys(record))).toEqual([['a'], ['b']]);
+		expect(records).toEqual([{ a: 'inherited-value-xyz' }, { b: 'inherited-value-xyz' }]);
 	});
 
 	it('keeps the table bounded however many different strings pass, and still shares after it was emptied', () => {

@@ -107,18 +107,23 @@ type PageRequest = { url: string; key: string; body: Promise<unknown>; cancel: A
 
 /**
  * Equal short strings of one list read held once (docs/performance.md, 2a/2h): `JSON.parse` gives
- * every value its own copy, and the currency, status, dates and party names repeat across orders.
- * Replaces each string of up to 64 characters by the equal one `table` holds, in place; values, keys
- * and prototypes stay as they were (an own `__proto__` key is an own data property: assigning it
- * writes that property). The table is one read's, emptied at 8,192 entries; depth stops at 8.
+ * every value of more than 10 characters its own copy (V8 shares shorter ones), and party names,
+ * e-mails and timestamps repeat across orders. Replaces each own record value of 11 to 64 characters
+ * by the equal string `table` holds, in place: values, keys and prototypes stay as they were (an
+ * own `__proto__` key is a data property: assigning it writes that property). The table is one
+ * read's, emptied at 8,192 entries; depth stops at 8.
  */
 export function shareStrings(value: unknown, table: Map<string, string>, depth = 0): void {
 	if (depth > 8 || value === null || typeof value !== 'object') return;
+	if (Array.isArray(value)) {
+		for (const entry of value) shareStrings(entry, table, depth + 1);
+		return;
+	}
 	const record = value as Record<string, unknown>;
-	for (const key of Object.keys(record)) {
+	for (const key in record) {
 		const entry = record[key];
 		if (typeof entry !== 'string') shareStrings(entry, table, depth + 1);
-		else if (entry.length <= 64) {
+		else if (entry.length > 10 && entry.length <= 64 && Object.prototype.hasOwnProperty.call(record, key)) {
 			const known = table.get(entry);
 			if (known) record[key] = known;
 			else if (table.size < 8_192) table.set(entry, entry);
