@@ -106,12 +106,10 @@ const withSkip = (url: string, skip: number) => (SKIP.test(url) ? url.replace(SK
 type PageRequest = { url: string; key: string; body: Promise<unknown>; cancel: AbortController };
 
 /**
- * Equal short strings of one list read held once (docs/performance.md, 2a/2h): `JSON.parse` gives
- * every value of more than 10 characters its own copy (V8 shares shorter ones), and party names,
- * e-mails and timestamps repeat across orders. Replaces each own record value of 11 to 64 characters
- * by the equal string `table` holds, in place: values, keys and prototypes stay as they were (an
- * own `__proto__` key is a data property: assigning it writes that property). The table is one
- * read's, emptied at 8,192 entries; depth stops at 8.
+ * One list read's repeated strings held once (docs/performance.md, 2a): `JSON.parse` copies every value
+ * over 10 characters (V8 shares shorter ones). Own record values of 11 to 64 characters become the equal
+ * string in `table` (one read's, emptied at 8,192 entries; depth 8 at most), in place: values, keys and
+ * prototypes unchanged (an own `__proto__` key is a data property: assigning it writes that property).
  */
 export function shareStrings(value: unknown, table: Map<string, string>, depth = 0): void {
 	if (depth > 8 || value === null || typeof value !== 'object') return;
