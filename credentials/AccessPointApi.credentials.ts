@@ -19,8 +19,7 @@ export class AccessPointApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description:
-				'The API key the access point issued for your master account, found in its web app where you manage API access. Sandbox and production each have their own key.',
+			description: "Your master account's API key, from the access point's web app. Sandbox and production keys differ.",
 		},
 		{
 			displayName: 'Party ID',
@@ -29,8 +28,7 @@ export class AccessPointApi implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: '123456',
-			description:
-				"The PartyID of your master account, shown in the access point's web app with your account details. Nodes can act for a registered company instead (Options › Act for Party).",
+			description: "Your master account's PartyID, shown in the web app. Nodes can act for another party (Options › Act for Party).",
 		},
 		{
 			displayName: 'Environment',

@@ -91,13 +91,13 @@ export class AccessPointOAuth2Api implements ICredentialType {
 				{
 					name: 'Sandbox',
 					value: 'sandbox',
-					description: 'Test environment (its own client ID); lookups query the Peppol test network',
+					description: 'Test environment (its own client ID) and the Peppol test network',
 				},
 				{ name: 'Production', value: 'production', description: 'Live environment and Peppol production' },
 				{
 					name: 'Custom',
 					value: 'custom',
-					description: 'Another base URL, e.g. a proxy or the local emulator; sign-in and token under it',
+					description: 'Another base URL (a proxy, the emulator) with sign-in and token under it',
 				},
 			],
 		},
@@ -114,13 +114,12 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			{ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' },
 			'authUrl',
 			(address, environment) =>
-				`Leave empty for the documented sign-in page: ${address}.${environment === 'custom' ? '' : ` The service's documentation also names ${environment === 'sandbox' ? 'my.sandbox.billit.eu' : 'my.billit.eu'}: set yours here if it differs.`}`,
+				`Leave empty for ${address}.${environment === 'custom' ? '' : ` The service's docs also name ${environment === 'sandbox' ? 'my.sandbox.billit.eu' : 'my.billit.eu'}.`}`,
 		),
 		...perEnvironment(
 			{ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' },
 			'tokenUrl',
-			(address) =>
-				`Leave empty for the documented token endpoint: ${address}. It receives the client secret and the refresh token, so it must use https (plain http only for localhost/127.0.0.1).`,
+			(address) => `Leave empty for ${address}. It receives the client secret and refresh token: https only (plain http for localhost/127.0.0.1).`,
 		),
 		{
 			displayName: 'Party ID',
@@ -129,7 +128,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			default: '',
 			placeholder: 'Read from the account when empty',
 			description:
-				'The PartyID the calls act for, sent as the "partyID" header. Leave empty to use the signed-in account\'s own PartyID (read from the account information once each time a node runs); nodes can still act for a registered entity per call.',
+				"The PartyID the calls act for. Leave empty for the signed-in account's own (read once per node run); nodes can act for another party per call.",
 		},
 	];
 
