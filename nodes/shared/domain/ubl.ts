@@ -290,7 +290,7 @@ export interface SendableUbl {
  * `maxChars`, and an Invoice or CreditNote root in the UBL namespace (not wrapped in an envelope).
  */
 export function checkSendableUbl(bytes: Uint8Array, maxChars: number): { ok: true; ubl: SendableUbl } | { ok: false; problem: string; hint: string } {
-	const hint = 'Give the UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) as the file, as your invoicing software exports it.';
+	const hint = 'Give the UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) your invoicing software exports.';
 	const read = readDocument(bytes, { maxChars });
 	if (!read.ok) return { ...read, hint };
 	const { doc } = read;
@@ -298,7 +298,7 @@ export function checkSendableUbl(bytes: Uint8Array, maxChars: number): { ok: tru
 		return {
 			ok: false,
 			problem: 'is wrapped in a Peppol envelope (SBDH)',
-			hint: 'Send the Invoice or CreditNote inside it: the service adds the envelope itself.',
+			hint: 'Send the document inside it: the service adds the envelope.',
 		};
 	}
 	if (doc.kind !== 'Invoice' && doc.kind !== 'CreditNote') {
@@ -306,7 +306,7 @@ export function checkSendableUbl(bytes: Uint8Array, maxChars: number): { ok: tru
 		return {
 			ok: false,
 			problem: `has the root element ${shown}, not a UBL Invoice or CreditNote`,
-			hint: `${hint} Its root must be Invoice in ${UBL_ROOTS.Invoice} or CreditNote in ${UBL_ROOTS.CreditNote}.`,
+			hint: `${hint} Its root must be Invoice or CreditNote in the UBL 2.1 namespace.`,
 		};
 	}
 	const number = typeof doc.invoice?.Number === 'string' ? doc.invoice.Number : undefined;

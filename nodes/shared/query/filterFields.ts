@@ -80,8 +80,7 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: "e.g. ACME NV, 2026-01-31, O'Brien",
-			description:
-				"Plain value, no quotes needed: text as is (a ' is escaped for you), dates YYYY-MM-DD or YYYY-MM-DDThh:mm:ss, numbers with '.' for decimals, booleans true/false",
+			description: "No quotes needed: text as is, dates YYYY-MM-DD[Thh:mm:ss], numbers with '.' for decimals, booleans true/false",
 			displayOptions: { hide: { operator: NO_VALUE_OPERATORS, ...(picked.length ? { field: picked } : {}) } },
 		},
 		// A true/false property gets a choice, not free text ("yes" would be refused only when run).
@@ -107,7 +106,7 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 					.map((value) => ({ name: valueLabel(value), value, description: `Sent as '${value}'` }))
 					.sort((a, b) => (a.name < b.name ? -1 : 1)),
 				default: first,
-				description: `One of the API's ${field.name} values. An expression may give another one; it is sent as given.`,
+				description: `One of the API's ${field.name} values (an expression's value is sent as given)`,
 				displayOptions: { show: { field: [field.value] }, hide: { operator: NO_VALUE_OPERATORS } },
 			};
 		}),
@@ -156,7 +155,7 @@ export function filterConditionsField(resource: QueryResource, displayOptions?: 
 			displayName: 'Filters',
 			name: 'filters',
 			placeholder: 'Add Condition',
-			description: 'Conditions the records must meet, sent as the OData $filter (the generated filter is shown as a hint in the output)',
+			description: 'Conditions the records must meet, sent as the OData $filter (shown as a hint in the output)',
 		},
 		{ displayName: 'Condition', name: 'conditions' },
 		[
@@ -247,7 +246,7 @@ export function rawFilterField(displayOptions?: IDisplayOptions, overrides: Part
 		required: true,
 		default: '',
 		placeholder: "e.g. OrderType eq 'Invoice' and OrderDate ge DateTime'2026-01-01'",
-		description: 'A $filter written by hand. Write spaces as spaces (a + between words is read as a space); the value is URL-encoded for you.',
+		description: 'A $filter written by hand; a + between words is read as a space, and it is URL-encoded for you.',
 		...overrides,
 		displayOptions: withMode(displayOptions, 'raw'),
 	};
