@@ -3,8 +3,7 @@
  * Each returns the normalised value or a problem plus a hint the user can act on.
  */
 
-import { COUNTRY_CODES } from './countries';
-import { nonTextKind } from './identifiers';
+import { COUNTRY_CODES, nonTextKind } from './identifiers';
 import { text } from './values';
 
 export { checkVatNumber } from './identifiers';
