@@ -44,7 +44,7 @@ export function readAuthentication(ctx: ApiContext): AuthenticationMethod {
 	if (value === undefined || value === 'apiKey') return 'apiKey';
 	if (value === 'oAuth2') return 'oAuth2';
 	throw new NodeOperationError(ctx.getNode(), `The Authentication "${String(value)}" is not supported`, {
-		description: "Pick API Key or OAuth2 in the node's Authentication parameter.",
+		description: 'Pick API Key or OAuth2.',
 	});
 }
 
@@ -111,7 +111,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 
 	const resolved = resolveBaseUrl(raw);
 	// A key pasted into the Base URL must not travel in the message.
-	if ('problem' in resolved) throw refuse(resolved.problem, `Open the ${credentialName} credential and fix the Environment / Base URL.`);
+	if ('problem' in resolved) throw refuse(resolved.problem, `Fix the Environment / Base URL of the ${credentialName} credential.`);
 	const partyId = String(raw.partyId ?? '').trim();
 	let accessToken = raw.oauthTokenData?.access_token as string | undefined;
 	const common = {

@@ -508,7 +508,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				continue;
 			}
 			const api = extractApiError(body === '' ? undefined : body);
-			const what = api.description ?? (text.trim() ? undefined : 'empty response body');
+			const what = api.description ?? (text.trim() ? undefined : 'empty body');
 			// The hint for a status is n8n's own wording of it (NodeApiError's status texts); a 401 names the credential.
 			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
 			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
