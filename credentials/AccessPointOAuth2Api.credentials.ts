@@ -1,7 +1,7 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import type { AccessPointEnvironment } from '../nodes/shared/http/baseUrl';
-import { credentialTestBaseUrl, OAUTH_ENDPOINTS, oauthUrlExpression, redirectRules } from '../nodes/shared/http/baseUrl';
+import { CREDENTIAL_ICON, credentialTest, environmentFields, OAUTH_ENDPOINTS, oauthUrlExpression } from '../nodes/shared/http/baseUrl';
 
 /**
  * A URL field once per Environment, each shown for its own: its placeholder and hint name only
@@ -38,7 +38,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 	// not the API key credential's "AccessPoint account" (which the templates select by name).
 	displayName = 'AccessPoint Sign-In OAuth2 API';
 
-	icon: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
+	icon: Icon = CREDENTIAL_ICON;
 
 	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#oauth2';
 
@@ -81,35 +81,11 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			type: 'hidden',
 			default: 'body',
 		},
-		{
-			displayName: 'Environment',
-			name: 'environment',
-			type: 'options',
-			default: 'sandbox',
-			description: 'Sets the sign-in page, the token endpoint and where the nodes send their requests',
-			options: [
-				{
-					name: 'Sandbox',
-					value: 'sandbox',
-					description: 'Test environment (its own client ID) and the Peppol test network',
-				},
-				{ name: 'Production', value: 'production', description: 'Live environment and Peppol production' },
-				{
-					name: 'Custom',
-					value: 'custom',
-					description: 'Another base URL (a proxy, the emulator) with sign-in and token under it',
-				},
-			],
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://proxy.example.com',
-			description: 'Must use https; plain http is accepted only for localhost/127.0.0.1',
-			displayOptions: { show: { environment: ['custom'] } },
-		},
+		...environmentFields(
+			'Test environment (its own client ID) and the Peppol test network',
+			'Another base URL (a proxy, the emulator) with sign-in and token under it',
+			'Sets the sign-in page, the token endpoint and where the nodes send their requests',
+		),
 		...perEnvironment(
 			{ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' },
 			'authUrl',
@@ -134,21 +110,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 
 	// The editor does not test OAuth2 credentials (it shows "Account connected"); n8n's credential
 	// test API runs this and proves the stored access token is accepted.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: credentialTestBaseUrl(),
-			url: '/v1/account/accountInformation',
-			method: 'GET',
-			headers: { Accept: 'application/json' },
-			disableFollowRedirect: true,
-			timeout: 30_000,
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'The API refused the access token (HTTP 401). Open the credential and reconnect it (sign in again).' },
-			},
-			...redirectRules('access token'),
-		],
-	};
+	test: ICredentialTestRequest = credentialTest({ url: '/v1/account/accountInformation' }, 'access token', {
+		401: 'The API refused the access token (HTTP 401). Open the credential and reconnect it (sign in again).',
+	});
 }

@@ -1,4 +1,4 @@
-import type { IAuthenticateRuleResponseCode } from 'n8n-workflow';
+import type { IAuthenticateRuleResponseCode, ICredentialTestRequest, Icon, IDataObject, INodeProperties } from 'n8n-workflow';
 
 /** Base addresses of the access-point API (the service's "Sandbox vs Production" page; README.md "Credentials"). */
 export const SANDBOX_BASE_URL = 'https://api.sandbox.billit.be';
@@ -61,6 +61,57 @@ export function credentialTestBaseUrl(): string {
 		`(/^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test(${custom}) ? ${custom}.replace(/\\/+$/, "") : "Base URL must use https") : ` +
 		`($credentials.environment === "production" ? "${PRODUCTION_BASE_URL}" : "${SANDBOX_BASE_URL}") }}`
 	);
+}
+
+/** Both credentials' icon. */
+export const CREDENTIAL_ICON: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
+
+/** Both credentials' Environment (`sandbox` and `custom` describe those choices) and the Custom Base URL. */
+export function environmentFields(sandbox: string, custom: string, description?: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			default: 'sandbox',
+			...(description ? { description } : {}),
+			options: [
+				{ name: 'Sandbox', value: 'sandbox', description: sandbox },
+				{ name: 'Production', value: 'production', description: 'Live environment and Peppol production' },
+				{ name: 'Custom', value: 'custom', description: custom },
+			],
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://proxy.example.com',
+			description: 'Must use https; plain http is accepted only for localhost/127.0.0.1',
+			displayOptions: { show: { environment: ['custom'] } },
+		},
+	];
+}
+
+/**
+ * A credential's Test button: one GET on the Base URL the nodes use (credentialTestBaseUrl), redirects not followed, 30 s;
+ * each status in `messages` and each redirect refused with what to check.
+ */
+export function credentialTest(request: { url: string; qs?: IDataObject }, secret: string, messages: Record<number, string>): ICredentialTestRequest {
+	return {
+		request: {
+			baseURL: credentialTestBaseUrl(),
+			...request,
+			method: 'GET',
+			headers: { Accept: 'application/json' },
+			disableFollowRedirect: true,
+			timeout: 30_000,
+		},
+		rules: [
+			...Object.entries(messages).map(([value, message]) => ({ type: 'responseCode' as const, properties: { value: Number(value), message } })),
+			...redirectRules(secret),
+		],
+	};
 }
 
 /** A credential Test's rules for the redirects a server may answer: n8n does not follow them (`disableFollowRedirect`), and says so. */

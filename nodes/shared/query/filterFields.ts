@@ -246,7 +246,7 @@ export function rawFilterField(displayOptions?: IDisplayOptions, overrides: Part
 		required: true,
 		default: '',
 		placeholder: "e.g. OrderType eq 'Invoice' and OrderDate ge DateTime'2026-01-01'",
-		description: 'A $filter written by hand; a + between words is read as a space, and it is URL-encoded for you.',
+		description: 'A $filter written by hand; a + between words is read as a space, and it is URL-encoded for you',
 		...overrides,
 		displayOptions: withMode(displayOptions, 'raw'),
 	};
