@@ -5,10 +5,7 @@
  * registration's TaxIdentifier and Identifiers all read it, so one value gets one verdict
  * and one message everywhere. Pure; no n8n imports.
  */
-/**
- * ISO 3166-1 alpha-2 (all officially assigned codes) plus XK, which banks and tax offices
- * use for Kosovo: read by the country, IBAN, BIC and VAT number checks. Pure data.
- */
+/** ISO 3166-1 alpha-2 (all officially assigned codes) plus XK, which banks and tax offices use for Kosovo. */
 export const COUNTRY_CODES: ReadonlySet<string> = new Set(
 	(
 		'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +

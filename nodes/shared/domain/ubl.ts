@@ -311,11 +311,9 @@ export function checkSendableUbl(bytes: Uint8Array, maxChars: number): { ok: tru
 }
 
 /*
- * The XML reader underneath: a small one for the few UBL fields the inbox nodes need for the few UBL fields the inbox nodes need (pure, no dependency): one
- * pass checks the document is (namespace-)well-formed and tells a visitor each element.
- * Safe by construction: a DOCTYPE is refused (no DTD read, no entity expanded), size, nesting
- * and kept text are bounded, time is linear. UTF-8 only, as Peppol BIS documents are; a full
- * conversion to JSON is n8n's XML node's job (README "Peppol inbox").
+ * The bounded XML scanner (pure, no dependency): one pass checks the document is (namespace-)well-formed and tells a
+ * visitor each element. A DOCTYPE is refused (no DTD read, no entity expanded); size, nesting and kept text are bounded;
+ * time is linear. UTF-8 only, as Peppol BIS documents are; full JSON is n8n's XML node's job (README "Peppol inbox").
  */
 
 export interface XmlName {

@@ -1,4 +1,4 @@
-import type { IAuthenticateRuleResponseCode, ICredentialTestRequest, Icon, IDataObject, INodeProperties } from 'n8n-workflow';
+import type { ICredentialTestRequest, Icon, IDataObject, INodeProperties } from 'n8n-workflow';
 
 /** Base addresses of the access-point API (the service's "Sandbox vs Production" page; README.md "Credentials"). */
 export const SANDBOX_BASE_URL = 'https://api.sandbox.billit.be';
@@ -94,10 +94,13 @@ export function environmentFields(sandbox: string, custom: string, description?:
 }
 
 /**
- * A credential's Test button: one GET on the Base URL the nodes use (credentialTestBaseUrl), redirects not followed, 30 s;
- * each status in `messages` and each redirect refused with what to check.
+ * A credential's Test button: one GET on the Base URL the nodes use (credentialTestBaseUrl), 30 s; each status in
+ * `messages`, and each redirect (n8n does not follow it: `disableFollowRedirect`), refused with what to check.
  */
 export function credentialTest(request: { url: string; qs?: IDataObject }, secret: string, messages: Record<number, string>): ICredentialTestRequest {
+	const redirect = (status: number) =>
+		`The API answered HTTP ${status}, a redirect; it was not followed, so the ${secret} stayed on this host. If the API has moved, set its new address as the Base URL (Environment: Custom).`;
+	const rules = [...Object.entries(messages), ...[301, 302, 303, 307, 308].map((status) => [status, redirect(status)])];
 	return {
 		request: {
 			baseURL: credentialTestBaseUrl(),
@@ -107,20 +110,6 @@ export function credentialTest(request: { url: string; qs?: IDataObject }, secre
 			disableFollowRedirect: true,
 			timeout: 30_000,
 		},
-		rules: [
-			...Object.entries(messages).map(([value, message]) => ({ type: 'responseCode' as const, properties: { value: Number(value), message } })),
-			...redirectRules(secret),
-		],
+		rules: rules.map(([value, message]) => ({ type: 'responseCode', properties: { value: Number(value), message: String(message) } })),
 	};
-}
-
-/** A credential Test's rules for the redirects a server may answer: n8n does not follow them (`disableFollowRedirect`), and says so. */
-export function redirectRules(secret: string): IAuthenticateRuleResponseCode[] {
-	return [301, 302, 303, 307, 308].map((value) => ({
-		type: 'responseCode',
-		properties: {
-			value,
-			message: `The API answered HTTP ${value}, a redirect; it was not followed, so the ${secret} stayed on this host. If the API has moved, set its new address as the Base URL (Environment: Custom).`,
-		},
-	}));
 }

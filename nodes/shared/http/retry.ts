@@ -46,8 +46,7 @@ export const maxResponseSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_RESPONSE_MB },
 	default: DEFAULT_MAX_RESPONSE_MB,
-	description:
-		'The largest answer one request accepts, after decompression; a larger one fails the item instead of filling memory (a list page is under 1 MB)',
+	description: 'The largest answer one request accepts, after decompression; a larger one fails the item instead of filling memory (a list page is under 1 MB)',
 };
 
 /** Each option's range; the unit is the one its name gives ("(Seconds)"), only Read Retries must be whole. */

@@ -123,10 +123,7 @@ const customPathField: INodeProperties = {
 	displayOptions: { show: { field: [CUSTOM_FIELD] } },
 };
 
-/**
- * A list of entries the user adds and reorders (filter conditions, sort keys), each entry the
- * group `entry` of `values`, under the given display options.
- */
+/** A list of entries the user adds and reorders (filter conditions, sort keys), each the group `entry` of `values`. */
 export function filterCollection(
 	field: Pick<INodeProperties, 'displayName' | 'name' | 'placeholder' | 'description'>,
 	entry: { displayName: string; name: string },
@@ -145,10 +142,7 @@ export function filterCollection(
 	};
 }
 
-/**
- * Fixed collection of filter conditions (field, operator, value) for one list.
- * The value is read as the field's type: text is quoted for you, dates become DateTime'…'.
- */
+/** Filter conditions (field, operator, value) for one list; the value is read as the field's type (text quoted, dates DateTime'…'). */
 export function filterConditionsField(resource: QueryResource, displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return filterCollection(
 		{

@@ -25,64 +25,54 @@ export interface QueryFieldSpec {
 /** Choice in the field dropdowns that reveals a free property path. */
 export const CUSTOM_FIELD = '__custom';
 
-/**
- * One property as "Path type" (its label the path's words, e.g. "Customer VAT Number" for
- * Customer/VATNumber, unless written after the type), with its description and API values.
- */
-function field(spec: string, description?: string, values?: readonly string[]): QueryFieldSpec {
-	const [value, type, ...label] = spec.split(' ');
-	const name = label.join(' ') || value.replace(/\//g, '').replace(/([a-z])(?=[A-Z])|([A-Z])(?=[A-Z][a-z])/g, '$1$2 ');
-	return { name, value, type: type as ODataType, ...(description ? { description } : {}), ...(values ? { values } : {}) };
-}
-
 /** Properties the API filters and sorts on, per list (emulator/README.md "OData lists" says which are documented). */
 export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 	order: [
-		field('CounterParty/DisplayName string Counter Party Name', 'The customer of a sale, the supplier of a purchase'),
-		field('Created datetime'),
-		field('Currency string', 'Three-letter code such as EUR'),
-		field('Customer/Name string'),
-		field('Customer/VATNumber string'),
-		field('ExpiryDate date'),
-		field('ExternalProviderID string', 'Your own unique ID stored on create'),
-		field('IsSent boolean'),
-		field('LastModified datetime'),
-		field('OrderDate date'),
-		field('OrderDirection string', 'Income (sales) or Cost (purchases)', ORDER_DIRECTIONS),
-		field('OrderID number'),
-		field('OrderNumber string'),
-		field('OrderStatus string', undefined, ORDER_STATUSES),
-		field('OrderType string', undefined, ORDER_TYPES),
-		field('Overdue boolean'),
-		field('Paid boolean'),
-		field('PaymentReference string'),
-		field('Reference string'),
-		field('ToPay number'),
-		field('TotalExcl number Total Excl. VAT'),
-		field('TotalIncl number Total Incl. VAT'),
+		{ name: 'Counter Party Name', value: 'CounterParty/DisplayName', type: 'string', description: 'The customer of a sale, the supplier of a purchase' },
+		{ name: 'Created', value: 'Created', type: 'datetime' },
+		{ name: 'Currency', value: 'Currency', type: 'string', description: 'Three-letter code such as EUR' },
+		{ name: 'Customer Name', value: 'Customer/Name', type: 'string' },
+		{ name: 'Customer VAT Number', value: 'Customer/VATNumber', type: 'string' },
+		{ name: 'Expiry Date', value: 'ExpiryDate', type: 'date' },
+		{ name: 'External Provider ID', value: 'ExternalProviderID', type: 'string', description: 'Your own unique ID stored on create' },
+		{ name: 'Is Sent', value: 'IsSent', type: 'boolean' },
+		{ name: 'Last Modified', value: 'LastModified', type: 'datetime' },
+		{ name: 'Order Date', value: 'OrderDate', type: 'date' },
+		{ name: 'Order Direction', value: 'OrderDirection', type: 'string', description: 'Income (sales) or Cost (purchases)', values: ORDER_DIRECTIONS },
+		{ name: 'Order ID', value: 'OrderID', type: 'number' },
+		{ name: 'Order Number', value: 'OrderNumber', type: 'string' },
+		{ name: 'Order Status', value: 'OrderStatus', type: 'string', values: ORDER_STATUSES },
+		{ name: 'Order Type', value: 'OrderType', type: 'string', values: ORDER_TYPES },
+		{ name: 'Overdue', value: 'Overdue', type: 'boolean' },
+		{ name: 'Paid', value: 'Paid', type: 'boolean' },
+		{ name: 'Payment Reference', value: 'PaymentReference', type: 'string' },
+		{ name: 'Reference', value: 'Reference', type: 'string' },
+		{ name: 'To Pay', value: 'ToPay', type: 'number' },
+		{ name: 'Total Excl. VAT', value: 'TotalExcl', type: 'number' },
+		{ name: 'Total Incl. VAT', value: 'TotalIncl', type: 'number' },
 	],
 	party: [
-		field('City string'),
-		field('CountryCode string', 'Two-letter code such as BE'),
-		field('Created datetime'),
-		field('DisplayName string'),
-		field('Email string'),
-		field('LastModified datetime'),
-		field('Name string'),
-		field('PartyID number'),
-		field('PartyType string', undefined, PARTY_TYPES),
-		field('VATNumber string'),
+		{ name: 'City', value: 'City', type: 'string' },
+		{ name: 'Country Code', value: 'CountryCode', type: 'string', description: 'Two-letter code such as BE' },
+		{ name: 'Created', value: 'Created', type: 'datetime' },
+		{ name: 'Display Name', value: 'DisplayName', type: 'string' },
+		{ name: 'Email', value: 'Email', type: 'string' },
+		{ name: 'Last Modified', value: 'LastModified', type: 'datetime' },
+		{ name: 'Name', value: 'Name', type: 'string' },
+		{ name: 'Party ID', value: 'PartyID', type: 'number' },
+		{ name: 'Party Type', value: 'PartyType', type: 'string', values: PARTY_TYPES },
+		{ name: 'VAT Number', value: 'VATNumber', type: 'string' },
 	],
 	product: [
-		field('Created datetime'),
-		field('Description string'),
-		field('GroupName string'),
-		field('IsActive boolean'),
-		field('LastModified datetime'),
-		field('ProductID number'),
-		field('Reference string'),
-		field('UnitPriceExcl number Unit Price Excl. VAT'),
-		field('VATPercentage number'),
+		{ name: 'Created', value: 'Created', type: 'datetime' },
+		{ name: 'Description', value: 'Description', type: 'string' },
+		{ name: 'Group Name', value: 'GroupName', type: 'string' },
+		{ name: 'Is Active', value: 'IsActive', type: 'boolean' },
+		{ name: 'Last Modified', value: 'LastModified', type: 'datetime' },
+		{ name: 'Product ID', value: 'ProductID', type: 'number' },
+		{ name: 'Reference', value: 'Reference', type: 'string' },
+		{ name: 'Unit Price Excl. VAT', value: 'UnitPriceExcl', type: 'number' },
+		{ name: 'VAT Percentage', value: 'VATPercentage', type: 'number' },
 	],
 };
 
