@@ -39,7 +39,7 @@ export function shownFor(method: AuthenticationMethod, show: Record<string, stri
 }
 
 /** The node's Authentication (read raw: it takes no expression, and every kind of node context has the node). */
-export function readAuthentication(ctx: ApiContext): AuthenticationMethod {
+function readAuthentication(ctx: ApiContext): AuthenticationMethod {
 	const value = ctx.getNode().parameters.authentication;
 	if (value === undefined || value === 'apiKey') return 'apiKey';
 	if (value === 'oAuth2') return 'oAuth2';
@@ -65,7 +65,7 @@ export interface Auth {
 }
 
 /** Every form in which a server may echo a secret: trimmed, JSON-escaped, percent-encoded (`+` for a space too); none under 4 characters. */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
 	const trimmed = secret.trim();
 	if (trimmed.length < 4) return [];
 	const forms = [trimmed, JSON.stringify(trimmed).slice(1, -1)];

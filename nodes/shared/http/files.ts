@@ -15,7 +15,7 @@ import { isRecord as isObject } from '../domain/values';
 export type FileKind = 'pdf' | 'ubl' | 'attachments' | 'json' | 'messages';
 export type FileContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 
-export const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> = [
+const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> = [
 	{ name: 'Main PDF', value: 'pdf', description: 'The order\'s PDF (yours, else the service\'s), as binary property "pdf"' },
 	{
 		name: 'UBL / XML',
@@ -44,7 +44,7 @@ const label = (kind: FileKind) => FILE_KINDS.find((entry) => entry.value === kin
 /** Files an order may name that are read at most, so a hostile answer cannot make a run read thousands. */
 export const MAX_FILES_PER_ORDER = 100;
 export const DEFAULT_MAX_FILE_MB = 20;
-export const MAX_FILE_MB = 256;
+const MAX_FILE_MB = 256;
 const MB = 1024 * 1024;
 /** Room for the JSON around the base64 (ids, names, MIME type). */
 const ANSWER_OVERHEAD_BYTES = 64 * 1024;
