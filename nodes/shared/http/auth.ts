@@ -111,7 +111,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 
 	const resolved = resolveBaseUrl(raw);
 	// A key pasted into the Base URL must not travel in the message.
-	if ('problem' in resolved) throw refuse(resolved.problem, `Fix the Environment / Base URL of the ${credentialName} credential.`);
+	if ('problem' in resolved) throw refuse(resolved.problem, `Open the ${credentialName} credential and fix its Environment / Base URL.`);
 	const partyId = String(raw.partyId ?? '').trim();
 	let accessToken = raw.oauthTokenData?.access_token as string | undefined;
 	const common = {

@@ -328,7 +328,7 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 		return {
 			message: `The AccessPoint OAuth2 credential${credentialName ? ` "${credentialName}"` : ''} needs to be reconnected: ${error.message}`,
 			description:
-				'Access was revoked, or the refresh token expired or was used elsewhere (e.g. by a copy of this credential). Open the credential, sign in again (Reconnect) and rerun.',
+				'Access was revoked, or the refresh token expired or was used elsewhere (e.g. by a copy of this credential). Open the credential and sign in again (Reconnect), then rerun.',
 		};
 	}
 	if (error.kind === 'redirect') {
@@ -340,7 +340,7 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 	}
 	return {
 		message: `${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
-		description: "Check the credential's Token URL (or Environment), Client ID and Client Secret; if they are right, reconnect the credential.",
+		description: "Check the credential's Token URL (or Environment), Client ID and Client Secret, then reconnect it.",
 	};
 }
 

@@ -130,7 +130,7 @@ export function tryFormatLiteral(value: unknown, type: ODataType): { literal: st
 			return { literal: 'null' };
 		case 'string': {
 			if (value === null || value === undefined) return fail('A text value is missing');
-			if (typeof value === 'object') return fail('A text value is an object or a list');
+			if (typeof value === 'object') return fail('A text value must be text, not an object or a list');
 			const text = String(value);
 			const at = unpairedSurrogateAt(text);
 			if (at >= 0) return fail(`The text value contains an invalid (unpaired surrogate) character at position ${at + 1}`);
