@@ -1,13 +1,13 @@
 import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { credentialTestBaseUrl, redirectRules } from '../nodes/shared/http/baseUrl';
+import { CREDENTIAL_ICON, credentialTest, environmentFields } from '../nodes/shared/http/baseUrl';
 
 export class AccessPointApi implements ICredentialType {
 	name = 'accessPointApi';
 
 	displayName = 'AccessPoint API';
 
-	icon: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
+	icon: Icon = CREDENTIAL_ICON;
 
 	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#api-key';
 
@@ -19,8 +19,7 @@ export class AccessPointApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description:
-				'The API key the access point issued for your master account, found in its web app where you manage API access. Sandbox and production each have their own key.',
+			description: "Your master account's API key, from the access point's web app. Sandbox and production keys differ.",
 		},
 		{
 			displayName: 'Party ID',
@@ -29,37 +28,9 @@ export class AccessPointApi implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: '123456',
-			description:
-				"The PartyID of your master account, shown in the access point's web app with your account details. Nodes can act for a registered company instead (Options › Act for Party).",
+			description: "Your master account's PartyID, shown in the web app. Nodes can act for another party (Options › Act for Party).",
 		},
-		{
-			displayName: 'Environment',
-			name: 'environment',
-			type: 'options',
-			default: 'sandbox',
-			options: [
-				{
-					name: 'Sandbox',
-					value: 'sandbox',
-					description: 'Test environment; lookups query the Peppol test network',
-				},
-				{ name: 'Production', value: 'production', description: 'Live environment and Peppol production' },
-				{
-					name: 'Custom',
-					value: 'custom',
-					description: 'Another base URL, e.g. a proxy or the local emulator',
-				},
-			],
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://proxy.example.com',
-			description: 'Must use https; plain http is accepted only for localhost/127.0.0.1',
-			displayOptions: { show: { environment: ['custom'] } },
-		},
+		...environmentFields('Test environment; lookups query the Peppol test network', 'Another base URL, e.g. a proxy or the local emulator'),
 	];
 
 	// Trimmed like the nodes' client does: a key pasted with a space or line break still works, and is sent exactly as masked.
@@ -78,37 +49,9 @@ export class AccessPointApi implements ICredentialType {
 	 * the nodes use (a Custom one that breaks the https rule is refused before anything is sent:
 	 * credentialTestBaseUrl). n8n runs it; each refusal says what to check.
 	 */
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: credentialTestBaseUrl(),
-			url: '/v1/orders',
-			qs: { $top: 1 },
-			method: 'GET',
-			headers: { Accept: 'application/json' },
-			disableFollowRedirect: true,
-			timeout: 30_000,
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						"The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID (your master account's), and the Environment: sandbox and production keys differ.",
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'The API refused this account (HTTP 403): it may not use the API this way. Contact the access point support, quoting your Party ID.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: { value: 404, message: 'Nothing answers at this address (HTTP 404): check the Environment, or the Base URL for Custom.' },
-			},
-			...redirectRules('API key'),
-		],
-	};
+	test: ICredentialTestRequest = credentialTest({ url: '/v1/orders', qs: { $top: 1 } }, 'API key', {
+		401: "The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID (your master account's), and the Environment: sandbox and production keys differ.",
+		403: 'The API refused this account (HTTP 403): it may not use the API this way. Contact the access point support, quoting your Party ID.',
+		404: 'Nothing answers at this address (HTTP 404): check the Environment, or the Base URL for Custom.',
+	});
 }

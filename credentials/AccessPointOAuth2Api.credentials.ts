@@ -1,7 +1,7 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import type { AccessPointEnvironment } from '../nodes/shared/http/baseUrl';
-import { credentialTestBaseUrl, OAUTH_ENDPOINTS, oauthUrlExpression, redirectRules } from '../nodes/shared/http/baseUrl';
+import { CREDENTIAL_ICON, credentialTest, environmentFields, OAUTH_ENDPOINTS, oauthUrlExpression } from '../nodes/shared/http/baseUrl';
 
 /**
  * A URL field once per Environment, each shown for its own: its placeholder and hint name only
@@ -38,7 +38,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 	// not the API key credential's "AccessPoint account" (which the templates select by name).
 	displayName = 'AccessPoint Sign-In OAuth2 API';
 
-	icon: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
+	icon: Icon = CREDENTIAL_ICON;
 
 	documentationUrl = 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#oauth2';
 
@@ -81,46 +81,21 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			type: 'hidden',
 			default: 'body',
 		},
-		{
-			displayName: 'Environment',
-			name: 'environment',
-			type: 'options',
-			default: 'sandbox',
-			description: 'Sets the sign-in page, the token endpoint and where the nodes send their requests',
-			options: [
-				{
-					name: 'Sandbox',
-					value: 'sandbox',
-					description: 'Test environment (its own client ID); lookups query the Peppol test network',
-				},
-				{ name: 'Production', value: 'production', description: 'Live environment and Peppol production' },
-				{
-					name: 'Custom',
-					value: 'custom',
-					description: 'Another base URL, e.g. a proxy or the local emulator; sign-in and token under it',
-				},
-			],
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://proxy.example.com',
-			description: 'Must use https; plain http is accepted only for localhost/127.0.0.1',
-			displayOptions: { show: { environment: ['custom'] } },
-		},
+		...environmentFields(
+			'Test environment (its own client ID) and the Peppol test network',
+			'Another base URL (a proxy, the emulator) with sign-in and token under it',
+			'Sets the sign-in page, the token endpoint and where the nodes send their requests',
+		),
 		...perEnvironment(
 			{ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' },
 			'authUrl',
 			(address, environment) =>
-				`Leave empty for the documented sign-in page: ${address}.${environment === 'custom' ? '' : ` The service's documentation also names ${environment === 'sandbox' ? 'my.sandbox.billit.eu' : 'my.billit.eu'}: set yours here if it differs.`}`,
+				`Leave empty for ${address}.${environment === 'custom' ? '' : ` The service's docs also name ${environment === 'sandbox' ? 'my.sandbox.billit.eu' : 'my.billit.eu'}.`}`,
 		),
 		...perEnvironment(
 			{ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' },
 			'tokenUrl',
-			(address) =>
-				`Leave empty for the documented token endpoint: ${address}. It receives the client secret and the refresh token, so it must use https (plain http only for localhost/127.0.0.1).`,
+			(address) => `Leave empty for ${address}. It receives the client secret and refresh token: https only (plain http for localhost/127.0.0.1).`,
 		),
 		{
 			displayName: 'Party ID',
@@ -129,27 +104,13 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			default: '',
 			placeholder: 'Read from the account when empty',
 			description:
-				'The PartyID the calls act for, sent as the "partyID" header. Leave empty to use the signed-in account\'s own PartyID (read from the account information once each time a node runs); nodes can still act for a registered entity per call.',
+				"The PartyID the calls act for. Leave empty for the signed-in account's own (read once per node run); nodes can act for another party per call.",
 		},
 	];
 
 	// The editor does not test OAuth2 credentials (it shows "Account connected"); n8n's credential
 	// test API runs this and proves the stored access token is accepted.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: credentialTestBaseUrl(),
-			url: '/v1/account/accountInformation',
-			method: 'GET',
-			headers: { Accept: 'application/json' },
-			disableFollowRedirect: true,
-			timeout: 30_000,
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'The API refused the access token (HTTP 401). Open the credential and reconnect it (sign in again).' },
-			},
-			...redirectRules('access token'),
-		],
-	};
+	test: ICredentialTestRequest = credentialTest({ url: '/v1/account/accountInformation' }, 'access token', {
+		401: 'The API refused the access token (HTTP 401). Open the credential and reconnect it (sign in again).',
+	});
 }

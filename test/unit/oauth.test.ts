@@ -168,7 +168,7 @@ describe('the party an OAuth2 credential without a Party ID acts for (account in
 			message:
 				'The signed-in account may act for 2 companies and the credential names no Party ID: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002)',
 			description:
-				"Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party. The account's companies: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002).",
+				"Set the company's PartyID as the OAuth2 credential's Party ID, or per node in Options › Act for Party. The account's companies: Acme NV (BE0123456749, PartyID 1001); Beta BV (no VAT number, PartyID 1002).",
 		});
 	});
 
@@ -190,7 +190,7 @@ describe('the party an OAuth2 credential without a Party ID acts for (account in
 		expect(pickAccountParty(info)).toEqual({
 			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
 			description:
-				"The account information has no company with a PartyID. Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party.",
+				"The account information has no company with a PartyID. Set the company's PartyID as the OAuth2 credential's Party ID, or per node in Options › Act for Party.",
 		});
 	});
 });

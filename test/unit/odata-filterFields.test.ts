@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { filterConditionsField, queryFields } from '../../nodes/shared/query/filterFields';
+import { choices, filterCollection, filterConditionsField, queryFields } from '../../nodes/shared/query/filterFields';
 import {
 	buildQuery,
 	conditionsFromParameter,
@@ -253,5 +253,30 @@ describe('descriptions', () => {
 		const choices = values.find((v) => v.name === 'field')?.options?.map((o) => o.value);
 		expect(choices).toEqual([...QUERY_FIELDS.product.map((f) => f.value), CUSTOM_FIELD]);
 		expect(queryFields('party').map((f) => f.name)).toEqual(['filterMode', 'filters', 'filterCombine', 'rawFilter', 'sort']);
+	});
+
+	it('builds Filters and Sort with one collection builder: repeatable, sortable, the display options kept', () => {
+		const [, filters, , , sort] = queryFields('order', { show: { resource: ['order'] } });
+		for (const [field, entry] of [
+			[filters, 'conditions'],
+			[sort, 'keys'],
+		] as const) {
+			expect(field).toMatchObject({ type: 'fixedCollection', typeOptions: { multipleValues: true, sortable: true }, default: {} });
+			expect(field.options?.map((o) => o.name)).toEqual([entry]);
+		}
+		expect(sort.displayOptions).toEqual({ show: { resource: ['order'] } });
+		expect(filterCollection({ displayName: 'X', name: 'x' }, { displayName: 'Y', name: 'y' }, [], undefined, { required: true })).toEqual({
+			displayName: 'X',
+			name: 'x',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			default: {},
+			required: true,
+			options: [{ displayName: 'Y', name: 'y', values: [] }],
+		});
+		expect(choices(['Any', ''], ['Income (Sales)', 'Income', 'Sales'])).toEqual([
+			{ name: 'Any', value: '' },
+			{ name: 'Income (Sales)', value: 'Income', description: 'Sales' },
+		]);
 	});
 });

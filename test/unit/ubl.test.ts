@@ -1,12 +1,11 @@
 /**
- * The bounded XML scanner (nodes/shared/domain/xmlScan.ts) and what the nodes read from Peppol
- * documents (nodes/shared/domain/ubl.ts): real-world shaped IMR, MLR, invoices and credit notes
+ * The bounded XML scanner and what the nodes read from Peppol documents
+ * (nodes/shared/domain/ubl.ts): real-world shaped IMR, MLR, invoices and credit notes
  * (prefixes cac:/cbc:, ns2:, a default cbc namespace, SBDH envelopes), and hostile input
  * that must end as a problem, never as an expansion, a hang or a crash.
  */
-import { checkSendableUbl, kindOfType, readDocument } from '../../nodes/shared/domain/ubl';
-import { decodeXml, scanXml } from '../../nodes/shared/domain/xmlScan';
-import type { XmlName } from '../../nodes/shared/domain/xmlScan';
+import { checkSendableUbl, decodeXml, kindOfType, readDocument, scanXml } from '../../nodes/shared/domain/ubl';
+import type { XmlName } from '../../nodes/shared/domain/ubl';
 import { bytes, CREDIT_NOTE_PREFIXED, IMR_PAID_SBDH, IMR_REJECTED, IMR_UNDER_QUERY_NS2, INVOICE_SBDH, MLR_REJECTED, NS } from './helpers/peppolDocuments';
 
 const MAX = 1_000_000;

@@ -242,9 +242,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				expect(error?.message).toBe(
 					`The signed-in account may act for 2 companies and the credential names no Party ID: Emulator Master BV (BE0314159244, PartyID ${party}); Demo Entity BV (BE0204060878, PartyID ${REGISTRATION_PARTY})`,
 				);
-				expect(error?.description).toMatch(
-					/^Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party\./,
-				);
+				expect(error?.description).toMatch(/^Set the company's PartyID as the OAuth2 credential's Party ID, or per node in Options › Act for Party\./);
 				expect(api().map((r) => r.path)).toEqual(['/v1/account/accountInformation']);
 			} finally {
 				emu.config.accountListsRegistrations = false;

@@ -5,7 +5,19 @@
  * registration's TaxIdentifier and Identifiers all read it, so one value gets one verdict
  * and one message everywhere. Pure; no n8n imports.
  */
-import { COUNTRY_CODES } from './countries';
+/** ISO 3166-1 alpha-2 (all officially assigned codes) plus XK, which banks and tax offices use for Kosovo. */
+export const COUNTRY_CODES: ReadonlySet<string> = new Set(
+	(
+		'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
+		'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET ' +
+		'FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ' +
+		'ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY ' +
+		'MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ ' +
+		'OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW ' +
+		'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ ' +
+		'UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW XK'
+	).split(' '),
+);
 
 export interface PeppolScheme {
 	/** ISO 6523 ICD code, the part before the colon. */
@@ -183,7 +195,7 @@ function nonAsciiProblem(value: string): IdentifierProblem | undefined {
 	const shown = /[\p{L}\p{N}\p{P}\p{S}]/u.test(char) ? `"${char}" (${codePoint})` : codePoint;
 	return problem(
 		`contains the character ${shown}, which is not allowed (Peppol identifiers are printable ASCII)`,
-		'Retype the identifier without accents, special spaces or look-alike letters.',
+		'Retype it without accents, special spaces or look-alike letters.',
 	);
 }
 
@@ -196,7 +208,7 @@ function checkBelgianEnterprise(raw: string, vatPrefix: boolean): ValueCheck {
 	if (!isValidBelgianEnterpriseNumber(digits)) {
 		return problem(
 			`is not a valid ${label} (mod-97 check digits ${digits.slice(8)} do not match ${String(belgianCheckDigits(digits.slice(0, 8))).padStart(2, '0')})`,
-			'Check the number for typos; it is listed in the Crossroads Bank for Enterprises (KBO/BCE).',
+			'Check the number for typos (KBO/BCE).',
 		);
 	}
 	return { ok: true, value: vatPrefix ? `BE${digits}` : digits };
@@ -243,7 +255,7 @@ const VAT_RULES: Readonly<Record<string, VatRule>> = Object.fromEntries(
 	rows(VAT_SHAPES).map(([country, pattern, example]) => [country, { pattern: new RegExp(`^(?:${pattern})$`), example, ...VAT_LABELS[country] }]),
 );
 
-const VAT_HINT = 'Enter the VAT number with its country prefix, e.g. BE0123456749 or NL123456789B01.';
+const VAT_HINT = 'Start the VAT number with its two-letter country prefix, e.g. BE0123456749 or NL123456789B01.';
 const NOT_A_VAT_NUMBER = 'is not a VAT number (expected a country prefix followed by 2 to 13 letters or digits, e.g. BE0123456749)';
 
 /** "an object", "a list", "a boolean" for a value that is not text or a number; undefined otherwise. */
@@ -278,14 +290,14 @@ export function checkVatNumber(input: unknown): ValueCheck {
 	if (nonAscii) return nonAscii;
 	const compact = text.replace(/[\s.\-/]/g, '').toUpperCase();
 	if (!/^[A-Z]{2}/.test(compact)) {
-		return problem('has no country prefix', 'Start the VAT number with its two-letter country prefix, e.g. BE0123456749 or NL123456789B01.');
+		return problem('has no country prefix', VAT_HINT);
 	}
 	if (!looksLikeVatNumber(compact)) return problem(NOT_A_VAT_NUMBER, VAT_HINT);
 	const country = compact.slice(0, 2);
 	if (!COUNTRY_CODES.has(country) && !EXTRA_VAT_PREFIXES.has(country)) {
-		return problem(`does not start with a known country prefix ("${country}")`, 'Use the two-letter country prefix, e.g. BE, NL, DE, FR (Greece uses EL).');
+		return problem(`does not start with a known country prefix ("${country}")`, 'Use the country prefix, e.g. BE or NL (Greece uses EL).');
 	}
-	if (country === 'GR') return problem('uses GR as prefix (Greek VAT numbers start with EL)', 'Greek VAT numbers use the prefix EL, e.g. EL123456789.');
+	if (country === 'GR') return problem('uses GR as prefix (Greek VAT numbers start with EL)', 'Replace GR with EL, e.g. EL123456789.');
 	return checkNationalVat(country, compact.slice(2));
 }
 
@@ -298,7 +310,7 @@ function vatScheme(scheme: string, country: string): SchemeValidator {
 			const rule = VAT_RULES[country];
 			return problem(
 				`is not a ${rule?.label ?? `${country} VAT number`} (${scheme} takes ${country} + ${rule?.shape ?? 'the national number'})`,
-				"Choose the VAT scheme of the number's country, or send the VAT number alone.",
+				'Choose the VAT scheme of its country, or send the VAT number alone.',
 			);
 		}
 		return checkVatNumber(prefix ? upper : `${country}${upper}`);
@@ -327,21 +339,18 @@ const SCHEME_VALIDATORS: Readonly<Record<string, SchemeValidator>> = {
 		if (looksLikeVatNumber(digits)) {
 			return problem(
 				'is a VAT number, not a GLN: a GLN cannot be derived from a VAT number',
-				"A GLN (13 digits, e.g. 5400000000010) must be known first, e.g. from the receiver. To look the receiver up by VAT number, enter the VAT number itself or choose its country's VAT scheme (e.g. 9925 for Belgium).",
+				"A GLN (13 digits) must be known first, e.g. from the receiver. To look up by VAT number, enter it alone or with its country's VAT scheme (e.g. 9925).",
 			);
 		}
 		const gln = digits.replace(/-/g, '');
-		if (!/^\d{13}$/.test(gln)) return problem('is not a GLN (expected 13 digits)', 'A GLN (Global Location Number) has 13 digits, e.g. 5400000000010.');
+		if (!/^\d{13}$/.test(gln)) return problem('is not a GLN (expected 13 digits)', 'A GLN looks like 5400000000010.');
 		if (!isValidGln(gln)) {
-			return problem(
-				`is not a valid GLN (the GS1 check digit should be ${gs1CheckDigit(gln.slice(0, 12))}, not ${gln[12]})`,
-				'Check the GLN for typos; its last digit is a GS1 check digit.',
-			);
+			return problem(`is not a valid GLN (the GS1 check digit should be ${gs1CheckDigit(gln.slice(0, 12))}, not ${gln[12]})`, 'Check the GLN for typos.');
 		}
 		return { ok: true, value: gln };
 	},
-	'0106': fixedDigits(8, 'is not a KvK number (expected 8 digits)', 'A Dutch Chamber of Commerce (KvK) number has 8 digits, e.g. 12345678.'),
-	'0190': fixedDigits(20, 'is not an OIN (expected 20 digits)', 'A Dutch government organisation number (OIN) has 20 digits.'),
+	'0106': fixedDigits(8, 'is not a KvK number (expected 8 digits)', 'A KvK number looks like 12345678.'),
+	'0190': fixedDigits(20, 'is not an OIN (expected 20 digits)', 'Enter the 20-digit OIN.'),
 	'0199': ({ digits }) =>
 		isValidLei(digits)
 			? { ok: true, value: digits.toUpperCase() }
@@ -356,7 +365,7 @@ function otherSchemeValue(scheme: string): SchemeValidator {
 /** Checks and normalises the value for a scheme; the scheme must be known. */
 function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 	const trimmed = String(rawValue ?? '').trim();
-	if (!trimmed) return problem(`has no value after the scheme ${scheme}`, `Enter the identifier, e.g. ${scheme}:<identifier>.`);
+	if (!trimmed) return problem(`has no value after the scheme ${scheme}`, `Enter ${scheme}:<identifier>.`);
 	const compact = trimmed.replace(/\s/g, '');
 	const nonAscii = nonAsciiProblem(compact);
 	if (nonAscii) return nonAscii;
@@ -365,7 +374,7 @@ function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 	if (result.ok && result.value.length > MAX_IDENTIFIER_VALUE_LENGTH) {
 		return problem(
 			`is ${result.value.length} characters long after the scheme; Peppol allows at most ${MAX_IDENTIFIER_VALUE_LENGTH}`,
-			'Check that the field holds a single identifier.',
+			'Map a single identifier.',
 		);
 	}
 	return result;
@@ -388,24 +397,14 @@ export function checkTypedIdentifier(type: string, value: string): ValueCheck | 
 
 function schemeCodeProblem(code: string): IdentifierProblem | undefined {
 	const wrong = (text: string, hint: string): IdentifierProblem => ({ ...problem(text, hint), inScheme: true });
-	if (!code) return wrong('has no scheme code', 'Choose a scheme, or enter a four-digit Peppol scheme code such as 9925.');
-	if (!/^\d{4}$/.test(code)) {
-		return wrong(
-			`has the scheme "${code}", but a Peppol scheme code is 4 digits`,
-			'Use a scheme code such as 9925 (Belgian VAT) or 0208 (Belgian company number).',
-		);
-	}
+	const use = 'Use a Peppol scheme code, e.g. 9925 (Belgian VAT), 0208 (Belgian company number), 0088 (GLN).';
+	if (!code) return wrong('has no scheme code', use);
+	if (!/^\d{4}$/.test(code)) return wrong(`has the scheme "${code}", but a Peppol scheme code is 4 digits`, use);
 	const replacement = WITHDRAWN_SCHEMES[code];
 	if (replacement) {
 		return wrong(`uses the withdrawn scheme ${code}`, `Peppol replaced it with ${describeScheme(replacement)}; use ${replacement}:<identifier>.`);
 	}
-	if (!isKnownSchemeCode(code)) {
-		return wrong(
-			`uses the unknown scheme code ${code}`,
-			'Use a Peppol scheme code, e.g. 9925 (Belgian VAT), 0208 (Belgian company number), 9944 (Dutch VAT), 0088 (GLN).',
-		);
-	}
-	return undefined;
+	return isKnownSchemeCode(code) ? undefined : wrong(`uses the unknown scheme code ${code}`, use);
 }
 
 /** The value checked for the scheme, as an identifier of the given form (the scheme form's lookup is `<scheme>:<value>`). */
@@ -452,7 +451,7 @@ export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 		if (!scheme) {
 			return problem(
 				`has the country prefix ${country}, for which no Peppol VAT scheme exists`,
-				'Use <scheme>:<identifier> with a scheme of that country (e.g. 0184:<CVR> for Denmark, 0216:<OVT> for Finland).',
+				'Use <scheme>:<identifier> with a scheme of that country (e.g. 0184:<CVR> for Denmark).',
 			);
 		}
 		return parseInScheme('vat', scheme, `${country}${compact.slice(2)}`);

@@ -64,7 +64,7 @@ export async function listInbox(ctx: FileContext, client: ApiClient, itemIndex?:
 		const message = `${operation}: ${read.problem}`;
 		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
 			message,
-			description: 'Retry; if it persists, check the Base URL points at the API.',
+			description: 'Retry; if it persists, check the Base URL.',
 			itemIndex,
 		});
 	}

@@ -16,10 +16,6 @@ export function hasStatus(error: unknown, status: string): boolean {
 	return String(withCode?.httpCode ?? '') === status;
 }
 
-function isNotFound(error: unknown): boolean {
-	return hasStatus(error, '404');
-}
-
 /**
  * `GET /v1/order/{id}`; on 404 `GET /v1/orders/{id}` (the form the service's public docs write),
  * unless one form is chosen.
@@ -35,6 +31,6 @@ export async function getOrder(client: ApiClient, orderId: number | string, item
 		(error: unknown) => ({ error }),
 	);
 	if ('body' in first) return first.body;
-	if (!isNotFound(first.error)) throw first.error;
+	if (!hasStatus(first.error, '404')) throw first.error;
 	return await read('/v1/orders');
 }

@@ -25,7 +25,7 @@ export async function fetchRegistration(
 		{ message: `The API returned no registration for RegistrationID ${registrationId}` },
 		{
 			message: `${operation}: the API returned no registration for RegistrationID ${registrationId}`,
-			description: 'Check the ID, e.g. with Registration "Get Many", and that it belongs to this account.',
+			description: 'Check the ID (Registration › Get Many lists them) and that it belongs to this account.',
 			itemIndex,
 		},
 	);

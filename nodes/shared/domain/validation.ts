@@ -3,8 +3,7 @@
  * Each returns the normalised value or a problem plus a hint the user can act on.
  */
 
-import { COUNTRY_CODES } from './countries';
-import { nonTextKind } from './identifiers';
+import { COUNTRY_CODES, nonTextKind } from './identifiers';
 import { text } from './values';
 
 export { checkVatNumber } from './identifiers';
@@ -88,7 +87,7 @@ export function itemMessage(itemIndex: number | undefined, text: string): string
 function notText(value: unknown): Check<never> | undefined {
 	const kind = nonTextKind(value);
 	if (!kind) return undefined;
-	return { ok: false, problem: `is ${kind}, not text`, hint: 'Map a single text value, e.g. {{ $json.name }}, not an object or a list.' };
+	return fail(`is ${kind}, not text`, 'Map a single text value, e.g. {{ $json.name }}.');
 }
 
 /** A check of text: an object, a list or a boolean is refused first; `raw` is the trimmed text. */
@@ -106,12 +105,12 @@ export function mod97(digits: string): number {
 /** Two-letter ISO 3166-1 country code; returned upper-case. */
 export const checkCountryCode = onText((raw) => {
 	const code = raw.toUpperCase();
-	if (!code) return fail('is empty', 'Enter a two-letter ISO 3166-1 country code, e.g. BE, NL, FR.');
+	if (!code) return fail('is empty', 'Enter a country code, e.g. BE.');
 	if (!/^[A-Z]{2}$/.test(code)) {
-		return fail('is not a two-letter country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE for Belgium, NL for the Netherlands.');
+		return fail('is not a two-letter country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE.');
 	}
 	if (!COUNTRY_CODES.has(code)) {
-		return fail('is not an ISO 3166-1 country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE, NL, DE, FR (Greece is GR, the United Kingdom is GB).');
+		return fail('is not an ISO 3166-1 country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE (Greece is GR, the UK GB).');
 	}
 	return ok(code);
 });
@@ -119,51 +118,47 @@ export const checkCountryCode = onText((raw) => {
 /** Two-letter ISO 639-1 language code; returned upper-case, as the API's samples write it. */
 export const checkLanguageCode = onText((raw) => {
 	const code = raw.toLowerCase();
-	if (!code) return fail('is empty', 'Enter a two-letter ISO 639-1 language code, e.g. NL, FR, EN, DE.');
-	if (!/^[a-z]{2}$/.test(code)) return fail('is not a two-letter language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE (not "nl-BE" or "Dutch").');
-	if (!LANGUAGE_CODES.has(code)) return fail('is not an ISO 639-1 language code', 'Use the ISO 639-1 code, e.g. NL, FR, EN or DE.');
+	const hint = 'Use the ISO 639-1 code, e.g. NL or FR (not "nl-BE" or "Dutch").';
+	if (!code) return fail('is empty', hint);
+	if (!/^[a-z]{2}$/.test(code)) return fail('is not a two-letter language code', hint);
+	if (!LANGUAGE_CODES.has(code)) return fail('is not an ISO 639-1 language code', hint);
 	return ok(code.toUpperCase());
 });
 
 /** IBAN: country code, check digits, per-country length and the ISO 7064 mod-97 checksum. Returned without spaces. */
 export const checkIban = onText((raw) => {
-	if (!raw) return fail('is empty', 'Enter the IBAN, e.g. BE68 5390 0754 7034.');
+	const hint = 'Enter the IBAN, e.g. BE68 5390 0754 7034, not a local account number.';
+	if (!raw) return fail('is empty', hint);
 	const iban = raw.replace(/[\s-]/g, '').toUpperCase();
 	if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) {
-		return fail(
-			'is not a valid IBAN (expected a country code, two check digits and the account number)',
-			'Enter the IBAN, e.g. BE68 5390 0754 7034; a local account number is not accepted.',
-		);
+		return fail('is not a valid IBAN (expected a country code, two check digits and the account number)', hint);
 	}
 	const country = iban.slice(0, 2);
-	if (!COUNTRY_CODES.has(country)) return fail(`is not a valid IBAN (unknown country "${country}")`, 'Check the first two letters of the IBAN.');
+	if (!COUNTRY_CODES.has(country)) return fail(`is not a valid IBAN (unknown country "${country}")`, hint);
 	const expected = IBAN_LENGTHS[country];
 	if (expected !== undefined && iban.length !== expected) {
 		return fail(`is not a valid IBAN (a ${country} IBAN has ${expected} characters, this has ${iban.length})`, 'Check for missing or extra digits.');
 	}
-	if (iban.length < 15 || iban.length > 34) return fail('is not a valid IBAN (wrong length)', 'An IBAN has 15 to 34 characters.');
+	if (iban.length < 15 || iban.length > 34) return fail('is not a valid IBAN (wrong length)', 'Check for missing or extra digits.');
 	const rearranged = iban.slice(4) + iban.slice(0, 4);
 	const digits = rearranged.replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
-	if (mod97(digits) !== 1) return fail('is not a valid IBAN (checksum failed)', 'Check for a typing error in the IBAN.');
+	if (mod97(digits) !== 1) return fail('is not a valid IBAN (checksum failed)', 'Check the IBAN for typos.');
 	return ok(iban);
 });
 
 /** BIC/SWIFT: 4 letters bank, 2 letters country, 2 letters/digits location, optional 3 letters/digits branch. */
 export const checkBic = onText((raw) => {
-	if (!raw) return fail('is empty', 'Enter the BIC, e.g. GEBABEBB.');
+	const hint = "Enter the bank's BIC/SWIFT code, e.g. GEBABEBB.";
+	if (!raw) return fail('is empty', hint);
 	const bic = raw.replace(/\s/g, '').toUpperCase();
-	if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) {
-		return fail('is not a valid BIC (expected 8 or 11 characters such as GEBABEBB)', 'Enter the BIC/SWIFT code of the bank, e.g. GEBABEBB or KREDBEBB.');
-	}
-	if (!COUNTRY_CODES.has(bic.slice(4, 6))) {
-		return fail(`is not a valid BIC (characters 5-6 "${bic.slice(4, 6)}" are not a country code)`, 'Enter the BIC/SWIFT code of the bank, e.g. GEBABEBB.');
-	}
+	if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) return fail('is not a valid BIC (expected 8 or 11 characters)', hint);
+	if (!COUNTRY_CODES.has(bic.slice(4, 6))) return fail(`is not a valid BIC (characters 5-6 "${bic.slice(4, 6)}" are not a country code)`, hint);
 	return ok(bic);
 });
 
 /** A practical e-mail syntax check (one @, dotted domain with a TLD, no spaces or double dots). */
 export const checkEmail = onText((email) => {
-	const hint = 'Enter a real e-mail address, e.g. finance@example.com.';
+	const hint = 'Enter an e-mail address, e.g. finance@example.com.';
 	if (!email) return fail('is empty', hint);
 	if (email.length > 254) return fail('is not a valid e-mail address (too long)', hint);
 	const at = email.lastIndexOf('@');
@@ -197,18 +192,18 @@ export const checkPhone = onText((raw) => {
 /** InvoiceAddress or DeliveryAddress, case-insensitive; returned in the API's spelling. */
 export const checkAddressType = onText((raw) => {
 	const match = ADDRESS_TYPES.find((type) => type.toLowerCase() === raw.replace(/\s/g, '').toLowerCase());
-	if (!match) return fail(`is not an address type (allowed: ${ADDRESS_TYPES.join(', ')})`, 'Use InvoiceAddress or DeliveryAddress.');
+	if (!match) return fail(`is not an address type (allowed: ${ADDRESS_TYPES.join(', ')})`, 'Use one of them.');
 	return ok(match);
 });
 
 /** A positive whole number given as number or text (RegistrationID, IntegrationID). */
 export function checkNumericId(value: unknown, what: string): Check {
-	if (nonTextKind(value))
-		return fail(`is ${nonTextKind(value)}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
+	const kind = nonTextKind(value);
+	if (kind) return fail(`is ${kind}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
 	const raw = typeof value === 'number' ? String(value) : text(value).replace(/^#/, '');
 	if (!raw) return fail('is empty', `Select or enter the ${what}.`);
 	if (!/^\d+$/.test(raw) || /^0+$/.test(raw))
-		return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number, e.g. 123456.`);
+		return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number.`);
 	return ok(raw.replace(/^0+/, ''));
 }
 
@@ -218,8 +213,7 @@ export function checkText(value: unknown, max = 255): Check {
 	if (wrong) return wrong;
 	const raw = text(value);
 	if (!raw) return fail('is empty', 'Enter a value.');
-	if (raw.length > max)
-		return fail(`is too long (${raw.length} characters; at most ${max})`, 'Shorten the value, or check that the field holds what you meant to map.');
+	if (raw.length > max) return fail(`is too long (${raw.length} characters; at most ${max})`, 'Shorten it, or check the field maps what you meant.');
 	return ok(raw);
 }
 
@@ -256,7 +250,7 @@ export function checkNumber(value: unknown, range: NumberRange): Check<number> {
 	if (inRange) return { ok: true, value };
 	const what = range.whole ? 'a whole number' : 'a number';
 	const span = range.max === undefined ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
-	const asText = typeof value === 'string' ? ' (a number, not text: map it with Number(...) if it comes as text)' : '';
+	const asText = typeof value === 'string' ? ' (not text: map it with Number(...))' : '';
 	return fail(`is not ${what} ${span}${range.unit ?? ''}`, `Enter ${what} ${span}${range.unit ?? ''}${asText}.`);
 }
 
@@ -265,13 +259,13 @@ export function checkBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return { ok: true, value };
 	const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (word === 'true' || word === 'false') return { ok: true, value: word === 'true' };
-	return fail('is not true or false', 'Switch the option on or off, or give an expression that returns true or false.');
+	return fail('is not true or false', 'Switch the option on or off, or return true or false from the expression.');
 }
 
 /** One of the values an options parameter offers (an expression can return anything). */
 export function checkChoice(value: unknown, allowed: readonly string[]): Check {
 	if (typeof value === 'string' && allowed.includes(value)) return ok(value);
-	return fail(`is not one of ${allowed.join(', ')}`, `Choose one of ${allowed.join(', ')}, or make the expression return one of them.`);
+	return fail(`is not one of ${allowed.join(', ')}`, 'Choose one of them, or make the expression return one.');
 }
 
 /**
@@ -283,7 +277,7 @@ export function checkPartyId(value: unknown): Check {
 	const wrong = notText(value);
 	if (wrong) return wrong;
 	const given = value === undefined || value === null ? '' : String(value);
-	const hint = "Enter the PartyID to act for, e.g. 300001 or {{ $json.RegistrationID }}, or leave it empty to use the credential's Party ID.";
+	const hint = "Enter the PartyID to act for, e.g. 300001, or leave it empty for the credential's.";
 	// Checked before trimming: a trailing line break is refused too, not quietly dropped.
 	if (/[^\x20-\x7e]/.test(given)) return fail('contains a line break or another control or non-ASCII character', hint);
 	const raw = given.trim();
@@ -302,7 +296,7 @@ export function checkJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): Check
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	// An object met twice (shared, or a cycle) is walked once.
 	const seen = new Set<object>();
-	const hint = 'Map the object the API expects (an order is a few levels deep), not a structure that contains itself or a whole document.';
+	const hint = 'Map the object the API expects (an order is a few levels deep), not a whole document.';
 	while (stack.length) {
 		const [node, depth] = stack.pop() as [unknown, number];
 		if (!node || typeof node !== 'object' || seen.has(node)) continue;
@@ -313,7 +307,7 @@ export function checkJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): Check
 	return { ok: true, value };
 }
 
-const hintProperty = 'Enter a name such as data, pdf or invoice: letters, digits, "_" and "-".';
+const hintProperty = 'Enter a name such as data or pdf: letters, digits, "_" and "-".';
 
 /** A binary field name (letters, digits, "_" and "-"); File › Get, Send UBL Document and the Peppol inbox. */
 export function checkPropertyName(value: unknown): Check {

@@ -85,7 +85,7 @@ export const retryOptions: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 10 },
 		default: 3,
 		description:
-			'How often a read (GET) is retried after a rate limit (429) or server error (5xx), waiting as the API asks (Retry-After) or doubling the wait each time. Creates are never retried blindly.',
+			'How often a read (GET) is retried after a 429 or 5xx answer, waiting as the API asks (Retry-After) or doubling the wait. Creates are never retried blindly.',
 	},
 	{
 		displayName: 'First Retry Delay (Milliseconds)',
@@ -93,7 +93,7 @@ export const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 500,
-		description: 'Wait before the first retry; doubles on every further retry (capped at 30 seconds)',
+		description: 'Wait before the first retry; doubles per retry (at most 30 seconds)',
 	},
 	{
 		displayName: 'Request Timeout (Seconds)',

@@ -23,8 +23,8 @@ export const authenticationProperty: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	options: [
-		{ name: 'API Key', value: 'apiKey', description: "For a personal, non-commercial integration (the service's terms)" },
-		{ name: 'OAuth2', value: 'oAuth2', description: 'Required for an integration serving several users (agencies, software vendors)' },
+		{ name: 'API Key', value: 'apiKey', description: 'For a personal, non-commercial integration' },
+		{ name: 'OAuth2', value: 'oAuth2', description: 'Required for an integration serving several users' },
 	],
 	default: 'apiKey',
 };
@@ -39,12 +39,12 @@ export function shownFor(method: AuthenticationMethod, show: Record<string, stri
 }
 
 /** The node's Authentication (read raw: it takes no expression, and every kind of node context has the node). */
-export function readAuthentication(ctx: ApiContext): AuthenticationMethod {
+function readAuthentication(ctx: ApiContext): AuthenticationMethod {
 	const value = ctx.getNode().parameters.authentication;
 	if (value === undefined || value === 'apiKey') return 'apiKey';
 	if (value === 'oAuth2') return 'oAuth2';
 	throw new NodeOperationError(ctx.getNode(), `The Authentication "${String(value)}" is not supported`, {
-		description: "Pick API Key or OAuth2 in the node's Authentication parameter.",
+		description: 'Pick API Key or OAuth2.',
 	});
 }
 
@@ -65,7 +65,7 @@ export interface Auth {
 }
 
 /** Every form in which a server may echo a secret: trimmed, JSON-escaped, percent-encoded (`+` for a space too); none under 4 characters. */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
 	const trimmed = secret.trim();
 	if (trimmed.length < 4) return [];
 	const forms = [trimmed, JSON.stringify(trimmed).slice(1, -1)];
@@ -111,7 +111,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 
 	const resolved = resolveBaseUrl(raw);
 	// A key pasted into the Base URL must not travel in the message.
-	if ('problem' in resolved) throw refuse(resolved.problem, `Open the ${credentialName} credential and fix the Environment / Base URL.`);
+	if ('problem' in resolved) throw refuse(resolved.problem, `Open the ${credentialName} credential and fix its Environment / Base URL.`);
 	const partyId = String(raw.partyId ?? '').trim();
 	let accessToken = raw.oauthTokenData?.access_token as string | undefined;
 	const common = {
@@ -135,7 +135,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		const data = { ...(raw as unknown as ICredentialDataDecryptedObject), apiKey: String(raw.apiKey ?? '').trim() };
 		return {
 			...common,
-			unauthorizedHint: 'Check the API key and the Party ID in the credential, and that the ID used (registration, order) belongs to this account.',
+			unauthorizedHint: 'Check the API key and Party ID in the credential, and that the ID used belongs to this account.',
 			sign: (actFor) => ({
 				headers: {},
 				options: { credentialsDecrypted: { id: '', name: credentialType, type: credentialType, data: { ...data, partyId: actFor } } },
@@ -144,16 +144,13 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	}
 
 	if (typeof raw.oauthTokenData?.access_token !== 'string') {
-		throw refuse(
-			`The ${credentialName} credential is not connected`,
-			'Open the credential and click "Connect my account" (sign in and allow access); then run the workflow again.',
-		);
+		throw refuse(`The ${credentialName} credential is not connected`, 'Open the credential, click "Connect my account" and sign in; then rerun the workflow.');
 	}
 	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
 	if (!URL.canParse(tokenUrl) || !allowedScheme(new URL(tokenUrl))) {
 		throw refuse(
 			`The credential's Token URL must be an https address (plain http only for localhost/127.0.0.1), got "${tokenUrl}"`,
-			"It receives the client secret and the refresh token. Open the credential, fix the Token URL (empty: the Environment's) and connect again.",
+			"It receives the client secret and refresh token. Fix the credential's Token URL (empty: the Environment's) and reconnect.",
 		);
 	}
 	return {
@@ -163,7 +160,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 			return accessToken;
 		},
 		unauthorizedHint:
-			'The API refused the access token even after a refresh. Reconnect the AccessPoint Sign-In OAuth2 API credential (open it and sign in again), and check its Party ID and that the ID used belongs to this account.',
+			'The access token was refused even after a refresh. Reconnect the credential (sign in again); check its Party ID and that the ID used belongs to this account.',
 		// n8n signs with the Bearer token; the refresh is ours to start (transport.ts), so n8n must not retry on its own.
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
 	};
@@ -196,7 +193,7 @@ export function pickAccountParty(info: unknown): { partyId: string } | { message
 			found.set(id, `${name} (${label(entry?.VATNumber) || 'no VAT number'}, PartyID ${id})`);
 		}
 	}
-	const set = "Set the company's PartyID as the Party ID of the AccessPoint Sign-In OAuth2 API credential, or per node in Options › Act for Party.";
+	const set = "Set the company's PartyID as the OAuth2 credential's Party ID, or per node in Options › Act for Party.";
 	if (found.size === 1) return { partyId: [...found.keys()][0] };
 	if (!found.size) {
 		return {

@@ -10,32 +10,32 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ApiClient } from './transport';
 import type { Check } from '../domain/validation';
 import { fieldMessage } from '../domain/validation';
+import { isRecord as isObject } from '../domain/values';
 
 export type FileKind = 'pdf' | 'ubl' | 'attachments' | 'json' | 'messages';
 export type FileContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 
-export const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> = [
-	{ name: 'Main PDF', value: 'pdf', description: 'The order\'s PDF (your own, else the one the service made), as binary property "pdf"' },
+const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> = [
+	{ name: 'Main PDF', value: 'pdf', description: 'The order\'s PDF (yours, else the service\'s), as binary property "pdf"' },
 	{
 		name: 'UBL / XML',
 		value: 'ubl',
-		description:
-			'The UBL invoice or credit note: the one sent over Peppol (a sale, once sent) or received (a purchase), as "ubl" ("ubl_2" … if there are more)',
+		description: 'The UBL invoice or credit note sent over Peppol (a sale) or received (a purchase), as "ubl" ("ubl_2" … if more)',
 	},
 	{
 		name: 'Other Attachments',
 		value: 'attachments',
-		description: 'The files attached to the order (e.g. sent on create), as "attachment_1", "attachment_2" …',
+		description: 'Files attached to the order, as "attachment_1" …',
 	},
 	{
 		name: 'Original JSON',
 		value: 'json',
-		description: 'The JSON request the order was created from, which the service keeps with every order created through the API, as "original_json"',
+		description: 'The JSON the order was created from through the API, as "original_json"',
 	},
 	{
 		name: 'Network Messages',
 		value: 'messages',
-		description: 'Peppol responses (delivery and invoice responses), as "message_1", "message_2" …',
+		description: 'Peppol delivery and invoice responses, as "message_1" …',
 	},
 ];
 
@@ -44,7 +44,7 @@ const label = (kind: FileKind) => FILE_KINDS.find((entry) => entry.value === kin
 /** Files an order may name that are read at most, so a hostile answer cannot make a run read thousands. */
 export const MAX_FILES_PER_ORDER = 100;
 export const DEFAULT_MAX_FILE_MB = 20;
-export const MAX_FILE_MB = 256;
+const MAX_FILE_MB = 256;
 const MB = 1024 * 1024;
 /** Room for the JSON around the base64 (ids, names, MIME type). */
 const ANSWER_OVERHEAD_BYTES = 64 * 1024;
@@ -69,7 +69,7 @@ export const maxFileSizeOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: MAX_FILE_MB },
 	default: DEFAULT_MAX_FILE_MB,
 	description:
-		'Reading files: the largest file read (its answer, base64 in JSON, may be a third larger); a larger one fails the item instead of filling memory. Creating: the most your own PDF and attachments of one order may add up to.',
+		'Reading: the largest file read (its base64 answer may be a third larger); a larger one fails the item instead of filling memory. Creating: the most your PDF and attachments of one order may add up to.',
 };
 
 /** The chosen kinds, checked (a list of known values; an expression may give anything). */
@@ -105,7 +105,7 @@ export function checkTriggerFiles(node: INode, kindsValue: unknown, sizeValue: u
 	const kinds = checkFileKinds(kindsValue);
 	if ('problem' in kinds) {
 		throw new NodeOperationError(node, `"Include Files" ${kinds.problem}`, {
-			description: 'Pick any of Main PDF, UBL / XML, Other Attachments, Original JSON and Network Messages, or none.',
+			description: `Pick any of ${describeMissing(FILE_KINDS.map((kind) => kind.value))}, or none.`,
 		});
 	}
 	if (!kinds.kinds.length) return undefined;
@@ -144,13 +144,11 @@ export interface PickedFiles {
 	problem?: string; // Why the order's file list cannot be used (a FileID unsafe for a URL, too many files).
 }
 
-const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined);
 
 /** A FileID safe to put in a URL path: letters, digits, '-', '_' and '.', starting with a letter or digit. */
 export function checkFileId(value: unknown): Check {
-	const hint =
-		"A FileID is the ID the API gives a file, e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a: map it from the FileID of an order's OrderPDF, Attachments or Messages.";
+	const hint = "Map the FileID of an order's OrderPDF, Attachments or Messages.";
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { ok: false, problem: 'is empty', hint };
 	if (typeof value !== 'string') return { ok: false, problem: 'is not a FileID (it is not text)', hint };
 	const id = value.trim();
@@ -285,22 +283,18 @@ export async function readFile(ctx: FileContext, client: ApiClient, fileId: stri
 	});
 	const answer = decodeFileAnswer(body);
 	const refuse = (message: string, description: string) => new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex: options.itemIndex });
-	if ('problem' in answer)
-		throw refuse(
-			`${operation}: the answer ${answer.problem}`,
-			'The API did not answer with the file. Retry; if it persists, check the Base URL points at the API.',
-		);
+	if ('problem' in answer) throw refuse(`${operation}: the answer ${answer.problem}`, 'Retry; if it persists, check the Base URL.');
 	if (answer.FileID !== undefined && answer.FileID.trim().toLowerCase() !== fileId.toLowerCase()) {
 		throw refuse(
 			`${operation}: the answer is the file ${JSON.stringify(answer.FileID.slice(0, 60))}, not the one asked for`,
-			'The API answered with another file; nothing was kept. Check the Base URL points at the API.',
+			'Nothing was kept. Check the Base URL.',
 		);
 	}
 	if (answer.content.length > options.maxBytes) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`${operation}: the file is ${(answer.content.length / MB).toFixed(1)} MB, above Maximum File Size (${(options.maxBytes / MB).toFixed(0)} MB)`,
-			{ itemIndex: options.itemIndex, description: 'Raise Options › Maximum File Size if a file this large is expected.' },
+			{ itemIndex: options.itemIndex, description: 'Raise Options › Maximum File Size if so large a file is expected.' },
 		);
 	}
 	return { FileID: fileId, FileName: safeFileName(answer.FileName, fileId), MimeType: cleanMimeType(answer.MimeType), content: answer.content };

@@ -8,7 +8,7 @@
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fieldMessage } from '../domain/validation';
+import { checkNumber, fieldMessage } from '../domain/validation';
 
 export interface RetryPolicy {
 	maxRetries: number; // Extra attempts after the first one.
@@ -46,18 +46,23 @@ export const maxResponseSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_RESPONSE_MB },
 	default: DEFAULT_MAX_RESPONSE_MB,
-	description:
-		"The largest answer one request accepts, after decompression. A larger one fails the item instead of filling n8n's memory; real answers are far smaller (a list page is under 1 MB).",
+	description: 'The largest answer one request accepts, after decompression; a larger one fails the item instead of filling memory (a list page is under 1 MB)',
 };
 
 /** Each option's range; the unit is the one its name gives ("(Seconds)"), only Read Retries must be whole. */
-const range = (key: keyof RequestOptionValues, field: string, min: number, max: number, hint: string) => {
+const range = (key: keyof RequestOptionValues, field: string, min: number, max: number | undefined, hint: string) => {
 	const unit = /\((\w+)\)$/.exec(field)?.[1];
 	return { key, field, min, max, hint, whole: key === 'maxRetries', unit: unit ? ` ${unit === 'MB' ? unit : unit.toLowerCase()}` : '' };
 };
 const RANGES = [
 	range('maxRetries', 'Read Retries', 0, 10, 'Enter how often a failed read is tried again, from 0 to 10.'),
-	range('retryDelayMs', 'First Retry Delay (Milliseconds)', 0, Infinity, 'Enter the first wait in milliseconds (0 or more); it doubles per retry, up to 30 s.'),
+	range(
+		'retryDelayMs',
+		'First Retry Delay (Milliseconds)',
+		0,
+		undefined,
+		'Enter the first wait in milliseconds (0 or more); it doubles per retry, up to 30 s.',
+	),
 	range('timeoutSeconds', 'Request Timeout (Seconds)', 1, 600, 'Enter how long one request may take in total, from 1 to 600 seconds.'),
 	range('maxResponseSizeMb', 'Maximum Response Size (MB)', 1, MAX_RESPONSE_MB, 'Enter the largest answer to accept in MB, from 1 to 1024 (default 50).'),
 ];
@@ -66,8 +71,8 @@ const RANGES = [
 function optionProblem(values: RequestOptionValues): { field: string; shown: string; problem: string; hint: string } | undefined {
 	for (const range of RANGES) {
 		const value = values[range.key];
-		if (value === undefined) continue;
-		if (typeof value === 'number' && Number.isFinite(value) && value >= range.min && value <= range.max && (!range.whole || Number.isInteger(value))) continue;
+		const checked = value === undefined || checkNumber(value, range);
+		if (checked === true || checked.ok) continue;
 		const shown =
 			typeof value === 'string'
 				? `"${value.slice(0, 40)}"`
@@ -76,8 +81,7 @@ function optionProblem(values: RequestOptionValues): { field: string; shown: str
 					: value && typeof value === 'object'
 						? 'an object'
 						: String(value);
-		const span = range.max === Infinity ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
-		return { field: range.field, shown, problem: `is not ${range.whole ? 'a whole number' : 'a number'} ${span}${range.unit}`, hint: range.hint };
+		return { field: range.field, shown, problem: checked.problem, hint: range.hint };
 	}
 	return undefined;
 }

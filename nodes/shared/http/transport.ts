@@ -198,15 +198,15 @@ export function extractApiError(body: unknown): ApiErrorEntry {
 }
 
 /** Network failures (no HTTP answer) in words a user can act on. */
-const [TIMED_OUT, UNRESOLVED] = ['the request timed out', 'the host name could not be resolved'];
-const REASONS: Record<string, string> = { ECONNREFUSED: 'the connection was refused', ECONNRESET: 'the connection was reset by the server' };
-Object.assign(REASONS, {
-	ETIMEDOUT: TIMED_OUT,
-	ECONNABORTED: TIMED_OUT,
-	ENOTFOUND: UNRESOLVED,
-	EAI_AGAIN: UNRESOLVED,
+const REASONS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ECONNRESET: 'the connection was reset by the server',
+	ETIMEDOUT: 'the request timed out',
+	ECONNABORTED: 'the request timed out',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved',
 	ERR_CANCELED: 'the execution was cancelled',
-});
+};
 
 /** The network code under what n8n's HTTP helper threw: its cause (n8n 2.x) or `httpCode` (n8n 1.x). */
 function networkFailure(error: unknown): { code?: string; message?: string } {
@@ -328,19 +328,19 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 		return {
 			message: `The AccessPoint OAuth2 credential${credentialName ? ` "${credentialName}"` : ''} needs to be reconnected: ${error.message}`,
 			description:
-				'The API refused the access token and the token endpoint refused the refresh token: access was revoked, the refresh token expired, or it was already used (for example by a copy of this credential elsewhere). Open the credential and sign in again (Reconnect), then run the workflow again.',
+				'Access was revoked, or the refresh token expired or was used elsewhere (e.g. by a copy of this credential). Open the credential and sign in again (Reconnect), then rerun.',
 		};
 	}
 	if (error.kind === 'redirect') {
 		return {
 			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
 			description:
-				"A redirect would carry the client secret and refresh token to another address, so the node does not follow it. If the token endpoint has moved, set its new address as the credential's Token URL and reconnect.",
+				"A redirect would carry the client secret and refresh token elsewhere. If the token endpoint moved, set its new address as the credential's Token URL and reconnect.",
 		};
 	}
 	return {
 		message: `${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
-		description: "Check the credential's Token URL (or Environment), Client ID and Client Secret; if they are right, reconnect the credential.",
+		description: "Check the credential's Token URL (or Environment), Client ID and Client Secret, then reconnect it.",
 	};
 }
 
@@ -382,8 +382,8 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			return fail(
 				`${operation} failed: the answer is larger than ${own ? 'the maximum response size of ' : 'the '}${Math.round(limit / MB)} MB${own ? '' : ' this request accepts'}; it was not read further`,
 				own
-					? 'Raise Options › Maximum Response Size if an answer this large is expected; otherwise check the Base URL points at the API.'
-					: "Raise the node's size option (e.g. Maximum File Size) if a file this large is expected.",
+					? 'Raise Options › Maximum Response Size if so large an answer is expected; else check the Base URL.'
+					: "Raise the node's size option (e.g. Maximum File Size) if so large a file is expected.",
 			);
 		};
 		const requestOptions: IHttpRequestOptions = {
@@ -461,7 +461,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				const hint =
 					code === 'ENOTFOUND' || code === 'ECONNREFUSED'
 						? "Check the credential's environment and Base URL."
-						: "Retry later; reads are retried automatically according to the node's retry options.";
+						: "Retry later; reads are retried per the node's retry options.";
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
 			const { status, headers } = answer;
@@ -474,7 +474,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					if (!body.trim()) return { status, headers, body: undefined as T };
 					const broken = fail(
 						`${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`,
-						'The answer was cut off or is not JSON. Retry; if it persists, check the Base URL points at the API and not at a web page or proxy login.',
+						'The answer was cut off or is not JSON. Retry; if it persists, check the Base URL is the API, not a web page or proxy login.',
 						status,
 					);
 					if (req.method === 'GET' && retry) {
@@ -487,7 +487,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					// One n8n item is one JSON object: a read answering a bare value has nothing to output.
 					throw fail(
 						`${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`,
-						'The API answered something other than a record. Retry; if it persists, check the ID and that the Base URL points at the API.',
+						'Retry; if it persists, check the ID and the Base URL.',
 						status,
 					);
 				}
@@ -500,7 +500,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
 					throw fail(
 						`${operation} failed with HTTP ${status}: the API asked to wait ${Math.round(asked / 1000)} s before trying again (Retry-After), longer than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`,
-						'The API is rate limiting or down for maintenance. Run the workflow again later.',
+						'The API is rate limiting or down for maintenance. Run the workflow later.',
 						status,
 					);
 				}
@@ -508,7 +508,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				continue;
 			}
 			const api = extractApiError(body === '' ? undefined : body);
-			const what = api.description ?? (text.trim() ? undefined : 'empty response body');
+			const what = api.description ?? (text.trim() ? undefined : 'empty body');
 			// The hint for a status is n8n's own wording of it (NodeApiError's status texts); a 401 names the credential.
 			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
 			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
@@ -544,7 +544,7 @@ export async function* paginateList(this: ApiContext, client: ApiClient, options
 		yield* paginate(client, options);
 	} catch (error) {
 		if (!(error instanceof PagingError)) throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
-		const description = error.hint ?? 'The list was not returned as complete. Retry; if it persists, check the Base URL matches the host the API links to.';
+		const description = error.hint ?? 'The list came back incomplete. Retry; if it persists, check the Base URL is the host the API links to.';
 		throw new NodeApiError(this.getNode(), { message: error.message }, { message: error.message, description, itemIndex: options.itemIndex });
 	}
 }

@@ -119,7 +119,7 @@ export async function router(this: IExecuteFunctions, resources: ResourceOperati
 		// and filters: the user picks it again instead.
 		const description =
 			operation === 'getMany'
-				? 'This node was saved with version 0.1 of the package, where Get Many was named "getMany". Open the node, pick Get Many again and set its fields (limit, filters) again: n8n no longer shows the old ones.'
+				? 'Saved with version 0.1 (Get Many was "getMany"): open the node, pick Get Many again and set its fields (limit, filters) again.'
 				: undefined;
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported${where}`, { description });
 	}

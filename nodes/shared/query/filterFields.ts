@@ -10,24 +10,29 @@ import { valueLabel } from '../domain/orderTypes';
 import type { BuilderOperator, QueryResource } from './queryBuilder';
 import { CUSTOM_FIELD, enumeratedFields, QUERY_FIELDS } from './queryBuilder';
 
-const OPERATOR_OPTIONS: Array<INodePropertyOptions & { value: BuilderOperator }> = [
-	{ name: 'After / Greater Than', value: 'gt', description: 'OData: gt' },
-	{ name: 'Before / Less Than', value: 'lt', description: 'OData: lt' },
-	{ name: 'Equals', value: 'eq', description: 'OData: eq' },
-	{ name: 'Is Empty', value: 'isEmpty', description: 'OData: eq null' },
-	{ name: 'Is Not Empty', value: 'isNotEmpty', description: 'OData: ne null' },
-	{ name: 'Not Equals', value: 'ne', description: 'OData: ne' },
-	{ name: 'On or After / Greater Than or Equal', value: 'ge', description: 'OData: ge' },
-	{ name: 'On or Before / Less Than or Equal', value: 'le', description: 'OData: le' },
-];
+/** `[name, value]` pairs as dropdown options (a third entry is the option's description). */
+export function choices<T extends string>(...pairs: Array<[string, T, string?]>): Array<INodePropertyOptions & { value: T }> {
+	return pairs.map(([name, value, description]) => ({ name, value, ...(description ? { description } : {}) }));
+}
 
-const VALUE_TYPE_OPTIONS: Array<INodePropertyOptions & { value: ODataType }> = [
-	{ name: 'Boolean', value: 'boolean', description: 'True or false' },
-	{ name: 'Date', value: 'date', description: "YYYY-MM-DD, sent as DateTime'…'" },
-	{ name: 'Date and Time', value: 'datetime', description: "YYYY-MM-DDThh:mm:ss, sent as DateTime'…'" },
-	{ name: 'Number', value: 'number', description: 'Digits with "." for decimals, sent bare' },
-	{ name: 'Text', value: 'string', description: 'Sent in single quotes' },
-];
+const OPERATOR_OPTIONS = choices<BuilderOperator>(
+	['After / Greater Than', 'gt', 'OData: gt'],
+	['Before / Less Than', 'lt', 'OData: lt'],
+	['Equals', 'eq', 'OData: eq'],
+	['Is Empty', 'isEmpty', 'OData: eq null'],
+	['Is Not Empty', 'isNotEmpty', 'OData: ne null'],
+	['Not Equals', 'ne', 'OData: ne'],
+	['On or After / Greater Than or Equal', 'ge', 'OData: ge'],
+	['On or Before / Less Than or Equal', 'le', 'OData: le'],
+);
+
+const VALUE_TYPE_OPTIONS = choices<ODataType>(
+	['Boolean', 'boolean', 'True or false'],
+	['Date', 'date', "YYYY-MM-DD, sent as DateTime'…'"],
+	['Date and Time', 'datetime', "YYYY-MM-DDThh:mm:ss, sent as DateTime'…'"],
+	['Number', 'number', 'Digits with "." for decimals, sent bare'],
+	['Text', 'string', 'Sent in single quotes'],
+);
 
 const TYPE_WORDS: Record<ODataType, string> = {
 	string: 'text',
@@ -75,8 +80,7 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: "e.g. ACME NV, 2026-01-31, O'Brien",
-			description:
-				"Plain value, no quotes needed: text as is (a ' is escaped for you), dates YYYY-MM-DD or YYYY-MM-DDThh:mm:ss, numbers with '.' for decimals, booleans true/false",
+			description: "No quotes needed: text as is, dates YYYY-MM-DD[Thh:mm:ss], numbers with '.' for decimals, booleans true/false",
 			displayOptions: { hide: { operator: NO_VALUE_OPERATORS, ...(picked.length ? { field: picked } : {}) } },
 		},
 		// A true/false property gets a choice, not free text ("yes" would be refused only when run).
@@ -86,10 +90,7 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 						displayName: 'Value',
 						name: 'value',
 						type: 'options',
-						options: [
-							{ name: 'False', value: 'false' },
-							{ name: 'True', value: 'true' },
-						],
+						options: choices(['False', 'false'], ['True', 'true']),
 						default: 'true',
 						displayOptions: { show: { field: booleans }, hide: { operator: NO_VALUE_OPERATORS } },
 					} satisfies INodeProperties,
@@ -105,7 +106,7 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 					.map((value) => ({ name: valueLabel(value), value, description: `Sent as '${value}'` }))
 					.sort((a, b) => (a.name < b.name ? -1 : 1)),
 				default: first,
-				description: `One of the API's ${field.name} values. An expression may give another one; it is sent as given.`,
+				description: `One of the API's ${field.name} values (an expression's value is sent as given)`,
 				displayOptions: { show: { field: [field.value] }, hide: { operator: NO_VALUE_OPERATORS } },
 			};
 		}),
@@ -122,49 +123,53 @@ const customPathField: INodeProperties = {
 	displayOptions: { show: { field: [CUSTOM_FIELD] } },
 };
 
-/**
- * Fixed collection of filter conditions (field, operator, value) for one list.
- * The value is read as the field's type: text is quoted for you, dates become DateTime'…'.
- */
-export function filterConditionsField(resource: QueryResource, displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
+/** A list of entries the user adds and reorders (filter conditions, sort keys), each the group `entry` of `values`. */
+export function filterCollection(
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'placeholder' | 'description'>,
+	entry: { displayName: string; name: string },
+	values: INodeProperties[],
+	displayOptions?: IDisplayOptions,
+	overrides: Partial<INodeProperties> = {},
+): INodeProperties {
 	return {
-		displayName: 'Filters',
-		name: 'filters',
+		...field,
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Condition',
 		default: {},
-		description: 'Conditions the records must meet, sent as the OData $filter (the generated filter is shown as a hint in the output)',
 		...(displayOptions ? { displayOptions } : {}),
 		...overrides,
-		options: [
-			{
-				displayName: 'Condition',
-				name: 'conditions',
-				values: [
-					fieldPicker(resource, 'Property to compare'),
-					customPathField,
-					{
-						displayName: 'Value Type',
-						name: 'valueType',
-						type: 'options',
-						options: VALUE_TYPE_OPTIONS,
-						default: 'string',
-						description: 'How the value is written in the filter',
-						displayOptions: { show: { field: [CUSTOM_FIELD] } },
-					},
-					{
-						displayName: 'Operator',
-						name: 'operator',
-						type: 'options',
-						options: OPERATOR_OPTIONS,
-						default: 'eq',
-					},
-					...conditionValueFields(resource),
-				],
-			},
-		],
+		options: [{ ...entry, values }],
 	};
+}
+
+/** Filter conditions (field, operator, value) for one list; the value is read as the field's type (text quoted, dates DateTime'…'). */
+export function filterConditionsField(resource: QueryResource, displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return filterCollection(
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			placeholder: 'Add Condition',
+			description: 'Conditions the records must meet, sent as the OData $filter (shown as a hint in the output)',
+		},
+		{ displayName: 'Condition', name: 'conditions' },
+		[
+			fieldPicker(resource, 'Property to compare'),
+			customPathField,
+			{
+				displayName: 'Value Type',
+				name: 'valueType',
+				type: 'options',
+				options: VALUE_TYPE_OPTIONS,
+				default: 'string',
+				description: 'How the value is written in the filter',
+				displayOptions: { show: { field: [CUSTOM_FIELD] } },
+			},
+			{ displayName: 'Operator', name: 'operator', type: 'options', options: OPERATOR_OPTIONS, default: 'eq' },
+			...conditionValueFields(resource),
+		],
+		displayOptions,
+		overrides,
+	);
 }
 
 /** AND / OR between the builder's conditions. */
@@ -173,10 +178,7 @@ export function filterCombineField(displayOptions?: IDisplayOptions, overrides: 
 		displayName: 'Combine Conditions',
 		name: 'filterCombine',
 		type: 'options',
-		options: [
-			{ name: 'AND (All Conditions Must Match)', value: 'and' },
-			{ name: 'OR (Any Condition May Match)', value: 'or' },
-		],
+		options: choices(['AND (All Conditions Must Match)', 'and'], ['OR (Any Condition May Match)', 'or']),
 		default: 'and',
 		description: 'How the filter conditions are joined',
 		...(displayOptions ? { displayOptions } : {}),
@@ -185,38 +187,28 @@ export function filterCombineField(displayOptions?: IDisplayOptions, overrides: 
 }
 
 /** Sort keys (first key sorts first) → `$orderby`. */
-function sortField(resource: QueryResource, displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {
-	return {
-		displayName: 'Sort',
-		name: 'sort',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Sort Key',
-		default: {},
-		description: 'Order of the records, sent as the OData $orderby; the first key sorts first',
-		...(displayOptions ? { displayOptions } : {}),
-		...overrides,
-		options: [
+function sortField(resource: QueryResource, displayOptions?: IDisplayOptions): INodeProperties {
+	return filterCollection(
+		{
+			displayName: 'Sort',
+			name: 'sort',
+			placeholder: 'Add Sort Key',
+			description: 'Order of the records, sent as the OData $orderby; the first key sorts first',
+		},
+		{ displayName: 'Key', name: 'keys' },
+		[
+			fieldPicker(resource, 'Property to sort on'),
+			customPathField,
 			{
-				displayName: 'Key',
-				name: 'keys',
-				values: [
-					fieldPicker(resource, 'Property to sort on'),
-					customPathField,
-					{
-						displayName: 'Direction',
-						name: 'direction',
-						type: 'options',
-						options: [
-							{ name: 'Ascending', value: 'asc' },
-							{ name: 'Descending', value: 'desc' },
-						],
-						default: 'asc',
-					},
-				],
+				displayName: 'Direction',
+				name: 'direction',
+				type: 'options',
+				options: choices(['Ascending', 'asc'], ['Descending', 'desc']),
+				default: 'asc',
 			},
 		],
-	};
+		displayOptions,
+	);
 }
 
 /** How the records are filtered: the builder's conditions or a $filter typed by hand, never both. */
@@ -229,10 +221,10 @@ export function filterModeField(displayOptions?: IDisplayOptions, overrides: Par
 		name: 'filterMode',
 		type: 'options',
 		noDataExpression: true,
-		options: [
-			{ name: 'Builder', value: 'builder', description: 'Pick field, operator and value per condition; the $filter is written for you' },
-			{ name: 'Raw OData Filter', value: 'raw', description: 'Type the $filter yourself' },
-		],
+		options: choices(
+			['Builder', 'builder', 'Pick field, operator and value per condition; the $filter is written for you'],
+			['Raw OData Filter', 'raw', 'Type the $filter yourself'],
+		),
 		default: 'builder',
 		...(displayOptions ? { displayOptions } : {}),
 		...overrides,
@@ -248,7 +240,7 @@ export function rawFilterField(displayOptions?: IDisplayOptions, overrides: Part
 		required: true,
 		default: '',
 		placeholder: "e.g. OrderType eq 'Invoice' and OrderDate ge DateTime'2026-01-01'",
-		description: 'A $filter written by hand. Write spaces as spaces (a + between words is read as a space); the value is URL-encoded for you.',
+		description: 'A $filter written by hand; a + between words is read as a space, and it is URL-encoded for you',
 		...overrides,
 		displayOptions: withMode(displayOptions, 'raw'),
 	};

@@ -22,10 +22,9 @@ function parameter(ctx: QueryContext, name: string, itemIndex: number | undefine
 const PART_LABEL: Record<QueryProblemPart, string> = { filter: 'Filters', sort: 'Sort', rawFilter: 'OData Filter (Raw)' };
 
 const PART_FIX: Record<QueryProblemPart, string> = {
-	filter:
-		"Fix the condition's field or value: text as is, dates as YYYY-MM-DD or YYYY-MM-DDThh:mm:ss, numbers with '.' for decimals, booleans true or false; property paths use letters, digits, _ and /.",
-	sort: 'Use a property path of letters, digits, _ and / (e.g. CounterParty/DisplayName), each property once.',
-	rawFilter: "Check the quotes and parentheses of the filter: text in single quotes with an embedded ' doubled (O''Brien), every ( closed.",
+	filter: "Fix the condition's field or value: dates as YYYY-MM-DD[Thh:mm:ss], numbers with '.' for decimals, booleans true or false.",
+	sort: 'Use each property path once, written with letters, digits, _ and /.',
+	rawFilter: "Check the filter's quotes and parentheses: text in single quotes, an embedded ' doubled (O''Brien), every ( closed.",
 };
 
 /** A QueryInputError as the NodeOperationError a node throws: names the field and the item. */
