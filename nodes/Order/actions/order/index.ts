@@ -1,15 +1,14 @@
 /** Order › Order's operations, listed once: the node's description and the router read this list. */
 import type { ResourceOperations } from '../../../shared/node/router';
+import { listOperation } from '../list';
 import * as create from './create.operation';
 import * as createAndSend from './createAndSend.operation';
 import * as createCreditNote from './createCreditNote.operation';
 import * as deleteOrder from './delete.operation';
 import * as downloadFiles from './downloadFiles.operation';
 import * as get from './get.operation';
-import * as getAll from './getAll.operation';
 import * as getDeliveryStatus from './getDeliveryStatus.operation';
 import * as markExported from './markExported.operation';
-import * as markNotExported from './markNotExported.operation';
 import * as recordPayment from './recordPayment.operation';
 import * as send from './send.operation';
 import * as sendUbl from './sendUbl.operation';
@@ -56,7 +55,7 @@ export const order: ResourceOperations = {
 			action: 'Get the delivery status of an order',
 			module: getDeliveryStatus,
 		},
-		{ name: 'Get Many', value: 'getAll', description: 'List orders with filters and sorting', action: 'Get many orders', module: getAll },
+		{ name: 'Get Many', value: 'getAll', description: 'List orders with filters and sorting', action: 'Get many orders', module: listOperation('order') },
 		{
 			name: 'Mark as Exported',
 			value: 'markExported',
@@ -69,7 +68,7 @@ export const order: ResourceOperations = {
 			value: 'markNotExported',
 			description: 'Mark a received supplier invoice as not exported, so it is exported again',
 			action: 'Mark an incoming invoice as not exported',
-			module: markNotExported,
+			module: markExported.exportFlag('markNotExported', false),
 		},
 		{
 			name: 'Record Payment',

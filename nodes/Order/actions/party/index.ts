@@ -1,9 +1,9 @@
 /** Order › Party's operations, listed once: the node's description and the router read this list. */
 import type { ResourceOperations } from '../../../shared/node/router';
+import { listOperation } from '../list';
+import { getOperation } from './records';
 import * as create from './create.operation';
 import * as findByVat from './findByVat.operation';
-import * as get from './get.operation';
-import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
 export const party: ResourceOperations = {
@@ -24,13 +24,13 @@ export const party: ResourceOperations = {
 			action: 'Find parties by VAT number',
 			module: findByVat,
 		},
-		{ name: 'Get', value: 'get', description: 'Read one party by its PartyID', action: 'Get a party', module: get },
+		{ name: 'Get', value: 'get', description: 'Read one party by its PartyID', action: 'Get a party', module: getOperation('party') },
 		{
 			name: 'Get Many',
 			value: 'getAll',
 			description: 'List parties (customers, suppliers) with filters and sorting',
 			action: 'Get many parties',
-			module: getAll,
+			module: listOperation('party'),
 		},
 		{ name: 'Update', value: 'update', description: 'Change some fields of a customer or supplier', action: 'Update a party', module: update },
 	],

@@ -1,8 +1,8 @@
 /** Order › Product's operations, listed once: the node's description and the router read this list. */
 import type { ResourceOperations } from '../../../shared/node/router';
+import { listOperation } from '../list';
+import { getOperation } from '../party/records';
 import * as createOrUpdate from './createOrUpdate.operation';
-import * as get from './get.operation';
-import * as getAll from './getAll.operation';
 
 export const product: ResourceOperations = {
 	resource: { name: 'Product', value: 'product' },
@@ -15,7 +15,7 @@ export const product: ResourceOperations = {
 			action: 'Create or update a product',
 			module: createOrUpdate,
 		},
-		{ name: 'Get', value: 'get', description: 'Read one product by its ProductID', action: 'Get a product', module: get },
-		{ name: 'Get Many', value: 'getAll', description: 'List products with filters and sorting', action: 'Get many products', module: getAll },
+		{ name: 'Get', value: 'get', description: 'Read one product by its ProductID', action: 'Get a product', module: getOperation('product') },
+		{ name: 'Get Many', value: 'getAll', description: 'List products with filters and sorting', action: 'Get many products', module: listOperation('product') },
 	],
 };
