@@ -32,9 +32,8 @@ const properties: INodeProperties[] = [
 		],
 		default: 'orderId',
 	},
-	orderIdField({
+	orderIdField('The invoice to credit', {
 		displayName: 'Invoice',
-		description: 'The invoice to credit: pick it, enter its OrderID, or map {{ $json.OrderID }}',
 		displayOptions: { show: { invoiceBy: ['orderId'] } },
 	}),
 	{

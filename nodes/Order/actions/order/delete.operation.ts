@@ -7,8 +7,7 @@ import { readPartyOption } from '../options';
 import { runChecked, sendChange } from './orderChanges';
 
 export const description: INodeProperties[] = [
-	orderIdField({
-		description: 'The order to delete: pick it, enter its OrderID, or map {{ $json.OrderID }}',
+	orderIdField('The order to delete', {
 		displayOptions: { show: { resource: ['order'], operation: ['delete'] } },
 	}),
 ];

@@ -14,7 +14,7 @@ import { fieldMessage, itemMessage } from '../../../shared/domain/validation';
 const show = { resource: ['order'], operation: ['downloadFiles'] };
 
 export const description: INodeProperties[] = [
-	orderIdField({ description: 'The order whose files to read', displayOptions: { show } }),
+	orderIdField('The order whose files to read', { displayOptions: { show } }),
 	filesField({ displayOptions: { show }, hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 … (with Options › One Item per File: data)' }),
 ];
 

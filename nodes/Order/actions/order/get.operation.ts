@@ -8,8 +8,7 @@ import { getOrder } from '../../../shared/domain/order';
 import { readSingleOrderPath } from './orderInput';
 
 export const description: INodeProperties[] = [
-	orderIdField({
-		description: 'The order to read: pick it, enter its OrderID, or map {{ $json.OrderID }}',
+	orderIdField('The order to read', {
 		displayOptions: { show: { resource: ['order'], operation: ['get'] } },
 	}),
 ];

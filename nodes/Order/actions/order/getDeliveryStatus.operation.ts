@@ -17,7 +17,7 @@ export { DELIVERY_OUTPUTS };
 const NOT_DELIVERED = 2;
 
 const properties: INodeProperties[] = [
-	orderIdField({ description: 'The order whose delivery status to read: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
+	orderIdField('The order whose delivery status to read'),
 	{
 		displayName: 'Read Through',
 		name: 'readThrough',

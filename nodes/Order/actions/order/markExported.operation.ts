@@ -12,8 +12,7 @@ import { answeredObject, runChecked, sendChange } from './orderChanges';
 /** The fields and the run of Mark as Exported (`isSent` true) or Mark as Not Exported (false). */
 export function exportFlag(operation: string, isSent: boolean) {
 	const description: INodeProperties[] = [
-		orderIdField({
-			description: 'The order to mark: pick it, enter its OrderID, or map {{ $json.OrderID }} of the trigger or an earlier node',
+		orderIdField('The order to mark', {
 			displayOptions: { show: { resource: ['order'], operation: [operation] } },
 		}),
 	];

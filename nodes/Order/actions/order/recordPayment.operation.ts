@@ -14,7 +14,7 @@ import { idempotencyKey } from './sendLogic';
 const TEXT_LIMITS = { PaymentType: 50, Reference: 200 } as const;
 
 const properties: INodeProperties[] = [
-	orderIdField({ description: 'The invoice or credit note that was paid: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
+	orderIdField('The invoice or credit note that was paid'),
 	{
 		displayName: 'Amount',
 		name: 'amount',

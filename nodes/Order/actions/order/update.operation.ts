@@ -11,7 +11,7 @@ const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
 
 const properties: INodeProperties[] = [
-	orderIdField({ description: 'The order to change: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
+	orderIdField('The order to change'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
