@@ -3,6 +3,9 @@ import { type IDataObject, type IExecuteFunctions, type INode, type INodeExecuti
 
 import { asNodeError, type ItemResult, runPerItem } from '../../../shared/node/items';
 import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
+import type { ClientProvider } from '../../../shared/node/router';
+import { readPartyOption } from '../options';
+import { orderIdField, readOrderId } from './orderId';
 
 /** Every item checked before any request; a bad one stops the run, or under continueOnFail fails in its turn (outputs stay in order). */
 export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex: number) => T | Promise<T>): Promise<Array<T | Error>> {
@@ -31,6 +34,22 @@ export async function runChecked<T>(
 		if (checked instanceof Error) throw checked;
 		return await run(checked, itemIndex);
 	});
+}
+
+/** An operation on one order per item (Get, Delete, Mark as (Not) Exported): its Order field; every item's OrderID checked first, then `run` with the item's client. */
+export function orderOperation(
+	operation: string,
+	what: string,
+	run: (ctx: IExecuteFunctions, client: ApiClient, orderId: number, itemIndex: number) => Promise<ItemResult>,
+) {
+	return {
+		description: [orderIdField(what, { displayOptions: { show: { resource: ['order'], operation: [operation] } } })],
+		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+			return await runChecked(this, readOrderId.bind(null, this), async (orderId, itemIndex) =>
+				run(this, await clients(itemIndex, readPartyOption(this, itemIndex)), orderId, itemIndex),
+			);
+		},
+	};
 }
 
 /** The object a change answered with, or undefined: some deployments answer the order or a summary, others an empty 200. */

@@ -9,6 +9,8 @@ import { getApiClient } from '../../../shared/http/transport';
 import { hasStatus } from '../../../shared/domain/order';
 import type { Check } from '../../../shared/domain/validation';
 
+const MAPPED = '{{ $json.OrderID }}';
+
 /** The Order locator; `what` says which order the operation takes. */
 export function orderIdField(what = 'The order', overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
@@ -17,7 +19,7 @@ export function orderIdField(what = 'The order', overrides: Partial<INodePropert
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: `${what}: pick it, enter its OrderID, or map {{ $json.OrderID }}`,
+		description: `${what}: pick it, enter its OrderID, or map ${MAPPED}`,
 		modes: [
 			{
 				displayName: 'From List',
