@@ -7,13 +7,14 @@ import { readPartyOption } from '../options';
 import { type SingleOrderPath, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
 import { buildOrderBody, checkOrder, toOrderDate } from './orderBody';
 import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './sendLogic';
+import { apiWords } from '../party/records';
 
 type InputMode = 'fields' | 'json';
 
 /** An API field as Fields Below labels it: OrderLines[0].VATPercentage is "Order Lines › Line 1 › VAT Percentage". */
 function fieldLabel(field: string, mode: InputMode): string {
 	if (mode === 'json') return field;
-	const words = (name: string) => (name === 'UnitPriceExcl' ? 'Unit Price Excl. VAT' : name.replace(/([a-z])(?=[A-Z])|([A-Z])(?=[A-Z][a-z])/g, '$1$2 '));
+	const words = (name: string) => (name === 'UnitPriceExcl' ? 'Unit Price Excl. VAT' : apiWords(name));
 	const line = /^OrderLines\[(\d+)\](?:\.(\w+))?$/.exec(field);
 	if (line) return `Order Lines › Line ${Number(line[1]) + 1}${line[2] ? ` › ${words(line[2])}` : ''}`;
 	return field === 'Customer' ? 'Customer Name' : field.split('.').map(words).join(' ');

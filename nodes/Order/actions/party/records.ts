@@ -26,6 +26,17 @@ export interface RecordField {
 	description?: string;
 }
 
+/** An API name in words: ContactFirstName is "Contact First Name", VATLiable "VAT Liable". */
+export const apiWords = (name: string) => name.replace(/([a-z])(?=[A-Z])|([A-Z])(?=[A-Z][a-z])/g, '$1$2 ');
+
+/** A field table: each parameter's name (vatLiable, externalProviderId) and label from its API name, unless given. */
+export const recordFields = (fields: Array<Omit<RecordField, 'name' | 'displayName'> & Partial<RecordField>>): RecordField[] =>
+	fields.map((field) => ({
+		name: field.api.replace(/^[A-Z]+(?=[A-Z][a-z]|$)|^[A-Z]/, (head) => head.toLowerCase()).replace(/ID$/, 'Id'),
+		displayName: apiWords(field.api),
+		...field,
+	}));
+
 /** Unknown fields of the service's type, sent as given; the fields above win. */
 const otherFields: INodeProperties = {
 	displayName: 'Other Fields (JSON)',
