@@ -4,8 +4,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { ClientProvider } from '../../../shared/node/router';
 import { createOrder } from './orderApi';
 import { runChecked } from './orderChanges';
-import { orderFields } from './orderFields';
-import { readCreateSettings, readOrderInput } from './orderInput';
+import { orderFields, readCreateSettings, readOrderInput } from './orderInput';
 import { checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
 
 export const description: INodeProperties[] = [...orderFields('create'), ...ownFileFields('create')];

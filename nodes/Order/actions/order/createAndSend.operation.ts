@@ -4,8 +4,7 @@ import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type
 import { asNodeError, runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { createOrder } from './orderApi';
-import { orderFields } from './orderFields';
-import { readCreateSettings, readOrderInput } from './orderInput';
+import { orderFields, readCreateSettings, readOrderInput } from './orderInput';
 import { type OwnFiles, checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
 import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
 

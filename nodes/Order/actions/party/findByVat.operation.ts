@@ -8,8 +8,7 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runChecked } from '../order/orderChanges';
 import { checkVatNumber } from '../../../shared/domain/validation';
-import { partyTypeOption } from './partyFields';
-import { findRecords } from './records';
+import { findRecords, partyTypeOption } from './records';
 
 const show = { resource: ['party'], operation: ['findByVat'] };
 
