@@ -2,10 +2,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../../shared/node/router';
-import { createOrder } from './orderApi';
 import { runChecked } from './orderChanges';
-import { orderFields, readCreateSettings, readOrderInput } from './orderInput';
-import { checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
+import { checkOwnFiles, createOrder, orderFields, ownFileFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
 
 export const description: INodeProperties[] = [...orderFields('create'), ...ownFileFields('create')];
 

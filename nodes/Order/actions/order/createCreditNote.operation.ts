@@ -14,11 +14,10 @@ import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
 import { type CreditNoteInput, type LinePick, buildCreditNote } from './creditNote';
-import { createOrder, findOrderByExternalId, findOrders } from './orderApi';
+import { createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { checkOrder } from './orderBody';
-import { runChecked } from './orderChanges';
-import { orderProblemError, readCreateSettings, readDate } from './orderInput';
+import { readDate, runChecked } from './orderChanges';
 
 const properties: INodeProperties[] = [
 	{

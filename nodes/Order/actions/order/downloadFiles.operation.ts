@@ -5,9 +5,8 @@ import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, 
 import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
+import { readPartyOption, readSingleOrderPath } from '../options';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
-import { readSingleOrderPath } from './orderInput';
 import { readBoolean } from '../../../shared/node/input';
 import { fieldMessage, itemMessage } from '../../../shared/domain/validation';
 

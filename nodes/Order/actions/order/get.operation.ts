@@ -1,7 +1,7 @@
 /** Order › Get: one order by its OrderID, on the path Options › Single Order Path names. */
 import { getOrder } from '../../../shared/domain/order';
 import { orderOperation } from './orderChanges';
-import { readSingleOrderPath } from './orderInput';
+import { readSingleOrderPath } from '../options';
 
 export const { description, execute } = orderOperation(
 	'get',

@@ -6,11 +6,10 @@ import { readRegistrationId } from '../../../shared/node/input';
 import { asNodeError, errorItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
+import { readPartyOption, readSingleOrderPath } from '../options';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
-import { readSingleOrderPath } from './orderInput';
 import { text } from '../../../shared/domain/values';
 
 export { DELIVERY_OUTPUTS };

@@ -5,10 +5,9 @@ import { AMOUNT, checkDecimal, DECIMAL_FORMS } from './decimal';
 import { inputError, requireValid } from '../../../shared/node/input';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
+import { readIdempotencyHeader, readPartyOption, readSingleOrderPath } from '../options';
 import { getOrder, hasStatus } from '../../../shared/domain/order';
-import { answeredObject, refusalError, runChecked, sendJson } from './orderChanges';
-import { readDate, readIdempotencyHeader, readSingleOrderPath } from './orderInput';
+import { answeredObject, readDate, refusalError, runChecked, sendJson } from './orderChanges';
 import { idempotencyKey } from './sendLogic';
 
 const TEXT_LIMITS = { PaymentType: 50, Reference: 200 } as const;
