@@ -3,9 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { ClientProvider } from '../../../shared/node/router';
 import { runChecked } from './orderChanges';
-import { checkOwnFiles, createOrder, orderFields, ownFileFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
+import { checkOwnFiles, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
 
-export const description: INodeProperties[] = [...orderFields('create'), ...ownFileFields('create')];
+export const description: INodeProperties[] = orderFields('create');
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	// Every item's fields and files are checked before the first request: a bad file on item 3 sends nothing.

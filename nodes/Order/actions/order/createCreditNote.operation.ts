@@ -13,10 +13,9 @@ import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
-import { type CreditNoteInput, type LinePick, buildCreditNote } from './creditNote';
 import { createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
-import { checkOrder } from './orderBody';
+import { type CreditNoteInput, type LinePick, buildCreditNote, checkOrder } from './orderBody';
 import { readDate, runChecked } from './orderChanges';
 
 const properties: INodeProperties[] = [

@@ -31,7 +31,7 @@ import { sendJson } from './orderChanges';
 
 type InputMode = 'fields' | 'json';
 
-/** The order's fields (Fields Below or JSON) and Skip If Already Created, shown for one operation that creates. */
+/** The order's fields (Fields Below or JSON), Skip If Already Created, Own PDF and Attachments, shown for one operation that creates. */
 export function orderFields(operation: string): INodeProperties[] {
 	const show = { resource: ['order'], operation: [operation] };
 	const fieldsMode = { show: { ...show, inputMode: ['fields'] } };
@@ -180,6 +180,25 @@ export function orderFields(operation: string): INodeProperties[] {
 				{ displayName: 'Reference', name: 'Reference', type: 'string', default: '' },
 			],
 		},
+		{
+			displayName: 'Own PDF',
+			name: 'ownPdf',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. data',
+			description:
+				"Name of the input item's binary property holding your own PDF of the order, sent instead of the one the service makes. Leave empty to let the service make it.",
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Attachments',
+			name: 'attachmentProperties',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. timesheet, terms',
+			description: "Names of the input item's binary properties to attach, separated by commas. The service takes PDF, XLS, XLSX and CSV files.",
+			displayOptions: { show },
+		},
 	];
 }
 
@@ -260,43 +279,14 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number) {
 const ATTACHMENT_EXTENSIONS = ['pdf', 'xls', 'xlsx', 'csv'];
 const MB = 1024 * 1024;
 
-export function ownFileFields(operation: string): INodeProperties[] {
-	const show = { resource: ['order'], operation: [operation] };
-	return [
-		{
-			displayName: 'Own PDF',
-			name: 'ownPdf',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. data',
-			description:
-				"Name of the input item's binary property holding your own PDF of the order, sent instead of the one the service makes. Leave empty to let the service make it.",
-			displayOptions: { show },
-		},
-		{
-			displayName: 'Attachments',
-			name: 'attachmentProperties',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. timesheet, terms',
-			description: "Names of the input item's binary properties to attach, separated by commas. The service takes PDF, XLS, XLSX and CSV files.",
-			displayOptions: { show },
-		},
-	];
-}
-
 type PlannedFile = { property: string; fileName: string };
 /** What one item sends besides its order fields; checked, without the bytes. */
 export type OwnFiles = { pdf?: PlannedFile; attachments: PlannedFile[] };
 
+/** Names from a comma-separated text or a list of texts; undefined for anything else. */
 function propertyNames(value: unknown): string[] | undefined {
-	if (value === undefined || value === null) return [];
-	if (Array.isArray(value)) return value.every((v) => typeof v === 'string') ? (value as string[]).map((v) => v.trim()).filter(Boolean) : undefined;
-	if (typeof value !== 'string') return undefined;
-	return value
-		.split(',')
-		.map((part) => part.trim())
-		.filter(Boolean);
+	const names = typeof value === 'string' ? value.split(',') : (value ?? []);
+	return Array.isArray(names) && names.every((v) => typeof v === 'string') ? names.map((v: string) => v.trim()).filter(Boolean) : undefined;
 }
 
 const extensionOf = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
