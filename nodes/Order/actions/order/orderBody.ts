@@ -191,17 +191,18 @@ export function externalIdFilter(externalProviderId: string): string {
 	return buildFilter([{ field: 'ExternalProviderID', operator: 'eq', value: externalProviderId, type: 'string' }], 'and');
 }
 
-/** The new OrderID from the create answer: a bare integer, a numeric text or `{ OrderID }`. */
-export function readOrderId(body: unknown): number | undefined {
-	if (typeof body === 'number' && Number.isInteger(body) && body > 0) return body;
-	if (typeof body === 'string' && /^\s*"?\d+"?\s*$/.test(body)) return Number(body.replace(/[\s"]/g, ''));
-	if (body && typeof body === 'object' && !Array.isArray(body)) {
-		const record = body as IDataObject;
-		const id = record.OrderID ?? record.OrderId ?? record.orderId ?? record.Id ?? record.id;
-		if (id !== undefined && id !== null) return readOrderId(typeof id === 'number' ? id : String(id));
-	}
-	return undefined;
+/** The ID a create answers: a bare number or numeric text, a list of one, or an object carrying it (as `key` in any case, Id or Items). */
+export function answeredId(answer: unknown, key: string): number | undefined {
+	if (typeof answer === 'number') return Number.isSafeInteger(answer) && answer > 0 ? answer : undefined;
+	if (typeof answer === 'string') return /^\s*"?\d{1,15}"?\s*$/.test(answer) ? answeredId(Number(answer.replace(/[\s"]/g, '')), key) : undefined;
+	if (Array.isArray(answer)) return answer.length === 1 ? answeredId(answer[0], key) : undefined;
+	if (!isRecord(answer)) return undefined;
+	const named = Object.keys(answer).find((name) => name.toLowerCase() === key.toLowerCase());
+	return answeredId((named === undefined ? undefined : answer[named]) ?? answer.Id ?? answer.id ?? answer.Items, key);
 }
+
+/** The new OrderID from the create answer (`{ OrderID }`, `{ OrderId }` …). */
+export const readOrderId = (body: unknown) => answeredId(body, 'OrderID');
 
 /** One picked line: its position on the invoice (1 = first) and, optionally, part of its quantity. */
 export interface LinePick {

@@ -8,18 +8,8 @@ import { inputError, readChoice } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runChecked, sendJson } from '../order/orderChanges';
-import {
-	answeredId,
-	fieldOptions,
-	findRecords,
-	getRecord,
-	MAIN_PARTY_FIELDS,
-	mainPartyProperties,
-	noIdError,
-	PARTY_FIELDS,
-	readFields,
-	updateParty,
-} from './records';
+import { answeredId } from '../order/orderBody';
+import { fieldOptions, findRecords, getRecord, MAIN_PARTY_FIELDS, mainPartyProperties, noIdError, PARTY_FIELDS, readFields, updateParty } from './records';
 
 const show = { resource: ['party'], operation: ['create'] };
 const MATCH_BY = ['vatNumber', 'email', 'none'] as const;

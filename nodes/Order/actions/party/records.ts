@@ -192,16 +192,6 @@ export function noIdError(node: INode, kind: RecordKind, hint: string, itemIndex
 	return new NodeApiError(node, { message } as JsonObject, { message, description: hint, itemIndex });
 }
 
-/** The ID a create answers: a bare number or numeric text, a list of one, or an object carrying it. */
-export function answeredId(answer: unknown, key: string): number | undefined {
-	if (typeof answer === 'number') return Number.isSafeInteger(answer) && answer > 0 ? answer : undefined;
-	if (typeof answer === 'string') return /^\s*"?\d{1,15}"?\s*$/.test(answer) ? answeredId(Number(answer.replace(/[\s"]/g, '')), key) : undefined;
-	if (Array.isArray(answer)) return answer.length === 1 ? answeredId(answer[0], key) : undefined;
-	if (!answer || typeof answer !== 'object') return undefined;
-	const record = answer as IDataObject;
-	return answeredId(record[key] ?? record.Id ?? record.id ?? record.Items, key);
-}
-
 const text = (max: number) => (value: unknown) => checkText(value, max);
 
 /** Name, VAT Number and Party Type: the fields Create shows up front. */

@@ -10,7 +10,8 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { runChecked, sendJson } from '../order/orderChanges';
-import { answeredId, fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';
+import { answeredId } from '../order/orderBody';
+import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';
 
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
