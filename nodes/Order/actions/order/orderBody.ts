@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { buildFilter } from '../../../shared/query/odata';
 import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/domain/orderTypes';
 import { checkVatNumber } from '../../../shared/domain/identifiers';
-import { type FieldProblem, checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
+import { type Check, type FieldProblem, checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
 import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from './decimal';
 import { isRecord, text } from '../../../shared/domain/values';
 
@@ -80,14 +80,31 @@ function problem(field: string, value: unknown, what: string, hint: string): { p
 	return { problem: { field, value, problem: what, hint } };
 }
 
+const checkDate = (value: unknown): Check => {
+	const date = toOrderDate(value);
+	return date ? { ok: true, value: date } : { ok: false, problem: 'is not a date in the form YYYY-MM-DD', hint: DATE_FIX };
+};
+
+/** A blank optional field is left out; a set one becomes its checked value, or its problem is returned (named `where`). */
+function tidy(target: IDataObject, field: string, check: (value: unknown) => Check, where = field): { problem: FieldProblem } | undefined {
+	const value = target[field];
+	if (isBlank(value)) delete target[field];
+	else {
+		const checked = check(value);
+		if (!checked.ok) return problem(where, value, checked.problem, checked.hint);
+		target[field] = checked.value;
+	}
+	return undefined;
+}
+
 /** Checks an order body (fields or JSON): a normalised copy (dates YYYY-MM-DD, numbers, trimmed texts), or the first problem. */
 export function checkOrder(input: unknown): OrderCheck {
-	if (!input || typeof input !== 'object' || Array.isArray(input)) {
+	if (!isRecord(input)) {
 		return problem('Order', input, 'is not an object', 'Map an object with OrderType, OrderDirection, OrderDate, Customer and OrderLines.');
 	}
 	const deep = checkJsonDepth(input);
 	if (!deep.ok) return problem('Order', undefined, deep.problem, deep.hint);
-	const body: IDataObject = { ...(input as IDataObject) };
+	const body: IDataObject = { ...input };
 
 	const orderType = text(body.OrderType);
 	if (!(ORDER_TYPES as readonly string[]).includes(orderType)) {
@@ -101,51 +118,29 @@ export function checkOrder(input: unknown): OrderCheck {
 	body.OrderDirection = direction;
 
 	if (isBlank(body.OrderDate)) return problem('OrderDate', body.OrderDate, 'is required', DATE_FIX);
-	const orderDate = toOrderDate(body.OrderDate);
-	if (!orderDate) return problem('OrderDate', body.OrderDate, 'is not a date in the form YYYY-MM-DD', DATE_FIX);
-	body.OrderDate = orderDate;
-	for (const field of ['ExpiryDate', 'DeliveryDate']) {
-		if (isBlank(body[field])) {
-			delete body[field];
-			continue;
-		}
-		const date = toOrderDate(body[field]);
-		if (!date) return problem(field, body[field], 'is not a date in the form YYYY-MM-DD', DATE_FIX);
-		body[field] = date;
+	for (const field of ['OrderDate', 'ExpiryDate', 'DeliveryDate']) {
+		const wrong = tidy(body, field, checkDate);
+		if (wrong) return wrong;
 	}
+	const orderDate = body.OrderDate as string;
 	if (typeof body.ExpiryDate === 'string' && body.ExpiryDate < orderDate) {
 		return problem('ExpiryDate', body.ExpiryDate, `is before the order date ${orderDate}`, 'The expiry (due) date must be on or after the order date.');
 	}
 
 	for (const field of TEXT_FIELDS) {
-		if (isBlank(body[field])) {
-			delete body[field];
-			continue;
-		}
-		const checked = (field === 'Reference' ? checkText : checkLine)(body[field], MAX_TEXT_LENGTH);
-		if (!checked.ok) return problem(field, body[field], checked.problem, checked.hint);
-		body[field] = checked.value;
+		const wrong = tidy(body, field, (value) => (field === 'Reference' ? checkText : checkLine)(value, MAX_TEXT_LENGTH));
+		if (wrong) return wrong;
 	}
 
 	const customer = body.Customer;
-	if (!customer || typeof customer !== 'object' || Array.isArray(customer)) {
-		return problem('Customer', customer, 'is required', 'Give the customer at least a Name.');
-	}
-	const cleanCustomer: IDataObject = { ...(customer as IDataObject) };
+	if (!isRecord(customer)) return problem('Customer', customer, 'is required', 'Give the customer at least a Name.');
+	const cleanCustomer: IDataObject = { ...customer };
 	if (isBlank(cleanCustomer.Name)) return problem('Customer.Name', cleanCustomer.Name, 'is required', "Enter the customer's name.");
-	for (const field of ['Name', 'PartyType']) {
-		if (isBlank(cleanCustomer[field])) continue;
-		const checked = checkText(cleanCustomer[field], MAX_TEXT_LENGTH);
-		if (!checked.ok) return problem(`Customer.${field}`, cleanCustomer[field], checked.problem, checked.hint);
-		cleanCustomer[field] = checked.value;
-	}
-	if (isBlank(cleanCustomer.VATNumber)) {
-		delete cleanCustomer.VATNumber;
-	} else {
+	for (const field of ['Name', 'PartyType', 'VATNumber']) {
 		// The one VAT check, as Peppol Lookup and Registration use it.
-		const vat = checkVatNumber(cleanCustomer.VATNumber);
-		if (!vat.ok) return problem('Customer.VATNumber', cleanCustomer.VATNumber, vat.problem, vat.hint);
-		cleanCustomer.VATNumber = vat.value;
+		const check = field === 'VATNumber' ? checkVatNumber : (value: unknown) => checkText(value, MAX_TEXT_LENGTH);
+		const wrong = tidy(cleanCustomer, field, check, `Customer.${field}`);
+		if (wrong) return wrong;
 	}
 	if (isBlank(cleanCustomer.PartyType)) cleanCustomer.PartyType = 'Customer';
 	body.Customer = cleanCustomer;
@@ -173,13 +168,8 @@ export function checkOrder(input: unknown): OrderCheck {
 		if (clean.Quantity === 0) {
 			return problem(`${where}.Quantity`, line.Quantity, 'is zero', 'Enter the quantity invoiced (negative for a correction).');
 		}
-		if (isBlank(clean.Description)) {
-			delete clean.Description;
-		} else {
-			const description = checkText(clean.Description, MAX_DESCRIPTION_LENGTH);
-			if (!description.ok) return problem(`${where}.Description`, clean.Description, description.problem, description.hint);
-			clean.Description = description.value;
-		}
+		const wrong = tidy(clean, 'Description', (value) => checkText(value, MAX_DESCRIPTION_LENGTH), `${where}.Description`);
+		if (wrong) return wrong;
 		cleanLines.push(clean);
 	}
 	body.OrderLines = cleanLines;
