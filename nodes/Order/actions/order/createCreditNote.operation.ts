@@ -82,7 +82,7 @@ const properties: INodeProperties[] = [
 						default: '',
 						placeholder: 'e.g. 1,5',
 						description:
-							'How much of the line to credit, up to 4 decimals ("." or "," for decimals); empty or 0 credits the whole line. At most the quantity invoiced.',
+							'How much of the line to credit (at most the quantity invoiced), up to 4 decimals, "." or "," for decimals; empty or 0: the whole line',
 					},
 				],
 			},
@@ -115,8 +115,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'output',
-		description:
-			"What to do when the invoice already has a credit note: one made before with the same External Provider ID (empty: credit- and the invoice's OrderID), or the invoice is Credited",
+		description: 'What to do when the invoice already has a credit note (one with the same External Provider ID) or is Credited',
 	},
 	{
 		displayName: 'External Provider ID',
@@ -183,8 +182,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 	const ifCredited = readChoice<IfCredited>(ctx, itemIndex, 'ifCredited', 'If Already Credited', ['output', 'fail', 'another'], 'output');
 	const externalProviderId = readText(ctx, itemIndex, 'externalProviderId', 'External Provider ID', 255, true) || undefined;
 	if (ifCredited === 'another' && !externalProviderId) {
-		const hint =
-			'A further credit note of the same invoice needs its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run of it creates nothing twice.';
+		const hint = 'Give the further credit note its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run creates nothing twice.';
 		throw inputError(ctx, itemIndex, 'External Provider ID', undefined, 'is empty', hint);
 	}
 	const input: CreditNoteInput = {

@@ -152,8 +152,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			name: 'skipIfExists',
 			type: 'boolean',
 			default: true,
-			description:
-				'Whether to look the External Provider ID up first and output the existing order instead of creating a second one. Applies only when an External Provider ID is set.',
+			description: 'Whether to look a set External Provider ID up first and output the order found instead of creating a second one',
 			displayOptions: { show },
 		},
 		{
@@ -186,8 +185,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. data',
-			description:
-				"Name of the input item's binary property holding your own PDF of the order, sent instead of the one the service makes. Leave empty to let the service make it.",
+			description: "The input item's binary property holding your own PDF of the order, sent instead of the one the service makes; empty: the service makes it",
 			displayOptions: { show },
 		},
 		{
@@ -196,7 +194,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. timesheet, terms',
-			description: "Names of the input item's binary properties to attach, separated by commas. The service takes PDF, XLS, XLSX and CSV files.",
+			description: "The input item's binary properties to attach, separated by commas (PDF, XLS, XLSX or CSV files)",
 			displayOptions: { show },
 		},
 	];

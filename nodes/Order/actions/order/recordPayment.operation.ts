@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 121,50 or 121.50',
-		description: `The amount paid, positive, at most two decimals, "." or "," for decimals (${DECIMAL_FORMS}); not more than the order still owes. Read one way only: 1,250 is refused as ambiguous.`,
+		description: `The amount paid: positive, at most two decimals, "." or "," for decimals (${DECIMAL_FORMS}; 1,250 is refused as ambiguous), at most what the order still owes`,
 	},
 	{
 		displayName: 'Payment Date',
@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. the bank transaction ID',
 		description:
-			'Your reference for the payment (at most 200 characters). Set it to something unique, such as the bank transaction ID: a retried run then does not record the same payment twice.',
+			'Your reference for the payment (at most 200 characters); a unique one, such as the bank transaction ID, keeps a retried run from recording the payment twice',
 	},
 ];
 
