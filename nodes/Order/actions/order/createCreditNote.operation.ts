@@ -177,8 +177,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 		invoice = { invoiceNumber };
 	} else invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
 	const lines = ctx.getNodeParameter('creditLines', itemIndex, 'all') === 'pick' ? readPicks(ctx, itemIndex) : 'all';
-	const dateHint = 'Enter a date such as 2024-03-31, or leave it empty for today.';
-	const orderDate = readDate(ctx, itemIndex, 'creditNoteDate', 'Credit Note Date', dateHint, () => today(ctx));
+	const orderDate = readDate(ctx, itemIndex, 'creditNoteDate', 'Credit Note Date', () => today(ctx));
 	const ifCredited = readChoice<IfCredited>(ctx, itemIndex, 'ifCredited', 'If Already Credited', ['output', 'fail', 'another'], 'output');
 	const externalProviderId = readText(ctx, itemIndex, 'externalProviderId', 'External Provider ID', 255, true) || undefined;
 	if (ifCredited === 'another' && !externalProviderId) {

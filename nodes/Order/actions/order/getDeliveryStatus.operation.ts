@@ -44,24 +44,24 @@ function readDelivery(order: IDataObject): { json: IDataObject; output: number }
 	const response = lastResponse(order);
 	const party = (order.CounterParty ?? order.Customer) as IDataObject | undefined;
 	const json: IDataObject = {};
-	const fields: Array<[string, unknown]> = [
-		...['OrderID', 'OrderNumber', 'OrderType', 'OrderStatus', 'IsSent'].map((key): [string, unknown] => [key, order[key]]),
-		['CounterParty', text(party?.DisplayName) || text(party?.Name) || null],
-		['Status', status],
-		['Delivered', status === 'Delivered'],
-		['DeliveryStatus', text(details.DocumentDeliveryStatus) || null],
-		['DeliveryDate', details.DocumentDeliveryDate],
-		['DeliveryInfo', details.DocumentDeliveryInfo],
-		['Refused', status === 'Refused'],
-		['RefusedDate', details.DocumentRefusedDate],
-		['RefusedReason', details.DocumentRefusedReasonTC],
-		['RefusedInfo', details.DocumentRefusedInfo],
-		['SentVia', sent.sentVia],
-		['SentAt', sent.sentAt],
-		['ResponseCode', response?.code],
-		['Response', response?.text],
-	];
-	for (const [key, value] of fields) json[key] = value === undefined ? null : (value as IDataObject[string]);
+	for (const key of ['OrderID', 'OrderNumber', 'OrderType', 'OrderStatus', 'IsSent']) json[key] = order[key];
+	Object.assign(json, {
+		CounterParty: text(party?.DisplayName) || text(party?.Name) || null,
+		Status: status,
+		Delivered: status === 'Delivered',
+		DeliveryStatus: text(details.DocumentDeliveryStatus) || null,
+		DeliveryDate: details.DocumentDeliveryDate,
+		DeliveryInfo: details.DocumentDeliveryInfo,
+		Refused: status === 'Refused',
+		RefusedDate: details.DocumentRefusedDate,
+		RefusedReason: details.DocumentRefusedReasonTC,
+		RefusedInfo: details.DocumentRefusedInfo,
+		SentVia: sent.sentVia,
+		SentAt: sent.sentAt,
+		ResponseCode: response?.code,
+		Response: response?.text,
+	});
+	for (const key of Object.keys(json)) json[key] ??= null;
 	return { json, output };
 }
 

@@ -80,10 +80,12 @@ function problem(field: string, value: unknown, what: string, hint: string): { p
 	return { problem: { field, value, problem: what, hint } };
 }
 
-const checkDate = (value: unknown): Check => {
+/** A date as YYYY-MM-DD (toOrderDate), or what is wrong with it. */
+export function checkDate(value: unknown): Check {
 	const date = toOrderDate(value);
-	return date ? { ok: true, value: date } : { ok: false, problem: 'is not a date in the form YYYY-MM-DD', hint: DATE_FIX };
-};
+	if (date) return { ok: true, value: date };
+	return { ok: false, problem: isBlank(value) ? 'is empty' : 'is not a real date in the form YYYY-MM-DD', hint: DATE_FIX };
+}
 
 /** A blank optional field is left out; a set one becomes its checked value, or its problem is returned (named `where`). */
 function tidy(target: IDataObject, field: string, check: (value: unknown) => Check, where = field): { problem: FieldProblem } | undefined {

@@ -6,8 +6,8 @@ import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { orderIdField, readOrderId } from './orderId';
-import { inputError } from '../../../shared/node/input';
-import { toOrderDate } from './orderBody';
+import { requireValid } from '../../../shared/node/input';
+import { checkDate } from './orderBody';
 
 /** Every item checked before any request; a bad one stops the run, or under continueOnFail fails in its turn (outputs stay in order). */
 export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex: number) => T | Promise<T>): Promise<Array<T | Error>> {
@@ -95,13 +95,7 @@ export async function sendChange(node: INode, client: ApiClient, request: ApiReq
 }
 
 /** A date parameter as YYYY-MM-DD: a real date, or `fallback()` when empty (required without one). */
-export function readDate(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string, hint: string, fallback?: () => string): string {
+export function readDate(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string, fallback?: () => string): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	if (raw === '' || raw === undefined || raw === null) {
-		if (fallback) return fallback();
-		throw inputError(ctx, itemIndex, label, raw, 'is empty', hint);
-	}
-	const date = toOrderDate(raw);
-	if (!date) throw inputError(ctx, itemIndex, label, raw, 'is not a real date in the form YYYY-MM-DD', hint);
-	return date;
+	return fallback && (raw === '' || raw === undefined || raw === null) ? fallback() : requireValid(ctx, itemIndex, label, raw, checkDate);
 }

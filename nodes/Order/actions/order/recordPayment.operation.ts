@@ -56,8 +56,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 /** The payment body of one item, checked: a positive amount in cents (read as typed, never rounded), a real date, short texts. */
 function readPayment(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const amount = requireValid(ctx, itemIndex, 'Amount', ctx.getNodeParameter('amount', itemIndex, '') as unknown, (v) => checkDecimal(v, AMOUNT));
-	const dateHint = 'Enter the day it was paid as YYYY-MM-DD, e.g. 2024-03-31 (a date picker value or {{ $today }} works too).';
-	const body: IDataObject = { Amount: amount, PaymentDate: readDate(ctx, itemIndex, 'paymentDate', 'Payment Date', dateHint) };
+	const body: IDataObject = { Amount: amount, PaymentDate: readDate(ctx, itemIndex, 'paymentDate', 'Payment Date') };
 	for (const [field, label, name] of [
 		['PaymentType', 'Payment Type', 'paymentType'],
 		['Reference', 'Reference', 'reference'],

@@ -116,8 +116,8 @@ export function readFields(ctx: IExecuteFunctions, itemIndex: number, values: ID
 /** The required ID field of an operation ("Party ID", "Product ID"). */
 export function idField(kind: RecordKind, show: Record<string, string[]>, overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
-		displayName: kind === 'party' ? 'Party ID' : 'Product ID',
-		name: kind === 'party' ? 'partyId' : 'productId',
+		displayName: apiWords(ID_KEYS[kind]),
+		name: `${kind}Id`,
 		type: 'string',
 		required: true,
 		default: '',
@@ -133,9 +133,9 @@ export function idField(kind: RecordKind, show: Record<string, string[]>, overri
 
 /** The ID parameter of one item: a positive whole number, or '' when `optional` and empty. */
 export function readRecordId(ctx: IExecuteFunctions, itemIndex: number, kind: RecordKind, optional = false): string {
-	const raw = ctx.getNodeParameter(kind === 'party' ? 'partyId' : 'productId', itemIndex, '') as unknown;
+	const raw = ctx.getNodeParameter(`${kind}Id`, itemIndex, '') as unknown;
 	if (optional && (raw === '' || raw === undefined || raw === null)) return '';
-	return requireValid(ctx, itemIndex, kind === 'party' ? 'Party ID' : 'Product ID', raw, (v) => checkNumericId(v, ID_KEYS[kind]));
+	return requireValid(ctx, itemIndex, apiWords(ID_KEYS[kind]), raw, (v) => checkNumericId(v, ID_KEYS[kind]));
 }
 
 /** `PATCH /v1/parties/{id}` with the fields to change, then the party as the service holds it. */
