@@ -146,9 +146,9 @@ type IfCredited = 'output' | 'fail' | 'another';
 
 /** Today in the workflow's time zone, as YYYY-MM-DD. */
 function today(ctx: IExecuteFunctions): string {
-	const parts = new Intl.DateTimeFormat('en-US', { timeZone: ctx.getTimezone(), year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date());
-	const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-	return `${part('year')}-${part('month')}-${part('day')}`;
+	const format = new Intl.DateTimeFormat('en-US', { timeZone: ctx.getTimezone(), year: 'numeric', month: '2-digit', day: '2-digit' });
+	const part = Object.fromEntries(format.formatToParts(new Date()).map((p) => [p.type, p.value]));
+	return `${part.year}-${part.month}-${part.day}`;
 }
 
 function readPicks(ctx: IExecuteFunctions, itemIndex: number): LinePick[] {

@@ -12,7 +12,6 @@ import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 import { text } from '../../../shared/domain/values';
 
-export { DELIVERY_OUTPUTS };
 const NOT_DELIVERED = 2;
 
 const properties: INodeProperties[] = [

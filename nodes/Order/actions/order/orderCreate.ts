@@ -300,10 +300,13 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 	const one = 'An order has one PDF: name one binary property; send the others as Attachments.';
 	if (pdfNames.length > 1) throw fail(`"Own PDF" names ${pdfNames.length} properties (${pdfNames.join(', ')})`, one);
 	if (!pdfNames.length && !attachmentNames.length) return undefined;
-	if (pdfNames.length && body.OrderPDF !== undefined)
-		throw fail('"Own PDF" is set and the order JSON has an OrderPDF too', 'Keep one of them: clear Own PDF, or remove OrderPDF from the JSON.');
-	if (attachmentNames.length && body.Attachments !== undefined)
-		throw fail('"Attachments" is set and the order JSON has Attachments too', 'Keep one of them: clear Attachments, or remove Attachments from the JSON.');
+	for (const [field, names, key] of [
+		['Own PDF', pdfNames, 'OrderPDF'],
+		['Attachments', attachmentNames, 'Attachments'],
+	] as const) {
+		if (names.length && body[key] !== undefined)
+			throw fail(`"${field}" is set and the order JSON has ${key} too`, `Keep one of them: clear ${field}, or remove ${key} from the JSON.`);
+	}
 	const twice = attachmentNames.find((name, i) => attachmentNames.indexOf(name) !== i);
 	if (twice) throw fail(`"Attachments" names binary property "${twice}" twice`, 'Name each file once.');
 
