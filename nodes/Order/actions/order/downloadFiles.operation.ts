@@ -7,8 +7,8 @@ import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption, readSingleOrderPath } from '../options';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
-import { readBoolean } from '../../../shared/node/input';
-import { fieldMessage, itemMessage } from '../../../shared/domain/validation';
+import { inputError, readBoolean } from '../../../shared/node/input';
+import { itemMessage } from '../../../shared/domain/validation';
 
 const show = { resource: ['order'], operation: ['downloadFiles'] };
 
@@ -26,11 +26,10 @@ interface Settings {
 }
 
 function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
-	const fail = (field: string, problem: string, hint: string) =>
-		new NodeOperationError(ctx.getNode(), fieldMessage(itemIndex, field, undefined, problem), { itemIndex, description: hint });
 	const kinds = checkFileKinds(ctx.getNodeParameter('files', itemIndex, ['pdf', 'ubl']));
-	if ('problem' in kinds) throw fail('Files', kinds.problem, 'Pick one or more of Main PDF, UBL / XML, Other Attachments and Network Messages.');
-	if (!kinds.kinds.length) throw fail('Files', 'is empty', 'Pick at least one kind of file to read.');
+	const hint = 'Pick one or more of Main PDF, UBL / XML, Other Attachments and Network Messages.';
+	if ('problem' in kinds) throw inputError(ctx, itemIndex, 'Files', undefined, kinds.problem, hint);
+	if (!kinds.kinds.length) throw inputError(ctx, itemIndex, 'Files', undefined, 'is empty', hint);
 	return {
 		kinds: kinds.kinds,
 		maxBytes: readMaxFileSize(ctx, itemIndex),

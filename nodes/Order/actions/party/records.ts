@@ -138,6 +138,12 @@ export function readRecordId(ctx: IExecuteFunctions, itemIndex: number, kind: Re
 	return requireValid(ctx, itemIndex, apiWords(ID_KEYS[kind]), raw, (v) => checkNumericId(v, ID_KEYS[kind]));
 }
 
+/** The same VAT number (spaces, dots, dashes aside) or e-mail address (case aside): how a party found is told from others. */
+export function sameParty(key: string, a: unknown, b: unknown): boolean {
+	const norm = (v: unknown) => (typeof v === 'string' ? (key === 'VATNumber' ? v.replace(/[\s.-]/g, '') : v.trim()).toUpperCase() : undefined);
+	return norm(a) !== undefined && norm(a) === norm(b);
+}
+
 /** `PATCH /v1/parties/{id}` with the fields to change, then the party as the service holds it. */
 export async function updateParty(client: ApiClient, id: string, body: IDataObject, itemIndex: number): Promise<IDataObject> {
 	const path = `/v1/parties/${encodeURIComponent(id)}`;
