@@ -168,6 +168,9 @@ describe('answers and IDs', () => {
 		expect(readOrderId('OK')).toBeUndefined();
 		expect(readOrderId(0)).toBeUndefined();
 		expect(readOrderId(null)).toBeUndefined();
+		// One reading of every create answer (records' answeredId): an ID past 15 digits is refused, never rounded to another order.
+		expect(readOrderId('12345678901234567890')).toBeUndefined();
+		expect(readOrderId([{ orderId: 7 }])).toBe(7);
 	});
 
 	it('checks an Order ID parameter', () => {

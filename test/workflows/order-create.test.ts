@@ -176,7 +176,7 @@ describe('AccessPoint Order › Create and Get', () => {
 				{ additionalFields: { ExpiryDate: '2024-02-01' } },
 				'Item 1: "Expiry Date" 2024-02-01 is before the order date 2024-03-01',
 			],
-			['an order date that is not a date', { orderDate: '01/03/2024' }, 'Item 1: "Order Date" 01/03/2024 is not a date in the form YYYY-MM-DD'],
+			['an order date that is not a date', { orderDate: '01/03/2024' }, 'Item 1: "Order Date" 01/03/2024 is not a real date in the form YYYY-MM-DD'],
 			['no order lines', { orderLines: {} }, 'Item 1: "Order Lines" needs at least one line'],
 			[
 				'a quantity that is not a number',
@@ -212,7 +212,7 @@ describe('AccessPoint Order › Create and Get', () => {
 			const items = result.items(name);
 			expect(items).toHaveLength(3);
 			expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-			expect(items[1].json.error).toBe('Item 2: "Order Date" 2024-02-30 is not a date in the form YYYY-MM-DD');
+			expect(items[1].json.error).toBe('Item 2: "Order Date" 2024-02-30 is not a real date in the form YYYY-MM-DD');
 			expect(items[0].json.OrderID).toBe(byExternalId(ids[0])[0].OrderID);
 			expect(items[2].json.OrderID).toBe(byExternalId(ids[2])[0].OrderID);
 			expect(byExternalId(ids[1])).toHaveLength(0);

@@ -12,66 +12,51 @@ import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../sh
 import { paginateList } from '../../shared/http/transport';
 import { readPartyOption } from './options';
 
-const LIST_PATHS: Record<QueryResource, string> = { order: '/v1/orders', party: '/v1/parties', product: '/v1/products' };
-
-/** Each list's unique field: a sort on another field ends with it (paging.ts). */
-const LIST_KEYS: Record<QueryResource, string> = { order: 'OrderID', party: 'PartyID', product: 'ProductID' };
-
-const LABELS: Record<QueryResource, string> = { order: 'orders', party: 'parties', product: 'products' };
+/** Each list's path, unique field (a sort on another field ends with it, paging.ts) and name. */
+const LISTS: Record<QueryResource, [path: string, key: string, label: string]> = {
+	order: ['/v1/orders', 'OrderID', 'orders'],
+	party: ['/v1/parties', 'PartyID', 'parties'],
+	product: ['/v1/products', 'ProductID', 'products'],
+};
 
 /** Get Many of one resource: Return All, Limit, the filter and sort builder, and Simplify. */
 export function listOperation(resource: QueryResource) {
 	const show = { resource: [resource], operation: ['getAll'] };
 	const description: INodeProperties[] = [...returnAllFields(show), ...queryFields(resource, { show }), simplifyField(show)];
-	return {
-		description,
-		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-			return await executeList.call(this, clients, resource);
-		},
-	};
-}
+	return { description, execute };
 
-/** Options › Skip: a whole number from 0 to a billion (sent in digits, never as 1e+300); undefined when 0. */
-function readSkip(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
-	return readNumber(ctx, itemIndex, 'options.skip', 'Skip', { min: 0, max: 1e9, whole: true }, 0) || undefined;
-}
-
-async function executeList(this: IExecuteFunctions, clients: ClientProvider, resource: QueryResource): Promise<INodeExecutionData[]> {
-	const hints = new Set<string>();
-	const warnings = new Set<string>();
-	const output = await runPerItem(this, async (itemIndex) => {
-		const limit = readLimit(this, itemIndex);
-		const query = readQuery(this, itemIndex, resource);
-		const skip = readSkip(this, itemIndex);
-		const partyId = readPartyOption(this, itemIndex);
-		const simple = readSimplify(this, itemIndex) ? SIMPLE_FIELDS[resource] : undefined;
-		if (query.$filter || query.$orderby) hints.add(`OData query: ${describeQuery(query)}`);
-		const notes = readValueNotes(this, itemIndex, resource);
-		notes.respelled.forEach((note) => hints.add(note));
-		notes.unknown.forEach((note) => warnings.add(note));
-		const client = await clients(itemIndex, partyId);
-		const qs: Record<string, string | number> = { ...query };
-		if (skip !== undefined) qs.$skip = skip;
-		const records: IDataObject[] = [];
-		const pages = paginateList.call(this, client, {
-			path: LIST_PATHS[resource],
-			qs,
-			limit,
-			itemIndex,
-			operation: `List ${LABELS[resource]}`,
-			key: LIST_KEYS[resource],
+	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+		const hints = new Set<string>();
+		const warnings = new Set<string>();
+		const output = await runPerItem(this, async (itemIndex) => {
+			const limit = readLimit(this, itemIndex);
+			const query = readQuery(this, itemIndex, resource);
+			// A whole number from 0 to a billion (sent in digits, never as 1e+300).
+			const skip = readNumber(this, itemIndex, 'options.skip', 'Skip', { min: 0, max: 1e9, whole: true }, 0);
+			const partyId = readPartyOption(this, itemIndex);
+			const simple = readSimplify(this, itemIndex) ? SIMPLE_FIELDS[resource] : undefined;
+			if (query.$filter || query.$orderby) hints.add(`OData query: ${describeQuery(query)}`);
+			const notes = readValueNotes(this, itemIndex, resource);
+			notes.respelled.forEach((note) => hints.add(note));
+			notes.unknown.forEach((note) => warnings.add(note));
+			const client = await clients(itemIndex, partyId);
+			const qs: Record<string, string | number> = { ...query };
+			if (skip) qs.$skip = skip;
+			const records: IDataObject[] = [];
+			const [path, key, label] = LISTS[resource];
+			const pages = paginateList.call(this, client, { path, qs, limit, itemIndex, operation: `List ${label}`, key });
+			for await (const page of pages) {
+				for (const record of page) records.push(simple ? pickFields(record, simple) : record);
+			}
+			return records;
 		});
-		for await (const page of pages) {
-			for (const record of page) records.push(simple ? pickFields(record, simple) : record);
+		if ((hints.size || warnings.size) && typeof this.addExecutionHints === 'function') {
+			const list: NodeExecutionHint[] = [
+				...[...warnings].slice(0, 5).map((message): NodeExecutionHint => ({ message, type: 'warning', location: 'outputPane' })),
+				...[...hints].slice(0, 5).map((message): NodeExecutionHint => ({ message, type: 'info', location: 'outputPane' })),
+			];
+			this.addExecutionHints(...list);
 		}
-		return records;
-	});
-	if ((hints.size || warnings.size) && typeof this.addExecutionHints === 'function') {
-		const list: NodeExecutionHint[] = [
-			...[...warnings].slice(0, 5).map((message): NodeExecutionHint => ({ message, type: 'warning', location: 'outputPane' })),
-			...[...hints].slice(0, 5).map((message): NodeExecutionHint => ({ message, type: 'info', location: 'outputPane' })),
-		];
-		this.addExecutionHints(...list);
+		return output;
 	}
-	return output;
 }

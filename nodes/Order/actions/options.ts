@@ -3,10 +3,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { actForPartyOption, checkActForParty, retryOptions } from '../../shared/fields/fields';
 import { maxFileSizeOption } from '../../shared/http/files';
+import { readChoice } from '../../shared/node/input';
+import { type SingleOrderPath, SINGLE_ORDER_PATHS } from '../../shared/domain/order';
+import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './order/sendLogic';
 
-const getAllOnly = { show: { '/operation': ['getAll'] } };
-const downloading = { show: { '/resource': ['order'], '/operation': ['downloadFiles'] } };
-const sending = { show: { '/resource': ['order'], '/operation': ['send', 'createAndSend'] } };
+/** Shown for these operations of the Order resource. */
+const forOrder = (...operations: string[]) => ({ show: { '/resource': ['order'], '/operation': operations } });
+const downloading = forOrder('downloadFiles');
+const sending = forOrder('send', 'createAndSend');
 
 export const optionsCollection: INodeProperties = {
 	displayName: 'Options',
@@ -21,8 +25,7 @@ export const optionsCollection: INodeProperties = {
 			name: 'allowMissingFiles',
 			type: 'boolean',
 			default: false,
-			description:
-				'Whether an order without a picked file (e.g. no UBL for an offer) passes on without it, listed in MissingFiles; otherwise its item fails naming what is missing',
+			description: 'Whether an order without a picked file (e.g. no UBL for an offer) passes on, listing it in MissingFiles, instead of failing its item',
 			displayOptions: downloading,
 		},
 		{
@@ -31,7 +34,7 @@ export const optionsCollection: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 100,
-			description: 'Most orders per send request. Orders of all input items with the same transport type, strictness and party go out together.',
+			description: 'Most orders per send request; orders of all items with the same transport type, strictness and party go out together',
 			displayOptions: sending,
 		},
 		{
@@ -40,7 +43,7 @@ export const optionsCollection: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to read each order after sending (one request per order) to report how it went out (deliveredVia) and whether the service fell back to another method (fallback)',
+				'Whether to read each order after sending (one request each) to report how it went out (sentVia, fallback) and its delivery (deliveryStatus)',
 			displayOptions: sending,
 		},
 		{
@@ -48,9 +51,8 @@ export const optionsCollection: INodeProperties = {
 			name: 'fetchFullOrder',
 			type: 'boolean',
 			default: false,
-			description:
-				'Whether to read and output the whole order after creating or sending it (one more request per order); otherwise the output is the OrderID and the outcome',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend', 'createCreditNote'] } },
+			description: 'Whether to output the whole order after creating or sending it (one more request each), not only its OrderID and the outcome',
+			displayOptions: forOrder('create', 'send', 'createAndSend', 'createCreditNote'),
 		},
 		{
 			displayName: 'Idempotency Header',
@@ -63,18 +65,18 @@ export const optionsCollection: INodeProperties = {
 			],
 			default: 'Idempotency-Key',
 			description:
-				'Header that makes a repeated create or send harmless: a create with an External Provider ID (and Skip If Already Created on) sends "create-" plus that ID, a send sends "send-" plus the transport type and order IDs, a payment with a Reference "payment-" plus order, amount, date and reference. A reused key answers 409 Conflict, read as "already done".',
-			displayOptions: { show: { '/resource': ['order'], '/operation': ['create', 'send', 'createAndSend', 'createCreditNote', 'recordPayment'] } },
+				'Header whose key makes a repeated create, send or payment harmless: "create-" plus the External Provider ID (with Skip If Already Created), "send-" plus transport type and order IDs, "payment-" plus order, amount, date and Reference. A reused key (409 Conflict) reads as "already done".',
+			displayOptions: forOrder('create', 'send', 'createAndSend', 'createCreditNote', 'recordPayment'),
 		},
 		// Twice, as the operations that use it are Order's Download Files, Create, Create and Send and File's Get.
-		{ ...maxFileSizeOption, displayOptions: { show: { '/resource': ['order'], '/operation': ['downloadFiles', 'create', 'createAndSend'] } } },
+		{ ...maxFileSizeOption, displayOptions: forOrder('downloadFiles', 'create', 'createAndSend') },
 		{ ...maxFileSizeOption, displayOptions: { show: { '/resource': ['file'], '/operation': ['get'] } } },
 		{
 			displayName: 'One Item per File',
 			name: 'oneItemPerFile',
 			type: 'boolean',
 			default: false,
-			description: 'Whether each file becomes its own item (in binary property "data"), instead of one item per order with a property per file',
+			description: 'Whether each file becomes its own item (binary property "data") instead of one item per order with a property per file',
 			displayOptions: downloading,
 		},
 		...retryOptions,
@@ -89,12 +91,7 @@ export const optionsCollection: INodeProperties = {
 			],
 			default: 'auto',
 			description: 'Which path reads one order',
-			displayOptions: {
-				show: {
-					'/resource': ['order'],
-					'/operation': ['get', 'create', 'send', 'createAndSend', 'createCreditNote', 'getDeliveryStatus', 'recordPayment', 'downloadFiles'],
-				},
-			},
+			displayOptions: forOrder('get', 'create', 'send', 'createAndSend', 'createCreditNote', 'getDeliveryStatus', 'recordPayment', 'downloadFiles'),
 		},
 		{
 			displayName: 'Skip',
@@ -103,7 +100,7 @@ export const optionsCollection: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description: 'Number of matching records to skip before the first one returned (OData $skip)',
-			displayOptions: getAllOnly,
+			displayOptions: { show: { '/operation': ['getAll'] } },
 		},
 	],
 };
@@ -111,4 +108,14 @@ export const optionsCollection: INodeProperties = {
 /** Options › Act for Party, or undefined to use the credential's Party ID. */
 export function readPartyOption(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	return checkActForParty(ctx, itemIndex, ctx.getNodeParameter('options.actForParty', itemIndex, '') as unknown);
+}
+
+/** Options › Idempotency Header of one item. */
+export function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
+	return readChoice(ctx, itemIndex, 'options.idempotencyHeader', 'Idempotency Header', IDEMPOTENCY_HEADERS, 'Idempotency-Key');
+}
+
+/** Options › Single Order Path of one item: one of its choices, never read as Automatic. */
+export function readSingleOrderPath(ctx: IExecuteFunctions, itemIndex: number): SingleOrderPath {
+	return readChoice(ctx, itemIndex, 'options.singleOrderPath', 'Single Order Path', SINGLE_ORDER_PATHS, 'auto');
 }

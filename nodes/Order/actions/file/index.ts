@@ -1,6 +1,7 @@
 /** Order › File's operations, listed once: the node's description and the router read this list. */
+// Named imports: a namespace import (import * as) would make tsc emit its interop helper into this file.
 import type { ResourceOperations } from '../../../shared/node/router';
-import * as get from './get.operation';
+import { description as getDescription, execute as getExecute } from './get.operation';
 
 export const file: ResourceOperations = {
 	resource: { name: 'File', value: 'file' },
@@ -11,7 +12,7 @@ export const file: ResourceOperations = {
 			value: 'get',
 			description: 'Read one file (PDF, UBL, attachment, network message) by its FileID as binary data',
 			action: 'Get a file',
-			module: get,
+			module: { description: getDescription, execute: getExecute },
 		},
 	],
 };

@@ -2,13 +2,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../../shared/node/router';
-import { createOrder } from './orderApi';
 import { runChecked } from './orderChanges';
-import { orderFields } from './orderFields';
-import { readCreateSettings, readOrderInput } from './orderInput';
-import { checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
+import { checkOwnFiles, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
 
-export const description: INodeProperties[] = [...orderFields('create'), ...ownFileFields('create')];
+export const description: INodeProperties[] = orderFields('create');
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	// Every item's fields and files are checked before the first request: a bad file on item 3 sends nothing.

@@ -3,13 +3,10 @@ import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type
 
 import { asNodeError, runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
-import { createOrder } from './orderApi';
-import { orderFields } from './orderFields';
-import { readCreateSettings, readOrderInput } from './orderInput';
-import { type OwnFiles, checkOwnFiles, ownFileFields, withOwnFiles } from './ownFiles';
+import { type OwnFiles, checkOwnFiles, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
 import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
 
-export const description: INodeProperties[] = [...orderFields('createAndSend'), ...ownFileFields('createAndSend'), ...sendFields('createAndSend')];
+export const description: INodeProperties[] = [...orderFields('createAndSend'), ...sendFields('createAndSend')];
 
 interface Prepared {
 	body: IDataObject;

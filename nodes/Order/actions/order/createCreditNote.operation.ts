@@ -13,12 +13,10 @@ import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
-import { type CreditNoteInput, type LinePick, buildCreditNote } from './creditNote';
-import { createOrder, findOrderByExternalId, findOrders } from './orderApi';
+import { createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
-import { checkOrder } from './orderBody';
-import { runChecked } from './orderChanges';
-import { orderProblemError, readCreateSettings, readDate } from './orderInput';
+import { type CreditNoteInput, type LinePick, buildCreditNote, checkOrder } from './orderBody';
+import { readDate, runChecked } from './orderChanges';
 
 const properties: INodeProperties[] = [
 	{
@@ -32,9 +30,8 @@ const properties: INodeProperties[] = [
 		],
 		default: 'orderId',
 	},
-	orderIdField({
+	orderIdField('The invoice to credit', {
 		displayName: 'Invoice',
-		description: 'The invoice to credit: pick it, enter its OrderID, or map {{ $json.OrderID }}',
 		displayOptions: { show: { invoiceBy: ['orderId'] } },
 	}),
 	{
@@ -85,7 +82,7 @@ const properties: INodeProperties[] = [
 						default: '',
 						placeholder: 'e.g. 1,5',
 						description:
-							'How much of the line to credit, up to 4 decimals ("." or "," for decimals); empty or 0 credits the whole line. At most the quantity invoiced.',
+							'How much of the line to credit (at most the quantity invoiced), up to 4 decimals, "." or "," for decimals; empty or 0: the whole line',
 					},
 				],
 			},
@@ -118,8 +115,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'output',
-		description:
-			"What to do when the invoice already has a credit note: one made before with the same External Provider ID (empty: credit- and the invoice's OrderID), or the invoice is Credited",
+		description: 'What to do when the invoice already has a credit note (one with the same External Provider ID) or is Credited',
 	},
 	{
 		displayName: 'External Provider ID',
@@ -150,9 +146,9 @@ type IfCredited = 'output' | 'fail' | 'another';
 
 /** Today in the workflow's time zone, as YYYY-MM-DD. */
 function today(ctx: IExecuteFunctions): string {
-	const parts = new Intl.DateTimeFormat('en-US', { timeZone: ctx.getTimezone(), year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date());
-	const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-	return `${part('year')}-${part('month')}-${part('day')}`;
+	const format = new Intl.DateTimeFormat('en-US', { timeZone: ctx.getTimezone(), year: 'numeric', month: '2-digit', day: '2-digit' });
+	const part = Object.fromEntries(format.formatToParts(new Date()).map((p) => [p.type, p.value]));
+	return `${part.year}-${part.month}-${part.day}`;
 }
 
 function readPicks(ctx: IExecuteFunctions, itemIndex: number): LinePick[] {
@@ -181,13 +177,11 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 		invoice = { invoiceNumber };
 	} else invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
 	const lines = ctx.getNodeParameter('creditLines', itemIndex, 'all') === 'pick' ? readPicks(ctx, itemIndex) : 'all';
-	const dateHint = 'Enter a date such as 2024-03-31, or leave it empty for today.';
-	const orderDate = readDate(ctx, itemIndex, 'creditNoteDate', 'Credit Note Date', dateHint, () => today(ctx));
+	const orderDate = readDate(ctx, itemIndex, 'creditNoteDate', 'Credit Note Date', () => today(ctx));
 	const ifCredited = readChoice<IfCredited>(ctx, itemIndex, 'ifCredited', 'If Already Credited', ['output', 'fail', 'another'], 'output');
 	const externalProviderId = readText(ctx, itemIndex, 'externalProviderId', 'External Provider ID', 255, true) || undefined;
 	if (ifCredited === 'another' && !externalProviderId) {
-		const hint =
-			'A further credit note of the same invoice needs its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run of it creates nothing twice.';
+		const hint = 'Give the further credit note its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run creates nothing twice.';
 		throw inputError(ctx, itemIndex, 'External Provider ID', undefined, 'is empty', hint);
 	}
 	const input: CreditNoteInput = {

@@ -5,16 +5,15 @@ import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, 
 import { runPerItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
+import { readPartyOption, readSingleOrderPath } from '../options';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
-import { readSingleOrderPath } from './orderInput';
-import { readBoolean } from '../../../shared/node/input';
-import { fieldMessage, itemMessage } from '../../../shared/domain/validation';
+import { inputError, readBoolean } from '../../../shared/node/input';
+import { itemMessage } from '../../../shared/domain/validation';
 
 const show = { resource: ['order'], operation: ['downloadFiles'] };
 
 export const description: INodeProperties[] = [
-	orderIdField({ description: 'The order whose files to read', displayOptions: { show } }),
+	orderIdField('The order whose files to read', { displayOptions: { show } }),
 	filesField({ displayOptions: { show }, hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 … (with Options › One Item per File: data)' }),
 ];
 
@@ -27,11 +26,10 @@ interface Settings {
 }
 
 function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
-	const fail = (field: string, problem: string, hint: string) =>
-		new NodeOperationError(ctx.getNode(), fieldMessage(itemIndex, field, undefined, problem), { itemIndex, description: hint });
 	const kinds = checkFileKinds(ctx.getNodeParameter('files', itemIndex, ['pdf', 'ubl']));
-	if ('problem' in kinds) throw fail('Files', kinds.problem, 'Pick one or more of Main PDF, UBL / XML, Other Attachments and Network Messages.');
-	if (!kinds.kinds.length) throw fail('Files', 'is empty', 'Pick at least one kind of file to read.');
+	const hint = 'Pick one or more of Main PDF, UBL / XML, Other Attachments and Network Messages.';
+	if ('problem' in kinds) throw inputError(ctx, itemIndex, 'Files', undefined, kinds.problem, hint);
+	if (!kinds.kinds.length) throw inputError(ctx, itemIndex, 'Files', undefined, 'is empty', hint);
 	return {
 		kinds: kinds.kinds,
 		maxBytes: readMaxFileSize(ctx, itemIndex),

@@ -6,18 +6,16 @@ import { readRegistrationId } from '../../../shared/node/input';
 import { asNodeError, errorItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
+import { readPartyOption, readSingleOrderPath } from '../options';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
-import { readSingleOrderPath } from './orderInput';
 import { text } from '../../../shared/domain/values';
 
-export { DELIVERY_OUTPUTS };
 const NOT_DELIVERED = 2;
 
 const properties: INodeProperties[] = [
-	orderIdField({ description: 'The order whose delivery status to read: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
+	orderIdField('The order whose delivery status to read'),
 	{
 		displayName: 'Read Through',
 		name: 'readThrough',
@@ -45,24 +43,24 @@ function readDelivery(order: IDataObject): { json: IDataObject; output: number }
 	const response = lastResponse(order);
 	const party = (order.CounterParty ?? order.Customer) as IDataObject | undefined;
 	const json: IDataObject = {};
-	const fields: Array<[string, unknown]> = [
-		...['OrderID', 'OrderNumber', 'OrderType', 'OrderStatus', 'IsSent'].map((key): [string, unknown] => [key, order[key]]),
-		['CounterParty', text(party?.DisplayName) || text(party?.Name) || null],
-		['Status', status],
-		['Delivered', status === 'Delivered'],
-		['DeliveryStatus', text(details.DocumentDeliveryStatus) || null],
-		['DeliveryDate', details.DocumentDeliveryDate],
-		['DeliveryInfo', details.DocumentDeliveryInfo],
-		['Refused', status === 'Refused'],
-		['RefusedDate', details.DocumentRefusedDate],
-		['RefusedReason', details.DocumentRefusedReasonTC],
-		['RefusedInfo', details.DocumentRefusedInfo],
-		['SentVia', sent.sentVia],
-		['SentAt', sent.sentAt],
-		['ResponseCode', response?.code],
-		['Response', response?.text],
-	];
-	for (const [key, value] of fields) json[key] = value === undefined ? null : (value as IDataObject[string]);
+	for (const key of ['OrderID', 'OrderNumber', 'OrderType', 'OrderStatus', 'IsSent']) json[key] = order[key];
+	Object.assign(json, {
+		CounterParty: text(party?.DisplayName) || text(party?.Name) || null,
+		Status: status,
+		Delivered: status === 'Delivered',
+		DeliveryStatus: text(details.DocumentDeliveryStatus) || null,
+		DeliveryDate: details.DocumentDeliveryDate,
+		DeliveryInfo: details.DocumentDeliveryInfo,
+		Refused: status === 'Refused',
+		RefusedDate: details.DocumentRefusedDate,
+		RefusedReason: details.DocumentRefusedReasonTC,
+		RefusedInfo: details.DocumentRefusedInfo,
+		SentVia: sent.sentVia,
+		SentAt: sent.sentAt,
+		ResponseCode: response?.code,
+		Response: response?.text,
+	});
+	for (const key of Object.keys(json)) json[key] ??= null;
 	return { json, output };
 }
 

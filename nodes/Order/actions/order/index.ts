@@ -1,19 +1,20 @@
-/** Order › Order's operations, listed once: the node's description and the router read this list. */
+/** Order › Order's operations, listed once: the node's description and the router read this list. Get and Delete, one call on one OrderID, are written here. */
+// Named imports: a namespace import (import * as) would make tsc emit its interop helper into this file.
 import type { ResourceOperations } from '../../../shared/node/router';
-import * as create from './create.operation';
-import * as createAndSend from './createAndSend.operation';
-import * as createCreditNote from './createCreditNote.operation';
-import * as deleteOrder from './delete.operation';
-import * as downloadFiles from './downloadFiles.operation';
-import * as get from './get.operation';
-import * as getAll from './getAll.operation';
-import * as getDeliveryStatus from './getDeliveryStatus.operation';
-import * as markExported from './markExported.operation';
-import * as markNotExported from './markNotExported.operation';
-import * as recordPayment from './recordPayment.operation';
-import * as send from './send.operation';
-import * as sendUbl from './sendUbl.operation';
-import * as update from './update.operation';
+import { listOperation } from '../list';
+import { readSingleOrderPath } from '../options';
+import { getOrder } from '../../../shared/domain/order';
+import { orderOperation, sendChange } from './orderChanges';
+import { description as createDescription, execute as createExecute } from './create.operation';
+import { description as createAndSendDescription, execute as createAndSendExecute } from './createAndSend.operation';
+import { description as createCreditNoteDescription, execute as createCreditNoteExecute } from './createCreditNote.operation';
+import { description as downloadFilesDescription, execute as downloadFilesExecute } from './downloadFiles.operation';
+import { description as getDeliveryStatusDescription, execute as getDeliveryStatusExecute } from './getDeliveryStatus.operation';
+import { description as markExportedDescription, execute as markExportedExecute, exportFlag } from './markExported.operation';
+import { description as recordPaymentDescription, execute as recordPaymentExecute } from './recordPayment.operation';
+import { description as sendDescription, execute as sendExecute } from './send.operation';
+import { description as sendUblDescription, execute as sendUblExecute } from './sendUbl.operation';
+import { description as updateDescription, execute as updateExecute } from './update.operation';
 
 export const order: ResourceOperations = {
 	resource: { name: 'Order', value: 'order' },
@@ -24,74 +25,104 @@ export const order: ResourceOperations = {
 			value: 'create',
 			description: 'Create an order (invoice, credit note …), or find the one already created',
 			action: 'Create an order',
-			module: create,
+			module: { description: createDescription, execute: createExecute },
 		},
 		{
 			name: 'Create Credit Note',
 			value: 'createCreditNote',
 			description: 'Create a credit note for an invoice, with all or some of its lines; a retried run creates nothing twice',
 			action: 'Create a credit note for an invoice',
-			module: createCreditNote,
+			module: { description: createCreditNoteDescription, execute: createCreditNoteExecute },
 		},
 		{
 			name: 'Create and Send',
 			value: 'createAndSend',
 			description: 'Create an order (or find the one already created) and send it; a retried run sends nothing twice',
 			action: 'Create and send an order',
-			module: createAndSend,
+			module: { description: createAndSendDescription, execute: createAndSendExecute },
 		},
-		{ name: 'Delete', value: 'delete', description: 'Delete an order that was not sent over Peppol', action: 'Delete an order', module: deleteOrder },
+		{
+			name: 'Delete',
+			value: 'delete',
+			description: 'Delete an order that was not sent over Peppol',
+			action: 'Delete an order',
+			// The service keeps an order that went over a network (the receiver has it); its refusal says what to do instead.
+			module: orderOperation('delete', 'The order to delete', async (ctx, client, orderId, itemIndex) => {
+				await sendChange(
+					ctx.getNode(),
+					client,
+					{ method: 'DELETE', path: `/v1/orders/${orderId}`, itemIndex, operation: `Delete order ${orderId}` },
+					`Order ${orderId} was not deleted`,
+					'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
+				);
+				return { OrderID: orderId, Deleted: true };
+			}),
+		},
 		{
 			name: 'Download Files',
 			value: 'downloadFiles',
 			description: "Read an order's PDF, UBL, attachments or network messages as binary data",
 			action: 'Download the files of an order',
-			module: downloadFiles,
+			module: { description: downloadFilesDescription, execute: downloadFilesExecute },
 		},
-		{ name: 'Get', value: 'get', description: 'Read one order by its OrderID', action: 'Get an order', module: get },
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Read one order by its OrderID',
+			action: 'Get an order',
+			module: orderOperation('get', 'The order to read', async (ctx, client, orderId, itemIndex) => {
+				return await getOrder(client, orderId, itemIndex, readSingleOrderPath(ctx, itemIndex));
+			}),
+		},
 		{
 			name: 'Get Delivery Status',
 			value: 'getDeliveryStatus',
 			description: 'Read whether orders were delivered, are pending, or failed or were refused, on three outputs',
 			action: 'Get the delivery status of an order',
-			module: getDeliveryStatus,
+			module: { description: getDeliveryStatusDescription, execute: getDeliveryStatusExecute },
 		},
-		{ name: 'Get Many', value: 'getAll', description: 'List orders with filters and sorting', action: 'Get many orders', module: getAll },
+		{ name: 'Get Many', value: 'getAll', description: 'List orders with filters and sorting', action: 'Get many orders', module: listOperation('order') },
 		{
 			name: 'Mark as Exported',
 			value: 'markExported',
 			description: 'Mark a received supplier (purchase) invoice as booked in your accounting: it is not exported again',
 			action: 'Mark an incoming invoice as exported',
-			module: markExported,
+			module: { description: markExportedDescription, execute: markExportedExecute },
 		},
 		{
 			name: 'Mark as Not Exported',
 			value: 'markNotExported',
 			description: 'Mark a received supplier invoice as not exported, so it is exported again',
 			action: 'Mark an incoming invoice as not exported',
-			module: markNotExported,
+			module: exportFlag('markNotExported', false),
 		},
 		{
 			name: 'Record Payment',
 			value: 'recordPayment',
 			description: 'Record a payment of an invoice or credit note; outputs what it still owes',
 			action: 'Record a payment of an order',
-			module: recordPayment,
+			module: { description: recordPaymentDescription, execute: recordPaymentExecute },
 		},
-		{ name: 'Send', value: 'send', description: 'Send existing orders over Peppol, by e-mail or by post, batched', action: 'Send orders', module: send },
+		{
+			name: 'Send',
+			value: 'send',
+			description: 'Send existing orders over Peppol, by e-mail or by post, batched',
+			action: 'Send orders',
+			module: { description: sendDescription, execute: sendExecute },
+		},
 		{
 			name: 'Send UBL Document',
 			value: 'sendUbl',
 			description: 'Send a ready UBL invoice or credit note (XML from a binary field) over Peppol as it is',
 			action: 'Send a UBL document',
-			module: sendUbl,
+			module: { description: sendUblDescription, execute: sendUblExecute },
 		},
 		{
 			name: 'Update',
 			value: 'update',
 			description: 'Change Is Sent, Internal Info or Approval Status of an order, or cancel it',
 			action: 'Update an order',
-			module: update,
+			module: { description: updateDescription, execute: updateExecute },
 		},
 	],
 };

@@ -1,12 +1,16 @@
-/** The order create body (README "Create"): built from the node's fields, validated (also when mapped as JSON), and the create answer read. Pure. */
+/**
+ * The order create body (README "Create"): built from the node's fields, validated (also when mapped as JSON), and the create
+ * answer read; and the credit note of an invoice (README "Create Credit Note"): its parties and lines, all or picked, never
+ * more than it holds. Pure.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import { buildFilter } from '../../../shared/query/odata';
 import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/domain/orderTypes';
 import { checkVatNumber } from '../../../shared/domain/identifiers';
-import { type FieldProblem, checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
+import { type Check, type FieldProblem, checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
 import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from './decimal';
-import { text } from '../../../shared/domain/values';
+import { isRecord, text } from '../../../shared/domain/values';
 
 /** Text fields, refused (never cut) past 255 characters: a longer one is a mapping mistake, not an invoice. All but Reference are one line. */
 const TEXT_FIELDS = ['OrderNumber', 'ExternalProviderID', 'Currency', 'Reference', 'PaymentReference'];
@@ -71,18 +75,38 @@ export function buildOrderBody(input: OrderFieldsInput): IDataObject {
 	};
 }
 
-function problem(field: string, value: unknown, what: string, hint: string): OrderCheck {
+/** The first thing wrong, as the field problem both bodies answer. */
+function problem(field: string, value: unknown, what: string, hint: string): { problem: FieldProblem } {
 	return { problem: { field, value, problem: what, hint } };
+}
+
+/** A date as YYYY-MM-DD (toOrderDate), or what is wrong with it. */
+export function checkDate(value: unknown): Check {
+	const date = toOrderDate(value);
+	if (date) return { ok: true, value: date };
+	return { ok: false, problem: isBlank(value) ? 'is empty' : 'is not a real date in the form YYYY-MM-DD', hint: DATE_FIX };
+}
+
+/** A blank optional field is left out; a set one becomes its checked value, or its problem is returned (named `where`). */
+function tidy(target: IDataObject, field: string, check: (value: unknown) => Check, where = field): { problem: FieldProblem } | undefined {
+	const value = target[field];
+	if (isBlank(value)) delete target[field];
+	else {
+		const checked = check(value);
+		if (!checked.ok) return problem(where, value, checked.problem, checked.hint);
+		target[field] = checked.value;
+	}
+	return undefined;
 }
 
 /** Checks an order body (fields or JSON): a normalised copy (dates YYYY-MM-DD, numbers, trimmed texts), or the first problem. */
 export function checkOrder(input: unknown): OrderCheck {
-	if (!input || typeof input !== 'object' || Array.isArray(input)) {
+	if (!isRecord(input)) {
 		return problem('Order', input, 'is not an object', 'Map an object with OrderType, OrderDirection, OrderDate, Customer and OrderLines.');
 	}
 	const deep = checkJsonDepth(input);
 	if (!deep.ok) return problem('Order', undefined, deep.problem, deep.hint);
-	const body: IDataObject = { ...(input as IDataObject) };
+	const body: IDataObject = { ...input };
 
 	const orderType = text(body.OrderType);
 	if (!(ORDER_TYPES as readonly string[]).includes(orderType)) {
@@ -96,51 +120,29 @@ export function checkOrder(input: unknown): OrderCheck {
 	body.OrderDirection = direction;
 
 	if (isBlank(body.OrderDate)) return problem('OrderDate', body.OrderDate, 'is required', DATE_FIX);
-	const orderDate = toOrderDate(body.OrderDate);
-	if (!orderDate) return problem('OrderDate', body.OrderDate, 'is not a date in the form YYYY-MM-DD', DATE_FIX);
-	body.OrderDate = orderDate;
-	for (const field of ['ExpiryDate', 'DeliveryDate']) {
-		if (isBlank(body[field])) {
-			delete body[field];
-			continue;
-		}
-		const date = toOrderDate(body[field]);
-		if (!date) return problem(field, body[field], 'is not a date in the form YYYY-MM-DD', DATE_FIX);
-		body[field] = date;
+	for (const field of ['OrderDate', 'ExpiryDate', 'DeliveryDate']) {
+		const wrong = tidy(body, field, checkDate);
+		if (wrong) return wrong;
 	}
+	const orderDate = body.OrderDate as string;
 	if (typeof body.ExpiryDate === 'string' && body.ExpiryDate < orderDate) {
 		return problem('ExpiryDate', body.ExpiryDate, `is before the order date ${orderDate}`, 'The expiry (due) date must be on or after the order date.');
 	}
 
 	for (const field of TEXT_FIELDS) {
-		if (isBlank(body[field])) {
-			delete body[field];
-			continue;
-		}
-		const checked = (field === 'Reference' ? checkText : checkLine)(body[field], MAX_TEXT_LENGTH);
-		if (!checked.ok) return problem(field, body[field], checked.problem, checked.hint);
-		body[field] = checked.value;
+		const wrong = tidy(body, field, (value) => (field === 'Reference' ? checkText : checkLine)(value, MAX_TEXT_LENGTH));
+		if (wrong) return wrong;
 	}
 
 	const customer = body.Customer;
-	if (!customer || typeof customer !== 'object' || Array.isArray(customer)) {
-		return problem('Customer', customer, 'is required', 'Give the customer at least a Name.');
-	}
-	const cleanCustomer: IDataObject = { ...(customer as IDataObject) };
+	if (!isRecord(customer)) return problem('Customer', customer, 'is required', 'Give the customer at least a Name.');
+	const cleanCustomer: IDataObject = { ...customer };
 	if (isBlank(cleanCustomer.Name)) return problem('Customer.Name', cleanCustomer.Name, 'is required', "Enter the customer's name.");
-	for (const field of ['Name', 'PartyType']) {
-		if (isBlank(cleanCustomer[field])) continue;
-		const checked = checkText(cleanCustomer[field], MAX_TEXT_LENGTH);
-		if (!checked.ok) return problem(`Customer.${field}`, cleanCustomer[field], checked.problem, checked.hint);
-		cleanCustomer[field] = checked.value;
-	}
-	if (isBlank(cleanCustomer.VATNumber)) {
-		delete cleanCustomer.VATNumber;
-	} else {
+	for (const field of ['Name', 'PartyType', 'VATNumber']) {
 		// The one VAT check, as Peppol Lookup and Registration use it.
-		const vat = checkVatNumber(cleanCustomer.VATNumber);
-		if (!vat.ok) return problem('Customer.VATNumber', cleanCustomer.VATNumber, vat.problem, vat.hint);
-		cleanCustomer.VATNumber = vat.value;
+		const check = field === 'VATNumber' ? checkVatNumber : (value: unknown) => checkText(value, MAX_TEXT_LENGTH);
+		const wrong = tidy(cleanCustomer, field, check, `Customer.${field}`);
+		if (wrong) return wrong;
 	}
 	if (isBlank(cleanCustomer.PartyType)) cleanCustomer.PartyType = 'Customer';
 	body.Customer = cleanCustomer;
@@ -168,13 +170,8 @@ export function checkOrder(input: unknown): OrderCheck {
 		if (clean.Quantity === 0) {
 			return problem(`${where}.Quantity`, line.Quantity, 'is zero', 'Enter the quantity invoiced (negative for a correction).');
 		}
-		if (isBlank(clean.Description)) {
-			delete clean.Description;
-		} else {
-			const description = checkText(clean.Description, MAX_DESCRIPTION_LENGTH);
-			if (!description.ok) return problem(`${where}.Description`, clean.Description, description.problem, description.hint);
-			clean.Description = description.value;
-		}
+		const wrong = tidy(clean, 'Description', (value) => checkText(value, MAX_DESCRIPTION_LENGTH), `${where}.Description`);
+		if (wrong) return wrong;
 		cleanLines.push(clean);
 	}
 	body.OrderLines = cleanLines;
@@ -186,14 +183,125 @@ export function externalIdFilter(externalProviderId: string): string {
 	return buildFilter([{ field: 'ExternalProviderID', operator: 'eq', value: externalProviderId, type: 'string' }], 'and');
 }
 
-/** The new OrderID from the create answer: a bare integer, a numeric text or `{ OrderID }`. */
-export function readOrderId(body: unknown): number | undefined {
-	if (typeof body === 'number' && Number.isInteger(body) && body > 0) return body;
-	if (typeof body === 'string' && /^\s*"?\d+"?\s*$/.test(body)) return Number(body.replace(/[\s"]/g, ''));
-	if (body && typeof body === 'object' && !Array.isArray(body)) {
-		const record = body as IDataObject;
-		const id = record.OrderID ?? record.OrderId ?? record.orderId ?? record.Id ?? record.id;
-		if (id !== undefined && id !== null) return readOrderId(typeof id === 'number' ? id : String(id));
+/** The ID a create answers: a bare number or numeric text, a list of one, or an object carrying it (as `key` in any case, Id or Items). */
+export function answeredId(answer: unknown, key: string): number | undefined {
+	if (typeof answer === 'number') return Number.isSafeInteger(answer) && answer > 0 ? answer : undefined;
+	if (typeof answer === 'string') return /^\s*"?\d{1,15}"?\s*$/.test(answer) ? answeredId(Number(answer.replace(/[\s"]/g, '')), key) : undefined;
+	if (Array.isArray(answer)) return answer.length === 1 ? answeredId(answer[0], key) : undefined;
+	if (!isRecord(answer)) return undefined;
+	const named = Object.keys(answer).find((name) => name.toLowerCase() === key.toLowerCase());
+	return answeredId((named === undefined ? undefined : answer[named]) ?? answer.Id ?? answer.id ?? answer.Items, key);
+}
+
+/** The new OrderID from the create answer (`{ OrderID }`, `{ OrderId }` …). */
+export const readOrderId = (body: unknown) => answeredId(body, 'OrderID');
+
+/** One picked line: its position on the invoice (1 = first) and, optionally, part of its quantity. */
+export interface LinePick {
+	line: number;
+	quantity?: number;
+}
+
+export interface CreditNoteInput {
+	/** 'all' copies every line as it is. */
+	lines: 'all' | LinePick[];
+	orderDate: string;
+	externalProviderId?: string;
+	orderNumber?: string;
+	reference?: string;
+}
+
+export type CreditNoteResult = { body: IDataObject; aboutInvoiceNumber: string } | { problem: FieldProblem };
+
+/** The fields of an invoice line a new order takes; computed amounts and ids stay behind. */
+const LINE_FIELDS = ['Quantity', 'Description', 'UnitPriceExcl', 'VATPercentage', 'ProductID', 'Unit'];
+/** The party fields worth carrying to the credit note (the rest is derived by the service). */
+const PARTY_FIELDS = ['Name', 'VATNumber', 'PartyType', 'Email', 'CountryCode', 'Addresses', 'Identifiers'];
+/** Rounding slack when comparing amounts computed here with the invoice's own totals. */
+const CENT = 0.005;
+
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+/** The fields of `source` that are set (not undefined or null). */
+const copyOf = (source: IDataObject, fields: string[]): IDataObject =>
+	Object.fromEntries(fields.filter((f) => source[f] !== undefined && source[f] !== null).map((f) => [f, source[f]]));
+
+function copyParty(party: unknown): IDataObject | undefined {
+	if (!isRecord(party)) return undefined;
+	const copy = copyOf(party, PARTY_FIELDS);
+	if (copy.Name === undefined && typeof party.DisplayName === 'string') copy.Name = party.DisplayName;
+	return Object.keys(copy).length ? copy : undefined;
+}
+
+const copyLine = (line: IDataObject, quantity?: number): IDataObject => ({
+	...copyOf(line, LINE_FIELDS),
+	...(quantity === undefined ? {} : { Quantity: quantity }),
+});
+
+/** Incl. VAT amount of lines, from quantity, unit price and VAT rate (what the service computes). */
+function linesTotal(lines: IDataObject[]): number {
+	let total = 0;
+	for (const line of lines) {
+		const excl = (toNumber(line.Quantity) ?? 0) * (toNumber(line.UnitPriceExcl) ?? 0);
+		total += cents(excl) + cents((excl * (toNumber(line.VATPercentage) ?? 0)) / 100);
 	}
-	return undefined;
+	return cents(total);
+}
+
+/** The create body of the credit note for `invoice` (a full order as read), or the first problem with it. */
+export function buildCreditNote(invoice: IDataObject, input: CreditNoteInput): CreditNoteResult {
+	const orderId = invoice.OrderID;
+	const type = String(invoice.OrderType ?? 'order of unknown type');
+	if (invoice.OrderType !== 'Invoice') return problem('Invoice', orderId, `is a ${type}, not an invoice`, 'Pick the invoice the credit note is for.');
+	const number = typeof invoice.OrderNumber === 'string' ? invoice.OrderNumber.trim() : '';
+	if (!number) return problem('Invoice', orderId, 'has no invoice number to refer to', 'Give the invoice a number in the web app first.');
+	const invoiceLines = Array.isArray(invoice.OrderLines) ? (invoice.OrderLines as IDataObject[]).filter((l) => l && typeof l === 'object') : [];
+	if (!invoiceLines.length) return problem('Invoice', orderId, 'has no lines to credit', 'Check the invoice in the web app.');
+
+	let lines: IDataObject[];
+	if (input.lines === 'all') {
+		lines = invoiceLines.map((line) => copyLine(line));
+	} else {
+		if (!input.lines.length) return problem('Picked Lines', undefined, 'is empty', 'Add the lines to credit, or choose All Lines.');
+		const left = invoiceLines.map((line) => Math.abs(toNumber(line.Quantity) ?? 0));
+		lines = [];
+		for (let i = 0; i < input.lines.length; i++) {
+			const pick = input.lines[i];
+			const where = `Picked Lines › Line ${i + 1}`;
+			const source = invoiceLines[pick.line - 1];
+			const notALine = `is not a line of invoice ${number} (it has ${invoiceLines.length})`;
+			if (!source) return problem(`${where} › Line Number`, pick.line, notALine, 'Line 1 is the first line of the invoice.');
+			const invoiced = toNumber(source.Quantity) ?? 0;
+			const quantity = pick.quantity === undefined ? Math.abs(invoiced) : Math.abs(pick.quantity);
+			if (quantity > left[pick.line - 1] + 1e-9) {
+				const what = left[pick.line - 1] < Math.abs(invoiced) ? `${left[pick.line - 1]} left after the lines above` : `${Math.abs(invoiced)} invoiced`;
+				const tooMuch = `is more than line ${pick.line} of invoice ${number} holds (${what})`;
+				return problem(`${where} › Quantity`, pick.quantity ?? quantity, tooMuch, 'Credit at most the quantity invoiced.');
+			}
+			left[pick.line - 1] -= quantity;
+			lines.push(copyLine(source, invoiced < 0 ? -quantity : quantity));
+		}
+	}
+
+	const credited = linesTotal(lines);
+	const invoiceTotal = typeof invoice.TotalIncl === 'number' ? invoice.TotalIncl : linesTotal(invoiceLines);
+	if (Math.abs(credited) > Math.abs(invoiceTotal) + CENT) {
+		return problem('Credit Note Lines', credited, `exceed invoice ${number} (total ${invoiceTotal.toFixed(2)} incl. VAT)`, 'Credit at most what was invoiced.');
+	}
+
+	const body: IDataObject = {
+		OrderType: 'CreditNote',
+		OrderDirection: invoice.OrderDirection,
+		OrderDate: input.orderDate,
+		AboutInvoiceNumber: number,
+		Customer: copyParty(invoice.Customer) ?? copyParty(invoice.CounterParty),
+		OrderLines: lines,
+	};
+	const supplier = copyParty(invoice.Supplier);
+	if (supplier && invoice.OrderDirection === 'Cost') body.Supplier = supplier;
+	if (typeof invoice.Currency === 'string' && invoice.Currency) body.Currency = invoice.Currency;
+	if (input.externalProviderId) body.ExternalProviderID = input.externalProviderId;
+	if (input.orderNumber) body.OrderNumber = input.orderNumber;
+	if (input.reference) body.Reference = input.reference;
+	return { body, aboutInvoiceNumber: number };
 }

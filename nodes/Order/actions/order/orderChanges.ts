@@ -3,6 +3,11 @@ import { type IDataObject, type IExecuteFunctions, type INode, type INodeExecuti
 
 import { asNodeError, type ItemResult, runPerItem } from '../../../shared/node/items';
 import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
+import type { ClientProvider } from '../../../shared/node/router';
+import { readPartyOption } from '../options';
+import { orderIdField, readOrderId } from './orderId';
+import { requireValid } from '../../../shared/node/input';
+import { checkDate } from './orderBody';
 
 /** Every item checked before any request; a bad one stops the run, or under continueOnFail fails in its turn (outputs stay in order). */
 export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex: number) => T | Promise<T>): Promise<Array<T | Error>> {
@@ -31,6 +36,22 @@ export async function runChecked<T>(
 		if (checked instanceof Error) throw checked;
 		return await run(checked, itemIndex);
 	});
+}
+
+/** An operation on one order per item (Get, Delete, Mark as (Not) Exported): its Order field; every item's OrderID checked first, then `run` with the item's client. */
+export function orderOperation(
+	operation: string,
+	what: string,
+	run: (ctx: IExecuteFunctions, client: ApiClient, orderId: number, itemIndex: number) => Promise<ItemResult>,
+) {
+	return {
+		description: [orderIdField(what, { displayOptions: { show: { resource: ['order'], operation: [operation] } } })],
+		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+			return await runChecked(this, readOrderId.bind(null, this), async (orderId, itemIndex) =>
+				run(this, await clients(itemIndex, readPartyOption(this, itemIndex)), orderId, itemIndex),
+			);
+		},
+	};
 }
 
 /** The object a change answered with, or undefined: some deployments answer the order or a summary, others an empty 200. */
@@ -71,4 +92,10 @@ export async function sendChange(node: INode, client: ApiClient, request: ApiReq
 	return await sendJson(client, request).catch((error: unknown) => {
 		throw refusalError(node, error, request.itemIndex, notDone, hint);
 	});
+}
+
+/** A date parameter as YYYY-MM-DD: a real date, or `fallback()` when empty (required without one). */
+export function readDate(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string, fallback?: () => string): string {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	return fallback && (raw === '' || raw === undefined || raw === null) ? fallback() : requireValid(ctx, itemIndex, label, raw, checkDate);
 }

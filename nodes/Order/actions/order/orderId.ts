@@ -9,14 +9,17 @@ import { getApiClient } from '../../../shared/http/transport';
 import { hasStatus } from '../../../shared/domain/order';
 import type { Check } from '../../../shared/domain/validation';
 
-export function orderIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+const MAPPED = '{{ $json.OrderID }}';
+
+/** The Order locator; `what` says which order the operation takes. */
+export function orderIdField(what = 'The order', overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Order',
 		name: 'orderId',
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: 'The order (its OrderID): pick it from the list, enter its ID, or map the OrderID of an earlier node',
+		description: `${what}: pick it, enter its OrderID, or map ${MAPPED}`,
 		modes: [
 			{
 				displayName: 'From List',

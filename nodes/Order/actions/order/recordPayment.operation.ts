@@ -5,16 +5,15 @@ import { AMOUNT, checkDecimal, DECIMAL_FORMS } from './decimal';
 import { inputError, requireValid } from '../../../shared/node/input';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
+import { readIdempotencyHeader, readPartyOption, readSingleOrderPath } from '../options';
 import { getOrder, hasStatus } from '../../../shared/domain/order';
-import { answeredObject, refusalError, runChecked, sendJson } from './orderChanges';
-import { readDate, readIdempotencyHeader, readSingleOrderPath } from './orderInput';
+import { answeredObject, readDate, refusalError, runChecked, sendJson } from './orderChanges';
 import { idempotencyKey } from './sendLogic';
 
 const TEXT_LIMITS = { PaymentType: 50, Reference: 200 } as const;
 
 const properties: INodeProperties[] = [
-	orderIdField({ description: 'The invoice or credit note that was paid: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
+	orderIdField('The invoice or credit note that was paid'),
 	{
 		displayName: 'Amount',
 		name: 'amount',
@@ -22,7 +21,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 121,50 or 121.50',
-		description: `The amount paid, positive, at most two decimals, "." or "," for decimals (${DECIMAL_FORMS}); not more than the order still owes. Read one way only: 1,250 is refused as ambiguous.`,
+		description: `The amount paid: positive, at most two decimals, "." or "," for decimals (${DECIMAL_FORMS}; 1,250 is refused as ambiguous), at most what the order still owes`,
 	},
 	{
 		displayName: 'Payment Date',
@@ -48,7 +47,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. the bank transaction ID',
 		description:
-			'Your reference for the payment (at most 200 characters). Set it to something unique, such as the bank transaction ID: a retried run then does not record the same payment twice.',
+			'Your reference for the payment (at most 200 characters); a unique one, such as the bank transaction ID, keeps a retried run from recording the payment twice',
 	},
 ];
 
@@ -57,8 +56,7 @@ export const description: INodeProperties[] = updateDisplayOptions({ show: { res
 /** The payment body of one item, checked: a positive amount in cents (read as typed, never rounded), a real date, short texts. */
 function readPayment(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const amount = requireValid(ctx, itemIndex, 'Amount', ctx.getNodeParameter('amount', itemIndex, '') as unknown, (v) => checkDecimal(v, AMOUNT));
-	const dateHint = 'Enter the day it was paid as YYYY-MM-DD, e.g. 2024-03-31 (a date picker value or {{ $today }} works too).';
-	const body: IDataObject = { Amount: amount, PaymentDate: readDate(ctx, itemIndex, 'paymentDate', 'Payment Date', dateHint) };
+	const body: IDataObject = { Amount: amount, PaymentDate: readDate(ctx, itemIndex, 'paymentDate', 'Payment Date') };
 	for (const [field, label, name] of [
 		['PaymentType', 'Payment Type', 'paymentType'],
 		['Reference', 'Reference', 'reference'],

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '={{ $json.OrderID }}',
 		placeholder: 'e.g. 123456 or 123456, 123457',
-		description: 'OrderID of the order to send, or several separated by commas (an array works too). The orders of all input items are sent together.',
+		description: 'OrderID of the order to send, or several separated by commas (or an array); the orders of all input items go out together',
 		displayOptions: { show: { resource: ['order'], operation: ['send'] } },
 	},
 	...sendFields('send'),

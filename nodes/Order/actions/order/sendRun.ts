@@ -63,7 +63,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to fail an order whose receiver cannot get it by the chosen transport type (e.g. not on Peppol) instead of letting the service deliver it by e-mail or post. Sends the StrictTransportType header; the other orders of the batch are still sent.',
+				"Whether an order its receiver cannot get by this transport type (e.g. not on Peppol) fails instead of going by e-mail or post (StrictTransportType header); the batch's other orders still go out",
 			displayOptions: { show },
 		},
 	];

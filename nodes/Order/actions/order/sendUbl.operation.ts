@@ -20,7 +20,7 @@ const SEND_XML_PATH = '/v1/peppol/sendxml';
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Sends the file as it is, over Peppol only (no e-mail fallback). The service checks it against the Peppol rules and refuses a document that fails them; it makes no order of it. Running the node again sends the document again.',
+			'Sent as it is, over Peppol only (no e-mail fallback): the service refuses a document that fails the Peppol rules and makes no order of it. Running the node again sends it again.',
 		name: 'sendUblNotice',
 		type: 'notice',
 		default: '',

@@ -11,7 +11,7 @@ const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
 
 const properties: INodeProperties[] = [
-	orderIdField({ description: 'The order to change: pick it, enter its OrderID, or map {{ $json.OrderID }}' }),
+	orderIdField('The order to change'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -27,7 +27,7 @@ const properties: INodeProperties[] = [
 				options: APPROVAL_STATUSES.map((value) => ({ name: value, value })),
 				// No default that writes: added, it asks for a choice instead of approving.
 				default: '',
-				description: 'Only for an order that awaits approval (approval switched on): Approved makes it payable, Rejected refuses it. Added, it must be chosen.',
+				description: 'For an order awaiting approval: Approved makes it payable, Rejected refuses it. Added, it must be chosen.',
 			},
 			{
 				displayName: 'Cancel',

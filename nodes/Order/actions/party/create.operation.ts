@@ -8,8 +8,19 @@ import { inputError, readChoice } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runChecked, sendJson } from '../order/orderChanges';
-import { MAIN_PARTY_FIELDS, mainPartyProperties, PARTY_FIELDS } from './partyFields';
-import { answeredId, fieldOptions, findRecords, getRecord, noIdError, readFields, updateParty } from './records';
+import { answeredId } from '../order/orderBody';
+import {
+	fieldOptions,
+	findRecords,
+	getRecord,
+	MAIN_PARTY_FIELDS,
+	mainPartyProperties,
+	noIdError,
+	PARTY_FIELDS,
+	readFields,
+	sameParty,
+	updateParty,
+} from './records';
 
 const show = { resource: ['party'], operation: ['create'] };
 const MATCH_BY = ['vatNumber', 'email', 'none'] as const;
@@ -77,12 +88,6 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
 	return { body, matchBy, ifFound, partyId: readPartyOption(ctx, itemIndex) };
 }
 
-/** The same VAT number (spaces, dots, dashes aside) or e-mail address (case aside). */
-const same = (key: string, a: unknown, b: unknown) => {
-	const norm = (v: unknown) => (typeof v === 'string' ? (key === 'VATNumber' ? v.replace(/[\s.-]/g, '') : v.trim()).toUpperCase() : undefined);
-	return norm(a) !== undefined && norm(a) === norm(b);
-};
-
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runChecked(this, readItem.bind(null, this), async (read, itemIndex) => {
 		const { body, matchBy, ifFound } = read;
@@ -94,7 +99,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				client,
 				'party',
 				conditions,
-				(p) => same(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
+				(p) => sameParty(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
 				itemIndex,
 			);
 			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };

@@ -8,8 +8,7 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runChecked } from '../order/orderChanges';
 import { checkVatNumber } from '../../../shared/domain/validation';
-import { partyTypeOption } from './partyFields';
-import { findRecords } from './records';
+import { findRecords, partyTypeOption, sameParty } from './records';
 
 const show = { resource: ['party'], operation: ['findByVat'] };
 
@@ -34,8 +33,6 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-const compact = (value: unknown) => (typeof value === 'string' ? value.replace(/[\s.-]/g, '').toUpperCase() : undefined);
-
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const readItem = (itemIndex: number) => {
 		const vat = requireValid(this, itemIndex, 'VAT Number', this.getNodeParameter('vatNumber', itemIndex, ''), checkVatNumber);
@@ -50,7 +47,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			client,
 			'party',
 			conditions,
-			(p) => compact(p.VATNumber) === read.vat && (!read.partyType || p.PartyType === read.partyType),
+			(p) => sameParty('VATNumber', p.VATNumber, read.vat) && (!read.partyType || p.PartyType === read.partyType),
 			itemIndex,
 		);
 	});

@@ -1,10 +1,11 @@
 /** Order › Party's operations, listed once: the node's description and the router read this list. */
+// Named imports: a namespace import (import * as) would make tsc emit its interop helper into this file.
 import type { ResourceOperations } from '../../../shared/node/router';
-import * as create from './create.operation';
-import * as findByVat from './findByVat.operation';
-import * as get from './get.operation';
-import * as getAll from './getAll.operation';
-import * as update from './update.operation';
+import { listOperation } from '../list';
+import { getOperation } from './records';
+import { description as createDescription, execute as createExecute } from './create.operation';
+import { description as findByVatDescription, execute as findByVatExecute } from './findByVat.operation';
+import { description as updateDescription, execute as updateExecute } from './update.operation';
 
 export const party: ResourceOperations = {
 	resource: { name: 'Party', value: 'party' },
@@ -15,23 +16,29 @@ export const party: ResourceOperations = {
 			value: 'create',
 			description: 'Create a customer or supplier, or find (and optionally update) the one with the same VAT number: a re-run creates nothing twice',
 			action: 'Create or find a party (customer, supplier)',
-			module: create,
+			module: { description: createDescription, execute: createExecute },
 		},
 		{
 			name: 'Find by VAT Number',
 			value: 'findByVat',
 			description: 'The customers or suppliers with a VAT number',
 			action: 'Find parties by VAT number',
-			module: findByVat,
+			module: { description: findByVatDescription, execute: findByVatExecute },
 		},
-		{ name: 'Get', value: 'get', description: 'Read one party by its PartyID', action: 'Get a party', module: get },
+		{ name: 'Get', value: 'get', description: 'Read one party by its PartyID', action: 'Get a party', module: getOperation('party') },
 		{
 			name: 'Get Many',
 			value: 'getAll',
 			description: 'List parties (customers, suppliers) with filters and sorting',
 			action: 'Get many parties',
-			module: getAll,
+			module: listOperation('party'),
 		},
-		{ name: 'Update', value: 'update', description: 'Change some fields of a customer or supplier', action: 'Update a party', module: update },
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Change some fields of a customer or supplier',
+			action: 'Update a party',
+			module: { description: updateDescription, execute: updateExecute },
+		},
 	],
 };

@@ -1,4 +1,7 @@
-/** What the party and product operations share: field tables (the service's OpenAPI `Party` and `Product`) as parameters and checked bodies, IDs, reads, lookups. */
+/**
+ * What the party and product operations share: field tables (the service's OpenAPI `Party` and `Product`) as parameters and
+ * checked bodies, IDs, reads, lookups; and the party's table (flat address fields, as the service's page "Party" allows).
+ */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -8,7 +11,23 @@ import { type FilterCondition, buildFilter } from '../../../shared/query/odata';
 import { readListPage } from '../../../shared/http/paging';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
-import { type Check, checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../../shared/domain/validation';
+import {
+	type Check,
+	checkBic,
+	checkBoolean,
+	checkChoice,
+	checkCountryCode,
+	checkEmail,
+	checkIban,
+	checkJsonDepth,
+	checkLanguageCode,
+	checkNumber,
+	checkNumericId,
+	checkPhone,
+	checkText,
+	checkVatNumber,
+} from '../../../shared/domain/validation';
+import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
 import { readPartyOption } from '../options';
 import { sendJson } from '../order/orderChanges';
 
@@ -25,6 +44,17 @@ export interface RecordField {
 	check?: (value: unknown) => Check<unknown>;
 	description?: string;
 }
+
+/** An API name in words: ContactFirstName is "Contact First Name", VATLiable "VAT Liable". */
+export const apiWords = (name: string) => name.replace(/([a-z])(?=[A-Z])|([A-Z])(?=[A-Z][a-z])/g, '$1$2 ');
+
+/** A field table: each parameter's name (vatLiable, externalProviderId) and label from its API name, unless given. */
+export const recordFields = (fields: Array<Omit<RecordField, 'name' | 'displayName'> & Partial<RecordField>>): RecordField[] =>
+	fields.map((field) => ({
+		name: field.api.replace(/^[A-Z]+(?=[A-Z][a-z]|$)|^[A-Z]/, (head) => head.toLowerCase()).replace(/ID$/, 'Id'),
+		displayName: apiWords(field.api),
+		...field,
+	}));
 
 /** Unknown fields of the service's type, sent as given; the fields above win. */
 const otherFields: INodeProperties = {
@@ -86,8 +116,8 @@ export function readFields(ctx: IExecuteFunctions, itemIndex: number, values: ID
 /** The required ID field of an operation ("Party ID", "Product ID"). */
 export function idField(kind: RecordKind, show: Record<string, string[]>, overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
-		displayName: kind === 'party' ? 'Party ID' : 'Product ID',
-		name: kind === 'party' ? 'partyId' : 'productId',
+		displayName: apiWords(ID_KEYS[kind]),
+		name: `${kind}Id`,
 		type: 'string',
 		required: true,
 		default: '',
@@ -103,9 +133,15 @@ export function idField(kind: RecordKind, show: Record<string, string[]>, overri
 
 /** The ID parameter of one item: a positive whole number, or '' when `optional` and empty. */
 export function readRecordId(ctx: IExecuteFunctions, itemIndex: number, kind: RecordKind, optional = false): string {
-	const raw = ctx.getNodeParameter(kind === 'party' ? 'partyId' : 'productId', itemIndex, '') as unknown;
+	const raw = ctx.getNodeParameter(`${kind}Id`, itemIndex, '') as unknown;
 	if (optional && (raw === '' || raw === undefined || raw === null)) return '';
-	return requireValid(ctx, itemIndex, kind === 'party' ? 'Party ID' : 'Product ID', raw, (v) => checkNumericId(v, ID_KEYS[kind]));
+	return requireValid(ctx, itemIndex, apiWords(ID_KEYS[kind]), raw, (v) => checkNumericId(v, ID_KEYS[kind]));
+}
+
+/** The same VAT number (spaces, dots, dashes aside) or e-mail address (case aside): how a party found is told from others. */
+export function sameParty(key: string, a: unknown, b: unknown): boolean {
+	const norm = (v: unknown) => (typeof v === 'string' ? (key === 'VATNumber' ? v.replace(/[\s.-]/g, '') : v.trim()).toUpperCase() : undefined);
+	return norm(a) !== undefined && norm(a) === norm(b);
 }
 
 /** `PATCH /v1/parties/{id}` with the fields to change, then the party as the service holds it. */
@@ -162,12 +198,48 @@ export function noIdError(node: INode, kind: RecordKind, hint: string, itemIndex
 	return new NodeApiError(node, { message } as JsonObject, { message, description: hint, itemIndex });
 }
 
-/** The ID a create answers: a bare number or numeric text, a list of one, or an object carrying it. */
-export function answeredId(answer: unknown, key: string): number | undefined {
-	if (typeof answer === 'number') return Number.isSafeInteger(answer) && answer > 0 ? answer : undefined;
-	if (typeof answer === 'string') return /^\s*"?\d{1,15}"?\s*$/.test(answer) ? answeredId(Number(answer.replace(/[\s"]/g, '')), key) : undefined;
-	if (Array.isArray(answer)) return answer.length === 1 ? answeredId(answer[0], key) : undefined;
-	if (!answer || typeof answer !== 'object') return undefined;
-	const record = answer as IDataObject;
-	return answeredId(record[key] ?? record.Id ?? record.id ?? record.Items, key);
+const text = (max: number) => (value: unknown) => checkText(value, max);
+
+/** Name, VAT Number and Party Type: the fields Create shows up front. */
+export const MAIN_PARTY_FIELDS = recordFields([
+	{ api: 'Name', description: 'The company or person name' },
+	{ api: 'VATNumber', check: checkVatNumber as (value: unknown) => Check, description: 'With its country prefix, e.g. BE0123456749' },
+	{ api: 'PartyType', check: (value) => checkChoice(value, PARTY_TYPES), description: 'Customer (you invoice it) or Supplier (it invoices you)' },
+]);
+
+export const PARTY_FIELDS = recordFields([
+	{ api: 'BIC', check: checkBic },
+	{ api: 'Box', check: text(20) },
+	{ api: 'City' },
+	{ api: 'CommercialName' },
+	{ api: 'ContactFirstName' },
+	{ api: 'ContactLastName' },
+	{ api: 'CountryCode', check: checkCountryCode, description: 'Two letters, e.g. BE' },
+	{ api: 'Email', check: checkEmail },
+	{ api: 'ExternalProviderID', description: 'Your own ID of the party, e.g. its ID in your CRM' },
+	{ api: 'IBAN', check: checkIban },
+	{ api: 'InternalInfo', check: text(2000) },
+	{ api: 'Language', check: checkLanguageCode, description: 'Two letters, e.g. NL, FR, EN' },
+	{ api: 'Mobile', check: checkPhone },
+	{ api: 'Nr', displayName: 'Number', description: 'Your customer or supplier number (not the technical PartyID)' },
+	{ api: 'PeppolIdentifier', check: text(150), description: 'e.g. 0208:0123456749' },
+	{ api: 'Phone', check: checkPhone },
+	{ api: 'Street' },
+	{ api: 'StreetNumber', check: text(20) },
+	{ api: 'VATLiable', kind: 'boolean', description: 'Whether the party is subject to VAT (off for a private person)' },
+	{ api: 'Website' },
+	{ api: 'Zipcode', check: text(20) },
+]);
+
+/** Party Type as a picker. */
+export const partyTypeOption = { type: 'options' as const, options: PARTY_TYPES.map((value) => ({ name: value, value })), default: 'Customer' };
+
+/** The three main fields as parameters of an operation (Name required). */
+export function mainPartyProperties(show: Record<string, string[]>): INodeProperties[] {
+	const [name, vat, type] = MAIN_PARTY_FIELDS;
+	return [
+		{ displayName: name.displayName, name: name.name, type: 'string', required: true, default: '', description: name.description, displayOptions: { show } },
+		{ displayName: vat.displayName, name: vat.name, type: 'string', default: '', description: vat.description, displayOptions: { show } },
+		{ displayName: type.displayName, name: type.name, ...partyTypeOption, description: type.description, displayOptions: { show } },
+	];
 }

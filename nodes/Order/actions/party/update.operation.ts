@@ -5,8 +5,7 @@ import { inputError } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runChecked } from '../order/orderChanges';
-import { MAIN_PARTY_FIELDS, PARTY_FIELDS, partyTypeOption } from './partyFields';
-import { fieldOptions, idField, readFields, readRecordId, updateParty } from './records';
+import { fieldOptions, idField, MAIN_PARTY_FIELDS, PARTY_FIELDS, partyTypeOption, readFields, readRecordId, updateParty } from './records';
 
 const show = { resource: ['party'], operation: ['update'] };
 const FIELDS = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];

@@ -10,26 +10,27 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { runChecked, sendJson } from '../order/orderChanges';
-import { type RecordField, answeredId, fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId } from '../party/records';
+import { answeredId } from '../order/orderBody';
+import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';
 
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
 const whole = (value: unknown) => checkNumber(value, { min: 0, max: 1e12, whole: true });
 
 /** The fields of the service's OpenAPI `Product` type a client sets. */
-const PRODUCT_FIELDS: RecordField[] = [
-	{ name: 'amountExcl', api: 'AmountExcl', displayName: 'Amount Excl. VAT', kind: 'number', description: 'Unit price without VAT' },
-	{ name: 'amountIncl', api: 'AmountIncl', displayName: 'Amount Incl. VAT', kind: 'number' },
-	{ name: 'buyExcl', api: 'BuyExcl', displayName: 'Purchase Price Excl. VAT', kind: 'number' },
-	{ name: 'description', api: 'Description', displayName: 'Description', check: (value) => checkText(value, 1000) },
-	{ name: 'ean', api: 'EAN', displayName: 'EAN' },
-	{ name: 'gln', api: 'GLN', displayName: 'GLN' },
-	{ name: 'groupId', api: 'GroupID', displayName: 'Group ID', kind: 'number', check: whole },
-	{ name: 'gtin', api: 'GTIN', displayName: 'GTIN' },
-	{ name: 'internalInformation', api: 'InternalInformation', displayName: 'Internal Information', check: (value) => checkText(value, 2000) },
-	{ name: 'minimumBilledQuantity', api: 'MinimumBilledQuantity', displayName: 'Minimum Billed Quantity', kind: 'number' },
-	{ name: 'stockQuantity', api: 'StockQuantity', displayName: 'Stock Quantity', kind: 'number' },
-	{ name: 'unit', api: 'Unit', displayName: 'Unit', description: 'e.g. piece, hour, kg' },
+const PRODUCT_FIELDS = recordFields([
+	{ api: 'AmountExcl', displayName: 'Amount Excl. VAT', kind: 'number', description: 'Unit price without VAT' },
+	{ api: 'AmountIncl', displayName: 'Amount Incl. VAT', kind: 'number' },
+	{ api: 'BuyExcl', displayName: 'Purchase Price Excl. VAT', kind: 'number' },
+	{ api: 'Description', check: (value) => checkText(value, 1000) },
+	{ api: 'EAN' },
+	{ api: 'GLN' },
+	{ api: 'GroupID', kind: 'number', check: whole },
+	{ api: 'GTIN' },
+	{ api: 'InternalInformation', check: (value) => checkText(value, 2000) },
+	{ api: 'MinimumBilledQuantity', kind: 'number' },
+	{ api: 'StockQuantity', kind: 'number' },
+	{ api: 'Unit', description: 'e.g. piece, hour, kg' },
 	{
 		name: 'vat',
 		api: 'VAT',
@@ -38,7 +39,7 @@ const PRODUCT_FIELDS: RecordField[] = [
 		check: (value) => checkNumber(value, { min: 0, max: 100 }),
 		description: 'e.g. 21',
 	},
-];
+]);
 
 export const description: INodeProperties[] = [
 	{

@@ -1,8 +1,9 @@
 /** Order › Product's operations, listed once: the node's description and the router read this list. */
+// Named imports: a namespace import (import * as) would make tsc emit its interop helper into this file.
 import type { ResourceOperations } from '../../../shared/node/router';
-import * as createOrUpdate from './createOrUpdate.operation';
-import * as get from './get.operation';
-import * as getAll from './getAll.operation';
+import { listOperation } from '../list';
+import { getOperation } from '../party/records';
+import { description as createOrUpdateDescription, execute as createOrUpdateExecute } from './createOrUpdate.operation';
 
 export const product: ResourceOperations = {
 	resource: { name: 'Product', value: 'product' },
@@ -13,9 +14,9 @@ export const product: ResourceOperations = {
 			value: 'createOrUpdate',
 			description: 'Create a product, or update the one with the same Reference or Product ID: a re-run creates nothing twice',
 			action: 'Create or update a product',
-			module: createOrUpdate,
+			module: { description: createOrUpdateDescription, execute: createOrUpdateExecute },
 		},
-		{ name: 'Get', value: 'get', description: 'Read one product by its ProductID', action: 'Get a product', module: get },
-		{ name: 'Get Many', value: 'getAll', description: 'List products with filters and sorting', action: 'Get many products', module: getAll },
+		{ name: 'Get', value: 'get', description: 'Read one product by its ProductID', action: 'Get a product', module: getOperation('product') },
+		{ name: 'Get Many', value: 'getAll', description: 'List products with filters and sorting', action: 'Get many products', module: listOperation('product') },
 	],
 };

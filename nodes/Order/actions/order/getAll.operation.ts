@@ -1,4 +1,0 @@
-/** Order › Get Many (list.ts). */
-import { listOperation } from '../list';
-
-export const { description, execute } = listOperation('order');

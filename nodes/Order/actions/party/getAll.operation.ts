@@ -1,4 +1,0 @@
-/** Party › Get Many (list.ts). */
-import { listOperation } from '../list';
-
-export const { description, execute } = listOperation('party');
