@@ -5,9 +5,8 @@ import { registrationIdField } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
 import { runPerItem } from '../../shared/node/items';
 import { inputError, readRegistrationId } from '../../shared/node/input';
-import type { IntegrationInput } from './integrationInput';
-import { buildIntegrationBody } from './integrationInput';
-import { integrationOutput, signatureHint } from './integrationOutput';
+import type { IntegrationInput } from './integration';
+import { buildIntegrationBody, integrationOutput, signatureHint } from './integration';
 
 const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity that gets the integration' },

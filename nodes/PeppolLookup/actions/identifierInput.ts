@@ -7,31 +7,23 @@ import { buildParticipantIdentifier, COMMON_SCHEME_CODES, findScheme, parseParti
 
 const OTHER_SCHEME = 'other';
 
-/** Case-insensitive name order without localeCompare, whose first call sets up ICU collation (~10 ms at load). */
-function byName(a: string, b: string): number {
-	const x = a.toLowerCase();
-	const y = b.toLowerCase();
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
 /** The picker: the schemes of docs/api.md "Peppol lookup and identifiers", by name, then "other". */
 function schemeOptions(): INodePropertyOptions[] {
 	const known = COMMON_SCHEME_CODES.map((code) => {
 		const scheme = findScheme(code);
 		return { name: `${scheme?.name ?? code} (${code})`, value: code, description: scheme?.id };
-	}).sort((a, b) => byName(a.name, b.name));
+		// Case-insensitive, without localeCompare, whose first call sets up ICU collation (~10 ms at load).
+	}).sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
 	return [...known, { name: 'Other Scheme Code…', value: OTHER_SCHEME, description: 'Enter any Peppol scheme code (ICD)' }];
 }
 
-const show = { operation: ['lookup'] };
-
+/** Shown for the lookup operation (lookup.operation.ts adds it). */
 export const identifierFields: INodeProperties[] = [
 	{
 		displayName: 'Identify Receiver By',
 		name: 'identifierType',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show },
 		default: 'identifier',
 		options: [
 			{
@@ -51,7 +43,7 @@ export const identifierFields: INodeProperties[] = [
 		placeholder: 'e.g. BE0123456749, 0123.456.749 or 0088:5400000000010',
 		description:
 			'The receiver: a VAT number with country prefix (BE0123456749, NL123456789B01), a bare Belgian company number (0123.456.749), or &lt;scheme&gt;:&lt;identifier&gt; (9925:BE0123456749, 0208:0123456749, 0088:5400000000010). Spaces and dots are removed and the number is checked before the lookup.',
-		displayOptions: { show: { ...show, identifierType: ['identifier'] } },
+		displayOptions: { show: { identifierType: ['identifier'] } },
 	},
 	{
 		displayName: 'Scheme',
@@ -60,7 +52,7 @@ export const identifierFields: INodeProperties[] = [
 		default: '9925',
 		description: 'The Peppol identifier scheme (ICD code) the value belongs to',
 		options: schemeOptions(),
-		displayOptions: { show: { ...show, identifierType: ['scheme'] } },
+		displayOptions: { show: { identifierType: ['scheme'] } },
 	},
 	{
 		displayName: 'Scheme Code',
@@ -70,14 +62,14 @@ export const identifierFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 0192',
 		description: 'The four-digit Peppol scheme code (ICD), e.g. 0192 for a Norwegian organisation number',
-		displayOptions: { show: { ...show, identifierType: ['scheme'], scheme: [OTHER_SCHEME] } },
+		displayOptions: { show: { identifierType: ['scheme'], scheme: [OTHER_SCHEME] } },
 	},
 	{
 		displayName: "A GLN cannot be derived from a VAT number: enter the receiver's own 13-digit GLN",
 		name: 'glnNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { ...show, identifierType: ['scheme'], scheme: ['0088'] } },
+		displayOptions: { show: { identifierType: ['scheme'], scheme: ['0088'] } },
 	},
 	{
 		displayName: 'Value',
@@ -87,7 +79,7 @@ export const identifierFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. BE0123456749',
 		description: 'The identifier within the chosen scheme, e.g. the VAT number for a VAT scheme or the 13-digit GLN for 0088',
-		displayOptions: { show: { ...show, identifierType: ['scheme'] } },
+		displayOptions: { show: { identifierType: ['scheme'] } },
 	},
 ];
 

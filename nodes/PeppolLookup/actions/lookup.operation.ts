@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ParsedIdentifier } from '../../shared/domain/identifiers';
 import type { ClientProvider } from '../../shared/node/router';
@@ -9,15 +10,17 @@ import { checkBoolean, checkChoice, checkNumber } from '../../shared/domain/vali
 import type { ParticipantInformation, PeppolNetwork, RouteOn } from './capabilities';
 import { canReceive, networkFor, participantResult, receiveCapabilities } from './capabilities';
 import { identifierFields, readIdentifier } from './identifierInput';
-import { runPool } from './pool';
 
-export const CAN_RECEIVE = 0;
-export const CANNOT_RECEIVE = 1;
+const CAN_RECEIVE = 0;
+const CANNOT_RECEIVE = 1;
 
-export const DEFAULT_CONCURRENCY = 5;
-export const MAX_CONCURRENCY = 20;
+const DEFAULT_CONCURRENCY = 5;
+const MAX_CONCURRENCY = 20;
 
-export const description: INodeProperties[] = [...identifierFields, simplifyField({ operation: ['lookup'] })];
+export const description: INodeProperties[] = [
+	...updateDisplayOptions({ show: { operation: ['lookup'] } }, identifierFields),
+	simplifyField({ operation: ['lookup'] }),
+];
 
 /** The fields that decide where an item goes: first in every output item. */
 const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoicesAndCreditNotes'] as const;
@@ -79,6 +82,36 @@ function readLookupOptions(ctx: IExecuteFunctions): { routeOn: RouteOn; concurre
 		concurrency: requireValid(ctx, 0, 'Concurrent Lookups', options.concurrency ?? DEFAULT_CONCURRENCY, (v) => checkNumber(v, concurrency)),
 		includeInputFields: requireValid(ctx, 0, 'Include Input Fields', options.includeInputFields ?? false, checkBoolean),
 	};
+}
+
+type PoolOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/**
+ * A small promise pool, no timers: runs worker(0..count-1), at most `concurrency` at once, and returns the
+ * outcomes in task order. With stopOnError no task starts after one failed (running ones finish); an unstarted
+ * task has no outcome.
+ */
+export async function runPool<T>(
+	count: number,
+	options: { concurrency: number; stopOnError?: boolean },
+	worker: (index: number) => Promise<T>,
+): Promise<Array<PoolOutcome<T> | undefined>> {
+	const outcomes: Array<PoolOutcome<T> | undefined> = new Array(count).fill(undefined);
+	let next = 0;
+	let failed = false;
+	const runner = async (): Promise<void> => {
+		while (next < count && !(failed && options.stopOnError)) {
+			const index = next++;
+			try {
+				outcomes[index] = { ok: true, value: await worker(index) };
+			} catch (error) {
+				outcomes[index] = { ok: false, error };
+				failed = true;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(Math.max(1, Math.floor(options.concurrency) || 1), count) }, runner));
+	return outcomes;
 }
 
 /** Items sharing an identifier share its failed lookup: each gets its own copy of the error, stamped with its index. */
