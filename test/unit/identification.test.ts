@@ -10,7 +10,7 @@ import {
 	withServiceCheck,
 } from '../../nodes/Identification/callback';
 import { classifyStartFailure, startFailureHint } from '../../nodes/Identification/hints';
-import { resultPage } from '../../nodes/Identification/resultPage';
+import { resultPage } from '../../nodes/Identification/actions/waiting';
 import {
 	appendResult,
 	checkRedirectUrl,

@@ -5,9 +5,19 @@ import { readChoice, readRegistrationId, requireValid } from '../../shared/node/
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkRedirectUrl } from '../session';
-import { masterPartyOption, optionsCollection, providerFields, registrationField } from './fields';
-import { executionCustomData, readOptions, readProviderCode, requireSingleItem, resumeUrl, SESSION_KEY } from './identification';
-import { startIdentification } from './startRequest';
+import {
+	executionCustomData,
+	masterPartyOption,
+	optionsCollection,
+	providerFields,
+	readOptions,
+	readProviderCode,
+	registrationField,
+	requireSingleItem,
+	resumeUrl,
+	SESSION_KEY,
+	startIdentification,
+} from './identification';
 
 const properties: INodeProperties[] = [
 	registrationField,

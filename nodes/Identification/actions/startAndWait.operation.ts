@@ -3,9 +3,21 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readRegistrationId } from '../../shared/node/input';
 import type { ClientProvider } from '../../shared/node/router';
-import { masterPartyOption, optionsCollection, providerFields, registrationField, trustNotice, waitOptions } from './fields';
-import { readOptions, readProviderCode, readResultRedirectUrl, requireSingleItem, resumeUrl, runOneItem } from './identification';
-import { startIdentification } from './startRequest';
+import {
+	masterPartyOption,
+	optionsCollection,
+	providerFields,
+	readOptions,
+	readProviderCode,
+	readResultRedirectUrl,
+	registrationField,
+	requireSingleItem,
+	resumeUrl,
+	runOneItem,
+	startIdentification,
+	trustNotice,
+	waitOptions,
+} from './identification';
 import { waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [

@@ -3,8 +3,17 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toRegistrationId } from '../callback';
 import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
-import { optionsCollection, trustNotice, waitOptions } from './fields';
-import { executionCustomData, readOptions, readResultRedirectUrl, runOneItem, SESSION_KEY, twoOutputs } from './identification';
+import {
+	executionCustomData,
+	optionsCollection,
+	readOptions,
+	readResultRedirectUrl,
+	runOneItem,
+	SESSION_KEY,
+	trustNotice,
+	twoOutputs,
+	waitOptions,
+} from './identification';
 import { expiredItem, waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
