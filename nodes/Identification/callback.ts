@@ -75,9 +75,7 @@ function single(query: Record<string, unknown>, name: string): Single {
 
 /** Whether the data looks like a callback query at all (has success, registrationID or error). */
 export function looksLikeCallback(query: unknown): boolean {
-	if (!query || typeof query !== 'object' || Array.isArray(query)) return false;
-	const keys = Object.keys(query).map((k) => k.toLowerCase());
-	return keys.includes('success') || keys.includes('registrationid') || keys.includes('error');
+	return isRecord(query) && Object.keys(query).some((key) => /^(success|registrationid|error)$/i.test(key));
 }
 
 /**
@@ -85,7 +83,7 @@ export function looksLikeCallback(query: unknown): boolean {
  * was started for; a callback naming another one is not accepted.
  */
 export function readCallback(query: unknown, expected?: string | number): CallbackOutcome {
-	const q = query && typeof query === 'object' && !Array.isArray(query) ? (query as Record<string, unknown>) : {};
+	const q = isRecord(query) ? query : {};
 	const reg = single(q, 'registrationID');
 	const success = single(q, 'success');
 	const error = single(q, 'error');
@@ -133,10 +131,7 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 function statusWord(value: unknown): boolean | undefined {
 	if (typeof value === 'boolean') return value;
 	if (typeof value !== 'string') return undefined;
-	const word = value
-		.trim()
-		.toLowerCase()
-		.replace(/[\s_-]/g, '');
+	const word = value.toLowerCase().replace(/[\s_-]/g, '');
 	if (['true', 'identified', 'verified', 'success', 'succeeded', 'completed', 'approved'].includes(word)) return true;
 	if (['false', 'notidentified', 'unverified', 'failed', 'failure', 'pending', 'rejected', 'expired', 'none'].includes(word)) return false;
 	return undefined;
@@ -193,7 +188,7 @@ export function withServiceCheck(outcome: CallbackOutcome, check: ServiceCheck, 
  * `resultSource` and `serviceCheck` say whose word it is.
  */
 export function outcomeJson(outcome: CallbackOutcome, extra: { startedAt?: string; expiresAt?: string; receivedAt?: string } = {}): Record<string, unknown> {
-	const json: Record<string, unknown> = {
+	return {
 		identified: outcome.identified,
 		success: outcome.identified,
 		reason: outcome.reason,
@@ -201,21 +196,22 @@ export function outcomeJson(outcome: CallbackOutcome, extra: { startedAt?: strin
 		message: outcome.message,
 		resultSource: RESULT_SOURCE,
 		serviceCheck: outcome.serviceCheck ?? 'not checked',
+		...defined(extra),
+		callback: outcome.reported,
 	};
-	return { ...json, ...defined(extra), callback: outcome.reported };
 }
 
 /** The item a wait that timed out leaves with. */
 export function expiredJson(registrationID: number | string | undefined, startedAt?: string, expiresAt?: string): Record<string, unknown> {
-	const json: Record<string, unknown> = {
+	return {
 		identified: false,
 		success: false,
 		reason: 'expired' as Reason,
 		RegistrationID: registrationID ?? null,
 		message:
 			'No result came back before the 5-minute identification window closed. Start a new identification (each attempt counts towards the sandbox limit of 5).',
+		...defined({ startedAt, expiresAt }),
 	};
-	return { ...json, ...defined({ startedAt, expiresAt }) };
 }
 
 /**
@@ -223,14 +219,14 @@ export function expiredJson(registrationID: number | string | undefined, started
  * node), a JSON text, a full callback URL or a bare query string.
  */
 export function queryFromValue(value: unknown): Record<string, unknown> | undefined {
-	if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+	if (isRecord(value)) return value;
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
 	if (!text) return undefined;
 	if (text.startsWith('{')) {
 		try {
 			const parsed = JSON.parse(text) as unknown;
-			return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+			return isRecord(parsed) ? parsed : undefined;
 		} catch {
 			return undefined;
 		}
