@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toRegistrationId } from '../callback';
-import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
+import { DEFAULT_WAIT_MARGIN_SECONDS } from '../session';
 import {
 	executionCustomData,
 	optionsCollection,
@@ -63,8 +63,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const options = readOptions(this, itemIndex);
 		const resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
 		const session = readRecordedSession(this, itemIndex);
-		const margin = Math.min(Math.max(Number(options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) || 0, 0), MAX_WAIT_MARGIN_SECONDS);
-		const waitTill = new Date(Date.parse(session.expiresAt) + margin * 1000);
+		// readOptions checked Extra Wait (0 to 3600 seconds).
+		const waitTill = new Date(Date.parse(session.expiresAt) + (options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) * 1000);
 		const pending = { ...session, resultRedirectUrl, waitTill };
 		// The window closed before this node was reached (e.g. a slow step in between): nothing can come back.
 		if (waitTill.getTime() <= Date.now()) return twoOutputs([expiredItem(pending, itemIndex)], []);
