@@ -18,7 +18,7 @@ import { actionSubtitle, describeOperations, router } from '../shared/node/route
 import { integration } from './actions';
 
 /** The integrations of the registration chosen in the same node. */
-export async function searchIntegrations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+async function searchIntegrations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	const registrationId = String(this.getCurrentNodeParameter('registrationId', { extractValue: true }) ?? '').trim();
 	if (!/^\d+$/.test(registrationId)) return { results: [] };
 	const client = await getApiClient.call(this);
