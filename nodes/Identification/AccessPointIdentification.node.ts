@@ -1,4 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, shownFor } from '../shared/http/auth';
@@ -22,8 +30,6 @@ const OUTPUTS_EXPRESSION =
 const WAITING_TOOLTIP = `={{ $parameter["operation"] === "startAndWait"
 	? 'Waiting for the signatory. <a href="' + $execution.resumeUrl + '" target="_blank">Open the identity check</a>, or send this link to the signatory: it leads to the identity provider, and the run goes on once their browser comes back (within 5 minutes of the start, plus the extra wait).'
 	: 'Waiting for the browser of the signatory to come back from the identity provider: the link to open is providerUrl in the output of the Start node (within 5 minutes of the start, plus the extra wait).' }}`;
-
-const nothingToDo = async (): Promise<boolean> => true;
 
 export class AccessPointIdentification implements INodeType {
 	description: INodeTypeDescription = {
@@ -65,7 +71,19 @@ export class AccessPointIdentification implements INodeType {
 
 	// The only webhook is a restart webhook of a waiting execution (n8n's /webhook-waiting): nothing is
 	// registered with a third party, and n8n never calls these on activation; they say there is nothing to do.
-	webhookMethods = { default: { checkExists: nothingToDo, create: nothingToDo, delete: nothingToDo } };
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await identificationWebhook.call(this);

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { inputError, requireValid } from '../../shared/node/input';
 import { checkNumericId } from '../../shared/domain/validation';
 import { runBatched } from '../../shared/node/items';
-import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../callback';
+import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../session';
 import { IDENTIFIED, NOT_IDENTIFIED, optionsCollection, trustNotice } from './identification';
 
 const properties: INodeProperties[] = [

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toRegistrationId } from '../callback';
-import { DEFAULT_WAIT_MARGIN_SECONDS } from '../session';
+import { DEFAULT_WAIT_MARGIN_SECONDS, toRegistrationId } from '../session';
 import {
 	executionCustomData,
 	optionsCollection,

@@ -4,9 +4,17 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { CallbackOutcome, Reason } from '../callback';
-import { expiredJson, identifiedInRegistration, looksLikeCallback, outcomeJson, readCallback, withServiceCheck } from '../callback';
-import { appendResult, checkRedirectUrl } from '../session';
+import type { CallbackOutcome, Reason } from '../session';
+import {
+	appendResult,
+	checkRedirectUrl,
+	expiredJson,
+	identifiedInRegistration,
+	looksLikeCallback,
+	outcomeJson,
+	readCallback,
+	withServiceCheck,
+} from '../session';
 import { unwrapRegistration } from '../../shared/domain/registrationOutput';
 import type { RetryPolicy } from '../../shared/http/retry';
 import { getApiClient } from '../../shared/http/transport';
