@@ -19,7 +19,7 @@ import { unwrapRegistration } from '../../shared/domain/registrationOutput';
 import type { RetryPolicy } from '../../shared/http/retry';
 import { getApiClient } from '../../shared/http/transport';
 import { twoOutputs } from './identification';
-import { text } from '../../shared/domain/values';
+import { isRecord, text } from '../../shared/domain/values';
 
 /** The browser waits for the re-read: one retry, 15 seconds each at most. */
 const RECHECK_POLICY: RetryPolicy = { maxRetries: 1, baseDelayMs: 500, maxDelayMs: 1000, timeoutMs: 15_000 };
@@ -75,9 +75,7 @@ function shareResumeUrl(ctx: IExecuteFunctions, itemIndex: number): void {
 function readPending(ctx: IWebhookFunctions): IDataObject {
 	try {
 		const value = ctx.evaluateExpression('{{ $json }}', 0);
-		if (value && typeof value === 'object' && !Array.isArray(value)) {
-			return JSON.parse(JSON.stringify(value)) as IDataObject;
-		}
+		if (isRecord(value)) return JSON.parse(JSON.stringify(value)) as IDataObject;
 	} catch {
 		// No readable input: the callback is then judged on its own.
 	}
@@ -90,9 +88,8 @@ function readPending(ctx: IWebhookFunctions): IDataObject {
  * and the output then says the result is the browser's word.
  */
 async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promise<CallbackOutcome> {
-	if (!outcome.identified) return withServiceCheck(outcome, 'not checked');
 	// Only Start and Wait carries the credential (Wait for Result has none): nothing to read with.
-	if (ctx.getNodeParameter('operation', '') !== 'startAndWait') return withServiceCheck(outcome, 'not checked');
+	if (!outcome.identified || ctx.getNodeParameter('operation', '') !== 'startAndWait') return withServiceCheck(outcome, 'not checked');
 	const registrationId = String(outcome.registrationID);
 	try {
 		const masterPartyId = ctx.getNodeParameter('options.masterPartyId', '') as unknown;
@@ -136,9 +133,6 @@ const KIND: Partial<Record<Reason, PageKind>> = { identified: 'identified', expi
 
 export const resultPage = (reason: Reason): string => page(KIND[reason] ?? 'notIdentified');
 
-/** The page of a visit to the resume URL that carries no result and cannot be sent on to the provider. */
-export const noticePage = (kind: 'expired' | 'noLink'): string => page(kind);
-
 function page(kind: PageKind): string {
 	const { title, body } = TEXT[kind];
 	return [
@@ -170,16 +164,15 @@ const HTML_HEADERS = {
 function openIdentityCheck(ctx: IWebhookFunctions, pending: IDataObject): IWebhookResponseData {
 	const res = ctx.getResponseObject();
 	const expiresAt = Date.parse(text(pending.expiresAt));
-	const provider = text(pending.providerUrl);
-	const checked = provider ? checkRedirectUrl(provider) : undefined;
-	if (checked?.ok && !(expiresAt <= Date.now())) {
+	const checked = checkRedirectUrl(text(pending.providerUrl));
+	if (checked.ok && !(expiresAt <= Date.now())) {
 		res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
 		res.redirect(302, checked.value);
 	} else {
 		res
 			.status(200)
 			.set(HTML_HEADERS)
-			.send(noticePage(checked?.ok ? 'expired' : 'noLink'));
+			.send(page(checked.ok ? 'expired' : 'noLink'));
 	}
 	return { noWebhookResponse: true };
 }
@@ -196,15 +189,14 @@ export async function identificationWebhook(this: IWebhookFunctions): Promise<IW
 	const expected = recorded === null ? undefined : (recorded as number | string | undefined);
 	const outcome = await recheck(this, readCallback(this.getQueryData(), expected));
 	const json = outcomeJson(outcome, {
-		startedAt: text(pending.startedAt) || undefined,
-		expiresAt: text(pending.expiresAt) || undefined,
+		startedAt: text(pending.startedAt),
+		expiresAt: text(pending.expiresAt),
 		receivedAt: new Date().toISOString(),
 	}) as IDataObject;
 
 	const res = this.getResponseObject();
-	const next = text(pending.resultRedirectUrl);
-	const checked = next ? checkRedirectUrl(next) : undefined;
-	if (checked?.ok) {
+	const checked = checkRedirectUrl(text(pending.resultRedirectUrl));
+	if (checked.ok) {
 		res.redirect(302, appendResult(checked.value, outcome.registrationID, outcome.identified));
 	} else {
 		res.status(200).set(HTML_HEADERS).send(resultPage(outcome.reason));
