@@ -119,7 +119,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** The fields that decide where an item goes: first in every output item. */
-const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoicesAndCreditNotes'] as const;
+const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoicesAndCreditNotes'];
 
 export const TEST_NETWORK_HINT =
 	'Looked up on the Peppol test network (sandbox credential), where far fewer receivers are registered than on Peppol production';
@@ -271,11 +271,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			if ('error' in answer) return [forItem(answer.error, itemIndex)];
 			const input = items[itemIndex];
 			const result = readSimplify(this, itemIndex) ? pickFields(answer.result, SIMPLE_FIELDS.peppolLookup) : answer.result;
-			// Key order: the deciding fields, the input's (when kept), the rest; the lookup's values win.
-			const first: IDataObject = {};
-			for (const key of DECIDING) first[key] = result[key];
+			// Key order: the deciding fields (first in result too), the input's (when kept), the rest; the lookup's values win.
 			const item: INodeExecutionData = {
-				json: options.includeInputFields ? { ...first, ...input.json, ...result } : { ...result },
+				json: options.includeInputFields ? { ...pickFields(result, DECIDING), ...input.json, ...result } : { ...result },
 				pairedItem: { item: itemIndex },
 			};
 			if (options.includeInputFields && input.binary) item.binary = input.binary;

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
+import { isRecord } from '../../shared/domain/values';
 import { inputError } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
@@ -136,9 +137,8 @@ export const description = updateDisplayOptions({ show: { operation: ['create'] 
 export function readNewRegistrationId(body: unknown): number | string | undefined {
 	if (typeof body === 'number') return body;
 	if (typeof body === 'string' && /^\s*\d+\s*$/.test(body)) return Number(body.trim());
-	if (!body || typeof body !== 'object') return undefined;
-	const record = body as IDataObject;
-	const id = record.RegistrationID ?? record.RegistrationId ?? record.CompanyID ?? record.ID ?? record.Id;
+	if (!isRecord(body)) return undefined;
+	const id = body.RegistrationID ?? body.RegistrationId ?? body.CompanyID ?? body.ID ?? body.Id;
 	if (typeof id === 'string' && /^\d+$/.test(id)) return Number(id);
 	return typeof id === 'number' || typeof id === 'string' ? id : undefined;
 }
@@ -174,13 +174,12 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				},
 			);
 		}
-		const extra = response && typeof response === 'object' && !Array.isArray(response) ? (response as IDataObject) : {};
 		const output: IDataObject = {
 			RegistrationID: registrationId,
 			CompanyName: built.body.CompanyName as string,
 			TaxIdentifier: built.body.TaxIdentifier as string,
 			Email: built.body.Email as string,
-			...extra,
+			...(isRecord(response) ? response : {}),
 		};
 		output.RegistrationID = registrationId;
 		return output;
