@@ -9,7 +9,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
-import { inputError, requireValid } from '../../shared/node/input';
+import { inputError, readRegistrationId, requireValid } from '../../shared/node/input';
 import { asNodeError, errorItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkNumber, checkOptionalText, checkPartyId } from '../../shared/domain/validation';
@@ -142,7 +142,7 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): Identifi
 	return options as IdentificationOptions;
 }
 
-export function readProviderCode(ctx: IExecuteFunctions, itemIndex: number): string {
+function readProviderCode(ctx: IExecuteFunctions, itemIndex: number): string {
 	const choice = ctx.getNodeParameter('identificationProvider', itemIndex, DEFAULT_PROVIDER_CODE);
 	const custom =
 		choice === 'custom'
@@ -208,32 +208,39 @@ interface StartedSession extends SessionTimes {
 	providerUrl: string;
 	identificationProviderTC: string;
 	masterPartyId: string;
+	redirectUrl: string;
+	resultRedirectUrl?: string;
 }
 
 /**
- * POST /v1/einvoices/registrations/{RegistrationID}/identification with the
- * master account's PartyID header (the client's partyID header, overridable),
- * the provider code and the RedirectURL; reads the provider URL from the answer.
+ * Reads and checks one item's registration, provider code, options and RedirectURL (`redirectUrl`, read last),
+ * then POSTs /v1/einvoices/registrations/{RegistrationID}/identification with the master account's PartyID
+ * header (the client's partyID header, overridable); reads the provider URL from the answer.
  */
 export async function startIdentification(
 	ctx: IExecuteFunctions,
 	clients: ClientProvider,
 	itemIndex: number,
-	input: { registrationId: string; providerCode: string; redirectUrl: string; masterPartyId?: string; marginSeconds?: number },
+	redirectUrl: () => string,
 ): Promise<StartedSession> {
-	const client = await clients(itemIndex, input.masterPartyId);
+	const registrationId = readRegistrationId(ctx, itemIndex);
+	const code = readProviderCode(ctx, itemIndex);
+	const options = readOptions(ctx, itemIndex);
+	const resultRedirectUrl = readResultRedirectUrl(ctx, itemIndex, options);
+	const url = redirectUrl();
+	const client = await clients(itemIndex, options.masterPartyId);
 	const startedAtMs = Date.now();
 	let body: unknown;
 	try {
 		body = await client.request<unknown>({
 			method: 'POST',
-			path: `/v1/einvoices/registrations/${encodeURIComponent(input.registrationId)}/identification`,
-			body: { IdentificationProviderTC: input.providerCode, RedirectURL: input.redirectUrl },
+			path: `/v1/einvoices/registrations/${encodeURIComponent(registrationId)}/identification`,
+			body: { IdentificationProviderTC: code, RedirectURL: url },
 			itemIndex,
 			operation: 'Start identification',
 		});
 	} catch (error) {
-		throw withStartHint(error, { partyId: client.partyId, registrationId: input.registrationId });
+		throw withStartHint(error, { partyId: client.partyId, registrationId });
 	}
 	const providerUrl = readProviderUrl(body);
 	if (!providerUrl) {
@@ -248,11 +255,13 @@ export async function startIdentification(
 		);
 	}
 	return {
-		...sessionTimes(startedAtMs, input.marginSeconds),
-		registrationID: Number(input.registrationId),
+		...sessionTimes(startedAtMs, options.waitMarginSeconds),
+		registrationID: Number(registrationId),
 		providerUrl,
-		identificationProviderTC: input.providerCode,
+		identificationProviderTC: code,
 		masterPartyId: client.partyId,
+		redirectUrl: url,
+		resultRedirectUrl,
 	};
 }
 

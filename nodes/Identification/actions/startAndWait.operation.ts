@@ -1,15 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readRegistrationId } from '../../shared/node/input';
 import type { ClientProvider } from '../../shared/node/router';
 import {
 	masterPartyOption,
 	optionsCollection,
 	providerFields,
-	readOptions,
-	readProviderCode,
-	readResultRedirectUrl,
 	registrationField,
 	requireSingleItem,
 	resumeUrl,
@@ -39,17 +35,7 @@ export const description = updateDisplayOptions({ show: { operation: ['startAndW
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	requireSingleItem(this, 'Start and Wait for Result');
 	return await runOneItem(this, async (itemIndex) => {
-		const registrationId = readRegistrationId(this, itemIndex);
-		const code = readProviderCode(this, itemIndex);
-		const options = readOptions(this, itemIndex);
-		const resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
-		const session = await startIdentification(this, clients, itemIndex, {
-			registrationId,
-			providerCode: code,
-			redirectUrl: resumeUrl(this, itemIndex),
-			masterPartyId: options.masterPartyId,
-			marginSeconds: options.waitMarginSeconds,
-		});
-		return await waitForCallback(this, { ...session, resultRedirectUrl }, itemIndex);
+		const session = await startIdentification(this, clients, itemIndex, () => resumeUrl(this, itemIndex));
+		return await waitForCallback(this, session, itemIndex);
 	});
 }
