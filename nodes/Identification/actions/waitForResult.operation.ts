@@ -37,24 +37,20 @@ interface RecordedSession {
 
 function readRecordedSession(ctx: IExecuteFunctions, itemIndex: number): { registrationID?: number | string; startedAt?: string; expiresAt: string } {
 	const raw = executionCustomData(ctx, itemIndex).get(SESSION_KEY);
-	let parsed: RecordedSession | undefined;
+	let parsed: RecordedSession = {};
 	try {
-		parsed = raw ? (JSON.parse(raw) as RecordedSession) : undefined;
+		parsed = (JSON.parse(raw ?? '') ?? {}) as RecordedSession;
 	} catch {
-		parsed = undefined;
+		// Nothing readable recorded: refused below.
 	}
-	const expiresAt = typeof parsed?.expiresAt === 'string' ? parsed.expiresAt : undefined;
-	if (!parsed || !expiresAt || Number.isNaN(Date.parse(expiresAt))) {
+	const { expiresAt, startedAt } = parsed;
+	if (typeof expiresAt !== 'string' || Number.isNaN(Date.parse(expiresAt))) {
 		throw new NodeOperationError(ctx.getNode(), 'No identification was started in this execution to wait for', {
 			description:
 				'Put an AccessPoint Identification node with the Start operation and "Send Browser Back To: This Execution" earlier in this workflow, on the path that leads here. (It records the session in the execution\'s custom data, which holds at most 10 entries.)',
 		});
 	}
-	return {
-		registrationID: toRegistrationId(parsed.registrationID),
-		startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : undefined,
-		expiresAt,
-	};
+	return { registrationID: toRegistrationId(parsed.registrationID), startedAt: typeof startedAt === 'string' ? startedAt : undefined, expiresAt };
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
