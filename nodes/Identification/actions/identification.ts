@@ -209,11 +209,10 @@ interface StartedSession extends SessionTimes {
 	identificationProviderTC: string;
 	masterPartyId: string;
 	redirectUrl: string;
-	resultRedirectUrl?: string;
 }
 
 /**
- * Reads and checks one item's registration, provider code, options and RedirectURL (`redirectUrl`, read last),
+ * Reads and checks one item's registration, provider code, options and then (`redirectUrl`) the RedirectURL,
  * then POSTs /v1/einvoices/registrations/{RegistrationID}/identification with the master account's PartyID
  * header (the client's partyID header, overridable); reads the provider URL from the answer.
  */
@@ -221,13 +220,12 @@ export async function startIdentification(
 	ctx: IExecuteFunctions,
 	clients: ClientProvider,
 	itemIndex: number,
-	redirectUrl: () => string,
+	redirectUrl: (options: IdentificationOptions) => string,
 ): Promise<StartedSession> {
 	const registrationId = readRegistrationId(ctx, itemIndex);
 	const code = readProviderCode(ctx, itemIndex);
 	const options = readOptions(ctx, itemIndex);
-	const resultRedirectUrl = readResultRedirectUrl(ctx, itemIndex, options);
-	const url = redirectUrl();
+	const url = redirectUrl(options);
 	const client = await clients(itemIndex, options.masterPartyId);
 	const startedAtMs = Date.now();
 	let body: unknown;
@@ -261,7 +259,6 @@ export async function startIdentification(
 		identificationProviderTC: code,
 		masterPartyId: client.partyId,
 		redirectUrl: url,
-		resultRedirectUrl,
 	};
 }
 

@@ -6,6 +6,7 @@ import {
 	masterPartyOption,
 	optionsCollection,
 	providerFields,
+	readResultRedirectUrl,
 	registrationField,
 	requireSingleItem,
 	resumeUrl,
@@ -35,7 +36,11 @@ export const description = updateDisplayOptions({ show: { operation: ['startAndW
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	requireSingleItem(this, 'Start and Wait for Result');
 	return await runOneItem(this, async (itemIndex) => {
-		const session = await startIdentification(this, clients, itemIndex, () => resumeUrl(this, itemIndex));
-		return await waitForCallback(this, session, itemIndex);
+		let resultRedirectUrl: string | undefined;
+		const session = await startIdentification(this, clients, itemIndex, (options) => {
+			resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
+			return resumeUrl(this, itemIndex);
+		});
+		return await waitForCallback(this, { ...session, resultRedirectUrl }, itemIndex);
 	});
 }
