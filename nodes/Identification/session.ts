@@ -1,9 +1,14 @@
 /**
- * Pure rules of an identification session (docs/api.md "Identification"): the redirect
- * address, the provider URL in the answer, and the 5-minute window. No n8n, no HTTP.
+ * Pure rules of an identification session (docs/api.md "Identification"): the redirect address, the
+ * provider URL in the answer, the 5-minute window, and the callback. No n8n, no HTTP.
+ *
+ * The callback: the service sends the browser to the RedirectURL with `registrationID` and
+ * `success=true|false` appended, or the provider shows an error page with `error=invalid_redirect`.
+ * Every outcome that is not a clean, matching `success=true` is "not identified", so a malformed,
+ * ambiguous or expired callback can never read as a success.
  */
-
 import type { Check } from '../shared/domain/validation';
+import { isRecord } from '../shared/domain/values';
 
 /** The provider flow must be completed within 5 minutes of the POST. */
 export const SESSION_WINDOW_MS = 5 * 60 * 1000;
@@ -100,4 +105,249 @@ export function appendResult(url: string, registrationId: string | number | unde
 	if (registrationId !== undefined && registrationId !== '') params.set('registrationID', String(registrationId));
 	params.set('success', String(success));
 	return `${base}${separator}${params.toString()}${hash}`;
+}
+
+export type Reason =
+	| 'identified'
+	| 'failed'
+	| 'expired'
+	| 'invalid_redirect'
+	| 'provider_error'
+	| 'invalid_callback'
+	| 'registration_mismatch'
+	| 'not_confirmed';
+
+/** Every result is the word of the user's browser: the service offers no API to check it, so every item says so. */
+export const RESULT_SOURCE = 'browser redirect';
+
+/**
+ * What re-reading the registration said about a reported success: its identification status agrees or
+ * disagrees; it shows none (the documented reads show none); no success or no credential to check with;
+ * the read failed.
+ */
+export type ServiceCheck = 'confirmed' | 'contradicted' | 'not shown' | 'not checked' | 'read failed';
+
+export interface CallbackOutcome {
+	identified: boolean;
+	reason: Reason;
+	serviceCheck?: ServiceCheck;
+	/** The registration the callback names (or the one expected when it names none). */
+	registrationID?: number | string;
+	reported: { registrationID?: string; success?: string; error?: string };
+	message: string;
+}
+
+/** Numbers stay numbers (as in the API's reads); anything else stays text. */
+export function toRegistrationId(value: unknown): number | string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const text = String(value).trim();
+	if (!text) return undefined;
+	if (/^\d+$/.test(text)) {
+		const n = Number(text);
+		if (Number.isSafeInteger(n)) return n;
+	}
+	return text;
+}
+
+/** The record without its undefined entries (and its '' entries unless keepEmpty). */
+function defined(record: Record<string, unknown>, keepEmpty = false): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined && (keepEmpty || value !== '')));
+}
+
+type Single = { value?: string; ambiguous: boolean };
+
+/** One query parameter, matched case-insensitively; repeated values that disagree are ambiguous. */
+function single(query: Record<string, unknown>, name: string): Single {
+	const values: string[] = [];
+	for (const [key, raw] of Object.entries(query)) {
+		if (key.toLowerCase() !== name.toLowerCase()) continue;
+		const list = Array.isArray(raw) ? raw : [raw];
+		for (const entry of list) {
+			if (entry === undefined || entry === null) continue;
+			if (typeof entry === 'object') return { ambiguous: true };
+			values.push(String(entry).trim());
+		}
+	}
+	if (values.length === 0) return { ambiguous: false };
+	const distinct = new Set(values);
+	if (distinct.size > 1) return { ambiguous: true };
+	return { value: values[0], ambiguous: false };
+}
+
+/** Whether the data looks like a callback query at all (has success, registrationID or error). */
+export function looksLikeCallback(query: unknown): boolean {
+	return isRecord(query) && Object.keys(query).some((key) => /^(success|registrationid|error)$/i.test(key));
+}
+
+/**
+ * The outcome of a callback. `expected` is the registration the identification
+ * was started for; a callback naming another one is not accepted.
+ */
+export function readCallback(query: unknown, expected?: string | number): CallbackOutcome {
+	const q = isRecord(query) ? query : {};
+	const reg = single(q, 'registrationID');
+	const success = single(q, 'success');
+	const error = single(q, 'error');
+	const reported = defined({ registrationID: reg.value, success: success.value, error: error.value }, true) as CallbackOutcome['reported'];
+	const expectedId = toRegistrationId(expected);
+	const named = toRegistrationId(reg.value);
+	const registrationID = named ?? expectedId;
+	const notIdentified = (reason: Reason, message: string): CallbackOutcome => ({ identified: false, reason, registrationID, reported, message });
+
+	if (error.ambiguous || error.value) {
+		if (error.value === 'invalid_redirect') {
+			return notIdentified(
+				'invalid_redirect',
+				'The identity provider refused the redirect address (error=invalid_redirect). Ask the access point support to allow the host of your RedirectURL, then start a new identification.',
+			);
+		}
+		return notIdentified('provider_error', `The identity provider reported an error (${error.value ?? 'several values'}). Start a new identification.`);
+	}
+	if (success.ambiguous || reg.ambiguous) {
+		return notIdentified('invalid_callback', 'The callback carried conflicting registrationID or success values, so it is not trusted.');
+	}
+	const flag = success.value?.toLowerCase();
+	if (flag !== 'true' && flag !== 'false') {
+		return notIdentified(
+			'invalid_callback',
+			success.value === undefined ? 'The callback has no success parameter.' : `The callback's success parameter is "${success.value}", not true or false.`,
+		);
+	}
+	if (expectedId !== undefined && named !== undefined && String(named) !== String(expectedId)) {
+		return notIdentified(
+			'registration_mismatch',
+			`The callback is for registration ${named}, but this identification was started for registration ${expectedId}.`,
+		);
+	}
+	if (flag === 'false') {
+		return notIdentified('failed', 'The user did not complete the identity check, or the provider could not confirm it. Start a new identification.');
+	}
+	if (named === undefined) {
+		return notIdentified('invalid_callback', 'The callback says success=true but names no registrationID, so it is not trusted.');
+	}
+	return { identified: true, reason: 'identified', registrationID: named, reported, message: 'The user was identified.' };
+}
+
+/** A status word as identified (true), not identified (false), or neither (undefined). */
+function statusWord(value: unknown): boolean | undefined {
+	if (typeof value === 'boolean') return value;
+	if (typeof value !== 'string') return undefined;
+	const word = value.toLowerCase().replace(/[\s_-]/g, '');
+	if (['true', 'identified', 'verified', 'success', 'succeeded', 'completed', 'approved'].includes(word)) return true;
+	if (['false', 'notidentified', 'unverified', 'failed', 'failure', 'pending', 'rejected', 'expired', 'none'].includes(word)) return false;
+	return undefined;
+}
+
+const STATUS_FIELDS = ['identified', 'isidentified', 'identificationstatus', 'kycstatus', 'kycverified'];
+
+/**
+ * What a registration read says about the identification: true or false where it shows a status (Identified,
+ * IdentificationStatus, KYCStatus ..., at the top or in CompanyDetails), undefined where it shows none.
+ */
+export function identifiedInRegistration(registration: unknown): boolean | undefined {
+	if (!isRecord(registration)) return undefined;
+	for (const record of [registration, registration.CompanyDetails]) {
+		if (!isRecord(record)) continue;
+		for (const [key, value] of Object.entries(record)) {
+			if (!STATUS_FIELDS.includes(key.toLowerCase())) continue;
+			const status = statusWord(value);
+			if (status !== undefined) return status;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * The outcome after re-reading the registration. Only a success needs checking (the forged
+ * path is a success); one the read contradicts becomes "not identified" (not_confirmed).
+ */
+export function withServiceCheck(outcome: CallbackOutcome, check: ServiceCheck, detail?: string): CallbackOutcome {
+	if (!outcome.identified) return { ...outcome, serviceCheck: 'not checked' };
+	if (check === 'contradicted') {
+		return {
+			...outcome,
+			identified: false,
+			reason: 'not_confirmed',
+			serviceCheck: check,
+			message: `The browser reported success, but the registration read shows registration ${String(outcome.registrationID)} as not identified, so the result is not accepted (a forged or replayed callback?). Start a new identification if needed.`,
+		};
+	}
+	const note: Record<Exclude<ServiceCheck, 'contradicted'>, string> = {
+		confirmed: 'The registration read confirms it.',
+		'not shown':
+			"The registration read shows nothing about identification, so the service cannot confirm it: this is the browser's word, and anyone holding the resume URL can send it.",
+		'not checked':
+			"Not checked with the service (this operation has no credential): this is the browser's word, and anyone holding the callback URL can send it.",
+		'read failed': `The registration could not be re-read${detail ? ` (${detail})` : ''}: this is the browser's word.`,
+	};
+	return { ...outcome, serviceCheck: check, message: `${outcome.message} ${note[check]}` };
+}
+
+/**
+ * The item every outcome becomes. `success` is the accepted result (true only
+ * when identified), so `$json.success` and `$json.identified` always agree;
+ * `resultSource` and `serviceCheck` say whose word it is.
+ */
+export function outcomeJson(outcome: CallbackOutcome, extra: { startedAt?: string; expiresAt?: string; receivedAt?: string } = {}): Record<string, unknown> {
+	return {
+		identified: outcome.identified,
+		success: outcome.identified,
+		reason: outcome.reason,
+		RegistrationID: outcome.registrationID ?? null,
+		message: outcome.message,
+		resultSource: RESULT_SOURCE,
+		serviceCheck: outcome.serviceCheck ?? 'not checked',
+		...defined(extra),
+		callback: outcome.reported,
+	};
+}
+
+/** The item a wait that timed out leaves with. */
+export function expiredJson(registrationID: number | string | undefined, startedAt?: string, expiresAt?: string): Record<string, unknown> {
+	return {
+		identified: false,
+		success: false,
+		reason: 'expired' as Reason,
+		RegistrationID: registrationID ?? null,
+		message:
+			'No result came back before the 5-minute identification window closed. Start a new identification (each attempt counts towards the sandbox limit of 5).',
+		...defined({ startedAt, expiresAt }),
+	};
+}
+
+/**
+ * Query data in any form a user may map: an object (`$json.query` of a Webhook
+ * node), a JSON text, a full callback URL or a bare query string.
+ */
+export function queryFromValue(value: unknown): Record<string, unknown> | undefined {
+	if (isRecord(value)) return value;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (!text) return undefined;
+	if (text.startsWith('{')) {
+		try {
+			const parsed = JSON.parse(text) as unknown;
+			return isRecord(parsed) ? parsed : undefined;
+		} catch {
+			return undefined;
+		}
+	}
+	let search = text;
+	if (/^https?:\/\//i.test(text)) {
+		try {
+			search = new URL(text).search;
+		} catch {
+			return undefined;
+		}
+	} else if (text.includes('?')) {
+		search = text.slice(text.indexOf('?'));
+	}
+	const params = new URLSearchParams(search.replace(/^\?/, '').split('#')[0]);
+	const query: Record<string, unknown> = {};
+	for (const [key, entry] of params) {
+		const existing = query[key];
+		if (existing === undefined) query[key] = entry;
+		else query[key] = Array.isArray(existing) ? [...(existing as string[]), entry] : [existing, entry];
+	}
+	return Object.keys(query).length ? query : undefined;
 }

@@ -1,12 +1,42 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	INodeExecutionData,
+	INodeListSearchResult,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { getApiClient } from '../shared/http/transport';
+import { unwrapRegistration } from '../shared/domain/registrationOutput';
 import { retryOptions } from '../shared/fields/fields';
 import { searchRegistrations } from '../shared/fields/methods';
 import { actionSubtitle, describeOperations, router } from '../shared/node/router';
 import { integration } from './actions';
-import { searchIntegrations } from './methods';
+
+/** The integrations of the registration chosen in the same node. */
+async function searchIntegrations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const registrationId = String(this.getCurrentNodeParameter('registrationId', { extractValue: true }) ?? '').trim();
+	if (!/^\d+$/.test(registrationId)) return { results: [] };
+	const client = await getApiClient.call(this);
+	const body = await client.request<unknown>({
+		method: 'GET',
+		path: `/v1/einvoices/registrations/${encodeURIComponent(registrationId)}`,
+		operation: 'Get registration',
+	});
+	const integrations = (unwrapRegistration(body, registrationId)?.Integrations ?? []) as IDataObject[];
+	const needle = (filter ?? '').toLowerCase();
+	const results = integrations
+		.map((integration) => ({
+			name: [integration.Integration, integration.IntegrationStatus, `#${integration.IntegrationID}`].filter(Boolean).join(' · '),
+			value: String(integration.IntegrationID ?? ''),
+		}))
+		.filter((entry) => entry.value && (!needle || entry.name.toLowerCase().includes(needle)));
+	return { results };
+}
 
 export class AccessPointIntegration implements INodeType {
 	description: INodeTypeDescription = {

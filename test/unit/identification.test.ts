@@ -1,25 +1,23 @@
 import {
+	appendResult,
+	checkRedirectUrl,
+	DEFAULT_PROVIDER_CODE,
 	expiredJson,
 	identifiedInRegistration,
 	looksLikeCallback,
 	outcomeJson,
+	providerCode,
 	queryFromValue,
 	readCallback,
-	RESULT_SOURCE,
-	toRegistrationId,
-	withServiceCheck,
-} from '../../nodes/Identification/callback';
-import { classifyStartFailure, startFailureHint } from '../../nodes/Identification/hints';
-import { resultPage } from '../../nodes/Identification/resultPage';
-import {
-	appendResult,
-	checkRedirectUrl,
-	DEFAULT_PROVIDER_CODE,
-	providerCode,
 	readProviderUrl,
+	RESULT_SOURCE,
 	SESSION_WINDOW_MS,
 	sessionTimes,
+	toRegistrationId,
+	withServiceCheck,
 } from '../../nodes/Identification/session';
+import { classifyStartFailure, startFailureHint } from '../../nodes/Identification/hints';
+import { resultPage } from '../../nodes/Identification/actions/waiting';
 
 describe('checkRedirectUrl', () => {
 	it('accepts absolute http(s) URLs and keeps query and fragment', () => {

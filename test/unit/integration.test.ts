@@ -1,6 +1,5 @@
 import { AccessPointIntegration } from '../../nodes/Integration/AccessPointIntegration.node';
-import { buildIntegrationBody } from '../../nodes/Integration/actions/integrationInput';
-import { integrationOutput, signatureHint } from '../../nodes/Integration/actions/integrationOutput';
+import { buildIntegrationBody, integrationOutput, signatureHint } from '../../nodes/Integration/actions/integration';
 
 describe('buildIntegrationBody', () => {
 	it('sends the offered networks by their API names', () => {

@@ -7,7 +7,7 @@ import {
 	participantResult,
 	receiveCapabilities,
 } from '../../nodes/PeppolLookup/actions/capabilities';
-import { runPool } from '../../nodes/PeppolLookup/actions/pool';
+import { runPool } from '../../nodes/PeppolLookup/actions/lookup.operation';
 import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
 
 // Document identifiers of BIS Billing 3.0 (docs/api.md "Peppol lookup and identifiers").

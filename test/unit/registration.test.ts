@@ -4,8 +4,10 @@ import { buildRegistrationBody } from '../../nodes/Registration/actions/registra
 import type { RegistrationInput } from '../../nodes/Registration/actions/registrationBody';
 import { flattenRegistration, readCompanies, unwrapRegistration } from '../../nodes/shared/domain/registrationOutput';
 import { searchRegistrations } from '../../nodes/shared/fields/methods';
-import { searchIntegrations } from '../../nodes/Integration/methods';
+import { AccessPointIntegration } from '../../nodes/Integration/AccessPointIntegration.node';
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
+
+const { searchIntegrations } = new AccessPointIntegration().methods.listSearch;
 
 const minimal = (): RegistrationInput => ({
 	taxIdentifier: 'BE 0481.516.215',

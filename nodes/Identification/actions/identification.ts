@@ -1,16 +1,104 @@
 /**
- * What the Identification operations read and output besides their own fields: the
- * options, provider code and resume URL of one item, the one-item rule of the waiting
- * operations, the session Start leaves in the execution's custom data for Wait for
- * Result, and the two outputs.
+ * What the Identification operations share besides their own fields: the shared fields and
+ * the reading of one item's options, provider code and resume URL, the start request
+ * (docs/api.md "Identification") with its failure advice, the one-item rule of the waiting
+ * operations, the session Start leaves in the execution's custom data for Wait for Result,
+ * and the two outputs.
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { inputError, requireValid } from '../../shared/node/input';
+import { registrationIdField } from '../../shared/fields/fields';
+import { inputError, readRegistrationId, requireValid } from '../../shared/node/input';
 import { asNodeError, errorItem } from '../../shared/node/items';
+import type { ClientProvider } from '../../shared/node/router';
 import { checkNumber, checkOptionalText, checkPartyId } from '../../shared/domain/validation';
-import { checkRedirectUrl, DEFAULT_PROVIDER_CODE, MAX_WAIT_MARGIN_SECONDS, providerCode } from '../session';
+import { startFailureHint } from '../hints';
+import type { SessionTimes } from '../session';
+import {
+	checkRedirectUrl,
+	DEFAULT_PROVIDER_CODE,
+	DEFAULT_WAIT_MARGIN_SECONDS,
+	MAX_WAIT_MARGIN_SECONDS,
+	providerCode,
+	readProviderUrl,
+	sessionTimes,
+} from '../session';
+
+/** The brand writes its name in lower case; the editor's title-case convention would show "Itsme". */
+const ITSME = 'itsme';
+
+export const providerFields: INodeProperties[] = [
+	{
+		displayName: 'Identification Provider',
+		name: 'identificationProvider',
+		type: 'options',
+		default: DEFAULT_PROVIDER_CODE,
+		description:
+			'The identity provider whose terms apply (sent as IdentificationProviderTC). One provider is supported today; choose Custom Code for a provider announced later.',
+		options: [
+			{ name: 'Custom Code', value: 'custom', description: 'Enter a provider terms code yourself' },
+			{ name: ITSME, value: DEFAULT_PROVIDER_CODE, description: 'Mobile identity app (code "itsme")' },
+		],
+	},
+	{
+		displayName: 'Provider Code',
+		name: 'customProviderCode',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. itsme',
+		description: 'The IdentificationProviderTC code of the provider, as announced by the access point',
+		displayOptions: { show: { identificationProvider: ['custom'] } },
+	},
+];
+
+/** The trust limit, shown where a result comes in: the service offers no way to check a result (docs/api.md "Identification"). */
+export const trustNotice: INodeProperties = {
+	displayName:
+		"The result is the browser's word, not the service's: anyone holding the resume URL (or your Redirect URL) can report success. Each item says so (resultSource) and, where the registration read shows an identification status, whether it agrees (serviceCheck); a success it contradicts leaves through Not Identified.",
+	name: 'trustNotice',
+	type: 'notice',
+	default: '',
+};
+
+export const masterPartyOption: INodeProperties = {
+	displayName: 'Master Party ID',
+	name: 'masterPartyId',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 100001',
+	description:
+		"PartyID of the master account that is whitelisted for identification, sent as the PartyID header. Leave empty to use the credential's Party ID.",
+};
+
+export const waitOptions: INodeProperties[] = [
+	{
+		displayName: 'After the Result, Send Browser To',
+		name: 'resultRedirectUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://app.example.com/identity-done',
+		description:
+			"Where the user's browser goes once the result is in (registrationID and success are appended). Leave empty to show a small neutral result page.",
+	},
+	{
+		displayName: 'Extra Wait After the Window (Seconds)',
+		name: 'waitMarginSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_WAIT_MARGIN_SECONDS },
+		default: DEFAULT_WAIT_MARGIN_SECONDS,
+		description:
+			'The provider session lasts 5 minutes from the start. The execution waits this much longer for a late redirect, then leaves through "Not Identified" with reason "expired".',
+	},
+];
+
+export const registrationField: INodeProperties = { ...registrationIdField, description: 'The registered company entity whose authorised user is identified' };
+
+/** The Options collection of an operation. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+}
 
 /** Execution custom data key under which Start (This Execution) leaves the session for Wait for Result. */
 export const SESSION_KEY = 'accessPointIdentification';
@@ -54,7 +142,7 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): Identifi
 	return options as IdentificationOptions;
 }
 
-export function readProviderCode(ctx: IExecuteFunctions, itemIndex: number): string {
+function readProviderCode(ctx: IExecuteFunctions, itemIndex: number): string {
 	const choice = ctx.getNodeParameter('identificationProvider', itemIndex, DEFAULT_PROVIDER_CODE);
 	const custom =
 		choice === 'custom'
@@ -113,4 +201,74 @@ export async function runOneItem(ctx: IExecuteFunctions, run: (itemIndex: number
 		if (ctx.continueOnFail()) return twoOutputs([errorItem(ctx, nodeError, 0)], []);
 		throw nodeError;
 	}
+}
+
+interface StartedSession extends SessionTimes {
+	registrationID: number;
+	providerUrl: string;
+	identificationProviderTC: string;
+	masterPartyId: string;
+	redirectUrl: string;
+}
+
+/**
+ * Reads and checks one item's registration, provider code, options and then (`redirectUrl`) the RedirectURL,
+ * then POSTs /v1/einvoices/registrations/{RegistrationID}/identification with the master account's PartyID
+ * header (the client's partyID header, overridable); reads the provider URL from the answer.
+ */
+export async function startIdentification(
+	ctx: IExecuteFunctions,
+	clients: ClientProvider,
+	itemIndex: number,
+	redirectUrl: (options: IdentificationOptions) => string,
+): Promise<StartedSession> {
+	const registrationId = readRegistrationId(ctx, itemIndex);
+	const code = readProviderCode(ctx, itemIndex);
+	const options = readOptions(ctx, itemIndex);
+	const url = redirectUrl(options);
+	const client = await clients(itemIndex, options.masterPartyId);
+	const startedAtMs = Date.now();
+	let body: unknown;
+	try {
+		body = await client.request<unknown>({
+			method: 'POST',
+			path: `/v1/einvoices/registrations/${encodeURIComponent(registrationId)}/identification`,
+			body: { IdentificationProviderTC: code, RedirectURL: url },
+			itemIndex,
+			operation: 'Start identification',
+		});
+	} catch (error) {
+		throw withStartHint(error, { partyId: client.partyId, registrationId });
+	}
+	const providerUrl = readProviderUrl(body);
+	if (!providerUrl) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: 'The identification answer has no provider URL' },
+			{
+				message: 'Start identification returned no provider URL (neither RedirectURL nor URL)',
+				description: 'The session may have been opened anyway; wait 5 minutes before retrying. If it persists, contact the access point support.',
+				itemIndex,
+			},
+		);
+	}
+	return {
+		...sessionTimes(startedAtMs, options.waitMarginSeconds),
+		registrationID: Number(registrationId),
+		providerUrl,
+		identificationProviderTC: code,
+		masterPartyId: client.partyId,
+		redirectUrl: url,
+	};
+}
+
+/** Puts identification-specific advice on the transport's NodeApiError, which keeps its message, HTTP status and API code. */
+function withStartHint(error: unknown, context: { partyId: string; registrationId: string }): unknown {
+	if (!(error instanceof NodeApiError)) return error;
+	const { apiCode, apiDescription } = error.context;
+	const code = typeof apiCode === 'string' ? apiCode : undefined;
+	const text = [error.message, typeof apiDescription === 'string' ? apiDescription : ''].filter(Boolean).join(' ');
+	const hint = startFailureHint({ status: error.httpCode ? Number(error.httpCode) : undefined, code, text }, context);
+	if (hint) error.description = hint;
+	return error;
 }

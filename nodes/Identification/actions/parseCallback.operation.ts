@@ -4,9 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { inputError, requireValid } from '../../shared/node/input';
 import { checkNumericId } from '../../shared/domain/validation';
 import { runBatched } from '../../shared/node/items';
-import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../callback';
-import { optionsCollection, trustNotice } from './fields';
-import { IDENTIFIED, NOT_IDENTIFIED } from './identification';
+import { looksLikeCallback, outcomeJson, queryFromValue, readCallback, withServiceCheck } from '../session';
+import { IDENTIFIED, NOT_IDENTIFIED, optionsCollection, trustNotice } from './identification';
 
 const properties: INodeProperties[] = [
 	trustNotice,

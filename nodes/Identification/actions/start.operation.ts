@@ -1,13 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readChoice, readRegistrationId, requireValid } from '../../shared/node/input';
+import { readChoice, requireValid } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkRedirectUrl } from '../session';
-import { masterPartyOption, optionsCollection, providerFields, registrationField } from './fields';
-import { executionCustomData, readOptions, readProviderCode, requireSingleItem, resumeUrl, SESSION_KEY } from './identification';
-import { startIdentification } from './startRequest';
+import {
+	executionCustomData,
+	masterPartyOption,
+	optionsCollection,
+	providerFields,
+	registrationField,
+	requireSingleItem,
+	resumeUrl,
+	SESSION_KEY,
+	startIdentification,
+} from './identification';
 
 const properties: INodeProperties[] = [
 	registrationField,
@@ -54,18 +62,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const toThisExecution = readChoice(this, 0, 'redirectTo', 'Send Browser Back To', ['url', 'thisExecution'], 'url') === 'thisExecution';
 	if (toThisExecution) requireSingleItem(this, 'Start (Send Browser Back To: This Execution)');
 	const items = await runPerItem(this, async (itemIndex) => {
-		const registrationId = readRegistrationId(this, itemIndex);
-		const code = readProviderCode(this, itemIndex);
-		const options = readOptions(this, itemIndex);
-		const redirectUrl = toThisExecution
-			? resumeUrl(this, itemIndex)
-			: requireValid(this, itemIndex, 'Redirect URL', this.getNodeParameter('redirectUrl', itemIndex, ''), checkRedirectUrl);
-		const session = await startIdentification(this, clients, itemIndex, {
-			registrationId,
-			providerCode: code,
-			redirectUrl,
-			masterPartyId: options.masterPartyId,
-		});
+		const session = await startIdentification(this, clients, itemIndex, () =>
+			toThisExecution
+				? resumeUrl(this, itemIndex)
+				: requireValid(this, itemIndex, 'Redirect URL', this.getNodeParameter('redirectUrl', itemIndex, ''), checkRedirectUrl),
+		);
 		if (toThisExecution) {
 			try {
 				executionCustomData(this, itemIndex).set(
@@ -89,7 +90,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			redirectTo: toThisExecution ? 'thisExecution' : 'url',
 		};
 		// The resume URL carries this execution's resume token: it is not copied into outputs.
-		if (!toThisExecution) json.redirectUrl = redirectUrl;
+		if (!toThisExecution) json.redirectUrl = session.redirectUrl;
 		return json;
 	});
 	return [items];

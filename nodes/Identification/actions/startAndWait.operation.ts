@@ -1,11 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { readRegistrationId } from '../../shared/node/input';
 import type { ClientProvider } from '../../shared/node/router';
-import { masterPartyOption, optionsCollection, providerFields, registrationField, trustNotice, waitOptions } from './fields';
-import { readOptions, readProviderCode, readResultRedirectUrl, requireSingleItem, resumeUrl, runOneItem } from './identification';
-import { startIdentification } from './startRequest';
+import {
+	masterPartyOption,
+	optionsCollection,
+	providerFields,
+	readResultRedirectUrl,
+	registrationField,
+	requireSingleItem,
+	resumeUrl,
+	runOneItem,
+	startIdentification,
+	trustNotice,
+	waitOptions,
+} from './identification';
 import { waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
@@ -27,16 +36,10 @@ export const description = updateDisplayOptions({ show: { operation: ['startAndW
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	requireSingleItem(this, 'Start and Wait for Result');
 	return await runOneItem(this, async (itemIndex) => {
-		const registrationId = readRegistrationId(this, itemIndex);
-		const code = readProviderCode(this, itemIndex);
-		const options = readOptions(this, itemIndex);
-		const resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
-		const session = await startIdentification(this, clients, itemIndex, {
-			registrationId,
-			providerCode: code,
-			redirectUrl: resumeUrl(this, itemIndex),
-			masterPartyId: options.masterPartyId,
-			marginSeconds: options.waitMarginSeconds,
+		let resultRedirectUrl: string | undefined;
+		const session = await startIdentification(this, clients, itemIndex, (options) => {
+			resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
+			return resumeUrl(this, itemIndex);
 		});
 		return await waitForCallback(this, { ...session, resultRedirectUrl }, itemIndex);
 	});

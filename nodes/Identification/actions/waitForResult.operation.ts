@@ -1,10 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toRegistrationId } from '../callback';
-import { DEFAULT_WAIT_MARGIN_SECONDS, MAX_WAIT_MARGIN_SECONDS } from '../session';
-import { optionsCollection, trustNotice, waitOptions } from './fields';
-import { executionCustomData, readOptions, readResultRedirectUrl, runOneItem, SESSION_KEY, twoOutputs } from './identification';
+import { DEFAULT_WAIT_MARGIN_SECONDS, toRegistrationId } from '../session';
+import {
+	executionCustomData,
+	optionsCollection,
+	readOptions,
+	readResultRedirectUrl,
+	runOneItem,
+	SESSION_KEY,
+	trustNotice,
+	twoOutputs,
+	waitOptions,
+} from './identification';
 import { expiredItem, waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
@@ -29,24 +37,20 @@ interface RecordedSession {
 
 function readRecordedSession(ctx: IExecuteFunctions, itemIndex: number): { registrationID?: number | string; startedAt?: string; expiresAt: string } {
 	const raw = executionCustomData(ctx, itemIndex).get(SESSION_KEY);
-	let parsed: RecordedSession | undefined;
+	let parsed: RecordedSession = {};
 	try {
-		parsed = raw ? (JSON.parse(raw) as RecordedSession) : undefined;
+		parsed = (JSON.parse(raw ?? '') ?? {}) as RecordedSession;
 	} catch {
-		parsed = undefined;
+		// Nothing readable recorded: refused below.
 	}
-	const expiresAt = typeof parsed?.expiresAt === 'string' ? parsed.expiresAt : undefined;
-	if (!parsed || !expiresAt || Number.isNaN(Date.parse(expiresAt))) {
+	const { expiresAt, startedAt } = parsed;
+	if (typeof expiresAt !== 'string' || Number.isNaN(Date.parse(expiresAt))) {
 		throw new NodeOperationError(ctx.getNode(), 'No identification was started in this execution to wait for', {
 			description:
 				'Put an AccessPoint Identification node with the Start operation and "Send Browser Back To: This Execution" earlier in this workflow, on the path that leads here. (It records the session in the execution\'s custom data, which holds at most 10 entries.)',
 		});
 	}
-	return {
-		registrationID: toRegistrationId(parsed.registrationID),
-		startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : undefined,
-		expiresAt,
-	};
+	return { registrationID: toRegistrationId(parsed.registrationID), startedAt: typeof startedAt === 'string' ? startedAt : undefined, expiresAt };
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -54,8 +58,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const options = readOptions(this, itemIndex);
 		const resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
 		const session = readRecordedSession(this, itemIndex);
-		const margin = Math.min(Math.max(Number(options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) || 0, 0), MAX_WAIT_MARGIN_SECONDS);
-		const waitTill = new Date(Date.parse(session.expiresAt) + margin * 1000);
+		// readOptions checked Extra Wait (0 to 3600 seconds).
+		const waitTill = new Date(Date.parse(session.expiresAt) + (options.waitMarginSeconds ?? DEFAULT_WAIT_MARGIN_SECONDS) * 1000);
 		const pending = { ...session, resultRedirectUrl, waitTill };
 		// The window closed before this node was reached (e.g. a slow step in between): nothing can come back.
 		if (waitTill.getTime() <= Date.now()) return twoOutputs([expiredItem(pending, itemIndex)], []);

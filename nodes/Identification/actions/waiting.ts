@@ -4,15 +4,22 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { CallbackOutcome } from '../callback';
-import { expiredJson, identifiedInRegistration, looksLikeCallback, outcomeJson, readCallback, withServiceCheck } from '../callback';
-import { noticePage, resultPage } from '../resultPage';
-import { appendResult, checkRedirectUrl } from '../session';
+import type { CallbackOutcome, Reason } from '../session';
+import {
+	appendResult,
+	checkRedirectUrl,
+	expiredJson,
+	identifiedInRegistration,
+	looksLikeCallback,
+	outcomeJson,
+	readCallback,
+	withServiceCheck,
+} from '../session';
 import { unwrapRegistration } from '../../shared/domain/registrationOutput';
 import type { RetryPolicy } from '../../shared/http/retry';
 import { getApiClient } from '../../shared/http/transport';
 import { twoOutputs } from './identification';
-import { text } from '../../shared/domain/values';
+import { isRecord, text } from '../../shared/domain/values';
 
 /** The browser waits for the re-read: one retry, 15 seconds each at most. */
 const RECHECK_POLICY: RetryPolicy = { maxRetries: 1, baseDelayMs: 500, maxDelayMs: 1000, timeoutMs: 15_000 };
@@ -68,9 +75,7 @@ function shareResumeUrl(ctx: IExecuteFunctions, itemIndex: number): void {
 function readPending(ctx: IWebhookFunctions): IDataObject {
 	try {
 		const value = ctx.evaluateExpression('{{ $json }}', 0);
-		if (value && typeof value === 'object' && !Array.isArray(value)) {
-			return JSON.parse(JSON.stringify(value)) as IDataObject;
-		}
+		if (isRecord(value)) return JSON.parse(JSON.stringify(value)) as IDataObject;
 	} catch {
 		// No readable input: the callback is then judged on its own.
 	}
@@ -83,9 +88,8 @@ function readPending(ctx: IWebhookFunctions): IDataObject {
  * and the output then says the result is the browser's word.
  */
 async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promise<CallbackOutcome> {
-	if (!outcome.identified) return withServiceCheck(outcome, 'not checked');
 	// Only Start and Wait carries the credential (Wait for Result has none): nothing to read with.
-	if (ctx.getNodeParameter('operation', '') !== 'startAndWait') return withServiceCheck(outcome, 'not checked');
+	if (!outcome.identified || ctx.getNodeParameter('operation', '') !== 'startAndWait') return withServiceCheck(outcome, 'not checked');
 	const registrationId = String(outcome.registrationID);
 	try {
 		const masterPartyId = ctx.getNodeParameter('options.masterPartyId', '') as unknown;
@@ -105,6 +109,47 @@ async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promis
 	}
 }
 
+/*
+ * The small, unbranded page the user's browser sees when it comes back to a
+ * waiting execution. No value from the request is echoed, so nothing can be injected.
+ */
+type PageKind = 'identified' | 'notIdentified' | 'expired' | 'invalidRedirect' | 'noLink';
+
+const TEXT: Record<PageKind, { title: string; body: string }> = {
+	identified: { title: 'Identity confirmed', body: 'Thank you. Your identity has been confirmed. You can close this window.' },
+	notIdentified: {
+		title: 'Identity not confirmed',
+		body: 'Your identity could not be confirmed. Please start again from the link or page you were given. You can close this window.',
+	},
+	expired: { title: 'Link expired', body: 'This identification link has expired. Please start again from the link or page you were given.' },
+	invalidRedirect: { title: 'Identity not confirmed', body: 'The identity check could not return to this page. Please contact the sender of your link.' },
+	noLink: {
+		title: 'Open your identification link',
+		body: 'This address only receives the result of an identity check. Open the identification link you were sent to start it.',
+	},
+};
+
+const KIND: Partial<Record<Reason, PageKind>> = { identified: 'identified', expired: 'expired', invalid_redirect: 'invalidRedirect' };
+
+export const resultPage = (reason: Reason): string => page(KIND[reason] ?? 'notIdentified');
+
+function page(kind: PageKind): string {
+	const { title, body } = TEXT[kind];
+	return [
+		'<!DOCTYPE html>',
+		'<html lang="en"><head><meta charset="utf-8">',
+		'<meta name="viewport" content="width=device-width, initial-scale=1">',
+		'<meta name="robots" content="noindex, nofollow">',
+		'<meta name="referrer" content="no-referrer">',
+		`<title>${title}</title>`,
+		'<style>body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center;background:#f6f7f9;color:#1f2328}main{max-width:28rem;padding:2rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12);text-align:center}h1{font-size:1.4rem;margin:0 0 .75rem}p{margin:0;line-height:1.5}</style>',
+		'</head><body><main>',
+		`<h1 id="title">${title}</h1>`,
+		`<p id="result" data-outcome="${kind}">${body}</p>`,
+		'</main></body></html>',
+	].join('');
+}
+
 const HTML_HEADERS = {
 	'Content-Type': 'text/html; charset=utf-8',
 	'Cache-Control': 'no-store',
@@ -119,16 +164,15 @@ const HTML_HEADERS = {
 function openIdentityCheck(ctx: IWebhookFunctions, pending: IDataObject): IWebhookResponseData {
 	const res = ctx.getResponseObject();
 	const expiresAt = Date.parse(text(pending.expiresAt));
-	const provider = text(pending.providerUrl);
-	const checked = provider ? checkRedirectUrl(provider) : undefined;
-	if (checked?.ok && !(expiresAt <= Date.now())) {
+	const checked = checkRedirectUrl(text(pending.providerUrl));
+	if (checked.ok && !(expiresAt <= Date.now())) {
 		res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
 		res.redirect(302, checked.value);
 	} else {
 		res
 			.status(200)
 			.set(HTML_HEADERS)
-			.send(noticePage(checked?.ok ? 'expired' : 'noLink'));
+			.send(page(checked.ok ? 'expired' : 'noLink'));
 	}
 	return { noWebhookResponse: true };
 }
@@ -145,15 +189,14 @@ export async function identificationWebhook(this: IWebhookFunctions): Promise<IW
 	const expected = recorded === null ? undefined : (recorded as number | string | undefined);
 	const outcome = await recheck(this, readCallback(this.getQueryData(), expected));
 	const json = outcomeJson(outcome, {
-		startedAt: text(pending.startedAt) || undefined,
-		expiresAt: text(pending.expiresAt) || undefined,
+		startedAt: text(pending.startedAt),
+		expiresAt: text(pending.expiresAt),
 		receivedAt: new Date().toISOString(),
 	}) as IDataObject;
 
 	const res = this.getResponseObject();
-	const next = text(pending.resultRedirectUrl);
-	const checked = next ? checkRedirectUrl(next) : undefined;
-	if (checked?.ok) {
+	const checked = checkRedirectUrl(text(pending.resultRedirectUrl));
+	if (checked.ok) {
 		res.redirect(302, appendResult(checked.value, outcome.registrationID, outcome.identified));
 	} else {
 		res.status(200).set(HTML_HEADERS).send(resultPage(outcome.reason));

@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { isRecord } from '../../shared/domain/values';
 import { registrationIdField } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
 import { runPerItem } from '../../shared/node/items';
 import { inputError, readRegistrationId } from '../../shared/node/input';
-import type { IntegrationInput } from './integrationInput';
-import { buildIntegrationBody } from './integrationInput';
-import { integrationOutput, signatureHint } from './integrationOutput';
+import type { IntegrationInput } from './integration';
+import { buildIntegrationBody, integrationOutput, signatureHint } from './integration';
 
 const properties: INodeProperties[] = [
 	{ ...registrationIdField, description: 'The registered company entity that gets the integration' },
@@ -96,8 +96,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			itemIndex,
 			operation: `Create ${built.body.ExternalProvider} integration`,
 		});
-		const integration = response && typeof response === 'object' && !Array.isArray(response) ? response : {};
-		return integrationOutput(registrationId, { Integration: built.body.ExternalProvider, ...integration });
+		return integrationOutput(registrationId, { Integration: built.body.ExternalProvider, ...(isRecord(response) ? response : {}) });
 	});
 	const awaiting = items.filter((item) => item.json.needsSignature === true);
 	if (awaiting.length) {

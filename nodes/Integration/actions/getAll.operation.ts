@@ -6,7 +6,7 @@ import type { ClientProvider } from '../../shared/node/router';
 import { runPerItem } from '../../shared/node/items';
 import { fetchRegistration } from '../../shared/domain/registrations';
 import { readRegistrationId } from '../../shared/node/input';
-import { integrationOutput } from './integrationOutput';
+import { integrationOutput } from './integration';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 
 const properties: INodeProperties[] = [{ ...registrationIdField, description: 'The registered company entity whose integrations to list' }];

@@ -1,8 +1,9 @@
 /** Integration's operations, listed once: the node's description and the router read this list. */
 import type { ResourceOperations } from '../../shared/node/router';
-import * as create from './create.operation';
-import * as deleteOperation from './delete.operation';
-import * as getAll from './getAll.operation';
+// Named imports, not `import * as`: a namespace import compiles to an interop helper of ~1.5 kB in this file.
+import { description as createFields, execute as create } from './create.operation';
+import { description as deleteFields, execute as deleteOperation } from './delete.operation';
+import { description as getAllFields, execute as getAll } from './getAll.operation';
 
 export const integration: ResourceOperations = {
 	default: 'create',
@@ -12,21 +13,21 @@ export const integration: ResourceOperations = {
 			value: 'create',
 			description: 'Activate a network for a registration',
 			action: 'Create an integration',
-			module: create,
+			module: { description: createFields, execute: create },
 		},
 		{
 			name: 'Delete',
 			value: 'delete',
 			description: 'Remove an integration from a registration',
 			action: 'Delete an integration',
-			module: deleteOperation,
+			module: { description: deleteFields, execute: deleteOperation },
 		},
 		{
 			name: 'Get Many',
 			value: 'getAll',
 			description: "List a registration's integrations with their status",
 			action: 'Get many integrations',
-			module: getAll,
+			module: { description: getAllFields, execute: getAll },
 		},
 	],
 };

@@ -1,26 +1,125 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeApiError } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ParsedIdentifier } from '../../shared/domain/identifiers';
+import { buildParticipantIdentifier, COMMON_SCHEME_CODES, findScheme, parseParticipantIdentifier } from '../../shared/domain/identifiers';
 import type { ClientProvider } from '../../shared/node/router';
-import { readBoolean, requireValid } from '../../shared/node/input';
+import { inputError, readBoolean, readChoice, requireValid } from '../../shared/node/input';
 import { asNodeError, runBatched } from '../../shared/node/items';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 import { checkBoolean, checkChoice, checkNumber } from '../../shared/domain/validation';
 import type { ParticipantInformation, PeppolNetwork, RouteOn } from './capabilities';
 import { canReceive, networkFor, participantResult, receiveCapabilities } from './capabilities';
-import { identifierFields, readIdentifier } from './identifierInput';
-import { runPool } from './pool';
 
-export const CAN_RECEIVE = 0;
-export const CANNOT_RECEIVE = 1;
+const CAN_RECEIVE = 0;
+const CANNOT_RECEIVE = 1;
 
-export const DEFAULT_CONCURRENCY = 5;
-export const MAX_CONCURRENCY = 20;
+const DEFAULT_CONCURRENCY = 5;
+const MAX_CONCURRENCY = 20;
 
-export const description: INodeProperties[] = [...identifierFields, simplifyField({ operation: ['lookup'] })];
+const OTHER_SCHEME = 'other';
+
+/** The picker: the schemes of docs/api.md "Peppol lookup and identifiers", by name, then "other". */
+function schemeOptions(): INodePropertyOptions[] {
+	const known = COMMON_SCHEME_CODES.map((code) => {
+		const scheme = findScheme(code);
+		return { name: `${scheme?.name ?? code} (${code})`, value: code, description: scheme?.id };
+		// Case-insensitive, without localeCompare, whose first call sets up ICU collation (~10 ms at load).
+	}).sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
+	return [...known, { name: 'Other Scheme Code…', value: OTHER_SCHEME, description: 'Enter any Peppol scheme code (ICD)' }];
+}
+
+/** The receiver's identifier: shown for the lookup operation (description adds it). */
+const identifierFields: INodeProperties[] = [
+	{
+		displayName: 'Identify Receiver By',
+		name: 'identifierType',
+		type: 'options',
+		noDataExpression: true,
+		default: 'identifier',
+		options: [
+			{
+				name: 'Identifier',
+				value: 'identifier',
+				description: 'A VAT number with country prefix, a Belgian company number, or &lt;scheme&gt;:&lt;identifier&gt;',
+			},
+			{ name: 'Scheme and Value', value: 'scheme', description: 'Pick the identifier scheme from a list and enter the value' },
+		],
+	},
+	{
+		displayName: 'Identifier',
+		name: 'identifier',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. BE0123456749, 0123.456.749 or 0088:5400000000010',
+		description:
+			'The receiver: a VAT number with country prefix (BE0123456749, NL123456789B01), a bare Belgian company number (0123.456.749), or &lt;scheme&gt;:&lt;identifier&gt; (9925:BE0123456749, 0208:0123456749, 0088:5400000000010). Spaces and dots are removed and the number is checked before the lookup.',
+		displayOptions: { show: { identifierType: ['identifier'] } },
+	},
+	{
+		displayName: 'Scheme',
+		name: 'scheme',
+		type: 'options',
+		default: '9925',
+		description: 'The Peppol identifier scheme (ICD code) the value belongs to',
+		options: schemeOptions(),
+		displayOptions: { show: { identifierType: ['scheme'] } },
+	},
+	{
+		displayName: 'Scheme Code',
+		name: 'schemeCode',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0192',
+		description: 'The four-digit Peppol scheme code (ICD), e.g. 0192 for a Norwegian organisation number',
+		displayOptions: { show: { identifierType: ['scheme'], scheme: [OTHER_SCHEME] } },
+	},
+	{
+		displayName: "A GLN cannot be derived from a VAT number: enter the receiver's own 13-digit GLN",
+		name: 'glnNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { identifierType: ['scheme'], scheme: ['0088'] } },
+	},
+	{
+		displayName: 'Value',
+		name: 'schemeValue',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. BE0123456749',
+		description: 'The identifier within the chosen scheme, e.g. the VAT number for a VAT scheme or the 13-digit GLN for 0088',
+		displayOptions: { show: { identifierType: ['scheme'] } },
+	},
+];
+
+/** Reads and checks one item's identifier; throws a NodeOperationError before any request. */
+function readIdentifier(ctx: IExecuteFunctions, itemIndex: number): ParsedIdentifier {
+	const type = readChoice(ctx, itemIndex, 'identifierType', 'Identify Receiver By', ['identifier', 'scheme'], 'identifier');
+	if (type === 'scheme') {
+		const picked = String(ctx.getNodeParameter('scheme', itemIndex, '') ?? '').trim();
+		const code = picked === OTHER_SCHEME ? String(ctx.getNodeParameter('schemeCode', itemIndex, '') ?? '').trim() : picked;
+		const value = ctx.getNodeParameter('schemeValue', itemIndex, '') as unknown;
+		const check = buildParticipantIdentifier(code, value);
+		if (check.ok) return check;
+		if (check.inScheme) throw inputError(ctx, itemIndex, picked === OTHER_SCHEME ? 'Scheme Code' : 'Scheme', code, check.problem, check.hint);
+		throw inputError(ctx, itemIndex, 'Value', value, check.problem, check.hint);
+	}
+	const raw = ctx.getNodeParameter('identifier', itemIndex, '') as unknown;
+	const check = parseParticipantIdentifier(raw);
+	if (check.ok) return check;
+	throw inputError(ctx, itemIndex, 'Identifier', raw, check.problem, check.hint);
+}
+
+export const description: INodeProperties[] = [
+	...updateDisplayOptions({ show: { operation: ['lookup'] } }, identifierFields),
+	simplifyField({ operation: ['lookup'] }),
+];
 
 /** The fields that decide where an item goes: first in every output item. */
-const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoicesAndCreditNotes'] as const;
+const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoicesAndCreditNotes'];
 
 export const TEST_NETWORK_HINT =
 	'Looked up on the Peppol test network (sandbox credential), where far fewer receivers are registered than on Peppol production';
@@ -79,6 +178,36 @@ function readLookupOptions(ctx: IExecuteFunctions): { routeOn: RouteOn; concurre
 		concurrency: requireValid(ctx, 0, 'Concurrent Lookups', options.concurrency ?? DEFAULT_CONCURRENCY, (v) => checkNumber(v, concurrency)),
 		includeInputFields: requireValid(ctx, 0, 'Include Input Fields', options.includeInputFields ?? false, checkBoolean),
 	};
+}
+
+type PoolOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/**
+ * A small promise pool, no timers: runs worker(0..count-1), at most `concurrency` at once, and returns the
+ * outcomes in task order. With stopOnError no task starts after one failed (running ones finish); an unstarted
+ * task has no outcome.
+ */
+export async function runPool<T>(
+	count: number,
+	options: { concurrency: number; stopOnError?: boolean },
+	worker: (index: number) => Promise<T>,
+): Promise<Array<PoolOutcome<T> | undefined>> {
+	const outcomes: Array<PoolOutcome<T> | undefined> = new Array(count).fill(undefined);
+	let next = 0;
+	let failed = false;
+	const runner = async (): Promise<void> => {
+		while (next < count && !(failed && options.stopOnError)) {
+			const index = next++;
+			try {
+				outcomes[index] = { ok: true, value: await worker(index) };
+			} catch (error) {
+				outcomes[index] = { ok: false, error };
+				failed = true;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(Math.max(1, Math.floor(options.concurrency) || 1), count) }, runner));
+	return outcomes;
 }
 
 /** Items sharing an identifier share its failed lookup: each gets its own copy of the error, stamped with its index. */
@@ -142,11 +271,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			if ('error' in answer) return [forItem(answer.error, itemIndex)];
 			const input = items[itemIndex];
 			const result = readSimplify(this, itemIndex) ? pickFields(answer.result, SIMPLE_FIELDS.peppolLookup) : answer.result;
-			// Key order: the deciding fields, the input's (when kept), the rest; the lookup's values win.
-			const first: IDataObject = {};
-			for (const key of DECIDING) first[key] = result[key];
+			// Key order: the deciding fields (first in result too), the input's (when kept), the rest; the lookup's values win.
 			const item: INodeExecutionData = {
-				json: options.includeInputFields ? { ...first, ...input.json, ...result } : { ...result },
+				json: options.includeInputFields ? { ...pickFields(result, DECIDING), ...input.json, ...result } : { ...result },
 				pairedItem: { item: itemIndex },
 			};
 			if (options.includeInputFields && input.binary) item.binary = input.binary;

@@ -1,12 +1,135 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
+import { isRecord } from '../../shared/domain/values';
 import { inputError } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import type { RegistrationInput } from './registrationBody';
 import { buildRegistrationBody } from './registrationBody';
-import { registrationFields } from './registrationFields';
+
+/** A text field; `more` adds what differs (required, another default). */
+function text(displayName: string, name: string, placeholder: string, description?: string, more: Partial<INodeProperties> = {}): INodeProperties {
+	return { displayName, name, type: 'string', default: '', placeholder, ...(description ? { description } : {}), ...more };
+}
+
+const required = { required: true };
+
+function addressFields(kind: string): INodeProperties[] {
+	return [
+		text('Name', 'name', 'e.g. Acme Head Office', `Name shown on the ${kind}`),
+		text('Street', 'street', 'e.g. Kerkstraat', 'Required'),
+		text('Street Number', 'streetNumber', 'e.g. 12'),
+		text('Box', 'box', 'e.g. B2', 'Box or unit number, if any'),
+		text('Zipcode', 'zipcode', 'e.g. 9000', 'Required'),
+		text('City', 'city', 'e.g. Gent', 'Required'),
+		text('Country Code', 'countryCode', 'e.g. BE', 'Two-letter ISO 3166-1 country code (BE, NL, FR, DE, ...); required', { default: 'BE' }),
+		text('Phone', 'phone', 'e.g. +32 9 123 45 67', 'Phone number for this address, in international format'),
+	];
+}
+
+/** The Create form (docs/api.md "Registrations"): company, contact, tax switches, addresses and the optional extras. */
+const registrationFields: INodeProperties[] = [
+	text('Company Name', 'companyName', 'e.g. Acme BV', 'Legal name of the company to register (CompanyName)', required),
+	text(
+		'VAT Number',
+		'taxIdentifier',
+		'e.g. BE0123456749',
+		'VAT number with its two-letter country prefix (TaxIdentifier). Spaces and dots are removed; Belgian numbers are checked with mod 97.',
+		required,
+	),
+	text(
+		'Email',
+		'email',
+		'name@email.com',
+		'A real e-mail address of the company. It must differ from the e-mail addresses of the other registrations of your account.',
+		required,
+	),
+	text('Contact First Name', 'contactFirstName', 'e.g. Jan', 'First name of the contact person (ContactFirstName)', required),
+	text('Contact Last Name', 'contactLastName', 'e.g. Peeters', 'Last name of the contact person (ContactLastName)', required),
+	text('Language', 'language', 'e.g. NL', 'Two-letter ISO 639-1 language code of the company, e.g. NL, FR, EN or DE', { ...required, default: 'NL' }),
+	{ displayName: 'Tax Liable', name: 'taxLiable', type: 'boolean', default: true, description: 'Whether the company is liable for VAT (TaxLiable)' },
+	{ displayName: 'Tax Deductible', name: 'taxDeductable', type: 'boolean', default: true, description: 'Whether the company can deduct VAT (TaxDeductable)' },
+	{
+		displayName: 'Addresses',
+		name: 'addresses',
+		type: 'fixedCollection',
+		placeholder: 'Add Address',
+		required: true,
+		// Empty: n8n's editor cannot compute defaults for a fixedCollection with a preset entry
+		// (the node would not add); the missing Invoice Address is reported at execution instead.
+		default: {},
+		description:
+			'Required: add the Invoice Address (Street, Zipcode, City and Country Code). Add a Delivery Address only when deliveries go to another address.',
+		options: [
+			{ displayName: 'Invoice Address', name: 'invoiceAddress', values: addressFields('invoice address') },
+			{ displayName: 'Delivery Address', name: 'deliveryAddress', values: addressFields('delivery address') },
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Account Settings',
+				name: 'accountSettings',
+				type: 'fixedCollection',
+				default: {},
+				placeholder: 'Add Account Settings',
+				description: 'How invoices are handled in the fast-input stage (AccountSettings)',
+				options: [
+					{
+						displayName: 'Settings',
+						name: 'settings',
+						values: [
+							{
+								displayName: 'Bulk Input Cost UBL Fast Forward',
+								name: 'bulkInputCostUBLFastForward',
+								type: 'boolean',
+								default: false,
+								description: 'Whether received invoices skip the fast-input stage (only when the account also receives invoices)',
+							},
+							{
+								displayName: 'Process UBL Prepaid Amount',
+								name: 'processUBLPrepaidAmount',
+								type: 'boolean',
+								default: false,
+								description: 'Whether prepaid sent invoices skip the fast-input stage',
+							},
+						],
+					},
+				],
+			},
+			text('BIC', 'bic', 'e.g. GEBABEBB', 'BIC/SWIFT code of the bank (8 or 11 characters)'),
+			text('Commercial Name', 'commercialName', 'e.g. Acme Shop', 'Trading name, when it differs from the legal name'),
+			text('IBAN', 'iban', 'e.g. BE68 5390 0754 7034', 'Bank account as IBAN; spaces are removed and the checksum is verified'),
+			{
+				displayName: 'Identifiers',
+				name: 'identifiers',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Identifier',
+				description: 'Extra identifiers of the company; fill only when they are needed',
+				options: [
+					{
+						displayName: 'Identifier',
+						name: 'identifier',
+						values: [
+							text('Identifier Type', 'identifierType', 'e.g. KBO', 'The identifier type label (IdentifierType), e.g. the Belgian company register'),
+							text('Identifier', 'identifier', 'e.g. 0123456749', 'The identifier value'),
+						],
+					},
+				],
+			},
+			text('Mobile', 'mobile', 'e.g. +32 470 12 34 56', 'Mobile number in international format (+ and country code)'),
+			text('Phone', 'phone', 'e.g. +32 9 123 45 67', 'Phone number in international format (+ and country code)'),
+		],
+	},
+];
 
 export const description = updateDisplayOptions({ show: { operation: ['create'] } }, registrationFields);
 
@@ -14,28 +137,18 @@ export const description = updateDisplayOptions({ show: { operation: ['create'] 
 export function readNewRegistrationId(body: unknown): number | string | undefined {
 	if (typeof body === 'number') return body;
 	if (typeof body === 'string' && /^\s*\d+\s*$/.test(body)) return Number(body.trim());
-	if (!body || typeof body !== 'object') return undefined;
-	const record = body as IDataObject;
-	const id = record.RegistrationID ?? record.RegistrationId ?? record.CompanyID ?? record.ID ?? record.Id;
+	if (!isRecord(body)) return undefined;
+	const id = body.RegistrationID ?? body.RegistrationId ?? body.CompanyID ?? body.ID ?? body.Id;
 	if (typeof id === 'string' && /^\d+$/.test(id)) return Number(id);
 	return typeof id === 'number' || typeof id === 'string' ? id : undefined;
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	return await runPerItem(this, async (itemIndex) => {
-		const input: RegistrationInput = {
-			companyName: this.getNodeParameter('companyName', itemIndex, ''),
-			taxIdentifier: this.getNodeParameter('taxIdentifier', itemIndex, ''),
-			email: this.getNodeParameter('email', itemIndex, ''),
-			contactFirstName: this.getNodeParameter('contactFirstName', itemIndex, ''),
-			contactLastName: this.getNodeParameter('contactLastName', itemIndex, ''),
-			language: this.getNodeParameter('language', itemIndex, ''),
-			taxLiable: this.getNodeParameter('taxLiable', itemIndex, true),
-			taxDeductable: this.getNodeParameter('taxDeductable', itemIndex, true),
-			addresses: this.getNodeParameter('addresses', itemIndex, {}) as RegistrationInput['addresses'],
-			additionalFields: this.getNodeParameter('additionalFields', itemIndex, {}) as RegistrationInput['additionalFields'],
-		};
-		const built = buildRegistrationBody(input);
+		// Every Create field, under its parameter name (RegistrationInput's keys), with its default.
+		const input: Record<string, unknown> = {};
+		for (const field of registrationFields) input[field.name] = this.getNodeParameter(field.name, itemIndex, field.default);
+		const built = buildRegistrationBody(input as RegistrationInput);
 		if ('problem' in built) {
 			const { field, value, problem, hint } = built.problem;
 			throw inputError(this, itemIndex, field, value, problem, hint);
@@ -61,13 +174,12 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				},
 			);
 		}
-		const extra = response && typeof response === 'object' && !Array.isArray(response) ? (response as IDataObject) : {};
 		const output: IDataObject = {
 			RegistrationID: registrationId,
 			CompanyName: built.body.CompanyName as string,
 			TaxIdentifier: built.body.TaxIdentifier as string,
 			Email: built.body.Email as string,
-			...extra,
+			...(isRecord(response) ? response : {}),
 		};
 		output.RegistrationID = registrationId;
 		return output;
