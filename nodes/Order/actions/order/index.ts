@@ -1,14 +1,13 @@
-/** Order › Order's operations, listed once: the node's description and the router read this list. Get and Delete, one call on one OrderID, are written here. */
+/** Order › Order's operations, listed once: the node's description and the router read this list. */
 // Named imports: a namespace import (import * as) would make tsc emit its interop helper into this file.
 import type { ResourceOperations } from '../../../shared/node/router';
 import { listOperation } from '../list';
-import { readSingleOrderPath } from '../options';
-import { getOrder } from '../../../shared/domain/order';
-import { orderOperation, sendChange } from './orderChanges';
 import { description as createDescription, execute as createExecute } from './create.operation';
 import { description as createAndSendDescription, execute as createAndSendExecute } from './createAndSend.operation';
 import { description as createCreditNoteDescription, execute as createCreditNoteExecute } from './createCreditNote.operation';
+import { description as deleteOrderDescription, execute as deleteOrderExecute } from './delete.operation';
 import { description as downloadFilesDescription, execute as downloadFilesExecute } from './downloadFiles.operation';
+import { description as getDescription, execute as getExecute } from './get.operation';
 import { description as getDeliveryStatusDescription, execute as getDeliveryStatusExecute } from './getDeliveryStatus.operation';
 import { description as markExportedDescription, execute as markExportedExecute, exportFlag } from './markExported.operation';
 import { description as recordPaymentDescription, execute as recordPaymentExecute } from './recordPayment.operation';
@@ -46,17 +45,7 @@ export const order: ResourceOperations = {
 			value: 'delete',
 			description: 'Delete an order that was not sent over Peppol',
 			action: 'Delete an order',
-			// The service keeps an order that went over a network (the receiver has it); its refusal says what to do instead.
-			module: orderOperation('delete', 'The order to delete', async (ctx, client, orderId, itemIndex) => {
-				await sendChange(
-					ctx.getNode(),
-					client,
-					{ method: 'DELETE', path: `/v1/orders/${orderId}`, itemIndex, operation: `Delete order ${orderId}` },
-					`Order ${orderId} was not deleted`,
-					'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
-				);
-				return { OrderID: orderId, Deleted: true };
-			}),
+			module: { description: deleteOrderDescription, execute: deleteOrderExecute },
 		},
 		{
 			name: 'Download Files',
@@ -70,9 +59,7 @@ export const order: ResourceOperations = {
 			value: 'get',
 			description: 'Read one order by its OrderID',
 			action: 'Get an order',
-			module: orderOperation('get', 'The order to read', async (ctx, client, orderId, itemIndex) => {
-				return await getOrder(client, orderId, itemIndex, readSingleOrderPath(ctx, itemIndex));
-			}),
+			module: { description: getDescription, execute: getExecute },
 		},
 		{
 			name: 'Get Delivery Status',
