@@ -92,14 +92,18 @@ interface Placed {
 	order: IDataObject;
 }
 
-/** What a value is, for a notice: its kind and size, never its text (an API could echo anything into it). */
-function kindOf(value: unknown): string {
+/** What a value is, for a notice: its kind, never its text (an API could echo anything into it). */
+function kindOf(value: unknown, asText: string, asNumber: string): string {
 	if (value === undefined) return 'missing';
 	if (value === null) return 'null';
-	if (typeof value === 'string') return `text of ${value.length} characters that is not a date of years 1-9999`;
-	if (typeof value === 'number') return 'a number that is not a time of years 1-9999';
-	return `${Array.isArray(value) ? 'a list' : `a ${typeof value}`}`;
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return asText;
+	if (typeof value === 'number') return Number.isFinite(value) ? asNumber : String(value);
+	return `a ${typeof value}`;
 }
+
+const stampKind = (value: unknown): string =>
+	kindOf(value, `text of ${String(value).length} characters that is not a date of years 1-9999`, 'a number that is not a time of years 1-9999');
 
 /** Where a record sits in the cursor's order, or why it cannot sit anywhere. */
 export function place(record: unknown): Placed | Unplaced {
@@ -113,8 +117,8 @@ export function place(record: unknown): Placed | Unplaced {
 	const parsed = parseTimestamp(value);
 	// A time the filter cannot write (a broken /Date(…)/) would stop every later poll once the cursor stood on it.
 	const modified = isWritableSecond(parsed) ? parsed : undefined;
-	if (id === undefined) return { problem: `an order without OrderID (LastModified ${modified === undefined ? kindOf(value) : 'present'})` };
-	if (modified === undefined) return { orderId: shown, problem: `order ${shown ?? '(OrderID not a number)'} with LastModified ${kindOf(value)}` };
+	if (id === undefined) return { problem: `an order without OrderID (LastModified ${modified === undefined ? stampKind(value) : 'present'})` };
+	if (modified === undefined) return { orderId: shown, problem: `order ${shown ?? '(OrderID not a number)'} with LastModified ${stampKind(value)}` };
 	return { id, modified, order };
 }
 
@@ -266,4 +270,67 @@ export function decidePoll(state: CursorState, orders: unknown[], options: Decid
 	const next = { version: 1, scope: state.scope, from: nextFrom.value, createdFrom: nextCreatedFrom.value, seen: since(seen, keepFrom) } as const;
 	const rewound = nextFrom.rewound || nextCreatedFrom.rewound;
 	return { emit, next: withAhead(next, since(ahead, nextCreatedFrom.value)), heldBack: holdAt !== undefined, skipped, rewound };
+}
+
+/**
+ * The cursor kept in static data, read back. A poll never fails over it: nothing stored or
+ * another scope starts over; damaged but with a readable `from`, it carries on (unreadable
+ * `seen` entries dropped, `createdFrom` replaced by `from`); damaged beyond that, it starts from
+ * "now". Problems are told in words, never with the stored text.
+ */
+export type StoredCursor =
+	| { kind: 'ok'; state: CursorState }
+	| { kind: 'absent' }
+	| { kind: 'otherScope' }
+	| { kind: 'repaired'; state: CursorState; problem: string }
+	| { kind: 'unusable'; problem: string };
+
+const storedKind = (value: unknown): string => kindOf(value, 'text', 'a number that is not a whole second of years 1-9999');
+
+/** A stored bound: null (no bound) or a writable second; undefined when it is neither. */
+function readBound(value: unknown): number | null | undefined {
+	if (value === null) return null;
+	return isWritableSecond(value) ? value : undefined;
+}
+
+/** OrderID -> second entries; those that do not read are dropped and counted. */
+function readSeconds(raw: unknown): { entries: Record<string, number>; problem?: string } {
+	const entries: Record<string, number> = {};
+	if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { entries, problem: storedKind(raw) };
+	let dropped = 0;
+	for (const [id, seconds] of Object.entries(raw)) {
+		if (id.trim() !== '' && isWritableSecond(seconds)) entries[id] = seconds;
+		else dropped++;
+	}
+	return { entries, problem: dropped ? `partly unreadable (${dropped} entries dropped)` : undefined };
+}
+
+export function loadState(raw: unknown, scope: string): StoredCursor {
+	if (raw === undefined || raw === null) return { kind: 'absent' };
+	if (typeof raw !== 'object' || Array.isArray(raw)) return { kind: 'unusable', problem: `it is ${storedKind(raw)}, not a cursor` };
+	const stored = raw as Record<string, unknown>;
+	if (stored.version !== 1) {
+		const version = Number.isSafeInteger(stored.version) ? String(stored.version) : storedKind(stored.version);
+		return { kind: 'unusable', problem: `it has another shape (version ${version}, not 1)` };
+	}
+	if (typeof stored.scope !== 'string') return { kind: 'unusable', problem: `its scope is ${storedKind(stored.scope)}` };
+	if (stored.scope !== scope) return { kind: 'otherScope' };
+
+	const from = readBound(stored.from);
+	if (from === undefined) return { kind: 'unusable', problem: `its position (from) is ${storedKind(stored.from)}` };
+	const problems: string[] = [];
+	let createdFrom = readBound(stored.createdFrom);
+	if (createdFrom === undefined) {
+		problems.push(`its "new since" bound (createdFrom) was ${storedKind(stored.createdFrom)} and is now the position`);
+		createdFrom = from;
+	}
+	const handled = readSeconds(stored.seen);
+	if (handled.problem) problems.push(`its list of orders handled at the position was ${handled.problem}`);
+	const state: CursorState = { version: 1, scope, from, createdFrom, seen: handled.entries };
+	if (stored.createdAhead !== undefined) {
+		const ahead = readSeconds(stored.createdAhead);
+		if (ahead.problem) problems.push(`its list of orders created ahead of their change was ${ahead.problem}`);
+		if (Object.keys(ahead.entries).length) state.createdAhead = ahead.entries;
+	}
+	return problems.length ? { kind: 'repaired', state, problem: problems.join('; ') } : { kind: 'ok', state };
 }

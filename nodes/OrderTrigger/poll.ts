@@ -16,11 +16,10 @@ import { checkNumber, checkOptionalText } from '../shared/domain/validation';
 import type { ApiClient, ApiResponse } from '../shared/http/transport';
 import { getApiClient, paginateList } from '../shared/http/transport';
 import type { CursorState, PollClock, Unplaced } from './cursor';
-import { baselineNeedsMore, baselineState, cursorCeiling, decidePoll, lowerBound, place, scopeKey, stateFromDate } from './cursor';
-import { afterPage, FIRST_PAGE } from './pages';
+import { baselineNeedsMore, baselineState, cursorCeiling, decidePoll, loadState, lowerBound, place, scopeKey, stateFromDate } from './cursor';
 import type { TriggerEvent } from './query';
-import { cursorEvent, NEWEST_FIRST, OLDEST_FIRST, triggerFilter } from './query';
-import { loadState } from './stored';
+import { afterPage, cursorEvent, FIRST_PAGE, NEWEST_FIRST, OLDEST_FIRST, triggerFilter } from './query';
+
 import { formatSeconds, isZoneless, parseHttpDate, parseTimestamp, serviceClock } from './time';
 
 const ORDERS_PATH = '/v1/orders';
@@ -58,22 +57,20 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const orderType = requireValid(ctx, undefined, 'Order Type', ctx.getNodeParameter('orderType', ''), (v) => checkOptionalText(v, 50));
 	const direction = requireValid(ctx, undefined, 'Direction', ctx.getNodeParameter('direction', ''), (v) => checkOptionalText(v, 50));
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
-	let startFrom: number | undefined;
-	const startText = options.startFrom === undefined || options.startFrom === null ? '' : String(options.startFrom).trim();
-	if (startText) {
-		startFrom = parseTimestamp(startText);
-		if (startFrom === undefined) {
-			throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} is not a valid date`, {
-				description:
-					"Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time, the service's, unless a zone such as +02:00 is given), or leave it empty to start from now.",
-			});
-		}
-		// A cursor ahead of the clock is moved back to "now" (cursor.ts): a future start would not mean what it says.
-		if (startFrom > serviceClock(hostSeconds(), isZoneless(startText))) {
-			throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} is in the future`, {
-				description: 'The trigger emits changes that already happened. Use a past date, or leave it empty to start from now.',
-			});
-		}
+	const startText = String(options.startFrom ?? '').trim();
+	const startFrom = startText ? parseTimestamp(startText) : undefined;
+	// A cursor ahead of the clock is moved back to "now" (cursor.ts): a future start would not mean what it says.
+	const problem =
+		startFrom === undefined
+			? startText && ['is not a valid date', "Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time, the service's, unless a zone such as +02:00 is given)"]
+			: startFrom > serviceClock(hostSeconds(), isZoneless(startText)) && [
+					'is in the future',
+					'The trigger emits changes that already happened. Use a past date',
+				];
+	if (problem) {
+		throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} ${problem[0]}`, {
+			description: `${problem[1]}, or leave it empty to start from now.`,
+		});
 	}
 	const late = requireValid(ctx, undefined, 'Late Change Window (Seconds)', options.lateWindowSeconds ?? 0, (v) =>
 		checkNumber(v, { min: 0, whole: true, unit: ' seconds' }),
@@ -81,10 +78,10 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	return { event, orderType, direction, options, startFrom, lateWindowSeconds: late };
 }
 
-/** The user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
-function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFrom?: string): string | undefined {
-	const own = triggerFilter({ event: settings.event, orderType: settings.orderType, direction: settings.direction, modifiedFrom });
-	return readQuery(ctx, undefined, 'order', own).$filter;
+/** A list query: the user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
+function listQuery(ctx: IPollFunctions, settings: TriggerSettings, $orderby: string, modifiedFrom?: string): IDataObject {
+	const { $filter } = readQuery(ctx, undefined, 'order', triggerFilter({ ...settings, modifiedFrom }));
+	return $filter ? { $orderby, $filter } : { $orderby };
 }
 
 function warn(ctx: IPollFunctions, text: string): void {
@@ -104,10 +101,7 @@ function reportSkipped(ctx: IPollFunctions, skipped: Unplaced[]): void {
 }
 
 /** Manual mode ("Fetch Test Event"): the most recently changed matching order, cursor untouched. */
-async function sample(ctx: IPollFunctions, client: ApiClient, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
-	const qs: IDataObject = { $orderby: NEWEST_FIRST };
-	const filter = buildFilter(ctx, settings);
-	if (filter) qs.$filter = filter;
+async function sample(ctx: IPollFunctions, client: ApiClient, qs: IDataObject): Promise<INodeExecutionData[][] | null> {
 	const orders: IDataObject[] = [];
 	for await (const page of paginateList.call(ctx, client, { path: ORDERS_PATH, qs, limit: 1, operation: 'List orders (test event)' })) {
 		orders.push(...page.filter((record) => 'id' in place(record)));
@@ -214,13 +208,13 @@ function newestSecond(read: unknown[]): number | undefined {
 
 export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(this);
-	buildFilter(this, settings); // the conditions are checked before any request
+	const newestFirst = listQuery(this, settings, NEWEST_FIRST); // the conditions are checked before any request
 	const client = await getApiClient.call(this, {
 		partyId: checkActForParty(this, undefined, settings.options.actForParty),
 		retry: checkRequestOptions(this, undefined, settings.options),
 	});
 
-	if (this.getMode() === 'manual') return await sample(this, client, settings);
+	if (this.getMode() === 'manual') return await sample(this, client, newestFirst);
 
 	const staticData = this.getWorkflowStaticData('node');
 	// n8n 2.41 starts the next poll while a slow one still runs, on the same static data: both
@@ -242,35 +236,25 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 	const scope = scopeKey(client.partyId, settings.startFrom === undefined ? undefined : String(settings.startFrom));
 	const deadline = pollDeadline(this);
 	const stored = loadState(staticData[STATE_KEY], scope);
-	let state: CursorState;
-	if (stored.kind === 'ok' || stored.kind === 'repaired') {
-		state = stored.state;
-		if (stored.kind === 'repaired')
-			warn(
-				this,
-				`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(state) ?? 'the start of the order book'} (the service's time); ` +
-					'orders changed at that second may be emitted once more.',
-			);
-	} else if (stored.kind === 'unusable' || settings.startFrom === undefined) {
-		if (stored.kind === 'unusable') {
-			warn(
-				this,
-				`its stored cursor could not be read (${stored.problem}). It starts again from the API's current time: ` +
-					'orders changed between the last successful poll and now are not emitted (set "Start From" to replay a period).',
-			);
-		}
+	if (stored.kind === 'repaired')
+		warn(
+			this,
+			`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(stored.state) ?? 'the start of the order book'} (the service's time); ` +
+				'orders changed at that second may be emitted once more.',
+		);
+	if (stored.kind === 'unusable')
+		warn(
+			this,
+			`its stored cursor could not be read (${stored.problem}). It starts again from the API's current time: ` +
+				'orders changed between the last successful poll and now are not emitted (set "Start From" to replay a period).',
+		);
+	if (!('state' in stored) && (stored.kind === 'unusable' || settings.startFrom === undefined)) {
 		staticData[STATE_KEY] = (await baseline(client, settings, scope, deadline)) as unknown as IDataObject;
 		return null;
-	} else {
-		state = stateFromDate(settings.startFrom, scope);
 	}
+	const state = 'state' in stored ? stored.state : stateFromDate(settings.startFrom!, scope);
 
-	const changesSince = (bound: string | undefined): IDataObject => {
-		const qs: IDataObject = { $orderby: OLDEST_FIRST };
-		const filter = buildFilter(this, settings, bound);
-		if (filter) qs.$filter = filter;
-		return qs;
-	};
+	const changesSince = (bound: string | undefined): IDataObject => listQuery(this, settings, OLDEST_FIRST, bound);
 	const run = await readRun(client, {
 		operation: 'List changed orders',
 		qs: changesSince(lowerBound(state)),

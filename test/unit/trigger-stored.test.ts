@@ -4,7 +4,7 @@
  * none is taken as it is, and the words never repeat the stored text.
  */
 import { lowerBound, scopeKey } from '../../nodes/OrderTrigger/cursor';
-import { loadState } from '../../nodes/OrderTrigger/stored';
+import { loadState } from '../../nodes/OrderTrigger/cursor';
 
 const T0 = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;
 const SCOPE = scopeKey('100001', undefined);
