@@ -13,9 +13,20 @@ import { NodeApiError } from 'n8n-workflow';
 import { itemWithFiles } from '../shared/http/files';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
-import { buildItem, isConfirmation, orderIdOf, outputEventOf, partyIdOf, readServiceEvent, redactSecrets } from './events';
 import { readSettings } from './settings';
-import { checkTimestamp, parseSignatureHeader, SIGNATURE_HEADER, signedWithAny } from './signature';
+import {
+	buildItem,
+	checkTimestamp,
+	isConfirmation,
+	orderIdOf,
+	outputEventOf,
+	parseSignatureHeader,
+	partyIdOf,
+	readServiceEvent,
+	redactSecrets,
+	SIGNATURE_HEADER,
+	signedWithAny,
+} from './events';
 import { readWebhooks } from './state';
 
 /** Writes the answer itself so n8n neither answers nor starts an execution. */

@@ -23,9 +23,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { sleep } from 'n8n-workflow';
 
 import type { ServiceEvent } from './events';
-import { flowStateOf, readServiceEvent } from './events';
+import { flowStateOf, MAX_FUTURE_SKEW_MS, readServiceEvent } from './events';
 import { DEFAULT_MAX_AGE_MINUTES } from './settings';
-import { MAX_FUTURE_SKEW_MS } from './signature';
 
 /** JSON with the keys of every object sorted. */
 function canonical(value: unknown, depth = 0): string {

@@ -16,7 +16,7 @@ import { getApiClient } from '../shared/http/transport';
 import type { Subscription } from './events';
 import { WEBHOOKS_PER_PARTY, describeSubscriptions } from './events';
 import type { TriggerSettings } from './settings';
-import { readRetry, readSettings } from './settings';
+import { problem, readRetry, readSettings } from './settings';
 import type { StoredWebhook } from './state';
 import { clearWebhooks, matchesWanted, readWebhooks, recentRefusal, rememberRefusal, writeWebhooks } from './state';
 
@@ -41,23 +41,24 @@ function serviceAnswer(error: unknown): string {
 	return String(typeof own === 'string' && own.trim() ? own : (e?.message ?? '')).slice(0, 500);
 }
 
+const SET_URL = 'Set WEBHOOK_URL to the public https address of this n8n (e.g. https://n8n.example.com/)';
+
 /** The URL the service must call, refused before any request when the service could not call it. */
 function webhookUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
-	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n gave no webhook URL for this trigger', { description: 'Save the workflow and publish it again.' });
+	if (!url) throw problem(ctx, 'n8n gave no webhook URL for this trigger', 'Save the workflow and publish it again.');
 	let parsed: URL;
 	try {
 		parsed = new URL(url);
 	} catch {
-		throw new NodeOperationError(ctx.getNode(), `n8n's webhook URL for this trigger is not a URL: ${url}`, {
-			description: 'Set WEBHOOK_URL to the public https address of this n8n (e.g. https://n8n.example.com/) and restart n8n.',
-		});
+		throw problem(ctx, `n8n's webhook URL for this trigger is not a URL: ${url}`, `${SET_URL} and restart n8n.`);
 	}
 	if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) {
-		throw new NodeOperationError(ctx.getNode(), `The AccessPoint service calls only https URLs, and this trigger's URL is ${url}`, {
-			description:
-				'Set WEBHOOK_URL to the public https address of this n8n (e.g. https://n8n.example.com/), restart n8n and publish again. Without a public https address, use the AccessPoint Order Trigger, which polls.',
-		});
+		throw problem(
+			ctx,
+			`The AccessPoint service calls only https URLs, and this trigger's URL is ${url}`,
+			`${SET_URL}, restart n8n and publish again. Without one, use the AccessPoint Order Trigger, which polls.`,
+		);
 	}
 	return url;
 }
@@ -154,9 +155,11 @@ function limitError(ctx: IHookFunctions, settings: TriggerSettings, party: strin
 		answer === undefined
 			? `Party ${party} already has ${existing?.length ?? 0} webhook${existing?.length === 1 ? '' : 's'} at the AccessPoint service (${describeExisting(existing ?? [])}), which allows ${WEBHOOKS_PER_PARTY} per party; ${needed}. ${TO_DO}`
 			: `The AccessPoint service refused a webhook for party ${party}: "${answer}". ${needed[0].toUpperCase()}${needed.slice(1)}${has ? `; ${has}` : ''}. ${TO_DO}`;
-	const description =
-		'Each published workflow with an AccessPoint Trigger holds one webhook per event type, and so does a "Listen for test event" in the editor until it stops; other tools of the same party count too.';
-	return new NodeOperationError(ctx.getNode(), message, { description });
+	return problem(
+		ctx,
+		message,
+		'Each published workflow with an AccessPoint Trigger holds one webhook per event type, and so does a "Listen for test event" in the editor until it stops; other tools of the same party count too.',
+	);
 }
 
 function isLimitAnswer(error: unknown): boolean {
@@ -180,7 +183,7 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const wanted = `${url} ${settings.scope} ${describeSubscriptions(settings.subscriptions)}`;
 	const earlier = recentRefusal(staticData, wanted, Date.now());
-	if (earlier) throw new NodeOperationError(this.getNode(), earlier.message, { description: earlier.description });
+	if (earlier) throw problem(this, earlier.message, earlier.description);
 
 	const client = await clientFor(this, settings.retry);
 	const party = settings.registrationId ?? client.partyId;

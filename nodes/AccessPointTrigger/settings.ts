@@ -1,5 +1,5 @@
 /** The trigger's parameters, read and checked the same way at activation and on every delivery. */
-import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { TriggerFiles } from '../shared/http/files';
@@ -7,6 +7,7 @@ import { checkTriggerFiles } from '../shared/http/files';
 import type { RequestOptionValues, RetryPolicy } from '../shared/http/retry';
 import { policyFromOptions } from '../shared/http/retry';
 import { checkNumericId, showValue } from '../shared/domain/validation';
+import { requireValid } from '../shared/node/input';
 import type { Subscription, TriggerEvent } from './events';
 import { isTriggerEvent, subscriptionsFor } from './events';
 
@@ -35,7 +36,7 @@ export interface TriggerSettings {
 
 type Context = IHookFunctions | IWebhookFunctions;
 
-function problem(ctx: Context, message: string, description: string): NodeOperationError {
+export function problem(ctx: { getNode(): INode }, message: string, description: string): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), message, { description });
 }
 
@@ -68,15 +69,15 @@ export function readSettings(ctx: Context, { strict = true }: { strict?: boolean
 	if (!events.length) throw problem(ctx, '"Events" is empty', 'Select at least one event, e.g. Delivery Status Changed.');
 
 	const source = ctx.getNodeParameter('source', 'account') as string;
-	let registrationId: string | undefined;
-	if (source === 'registration') {
-		const raw = ctx.getNodeParameter('registrationId', '', { extractValue: true }) as unknown;
-		const check = checkNumericId(raw, 'RegistrationID');
-		if (!check.ok) throw problem(ctx, `"Registration" ${showValue(raw)} ${check.problem}`, check.hint);
-		registrationId = check.value;
-	} else if (source !== 'account') {
+	if (source !== 'account' && source !== 'registration') {
 		throw problem(ctx, `"Receive Events Of" ${showValue(source)} is not a choice of this trigger`, 'Pick "This Account" or "A Registered Entity".');
 	}
+	const registrationId =
+		source === 'registration'
+			? requireValid(ctx, undefined, 'Registration', ctx.getNodeParameter('registrationId', '', { extractValue: true }), (v) =>
+					checkNumericId(v, 'RegistrationID'),
+				)
+			: undefined;
 
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
 	const minutes = options.maxEventAgeMinutes ?? DEFAULT_MAX_AGE_MINUTES;

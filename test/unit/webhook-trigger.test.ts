@@ -23,7 +23,7 @@ import {
 } from '../../nodes/AccessPointTrigger/events';
 import type { Store } from '../../nodes/AccessPointTrigger/record';
 import { claimEvents, eventKeys } from '../../nodes/AccessPointTrigger/record';
-import { checkTimestamp, parseSignatureHeader, signedWithAny } from '../../nodes/AccessPointTrigger/signature';
+import { checkTimestamp, parseSignatureHeader, signedWithAny } from '../../nodes/AccessPointTrigger/events';
 import { REFUSAL_MEMORY_MS, matchesWanted, readWebhooks, recentRefusal, rememberRefusal } from '../../nodes/AccessPointTrigger/state';
 import { printFigures } from '../reliability/report';
 
