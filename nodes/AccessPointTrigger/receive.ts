@@ -13,7 +13,6 @@ import { NodeApiError } from 'n8n-workflow';
 import { itemWithFiles } from '../shared/http/files';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
-import { readSettings } from './settings';
 import {
 	buildItem,
 	checkTimestamp,
@@ -27,7 +26,7 @@ import {
 	SIGNATURE_HEADER,
 	signedWithAny,
 } from './events';
-import { readWebhooks } from './state';
+import { readSettings, readWebhooks } from './settings';
 
 /** Writes the answer itself so n8n neither answers nor starts an execution. */
 function refuse(ctx: IWebhookFunctions, status: number, message: string, why: string): IWebhookResponseData {

@@ -9,7 +9,7 @@
  *
  * Why not in webhook(): n8n 2.41 does not save what webhook() writes to static data when the call
  * starts an execution, and an execution saves its whole copy of static data when it ends. So
- * static data holds only the webhooks, written at activation (state.ts).
+ * static data holds only the webhooks, written at activation (settings.ts).
  *
  * Two deliveries at once: the store reads its row, then writes the whole list back, so two
  * executions reading before either writes would both see the event as new. Each also records a

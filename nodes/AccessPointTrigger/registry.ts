@@ -13,12 +13,9 @@ import { readListPage } from '../shared/http/paging';
 import type { RetryPolicy } from '../shared/http/retry';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
-import type { Subscription } from './events';
 import { WEBHOOKS_PER_PARTY, describeSubscriptions } from './events';
-import type { TriggerSettings } from './settings';
-import { problem, readRetry, readSettings } from './settings';
-import type { StoredWebhook } from './state';
-import { clearWebhooks, matchesWanted, readWebhooks, recentRefusal, rememberRefusal, writeWebhooks } from './state';
+import type { StoredWebhook, TriggerSettings } from './settings';
+import { clearWebhooks, matchesWanted, problem, readRetry, readSettings, readWebhooks, recentRefusal, rememberRefusal, writeWebhooks } from './settings';
 
 /** Most webhooks read when listing a party's (the limit is 4; a bound all the same). */
 const LIST_LIMIT = 200;
@@ -167,14 +164,12 @@ function isLimitAnswer(error: unknown): boolean {
 	return statusOf(error) === 400 && /webhook/i.test(text) && /(at most|limit|maximum|already has|max)/i.test(text);
 }
 
-function readCreated(answer: unknown, sub: Subscription): { hook?: StoredWebhook; partyId?: string; id?: string } {
+function readCreated(answer: unknown): { id?: string; secret?: string; partyId?: string } {
 	const body = (answer && typeof answer === 'object' ? answer : {}) as IDataObject;
 	const rawId = body.WebhookID ?? body.WebhookId ?? body.ID ?? body.Id;
 	const id = typeof rawId === 'number' || (typeof rawId === 'string' && rawId.trim()) ? String(rawId).trim() : undefined;
 	const secret = typeof body.Secret === 'string' && body.Secret ? body.Secret : undefined;
-	const partyId = body.PartyID === undefined || body.PartyID === null ? undefined : String(body.PartyID);
-	if (!id || !secret) return { id, partyId };
-	return { hook: { id, entityType: sub.entityType, updateType: sub.updateType, secret }, partyId, id };
+	return { id, secret, partyId: body.PartyID === undefined || body.PartyID === null ? undefined : String(body.PartyID) };
 }
 
 export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
@@ -210,11 +205,11 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 				body: { EntityType: sub.entityType, EntityUpdateType: sub.updateType, WebhookURL: url },
 				operation: `Create webhook (${sub.entityType} ${sub.updateType})`,
 			});
-			const got = readCreated(answer, sub);
+			const got = readCreated(answer);
 			partyId ??= got.partyId;
-			if (!got.hook) {
-				// Made, but unusable without its secret: remove it with the others.
-				if (got.id) created.push({ id: got.id, entityType: sub.entityType, updateType: sub.updateType, secret: '' });
+			// One made without its secret is unusable: it is removed with the others.
+			if (got.id) created.push({ id: got.id, ...sub, secret: got.secret ?? '' });
+			if (!got.id || !got.secret) {
 				throw new NodeApiError(
 					this.getNode(),
 					{ message: 'The API answered no WebhookID or Secret' },
@@ -224,7 +219,6 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 					},
 				);
 			}
-			created.push(got.hook);
 		}
 	} catch (error) {
 		const leftOver = await deleteAll(this, client, settings.retry, created);
@@ -244,20 +238,14 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 export async function deleteWebhooks(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readWebhooks(staticData);
-	if (!stored || stored.webhooks.length === 0) {
-		clearWebhooks(staticData);
-		return true;
-	}
-	let failed: StoredWebhook[];
+	let failed = stored?.webhooks ?? [];
 	try {
-		const client = await clientFor(this, readRetry(this), stored.partyId);
-		failed = await deleteAll(this, client, readRetry(this), stored.webhooks);
+		if (failed.length) failed = await deleteAll(this, await clientFor(this, readRetry(this), stored?.partyId), readRetry(this), failed);
 	} catch (error) {
 		// Not thrown: n8n would then skip removing the workflow's own webhook records.
 		this.logger.warn(`AccessPoint Trigger: could not delete its webhooks: ${textOf(error).slice(0, 300)}`);
-		failed = stored.webhooks;
 	}
-	if (failed.length === 0) {
+	if (!stored || !failed.length) {
 		clearWebhooks(staticData);
 		return true;
 	}

@@ -4,12 +4,12 @@
  * is written only once everything is read. What it works around (a damaged state, a blocked
  * inbox, a failed confirm) is a warning in n8n's log, never a failure.
  */
-import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
 import { checkMaxFileSize, DEFAULT_MAX_FILE_MB } from '../shared/http/files';
-import { requireValid } from '../shared/node/input';
+import { inputError, requireValid } from '../shared/node/input';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
 import { checkBoolean } from '../shared/domain/validation';
@@ -37,11 +37,16 @@ function readSettings(ctx: IPollFunctions): Settings {
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const autoConfirm = requireValid(ctx, undefined, 'Confirm After Emitting', ctx.getNodeParameter('confirmAfterEmitting', false), checkBoolean);
 	const keepEnvelope = requireValid(ctx, undefined, 'Keep Peppol Envelope', options.keepEnvelope ?? false, checkBoolean);
-	const size = checkMaxFileSize(options.maxFileSizeMb ?? DEFAULT_MAX_FILE_MB);
+	const size = checkMaxFileSize(options.maxFileSizeMb);
 	if ('problem' in size) {
-		throw new NodeOperationError(ctx.getNode(), `"Maximum File Size (MB)" ${size.problem}`, {
-			description: `Enter the largest document to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
-		});
+		throw inputError(
+			ctx,
+			undefined,
+			'Maximum File Size (MB)',
+			undefined,
+			size.problem,
+			`Enter the largest document to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
+		);
 	}
 	return { autoConfirm, keepEnvelope, maxBytes: size.bytes, partyId: checkActForParty(ctx, undefined, options.actForParty), options };
 }
@@ -61,12 +66,6 @@ async function listed(ctx: IPollFunctions, client: ApiClient): Promise<Listed[]>
 	return items.map((item) => ({ key: itemKey(item) as string, item }));
 }
 
-/** A document that will not read however often it is asked for: emitted without it rather than blocking the trigger. */
-function isPermanent(error: unknown): boolean {
-	if (error instanceof NodeOperationError) return true;
-	return error instanceof NodeApiError && ['400', '404', '410'].includes(String(error.httpCode));
-}
-
 /** An item with its document; a document that cannot be had is named in DocumentProblem. */
 async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataObject, settings: Settings): Promise<{ out: INodeExecutionData; ok: boolean }> {
 	const fileId = typeof item.PeppolFileID === 'string' ? item.PeppolFileID.trim() : '';
@@ -82,9 +81,10 @@ async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataO
 		});
 		return { out: { ...document, json: { ...item, ...document.json } }, ok: !document.json.DocumentProblem };
 	} catch (error) {
-		// Both constructors hand an error of their own kind back unchanged.
-		if (error instanceof NodeApiError && !isPermanent(error)) throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
-		if (!isPermanent(error)) throw new NodeOperationError(ctx.getNode(), error as Error);
+		// A document that will not read however often it is asked for: emitted without it rather than blocking the trigger.
+		const api = error instanceof NodeApiError;
+		if (!(error instanceof NodeOperationError || (api && ['400', '404', '410'].includes(String(error.httpCode)))))
+			throw api ? error : new NodeOperationError(ctx.getNode(), error as Error);
 		return { out: { json: { ...item, DocumentProblem: `The document could not be read: ${(error as Error).message}` } }, ok: false };
 	}
 }

@@ -1,14 +1,49 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, shownFor } from '../shared/http/auth';
 import { actForPartyOption, retryOptions } from '../shared/fields/fields';
 import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/query/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/domain/orderTypes';
-import { includeFilesField, pollWithFiles, triggerFileOptions } from './files';
-import { pollOrders } from './poll';
+import { filesField, maxFileSizeOption } from '../shared/http/files';
+import { pollOrders, pollWithFiles } from './poll';
 
 const builderMode = { show: { filterMode: ['builder'] } };
+
+/** Include Files: each emitted order is read in full and carries the picked files (poll.ts pollWithFiles). */
+const includeFilesField: INodeProperties = filesField({
+	displayName: 'Include Files',
+	name: 'includeFiles',
+	default: [],
+	description:
+		'Files each emitted order carries as binary data (pdf, ubl, attachment_1 …, message_1 …); each order is then read in full, one more request per order and one per file',
+});
+
+const triggerFileOptions: INodeProperties[] = [
+	{
+		...maxFileSizeOption,
+		description: "The largest file read with Include Files; a larger one is named in the order's FileErrors (or fails the poll, see On File Error)",
+	},
+	{
+		displayName: 'On File Error',
+		name: 'onFileError',
+		type: 'options',
+		options: [
+			{
+				name: 'Emit the Order, Name the File in FileErrors',
+				value: 'emit',
+				description: 'The order comes once with the files that could be read; the trigger goes on',
+			},
+			{
+				name: 'Fail the Poll',
+				value: 'fail',
+				description: 'Nothing is emitted; the next poll tries the same orders again (one file that never reads stops the trigger)',
+			},
+		],
+		default: 'emit',
+		description: 'What Include Files does with a file it cannot read (over Maximum File Size, removed at the service, broken)',
+	},
+];
 
 export class AccessPointOrderTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -5,14 +5,18 @@
  * cannot place, a cursor ahead of the clock) is a warning in n8n's log, never a failure.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { OnFileError } from '../shared/http/files';
+import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, itemWithFiles } from '../shared/http/files';
 import { listEntries, readListPage } from '../shared/http/paging';
+import { policyFromOptions } from '../shared/http/retry';
+import { getOrder } from '../shared/domain/order';
 import { readQuery } from '../shared/query/queryInput';
 import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
 import { pollInFlight } from '../shared/node/inFlight';
 import { requireValid } from '../shared/node/input';
-import { checkNumber, checkOptionalText } from '../shared/domain/validation';
+import { checkChoice, checkNumber, checkOptionalText } from '../shared/domain/validation';
 import type { ApiClient, ApiResponse } from '../shared/http/transport';
 import { getApiClient, paginateList } from '../shared/http/transport';
 import type { CursorState, PollClock, Unplaced } from './cursor';
@@ -286,4 +290,49 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging; re-read from the last record read`);
 	staticData[STATE_KEY] = decision.next as unknown as IDataObject;
 	return decision.emit.length ? [this.helpers.returnJsonArray(decision.emit)] : null;
+}
+
+/**
+ * Include Files: each emitted order is read in full and carries the picked files.
+ * A file that cannot be read is named in FileErrors and the order is emitted once with the rest,
+ * so one bad file never holds back the orders after it. With On File Error › Fail the poll, the
+ * poll fails with its cursor put back, and the same orders come again next poll.
+ */
+/** Runs the poll, then adds the picked files to every order it emits. */
+export async function pollWithFiles(this: IPollFunctions, poll: () => Promise<INodeExecutionData[][] | null>): Promise<INodeExecutionData[][] | null> {
+	const settings = checkTriggerFiles(
+		this.getNode(),
+		this.getNodeParameter('includeFiles', []),
+		this.getNodeParameter('options.maxFileSizeMb', DEFAULT_MAX_FILE_MB),
+	);
+	if (!settings) return await poll();
+	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	const onError = requireValid(this, undefined, 'On File Error', options.onFileError ?? 'emit', (v) => checkChoice(v, ['emit', 'fail'])) as OnFileError;
+	const staticData = this.getWorkflowStaticData('node');
+	const saved = JSON.stringify(staticData);
+	const result = await poll();
+	if (!result?.[0]?.length) return result;
+	try {
+		const client = await getApiClient.call(this, {
+			partyId: String(options.actForParty ?? '').trim() || undefined,
+			retry: policyFromOptions(options),
+		});
+		const items: INodeExecutionData[] = [];
+		for (const item of result[0]) {
+			const read = getOrder(client, item.json.OrderID as number | string, 0);
+			const order = onError === 'fail' ? await read : await read.catch((error: unknown) => error as Error);
+			if (order instanceof Error) {
+				// Deleted since it was listed, say: the order as listed, its files named as unread.
+				items.push({ ...item, json: { ...item.json, Files: [], FileErrors: [{ file: 'order', reason: order.message }] } });
+				continue;
+			}
+			items.push(await itemWithFiles(this, client, item, order, settings.kinds, { maxBytes: settings.maxBytes, onError }));
+		}
+		return [items, ...result.slice(1)];
+	} catch (error) {
+		// The node's static data as before the poll: the cursor does not move.
+		for (const key of Object.keys(staticData)) delete staticData[key];
+		Object.assign(staticData, JSON.parse(saved) as IDataObject);
+		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error);
+	}
 }

@@ -24,7 +24,7 @@ import {
 import type { Store } from '../../nodes/AccessPointTrigger/record';
 import { claimEvents, eventKeys } from '../../nodes/AccessPointTrigger/record';
 import { checkTimestamp, parseSignatureHeader, signedWithAny } from '../../nodes/AccessPointTrigger/events';
-import { REFUSAL_MEMORY_MS, matchesWanted, readWebhooks, recentRefusal, rememberRefusal } from '../../nodes/AccessPointTrigger/state';
+import { REFUSAL_MEMORY_MS, matchesWanted, readWebhooks, recentRefusal, rememberRefusal } from '../../nodes/AccessPointTrigger/settings';
 import { printFigures } from '../reliability/report';
 
 const hex = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
