@@ -6,11 +6,16 @@ import { actForPartyOption, retryOptions } from '../shared/fields/fields';
 import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/query/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/domain/orderTypes';
 import { filesField, maxFileSizeOption } from '../shared/http/files';
-import { pollOrders, pollWithFiles } from './poll';
+import { pollOrders } from './poll';
 
 const builderMode = { show: { filterMode: ['builder'] } };
 
-/** Include Files: each emitted order is read in full and carries the picked files (poll.ts pollWithFiles). */
+/**
+ * Include Files: each emitted order is read in full and carries the picked files (poll.ts). A file
+ * that cannot be read is named in FileErrors and the order is emitted once with the rest, so one
+ * bad file never holds back the orders after it. With On File Error › Fail the poll, the poll
+ * fails with its cursor put back, and the same orders come again next poll.
+ */
 const includeFilesField: INodeProperties = filesField({
 	displayName: 'Include Files',
 	name: 'includeFiles',
@@ -161,6 +166,6 @@ export class AccessPointOrderTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollWithFiles.call(this, async () => await pollOrders.call(this));
+		return await pollOrders.call(this);
 	}
 }

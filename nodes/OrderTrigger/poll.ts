@@ -10,7 +10,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { OnFileError } from '../shared/http/files';
 import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, itemWithFiles } from '../shared/http/files';
 import { listEntries, readListPage } from '../shared/http/paging';
-import { policyFromOptions } from '../shared/http/retry';
 import { getOrder } from '../shared/domain/order';
 import { readQuery } from '../shared/query/queryInput';
 import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
@@ -105,12 +104,12 @@ function reportSkipped(ctx: IPollFunctions, skipped: Unplaced[]): void {
 }
 
 /** Manual mode ("Fetch Test Event"): the most recently changed matching order, cursor untouched. */
-async function sample(ctx: IPollFunctions, client: ApiClient, qs: IDataObject): Promise<INodeExecutionData[][] | null> {
+async function sample(ctx: IPollFunctions, client: ApiClient, qs: IDataObject): Promise<IDataObject[]> {
 	const orders: IDataObject[] = [];
 	for await (const page of paginateList.call(ctx, client, { path: ORDERS_PATH, qs, limit: 1, operation: 'List orders (test event)' })) {
 		orders.push(...page.filter((record) => 'id' in place(record)));
 	}
-	return orders.length ? [ctx.helpers.returnJsonArray(orders)] : null;
+	return orders;
 }
 
 function headerValue(headers: ApiResponse['headers'], name: string): string | undefined {
@@ -210,24 +209,61 @@ function newestSecond(read: unknown[]): number | undefined {
 	return newest;
 }
 
+/** One poll (or the manual-mode sample); with Include Files, every order it emits carries the picked files. */
 export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const files = checkTriggerFiles(
+		this.getNode(),
+		this.getNodeParameter('includeFiles', []),
+		this.getNodeParameter('options.maxFileSizeMb', DEFAULT_MAX_FILE_MB),
+	);
+	const onError = (
+		files
+			? requireValid(this, undefined, 'On File Error', this.getNodeParameter('options.onFileError', 'emit'), (v) => checkChoice(v, ['emit', 'fail']))
+			: 'emit'
+	) as OnFileError;
 	const settings = readSettings(this);
 	const newestFirst = listQuery(this, settings, NEWEST_FIRST); // the conditions are checked before any request
 	const client = await getApiClient.call(this, {
 		partyId: checkActForParty(this, undefined, settings.options.actForParty),
 		retry: checkRequestOptions(this, undefined, settings.options),
 	});
-
-	if (this.getMode() === 'manual') return await sample(this, client, newestFirst);
-
 	const staticData = this.getWorkflowStaticData('node');
-	// n8n 2.41 starts the next poll while a slow one still runs, on the same static data: both
-	// would read the same cursor and emit the same orders. The later one steps aside.
+	const saved = JSON.stringify(staticData);
+	const orders = this.getMode() === 'manual' ? await sample(this, client, newestFirst) : await stepAside(this, client, settings, staticData);
+	if (!orders.length) return null;
+	const items = this.helpers.returnJsonArray(orders);
+	if (!files) return [items];
+	try {
+		const withFiles: INodeExecutionData[] = [];
+		for (const item of items) {
+			const read = getOrder(client, item.json.OrderID as number | string, 0);
+			const order = onError === 'fail' ? await read : await read.catch((error: unknown) => error as Error);
+			withFiles.push(
+				order instanceof Error
+					? // Deleted since it was listed, say: the order as listed, its files named as unread.
+						{ ...item, json: { ...item.json, Files: [], FileErrors: [{ file: 'order', reason: order.message }] } }
+					: await itemWithFiles(this, client, item, order, files.kinds, { maxBytes: files.maxBytes, onError }),
+			);
+		}
+		return [withFiles];
+	} catch (error) {
+		// The node's static data as before the poll: the cursor does not move.
+		for (const key of Object.keys(staticData)) delete staticData[key];
+		Object.assign(staticData, JSON.parse(saved) as IDataObject);
+		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error);
+	}
+}
+
+/**
+ * n8n 2.41 starts the next poll while a slow one still runs, on the same static data: both
+ * would read the same cursor and emit the same orders. The later one steps aside.
+ */
+async function stepAside(ctx: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<IDataObject[]> {
 	const started = Date.now();
-	if (pollInFlight(staticData[IN_FLIGHT_KEY], started)) return null;
+	if (pollInFlight(staticData[IN_FLIGHT_KEY], started)) return [];
 	staticData[IN_FLIGHT_KEY] = started;
 	try {
-		return await pollFrom.call(this, client, settings, staticData);
+		return await pollFrom.call(ctx, client, settings, staticData);
 	} finally {
 		delete staticData[IN_FLIGHT_KEY];
 	}
@@ -236,7 +272,7 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 /** Key of the in-flight marker in the node's static data: the start time (ms) of the poll running now. */
 const IN_FLIGHT_KEY = 'pollInFlight';
 /** One poll from the stored cursor: read what changed, emit what is new, move the cursor. */
-async function pollFrom(this: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<INodeExecutionData[][] | null> {
+async function pollFrom(this: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<IDataObject[]> {
 	const scope = scopeKey(client.partyId, settings.startFrom === undefined ? undefined : String(settings.startFrom));
 	const deadline = pollDeadline(this);
 	const stored = loadState(staticData[STATE_KEY], scope);
@@ -254,7 +290,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 		);
 	if (!('state' in stored) && (stored.kind === 'unusable' || settings.startFrom === undefined)) {
 		staticData[STATE_KEY] = (await baseline(client, settings, scope, deadline)) as unknown as IDataObject;
-		return null;
+		return [];
 	}
 	const state = 'state' in stored ? stored.state : stateFromDate(settings.startFrom!, scope);
 
@@ -289,50 +325,5 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 	}
 	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging; re-read from the last record read`);
 	staticData[STATE_KEY] = decision.next as unknown as IDataObject;
-	return decision.emit.length ? [this.helpers.returnJsonArray(decision.emit)] : null;
-}
-
-/**
- * Include Files: each emitted order is read in full and carries the picked files.
- * A file that cannot be read is named in FileErrors and the order is emitted once with the rest,
- * so one bad file never holds back the orders after it. With On File Error › Fail the poll, the
- * poll fails with its cursor put back, and the same orders come again next poll.
- */
-/** Runs the poll, then adds the picked files to every order it emits. */
-export async function pollWithFiles(this: IPollFunctions, poll: () => Promise<INodeExecutionData[][] | null>): Promise<INodeExecutionData[][] | null> {
-	const settings = checkTriggerFiles(
-		this.getNode(),
-		this.getNodeParameter('includeFiles', []),
-		this.getNodeParameter('options.maxFileSizeMb', DEFAULT_MAX_FILE_MB),
-	);
-	if (!settings) return await poll();
-	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
-	const onError = requireValid(this, undefined, 'On File Error', options.onFileError ?? 'emit', (v) => checkChoice(v, ['emit', 'fail'])) as OnFileError;
-	const staticData = this.getWorkflowStaticData('node');
-	const saved = JSON.stringify(staticData);
-	const result = await poll();
-	if (!result?.[0]?.length) return result;
-	try {
-		const client = await getApiClient.call(this, {
-			partyId: String(options.actForParty ?? '').trim() || undefined,
-			retry: policyFromOptions(options),
-		});
-		const items: INodeExecutionData[] = [];
-		for (const item of result[0]) {
-			const read = getOrder(client, item.json.OrderID as number | string, 0);
-			const order = onError === 'fail' ? await read : await read.catch((error: unknown) => error as Error);
-			if (order instanceof Error) {
-				// Deleted since it was listed, say: the order as listed, its files named as unread.
-				items.push({ ...item, json: { ...item.json, Files: [], FileErrors: [{ file: 'order', reason: order.message }] } });
-				continue;
-			}
-			items.push(await itemWithFiles(this, client, item, order, settings.kinds, { maxBytes: settings.maxBytes, onError }));
-		}
-		return [items, ...result.slice(1)];
-	} catch (error) {
-		// The node's static data as before the poll: the cursor does not move.
-		for (const key of Object.keys(staticData)) delete staticData[key];
-		Object.assign(staticData, JSON.parse(saved) as IDataObject);
-		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error);
-	}
+	return decision.emit;
 }
