@@ -63,7 +63,7 @@ export class AccessPointTrigger implements INodeType {
 					{ name: 'Order Updated', value: 'orderUpdated', description: 'An order changed (status, payment, export flag, ...)' },
 				],
 				description:
-					'What starts the workflow. The service allows 4 webhooks per party: all three events take all four (Delivery Status Changed two), leaving none for other workflows or tools of the same party. A deleted order calls no webhook.',
+					'The service allows 4 webhooks per party: all three events take all four (Delivery Status Changed two), leaving none for other workflows or tools of the party. A deleted order calls no webhook.',
 			},
 			{
 				displayName: 'Receive Events Of',
@@ -94,14 +94,14 @@ export class AccessPointTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to read the whole order for each event (one request per event), with its delivery details flattened (delivered, deliveryStatus, deliveryInfo, refusedReason)',
+							'Whether to read the whole order for each event (one more request), its delivery details flattened (delivered, deliveryStatus, deliveryInfo, refusedReason)',
 					},
 					filesField({
 						displayName: 'Include Files',
 						name: 'includeFiles',
 						default: [],
 						description:
-							"Files the item carries as binary data (pdf, ubl, attachment_1 …, message_1 …) for every event whose order still exists; each event's order is then read (as with Fetch Full Order), one more request per file",
+							'Files the item carries as binary data (pdf, ubl, attachment_1 …, message_1 …) when its order still exists; the order is then read (as with Fetch Full Order), plus one request per file',
 					}),
 					{
 						displayName: 'Maximum Event Age (Minutes)',
@@ -109,7 +109,7 @@ export class AccessPointTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: 1440 },
 						default: DEFAULT_MAX_AGE_MINUTES,
-						description: 'Calls signed longer ago than this are refused as replays; a repeat of the same event (same content) within it passes nothing on',
+						description: 'Calls signed longer ago are refused as replays; a repeat of the same event within it passes nothing on',
 					},
 					{ ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one fails the call, and the service delivers it again' },
 					...retryOptions,

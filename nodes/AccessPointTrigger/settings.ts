@@ -9,7 +9,7 @@ import type { TriggerFiles } from '../shared/http/files';
 import { checkTriggerFiles } from '../shared/http/files';
 import type { RequestOptionValues, RetryPolicy } from '../shared/http/retry';
 import { policyFromOptions } from '../shared/http/retry';
-import { checkNumericId, showValue } from '../shared/domain/validation';
+import { checkBoolean, checkChoice, checkNumericId, showValue } from '../shared/domain/validation';
 import { requireValid } from '../shared/node/input';
 import type { EntityType, Subscription, TriggerEvent, UpdateType } from './events';
 import { isTriggerEvent, subscriptionKey, subscriptionsFor } from './events';
@@ -53,17 +53,15 @@ const ORDER_DELETED = 'orderDeleted';
  */
 export function readSettings(ctx: Context, { strict = true }: { strict?: boolean } = {}): TriggerSettings {
 	const rawEvents = ctx.getNodeParameter('events', []) as unknown;
-	let list = Array.isArray(rawEvents) ? rawEvents : [rawEvents];
-	if (list.includes(ORDER_DELETED)) {
-		if (strict) {
-			throw problem(
-				ctx,
-				'"Events" holds Order Deleted, which this trigger no longer offers: the AccessPoint service calls no webhook when an order is deleted. Remove it from Events and publish again.',
-				'A deleted order is listed by the API at GET /v1/orders/deleted; the Order node or the Order Trigger can watch its other changes.',
-			);
-		}
-		list = list.filter((e) => e !== ORDER_DELETED);
+	const given = Array.isArray(rawEvents) ? rawEvents : [rawEvents];
+	if (strict && given.includes(ORDER_DELETED)) {
+		throw problem(
+			ctx,
+			'"Events" holds Order Deleted, which this trigger no longer offers: the AccessPoint service calls no webhook when an order is deleted. Remove it from Events and publish again.',
+			'A deleted order is listed by the API at GET /v1/orders/deleted; the Order node or the Order Trigger can watch its other changes.',
+		);
 	}
+	const list = given.filter((e) => e !== ORDER_DELETED);
 	const unknown = list.filter((e) => !isTriggerEvent(e));
 	if (unknown.length) {
 		throw problem(ctx, `"Events" holds ${showValue(unknown[0])}, which is not an event of this trigger`, 'Pick the events from the list.');
@@ -71,10 +69,9 @@ export function readSettings(ctx: Context, { strict = true }: { strict?: boolean
 	const events = list as TriggerEvent[];
 	if (!events.length) throw problem(ctx, '"Events" is empty', 'Select at least one event, e.g. Delivery Status Changed.');
 
-	const source = ctx.getNodeParameter('source', 'account') as string;
-	if (source !== 'account' && source !== 'registration') {
-		throw problem(ctx, `"Receive Events Of" ${showValue(source)} is not a choice of this trigger`, 'Pick "This Account" or "A Registered Entity".');
-	}
+	const source = requireValid(ctx, undefined, 'Receive Events Of', ctx.getNodeParameter('source', 'account'), (v) =>
+		checkChoice(v, ['account', 'registration']),
+	);
 	const registrationId =
 		source === 'registration'
 			? requireValid(ctx, undefined, 'Registration', ctx.getNodeParameter('registrationId', '', { extractValue: true }), (v) =>
@@ -91,20 +88,14 @@ export function readSettings(ctx: Context, { strict = true }: { strict?: boolean
 			'Leave it at 5 unless n8n and the service disagree about the time or deliveries are delayed.',
 		);
 	}
-	if (options.fetchFullOrder !== undefined && typeof options.fetchFullOrder !== 'boolean') {
-		throw problem(
-			ctx,
-			`"Fetch Full Order" must be on or off, not ${showValue(options.fetchFullOrder)}`,
-			'Use the toggle, or an expression that gives true or false.',
-		);
-	}
+	const fetchFullOrder = requireValid(ctx, undefined, 'Fetch Full Order', options.fetchFullOrder ?? false, checkBoolean);
 	const files = checkTriggerFiles(ctx.getNode(), options.includeFiles ?? [], options.maxFileSizeMb);
 	return {
 		events,
 		subscriptions: subscriptionsFor(events),
 		registrationId,
 		scope: registrationId === undefined ? 'account' : `registration:${registrationId}`,
-		fetchFullOrder: options.fetchFullOrder === true,
+		fetchFullOrder,
 		files,
 		maxAgeMs: Math.round(minutes * 60_000),
 		retry: policyFromOptions(options),

@@ -30,7 +30,7 @@ export class AccessPointInboxTrigger implements INodeType {
 			authenticationProperty,
 			{
 				displayName:
-					'Each inbox item is emitted once, with its document in binary field "data". The inbox lists only its 10 oldest items, and an item stays until it is confirmed or refused: confirm each one (turn on Confirm After Emitting, or end the workflow with Peppol Inbox › Confirm). If 10 items are emitted and none is confirmed, newer documents never show; the trigger then warns in n8n\'s log.',
+					'Each inbox item is emitted once, its document in binary field "data". The inbox lists only its 10 oldest items, and an item stays until confirmed or refused: turn on Confirm After Emitting, or end the workflow with Peppol Inbox › Confirm. Otherwise, once 10 items are emitted, newer documents never show (the trigger warns in n8n\'s log).',
 				name: 'windowNotice',
 				type: 'notice',
 				default: '',
@@ -41,7 +41,7 @@ export class AccessPointInboxTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to confirm each emitted item at the next poll, once n8n has saved that it was emitted (an item whose document could not be read is left in the inbox). Off: confirm it in the workflow once handled.',
+					'Whether to confirm each emitted item at the next poll, once n8n has saved it (an item whose document could not be read stays in the inbox). Off: confirm it in the workflow.',
 			},
 			{
 				displayName: 'Options',

@@ -57,7 +57,7 @@ function warn(ctx: IPollFunctions, text: string): void {
 }
 
 const BLOCKED =
-	'the Peppol inbox lists only its 10 oldest items, and all 10 were emitted without being confirmed or refused: newer documents stay out of sight until these leave the inbox. ' +
+	'the Peppol inbox lists only its 10 oldest items, and all 10 were emitted but not confirmed or refused: newer documents stay hidden until these leave. ' +
 	'Confirm or refuse them (Peppol Inbox › Confirm at the end of the workflow), or turn on Confirm After Emitting.';
 
 async function listed(ctx: IPollFunctions, client: ApiClient): Promise<Listed[]> {

@@ -20,8 +20,7 @@ const includeFilesField: INodeProperties = filesField({
 	displayName: 'Include Files',
 	name: 'includeFiles',
 	default: [],
-	description:
-		'Files each emitted order carries as binary data (pdf, ubl, attachment_1 …, message_1 …); each order is then read in full, one more request per order and one per file',
+	description: 'Files each emitted order carries as binary data (pdf, ubl, attachment_1 …, message_1 …); costs one more request per order and one per file',
 });
 
 const triggerFileOptions: INodeProperties[] = [
@@ -46,7 +45,7 @@ const triggerFileOptions: INodeProperties[] = [
 			},
 		],
 		default: 'emit',
-		description: 'What Include Files does with a file it cannot read (over Maximum File Size, removed at the service, broken)',
+		description: 'What Include Files does with a file it cannot read (too large, removed at the service, broken)',
 	},
 ];
 
@@ -93,7 +92,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						name: 'New Incoming Supplier Invoice',
 						value: 'newIncomingInvoice',
 						description:
-							'A purchase invoice or credit note received from a supplier (e.g. over Peppol) and not exported yet (OrderDirection Cost, IsSent false). Book it, then mark it with Order › Mark as Exported: it does not come again. Start From replays those received earlier.',
+							'A supplier invoice or credit note received (e.g. over Peppol) and not exported yet (OrderDirection Cost, IsSent false). Book it, then mark it with Order › Mark as Exported so it does not come again. Start From replays earlier ones.',
 					},
 				],
 			},
@@ -148,7 +147,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 0,
 						description:
-							'Re-read this many seconds before the newest change on every poll, to catch changes the API makes visible after their LastModified time has passed. Orders are still emitted once.',
+							'Re-read this many seconds before the newest change on every poll, to catch changes the API shows only after their LastModified time. Orders are still emitted once.',
 					},
 					...triggerFileOptions,
 					...retryOptions,
@@ -158,7 +157,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						type: 'dateTime',
 						default: '',
 						description:
-							'Emit orders changed since this date on the first poll, instead of starting from now. Changing it starts over from the new date. Read as the service writes LastModified: Belgian time, unless a zone is given.',
+							'On the first poll, emit orders changed since this date instead of starting from now; changing it starts over. Belgian time (as the service writes LastModified) unless a zone is given.',
 					},
 				],
 			},

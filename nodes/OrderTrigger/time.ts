@@ -45,14 +45,10 @@ const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) ([A-Z][a-z]{2}) (
 
 /** An HTTP `Date` header (IMF-fixdate, RFC 9110) as epoch seconds; undefined for a year outside 2000-9999. */
 export function parseHttpDate(value: unknown): number | undefined {
-	if (typeof value !== 'string') return undefined;
-	const m = IMF_FIXDATE.exec(value.trim());
-	if (!m) return undefined;
-	const month = MONTHS.indexOf(m[2]);
-	const [d, y, h, mi, s] = [m[1], m[3], m[4], m[5], m[6]].map(Number);
-	if (month < 0 || y < 2000 || h > 23 || mi > 59 || s > 59) return undefined;
-	const t = Date.UTC(y, month, d, h, mi, s);
-	return new Date(t).getUTCDate() === d ? t / 1000 : undefined;
+	const m = typeof value === 'string' ? IMF_FIXDATE.exec(value.trim()) : null;
+	const month = m ? MONTHS.indexOf(m[2]) + 1 : 0;
+	if (!m || !month || Number(m[3]) < 2000) return undefined;
+	return parseTimestamp(`${m[3]}-${String(month).padStart(2, '0')}-${m[1]}T${m[4]}:${m[5]}:${m[6]}Z`);
 }
 
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in epoch seconds: the times the filter's literal can write. */

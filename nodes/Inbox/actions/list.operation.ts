@@ -13,7 +13,7 @@ const SHOWN = ['all', 'invoices', 'responses'] as const;
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The service lists at most the 10 oldest items of the inbox, with no paging and no filters. An item leaves the inbox only when it is confirmed or refused: confirm (or refuse) each one once it is handled, or newer ones never show.',
+			'The service lists at most the 10 oldest items of the inbox, without paging or filters. An item leaves only when confirmed or refused: confirm (or refuse) each one once handled, or newer ones never show.',
 		name: 'windowNotice',
 		type: 'notice',
 		default: '',
