@@ -14,8 +14,7 @@ import { authenticationProperty, shownFor } from '../shared/http/auth';
 import { registrationIdField, retryOptions } from '../shared/fields/fields';
 import { filesField, maxFileSizeOption } from '../shared/http/files';
 import { searchRegistrations } from '../shared/fields/methods';
-import { receive } from './receive';
-import { recordExecution } from './record';
+import { receive, recordExecution } from './receive';
 import { checkWebhooks, createWebhooks, deleteWebhooks } from './registry';
 import { DEFAULT_MAX_AGE_MINUTES } from './settings';
 
@@ -147,7 +146,7 @@ export class AccessPointTrigger implements INodeType {
 		return {};
 	}
 
-	/** The first step of every execution the trigger starts: passes on only events not seen before (record.ts). */
+	/** The first step of every execution the trigger starts: passes on only events not seen before (receive.ts). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await recordExecution.call(this);
 	}

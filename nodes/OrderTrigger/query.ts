@@ -2,10 +2,9 @@
  * What the Order Trigger asks for (pure): its own filter parts (event, order type, direction, the
  * cursor bound), the sort, and how it pages through the sorted list.
  */
-import type { IDataObject } from 'n8n-workflow';
-
 import type { FilterCondition } from '../shared/query/odata';
 import { buildFilter, buildOrderBy } from '../shared/query/odata';
+import { isRecord } from '../shared/domain/values';
 import type { OrderEvent } from './cursor';
 import { orderKey } from './cursor';
 
@@ -73,12 +72,9 @@ export const FIRST_PAGE: PagePlan = { skip: 0 };
 
 /** Identity of a record's place in the sort: OrderID and LastModified as sent, or the whole record when it has no OrderID. */
 function placeKey(record: unknown): string {
-	if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
-		const order = record as IDataObject;
-		const id = orderKey(order);
-		if (id !== undefined) return JSON.stringify(['order', id, order.LastModified ?? order.lastModified ?? null]);
-	}
-	return JSON.stringify(['other', record ?? null]);
+	const order = isRecord(record) ? record : {};
+	const id = orderKey(order);
+	return JSON.stringify(id === undefined ? ['other', record ?? null] : ['order', id, order.LastModified ?? order.lastModified ?? null]);
 }
 
 /** Whether two records are the same order version (the overlap check). */

@@ -21,8 +21,8 @@ import {
 	redactSecrets,
 	subscriptionsFor,
 } from '../../nodes/AccessPointTrigger/events';
-import type { Store } from '../../nodes/AccessPointTrigger/record';
-import { claimEvents, eventKeys } from '../../nodes/AccessPointTrigger/record';
+import type { Store } from '../../nodes/AccessPointTrigger/receive';
+import { claimEvents, eventKeys } from '../../nodes/AccessPointTrigger/receive';
 import { checkTimestamp, parseSignatureHeader, signedWithAny } from '../../nodes/AccessPointTrigger/events';
 import { REFUSAL_MEMORY_MS, matchesWanted, readWebhooks, recentRefusal, rememberRefusal } from '../../nodes/AccessPointTrigger/settings';
 import { printFigures } from '../reliability/report';
