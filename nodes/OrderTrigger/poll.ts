@@ -19,11 +19,24 @@ import { checkChoice, checkNumber, checkOptionalText } from '../shared/domain/va
 import type { ApiClient, ApiResponse } from '../shared/http/transport';
 import { getApiClient, paginateList } from '../shared/http/transport';
 import type { CursorState, PollClock, Unplaced } from './cursor';
-import { baselineNeedsMore, baselineState, cursorCeiling, decidePoll, loadState, lowerBound, place, scopeKey, stateFromDate } from './cursor';
+import {
+	baselineNeedsMore,
+	baselineState,
+	cursorCeiling,
+	decidePoll,
+	formatSeconds,
+	isZoneless,
+	loadState,
+	lowerBound,
+	parseHttpDate,
+	parseTimestamp,
+	place,
+	scopeKey,
+	serviceClock,
+	stateFromDate,
+} from './cursor';
 import type { TriggerEvent } from './query';
 import { afterPage, cursorEvent, FIRST_PAGE, NEWEST_FIRST, OLDEST_FIRST, triggerFilter } from './query';
-
-import { formatSeconds, isZoneless, parseHttpDate, parseTimestamp, serviceClock } from './time';
 
 const ORDERS_PATH = '/v1/orders';
 /** Key of the cursor in the node's static data. */
@@ -172,7 +185,7 @@ async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
 	}
 }
 
-/** The clocks of a run in the frame of the stamps read (zoneless LastModified is Belgian time: time.ts serviceClock). */
+/** The clocks of a run in the frame of the stamps read (zoneless LastModified is Belgian time: cursor.ts serviceClock). */
 function clockOf(run: Pick<ListRun, 'records' | 'apiNow'>): PollClock {
 	const stamp = run.records.find((record) => typeof (record as IDataObject | null)?.LastModified === 'string') as IDataObject | undefined;
 	const zoneless = isZoneless(stamp?.LastModified);

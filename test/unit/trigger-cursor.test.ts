@@ -1,10 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { baselineNeedsMore, baselineState, decidePoll, lowerBound, orderKey, scopeKey, stateFromDate } from '../../nodes/OrderTrigger/cursor';
+import {
+	baselineNeedsMore,
+	baselineState,
+	decidePoll,
+	formatSeconds,
+	loadState,
+	lowerBound,
+	orderKey,
+	parseTimestamp,
+	scopeKey,
+	stateFromDate,
+} from '../../nodes/OrderTrigger/cursor';
 import type { CursorState, OrderEvent, PollClock } from '../../nodes/OrderTrigger/cursor';
 import { afterPage, FIRST_PAGE } from '../../nodes/OrderTrigger/query';
-import { loadState } from '../../nodes/OrderTrigger/cursor';
-import { formatSeconds, parseTimestamp } from '../../nodes/OrderTrigger/time';
 
 const T0 = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;
 const iso = (seconds: number) => `${formatSeconds(seconds)}Z`;

@@ -13,17 +13,19 @@ import {
 	TRIGGER_EVENTS,
 	WEBHOOKS_PER_PARTY,
 	buildItem,
+	checkTimestamp,
 	isConfirmation,
 	outputEventOf,
 	parseDescription,
+	parseSignatureHeader,
 	partyIdOf,
 	readServiceEvent,
 	redactSecrets,
+	signedWithAny,
 	subscriptionsFor,
 } from '../../nodes/AccessPointTrigger/events';
 import type { Store } from '../../nodes/AccessPointTrigger/receive';
 import { claimEvents, eventKeys } from '../../nodes/AccessPointTrigger/receive';
-import { checkTimestamp, parseSignatureHeader, signedWithAny } from '../../nodes/AccessPointTrigger/events';
 import { REFUSAL_MEMORY_MS, matchesWanted, readWebhooks, recentRefusal, rememberRefusal } from '../../nodes/AccessPointTrigger/settings';
 import { printFigures } from '../reliability/report';
 
