@@ -15,8 +15,7 @@ import { registrationIdField, retryOptions } from '../shared/fields/fields';
 import { filesField, maxFileSizeOption } from '../shared/http/files';
 import { searchRegistrations } from '../shared/fields/methods';
 import { receive, recordExecution } from './receive';
-import { checkWebhooks, createWebhooks, deleteWebhooks } from './registry';
-import { DEFAULT_MAX_AGE_MINUTES } from './settings';
+import { checkWebhooks, createWebhooks, deleteWebhooks, DEFAULT_MAX_AGE_MINUTES } from './registry';
 
 export class AccessPointTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -30,7 +30,7 @@ import {
 	signedWithAny,
 } from './events';
 import type { ServiceEvent } from './events';
-import { DEFAULT_MAX_AGE_MINUTES, readSettings, readWebhooks } from './settings';
+import { DEFAULT_MAX_AGE_MINUTES, readSettings, readWebhooks } from './registry';
 
 /** Writes the answer itself so n8n neither answers nor starts an execution. */
 function refuse(ctx: IWebhookFunctions, status: number, message: string, why: string): IWebhookResponseData {
@@ -139,7 +139,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
  *
  * Why not in webhook(): n8n 2.41 does not save what webhook() writes to static data when the call
  * starts an execution, and an execution saves its whole copy of static data when it ends. So
- * static data holds only the webhooks, written at activation (settings.ts).
+ * static data holds only the webhooks, written at activation (registry.ts).
  *
  * Two deliveries at once: the store reads its row, then writes the whole list back, so two
  * executions reading before either writes would both see the event as new. Each also records a

@@ -26,7 +26,7 @@ import {
 } from '../../nodes/AccessPointTrigger/events';
 import type { Store } from '../../nodes/AccessPointTrigger/receive';
 import { claimEvents, eventKeys } from '../../nodes/AccessPointTrigger/receive';
-import { REFUSAL_MEMORY_MS, matchesWanted, readWebhooks, recentRefusal, rememberRefusal } from '../../nodes/AccessPointTrigger/settings';
+import { REFUSAL_MEMORY_MS, matchesWanted, readWebhooks, recentRefusal, rememberRefusal } from '../../nodes/AccessPointTrigger/registry';
 import { printFigures } from '../reliability/report';
 
 const hex = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
