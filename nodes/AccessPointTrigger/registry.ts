@@ -152,24 +152,23 @@ export function readWebhooks(staticData: IDataObject): StoredWebhooks | undefine
 	const raw = staticData[WEBHOOKS_KEY] as Partial<StoredWebhooks> | undefined;
 	if (!raw || typeof raw !== 'object' || raw.version !== 1) return undefined;
 	if (typeof raw.url !== 'string' || typeof raw.scope !== 'string' || !Array.isArray(raw.webhooks)) return undefined;
-	const webhooks: StoredWebhook[] = [];
-	for (const w of raw.webhooks as unknown[]) {
-		const hook = w as Partial<StoredWebhook> | null;
-		if (!hook || typeof hook.id !== 'string' || typeof hook.secret !== 'string') continue;
-		if (!['Order', 'Message'].includes(String(hook.entityType)) || !['I', 'U', 'D'].includes(String(hook.updateType))) continue;
-		webhooks.push({ id: hook.id, entityType: hook.entityType!, updateType: hook.updateType!, secret: hook.secret });
-	}
+	const webhooks = (raw.webhooks as Array<Partial<StoredWebhook> | null>)
+		.filter(
+			(h): h is StoredWebhook =>
+				typeof h?.id === 'string' &&
+				typeof h.secret === 'string' &&
+				['Order', 'Message'].includes(String(h.entityType)) &&
+				['I', 'U', 'D'].includes(String(h.updateType)),
+		)
+		.map(({ id, entityType, updateType, secret }) => ({ id, entityType, updateType, secret }));
 	const partyId = typeof raw.partyId === 'string' && raw.partyId ? raw.partyId : undefined;
 	return { version: 1, url: raw.url, scope: raw.scope, partyId, webhooks };
 }
 
-export function writeWebhooks(staticData: IDataObject, value: StoredWebhooks): void {
-	staticData[WEBHOOKS_KEY] = value as unknown as IDataObject;
-	delete staticData[LEGACY_RECENT_KEY];
-}
-
-export function clearWebhooks(staticData: IDataObject): void {
-	delete staticData[WEBHOOKS_KEY];
+/** Stores the webhooks (undefined: none). */
+export function writeWebhooks(staticData: IDataObject, value: StoredWebhooks | undefined): void {
+	if (value) staticData[WEBHOOKS_KEY] = value as unknown as IDataObject;
+	else delete staticData[WEBHOOKS_KEY];
 	delete staticData[LEGACY_RECENT_KEY];
 }
 
@@ -305,7 +304,7 @@ export async function checkWebhooks(this: IHookFunctions): Promise<boolean> {
 	// Events, registration or n8n's URL changed, or some webhook was deleted at the service:
 	// start over with a complete set (the ones left would otherwise count against the limit).
 	await deleteAll(this, client, settings.retry, stored.webhooks);
-	clearWebhooks(staticData);
+	writeWebhooks(staticData, undefined);
 	return false;
 }
 
@@ -428,7 +427,7 @@ export async function deleteWebhooks(this: IHookFunctions): Promise<boolean> {
 		this.logger.warn(`AccessPoint Trigger: could not delete its webhooks: ${textOf(error).slice(0, 300)}`);
 	}
 	if (!stored || !failed.length) {
-		clearWebhooks(staticData);
+		writeWebhooks(staticData, undefined);
 		return true;
 	}
 	// Kept, so the next activation finds them (and reuses or removes them).

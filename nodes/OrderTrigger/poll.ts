@@ -18,25 +18,29 @@ import { requireValid } from '../shared/node/input';
 import { checkChoice, checkNumber, checkOptionalText } from '../shared/domain/validation';
 import type { ApiClient, ApiResponse } from '../shared/http/transport';
 import { getApiClient, paginateList } from '../shared/http/transport';
-import type { CursorState, PollClock, Unplaced } from './cursor';
+import type { CursorState, PollClock, TriggerEvent, Unplaced } from './cursor';
 import {
+	afterPage,
 	baselineNeedsMore,
 	baselineState,
 	cursorCeiling,
+	cursorEvent,
 	decidePoll,
+	FIRST_PAGE,
 	formatSeconds,
 	isZoneless,
 	loadState,
 	lowerBound,
+	NEWEST_FIRST,
+	OLDEST_FIRST,
 	parseHttpDate,
 	parseTimestamp,
 	place,
 	scopeKey,
 	serviceClock,
 	stateFromDate,
+	triggerFilter,
 } from './cursor';
-import type { TriggerEvent } from './query';
-import { afterPage, cursorEvent, FIRST_PAGE, NEWEST_FIRST, OLDEST_FIRST, triggerFilter } from './query';
 
 const ORDERS_PATH = '/v1/orders';
 /** Key of the cursor in the node's static data. */
@@ -149,7 +153,7 @@ interface RunSpec {
 	enough?: (read: unknown[], apiNow: number | undefined) => boolean;
 }
 
-/** Pages through a sorted list with one record of overlap per page (pages.ts). */
+/** Pages through a sorted list with one record of overlap per page (cursor.ts afterPage). */
 async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
 	let qs = spec.qs;
 	let plan = FIRST_PAGE;
@@ -208,8 +212,8 @@ async function baseline(client: ApiClient, settings: TriggerSettings, scope: str
 }
 
 function pollDeadline(ctx: IPollFunctions): number | undefined {
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
-	return typeof budget === 'number' && Number.isFinite(budget) && budget > 0 ? Date.now() + budget * BUDGET_SHARE : undefined;
+	const budget = ctx.getPollBudgetMs?.(); // older n8n versions have none
+	return Number.isFinite(budget) && budget > 0 ? Date.now() + budget * BUDGET_SHARE : undefined;
 }
 
 /** The newest LastModified second among records read (they come oldest first, but unplaceable ones sit anywhere). */
