@@ -60,8 +60,7 @@ export class AccessPointTrigger implements INodeType {
 					{ name: 'Order Created', value: 'orderCreated', description: 'An invoice, credit note or other order was created' },
 					{ name: 'Order Updated', value: 'orderUpdated', description: 'An order changed (status, payment, export flag, ...)' },
 				],
-				description:
-					'The service allows 4 webhooks per party: all three events take all four (Delivery Status Changed two), leaving none for other workflows or tools of the party. A deleted order calls no webhook.',
+				description: 'The service allows 4 webhooks per party; all three events take all four (Delivery Status Changed two). A deleted order calls no webhook.',
 			},
 			{
 				displayName: 'Receive Events Of',
@@ -99,7 +98,7 @@ export class AccessPointTrigger implements INodeType {
 						name: 'includeFiles',
 						default: [],
 						description:
-							'Files the item carries as binary data (pdf, ubl, attachment_1 …, message_1 …) when its order still exists; the order is then read (as with Fetch Full Order), plus one request per file',
+							'Files the item carries as binary data (pdf, ubl, attachment_1 …, message_1 …) when its order still exists; costs the order read plus one request per file',
 					}),
 					{
 						displayName: 'Maximum Event Age (Minutes)',

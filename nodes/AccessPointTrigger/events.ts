@@ -74,9 +74,13 @@ export function readServiceEvent(payload: IDataObject): ServiceEvent | undefined
 
 /** The item's `event` when the selection asked for this kind of event; undefined: ignore it. */
 export function outputEventOf(ev: ServiceEvent, selected: readonly TriggerEvent[]): OutputEvent | undefined {
-	if (ev.entityType === 'Message') return selected.includes('deliveryStatusChanged') ? 'deliveryStatusChanged' : undefined;
-	if (ev.updateType === 'I') return selected.includes('orderCreated') ? 'created' : undefined;
-	return selected.includes('orderUpdated') ? 'updated' : undefined;
+	const [trigger, output]: [TriggerEvent, OutputEvent] =
+		ev.entityType === 'Message'
+			? ['deliveryStatusChanged', 'deliveryStatusChanged']
+			: ev.updateType === 'I'
+				? ['orderCreated', 'created']
+				: ['orderUpdated', 'updated'];
+	return selected.includes(trigger) ? output : undefined;
 }
 
 /** The OrderID an event is about (a Message's OrderID, an Order's UpdatedEntityID) as a safe integer, or undefined. */
@@ -220,17 +224,13 @@ export function parseSignatureHeader(value: unknown): SignatureHeader | undefine
 	return t === undefined || signatures.length === 0 ? undefined : { t, signatures };
 }
 
-/** HMAC-SHA256(secret, "<t>.<raw body>") over the bytes as received. */
-function computeSignature(secret: string, t: number, rawBody: Uint8Array): Buffer {
-	return createHmac('sha256', secret).update(`${t}.`, 'utf8').update(rawBody).digest();
-}
-
 /** Whether any `s=` of the header was made with any of the secrets (constant-time per comparison). */
 export function signedWithAny(header: SignatureHeader, rawBody: Uint8Array, secrets: readonly string[]): boolean {
 	let match = false;
 	for (const secret of secrets) {
 		if (!secret) continue;
-		const expected = computeSignature(secret, header.t, rawBody);
+		// HMAC-SHA256(secret, "<t>.<raw body>") over the bytes as received.
+		const expected = createHmac('sha256', secret).update(`${header.t}.`, 'utf8').update(rawBody).digest();
 		for (const given of header.signatures) {
 			// Both are 32 bytes (the header parser accepts only 64 hex digits); no early exit on a match.
 			if (given.length === expected.length && timingSafeEqual(given, expected)) match = true;

@@ -44,10 +44,8 @@ const ignore = (message: string): IWebhookResponseData => ({ webhookResponse: { 
 
 function rawBodyOf(ctx: IWebhookFunctions): Uint8Array {
 	const raw = (ctx.getRequestObject() as { rawBody?: unknown }).rawBody;
-	if (raw instanceof Uint8Array) return raw;
 	// n8n reads the body as bytes before the node runs; text is only seen from other hosts.
-	if (typeof raw === 'string') return new TextEncoder().encode(raw);
-	return new Uint8Array(0);
+	return raw instanceof Uint8Array ? raw : new TextEncoder().encode(typeof raw === 'string' ? raw : '');
 }
 
 /** The body as one JSON object (the service sends one event per call); undefined otherwise. */
@@ -79,7 +77,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const payload = parseBody(raw);
 
 	const header = parseSignatureHeader(this.getHeaderData()[SIGNATURE_HEADER]);
-	const signed = !!header && secrets.length > 0 && signedWithAny(header, raw, secrets);
+	const signed = !!header && signedWithAny(header, raw, secrets);
 	if (payload && isConfirmation(payload)) {
 		this.logger.info(
 			`AccessPoint Trigger "${this.getNode().name}": the service confirmed a webhook (${signed ? 'signed' : 'not verifiable yet'}); not passed on, its secret not logged`,
@@ -93,11 +91,9 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const verdict = checkTimestamp(header.t, nowMs, settings.maxAgeMs);
 	if (verdict !== 'ok') {
 		const skew = Math.round((nowMs - header.t * 1000) / 1000);
-		const why =
-			verdict === 'stale'
-				? `timestamp ${skew} s old (maximum age ${settings.maxAgeMs / 1000} s): a replay or a late delivery`
-				: `timestamp ${-skew} s ahead of n8n's clock`;
-		return refuse(this, 401, verdict === 'stale' ? 'Timestamp too old' : 'Timestamp in the future', why);
+		return verdict === 'stale'
+			? refuse(this, 401, 'Timestamp too old', `timestamp ${skew} s old (maximum age ${settings.maxAgeMs / 1000} s): a replay or a late delivery`)
+			: refuse(this, 401, 'Timestamp in the future', `timestamp ${-skew} s ahead of n8n's clock`);
 	}
 	if (!payload) return refuse(this, 400, 'Body is not a JSON event', 'the body is not one JSON object');
 

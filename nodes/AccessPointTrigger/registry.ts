@@ -336,7 +336,7 @@ function limitError(ctx: IHookFunctions, settings: TriggerSettings, party: strin
 	return problem(
 		ctx,
 		message,
-		'Each published workflow with an AccessPoint Trigger holds one webhook per event type, and so does a "Listen for test event" in the editor until it stops; other tools of the same party count too.',
+		'Each published workflow with an AccessPoint Trigger holds one webhook per event type, as does a "Listen for test event" until it stops; other tools of the party count too.',
 	);
 }
 

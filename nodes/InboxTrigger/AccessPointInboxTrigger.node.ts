@@ -22,7 +22,6 @@ import { dueConfirms, isBlocked, loadState, newItems, nextState } from './state'
 const STATE_KEY = 'inboxState';
 /** Key of the in-flight marker: the start time (ms) of the poll running now. */
 const IN_FLIGHT_KEY = 'pollInFlight';
-const PROPERTY = 'data';
 /** New items one poll reads and emits at most (the list holds 10; a server listing more is read on in later polls). */
 const MAX_PER_POLL = 20;
 
@@ -74,12 +73,8 @@ async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataO
 		return { out: { json: { ...item, DocumentProblem: 'The item names no usable PeppolFileID; its document was not read.' } }, ok: false };
 	}
 	try {
-		const document = await readInboxDocument(ctx, client, fileId, {
-			maxBytes: settings.maxBytes,
-			keepEnvelope: settings.keepEnvelope,
-			property: PROPERTY,
-			hint: item.PeppolDocumentType,
-		});
+		const { maxBytes, keepEnvelope } = settings;
+		const document = await readInboxDocument(ctx, client, fileId, { maxBytes, keepEnvelope, property: 'data', hint: item.PeppolDocumentType });
 		return { out: { ...document, json: { ...item, ...document.json } }, ok: !document.json.DocumentProblem };
 	} catch (error) {
 		// A document that will not read however often it is asked for: emitted without it rather than blocking the trigger.
@@ -119,7 +114,7 @@ async function pollInbox(this: IPollFunctions): Promise<INodeExecutionData[][] |
 
 async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settings, staticData: IDataObject): Promise<INodeExecutionData[][] | null> {
 	const loaded = loadState(staticData[STATE_KEY], client.partyId);
-	if (loaded.problem) warn(ctx, `its stored state could not be used (${loaded.problem}); the items the inbox lists now are emitted again.`);
+	if (loaded.problem) warn(ctx, `its stored state could not be used (${loaded.problem}); the items listed now are emitted again.`);
 	const state: InboxState = settings.autoConfirm ? loaded.state : { ...loaded.state, toConfirm: [] };
 
 	let list = await listed(ctx, client);
@@ -129,7 +124,7 @@ async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settin
 			await settleItem(client, key, 'confirm');
 			confirmed.push(key);
 		} catch (error) {
-			warn(ctx, `confirming inbox item ${key} failed (${(error as Error).message}); it is tried again at the next poll.`);
+			warn(ctx, `confirming inbox item ${key} failed (${(error as Error).message}); retried at the next poll.`);
 		}
 	}
 	// Confirmed items make room: a full list is read again to see the items behind them.

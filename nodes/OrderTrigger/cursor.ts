@@ -142,9 +142,9 @@ export function scopeKey(partyId: string, startDate: string | undefined): string
 	return JSON.stringify([partyId, startDate ?? '']);
 }
 
-/** Start at a given date: everything changed at or after it counts as not handled. */
-export function stateFromDate(seconds: number, scope: string): CursorState {
-	return { version: 1, scope, from: seconds, createdFrom: seconds, seen: {} };
+/** Start at a given second (null: no bound): everything changed at or after it counts as not handled, except what `seen` holds. */
+export function stateFromDate(seconds: number | null, scope: string, seen: Record<string, number> = {}): CursorState {
+	return { version: 1, scope, from: seconds, createdFrom: seconds, seen };
 }
 
 export interface BaselineOptions {
@@ -177,7 +177,7 @@ export function baselineNeedsMore(newestFirst: unknown[], options: BaselineOptio
 /** The state at first activation: orders already in the book are handled, nothing is emitted. */
 export function baselineState(newestFirst: unknown[], scope: string, options: BaselineOptions): CursorState {
 	const { placed, floor } = baselineFloor(newestFirst, options);
-	if (floor === undefined) return { version: 1, scope, from: null, createdFrom: null, seen: {} };
+	if (floor === undefined) return stateFromDate(null, scope);
 	const seen: Record<string, number> = {};
 	const ahead: Record<string, number> = {};
 	for (const p of placed) {
@@ -185,7 +185,7 @@ export function baselineState(newestFirst: unknown[], scope: string, options: Ba
 		const created = createdOf(p);
 		if (created !== undefined && created > p.modified && created >= floor) ahead[p.id] = created;
 	}
-	return withAhead({ version: 1, scope, from: floor, createdFrom: floor, seen }, ahead);
+	return withAhead(stateFromDate(floor, scope, seen), ahead);
 }
 
 /** The `LastModified ge …` bound of the next poll's filter, as literal text; undefined: no bound. */

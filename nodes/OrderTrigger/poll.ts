@@ -14,7 +14,7 @@ import { getOrder } from '../shared/domain/order';
 import { readQuery } from '../shared/query/queryInput';
 import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
 import { pollInFlight } from '../shared/node/inFlight';
-import { requireValid } from '../shared/node/input';
+import { inputError, requireValid } from '../shared/node/input';
 import { checkChoice, checkNumber, checkOptionalText } from '../shared/domain/validation';
 import type { ApiClient, ApiResponse } from '../shared/http/transport';
 import { getApiClient, paginateList } from '../shared/http/transport';
@@ -87,11 +87,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 					'is in the future',
 					'The trigger emits changes that already happened. Use a past date',
 				];
-	if (problem) {
-		throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} ${problem[0]}`, {
-			description: `${problem[1]}, or leave it empty to start from now.`,
-		});
-	}
+	if (problem) throw inputError(ctx, undefined, 'Start From', startText, problem[0], `${problem[1]}, or leave it empty to start from now.`);
 	const late = requireValid(ctx, undefined, 'Late Change Window (Seconds)', options.lateWindowSeconds ?? 0, (v) =>
 		checkNumber(v, { min: 0, whole: true, unit: ' seconds' }),
 	);
@@ -303,7 +299,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 		warn(
 			this,
 			`its stored cursor could not be read (${stored.problem}). It starts again from the API's current time: ` +
-				'orders changed between the last successful poll and now are not emitted (set "Start From" to replay a period).',
+				'orders changed since the last successful poll are not emitted (set "Start From" to replay them).',
 		);
 	if (!('state' in stored) && (stored.kind === 'unusable' || settings.startFrom === undefined)) {
 		staticData[STATE_KEY] = (await baseline(client, settings, scope, deadline)) as unknown as IDataObject;
@@ -337,7 +333,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 		warn(
 			this,
 			`its stored cursor (${lowerBound(state) ?? '-'}) was ahead of ${by}; it was moved back to ` +
-				`${formatSeconds(cursorCeiling(clock))} and reads the orders changed since then again.`,
+				`${formatSeconds(cursorCeiling(clock))} and re-reads the orders changed since.`,
 		);
 	}
 	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging; re-read from the last record read`);

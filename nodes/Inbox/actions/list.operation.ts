@@ -41,7 +41,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const { items, skipped } = await listInbox(this, client, itemIndex);
 		if (skipped)
 			this.logger.warn(`AccessPoint Peppol Inbox: ${skipped} entr${skipped === 1 ? 'y' : 'ies'} of the inbox list had no InboxItemID and were left out`);
-		const responses = (kind: string) => kind === 'IMR' || kind === 'MLR';
-		return items.filter((item) => shown === 'all' || (shown === 'responses') === responses(item.DocumentKind));
+		return items.filter((item) => shown === 'all' || (shown === 'responses') === ['IMR', 'MLR'].includes(item.DocumentKind));
 	});
 }
