@@ -320,7 +320,7 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 		if (replayPassedOn) fail(`the replayed event was passed on again (${replayPassedOn} item(s))`);
 
 		// The emulator's duplicate fault sends the same body again right after the 2xx, usually while
-		// the first execution still runs (see nodes/AccessPointTrigger/record.ts).
+		// the first execution still runs (see nodes/AccessPointTrigger/receive.ts).
 		const beforeDuplicate = (await listExecutions(rest, id)).length;
 		emu.webhooks.clearDeliveries();
 		emu.webhooks.failNext(1, 'duplicate');
@@ -349,7 +349,7 @@ async function checkWebhookTrigger({ rest: firstRest, baseUrl, emulator: emu, cr
 			`emulator duplicate fault (same body right after the 2xx, answers ${dup ? dup.attempts.map((a) => a.status).join('+') : '-'}): ` +
 				`${dupRows.length} execution(s), ${passedOn} item(s) passed on by the trigger, "${SUMMARY}" ran ${summaries} time(s)`,
 		);
-		// The steps after the trigger run once per event even then (n8n's deduplication store, record.ts).
+		// The steps after the trigger run once per event even then (n8n's deduplication store, receive.ts).
 		if (passedOn !== 1 || summaries !== 1) fail(`a duplicated event reached the steps after the trigger ${summaries} time(s)`);
 
 		// 5. restart with a webhook deleted at the service while n8n was down.

@@ -14,10 +14,8 @@ import { authenticationProperty, shownFor } from '../shared/http/auth';
 import { registrationIdField, retryOptions } from '../shared/fields/fields';
 import { filesField, maxFileSizeOption } from '../shared/http/files';
 import { searchRegistrations } from '../shared/fields/methods';
-import { receive } from './receive';
-import { recordExecution } from './record';
-import { checkWebhooks, createWebhooks, deleteWebhooks } from './registry';
-import { DEFAULT_MAX_AGE_MINUTES } from './settings';
+import { receive, recordExecution } from './receive';
+import { checkWebhooks, createWebhooks, deleteWebhooks, DEFAULT_MAX_AGE_MINUTES } from './registry';
 
 export class AccessPointTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -62,8 +60,7 @@ export class AccessPointTrigger implements INodeType {
 					{ name: 'Order Created', value: 'orderCreated', description: 'An invoice, credit note or other order was created' },
 					{ name: 'Order Updated', value: 'orderUpdated', description: 'An order changed (status, payment, export flag, ...)' },
 				],
-				description:
-					'What starts the workflow. The service allows 4 webhooks per party: all three events take all four (Delivery Status Changed two), leaving none for other workflows or tools of the same party. A deleted order calls no webhook.',
+				description: 'The service allows 4 webhooks per party; all three events take all four (Delivery Status Changed two). A deleted order calls no webhook.',
 			},
 			{
 				displayName: 'Receive Events Of',
@@ -94,14 +91,14 @@ export class AccessPointTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to read the whole order for each event (one request per event), with its delivery details flattened (delivered, deliveryStatus, deliveryInfo, refusedReason)',
+							'Whether to read the whole order for each event (one more request), its delivery details flattened (delivered, deliveryStatus, deliveryInfo, refusedReason)',
 					},
 					filesField({
 						displayName: 'Include Files',
 						name: 'includeFiles',
 						default: [],
 						description:
-							"Files the item carries as binary data (pdf, ubl, attachment_1 …, message_1 …) for every event whose order still exists; each event's order is then read (as with Fetch Full Order), one more request per file",
+							'Files the item carries as binary data (pdf, ubl, attachment_1 …, message_1 …) when its order still exists; costs the order read plus one request per file',
 					}),
 					{
 						displayName: 'Maximum Event Age (Minutes)',
@@ -109,7 +106,7 @@ export class AccessPointTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: 1440 },
 						default: DEFAULT_MAX_AGE_MINUTES,
-						description: 'Calls signed longer ago than this are refused as replays; a repeat of the same event (same content) within it passes nothing on',
+						description: 'Calls signed longer ago are refused as replays; a repeat of the same event within it passes nothing on',
 					},
 					{ ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one fails the call, and the service delivers it again' },
 					...retryOptions,
@@ -147,7 +144,7 @@ export class AccessPointTrigger implements INodeType {
 		return {};
 	}
 
-	/** The first step of every execution the trigger starts: passes on only events not seen before (record.ts). */
+	/** The first step of every execution the trigger starts: passes on only events not seen before (receive.ts). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await recordExecution.call(this);
 	}

@@ -1,8 +1,9 @@
 /**
  * The AccessPoint Trigger's events (pure): which API webhooks a selection needs, how a call of the
- * service is read (the published wrapper and its older form, docs/api.md "Webhooks"; a flat body
- * is no published form and is not read), and the item it becomes.
+ * service is verified (its signature) and read (the published wrapper and its older form,
+ * docs/api.md "Webhooks"; a flat body is no published form and is not read), and the item it becomes.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord, text } from '../shared/domain/values';
@@ -23,30 +24,22 @@ export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['orderCreated', 'orderUp
 /** The service's limit per party (docs/api.md "Webhooks"). */
 export const WEBHOOKS_PER_PARTY = 4;
 
-const SUBSCRIPTIONS: Record<TriggerEvent, Subscription[]> = {
-	orderCreated: [{ entityType: 'Order', updateType: 'I' }],
-	orderUpdated: [{ entityType: 'Order', updateType: 'U' }],
-	// A sent document's message is inserted (I), then updated (U) with its flow state; a
-	// customer's response (IMR/MLR) is a new message (I).
-	deliveryStatusChanged: [
-		{ entityType: 'Message', updateType: 'I' },
-		{ entityType: 'Message', updateType: 'U' },
-	],
-};
-
-export function subscriptionKey(s: { entityType: string; updateType: string }): string {
-	return `${s.entityType}:${s.updateType}`;
-}
-
-/** The webhooks a selection needs, in a stable order, each once. */
+/** The webhooks a selection needs, in a stable order, each once. A sent document's message is
+ * inserted (I), then updated (U) with its flow state; a customer's response (IMR/MLR) is a new message (I). */
 export function subscriptionsFor(events: readonly TriggerEvent[]): Subscription[] {
-	return TRIGGER_EVENTS.filter((e) => events.includes(e)).flatMap((e) => SUBSCRIPTIONS[e]);
+	return TRIGGER_EVENTS.filter((e) => events.includes(e)).flatMap((e): Subscription[] =>
+		e === 'deliveryStatusChanged'
+			? [
+					{ entityType: 'Message', updateType: 'I' },
+					{ entityType: 'Message', updateType: 'U' },
+				]
+			: [{ entityType: 'Order', updateType: e === 'orderCreated' ? 'I' : 'U' }],
+	);
 }
 
-/** "Order I, Order U, Message I" for messages. */
-export function describeSubscriptions(list: readonly Subscription[]): string {
-	return list.map((s) => `${s.entityType} ${s.updateType}`).join(', ');
-}
+/** "Order I" for one webhook; "Order I, Message I, Message U" for a list. */
+export const subscriptionKey = (s: { entityType: string; updateType: string }): string => `${s.entityType} ${s.updateType}`;
+export const describeSubscriptions = (list: readonly Subscription[]): string => list.map(subscriptionKey).join(', ');
 
 export function isTriggerEvent(value: unknown): value is TriggerEvent {
 	return typeof value === 'string' && (TRIGGER_EVENTS as readonly string[]).includes(value);
@@ -81,9 +74,13 @@ export function readServiceEvent(payload: IDataObject): ServiceEvent | undefined
 
 /** The item's `event` when the selection asked for this kind of event; undefined: ignore it. */
 export function outputEventOf(ev: ServiceEvent, selected: readonly TriggerEvent[]): OutputEvent | undefined {
-	if (ev.entityType === 'Message') return selected.includes('deliveryStatusChanged') ? 'deliveryStatusChanged' : undefined;
-	if (ev.updateType === 'I') return selected.includes('orderCreated') ? 'created' : undefined;
-	return selected.includes('orderUpdated') ? 'updated' : undefined;
+	const [trigger, output]: [TriggerEvent, OutputEvent] =
+		ev.entityType === 'Message'
+			? ['deliveryStatusChanged', 'deliveryStatusChanged']
+			: ev.updateType === 'I'
+				? ['orderCreated', 'created']
+				: ['orderUpdated', 'updated'];
+	return selected.includes(trigger) ? output : undefined;
 }
 
 /** The OrderID an event is about (a Message's OrderID, an Order's UpdatedEntityID) as a safe integer, or undefined. */
@@ -189,4 +186,65 @@ export function buildItem(parts: ItemParts): IDataObject {
 	item.receivedAt = receivedAt;
 	item.payload = payload;
 	return item;
+}
+
+/**
+ * The `Billit-Signature` header: `t=<unix seconds>,s=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
+ * Computed over the raw request bytes, never over re-serialised JSON, and compared in
+ * constant time.
+ */
+export const SIGNATURE_HEADER = 'billit-signature';
+/** How far a timestamp may be ahead of n8n's clock (clock skew between the service and n8n). */
+export const MAX_FUTURE_SKEW_MS = 60_000;
+
+export interface SignatureHeader {
+	/** Unix seconds. */
+	t: number;
+	/** Every `s=` value (a service rotating its secret may send more than one). */
+	signatures: Buffer[];
+}
+
+const MAX_HEADER_LENGTH = 2048;
+const MAX_SIGNATURES = 8;
+
+/** The parsed header, or undefined when it is missing or not of the documented form. */
+export function parseSignatureHeader(value: unknown): SignatureHeader | undefined {
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' || text.length === 0 || text.length > MAX_HEADER_LENGTH) return undefined;
+	let t: number | undefined;
+	const signatures: Buffer[] = [];
+	for (const part of text.split(',')) {
+		const eq = part.indexOf('=');
+		if (eq < 0) continue;
+		const key = part.slice(0, eq).trim();
+		const val = part.slice(eq + 1).trim();
+		if (key === 't' && /^\d{1,12}$/.test(val)) t = Number(val);
+		else if (key === 's' && /^[0-9a-fA-F]{64}$/.test(val) && signatures.length < MAX_SIGNATURES) signatures.push(Buffer.from(val, 'hex'));
+	}
+	return t === undefined || signatures.length === 0 ? undefined : { t, signatures };
+}
+
+/** Whether any `s=` of the header was made with any of the secrets (constant-time per comparison). */
+export function signedWithAny(header: SignatureHeader, rawBody: Uint8Array, secrets: readonly string[]): boolean {
+	let match = false;
+	for (const secret of secrets) {
+		if (!secret) continue;
+		// HMAC-SHA256(secret, "<t>.<raw body>") over the bytes as received.
+		const expected = createHmac('sha256', secret).update(`${header.t}.`, 'utf8').update(rawBody).digest();
+		for (const given of header.signatures) {
+			// Both are 32 bytes (the header parser accepts only 64 hex digits); no early exit on a match.
+			if (given.length === expected.length && timingSafeEqual(given, expected)) match = true;
+		}
+	}
+	return match;
+}
+
+export type TimestampVerdict = 'ok' | 'stale' | 'future';
+
+/** A timestamp older than the maximum age is a replay; one more than a minute ahead is refused too. */
+export function checkTimestamp(t: number, nowMs: number, maxAgeMs: number): TimestampVerdict {
+	const atMs = t * 1000;
+	if (atMs > nowMs + MAX_FUTURE_SKEW_MS) return 'future';
+	if (nowMs - atMs > maxAgeMs) return 'stale';
+	return 'ok';
 }

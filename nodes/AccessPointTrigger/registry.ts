@@ -1,24 +1,202 @@
 /**
- * The trigger's webhookMethods (docs/api.md "Webhooks"). checkExists: the stored webhooks still
- * exist for this URL, scope and events (n8n 2.41 calls it at publish and, the node being also an
- * in-memory trigger, at every start). create: whether the party has room, then one webhook per
- * entity/update type; a failure removes what it made; a limit refusal is remembered a minute,
- * since n8n 2.41 tries an activation 5 times. delete: one already gone is not an error.
+ * The trigger's registration with the service (docs/api.md "Webhooks"): its parameters, read and
+ * checked the same way at activation and on every delivery; the webhooks it keeps in static
+ * data; and its webhookMethods. checkExists: the stored webhooks still exist for this URL, scope
+ * and events (n8n 2.41 calls it at publish and, the node being also an in-memory trigger, at
+ * every start). create: whether the party has room, then one webhook per entity/update type; a
+ * failure removes what it made; a limit refusal is remembered a minute, since n8n 2.41 tries an
+ * activation 5 times. delete: one already gone is not an error.
  */
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isLoopbackHost } from '../shared/http/baseUrl';
+import type { TriggerFiles } from '../shared/http/files';
+import { checkTriggerFiles } from '../shared/http/files';
 import { readListPage } from '../shared/http/paging';
-import type { RetryPolicy } from '../shared/http/retry';
+import type { RequestOptionValues, RetryPolicy } from '../shared/http/retry';
+import { policyFromOptions } from '../shared/http/retry';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
-import type { Subscription } from './events';
-import { WEBHOOKS_PER_PARTY, describeSubscriptions } from './events';
-import type { TriggerSettings } from './settings';
-import { readRetry, readSettings } from './settings';
-import type { StoredWebhook } from './state';
-import { clearWebhooks, matchesWanted, readWebhooks, recentRefusal, rememberRefusal, writeWebhooks } from './state';
+import { checkBoolean, checkChoice, checkNumericId, showValue } from '../shared/domain/validation';
+import { requireValid } from '../shared/node/input';
+import type { EntityType, Subscription, TriggerEvent, UpdateType } from './events';
+import { describeSubscriptions, isTriggerEvent, subscriptionKey, subscriptionsFor, WEBHOOKS_PER_PARTY } from './events';
+
+export const DEFAULT_MAX_AGE_MINUTES = 5;
+
+interface TriggerOptions extends RequestOptionValues {
+	fetchFullOrder?: boolean;
+	maxEventAgeMinutes?: number;
+	includeFiles?: unknown;
+	maxFileSizeMb?: unknown;
+}
+
+export interface TriggerSettings {
+	events: TriggerEvent[];
+	subscriptions: Subscription[];
+	/** Undefined: the account itself (`/v1/webhooks`). */
+	registrationId?: string;
+	/** `account` or `registration:<id>`. */
+	scope: string;
+	fetchFullOrder: boolean;
+	/** Include Files: the kinds each event's order carries, and the size bound; undefined when none. */
+	files?: TriggerFiles;
+	maxAgeMs: number;
+	retry: RetryPolicy;
+}
+
+type Context = IHookFunctions | IWebhookFunctions;
+
+export function problem(ctx: { getNode(): INode }, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, { description });
+}
+
+/** Offered by 0.1; the service calls no webhook when an order is deleted (README, "AccessPoint Trigger"). */
+const ORDER_DELETED = 'orderDeleted';
+
+/**
+ * The trigger's parameters, checked. At activation (`strict`) a selection still holding 0.1's
+ * Order Deleted is refused with what to do, before any request; webhook() (`strict` false)
+ * reads the other events, so a workflow published before the upgrade keeps receiving them.
+ */
+export function readSettings(ctx: Context, { strict = true }: { strict?: boolean } = {}): TriggerSettings {
+	const rawEvents = ctx.getNodeParameter('events', []) as unknown;
+	const given = Array.isArray(rawEvents) ? rawEvents : [rawEvents];
+	if (strict && given.includes(ORDER_DELETED)) {
+		throw problem(
+			ctx,
+			'"Events" holds Order Deleted, which this trigger no longer offers: the AccessPoint service calls no webhook when an order is deleted. Remove it from Events and publish again.',
+			'A deleted order is listed by the API at GET /v1/orders/deleted; the Order node or the Order Trigger can watch its other changes.',
+		);
+	}
+	const list = given.filter((e) => e !== ORDER_DELETED);
+	const unknown = list.filter((e) => !isTriggerEvent(e));
+	if (unknown.length) {
+		throw problem(ctx, `"Events" holds ${showValue(unknown[0])}, which is not an event of this trigger`, 'Pick the events from the list.');
+	}
+	const events = list as TriggerEvent[];
+	if (!events.length) throw problem(ctx, '"Events" is empty', 'Select at least one event, e.g. Delivery Status Changed.');
+
+	const source = requireValid(ctx, undefined, 'Receive Events Of', ctx.getNodeParameter('source', 'account'), (v) =>
+		checkChoice(v, ['account', 'registration']),
+	);
+	const registrationId =
+		source === 'registration'
+			? requireValid(ctx, undefined, 'Registration', ctx.getNodeParameter('registrationId', '', { extractValue: true }), (v) =>
+					checkNumericId(v, 'RegistrationID'),
+				)
+			: undefined;
+
+	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
+	const minutes = options.maxEventAgeMinutes ?? DEFAULT_MAX_AGE_MINUTES;
+	if (typeof minutes !== 'number' || !Number.isFinite(minutes) || minutes <= 0 || minutes > 24 * 60) {
+		throw problem(
+			ctx,
+			`"Maximum Event Age (Minutes)" must be a number above 0 and at most 1440, not ${showValue(options.maxEventAgeMinutes)}`,
+			'Leave it at 5 unless n8n and the service disagree about the time or deliveries are delayed.',
+		);
+	}
+	const fetchFullOrder = requireValid(ctx, undefined, 'Fetch Full Order', options.fetchFullOrder ?? false, checkBoolean);
+	const files = checkTriggerFiles(ctx.getNode(), options.includeFiles ?? [], options.maxFileSizeMb);
+	return {
+		events,
+		subscriptions: subscriptionsFor(events),
+		registrationId,
+		scope: registrationId === undefined ? 'account' : `registration:${registrationId}`,
+		fetchFullOrder,
+		files,
+		maxAgeMs: Math.round(minutes * 60_000),
+		retry: policyFromOptions(options),
+	};
+}
+
+/** Only the request options: removing webhooks must not depend on the other parameters still being valid. */
+export function readRetry(ctx: Context): RetryPolicy {
+	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
+	return policyFromOptions(options && typeof options === 'object' ? options : {});
+}
+
+/**
+ * What the trigger keeps in static data. Only activation writes it; webhook() and the
+ * executions only read it, so no copy an execution holds can bring back an older one. `webhooks`:
+ * the API webhooks made (id, type, secret), their URL, scope and party. `refused`: the last limit
+ * refusal, for a minute (createWebhooks). Handled events are in n8n's deduplication store (receive.ts).
+ */
+const WEBHOOKS_KEY = 'webhooks';
+const REFUSED_KEY = 'refused';
+/** Kept by versions before 0.2 (the event record now lives in n8n's deduplication store). */
+const LEGACY_RECENT_KEY = 'recentEvents';
+/** How long a limit refusal is repeated without a request: n8n 2.41's 5 attempts wait 1 + 2 + 4 + 8 s. */
+export const REFUSAL_MEMORY_MS = 60_000;
+
+export interface StoredWebhook {
+	id: string;
+	entityType: EntityType;
+	/** D: an Order Deleted webhook made by 0.1, read so that it is removed. */
+	updateType: UpdateType | 'D';
+	secret: string;
+}
+
+export interface StoredWebhooks {
+	version: 1;
+	url: string;
+	/** `account` or `registration:<id>`: a change makes new webhooks. */
+	scope: string;
+	partyId?: string;
+	webhooks: StoredWebhook[];
+}
+
+/** The stored webhooks when the shape is usable; anything else reads as none (a D webhook of 0.1 included). */
+export function readWebhooks(staticData: IDataObject): StoredWebhooks | undefined {
+	const raw = staticData[WEBHOOKS_KEY] as Partial<StoredWebhooks> | undefined;
+	if (!raw || typeof raw !== 'object' || raw.version !== 1) return undefined;
+	if (typeof raw.url !== 'string' || typeof raw.scope !== 'string' || !Array.isArray(raw.webhooks)) return undefined;
+	const webhooks = (raw.webhooks as Array<Partial<StoredWebhook> | null>)
+		.filter(
+			(h): h is StoredWebhook =>
+				typeof h?.id === 'string' &&
+				typeof h.secret === 'string' &&
+				['Order', 'Message'].includes(String(h.entityType)) &&
+				['I', 'U', 'D'].includes(String(h.updateType)),
+		)
+		.map(({ id, entityType, updateType, secret }) => ({ id, entityType, updateType, secret }));
+	const partyId = typeof raw.partyId === 'string' && raw.partyId ? raw.partyId : undefined;
+	return { version: 1, url: raw.url, scope: raw.scope, partyId, webhooks };
+}
+
+/** Stores the webhooks (undefined: none). */
+export function writeWebhooks(staticData: IDataObject, value: StoredWebhooks | undefined): void {
+	if (value) staticData[WEBHOOKS_KEY] = value as unknown as IDataObject;
+	else delete staticData[WEBHOOKS_KEY];
+	delete staticData[LEGACY_RECENT_KEY];
+}
+
+/** Whether the stored webhooks are exactly the wanted ones for this URL and scope. */
+export function matchesWanted(stored: StoredWebhooks, url: string, scope: string, wanted: readonly Subscription[]): boolean {
+	const keys = (list: ReadonlyArray<{ entityType: string; updateType: string }>) => list.map(subscriptionKey).sort().join();
+	return stored.url === url && stored.scope === scope && keys(stored.webhooks) === keys(wanted);
+}
+
+export interface Refusal {
+	/** URL, scope and webhooks asked for (another request is tried at once). */
+	wanted: string;
+	at: number;
+	message: string;
+	description: string;
+}
+
+/** A limit refusal of the same request within REFUSAL_MEMORY_MS, or undefined. */
+export function recentRefusal(staticData: IDataObject, wanted: string, nowMs: number): Refusal | undefined {
+	const r = staticData[REFUSED_KEY] as Partial<Refusal> | undefined;
+	if (!r || r.wanted !== wanted || typeof r.at !== 'number' || typeof r.message !== 'string') return undefined;
+	return nowMs - r.at >= 0 && nowMs - r.at < REFUSAL_MEMORY_MS ? { wanted, at: r.at, message: r.message, description: String(r.description ?? '') } : undefined;
+}
+
+export function rememberRefusal(staticData: IDataObject, refusal: Refusal | undefined): void {
+	if (refusal) staticData[REFUSED_KEY] = { ...refusal };
+	else delete staticData[REFUSED_KEY];
+}
 
 /** Most webhooks read when listing a party's (the limit is 4; a bound all the same). */
 const LIST_LIMIT = 200;
@@ -41,23 +219,24 @@ function serviceAnswer(error: unknown): string {
 	return String(typeof own === 'string' && own.trim() ? own : (e?.message ?? '')).slice(0, 500);
 }
 
+const SET_URL = 'Set WEBHOOK_URL to the public https address of this n8n (e.g. https://n8n.example.com/)';
+
 /** The URL the service must call, refused before any request when the service could not call it. */
 function webhookUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
-	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n gave no webhook URL for this trigger', { description: 'Save the workflow and publish it again.' });
+	if (!url) throw problem(ctx, 'n8n gave no webhook URL for this trigger', 'Save the workflow and publish it again.');
 	let parsed: URL;
 	try {
 		parsed = new URL(url);
 	} catch {
-		throw new NodeOperationError(ctx.getNode(), `n8n's webhook URL for this trigger is not a URL: ${url}`, {
-			description: 'Set WEBHOOK_URL to the public https address of this n8n (e.g. https://n8n.example.com/) and restart n8n.',
-		});
+		throw problem(ctx, `n8n's webhook URL for this trigger is not a URL: ${url}`, `${SET_URL} and restart n8n.`);
 	}
 	if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) {
-		throw new NodeOperationError(ctx.getNode(), `The AccessPoint service calls only https URLs, and this trigger's URL is ${url}`, {
-			description:
-				'Set WEBHOOK_URL to the public https address of this n8n (e.g. https://n8n.example.com/), restart n8n and publish again. Without a public https address, use the AccessPoint Order Trigger, which polls.',
-		});
+		throw problem(
+			ctx,
+			`The AccessPoint service calls only https URLs, and this trigger's URL is ${url}`,
+			`${SET_URL}, restart n8n and publish again. Without one, use the AccessPoint Order Trigger, which polls.`,
+		);
 	}
 	return url;
 }
@@ -125,7 +304,7 @@ export async function checkWebhooks(this: IHookFunctions): Promise<boolean> {
 	// Events, registration or n8n's URL changed, or some webhook was deleted at the service:
 	// start over with a complete set (the ones left would otherwise count against the limit).
 	await deleteAll(this, client, settings.retry, stored.webhooks);
-	clearWebhooks(staticData);
+	writeWebhooks(staticData, undefined);
 	return false;
 }
 
@@ -154,9 +333,11 @@ function limitError(ctx: IHookFunctions, settings: TriggerSettings, party: strin
 		answer === undefined
 			? `Party ${party} already has ${existing?.length ?? 0} webhook${existing?.length === 1 ? '' : 's'} at the AccessPoint service (${describeExisting(existing ?? [])}), which allows ${WEBHOOKS_PER_PARTY} per party; ${needed}. ${TO_DO}`
 			: `The AccessPoint service refused a webhook for party ${party}: "${answer}". ${needed[0].toUpperCase()}${needed.slice(1)}${has ? `; ${has}` : ''}. ${TO_DO}`;
-	const description =
-		'Each published workflow with an AccessPoint Trigger holds one webhook per event type, and so does a "Listen for test event" in the editor until it stops; other tools of the same party count too.';
-	return new NodeOperationError(ctx.getNode(), message, { description });
+	return problem(
+		ctx,
+		message,
+		'Each published workflow with an AccessPoint Trigger holds one webhook per event type, as does a "Listen for test event" until it stops; other tools of the party count too.',
+	);
 }
 
 function isLimitAnswer(error: unknown): boolean {
@@ -164,14 +345,12 @@ function isLimitAnswer(error: unknown): boolean {
 	return statusOf(error) === 400 && /webhook/i.test(text) && /(at most|limit|maximum|already has|max)/i.test(text);
 }
 
-function readCreated(answer: unknown, sub: Subscription): { hook?: StoredWebhook; partyId?: string; id?: string } {
+function readCreated(answer: unknown): { id?: string; secret?: string; partyId?: string } {
 	const body = (answer && typeof answer === 'object' ? answer : {}) as IDataObject;
 	const rawId = body.WebhookID ?? body.WebhookId ?? body.ID ?? body.Id;
 	const id = typeof rawId === 'number' || (typeof rawId === 'string' && rawId.trim()) ? String(rawId).trim() : undefined;
 	const secret = typeof body.Secret === 'string' && body.Secret ? body.Secret : undefined;
-	const partyId = body.PartyID === undefined || body.PartyID === null ? undefined : String(body.PartyID);
-	if (!id || !secret) return { id, partyId };
-	return { hook: { id, entityType: sub.entityType, updateType: sub.updateType, secret }, partyId, id };
+	return { id, secret, partyId: body.PartyID === undefined || body.PartyID === null ? undefined : String(body.PartyID) };
 }
 
 export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
@@ -180,7 +359,7 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const wanted = `${url} ${settings.scope} ${describeSubscriptions(settings.subscriptions)}`;
 	const earlier = recentRefusal(staticData, wanted, Date.now());
-	if (earlier) throw new NodeOperationError(this.getNode(), earlier.message, { description: earlier.description });
+	if (earlier) throw problem(this, earlier.message, earlier.description);
 
 	const client = await clientFor(this, settings.retry);
 	const party = settings.registrationId ?? client.partyId;
@@ -207,11 +386,11 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 				body: { EntityType: sub.entityType, EntityUpdateType: sub.updateType, WebhookURL: url },
 				operation: `Create webhook (${sub.entityType} ${sub.updateType})`,
 			});
-			const got = readCreated(answer, sub);
+			const got = readCreated(answer);
 			partyId ??= got.partyId;
-			if (!got.hook) {
-				// Made, but unusable without its secret: remove it with the others.
-				if (got.id) created.push({ id: got.id, entityType: sub.entityType, updateType: sub.updateType, secret: '' });
+			// One made without its secret is unusable: it is removed with the others.
+			if (got.id) created.push({ id: got.id, ...sub, secret: got.secret ?? '' });
+			if (!got.id || !got.secret) {
 				throw new NodeApiError(
 					this.getNode(),
 					{ message: 'The API answered no WebhookID or Secret' },
@@ -221,7 +400,6 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 					},
 				);
 			}
-			created.push(got.hook);
 		}
 	} catch (error) {
 		const leftOver = await deleteAll(this, client, settings.retry, created);
@@ -241,21 +419,15 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 export async function deleteWebhooks(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readWebhooks(staticData);
-	if (!stored || stored.webhooks.length === 0) {
-		clearWebhooks(staticData);
-		return true;
-	}
-	let failed: StoredWebhook[];
+	let failed = stored?.webhooks ?? [];
 	try {
-		const client = await clientFor(this, readRetry(this), stored.partyId);
-		failed = await deleteAll(this, client, readRetry(this), stored.webhooks);
+		if (failed.length) failed = await deleteAll(this, await clientFor(this, readRetry(this), stored?.partyId), readRetry(this), failed);
 	} catch (error) {
 		// Not thrown: n8n would then skip removing the workflow's own webhook records.
 		this.logger.warn(`AccessPoint Trigger: could not delete its webhooks: ${textOf(error).slice(0, 300)}`);
-		failed = stored.webhooks;
 	}
-	if (failed.length === 0) {
-		clearWebhooks(staticData);
+	if (!stored || !failed.length) {
+		writeWebhooks(staticData, undefined);
 		return true;
 	}
 	// Kept, so the next activation finds them (and reuses or removes them).

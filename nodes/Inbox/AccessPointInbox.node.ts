@@ -43,8 +43,7 @@ export class AccessPointInbox implements INodeType {
 						name: 'keepEnvelope',
 						type: 'boolean',
 						default: false,
-						description:
-							'Whether the file keeps its Peppol routing envelope (SBDH) when it came in one; by default the envelope is removed and the file is the UBL document itself',
+						description: 'Whether the file keeps its Peppol routing envelope (SBDH) when it came in one; by default the file is the UBL document itself',
 						displayOptions: gettingDocument,
 					},
 					{

@@ -1,10 +1,149 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+/**
+ * The Inbox Trigger: its description and its poll, which lists the inbox, confirms what an earlier
+ * poll emitted (Confirm After Emitting), emits each item not emitted before with its document
+ * (state.ts decides). The state is written only once everything is read. What it works around (a damaged state, a blocked
+ * inbox, a failed confirm) is a warning in n8n's log, never a failure.
+ */
+import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { authenticationProperty, shownFor } from '../shared/http/auth';
-import { actForPartyOption, retryOptions } from '../shared/fields/fields';
-import { maxFileSizeOption } from '../shared/http/files';
-import { pollInbox } from './poll';
+import { actForPartyOption, checkActForParty, checkRequestOptions, retryOptions } from '../shared/fields/fields';
+import { checkMaxFileSize, DEFAULT_MAX_FILE_MB, maxFileSizeOption } from '../shared/http/files';
+import { inputError, requireValid } from '../shared/node/input';
+import type { ApiClient } from '../shared/http/transport';
+import { getApiClient } from '../shared/http/transport';
+import { checkBoolean } from '../shared/domain/validation';
+import { INBOX_WINDOW, itemKey, listInbox, readInboxDocument, settleItem } from '../shared/domain/inbox';
+import { pollInFlight } from '../shared/node/inFlight';
+import type { InboxState, Listed } from './state';
+import { dueConfirms, isBlocked, loadState, newItems, nextState } from './state';
+
+const STATE_KEY = 'inboxState';
+/** Key of the in-flight marker: the start time (ms) of the poll running now. */
+const IN_FLIGHT_KEY = 'pollInFlight';
+/** New items one poll reads and emits at most (the list holds 10; a server listing more is read on in later polls). */
+const MAX_PER_POLL = 20;
+
+interface Settings {
+	autoConfirm: boolean;
+	keepEnvelope: boolean;
+	maxBytes: number;
+	partyId?: string;
+	options: IDataObject;
+}
+
+function readSettings(ctx: IPollFunctions): Settings {
+	const options = (ctx.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	const autoConfirm = requireValid(ctx, undefined, 'Confirm After Emitting', ctx.getNodeParameter('confirmAfterEmitting', false), checkBoolean);
+	const keepEnvelope = requireValid(ctx, undefined, 'Keep Peppol Envelope', options.keepEnvelope ?? false, checkBoolean);
+	const size = checkMaxFileSize(options.maxFileSizeMb);
+	if ('problem' in size) {
+		throw inputError(
+			ctx,
+			undefined,
+			'Maximum File Size (MB)',
+			undefined,
+			size.problem,
+			`Enter the largest document to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
+		);
+	}
+	return { autoConfirm, keepEnvelope, maxBytes: size.bytes, partyId: checkActForParty(ctx, undefined, options.actForParty), options };
+}
+
+function warn(ctx: IPollFunctions, text: string): void {
+	const node = ctx.getNode();
+	ctx.logger.warn(`AccessPoint Peppol Inbox Trigger "${node.name}": ${text}`, { nodeName: node.name, nodeType: node.type });
+}
+
+const BLOCKED =
+	'the Peppol inbox lists only its 10 oldest items, and all 10 were emitted but not confirmed or refused: newer documents stay hidden until these leave. ' +
+	'Confirm or refuse them (Peppol Inbox › Confirm at the end of the workflow), or turn on Confirm After Emitting.';
+
+async function listed(ctx: IPollFunctions, client: ApiClient): Promise<Listed[]> {
+	const { items, skipped } = await listInbox(ctx, client);
+	if (skipped) warn(ctx, `${skipped} entr${skipped === 1 ? 'y' : 'ies'} of the inbox list had no InboxItemID and cannot be emitted.`);
+	return items.map((item) => ({ key: itemKey(item) as string, item }));
+}
+
+/** An item with its document; a document that cannot be had is named in DocumentProblem. */
+async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataObject, settings: Settings): Promise<{ out: INodeExecutionData; ok: boolean }> {
+	const fileId = typeof item.PeppolFileID === 'string' ? item.PeppolFileID.trim() : '';
+	if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(fileId)) {
+		return { out: { json: { ...item, DocumentProblem: 'The item names no usable PeppolFileID; its document was not read.' } }, ok: false };
+	}
+	try {
+		const { maxBytes, keepEnvelope } = settings;
+		const document = await readInboxDocument(ctx, client, fileId, { maxBytes, keepEnvelope, property: 'data', hint: item.PeppolDocumentType });
+		return { out: { ...document, json: { ...item, ...document.json } }, ok: !document.json.DocumentProblem };
+	} catch (error) {
+		// A document that will not read however often it is asked for: emitted without it rather than blocking the trigger.
+		const api = error instanceof NodeApiError;
+		if (!(error instanceof NodeOperationError || (api && ['400', '404', '410'].includes(String(error.httpCode)))))
+			throw api ? error : new NodeOperationError(ctx.getNode(), error as Error);
+		return { out: { json: { ...item, DocumentProblem: `The document could not be read: ${(error as Error).message}` } }, ok: false };
+	}
+}
+
+/** Manual mode ("Fetch Test Event"): the oldest item with its document; nothing confirmed, state untouched. */
+async function sample(ctx: IPollFunctions, client: ApiClient, settings: Settings): Promise<INodeExecutionData[][] | null> {
+	const list = await listed(ctx, client);
+	if (!list.length) return null;
+	const { out } = await withDocument(ctx, client, list[0].item, settings);
+	const { state } = loadState(ctx.getWorkflowStaticData('node')[STATE_KEY], client.partyId);
+	if (isBlocked(state, list, INBOX_WINDOW)) out.json.InboxNotice = `The active trigger emits nothing new: ${BLOCKED}`;
+	return [[out]];
+}
+
+async function pollInbox(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(this);
+	const client = await getApiClient.call(this, { partyId: settings.partyId, retry: checkRequestOptions(this, undefined, settings.options) });
+	if (this.getMode() === 'manual') return await sample(this, client, settings);
+	const staticData = this.getWorkflowStaticData('node');
+	// n8n 2.41 may start the next poll while a slow one still runs, on the same static data:
+	// both would emit the same items. The later one steps aside.
+	const started = Date.now();
+	if (pollInFlight(staticData[IN_FLIGHT_KEY], started)) return null;
+	staticData[IN_FLIGHT_KEY] = started;
+	try {
+		return await pollOnce(this, client, settings, staticData);
+	} finally {
+		delete staticData[IN_FLIGHT_KEY];
+	}
+}
+
+async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settings, staticData: IDataObject): Promise<INodeExecutionData[][] | null> {
+	const loaded = loadState(staticData[STATE_KEY], client.partyId);
+	if (loaded.problem) warn(ctx, `its stored state could not be used (${loaded.problem}); the items listed now are emitted again.`);
+	const state: InboxState = settings.autoConfirm ? loaded.state : { ...loaded.state, toConfirm: [] };
+
+	let list = await listed(ctx, client);
+	const confirmed: string[] = [];
+	for (const key of dueConfirms(state, list)) {
+		try {
+			await settleItem(client, key, 'confirm');
+			confirmed.push(key);
+		} catch (error) {
+			warn(ctx, `confirming inbox item ${key} failed (${(error as Error).message}); retried at the next poll.`);
+		}
+	}
+	// Confirmed items make room: a full list is read again to see the items behind them.
+	if (confirmed.length && list.length >= INBOX_WINDOW) list = await listed(ctx, client);
+	else list = list.filter((entry) => !confirmed.includes(entry.key));
+
+	const fresh = newItems(state, list).slice(0, MAX_PER_POLL);
+	const out: INodeExecutionData[] = [];
+	const confirmLater: string[] = [];
+	for (const { key, item } of fresh) {
+		const { out: emitted, ok } = await withDocument(ctx, client, item, settings);
+		out.push(emitted);
+		if (settings.autoConfirm && ok) confirmLater.push(key);
+	}
+	const next = nextState(state, { listed: list, emitted: fresh.map((entry) => entry.key), confirmLater, confirmed });
+	if (!fresh.length && isBlocked(next, list, INBOX_WINDOW)) warn(ctx, BLOCKED);
+	staticData[STATE_KEY] = next as unknown as IDataObject;
+	return out.length ? [out] : null;
+}
 
 export class AccessPointInboxTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,7 +169,7 @@ export class AccessPointInboxTrigger implements INodeType {
 			authenticationProperty,
 			{
 				displayName:
-					'Each inbox item is emitted once, with its document in binary field "data". The inbox lists only its 10 oldest items, and an item stays until it is confirmed or refused: confirm each one (turn on Confirm After Emitting, or end the workflow with Peppol Inbox › Confirm). If 10 items are emitted and none is confirmed, newer documents never show; the trigger then warns in n8n\'s log.',
+					'Each inbox item is emitted once, its document in binary field "data". The inbox lists only its 10 oldest items, and an item stays until confirmed or refused: turn on Confirm After Emitting, or end the workflow with Peppol Inbox › Confirm. Otherwise, once 10 items are emitted, newer documents never show (the trigger warns in n8n\'s log).',
 				name: 'windowNotice',
 				type: 'notice',
 				default: '',
@@ -41,7 +180,7 @@ export class AccessPointInboxTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to confirm each emitted item at the next poll, once n8n has saved that it was emitted (an item whose document could not be read is left in the inbox). Off: confirm it in the workflow once handled.',
+					'Whether to confirm each emitted item at the next poll, once n8n has saved it (an item whose document could not be read stays in the inbox). Off: confirm it in the workflow.',
 			},
 			{
 				displayName: 'Options',

@@ -1,14 +1,53 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, shownFor } from '../shared/http/auth';
 import { actForPartyOption, retryOptions } from '../shared/fields/fields';
 import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/query/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/domain/orderTypes';
-import { includeFilesField, pollWithFiles, triggerFileOptions } from './files';
+import { filesField, maxFileSizeOption } from '../shared/http/files';
 import { pollOrders } from './poll';
 
 const builderMode = { show: { filterMode: ['builder'] } };
+
+/**
+ * Include Files: each emitted order is read in full and carries the picked files (poll.ts). A file
+ * that cannot be read is named in FileErrors and the order is emitted once with the rest, so one
+ * bad file never holds back the orders after it. With On File Error › Fail the poll, the poll
+ * fails with its cursor put back, and the same orders come again next poll.
+ */
+const includeFilesField: INodeProperties = filesField({
+	displayName: 'Include Files',
+	name: 'includeFiles',
+	default: [],
+	description: 'Files each emitted order carries as binary data (pdf, ubl, attachment_1 …, message_1 …); costs one more request per order and one per file',
+});
+
+const triggerFileOptions: INodeProperties[] = [
+	{
+		...maxFileSizeOption,
+		description: "The largest file read with Include Files; a larger one is named in the order's FileErrors (or fails the poll, see On File Error)",
+	},
+	{
+		displayName: 'On File Error',
+		name: 'onFileError',
+		type: 'options',
+		options: [
+			{
+				name: 'Emit the Order, Name the File in FileErrors',
+				value: 'emit',
+				description: 'The order comes once with the files that could be read; the trigger goes on',
+			},
+			{
+				name: 'Fail the Poll',
+				value: 'fail',
+				description: 'Nothing is emitted; the next poll tries the same orders again (one file that never reads stops the trigger)',
+			},
+		],
+		default: 'emit',
+		description: 'What Include Files does with a file it cannot read (too large, removed at the service, broken)',
+	},
+];
 
 export class AccessPointOrderTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -53,7 +92,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						name: 'New Incoming Supplier Invoice',
 						value: 'newIncomingInvoice',
 						description:
-							'A purchase invoice or credit note received from a supplier (e.g. over Peppol) and not exported yet (OrderDirection Cost, IsSent false). Book it, then mark it with Order › Mark as Exported: it does not come again. Start From replays those received earlier.',
+							'A supplier invoice or credit note received (e.g. over Peppol) and not exported yet (OrderDirection Cost, IsSent false). Book it, then mark it with Order › Mark as Exported so it does not come again. Start From replays earlier ones.',
 					},
 				],
 			},
@@ -108,7 +147,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 0,
 						description:
-							'Re-read this many seconds before the newest change on every poll, to catch changes the API makes visible after their LastModified time has passed. Orders are still emitted once.',
+							'Re-read this many seconds before the newest change on every poll, to catch changes the API shows only after their LastModified time. Orders are still emitted once.',
 					},
 					...triggerFileOptions,
 					...retryOptions,
@@ -118,7 +157,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						type: 'dateTime',
 						default: '',
 						description:
-							'Emit orders changed since this date on the first poll, instead of starting from now. Changing it starts over from the new date. Read as the service writes LastModified: Belgian time, unless a zone is given.',
+							'On the first poll, emit orders changed since this date instead of starting from now; changing it starts over. Belgian time (as the service writes LastModified) unless a zone is given.',
 					},
 				],
 			},
@@ -126,6 +165,6 @@ export class AccessPointOrderTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollWithFiles.call(this, async () => await pollOrders.call(this));
+		return await pollOrders.call(this);
 	}
 }

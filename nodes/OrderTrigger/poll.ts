@@ -5,23 +5,42 @@
  * cannot place, a cursor ahead of the clock) is a warning in n8n's log, never a failure.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { OnFileError } from '../shared/http/files';
+import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, itemWithFiles } from '../shared/http/files';
 import { listEntries, readListPage } from '../shared/http/paging';
+import { getOrder } from '../shared/domain/order';
 import { readQuery } from '../shared/query/queryInput';
 import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
 import { pollInFlight } from '../shared/node/inFlight';
-import { requireValid } from '../shared/node/input';
-import { checkNumber, checkOptionalText } from '../shared/domain/validation';
+import { inputError, requireValid } from '../shared/node/input';
+import { checkChoice, checkNumber, checkOptionalText } from '../shared/domain/validation';
 import type { ApiClient, ApiResponse } from '../shared/http/transport';
 import { getApiClient, paginateList } from '../shared/http/transport';
-import type { CursorState, PollClock, Unplaced } from './cursor';
-import { baselineNeedsMore, baselineState, cursorCeiling, decidePoll, lowerBound, place, scopeKey, stateFromDate } from './cursor';
-import { afterPage, FIRST_PAGE } from './pages';
-import type { TriggerEvent } from './query';
-import { cursorEvent, NEWEST_FIRST, OLDEST_FIRST, triggerFilter } from './query';
-import { loadState } from './stored';
-import { formatSeconds, isZoneless, parseHttpDate, parseTimestamp, serviceClock } from './time';
+import type { CursorState, PollClock, TriggerEvent, Unplaced } from './cursor';
+import {
+	afterPage,
+	baselineNeedsMore,
+	baselineState,
+	cursorCeiling,
+	cursorEvent,
+	decidePoll,
+	FIRST_PAGE,
+	formatSeconds,
+	isZoneless,
+	loadState,
+	lowerBound,
+	NEWEST_FIRST,
+	OLDEST_FIRST,
+	parseHttpDate,
+	parseTimestamp,
+	place,
+	scopeKey,
+	serviceClock,
+	stateFromDate,
+	triggerFilter,
+} from './cursor';
 
 const ORDERS_PATH = '/v1/orders';
 /** Key of the cursor in the node's static data. */
@@ -58,33 +77,27 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const orderType = requireValid(ctx, undefined, 'Order Type', ctx.getNodeParameter('orderType', ''), (v) => checkOptionalText(v, 50));
 	const direction = requireValid(ctx, undefined, 'Direction', ctx.getNodeParameter('direction', ''), (v) => checkOptionalText(v, 50));
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
-	let startFrom: number | undefined;
-	const startText = options.startFrom === undefined || options.startFrom === null ? '' : String(options.startFrom).trim();
-	if (startText) {
-		startFrom = parseTimestamp(startText);
-		if (startFrom === undefined) {
-			throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} is not a valid date`, {
-				description:
-					"Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time, the service's, unless a zone such as +02:00 is given), or leave it empty to start from now.",
-			});
-		}
-		// A cursor ahead of the clock is moved back to "now" (cursor.ts): a future start would not mean what it says.
-		if (startFrom > serviceClock(hostSeconds(), isZoneless(startText))) {
-			throw new NodeOperationError(ctx.getNode(), `"Start From" ${startText.slice(0, 60)} is in the future`, {
-				description: 'The trigger emits changes that already happened. Use a past date, or leave it empty to start from now.',
-			});
-		}
-	}
+	const startText = String(options.startFrom ?? '').trim();
+	const startFrom = startText ? parseTimestamp(startText) : undefined;
+	// A cursor ahead of the clock is moved back to "now" (cursor.ts): a future start would not mean what it says.
+	const problem =
+		startFrom === undefined
+			? startText && ['is not a valid date', "Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time, the service's, unless a zone such as +02:00 is given)"]
+			: startFrom > serviceClock(hostSeconds(), isZoneless(startText)) && [
+					'is in the future',
+					'The trigger emits changes that already happened. Use a past date',
+				];
+	if (problem) throw inputError(ctx, undefined, 'Start From', startText, problem[0], `${problem[1]}, or leave it empty to start from now.`);
 	const late = requireValid(ctx, undefined, 'Late Change Window (Seconds)', options.lateWindowSeconds ?? 0, (v) =>
 		checkNumber(v, { min: 0, whole: true, unit: ' seconds' }),
 	);
 	return { event, orderType, direction, options, startFrom, lateWindowSeconds: late };
 }
 
-/** The user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
-function buildFilter(ctx: IPollFunctions, settings: TriggerSettings, modifiedFrom?: string): string | undefined {
-	const own = triggerFilter({ event: settings.event, orderType: settings.orderType, direction: settings.direction, modifiedFrom });
-	return readQuery(ctx, undefined, 'order', own).$filter;
+/** A list query: the user's conditions (builder or raw) ANDed with type, direction and, when given, the cursor bound. */
+function listQuery(ctx: IPollFunctions, settings: TriggerSettings, $orderby: string, modifiedFrom?: string): IDataObject {
+	const { $filter } = readQuery(ctx, undefined, 'order', triggerFilter({ ...settings, modifiedFrom }));
+	return $filter ? { $orderby, $filter } : { $orderby };
 }
 
 function warn(ctx: IPollFunctions, text: string): void {
@@ -104,15 +117,12 @@ function reportSkipped(ctx: IPollFunctions, skipped: Unplaced[]): void {
 }
 
 /** Manual mode ("Fetch Test Event"): the most recently changed matching order, cursor untouched. */
-async function sample(ctx: IPollFunctions, client: ApiClient, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
-	const qs: IDataObject = { $orderby: NEWEST_FIRST };
-	const filter = buildFilter(ctx, settings);
-	if (filter) qs.$filter = filter;
+async function sample(ctx: IPollFunctions, client: ApiClient, qs: IDataObject): Promise<IDataObject[]> {
 	const orders: IDataObject[] = [];
 	for await (const page of paginateList.call(ctx, client, { path: ORDERS_PATH, qs, limit: 1, operation: 'List orders (test event)' })) {
 		orders.push(...page.filter((record) => 'id' in place(record)));
 	}
-	return orders.length ? [ctx.helpers.returnJsonArray(orders)] : null;
+	return orders;
 }
 
 function headerValue(headers: ApiResponse['headers'], name: string): string | undefined {
@@ -139,7 +149,7 @@ interface RunSpec {
 	enough?: (read: unknown[], apiNow: number | undefined) => boolean;
 }
 
-/** Pages through a sorted list with one record of overlap per page (pages.ts). */
+/** Pages through a sorted list with one record of overlap per page (cursor.ts afterPage). */
 async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
 	let qs = spec.qs;
 	let plan = FIRST_PAGE;
@@ -175,7 +185,7 @@ async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
 	}
 }
 
-/** The clocks of a run in the frame of the stamps read (zoneless LastModified is Belgian time: time.ts serviceClock). */
+/** The clocks of a run in the frame of the stamps read (zoneless LastModified is Belgian time: cursor.ts serviceClock). */
 function clockOf(run: Pick<ListRun, 'records' | 'apiNow'>): PollClock {
 	const stamp = run.records.find((record) => typeof (record as IDataObject | null)?.LastModified === 'string') as IDataObject | undefined;
 	const zoneless = isZoneless(stamp?.LastModified);
@@ -198,8 +208,8 @@ async function baseline(client: ApiClient, settings: TriggerSettings, scope: str
 }
 
 function pollDeadline(ctx: IPollFunctions): number | undefined {
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : undefined;
-	return typeof budget === 'number' && Number.isFinite(budget) && budget > 0 ? Date.now() + budget * BUDGET_SHARE : undefined;
+	const budget = ctx.getPollBudgetMs?.(); // older n8n versions have none
+	return Number.isFinite(budget) && budget > 0 ? Date.now() + budget * BUDGET_SHARE : undefined;
 }
 
 /** The newest LastModified second among records read (they come oldest first, but unplaceable ones sit anywhere). */
@@ -212,24 +222,61 @@ function newestSecond(read: unknown[]): number | undefined {
 	return newest;
 }
 
+/** One poll (or the manual-mode sample); with Include Files, every order it emits carries the picked files. */
 export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const files = checkTriggerFiles(
+		this.getNode(),
+		this.getNodeParameter('includeFiles', []),
+		this.getNodeParameter('options.maxFileSizeMb', DEFAULT_MAX_FILE_MB),
+	);
+	const onError = (
+		files
+			? requireValid(this, undefined, 'On File Error', this.getNodeParameter('options.onFileError', 'emit'), (v) => checkChoice(v, ['emit', 'fail']))
+			: 'emit'
+	) as OnFileError;
 	const settings = readSettings(this);
-	buildFilter(this, settings); // the conditions are checked before any request
+	const newestFirst = listQuery(this, settings, NEWEST_FIRST); // the conditions are checked before any request
 	const client = await getApiClient.call(this, {
 		partyId: checkActForParty(this, undefined, settings.options.actForParty),
 		retry: checkRequestOptions(this, undefined, settings.options),
 	});
-
-	if (this.getMode() === 'manual') return await sample(this, client, settings);
-
 	const staticData = this.getWorkflowStaticData('node');
-	// n8n 2.41 starts the next poll while a slow one still runs, on the same static data: both
-	// would read the same cursor and emit the same orders. The later one steps aside.
+	const saved = JSON.stringify(staticData);
+	const orders = this.getMode() === 'manual' ? await sample(this, client, newestFirst) : await stepAside(this, client, settings, staticData);
+	if (!orders.length) return null;
+	const items = this.helpers.returnJsonArray(orders);
+	if (!files) return [items];
+	try {
+		const withFiles: INodeExecutionData[] = [];
+		for (const item of items) {
+			const read = getOrder(client, item.json.OrderID as number | string, 0);
+			const order = onError === 'fail' ? await read : await read.catch((error: unknown) => error as Error);
+			withFiles.push(
+				order instanceof Error
+					? // Deleted since it was listed, say: the order as listed, its files named as unread.
+						{ ...item, json: { ...item.json, Files: [], FileErrors: [{ file: 'order', reason: order.message }] } }
+					: await itemWithFiles(this, client, item, order, files.kinds, { maxBytes: files.maxBytes, onError }),
+			);
+		}
+		return [withFiles];
+	} catch (error) {
+		// The node's static data as before the poll: the cursor does not move.
+		for (const key of Object.keys(staticData)) delete staticData[key];
+		Object.assign(staticData, JSON.parse(saved) as IDataObject);
+		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error);
+	}
+}
+
+/**
+ * n8n 2.41 starts the next poll while a slow one still runs, on the same static data: both
+ * would read the same cursor and emit the same orders. The later one steps aside.
+ */
+async function stepAside(ctx: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<IDataObject[]> {
 	const started = Date.now();
-	if (pollInFlight(staticData[IN_FLIGHT_KEY], started)) return null;
+	if (pollInFlight(staticData[IN_FLIGHT_KEY], started)) return [];
 	staticData[IN_FLIGHT_KEY] = started;
 	try {
-		return await pollFrom.call(this, client, settings, staticData);
+		return await pollFrom.call(ctx, client, settings, staticData);
 	} finally {
 		delete staticData[IN_FLIGHT_KEY];
 	}
@@ -238,39 +285,29 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 /** Key of the in-flight marker in the node's static data: the start time (ms) of the poll running now. */
 const IN_FLIGHT_KEY = 'pollInFlight';
 /** One poll from the stored cursor: read what changed, emit what is new, move the cursor. */
-async function pollFrom(this: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<INodeExecutionData[][] | null> {
+async function pollFrom(this: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<IDataObject[]> {
 	const scope = scopeKey(client.partyId, settings.startFrom === undefined ? undefined : String(settings.startFrom));
 	const deadline = pollDeadline(this);
 	const stored = loadState(staticData[STATE_KEY], scope);
-	let state: CursorState;
-	if (stored.kind === 'ok' || stored.kind === 'repaired') {
-		state = stored.state;
-		if (stored.kind === 'repaired')
-			warn(
-				this,
-				`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(state) ?? 'the start of the order book'} (the service's time); ` +
-					'orders changed at that second may be emitted once more.',
-			);
-	} else if (stored.kind === 'unusable' || settings.startFrom === undefined) {
-		if (stored.kind === 'unusable') {
-			warn(
-				this,
-				`its stored cursor could not be read (${stored.problem}). It starts again from the API's current time: ` +
-					'orders changed between the last successful poll and now are not emitted (set "Start From" to replay a period).',
-			);
-		}
+	if (stored.kind === 'repaired')
+		warn(
+			this,
+			`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(stored.state) ?? 'the start of the order book'} (the service's time); ` +
+				'orders changed at that second may be emitted once more.',
+		);
+	if (stored.kind === 'unusable')
+		warn(
+			this,
+			`its stored cursor could not be read (${stored.problem}). It starts again from the API's current time: ` +
+				'orders changed since the last successful poll are not emitted (set "Start From" to replay them).',
+		);
+	if (!('state' in stored) && (stored.kind === 'unusable' || settings.startFrom === undefined)) {
 		staticData[STATE_KEY] = (await baseline(client, settings, scope, deadline)) as unknown as IDataObject;
-		return null;
-	} else {
-		state = stateFromDate(settings.startFrom, scope);
+		return [];
 	}
+	const state = 'state' in stored ? stored.state : stateFromDate(settings.startFrom!, scope);
 
-	const changesSince = (bound: string | undefined): IDataObject => {
-		const qs: IDataObject = { $orderby: OLDEST_FIRST };
-		const filter = buildFilter(this, settings, bound);
-		if (filter) qs.$filter = filter;
-		return qs;
-	};
+	const changesSince = (bound: string | undefined): IDataObject => listQuery(this, settings, OLDEST_FIRST, bound);
 	const run = await readRun(client, {
 		operation: 'List changed orders',
 		qs: changesSince(lowerBound(state)),
@@ -296,10 +333,10 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 		warn(
 			this,
 			`its stored cursor (${lowerBound(state) ?? '-'}) was ahead of ${by}; it was moved back to ` +
-				`${formatSeconds(cursorCeiling(clock))} and reads the orders changed since then again.`,
+				`${formatSeconds(cursorCeiling(clock))} and re-reads the orders changed since.`,
 		);
 	}
 	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging; re-read from the last record read`);
 	staticData[STATE_KEY] = decision.next as unknown as IDataObject;
-	return decision.emit.length ? [this.helpers.returnJsonArray(decision.emit)] : null;
+	return decision.emit;
 }

@@ -4,7 +4,7 @@
  * codex aliases, as panel-search.test.ts runs it).
  */
 import { AccessPointOrderTrigger } from '../../nodes/OrderTrigger/AccessPointOrderTrigger.node';
-import { cursorEvent, triggerFilter } from '../../nodes/OrderTrigger/query';
+import { cursorEvent, triggerFilter } from '../../nodes/OrderTrigger/cursor';
 import { builtInNodes, loadPackageNodes, PACKAGE_NAME, searchNodePanel } from './packageNodes';
 
 describe('Order Trigger › New Incoming Supplier Invoice (query.ts)', () => {

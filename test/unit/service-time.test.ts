@@ -1,5 +1,5 @@
-/** The service's zoneless Belgian timestamps and the clocks moved into them (nodes/OrderTrigger/time.ts). */
-import { brusselsOffset, isZoneless, parseTimestamp, serviceClock } from '../../nodes/OrderTrigger/time';
+/** The service's zoneless Belgian timestamps and the clocks moved into them (nodes/OrderTrigger/cursor.ts). */
+import { brusselsOffset, isZoneless, parseTimestamp, serviceClock } from '../../nodes/OrderTrigger/cursor';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 

@@ -6,9 +6,17 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { baselineNeedsMore, baselineState, CLOCK_MARGIN_SECONDS, cursorCeiling, decidePoll, scopeKey } from '../../nodes/OrderTrigger/cursor';
+import {
+	baselineNeedsMore,
+	baselineState,
+	CLOCK_MARGIN_SECONDS,
+	cursorCeiling,
+	decidePoll,
+	formatSeconds,
+	parseHttpDate,
+	scopeKey,
+} from '../../nodes/OrderTrigger/cursor';
 import type { CursorState, OrderEvent, PollClock } from '../../nodes/OrderTrigger/cursor';
-import { formatSeconds, parseHttpDate } from '../../nodes/OrderTrigger/time';
 
 const T0 = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;
 const YEAR = 365 * 86_400;

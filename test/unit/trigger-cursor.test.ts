@@ -1,10 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { baselineNeedsMore, baselineState, decidePoll, lowerBound, orderKey, scopeKey, stateFromDate } from '../../nodes/OrderTrigger/cursor';
+import {
+	afterPage,
+	baselineNeedsMore,
+	baselineState,
+	decidePoll,
+	FIRST_PAGE,
+	formatSeconds,
+	loadState,
+	lowerBound,
+	orderKey,
+	parseTimestamp,
+	scopeKey,
+	stateFromDate,
+} from '../../nodes/OrderTrigger/cursor';
 import type { CursorState, OrderEvent, PollClock } from '../../nodes/OrderTrigger/cursor';
-import { afterPage, FIRST_PAGE } from '../../nodes/OrderTrigger/pages';
-import { loadState } from '../../nodes/OrderTrigger/stored';
-import { formatSeconds, parseTimestamp } from '../../nodes/OrderTrigger/time';
 
 const T0 = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;
 const iso = (seconds: number) => `${formatSeconds(seconds)}Z`;
@@ -273,7 +283,7 @@ describe('decidePoll and the paging plan against a changing, paged order book', 
 
 	/**
 	 * An order book changing between polls and between the pages of a poll, read the way
-	 * poll.ts reads it: `$skip` pages of 120 with one record of overlap (pages.ts), a run
+	 * poll.ts reads it: `$skip` pages of 120 with one record of overlap (cursor.ts afterPage), a run
 	 * started again from the last second read when the list shifted, the API's clock
 	 * ticking with the changes.
 	 */

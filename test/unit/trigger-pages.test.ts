@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { afterPage, FIRST_PAGE, samePlace } from '../../nodes/OrderTrigger/pages';
-import type { PagePlan } from '../../nodes/OrderTrigger/pages';
+import { afterPage, FIRST_PAGE, samePlace } from '../../nodes/OrderTrigger/cursor';
+import type { PagePlan } from '../../nodes/OrderTrigger/cursor';
 
 const rec = (id: number, modified = `2024-05-01T10:00:${String(id % 60).padStart(2, '0')}Z`): IDataObject => ({ OrderID: id, LastModified: modified });
 

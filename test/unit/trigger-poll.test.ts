@@ -8,7 +8,7 @@ import type { IDataObject, IHttpRequestOptions, INodeExecutionData, IPollFunctio
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { AccessPointOrderTrigger } from '../../nodes/OrderTrigger/AccessPointOrderTrigger.node';
-import { triggerFilter, NEWEST_FIRST, OLDEST_FIRST } from '../../nodes/OrderTrigger/query';
+import { triggerFilter, NEWEST_FIRST, OLDEST_FIRST } from '../../nodes/OrderTrigger/cursor';
 import { IN_FLIGHT_STALE_MS, pollInFlight } from '../../nodes/shared/node/inFlight';
 
 const T0 = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;

@@ -3,8 +3,7 @@
  * position still reads) or declared unusable with the problem in words; none throws,
  * none is taken as it is, and the words never repeat the stored text.
  */
-import { lowerBound, scopeKey } from '../../nodes/OrderTrigger/cursor';
-import { loadState } from '../../nodes/OrderTrigger/stored';
+import { loadState, lowerBound, scopeKey } from '../../nodes/OrderTrigger/cursor';
 
 const T0 = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;
 const SCOPE = scopeKey('100001', undefined);

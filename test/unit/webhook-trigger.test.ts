@@ -13,18 +13,20 @@ import {
 	TRIGGER_EVENTS,
 	WEBHOOKS_PER_PARTY,
 	buildItem,
+	checkTimestamp,
 	isConfirmation,
 	outputEventOf,
 	parseDescription,
+	parseSignatureHeader,
 	partyIdOf,
 	readServiceEvent,
 	redactSecrets,
+	signedWithAny,
 	subscriptionsFor,
 } from '../../nodes/AccessPointTrigger/events';
-import type { Store } from '../../nodes/AccessPointTrigger/record';
-import { claimEvents, eventKeys } from '../../nodes/AccessPointTrigger/record';
-import { checkTimestamp, parseSignatureHeader, signedWithAny } from '../../nodes/AccessPointTrigger/signature';
-import { REFUSAL_MEMORY_MS, matchesWanted, readWebhooks, recentRefusal, rememberRefusal } from '../../nodes/AccessPointTrigger/state';
+import type { Store } from '../../nodes/AccessPointTrigger/receive';
+import { claimEvents, eventKeys } from '../../nodes/AccessPointTrigger/receive';
+import { REFUSAL_MEMORY_MS, matchesWanted, readWebhooks, recentRefusal, rememberRefusal } from '../../nodes/AccessPointTrigger/registry';
 import { printFigures } from '../reliability/report';
 
 const hex = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');

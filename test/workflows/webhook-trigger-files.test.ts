@@ -55,7 +55,7 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 		expect(sha256(bytesOf(item.binary!.pdf))).toBe(sha256(served(refs.OrderPDF.FileID)));
 		expect(sha256(bytesOf(item.binary!.ubl))).toBe(sha256(served(ubl.FileID)));
 		expect(item.binary!.pdf).toMatchObject({ mimeType: 'application/pdf', fileName: refs.OrderPDF.FileName });
-		// execute() (record.ts) passed the item on whole: binary kept, pairedItem set.
+		// execute() (receive.ts) passed the item on whole: binary kept, pairedItem set.
 		expect(item.pairedItem).toEqual({ item: 0 });
 		// The item stays the event (Fetch Full Order is off), with the files listed as the Order Trigger lists them.
 		expect(item.json).toMatchObject({ event: 'created', entityType: 'Order', OrderID: id, payload: expect.objectContaining({ UpdatedEntityType: 'Order' }) });

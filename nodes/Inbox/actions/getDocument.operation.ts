@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"The JSON gives the document's kind and, for an IMR or MLR, the response code, its meaning, the reasons and the invoice it answers. For every field of a document, convert the file with n8n's XML node.",
+			"The JSON gives the document's kind and, for an IMR or MLR, the response code and its meaning, the reasons and the invoice answered. For every field, convert the file with n8n's XML node.",
 		name: 'documentNotice',
 		type: 'notice',
 		default: '',

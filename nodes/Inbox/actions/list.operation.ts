@@ -13,7 +13,7 @@ const SHOWN = ['all', 'invoices', 'responses'] as const;
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The service lists at most the 10 oldest items of the inbox, with no paging and no filters. An item leaves the inbox only when it is confirmed or refused: confirm (or refuse) each one once it is handled, or newer ones never show.',
+			'The service lists at most the 10 oldest items of the inbox, without paging or filters. An item leaves only when confirmed or refused: confirm (or refuse) each one once handled, or newer ones never show.',
 		name: 'windowNotice',
 		type: 'notice',
 		default: '',
@@ -41,7 +41,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const { items, skipped } = await listInbox(this, client, itemIndex);
 		if (skipped)
 			this.logger.warn(`AccessPoint Peppol Inbox: ${skipped} entr${skipped === 1 ? 'y' : 'ies'} of the inbox list had no InboxItemID and were left out`);
-		const responses = (kind: string) => kind === 'IMR' || kind === 'MLR';
-		return items.filter((item) => shown === 'all' || (shown === 'responses') === responses(item.DocumentKind));
+		return items.filter((item) => shown === 'all' || (shown === 'responses') === ['IMR', 'MLR'].includes(item.DocumentKind));
 	});
 }
