@@ -755,9 +755,9 @@ describe('workflow templates (examples/*.json)', () => {
 	});
 
 	describe('chase-unpaid-invoices.json', () => {
-		const DAY = 86_400_000;
-		// Dates in the workflow's time zone, as its $today counts them (a UTC date is a day off around midnight).
-		const date = (ms: number) => DateTime.fromMillis(ms).setZone(getGlobalState().defaultTimezone).toFormat('yyyy-MM-dd');
+		// Calendar days before today in the workflow's time zone, as its $today counts them: a UTC date is a day off
+		// around midnight, and 45 × 24 h back crosses a daylight-saving change (an hour off near midnight).
+		const daysAgo = (days: number) => DateTime.now().setZone(getGlobalState().defaultTimezone).startOf('day').minus({ days }).toFormat('yyyy-MM-dd');
 		/** One workflow (its id), as n8n keeps Remove Duplicates' memory per workflow. */
 		const chase = () => ({ ...template('chase-unpaid-invoices.json'), id: 'test-chase-unpaid-invoices' });
 		const headers = () => ({ apikey: emu.credentials.apiKey, partyID: party, 'content-type': 'application/json' });
@@ -769,13 +769,12 @@ describe('workflow templates (examples/*.json)', () => {
 		}
 		/** A sales invoice of 302.50 due `dueDaysAgo` days ago (negative: still to come), sent over Peppol unless `send` is false. */
 		async function invoice(dueDaysAgo: number, { send = true, direction = 'Income' } = {}): Promise<number> {
-			const due = Date.now() - dueDaysAgo * DAY;
 			const id = Number(
 				await call('POST', '/v1/orders', {
 					OrderType: 'Invoice',
 					OrderDirection: direction,
-					OrderDate: date(due - 30 * DAY),
-					ExpiryDate: date(due),
+					OrderDate: daysAgo(dueDaysAgo + 30),
+					ExpiryDate: daysAgo(dueDaysAgo),
 					Customer: { Name: 'Herinnering BV', VATNumber: 'BE0123456749', Email: 'boekhouding@herinnering.example', PartyType: 'Customer' },
 					Supplier: direction === 'Cost' ? { Name: 'Supplier NV' } : undefined,
 					OrderLines: [{ Quantity: 1, Description: 'Consulting', UnitPriceExcl: 250, VATPercentage: 21 }],
@@ -785,7 +784,7 @@ describe('workflow templates (examples/*.json)', () => {
 			return id;
 		}
 		const pay = (id: number, amount: number) =>
-			call('POST', `/v1/orders/${id}/payments`, { Amount: amount, PaymentDate: date(Date.now() - DAY), Reference: `test-${id}-${amount}` });
+			call('POST', `/v1/orders/${id}/payments`, { Amount: amount, PaymentDate: daysAgo(1), Reference: `test-${id}-${amount}` });
 
 		it('reminds each sent sales invoice past due that still owes money, once per stage (first, second, final notice)', async () => {
 			const { installDeduplicationStore } = await import('../harness/webhookTrigger');
@@ -835,13 +834,13 @@ describe('workflow templates (examples/*.json)', () => {
 				CustomerEmail: 'boekhouding@herinnering.example',
 				AmountDue: 302.5,
 				Currency: 'EUR',
-				DueDate: date(Date.now() - 45 * DAY),
+				DueDate: daysAgo(45),
 				DaysOverdue: 45,
 				PaymentReference: reference(final),
 				Stage: 'final notice',
 				ReminderKey: `${final}:final notice`,
 				Subject: `Final notice: invoice ${number(final)} is 45 days overdue`,
-				Message: `Our invoice ${number(final)} of EUR 302.50, due on ${date(Date.now() - 45 * DAY)}, is still unpaid (45 days overdue). Please pay it with payment reference ${reference(final)}. This is our final reminder. If you have paid it already, please ignore this message.`,
+				Message: `Our invoice ${number(final)} of EUR 302.50, due on ${daysAgo(45)}, is still unpaid (45 days overdue). Please pay it with payment reference ${reference(final)}. This is our final reminder. If you have paid it already, please ignore this message.`,
 			});
 			expect(byId.get(second)).toMatchObject({
 				Stage: 'second reminder',
@@ -863,7 +862,7 @@ describe('workflow templates (examples/*.json)', () => {
 			expect(run2.executed('Send the reminder')).toBe(false);
 
 			// Two weeks later (the due date moved back 14 days): the 3-day invoice reaches the second stage, once.
-			emu.store.findOrder(first)!.order.ExpiryDate = date(Date.now() - 17 * DAY);
+			emu.store.findOrder(first)!.order.ExpiryDate = daysAgo(17);
 			const run3 = (await h.run(chase())).assertSuccess();
 			expect(run3.output('Send the reminder')).toEqual([expect.objectContaining({ OrderID: first, Stage: 'second reminder', DaysOverdue: 17 })]);
 			const run4 = (await h.run(chase())).assertSuccess();
