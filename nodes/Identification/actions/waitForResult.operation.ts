@@ -17,8 +17,7 @@ import { expiredItem, waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Waits for the identification started earlier in this execution by Start with "Send Browser Back To: This Execution". Put it after the node that sends the link.',
+		displayName: 'Waits for the result of an earlier Start (Send Browser Back To: This Execution). Put it after the node that sends the link.',
 		name: 'waitForResultNotice',
 		type: 'notice',
 		default: '',
@@ -46,7 +45,7 @@ function readRecordedSession(ctx: IExecuteFunctions, itemIndex: number): { regis
 	const { expiresAt, startedAt } = parsed;
 	if (typeof expiresAt !== 'string' || Number.isNaN(Date.parse(expiresAt))) {
 		throw new NodeOperationError(ctx.getNode(), 'No identification was started in this execution to wait for', {
-			description: 'Put an AccessPoint Identification node with Start and "Send Browser Back To: This Execution" earlier on the path that leads here.',
+			description: 'Add an AccessPoint Identification Start (Send Browser Back To: This Execution) earlier on the path that leads here.',
 		});
 	}
 	return { registrationID: toRegistrationId(parsed.registrationID), startedAt: typeof startedAt === 'string' ? startedAt : undefined, expiresAt };
