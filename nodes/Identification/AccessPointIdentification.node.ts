@@ -28,8 +28,8 @@ const OUTPUTS_EXPRESSION =
  * metadata (actions/waiting.ts); opened without a result, it sends the browser on to the provider.
  */
 const WAITING_TOOLTIP = `={{ $parameter["operation"] === "startAndWait"
-	? 'Waiting for the signatory. <a href="' + $execution.resumeUrl + '" target="_blank">Open the identity check</a>, or send this link to the signatory: it leads to the identity provider, and the run goes on once their browser comes back (within 5 minutes of the start, plus the extra wait).'
-	: 'Waiting for the browser of the signatory to come back from the identity provider: the link to open is providerUrl in the output of the Start node (within 5 minutes of the start, plus the extra wait).' }}`;
+	? 'Waiting for the signatory: <a href="' + $execution.resumeUrl + '" target="_blank">Open the identity check</a> or send them this link.'
+	: 'Waiting for the browser of the signatory to come back; the link to open is providerUrl in the output of Start.' }}`;
 
 export class AccessPointIdentification implements INodeType {
 	description: INodeTypeDescription = {

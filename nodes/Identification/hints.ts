@@ -30,17 +30,17 @@ export function classifyStartFailure(failure: StartFailure): HintKind | undefine
 export function startFailureHint(failure: StartFailure, { partyId, registrationId }: { partyId: string; registrationId: string }): string | undefined {
 	switch (classifyStartFailure(failure)) {
 		case 'tooManyTrials':
-			return `The sandbox allows 5 identification attempts per entity, and registration ${registrationId} has used them all (each success or failure counts). Register a new sandbox entity to test again; production has no such limit.`;
+			return `The sandbox allows 5 identification attempts per entity, and registration ${registrationId} has used them. Register a new sandbox entity to test again.`;
 		case 'notWhitelisted':
-			return `The master account (PartyID ${partyId}) is not whitelisted for identification. Ask the access point support to whitelist it, quoting PartyID ${partyId}. If another master account is whitelisted, put its PartyID in Options > Master Party ID.`;
+			return `The master account (PartyID ${partyId}) is not whitelisted for identification. Ask support to whitelist it, or put a whitelisted PartyID in Options > Master Party ID.`;
 		case 'notRegistered':
-			return `Registration ${registrationId} is not registered or not active under this master account, or its registration step was skipped or failed. Check it with the AccessPoint Registration node (Get), register the entity first, then start the identification again.`;
+			return `Registration ${registrationId} is not registered or not active under this master account, or its registration step was skipped or failed. Check it with the AccessPoint Registration node (Get).`;
 		case 'unauthorized':
-			return `Registration ${registrationId} is not registered or not active under this master account, or its registration step was skipped or failed; check it with the AccessPoint Registration node (Get). Otherwise check the credential's API key and that PartyID ${partyId} is the master account, which must be whitelisted for identification (ask support, quoting PartyID ${partyId}).`;
+			return `Registration ${registrationId} is not registered or not active, or its registration step was skipped or failed. Otherwise check the API key and that PartyID ${partyId} is the whitelisted master account.`;
 		case 'redirectRejected':
 			return "The API rejected the RedirectURL. Use an absolute https:// address the user's browser can reach.";
 		case 'providerCode':
-			return 'The API did not accept the Identification Provider code. Choose the supported provider, or check the code announced by the access point.';
+			return 'The API did not accept the Identification Provider code. Choose the supported provider.';
 		default:
 			return undefined;
 	}

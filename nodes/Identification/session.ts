@@ -23,8 +23,7 @@ export const DEFAULT_PROVIDER_CODE = 'itsme';
 /** An absolute http(s) URL the user's browser can be sent to; query and fragment are kept (the service appends to the query). */
 export function checkRedirectUrl(value: unknown): Check {
 	const raw = value === undefined || value === null ? '' : String(value).trim();
-	const hint =
-		"Enter an absolute web address starting with https:// (or http://), e.g. https://app.example.com/identified. The service sends the user's browser there and appends registrationID and success.";
+	const hint = 'Enter an absolute web address starting with https://, e.g. https://app.example.com/identified.';
 	if (!raw) return { ok: false, problem: 'is empty', hint };
 	if (/\s/.test(raw)) return { ok: false, problem: 'contains spaces', hint };
 	let url: URL;
@@ -38,7 +37,7 @@ export function checkRedirectUrl(value: unknown): Check {
 	}
 	if (!url.hostname) return { ok: false, problem: 'has no host name', hint };
 	if (url.username || url.password) {
-		return { ok: false, problem: 'contains a user name or password', hint: 'Remove the user:password@ part; a browser redirect cannot carry it.' };
+		return { ok: false, problem: 'contains a user name or password', hint: 'Remove the user:password@ part.' };
 	}
 	return { ok: true, value: raw };
 }
@@ -88,10 +87,10 @@ export function providerCode(choice: unknown, custom: unknown): Check {
 		return {
 			ok: false,
 			problem: 'is empty',
-			hint: `Enter the provider's terms code announced by the access point, or choose the supported provider (${DEFAULT_PROVIDER_CODE}).`,
+			hint: `Enter the provider's terms code, or choose ${DEFAULT_PROVIDER_CODE}.`,
 		};
 	}
-	if (/\s/.test(code)) return { ok: false, problem: 'contains spaces', hint: 'A provider terms code is a single word, e.g. itsme.' };
+	if (/\s/.test(code)) return { ok: false, problem: 'contains spaces', hint: 'Enter a single word, e.g. itsme.' };
 	return { ok: true, value: code };
 }
 
@@ -198,13 +197,13 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 		if (error.value === 'invalid_redirect') {
 			return notIdentified(
 				'invalid_redirect',
-				'The identity provider refused the redirect address (error=invalid_redirect). Ask the access point support to allow the host of your RedirectURL, then start a new identification.',
+				'The identity provider refused the redirect address (invalid_redirect). Ask support to allow the host of your RedirectURL.',
 			);
 		}
 		return notIdentified('provider_error', `The identity provider reported an error (${error.value ?? 'several values'}). Start a new identification.`);
 	}
 	if (success.ambiguous || reg.ambiguous) {
-		return notIdentified('invalid_callback', 'The callback carried conflicting registrationID or success values, so it is not trusted.');
+		return notIdentified('invalid_callback', 'The callback carried conflicting registrationID or success values.');
 	}
 	const flag = success.value?.toLowerCase();
 	if (flag !== 'true' && flag !== 'false') {
@@ -214,16 +213,13 @@ export function readCallback(query: unknown, expected?: string | number): Callba
 		);
 	}
 	if (expectedId !== undefined && named !== undefined && String(named) !== String(expectedId)) {
-		return notIdentified(
-			'registration_mismatch',
-			`The callback is for registration ${named}, but this identification was started for registration ${expectedId}.`,
-		);
+		return notIdentified('registration_mismatch', `The callback is for registration ${named}, not ${expectedId}.`);
 	}
 	if (flag === 'false') {
-		return notIdentified('failed', 'The user did not complete the identity check, or the provider could not confirm it. Start a new identification.');
+		return notIdentified('failed', 'The user did not complete the identity check. Start a new identification.');
 	}
 	if (named === undefined) {
-		return notIdentified('invalid_callback', 'The callback says success=true but names no registrationID, so it is not trusted.');
+		return notIdentified('invalid_callback', 'The callback says success=true but names no registrationID.');
 	}
 	return { identified: true, reason: 'identified', registrationID: named, reported, message: 'The user was identified.' };
 }
@@ -269,15 +265,13 @@ export function withServiceCheck(outcome: CallbackOutcome, check: ServiceCheck, 
 			identified: false,
 			reason: 'not_confirmed',
 			serviceCheck: check,
-			message: `The browser reported success, but the registration read shows registration ${String(outcome.registrationID)} as not identified, so the result is not accepted (a forged or replayed callback?). Start a new identification if needed.`,
+			message: `The browser reported success, but the registration read shows registration ${String(outcome.registrationID)} as not identified (a forged or replayed callback?).`,
 		};
 	}
 	const note: Record<Exclude<ServiceCheck, 'contradicted'>, string> = {
 		confirmed: 'The registration read confirms it.',
-		'not shown':
-			"The registration read shows nothing about identification, so the service cannot confirm it: this is the browser's word, and anyone holding the resume URL can send it.",
-		'not checked':
-			"Not checked with the service (this operation has no credential): this is the browser's word, and anyone holding the callback URL can send it.",
+		'not shown': "The registration read shows nothing about identification: this is the browser's word, and anyone holding the resume URL can send it.",
+		'not checked': "Not checked with the service: this is the browser's word, and anyone holding the callback URL can send it.",
 		'read failed': `The registration could not be re-read${detail ? ` (${detail})` : ''}: this is the browser's word.`,
 	};
 	return { ...outcome, serviceCheck: check, message: `${outcome.message} ${note[check]}` };
@@ -309,8 +303,7 @@ export function expiredJson(registrationID: number | string | undefined, started
 		success: false,
 		reason: 'expired' as Reason,
 		RegistrationID: registrationID ?? null,
-		message:
-			'No result came back before the 5-minute identification window closed. Start a new identification (each attempt counts towards the sandbox limit of 5).',
+		message: 'No result came back within the 5-minute window. Start a new identification.',
 		...defined({ startedAt, expiresAt }),
 	};
 }

@@ -38,7 +38,7 @@ export class AccessPointPeppolLookup implements INodeType {
 				name: 'singleOutput',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to send every result to one output instead of splitting them into Can Receive and Cannot Receive',
+				description: 'Whether to send every result to one output instead of two',
 			},
 			{
 				displayName: 'Options',

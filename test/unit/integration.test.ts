@@ -107,7 +107,7 @@ describe('AccessPoint Integration node description', () => {
 	it('says "sign the document" once, in the run\'s hint when an integration is pending, not in a static hint', () => {
 		expect(description.hints ?? []).toEqual([]);
 		expect(signatureHint(['SDI #7'])).toBe(
-			'SDI #7 is Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document; the integration becomes active after the signature (check with Get Many).',
+			'SDI #7 is Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document.',
 		);
 	});
 });

@@ -156,7 +156,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		};
 		const shown = tooltip('startAndWait');
 		expect(/<a href="([^"]+)" target="_blank">Open the identity check<\/a>/.exec(shown)?.[1]).toBe(resumeUrl);
-		expect(tooltip('waitForResult')).toMatch(/providerUrl in the output of the Start node/);
+		expect(tooltip('waitForResult')).toMatch(/providerUrl in the output of Start/);
 
 		const { response, result } = await h.resume(waiting, { url: resumeUrl });
 		expect(result).toBeUndefined();
@@ -324,7 +324,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		const error = apiError(r, 'Identify');
 		expect(error.httpCode).toBe('403');
 		expect(error.description).toMatch(/not whitelisted for identification/);
-		expect(error.description).toContain(`quoting PartyID ${other.partyId}`);
+		expect(error.description).toMatch(new RegExp(`PartyID ${other.partyId}\\) is not whitelisted.*Ask support`));
 		expect(JSON.stringify(error)).not.toContain(other.apiKey);
 	});
 

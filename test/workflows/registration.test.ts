@@ -141,7 +141,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 		expect(sdi.nextStep).toBeUndefined();
 		const hints = result.task('SDI')?.hints ?? [];
 		expect(hints.map((hint) => hint.message)).toEqual([
-			expect.stringMatching(/^SDI #\d+ is Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document;/),
+			expect.stringMatching(/^SDI #\d+ is Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document\./),
 		]);
 		expect(result.task('Peppol')?.hints ?? []).toEqual([]);
 

@@ -34,8 +34,7 @@ export const providerFields: INodeProperties[] = [
 		name: 'identificationProvider',
 		type: 'options',
 		default: DEFAULT_PROVIDER_CODE,
-		description:
-			'The identity provider whose terms apply (sent as IdentificationProviderTC). One provider is supported today; choose Custom Code for a provider announced later.',
+		description: 'The identity provider whose terms apply (IdentificationProviderTC)',
 		options: [
 			{ name: 'Custom Code', value: 'custom', description: 'Enter a provider terms code yourself' },
 			{ name: ITSME, value: DEFAULT_PROVIDER_CODE, description: 'Mobile identity app (code "itsme")' },
@@ -48,7 +47,7 @@ export const providerFields: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. itsme',
-		description: 'The IdentificationProviderTC code of the provider, as announced by the access point',
+		description: 'The IdentificationProviderTC code of the provider',
 		displayOptions: { show: { identificationProvider: ['custom'] } },
 	},
 ];
@@ -56,7 +55,7 @@ export const providerFields: INodeProperties[] = [
 /** The trust limit, shown where a result comes in: the service offers no way to check a result (docs/api.md "Identification"). */
 export const trustNotice: INodeProperties = {
 	displayName:
-		"The result is the browser's word, not the service's: anyone holding the resume URL (or your Redirect URL) can report success. Each item says so (resultSource) and, where the registration read shows an identification status, whether it agrees (serviceCheck); a success it contradicts leaves through Not Identified.",
+		"The result is the browser's word: anyone holding the resume URL can report success. Items say whether the registration read agrees (serviceCheck).",
 	name: 'trustNotice',
 	type: 'notice',
 	default: '',
@@ -68,8 +67,7 @@ export const masterPartyOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 100001',
-	description:
-		"PartyID of the master account that is whitelisted for identification, sent as the PartyID header. Leave empty to use the credential's Party ID.",
+	description: "PartyID of the master account whitelisted for identification. Leave empty to use the credential's Party ID.",
 };
 
 export const waitOptions: INodeProperties[] = [
@@ -79,8 +77,7 @@ export const waitOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. https://app.example.com/identity-done',
-		description:
-			"Where the user's browser goes once the result is in (registrationID and success are appended). Leave empty to show a small neutral result page.",
+		description: "Where the user's browser goes once the result is in. Leave empty to show a small result page.",
 	},
 	{
 		displayName: 'Extra Wait After the Window (Seconds)',
@@ -88,8 +85,7 @@ export const waitOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_WAIT_MARGIN_SECONDS },
 		default: DEFAULT_WAIT_MARGIN_SECONDS,
-		description:
-			'The provider session lasts 5 minutes from the start. The execution waits this much longer for a late redirect, then leaves through "Not Identified" with reason "expired".',
+		description: 'How much longer than the 5-minute session to wait for a late redirect before leaving through Not Identified',
 	},
 ];
 
@@ -167,7 +163,7 @@ export function resumeUrl(ctx: IExecuteFunctions, itemIndex: number): string {
 	if (!check.ok) {
 		throw new NodeOperationError(ctx.getNode(), `This execution's resume URL (${String(url)}) ${check.problem}`, {
 			itemIndex,
-			description: "n8n builds it from WEBHOOK_URL. Set WEBHOOK_URL to the public https address of this n8n instance so the user's browser can come back.",
+			description: 'Set WEBHOOK_URL to the public https address of this n8n instance.',
 		});
 	}
 	return check.value;
@@ -183,7 +179,7 @@ export function requireSingleItem(ctx: IExecuteFunctions, operationName: string)
 		operationName,
 		undefined,
 		`handles one identification per execution, but the node received ${count} items`,
-		'An execution can wait for one browser redirect only. Start one identification per execution (e.g. Loop Over Items into an Execute Workflow node), or use Start with your own Webhook and Parse Callback.',
+		'Start one identification per execution (e.g. Loop Over Items into an Execute Workflow node), or use Start with your own Webhook and Parse Callback.',
 	);
 }
 
@@ -247,7 +243,7 @@ export async function startIdentification(
 			{ message: 'The identification answer has no provider URL' },
 			{
 				message: 'Start identification returned no provider URL (neither RedirectURL nor URL)',
-				description: 'The session may have been opened anyway; wait 5 minutes before retrying. If it persists, contact the access point support.',
+				description: 'The session may have been opened anyway; wait 5 minutes before retrying.',
 				itemIndex,
 			},
 		);

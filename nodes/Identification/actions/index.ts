@@ -22,7 +22,7 @@ export const identification: ResourceOperations = {
 		{
 			name: 'Parse Callback',
 			value: 'parseCallback',
-			description: 'Read registrationID and success from the query your own RedirectURL (e.g. a Webhook node) received',
+			description: 'Read registrationID and success from the query your own RedirectURL received',
 			action: 'Parse an identification callback',
 			module: { description: parseCallbackFields, execute: parseCallback },
 		},
@@ -43,7 +43,7 @@ export const identification: ResourceOperations = {
 		{
 			name: 'Wait for Result',
 			value: 'waitForResult',
-			description: 'Wait for the outcome of an identification started earlier in this execution (Start, Send Browser Back To: This Execution)',
+			description: 'Wait for the outcome of an identification started earlier in this execution',
 			action: 'Wait for an identification result',
 			module: { description: waitForResultFields, execute: waitForResult },
 		},
@@ -52,8 +52,7 @@ export const identification: ResourceOperations = {
 	guard(ctx, operation) {
 		if (!WAITING.includes(operation) || !isToolExecution(ctx)) return;
 		throw new NodeOperationError(ctx.getNode(), "An AI tool call cannot wait for the user's browser to come back", {
-			description:
-				'Use the Start operation as a tool (it returns providerUrl to give to the user), and read the result with your own Webhook and the Parse Callback operation.',
+			description: 'Use Start as a tool (it returns providerUrl), and read the result with your own Webhook and Parse Callback.',
 		});
 	},
 };

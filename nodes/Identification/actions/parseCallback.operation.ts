@@ -15,8 +15,7 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		default: '={{ $json.query }}',
 		required: true,
-		description:
-			'The query of the request your RedirectURL received (after a Webhook node: its query field, the default). A full callback URL or a query string also works.',
+		description: "The query your RedirectURL received (a Webhook node's query field), or the full callback URL",
 	},
 	optionsCollection([
 		{
@@ -25,8 +24,7 @@ const properties: INodeProperties[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 123456',
-			description:
-				'Only accept a callback for this RegistrationID; a callback naming another registration leaves through Not Identified (reason "registration_mismatch")',
+			description: 'Only accept a callback for this RegistrationID; any other leaves through Not Identified',
 		},
 	]),
 ];
@@ -45,7 +43,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					'Callback Query',
 					raw,
 					'has no registrationID, success or error parameter',
-					'Map the query of the request your RedirectURL received, e.g. {{ $json.query }} after a Webhook node, or the full callback URL.',
+					'Map the query your RedirectURL received, e.g. {{ $json.query }} after a Webhook node.',
 				);
 			}
 			const options = (this.getNodeParameter('options', itemIndex, {}) ?? {}) as { expectedRegistrationId?: unknown };

@@ -24,13 +24,13 @@ const properties: INodeProperties[] = [
 		name: 'redirectTo',
 		type: 'options',
 		default: 'url',
-		description: "Where the service sends the user's browser after the identity check (the RedirectURL)",
+		description: "Where the service sends the user's browser after the identity check",
 		options: [
-			{ name: 'A URL', value: 'url', description: 'Your own page or Webhook node; read its query with the Parse Callback operation' },
+			{ name: 'A URL', value: 'url', description: 'Your own page or Webhook node; read its query with Parse Callback' },
 			{
 				name: 'This Execution',
 				value: 'thisExecution',
-				description: "This execution's resume URL; a later AccessPoint Identification node with Wait for Result receives the outcome",
+				description: "This execution's resume URL; a later Wait for Result receives the outcome",
 			},
 		],
 	},
@@ -41,12 +41,11 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. https://app.example.com/identified',
-		description: "Absolute http(s) address for the user's browser after the identity check; the service appends registrationID and success",
+		description: 'Absolute http(s) address; the service appends registrationID and success',
 		displayOptions: { show: { redirectTo: ['url'] } },
 	},
 	{
-		displayName:
-			'Send providerUrl to the user (e.g. by e-mail, or with a Respond to Webhook node set to Redirect), then add an AccessPoint Identification node with Wait for Result. The link works for 5 minutes from this start.',
+		displayName: 'Send providerUrl to the user (e.g. by e-mail), then add Wait for Result. The link works for 5 minutes.',
 		name: 'thisExecutionNotice',
 		type: 'notice',
 		default: '',
@@ -76,7 +75,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			} catch (error) {
 				throw new NodeOperationError(this.getNode(), error as Error, {
 					itemIndex,
-					description: "The session could not be recorded for Wait for Result in the execution's custom data.",
+					description: 'The session could not be recorded for Wait for Result.',
 				});
 			}
 		}

@@ -20,7 +20,7 @@ import { waitForCallback } from './waiting';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			"The execution waits until the user's browser comes back (at most 5 minutes plus the extra wait). While it waits, this node's output pane and the logs show the link to the identity check; to e-mail the link or redirect a visitor to it, use Start (Send Browser Back To: This Execution) followed by Wait for Result instead.",
+			"The execution waits until the user's browser comes back; its output pane shows the link meanwhile. To e-mail the link instead, use Start (Send Browser Back To: This Execution), then Wait for Result.",
 		name: 'startAndWaitNotice',
 		type: 'notice',
 		default: '',

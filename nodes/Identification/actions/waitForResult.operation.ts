@@ -17,8 +17,7 @@ import { expiredItem, waitForCallback } from './waiting';
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Waits for the identification started earlier in this execution by an AccessPoint Identification node with Start and "Send Browser Back To: This Execution". Put it after the node that sends the link (e-mail, Respond to Webhook ...).',
+		displayName: 'Waits for the result of an earlier Start (Send Browser Back To: This Execution). Put it after the node that sends the link.',
 		name: 'waitForResultNotice',
 		type: 'notice',
 		default: '',
@@ -46,8 +45,7 @@ function readRecordedSession(ctx: IExecuteFunctions, itemIndex: number): { regis
 	const { expiresAt, startedAt } = parsed;
 	if (typeof expiresAt !== 'string' || Number.isNaN(Date.parse(expiresAt))) {
 		throw new NodeOperationError(ctx.getNode(), 'No identification was started in this execution to wait for', {
-			description:
-				'Put an AccessPoint Identification node with the Start operation and "Send Browser Back To: This Execution" earlier in this workflow, on the path that leads here. (It records the session in the execution\'s custom data, which holds at most 10 entries.)',
+			description: 'Add an AccessPoint Identification Start (Send Browser Back To: This Execution) earlier on the path that leads here.',
 		});
 	}
 	return { registrationID: toRegistrationId(parsed.registrationID), startedAt: typeof startedAt === 'string' ? startedAt : undefined, expiresAt };

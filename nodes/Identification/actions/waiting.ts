@@ -116,16 +116,16 @@ async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promis
 type PageKind = 'identified' | 'notIdentified' | 'expired' | 'invalidRedirect' | 'noLink';
 
 const TEXT: Record<PageKind, { title: string; body: string }> = {
-	identified: { title: 'Identity confirmed', body: 'Thank you. Your identity has been confirmed. You can close this window.' },
+	identified: { title: 'Identity confirmed', body: 'Your identity has been confirmed. You can close this window.' },
 	notIdentified: {
 		title: 'Identity not confirmed',
-		body: 'Your identity could not be confirmed. Please start again from the link or page you were given. You can close this window.',
+		body: 'Your identity could not be confirmed. Please start again from the link you were given.',
 	},
-	expired: { title: 'Link expired', body: 'This identification link has expired. Please start again from the link or page you were given.' },
-	invalidRedirect: { title: 'Identity not confirmed', body: 'The identity check could not return to this page. Please contact the sender of your link.' },
+	expired: { title: 'Link expired', body: 'This identification link has expired. Please start again from the link you were given.' },
+	invalidRedirect: { title: 'Identity not confirmed', body: 'The identity check could not return here. Please contact the sender of your link.' },
 	noLink: {
 		title: 'Open your identification link',
-		body: 'This address only receives the result of an identity check. Open the identification link you were sent to start it.',
+		body: 'Open the identification link you were sent to start the identity check.',
 	},
 };
 
@@ -142,7 +142,7 @@ function page(kind: PageKind): string {
 		'<meta name="robots" content="noindex, nofollow">',
 		'<meta name="referrer" content="no-referrer">',
 		`<title>${title}</title>`,
-		'<style>body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center;background:#f6f7f9;color:#1f2328}main{max-width:28rem;padding:2rem;background:#fff;border-radius:8px;box-shadow:0 1px 3px rgba(0,0,0,.12);text-align:center}h1{font-size:1.4rem;margin:0 0 .75rem}p{margin:0;line-height:1.5}</style>',
+		'<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:20vh auto;padding:0 1rem;text-align:center;color:#1f2328}</style>',
 		'</head><body><main>',
 		`<h1 id="title">${title}</h1>`,
 		`<p id="result" data-outcome="${kind}">${body}</p>`,

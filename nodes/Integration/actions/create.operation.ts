@@ -16,12 +16,12 @@ const properties: INodeProperties[] = [
 		name: 'network',
 		type: 'options',
 		default: 'Peppol',
-		description: 'The e-invoicing network to activate for this registration (ExternalProvider)',
+		description: 'The e-invoicing network to activate for this registration',
 		options: [
-			{ name: 'Peppol', value: 'Peppol', description: 'Send (and receive) over Peppol; usually Ready or Active at once' },
-			{ name: 'SDI', value: 'SDI', description: 'Italian Sistema di Interscambio; starts Pending until the company signs a legal archiving document' },
-			{ name: 'Chorus Pro', value: 'ChorusPro', description: 'French public sector network; needs the technical user key of the Chorus Pro account' },
-			{ name: 'Other Network', value: 'other', description: 'Another network the access point supports: type its name and any credentials' },
+			{ name: 'Peppol', value: 'Peppol', description: 'Send and receive over Peppol' },
+			{ name: 'SDI', value: 'SDI', description: 'Italian Sistema di Interscambio; Pending until the company signs a document' },
+			{ name: 'Chorus Pro', value: 'ChorusPro', description: 'French public sector network' },
+			{ name: 'Other Network', value: 'other', description: 'Another network the access point supports' },
 		],
 	},
 	{
@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Peppol',
-		description: 'The network name exactly as the access point spells it (sent as ExternalProvider)',
+		description: 'The network name exactly as the access point spells it',
 		displayOptions: { show: { network: ['other'] } },
 	},
 	{
@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		required: true,
-		description: 'Technical user key of the Chorus Pro account (sent as Credentials.TechnicalUserKey)',
+		description: 'Technical user key of the Chorus Pro account',
 		displayOptions: { show: { network: ['ChorusPro'] } },
 	},
 	{
@@ -51,7 +51,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		default: {},
 		placeholder: 'Add Credential',
-		description: 'Only for networks that need credentials: name/value pairs sent as the Credentials object',
+		description: 'Name/value pairs, only for networks that need credentials',
 		displayOptions: { show: { network: ['other'] } },
 		options: [
 			{
@@ -65,8 +65,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	{
-		displayName:
-			'SDI (and some other networks) answer "Pending": the output then has needsSignature = true, and the registered company must open IntegrationDocumentToSign and sign it',
+		displayName: 'If the answer is "Pending" (needsSignature), the company must open IntegrationDocumentToSign and sign it',
 		name: 'signatureNotice',
 		type: 'notice',
 		default: '',

@@ -32,17 +32,17 @@ export function buildIntegrationBody(input: IntegrationInput): Built {
 		const key = checkText(input.technicalUserKey, 500);
 		if (key.ok) return { body: { ExternalProvider: 'ChorusPro', Credentials: { TechnicalUserKey: key.value } } };
 		const problem = key.problem === 'is empty' ? 'is required for Chorus Pro' : key.problem;
-		return fail('Technical User Key', undefined, problem, 'Enter the technical user key of the Chorus Pro account (Credentials.TechnicalUserKey).');
+		return fail('Technical User Key', undefined, problem, 'Enter the technical user key of the Chorus Pro account.');
 	}
 	if (network === 'Peppol' || network === 'SDI') return { body: { ExternalProvider: network } };
 	if (network !== 'other') {
-		return fail('Network', input.network, 'is not one of the offered networks', 'Choose Peppol, SDI, Chorus Pro, or "Other Network" and type its name.');
+		return fail('Network', input.network, 'is not one of the offered networks', 'Choose Peppol, SDI, Chorus Pro, or "Other Network".');
 	}
 
 	const name = String(input.networkName ?? '').trim();
 	if (!NETWORK_NAME.test(name)) {
 		const problem = name ? 'is not a network name (letters, digits, space, _ . - ; at most 50)' : 'is empty';
-		return fail('Network Name', input.networkName, problem, 'Enter the network name exactly as the access point names it (the ExternalProvider value).');
+		return fail('Network Name', input.networkName, problem, 'Enter the network name exactly as the access point names it.');
 	}
 	const known = KNOWN_NETWORKS.find((n) => n.toLowerCase() === name.toLowerCase());
 	const credentials: Record<string, string> = {};
@@ -62,7 +62,7 @@ export function buildIntegrationBody(input: IntegrationInput): Built {
 		credentials[key] = value.value;
 	}
 	if (known === 'ChorusPro' && !credentials.TechnicalUserKey) {
-		const hint = 'Choose the network "Chorus Pro" and fill in the Technical User Key, or add a credential named TechnicalUserKey.';
+		const hint = 'Choose the network "Chorus Pro", or add a credential named TechnicalUserKey.';
 		return fail('Credentials', undefined, 'must contain TechnicalUserKey for Chorus Pro', hint);
 	}
 	return { body: { ExternalProvider: known ?? name, ...(Object.keys(credentials).length ? { Credentials: credentials } : {}) } };
@@ -70,7 +70,7 @@ export function buildIntegrationBody(input: IntegrationInput): Built {
 
 /** Said once, in the run's hint (create.operation.ts); the item carries needsSignature and the API's IntegrationDocumentToSign. */
 export function signatureHint(pending: string[]): string {
-	return `${pending.join(', ')} ${pending.length === 1 ? 'is' : 'are'} Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document; the integration becomes active after the signature (check with Get Many).`;
+	return `${pending.join(', ')} ${pending.length === 1 ? 'is' : 'are'} Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document.`;
 }
 
 /**
@@ -92,6 +92,6 @@ export function integrationOutput(registrationId: string | number, integration: 
 		...integration,
 		needsSignature,
 	};
-	if (pending && !needsSignature) out.nextStep = 'The integration is pending; see IntegrationStatusDescription for what the access point waits for.';
+	if (pending && !needsSignature) out.nextStep = 'Pending: see IntegrationStatusDescription.';
 	return out;
 }

@@ -54,7 +54,7 @@ const identifierFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. BE0123456749, 0123.456.749 or 0088:5400000000010',
 		description:
-			'The receiver: a VAT number with country prefix (BE0123456749, NL123456789B01), a bare Belgian company number (0123.456.749), or &lt;scheme&gt;:&lt;identifier&gt; (9925:BE0123456749, 0208:0123456749, 0088:5400000000010). Spaces and dots are removed and the number is checked before the lookup.',
+			'The receiver: a VAT number with country prefix (NL123456789B01), a Belgian company number, or &lt;scheme&gt;:&lt;identifier&gt; (0208:0123456749)',
 		displayOptions: { show: { identifierType: ['identifier'] } },
 	},
 	{
@@ -62,7 +62,7 @@ const identifierFields: INodeProperties[] = [
 		name: 'scheme',
 		type: 'options',
 		default: '9925',
-		description: 'The Peppol identifier scheme (ICD code) the value belongs to',
+		description: 'The Peppol identifier scheme of the value',
 		options: schemeOptions(),
 		displayOptions: { show: { identifierType: ['scheme'] } },
 	},
@@ -73,7 +73,7 @@ const identifierFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 0192',
-		description: 'The four-digit Peppol scheme code (ICD), e.g. 0192 for a Norwegian organisation number',
+		description: 'The four-digit Peppol scheme code (ICD), e.g. 0192',
 		displayOptions: { show: { identifierType: ['scheme'], scheme: [OTHER_SCHEME] } },
 	},
 	{
@@ -90,7 +90,7 @@ const identifierFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. BE0123456749',
-		description: 'The identifier within the chosen scheme, e.g. the VAT number for a VAT scheme or the 13-digit GLN for 0088',
+		description: 'The identifier within the chosen scheme',
 		displayOptions: { show: { identifierType: ['scheme'] } },
 	},
 ];
@@ -121,8 +121,7 @@ export const description: INodeProperties[] = [
 /** The fields that decide where an item goes: first in every output item. */
 const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoicesAndCreditNotes'];
 
-export const TEST_NETWORK_HINT =
-	'Looked up on the Peppol test network (sandbox credential), where far fewer receivers are registered than on Peppol production';
+export const TEST_NETWORK_HINT = 'Looked up on the Peppol test network (sandbox credential), which has far fewer receivers than production';
 
 export const lookupOptions: INodeProperties[] = [
 	{
@@ -135,7 +134,7 @@ export const lookupOptions: INodeProperties[] = [
 			{
 				name: 'Invoices and Credit Notes',
 				value: 'invoicesAndCreditNotes',
-				description: 'Registered and accepts both an invoice and a credit-note type (needed to send both)',
+				description: 'Registered and accepts both an invoice and a credit-note type',
 			},
 			{ name: 'Invoices', value: 'invoices', description: 'Registered and accepts an invoice type' },
 			{ name: 'Credit Notes', value: 'creditNotes', description: 'Registered and accepts a credit-note type' },
@@ -147,15 +146,14 @@ export const lookupOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: DEFAULT_CONCURRENCY,
-		description: 'How many different identifiers are looked up at the same time. Each distinct identifier is asked once per run, however many items carry it.',
+		description: 'How many distinct identifiers are looked up at the same time (each once per run)',
 	},
 	{
 		displayName: 'Include Input Fields',
 		name: 'includeInputFields',
 		type: 'boolean',
 		default: false,
-		description:
-			"Whether to keep the input item's fields (and binary data) next to the lookup result, e.g. to send the invoice on from the output. Lookup fields win on equal names.",
+		description: "Whether to keep the input item's fields and binary data next to the lookup result",
 	},
 ];
 

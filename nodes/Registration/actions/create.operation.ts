@@ -23,33 +23,21 @@ function addressFields(kind: string): INodeProperties[] {
 		text('Box', 'box', 'e.g. B2', 'Box or unit number, if any'),
 		text('Zipcode', 'zipcode', 'e.g. 9000', 'Required'),
 		text('City', 'city', 'e.g. Gent', 'Required'),
-		text('Country Code', 'countryCode', 'e.g. BE', 'Two-letter ISO 3166-1 country code (BE, NL, FR, DE, ...); required', { default: 'BE' }),
-		text('Phone', 'phone', 'e.g. +32 9 123 45 67', 'Phone number for this address, in international format'),
+		text('Country Code', 'countryCode', 'e.g. BE', 'Two-letter ISO 3166-1 country code; required', { default: 'BE' }),
+		text('Phone', 'phone', 'e.g. +32 9 123 45 67', 'In international format'),
 	];
 }
 
 /** The Create form (docs/api.md "Registrations"): company, contact, tax switches, addresses and the optional extras. */
 const registrationFields: INodeProperties[] = [
-	text('Company Name', 'companyName', 'e.g. Acme BV', 'Legal name of the company to register (CompanyName)', required),
-	text(
-		'VAT Number',
-		'taxIdentifier',
-		'e.g. BE0123456749',
-		'VAT number with its two-letter country prefix (TaxIdentifier). Spaces and dots are removed; Belgian numbers are checked with mod 97.',
-		required,
-	),
-	text(
-		'Email',
-		'email',
-		'name@email.com',
-		'A real e-mail address of the company. It must differ from the e-mail addresses of the other registrations of your account.',
-		required,
-	),
-	text('Contact First Name', 'contactFirstName', 'e.g. Jan', 'First name of the contact person (ContactFirstName)', required),
-	text('Contact Last Name', 'contactLastName', 'e.g. Peeters', 'Last name of the contact person (ContactLastName)', required),
-	text('Language', 'language', 'e.g. NL', 'Two-letter ISO 639-1 language code of the company, e.g. NL, FR, EN or DE', { ...required, default: 'NL' }),
-	{ displayName: 'Tax Liable', name: 'taxLiable', type: 'boolean', default: true, description: 'Whether the company is liable for VAT (TaxLiable)' },
-	{ displayName: 'Tax Deductible', name: 'taxDeductable', type: 'boolean', default: true, description: 'Whether the company can deduct VAT (TaxDeductable)' },
+	text('Company Name', 'companyName', 'e.g. Acme BV', 'Legal name of the company', required),
+	text('VAT Number', 'taxIdentifier', 'e.g. BE0123456749', 'VAT number with its two-letter country prefix', required),
+	text('Email', 'email', 'name@email.com', 'A real e-mail address of the company, different from those of your other registrations', required),
+	text('Contact First Name', 'contactFirstName', 'e.g. Jan', 'First name of the contact person', required),
+	text('Contact Last Name', 'contactLastName', 'e.g. Peeters', 'Last name of the contact person', required),
+	text('Language', 'language', 'e.g. NL', 'Two-letter ISO 639-1 language code of the company', { ...required, default: 'NL' }),
+	{ displayName: 'Tax Liable', name: 'taxLiable', type: 'boolean', default: true, description: 'Whether the company is liable for VAT' },
+	{ displayName: 'Tax Deductible', name: 'taxDeductable', type: 'boolean', default: true, description: 'Whether the company can deduct VAT' },
 	{
 		displayName: 'Addresses',
 		name: 'addresses',
@@ -59,8 +47,7 @@ const registrationFields: INodeProperties[] = [
 		// Empty: n8n's editor cannot compute defaults for a fixedCollection with a preset entry
 		// (the node would not add); the missing Invoice Address is reported at execution instead.
 		default: {},
-		description:
-			'Required: add the Invoice Address (Street, Zipcode, City and Country Code). Add a Delivery Address only when deliveries go to another address.',
+		description: 'Required: the Invoice Address. Add a Delivery Address only when it differs.',
 		options: [
 			{ displayName: 'Invoice Address', name: 'invoiceAddress', values: addressFields('invoice address') },
 			{ displayName: 'Delivery Address', name: 'deliveryAddress', values: addressFields('delivery address') },
@@ -79,7 +66,7 @@ const registrationFields: INodeProperties[] = [
 				type: 'fixedCollection',
 				default: {},
 				placeholder: 'Add Account Settings',
-				description: 'How invoices are handled in the fast-input stage (AccountSettings)',
+				description: 'How invoices are handled in the fast-input stage',
 				options: [
 					{
 						displayName: 'Settings',
@@ -90,7 +77,7 @@ const registrationFields: INodeProperties[] = [
 								name: 'bulkInputCostUBLFastForward',
 								type: 'boolean',
 								default: false,
-								description: 'Whether received invoices skip the fast-input stage (only when the account also receives invoices)',
+								description: 'Whether received invoices skip the fast-input stage',
 							},
 							{
 								displayName: 'Process UBL Prepaid Amount',
@@ -105,7 +92,7 @@ const registrationFields: INodeProperties[] = [
 			},
 			text('BIC', 'bic', 'e.g. GEBABEBB', 'BIC/SWIFT code of the bank (8 or 11 characters)'),
 			text('Commercial Name', 'commercialName', 'e.g. Acme Shop', 'Trading name, when it differs from the legal name'),
-			text('IBAN', 'iban', 'e.g. BE68 5390 0754 7034', 'Bank account as IBAN; spaces are removed and the checksum is verified'),
+			text('IBAN', 'iban', 'e.g. BE68 5390 0754 7034', 'Bank account as IBAN'),
 			{
 				displayName: 'Identifiers',
 				name: 'identifiers',
@@ -113,20 +100,20 @@ const registrationFields: INodeProperties[] = [
 				typeOptions: { multipleValues: true },
 				default: {},
 				placeholder: 'Add Identifier',
-				description: 'Extra identifiers of the company; fill only when they are needed',
+				description: 'Extra identifiers of the company',
 				options: [
 					{
 						displayName: 'Identifier',
 						name: 'identifier',
 						values: [
-							text('Identifier Type', 'identifierType', 'e.g. KBO', 'The identifier type label (IdentifierType), e.g. the Belgian company register'),
+							text('Identifier Type', 'identifierType', 'e.g. KBO', 'The identifier type label'),
 							text('Identifier', 'identifier', 'e.g. 0123456749', 'The identifier value'),
 						],
 					},
 				],
 			},
-			text('Mobile', 'mobile', 'e.g. +32 470 12 34 56', 'Mobile number in international format (+ and country code)'),
-			text('Phone', 'phone', 'e.g. +32 9 123 45 67', 'Phone number in international format (+ and country code)'),
+			text('Mobile', 'mobile', 'e.g. +32 470 12 34 56', 'In international format (+ and country code)'),
+			text('Phone', 'phone', 'e.g. +32 9 123 45 67', 'In international format (+ and country code)'),
 		],
 	},
 ];
@@ -169,7 +156,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				{ message: 'The API answered without a RegistrationID' },
 				{
 					message: 'Create registration: the API answered without a RegistrationID',
-					description: 'The registration may have been created. Check with "Get Many" before retrying, to avoid a duplicate.',
+					description: 'The registration may have been created. Check with "Get Many" before retrying.',
 					itemIndex,
 				},
 			);

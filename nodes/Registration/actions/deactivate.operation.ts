@@ -8,8 +8,7 @@ import { readRegistrationId } from '../../shared/node/input';
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Deactivating is not deleting: the registration stays on the account with its history, but the company can no longer send or receive through it',
+		displayName: 'Deactivating is not deleting, but the company can no longer send or receive through it',
 		name: 'deactivateNotice',
 		type: 'notice',
 		default: '',

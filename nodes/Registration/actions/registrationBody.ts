@@ -91,7 +91,7 @@ const isFilled = (address?: AddressInput): address is AddressInput =>
 function collectAddresses(p: Problems, addresses: RegistrationInput['addresses']): Array<Record<string, unknown>> {
 	const invoice = addresses?.invoiceAddress;
 	if (!isFilled(invoice)) {
-		const hint = 'Under "Addresses", add an Invoice Address with at least Street, Zipcode, City and Country Code.';
+		const hint = 'Under "Addresses", add an Invoice Address with Street, Zipcode, City and Country Code.';
 		p.first ??= { field: 'Addresses → Invoice Address', value: undefined, problem: 'is required', hint };
 		return [];
 	}
