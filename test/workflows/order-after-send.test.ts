@@ -393,9 +393,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 					`^Order ${id} was not deleted: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be deleted: the receiver has it\\. Create a credit note for it instead \\(HTTP 400, GenericError\\)$`,
 				),
 			);
-			expect(error.description).toBe(
-				'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
-			);
+			expect(error.description).toBe('An order sent over Peppol cannot be deleted: create a credit note for it instead.');
 			expect(stored(id)).toBeDefined();
 		});
 

@@ -14,7 +14,7 @@ const show = { resource: ['order'], operation: ['downloadFiles'] };
 
 export const description: INodeProperties[] = [
 	orderIdField('The order whose files to read', { displayOptions: { show } }),
-	filesField({ displayOptions: { show }, hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 … (with Options › One Item per File: data)' }),
+	filesField({ displayOptions: { show }, hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 …' }),
 ];
 
 interface Settings {
@@ -61,7 +61,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				{
 					itemIndex,
 					description:
-						'Only invoices and credit notes have a UBL; network messages come once an order is sent over Peppol. Turn on Options › Allow Missing Files to pass such orders on without the file.',
+						'Only invoices and credit notes have a UBL, only orders sent over Peppol have network messages: turn on Options › Allow Missing Files to pass them on.',
 				},
 			);
 		}

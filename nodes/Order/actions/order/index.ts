@@ -29,14 +29,14 @@ export const order: ResourceOperations = {
 		{
 			name: 'Create Credit Note',
 			value: 'createCreditNote',
-			description: 'Create a credit note for an invoice, with all or some of its lines; a retried run creates nothing twice',
+			description: 'Create a credit note for all or some lines of an invoice',
 			action: 'Create a credit note for an invoice',
 			module: { description: createCreditNoteDescription, execute: createCreditNoteExecute },
 		},
 		{
 			name: 'Create and Send',
 			value: 'createAndSend',
-			description: 'Create an order (or find the one already created) and send it; a retried run sends nothing twice',
+			description: 'Create an order (or find the one already created) and send it',
 			action: 'Create and send an order',
 			module: { description: createAndSendDescription, execute: createAndSendExecute },
 		},
@@ -64,7 +64,7 @@ export const order: ResourceOperations = {
 		{
 			name: 'Get Delivery Status',
 			value: 'getDeliveryStatus',
-			description: 'Read whether orders were delivered, are pending, or failed or were refused, on three outputs',
+			description: 'Read whether orders were delivered, are pending or failed, on three outputs',
 			action: 'Get the delivery status of an order',
 			module: { description: getDeliveryStatusDescription, execute: getDeliveryStatusExecute },
 		},
@@ -72,7 +72,7 @@ export const order: ResourceOperations = {
 		{
 			name: 'Mark as Exported',
 			value: 'markExported',
-			description: 'Mark a received supplier (purchase) invoice as booked in your accounting: it is not exported again',
+			description: 'Mark a received supplier invoice as booked, so it is not exported again',
 			action: 'Mark an incoming invoice as exported',
 			module: { description: markExportedDescription, execute: markExportedExecute },
 		},
@@ -107,7 +107,7 @@ export const order: ResourceOperations = {
 		{
 			name: 'Update',
 			value: 'update',
-			description: 'Change Is Sent, Internal Info or Approval Status of an order, or cancel it',
+			description: 'Change an order, or cancel it',
 			action: 'Update an order',
 			module: { description: updateDescription, execute: updateExecute },
 		},

@@ -29,7 +29,7 @@ function isBlank(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2026-01-31 (a date picker value or {{ $today }} works too).';
+const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2026-01-31, or pick it.';
 
 /** `YYYY-MM-DD` from a date or date-and-time string (its own calendar date, no zone shift), a JS Date or a Luxon DateTime; undefined if not a real date. */
 export function toOrderDate(value: unknown): string | undefined {

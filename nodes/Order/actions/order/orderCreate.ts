@@ -106,7 +106,7 @@ export function orderFields(operation: string): INodeProperties[] {
 							name: 'quantity',
 							type: 'string',
 							default: '1',
-							description: `Up to 4 decimals, negative for a correction; "." or "," for decimals (${DECIMAL_FORMS})`,
+							description: `Up to 4 decimals, negative for a correction, ${DECIMAL_FORMS}`,
 						},
 						{
 							displayName: 'Unit Price Excl. VAT',
@@ -114,7 +114,7 @@ export function orderFields(operation: string): INodeProperties[] {
 							type: 'string',
 							default: '0',
 							placeholder: 'e.g. 1250,50',
-							description: `Up to 4 decimals; "." or "," for decimals (${DECIMAL_FORMS}). Read one way only: 1,250 is refused as ambiguous.`,
+							description: `Up to 4 decimals, ${DECIMAL_FORMS}`,
 						},
 						{
 							displayName: 'VAT Percentage',
@@ -133,7 +133,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. INV-2026-0042',
-			description: 'Your own unique ID for this order (e.g. the invoice ID in your system); lets a retried run find the order it already created',
+			description: 'Your own unique ID for this order; lets a retried run find the order it already created',
 			displayOptions: fieldsMode,
 		},
 		{
@@ -143,8 +143,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			required: true,
 			default:
 				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2026-01-31",\n  "ExpiryDate": "2026-02-28",\n  "ExternalProviderID": "",\n  "Customer": { "Name": "", "VATNumber": "", "PartyType": "Customer" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
-			description:
-				'The whole order as the API expects it (OrderType, OrderDirection, OrderDate, ExpiryDate, OrderNumber, ExternalProviderID, Customer, OrderLines)',
+			description: 'The whole order as the API expects it',
 			displayOptions: { show: { ...show, inputMode: ['json'] } },
 		},
 		{
@@ -152,7 +151,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			name: 'skipIfExists',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to look a set External Provider ID up first and output the order found instead of creating a second one',
+			description: 'Whether to output the order with the same External Provider ID, if any, instead of creating a second one',
 			displayOptions: { show },
 		},
 		{
@@ -185,7 +184,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. data',
-			description: "The input item's binary property holding your own PDF of the order, sent instead of the one the service makes; empty: the service makes it",
+			description: "The input item's binary property holding your own PDF of the order; empty: the service makes it",
 			displayOptions: { show },
 		},
 		{
@@ -194,7 +193,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. timesheet, terms',
-			description: "The input item's binary properties to attach, separated by commas (PDF, XLS, XLSX or CSV files)",
+			description: "The input item's binary properties to attach, separated by commas",
 			displayOptions: { show },
 		},
 	];
@@ -347,7 +346,7 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 	const planned = [...pdfNames.map((p) => plan('Own PDF', p, true)), ...attachmentNames.map((p) => plan('Attachments', p, false))];
 
 	let total = 0;
-	const hint = "Send fewer or smaller files, or raise Options › Maximum File Size (the service's own request limit is not published; base64 adds a third).";
+	const hint = 'Send fewer or smaller files, or raise Options › Maximum File Size.';
 	for (const { binary, property, named, pdf } of planned) {
 		// Without a size in its metadata, a file in n8n's binary store is read only up to the limit.
 		const stored = binary.id && typeof binary.bytes !== 'number';
@@ -448,10 +447,10 @@ function describeAnswer(answer: unknown): string {
 
 /** A 2xx create without a readable OrderID confirmed nothing: the item fails, so a re-run with Skip If Already Created is safe. */
 function noOrderIdError(node: INode, answer: unknown, itemIndex: number, externalId: string): NodeApiError {
-	const message = `Create order answered with ${describeAnswer(answer)}: the API confirmed no OrderID, so the order may or may not exist`;
+	const message = `Create order answered with ${describeAnswer(answer)}: the order may or may not exist`;
 	const description = externalId
-		? `Check the order in the web app, or re-run this item with "Skip If Already Created" on: it finds the order by its External Provider ID (${externalId.slice(0, 80)}) instead of creating it twice.`
-		: 'Check the order in the web app before re-running. Set an External Provider ID and re-run with "Skip If Already Created" on: it finds the order by External Provider ID instead of creating it twice.';
+		? `Check the order in the web app, or re-run with "Skip If Already Created" on: it finds the order by External Provider ID ${externalId.slice(0, 80)}.`
+		: 'Check the order in the web app before re-running, or set an External Provider ID and turn on "Skip If Already Created".';
 	return new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
 }
 

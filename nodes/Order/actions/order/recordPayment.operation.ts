@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 121,50 or 121.50',
-		description: `The amount paid: positive, at most two decimals, "." or "," for decimals (${DECIMAL_FORMS}; 1,250 is refused as ambiguous), at most what the order still owes`,
+		description: `The amount paid: positive, at most two decimals and what the order still owes, ${DECIMAL_FORMS}`,
 	},
 	{
 		displayName: 'Payment Date',
@@ -46,8 +46,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. the bank transaction ID',
-		description:
-			'Your reference for the payment (at most 200 characters); a unique one, such as the bank transaction ID, keeps a retried run from recording the payment twice',
+		description: 'Your reference for the payment, e.g. the bank transaction ID; a unique one keeps a retried run from recording it twice',
 	},
 ];
 
@@ -92,7 +91,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			answer = await sendJson(client, { method: 'POST', path: `/v1/orders/${orderId}/payments`, body: payment, headers, itemIndex, operation });
 		} catch (error) {
 			if (!keyed || !hasStatus(error, '409')) {
-				const hint = 'The service takes payments on invoices and credit notes that are not canceled or fully paid, up to what the order still owes (ToPay).';
+				const hint = 'Pay only invoices and credit notes not canceled or fully paid, up to what they still owe (ToPay).';
 				throw refusalError(this.getNode(), error, itemIndex, `The payment of order ${orderId} was not recorded`, hint);
 			}
 			// The key was used: this payment was recorded by an earlier run. Show where the order stands now.

@@ -18,7 +18,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'Only the fields added here are sent; everything else on the order stays as it is',
+		description: 'Only the fields added here are sent',
 		options: [
 			{
 				displayName: 'Approval Status',
@@ -27,15 +27,14 @@ const properties: INodeProperties[] = [
 				options: APPROVAL_STATUSES.map((value) => ({ name: value, value })),
 				// No default that writes: added, it asks for a choice instead of approving.
 				default: '',
-				description: 'For an order awaiting approval: Approved makes it payable, Rejected refuses it. Added, it must be chosen.',
+				description: 'For an order awaiting approval: Approved makes it payable, Rejected refuses it',
 			},
 			{
 				displayName: 'Cancel',
 				name: 'cancel',
 				type: 'boolean',
 				default: true,
-				description:
-					'Whether to cancel the order (OrderStatus Canceled). The service refuses it for an order sent over Peppol, paid, credited or with payments: create a credit note instead.',
+				description: 'Whether to cancel the order; for an order sent over Peppol, paid or credited, create a credit note instead',
 			},
 			{
 				displayName: 'Internal Info',
@@ -43,14 +42,14 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { rows: 3 },
 				default: '',
-				description: 'Your own note on the order, never sent to the customer (at most 2000 characters); left empty, it clears the note',
+				description: 'Your own note on the order, never sent to the customer; empty clears it',
 			},
 			{
 				displayName: 'Is Sent',
 				name: 'isSent',
 				type: 'boolean',
 				default: true,
-				description: 'Whether the order counts as sent/exported (e.g. booked in your accounting tool)',
+				description: 'Whether the order counts as sent/exported',
 			},
 		],
 	},
@@ -106,7 +105,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				operation: `Update order ${orderId}`,
 			},
 			`Order ${orderId} was not updated`,
-			'Nothing was changed. Amounts, lines and parties cannot change after creation: create a credit note for an order sent over Peppol, paid or with payments.',
+			'Nothing was changed; to correct an order sent over Peppol or paid, create a credit note.',
 		);
 		// An empty answer (some deployments) is a success too: the output is then what was changed.
 		return answeredObject(answer) ?? { OrderID: orderId, ...change };

@@ -47,7 +47,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Nothing (Always Create)', value: 'none', description: 'A re-run creates the party again' },
 		],
 		default: 'vatNumber',
-		description: 'How a party created before (e.g. by an earlier run) is found, so it is not created twice',
+		description: 'How a party created before is found, so it is not created twice',
 		displayOptions: { show },
 	},
 	{
@@ -56,7 +56,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Output It Unchanged', value: 'keep' },
-			{ name: 'Update It With These Fields', value: 'update', description: 'Only the fields given here change; keeps a CRM and the access point in sync' },
+			{ name: 'Update It With These Fields', value: 'update', description: 'Only the fields given here change' },
 		],
 		default: 'keep',
 		displayOptions: { show: { ...show, matchBy: ['vatNumber', 'email'] } },

@@ -62,7 +62,7 @@ const otherFields: INodeProperties = {
 	name: 'otherFields',
 	type: 'json',
 	default: '{}',
-	description: 'More fields of the service\'s type, sent as they are, e.g. {"CustomFields": [{"Key": "crm", "Value": "42"}]}; a field set above wins',
+	description: 'More fields, sent as they are; a field set above wins',
 };
 
 /** A collection's options: one parameter per field, then Other Fields (JSON). */
@@ -221,7 +221,7 @@ export const PARTY_FIELDS = recordFields([
 	{ api: 'InternalInfo', check: text(2000) },
 	{ api: 'Language', check: checkLanguageCode, description: 'Two letters, e.g. NL, FR, EN' },
 	{ api: 'Mobile', check: checkPhone },
-	{ api: 'Nr', displayName: 'Number', description: 'Your customer or supplier number (not the technical PartyID)' },
+	{ api: 'Nr', displayName: 'Number', description: 'Your customer or supplier number' },
 	{ api: 'PeppolIdentifier', check: text(150), description: 'e.g. 0208:0123456749' },
 	{ api: 'Phone', check: checkPhone },
 	{ api: 'Street' },

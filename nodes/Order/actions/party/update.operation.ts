@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'Only the fields added here are sent; everything else stays as it is',
+		description: 'Only the fields added here are sent',
 		displayOptions: { show },
 		options: fieldOptions(FIELDS).map((option) => (option.name === 'partyType' ? { ...option, ...partyTypeOption } : option)),
 	},

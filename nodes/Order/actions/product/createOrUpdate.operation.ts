@@ -48,10 +48,10 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'Your product code or name; a product with this Reference is updated instead of created again',
+		description: 'Your product code or name; a product with it is updated, not created again',
 		displayOptions: { show },
 	},
-	idField('product', show, { required: false, description: 'Leave empty to find the product by its Reference (or create it); set it to update that product' }),
+	idField('product', show, { required: false, description: 'Set it to update that product; empty: found by its Reference' }),
 	{
 		displayName: 'Product Fields',
 		name: 'productFields',
@@ -66,11 +66,11 @@ export const description: INodeProperties[] = [
 		name: 'bodyForm',
 		type: 'options',
 		options: [
-			{ name: 'One Product', value: 'product', description: "The body is the product (the service's OpenAPI description)" },
-			{ name: 'Items List', value: 'items', description: 'The body is {"Items": [product]} (the service\'s "Products" page)' },
+			{ name: 'One Product', value: 'product', description: 'The body is the product' },
+			{ name: 'Items List', value: 'items', description: 'The body is {"Items": [product]}' },
 		],
 		default: 'product',
-		description: 'The body form the service takes; switch when it refuses the other',
+		description: 'Switch when the service refuses the other',
 		displayOptions: { show },
 	},
 ];
