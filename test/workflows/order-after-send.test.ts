@@ -661,7 +661,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const credited = (emu.store.listOrders(party) as Rec[]).find((o) => o.OrderType === 'Invoice' && o.OrderStatus === 'Credited' && o.OrderLines?.length)!;
 			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(credited.OrderID) });
 			expect(result.nodeError(name)?.message).toBe(
-				`Item 1: invoice ${credited.OrderNumber} is already credited (OrderStatus Credited) by a credit note this node did not make; nothing was created`,
+				`Item 1: invoice ${credited.OrderNumber} is already credited by a credit note this node did not make; nothing was created`,
 			);
 			expect(result.nodeError(name)?.description).toMatch(/Create Another Credit Note/);
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
@@ -740,7 +740,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(creditNote) });
 			expect(result.nodeError(name)?.message).toBe(`Item 1: "Invoice" ${creditNote} is a CreditNote, not an invoice`);
 			const missing = await run({ operation: 'createCreditNote', invoiceBy: 'invoiceNumber', invoiceNumber: 'NO-SUCH-INVOICE' });
-			expect(missing.result.nodeError(missing.name)?.message).toBe('Item 1: "Invoice Number" NO-SUCH-INVOICE is not the number of an invoice of this party');
+			expect(missing.result.nodeError(missing.name)?.message).toBe('Item 1: "Invoice Number" NO-SUCH-INVOICE matches no invoice of this party');
 			expect(logged().filter((r) => r.method === 'POST')).toHaveLength(0);
 		});
 

@@ -25,7 +25,7 @@ export const optionsCollection: INodeProperties = {
 			name: 'allowMissingFiles',
 			type: 'boolean',
 			default: false,
-			description: 'Whether an order without a picked file passes on, listing it in MissingFiles, instead of failing',
+			description: 'Whether an order without a picked file passes on (listed in MissingFiles) instead of failing',
 			displayOptions: downloading,
 		},
 		{
@@ -42,7 +42,7 @@ export const optionsCollection: INodeProperties = {
 			name: 'checkDelivery',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to read each order after sending (one request each) to report how it went out and its delivery status',
+			description: 'Whether to read each order after sending to report its delivery',
 			displayOptions: sending,
 		},
 		{
@@ -50,7 +50,7 @@ export const optionsCollection: INodeProperties = {
 			name: 'fetchFullOrder',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to output the whole order after creating or sending it (one more request each)',
+			description: 'Whether to output the whole order (one more request each)',
 			displayOptions: forOrder('create', 'send', 'createAndSend', 'createCreditNote'),
 		},
 		{
@@ -60,10 +60,10 @@ export const optionsCollection: INodeProperties = {
 			options: [
 				{ name: 'Idempotency-Key', value: 'Idempotency-Key' },
 				{ name: 'Idempotent-Key', value: 'Idempotent-Key', description: 'The spelling some deployments document' },
-				{ name: 'None', value: 'none', description: 'Send no idempotency key' },
+				{ name: 'None', value: 'none' },
 			],
 			default: 'Idempotency-Key',
-			description: 'Header whose key makes a repeated create, send or payment harmless; a reused key (409 Conflict) reads as "already done"',
+			description: 'Header whose key makes a repeated create, send or payment harmless',
 			displayOptions: forOrder('create', 'send', 'createAndSend', 'createCreditNote', 'recordPayment'),
 		},
 		// Twice, as the operations that use it are Order's Download Files, Create, Create and Send and File's Get.
@@ -84,8 +84,8 @@ export const optionsCollection: INodeProperties = {
 			type: 'options',
 			options: [
 				{ name: 'Automatic', value: 'auto', description: '/v1/order/{ID}; on 404 /v1/orders/{ID}' },
-				{ name: '/v1/order/{ID}', value: 'order', description: "The API reference's form only" },
-				{ name: '/v1/orders/{ID}', value: 'orders', description: "Production documentation's form only" },
+				{ name: '/v1/order/{ID}', value: 'order' },
+				{ name: '/v1/orders/{ID}', value: 'orders' },
 			],
 			default: 'auto',
 			description: 'Which path reads one order',

@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. INV-2024-0042',
-		description: 'The OrderNumber of the invoice to credit (exactly one invoice must have it)',
+		description: 'The OrderNumber of the invoice to credit',
 		displayOptions: { show: { invoiceBy: ['invoiceNumber'] } },
 	},
 	{
@@ -81,7 +81,7 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 1,5',
-						description: 'How much of the line to credit, at most the quantity invoiced; empty or 0: the whole line',
+						description: 'At most the quantity invoiced; empty or 0: the whole line',
 					},
 				],
 			},
@@ -106,7 +106,7 @@ const properties: INodeProperties[] = [
 				value: 'output',
 				description: 'Output the credit note made before (Outcome: found)',
 			},
-			{ name: 'Fail the Item', value: 'fail', description: 'A credit note made before fails the item, naming it' },
+			{ name: 'Fail the Item', value: 'fail', description: 'Fail the item, naming the credit note' },
 			{
 				name: 'Create Another Credit Note',
 				value: 'another',
@@ -114,7 +114,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'output',
-		description: 'What to do when the invoice already has a credit note',
+		description: 'If the invoice already has a credit note',
 	},
 	{
 		displayName: 'External Provider ID',
@@ -122,7 +122,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. CN-2024-0042',
-		description: "Your unique ID for this credit note, at most 255 characters; empty: credit- and the invoice's OrderID. A re-run finds the credit note by it.",
+		description: "Your unique ID for it, found by a re-run; empty: credit- and the invoice's OrderID",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -132,7 +132,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{ displayName: 'Credit Note Number', name: 'orderNumber', type: 'string', default: '', placeholder: 'e.g. CN-2024-0042' },
-			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', description: 'Your reference, e.g. the reason for the credit note' },
+			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', description: 'Your reference, such as the reason for the credit note' },
 		],
 	},
 ];
@@ -155,7 +155,7 @@ function readPicks(ctx: IExecuteFunctions, itemIndex: number): LinePick[] {
 		const where = `Picked Lines › Line ${i + 1}`;
 		const line = entry?.lineNumber;
 		if (typeof line !== 'number' || !Number.isInteger(line) || line < 1) {
-			const hint = 'Enter the position of the line on the invoice: 1, 2, 3 …';
+			const hint = 'Enter its position: 1, 2, 3 …';
 			throw inputError(ctx, itemIndex, `${where} › Line Number`, line, 'is not a line number (1 is the first line)', hint);
 		}
 		const given = entry?.quantity;
@@ -201,7 +201,7 @@ async function findInvoice(ctx: IExecuteFunctions, client: ApiClient, invoiceNum
 	const isIt = (order: IDataObject) => order.OrderType === 'Invoice' && String(order.OrderNumber ?? '').trim() === invoiceNumber;
 	const matches = await findOrders(client, filter, isIt, { itemIndex, top: 2, operation: `Look up invoice ${invoiceNumber}` });
 	if (matches.length !== 1) {
-		const problem = matches.length ? 'matches more than one invoice' : 'is not the number of an invoice of this party';
+		const problem = matches.length ? 'matches more than one invoice' : 'matches no invoice of this party';
 		const hint = 'Check the number, or pick the invoice by its OrderID.';
 		throw inputError(ctx, itemIndex, 'Invoice Number', invoiceNumber, problem, hint);
 	}
@@ -225,11 +225,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const refuse = (what: string) =>
 			new NodeOperationError(this.getNode(), itemMessage(itemIndex, `invoice ${built.aboutInvoiceNumber} ${what}; nothing was created`), {
 				itemIndex,
-				description: 'To credit it again, set If Already Credited to Create Another Credit Note with a new External Provider ID.',
+				description: 'To credit it again, set If Already Credited to Create Another Credit Note.',
 			});
 		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
 		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited')
-			throw refuse('is already credited (OrderStatus Credited) by a credit note this node did not make');
+			throw refuse('is already credited by a credit note this node did not make');
 		const result = await createOrder(client, checked.body, { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null });
 		// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
 		return {

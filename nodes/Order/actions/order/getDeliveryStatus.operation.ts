@@ -15,7 +15,7 @@ import { text } from '../../../shared/domain/values';
 const NOT_DELIVERED = 2;
 
 const properties: INodeProperties[] = [
-	orderIdField('The order whose delivery status to read'),
+	orderIdField(),
 	{
 		displayName: 'Read Through',
 		name: 'readThrough',
@@ -26,7 +26,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Registered Entity (Access Point)',
 				value: 'registration',
-				description: 'An order of a company registered under this account',
+				description: 'An order of a registered company',
 			},
 		],
 		default: 'order',

@@ -43,7 +43,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			noDataExpression: true,
 			options: [
 				{ name: 'Fields Below', value: 'fields', description: 'Fill in the order field by field' },
-				{ name: 'JSON', value: 'json', description: 'Map a whole order object from an earlier node' },
+				{ name: 'JSON', value: 'json', description: 'Map a whole order object' },
 			],
 			default: 'fields',
 			displayOptions: { show },
@@ -64,7 +64,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			typeOptions: { dateOnly: true },
 			required: true,
 			default: '',
-			description: 'Date of the order, sent as YYYY-MM-DD',
+			description: 'Date of the order',
 			displayOptions: fieldsMode,
 		},
 		{
@@ -133,7 +133,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. INV-2026-0042',
-			description: 'Your own unique ID for this order; lets a retried run find the order it already created',
+			description: 'Your unique ID for this order; a re-run finds the order by it',
 			displayOptions: fieldsMode,
 		},
 		{
@@ -151,7 +151,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			name: 'skipIfExists',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to output the order with the same External Provider ID, if any, instead of creating a second one',
+			description: 'Whether to output an order with the same External Provider ID instead of creating another',
 			displayOptions: { show },
 		},
 		{
@@ -163,7 +163,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			displayOptions: fieldsMode,
 			options: [
 				{ displayName: 'Currency', name: 'Currency', type: 'string', default: '', placeholder: 'e.g. EUR' },
-				{ displayName: 'Customer Party Type', name: 'PartyType', type: 'string', default: 'Customer', description: 'Party type of the customer' },
+				{ displayName: 'Customer Party Type', name: 'PartyType', type: 'string', default: 'Customer' },
 				{ displayName: 'Delivery Date', name: 'DeliveryDate', type: 'dateTime', typeOptions: { dateOnly: true }, default: '' },
 				{
 					displayName: 'Expiry Date',
@@ -184,7 +184,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. data',
-			description: "The input item's binary property holding your own PDF of the order; empty: the service makes it",
+			description: 'Binary property with your own PDF; empty: the service makes one',
 			displayOptions: { show },
 		},
 		{
@@ -193,7 +193,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. timesheet, terms',
-			description: "The input item's binary properties to attach, separated by commas",
+			description: 'Binary properties to attach, separated by commas',
 			displayOptions: { show },
 		},
 	];
@@ -293,10 +293,9 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 	const fail = (message: string, hint: string) => new NodeOperationError(ctx.getNode(), itemMessage(itemIndex, message), { itemIndex, description: hint });
 	const pdfNames = propertyNames(ctx.getNodeParameter('ownPdf', itemIndex, ''));
 	const attachmentNames = propertyNames(ctx.getNodeParameter('attachmentProperties', itemIndex, ''));
-	if (!pdfNames) throw fail('"Own PDF" is not the name of a binary property', 'Enter the name of a binary property of the input item, e.g. data.');
-	if (!attachmentNames)
-		throw fail('"Attachments" is not a list of binary property names', 'Enter binary property names separated by commas, e.g. timesheet, terms.');
-	const one = 'An order has one PDF: name one binary property; send the others as Attachments.';
+	if (!pdfNames) throw fail('"Own PDF" is not the name of a binary property', 'Enter a binary property name, e.g. data.');
+	if (!attachmentNames) throw fail('"Attachments" is not a list of binary property names', 'Enter names separated by commas, e.g. timesheet, terms.');
+	const one = 'Name one; send the others as Attachments.';
 	if (pdfNames.length > 1) throw fail(`"Own PDF" names ${pdfNames.length} properties (${pdfNames.join(', ')})`, one);
 	if (!pdfNames.length && !attachmentNames.length) return undefined;
 	for (const [field, names, key] of [
@@ -319,9 +318,7 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 		const binary = binaries[property];
 		const named = `"${field}" (binary property "${property}")`;
 		if (!binary) {
-			const hint = available.length
-				? `The item's binary properties: ${available.join(', ')}.`
-				: 'The item has no binary data: read or download the file in an earlier node.';
+			const hint = available.length ? `The item's binary properties: ${available.join(', ')}.` : 'Read or download the file in an earlier node.';
 			throw fail(`"${field}" names binary property "${property}", which the item does not have`, hint);
 		}
 		const fileName = (binary.fileName ?? '').trim() || (pdf ? `${property}.pdf` : binary.fileExtension ? `${property}.${binary.fileExtension}` : '');
@@ -333,7 +330,7 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 				'A file name has at most 255 characters and no / \\ or control characters.',
 			);
 		if (!pdf && !ATTACHMENT_EXTENSIONS.includes(extensionOf(fileName))) {
-			const hint = `Attachments must be ${ATTACHMENT_EXTENSIONS.map((e) => `.${e}`).join(', ')} files; convert it first (e.g. to PDF).`;
+			const hint = `Attachments must be ${ATTACHMENT_EXTENSIONS.map((e) => `.${e}`).join(', ')} files; convert it first.`;
 			throw fail(`${named} is the file "${shown}", a type the service does not take as an attachment`, hint);
 		}
 		// Its size from the metadata, else from the base64 it is held as in memory (not decoded for this).
@@ -352,9 +349,9 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 		const stored = binary.id && typeof binary.bytes !== 'number';
 		const content = stored ? await readUpTo(ctx, binary.id as string, maxBytes - total) : await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
 		if (!content) throw fail(`${named} takes the own PDF and attachments above ${limit}; it was not read further`, hint);
-		if (!content.length) throw fail(`${named} is empty`, 'The file has no content: check the node that made it.');
+		if (!content.length) throw fail(`${named} is empty`, 'Check the node that made the file.');
 		if (pdf && content.subarray(0, 5).toString('latin1') !== '%PDF-')
-			throw fail(`${named} is not a PDF: its content does not start with %PDF-`, 'Own PDF must be a PDF file; send other files as Attachments.');
+			throw fail(`${named} is not a PDF: its content does not start with %PDF-`, 'Send other files as Attachments.');
 		total += content.length;
 		if (total > maxBytes) throw fail(`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above ${limit}`, hint);
 	}
@@ -448,9 +445,8 @@ function describeAnswer(answer: unknown): string {
 /** A 2xx create without a readable OrderID confirmed nothing: the item fails, so a re-run with Skip If Already Created is safe. */
 function noOrderIdError(node: INode, answer: unknown, itemIndex: number, externalId: string): NodeApiError {
 	const message = `Create order answered with ${describeAnswer(answer)}: the order may or may not exist`;
-	const description = externalId
-		? `Check the order in the web app, or re-run with "Skip If Already Created" on: it finds the order by External Provider ID ${externalId.slice(0, 80)}.`
-		: 'Check the order in the web app before re-running, or set an External Provider ID and turn on "Skip If Already Created".';
+	const find = externalId ? `to find it by External Provider ID ${externalId.slice(0, 80)}` : 'and an External Provider ID';
+	const description = `Check the order in the web app, or re-run with "Skip If Already Created" on ${find}.`;
 	return new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
 }
 

@@ -25,7 +25,7 @@ export function orderIdField(what = 'The order', overrides: Partial<INodePropert
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: 'Newest first; search a number, customer or amount',
+				placeholder: 'Search a number, customer or amount',
 				typeOptions: { searchListMethod: 'searchOrders', searchable: true },
 			},
 			{

@@ -38,10 +38,10 @@ export function sendFields(operation: string): INodeProperties[] {
 			name: 'transportType',
 			type: 'options',
 			options: [
-				{ name: 'Peppol', value: 'Peppol', description: 'Over Peppol, falling back to e-mail or post unless Strict is on' },
+				{ name: 'Peppol', value: 'Peppol', description: 'Over Peppol, else by e-mail or post unless Strict is on' },
 				{ name: 'E-Mail', value: 'Email', description: "By e-mail to the customer's address" },
 				{ name: 'Letter', value: 'Letter', description: 'By post' },
-				{ name: 'Custom', value: CUSTOM, description: 'Another transport type the service supports, typed below' },
+				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],
 			default: 'Peppol',
 			description: 'How the orders are delivered',
@@ -54,7 +54,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			// Not "required": with Transport Type as an expression n8n would demand it on every item.
 			default: '',
 			placeholder: 'e.g. SDI',
-			description: 'The transport type as the API names it (sent as Transporttype)',
+			description: 'The transport type as the API names it',
 			displayOptions: { show: { ...show, transportType: [CUSTOM] } },
 		},
 		{
@@ -62,7 +62,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			name: 'strictTransportType',
 			type: 'boolean',
 			default: false,
-			description: 'Whether an order its receiver cannot get by this transport type fails instead of going by e-mail or post',
+			description: 'Whether to fail an order instead of sending it by e-mail or post',
 			displayOptions: { show },
 		},
 	];
@@ -78,8 +78,7 @@ export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): { tra
 	if (typeof raw === 'string' && /[^\x20-\x7e]/.test(raw))
 		throw inputError(ctx, itemIndex, field, raw, 'contains a line break or another control or non-ASCII character', hint);
 	const transportType = normalizeTransportType(raw);
-	if (!transportType)
-		throw inputError(ctx, itemIndex, field, undefined, 'is empty', `Choose ${TRANSPORT_TYPES.join(', ')} or type the transport type the API expects.`);
+	if (!transportType) throw inputError(ctx, itemIndex, field, undefined, 'is empty', `Choose ${TRANSPORT_TYPES.join(', ')} or type another.`);
 	if (transportType.length > 50) throw inputError(ctx, itemIndex, 'Custom Transport Type', transportType, 'is not a transport type', hint);
 	return { transportType, strict: readBoolean(ctx, itemIndex, 'strictTransportType', 'Strict (No Fallback)', false) };
 }
@@ -142,12 +141,12 @@ function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string
 		return "Check Options › Act for Party and the credential's Party ID.";
 	}
 	if (batch.strict && /peppol|receiver|transport/i.test(text)) {
-		return 'The receiver is not on Peppol: turn off "Strict (No Fallback)", or check the customer\'s VAT number with the Peppol Lookup node.';
+		return 'Turn off "Strict (No Fallback)", or check the customer\'s VAT number with the Peppol Lookup node.';
 	}
 	if (/not\s*found|unknown order|does not exist/i.test(text)) {
 		return 'Check the Order ID and Options › Act for Party.';
 	}
-	return 'The API rejected sending this order; check the order and the Transport Type.';
+	return 'Check the order and the Transport Type.';
 }
 
 /** A NodeApiError for one order of a rejected batch, from the API's entry for it. */

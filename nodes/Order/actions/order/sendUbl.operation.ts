@@ -19,7 +19,7 @@ const SEND_XML_PATH = '/v1/peppol/sendxml';
 
 export const description: INodeProperties[] = [
 	{
-		displayName: 'Sent as it is, over Peppol only (no e-mail fallback); running the node again sends it again.',
+		displayName: 'Sent as it is, over Peppol only; running the node again sends it again.',
 		name: 'sendUblNotice',
 		type: 'notice',
 		default: '',
@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: 'data',
-		hint: 'The input binary field holding the UBL Invoice or CreditNote',
+		hint: 'The binary field holding the UBL Invoice or CreditNote',
 		displayOptions: { show },
 	},
 	{
@@ -48,14 +48,14 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 50 },
 				default: 10,
-				description: 'A larger file is refused',
+				description: 'A larger one is refused',
 			},
 			{
 				displayName: 'Send Path',
 				name: 'sendPath',
 				type: 'string',
 				default: SEND_XML_PATH,
-				description: "The API path the document is posted to, on the credential's Base URL",
+				description: "The API path on the credential's Base URL",
 			},
 		],
 	},
@@ -87,10 +87,10 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const maxBytes = requireValid(this, itemIndex, 'Maximum Document Size (MB)', options.maxSizeMb ?? 10, (v) => checkNumber(v, { min: 1, max: 50 })) * MB;
 		const path = requireValid(this, itemIndex, 'Send Path', options.sendPath ?? SEND_XML_PATH, checkSendPath);
 		const binary = input[itemIndex]?.binary?.[property];
-		const hint = 'Read the UBL file into a binary field first (e.g. with Read Files from Disk) and name that field here.';
+		const hint = 'Name the binary field holding the UBL file.';
 		if (!binary) throw inputError(this, itemIndex, field, property, 'is not a binary field of this item', hint);
 		const tooLarge = (size: number) => {
-			const hint = 'Raise UBL Options › Maximum Document Size if a document this large is expected.';
+			const hint = 'Raise UBL Options › Maximum Document Size.';
 			if (size > maxBytes) throw inputError(this, itemIndex, field, property, `holds ${(size / MB).toFixed(1)} MB, above Maximum Document Size`, hint);
 		};
 		if (typeof binary.bytes === 'number') tooLarge(binary.bytes);

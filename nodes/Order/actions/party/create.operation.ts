@@ -42,12 +42,12 @@ export const description: INodeProperties[] = [
 		name: 'matchBy',
 		type: 'options',
 		options: [
-			{ name: 'VAT Number', value: 'vatNumber', description: 'A party of the same type with this VAT number is the same party' },
+			{ name: 'VAT Number', value: 'vatNumber', description: 'Same type and VAT number' },
 			{ name: 'Email', value: 'email', description: 'For private persons without a VAT number' },
 			{ name: 'Nothing (Always Create)', value: 'none', description: 'A re-run creates the party again' },
 		],
 		default: 'vatNumber',
-		description: 'How a party created before is found, so it is not created twice',
+		description: 'How a party created before is found',
 		displayOptions: { show },
 	},
 	{

@@ -29,7 +29,7 @@ export const party: ResourceOperations = {
 		{
 			name: 'Get Many',
 			value: 'getAll',
-			description: 'List parties (customers, suppliers) with filters and sorting',
+			description: 'List parties with filters and sorting',
 			action: 'Get many parties',
 			module: listOperation('party'),
 		},

@@ -11,7 +11,7 @@ const show = { resource: ['party'], operation: ['update'] };
 const FIELDS = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
 
 export const description: INodeProperties[] = [
-	idField('party', show, { description: 'The party to change: its PartyID, e.g. {{ $json.PartyID }} of Find by VAT Number' }),
+	idField('party', show, { description: 'The PartyID of the party to change' }),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
