@@ -28,8 +28,7 @@ export class AccessPointOrder implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: actionSubtitle(resources),
-		description:
-			'Create, send and read orders (invoices, credit notes …), mark received supplier invoices exported, and keep parties (customers, suppliers) and products in sync',
+		description: 'Create, send and read orders, parties and products',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#order',
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,

@@ -393,9 +393,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 					`^Order ${id} was not deleted: Order ${id} \\(INV-[\\d-]+\\) was sent over Peppol and cannot be deleted: the receiver has it\\. Create a credit note for it instead \\(HTTP 400, GenericError\\)$`,
 				),
 			);
-			expect(error.description).toBe(
-				'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
-			);
+			expect(error.description).toBe('An order sent over Peppol cannot be deleted: create a credit note for it instead.');
 			expect(stored(id)).toBeDefined();
 		});
 
@@ -663,7 +661,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const credited = (emu.store.listOrders(party) as Rec[]).find((o) => o.OrderType === 'Invoice' && o.OrderStatus === 'Credited' && o.OrderLines?.length)!;
 			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(credited.OrderID) });
 			expect(result.nodeError(name)?.message).toBe(
-				`Item 1: invoice ${credited.OrderNumber} is already credited (OrderStatus Credited) by a credit note this node did not make; nothing was created`,
+				`Item 1: invoice ${credited.OrderNumber} is already credited by a credit note this node did not make; nothing was created`,
 			);
 			expect(result.nodeError(name)?.description).toMatch(/Create Another Credit Note/);
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
@@ -742,7 +740,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(creditNote) });
 			expect(result.nodeError(name)?.message).toBe(`Item 1: "Invoice" ${creditNote} is a CreditNote, not an invoice`);
 			const missing = await run({ operation: 'createCreditNote', invoiceBy: 'invoiceNumber', invoiceNumber: 'NO-SUCH-INVOICE' });
-			expect(missing.result.nodeError(missing.name)?.message).toBe('Item 1: "Invoice Number" NO-SUCH-INVOICE is not the number of an invoice of this party');
+			expect(missing.result.nodeError(missing.name)?.message).toBe('Item 1: "Invoice Number" NO-SUCH-INVOICE matches no invoice of this party');
 			expect(logged().filter((r) => r.method === 'POST')).toHaveLength(0);
 		});
 

@@ -25,7 +25,7 @@ export const optionsCollection: INodeProperties = {
 			name: 'allowMissingFiles',
 			type: 'boolean',
 			default: false,
-			description: 'Whether an order without a picked file (e.g. no UBL for an offer) passes on, listing it in MissingFiles, instead of failing its item',
+			description: 'Whether an order without a picked file passes on (listed in MissingFiles) instead of failing',
 			displayOptions: downloading,
 		},
 		{
@@ -34,7 +34,7 @@ export const optionsCollection: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 100,
-			description: 'Most orders per send request; orders of all items with the same transport type, strictness and party go out together',
+			description: 'Most orders per send request',
 			displayOptions: sending,
 		},
 		{
@@ -42,8 +42,7 @@ export const optionsCollection: INodeProperties = {
 			name: 'checkDelivery',
 			type: 'boolean',
 			default: true,
-			description:
-				'Whether to read each order after sending (one request each) to report how it went out (sentVia, fallback) and its delivery (deliveryStatus)',
+			description: 'Whether to read each order after sending to report its delivery',
 			displayOptions: sending,
 		},
 		{
@@ -51,7 +50,7 @@ export const optionsCollection: INodeProperties = {
 			name: 'fetchFullOrder',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to output the whole order after creating or sending it (one more request each), not only its OrderID and the outcome',
+			description: 'Whether to output the whole order (one more request each)',
 			displayOptions: forOrder('create', 'send', 'createAndSend', 'createCreditNote'),
 		},
 		{
@@ -61,11 +60,10 @@ export const optionsCollection: INodeProperties = {
 			options: [
 				{ name: 'Idempotency-Key', value: 'Idempotency-Key' },
 				{ name: 'Idempotent-Key', value: 'Idempotent-Key', description: 'The spelling some deployments document' },
-				{ name: 'None', value: 'none', description: 'Send no idempotency key' },
+				{ name: 'None', value: 'none' },
 			],
 			default: 'Idempotency-Key',
-			description:
-				'Header whose key makes a repeated create, send or payment harmless: "create-" plus the External Provider ID (with Skip If Already Created), "send-" plus transport type and order IDs, "payment-" plus order, amount, date and Reference. A reused key (409 Conflict) reads as "already done".',
+			description: 'Header whose key makes a repeated create, send or payment harmless',
 			displayOptions: forOrder('create', 'send', 'createAndSend', 'createCreditNote', 'recordPayment'),
 		},
 		// Twice, as the operations that use it are Order's Download Files, Create, Create and Send and File's Get.
@@ -76,7 +74,7 @@ export const optionsCollection: INodeProperties = {
 			name: 'oneItemPerFile',
 			type: 'boolean',
 			default: false,
-			description: 'Whether each file becomes its own item (binary property "data") instead of one item per order with a property per file',
+			description: 'Whether each file becomes its own item (binary property "data")',
 			displayOptions: downloading,
 		},
 		...retryOptions,
@@ -85,9 +83,9 @@ export const optionsCollection: INodeProperties = {
 			name: 'singleOrderPath',
 			type: 'options',
 			options: [
-				{ name: 'Automatic', value: 'auto', description: 'GET /v1/order/{ID} as the API reference names it; on 404 GET /v1/orders/{ID}' },
-				{ name: '/v1/order/{ID}', value: 'order', description: "The API reference's form only" },
-				{ name: '/v1/orders/{ID}', value: 'orders', description: "Production documentation's form only" },
+				{ name: 'Automatic', value: 'auto', description: '/v1/order/{ID}; on 404 /v1/orders/{ID}' },
+				{ name: '/v1/order/{ID}', value: 'order' },
+				{ name: '/v1/orders/{ID}', value: 'orders' },
 			],
 			default: 'auto',
 			description: 'Which path reads one order',
@@ -99,7 +97,7 @@ export const optionsCollection: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description: 'Number of matching records to skip before the first one returned (OData $skip)',
+			description: 'Number of matching records to skip',
 			displayOptions: { show: { '/operation': ['getAll'] } },
 		},
 	],

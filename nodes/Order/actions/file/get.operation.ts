@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a',
-		description: "The file's FileID, as a full order (Order › Get) names it in OrderPDF, Attachments or Messages",
+		description: 'The FileID, as Order › Get names it',
 		displayOptions: { show },
 	},
 	{
@@ -27,7 +27,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: 'data',
-		hint: 'The name of the output binary field to put the file in',
+		hint: 'The output binary field',
 		displayOptions: { show },
 	},
 ];

@@ -35,7 +35,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			const message = 'Create order answered without an OrderID, so the order cannot be sent';
 			throw new NodeApiError(this.getNode(), { message } as JsonObject, {
 				message,
-				description: 'Check the order in the web app; send it with the Send operation once it has an OrderID.',
+				description: 'Check the order in the web app, then send it with the Send operation.',
 				itemIndex,
 			});
 		}

@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. INV-2024-0042',
-		description: 'The OrderNumber of the invoice to credit (exactly one invoice must have it)',
+		description: 'The OrderNumber of the invoice to credit',
 		displayOptions: { show: { invoiceBy: ['invoiceNumber'] } },
 	},
 	{
@@ -73,7 +73,7 @@ const properties: INodeProperties[] = [
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: 1,
-						description: "The line's position on the invoice: 1 is the first line",
+						description: "The line's position on the invoice, from 1",
 					},
 					{
 						displayName: 'Quantity',
@@ -81,8 +81,7 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 1,5',
-						description:
-							'How much of the line to credit (at most the quantity invoiced), up to 4 decimals, "." or "," for decimals; empty or 0: the whole line',
+						description: 'At most the quantity invoiced; empty or 0: the whole line',
 					},
 				],
 			},
@@ -94,7 +93,7 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		typeOptions: { dateOnly: true },
 		default: '',
-		description: "Date of the credit note, sent as YYYY-MM-DD; empty is today (in the workflow's time zone)",
+		description: 'Date of the credit note; empty is today',
 	},
 	{
 		displayName: 'If Already Credited',
@@ -105,17 +104,17 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Output the Existing Credit Note',
 				value: 'output',
-				description: 'A re-run outputs the credit note made before (Outcome: found) instead of crediting the invoice twice',
+				description: 'Output the credit note made before (Outcome: found)',
 			},
-			{ name: 'Fail the Item', value: 'fail', description: 'A credit note made before fails the item, naming it' },
+			{ name: 'Fail the Item', value: 'fail', description: 'Fail the item, naming the credit note' },
 			{
 				name: 'Create Another Credit Note',
 				value: 'another',
-				description: 'A further credit note of the same invoice (e.g. a second partial one); needs its own External Provider ID',
+				description: 'A further credit note, with its own External Provider ID',
 			},
 		],
 		default: 'output',
-		description: 'What to do when the invoice already has a credit note (one with the same External Provider ID) or is Credited',
+		description: 'If the invoice already has a credit note',
 	},
 	{
 		displayName: 'External Provider ID',
@@ -123,8 +122,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. CN-2024-0042',
-		description:
-			"Your own unique ID for this credit note, one line, at most 255 characters; empty: credit- and the invoice's OrderID (e.g. credit-1000123), one credit note per invoice. A re-run finds the credit note by it.",
+		description: "Your unique ID for it, found by a re-run; empty: credit- and the invoice's OrderID",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -134,7 +132,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{ displayName: 'Credit Note Number', name: 'orderNumber', type: 'string', default: '', placeholder: 'e.g. CN-2024-0042' },
-			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', description: 'Your reference, e.g. the reason for the credit note' },
+			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', description: 'Your reference, such as the reason for the credit note' },
 		],
 	},
 ];
@@ -157,7 +155,7 @@ function readPicks(ctx: IExecuteFunctions, itemIndex: number): LinePick[] {
 		const where = `Picked Lines › Line ${i + 1}`;
 		const line = entry?.lineNumber;
 		if (typeof line !== 'number' || !Number.isInteger(line) || line < 1) {
-			const hint = 'Enter the position of the line on the invoice: 1, 2, 3 …';
+			const hint = 'Enter its position: 1, 2, 3 …';
 			throw inputError(ctx, itemIndex, `${where} › Line Number`, line, 'is not a line number (1 is the first line)', hint);
 		}
 		const given = entry?.quantity;
@@ -181,7 +179,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 	const ifCredited = readChoice<IfCredited>(ctx, itemIndex, 'ifCredited', 'If Already Credited', ['output', 'fail', 'another'], 'output');
 	const externalProviderId = readText(ctx, itemIndex, 'externalProviderId', 'External Provider ID', 255, true) || undefined;
 	if (ifCredited === 'another' && !externalProviderId) {
-		const hint = 'Give the further credit note its own External Provider ID (e.g. CN-2024-0042-2), so that a re-run creates nothing twice.';
+		const hint = 'Give the further credit note its own External Provider ID.';
 		throw inputError(ctx, itemIndex, 'External Provider ID', undefined, 'is empty', hint);
 	}
 	const input: CreditNoteInput = {
@@ -203,8 +201,8 @@ async function findInvoice(ctx: IExecuteFunctions, client: ApiClient, invoiceNum
 	const isIt = (order: IDataObject) => order.OrderType === 'Invoice' && String(order.OrderNumber ?? '').trim() === invoiceNumber;
 	const matches = await findOrders(client, filter, isIt, { itemIndex, top: 2, operation: `Look up invoice ${invoiceNumber}` });
 	if (matches.length !== 1) {
-		const problem = matches.length ? 'matches more than one invoice' : 'is not the number of an invoice of this party';
-		const hint = 'Check the number (and Options › Act for Party), or pick the invoice by its OrderID.';
+		const problem = matches.length ? 'matches more than one invoice' : 'matches no invoice of this party';
+		const hint = 'Check the number, or pick the invoice by its OrderID.';
 		throw inputError(ctx, itemIndex, 'Invoice Number', invoiceNumber, problem, hint);
 	}
 	return await getOrder(client, String(matches[0].OrderID), itemIndex, path);
@@ -227,12 +225,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const refuse = (what: string) =>
 			new NodeOperationError(this.getNode(), itemMessage(itemIndex, `invoice ${built.aboutInvoiceNumber} ${what}; nothing was created`), {
 				itemIndex,
-				description:
-					'To credit it again on purpose, set If Already Credited to Create Another Credit Note and give the new credit note its own External Provider ID.',
+				description: 'To credit it again, set If Already Credited to Create Another Credit Note.',
 			});
 		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
 		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited')
-			throw refuse('is already credited (OrderStatus Credited) by a credit note this node did not make');
+			throw refuse('is already credited by a credit note this node did not make');
 		const result = await createOrder(client, checked.body, { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null });
 		// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
 		return {

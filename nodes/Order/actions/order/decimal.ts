@@ -82,8 +82,7 @@ export function checkDecimal(value: unknown, spec: DecimalSpec): Check<number> {
 	const [integer, fraction = ''] = text.replace('-', '').split('.');
 	const decimals = fraction.replace(/0+$/, '').length;
 	const max = `${'9'.repeat(spec.digits)}${spec.decimals ? `.${'9'.repeat(spec.decimals)}` : ''}`;
-	if (integer.replace(/^0+/, '').length > spec.digits)
-		return fail(`is too large (at most ${max})`, 'Check the value: it is larger than any amount or quantity of an order.');
+	if (integer.replace(/^0+/, '').length > spec.digits) return fail(`is too large (at most ${max})`, 'Check the value; no order amount is this large.');
 	if (decimals > spec.decimals) {
 		return fail(`has more than ${spec.decimals} decimals`, `Round it to ${spec.decimals} decimals first, e.g. {{ $json.amount.toFixed(${spec.decimals}) }}.`);
 	}

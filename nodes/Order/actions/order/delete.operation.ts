@@ -7,7 +7,7 @@ export const { description, execute } = orderOperation('delete', 'The order to d
 		client,
 		{ method: 'DELETE', path: `/v1/orders/${orderId}`, itemIndex, operation: `Delete order ${orderId}` },
 		`Order ${orderId} was not deleted`,
-		'The service keeps an order that was sent over Peppol: the receiver has it. Create a credit note for it instead (Order › Create Credit Note).',
+		'An order sent over Peppol cannot be deleted: create a credit note for it instead.',
 	);
 	return { OrderID: orderId, Deleted: true };
 });

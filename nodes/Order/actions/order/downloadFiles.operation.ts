@@ -13,8 +13,8 @@ import { itemMessage } from '../../../shared/domain/validation';
 const show = { resource: ['order'], operation: ['downloadFiles'] };
 
 export const description: INodeProperties[] = [
-	orderIdField('The order whose files to read', { displayOptions: { show } }),
-	filesField({ displayOptions: { show }, hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 … (with Options › One Item per File: data)' }),
+	orderIdField(undefined, { displayOptions: { show } }),
+	filesField({ displayOptions: { show }, hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 …' }),
 ];
 
 interface Settings {
@@ -27,7 +27,7 @@ interface Settings {
 
 function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
 	const kinds = checkFileKinds(ctx.getNodeParameter('files', itemIndex, ['pdf', 'ubl']));
-	const hint = 'Pick one or more of Main PDF, UBL / XML, Other Attachments and Network Messages.';
+	const hint = 'Pick one or more files.';
 	if ('problem' in kinds) throw inputError(ctx, itemIndex, 'Files', undefined, kinds.problem, hint);
 	if (!kinds.kinds.length) throw inputError(ctx, itemIndex, 'Files', undefined, 'is empty', hint);
 	return {
@@ -51,7 +51,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (picked.problem) {
 			throw new NodeOperationError(this.getNode(), itemMessage(itemIndex, `order ${orderId} ${picked.problem}`), {
 				itemIndex,
-				description: "The order's file list cannot be read safely; no file was requested.",
+				description: 'Check the order in the web app; no file was requested.',
 			});
 		}
 		if (picked.missing.length && !settings.allowMissing) {
@@ -60,8 +60,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				itemMessage(itemIndex, `order ${orderId}${order.OrderNumber ? ` (${String(order.OrderNumber)})` : ''} has no ${describeMissing(picked.missing)} file`),
 				{
 					itemIndex,
-					description:
-						'Only invoices and credit notes have a UBL; network messages come once an order is sent over Peppol. Turn on Options › Allow Missing Files to pass such orders on without the file.',
+					description: 'Turn on Options › Allow Missing Files to pass such orders on.',
 				},
 			);
 		}

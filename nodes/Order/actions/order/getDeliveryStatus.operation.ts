@@ -15,18 +15,18 @@ import { text } from '../../../shared/domain/values';
 const NOT_DELIVERED = 2;
 
 const properties: INodeProperties[] = [
-	orderIdField('The order whose delivery status to read'),
+	orderIdField(),
 	{
 		displayName: 'Read Through',
 		name: 'readThrough',
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Order', value: 'order', description: "GET /v1/orders/{ID} as the credential's party (or Options › Act for Party)" },
+			{ name: 'Order', value: 'order', description: "An order of the credential's party" },
 			{
 				name: 'Registered Entity (Access Point)',
 				value: 'registration',
-				description: 'GET /v1/einvoices/registrations/{RegistrationID}/orders/{ID}: an order of a company registered under this account',
+				description: 'An order of a registered company',
 			},
 		],
 		default: 'order',

@@ -18,7 +18,7 @@ export const exportFlag = (operation: string, isSent: boolean) =>
 				operation: `Mark order ${orderId} as ${isSent ? '' : 'not '}exported`,
 			},
 			`Order ${orderId} was not marked as ${isSent ? '' : 'not '}exported`,
-			'Check the OrderID, and that the order belongs to the party this node acts for.',
+			'Check the OrderID and Options › Act for Party.',
 		);
 		// An empty answer (some deployments) is a success too: the output then says what was set.
 		return { ...answeredObject(answer), OrderID: orderId, IsSent: isSent };

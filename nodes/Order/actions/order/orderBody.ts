@@ -29,7 +29,7 @@ function isBlank(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2026-01-31 (a date picker value or {{ $today }} works too).';
+const DATE_FIX = 'Enter the date as YYYY-MM-DD, e.g. 2026-01-31, or pick it.';
 
 /** `YYYY-MM-DD` from a date or date-and-time string (its own calendar date, no zone shift), a JS Date or a Luxon DateTime; undefined if not a real date. */
 export function toOrderDate(value: unknown): string | undefined {
@@ -126,7 +126,7 @@ export function checkOrder(input: unknown): OrderCheck {
 	}
 	const orderDate = body.OrderDate as string;
 	if (typeof body.ExpiryDate === 'string' && body.ExpiryDate < orderDate) {
-		return problem('ExpiryDate', body.ExpiryDate, `is before the order date ${orderDate}`, 'The expiry (due) date must be on or after the order date.');
+		return problem('ExpiryDate', body.ExpiryDate, `is before the order date ${orderDate}`, 'Set it on or after the order date.');
 	}
 
 	for (const field of TEXT_FIELDS) {
@@ -149,7 +149,7 @@ export function checkOrder(input: unknown): OrderCheck {
 
 	const lines = body.OrderLines;
 	if (!Array.isArray(lines) || lines.length === 0) {
-		return problem('OrderLines', lines, 'needs at least one line', 'Add an order line with Quantity, Description, VAT percentage and unit price.');
+		return problem('OrderLines', lines, 'needs at least one line', 'Add at least one order line.');
 	}
 	const cleanLines: IDataObject[] = [];
 	for (let i = 0; i < lines.length; i++) {

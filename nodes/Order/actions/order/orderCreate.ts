@@ -43,7 +43,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			noDataExpression: true,
 			options: [
 				{ name: 'Fields Below', value: 'fields', description: 'Fill in the order field by field' },
-				{ name: 'JSON', value: 'json', description: 'Map a whole order object from an earlier node' },
+				{ name: 'JSON', value: 'json', description: 'Map a whole order object' },
 			],
 			default: 'fields',
 			displayOptions: { show },
@@ -64,7 +64,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			typeOptions: { dateOnly: true },
 			required: true,
 			default: '',
-			description: 'Date of the order, sent as YYYY-MM-DD',
+			description: 'Date of the order',
 			displayOptions: fieldsMode,
 		},
 		{
@@ -106,7 +106,7 @@ export function orderFields(operation: string): INodeProperties[] {
 							name: 'quantity',
 							type: 'string',
 							default: '1',
-							description: `Up to 4 decimals, negative for a correction; "." or "," for decimals (${DECIMAL_FORMS})`,
+							description: `Up to 4 decimals, negative for a correction, ${DECIMAL_FORMS}`,
 						},
 						{
 							displayName: 'Unit Price Excl. VAT',
@@ -114,7 +114,7 @@ export function orderFields(operation: string): INodeProperties[] {
 							type: 'string',
 							default: '0',
 							placeholder: 'e.g. 1250,50',
-							description: `Up to 4 decimals; "." or "," for decimals (${DECIMAL_FORMS}). Read one way only: 1,250 is refused as ambiguous.`,
+							description: `Up to 4 decimals, ${DECIMAL_FORMS}`,
 						},
 						{
 							displayName: 'VAT Percentage',
@@ -133,7 +133,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. INV-2026-0042',
-			description: 'Your own unique ID for this order (e.g. the invoice ID in your system); lets a retried run find the order it already created',
+			description: 'Your unique ID for this order; a re-run finds the order by it',
 			displayOptions: fieldsMode,
 		},
 		{
@@ -143,8 +143,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			required: true,
 			default:
 				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2026-01-31",\n  "ExpiryDate": "2026-02-28",\n  "ExternalProviderID": "",\n  "Customer": { "Name": "", "VATNumber": "", "PartyType": "Customer" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
-			description:
-				'The whole order as the API expects it (OrderType, OrderDirection, OrderDate, ExpiryDate, OrderNumber, ExternalProviderID, Customer, OrderLines)',
+			description: 'The whole order as the API expects it',
 			displayOptions: { show: { ...show, inputMode: ['json'] } },
 		},
 		{
@@ -152,7 +151,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			name: 'skipIfExists',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to look a set External Provider ID up first and output the order found instead of creating a second one',
+			description: 'Whether to output an order with the same External Provider ID instead of creating another',
 			displayOptions: { show },
 		},
 		{
@@ -164,7 +163,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			displayOptions: fieldsMode,
 			options: [
 				{ displayName: 'Currency', name: 'Currency', type: 'string', default: '', placeholder: 'e.g. EUR' },
-				{ displayName: 'Customer Party Type', name: 'PartyType', type: 'string', default: 'Customer', description: 'Party type of the customer' },
+				{ displayName: 'Customer Party Type', name: 'PartyType', type: 'string', default: 'Customer' },
 				{ displayName: 'Delivery Date', name: 'DeliveryDate', type: 'dateTime', typeOptions: { dateOnly: true }, default: '' },
 				{
 					displayName: 'Expiry Date',
@@ -185,7 +184,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. data',
-			description: "The input item's binary property holding your own PDF of the order, sent instead of the one the service makes; empty: the service makes it",
+			description: 'Binary property with your own PDF; empty: the service makes one',
 			displayOptions: { show },
 		},
 		{
@@ -194,7 +193,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. timesheet, terms',
-			description: "The input item's binary properties to attach, separated by commas (PDF, XLS, XLSX or CSV files)",
+			description: 'Binary properties to attach, separated by commas',
 			displayOptions: { show },
 		},
 	];
@@ -294,10 +293,9 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 	const fail = (message: string, hint: string) => new NodeOperationError(ctx.getNode(), itemMessage(itemIndex, message), { itemIndex, description: hint });
 	const pdfNames = propertyNames(ctx.getNodeParameter('ownPdf', itemIndex, ''));
 	const attachmentNames = propertyNames(ctx.getNodeParameter('attachmentProperties', itemIndex, ''));
-	if (!pdfNames) throw fail('"Own PDF" is not the name of a binary property', 'Enter the name of a binary property of the input item, e.g. data.');
-	if (!attachmentNames)
-		throw fail('"Attachments" is not a list of binary property names', 'Enter binary property names separated by commas, e.g. timesheet, terms.');
-	const one = 'An order has one PDF: name one binary property; send the others as Attachments.';
+	if (!pdfNames) throw fail('"Own PDF" is not the name of a binary property', 'Enter a binary property name, e.g. data.');
+	if (!attachmentNames) throw fail('"Attachments" is not a list of binary property names', 'Enter names separated by commas, e.g. timesheet, terms.');
+	const one = 'Name one; send the others as Attachments.';
 	if (pdfNames.length > 1) throw fail(`"Own PDF" names ${pdfNames.length} properties (${pdfNames.join(', ')})`, one);
 	if (!pdfNames.length && !attachmentNames.length) return undefined;
 	for (const [field, names, key] of [
@@ -320,9 +318,7 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 		const binary = binaries[property];
 		const named = `"${field}" (binary property "${property}")`;
 		if (!binary) {
-			const hint = available.length
-				? `The item's binary properties: ${available.join(', ')}.`
-				: 'The item has no binary data: read or download the file in an earlier node.';
+			const hint = available.length ? `The item's binary properties: ${available.join(', ')}.` : 'Read or download the file in an earlier node.';
 			throw fail(`"${field}" names binary property "${property}", which the item does not have`, hint);
 		}
 		const fileName = (binary.fileName ?? '').trim() || (pdf ? `${property}.pdf` : binary.fileExtension ? `${property}.${binary.fileExtension}` : '');
@@ -334,7 +330,7 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 				'A file name has at most 255 characters and no / \\ or control characters.',
 			);
 		if (!pdf && !ATTACHMENT_EXTENSIONS.includes(extensionOf(fileName))) {
-			const hint = `Attachments must be ${ATTACHMENT_EXTENSIONS.map((e) => `.${e}`).join(', ')} files; convert it first (e.g. to PDF).`;
+			const hint = `Attachments must be ${ATTACHMENT_EXTENSIONS.map((e) => `.${e}`).join(', ')} files; convert it first.`;
 			throw fail(`${named} is the file "${shown}", a type the service does not take as an attachment`, hint);
 		}
 		// Its size from the metadata, else from the base64 it is held as in memory (not decoded for this).
@@ -347,15 +343,15 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 	const planned = [...pdfNames.map((p) => plan('Own PDF', p, true)), ...attachmentNames.map((p) => plan('Attachments', p, false))];
 
 	let total = 0;
-	const hint = "Send fewer or smaller files, or raise Options › Maximum File Size (the service's own request limit is not published; base64 adds a third).";
+	const hint = 'Send fewer or smaller files, or raise Options › Maximum File Size.';
 	for (const { binary, property, named, pdf } of planned) {
 		// Without a size in its metadata, a file in n8n's binary store is read only up to the limit.
 		const stored = binary.id && typeof binary.bytes !== 'number';
 		const content = stored ? await readUpTo(ctx, binary.id as string, maxBytes - total) : await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
 		if (!content) throw fail(`${named} takes the own PDF and attachments above ${limit}; it was not read further`, hint);
-		if (!content.length) throw fail(`${named} is empty`, 'The file has no content: check the node that made it.');
+		if (!content.length) throw fail(`${named} is empty`, 'Check the node that made the file.');
 		if (pdf && content.subarray(0, 5).toString('latin1') !== '%PDF-')
-			throw fail(`${named} is not a PDF: its content does not start with %PDF-`, 'Own PDF must be a PDF file; send other files as Attachments.');
+			throw fail(`${named} is not a PDF: its content does not start with %PDF-`, 'Send other files as Attachments.');
 		total += content.length;
 		if (total > maxBytes) throw fail(`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above ${limit}`, hint);
 	}
@@ -448,10 +444,9 @@ function describeAnswer(answer: unknown): string {
 
 /** A 2xx create without a readable OrderID confirmed nothing: the item fails, so a re-run with Skip If Already Created is safe. */
 function noOrderIdError(node: INode, answer: unknown, itemIndex: number, externalId: string): NodeApiError {
-	const message = `Create order answered with ${describeAnswer(answer)}: the API confirmed no OrderID, so the order may or may not exist`;
-	const description = externalId
-		? `Check the order in the web app, or re-run this item with "Skip If Already Created" on: it finds the order by its External Provider ID (${externalId.slice(0, 80)}) instead of creating it twice.`
-		: 'Check the order in the web app before re-running. Set an External Provider ID and re-run with "Skip If Already Created" on: it finds the order by External Provider ID instead of creating it twice.';
+	const message = `Create order answered with ${describeAnswer(answer)}: the order may or may not exist`;
+	const find = externalId ? `to find it by External Provider ID ${externalId.slice(0, 80)}` : 'and an External Provider ID';
+	const description = `Check the order in the web app, or re-run with "Skip If Already Created" on ${find}.`;
 	return new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
 }
 

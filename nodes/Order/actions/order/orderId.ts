@@ -25,7 +25,7 @@ export function orderIdField(what = 'The order', overrides: Partial<INodePropert
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: 'Newest change first; search a number, customer or amount',
+				placeholder: 'Search a number, customer or amount',
 				typeOptions: { searchListMethod: 'searchOrders', searchable: true },
 			},
 			{
@@ -45,7 +45,7 @@ export function checkOrderId(value: unknown): Check {
 	const fail = (problem: string): Check => ({
 		ok: false,
 		problem,
-		hint: 'An OrderID is a positive whole number, e.g. 123456: pick the order, or map {{ $json.OrderID }}.',
+		hint: 'Pick the order, or enter a positive whole number, e.g. 123456.',
 	});
 	if (typeof value === 'number') {
 		return Number.isSafeInteger(value) && value > 0 ? { ok: true, value: String(value) } : fail('is not an OrderID');

@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 121,50 or 121.50',
-		description: `The amount paid: positive, at most two decimals, "." or "," for decimals (${DECIMAL_FORMS}; 1,250 is refused as ambiguous), at most what the order still owes`,
+		description: `Positive, at most two decimals and what the order still owes, ${DECIMAL_FORMS}`,
 	},
 	{
 		displayName: 'Payment Date',
@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { dateOnly: true },
 		required: true,
 		default: '',
-		description: 'The day it was paid, sent as YYYY-MM-DD',
+		description: 'The day it was paid',
 	},
 	{
 		displayName: 'Payment Type',
@@ -38,7 +38,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Bank transfer',
-		description: 'How it was paid (at most 50 characters)',
+		description: 'How it was paid',
 	},
 	{
 		displayName: 'Reference',
@@ -46,8 +46,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. the bank transaction ID',
-		description:
-			'Your reference for the payment (at most 200 characters); a unique one, such as the bank transaction ID, keeps a retried run from recording the payment twice',
+		description: 'A unique one, such as the bank transaction ID, keeps a retry from recording it twice',
 	},
 ];
 
@@ -92,7 +91,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			answer = await sendJson(client, { method: 'POST', path: `/v1/orders/${orderId}/payments`, body: payment, headers, itemIndex, operation });
 		} catch (error) {
 			if (!keyed || !hasStatus(error, '409')) {
-				const hint = 'The service takes payments on invoices and credit notes that are not canceled or fully paid, up to what the order still owes (ToPay).';
+				const hint = 'Check that the order is open, and pay at most what it owes (ToPay).';
 				throw refusalError(this.getNode(), error, itemIndex, `The payment of order ${orderId} was not recorded`, hint);
 			}
 			// The key was used: this payment was recorded by an earlier run. Show where the order stands now.

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '={{ $json.OrderID }}',
 		placeholder: 'e.g. 123456 or 123456, 123457',
-		description: 'OrderID of the order to send, or several separated by commas (or an array); the orders of all input items go out together',
+		description: 'One OrderID, or several separated by commas',
 		displayOptions: { show: { resource: ['order'], operation: ['send'] } },
 	},
 	...sendFields('send'),
@@ -27,14 +27,7 @@ function readOrderIds(ctx: IExecuteFunctions, itemIndex: number): number[] {
 	const raw = ctx.getNodeParameter('orderIds', itemIndex, '') as unknown;
 	const parsed = parseOrderIdList(raw);
 	if ('ids' in parsed) return parsed.ids;
-	throw inputError(
-		ctx,
-		itemIndex,
-		'Order IDs',
-		parsed.value,
-		parsed.problem,
-		'An OrderID is a positive whole number, e.g. 123456; map it with {{ $json.OrderID }} or list several as 123456, 123457.',
-	);
+	throw inputError(ctx, itemIndex, 'Order IDs', parsed.value, parsed.problem, 'Enter OrderIDs such as 123456, 123457.');
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {

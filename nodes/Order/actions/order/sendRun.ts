@@ -38,13 +38,13 @@ export function sendFields(operation: string): INodeProperties[] {
 			name: 'transportType',
 			type: 'options',
 			options: [
-				{ name: 'Peppol', value: 'Peppol', description: 'Over the Peppol network (the service falls back to e-mail or post unless Strict is on)' },
+				{ name: 'Peppol', value: 'Peppol', description: 'Over Peppol, else by e-mail or post unless Strict is on' },
 				{ name: 'E-Mail', value: 'Email', description: "By e-mail to the customer's address" },
 				{ name: 'Letter', value: 'Letter', description: 'By post' },
-				{ name: 'Custom', value: CUSTOM, description: 'Another transport type the service supports, typed below' },
+				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],
 			default: 'Peppol',
-			description: 'How the orders are delivered; all orders of one send request share it',
+			description: 'How the orders are delivered',
 			displayOptions: { show },
 		},
 		{
@@ -54,7 +54,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			// Not "required": with Transport Type as an expression n8n would demand it on every item.
 			default: '',
 			placeholder: 'e.g. SDI',
-			description: 'The transport type as the API names it (sent as Transporttype)',
+			description: 'The transport type as the API names it',
 			displayOptions: { show: { ...show, transportType: [CUSTOM] } },
 		},
 		{
@@ -62,8 +62,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			name: 'strictTransportType',
 			type: 'boolean',
 			default: false,
-			description:
-				"Whether an order its receiver cannot get by this transport type (e.g. not on Peppol) fails instead of going by e-mail or post (StrictTransportType header); the batch's other orders still go out",
+			description: 'Whether to fail an order instead of sending it by e-mail or post',
 			displayOptions: { show },
 		},
 	];
@@ -79,8 +78,7 @@ export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): { tra
 	if (typeof raw === 'string' && /[^\x20-\x7e]/.test(raw))
 		throw inputError(ctx, itemIndex, field, raw, 'contains a line break or another control or non-ASCII character', hint);
 	const transportType = normalizeTransportType(raw);
-	if (!transportType)
-		throw inputError(ctx, itemIndex, field, undefined, 'is empty', `Choose ${TRANSPORT_TYPES.join(', ')} or type the transport type the API expects.`);
+	if (!transportType) throw inputError(ctx, itemIndex, field, undefined, 'is empty', `Choose ${TRANSPORT_TYPES.join(', ')} or type another.`);
 	if (transportType.length > 50) throw inputError(ctx, itemIndex, 'Custom Transport Type', transportType, 'is not a transport type', hint);
 	return { transportType, strict: readBoolean(ctx, itemIndex, 'strictTransportType', 'Strict (No Fallback)', false) };
 }
@@ -127,10 +125,10 @@ export interface SendReport {
 	readError?: string;
 }
 
-function conflictNotSent(ctx: IExecuteFunctions, request: SendRequest, order: IDataObject, header: IdempotencyHeader): NodeApiError {
+function conflictNotSent(ctx: IExecuteFunctions, request: SendRequest, order: IDataObject): NodeApiError {
 	const key = sendIdempotencyKey(request.transportType, request.strict, [request.orderId]);
 	const message = `Send order ${request.orderId} answered HTTP 409 (idempotency key already used), but the order is not sent (OrderStatus ${String(order.OrderStatus)})`;
-	const hint = `An earlier call used the same ${header} without sending this order. Send it on its own (its key is then ${key}) or set Options › Idempotency Header to None for this run.`;
+	const hint = `Send it on its own (key ${key}) or set Options › Idempotency Header to None for this run.`;
 	return apiError(ctx.getNode(), message, hint, '409', request.itemIndex);
 }
 
@@ -140,15 +138,15 @@ const asFailure = (node: INode, error: unknown, itemIndex: number) =>
 function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string {
 	const text = `${entry.code ?? ''} ${entry.description ?? ''}`;
 	if (status === '401' || status === '403') {
-		return "The order does not belong to the party the call acts for; check Options › Act for Party and the credential's Party ID.";
+		return "Check Options › Act for Party and the credential's Party ID.";
 	}
 	if (batch.strict && /peppol|receiver|transport/i.test(text)) {
-		return 'The receiver cannot be reached over Peppol. Turn off "Strict (No Fallback)" to let the service deliver it by e-mail or post, or check the customer\'s VAT number with the Peppol Lookup node.';
+		return 'Turn off "Strict (No Fallback)", or check the customer\'s VAT number with the Peppol Lookup node.';
 	}
 	if (/not\s*found|unknown order|does not exist/i.test(text)) {
-		return 'Check the Order ID and that the order belongs to the party the node acts for (Options › Act for Party).';
+		return 'Check the Order ID and Options › Act for Party.';
 	}
-	return 'The API rejected sending this order; check the order and the Transport Type.';
+	return 'Check the order and the Transport Type.';
 }
 
 /** A NodeApiError for one order of a rejected batch, from the API's entry for it. */
@@ -246,7 +244,7 @@ export async function sendAll(ctx: IExecuteFunctions, clients: ClientProvider, r
 		let outcome = outcomes.get(key) as SendOutcome;
 		const read = reads.get(key) ?? {};
 		if (outcome.status === 'alreadySent' && outcome.reason === 'Conflict' && read.order && read.order.IsSent === false && read.order.OrderStatus === 'Draft') {
-			outcome = { status: 'failed', error: conflictNotSent(ctx, request, read.order, settings.idempotencyHeader) };
+			outcome = { status: 'failed', error: conflictNotSent(ctx, request, read.order) };
 		}
 		return { request, outcome, ...read };
 	});

@@ -19,8 +19,7 @@ const SEND_XML_PATH = '/v1/peppol/sendxml';
 
 export const description: INodeProperties[] = [
 	{
-		displayName:
-			'Sent as it is, over Peppol only (no e-mail fallback): the service refuses a document that fails the Peppol rules and makes no order of it. Running the node again sends it again.',
+		displayName: 'Sent as it is, over Peppol only; running the node again sends it again.',
 		name: 'sendUblNotice',
 		type: 'notice',
 		default: '',
@@ -32,7 +31,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: 'data',
-		hint: 'The name of the input binary field holding the UBL Invoice or CreditNote (XML)',
+		hint: 'The binary field holding the UBL Invoice or CreditNote',
 		displayOptions: { show },
 	},
 	{
@@ -49,15 +48,14 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 50 },
 				default: 10,
-				description: 'A larger file is refused before anything is sent',
+				description: 'A larger one is refused',
 			},
 			{
 				displayName: 'Send Path',
 				name: 'sendPath',
 				type: 'string',
 				default: SEND_XML_PATH,
-				description:
-					'The API path the document is posted to, on the credential\'s Base URL (the service\'s page "Send UBL to Peppol" names /v1/peppol/sendxml)',
+				description: "The API path on the credential's Base URL",
 			},
 		],
 	},
@@ -69,7 +67,7 @@ function checkSendPath(value: unknown): Check {
 	return {
 		ok: false,
 		problem: 'is not an API path such as /v1/peppol/sendxml',
-		hint: "Enter a path under /v1 (letters, digits, '/', '-' and '_'); the host is always the credential's Base URL.",
+		hint: "Enter a path under /v1 of letters, digits, '/', '-' and '_'.",
 	};
 }
 
@@ -89,11 +87,10 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const maxBytes = requireValid(this, itemIndex, 'Maximum Document Size (MB)', options.maxSizeMb ?? 10, (v) => checkNumber(v, { min: 1, max: 50 })) * MB;
 		const path = requireValid(this, itemIndex, 'Send Path', options.sendPath ?? SEND_XML_PATH, checkSendPath);
 		const binary = input[itemIndex]?.binary?.[property];
-		const hint =
-			'Read the UBL file into a binary field first (e.g. Read Files from Disk, HTTP Request, or Peppol Inbox › Get Document), and name that field here.';
+		const hint = 'Name the binary field holding the UBL file.';
 		if (!binary) throw inputError(this, itemIndex, field, property, 'is not a binary field of this item', hint);
 		const tooLarge = (size: number) => {
-			const hint = 'Raise UBL Options › Maximum Document Size if a document this large is expected.';
+			const hint = 'Raise UBL Options › Maximum Document Size.';
 			if (size > maxBytes) throw inputError(this, itemIndex, field, property, `holds ${(size / MB).toFixed(1)} MB, above Maximum Document Size`, hint);
 		};
 		if (typeof binary.bytes === 'number') tooLarge(binary.bytes);

@@ -11,14 +11,14 @@ const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
 
 const properties: INodeProperties[] = [
-	orderIdField('The order to change'),
+	orderIdField(),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'Only the fields added here are sent; everything else on the order stays as it is',
+		description: 'Only the fields added here are sent',
 		options: [
 			{
 				displayName: 'Approval Status',
@@ -27,15 +27,14 @@ const properties: INodeProperties[] = [
 				options: APPROVAL_STATUSES.map((value) => ({ name: value, value })),
 				// No default that writes: added, it asks for a choice instead of approving.
 				default: '',
-				description: 'For an order awaiting approval: Approved makes it payable, Rejected refuses it. Added, it must be chosen.',
+				description: 'Approved makes an order awaiting approval payable',
 			},
 			{
 				displayName: 'Cancel',
 				name: 'cancel',
 				type: 'boolean',
 				default: true,
-				description:
-					'Whether to cancel the order (OrderStatus Canceled). The service refuses it for an order sent over Peppol, paid, credited or with payments: create a credit note instead.',
+				description: 'Whether to cancel the order (not once sent over Peppol or paid)',
 			},
 			{
 				displayName: 'Internal Info',
@@ -43,14 +42,14 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { rows: 3 },
 				default: '',
-				description: 'Your own note on the order, never sent to the customer (at most 2000 characters); left empty, it clears the note',
+				description: 'Your note, never sent to the customer; empty clears it',
 			},
 			{
 				displayName: 'Is Sent',
 				name: 'isSent',
 				type: 'boolean',
 				default: true,
-				description: 'Whether the order counts as sent/exported (e.g. booked in your accounting tool)',
+				description: 'Whether the order counts as sent/exported',
 			},
 		],
 	},
@@ -64,8 +63,7 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const change: IDataObject = {};
 	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
 	if (fields.isSent !== undefined) {
-		if (typeof fields.isSent !== 'boolean')
-			throw wrong('Is Sent', fields.isSent, 'is not true or false', 'Switch it on or off, or map a boolean (true/false, not text).');
+		if (typeof fields.isSent !== 'boolean') throw wrong('Is Sent', fields.isSent, 'is not true or false', 'Switch it on or off, or map true or false.');
 		change.IsSent = fields.isSent;
 	}
 	if (fields.internalInfo !== undefined) {
@@ -86,7 +84,7 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		if (typeof fields.cancel !== 'boolean') throw wrong('Cancel', fields.cancel, 'is not true or false', 'Switch it on to cancel the order.');
 		if (fields.cancel) change.OrderStatus = 'Canceled';
 	}
-	const hint = 'Add at least one field (Is Sent, Internal Info, Approval Status, or Cancel switched on).';
+	const hint = 'Add at least one field, or switch Cancel on.';
 	if (Object.keys(change).length === 0) throw wrong('Update Fields', undefined, 'has nothing to change', hint);
 	return change;
 }
@@ -106,7 +104,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				operation: `Update order ${orderId}`,
 			},
 			`Order ${orderId} was not updated`,
-			'Nothing was changed. Amounts, lines and parties cannot change after creation: create a credit note for an order sent over Peppol, paid or with payments.',
+			'Nothing was changed; to correct a sent or paid order, create a credit note.',
 		);
 		// An empty answer (some deployments) is a success too: the output is then what was changed.
 		return answeredObject(answer) ?? { OrderID: orderId, ...change };

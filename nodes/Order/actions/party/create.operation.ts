@@ -42,12 +42,12 @@ export const description: INodeProperties[] = [
 		name: 'matchBy',
 		type: 'options',
 		options: [
-			{ name: 'VAT Number', value: 'vatNumber', description: 'A party of the same type with this VAT number is the same party' },
+			{ name: 'VAT Number', value: 'vatNumber', description: 'Same type and VAT number' },
 			{ name: 'Email', value: 'email', description: 'For private persons without a VAT number' },
 			{ name: 'Nothing (Always Create)', value: 'none', description: 'A re-run creates the party again' },
 		],
 		default: 'vatNumber',
-		description: 'How a party created before (e.g. by an earlier run) is found, so it is not created twice',
+		description: 'How a party created before is found',
 		displayOptions: { show },
 	},
 	{
@@ -56,7 +56,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Output It Unchanged', value: 'keep' },
-			{ name: 'Update It With These Fields', value: 'update', description: 'Only the fields given here change; keeps a CRM and the access point in sync' },
+			{ name: 'Update It With These Fields', value: 'update', description: 'Only the fields given here change' },
 		],
 		default: 'keep',
 		displayOptions: { show: { ...show, matchBy: ['vatNumber', 'email'] } },

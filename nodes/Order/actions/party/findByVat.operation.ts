@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. BE0123456749',
-		description: 'With its country prefix; spaces and dots are ignored',
+		description: 'With its country prefix',
 		displayOptions: { show },
 	},
 	{

@@ -14,7 +14,7 @@ export const party: ResourceOperations = {
 		{
 			name: 'Create',
 			value: 'create',
-			description: 'Create a customer or supplier, or find (and optionally update) the one with the same VAT number: a re-run creates nothing twice',
+			description: 'Create a customer or supplier, or find the one with the same VAT number',
 			action: 'Create or find a party (customer, supplier)',
 			module: { description: createDescription, execute: createExecute },
 		},
@@ -29,7 +29,7 @@ export const party: ResourceOperations = {
 		{
 			name: 'Get Many',
 			value: 'getAll',
-			description: 'List parties (customers, suppliers) with filters and sorting',
+			description: 'List parties with filters and sorting',
 			action: 'Get many parties',
 			module: listOperation('party'),
 		},

@@ -62,7 +62,7 @@ const otherFields: INodeProperties = {
 	name: 'otherFields',
 	type: 'json',
 	default: '{}',
-	description: 'More fields of the service\'s type, sent as they are, e.g. {"CustomFields": [{"Key": "crm", "Value": "42"}]}; a field set above wins',
+	description: 'More fields, sent as they are; a field set above wins',
 };
 
 /** A collection's options: one parameter per field, then Other Fields (JSON). */
@@ -122,10 +122,7 @@ export function idField(kind: RecordKind, show: Record<string, string[]>, overri
 		required: true,
 		default: '',
 		placeholder: kind === 'party' ? 'e.g. 5000001' : 'e.g. 8000001',
-		description:
-			kind === 'party'
-				? 'The PartyID, e.g. {{ $json.PartyID }} of Get Many or an earlier node'
-				: 'The ProductID, e.g. {{ $json.ProductID }} of Get Many or an earlier node',
+		description: kind === 'party' ? 'The PartyID, e.g. {{ $json.PartyID }}' : 'The ProductID, e.g. {{ $json.ProductID }}',
 		displayOptions: { show },
 		...overrides,
 	};
@@ -202,7 +199,7 @@ const text = (max: number) => (value: unknown) => checkText(value, max);
 
 /** Name, VAT Number and Party Type: the fields Create shows up front. */
 export const MAIN_PARTY_FIELDS = recordFields([
-	{ api: 'Name', description: 'The company or person name' },
+	{ api: 'Name' },
 	{ api: 'VATNumber', check: checkVatNumber as (value: unknown) => Check, description: 'With its country prefix, e.g. BE0123456749' },
 	{ api: 'PartyType', check: (value) => checkChoice(value, PARTY_TYPES), description: 'Customer (you invoice it) or Supplier (it invoices you)' },
 ]);
@@ -216,17 +213,17 @@ export const PARTY_FIELDS = recordFields([
 	{ api: 'ContactLastName' },
 	{ api: 'CountryCode', check: checkCountryCode, description: 'Two letters, e.g. BE' },
 	{ api: 'Email', check: checkEmail },
-	{ api: 'ExternalProviderID', description: 'Your own ID of the party, e.g. its ID in your CRM' },
+	{ api: 'ExternalProviderID', description: 'Your ID of the party, e.g. in your CRM' },
 	{ api: 'IBAN', check: checkIban },
 	{ api: 'InternalInfo', check: text(2000) },
 	{ api: 'Language', check: checkLanguageCode, description: 'Two letters, e.g. NL, FR, EN' },
 	{ api: 'Mobile', check: checkPhone },
-	{ api: 'Nr', displayName: 'Number', description: 'Your customer or supplier number (not the technical PartyID)' },
+	{ api: 'Nr', displayName: 'Number', description: 'Your customer or supplier number' },
 	{ api: 'PeppolIdentifier', check: text(150), description: 'e.g. 0208:0123456749' },
 	{ api: 'Phone', check: checkPhone },
 	{ api: 'Street' },
 	{ api: 'StreetNumber', check: text(20) },
-	{ api: 'VATLiable', kind: 'boolean', description: 'Whether the party is subject to VAT (off for a private person)' },
+	{ api: 'VATLiable', kind: 'boolean', description: 'Whether the party is subject to VAT' },
 	{ api: 'Website' },
 	{ api: 'Zipcode', check: text(20) },
 ]);

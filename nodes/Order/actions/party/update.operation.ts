@@ -11,14 +11,14 @@ const show = { resource: ['party'], operation: ['update'] };
 const FIELDS = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
 
 export const description: INodeProperties[] = [
-	idField('party', show, { description: 'The party to change: its PartyID, e.g. {{ $json.PartyID }} of Find by VAT Number' }),
+	idField('party', show, { description: 'The PartyID of the party to change' }),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		description: 'Only the fields added here are sent; everything else stays as it is',
+		description: 'Only the fields added here are sent',
 		displayOptions: { show },
 		options: fieldOptions(FIELDS).map((option) => (option.name === 'partyType' ? { ...option, ...partyTypeOption } : option)),
 	},

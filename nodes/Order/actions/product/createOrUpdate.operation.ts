@@ -19,7 +19,7 @@ const whole = (value: unknown) => checkNumber(value, { min: 0, max: 1e12, whole:
 
 /** The fields of the service's OpenAPI `Product` type a client sets. */
 const PRODUCT_FIELDS = recordFields([
-	{ api: 'AmountExcl', displayName: 'Amount Excl. VAT', kind: 'number', description: 'Unit price without VAT' },
+	{ api: 'AmountExcl', displayName: 'Amount Excl. VAT', kind: 'number' },
 	{ api: 'AmountIncl', displayName: 'Amount Incl. VAT', kind: 'number' },
 	{ api: 'BuyExcl', displayName: 'Purchase Price Excl. VAT', kind: 'number' },
 	{ api: 'Description', check: (value) => checkText(value, 1000) },
@@ -48,10 +48,10 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'Your product code or name; a product with this Reference is updated instead of created again',
+		description: 'Your product code or name; a product with it is updated',
 		displayOptions: { show },
 	},
-	idField('product', show, { required: false, description: 'Leave empty to find the product by its Reference (or create it); set it to update that product' }),
+	idField('product', show, { required: false, description: 'Set it to update that product' }),
 	{
 		displayName: 'Product Fields',
 		name: 'productFields',
@@ -66,11 +66,11 @@ export const description: INodeProperties[] = [
 		name: 'bodyForm',
 		type: 'options',
 		options: [
-			{ name: 'One Product', value: 'product', description: "The body is the product (the service's OpenAPI description)" },
-			{ name: 'Items List', value: 'items', description: 'The body is {"Items": [product]} (the service\'s "Products" page)' },
+			{ name: 'One Product', value: 'product', description: 'The body is the product' },
+			{ name: 'Items List', value: 'items', description: 'The body is {"Items": [product]}' },
 		],
 		default: 'product',
-		description: 'The body form the service takes; switch when it refuses the other',
+		description: 'Switch when the service refuses the other',
 		displayOptions: { show },
 	},
 ];

@@ -12,7 +12,7 @@ export const product: ResourceOperations = {
 		{
 			name: 'Create or Update',
 			value: 'createOrUpdate',
-			description: 'Create a product, or update the one with the same Reference or Product ID: a re-run creates nothing twice',
+			description: 'Create a product, or update the one with the same Reference or Product ID',
 			action: 'Create or update a product',
 			module: { description: createOrUpdateDescription, execute: createOrUpdateExecute },
 		},
