@@ -339,7 +339,7 @@ const SCHEME_VALIDATORS: Readonly<Record<string, SchemeValidator>> = {
 		if (looksLikeVatNumber(digits)) {
 			return problem(
 				'is a VAT number, not a GLN: a GLN cannot be derived from a VAT number',
-				"A GLN (13 digits) must be known first, e.g. from the receiver. To look up by VAT number, enter it alone or with its country's VAT scheme (e.g. 9925).",
+				'Get the GLN from the receiver, or look up the VAT number alone.',
 			);
 		}
 		const gln = digits.replace(/-/g, '');

@@ -68,8 +68,7 @@ export const maxFileSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_FILE_MB },
 	default: DEFAULT_MAX_FILE_MB,
-	description:
-		'Reading: the largest file read (its base64 answer may be a third larger); a larger one fails the item instead of filling memory. Creating: the most your PDF and attachments of one order may add up to.',
+	description: 'Reading: the largest file read; a larger one fails the item. Creating: the most the PDF and attachments of one order may add up to.',
 };
 
 /** The chosen kinds, checked (a list of known values; an expression may give anything). */
