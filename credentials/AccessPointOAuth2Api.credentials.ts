@@ -82,8 +82,8 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			default: 'body',
 		},
 		...environmentFields(
-			'Test environment (its own client ID) and the Peppol test network',
-			'Another base URL (a proxy, the emulator) with sign-in and token under it',
+			'Test environment (its own client ID)',
+			'Another base URL with sign-in and token under it',
 			'Sets the sign-in page, the token endpoint and where the nodes send their requests',
 		),
 		...perEnvironment(

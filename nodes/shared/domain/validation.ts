@@ -259,7 +259,7 @@ export function checkBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return { ok: true, value };
 	const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (word === 'true' || word === 'false') return { ok: true, value: word === 'true' };
-	return fail('is not true or false', 'Switch the option on or off, or return true or false from the expression.');
+	return fail('is not true or false', 'Switch it on or off, or return true or false.');
 }
 
 /** One of the values an options parameter offers (an expression can return anything). */

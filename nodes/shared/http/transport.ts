@@ -333,13 +333,12 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 	if (error.kind === 'redirect') {
 		return {
 			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
-			description:
-				"A redirect would carry the client secret and refresh token elsewhere. If the token endpoint moved, set its new address as the credential's Token URL and reconnect.",
+			description: "If the token endpoint moved, set its new address as the credential's Token URL and reconnect.",
 		};
 	}
 	return {
 		message: `${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
-		description: "Check the credential's Token URL (or Environment), Client ID and Client Secret, then reconnect it.",
+		description: "Check the credential's Token URL, Client ID and Client Secret, then reconnect it.",
 	};
 }
 
