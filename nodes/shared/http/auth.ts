@@ -197,7 +197,7 @@ export function pickAccountParty(info: unknown): { partyId: string } | { message
 	if (!found.size) {
 		return {
 			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
-			description: `The account information has no company with a PartyID. ${set}`,
+			description: set,
 		};
 	}
 	const names = [...found.values()];

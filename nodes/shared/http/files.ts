@@ -20,7 +20,7 @@ const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> 
 	{
 		name: 'UBL / XML',
 		value: 'ubl',
-		description: 'The UBL invoice or credit note sent over Peppol (a sale) or received (a purchase), as "ubl" ("ubl_2" … if more)',
+		description: 'The UBL invoice or credit note sent or received over Peppol, as "ubl" ("ubl_2" … if more)',
 	},
 	{
 		name: 'Other Attachments',
@@ -30,7 +30,7 @@ const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> 
 	{
 		name: 'Original JSON',
 		value: 'json',
-		description: 'The JSON the order was created from through the API, as "original_json"',
+		description: 'The JSON the order was created from, as "original_json"',
 	},
 	{
 		name: 'Network Messages',

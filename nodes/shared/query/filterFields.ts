@@ -80,7 +80,7 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: "e.g. ACME NV, 2026-01-31, O'Brien",
-			description: "No quotes needed: text as is, dates YYYY-MM-DD[Thh:mm:ss], numbers with '.' for decimals, booleans true/false",
+			description: "No quotes: dates YYYY-MM-DD[Thh:mm:ss], numbers with '.' for decimals, booleans true/false",
 			displayOptions: { hide: { operator: NO_VALUE_OPERATORS, ...(picked.length ? { field: picked } : {}) } },
 		},
 		// A true/false property gets a choice, not free text ("yes" would be refused only when run).
