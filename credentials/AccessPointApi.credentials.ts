@@ -28,7 +28,7 @@ export class AccessPointApi implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: '123456',
-			description: "Your master account's PartyID, shown in the web app. Nodes can act for another party (Options › Act for Party).",
+			description: "Your master account's PartyID, shown in the web app",
 		},
 		...environmentFields('Test environment; lookups query the Peppol test network', 'Another base URL, e.g. a proxy or the local emulator'),
 	];
@@ -50,8 +50,8 @@ export class AccessPointApi implements ICredentialType {
 	 * credentialTestBaseUrl). n8n runs it; each refusal says what to check.
 	 */
 	test: ICredentialTestRequest = credentialTest({ url: '/v1/orders', qs: { $top: 1 } }, 'API key', {
-		401: "The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID (your master account's), and the Environment: sandbox and production keys differ.",
-		403: 'The API refused this account (HTTP 403): it may not use the API this way. Contact the access point support, quoting your Party ID.',
-		404: 'Nothing answers at this address (HTTP 404): check the Environment, or the Base URL for Custom.',
+		401: 'The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID, and the Environment: sandbox and production keys differ.',
+		403: 'HTTP 403: this account may not use the API this way. Contact the access point support with your Party ID.',
+		404: 'HTTP 404: check the Environment, or the Base URL for Custom.',
 	});
 }

@@ -82,8 +82,8 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			default: 'body',
 		},
 		...environmentFields(
-			'Test environment (its own client ID) and the Peppol test network',
-			'Another base URL (a proxy, the emulator) with sign-in and token under it',
+			'Test environment (its own client ID)',
+			'Another base URL with sign-in and token under it',
 			'Sets the sign-in page, the token endpoint and where the nodes send their requests',
 		),
 		...perEnvironment(
@@ -95,7 +95,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 		...perEnvironment(
 			{ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' },
 			'tokenUrl',
-			(address) => `Leave empty for ${address}. It receives the client secret and refresh token: https only (plain http for localhost/127.0.0.1).`,
+			(address) => `Leave empty for ${address}. https only (http for localhost/127.0.0.1).`,
 		),
 		{
 			displayName: 'Party ID',
@@ -103,14 +103,13 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'Read from the account when empty',
-			description:
-				"The PartyID the calls act for. Leave empty for the signed-in account's own (read once per node run); nodes can act for another party per call.",
+			description: "Leave empty for the signed-in account's own PartyID",
 		},
 	];
 
 	// The editor does not test OAuth2 credentials (it shows "Account connected"); n8n's credential
 	// test API runs this and proves the stored access token is accepted.
 	test: ICredentialTestRequest = credentialTest({ url: '/v1/account/accountInformation' }, 'access token', {
-		401: 'The API refused the access token (HTTP 401). Open the credential and reconnect it (sign in again).',
+		401: 'HTTP 401: the API refused the access token. Reconnect the credential.',
 	});
 }

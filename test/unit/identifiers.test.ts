@@ -224,7 +224,7 @@ describe('buildParticipantIdentifier: scheme picker + value', () => {
 		const built = buildParticipantIdentifier('0088', 'BE0123456749');
 		expect(built).toMatchObject({ ok: false, problem: expect.stringContaining('a GLN cannot be derived from a VAT number') });
 		if (!built.ok) {
-			expect(built.hint).toMatch(/must be known first/);
+			expect(built.hint).toMatch(/Get the GLN from the receiver/);
 			expect(built.inScheme).toBeUndefined();
 		}
 	});

@@ -189,8 +189,7 @@ describe('the party an OAuth2 credential without a Party ID acts for (account in
 	])('%s: no party, and what to set', (_label, info) => {
 		expect(pickAccountParty(info)).toEqual({
 			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
-			description:
-				"The account information has no company with a PartyID. Set the company's PartyID as the OAuth2 credential's Party ID, or per node in Options › Act for Party.",
+			description: "Set the company's PartyID as the OAuth2 credential's Party ID, or per node in Options › Act for Party.",
 		});
 	});
 });

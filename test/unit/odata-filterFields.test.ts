@@ -163,6 +163,31 @@ describe('buildQuery', () => {
 		expect([sortError.part, sortError.index]).toEqual(['sort', 1]);
 	});
 
+	it('labels each property in words (the dropdown users search), the path when not named otherwise', () => {
+		const labels = Object.fromEntries(Object.entries(QUERY_FIELDS).map(([resource, fields]) => [resource, fields.map((f) => `${f.name}=${f.value}`)]));
+		expect(labels.party).toEqual([
+			'City=City',
+			'Country Code=CountryCode',
+			'Created=Created',
+			'Display Name=DisplayName',
+			'Email=Email',
+			'Last Modified=LastModified',
+			'Name=Name',
+			'Party ID=PartyID',
+			'Party Type=PartyType',
+			'VAT Number=VATNumber',
+		]);
+		expect(labels.order).toEqual(
+			expect.arrayContaining([
+				'Counter Party Name=CounterParty/DisplayName',
+				'Customer VAT Number=Customer/VATNumber',
+				'External Provider ID=ExternalProviderID',
+				'Total Excl. VAT=TotalExcl',
+			]),
+		);
+		expect(labels.product).toEqual(expect.arrayContaining(['Unit Price Excl. VAT=UnitPriceExcl', 'VAT Percentage=VATPercentage', 'Is Active=IsActive']));
+	});
+
 	it.each<[QueryResource, typeof ORDER]>([
 		['order', ORDER],
 		['party', PARTY],

@@ -65,7 +65,7 @@ describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode
 		expect(result).toEqual({
 			status: 'Error',
 			message:
-				"The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID (your master account's), and the Environment: sandbox and production keys differ.",
+				'The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID, and the Environment: sandbox and production keys differ.',
 		});
 		expect(result.message).not.toContain(wrongKey);
 	});
@@ -132,7 +132,7 @@ describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode
 			});
 		expect(await test({ ...emulator(), baseUrl: 'https://moved.example.test' })).toEqual({
 			status: 'Error',
-			message: `The API answered HTTP ${status}, a redirect; it was not followed, so the API key stayed on this host. If the API has moved, set its new address as the Base URL (Environment: Custom).`,
+			message: `HTTP ${status}: a redirect, not followed, so the API key stayed here. If the API has moved, set its new address as the Base URL (Environment: Custom).`,
 		});
 		expect(reached).toEqual([]);
 	});
@@ -141,8 +141,8 @@ describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode
 		nock.disableNetConnect();
 		nock('https://api.example.test').get('/v1/orders').query(true).reply(403, {}).get('/v1/orders').query(true).reply(404, {});
 		const base = { ...emulator(), baseUrl: 'https://api.example.test' };
-		expect((await test(base)).message).toMatch(/^The API refused this account \(HTTP 403\)/);
-		expect((await test(base)).message).toBe('Nothing answers at this address (HTTP 404): check the Environment, or the Base URL for Custom.');
+		expect((await test(base)).message).toMatch(/^HTTP 403: this account may not use the API/);
+		expect((await test(base)).message).toBe('HTTP 404: check the Environment, or the Base URL for Custom.');
 	});
 
 	it("the OAuth2 credential's Test keeps the same https rule, and a refused token says to reconnect", async () => {
@@ -162,7 +162,7 @@ describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode
 		} as ICredentialDataDecryptedObject;
 		const rules = (h.credentialTypes.getByName('accessPointOAuth2Api').test as ICredentialTestRequest).rules ?? [];
 		expect(rules.find((r) => r.type === 'responseCode' && r.properties.value === 401)?.properties.message).toBe(
-			'The API refused the access token (HTTP 401). Open the credential and reconnect it (sign in again).',
+			'HTTP 401: the API refused the access token. Reconnect the credential.',
 		);
 		expect(await test(oauth, 'accessPointOAuth2Api').catch((e: Error) => ({ status: 'Error', message: e.message }))).toMatchObject({ status: 'Error' });
 		expect(reached).toEqual([]);

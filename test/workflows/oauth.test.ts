@@ -329,7 +329,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 					expect(message).toMatch(
 						/^The AccessPoint OAuth2 credential ".+" needs to be reconnected: the token endpoint refused the refresh token \(invalid_grant\)$/,
 					);
-					if (onError === 'stopWorkflow') expect(fail(result)?.description).toMatch(/Open the credential and sign in again \(Reconnect\)/);
+					if (onError === 'stopWorkflow') expect(fail(result)?.description).toMatch(/Reconnect the credential, then rerun/);
 					expect(stats().errors.invalid_grant).toBe(1);
 					expect(stats().grants.refresh_token).toBe(0);
 					// The account lookup was refused, nothing was asked after the refused refresh (n8n's OAuth client not at all).

@@ -232,7 +232,6 @@ interface VatRule {
 	/** For BE, DE and NL, the commonest prefixes: "is not a <label> (expected <prefix> + <shape>)". */
 	label?: string;
 	shape?: string;
-	hint?: string;
 }
 
 /**
@@ -248,8 +247,8 @@ const VAT_SHAPES = String.raw`AT U\d{8} ATU12345678; BE [01]\d{9} BE0123456749; 
 	XI \d{9}|\d{12}|GD\d{3}|HA\d{3} XI123456789`;
 const VAT_LABELS: Readonly<Record<string, Partial<VatRule>>> = {
 	BE: { label: 'Belgian VAT number', shape: '10 digits' },
-	DE: { label: 'German VAT number', shape: '9 digits', hint: 'A German VAT number (USt-IdNr.) looks like DE123456789.' },
-	NL: { label: 'Dutch VAT number', shape: '9 digits + B + 2 digits', hint: 'A Dutch VAT number (btw-id) looks like NL123456789B01.' },
+	DE: { label: 'German VAT number', shape: '9 digits' },
+	NL: { label: 'Dutch VAT number', shape: '9 digits + B + 2 digits' },
 };
 const VAT_RULES: Readonly<Record<string, VatRule>> = Object.fromEntries(
 	rows(VAT_SHAPES).map(([country, pattern, example]) => [country, { pattern: new RegExp(`^(?:${pattern})$`), example, ...VAT_LABELS[country] }]),
@@ -270,7 +269,7 @@ function checkNationalVat(country: string, national: string): ValueCheck {
 	const rule = VAT_RULES[country];
 	if (rule && !rule.pattern.test(national)) {
 		return rule.label
-			? problem(`is not a ${rule.label} (expected ${country} + ${rule.shape})`, rule.hint ?? `Expected something like ${rule.example}.`)
+			? problem(`is not a ${rule.label} (expected ${country} + ${rule.shape})`, `Expected something like ${rule.example}.`)
 			: problem(`does not have the shape of a ${country} VAT number`, `Expected something like ${rule.example}.`);
 	}
 	return { ok: true, value: `${country}${national}` };
@@ -339,7 +338,7 @@ const SCHEME_VALIDATORS: Readonly<Record<string, SchemeValidator>> = {
 		if (looksLikeVatNumber(digits)) {
 			return problem(
 				'is a VAT number, not a GLN: a GLN cannot be derived from a VAT number',
-				"A GLN (13 digits) must be known first, e.g. from the receiver. To look up by VAT number, enter it alone or with its country's VAT scheme (e.g. 9925).",
+				'Get the GLN from the receiver, or look up the VAT number alone.',
 			);
 		}
 		const gln = digits.replace(/-/g, '');

@@ -287,7 +287,7 @@ export interface SendableUbl {
  * `maxChars`, and an Invoice or CreditNote root in the UBL namespace (not wrapped in an envelope).
  */
 export function checkSendableUbl(bytes: Uint8Array, maxChars: number): { ok: true; ubl: SendableUbl } | { ok: false; problem: string; hint: string } {
-	const hint = 'Give the UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0) your invoicing software exports.';
+	const hint = 'Give a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0).';
 	const read = readDocument(bytes, { maxChars });
 	if (!read.ok) return { ...read, hint };
 	const { doc } = read;
@@ -303,7 +303,7 @@ export function checkSendableUbl(bytes: Uint8Array, maxChars: number): { ok: tru
 		return {
 			ok: false,
 			problem: `has the root element ${shown}, not a UBL Invoice or CreditNote`,
-			hint: `${hint} Its root must be Invoice or CreditNote in the UBL 2.1 namespace.`,
+			hint: hint,
 		};
 	}
 	const number = typeof doc.invoice?.Number === 'string' ? doc.invoice.Number : undefined;

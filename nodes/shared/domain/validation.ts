@@ -131,7 +131,7 @@ export const checkIban = onText((raw) => {
 	if (!raw) return fail('is empty', hint);
 	const iban = raw.replace(/[\s-]/g, '').toUpperCase();
 	if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) {
-		return fail('is not a valid IBAN (expected a country code, two check digits and the account number)', hint);
+		return fail('is not a valid IBAN (expected country code, check digits, account number)', hint);
 	}
 	const country = iban.slice(0, 2);
 	if (!COUNTRY_CODES.has(country)) return fail(`is not a valid IBAN (unknown country "${country}")`, hint);
@@ -184,7 +184,7 @@ export const checkPhone = onText((raw) => {
 	if (/[^\d+\s().\-/]/.test(raw)) return fail('is not a phone number (only digits, spaces and + allowed)', hint);
 	let compact = raw.replace(/[\s().\-/]/g, '');
 	if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
-	if (!compact.startsWith('+')) return fail('is not in international format (it must start with + or 00 and the country code)', hint);
+	if (!compact.startsWith('+')) return fail('is not in international format (+ or 00 and the country code)', hint);
 	if (!/^\+[1-9]\d{7,14}$/.test(compact)) return fail('is not a valid international phone number (expected + and 8 to 15 digits)', hint);
 	return ok(compact);
 });
@@ -213,7 +213,7 @@ export function checkText(value: unknown, max = 255): Check {
 	if (wrong) return wrong;
 	const raw = text(value);
 	if (!raw) return fail('is empty', 'Enter a value.');
-	if (raw.length > max) return fail(`is too long (${raw.length} characters; at most ${max})`, 'Shorten it, or check the field maps what you meant.');
+	if (raw.length > max) return fail(`is too long (${raw.length} characters; at most ${max})`, 'Shorten it.');
 	return ok(raw);
 }
 
@@ -259,7 +259,7 @@ export function checkBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return { ok: true, value };
 	const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (word === 'true' || word === 'false') return { ok: true, value: word === 'true' };
-	return fail('is not true or false', 'Switch the option on or off, or return true or false from the expression.');
+	return fail('is not true or false', 'Switch it on or off, or return true or false.');
 }
 
 /** One of the values an options parameter offers (an expression can return anything). */
@@ -296,7 +296,7 @@ export function checkJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): Check
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	// An object met twice (shared, or a cycle) is walked once.
 	const seen = new Set<object>();
-	const hint = 'Map the object the API expects (an order is a few levels deep), not a whole document.';
+	const hint = 'Map the object the API expects, not a whole document.';
 	while (stack.length) {
 		const [node, depth] = stack.pop() as [unknown, number];
 		if (!node || typeof node !== 'object' || seen.has(node)) continue;

@@ -66,7 +66,7 @@ export const actForPartyOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.RegistrationID }}',
-	description: "PartyID to act for instead of the credential's Party ID, e.g. a registered entity's ID. Leave empty to use the credential.",
+	description: "PartyID to act for instead of the credential's, e.g. a registered entity's ID",
 };
 
 /**
@@ -84,8 +84,7 @@ export const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 10 },
 		default: 3,
-		description:
-			'How often a read (GET) is retried after a 429 or 5xx answer, waiting as the API asks (Retry-After) or doubling the wait. Creates are never retried blindly.',
+		description: 'How often a read (GET) is retried after a 429 or 5xx answer. Writes are never retried blindly.',
 	},
 	{
 		displayName: 'First Retry Delay (Milliseconds)',
@@ -101,7 +100,7 @@ export const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 600 },
 		default: 60,
-		description: 'How long one request may take before it counts as failed (a read is then retried, a write is not)',
+		description: 'How long one request may take before it fails',
 	},
 	maxResponseSizeOption,
 ];

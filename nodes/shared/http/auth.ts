@@ -150,7 +150,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	if (!URL.canParse(tokenUrl) || !allowedScheme(new URL(tokenUrl))) {
 		throw refuse(
 			`The credential's Token URL must be an https address (plain http only for localhost/127.0.0.1), got "${tokenUrl}"`,
-			"It receives the client secret and refresh token. Fix the credential's Token URL (empty: the Environment's) and reconnect.",
+			"Fix the credential's Token URL and reconnect.",
 		);
 	}
 	return {
@@ -159,8 +159,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		get accessToken() {
 			return accessToken;
 		},
-		unauthorizedHint:
-			'The access token was refused even after a refresh. Reconnect the credential (sign in again); check its Party ID and that the ID used belongs to this account.',
+		unauthorizedHint: 'Refused even after a refresh. Reconnect the credential; check its Party ID and that the ID used belongs to this account.',
 		// n8n signs with the Bearer token; the refresh is ours to start (transport.ts), so n8n must not retry on its own.
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
 	};
@@ -198,7 +197,7 @@ export function pickAccountParty(info: unknown): { partyId: string } | { message
 	if (!found.size) {
 		return {
 			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
-			description: `The account information has no company with a PartyID. ${set}`,
+			description: set,
 		};
 	}
 	const names = [...found.values()];

@@ -99,7 +99,7 @@ export function environmentFields(sandbox: string, custom: string, description?:
  */
 export function credentialTest(request: { url: string; qs?: IDataObject }, secret: string, messages: Record<number, string>): ICredentialTestRequest {
 	const redirect = (status: number) =>
-		`The API answered HTTP ${status}, a redirect; it was not followed, so the ${secret} stayed on this host. If the API has moved, set its new address as the Base URL (Environment: Custom).`;
+		`HTTP ${status}: a redirect, not followed, so the ${secret} stayed here. If the API has moved, set its new address as the Base URL (Environment: Custom).`;
 	const rules = [...Object.entries(messages), ...[301, 302, 303, 307, 308].map((status) => [status, redirect(status)])];
 	return {
 		request: {

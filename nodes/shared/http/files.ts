@@ -20,7 +20,7 @@ const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> 
 	{
 		name: 'UBL / XML',
 		value: 'ubl',
-		description: 'The UBL invoice or credit note sent over Peppol (a sale) or received (a purchase), as "ubl" ("ubl_2" … if more)',
+		description: 'The UBL invoice or credit note sent or received over Peppol, as "ubl" ("ubl_2" … if more)',
 	},
 	{
 		name: 'Other Attachments',
@@ -30,7 +30,7 @@ const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> 
 	{
 		name: 'Original JSON',
 		value: 'json',
-		description: 'The JSON the order was created from through the API, as "original_json"',
+		description: 'The JSON the order was created from, as "original_json"',
 	},
 	{
 		name: 'Network Messages',
@@ -68,8 +68,7 @@ export const maxFileSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_FILE_MB },
 	default: DEFAULT_MAX_FILE_MB,
-	description:
-		'Reading: the largest file read (its base64 answer may be a third larger); a larger one fails the item instead of filling memory. Creating: the most your PDF and attachments of one order may add up to.',
+	description: 'Reading: the largest file read; a larger one fails the item. Creating: the most the PDF and attachments of one order may add up to.',
 };
 
 /** The chosen kinds, checked (a list of known values; an expression may give anything). */

@@ -46,7 +46,7 @@ export const maxResponseSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_RESPONSE_MB },
 	default: DEFAULT_MAX_RESPONSE_MB,
-	description: 'The largest answer one request accepts, after decompression; a larger one fails the item instead of filling memory (a list page is under 1 MB)',
+	description: 'The largest answer one request accepts, after decompression; a larger one fails the item',
 };
 
 /** Each option's range; the unit is the one its name gives ("(Seconds)"), only Read Retries must be whole. */
@@ -56,15 +56,9 @@ const range = (key: keyof RequestOptionValues, field: string, min: number, max: 
 };
 const RANGES = [
 	range('maxRetries', 'Read Retries', 0, 10, 'Enter how often a failed read is tried again, from 0 to 10.'),
-	range(
-		'retryDelayMs',
-		'First Retry Delay (Milliseconds)',
-		0,
-		undefined,
-		'Enter the first wait in milliseconds (0 or more); it doubles per retry, up to 30 s.',
-	),
-	range('timeoutSeconds', 'Request Timeout (Seconds)', 1, 600, 'Enter how long one request may take in total, from 1 to 600 seconds.'),
-	range('maxResponseSizeMb', 'Maximum Response Size (MB)', 1, MAX_RESPONSE_MB, 'Enter the largest answer to accept in MB, from 1 to 1024 (default 50).'),
+	range('retryDelayMs', 'First Retry Delay (Milliseconds)', 0, undefined, 'Enter 0 or more milliseconds.'),
+	range('timeoutSeconds', 'Request Timeout (Seconds)', 1, 600, 'Enter 1 to 600 seconds.'),
+	range('maxResponseSizeMb', 'Maximum Response Size (MB)', 1, MAX_RESPONSE_MB, 'Enter 1 to 1024 MB (default 50).'),
 ];
 
 /** The first option that is not a number in its range: the option, the value as shown, what is wrong, the hint. */

@@ -327,20 +327,18 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 	if (error.kind === 'reconnect') {
 		return {
 			message: `The AccessPoint OAuth2 credential${credentialName ? ` "${credentialName}"` : ''} needs to be reconnected: ${error.message}`,
-			description:
-				'Access was revoked, or the refresh token expired or was used elsewhere (e.g. by a copy of this credential). Open the credential and sign in again (Reconnect), then rerun.',
+			description: 'Access was revoked, or the refresh token expired or was used elsewhere. Reconnect the credential, then rerun.',
 		};
 	}
 	if (error.kind === 'redirect') {
 		return {
 			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
-			description:
-				"A redirect would carry the client secret and refresh token elsewhere. If the token endpoint moved, set its new address as the credential's Token URL and reconnect.",
+			description: "If the token endpoint moved, set its new address as the credential's Token URL and reconnect.",
 		};
 	}
 	return {
 		message: `${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
-		description: "Check the credential's Token URL (or Environment), Client ID and Client Secret, then reconnect it.",
+		description: "Check the credential's Token URL, Client ID and Client Secret, then reconnect it.",
 	};
 }
 
@@ -432,7 +430,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			if (answer.status >= 300 && answer.status < 400) {
 				const redirect = fail(
 					`${operation} failed: the API answered HTTP ${answer.status}, a redirect to ${redirectTarget(answer.headers, url)}; it was not followed`,
-					`Redirects are never followed, so the credential stays on ${new URL(baseUrl).host}. If the API has moved, set its new address as the credential's Base URL.`,
+					"If the API has moved, set its new address as the credential's Base URL.",
 					answer.status,
 				);
 				final.add(redirect);
@@ -474,7 +472,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					if (!body.trim()) return { status, headers, body: undefined as T };
 					const broken = fail(
 						`${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`,
-						'The answer was cut off or is not JSON. Retry; if it persists, check the Base URL is the API, not a web page or proxy login.',
+						'Retry; if it persists, check the Base URL is the API, not a web page.',
 						status,
 					);
 					if (req.method === 'GET' && retry) {
@@ -500,7 +498,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
 					throw fail(
 						`${operation} failed with HTTP ${status}: the API asked to wait ${Math.round(asked / 1000)} s before trying again (Retry-After), longer than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`,
-						'The API is rate limiting or down for maintenance. Run the workflow later.',
+						'Run the workflow later.',
 						status,
 					);
 				}

@@ -80,7 +80,7 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: "e.g. ACME NV, 2026-01-31, O'Brien",
-			description: "No quotes needed: text as is, dates YYYY-MM-DD[Thh:mm:ss], numbers with '.' for decimals, booleans true/false",
+			description: "No quotes: dates YYYY-MM-DD[Thh:mm:ss], numbers with '.' for decimals, booleans true/false",
 			displayOptions: { hide: { operator: NO_VALUE_OPERATORS, ...(picked.length ? { field: picked } : {}) } },
 		},
 		// A true/false property gets a choice, not free text ("yes" would be refused only when run).
@@ -149,7 +149,7 @@ export function filterConditionsField(resource: QueryResource, displayOptions?: 
 			displayName: 'Filters',
 			name: 'filters',
 			placeholder: 'Add Condition',
-			description: 'Conditions the records must meet, sent as the OData $filter (shown as a hint in the output)',
+			description: 'Conditions the records must meet (OData $filter)',
 		},
 		{ displayName: 'Condition', name: 'conditions' },
 		[
@@ -193,7 +193,7 @@ function sortField(resource: QueryResource, displayOptions?: IDisplayOptions): I
 			displayName: 'Sort',
 			name: 'sort',
 			placeholder: 'Add Sort Key',
-			description: 'Order of the records, sent as the OData $orderby; the first key sorts first',
+			description: 'Order of the records (OData $orderby); the first key sorts first',
 		},
 		{ displayName: 'Key', name: 'keys' },
 		[
@@ -240,7 +240,7 @@ export function rawFilterField(displayOptions?: IDisplayOptions, overrides: Part
 		required: true,
 		default: '',
 		placeholder: "e.g. OrderType eq 'Invoice' and OrderDate ge DateTime'2026-01-01'",
-		description: 'A $filter written by hand; a + between words is read as a space, and it is URL-encoded for you',
+		description: 'A $filter written by hand (URL-encoded for you; a + reads as a space)',
 		...overrides,
 		displayOptions: withMode(displayOptions, 'raw'),
 	};

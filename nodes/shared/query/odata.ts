@@ -53,11 +53,7 @@ export function assertPropertyPath(path: unknown, index?: number): string {
 	const text = typeof path === 'string' ? path.trim() : '';
 	if (!text) throw new ODataError('A property name is empty', undefined, index);
 	if (!isValidPropertyPath(text)) {
-		throw new ODataError(
-			`"${text.slice(0, 80)}" is not a valid property path (use letters, digits and _, with / for a sub-property, e.g. CounterParty/DisplayName)`,
-			text,
-			index,
-		);
+		throw new ODataError(`"${text.slice(0, 80)}" is not a valid property path (letters, digits, _ and /, e.g. CounterParty/DisplayName)`, text, index);
 	}
 	return text;
 }
@@ -145,7 +141,7 @@ export function tryFormatLiteral(value: unknown, type: ODataType): { literal: st
 					const fixed = value.toFixed(20).replace(/\.?0+$/, '');
 					if (/^-?\d+(\.\d+)?$/.test(fixed)) return { literal: fixed };
 				}
-				return fail(`"${String(value).slice(0, 60)}" is not a number (use digits with an optional "." for decimals, e.g. 12.5)`);
+				return fail(`"${String(value).slice(0, 60)}" is not a number (e.g. 12.5)`);
 			}
 			return { literal: text.replace(/^(-?)0+(?=\d)/, '$1') };
 		}
