@@ -322,7 +322,7 @@ function describeExisting(list: IDataObject[]): string {
 	return shown.join('; ') + (list.length > SHOWN ? `; and ${list.length - SHOWN} more` : '');
 }
 
-const TO_DO = 'Delete webhooks no longer used (DELETE /v1/webhooks/{id}) or unpublish workflows holding them, or select fewer events; then publish again.';
+const TO_DO = 'Delete webhooks no longer used or unpublish workflows holding them, or select fewer events; then publish again.';
 
 /** The limit error. n8n 2.41 shows only an activation error's message, so it holds it all: the service's answer, what exists, what is needed, what to do. */
 function limitError(ctx: IHookFunctions, settings: TriggerSettings, party: string, existing: IDataObject[] | undefined, answer?: string): NodeOperationError {

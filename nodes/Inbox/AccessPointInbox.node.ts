@@ -43,7 +43,7 @@ export class AccessPointInbox implements INodeType {
 						name: 'keepEnvelope',
 						type: 'boolean',
 						default: false,
-						description: 'Whether the file keeps its Peppol routing envelope (SBDH)',
+						description: 'Whether the document keeps its Peppol routing envelope (SBDH)',
 						displayOptions: gettingDocument,
 					},
 					{

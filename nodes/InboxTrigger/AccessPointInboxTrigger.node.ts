@@ -177,7 +177,7 @@ export class AccessPointInboxTrigger implements INodeType {
 				name: 'confirmAfterEmitting',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to confirm each emitted item at the next poll (one whose document could not be read stays)',
+				description: 'Whether to confirm each emitted item at the next poll, unless its document could not be read',
 			},
 			{
 				displayName: 'Options',

@@ -188,7 +188,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			const error = await rejection(t.activate());
 			expect(error.message).toBe(
 				`Party ${party} already has 3 webhooks at the AccessPoint service (#${ids[0]} Order U -> erp.example.test/a; #${ids[1]} Order U -> erp.example.test/b; #${ids[2]} Order U -> erp.example.test/c), which allows 4 per party; this trigger needs 2 (Message I, Message U). ` +
-					'Delete webhooks no longer used (DELETE /v1/webhooks/{id}) or unpublish workflows holding them, or select fewer events; then publish again.',
+					'Delete webhooks no longer used or unpublish workflows holding them, or select fewer events; then publish again.',
 			);
 			expect(webhookPosts()).toHaveLength(0);
 			expect(emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/webhooks']);

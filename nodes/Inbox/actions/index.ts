@@ -20,7 +20,7 @@ export const inbox: ResourceOperations = {
 		{
 			name: 'Refuse',
 			value: 'refuse',
-			description: 'Refuse a received invoice or credit note with a reason; it leaves the inbox',
+			description: 'Refuse a received document with a reason; it leaves the inbox',
 			action: 'Refuse an inbox item',
 			module: refuse,
 		},
