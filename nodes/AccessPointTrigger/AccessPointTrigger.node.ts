@@ -25,7 +25,7 @@ export class AccessPointTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).length }} event type(s)',
-		description: 'Starts the workflow the moment the access point reports an order change or a delivery status (signed webhooks)',
+		description: 'Starts the workflow when the access point reports an order change or a delivery status',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#accesspoint-trigger',
 		defaults: { name: 'AccessPoint Trigger' },
 		inputs: [],
@@ -38,8 +38,7 @@ export class AccessPointTrigger implements INodeType {
 		properties: [
 			authenticationProperty,
 			{
-				displayName:
-					'The service calls only public https URLs: n8n must be reachable at one (set WEBHOOK_URL). Without one, use the AccessPoint Order Trigger, which polls.',
+				displayName: 'The service calls only public https URLs (set WEBHOOK_URL); without one, use the AccessPoint Order Trigger.',
 				name: 'httpsNotice',
 				type: 'notice',
 				default: '',
@@ -54,13 +53,12 @@ export class AccessPointTrigger implements INodeType {
 					{
 						name: 'Delivery Status Changed',
 						value: 'deliveryStatusChanged',
-						description:
-							'A sent document moved on: its flow state (Sent, Accepted, Delivered, Refused) or a failed delivery (Message events; uses two webhooks)',
+						description: 'A sent document reached Sent, Accepted, Delivered or Refused, or failed delivery (two webhooks)',
 					},
 					{ name: 'Order Created', value: 'orderCreated', description: 'An invoice, credit note or other order was created' },
-					{ name: 'Order Updated', value: 'orderUpdated', description: 'An order changed (status, payment, export flag, ...)' },
+					{ name: 'Order Updated', value: 'orderUpdated', description: 'An order changed (status, payment, export flag …)' },
 				],
-				description: 'The service allows 4 webhooks per party; all three events take all four (Delivery Status Changed two). A deleted order calls no webhook.',
+				description: 'The service allows 4 webhooks per party; all three events take all four',
 			},
 			{
 				displayName: 'Receive Events Of',
@@ -69,13 +67,13 @@ export class AccessPointTrigger implements INodeType {
 				noDataExpression: true,
 				default: 'account',
 				options: [
-					{ name: 'This Account', value: 'account', description: "The company of the credential's Party ID (/v1/webhooks)" },
+					{ name: 'This Account', value: 'account', description: "The company of the credential's Party ID" },
 					{ name: 'A Registered Entity', value: 'registration', description: 'A company registered through this account' },
 				],
 			},
 			{
 				...registrationIdField,
-				description: 'The registered company entity whose events start the workflow',
+				description: 'The registered company whose events start the workflow',
 				displayOptions: { show: { source: ['registration'] } },
 			},
 			{
@@ -90,15 +88,13 @@ export class AccessPointTrigger implements INodeType {
 						name: 'fetchFullOrder',
 						type: 'boolean',
 						default: false,
-						description:
-							'Whether to read the whole order for each event (one more request), its delivery details flattened (delivered, deliveryStatus, deliveryInfo, refusedReason)',
+						description: 'Whether to read the whole order for each event (one more request), with its delivery details',
 					},
 					filesField({
 						displayName: 'Include Files',
 						name: 'includeFiles',
 						default: [],
-						description:
-							'Files the item carries as binary data (pdf, ubl, attachment_1 …, message_1 …) when its order still exists; costs the order read plus one request per file',
+						description: 'Files the item carries as binary data when its order still exists (one request each)',
 					}),
 					{
 						displayName: 'Maximum Event Age (Minutes)',
@@ -106,9 +102,9 @@ export class AccessPointTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: 1440 },
 						default: DEFAULT_MAX_AGE_MINUTES,
-						description: 'Calls signed longer ago are refused as replays; a repeat of the same event within it passes nothing on',
+						description: 'Calls signed longer ago are refused as replays',
 					},
-					{ ...maxFileSizeOption, description: 'The largest file read with Include Files; a larger one fails the call, and the service delivers it again' },
+					{ ...maxFileSizeOption, description: 'The largest file read; a larger one fails the call (the service retries it)' },
 					...retryOptions,
 				],
 			},

@@ -79,20 +79,18 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const header = parseSignatureHeader(this.getHeaderData()[SIGNATURE_HEADER]);
 	const signed = !!header && signedWithAny(header, raw, secrets);
 	if (payload && isConfirmation(payload)) {
-		this.logger.info(
-			`AccessPoint Trigger "${this.getNode().name}": the service confirmed a webhook (${signed ? 'signed' : 'not verifiable yet'}); not passed on, its secret not logged`,
-		);
+		this.logger.info(`AccessPoint Trigger "${this.getNode().name}": webhook confirmation (${signed ? 'signed' : 'unverified'}) not passed on`);
 		return ignore('Webhook confirmation received; ignored');
 	}
 	const settings = readSettings(this, { strict: false });
 	if (!header) return refuse(this, 401, 'Missing or malformed Billit-Signature header', 'no valid Billit-Signature header');
-	if (!secrets.length) return refuse(this, 401, 'Invalid signature', 'this trigger has no webhooks registered (publish the workflow again)');
-	if (!signed) return refuse(this, 401, 'Invalid signature', 'the signature does not match any webhook secret of this trigger');
+	if (!secrets.length) return refuse(this, 401, 'Invalid signature', 'no webhooks registered (publish again)');
+	if (!signed) return refuse(this, 401, 'Invalid signature', 'the signature matches no webhook secret');
 	const verdict = checkTimestamp(header.t, nowMs, settings.maxAgeMs);
 	if (verdict !== 'ok') {
 		const skew = Math.round((nowMs - header.t * 1000) / 1000);
 		return verdict === 'stale'
-			? refuse(this, 401, 'Timestamp too old', `timestamp ${skew} s old (maximum age ${settings.maxAgeMs / 1000} s): a replay or a late delivery`)
+			? refuse(this, 401, 'Timestamp too old', `timestamp ${skew} s old (maximum ${settings.maxAgeMs / 1000} s)`)
 			: refuse(this, 401, 'Timestamp in the future', `timestamp ${-skew} s ahead of n8n's clock`);
 	}
 	if (!payload) return refuse(this, 400, 'Body is not a JSON event', 'the body is not one JSON object');

@@ -66,8 +66,8 @@ export function readSettings(ctx: Context, { strict = true }: { strict?: boolean
 	if (strict && given.includes(ORDER_DELETED)) {
 		throw problem(
 			ctx,
-			'"Events" holds Order Deleted, which this trigger no longer offers: the AccessPoint service calls no webhook when an order is deleted. Remove it from Events and publish again.',
-			'A deleted order is listed by the API at GET /v1/orders/deleted; the Order node or the Order Trigger can watch its other changes.',
+			'"Events" holds Order Deleted, which this trigger no longer offers (the service calls no webhook for it). Remove it from Events and publish again.',
+			'GET /v1/orders/deleted lists deleted orders.',
 		);
 	}
 	const list = given.filter((e) => e !== ORDER_DELETED);
@@ -76,7 +76,7 @@ export function readSettings(ctx: Context, { strict = true }: { strict?: boolean
 		throw problem(ctx, `"Events" holds ${showValue(unknown[0])}, which is not an event of this trigger`, 'Pick the events from the list.');
 	}
 	const events = list as TriggerEvent[];
-	if (!events.length) throw problem(ctx, '"Events" is empty', 'Select at least one event, e.g. Delivery Status Changed.');
+	if (!events.length) throw problem(ctx, '"Events" is empty', 'Select at least one event.');
 
 	const source = requireValid(ctx, undefined, 'Receive Events Of', ctx.getNodeParameter('source', 'account'), (v) =>
 		checkChoice(v, ['account', 'registration']),
@@ -94,7 +94,7 @@ export function readSettings(ctx: Context, { strict = true }: { strict?: boolean
 		throw problem(
 			ctx,
 			`"Maximum Event Age (Minutes)" must be a number above 0 and at most 1440, not ${showValue(options.maxEventAgeMinutes)}`,
-			'Leave it at 5 unless n8n and the service disagree about the time or deliveries are delayed.',
+			'Leave it at 5 unless clocks disagree or deliveries are late.',
 		);
 	}
 	const fetchFullOrder = requireValid(ctx, undefined, 'Fetch Full Order', options.fetchFullOrder ?? false, checkBoolean);
@@ -219,7 +219,7 @@ function serviceAnswer(error: unknown): string {
 	return String(typeof own === 'string' && own.trim() ? own : (e?.message ?? '')).slice(0, 500);
 }
 
-const SET_URL = 'Set WEBHOOK_URL to the public https address of this n8n (e.g. https://n8n.example.com/)';
+const SET_URL = 'Set WEBHOOK_URL to the public https address of this n8n';
 
 /** The URL the service must call, refused before any request when the service could not call it. */
 function webhookUrl(ctx: IHookFunctions): string {
@@ -235,7 +235,7 @@ function webhookUrl(ctx: IHookFunctions): string {
 		throw problem(
 			ctx,
 			`The AccessPoint service calls only https URLs, and this trigger's URL is ${url}`,
-			`${SET_URL}, restart n8n and publish again. Without one, use the AccessPoint Order Trigger, which polls.`,
+			`${SET_URL}, restart n8n and publish again, or use the AccessPoint Order Trigger.`,
 		);
 	}
 	return url;
@@ -299,7 +299,7 @@ export async function checkWebhooks(this: IHookFunctions): Promise<boolean> {
 			);
 		});
 		if (alive) return true;
-		this.logger.info(`AccessPoint Trigger "${this.getNode().name}": a webhook of this trigger is gone at the service; making a complete new set`);
+		this.logger.info(`AccessPoint Trigger "${this.getNode().name}": a webhook is gone at the service; making a new set`);
 	}
 	// Events, registration or n8n's URL changed, or some webhook was deleted at the service:
 	// start over with a complete set (the ones left would otherwise count against the limit).
@@ -322,8 +322,7 @@ function describeExisting(list: IDataObject[]): string {
 	return shown.join('; ') + (list.length > SHOWN ? `; and ${list.length - SHOWN} more` : '');
 }
 
-const TO_DO =
-	'Delete webhooks no longer used (DELETE /v1/webhooks/{id}), unpublish the workflow whose AccessPoint Trigger holds them, or select fewer events here (Delivery Status Changed needs two); then publish again.';
+const TO_DO = 'Delete webhooks no longer used or unpublish workflows holding them, or select fewer events; then publish again.';
 
 /** The limit error. n8n 2.41 shows only an activation error's message, so it holds it all: the service's answer, what exists, what is needed, what to do. */
 function limitError(ctx: IHookFunctions, settings: TriggerSettings, party: string, existing: IDataObject[] | undefined, answer?: string): NodeOperationError {
@@ -333,11 +332,7 @@ function limitError(ctx: IHookFunctions, settings: TriggerSettings, party: strin
 		answer === undefined
 			? `Party ${party} already has ${existing?.length ?? 0} webhook${existing?.length === 1 ? '' : 's'} at the AccessPoint service (${describeExisting(existing ?? [])}), which allows ${WEBHOOKS_PER_PARTY} per party; ${needed}. ${TO_DO}`
 			: `The AccessPoint service refused a webhook for party ${party}: "${answer}". ${needed[0].toUpperCase()}${needed.slice(1)}${has ? `; ${has}` : ''}. ${TO_DO}`;
-	return problem(
-		ctx,
-		message,
-		'Each published workflow with an AccessPoint Trigger holds one webhook per event type, as does a "Listen for test event" until it stops; other tools of the party count too.',
-	);
+	return problem(ctx, message, 'Each published AccessPoint Trigger holds one webhook per event type; other tools count too.');
 }
 
 function isLimitAnswer(error: unknown): boolean {
@@ -368,7 +363,7 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 		existing = await listWebhooks(this, settings.registrationId === undefined ? client : await clientFor(this, settings.retry, party));
 	} catch (error) {
 		// Not fatal: the service's own answer to the create still tells when there is no room.
-		this.logger.warn(`AccessPoint Trigger: could not list the webhooks of party ${party} before creating: ${textOf(error).slice(0, 300)}`);
+		this.logger.warn(`AccessPoint Trigger: listing the webhooks of party ${party} failed: ${textOf(error).slice(0, 300)}`);
 	}
 	const refuse = (error: NodeOperationError) => {
 		rememberRefusal(staticData, { wanted, at: Date.now(), message: error.message, description: String(error.description ?? '') });
@@ -396,7 +391,7 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 					{ message: 'The API answered no WebhookID or Secret' },
 					{
 						message: `Create webhook (${sub.entityType} ${sub.updateType}): the API answered no ${got.id ? 'Secret' : 'WebhookID'}`,
-						description: 'Without both the trigger cannot verify the calls. Check the Base URL points at the access-point API.',
+						description: 'Check that the Base URL points at the access-point API.',
 					},
 				);
 			}
@@ -406,8 +401,7 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 		const reported = isLimitAnswer(error) ? refuse(limitError(this, settings, partyId ?? party, existing, serviceAnswer(error))) : error;
 		if (leftOver.length && reported && typeof reported === 'object') {
 			const target = reported as { description?: string | null };
-			target.description =
-				`${target.description ?? ''} Webhooks made before the failure could not be removed: ${leftOver.map((h) => `#${h.id}`).join(', ')}; delete them at the service.`.trim();
+			target.description = `${target.description ?? ''} Delete at the service the webhooks left over: ${leftOver.map((h) => `#${h.id}`).join(', ')}.`.trim();
 		}
 		throw reported;
 	}

@@ -57,12 +57,12 @@ function warn(ctx: IPollFunctions, text: string): void {
 }
 
 const BLOCKED =
-	'the Peppol inbox lists only its 10 oldest items, and all 10 were emitted but not confirmed or refused: newer documents stay hidden until these leave. ' +
-	'Confirm or refuse them (Peppol Inbox › Confirm at the end of the workflow), or turn on Confirm After Emitting.';
+	'the inbox lists only its 10 oldest items, all emitted but not confirmed or refused, so newer ones stay hidden. ' +
+	'Confirm or refuse them, or turn on Confirm After Emitting.';
 
 async function listed(ctx: IPollFunctions, client: ApiClient): Promise<Listed[]> {
 	const { items, skipped } = await listInbox(ctx, client);
-	if (skipped) warn(ctx, `${skipped} entr${skipped === 1 ? 'y' : 'ies'} of the inbox list had no InboxItemID and cannot be emitted.`);
+	if (skipped) warn(ctx, `${skipped} inbox entries without InboxItemID left out.`);
 	return items.map((item) => ({ key: itemKey(item) as string, item }));
 }
 
@@ -70,7 +70,7 @@ async function listed(ctx: IPollFunctions, client: ApiClient): Promise<Listed[]>
 async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataObject, settings: Settings): Promise<{ out: INodeExecutionData; ok: boolean }> {
 	const fileId = typeof item.PeppolFileID === 'string' ? item.PeppolFileID.trim() : '';
 	if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(fileId)) {
-		return { out: { json: { ...item, DocumentProblem: 'The item names no usable PeppolFileID; its document was not read.' } }, ok: false };
+		return { out: { json: { ...item, DocumentProblem: 'No usable PeppolFileID; the document was not read.' } }, ok: false };
 	}
 	try {
 		const { maxBytes, keepEnvelope } = settings;
@@ -114,7 +114,7 @@ async function pollInbox(this: IPollFunctions): Promise<INodeExecutionData[][] |
 
 async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settings, staticData: IDataObject): Promise<INodeExecutionData[][] | null> {
 	const loaded = loadState(staticData[STATE_KEY], client.partyId);
-	if (loaded.problem) warn(ctx, `its stored state could not be used (${loaded.problem}); the items listed now are emitted again.`);
+	if (loaded.problem) warn(ctx, `its stored state could not be used (${loaded.problem}); listed items are emitted again.`);
 	const state: InboxState = settings.autoConfirm ? loaded.state : { ...loaded.state, toConfirm: [] };
 
 	let list = await listed(ctx, client);
@@ -124,7 +124,7 @@ async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settin
 			await settleItem(client, key, 'confirm');
 			confirmed.push(key);
 		} catch (error) {
-			warn(ctx, `confirming inbox item ${key} failed (${(error as Error).message}); retried at the next poll.`);
+			warn(ctx, `confirming inbox item ${key} failed (${(error as Error).message}); retried next poll.`);
 		}
 	}
 	// Confirmed items make room: a full list is read again to see the items behind them.
@@ -154,8 +154,7 @@ export class AccessPointInboxTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["confirmAfterEmitting"] ? "New inbox items, confirmed" : "New inbox items" }}',
 		// n8n's node panel lists this trigger inside the AccessPoint Peppol Inbox entry and shows this text for both.
-		description:
-			"Work the Peppol inbox (received supplier invoices, your customers' IMR/MLR responses to invoices you sent), and start a workflow for each new document",
+		description: 'Work the Peppol inbox and start a workflow for each new document',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#peppol-inbox-trigger',
 		defaults: { name: 'AccessPoint Peppol Inbox Trigger' },
 		polling: true,
@@ -168,8 +167,7 @@ export class AccessPointInboxTrigger implements INodeType {
 		properties: [
 			authenticationProperty,
 			{
-				displayName:
-					'Each inbox item is emitted once, its document in binary field "data". The inbox lists only its 10 oldest items, and an item stays until confirmed or refused: turn on Confirm After Emitting, or end the workflow with Peppol Inbox › Confirm. Otherwise, once 10 items are emitted, newer documents never show (the trigger warns in n8n\'s log).',
+				displayName: 'The inbox lists only its 10 oldest items until they are confirmed or refused: turn on Confirm After Emitting or confirm in the workflow.',
 				name: 'windowNotice',
 				type: 'notice',
 				default: '',
@@ -179,8 +177,7 @@ export class AccessPointInboxTrigger implements INodeType {
 				name: 'confirmAfterEmitting',
 				type: 'boolean',
 				default: false,
-				description:
-					'Whether to confirm each emitted item at the next poll, once n8n has saved it (an item whose document could not be read stays in the inbox). Off: confirm it in the workflow.',
+				description: 'Whether to confirm each emitted item at the next poll, unless its document could not be read',
 			},
 			{
 				displayName: 'Options',
@@ -195,9 +192,9 @@ export class AccessPointInboxTrigger implements INodeType {
 						name: 'keepEnvelope',
 						type: 'boolean',
 						default: false,
-						description: 'Whether the document keeps its Peppol routing envelope (SBDH) when it came in one; by default it is removed',
+						description: 'Whether the document keeps its Peppol routing envelope (SBDH)',
 					},
-					{ ...maxFileSizeOption, description: 'The largest document read; a larger one is emitted without its document (DocumentProblem says why)' },
+					{ ...maxFileSizeOption, description: 'The largest document read; a larger one is emitted without it' },
 					...retryOptions,
 				],
 			},

@@ -20,13 +20,13 @@ const includeFilesField: INodeProperties = filesField({
 	displayName: 'Include Files',
 	name: 'includeFiles',
 	default: [],
-	description: 'Files each emitted order carries as binary data (pdf, ubl, attachment_1 …, message_1 …); costs one more request per order and one per file',
+	description: 'Files each emitted order carries as binary data (one request per order and per file)',
 });
 
 const triggerFileOptions: INodeProperties[] = [
 	{
 		...maxFileSizeOption,
-		description: "The largest file read with Include Files; a larger one is named in the order's FileErrors (or fails the poll, see On File Error)",
+		description: 'The largest file read; a larger one is handled as On File Error says',
 	},
 	{
 		displayName: 'On File Error',
@@ -36,16 +36,16 @@ const triggerFileOptions: INodeProperties[] = [
 			{
 				name: 'Emit the Order, Name the File in FileErrors',
 				value: 'emit',
-				description: 'The order comes once with the files that could be read; the trigger goes on',
+				description: 'The order comes once with the files that could be read',
 			},
 			{
 				name: 'Fail the Poll',
 				value: 'fail',
-				description: 'Nothing is emitted; the next poll tries the same orders again (one file that never reads stops the trigger)',
+				description: 'Nothing is emitted; the next poll tries the same orders again',
 			},
 		],
 		default: 'emit',
-		description: 'What Include Files does with a file it cannot read (too large, removed at the service, broken)',
+		description: 'What Include Files does with a file it cannot read',
 	},
 ];
 
@@ -58,8 +58,7 @@ export class AccessPointOrderTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ ({ newOrUpdatedOrder: "New or updated orders", newIncomingInvoice: "New supplier invoices" })[$parameter["event"]] ?? "New orders" }}',
 		// n8n's node panel lists this trigger inside the AccessPoint Order entry and shows this text for both.
-		description:
-			'Create, send and read orders (invoices, credit notes …), and start a workflow when orders are created or changed or a supplier invoice arrives',
+		description: 'Create, send and read orders, and start a workflow when orders are created or changed or a supplier invoice arrives',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#order-trigger',
 		defaults: { name: 'AccessPoint Order Trigger' },
 		polling: true,
@@ -81,18 +80,17 @@ export class AccessPointOrderTrigger implements INodeType {
 					{
 						name: 'New Order',
 						value: 'newOrder',
-						description: 'An order created since the last poll (its Created time falls in the polled window)',
+						description: 'An order created since the last poll',
 					},
 					{
 						name: 'New or Updated Order',
 						value: 'newOrUpdatedOrder',
-						description: 'Every new order and every change to an order (its LastModified time moved)',
+						description: 'Every new order and every change to an order',
 					},
 					{
 						name: 'New Incoming Supplier Invoice',
 						value: 'newIncomingInvoice',
-						description:
-							'A supplier invoice or credit note received (e.g. over Peppol) and not exported yet (OrderDirection Cost, IsSent false). Book it, then mark it with Order › Mark as Exported so it does not come again. Start From replays earlier ones.',
+						description: 'A received supplier invoice or credit note not yet marked with Order › Mark as Exported',
 					},
 				],
 			},
@@ -146,8 +144,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 0 },
 						default: 0,
-						description:
-							'Re-read this many seconds before the newest change on every poll, to catch changes the API shows only after their LastModified time. Orders are still emitted once.',
+						description: 'Re-read this many seconds back on every poll, for changes the API shows late',
 					},
 					...triggerFileOptions,
 					...retryOptions,
@@ -156,8 +153,7 @@ export class AccessPointOrderTrigger implements INodeType {
 						name: 'startFrom',
 						type: 'dateTime',
 						default: '',
-						description:
-							'On the first poll, emit orders changed since this date instead of starting from now; changing it starts over. Belgian time (as the service writes LastModified) unless a zone is given.',
+						description: 'On the first poll, emit orders changed since this date (Belgian time unless a zone is given); changing it starts over',
 					},
 				],
 			},

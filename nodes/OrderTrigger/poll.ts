@@ -82,11 +82,8 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	// A cursor ahead of the clock is moved back to "now" (cursor.ts): a future start would not mean what it says.
 	const problem =
 		startFrom === undefined
-			? startText && ['is not a valid date', "Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time, the service's, unless a zone such as +02:00 is given)"]
-			: startFrom > serviceClock(hostSeconds(), isZoneless(startText)) && [
-					'is in the future',
-					'The trigger emits changes that already happened. Use a past date',
-				];
+			? startText && ['is not a valid date', 'Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time unless a zone such as +02:00 is given)']
+			: startFrom > serviceClock(hostSeconds(), isZoneless(startText)) && ['is in the future', 'Use a past date'];
 	if (problem) throw inputError(ctx, undefined, 'Start From', startText, problem[0], `${problem[1]}, or leave it empty to start from now.`);
 	const late = requireValid(ctx, undefined, 'Late Change Window (Seconds)', options.lateWindowSeconds ?? 0, (v) =>
 		checkNumber(v, { min: 0, whole: true, unit: ' seconds' }),
@@ -109,11 +106,7 @@ function reportSkipped(ctx: IPollFunctions, skipped: Unplaced[]): void {
 	if (!skipped.length) return;
 	const shown = skipped.slice(0, 5).map((s) => s.problem);
 	const more = skipped.length > shown.length ? `, and ${skipped.length - shown.length} more` : '';
-	warn(
-		ctx,
-		`skipped ${skipped.length} record(s) it cannot place in LastModified/OrderID order: ${shown.join('; ')}${more}. ` +
-			'They are not emitted; the orders after them are.',
-	);
+	warn(ctx, `skipped ${skipped.length} record(s) it cannot place in LastModified/OrderID order: ${shown.join('; ')}${more}. They are not emitted.`);
 }
 
 /** Manual mode ("Fetch Test Event"): the most recently changed matching order, cursor untouched. */
@@ -293,14 +286,10 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 		warn(
 			this,
 			`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(stored.state) ?? 'the start of the order book'} (the service's time); ` +
-				'orders changed at that second may be emitted once more.',
+				'orders changed at that second may come again.',
 		);
 	if (stored.kind === 'unusable')
-		warn(
-			this,
-			`its stored cursor could not be read (${stored.problem}). It starts again from the API's current time: ` +
-				'orders changed since the last successful poll are not emitted (set "Start From" to replay them).',
-		);
+		warn(this, `its stored cursor could not be read (${stored.problem}); it restarts from now, skipping earlier changes (set "Start From" to replay them).`);
 	if (!('state' in stored) && (stored.kind === 'unusable' || settings.startFrom === undefined)) {
 		staticData[STATE_KEY] = (await baseline(client, settings, scope, deadline)) as unknown as IDataObject;
 		return [];
@@ -330,13 +319,9 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 	reportSkipped(this, decision.skipped);
 	if (decision.rewound) {
 		const by = clock.api === undefined ? "n8n's clock (the API sent no Date header)" : `the API's clock (${formatSeconds(clock.api)}, the service's time)`;
-		warn(
-			this,
-			`its stored cursor (${lowerBound(state) ?? '-'}) was ahead of ${by}; it was moved back to ` +
-				`${formatSeconds(cursorCeiling(clock))} and re-reads the orders changed since.`,
-		);
+		warn(this, `its stored cursor (${lowerBound(state) ?? '-'}) was ahead of ${by}; it was moved back to ` + `${formatSeconds(cursorCeiling(clock))}.`);
 	}
-	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging; re-read from the last record read`);
+	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging`);
 	staticData[STATE_KEY] = decision.next as unknown as IDataObject;
 	return decision.emit;
 }

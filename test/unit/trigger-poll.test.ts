@@ -226,7 +226,7 @@ describe('a stored cursor that is damaged or ahead of the clock', () => {
 		expect(first).toBeNull(); // a fresh start emits nothing from before
 		expect(emittedIds(second)).toEqual([999]);
 		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).toMatch(/"Order Trigger": its stored cursor could not be read \(.+\)\. It starts again from the API's current time/);
+		expect(warnings[0]).toMatch(/"Order Trigger": its stored cursor could not be read \(.+\); it restarts from now/);
 		expect((staticData.orderCursor as IDataObject).version).toBe(1);
 	});
 
@@ -253,7 +253,7 @@ describe('a stored cursor that is damaged or ahead of the clock', () => {
 		expect(emittedIds(second)).toEqual([501, 502, 999]); // from the ceiling (T0+3600-60) on
 		expect(warnings).toEqual([
 			expect.stringMatching(
-				/its stored cursor \(2025-05-01T10:00:00\) was ahead of the API's clock \(2024-05-01T11:00:00, the service's time\); it was moved back to 2024-05-01T10:59:00 /,
+				/its stored cursor \(2025-05-01T10:00:00\) was ahead of the API's clock \(2024-05-01T11:00:00, the service's time\); it was moved back to 2024-05-01T10:59:00\./,
 			),
 		]);
 	});

@@ -83,7 +83,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(t.errors).toEqual([]);
 			const secrets = kept.webhooks.map((w) => w.secret);
 			expect(logs.lines.filter((l) => secrets.some((s) => l.text.includes(s)))).toEqual([]);
-			expect(logs.lines.filter((l) => /confirmed a webhook/.test(l.text))).toHaveLength(4);
+			expect(logs.lines.filter((l) => /webhook confirmation/.test(l.text))).toHaveLength(4);
 			printFigures('AccessPoint Trigger: activation', {
 				'webhooks created on publishing': hooks.length,
 				'confirmations answered 200, executions': `${confirmations.length}, ${t.executions.length}`,
@@ -165,7 +165,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			emu.clearRequests();
 			const error = await rejection(refused.activate('activate', { attempts: 1 }));
 			expect(error.message).toBe(
-				'"Events" holds Order Deleted, which this trigger no longer offers: the AccessPoint service calls no webhook when an order is deleted. Remove it from Events and publish again.',
+				'"Events" holds Order Deleted, which this trigger no longer offers (the service calls no webhook for it). Remove it from Events and publish again.',
 			);
 			expect(emu.requests).toHaveLength(0);
 
@@ -188,7 +188,7 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			const error = await rejection(t.activate());
 			expect(error.message).toBe(
 				`Party ${party} already has 3 webhooks at the AccessPoint service (#${ids[0]} Order U -> erp.example.test/a; #${ids[1]} Order U -> erp.example.test/b; #${ids[2]} Order U -> erp.example.test/c), which allows 4 per party; this trigger needs 2 (Message I, Message U). ` +
-					'Delete webhooks no longer used (DELETE /v1/webhooks/{id}), unpublish the workflow whose AccessPoint Trigger holds them, or select fewer events here (Delivery Status Changed needs two); then publish again.',
+					'Delete webhooks no longer used or unpublish workflows holding them, or select fewer events; then publish again.',
 			);
 			expect(webhookPosts()).toHaveLength(0);
 			expect(emu.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/webhooks']);

@@ -15,7 +15,7 @@ export const inboxItemIdField: INodeProperties = {
 	required: true,
 	default: '={{ $json.InboxItemID }}',
 	placeholder: 'e.g. 69791',
-	description: 'The InboxItemID of the item, as List gives it (mapped from the input item by default)',
+	description: 'The InboxItemID of the item, as List gives it',
 };
 
 /** Options › Act for Party, or undefined for the credential's Party ID. */

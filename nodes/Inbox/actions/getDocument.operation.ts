@@ -18,7 +18,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '={{ $json.PeppolFileID }}',
 		placeholder: 'e.g. 8758f630-1fbe-478c-b872-77f5652e2999',
-		description: 'The PeppolFileID of the inbox item, as List gives it (mapped from the input item by default)',
+		description: 'The PeppolFileID of the inbox item, as List gives it',
 	},
 	{
 		displayName: 'Put Output File in Field',
@@ -29,8 +29,7 @@ const properties: INodeProperties[] = [
 		hint: 'The name of the output binary field to put the document in',
 	},
 	{
-		displayName:
-			"The JSON gives the document's kind and, for an IMR or MLR, the response code and its meaning, the reasons and the invoice answered. For every field, convert the file with n8n's XML node.",
+		displayName: "For fields beyond the document's kind and an IMR/MLR response, use n8n's XML node.",
 		name: 'documentNotice',
 		type: 'notice',
 		default: '',

@@ -12,7 +12,7 @@ export const inbox: ResourceOperations = {
 		{
 			name: 'Get Document',
 			value: 'getDocument',
-			description: "Read an item's document (UBL) as binary data, with its kind and, for a response, what the customer answered",
+			description: "Read an item's document (UBL) as binary data, with its kind",
 			action: 'Get the document of an inbox item',
 			module: getDocument,
 		},
@@ -20,7 +20,7 @@ export const inbox: ResourceOperations = {
 		{
 			name: 'Refuse',
 			value: 'refuse',
-			description: 'Refuse a received invoice or credit note with a reason; it leaves the inbox',
+			description: 'Refuse a received document with a reason; it leaves the inbox',
 			action: 'Refuse an inbox item',
 			module: refuse,
 		},

@@ -12,8 +12,7 @@ const SHOWN = ['all', 'invoices', 'responses'] as const;
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'The service lists at most the 10 oldest items of the inbox, without paging or filters. An item leaves only when confirmed or refused: confirm (or refuse) each one once handled, or newer ones never show.',
+		displayName: 'The service lists only the 10 oldest items; confirm or refuse each one once handled, or newer ones never show.',
 		name: 'windowNotice',
 		type: 'notice',
 		default: '',
@@ -28,7 +27,7 @@ const properties: INodeProperties[] = [
 			{ name: 'Responses (IMR / MLR)', value: 'responses', description: "Your customers' answers to invoices you sent, and delivery failures" },
 		],
 		default: 'all',
-		description: 'Which of the listed items to output (filtered here: the service filters nothing)',
+		description: 'Which of the listed items to output',
 	},
 ];
 
@@ -39,8 +38,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const shown = readChoice(this, itemIndex, 'documents', 'Documents', SHOWN, 'all');
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const { items, skipped } = await listInbox(this, client, itemIndex);
-		if (skipped)
-			this.logger.warn(`AccessPoint Peppol Inbox: ${skipped} entr${skipped === 1 ? 'y' : 'ies'} of the inbox list had no InboxItemID and were left out`);
+		if (skipped) this.logger.warn(`AccessPoint Peppol Inbox: ${skipped} inbox entries without InboxItemID left out`);
 		return items.filter((item) => shown === 'all' || (shown === 'responses') === ['IMR', 'MLR'].includes(item.DocumentKind));
 	});
 }

@@ -17,7 +17,7 @@ export const description = updateDisplayOptions({ show: { operation: ['refuse'] 
 		type: 'options',
 		options: REFUSAL_REASONS,
 		default: 'OTH',
-		description: 'Why the document is refused, as a Peppol status reason code (OPStatusReason); the sender receives it',
+		description: 'Why the document is refused (OPStatusReason); the sender receives it',
 	},
 ]);
 
