@@ -88,7 +88,7 @@ export class AccessPointTrigger implements INodeType {
 						name: 'fetchFullOrder',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to read the whole order for each event (one more request), with its delivery details',
+						description: 'Whether to read the whole order, with its delivery details (one request each)',
 					},
 					filesField({
 						displayName: 'Include Files',

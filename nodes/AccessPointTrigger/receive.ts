@@ -33,7 +33,7 @@ import type { ServiceEvent } from './events';
 import { DEFAULT_MAX_AGE_MINUTES, readSettings, readWebhooks } from './registry';
 
 /** Writes the answer itself so n8n neither answers nor starts an execution. */
-function refuse(ctx: IWebhookFunctions, status: number, message: string, why: string): IWebhookResponseData {
+function refuse(ctx: IWebhookFunctions, status: number, message: string, why = message): IWebhookResponseData {
 	ctx.logger.warn(`AccessPoint Trigger "${ctx.getNode().name}" refused a call (HTTP ${status}): ${why}`);
 	const res = ctx.getResponseObject();
 	res.status(status).json({ message });
@@ -83,7 +83,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		return ignore('Webhook confirmation received; ignored');
 	}
 	const settings = readSettings(this, { strict: false });
-	if (!header) return refuse(this, 401, 'Missing or malformed Billit-Signature header', 'no valid Billit-Signature header');
+	if (!header) return refuse(this, 401, 'Missing or malformed Billit-Signature header');
 	if (!secrets.length) return refuse(this, 401, 'Invalid signature', 'no webhooks registered (publish again)');
 	if (!signed) return refuse(this, 401, 'Invalid signature', 'the signature matches no webhook secret');
 	const verdict = checkTimestamp(header.t, nowMs, settings.maxAgeMs);
@@ -93,7 +93,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 			? refuse(this, 401, 'Timestamp too old', `timestamp ${skew} s old (maximum ${settings.maxAgeMs / 1000} s)`)
 			: refuse(this, 401, 'Timestamp in the future', `timestamp ${-skew} s ahead of n8n's clock`);
 	}
-	if (!payload) return refuse(this, 400, 'Body is not a JSON event', 'the body is not one JSON object');
+	if (!payload) return refuse(this, 400, 'Body is not a JSON event');
 
 	const ev = readServiceEvent(payload);
 	const event = ev && outputEventOf(ev, settings.events);

@@ -66,7 +66,7 @@ export function readSettings(ctx: Context, { strict = true }: { strict?: boolean
 	if (strict && given.includes(ORDER_DELETED)) {
 		throw problem(
 			ctx,
-			'"Events" holds Order Deleted, which this trigger no longer offers (the service calls no webhook for it). Remove it from Events and publish again.',
+			'"Events" holds Order Deleted, which this trigger no longer offers. Remove it and publish again.',
 			'GET /v1/orders/deleted lists deleted orders.',
 		);
 	}
@@ -246,7 +246,8 @@ const clientFor = async (ctx: IHookFunctions, retry: RetryPolicy, partyId?: stri
 /** The party's webhooks as the API lists them (a bare list; never with secrets). */
 async function listWebhooks(ctx: IHookFunctions, client: ApiClient): Promise<IDataObject[]> {
 	const page = readListPage(await client.request<unknown>({ method: 'GET', path: '/v1/webhooks', operation: 'List webhooks' }));
-	if (page.problem) throw new NodeApiError(ctx.getNode(), { message: `List webhooks: ${page.problem}` }, { message: `List webhooks: ${page.problem}` });
+	const message = `List webhooks: ${page.problem}`;
+	if (page.problem) throw new NodeApiError(ctx.getNode(), { message }, { message });
 	return page.items.slice(0, LIST_LIMIT);
 }
 
@@ -290,13 +291,7 @@ export async function checkWebhooks(this: IHookFunctions): Promise<boolean> {
 		const listed = new Map((await listWebhooks(this, client)).map((w) => [String(w.WebhookID), w]));
 		const alive = stored.webhooks.every((hook) => {
 			const found = listed.get(hook.id);
-			return (
-				found !== undefined &&
-				typeof found.WebhookURL === 'string' &&
-				found.WebhookURL.trim() === url &&
-				String(found.EntityType) === hook.entityType &&
-				String(found.EntityUpdateType) === hook.updateType
-			);
+			return String(found?.WebhookURL).trim() === url && `${found?.EntityType} ${found?.EntityUpdateType}` === subscriptionKey(hook);
 		});
 		if (alive) return true;
 		this.logger.info(`AccessPoint Trigger "${this.getNode().name}": a webhook is gone at the service; making a new set`);
@@ -331,8 +326,8 @@ function limitError(ctx: IHookFunctions, settings: TriggerSettings, party: strin
 	const message =
 		answer === undefined
 			? `Party ${party} already has ${existing?.length ?? 0} webhook${existing?.length === 1 ? '' : 's'} at the AccessPoint service (${describeExisting(existing ?? [])}), which allows ${WEBHOOKS_PER_PARTY} per party; ${needed}. ${TO_DO}`
-			: `The AccessPoint service refused a webhook for party ${party}: "${answer}". ${needed[0].toUpperCase()}${needed.slice(1)}${has ? `; ${has}` : ''}. ${TO_DO}`;
-	return problem(ctx, message, 'Each published AccessPoint Trigger holds one webhook per event type; other tools count too.');
+			: `The AccessPoint service refused a webhook for party ${party}: "${answer}"; ${needed}${has ? `; ${has}` : ''}. ${TO_DO}`;
+	return problem(ctx, message, 'Each published AccessPoint Trigger holds one webhook per event type.');
 }
 
 function isLimitAnswer(error: unknown): boolean {
@@ -379,21 +374,15 @@ export async function createWebhooks(this: IHookFunctions): Promise<boolean> {
 				method: 'POST',
 				path: settings.registrationId === undefined ? '/v1/webhooks' : `/v1/einvoices/registrations/${encodeURIComponent(settings.registrationId)}/webhooks`,
 				body: { EntityType: sub.entityType, EntityUpdateType: sub.updateType, WebhookURL: url },
-				operation: `Create webhook (${sub.entityType} ${sub.updateType})`,
+				operation: `Create webhook (${subscriptionKey(sub)})`,
 			});
 			const got = readCreated(answer);
 			partyId ??= got.partyId;
 			// One made without its secret is unusable: it is removed with the others.
 			if (got.id) created.push({ id: got.id, ...sub, secret: got.secret ?? '' });
 			if (!got.id || !got.secret) {
-				throw new NodeApiError(
-					this.getNode(),
-					{ message: 'The API answered no WebhookID or Secret' },
-					{
-						message: `Create webhook (${sub.entityType} ${sub.updateType}): the API answered no ${got.id ? 'Secret' : 'WebhookID'}`,
-						description: 'Check that the Base URL points at the access-point API.',
-					},
-				);
+				const message = `Create webhook (${subscriptionKey(sub)}): the API answered no ${got.id ? 'Secret' : 'WebhookID'}`;
+				throw new NodeApiError(this.getNode(), { message }, { message, description: 'Check that the Base URL points at the access-point API.' });
 			}
 		}
 	} catch (error) {

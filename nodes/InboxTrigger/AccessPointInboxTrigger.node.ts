@@ -45,7 +45,7 @@ function readSettings(ctx: IPollFunctions): Settings {
 			'Maximum File Size (MB)',
 			undefined,
 			size.problem,
-			`Enter the largest document to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
+			`Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
 		);
 	}
 	return { autoConfirm, keepEnvelope, maxBytes: size.bytes, partyId: checkActForParty(ctx, undefined, options.actForParty), options };
@@ -57,8 +57,7 @@ function warn(ctx: IPollFunctions, text: string): void {
 }
 
 const BLOCKED =
-	'the inbox lists only its 10 oldest items, all emitted but not confirmed or refused, so newer ones stay hidden. ' +
-	'Confirm or refuse them, or turn on Confirm After Emitting.';
+	'the inbox lists only its 10 oldest items until they are confirmed or refused, and all 10 were emitted: confirm or refuse them, or turn on Confirm After Emitting.';
 
 async function listed(ctx: IPollFunctions, client: ApiClient): Promise<Listed[]> {
 	const { items, skipped } = await listInbox(ctx, client);

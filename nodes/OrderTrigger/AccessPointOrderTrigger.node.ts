@@ -20,7 +20,7 @@ const includeFilesField: INodeProperties = filesField({
 	displayName: 'Include Files',
 	name: 'includeFiles',
 	default: [],
-	description: 'Files each emitted order carries as binary data (one request per order and per file)',
+	description: 'Files each emitted order carries as binary data (one request each)',
 });
 
 const triggerFileOptions: INodeProperties[] = [
@@ -58,7 +58,7 @@ export class AccessPointOrderTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ ({ newOrUpdatedOrder: "New or updated orders", newIncomingInvoice: "New supplier invoices" })[$parameter["event"]] ?? "New orders" }}',
 		// n8n's node panel lists this trigger inside the AccessPoint Order entry and shows this text for both.
-		description: 'Create, send and read orders, and start a workflow when orders are created or changed or a supplier invoice arrives',
+		description: 'Create, send and read orders, and start a workflow on new or changed orders or supplier invoices',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#order-trigger',
 		defaults: { name: 'AccessPoint Order Trigger' },
 		polling: true,
@@ -118,18 +118,10 @@ export class AccessPointOrderTrigger implements INodeType {
 			filterModeField(undefined, {
 				description: 'How extra conditions are given; type, direction and change time apply in both modes',
 			}),
-			filterConditionsField('order', builderMode, {
-				description: 'Extra conditions the orders must meet, sent in the OData $filter together with the type, the direction and the change time',
-			}),
-			filterCombineField(builderMode, {
-				description: 'How the filter conditions are joined; together they are always ANDed with type, direction and change time',
-			}),
+			filterConditionsField('order', builderMode),
+			filterCombineField(builderMode),
 			includeFilesField,
-			rawFilterField(undefined, {
-				required: false,
-				description:
-					'Extra conditions as a $filter written by hand, ANDed with type, direction and change time. Write spaces as spaces (a + between words is read as a space).',
-			}),
+			rawFilterField(undefined, { required: false }),
 			{
 				displayName: 'Options',
 				name: 'options',

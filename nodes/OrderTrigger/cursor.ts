@@ -454,14 +454,19 @@ export const NEWEST_FIRST = byChange('desc');
 
 /** `OrderType eq '…' and OrderDirection eq '…' [and IsSent eq false] and LastModified ge DateTime'…'`, parts left out when not set. */
 export function triggerFilter(input: TriggerScopeInput): string {
-	const conditions: FilterCondition[] = [];
 	const incoming = input.event === 'newIncomingInvoice';
-	const direction = incoming ? 'Cost' : input.direction;
-	if (input.orderType) conditions.push({ field: 'OrderType', operator: 'eq', value: input.orderType, type: 'string' });
-	if (direction) conditions.push({ field: 'OrderDirection', operator: 'eq', value: direction, type: 'string' });
-	if (incoming) conditions.push({ field: 'IsSent', operator: 'eq', value: false, type: 'boolean' });
-	if (input.modifiedFrom) conditions.push({ field: 'LastModified', operator: 'ge', value: input.modifiedFrom, type: 'datetime' });
-	return buildFilter(conditions, 'and');
+	const parts: Array<[string, FilterCondition['value'], FilterCondition['type'], FilterCondition['operator']?]> = [
+		['OrderType', input.orderType, 'string'],
+		['OrderDirection', incoming ? 'Cost' : input.direction, 'string'],
+		['IsSent', incoming ? false : '', 'boolean'],
+		['LastModified', input.modifiedFrom, 'datetime', 'ge'],
+	];
+	// '' and undefined leave a part out.
+	const conditions = parts.filter(([, value]) => value !== '' && value !== undefined);
+	return buildFilter(
+		conditions.map(([field, value, type, operator = 'eq']) => ({ field, operator, value, type })),
+		'and',
+	);
 }
 
 /**

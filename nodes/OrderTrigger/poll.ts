@@ -82,7 +82,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	// A cursor ahead of the clock is moved back to "now" (cursor.ts): a future start would not mean what it says.
 	const problem =
 		startFrom === undefined
-			? startText && ['is not a valid date', 'Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time unless a zone such as +02:00 is given)']
+			? startText && ['is not a valid date', 'Use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss (Belgian time unless a zone is given)']
 			: startFrom > serviceClock(hostSeconds(), isZoneless(startText)) && ['is in the future', 'Use a past date'];
 	if (problem) throw inputError(ctx, undefined, 'Start From', startText, problem[0], `${problem[1]}, or leave it empty to start from now.`);
 	const late = requireValid(ctx, undefined, 'Late Change Window (Seconds)', options.lateWindowSeconds ?? 0, (v) =>
@@ -289,7 +289,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 				'orders changed at that second may come again.',
 		);
 	if (stored.kind === 'unusable')
-		warn(this, `its stored cursor could not be read (${stored.problem}); it restarts from now, skipping earlier changes (set "Start From" to replay them).`);
+		warn(this, `its stored cursor could not be read (${stored.problem}); it restarts from now ("Start From" replays earlier changes).`);
 	if (!('state' in stored) && (stored.kind === 'unusable' || settings.startFrom === undefined)) {
 		staticData[STATE_KEY] = (await baseline(client, settings, scope, deadline)) as unknown as IDataObject;
 		return [];
@@ -319,7 +319,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 	reportSkipped(this, decision.skipped);
 	if (decision.rewound) {
 		const by = clock.api === undefined ? "n8n's clock (the API sent no Date header)" : `the API's clock (${formatSeconds(clock.api)}, the service's time)`;
-		warn(this, `its stored cursor (${lowerBound(state) ?? '-'}) was ahead of ${by}; it was moved back to ` + `${formatSeconds(cursorCeiling(clock))}.`);
+		warn(this, `its stored cursor (${lowerBound(state) ?? '-'}) was ahead of ${by}; it was moved back to ${formatSeconds(cursorCeiling(clock))}.`);
 	}
 	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging`);
 	staticData[STATE_KEY] = decision.next as unknown as IDataObject;

@@ -12,7 +12,7 @@ const SHOWN = ['all', 'invoices', 'responses'] as const;
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'The service lists only the 10 oldest items; confirm or refuse each one once handled, or newer ones never show.',
+		displayName: 'The inbox lists only its 10 oldest items until they are confirmed or refused: confirm or refuse each one once handled.',
 		name: 'windowNotice',
 		type: 'notice',
 		default: '',
