@@ -9,7 +9,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { authenticationProperty, shownFor } from '../shared/http/auth';
 import { actForPartyOption, checkActForParty, checkRequestOptions, retryOptions } from '../shared/fields/fields';
-import { checkMaxFileSize, DEFAULT_MAX_FILE_MB, maxFileSizeOption } from '../shared/http/files';
+import { checkFileId, checkMaxFileSize, DEFAULT_MAX_FILE_MB, maxFileSizeOption } from '../shared/http/files';
 import { inputError, requireValid } from '../shared/node/input';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
@@ -67,13 +67,13 @@ async function listed(ctx: IPollFunctions, client: ApiClient): Promise<Listed[]>
 
 /** An item with its document; a document that cannot be had is named in DocumentProblem. */
 async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataObject, settings: Settings): Promise<{ out: INodeExecutionData; ok: boolean }> {
-	const fileId = typeof item.PeppolFileID === 'string' ? item.PeppolFileID.trim() : '';
-	if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(fileId)) {
+	const fileId = checkFileId(item.PeppolFileID);
+	if (!fileId.ok) {
 		return { out: { json: { ...item, DocumentProblem: 'No usable PeppolFileID; the document was not read.' } }, ok: false };
 	}
 	try {
 		const { maxBytes, keepEnvelope } = settings;
-		const document = await readInboxDocument(ctx, client, fileId, { maxBytes, keepEnvelope, property: 'data', hint: item.PeppolDocumentType });
+		const document = await readInboxDocument(ctx, client, fileId.value, { maxBytes, keepEnvelope, property: 'data', hint: item.PeppolDocumentType });
 		return { out: { ...document, json: { ...item, ...document.json } }, ok: !document.json.DocumentProblem };
 	} catch (error) {
 		// A document that will not read however often it is asked for: emitted without it rather than blocking the trigger.

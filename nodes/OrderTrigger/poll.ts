@@ -285,8 +285,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 	if (stored.kind === 'repaired')
 		warn(
 			this,
-			`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(stored.state) ?? 'the start of the order book'} (the service's time); ` +
-				'orders changed at that second may come again.',
+			`its stored cursor was damaged (${stored.problem}). It carries on from ${lowerBound(stored.state) ?? 'the start of the order book'} (the service's time).`,
 		);
 	if (stored.kind === 'unusable')
 		warn(this, `its stored cursor could not be read (${stored.problem}); it restarts from now ("Start From" replays earlier changes).`);
