@@ -94,7 +94,7 @@ export class AccessPointTrigger implements INodeType {
 						displayName: 'Include Files',
 						name: 'includeFiles',
 						default: [],
-						description: 'Files the item carries as binary data when its order still exists (one request each)',
+						description: 'Files the item carries as binary data (one request each)',
 					}),
 					{
 						displayName: 'Maximum Event Age (Minutes)',

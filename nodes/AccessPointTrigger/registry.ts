@@ -113,8 +113,7 @@ export function readSettings(ctx: Context, { strict = true }: { strict?: boolean
 
 /** Only the request options: removing webhooks must not depend on the other parameters still being valid. */
 export function readRetry(ctx: Context): RetryPolicy {
-	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
-	return policyFromOptions(options && typeof options === 'object' ? options : {});
+	return policyFromOptions((ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions);
 }
 
 /**
