@@ -86,12 +86,7 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			'Another base URL with sign-in and token under it',
 			'Sets the sign-in page, the token endpoint and where the nodes send their requests',
 		),
-		...perEnvironment(
-			{ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' },
-			'authUrl',
-			(address, environment) =>
-				`Leave empty for ${address}.${environment === 'custom' ? '' : ` The service's docs also name ${environment === 'sandbox' ? 'my.sandbox.billit.eu' : 'my.billit.eu'}.`}`,
-		),
+		...perEnvironment({ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' }, 'authUrl', (address) => `Leave empty for ${address}.`),
 		...perEnvironment(
 			{ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' },
 			'tokenUrl',

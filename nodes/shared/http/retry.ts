@@ -46,7 +46,7 @@ export const maxResponseSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_RESPONSE_MB },
 	default: DEFAULT_MAX_RESPONSE_MB,
-	description: 'The largest answer one request accepts, after decompression; a larger one fails the item',
+	description: 'The largest answer one request accepts, after decompression',
 };
 
 /** Each option's range; the unit is the one its name gives ("(Seconds)"), only Read Retries must be whole. */
