@@ -169,9 +169,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		const error = result.nodeError(result.nodeName as string);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error?.message).toMatch(
-			new RegExp(
-				`^Get order 1000001 failed with HTTP ${status}: Retry-After asks to wait \\d+ s, more than the 120 s a node waits$`,
-			),
+			new RegExp(`^Get order 1000001 failed with HTTP ${status}: Retry-After asks to wait \\d+ s, more than the 120 s a node waits$`),
 		);
 		expect(server.requests.length - before).toBe(1);
 		figures[label] = `requests ${server.requests.length - before} (Read Retries 10), "${error?.message}"`;
@@ -197,9 +195,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 			const result = await h.runNode(ORDER, parameters);
 			const peak = rss.stop();
 			expect(result.status).toBe('error');
-			expect(result.nodeError(result.nodeName as string)?.message).toMatch(
-				/the answer is larger than 50 MB; it was not read further$/,
-			);
+			expect(result.nodeError(result.nodeName as string)?.message).toMatch(/the answer is larger than 50 MB; it was not read further$/);
 			const bombs = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'));
 			expect(bombs).toHaveLength(1);
 			expect(peak - start).toBeLessThan(RSS_BOUND_MB);
