@@ -30,7 +30,7 @@ export class AccessPointApi implements ICredentialType {
 			placeholder: '123456',
 			description: "Your master account's PartyID, shown in the web app",
 		},
-		...environmentFields('Test environment; lookups query the Peppol test network', 'Another base URL, e.g. a proxy or the local emulator'),
+		...environmentFields('Test environment and Peppol test network', 'Another base URL, e.g. a proxy'),
 	];
 
 	// Trimmed like the nodes' client does: a key pasted with a space or line break still works, and is sent exactly as masked.

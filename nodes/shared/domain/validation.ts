@@ -255,13 +255,13 @@ export function checkBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return { ok: true, value };
 	const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (word === 'true' || word === 'false') return { ok: true, value: word === 'true' };
-	return fail('is not true or false', 'Switch it on or off, or return true or false.');
+	return fail('is not true or false', 'Switch it on or off.');
 }
 
 /** One of the values an options parameter offers (an expression can return anything). */
 export function checkChoice(value: unknown, allowed: readonly string[]): Check {
 	if (typeof value === 'string' && allowed.includes(value)) return ok(value);
-	return fail(`is not one of ${allowed.join(', ')}`, 'Choose one of them, or make the expression return one.');
+	return fail(`is not one of ${allowed.join(', ')}`, 'Choose one of them.');
 }
 
 /**

@@ -20,7 +20,7 @@ const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> 
 	{
 		name: 'UBL / XML',
 		value: 'ubl',
-		description: 'The UBL invoice or credit note sent or received over Peppol, as "ubl" ("ubl_2" … if more)',
+		description: 'The UBL invoice or credit note, as "ubl" ("ubl_2" … if more)',
 	},
 	{
 		name: 'Other Attachments',

@@ -333,7 +333,7 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 	if (error.kind === 'redirect') {
 		return {
 			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
-			description: "If the token endpoint moved, set its new address as the credential's Token URL and reconnect.",
+			description: "Set the token endpoint's new address as the credential's Token URL and reconnect.",
 		};
 	}
 	return {
