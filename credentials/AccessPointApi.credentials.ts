@@ -19,7 +19,7 @@ export class AccessPointApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: "Your master account's API key, from the access point's web app. Sandbox and production keys differ.",
+			description: "Your master account's API key, from the access point's web app",
 		},
 		{
 			displayName: 'Party ID',
@@ -30,7 +30,7 @@ export class AccessPointApi implements ICredentialType {
 			placeholder: '123456',
 			description: "Your master account's PartyID, shown in the web app",
 		},
-		...environmentFields('Test environment; lookups query the Peppol test network', 'Another base URL, e.g. a proxy or the local emulator'),
+		...environmentFields('Test environment and Peppol test network', 'Another base URL, e.g. a proxy'),
 	];
 
 	// Trimmed like the nodes' client does: a key pasted with a space or line break still works, and is sent exactly as masked.
@@ -50,8 +50,8 @@ export class AccessPointApi implements ICredentialType {
 	 * credentialTestBaseUrl). n8n runs it; each refusal says what to check.
 	 */
 	test: ICredentialTestRequest = credentialTest({ url: '/v1/orders', qs: { $top: 1 } }, 'API key', {
-		401: 'The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID, and the Environment: sandbox and production keys differ.',
-		403: 'HTTP 403: this account may not use the API this way. Contact the access point support with your Party ID.',
+		401: 'HTTP 401: check the API Key, the Party ID and the Environment (sandbox and production keys differ).',
+		403: 'HTTP 403: this account may not use the API. Contact the access point support.',
 		404: 'HTTP 404: check the Environment, or the Base URL for Custom.',
 	});
 }

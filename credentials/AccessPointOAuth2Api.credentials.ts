@@ -1,24 +1,19 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import type { AccessPointEnvironment } from '../nodes/shared/http/baseUrl';
 import { CREDENTIAL_ICON, credentialTest, environmentFields, OAUTH_ENDPOINTS, oauthUrlExpression } from '../nodes/shared/http/baseUrl';
 
 /**
  * A URL field once per Environment, each shown for its own: its placeholder and hint name only
  * that Environment's address (Custom: under the Base URL), never another's.
  */
-function perEnvironment(
-	field: INodeProperties,
-	which: 'authUrl' | 'tokenUrl',
-	words: (address: string, environment: AccessPointEnvironment) => string,
-): INodeProperties[] {
+function perEnvironment(field: INodeProperties, which: 'authUrl' | 'tokenUrl', note = ''): INodeProperties[] {
 	return (['sandbox', 'production', 'custom'] as const).map((environment) => {
 		const path = OAUTH_ENDPOINTS.customPaths[which];
 		const address = environment === 'custom' ? `<Base URL>${path}` : OAUTH_ENDPOINTS[environment][which];
 		return {
 			...field,
 			placeholder: environment === 'custom' ? `https://proxy.example.com${path}` : address,
-			description: words(address, environment),
+			description: `Leave empty for ${address}.${note}`,
 			displayOptions: { show: { environment: [environment] } },
 		};
 	});
@@ -81,22 +76,9 @@ export class AccessPointOAuth2Api implements ICredentialType {
 			type: 'hidden',
 			default: 'body',
 		},
-		...environmentFields(
-			'Test environment (its own client ID)',
-			'Another base URL with sign-in and token under it',
-			'Sets the sign-in page, the token endpoint and where the nodes send their requests',
-		),
-		...perEnvironment(
-			{ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' },
-			'authUrl',
-			(address, environment) =>
-				`Leave empty for ${address}.${environment === 'custom' ? '' : ` The service's docs also name ${environment === 'sandbox' ? 'my.sandbox.billit.eu' : 'my.billit.eu'}.`}`,
-		),
-		...perEnvironment(
-			{ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' },
-			'tokenUrl',
-			(address) => `Leave empty for ${address}. https only (http for localhost/127.0.0.1).`,
-		),
+		...environmentFields('Test environment (its own client ID)', 'Another base URL, e.g. a proxy', 'Sets the sign-in, token and API addresses'),
+		...perEnvironment({ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' }, 'authUrl'),
+		...perEnvironment({ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' }, 'tokenUrl', ' https only (http for localhost/127.0.0.1).'),
 		{
 			displayName: 'Party ID',
 			name: 'partyId',

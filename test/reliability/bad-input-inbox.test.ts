@@ -94,7 +94,7 @@ const CASES: Case[] = [
 		'Send UBL: a DTD',
 		ORDER,
 		sendUbl(),
-		'Item 1: "Input Binary Field" data holds a file that is not well-formed XML: a DOCTYPE (DTDs are not read; UBL documents have none) (line 1, column 1)',
+		'Item 1: "Input Binary Field" data holds a file that is not well-formed XML: a DOCTYPE (DTDs are not read) (line 1, column 1)',
 		[xml('<!DOCTYPE x [<!ENTITY a "b">]><Invoice/>')],
 	],
 	['Send UBL: field name with a slash', ORDER, sendUbl({ binaryPropertyName: 'a/b' }), 'Item 1: "Input Binary Field" a/b is not a binary field name'],

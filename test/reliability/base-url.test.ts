@@ -99,7 +99,7 @@ describe('custom Base URL: https only, except loopback', () => {
 		expect(result.status).toBe('error');
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeOperationError;
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe('The credential\'s Base URL must use https (plain http is only allowed for localhost/127.0.0.1), got "http://api.example.test"');
+		expect(error.message).toBe('The credential\'s Base URL must use https (http only for localhost/127.0.0.1), got "http://api.example.test"');
 		expect(error.description).toMatch(/credential.*Base URL/);
 		expect(error.context.itemIndex).toBe(0);
 		expect(arrived).toEqual([]);

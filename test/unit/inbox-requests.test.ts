@@ -122,7 +122,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 			nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: 'none' });
 			const broken = await run(INBOX, { operation: 'list', options: { maxRetries: 0 } });
 			expect(broken.error).toBeInstanceOf(NodeApiError);
-			expect(broken.error?.message).toBe('List the Peppol inbox: the answer is not a list of inbox items (InboxItems)');
+			expect(broken.error?.message).toBe('List the Peppol inbox: the answer has no InboxItems list');
 		});
 	});
 

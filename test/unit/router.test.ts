@@ -111,7 +111,7 @@ describe('router', () => {
 			(error: NodeOperationError) => error,
 		);
 		expect(refused?.message).toBe('The operation "getMany" is not supported');
-		expect(refused?.description).toMatch(/version 0\.1 .*pick Get Many again and set its fields/);
+		expect(refused?.description).toMatch(/version 0\.1 .*pick Get Many and set its fields again/);
 		expect(seen).toEqual([]);
 	});
 

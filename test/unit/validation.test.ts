@@ -146,10 +146,10 @@ describe('language, country, address type, ids, text', () => {
 		expect(value(checkNumericId(' 0042 ', 'RegistrationID'))).toBe('42');
 	});
 	it('rejects bad codes with the reason', () => {
-		expect(problem(checkLanguageCode('nl-BE'))).toMatch(/two-letter/);
+		expect(problem(checkLanguageCode('nl-BE'))).toMatch(/ISO 639-1/);
 		expect(problem(checkLanguageCode('xx'))).toMatch(/ISO 639-1/);
-		expect(problem(checkLanguageCode('Dutch'))).toMatch(/two-letter/);
-		expect(problem(checkCountryCode('BEL'))).toMatch(/two-letter/);
+		expect(problem(checkLanguageCode('Dutch'))).toMatch(/ISO 639-1/);
+		expect(problem(checkCountryCode('BEL'))).toMatch(/ISO 3166-1/);
 		expect(problem(checkCountryCode('UK'))).toMatch(/ISO 3166-1/);
 		expect(problem(checkAddressType('HomeAddress'))).toMatch(/InvoiceAddress, DeliveryAddress/);
 		expect(problem(checkNumericId('abc', 'RegistrationID'))).toMatch(/positive whole number/);

@@ -64,16 +64,13 @@ describe('the AccessPoint API credential Test (declarative, n8n-core RoutingNode
 		const result = await test({ ...emulator(), apiKey: wrongKey });
 		expect(result).toEqual({
 			status: 'Error',
-			message:
-				'The API refused the API key or the Party ID (HTTP 401). Check the API Key and the Party ID, and the Environment: sandbox and production keys differ.',
+			message: 'HTTP 401: check the API Key, the Party ID and the Environment (sandbox and production keys differ).',
 		});
 		expect(result.message).not.toContain(wrongKey);
 	});
 
 	it("a Party ID that is not the account's says the same", async () => {
-		expect((await test({ ...emulator(), partyId: '999999' })).message).toMatch(
-			/^The API refused the API key or the Party ID \(HTTP 401\)\. Check the API Key and the Party ID/,
-		);
+		expect((await test({ ...emulator(), partyId: '999999' })).message).toMatch(/^HTTP 401: check the API Key, the Party ID and the Environment/);
 	});
 
 	it.each([

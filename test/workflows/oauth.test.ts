@@ -302,7 +302,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 				const error = fail(result) as NodeApiError;
 				expect(error).toBeInstanceOf(NodeApiError);
 				expect(error.httpCode).toBe('401');
-				expect(error.description).toMatch(/even after a refresh.*Reconnect/);
+				expect(error.description).toMatch(/Reconnect the credential; check its Party ID/);
 				expect(
 					api()
 						.filter((r) => r.path === '/v1/orders')
@@ -367,7 +367,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 			});
 			const error = fail(result);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toMatch(/Token URL must be an https address/);
+			expect(error?.message).toMatch(/Token URL must use https/);
 			expect(logged()).toHaveLength(0);
 		});
 	});

@@ -105,7 +105,7 @@ describe('AccessPoint Trigger › Include Files (engine, emulator)', () => {
 	});
 
 	it.each([
-		['over Maximum File Size', (id: number) => emu.files.largePdf(id, 3 * 1024 * 1024), /above Maximum File Size|larger than the 1 MB/],
+		['over Maximum File Size', (id: number) => emu.files.largePdf(id, 3 * 1024 * 1024), /above Maximum File Size|larger than 1 MB/],
 		['removed at the service (404)', (id: number) => emu.files.drop((emu.files.refs(id) as Rec).OrderPDF.FileID), /HTTP 404/],
 		['broken base64', (id: number) => emu.files.corrupt((emu.files.refs(id) as Rec).OrderPDF.FileID), /not base64/],
 	])(

@@ -194,7 +194,7 @@ function nonAsciiProblem(value: string): IdentifierProblem | undefined {
 	const codePoint = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 	const shown = /[\p{L}\p{N}\p{P}\p{S}]/u.test(char) ? `"${char}" (${codePoint})` : codePoint;
 	return problem(
-		`contains the character ${shown}, which is not allowed (Peppol identifiers are printable ASCII)`,
+		`contains the character ${shown}, which is not allowed (only printable ASCII)`,
 		'Retype it without accents, special spaces or look-alike letters.',
 	);
 }
@@ -255,7 +255,7 @@ const VAT_RULES: Readonly<Record<string, VatRule>> = Object.fromEntries(
 );
 
 const VAT_HINT = 'Start the VAT number with its two-letter country prefix, e.g. BE0123456749 or NL123456789B01.';
-const NOT_A_VAT_NUMBER = 'is not a VAT number (expected a country prefix followed by 2 to 13 letters or digits, e.g. BE0123456749)';
+const NOT_A_VAT_NUMBER = 'is not a VAT number (expected a country prefix and 2 to 13 letters or digits)';
 
 /** "an object", "a list", "a boolean" for a value that is not text or a number; undefined otherwise. */
 export function nonTextKind(value: unknown): string | undefined {

@@ -46,7 +46,7 @@ export function itemKey(item: IDataObject): string | undefined {
 function readInboxList(body: unknown): { items: InboxItem[]; skipped: number; problem?: string } {
 	const list = Array.isArray(body) ? body : isRecord(body) ? (body.InboxItems ?? body.inboxItems ?? body.Items) : undefined;
 	if (body === undefined || body === '' || (isRecord(body) && list === undefined)) return { items: [], skipped: 0 };
-	if (!Array.isArray(list)) return { items: [], skipped: 0, problem: 'the answer is not a list of inbox items (InboxItems)' };
+	if (!Array.isArray(list)) return { items: [], skipped: 0, problem: 'the answer has no InboxItems list' };
 	const items: InboxItem[] = [];
 	let skipped = 0;
 	for (const entry of list.slice(0, MAX_ENTRIES)) {

@@ -385,7 +385,7 @@ export function decodeXml(bytes: Uint8Array): { text: string } | { problem: stri
 	try {
 		text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 	} catch {
-		return { problem: 'is not UTF-8 text (it may be a PDF or another binary file)' };
+		return { problem: 'is not UTF-8 text' };
 	}
 	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 	const declared = /^<\?xml[^>]*?\bencoding\s*=\s*["']([^"']*)["']/.exec(text);
@@ -441,8 +441,7 @@ class Scanner {
 			this.i = lt;
 			if (s.startsWith('<!--', lt)) this.comment();
 			else if (s.startsWith('<![CDATA[', lt)) this.cdata();
-			else if (s.startsWith('<!', lt))
-				throw new XmlError(s.startsWith('<!DOCTYPE', lt) ? 'a DOCTYPE (DTDs are not read; UBL documents have none)' : 'an unknown <! declaration', lt);
+			else if (s.startsWith('<!', lt)) throw new XmlError(s.startsWith('<!DOCTYPE', lt) ? 'a DOCTYPE (DTDs are not read)' : 'an unknown <! declaration', lt);
 			else if (s.startsWith('<?', lt)) this.instruction();
 			else if (s.startsWith('</', lt)) this.endTag();
 			else this.startTag();
@@ -518,7 +517,7 @@ class Scanner {
 				if (!char || firstNonXmlChar(char) >= 0) throw new XmlError(`a character reference to a character not allowed in XML (${match})`, at + offset);
 				return char;
 			}
-			throw new XmlError(`an entity "${match.slice(0, 40)}" that is not defined (no DTD is read)`, at + offset);
+			throw new XmlError(`an entity "${match.slice(0, 40)}" that is not defined`, at + offset);
 		});
 	}
 

@@ -106,9 +106,6 @@ export function mod97(digits: string): number {
 export const checkCountryCode = onText((raw) => {
 	const code = raw.toUpperCase();
 	if (!code) return fail('is empty', 'Enter a country code, e.g. BE.');
-	if (!/^[A-Z]{2}$/.test(code)) {
-		return fail('is not a two-letter country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE.');
-	}
 	if (!COUNTRY_CODES.has(code)) {
 		return fail('is not an ISO 3166-1 country code', 'Use the ISO 3166-1 alpha-2 code, e.g. BE (Greece is GR, the UK GB).');
 	}
@@ -120,7 +117,6 @@ export const checkLanguageCode = onText((raw) => {
 	const code = raw.toLowerCase();
 	const hint = 'Use the ISO 639-1 code, e.g. NL or FR (not "nl-BE" or "Dutch").';
 	if (!code) return fail('is empty', hint);
-	if (!/^[a-z]{2}$/.test(code)) return fail('is not a two-letter language code', hint);
 	if (!LANGUAGE_CODES.has(code)) return fail('is not an ISO 639-1 language code', hint);
 	return ok(code.toUpperCase());
 });
@@ -259,13 +255,13 @@ export function checkBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return { ok: true, value };
 	const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (word === 'true' || word === 'false') return { ok: true, value: word === 'true' };
-	return fail('is not true or false', 'Switch it on or off, or return true or false.');
+	return fail('is not true or false', 'Switch it on or off.');
 }
 
 /** One of the values an options parameter offers (an expression can return anything). */
 export function checkChoice(value: unknown, allowed: readonly string[]): Check {
 	if (typeof value === 'string' && allowed.includes(value)) return ok(value);
-	return fail(`is not one of ${allowed.join(', ')}`, 'Choose one of them, or make the expression return one.');
+	return fail(`is not one of ${allowed.join(', ')}`, 'Choose one of them.');
 }
 
 /**

@@ -66,7 +66,7 @@ export const actForPartyOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.RegistrationID }}',
-	description: "PartyID to act for instead of the credential's, e.g. a registered entity's ID",
+	description: "PartyID to act for instead of the credential's",
 };
 
 /**
@@ -84,7 +84,7 @@ export const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 10 },
 		default: 3,
-		description: 'How often a read (GET) is retried after a 429 or 5xx answer. Writes are never retried blindly.',
+		description: 'How often a read (GET) is retried after a 429 or 5xx answer',
 	},
 	{
 		displayName: 'First Retry Delay (Milliseconds)',

@@ -144,12 +144,12 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	}
 
 	if (typeof raw.oauthTokenData?.access_token !== 'string') {
-		throw refuse(`The ${credentialName} credential is not connected`, 'Open the credential, click "Connect my account" and sign in; then rerun the workflow.');
+		throw refuse(`The ${credentialName} credential is not connected`, 'Open the credential and click "Connect my account"; then rerun.');
 	}
 	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
 	if (!URL.canParse(tokenUrl) || !allowedScheme(new URL(tokenUrl))) {
 		throw refuse(
-			`The credential's Token URL must be an https address (plain http only for localhost/127.0.0.1), got "${tokenUrl}"`,
+			`The credential's Token URL must use https (http only for localhost/127.0.0.1), got "${tokenUrl}"`,
 			"Fix the credential's Token URL and reconnect.",
 		);
 	}
@@ -159,7 +159,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		get accessToken() {
 			return accessToken;
 		},
-		unauthorizedHint: 'Refused even after a refresh. Reconnect the credential; check its Party ID and that the ID used belongs to this account.',
+		unauthorizedHint: 'Reconnect the credential; check its Party ID and that the ID used belongs to this account.',
 		// n8n signs with the Bearer token; the refresh is ours to start (transport.ts), so n8n must not retry on its own.
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
 	};

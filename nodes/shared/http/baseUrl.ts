@@ -43,10 +43,9 @@ export function resolveBaseUrl(credentials: Pick<AccessPointCredentials, 'enviro
 	if (environment !== 'custom') return { url: SANDBOX_BASE_URL };
 
 	const raw = `${credentials.baseUrl ?? ''}`.trim().replace(/\/+$/, '');
-	if (!raw) return { problem: 'The credential uses a custom environment but its Base URL is empty' };
+	if (!raw) return { problem: "The credential's Base URL is empty (Environment: Custom)" };
 	if (!URL.canParse(raw)) return { problem: `The credential's Base URL "${raw}" is not an absolute URL` };
-	if (!allowedScheme(new URL(raw)))
-		return { problem: `The credential's Base URL must use https (plain http is only allowed for localhost/127.0.0.1), got "${raw}"` };
+	if (!allowedScheme(new URL(raw))) return { problem: `The credential's Base URL must use https (http only for localhost/127.0.0.1), got "${raw}"` };
 	return { url: raw };
 }
 
@@ -87,7 +86,7 @@ export function environmentFields(sandbox: string, custom: string, description?:
 			type: 'string',
 			default: '',
 			placeholder: 'https://proxy.example.com',
-			description: 'Must use https; plain http is accepted only for localhost/127.0.0.1',
+			description: 'Must use https (http only for localhost/127.0.0.1)',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
 	];

@@ -20,7 +20,7 @@ const FILE_KINDS: Array<{ name: string; value: FileKind; description: string }> 
 	{
 		name: 'UBL / XML',
 		value: 'ubl',
-		description: 'The UBL invoice or credit note sent or received over Peppol, as "ubl" ("ubl_2" … if more)',
+		description: 'The UBL invoice or credit note, as "ubl" ("ubl_2" … if more)',
 	},
 	{
 		name: 'Other Attachments',
@@ -68,7 +68,7 @@ export const maxFileSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_FILE_MB },
 	default: DEFAULT_MAX_FILE_MB,
-	description: 'Reading: the largest file read; a larger one fails the item. Creating: the most the PDF and attachments of one order may add up to.',
+	description: 'The largest file read; when creating, the most the PDF and attachments of one order may add up to',
 };
 
 /** The chosen kinds, checked (a list of known values; an expression may give anything). */
@@ -107,26 +107,24 @@ export function checkTriggerFiles(node: INode, kindsValue: unknown, sizeValue: u
 			description: `Pick any of ${describeMissing(FILE_KINDS.map((kind) => kind.value))}, or none.`,
 		});
 	}
-	if (!kinds.kinds.length) return undefined;
-	const size = checkMaxFileSize(sizeValue);
-	if ('problem' in size) {
-		throw new NodeOperationError(node, `"Maximum File Size (MB)" ${size.problem}`, {
-			description: `Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
-		});
-	}
-	return { kinds: kinds.kinds, maxBytes: size.bytes };
+	return kinds.kinds.length ? { kinds: kinds.kinds, maxBytes: maxFileBytes(node, sizeValue) } : undefined;
 }
 
-/** Options › Maximum File Size of one item in bytes, or a NodeOperationError naming the item (before any request). */
-export function readMaxFileSize(ctx: IExecuteFunctions, itemIndex: number): number {
-	const size = checkMaxFileSize(ctx.getNodeParameter('options.maxFileSizeMb', itemIndex, DEFAULT_MAX_FILE_MB));
+/** Maximum File Size in bytes, or a NodeOperationError naming it (and the item, if any) before any request. */
+function maxFileBytes(node: INode, value: unknown, itemIndex?: number): number {
+	const size = checkMaxFileSize(value);
 	if ('problem' in size) {
-		throw new NodeOperationError(ctx.getNode(), fieldMessage(itemIndex, 'Maximum File Size (MB)', undefined, size.problem), {
+		throw new NodeOperationError(node, fieldMessage(itemIndex, 'Maximum File Size (MB)', undefined, size.problem), {
 			itemIndex,
 			description: `Enter the largest file to accept, in MB (default ${DEFAULT_MAX_FILE_MB}).`,
 		});
 	}
 	return size.bytes;
+}
+
+/** Options › Maximum File Size of one item in bytes (see maxFileBytes). */
+export function readMaxFileSize(ctx: IExecuteFunctions, itemIndex: number): number {
+	return maxFileBytes(ctx.getNode(), ctx.getNodeParameter('options.maxFileSizeMb', itemIndex, DEFAULT_MAX_FILE_MB), itemIndex);
 }
 
 /** One file an order names: where it goes (binary property) and its ID. */

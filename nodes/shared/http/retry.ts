@@ -46,7 +46,7 @@ export const maxResponseSizeOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_RESPONSE_MB },
 	default: DEFAULT_MAX_RESPONSE_MB,
-	description: 'The largest answer one request accepts, after decompression; a larger one fails the item',
+	description: 'The largest answer one request accepts, after decompression',
 };
 
 /** Each option's range; the unit is the one its name gives ("(Seconds)"), only Read Retries must be whole. */
@@ -55,7 +55,7 @@ const range = (key: keyof RequestOptionValues, field: string, min: number, max: 
 	return { key, field, min, max, hint, whole: key === 'maxRetries', unit: unit ? ` ${unit === 'MB' ? unit : unit.toLowerCase()}` : '' };
 };
 const RANGES = [
-	range('maxRetries', 'Read Retries', 0, 10, 'Enter how often a failed read is tried again, from 0 to 10.'),
+	range('maxRetries', 'Read Retries', 0, 10, 'Enter 0 to 10 retries.'),
 	range('retryDelayMs', 'First Retry Delay (Milliseconds)', 0, undefined, 'Enter 0 or more milliseconds.'),
 	range('timeoutSeconds', 'Request Timeout (Seconds)', 1, 600, 'Enter 1 to 600 seconds.'),
 	range('maxResponseSizeMb', 'Maximum Response Size (MB)', 1, MAX_RESPONSE_MB, 'Enter 1 to 1024 MB (default 50).'),

@@ -75,7 +75,7 @@ const RACE_WAIT_MS = 1_000;
 /** An answer cut off by a bound: too large, or not complete before the deadline. */
 class LimitError extends Error {
 	constructor(readonly reason: 'size' | 'deadline') {
-		super(reason === 'size' ? 'response too large' : 'the request timed out');
+		super(reason);
 	}
 }
 
@@ -327,13 +327,13 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 	if (error.kind === 'reconnect') {
 		return {
 			message: `The AccessPoint OAuth2 credential${credentialName ? ` "${credentialName}"` : ''} needs to be reconnected: ${error.message}`,
-			description: 'Access was revoked, or the refresh token expired or was used elsewhere. Reconnect the credential, then rerun.',
+			description: 'Reconnect the credential, then rerun.',
 		};
 	}
 	if (error.kind === 'redirect') {
 		return {
 			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
-			description: "If the token endpoint moved, set its new address as the credential's Token URL and reconnect.",
+			description: "Set the token endpoint's new address as the credential's Token URL and reconnect.",
 		};
 	}
 	return {
@@ -378,7 +378,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		const tooLarge = () => {
 			const own = req.maxResponseBytes === undefined;
 			return fail(
-				`${operation} failed: the answer is larger than ${own ? 'the maximum response size of ' : 'the '}${Math.round(limit / MB)} MB${own ? '' : ' this request accepts'}; it was not read further`,
+				`${operation} failed: the answer is larger than ${Math.round(limit / MB)} MB; it was not read further`,
 				own
 					? 'Raise Options › Maximum Response Size if so large an answer is expected; else check the Base URL.'
 					: "Raise the node's size option (e.g. Maximum File Size) if so large a file is expected.",
@@ -456,10 +456,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 					continue;
 				}
 				const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
-				const hint =
-					code === 'ENOTFOUND' || code === 'ECONNREFUSED'
-						? "Check the credential's environment and Base URL."
-						: "Retry later; reads are retried per the node's retry options.";
+				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : 'Retry later.';
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
 			const { status, headers } = answer;
@@ -497,7 +494,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				const asked = parseRetryAfterMs(retryAfter);
 				if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
 					throw fail(
-						`${operation} failed with HTTP ${status}: the API asked to wait ${Math.round(asked / 1000)} s before trying again (Retry-After), longer than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`,
+						`${operation} failed with HTTP ${status}: Retry-After asks to wait ${Math.round(asked / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`,
 						'Run the workflow later.',
 						status,
 					);
@@ -542,7 +539,7 @@ export async function* paginateList(this: ApiContext, client: ApiClient, options
 		yield* paginate(client, options);
 	} catch (error) {
 		if (!(error instanceof PagingError)) throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
-		const description = error.hint ?? 'The list came back incomplete. Retry; if it persists, check the Base URL is the host the API links to.';
+		const description = error.hint ?? 'Retry; if it persists, check the Base URL.';
 		throw new NodeApiError(this.getNode(), { message: error.message }, { message: error.message, description, itemIndex: options.itemIndex });
 	}
 }

@@ -117,7 +117,7 @@ export async function router(this: IExecuteFunctions, resources: ResourceOperati
 		// Version 0.1 called Get Many "getMany". n8n drops the fields of an operation it does not
 		// know when it loads the workflow, so running it as Get Many would ignore the saved limit
 		// and filters: the user picks it again instead.
-		const description = operation === 'getMany' ? 'Saved by version 0.1 of this node: open it, pick Get Many again and set its fields again.' : undefined;
+		const description = operation === 'getMany' ? 'Saved by version 0.1 of this node: pick Get Many and set its fields again.' : undefined;
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported${where}`, { description });
 	}
 	list.guard?.(this, operation);

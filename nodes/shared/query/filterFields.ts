@@ -106,7 +106,7 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 					.map((value) => ({ name: valueLabel(value), value, description: `Sent as '${value}'` }))
 					.sort((a, b) => (a.name < b.name ? -1 : 1)),
 				default: first,
-				description: `One of the API's ${field.name} values (an expression's value is sent as given)`,
+				description: `One of the API's ${field.name} values`,
 				displayOptions: { show: { field: [field.value] }, hide: { operator: NO_VALUE_OPERATORS } },
 			};
 		}),
@@ -193,7 +193,7 @@ function sortField(resource: QueryResource, displayOptions?: IDisplayOptions): I
 			displayName: 'Sort',
 			name: 'sort',
 			placeholder: 'Add Sort Key',
-			description: 'Order of the records (OData $orderby); the first key sorts first',
+			description: 'Order of the records (OData $orderby)',
 		},
 		{ displayName: 'Key', name: 'keys' },
 		[
@@ -221,10 +221,7 @@ export function filterModeField(displayOptions?: IDisplayOptions, overrides: Par
 		name: 'filterMode',
 		type: 'options',
 		noDataExpression: true,
-		options: choices(
-			['Builder', 'builder', 'Pick field, operator and value per condition; the $filter is written for you'],
-			['Raw OData Filter', 'raw', 'Type the $filter yourself'],
-		),
+		options: choices(['Builder', 'builder', 'Pick field, operator and value per condition'], ['Raw OData Filter', 'raw', 'Type the $filter yourself']),
 		default: 'builder',
 		...(displayOptions ? { displayOptions } : {}),
 		...overrides,
@@ -240,7 +237,7 @@ export function rawFilterField(displayOptions?: IDisplayOptions, overrides: Part
 		required: true,
 		default: '',
 		placeholder: "e.g. OrderType eq 'Invoice' and OrderDate ge DateTime'2026-01-01'",
-		description: 'A $filter written by hand (URL-encoded for you; a + reads as a space)',
+		description: 'URL-encoded for you; a + reads as a space',
 		...overrides,
 		displayOptions: withMode(displayOptions, 'raw'),
 	};

@@ -22,7 +22,7 @@ function parameter(ctx: QueryContext, name: string, itemIndex: number | undefine
 const PART_LABEL: Record<QueryProblemPart, string> = { filter: 'Filters', sort: 'Sort', rawFilter: 'OData Filter (Raw)' };
 
 const PART_FIX: Record<QueryProblemPart, string> = {
-	filter: "Fix the condition's field or value: dates as YYYY-MM-DD[Thh:mm:ss], numbers with '.' for decimals, booleans true or false.",
+	filter: "Fix the condition's field or value: dates YYYY-MM-DD[Thh:mm:ss], numbers with '.' for decimals, booleans true/false.",
 	sort: 'Use each property path once, written with letters, digits, _ and /.',
 	rawFilter: "Check the filter's quotes and parentheses: text in single quotes, an embedded ' doubled (O''Brien), every ( closed.",
 };
