@@ -238,7 +238,7 @@ describe('point 11: readable editor text', () => {
 				continue;
 			}
 			expect(description.description).toMatch(/^Create, send and read orders/);
-			expect(description.description).toMatch(/start a workflow when orders are created or changed/);
+			expect(description.description).toMatch(/start a workflow on new or changed orders/);
 		}
 	});
 });
