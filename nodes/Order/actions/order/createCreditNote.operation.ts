@@ -25,7 +25,7 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Order', value: 'orderId', description: 'Pick the invoice, enter its OrderID, or map it' },
+			{ name: 'Order', value: 'orderId' },
 			{ name: 'Invoice Number', value: 'invoiceNumber', description: 'The number on the invoice, e.g. INV-2024-0042' },
 		],
 		default: 'orderId',
@@ -93,7 +93,7 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		typeOptions: { dateOnly: true },
 		default: '',
-		description: 'Date of the credit note; empty is today',
+		description: 'Empty: today',
 	},
 	{
 		displayName: 'If Already Credited',
@@ -106,7 +106,7 @@ const properties: INodeProperties[] = [
 				value: 'output',
 				description: 'Output the credit note made before (Outcome: found)',
 			},
-			{ name: 'Fail the Item', value: 'fail', description: 'Fail the item, naming the credit note' },
+			{ name: 'Fail the Item', value: 'fail' },
 			{
 				name: 'Create Another Credit Note',
 				value: 'another',
@@ -114,7 +114,6 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'output',
-		description: 'If the invoice already has a credit note',
 	},
 	{
 		displayName: 'External Provider ID',

@@ -155,7 +155,7 @@ export function checkOrder(input: unknown): OrderCheck {
 	for (let i = 0; i < lines.length; i++) {
 		const line = lines[i] as IDataObject;
 		const where = `OrderLines[${i}]`;
-		if (!line || typeof line !== 'object' || Array.isArray(line)) {
+		if (!isRecord(line)) {
 			return problem(where, line, 'is not an order line', 'Each line is an object with Quantity, Description, VATPercentage and UnitPriceExcl.');
 		}
 		const clean: IDataObject = { ...line };

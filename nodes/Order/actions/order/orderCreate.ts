@@ -42,8 +42,8 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'options',
 			noDataExpression: true,
 			options: [
-				{ name: 'Fields Below', value: 'fields', description: 'Fill in the order field by field' },
-				{ name: 'JSON', value: 'json', description: 'Map a whole order object' },
+				{ name: 'Fields Below', value: 'fields' },
+				{ name: 'JSON', value: 'json' },
 			],
 			default: 'fields',
 			displayOptions: { show },
@@ -64,7 +64,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			typeOptions: { dateOnly: true },
 			required: true,
 			default: '',
-			description: 'Date of the order',
 			displayOptions: fieldsMode,
 		},
 		{
@@ -93,7 +92,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			placeholder: 'Add Order Line',
 			default: {},
 			required: true,
-			description: 'At least one line',
 			displayOptions: fieldsMode,
 			options: [
 				{
@@ -142,8 +140,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'json',
 			required: true,
 			default:
-				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2026-01-31",\n  "ExpiryDate": "2026-02-28",\n  "ExternalProviderID": "",\n  "Customer": { "Name": "", "VATNumber": "", "PartyType": "Customer" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
-			description: 'The whole order as the API expects it',
+				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2026-01-31",\n  "ExternalProviderID": "",\n  "Customer": { "Name": "", "VATNumber": "" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
 			displayOptions: { show: { ...show, inputMode: ['json'] } },
 		},
 		{

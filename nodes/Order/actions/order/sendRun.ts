@@ -40,7 +40,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			options: [
 				{ name: 'Peppol', value: 'Peppol', description: 'Over Peppol, else by e-mail or post unless Strict is on' },
 				{ name: 'E-Mail', value: 'Email', description: "By e-mail to the customer's address" },
-				{ name: 'Letter', value: 'Letter', description: 'By post' },
+				{ name: 'Letter', value: 'Letter' },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],
 			default: 'Peppol',
@@ -127,7 +127,7 @@ export interface SendReport {
 
 function conflictNotSent(ctx: IExecuteFunctions, request: SendRequest, order: IDataObject): NodeApiError {
 	const key = sendIdempotencyKey(request.transportType, request.strict, [request.orderId]);
-	const message = `Send order ${request.orderId} answered HTTP 409 (idempotency key already used), but the order is not sent (OrderStatus ${String(order.OrderStatus)})`;
+	const message = `Send order ${request.orderId} answered HTTP 409 (key already used), but it is not sent (OrderStatus ${String(order.OrderStatus)})`;
 	const hint = `Send it on its own (key ${key}) or set Options › Idempotency Header to None for this run.`;
 	return apiError(ctx.getNode(), message, hint, '409', request.itemIndex);
 }
