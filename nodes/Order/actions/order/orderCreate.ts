@@ -250,7 +250,7 @@ export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IData
 				VATPercentage: line.vatPercentage,
 				UnitPriceExcl: line.unitPriceExcl,
 			})),
-			extra: Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== '' && value !== undefined && value !== null)),
+			extra,
 		});
 	}
 	const checked = checkOrder(body);
@@ -429,14 +429,11 @@ export interface CreateOrderResult {
 
 /** How a create answer without an OrderID looked, without echoing long text (it could carry anything). */
 function describeAnswer(answer: unknown): string {
-	if (answer === undefined || answer === null || (typeof answer === 'string' && answer.trim() === '')) return 'an empty answer';
-	if (typeof answer === 'string') {
-		const text = answer.trim();
-		return text.length <= 12 && /^[\w .!-]+$/.test(text) ? `the text "${text}"` : 'a text answer';
-	}
-	if (Array.isArray(answer)) return 'a list';
-	if (typeof answer === 'object') return 'an object without OrderID';
-	return `the value ${String(answer).slice(0, 12)}`;
+	const text = typeof answer === 'string' ? answer.trim() : answer;
+	if (text === undefined || text === null || text === '') return 'an empty answer';
+	if (typeof text === 'string') return text.length <= 12 && /^[\w .!-]+$/.test(text) ? `the text "${text}"` : 'a text answer';
+	if (typeof text === 'object') return Array.isArray(text) ? 'a list' : 'an object without OrderID';
+	return `the value ${String(text).slice(0, 12)}`;
 }
 
 /** A 2xx create without a readable OrderID confirmed nothing: the item fails, so a re-run with Skip If Already Created is safe. */

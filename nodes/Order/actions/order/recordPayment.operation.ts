@@ -30,7 +30,6 @@ const properties: INodeProperties[] = [
 		typeOptions: { dateOnly: true },
 		required: true,
 		default: '',
-		description: 'The day it was paid',
 	},
 	{
 		displayName: 'Payment Type',
@@ -38,7 +37,6 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Bank transfer',
-		description: 'How it was paid',
 	},
 	{
 		displayName: 'Reference',
@@ -46,7 +44,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. the bank transaction ID',
-		description: 'A unique one, such as the bank transaction ID, keeps a retry from recording it twice',
+		description: 'Unique: it keeps a retry from recording the payment twice',
 	},
 ];
 

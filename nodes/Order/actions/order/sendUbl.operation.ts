@@ -48,7 +48,6 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 50 },
 				default: 10,
-				description: 'A larger one is refused',
 			},
 			{
 				displayName: 'Send Path',
