@@ -121,7 +121,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. CN-2024-0042',
-		description: "Your unique ID for it, found by a re-run; empty: credit- and the invoice's OrderID",
+		description: "Your unique ID; empty: credit- and the invoice's OrderID",
 	},
 	{
 		displayName: 'Additional Fields',

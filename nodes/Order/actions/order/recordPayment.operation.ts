@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 121,50 or 121.50',
-		description: `Positive, at most two decimals and what the order still owes, ${DECIMAL_FORMS}`,
+		description: `At most what the order still owes, ${DECIMAL_FORMS}`,
 	},
 	{
 		displayName: 'Payment Date',

@@ -66,7 +66,7 @@ function checkSendPath(value: unknown): Check {
 	return {
 		ok: false,
 		problem: 'is not an API path such as /v1/peppol/sendxml',
-		hint: "Enter a path under /v1 of letters, digits, '/', '-' and '_'.",
+		hint: 'Use letters, digits, / - and _ after /v1/.',
 	};
 }
 
