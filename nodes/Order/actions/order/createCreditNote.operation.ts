@@ -81,7 +81,7 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 1,5',
-						description: 'At most the quantity invoiced; empty or 0: the whole line',
+						description: 'Empty or 0: the whole line',
 					},
 				],
 			},
@@ -131,7 +131,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{ displayName: 'Credit Note Number', name: 'orderNumber', type: 'string', default: '', placeholder: 'e.g. CN-2024-0042' },
-			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', description: 'Your reference, such as the reason for the credit note' },
+			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', placeholder: 'e.g. the reason for the credit note' },
 		],
 	},
 ];

@@ -89,7 +89,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			answer = await sendJson(client, { method: 'POST', path: `/v1/orders/${orderId}/payments`, body: payment, headers, itemIndex, operation });
 		} catch (error) {
 			if (!keyed || !hasStatus(error, '409')) {
-				const hint = 'Check that the order is open, and pay at most what it owes (ToPay).';
+				const hint = 'Check that the order is open; pay at most its ToPay.';
 				throw refusalError(this.getNode(), error, itemIndex, `The payment of order ${orderId} was not recorded`, hint);
 			}
 			// The key was used: this payment was recorded by an earlier run. Show where the order stands now.

@@ -127,7 +127,7 @@ export interface SendReport {
 
 function conflictNotSent(ctx: IExecuteFunctions, request: SendRequest, order: IDataObject): NodeApiError {
 	const key = sendIdempotencyKey(request.transportType, request.strict, [request.orderId]);
-	const message = `Send order ${request.orderId} answered HTTP 409 (key already used), but it is not sent (OrderStatus ${String(order.OrderStatus)})`;
+	const message = `Send order ${request.orderId} answered HTTP 409, but it is not sent (OrderStatus ${String(order.OrderStatus)})`;
 	const hint = `Send it alone (key ${key}), or set Idempotency Header to None.`;
 	return apiError(ctx.getNode(), message, hint, '409', request.itemIndex);
 }

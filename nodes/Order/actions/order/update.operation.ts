@@ -42,7 +42,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { rows: 3 },
 				default: '',
-				description: 'Your note, never sent to the customer; empty clears it',
+				description: 'Never sent to the customer; empty clears it',
 			},
 			{
 				displayName: 'Is Sent',

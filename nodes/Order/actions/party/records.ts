@@ -97,7 +97,7 @@ function readOtherFields(ctx: IExecuteFunctions, itemIndex: number, raw: unknown
 		}
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {
-		throw inputError(ctx, itemIndex, label, value, 'is not a JSON object', 'Enter an object such as {"Website": "https://example.com"}.');
+		throw inputError(ctx, itemIndex, label, value, 'is not a JSON object', 'Enter a JSON object, or map one.');
 	}
 	return requireValid(ctx, itemIndex, label, value, (v) => checkJsonDepth(v, 8)) as IDataObject;
 }
