@@ -26,7 +26,7 @@ const properties: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{ name: 'Order', value: 'orderId' },
-			{ name: 'Invoice Number', value: 'invoiceNumber', description: 'The number on the invoice, e.g. INV-2024-0042' },
+			{ name: 'Invoice Number', value: 'invoiceNumber', description: 'The number on the invoice' },
 		],
 		default: 'orderId',
 	},
@@ -104,13 +104,13 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Output the Existing Credit Note',
 				value: 'output',
-				description: 'Output the credit note made before (Outcome: found)',
+				description: 'Output the one made before (Outcome: found)',
 			},
 			{ name: 'Fail the Item', value: 'fail' },
 			{
 				name: 'Create Another Credit Note',
 				value: 'another',
-				description: 'A further credit note, with its own External Provider ID',
+				description: 'Needs its own External Provider ID',
 			},
 		],
 		default: 'output',
@@ -169,7 +169,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 	let invoice: InvoiceRef;
 	if (ctx.getNodeParameter('invoiceBy', itemIndex, 'orderId') === 'invoiceNumber') {
 		const invoiceNumber = readText(ctx, itemIndex, 'invoiceNumber', 'Invoice Number', 100, true);
-		const hint = 'Enter the number of the invoice to credit, e.g. INV-2024-0042.';
+		const hint = 'Enter the number of the invoice to credit.';
 		if (!invoiceNumber) throw inputError(ctx, itemIndex, 'Invoice Number', undefined, 'is empty', hint);
 		invoice = { invoiceNumber };
 	} else invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
@@ -227,8 +227,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				description: 'To credit it again, set If Already Credited to Create Another Credit Note.',
 			});
 		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
-		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited')
-			throw refuse('is already credited by a credit note this node did not make');
+		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited') throw refuse('is already credited, not by this node');
 		const result = await createOrder(client, checked.body, { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null });
 		// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
 		return {

@@ -156,7 +156,7 @@ export function checkOrder(input: unknown): OrderCheck {
 		const line = lines[i] as IDataObject;
 		const where = `OrderLines[${i}]`;
 		if (!isRecord(line)) {
-			return problem(where, line, 'is not an order line', 'Each line is an object with Quantity, Description, VATPercentage and UnitPriceExcl.');
+			return problem(where, line, 'is not an order line', 'Each line is an object with Quantity, VATPercentage and UnitPriceExcl.');
 		}
 		const clean: IDataObject = { ...line };
 		for (const [field, spec] of Object.entries(LINE_NUMBERS)) {

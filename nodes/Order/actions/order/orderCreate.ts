@@ -148,7 +148,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			name: 'skipIfExists',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to output the order with this External Provider ID instead of creating another',
+			description: 'Whether to output the order with this External Provider ID, not create another',
 			displayOptions: { show },
 		},
 		{
@@ -181,7 +181,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. data',
-			description: 'Binary property with your own PDF; empty: the service makes one',
+			description: 'Binary property of your PDF; empty: the service makes one',
 			displayOptions: { show },
 		},
 		{

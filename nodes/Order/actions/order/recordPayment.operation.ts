@@ -44,7 +44,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. the bank transaction ID',
-		description: 'Unique: it keeps a retry from recording the payment twice',
+		description: 'Unique: a retry then never records it twice',
 	},
 ];
 

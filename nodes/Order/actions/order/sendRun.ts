@@ -39,7 +39,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			type: 'options',
 			options: [
 				{ name: 'Peppol', value: 'Peppol', description: 'Over Peppol, else by e-mail or post unless Strict is on' },
-				{ name: 'E-Mail', value: 'Email', description: "By e-mail to the customer's address" },
+				{ name: 'E-Mail', value: 'Email', description: "To the customer's e-mail address" },
 				{ name: 'Letter', value: 'Letter' },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],

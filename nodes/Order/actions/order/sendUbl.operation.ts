@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: 'data',
-		hint: 'The binary field holding the UBL Invoice or CreditNote',
+		hint: 'Holds the UBL Invoice or CreditNote',
 		displayOptions: { show },
 	},
 	{

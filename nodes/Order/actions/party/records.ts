@@ -213,7 +213,7 @@ export const PARTY_FIELDS = recordFields([
 	{ api: 'ContactLastName' },
 	{ api: 'CountryCode', check: checkCountryCode, description: 'Two letters, e.g. BE' },
 	{ api: 'Email', check: checkEmail },
-	{ api: 'ExternalProviderID', description: 'Your ID of the party, e.g. in your CRM' },
+	{ api: 'ExternalProviderID', description: 'e.g. its ID in your CRM' },
 	{ api: 'IBAN', check: checkIban },
 	{ api: 'InternalInfo', check: text(2000) },
 	{ api: 'Language', check: checkLanguageCode, description: 'Two letters, e.g. NL, FR, EN' },
