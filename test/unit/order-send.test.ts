@@ -223,7 +223,7 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 			.reply(200, sentOrder(42));
 		const { items } = await run({ operation: 'send', orderIds: '={{ $json.id }}' }, [{ id: 41 }, { id: 42 }], { onError: 'continueRegularOutput' });
 		expect(scope.isDone()).toBe(true);
-		expect(items[0].error).toBe('Send order 41 answered HTTP 409 (idempotency key already used), but the order is not sent (OrderStatus Draft)');
+		expect(items[0].error).toBe('Send order 41 answered HTTP 409, but it is not sent (OrderStatus Draft)');
 		expect(items[0].description).toContain('send-Peppol-41');
 		expect(items[1]).toMatchObject({ OrderID: 42, sent: true, alreadySent: true, sentVia: 'Peppol' });
 	});

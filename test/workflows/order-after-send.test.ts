@@ -660,9 +660,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		it('an invoice already Credited by a credit note made elsewhere is not credited again; Create Another does it on purpose', async () => {
 			const credited = (emu.store.listOrders(party) as Rec[]).find((o) => o.OrderType === 'Invoice' && o.OrderStatus === 'Credited' && o.OrderLines?.length)!;
 			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(credited.OrderID) });
-			expect(result.nodeError(name)?.message).toBe(
-				`Item 1: invoice ${credited.OrderNumber} is already credited by a credit note this node did not make; nothing was created`,
-			);
+			expect(result.nodeError(name)?.message).toBe(`Item 1: invoice ${credited.OrderNumber} is already credited, not by this node; nothing was created`);
 			expect(result.nodeError(name)?.description).toMatch(/Create Another Credit Note/);
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
 			const { items } = await run({

@@ -25,7 +25,7 @@ export const optionsCollection: INodeProperties = {
 			name: 'allowMissingFiles',
 			type: 'boolean',
 			default: false,
-			description: 'Whether an order without a picked file passes on (listed in MissingFiles) instead of failing',
+			description: 'Whether an order without a picked file passes on (in MissingFiles)',
 			displayOptions: downloading,
 		},
 		{
@@ -63,7 +63,7 @@ export const optionsCollection: INodeProperties = {
 				{ name: 'None', value: 'none' },
 			],
 			default: 'Idempotency-Key',
-			description: 'Header whose key makes a repeated create, send or payment harmless',
+			description: 'Makes a repeated create, send or payment harmless',
 			displayOptions: forOrder('create', 'send', 'createAndSend', 'createCreditNote', 'recordPayment'),
 		},
 		// Twice, as the operations that use it are Order's Download Files, Create, Create and Send and File's Get.

@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a',
+		placeholder: 'e.g. 3f2b8c1e-7d4a-…',
 		description: 'The FileID, as Order › Get names it',
 		displayOptions: { show },
 	},

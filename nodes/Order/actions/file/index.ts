@@ -10,7 +10,7 @@ export const file: ResourceOperations = {
 		{
 			name: 'Get',
 			value: 'get',
-			description: 'Read one file of an order by its FileID as binary data',
+			description: 'Read one file of an order by its FileID',
 			action: 'Get a file',
 			module: { description: getDescription, execute: getExecute },
 		},

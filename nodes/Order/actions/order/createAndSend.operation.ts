@@ -32,7 +32,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const options = { node: this.getNode(), itemIndex, ...settings, skipIfExists: entry.skipIfExists, fetchFull: false };
 		const result = await createOrder(client, await withOwnFiles(this, itemIndex, entry.body, entry.files), options);
 		if (result.orderId === undefined) {
-			const message = 'Create order answered without an OrderID, so the order cannot be sent';
+			const message = 'Create order answered without an OrderID: not sent';
 			throw new NodeApiError(this.getNode(), { message } as JsonObject, {
 				message,
 				description: 'Check the order in the web app, then send it with the Send operation.',

@@ -25,8 +25,8 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Order', value: 'orderId', description: 'Pick the invoice, enter its OrderID, or map it' },
-			{ name: 'Invoice Number', value: 'invoiceNumber', description: 'The number on the invoice, e.g. INV-2024-0042' },
+			{ name: 'Order', value: 'orderId' },
+			{ name: 'Invoice Number', value: 'invoiceNumber', description: 'The number on the invoice' },
 		],
 		default: 'orderId',
 	},
@@ -81,7 +81,7 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 1,5',
-						description: 'At most the quantity invoiced; empty or 0: the whole line',
+						description: 'Empty or 0: the whole line',
 					},
 				],
 			},
@@ -93,7 +93,7 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		typeOptions: { dateOnly: true },
 		default: '',
-		description: 'Date of the credit note; empty is today',
+		description: 'Empty: today',
 	},
 	{
 		displayName: 'If Already Credited',
@@ -104,17 +104,16 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Output the Existing Credit Note',
 				value: 'output',
-				description: 'Output the credit note made before (Outcome: found)',
+				description: 'Output the one made before (Outcome: found)',
 			},
-			{ name: 'Fail the Item', value: 'fail', description: 'Fail the item, naming the credit note' },
+			{ name: 'Fail the Item', value: 'fail' },
 			{
 				name: 'Create Another Credit Note',
 				value: 'another',
-				description: 'A further credit note, with its own External Provider ID',
+				description: 'Needs its own External Provider ID',
 			},
 		],
 		default: 'output',
-		description: 'If the invoice already has a credit note',
 	},
 	{
 		displayName: 'External Provider ID',
@@ -122,7 +121,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. CN-2024-0042',
-		description: "Your unique ID for it, found by a re-run; empty: credit- and the invoice's OrderID",
+		description: "Your unique ID; empty: credit- and the invoice's OrderID",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -132,7 +131,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{ displayName: 'Credit Note Number', name: 'orderNumber', type: 'string', default: '', placeholder: 'e.g. CN-2024-0042' },
-			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', description: 'Your reference, such as the reason for the credit note' },
+			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', placeholder: 'e.g. the reason for the credit note' },
 		],
 	},
 ];
@@ -170,7 +169,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 	let invoice: InvoiceRef;
 	if (ctx.getNodeParameter('invoiceBy', itemIndex, 'orderId') === 'invoiceNumber') {
 		const invoiceNumber = readText(ctx, itemIndex, 'invoiceNumber', 'Invoice Number', 100, true);
-		const hint = 'Enter the number of the invoice to credit, e.g. INV-2024-0042.';
+		const hint = 'Enter the number of the invoice to credit.';
 		if (!invoiceNumber) throw inputError(ctx, itemIndex, 'Invoice Number', undefined, 'is empty', hint);
 		invoice = { invoiceNumber };
 	} else invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
@@ -228,8 +227,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				description: 'To credit it again, set If Already Credited to Create Another Credit Note.',
 			});
 		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
-		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited')
-			throw refuse('is already credited by a credit note this node did not make');
+		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited') throw refuse('is already credited, not by this node');
 		const result = await createOrder(client, checked.body, { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null });
 		// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
 		return {

@@ -51,7 +51,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (picked.problem) {
 			throw new NodeOperationError(this.getNode(), itemMessage(itemIndex, `order ${orderId} ${picked.problem}`), {
 				itemIndex,
-				description: 'Check the order in the web app; no file was requested.',
+				description: 'Check the order in the web app.',
 			});
 		}
 		if (picked.missing.length && !settings.allowMissing) {
@@ -60,7 +60,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				itemMessage(itemIndex, `order ${orderId}${order.OrderNumber ? ` (${String(order.OrderNumber)})` : ''} has no ${describeMissing(picked.missing)} file`),
 				{
 					itemIndex,
-					description: 'Turn on Options › Allow Missing Files to pass such orders on.',
+					description: 'Turn on Options › Allow Missing Files.',
 				},
 			);
 		}

@@ -10,7 +10,7 @@ import { readPartyOption, readSingleOrderPath } from '../options';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
-import { text } from '../../../shared/domain/values';
+import { isRecord, text } from '../../../shared/domain/values';
 
 const NOT_DELIVERED = 2;
 
@@ -94,7 +94,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		try {
 			if (read instanceof Error) throw read;
 			const order = await fetchOrder(clients, read, itemIndex);
-			if (!order || typeof order !== 'object' || Array.isArray(order)) throw new Error(`Order ${read.orderId} was answered without an order object`);
+			if (!isRecord(order)) throw new Error(`Order ${read.orderId} was answered without an order object`);
 			const { json, output } = readDelivery(order);
 			if (json.OrderID === null) json.OrderID = read.orderId;
 			if (read.registrationId !== undefined) json.RegistrationID = Number(read.registrationId);

@@ -36,7 +36,7 @@ export const order: ResourceOperations = {
 		{
 			name: 'Create and Send',
 			value: 'createAndSend',
-			description: 'Create an order (or find the one already created) and send it',
+			description: 'Create an order, or find it, and send it',
 			action: 'Create and send an order',
 			module: { description: createAndSendDescription, execute: createAndSendExecute },
 		},
@@ -50,7 +50,7 @@ export const order: ResourceOperations = {
 		{
 			name: 'Download Files',
 			value: 'downloadFiles',
-			description: "Read an order's PDF, UBL and other files as binary data",
+			description: "Read an order's PDF, UBL and other files",
 			action: 'Download the files of an order',
 			module: { description: downloadFilesDescription, execute: downloadFilesExecute },
 		},
@@ -64,7 +64,7 @@ export const order: ResourceOperations = {
 		{
 			name: 'Get Delivery Status',
 			value: 'getDeliveryStatus',
-			description: 'Read whether orders were delivered, are pending or failed',
+			description: 'Read whether an order was delivered',
 			action: 'Get the delivery status of an order',
 			module: { description: getDeliveryStatusDescription, execute: getDeliveryStatusExecute },
 		},
@@ -100,7 +100,7 @@ export const order: ResourceOperations = {
 		{
 			name: 'Send UBL Document',
 			value: 'sendUbl',
-			description: 'Send a ready UBL invoice or credit note over Peppol as it is',
+			description: 'Send a ready UBL invoice or credit note over Peppol',
 			action: 'Send a UBL document',
 			module: { description: sendUblDescription, execute: sendUblExecute },
 		},

@@ -63,12 +63,12 @@ export function toNumber(value: unknown): number | undefined {
 
 /** The create body from field values (not yet validated; see checkOrder): optional fields left empty are left out. */
 export function buildOrderBody(input: OrderFieldsInput): IDataObject {
-	const { Customer = {}, OrderLines = [], extra, ...head } = input;
+	const { Customer = {}, OrderLines = [], extra = {}, ...head } = input;
 	// Values go in as given: checkOrder refuses an object rather than sending "[object Object]".
 	const keep = (values: IDataObject, always: string[]) =>
 		Object.fromEntries(Object.entries(values).filter(([key, value]) => always.includes(key) || !isBlank(value)));
 	return {
-		...extra,
+		...keep(extra, []),
 		...keep(head, ['OrderType', 'OrderDirection', 'OrderDate']),
 		Customer: { ...keep(Customer, ['Name']), PartyType: isBlank(Customer.PartyType) ? 'Customer' : Customer.PartyType },
 		OrderLines: OrderLines.map((line) => keep(line, ['Quantity', 'UnitPriceExcl', 'VATPercentage'])),
@@ -155,8 +155,8 @@ export function checkOrder(input: unknown): OrderCheck {
 	for (let i = 0; i < lines.length; i++) {
 		const line = lines[i] as IDataObject;
 		const where = `OrderLines[${i}]`;
-		if (!line || typeof line !== 'object' || Array.isArray(line)) {
-			return problem(where, line, 'is not an order line', 'Each line is an object with Quantity, Description, VATPercentage and UnitPriceExcl.');
+		if (!isRecord(line)) {
+			return problem(where, line, 'is not an order line', 'Each line is an object with Quantity, VATPercentage and UnitPriceExcl.');
 		}
 		const clean: IDataObject = { ...line };
 		for (const [field, spec] of Object.entries(LINE_NUMBERS)) {

@@ -42,8 +42,8 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'options',
 			noDataExpression: true,
 			options: [
-				{ name: 'Fields Below', value: 'fields', description: 'Fill in the order field by field' },
-				{ name: 'JSON', value: 'json', description: 'Map a whole order object' },
+				{ name: 'Fields Below', value: 'fields' },
+				{ name: 'JSON', value: 'json' },
 			],
 			default: 'fields',
 			displayOptions: { show },
@@ -64,7 +64,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			typeOptions: { dateOnly: true },
 			required: true,
 			default: '',
-			description: 'Date of the order',
 			displayOptions: fieldsMode,
 		},
 		{
@@ -93,7 +92,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			placeholder: 'Add Order Line',
 			default: {},
 			required: true,
-			description: 'At least one line',
 			displayOptions: fieldsMode,
 			options: [
 				{
@@ -121,7 +119,7 @@ export function orderFields(operation: string): INodeProperties[] {
 							name: 'vatPercentage',
 							type: 'string',
 							default: '21',
-							description: 'VAT rate in percent from 0 to 100, e.g. 21 or 5,5',
+							description: 'In percent, e.g. 21 or 5,5',
 						},
 					],
 				},
@@ -133,7 +131,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. INV-2026-0042',
-			description: 'Your unique ID for this order; a re-run finds the order by it',
+			description: 'Your unique ID; a re-run finds the order by it',
 			displayOptions: fieldsMode,
 		},
 		{
@@ -142,8 +140,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'json',
 			required: true,
 			default:
-				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2026-01-31",\n  "ExpiryDate": "2026-02-28",\n  "ExternalProviderID": "",\n  "Customer": { "Name": "", "VATNumber": "", "PartyType": "Customer" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
-			description: 'The whole order as the API expects it',
+				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2026-01-31",\n  "Customer": { "Name": "" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
 			displayOptions: { show: { ...show, inputMode: ['json'] } },
 		},
 		{
@@ -151,7 +148,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			name: 'skipIfExists',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to output an order with the same External Provider ID instead of creating another',
+			description: 'Whether to output the order with this External Provider ID, not create another',
 			displayOptions: { show },
 		},
 		{
@@ -184,7 +181,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. data',
-			description: 'Binary property with your own PDF; empty: the service makes one',
+			description: 'Binary property of your PDF; empty: the service makes one',
 			displayOptions: { show },
 		},
 		{
@@ -253,7 +250,7 @@ export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IData
 				VATPercentage: line.vatPercentage,
 				UnitPriceExcl: line.unitPriceExcl,
 			})),
-			extra: Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== '' && value !== undefined && value !== null)),
+			extra,
 		});
 	}
 	const checked = checkOrder(body);
@@ -303,13 +300,14 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 		['Attachments', attachmentNames, 'Attachments'],
 	] as const) {
 		if (names.length && body[key] !== undefined)
-			throw fail(`"${field}" is set and the order JSON has ${key} too`, `Keep one of them: clear ${field}, or remove ${key} from the JSON.`);
+			throw fail(`"${field}" is set and the order JSON has ${key} too`, `Clear ${field}, or remove ${key} from the JSON.`);
 	}
 	const twice = attachmentNames.find((name, i) => attachmentNames.indexOf(name) !== i);
 	if (twice) throw fail(`"Attachments" names binary property "${twice}" twice`, 'Name each file once.');
 
 	const maxBytes = readMaxFileSize(ctx, itemIndex);
 	const limit = `Maximum File Size (${(maxBytes / MB).toFixed(0)} MB)`;
+	const tooMuch = 'Send fewer or smaller files, or raise Options › Maximum File Size.';
 	const binaries = ctx.getInputData()[itemIndex]?.binary ?? {};
 	const available = Object.keys(binaries);
 
@@ -336,24 +334,22 @@ export async function checkOwnFiles(ctx: IExecuteFunctions, itemIndex: number, b
 		// Its size from the metadata, else from the base64 it is held as in memory (not decoded for this).
 		const size =
 			typeof binary.bytes === 'number' ? binary.bytes : !binary.id && typeof binary.data === 'string' ? Buffer.byteLength(binary.data, 'base64') : undefined;
-		if (size !== undefined && size > maxBytes)
-			throw fail(`${named} is ${(size / MB).toFixed(1)} MB, above ${limit}`, 'Send a smaller file, or raise Options › Maximum File Size.');
+		if (size !== undefined && size > maxBytes) throw fail(`${named} is ${(size / MB).toFixed(1)} MB, above ${limit}`, tooMuch);
 		return { property, fileName, binary, named, pdf };
 	};
 	const planned = [...pdfNames.map((p) => plan('Own PDF', p, true)), ...attachmentNames.map((p) => plan('Attachments', p, false))];
 
 	let total = 0;
-	const hint = 'Send fewer or smaller files, or raise Options › Maximum File Size.';
 	for (const { binary, property, named, pdf } of planned) {
 		// Without a size in its metadata, a file in n8n's binary store is read only up to the limit.
 		const stored = binary.id && typeof binary.bytes !== 'number';
 		const content = stored ? await readUpTo(ctx, binary.id as string, maxBytes - total) : await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
-		if (!content) throw fail(`${named} takes the own PDF and attachments above ${limit}; it was not read further`, hint);
+		if (!content) throw fail(`${named} takes the own PDF and attachments above ${limit}; it was not read further`, tooMuch);
 		if (!content.length) throw fail(`${named} is empty`, 'Check the node that made the file.');
 		if (pdf && content.subarray(0, 5).toString('latin1') !== '%PDF-')
 			throw fail(`${named} is not a PDF: its content does not start with %PDF-`, 'Send other files as Attachments.');
 		total += content.length;
-		if (total > maxBytes) throw fail(`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above ${limit}`, hint);
+		if (total > maxBytes) throw fail(`the own PDF and attachments add up to ${(total / MB).toFixed(1)} MB or more, above ${limit}`, tooMuch);
 	}
 	const strip = ({ property, fileName }: PlannedFile): PlannedFile => ({ property, fileName });
 	return { pdf: planned.filter((f) => f.pdf).map(strip)[0], attachments: planned.filter((f) => !f.pdf).map(strip) };
@@ -432,14 +428,11 @@ export interface CreateOrderResult {
 
 /** How a create answer without an OrderID looked, without echoing long text (it could carry anything). */
 function describeAnswer(answer: unknown): string {
-	if (answer === undefined || answer === null || (typeof answer === 'string' && answer.trim() === '')) return 'an empty answer';
-	if (typeof answer === 'string') {
-		const text = answer.trim();
-		return text.length <= 12 && /^[\w .!-]+$/.test(text) ? `the text "${text}"` : 'a text answer';
-	}
-	if (Array.isArray(answer)) return 'a list';
-	if (typeof answer === 'object') return 'an object without OrderID';
-	return `the value ${String(answer).slice(0, 12)}`;
+	const text = typeof answer === 'string' ? answer.trim() : answer;
+	if (text === undefined || text === null || text === '') return 'an empty answer';
+	if (typeof text === 'string') return text.length <= 12 && /^[\w .!-]+$/.test(text) ? `the text "${text}"` : 'a text answer';
+	if (typeof text === 'object') return Array.isArray(text) ? 'a list' : 'an object without OrderID';
+	return `the value ${String(text).slice(0, 12)}`;
 }
 
 /** A 2xx create without a readable OrderID confirmed nothing: the item fails, so a re-run with Skip If Already Created is safe. */

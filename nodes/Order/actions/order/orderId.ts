@@ -47,10 +47,8 @@ export function checkOrderId(value: unknown): Check {
 		problem,
 		hint: 'Pick the order, or enter a positive whole number, e.g. 123456.',
 	});
-	if (typeof value === 'number') {
-		return Number.isSafeInteger(value) && value > 0 ? { ok: true, value: String(value) } : fail('is not an OrderID');
-	}
-	if (typeof value !== 'string') return value === undefined || value === null ? fail('is empty') : fail('is not an OrderID');
+	if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? { ok: true, value: String(value) } : fail('is not an OrderID');
+	if (typeof value !== 'string') return fail(value === undefined || value === null ? 'is empty' : 'is not an OrderID');
 	const digits = value.trim().replace(/^#/, '');
 	if (!digits) return fail('is empty');
 	if (!/^\d+$/.test(digits) || /^0+$/.test(digits)) return fail('is not an OrderID');

@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 121,50 or 121.50',
-		description: `Positive, at most two decimals and what the order still owes, ${DECIMAL_FORMS}`,
+		description: `At most what the order still owes, ${DECIMAL_FORMS}`,
 	},
 	{
 		displayName: 'Payment Date',
@@ -30,7 +30,6 @@ const properties: INodeProperties[] = [
 		typeOptions: { dateOnly: true },
 		required: true,
 		default: '',
-		description: 'The day it was paid',
 	},
 	{
 		displayName: 'Payment Type',
@@ -38,7 +37,6 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Bank transfer',
-		description: 'How it was paid',
 	},
 	{
 		displayName: 'Reference',
@@ -46,7 +44,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. the bank transaction ID',
-		description: 'A unique one, such as the bank transaction ID, keeps a retry from recording it twice',
+		description: 'Unique: a retry then never records it twice',
 	},
 ];
 
@@ -91,7 +89,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			answer = await sendJson(client, { method: 'POST', path: `/v1/orders/${orderId}/payments`, body: payment, headers, itemIndex, operation });
 		} catch (error) {
 			if (!keyed || !hasStatus(error, '409')) {
-				const hint = 'Check that the order is open, and pay at most what it owes (ToPay).';
+				const hint = 'Check that the order is open; pay at most its ToPay.';
 				throw refusalError(this.getNode(), error, itemIndex, `The payment of order ${orderId} was not recorded`, hint);
 			}
 			// The key was used: this payment was recorded by an earlier run. Show where the order stands now.

@@ -39,8 +39,8 @@ export function sendFields(operation: string): INodeProperties[] {
 			type: 'options',
 			options: [
 				{ name: 'Peppol', value: 'Peppol', description: 'Over Peppol, else by e-mail or post unless Strict is on' },
-				{ name: 'E-Mail', value: 'Email', description: "By e-mail to the customer's address" },
-				{ name: 'Letter', value: 'Letter', description: 'By post' },
+				{ name: 'E-Mail', value: 'Email', description: "To the customer's e-mail address" },
+				{ name: 'Letter', value: 'Letter' },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],
 			default: 'Peppol',
@@ -127,8 +127,8 @@ export interface SendReport {
 
 function conflictNotSent(ctx: IExecuteFunctions, request: SendRequest, order: IDataObject): NodeApiError {
 	const key = sendIdempotencyKey(request.transportType, request.strict, [request.orderId]);
-	const message = `Send order ${request.orderId} answered HTTP 409 (idempotency key already used), but the order is not sent (OrderStatus ${String(order.OrderStatus)})`;
-	const hint = `Send it on its own (key ${key}) or set Options › Idempotency Header to None for this run.`;
+	const message = `Send order ${request.orderId} answered HTTP 409, but it is not sent (OrderStatus ${String(order.OrderStatus)})`;
+	const hint = `Send it alone (key ${key}), or set Idempotency Header to None.`;
 	return apiError(ctx.getNode(), message, hint, '409', request.itemIndex);
 }
 
@@ -141,7 +141,7 @@ function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string
 		return "Check Options › Act for Party and the credential's Party ID.";
 	}
 	if (batch.strict && /peppol|receiver|transport/i.test(text)) {
-		return 'Turn off "Strict (No Fallback)", or check the customer\'s VAT number with the Peppol Lookup node.';
+		return 'Turn off Strict (No Fallback), or check the customer with Peppol Lookup.';
 	}
 	if (/not\s*found|unknown order|does not exist/i.test(text)) {
 		return 'Check the Order ID and Options › Act for Party.';

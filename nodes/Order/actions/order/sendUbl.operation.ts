@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: 'data',
-		hint: 'The binary field holding the UBL Invoice or CreditNote',
+		hint: 'Holds the UBL Invoice or CreditNote',
 		displayOptions: { show },
 	},
 	{
@@ -48,7 +48,6 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 50 },
 				default: 10,
-				description: 'A larger one is refused',
 			},
 			{
 				displayName: 'Send Path',
@@ -67,7 +66,7 @@ function checkSendPath(value: unknown): Check {
 	return {
 		ok: false,
 		problem: 'is not an API path such as /v1/peppol/sendxml',
-		hint: "Enter a path under /v1 of letters, digits, '/', '-' and '_'.",
+		hint: 'Use letters, digits, / - and _ after /v1/.',
 	};
 }
 

@@ -42,7 +42,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { rows: 3 },
 				default: '',
-				description: 'Your note, never sent to the customer; empty clears it',
+				description: 'Never sent to the customer; empty clears it',
 			},
 			{
 				displayName: 'Is Sent',
@@ -76,7 +76,7 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if (fields.approvalStatus !== undefined) {
 		if (!APPROVAL_STATUSES.includes(fields.approvalStatus as string)) {
 			const problem = fields.approvalStatus === '' ? 'is not chosen' : `is not one of ${APPROVAL_STATUSES.join(', ')}`;
-			throw wrong('Approval Status', fields.approvalStatus, problem, 'Pick Approved, Pending or Rejected, or remove the field.');
+			throw wrong('Approval Status', fields.approvalStatus, problem, 'Pick one, or remove the field.');
 		}
 		change.ApprovalStatus = fields.approvalStatus;
 	}
@@ -104,7 +104,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				operation: `Update order ${orderId}`,
 			},
 			`Order ${orderId} was not updated`,
-			'Nothing was changed; to correct a sent or paid order, create a credit note.',
+			'To correct a sent or paid order, create a credit note.',
 		);
 		// An empty answer (some deployments) is a success too: the output is then what was changed.
 		return answeredObject(answer) ?? { OrderID: orderId, ...change };

@@ -97,7 +97,7 @@ function readOtherFields(ctx: IExecuteFunctions, itemIndex: number, raw: unknown
 		}
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {
-		throw inputError(ctx, itemIndex, label, value, 'is not a JSON object', 'Enter an object such as {"Website": "https://example.com"}.');
+		throw inputError(ctx, itemIndex, label, value, 'is not a JSON object', 'Enter a JSON object, or map one.');
 	}
 	return requireValid(ctx, itemIndex, label, value, (v) => checkJsonDepth(v, 8)) as IDataObject;
 }
@@ -213,7 +213,7 @@ export const PARTY_FIELDS = recordFields([
 	{ api: 'ContactLastName' },
 	{ api: 'CountryCode', check: checkCountryCode, description: 'Two letters, e.g. BE' },
 	{ api: 'Email', check: checkEmail },
-	{ api: 'ExternalProviderID', description: 'Your ID of the party, e.g. in your CRM' },
+	{ api: 'ExternalProviderID', description: 'e.g. its ID in your CRM' },
 	{ api: 'IBAN', check: checkIban },
 	{ api: 'InternalInfo', check: text(2000) },
 	{ api: 'Language', check: checkLanguageCode, description: 'Two letters, e.g. NL, FR, EN' },

@@ -11,7 +11,7 @@ const show = { resource: ['party'], operation: ['update'] };
 const FIELDS = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
 
 export const description: INodeProperties[] = [
-	idField('party', show, { description: 'The PartyID of the party to change' }),
+	idField('party', show),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
