@@ -29,7 +29,7 @@ const grouped = (parts: string[]) => /^\d{1,3}$/.test(parts[0]) && parts.slice(1
 
 /** The digits as `-?int(.frac)?`, or a problem: one decimal separator; the other, spaces or "'" group thousands; "1,250" is ambiguous. */
 function canonical(text: string): { value: string } | { problem: string; hint: string } {
-	const notNumber = { problem: 'is not a number', hint: `Enter digits, ${DECIMAL_FORMS}, without currency sign.` };
+	const notNumber = { problem: 'is not a number', hint: `Enter digits, ${DECIMAL_FORMS} (no currency sign, no exponent).` };
 	const match = /^(-?)(\d[\d.,' \u00a0\u202f]*)$/.exec(text);
 	if (!match || /[.,' \u00a0\u202f]{2}|[.,' \u00a0\u202f]$/.test(match[2])) return notNumber;
 	const [, sign, body] = match;

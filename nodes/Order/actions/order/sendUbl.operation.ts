@@ -19,7 +19,7 @@ const SEND_XML_PATH = '/v1/peppol/sendxml';
 
 export const description: INodeProperties[] = [
 	{
-		displayName: 'Sent as it is, over Peppol only; running the node again sends it again.',
+		displayName: 'Sent as it is, over Peppol only; a re-run of the same document carries the same idempotency key.',
 		name: 'sendUblNotice',
 		type: 'notice',
 		default: '',
