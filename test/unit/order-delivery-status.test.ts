@@ -62,7 +62,7 @@ describe('Get Delivery Status as an AI tool', () => {
 });
 
 describe('Get Delivery Status on the published shapes', () => {
-	it('the published sent invoice: Delivered, how and when it was sent, and the receiver\'s response code; a never-sent draft is "Not sent"; the negative example is Refused', async () => {
+	it('the published sent invoice: Delivered, how and when it was sent, and the receiver\'s response code; a never-sent draft is "NotSent"; the negative example is Refused', async () => {
 		const outputs = await execute.call(context(false, [4, 5, 6]), clients);
 		expect(outputs.map((list) => list.map((i) => i.json.OrderID))).toEqual([[2619898], [5], [6]]);
 		expect(outputs[0][0].json).toMatchObject({
@@ -74,7 +74,7 @@ describe('Get Delivery Status on the published shapes', () => {
 			ResponseCode: 'AP',
 			Response: 'The business document has been validated and forwarded to the recipient.',
 		});
-		expect(outputs[1][0].json).toMatchObject({ Status: 'Not sent', Delivered: false, SentVia: null });
+		expect(outputs[1][0].json).toMatchObject({ Status: 'NotSent', Delivered: false, SentVia: null });
 		expect(outputs[2][0].json).toMatchObject({ Status: 'Refused', Delivered: false, Refused: true, RefusedInfo: 'No Valid VAT', DeliveryStatus: 'Error' });
 	});
 });

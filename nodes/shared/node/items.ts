@@ -38,14 +38,44 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/** The loop of the per-item operations: one call per input item. */
-export async function runPerItem(ctx: IExecuteFunctions, handler: (itemIndex: number) => Promise<ItemResult>): Promise<INodeExecutionData[]> {
-	const items = ctx.getInputData();
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+/** One item's read: its checked value, or (continueOnFail) the error that failed it. */
+export type ItemRead<T> = { itemIndex: number; value: T } | { itemIndex: number; error: Error };
+
+/**
+ * The read phase of every loop: every item read and checked before the first request, so no
+ * write happens on a half-checked batch. A bad item stops the run here, naming field and item;
+ * under continueOnFail it becomes that item's error and the others go on.
+ */
+export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex: number) => T | Promise<T>): Promise<Array<ItemRead<T>>> {
+	const reads: Array<ItemRead<T>> = [];
+	for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
 		try {
-			const result = await handler(itemIndex);
-			for (const item of toItems(ctx, result, itemIndex)) output.push(item);
+			reads.push({ itemIndex, value: await read(itemIndex) });
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (!ctx.continueOnFail()) throw nodeError;
+			reads.push({ itemIndex, error: nodeError });
+		}
+	}
+	return reads;
+}
+
+/**
+ * The item loop of every operation: `read` checks every item first (readEveryItem), then `run`
+ * makes one item's requests, item after item in input order. A failure stops the run, or under
+ * continueOnFail becomes the item's error item. runBatched is its mode for requests across items.
+ */
+export async function runItems<T>(
+	ctx: IExecuteFunctions,
+	read: (itemIndex: number) => T | Promise<T>,
+	run: (value: T, itemIndex: number) => Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	for (const entry of await readEveryItem(ctx, read)) {
+		const { itemIndex } = entry;
+		try {
+			if ('error' in entry) throw entry.error;
+			for (const item of toItems(ctx, await run(entry.value, itemIndex), itemIndex)) output.push(item);
 		} catch (error) {
 			const nodeError = asNodeError(ctx, error, itemIndex);
 			if (!ctx.continueOnFail()) throw nodeError;
@@ -59,8 +89,8 @@ export async function runPerItem(ctx: IExecuteFunctions, handler: (itemIndex: nu
 export type BatchedOutput = Array<IDataObject | INodeExecutionData | Error>;
 
 export interface BatchedSteps<T, R> {
-	/** Reads and checks one item, before any request; throwing fails that item (continueOnFail) or the run. */
-	read(itemIndex: number): T;
+	/** Reads and checks one item, before any request (readEveryItem); throwing fails that item (continueOnFail) or the run. */
+	read(itemIndex: number): T | Promise<T>;
 	/** The batched requests for every item read: one result per entry, in the same order. */
 	run(read: Array<{ itemIndex: number; value: T }>): Promise<R[]>;
 	/** One item's outputs from its result. */
@@ -79,25 +109,14 @@ export interface BatchedSteps<T, R> {
 }
 
 /**
- * The loop of the operations that batch across items (Send, Create and Send, Peppol
- * Lookup): read every item first, run the requests together, then answer per item in
+ * runItems' mode for the operations that batch across items (Send, Create and Send, Peppol
+ * Lookup): read every item first (readEveryItem), run the requests together, then answer per item in
  * input order, every output paired with its item. A failed entry becomes an error item
  * under continueOnFail and stops the run otherwise, stamped with the item it belongs to.
  */
 export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSteps<T, R>): Promise<INodeExecutionData[][]> {
-	const count = ctx.getInputData().length;
 	const continueOnFail = ctx.continueOnFail();
-	const entries: Array<{ itemIndex: number; value: T } | { itemIndex: number; error: Error }> = [];
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		try {
-			entries.push({ itemIndex, value: steps.read(itemIndex) });
-		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (!continueOnFail) throw nodeError;
-			entries.push({ itemIndex, error: nodeError });
-		}
-	}
-
+	const entries = await readEveryItem(ctx, steps.read.bind(steps));
 	const read = entries.filter((entry): entry is { itemIndex: number; value: T } => 'value' in entry);
 	const results = read.length ? await steps.run(read) : [];
 

@@ -3,12 +3,11 @@ import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type
 
 import { registrationIdField } from '../../../shared/fields/fields';
 import { readRegistrationId } from '../../../shared/node/input';
-import { asNodeError, errorItem } from '../../../shared/node/items';
+import { asNodeError, errorItem, readEveryItem } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption, readSingleOrderPath } from '../options';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
-import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 import { isRecord, text } from '../../../shared/domain/values';
 
@@ -88,11 +87,11 @@ async function fetchOrder(clients: ClientProvider, read: Read, itemIndex: number
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const outputs: INodeExecutionData[][] = DELIVERY_OUTPUTS.map(() => []);
-	const reads = await readEveryItem(this, readItem.bind(null, this));
-	for (let itemIndex = 0; itemIndex < reads.length; itemIndex++) {
-		const read = reads[itemIndex];
+	for (const entry of await readEveryItem(this, readItem.bind(null, this))) {
+		const { itemIndex } = entry;
 		try {
-			if (read instanceof Error) throw read;
+			if ('error' in entry) throw entry.error;
+			const read = entry.value;
 			const order = await fetchOrder(clients, read, itemIndex);
 			if (!isRecord(order)) throw new Error(`Order ${read.orderId} was answered without an order object`);
 			const { json, output } = readDelivery(order);

@@ -7,7 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { inputError, readChoice } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { runChecked, sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/orderChanges';
+import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
 import {
 	fieldOptions,
@@ -89,7 +90,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runChecked(this, readItem.bind(null, this), async (read, itemIndex) => {
+	return await runItems(this, readItem.bind(null, this), async (read, itemIndex) => {
 		const { body, matchBy, ifFound } = read;
 		const client = await clients(itemIndex, read.partyId);
 		if (matchBy !== 'none') {

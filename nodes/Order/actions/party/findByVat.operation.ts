@@ -6,7 +6,7 @@ import type { FilterCondition } from '../../../shared/query/odata';
 import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { runChecked } from '../order/orderChanges';
+import { runItems } from '../../../shared/node/items';
 import { checkVatNumber } from '../../../shared/domain/validation';
 import { findRecords, partyTypeOption, sameParty } from './records';
 
@@ -39,7 +39,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const partyType = readChoice(this, itemIndex, 'partyType', 'Party Type', ['', ...PARTY_TYPES], '');
 		return { vat, partyType, partyId: readPartyOption(this, itemIndex) };
 	};
-	return await runChecked(this, readItem, async (read, itemIndex) => {
+	return await runItems(this, readItem, async (read, itemIndex) => {
 		const conditions: FilterCondition[] = [{ field: 'VATNumber', operator: 'eq', value: read.vat, type: 'string' }];
 		if (read.partyType) conditions.push({ field: 'PartyType', operator: 'eq', value: read.partyType, type: 'string' });
 		const client = await clients(itemIndex, read.partyId);

@@ -9,7 +9,8 @@ import { readChoice, requireValid } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
-import { runChecked, sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/orderChanges';
+import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
 import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';
 
@@ -85,7 +86,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		form: readChoice(this, itemIndex, 'bodyForm', 'Send As', BODY_FORMS, 'product'),
 		partyId: readPartyOption(this, itemIndex),
 	});
-	return await runChecked(this, readItem, async (read, itemIndex) => {
+	return await runItems(this, readItem, async (read, itemIndex) => {
 		const client = await clients(itemIndex, read.partyId);
 		let id: string | number | undefined = read.id || undefined;
 		if (id === undefined) {
