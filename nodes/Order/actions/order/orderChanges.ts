@@ -18,9 +18,8 @@ export function orderOperation(
 	return {
 		description: [orderIdField(what, { displayOptions: { show: { resource: ['order'], operation: [operation] } } })],
 		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-			return await runItems(this, readOrderId.bind(null, this), async (orderId, itemIndex) =>
-				run(this, await clients(itemIndex, readPartyOption(this, itemIndex)), orderId, itemIndex),
-			);
+			const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), party: readPartyOption(this, itemIndex) });
+			return await runItems(this, read, async ({ orderId, party }, itemIndex) => run(this, await clients(itemIndex, party), orderId, itemIndex));
 		},
 	};
 }

@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePr
 import { NodeApiError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
+import { runItems } from '../../../shared/node/items';
 import { type FilterCondition, buildFilter } from '../../../shared/query/odata';
 import { readListPage } from '../../../shared/http/paging';
 import type { ClientProvider } from '../../../shared/node/router';
@@ -159,10 +159,13 @@ export function getOperation(kind: RecordKind) {
 	return {
 		description: [idField(kind, { resource: [kind], operation: ['get'] })],
 		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-			return await runPerItem(this, async (itemIndex) => {
-				const id = readRecordId(this, itemIndex, kind);
-				return await getRecord(await clients(itemIndex, readPartyOption(this, itemIndex)), kind, id, itemIndex);
-			});
+			return await runItems(
+				this,
+				(itemIndex) => readRecordId(this, itemIndex, kind),
+				async (id, itemIndex) => {
+					return await getRecord(await clients(itemIndex, readPartyOption(this, itemIndex)), kind, id, itemIndex);
+				},
+			);
 		},
 	};
 }
