@@ -19,6 +19,7 @@ import {
 	noIdError,
 	PARTY_FIELDS,
 	readFields,
+	recordId,
 	sameParty,
 	updateParty,
 } from './records';
@@ -79,6 +80,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
 		...readFields(ctx, itemIndex, main, MAIN_PARTY_FIELDS),
 	};
 	if (!body.Name) throw inputError(ctx, itemIndex, 'Name', '', 'is empty', 'Enter the name of the company or person.');
+	if (!body.PartyType) throw inputError(ctx, itemIndex, 'Party Type', '', 'is empty', 'Choose Customer or Supplier.');
 	const matchBy = readChoice(ctx, itemIndex, 'matchBy', 'Match Existing By', MATCH_BY, 'vatNumber');
 	const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
 	if (matchBy !== 'none' && !body[key]) {
@@ -95,16 +97,22 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const client = await clients(itemIndex, read.partyId);
 		if (matchBy !== 'none') {
 			const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
-			const conditions = [key, 'PartyType'].map((field) => ({ field, operator: 'eq' as const, value: body[field], type: 'string' as const }));
+			const [field, type] = [key, 'PartyType'].map((name) => ({ field: name, operator: 'eq' as const, value: body[name], type: 'string' as const }));
 			const [found] = await findRecords(
 				client,
+				this.getNode(),
 				'party',
-				conditions,
-				(p) => sameParty(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
+				{
+					conditions: [field, type],
+					walk: [type],
+					matches: (p) => sameParty(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
+					hint: 'Look the party up in the web app: give it to Party › Update, or set Match Existing By to Nothing (Always Create) if it is not there.',
+				},
 				itemIndex,
 			);
+			const id = found && recordId(this.getNode(), 'party', found, itemIndex);
 			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };
-			if (found) return { ...(await updateParty(client, String(found.PartyID), body, itemIndex)), AlreadyExisted: true };
+			if (id) return { ...(await updateParty(client, id, body, itemIndex)), AlreadyExisted: true };
 		}
 		const answer = await sendJson(client, { method: 'POST', path: '/v1/parties', body, itemIndex, operation: 'Create party' });
 		const id = answeredId(answer, 'PartyID');

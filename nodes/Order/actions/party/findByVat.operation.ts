@@ -45,9 +45,14 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const client = await clients(itemIndex, read.partyId);
 		return await findRecords(
 			client,
+			this.getNode(),
 			'party',
-			conditions,
-			(p) => sameParty('VATNumber', p.VATNumber, read.vat) && (!read.partyType || p.PartyType === read.partyType),
+			{
+				conditions,
+				walk: conditions.slice(1),
+				matches: (p) => sameParty('VATNumber', p.VATNumber, read.vat) && (!read.partyType || p.PartyType === read.partyType),
+				hint: 'Choose a Party Type to search fewer parties, or look the party up in the web app.',
+			},
 			itemIndex,
 		);
 	});

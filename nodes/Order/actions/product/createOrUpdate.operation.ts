@@ -12,7 +12,7 @@ import { readPartyOption } from '../options';
 import { sendJson } from '../order/orderChanges';
 import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
-import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';
+import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields, recordId } from '../party/records';
 
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
@@ -93,12 +93,16 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			const reference = read.body.Reference;
 			const [found] = await findRecords(
 				client,
+				this.getNode(),
 				'product',
-				[{ field: 'Reference', operator: 'eq', value: reference, type: 'string' }],
-				(p) => p.Reference === reference,
+				{
+					conditions: [{ field: 'Reference', operator: 'eq', value: reference, type: 'string' }],
+					matches: (p) => p.Reference === reference,
+					hint: 'Set Product ID to the product to update (look it up in the web app), or leave it empty only for a new Reference.',
+				},
 				itemIndex,
 			);
-			id = found?.ProductID as number | undefined;
+			id = found && recordId(this.getNode(), 'product', found, itemIndex);
 		}
 		const product = id === undefined ? read.body : { ProductID: Number(id), ...read.body };
 		const body = read.form === 'items' ? { Items: [product] } : product;
