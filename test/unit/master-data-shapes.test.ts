@@ -86,8 +86,12 @@ describe('master data and export flag request shapes (nock)', () => {
 		const create = (extra: IDataObject = {}) => ({ resource: 'party', operation: 'create', name: 'Paper Co NV', vatNumber: 'be 0403.170.701', ...extra });
 
 		it('Create looks the VAT number up, then POSTs the checked body and outputs the party read back', async () => {
-			lookup([party({ PartyID: 1, VATNumber: 'BE0999999999' })]); // a server ignoring the filter: not a match
+			// A server ignoring the filter answers others: the Customer list is then read and compared (none matches).
+			lookup([party({ PartyID: 1, VATNumber: 'BE0999999999' })]);
 			nock(BASE)
+				.get('/v1/parties')
+				.query({ $filter: "PartyType eq 'Customer'" })
+				.reply(200, { Items: [party({ PartyID: 1, VATNumber: 'BE0999999999' })] }, JSON_TYPE)
 				.post('/v1/parties', {
 					Name: 'Paper Co NV',
 					VATNumber: VAT,
@@ -147,6 +151,9 @@ describe('master data and export flag request shapes (nock)', () => {
 			nock(BASE)
 				.get('/v1/parties')
 				.query({ $filter: "Email eq 'jan@example.com' and PartyType eq 'Customer'" })
+				.reply(200, { Items: [{ PartyID: 7, Email: 'j.an@example.com', PartyType: 'Customer' }] }, JSON_TYPE)
+				.get('/v1/parties')
+				.query({ $filter: "PartyType eq 'Customer'" })
 				.reply(200, { Items: [{ PartyID: 7, Email: 'j.an@example.com', PartyType: 'Customer' }] }, JSON_TYPE)
 				.post('/v1/parties', { Name: 'Jan', PartyType: 'Customer', Email: 'jan@example.com' })
 				.reply(200, '8', JSON_TYPE)
@@ -216,6 +223,14 @@ describe('master data and export flag request shapes (nock)', () => {
 			nock(BASE)
 				.get('/v1/parties')
 				.query({ $filter: `VATNumber eq '${VAT}'` })
+				.reply(
+					200,
+					{ Items: [party(), party({ PartyID: 78, PartyType: 'Supplier', VATNumber: 'BE 0403.170.701' }), party({ PartyID: 1, VATNumber: 'NL1' })] },
+					JSON_TYPE,
+				);
+			// NL1 shows the filter was ignored: the list is read (no Party Type: unfiltered) and compared.
+			nock(BASE)
+				.get('/v1/parties')
 				.reply(
 					200,
 					{ Items: [party(), party({ PartyID: 78, PartyType: 'Supplier', VATNumber: 'BE 0403.170.701' }), party({ PartyID: 1, VATNumber: 'NL1' })] },
