@@ -4,7 +4,7 @@
  * item 3 is invalid confirms, refuses, sends or deactivates nothing; with Continue On Fail items
  * 1-2 go through and item 3 is an error item.
  */
-import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
 import { buildOrder } from '../../emulator/model';
@@ -82,5 +82,47 @@ describe('a write checks every item before its first request (engine, emulator)'
 		);
 		expect(result.nodeError(result.nodeName)?.message).toMatch(/^Item 3: "Registration"/);
 		expect(writes()).toEqual([]);
+	});
+
+	// Issue 37 items 6 and 11: refused before any request, naming field and item, never rounded nor a raw TypeError.
+	it.each([
+		[
+			'Product ID 9007199254740993 (would round to …992, another product)',
+			'accessPointOrder',
+			{ resource: 'product', operation: 'createOrUpdate', reference: 'P-0001', productId: '9007199254740993' },
+			'Item 1: "Product ID" 9007199254740993 is larger than any ProductID (at most 9007199254740991)',
+		],
+		[
+			'Inbox Item ID of 300 digits',
+			'accessPointInbox',
+			{ operation: 'confirm', inboxItemId: '9'.repeat(300) },
+			/^Item 1: "Inbox Item ID" 9{20}.* is larger than any InboxItemID \(at most 9007199254740991\)$/,
+		],
+		[
+			'Inbox Item ID 2^53 + 1 as a number',
+			'accessPointInbox',
+			{ operation: 'refuse', refusalReason: 'QTY', inboxItemId: '={{ 9007199254740993 }}' },
+			'Item 1: "Inbox Item ID" 9007199254740992 is larger than any InboxItemID',
+		],
+		[
+			'Party Type ""',
+			'accessPointOrder',
+			{ resource: 'party', operation: 'create', name: 'Acme', vatNumber: 'BE0123456749', partyType: '={{ "" }}' },
+			'Item 1: "Party Type" is empty',
+		],
+		[
+			'Input Binary Field "__proto__"',
+			'accessPointOrder',
+			{ resource: 'order', operation: 'sendUbl', binaryPropertyName: '__proto__' },
+			'Item 1: "Input Binary Field" __proto__ is a name JavaScript reserves, not a binary field name',
+		],
+	])('%s: a NodeOperationError naming field and item, and no request', async (_label, type, parameters, message) => {
+		emu.clearRequests();
+		const result = await h.runNode(type, parameters as IDataObject, [{ json: {} }]);
+		expect(result.nodeError(result.nodeName)?.constructor.name).toBe('NodeOperationError');
+		const text = result.nodeError(result.nodeName)?.message ?? '';
+		if (typeof message === 'string') expect(text.startsWith(message)).toBe(true);
+		else expect(text).toMatch(message);
+		expect((emu.requests as Logged[]).filter((r) => r.path.startsWith('/v1/'))).toEqual([]);
 	});
 });
