@@ -171,6 +171,37 @@ describe('master data and export flag request shapes (nock)', () => {
 			expect((await run({ resource: 'party', operation: 'create', name: 'Jan', matchBy: 'none' })).items).toEqual([{ PartyID: 6, AlreadyExisted: false }]);
 		});
 
+		const refused = { Code: 'GenericError', Description: "Could not find a property named 'VATNumber' on type 'Party'." };
+		const customers = (skip: number, items: IDataObject[], more: boolean) =>
+			nock(BASE)
+				.get('/v1/parties')
+				.query(skip ? { $filter: "PartyType eq 'Customer'", $skip: String(skip) } : { $filter: "PartyType eq 'Customer'" })
+				.reply(200, { Items: items, ...(more ? { NextPageLink: `/v1/parties?$skip=${skip + items.length}` } : {}) }, JSON_TYPE);
+		const others = (from: number, count: number) => Array.from({ length: count }, (_, i) => party({ PartyID: from + i, VATNumber: `BE0${from + i}` }));
+
+		it('Create, when the service refuses the VATNumber filter (400): reads the Customer list page after page and finds the party (no POST)', async () => {
+			nock(BASE)
+				.get('/v1/parties')
+				.query({ $filter: `VATNumber eq '${VAT}' and PartyType eq 'Customer'` })
+				.reply(400, { errors: [refused] }, JSON_TYPE);
+			customers(0, others(1000, 120), true);
+			customers(120, [...others(2000, 3), party()], false);
+			expect((await run(create())).items).toEqual([{ ...party(), AlreadyExisted: true }]);
+		});
+
+		it('Create, when the list is longer than 10 pages without the party: stops with what to do, creates nothing', async () => {
+			nock(BASE)
+				.get('/v1/parties')
+				.query({ $filter: `VATNumber eq '${VAT}' and PartyType eq 'Customer'` })
+				.reply(400, { errors: [refused] }, JSON_TYPE);
+			for (let page = 0; page < 10; page++) customers(page * 120, others(1000 + page * 120, 120), true);
+			const { result, name } = await run(create());
+			const error = result.nodeError(name);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error?.message).toBe('Find party: the service cannot filter on this field and its first 1200 records hold none, so nothing was created');
+			expect(String(error?.description)).toMatch(/Match Existing By to Nothing/);
+		});
+
 		it('Create fails without claiming success when the answer carries no PartyID', async () => {
 			lookup([]);
 			nock(BASE).post('/v1/parties').reply(200, 'OK', { 'Content-Type': 'text/plain' });
