@@ -62,26 +62,27 @@ export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex:
 
 /**
  * The item loop of every operation: `read` checks every item first (readEveryItem), then `run`
- * makes one item's requests, item after item in input order. A failure stops the run, or under
- * continueOnFail becomes the item's error item. runBatched is its mode for requests across items.
+ * makes one item's requests, item after item in input order: runBatched with one request phase
+ * per item. A failure stops the run, or under continueOnFail becomes the item's error item.
  */
 export async function runItems<T>(
 	ctx: IExecuteFunctions,
 	read: (itemIndex: number) => T | Promise<T>,
 	run: (value: T, itemIndex: number) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
-	for (const entry of await readEveryItem(ctx, read)) {
-		const { itemIndex } = entry;
-		try {
-			if ('error' in entry) throw entry.error;
-			for (const item of toItems(ctx, await run(entry.value, itemIndex), itemIndex)) output.push(item);
-		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (!ctx.continueOnFail()) throw nodeError;
-			output.push(errorItem(ctx, nodeError, itemIndex));
+	const runEach = async (reads: Array<{ itemIndex: number; value: T }>) => {
+		const results: Array<ItemResult | Error> = [];
+		for (const { itemIndex, value } of reads) {
+			const failed = (error: unknown) => {
+				if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);
+				return asNodeError(ctx, error, itemIndex);
+			};
+			results.push(await run(value, itemIndex).catch(failed));
 		}
-	}
+		return results;
+	};
+	const emit = (result: ItemResult | Error) => (result === undefined ? [] : Array.isArray(result) ? result : [result]);
+	const [output] = await runBatched(ctx, { read, run: runEach, emit });
 	return output;
 }
 

@@ -189,20 +189,10 @@ function lookupPage(node: INode, body: unknown, operation: string, itemIndex: nu
 
 /** The service's published 400 for a property it cannot filter on ("Could not find a property named …"). */
 const notFilterable = (error: unknown) =>
-	error instanceof NodeApiError &&
-	String(error.httpCode) === '400' &&
-	/could not find a property/i.test(`${error.message} ${String(error.context.apiDescription ?? '')} ${error.description ?? ''}`);
+	error instanceof NodeApiError && /could not find a property/i.test(`${error.message} ${String(error.context.apiDescription ?? '')} ${error.description ?? ''}`);
 
-export interface Lookup {
-	/** The exact filter; the service may refuse it (not published as filterable) or ignore it. */
-	conditions: FilterCondition[];
-	/** A published filter to read the list with instead (parties: PartyType), or none. */
-	walk?: FilterCondition[];
-	/** What counts as the record, whatever the service's filter did. */
-	matches: (record: IDataObject) => boolean;
-	/** What to do when the list is too long to read. */
-	hint: string;
-}
+/** The exact filter (the service may refuse or ignore it), a published one to read the list by instead, what counts as the record, what to do past the bound. */
+export type Lookup = { conditions: FilterCondition[]; walk?: FilterCondition[]; matches: (record: IDataObject) => boolean; hint: string };
 
 /**
  * The records that match: first asked with the exact filter; when the service refuses it (400 "Could not find a
@@ -216,10 +206,7 @@ export async function findRecords(client: ApiClient, node: INode, kind: RecordKi
 		const operation = `Find ${kind}${conditions.length ? ` where ${String(qs.$filter)}` : ''}`;
 		return lookupPage(node, await client.request<unknown>({ method: 'GET', path: RECORD_PATHS[kind], qs, itemIndex, operation }), operation, itemIndex);
 	};
-	const filtered = await read(lookup.conditions, 0).catch((error: unknown) => {
-		if (notFilterable(error)) return undefined;
-		throw error;
-	});
+	const filtered = await read(lookup.conditions, 0).catch((error: unknown) => (notFilterable(error) ? undefined : Promise.reject(error)));
 	if (filtered?.items.every(lookup.matches)) return filtered.items;
 	const found: IDataObject[] = [];
 	for (let pages = 0, skip = 0; pages < LOOKUP_PAGES; pages++) {
