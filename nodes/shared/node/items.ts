@@ -60,29 +60,35 @@ export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex:
 	return reads;
 }
 
+/** runBatched's request phase made item after item: a failure stops the run, or under continueOnFail is that item's Error. */
+export function oneByOne<T, R>(ctx: IExecuteFunctions, run: (value: T, itemIndex: number) => Promise<R>) {
+	return async (reads: Array<{ itemIndex: number; value: T }>): Promise<Array<R | Error>> => {
+		const results: Array<R | Error> = [];
+		for (const { itemIndex, value } of reads) {
+			try {
+				results.push(await run(value, itemIndex));
+			} catch (error) {
+				const nodeError = asNodeError(ctx, error, itemIndex);
+				if (!ctx.continueOnFail()) throw nodeError;
+				results.push(nodeError);
+			}
+		}
+		return results;
+	};
+}
+
 /**
  * The item loop of every operation: `read` checks every item first (readEveryItem), then `run`
- * makes one item's requests, item after item in input order: runBatched with one request phase
- * per item. A failure stops the run, or under continueOnFail becomes the item's error item.
+ * makes one item's requests, item after item in input order (runBatched, oneByOne). A failure
+ * stops the run, or under continueOnFail becomes the item's error item.
  */
 export async function runItems<T>(
 	ctx: IExecuteFunctions,
 	read: (itemIndex: number) => T | Promise<T>,
 	run: (value: T, itemIndex: number) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
-	const runEach = async (reads: Array<{ itemIndex: number; value: T }>) => {
-		const results: Array<ItemResult | Error> = [];
-		for (const { itemIndex, value } of reads) {
-			const failed = (error: unknown) => {
-				if (!ctx.continueOnFail()) throw asNodeError(ctx, error, itemIndex);
-				return asNodeError(ctx, error, itemIndex);
-			};
-			results.push(await run(value, itemIndex).catch(failed));
-		}
-		return results;
-	};
 	const emit = (result: ItemResult | Error) => (result === undefined ? [] : Array.isArray(result) ? result : [result]);
-	const [output] = await runBatched(ctx, { read, run: runEach, emit });
+	const [output] = await runBatched(ctx, { read, run: oneByOne(ctx, run), emit });
 	return output;
 }
 

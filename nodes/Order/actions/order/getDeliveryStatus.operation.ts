@@ -3,7 +3,7 @@ import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type
 
 import { registrationIdField } from '../../../shared/fields/fields';
 import { readRegistrationId } from '../../../shared/node/input';
-import { asNodeError, errorItem, readEveryItem } from '../../../shared/node/items';
+import { oneByOne, runBatched } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption, readSingleOrderPath } from '../options';
@@ -86,25 +86,23 @@ async function fetchOrder(clients: ClientProvider, read: Read, itemIndex: number
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
-	const outputs: INodeExecutionData[][] = DELIVERY_OUTPUTS.map(() => []);
-	for (const entry of await readEveryItem(this, readItem.bind(null, this))) {
-		const { itemIndex } = entry;
-		try {
-			if ('error' in entry) throw entry.error;
-			const read = entry.value;
-			const order = await fetchOrder(clients, read, itemIndex);
-			if (!isRecord(order)) throw new Error(`Order ${read.orderId} was answered without an order object`);
-			const { json, output } = readDelivery(order);
-			if (json.OrderID === null) json.OrderID = read.orderId;
-			if (read.registrationId !== undefined) json.RegistrationID = Number(read.registrationId);
-			outputs[output].push({ json, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			// Not known to be delivered: with Continue it leaves through Error / Refused.
-			outputs[NOT_DELIVERED].push(errorItem(this, nodeError, itemIndex));
-		}
-	}
+	const fetchDelivery = async (read: Read, itemIndex: number) => {
+		const order = await fetchOrder(clients, read, itemIndex);
+		if (!isRecord(order)) throw new Error(`Order ${read.orderId} was answered without an order object`);
+		const { json, output } = readDelivery(order);
+		if (json.OrderID === null) json.OrderID = read.orderId;
+		if (read.registrationId !== undefined) json.RegistrationID = Number(read.registrationId);
+		return { json, output };
+	};
+	const outputs = await runBatched(this, {
+		read: (itemIndex) => readItem(this, itemIndex),
+		run: oneByOne(this, fetchDelivery),
+		emit: (result) => [result instanceof Error ? result : result.json],
+		route: (result) => (result instanceof Error ? NOT_DELIVERED : result.output),
+		outputs: DELIVERY_OUTPUTS.length,
+		// Not known to be delivered: with Continue it leaves through Error / Refused.
+		errorOutput: NOT_DELIVERED,
+	});
 	// An AI agent reads only a tool's first output: as a tool every item goes there, its Status saying which it is.
 	const asTool = typeof this.isToolExecution === 'function' && this.isToolExecution();
 	if (!asTool) return outputs;
