@@ -2,6 +2,7 @@
  * Get Delivery Status as an AI tool: n8n hands an agent only a tool's first output, so
  * there every item (Delivered, Pending, Refused) must come out on that one output.
  */
+import { constructExecutionMetaData, returnJsonArray } from 'n8n-core';
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { execute } from '../../nodes/Order/actions/order/getDeliveryStatus.operation';
@@ -35,6 +36,7 @@ function context(tool: boolean, ids = [1, 2, 3]): IExecuteFunctions {
 		continueOnFail: () => false,
 		getNodeParameter: (name: string, item: number, fallback?: unknown) => (name === 'orderId' ? ids[item] : fallback),
 		isToolExecution: () => tool,
+		helpers: { returnJsonArray, constructExecutionMetaData },
 	} as unknown as IExecuteFunctions;
 }
 

@@ -94,7 +94,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (read.registrationId !== undefined) json.RegistrationID = Number(read.registrationId);
 		return { json, output };
 	};
-	const outputs = await runBatched(this, {
+	const outputs = await runBatched<Read, { json: IDataObject; output: number } | Error>(this, {
 		read: (itemIndex) => readItem(this, itemIndex),
 		run: oneByOne(this, fetchDelivery),
 		emit: (result) => [result instanceof Error ? result : result.json],

@@ -189,7 +189,8 @@ function lookupPage(node: INode, body: unknown, operation: string, itemIndex: nu
 
 /** The service's published 400 for a property it cannot filter on ("Could not find a property named …"). */
 const notFilterable = (error: unknown) =>
-	error instanceof NodeApiError && /could not find a property/i.test(`${error.message} ${String(error.context.apiDescription ?? '')} ${error.description ?? ''}`);
+	error instanceof NodeApiError &&
+	/could not find a property/i.test(`${error.message} ${String(error.context.apiDescription ?? '')} ${error.description ?? ''}`);
 
 /** The exact filter (the service may refuse or ignore it), a published one to read the list by instead, what counts as the record, what to do past the bound. */
 export type Lookup = { conditions: FilterCondition[]; walk?: FilterCondition[]; matches: (record: IDataObject) => boolean; hint: string };
