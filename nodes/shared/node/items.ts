@@ -38,47 +38,33 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/** One item's read: its checked value, or (continueOnFail) the error that failed it. */
-export type ItemRead<T> = { itemIndex: number; value: T } | { itemIndex: number; error: Error };
-
 /**
- * The read phase of every loop: every item read and checked before the first request, so no
- * write happens on a half-checked batch. A bad item stops the run here, naming field and item;
- * under continueOnFail it becomes that item's error and the others go on.
+ * `step` for each entry in turn: a failure stops the run (stamped with its item) or, under continueOnFail, is
+ * that item's Error and the others go on. Both phases of the loop run on it: the read phase, every item read
+ * and checked before the first request (no write on a half-checked batch), and oneByOne's request phase.
  */
-export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex: number) => T | Promise<T>): Promise<Array<ItemRead<T>>> {
-	const reads: Array<ItemRead<T>> = [];
-	for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
+async function eachItem<E extends { itemIndex: number }, T>(ctx: IExecuteFunctions, entries: E[], step: (entry: E) => T | Promise<T>) {
+	const results: Array<T | Error> = [];
+	for (const entry of entries) {
 		try {
-			reads.push({ itemIndex, value: await read(itemIndex) });
+			results.push(await step(entry));
 		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
+			const nodeError = asNodeError(ctx, error, entry.itemIndex);
 			if (!ctx.continueOnFail()) throw nodeError;
-			reads.push({ itemIndex, error: nodeError });
+			results.push(nodeError);
 		}
 	}
-	return reads;
+	return results;
 }
 
-/** runBatched's request phase made item after item: a failure stops the run, or under continueOnFail is that item's Error. */
-export function oneByOne<T, R>(ctx: IExecuteFunctions, run: (value: T, itemIndex: number) => Promise<R>) {
-	return async (reads: Array<{ itemIndex: number; value: T }>): Promise<Array<R | Error>> => {
-		const results: Array<R | Error> = [];
-		for (const { itemIndex, value } of reads) {
-			try {
-				results.push(await run(value, itemIndex));
-			} catch (error) {
-				const nodeError = asNodeError(ctx, error, itemIndex);
-				if (!ctx.continueOnFail()) throw nodeError;
-				results.push(nodeError);
-			}
-		}
-		return results;
-	};
-}
+/** runBatched's request phase made item after item (eachItem). */
+export const oneByOne =
+	<T, R>(ctx: IExecuteFunctions, run: (value: T, itemIndex: number) => Promise<R>) =>
+	async (reads: Array<{ itemIndex: number; value: T }>) =>
+		await eachItem(ctx, reads, async ({ itemIndex, value }) => await run(value, itemIndex));
 
 /**
- * The item loop of every operation: `read` checks every item first (readEveryItem), then `run`
+ * The item loop of every operation: `read` checks every item first, then `run`
  * makes one item's requests, item after item in input order (runBatched, oneByOne). A failure
  * stops the run, or under continueOnFail becomes the item's error item.
  */
@@ -96,7 +82,7 @@ export async function runItems<T>(
 export type BatchedOutput = Array<IDataObject | INodeExecutionData | Error>;
 
 export interface BatchedSteps<T, R> {
-	/** Reads and checks one item, before any request (readEveryItem); throwing fails that item (continueOnFail) or the run. */
+	/** Reads and checks one item, every item before any request; throwing fails that item (continueOnFail) or the run. */
 	read(itemIndex: number): T | Promise<T>;
 	/** The batched requests for every item read: one result per entry, in the same order. */
 	run(read: Array<{ itemIndex: number; value: T }>): Promise<R[]>;
@@ -117,14 +103,15 @@ export interface BatchedSteps<T, R> {
 
 /**
  * runItems' mode for the operations that batch across items (Send, Create and Send, Peppol
- * Lookup): read every item first (readEveryItem), run the requests together, then answer per item in
+ * Lookup): read every item first, run the requests together, then answer per item in
  * input order, every output paired with its item. A failed entry becomes an error item
  * under continueOnFail and stops the run otherwise, stamped with the item it belongs to.
  */
 export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSteps<T, R>): Promise<INodeExecutionData[][]> {
 	const continueOnFail = ctx.continueOnFail();
-	const entries = await readEveryItem(ctx, steps.read.bind(steps));
-	const read = entries.filter((entry): entry is { itemIndex: number; value: T } => 'value' in entry);
+	const items = Array.from({ length: ctx.getInputData().length }, (_, itemIndex) => ({ itemIndex }));
+	const checked = await eachItem(ctx, items, ({ itemIndex }) => steps.read(itemIndex));
+	const read = checked.flatMap((value, itemIndex) => (value instanceof Error ? [] : [{ itemIndex, value }]));
 	const results = read.length ? await steps.run(read) : [];
 
 	const outputs: INodeExecutionData[][] = Array.from({ length: steps.outputs ?? 1 }, () => []);
@@ -135,10 +122,9 @@ export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSte
 		outputs[steps.errorOutput ?? 0].push(item);
 	};
 	let next = 0;
-	for (const entry of entries) {
-		const { itemIndex } = entry;
-		if ('error' in entry) {
-			failed(entry.error, itemIndex);
+	for (const [itemIndex, value] of checked.entries()) {
+		if (value instanceof Error) {
+			failed(value, itemIndex);
 			continue;
 		}
 		const result = results[next++];
