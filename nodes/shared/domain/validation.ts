@@ -200,11 +200,10 @@ export function checkNumericId(value: unknown, what: string): Check {
 	if (!raw) return fail('is empty', `Select or enter the ${what}.`);
 	if (!/^\d+$/.test(raw) || /^0+$/.test(raw))
 		return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number.`);
-	const id = raw.replace(/^0+/, '');
 	// Beyond 2^53 a number is rounded (…993 becomes …992, another record): refused, never rounded.
-	if (id.length > 16 || Number(id) > Number.MAX_SAFE_INTEGER || (typeof value === 'number' && !Number.isSafeInteger(value)))
-		return fail(`is larger than any ${what} (at most ${Number.MAX_SAFE_INTEGER})`, `Check the ${what}: a number this long would be rounded.`);
-	return ok(id);
+	if (!Number.isSafeInteger(Number(raw)))
+		return fail(`is larger than any ${what} (at most ${Number.MAX_SAFE_INTEGER})`, `Check the ${what}: it would be rounded.`);
+	return ok(raw.replace(/^0+/, ''));
 }
 
 /** Non-empty text, at most `max` characters. */

@@ -19,7 +19,6 @@ import {
 	noIdError,
 	PARTY_FIELDS,
 	readFields,
-	recordId,
 	sameParty,
 	updateParty,
 } from './records';
@@ -110,9 +109,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				},
 				itemIndex,
 			);
-			const id = found && recordId(this.getNode(), 'party', found, itemIndex);
 			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };
-			if (id) return { ...(await updateParty(client, id, body, itemIndex)), AlreadyExisted: true };
+			if (found) return { ...(await updateParty(client, String(found.PartyID), body, itemIndex)), AlreadyExisted: true };
 		}
 		const answer = await sendJson(client, { method: 'POST', path: '/v1/parties', body, itemIndex, operation: 'Create party' });
 		const id = answeredId(answer, 'PartyID');

@@ -208,21 +208,23 @@ export async function findRecords(client: ApiClient, node: INode, kind: RecordKi
 		return lookupPage(node, await client.request<unknown>({ method: 'GET', path: RECORD_PATHS[kind], qs, itemIndex, operation }), operation, itemIndex);
 	};
 	const filtered = await read(lookup.conditions, 0).catch((error: unknown) => (notFilterable(error) ? undefined : Promise.reject(error)));
-	if (filtered?.items.every(lookup.matches)) return filtered.items;
+	// Every record returned has an ID n8n carries exactly: never PATCH /v1/parties/undefined nor {"ProductID": null}.
+	const checked = (records: IDataObject[]) => records.filter((record) => recordId(node, kind, record, itemIndex));
+	if (filtered?.items.every(lookup.matches)) return checked(filtered.items);
 	const found: IDataObject[] = [];
 	for (let pages = 0, skip = 0; pages < LOOKUP_PAGES; pages++) {
 		const page = await read(lookup.walk ?? [], skip);
 		found.push(...page.items.filter(lookup.matches));
-		if (!page.more || !page.items.length) return found;
+		if (!page.more || !page.items.length) return checked(found);
 		skip += page.items.length;
 	}
-	if (found.length) return found;
+	if (found.length) return checked(found);
 	const message = `Find ${kind}: the service cannot filter on this field and its first ${LOOKUP_PAGES * PAGE_SIZE} records hold none, so nothing was created`;
 	throw new NodeOperationError(node, message, { itemIndex, description: lookup.hint });
 }
 
 /** The ID of a record the service answered: a positive whole number n8n carries exactly, else an error naming what came. */
-export function recordId(node: INode, kind: RecordKind, record: IDataObject, itemIndex: number): string {
+function recordId(node: INode, kind: RecordKind, record: IDataObject, itemIndex: number): string {
 	const checked = checkNumericId(record[ID_KEYS[kind]], ID_KEYS[kind]);
 	if (checked.ok) return checked.value;
 	const message = `Find ${kind}: the service answered a ${kind} whose ${ID_KEYS[kind]} is ${JSON.stringify(record[ID_KEYS[kind]]) ?? 'missing'}, so nothing was created or changed`;

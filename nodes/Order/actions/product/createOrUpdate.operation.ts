@@ -12,7 +12,7 @@ import { readPartyOption } from '../options';
 import { sendJson } from '../order/orderChanges';
 import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
-import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields, recordId } from '../party/records';
+import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';
 
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
@@ -102,7 +102,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				},
 				itemIndex,
 			);
-			id = found && recordId(this.getNode(), 'product', found, itemIndex);
+			id = found?.ProductID as number | undefined;
 		}
 		const product = id === undefined ? read.body : { ProductID: Number(id), ...read.body };
 		const body = read.form === 'items' ? { Items: [product] } : product;
