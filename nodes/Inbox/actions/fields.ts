@@ -32,12 +32,8 @@ export async function settle(
 ): Promise<INodeExecutionData[]> {
 	const input = ctx.getInputData();
 	const read = (itemIndex: number) => {
-		const raw = ctx.getNodeParameter('inboxItemId', itemIndex, '') as unknown;
-		return {
-			id: requireValid(ctx, itemIndex, 'Inbox Item ID', raw, (v) => checkNumericId(v, 'InboxItemID')),
-			reason: readReason?.(itemIndex),
-			party: readActForParty(ctx, itemIndex),
-		};
+		const id = requireValid(ctx, itemIndex, 'Inbox Item ID', ctx.getNodeParameter('inboxItemId', itemIndex, ''), (v) => checkNumericId(v, 'InboxItemID'));
+		return { id, reason: readReason?.(itemIndex), party: readActForParty(ctx, itemIndex) };
 	};
 	return await runItems(ctx, read, async ({ id, reason, party }, itemIndex) => {
 		const client = await clients(itemIndex, party);
