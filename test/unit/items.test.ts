@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { constructExecutionMetaData, returnJsonArray } from 'n8n-core';
 
-import { errorItem, runBatched } from '../../nodes/shared/node/items';
+import { errorItem, runBatched, runItems } from '../../nodes/shared/node/items';
 
 const node = (onError = 'stopWorkflow') => ({ name: 'Node', type: 'test', onError }) as unknown as INode;
 
@@ -76,5 +76,51 @@ describe('runBatched', () => {
 		expect(error.message).toBe('failed 3');
 		expect(error.context.itemIndex).toBe(3);
 		expect(calls).toEqual([[0, 1, 2, 3]]);
+	});
+});
+
+describe('runItems (the one item loop)', () => {
+	/** Item 2 (index 2) fails its read; run records the items it was called for. */
+	const read = async (itemIndex: number) => {
+		if (itemIndex === 2) throw new NodeOperationError(node(), 'Item 3: "Value" is bad', { itemIndex });
+		return itemIndex * 10;
+	};
+
+	it('checks every item before the first run: a bad item 3 stops the node before items 1-2 run', async () => {
+		const ran: number[] = [];
+		const run = async (value: number) => {
+			ran.push(value);
+			return { value };
+		};
+		await expect(runItems(fakeContext(3, false), read, run)).rejects.toThrow('Item 3: "Value" is bad');
+		expect(ran).toEqual([]);
+	});
+
+	it("under continueOnFail runs the good items in order, the bad one an error item in its place; a failed run is its item's error", async () => {
+		const run = async (value: number, itemIndex: number) => {
+			if (itemIndex === 1) throw new Error('the service refused');
+			return [{ value }, { value: value + 1 }];
+		};
+		const out = await runItems(fakeContext(4, true), read, run);
+		expect(out.map((item) => [item.json, item.pairedItem])).toEqual([
+			[{ value: 0 }, { item: 0 }],
+			[{ value: 1 }, { item: 0 }],
+			[{ error: 'the service refused' }, { item: 1 }],
+			[{ error: 'Item 3: "Value" is bad' }, { item: 2 }],
+			[{ value: 30 }, { item: 3 }],
+			[{ value: 31 }, { item: 3 }],
+		]);
+	});
+
+	it('without continueOnFail a failed run stops at its item: the items after it never run', async () => {
+		const ran: number[] = [];
+		const run = async (_value: number, itemIndex: number) => {
+			ran.push(itemIndex);
+			if (itemIndex === 0) throw new Error('down');
+			return {};
+		};
+		const error = (await runItems(fakeContext(2, false), async (i) => i, run).catch((e: unknown) => e)) as NodeOperationError;
+		expect(error.context.itemIndex).toBe(0);
+		expect(ran).toEqual([0]);
 	});
 });

@@ -86,8 +86,12 @@ describe('master data and export flag request shapes (nock)', () => {
 		const create = (extra: IDataObject = {}) => ({ resource: 'party', operation: 'create', name: 'Paper Co NV', vatNumber: 'be 0403.170.701', ...extra });
 
 		it('Create looks the VAT number up, then POSTs the checked body and outputs the party read back', async () => {
-			lookup([party({ PartyID: 1, VATNumber: 'BE0999999999' })]); // a server ignoring the filter: not a match
+			// A server ignoring the filter answers others: the Customer list is then read and compared (none matches).
+			lookup([party({ PartyID: 1, VATNumber: 'BE0999999999' })]);
 			nock(BASE)
+				.get('/v1/parties')
+				.query({ $filter: "PartyType eq 'Customer'" })
+				.reply(200, { Items: [party({ PartyID: 1, VATNumber: 'BE0999999999' })] }, JSON_TYPE)
 				.post('/v1/parties', {
 					Name: 'Paper Co NV',
 					VATNumber: VAT,
@@ -148,6 +152,9 @@ describe('master data and export flag request shapes (nock)', () => {
 				.get('/v1/parties')
 				.query({ $filter: "Email eq 'jan@example.com' and PartyType eq 'Customer'" })
 				.reply(200, { Items: [{ PartyID: 7, Email: 'j.an@example.com', PartyType: 'Customer' }] }, JSON_TYPE)
+				.get('/v1/parties')
+				.query({ $filter: "PartyType eq 'Customer'" })
+				.reply(200, { Items: [{ PartyID: 7, Email: 'j.an@example.com', PartyType: 'Customer' }] }, JSON_TYPE)
 				.post('/v1/parties', { Name: 'Jan', PartyType: 'Customer', Email: 'jan@example.com' })
 				.reply(200, '8', JSON_TYPE)
 				.get('/v1/parties/8')
@@ -162,6 +169,37 @@ describe('master data and export flag request shapes (nock)', () => {
 				.get('/v1/parties/6')
 				.reply(200, { PartyID: 6 }, JSON_TYPE);
 			expect((await run({ resource: 'party', operation: 'create', name: 'Jan', matchBy: 'none' })).items).toEqual([{ PartyID: 6, AlreadyExisted: false }]);
+		});
+
+		const refused = { Code: 'GenericError', Description: "Could not find a property named 'VATNumber' on type 'Party'." };
+		const customers = (skip: number, items: IDataObject[], more: boolean) =>
+			nock(BASE)
+				.get('/v1/parties')
+				.query(skip ? { $filter: "PartyType eq 'Customer'", $skip: String(skip) } : { $filter: "PartyType eq 'Customer'" })
+				.reply(200, { Items: items, ...(more ? { NextPageLink: `/v1/parties?$skip=${skip + items.length}` } : {}) }, JSON_TYPE);
+		const others = (from: number, count: number) => Array.from({ length: count }, (_, i) => party({ PartyID: from + i, VATNumber: `BE0${from + i}` }));
+
+		it('Create, when the service refuses the VATNumber filter (400): reads the Customer list page after page and finds the party (no POST)', async () => {
+			nock(BASE)
+				.get('/v1/parties')
+				.query({ $filter: `VATNumber eq '${VAT}' and PartyType eq 'Customer'` })
+				.reply(400, { errors: [refused] }, JSON_TYPE);
+			customers(0, others(1000, 120), true);
+			customers(120, [...others(2000, 3), party()], false);
+			expect((await run(create())).items).toEqual([{ ...party(), AlreadyExisted: true }]);
+		});
+
+		it('Create, when the list is longer than 10 pages without the party: stops with what to do, creates nothing', async () => {
+			nock(BASE)
+				.get('/v1/parties')
+				.query({ $filter: `VATNumber eq '${VAT}' and PartyType eq 'Customer'` })
+				.reply(400, { errors: [refused] }, JSON_TYPE);
+			for (let page = 0; page < 10; page++) customers(page * 120, others(1000 + page * 120, 120), true);
+			const { result, name } = await run(create());
+			const error = result.nodeError(name);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error?.message).toBe('Find party: the service cannot filter on this field and its first 1200 records hold none, so nothing was created');
+			expect(String(error?.description)).toMatch(/Match Existing By to Nothing/);
 		});
 
 		it('Create fails without claiming success when the answer carries no PartyID', async () => {
@@ -216,6 +254,14 @@ describe('master data and export flag request shapes (nock)', () => {
 			nock(BASE)
 				.get('/v1/parties')
 				.query({ $filter: `VATNumber eq '${VAT}'` })
+				.reply(
+					200,
+					{ Items: [party(), party({ PartyID: 78, PartyType: 'Supplier', VATNumber: 'BE 0403.170.701' }), party({ PartyID: 1, VATNumber: 'NL1' })] },
+					JSON_TYPE,
+				);
+			// NL1 shows the filter was ignored: the list is read (no Party Type: unfiltered) and compared.
+			nock(BASE)
+				.get('/v1/parties')
 				.reply(
 					200,
 					{ Items: [party(), party({ PartyID: 78, PartyType: 'Supplier', VATNumber: 'BE 0403.170.701' }), party({ PartyID: 1, VATNumber: 'NL1' })] },

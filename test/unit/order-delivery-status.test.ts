@@ -2,6 +2,7 @@
  * Get Delivery Status as an AI tool: n8n hands an agent only a tool's first output, so
  * there every item (Delivered, Pending, Refused) must come out on that one output.
  */
+import { constructExecutionMetaData, returnJsonArray } from 'n8n-core';
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { execute } from '../../nodes/Order/actions/order/getDeliveryStatus.operation';
@@ -35,6 +36,7 @@ function context(tool: boolean, ids = [1, 2, 3]): IExecuteFunctions {
 		continueOnFail: () => false,
 		getNodeParameter: (name: string, item: number, fallback?: unknown) => (name === 'orderId' ? ids[item] : fallback),
 		isToolExecution: () => tool,
+		helpers: { returnJsonArray, constructExecutionMetaData },
 	} as unknown as IExecuteFunctions;
 }
 
@@ -62,7 +64,7 @@ describe('Get Delivery Status as an AI tool', () => {
 });
 
 describe('Get Delivery Status on the published shapes', () => {
-	it('the published sent invoice: Delivered, how and when it was sent, and the receiver\'s response code; a never-sent draft is "Not sent"; the negative example is Refused', async () => {
+	it('the published sent invoice: Delivered, how and when it was sent, and the receiver\'s response code; a never-sent draft is "NotSent"; the negative example is Refused', async () => {
 		const outputs = await execute.call(context(false, [4, 5, 6]), clients);
 		expect(outputs.map((list) => list.map((i) => i.json.OrderID))).toEqual([[2619898], [5], [6]]);
 		expect(outputs[0][0].json).toMatchObject({
@@ -74,7 +76,7 @@ describe('Get Delivery Status on the published shapes', () => {
 			ResponseCode: 'AP',
 			Response: 'The business document has been validated and forwarded to the recipient.',
 		});
-		expect(outputs[1][0].json).toMatchObject({ Status: 'Not sent', Delivered: false, SentVia: null });
+		expect(outputs[1][0].json).toMatchObject({ Status: 'NotSent', Delivered: false, SentVia: null });
 		expect(outputs[2][0].json).toMatchObject({ Status: 'Refused', Delivered: false, Refused: true, RefusedInfo: 'No Valid VAT', DeliveryStatus: 'Error' });
 	});
 });

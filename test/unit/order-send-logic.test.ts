@@ -241,9 +241,9 @@ describe('deliveryState: delivered only when the service says so (#28)', () => {
 		expect(state(details)).toEqual(expected);
 	});
 
-	it('nothing reported: Not sent for an order never sent (published "Polling" object), Unknown for a sent one', () => {
-		expect(state(DELIVERY_DETAILS.polledNothingYet, { IsSent: false })).toEqual(['Not sent', 'Pending / Not Sent']);
-		expect(deliveryState({ Messages: [], CurrentDocumentDeliveryDetails: DELIVERY_DETAILS.polledNothingYet }).status).toBe('Not sent');
+	it('nothing reported: NotSent for an order never sent (published "Polling" object), Unknown for a sent one', () => {
+		expect(state(DELIVERY_DETAILS.polledNothingYet, { IsSent: false })).toEqual(['NotSent', 'Pending / Not Sent']);
+		expect(deliveryState({ Messages: [], CurrentDocumentDeliveryDetails: DELIVERY_DETAILS.polledNothingYet }).status).toBe('NotSent');
 		expect(state(DELIVERY_DETAILS.polledNothingYet)).toEqual(['Unknown', 'Pending / Not Sent']);
 		expect(deliveryState({}).status).toBe('Unknown');
 	});

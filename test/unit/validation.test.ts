@@ -155,6 +155,11 @@ describe('language, country, address type, ids, text', () => {
 		expect(problem(checkNumericId('abc', 'RegistrationID'))).toMatch(/positive whole number/);
 		expect(problem(checkNumericId('0', 'RegistrationID'))).toMatch(/positive whole number/);
 		expect(problem(checkNumericId('', 'RegistrationID'))).toMatch(/empty/);
+		// Issue 37 item 6: beyond 2^53 - 1 a number is rounded to another record's: refused, never rounded.
+		expect(value(checkNumericId('9007199254740991', 'ProductID'))).toBe('9007199254740991');
+		expect(problem(checkNumericId('9007199254740993', 'ProductID'))).toBe('is larger than any ProductID (at most 9007199254740991)');
+		expect(problem(checkNumericId(2 ** 53, 'InboxItemID'))).toMatch(/larger than any InboxItemID/);
+		expect(problem(checkNumericId('9'.repeat(300), 'InboxItemID'))).toMatch(/larger than any InboxItemID/);
 		expect(problem(checkText('   '))).toMatch(/empty/);
 		expect(problem(checkText('x'.repeat(11), 10))).toMatch(/too long/);
 	});

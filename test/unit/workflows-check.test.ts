@@ -154,7 +154,8 @@ describe('scripts/release-guard.js', () => {
 		expect(releaseProblems({ pkg: next, changelog: undated, repository, tag: 'v1.0.1' })).toEqual([
 			"CHANGELOG.md's entry for 1.0.1 has no release date (## [1.0.1] - YYYY-MM-DD)",
 		]);
-		const empty = changelog.replace(/^## \[Unreleased\]$/m, '## [1.0.1] - 2027-01-04');
+		// The Unreleased section emptied first: open work may have filled it.
+		const empty = changelog.replace(/^## \[Unreleased\]$[\s\S]*?(?=^## \[)/m, '## [1.0.1] - 2027-01-04\n\n');
 		expect(releaseProblems({ pkg: next, changelog: empty, repository, tag: 'v1.0.1' })).toEqual(["CHANGELOG.md's entry for 1.0.1 lists no change"]);
 		const filled = changelog.replace(/^## \[Unreleased\]$/m, '## [1.0.1] - 2027-01-04\n\n### Fixed\n\n- Something.');
 		expect(releaseProblems({ pkg: next, changelog: filled, repository, tag: 'v1.0.1' })).toEqual([]);

@@ -160,14 +160,14 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(ids.map((id) => `GET /v1/order/${id}`));
 		});
 
-		it('puts an order never sent (all delivery fields null) on Pending / Not Sent as "Not sent" (#28)', async () => {
+		it('puts an order never sent (all delivery fields null) on Pending / Not Sent as "NotSent" (#28)', async () => {
 			const id = await createInvoice();
 			const { result, name } = await run({ operation: 'getDeliveryStatus', orderId: String(id) });
 			expect(result.outputs(name).map((o) => o.length)).toEqual([0, 1, 0]);
 			expect(result.output(name, 1)[0]).toMatchObject({
 				OrderID: id,
 				IsSent: false,
-				Status: 'Not sent',
+				Status: 'NotSent',
 				Delivered: false,
 				DeliveryStatus: null,
 				Refused: false,

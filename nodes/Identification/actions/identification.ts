@@ -207,21 +207,24 @@ interface StartedSession extends SessionTimes {
 	redirectUrl: string;
 }
 
+/** Reads and checks one item's registration, provider code, options and then (`redirectUrl`) the RedirectURL. */
+export function readStart(ctx: IExecuteFunctions, itemIndex: number, redirectUrl: (options: IdentificationOptions) => string) {
+	const registrationId = readRegistrationId(ctx, itemIndex);
+	const code = readProviderCode(ctx, itemIndex);
+	const options = readOptions(ctx, itemIndex);
+	return { registrationId, code, options, url: redirectUrl(options) };
+}
+
 /**
- * Reads and checks one item's registration, provider code, options and then (`redirectUrl`) the RedirectURL,
- * then POSTs /v1/einvoices/registrations/{RegistrationID}/identification with the master account's PartyID
+ * Starts one item's identification as readStart read it: POSTs /v1/einvoices/registrations/{RegistrationID}/identification with the master account's PartyID
  * header (the client's partyID header, overridable); reads the provider URL from the answer.
  */
 export async function startIdentification(
 	ctx: IExecuteFunctions,
 	clients: ClientProvider,
 	itemIndex: number,
-	redirectUrl: (options: IdentificationOptions) => string,
+	{ registrationId, code, options, url }: ReturnType<typeof readStart>,
 ): Promise<StartedSession> {
-	const registrationId = readRegistrationId(ctx, itemIndex);
-	const code = readProviderCode(ctx, itemIndex);
-	const options = readOptions(ctx, itemIndex);
-	const url = redirectUrl(options);
 	const client = await clients(itemIndex, options.masterPartyId);
 	const startedAtMs = Date.now();
 	let body: unknown;

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readChoice, requireValid } from '../../shared/node/input';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkRedirectUrl } from '../session';
 import {
@@ -14,6 +14,7 @@ import {
 	requireSingleItem,
 	resumeUrl,
 	SESSION_KEY,
+	readStart,
 	startIdentification,
 } from './identification';
 
@@ -60,12 +61,14 @@ export const description = updateDisplayOptions({ show: { operation: ['start'] }
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const toThisExecution = readChoice(this, 0, 'redirectTo', 'Send Browser Back To', ['url', 'thisExecution'], 'url') === 'thisExecution';
 	if (toThisExecution) requireSingleItem(this, 'Start (Send Browser Back To: This Execution)');
-	const items = await runPerItem(this, async (itemIndex) => {
-		const session = await startIdentification(this, clients, itemIndex, () =>
+	const read = (itemIndex: number) =>
+		readStart(this, itemIndex, () =>
 			toThisExecution
 				? resumeUrl(this, itemIndex)
 				: requireValid(this, itemIndex, 'Redirect URL', this.getNodeParameter('redirectUrl', itemIndex, ''), checkRedirectUrl),
 		);
+	const items = await runItems(this, read, async (start, itemIndex) => {
+		const session = await startIdentification(this, clients, itemIndex, start);
 		if (toThisExecution) {
 			try {
 				executionCustomData(this, itemIndex).set(

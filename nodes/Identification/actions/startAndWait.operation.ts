@@ -11,6 +11,7 @@ import {
 	requireSingleItem,
 	resumeUrl,
 	runOneItem,
+	readStart,
 	startIdentification,
 	trustNotice,
 	waitOptions,
@@ -37,10 +38,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	requireSingleItem(this, 'Start and Wait for Result');
 	return await runOneItem(this, async (itemIndex) => {
 		let resultRedirectUrl: string | undefined;
-		const session = await startIdentification(this, clients, itemIndex, (options) => {
+		const start = readStart(this, itemIndex, (options) => {
 			resultRedirectUrl = readResultRedirectUrl(this, itemIndex, options);
 			return resumeUrl(this, itemIndex);
 		});
+		const session = await startIdentification(this, clients, itemIndex, start);
 		return await waitForCallback(this, { ...session, resultRedirectUrl }, itemIndex);
 	});
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { checkActForParty } from '../../shared/fields/fields';
 import { requireValid } from '../../shared/node/input';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkNumericId } from '../../shared/domain/validation';
 import { itemFields, settleItem } from '../../shared/domain/inbox';
@@ -31,11 +31,12 @@ export async function settle(
 	readReason?: (itemIndex: number) => string,
 ): Promise<INodeExecutionData[]> {
 	const input = ctx.getInputData();
-	return await runPerItem(ctx, async (itemIndex) => {
-		const raw = ctx.getNodeParameter('inboxItemId', itemIndex, '') as unknown;
-		const id = requireValid(ctx, itemIndex, 'Inbox Item ID', raw, (v) => checkNumericId(v, 'InboxItemID'));
-		const reason = readReason?.(itemIndex);
-		const client = await clients(itemIndex, readActForParty(ctx, itemIndex));
+	const read = (itemIndex: number) => {
+		const id = requireValid(ctx, itemIndex, 'Inbox Item ID', ctx.getNodeParameter('inboxItemId', itemIndex, ''), (v) => checkNumericId(v, 'InboxItemID'));
+		return { id, reason: readReason?.(itemIndex), party: readActForParty(ctx, itemIndex) };
+	};
+	return await runItems(ctx, read, async ({ id, reason, party }, itemIndex) => {
+		const client = await clients(itemIndex, party);
 		await settleItem(client, id, action, { itemIndex, reason });
 		const done: IDataObject = action === 'confirm' ? { Confirmed: true } : { Refused: true, RefusalReason: reason };
 		return { ...itemFields(input[itemIndex]?.json ?? {}), InboxItemID: Number(id), ...done };

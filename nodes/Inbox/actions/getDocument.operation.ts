@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkFileId, readMaxFileSize } from '../../shared/http/files';
 import { readBoolean, requireValid } from '../../shared/node/input';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkPropertyName } from '../../shared/domain/validation';
 import { itemFields, readInboxDocument } from '../../shared/domain/inbox';
@@ -40,7 +40,7 @@ export const description = updateDisplayOptions({ show: { operation: ['getDocume
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const input = this.getInputData();
-	return await runPerItem(this, async (itemIndex) => {
+	const read = (itemIndex: number) => {
 		const fileId = requireValid(this, itemIndex, 'Peppol File ID', this.getNodeParameter('peppolFileId', itemIndex, ''), checkFileId);
 		const property = requireValid(
 			this,
@@ -50,7 +50,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			checkPropertyName,
 		);
 		const keepEnvelope = readBoolean(this, itemIndex, 'options.keepEnvelope', 'Keep Peppol Envelope', false);
-		const maxBytes = readMaxFileSize(this, itemIndex);
+		return { fileId, property, keepEnvelope, maxBytes: readMaxFileSize(this, itemIndex) };
+	};
+	return await runItems(this, read, async ({ fileId, property, keepEnvelope, maxBytes }, itemIndex) => {
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const fields = itemFields(input[itemIndex]?.json ?? {});
 		const document = await readInboxDocument(this, client, fileId, { itemIndex, maxBytes, keepEnvelope, property, hint: fields.PeppolDocumentType });

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readChoice } from '../../shared/node/input';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { listInbox } from '../../shared/domain/inbox';
 import { readActForParty } from './fields';
@@ -34,8 +34,8 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { operation: ['list'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, async (itemIndex) => {
-		const shown = readChoice(this, itemIndex, 'documents', 'Documents', SHOWN, 'all');
+	const read = (itemIndex: number) => readChoice(this, itemIndex, 'documents', 'Documents', SHOWN, 'all');
+	return await runItems(this, read, async (shown, itemIndex) => {
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const { items, skipped } = await listInbox(this, client, itemIndex);
 		if (skipped) this.logger.warn(`AccessPoint Peppol Inbox: ${skipped} inbox entries without InboxItemID left out`);

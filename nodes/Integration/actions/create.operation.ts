@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { isRecord } from '../../shared/domain/values';
 import { registrationIdField } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import { inputError, readRegistrationId } from '../../shared/node/input';
 import type { IntegrationInput } from './integration';
 import { buildIntegrationBody, integrationOutput, signatureHint } from './integration';
@@ -76,7 +76,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	const items = await runPerItem(this, async (itemIndex) => {
+	const read = (itemIndex: number) => {
 		const registrationId = readRegistrationId(this, itemIndex);
 		const network = this.getNodeParameter('network', itemIndex, 'Peppol') as string;
 		const input: IntegrationInput = { network };
@@ -87,6 +87,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		}
 		const built = buildIntegrationBody(input);
 		if ('problem' in built) throw inputError(this, itemIndex, built.problem.field, built.problem.value, built.problem.problem, built.problem.hint);
+		return { registrationId, built };
+	};
+	const items = await runItems(this, read, async ({ registrationId, built }, itemIndex) => {
 		const client = await clients(itemIndex);
 		const response = await client.request<IDataObject>({
 			method: 'POST',

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import { checkNumericId } from '../../shared/domain/validation';
 import { readRegistrationId, requireValid } from '../../shared/node/input';
 
@@ -39,10 +39,12 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { operation: ['delete'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, async (itemIndex) => {
-		const registrationId = readRegistrationId(this, itemIndex);
+	const read = (itemIndex: number) => {
 		const rawIntegrationId = this.getNodeParameter('integrationId', itemIndex, '', { extractValue: true }) as unknown;
 		const integrationId = requireValid(this, itemIndex, 'Integration', rawIntegrationId, (v) => checkNumericId(v, 'IntegrationID'));
+		return { registrationId: readRegistrationId(this, itemIndex), integrationId };
+	};
+	return await runItems(this, read, async ({ registrationId, integrationId }, itemIndex) => {
 		const client = await clients(itemIndex);
 		await client.request<unknown>({
 			method: 'DELETE',

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, registrationIdField, returnAllFields } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import { fetchRegistration } from '../../shared/domain/registrations';
 import { readRegistrationId } from '../../shared/node/input';
 import { integrationOutput } from './integration';
@@ -18,14 +18,16 @@ export const description = [
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, async (itemIndex) => {
-		const registrationId = readRegistrationId(this, itemIndex);
-		const limit = readLimit(this, itemIndex);
+	const read = (itemIndex: number) => ({
+		registrationId: readRegistrationId(this, itemIndex),
+		limit: readLimit(this, itemIndex),
+		simplify: readSimplify(this, itemIndex),
+	});
+	return await runItems(this, read, async ({ registrationId, limit, simplify }, itemIndex) => {
 		const client = await clients(itemIndex);
 		const registration = await fetchRegistration(this, client, registrationId, itemIndex, 'List integrations');
 		const integrations = (Array.isArray(registration.Integrations) ? registration.Integrations : []) as IDataObject[];
 		const selected = limit === undefined ? integrations : integrations.slice(0, limit);
-		const simplify = readSimplify(this, itemIndex);
 		return selected.map((integration) => {
 			const output = integrationOutput(registrationId, integration);
 			return simplify ? pickFields(output, SIMPLE_FIELDS.integration) : output;

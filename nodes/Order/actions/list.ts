@@ -7,7 +7,7 @@ import { queryFields } from '../../shared/query/filterFields';
 import { type QueryResource, describeQuery } from '../../shared/query/queryBuilder';
 import { readQuery, readValueNotes } from '../../shared/query/queryInput';
 import type { ClientProvider } from '../../shared/node/router';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 import { paginateList } from '../../shared/http/transport';
 import { readPartyOption } from './options';
@@ -28,7 +28,7 @@ export function listOperation(resource: QueryResource) {
 	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 		const hints = new Set<string>();
 		const warnings = new Set<string>();
-		const output = await runPerItem(this, async (itemIndex) => {
+		const read = (itemIndex: number) => {
 			const limit = readLimit(this, itemIndex);
 			const query = readQuery(this, itemIndex, resource);
 			// A whole number from 0 to a billion (sent in digits, never as 1e+300).
@@ -39,6 +39,9 @@ export function listOperation(resource: QueryResource) {
 			const notes = readValueNotes(this, itemIndex, resource);
 			notes.respelled.forEach((note) => hints.add(note));
 			notes.unknown.forEach((note) => warnings.add(note));
+			return { limit, query, skip, partyId, simple };
+		};
+		const output = await runItems(this, read, async ({ limit, query, skip, partyId, simple }, itemIndex) => {
 			const client = await clients(itemIndex, partyId);
 			const qs: Record<string, string | number> = { ...query };
 			if (skip) qs.$skip = skip;

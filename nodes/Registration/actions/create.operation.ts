@@ -3,7 +3,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isRecord } from '../../shared/domain/values';
 import { inputError } from '../../shared/node/input';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import type { RegistrationInput } from './registrationBody';
 import { buildRegistrationBody } from './registrationBody';
@@ -131,7 +131,7 @@ export function readNewRegistrationId(body: unknown): number | string | undefine
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, async (itemIndex) => {
+	const read = (itemIndex: number) => {
 		// Every Create field, under its parameter name (RegistrationInput's keys), with its default.
 		const input: Record<string, unknown> = {};
 		for (const field of registrationFields) input[field.name] = this.getNodeParameter(field.name, itemIndex, field.default);
@@ -140,11 +140,14 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			const { field, value, problem, hint } = built.problem;
 			throw inputError(this, itemIndex, field, value, problem, hint);
 		}
+		return built.body;
+	};
+	return await runItems(this, read, async (body, itemIndex) => {
 		const client = await clients(itemIndex);
 		const response = await client.request<unknown>({
 			method: 'POST',
 			path: '/v1/einvoices/registrations',
-			body: built.body,
+			body,
 			itemIndex,
 			operation: 'Create registration',
 			acceptText: true,
@@ -163,9 +166,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		}
 		const output: IDataObject = {
 			RegistrationID: registrationId,
-			CompanyName: built.body.CompanyName as string,
-			TaxIdentifier: built.body.TaxIdentifier as string,
-			Email: built.body.Email as string,
+			CompanyName: body.CompanyName as string,
+			TaxIdentifier: body.TaxIdentifier as string,
+			Email: body.Email as string,
 			...(isRecord(response) ? response : {}),
 		};
 		output.RegistrationID = registrationId;

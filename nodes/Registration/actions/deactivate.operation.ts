@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import { readRegistrationId } from '../../shared/node/input';
 
 const properties: INodeProperties[] = [
@@ -19,8 +19,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { operation: ['deactivate'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, async (itemIndex) => {
-		const registrationId = readRegistrationId(this, itemIndex);
+	return await runItems(this, readRegistrationId.bind(null, this), async (registrationId, itemIndex) => {
 		const client = await clients(itemIndex);
 		await client.request<unknown>({
 			method: 'DELETE',

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { registrationIdField } from '../../shared/fields/fields';
 import { fetchRegistration } from '../../shared/domain/registrations';
 import type { ClientProvider } from '../../shared/node/router';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import { readRegistrationId } from '../../shared/node/input';
 import { flattenRegistration } from '../../shared/domain/registrationOutput';
 
@@ -13,8 +13,7 @@ const properties: INodeProperties[] = [{ ...registrationIdField }];
 export const description = updateDisplayOptions({ show: { operation: ['get'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, async (itemIndex) => {
-		const registrationId = readRegistrationId(this, itemIndex);
+	return await runItems(this, readRegistrationId.bind(null, this), async (registrationId, itemIndex) => {
 		const client = await clients(itemIndex);
 		const company = await fetchRegistration(this, client, registrationId, itemIndex, 'Get registration');
 		return flattenRegistration(company, registrationId);

@@ -2,15 +2,15 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
-import { runPerItem } from '../../shared/node/items';
+import { runItems } from '../../shared/node/items';
 import { flattenRegistration, readCompanies } from '../../shared/domain/registrationOutput';
 import { integrationSummary, pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 
 export const description = [...returnAllFields({ operation: ['getAll'] }), simplifyField({ operation: ['getAll'] })];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, async (itemIndex) => {
-		const limit = readLimit(this, itemIndex);
+	const read = (itemIndex: number) => ({ limit: readLimit(this, itemIndex), simplify: readSimplify(this, itemIndex) });
+	return await runItems(this, read, async ({ limit, simplify }, itemIndex) => {
 		const client = await clients(itemIndex);
 		const body = await client.request<unknown>({
 			method: 'GET',
@@ -20,7 +20,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		});
 		const companies = readCompanies(body);
 		const selected = limit === undefined ? companies : companies.slice(0, limit);
-		const simplify = readSimplify(this, itemIndex);
 		return selected.map((company) => {
 			const registration = flattenRegistration(company);
 			if (!simplify) return registration;

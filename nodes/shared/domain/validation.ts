@@ -192,7 +192,7 @@ export const checkAddressType = onText((raw) => {
 	return ok(match);
 });
 
-/** A positive whole number given as number or text (RegistrationID, IntegrationID). */
+/** A positive whole number given as number or text (RegistrationID, IntegrationID), carried exactly (at most 2^53 - 1). */
 export function checkNumericId(value: unknown, what: string): Check {
 	const kind = nonTextKind(value);
 	if (kind) return fail(`is ${kind}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
@@ -200,6 +200,9 @@ export function checkNumericId(value: unknown, what: string): Check {
 	if (!raw) return fail('is empty', `Select or enter the ${what}.`);
 	if (!/^\d+$/.test(raw) || /^0+$/.test(raw))
 		return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number.`);
+	// Beyond 2^53 a number is rounded (…993 becomes …992, another record): refused, never rounded.
+	if (!Number.isSafeInteger(Number(raw)))
+		return fail(`is larger than any ${what} (at most ${Number.MAX_SAFE_INTEGER})`, `Check the ${what}: it would be rounded.`);
 	return ok(raw.replace(/^0+/, ''));
 }
 
@@ -309,5 +312,6 @@ const hintProperty = 'Enter a name such as data or pdf: letters, digits, "_" and
 export function checkPropertyName(value: unknown): Check {
 	if (typeof value !== 'string' || !value.trim()) return fail('is empty', hintProperty);
 	const name = value.trim();
+	if (name in {} || name === 'prototype') return fail('is a name JavaScript reserves, not a binary field name', hintProperty);
 	return /^[A-Za-z0-9_-]{1,100}$/.test(name) ? ok(name) : fail('is not a binary field name', hintProperty);
 }

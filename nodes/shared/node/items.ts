@@ -38,20 +38,43 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/** The loop of the per-item operations: one call per input item. */
-export async function runPerItem(ctx: IExecuteFunctions, handler: (itemIndex: number) => Promise<ItemResult>): Promise<INodeExecutionData[]> {
-	const items = ctx.getInputData();
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+/**
+ * `step` for each entry in turn: a failure stops the run (stamped with its item) or, under continueOnFail, is
+ * that item's Error and the others go on. Both phases of the loop run on it: the read phase, every item read
+ * and checked before the first request (no write on a half-checked batch), and oneByOne's request phase.
+ */
+async function eachItem<E extends { itemIndex: number }, T>(ctx: IExecuteFunctions, entries: E[], step: (entry: E) => T | Promise<T>) {
+	const results: Array<T | Error> = [];
+	for (const entry of entries) {
 		try {
-			const result = await handler(itemIndex);
-			for (const item of toItems(ctx, result, itemIndex)) output.push(item);
+			results.push(await step(entry));
 		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
+			const nodeError = asNodeError(ctx, error, entry.itemIndex);
 			if (!ctx.continueOnFail()) throw nodeError;
-			output.push(errorItem(ctx, nodeError, itemIndex));
+			results.push(nodeError);
 		}
 	}
+	return results;
+}
+
+/** runBatched's request phase made item after item (eachItem). */
+export const oneByOne =
+	<T, R>(ctx: IExecuteFunctions, run: (value: T, itemIndex: number) => Promise<R>) =>
+	async (reads: Array<{ itemIndex: number; value: T }>) =>
+		await eachItem(ctx, reads, async ({ itemIndex, value }) => await run(value, itemIndex));
+
+/**
+ * The item loop of every operation: `read` checks every item first, then `run`
+ * makes one item's requests, item after item in input order (runBatched, oneByOne). A failure
+ * stops the run, or under continueOnFail becomes the item's error item.
+ */
+export async function runItems<T>(
+	ctx: IExecuteFunctions,
+	read: (itemIndex: number) => T | Promise<T>,
+	run: (value: T, itemIndex: number) => Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
+	const emit = (result: ItemResult | Error) => (result === undefined ? [] : Array.isArray(result) ? result : [result]);
+	const [output] = await runBatched(ctx, { read, run: oneByOne(ctx, run), emit });
 	return output;
 }
 
@@ -59,8 +82,8 @@ export async function runPerItem(ctx: IExecuteFunctions, handler: (itemIndex: nu
 export type BatchedOutput = Array<IDataObject | INodeExecutionData | Error>;
 
 export interface BatchedSteps<T, R> {
-	/** Reads and checks one item, before any request; throwing fails that item (continueOnFail) or the run. */
-	read(itemIndex: number): T;
+	/** Reads and checks one item, every item before any request; throwing fails that item (continueOnFail) or the run. */
+	read(itemIndex: number): T | Promise<T>;
 	/** The batched requests for every item read: one result per entry, in the same order. */
 	run(read: Array<{ itemIndex: number; value: T }>): Promise<R[]>;
 	/** One item's outputs from its result. */
@@ -79,26 +102,16 @@ export interface BatchedSteps<T, R> {
 }
 
 /**
- * The loop of the operations that batch across items (Send, Create and Send, Peppol
+ * runItems' mode for the operations that batch across items (Send, Create and Send, Peppol
  * Lookup): read every item first, run the requests together, then answer per item in
  * input order, every output paired with its item. A failed entry becomes an error item
  * under continueOnFail and stops the run otherwise, stamped with the item it belongs to.
  */
 export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSteps<T, R>): Promise<INodeExecutionData[][]> {
-	const count = ctx.getInputData().length;
 	const continueOnFail = ctx.continueOnFail();
-	const entries: Array<{ itemIndex: number; value: T } | { itemIndex: number; error: Error }> = [];
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		try {
-			entries.push({ itemIndex, value: steps.read(itemIndex) });
-		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (!continueOnFail) throw nodeError;
-			entries.push({ itemIndex, error: nodeError });
-		}
-	}
-
-	const read = entries.filter((entry): entry is { itemIndex: number; value: T } => 'value' in entry);
+	const items = Array.from({ length: ctx.getInputData().length }, (_, itemIndex) => ({ itemIndex }));
+	const checked = await eachItem(ctx, items, ({ itemIndex }) => steps.read(itemIndex));
+	const read = checked.flatMap((value, itemIndex) => (value instanceof Error ? [] : [{ itemIndex, value }]));
 	const results = read.length ? await steps.run(read) : [];
 
 	const outputs: INodeExecutionData[][] = Array.from({ length: steps.outputs ?? 1 }, () => []);
@@ -109,10 +122,9 @@ export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSte
 		outputs[steps.errorOutput ?? 0].push(item);
 	};
 	let next = 0;
-	for (const entry of entries) {
-		const { itemIndex } = entry;
-		if ('error' in entry) {
-			failed(entry.error, itemIndex);
+	for (const [itemIndex, value] of checked.entries()) {
+		if (value instanceof Error) {
+			failed(value, itemIndex);
 			continue;
 		}
 		const result = results[next++];

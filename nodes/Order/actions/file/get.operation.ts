@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { checkFileId, describeFile, readFile, readMaxFileSize, toBinary } from '../../../shared/http/files';
 import { requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
+import { runItems } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
@@ -33,7 +33,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, async (itemIndex) => {
+	const read = (itemIndex: number) => {
 		const fileId = requireValid(this, itemIndex, 'File ID', this.getNodeParameter('fileId', itemIndex, ''), checkFileId);
 		const property = requireValid(
 			this,
@@ -42,7 +42,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
 			checkPropertyName,
 		);
-		const maxBytes = readMaxFileSize(this, itemIndex);
+		return { fileId, property, maxBytes: readMaxFileSize(this, itemIndex) };
+	};
+	return await runItems(this, read, async ({ fileId, property, maxBytes }, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const file = await readFile(this, client, fileId, { itemIndex, maxBytes });
 		const binary = await toBinary(this, file);

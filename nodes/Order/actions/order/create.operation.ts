@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../../shared/node/router';
-import { runChecked } from './orderChanges';
+import { runItems } from '../../../shared/node/items';
 import { checkOwnFiles, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
 
 export const description: INodeProperties[] = orderFields('create');
@@ -13,7 +13,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const body = readOrderInput(this, itemIndex);
 		return { body, settings: readCreateSettings(this, itemIndex), files: await checkOwnFiles(this, itemIndex, body) };
 	};
-	return await runChecked(this, read, async ({ body, settings, files }, itemIndex) => {
+	return await runItems(this, read, async ({ body, settings, files }, itemIndex) => {
 		const client = await clients(itemIndex, settings.partyId);
 		const result = await createOrder(client, await withOwnFiles(this, itemIndex, body, files), { node: this.getNode(), itemIndex, ...settings });
 		return { ...result.order, ...(result.orderId !== undefined ? { OrderID: result.orderId } : {}), AlreadyExisted: result.alreadyExisted };

@@ -16,7 +16,8 @@ import { itemMessage } from '../../../shared/domain/validation';
 import { createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { type CreditNoteInput, type LinePick, buildCreditNote, checkOrder } from './orderBody';
-import { readDate, runChecked } from './orderChanges';
+import { readDate } from './orderChanges';
+import { runItems } from '../../../shared/node/items';
 
 const properties: INodeProperties[] = [
 	{
@@ -208,7 +209,7 @@ async function findInvoice(ctx: IExecuteFunctions, client: ApiClient, invoiceNum
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runChecked(this, readItem.bind(null, this), async (read, itemIndex) => {
+	return await runItems(this, readItem.bind(null, this), async (read, itemIndex) => {
 		const { settings } = read;
 		const client = await clients(itemIndex, settings.partyId);
 		const invoice =

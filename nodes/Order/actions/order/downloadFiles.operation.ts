@@ -2,7 +2,7 @@
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, NodeOperationError } from 'n8n-workflow';
 
 import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/http/files';
-import { runPerItem } from '../../../shared/node/items';
+import { runItems } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption, readSingleOrderPath } from '../options';
@@ -40,9 +40,8 @@ function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runPerItem(this, async (itemIndex) => {
-		const orderId = readOrderId(this, itemIndex);
-		const settings = readSettings(this, itemIndex);
+	const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), settings: readSettings(this, itemIndex) });
+	return await runItems(this, read, async ({ orderId, settings }, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const order = await getOrder(client, orderId, itemIndex, settings.path);
 		const head: IDataObject = { OrderID: order.OrderID ?? orderId, OrderNumber: order.OrderNumber };

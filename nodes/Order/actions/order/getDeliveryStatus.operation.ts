@@ -3,12 +3,11 @@ import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type
 
 import { registrationIdField } from '../../../shared/fields/fields';
 import { readRegistrationId } from '../../../shared/node/input';
-import { asNodeError, errorItem } from '../../../shared/node/items';
+import { oneByOne, runBatched } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption, readSingleOrderPath } from '../options';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
-import { readEveryItem } from './orderChanges';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 import { isRecord, text } from '../../../shared/domain/values';
 
@@ -87,25 +86,23 @@ async function fetchOrder(clients: ClientProvider, read: Read, itemIndex: number
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
-	const outputs: INodeExecutionData[][] = DELIVERY_OUTPUTS.map(() => []);
-	const reads = await readEveryItem(this, readItem.bind(null, this));
-	for (let itemIndex = 0; itemIndex < reads.length; itemIndex++) {
-		const read = reads[itemIndex];
-		try {
-			if (read instanceof Error) throw read;
-			const order = await fetchOrder(clients, read, itemIndex);
-			if (!isRecord(order)) throw new Error(`Order ${read.orderId} was answered without an order object`);
-			const { json, output } = readDelivery(order);
-			if (json.OrderID === null) json.OrderID = read.orderId;
-			if (read.registrationId !== undefined) json.RegistrationID = Number(read.registrationId);
-			outputs[output].push({ json, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			const nodeError = asNodeError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			// Not known to be delivered: with Continue it leaves through Error / Refused.
-			outputs[NOT_DELIVERED].push(errorItem(this, nodeError, itemIndex));
-		}
-	}
+	const fetchDelivery = async (read: Read, itemIndex: number) => {
+		const order = await fetchOrder(clients, read, itemIndex);
+		if (!isRecord(order)) throw new Error(`Order ${read.orderId} was answered without an order object`);
+		const { json, output } = readDelivery(order);
+		if (json.OrderID === null) json.OrderID = read.orderId;
+		if (read.registrationId !== undefined) json.RegistrationID = Number(read.registrationId);
+		return { json, output };
+	};
+	const outputs = await runBatched<Read, { json: IDataObject; output: number } | Error>(this, {
+		read: (itemIndex) => readItem(this, itemIndex),
+		run: oneByOne(this, fetchDelivery),
+		emit: (result) => [result instanceof Error ? result : result.json],
+		route: (result) => (result instanceof Error ? NOT_DELIVERED : result.output),
+		outputs: DELIVERY_OUTPUTS.length,
+		// Not known to be delivered: with Continue it leaves through Error / Refused.
+		errorOutput: NOT_DELIVERED,
+	});
 	// An AI agent reads only a tool's first output: as a tool every item goes there, its Status saying which it is.
 	const asTool = typeof this.isToolExecution === 'function' && this.isToolExecution();
 	if (!asTool) return outputs;

@@ -1,42 +1,13 @@
-/** What the per-item Order operations share: every item checked first, the service's answer shapes, its refusals in words. */
+/** What the per-item Order operations share: the one-order operation, the service's answer shapes, its refusals in words. */
 import { type IDataObject, type IExecuteFunctions, type INode, type INodeExecutionData, type JsonObject, NodeApiError } from 'n8n-workflow';
 
-import { asNodeError, type ItemResult, runPerItem } from '../../../shared/node/items';
+import { type ItemResult, runItems } from '../../../shared/node/items';
 import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { orderIdField, readOrderId } from './orderId';
 import { requireValid } from '../../../shared/node/input';
 import { checkDate } from './orderBody';
-
-/** Every item checked before any request; a bad one stops the run, or under continueOnFail fails in its turn (outputs stay in order). */
-export async function readEveryItem<T>(ctx: IExecuteFunctions, read: (itemIndex: number) => T | Promise<T>): Promise<Array<T | Error>> {
-	const reads: Array<T | Error> = [];
-	for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
-		try {
-			reads.push(await read(itemIndex));
-		} catch (error) {
-			const nodeError = asNodeError(ctx, error, itemIndex);
-			if (!ctx.continueOnFail()) throw nodeError;
-			reads.push(nodeError);
-		}
-	}
-	return reads;
-}
-
-/** readEveryItem, then `run` per item through runPerItem (an item that failed its check fails in its turn). */
-export async function runChecked<T>(
-	ctx: IExecuteFunctions,
-	read: (itemIndex: number) => T | Promise<T>,
-	run: (read: T, itemIndex: number) => Promise<ItemResult>,
-): Promise<INodeExecutionData[]> {
-	const reads = await readEveryItem(ctx, read);
-	return await runPerItem(ctx, async (itemIndex) => {
-		const checked = reads[itemIndex];
-		if (checked instanceof Error) throw checked;
-		return await run(checked, itemIndex);
-	});
-}
 
 /** An operation on one order per item (Get, Delete, Mark as (Not) Exported): its Order field; every item's OrderID checked first, then `run` with the item's client. */
 export function orderOperation(
@@ -47,9 +18,8 @@ export function orderOperation(
 	return {
 		description: [orderIdField(what, { displayOptions: { show: { resource: ['order'], operation: [operation] } } })],
 		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-			return await runChecked(this, readOrderId.bind(null, this), async (orderId, itemIndex) =>
-				run(this, await clients(itemIndex, readPartyOption(this, itemIndex)), orderId, itemIndex),
-			);
+			const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), party: readPartyOption(this, itemIndex) });
+			return await runItems(this, read, async ({ orderId, party }, itemIndex) => run(this, await clients(itemIndex, party), orderId, itemIndex));
 		},
 	};
 }

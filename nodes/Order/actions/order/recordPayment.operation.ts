@@ -7,7 +7,8 @@ import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readIdempotencyHeader, readPartyOption, readSingleOrderPath } from '../options';
 import { getOrder, hasStatus } from '../../../shared/domain/order';
-import { answeredObject, readDate, refusalError, runChecked, sendJson } from './orderChanges';
+import { answeredObject, readDate, refusalError, sendJson } from './orderChanges';
+import { runItems } from '../../../shared/node/items';
 import { idempotencyKey } from './sendLogic';
 
 const TEXT_LIMITS = { PaymentType: 50, Reference: 200 } as const;
@@ -75,7 +76,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		payment: readPayment(this, itemIndex),
 		path: readSingleOrderPath(this, itemIndex),
 	});
-	return await runChecked(this, read, async ({ orderId, payment, path }, itemIndex) => {
+	return await runItems(this, read, async ({ orderId, payment, path }, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const header = readIdempotencyHeader(this, itemIndex);
 		const reference = typeof payment.Reference === 'string' ? payment.Reference : '';

@@ -171,5 +171,5 @@ export function deliveryState(order: IDataObject): { status: string; output: 0 |
 	if (known === 'pending') return state('Pending', 1);
 	if (apiStatus) return state(apiStatus, 2);
 	const neverSent = order.IsSent === false || (order.IsSent === undefined && Array.isArray(order.Messages) && !lastSend(order));
-	return state(neverSent ? 'Not sent' : 'Unknown', 1);
+	return state(neverSent ? 'NotSent' : 'Unknown', 1);
 }

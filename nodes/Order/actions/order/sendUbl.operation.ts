@@ -5,7 +5,7 @@
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
+import { runItems } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkSendableUbl } from '../../../shared/domain/ubl';
 import { type Check, checkNumber, checkPropertyName } from '../../../shared/domain/validation';
@@ -79,8 +79,9 @@ function readAnswer(body: unknown): IDataObject {
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const input = this.getInputData();
-	return await runPerItem(this, async (itemIndex) => {
-		const field = 'Input Binary Field';
+	const field = 'Input Binary Field';
+	// Every item's document is read and checked before the first is sent; each is read again to send it (one in memory at a time).
+	const readUbl = async (itemIndex: number) => {
 		const property = requireValid(this, itemIndex, field, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), checkPropertyName);
 		const options = (this.getNodeParameter('ublOptions', itemIndex, {}) ?? {}) as IDataObject;
 		const maxBytes = requireValid(this, itemIndex, 'Maximum Document Size (MB)', options.maxSizeMb ?? 10, (v) => checkNumber(v, { min: 1, max: 50 })) * MB;
@@ -97,12 +98,17 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		tooLarge(bytes.length);
 		const checked = checkSendableUbl(bytes, maxBytes);
 		if (!checked.ok) throw inputError(this, itemIndex, field, property, `holds a file that ${checked.problem}`, checked.hint);
-		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
-		const sent = { DocumentKind: checked.ubl.kind, DocumentNumber: checked.ubl.number ?? null };
+		return { ubl: checked.ubl, path, party: readPartyOption(this, itemIndex) };
+	};
+	const check = async (itemIndex: number) => void (await readUbl(itemIndex));
+	return await runItems(this, check, async (_, itemIndex) => {
+		const { ubl, path, party } = await readUbl(itemIndex);
+		const client = await clients(itemIndex, party);
+		const sent = { DocumentKind: ubl.kind, DocumentNumber: ubl.number ?? null };
 		// The same document run again is not sent again: its key is the same (a changed document is another key).
-		const headers = { 'Idempotency-Key': idempotencyKey('ubl', `${checked.ubl.kind}-${checked.ubl.number ?? ''}-${fingerprint(checked.ubl.xml)}`) };
+		const headers = { 'Idempotency-Key': idempotencyKey('ubl', `${ubl.kind}-${ubl.number ?? ''}-${fingerprint(ubl.xml)}`) };
 		try {
-			const body = { XML: checked.ubl.xml };
+			const body = { XML: ubl.xml };
 			const answer = await client.request({ method: 'POST', path, body, headers, acceptText: true, itemIndex, operation: 'Send UBL document' });
 			return { Sent: true, ...sent, ...readAnswer(answer) };
 		} catch (error) {

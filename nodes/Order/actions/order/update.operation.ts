@@ -5,7 +5,8 @@ import { inputError } from '../../../shared/node/input';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { answeredObject, runChecked, sendChange } from './orderChanges';
+import { answeredObject, sendChange } from './orderChanges';
+import { runItems } from '../../../shared/node/items';
 
 const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
@@ -91,7 +92,7 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), change: readChange(this, itemIndex) });
-	return await runChecked(this, read, async ({ orderId, change }, itemIndex) => {
+	return await runItems(this, read, async ({ orderId, change }, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const answer = await sendChange(
 			this.getNode(),

@@ -7,7 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { inputError, readChoice } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { runChecked, sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/orderChanges';
+import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
 import {
 	fieldOptions,
@@ -78,6 +79,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
 		...readFields(ctx, itemIndex, main, MAIN_PARTY_FIELDS),
 	};
 	if (!body.Name) throw inputError(ctx, itemIndex, 'Name', '', 'is empty', 'Enter the name of the company or person.');
+	if (!body.PartyType) throw inputError(ctx, itemIndex, 'Party Type', '', 'is empty', 'Choose Customer or Supplier.');
 	const matchBy = readChoice(ctx, itemIndex, 'matchBy', 'Match Existing By', MATCH_BY, 'vatNumber');
 	const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
 	if (matchBy !== 'none' && !body[key]) {
@@ -89,17 +91,22 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-	return await runChecked(this, readItem.bind(null, this), async (read, itemIndex) => {
+	return await runItems(this, readItem.bind(null, this), async (read, itemIndex) => {
 		const { body, matchBy, ifFound } = read;
 		const client = await clients(itemIndex, read.partyId);
 		if (matchBy !== 'none') {
 			const key = matchBy === 'vatNumber' ? 'VATNumber' : 'Email';
-			const conditions = [key, 'PartyType'].map((field) => ({ field, operator: 'eq' as const, value: body[field], type: 'string' as const }));
+			const [field, type] = [key, 'PartyType'].map((name) => ({ field: name, operator: 'eq' as const, value: body[name], type: 'string' as const }));
 			const [found] = await findRecords(
 				client,
+				this.getNode(),
 				'party',
-				conditions,
-				(p) => sameParty(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
+				{
+					conditions: [field, type],
+					walk: [type],
+					matches: (p) => sameParty(key, p[key], body[key]) && (p.PartyType ?? body.PartyType) === body.PartyType,
+					hint: 'Look the party up in the web app: give it to Party › Update, or set Match Existing By to Nothing (Always Create) if it is not there.',
+				},
 				itemIndex,
 			);
 			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };

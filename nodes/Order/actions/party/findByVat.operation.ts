@@ -6,7 +6,7 @@ import type { FilterCondition } from '../../../shared/query/odata';
 import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { runChecked } from '../order/orderChanges';
+import { runItems } from '../../../shared/node/items';
 import { checkVatNumber } from '../../../shared/domain/validation';
 import { findRecords, partyTypeOption, sameParty } from './records';
 
@@ -39,15 +39,20 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const partyType = readChoice(this, itemIndex, 'partyType', 'Party Type', ['', ...PARTY_TYPES], '');
 		return { vat, partyType, partyId: readPartyOption(this, itemIndex) };
 	};
-	return await runChecked(this, readItem, async (read, itemIndex) => {
+	return await runItems(this, readItem, async (read, itemIndex) => {
 		const conditions: FilterCondition[] = [{ field: 'VATNumber', operator: 'eq', value: read.vat, type: 'string' }];
 		if (read.partyType) conditions.push({ field: 'PartyType', operator: 'eq', value: read.partyType, type: 'string' });
 		const client = await clients(itemIndex, read.partyId);
 		return await findRecords(
 			client,
+			this.getNode(),
 			'party',
-			conditions,
-			(p) => sameParty('VATNumber', p.VATNumber, read.vat) && (!read.partyType || p.PartyType === read.partyType),
+			{
+				conditions,
+				walk: conditions.slice(1),
+				matches: (p) => sameParty('VATNumber', p.VATNumber, read.vat) && (!read.partyType || p.PartyType === read.partyType),
+				hint: 'Choose a Party Type to search fewer parties, or look the party up in the web app.',
+			},
 			itemIndex,
 		);
 	});

@@ -26,13 +26,7 @@ export const party: ResourceOperations = {
 			module: { description: findByVatDescription, execute: findByVatExecute },
 		},
 		{ name: 'Get', value: 'get', description: 'Read one party by its PartyID', action: 'Get a party', module: getOperation('party') },
-		{
-			name: 'Get Many',
-			value: 'getAll',
-			description: 'List parties with filters and sorting',
-			action: 'Get many parties',
-			module: listOperation('party'),
-		},
+		{ name: 'Get Many', value: 'getAll', description: 'List parties with filters and sorting', action: 'Get many parties', module: listOperation('party') },
 		{
 			name: 'Update',
 			value: 'update',

@@ -3,12 +3,13 @@
  * checked bodies, IDs, reads, lookups; and the party's table (flat address fields, as the service's page "Party" allows).
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
-import { runPerItem } from '../../../shared/node/items';
+import { runItems } from '../../../shared/node/items';
 import { type FilterCondition, buildFilter } from '../../../shared/query/odata';
-import { readListPage } from '../../../shared/http/paging';
+import { PAGE_SIZE } from '../../../shared/http/paging';
+import { isRecord } from '../../../shared/domain/values';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import {
@@ -159,34 +160,75 @@ export function getOperation(kind: RecordKind) {
 	return {
 		description: [idField(kind, { resource: [kind], operation: ['get'] })],
 		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-			return await runPerItem(this, async (itemIndex) => {
-				const id = readRecordId(this, itemIndex, kind);
-				return await getRecord(await clients(itemIndex, readPartyOption(this, itemIndex)), kind, id, itemIndex);
-			});
+			return await runItems(
+				this,
+				(itemIndex) => readRecordId(this, itemIndex, kind),
+				async (id, itemIndex) => {
+					return await getRecord(await clients(itemIndex, readPartyOption(this, itemIndex)), kind, id, itemIndex);
+				},
+			);
 		},
 	};
 }
 
+/** How many pages (120 records each) a lookup reads when the service cannot filter on the field. */
+const LOOKUP_PAGES = 10;
+
+/** One lookup page: the published `{Items, NextPageLink, Count}` (or a bare list); any other answer cannot say "none". */
+function lookupPage(node: INode, body: unknown, operation: string, itemIndex: number): { items: IDataObject[]; more: boolean } {
+	const list = Array.isArray(body) ? body : isRecord(body) ? (body.Items ?? body.items ?? body.value) : undefined;
+	if (Array.isArray(list) && list.every(isRecord)) {
+		const link = isRecord(body) ? (body.NextPageLink ?? body.NextpageLink ?? body['@odata.nextLink']) : undefined;
+		return { items: list, more: typeof link === 'string' && link.trim() !== '' };
+	}
+	const shown = body === undefined || body === '' ? 'an empty answer' : JSON.stringify(body).slice(0, 80);
+	const message = `${operation}: the service's answer cannot be read (${shown}), so nothing was created or changed`;
+	const hint = 'An unreadable answer is not "none found": run it again later; if it stays, check the records in the web app.';
+	throw new NodeApiError(node, { message } as JsonObject, { message, description: hint, itemIndex });
+}
+
+/** The service's published 400 for a property it cannot filter on ("Could not find a property named …"). */
+const notFilterable = (error: unknown) =>
+	error instanceof NodeApiError &&
+	/could not find a property/i.test(`${error.message} ${String(error.context.apiDescription ?? '')} ${error.description ?? ''}`);
+
+/** The exact filter (the service may refuse or ignore it), a published one to read the list by instead, what counts as the record, what to do past the bound. */
+export type Lookup = { conditions: FilterCondition[]; walk?: FilterCondition[]; matches: (record: IDataObject) => boolean; hint: string };
+
 /**
- * The records of the first page (120) matching the conditions and `matches`: a server that
- * ignores `$filter` would answer others, so only records that really match count.
+ * The records that match: first asked with the exact filter; when the service refuses it (400 "Could not find a
+ * property") or ignores it (an answer holding others), by reading the list (filtered by `walk`), at most
+ * LOOKUP_PAGES pages, comparing each record. An unreadable answer, or a longer list, is an error, never "none".
  */
-export async function findRecords(
-	client: ApiClient,
-	kind: RecordKind,
-	conditions: FilterCondition[],
-	matches: (record: IDataObject) => boolean,
-	itemIndex: number,
-): Promise<IDataObject[]> {
-	const filter = buildFilter(conditions, 'and');
-	const body = await client.request<unknown>({
-		method: 'GET',
-		path: RECORD_PATHS[kind],
-		qs: { $filter: filter },
-		itemIndex,
-		operation: `Find ${kind} where ${filter}`,
-	});
-	return readListPage(body).items.filter(matches);
+export async function findRecords(client: ApiClient, node: INode, kind: RecordKind, lookup: Lookup, itemIndex: number): Promise<IDataObject[]> {
+	const read = async (conditions: FilterCondition[], skip: number) => {
+		const qs: IDataObject = conditions.length ? { $filter: buildFilter(conditions, 'and') } : {};
+		if (skip) qs.$skip = skip;
+		const operation = `Find ${kind}${conditions.length ? ` where ${String(qs.$filter)}` : ''}`;
+		return lookupPage(node, await client.request<unknown>({ method: 'GET', path: RECORD_PATHS[kind], qs, itemIndex, operation }), operation, itemIndex);
+	};
+	const filtered = await read(lookup.conditions, 0).catch((error: unknown) => (notFilterable(error) ? undefined : Promise.reject(error)));
+	// Every record returned has an ID n8n carries exactly: never PATCH /v1/parties/undefined nor {"ProductID": null}.
+	const checked = (records: IDataObject[]) => records.filter((record) => recordId(node, kind, record, itemIndex));
+	if (filtered?.items.every(lookup.matches)) return checked(filtered.items);
+	const found: IDataObject[] = [];
+	for (let pages = 0, skip = 0; pages < LOOKUP_PAGES; pages++) {
+		const page = await read(lookup.walk ?? [], skip);
+		found.push(...page.items.filter(lookup.matches));
+		if (!page.more || !page.items.length) return checked(found);
+		skip += page.items.length;
+	}
+	if (found.length) return checked(found);
+	const message = `Find ${kind}: the service cannot filter on this field and its first ${LOOKUP_PAGES * PAGE_SIZE} records hold none, so nothing was created`;
+	throw new NodeOperationError(node, message, { itemIndex, description: lookup.hint });
+}
+
+/** The ID of a record the service answered: a positive whole number n8n carries exactly, else an error naming what came. */
+function recordId(node: INode, kind: RecordKind, record: IDataObject, itemIndex: number): string {
+	const checked = checkNumericId(record[ID_KEYS[kind]], ID_KEYS[kind]);
+	if (checked.ok) return checked.value;
+	const message = `Find ${kind}: the service answered a ${kind} whose ${ID_KEYS[kind]} is ${JSON.stringify(record[ID_KEYS[kind]]) ?? 'missing'}, so nothing was created or changed`;
+	throw new NodeApiError(node, { message } as JsonObject, { message, description: 'Check the record in the web app, or give its ID.', itemIndex });
 }
 
 /** A create answered 2xx without an ID: nothing confirms the record exists, so the item fails (never a false success). */

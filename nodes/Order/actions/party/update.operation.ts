@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { inputError } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { runChecked } from '../order/orderChanges';
+import { runItems } from '../../../shared/node/items';
 import { fieldOptions, idField, MAIN_PARTY_FIELDS, PARTY_FIELDS, partyTypeOption, readFields, readRecordId, updateParty } from './records';
 
 const show = { resource: ['party'], operation: ['update'] };
@@ -31,7 +31,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		if (!Object.keys(change).length) throw inputError(this, itemIndex, 'Update Fields', undefined, 'has nothing to change', 'Add at least one field.');
 		return { id, change, partyId: readPartyOption(this, itemIndex) };
 	};
-	return await runChecked(this, readItem, async (read, itemIndex) => {
+	return await runItems(this, readItem, async (read, itemIndex) => {
 		return await updateParty(await clients(itemIndex, read.partyId), read.id, read.change, itemIndex);
 	});
 }

@@ -9,7 +9,8 @@ import { readChoice, requireValid } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
-import { runChecked, sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/orderChanges';
+import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
 import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';
 
@@ -85,16 +86,20 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		form: readChoice(this, itemIndex, 'bodyForm', 'Send As', BODY_FORMS, 'product'),
 		partyId: readPartyOption(this, itemIndex),
 	});
-	return await runChecked(this, readItem, async (read, itemIndex) => {
+	return await runItems(this, readItem, async (read, itemIndex) => {
 		const client = await clients(itemIndex, read.partyId);
 		let id: string | number | undefined = read.id || undefined;
 		if (id === undefined) {
 			const reference = read.body.Reference;
 			const [found] = await findRecords(
 				client,
+				this.getNode(),
 				'product',
-				[{ field: 'Reference', operator: 'eq', value: reference, type: 'string' }],
-				(p) => p.Reference === reference,
+				{
+					conditions: [{ field: 'Reference', operator: 'eq', value: reference, type: 'string' }],
+					matches: (p) => p.Reference === reference,
+					hint: 'Set Product ID to the product to update (look it up in the web app), or leave it empty only for a new Reference.',
+				},
 				itemIndex,
 			);
 			id = found?.ProductID as number | undefined;
