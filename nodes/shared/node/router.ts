@@ -2,7 +2,7 @@
  * The one router of every action node. Each resource lists its operations once (its
  * `actions/…/index.ts`); the node's description and the router both read that list.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readRequestPolicy } from '../http/retry';
@@ -106,6 +106,33 @@ function isOutputs(result: OperationResult): result is INodeExecutionData[][] {
 	return result.length > 0 && Array.isArray(result[0]);
 }
 
+/**
+ * Whether the node runs as an AI tool: for the AI Agent n8n runs the node's `…Tool` variant in a plain
+ * execute context (isToolExecution() false there); over MCP in a supply-data context (true).
+ */
+export function isToolCall(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool') || (typeof ctx.isToolExecution === 'function' && ctx.isToolExecution());
+}
+
+const itemOf = ({ pairedItem }: INodeExecutionData) => (typeof pairedItem === 'object' && !Array.isArray(pairedItem) ? pairedItem.item : 0);
+
+/**
+ * As a tool the model reads the first output only, and of an error its message only (docs/ai.md): every
+ * output's items go to the first, in input order; "nothing" is said; the fix hint joins the message.
+ */
+async function runAsTool(ctx: IExecuteFunctions, entry: OperationEntry): Promise<INodeExecutionData[][]> {
+	const result = await entry.module.execute.call(ctx, clientProvider(ctx)).catch((error: Error & { description?: unknown }) => {
+		const { message, description } = error;
+		if (typeof description === 'string' && !message.includes(description)) error.message = `${message.replace(/[.\s]*$/, '')}. ${description}`;
+		throw error;
+	});
+	const items = isOutputs(result) ? result.flat().sort((a, b) => itemOf(a) - itemOf(b)) : result;
+	if (items.length) return [items];
+	const hints = (ctx as { hints?: NodeExecutionHint[] }).hints ?? []; // what the editor's output pane would warn of
+	const why = hints.flatMap((hint) => (hint.type === 'warning' ? [` ${hint.message}`] : [])).join('');
+	return [[{ json: { message: `Nothing found: "${entry.action}" returned no result for these parameters.${why}` }, pairedItem: { item: 0 } }]];
+}
+
 /** Runs the chosen operation of the chosen resource and returns the node's outputs. */
 export async function router(this: IExecuteFunctions, resources: ResourceOperations[]): Promise<INodeExecutionData[][]> {
 	const resource = resources.length === 1 && !resources[0].resource ? undefined : (this.getNodeParameter('resource', 0) as string);
@@ -121,6 +148,7 @@ export async function router(this: IExecuteFunctions, resources: ResourceOperati
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported${where}`, { description });
 	}
 	list.guard?.(this, operation);
+	if (isToolCall(this)) return await runAsTool(this, entry);
 	const result = await entry.module.execute.call(this, clientProvider(this));
 	return isOutputs(result) ? result : [result];
 }
