@@ -15,14 +15,14 @@ import { createHarness } from '../harness';
 import type { Harness, WorkflowJson } from '../harness';
 
 type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Node = WorkflowJson['nodes'][number];
+type Node = WorkflowJson['nodes'][number] & { parameters: Rec };
 
 const PKG = 'n8n-nodes-access-point';
 const READS = ['Find orders', 'Get order', 'Get delivery status', 'Check Peppol', 'Find customer by VAT', 'List Peppol inbox', 'List registrations'];
 const WRITES = ['Create and send invoice', 'Record payment', 'Create credit note', 'Confirm inbox item', 'Refuse inbox item', 'Mark as exported'];
 
 const template = (file: string): WorkflowJson => loadTemplate(file) as WorkflowJson;
-const toolsOf = (wf: WorkflowJson) => wf.nodes.filter((n) => n.type.startsWith(`${PKG}.`));
+const toolsOf = (wf: WorkflowJson) => wf.nodes.filter((n) => n.type.startsWith(`${PKG}.`)) as Node[];
 const fromAi = (node: Node) => {
 	const found: Array<{ key: string; description?: string; type?: string }> = [];
 	traverseNodeParameters(node.parameters as never, found as never);
@@ -53,7 +53,7 @@ describe('the AI templates (examples/invoice-assistant.json, examples/invoicing-
 		it('is an n8n export with a setup note, no instance ids and the same tools as its sibling', () => {
 			expect(Object.keys(wf).sort()).toEqual(['active', 'connections', 'name', 'nodes', 'pinData', 'settings', 'tags']);
 			expect(wf.settings).toEqual({ executionOrder: 'v1' });
-			const note = wf.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote' && /### Set up/.test(String(n.parameters.content)));
+			const note = wf.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote' && /### Set up/.test(String(n.parameters?.content)));
 			expect(note).toBeDefined();
 			expect(new Set(wf.nodes.map((n) => n.id)).size).toBe(wf.nodes.length);
 			expect(toolsOf(wf).map((n) => n.name)).toEqual([...READS, ...WRITES]);
