@@ -49,6 +49,19 @@ function loadMcpSdk(repo, tc) {
 }
 
 const isoDay = (date) => date.toISOString().slice(0, 10);
+const parse = (content) => {
+	try {
+		return JSON.parse(content);
+	} catch {
+		return undefined;
+	}
+};
+/** The records in a tool result as n8n hands it to the model (a JSON list, or one object). */
+function records(content) {
+	const value = parse(content);
+	const list = Array.isArray(value) ? value : value && typeof value === 'object' ? [value] : [];
+	return list.map((entry) => (entry && typeof entry === 'object' && entry.json ? entry.json : entry));
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Publishes and waits for n8n 2.x's background publication to settle; throws with its message when it failed. */
@@ -75,19 +88,6 @@ function conversations(orders) {
 		(o) => o.OrderType === 'Invoice' && o.OrderDirection === 'Income' && !o.Paid && Number(o.ToPay) > 20 && o.OrderNumber !== refused.OrderNumber,
 	);
 	const payment = { amount: '10.00', payment_date: isoDay(today), reference: `BANK-E2E-${payable.OrderID}` };
-	const parse = (content) => {
-		try {
-			return JSON.parse(content);
-		} catch {
-			return undefined;
-		}
-	};
-	/** The records in a tool result as n8n hands it to the model (a JSON list, or one object). */
-	const records = (content) => {
-		const value = parse(content);
-		const list = Array.isArray(value) ? value : value && typeof value === 'object' ? [value] : [];
-		return list.map((entry) => (entry && typeof entry === 'object' && entry.json ? entry.json : entry));
-	};
 	const orderIdIn = (content) => (records(content).find((r) => r && r.OrderID) || {}).OrderID;
 	return [
 		{
@@ -244,8 +244,12 @@ async function checkAgentAndMcp({ rest, baseUrl, emulator: emu, repo, tc, log = 
 				const cutoff = talk.overdue.match(/DateTime'([^']+)'/)[1];
 				const expected = orders.filter((o) => o.OrderType === 'Invoice' && o.OrderDirection === 'Income' && o.Paid === false && o.ExpiryDate < cutoff);
 				const content = results[0] ? results[0].content : '';
-				for (const o of expected.slice(0, 25))
-					if (!content.includes(String(o.OrderID))) fail(`order ${o.OrderID} (unpaid, due ${o.ExpiryDate}) did not reach the model`);
+				// The 25 newest of them (the tool sorts on OrderDate, newest first), each one that matches.
+				const wanted = new Set(expected.map((o) => o.OrderID));
+				const shown = records(content).filter((r) => r && r.OrderID);
+				const stray = shown.filter((r) => !wanted.has(r.OrderID));
+				if (shown.length !== Math.min(25, expected.length) || stray.length)
+					fail(`the model got ${shown.length} orders (${stray.length} not overdue and unpaid)`);
 				if (expected.length <= 25) fail(`the set-up left ${expected.length} overdue invoices, not more than 25`);
 				else if (!content.includes(`${expected.length - 25} more exist`)) fail(`the model was not told that ${expected.length - 25} more exist`);
 				figures.overdue = { matching: expected.length, resultChars: content.length };
