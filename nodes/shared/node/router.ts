@@ -106,20 +106,14 @@ function isOutputs(result: OperationResult): result is INodeExecutionData[][] {
 	return result.length > 0 && Array.isArray(result[0]);
 }
 
-/**
- * Whether the node runs as an AI tool: for the AI Agent n8n runs the node's `…Tool` variant in a plain
- * execute context (isToolExecution() false there); over MCP in a supply-data context (true).
- */
+/** An AI tool call: the agent runs the node's `…Tool` type (isToolExecution() false there), MCP a supply-data context. */
 export function isToolCall(ctx: IExecuteFunctions): boolean {
 	return ctx.getNode().type.endsWith('Tool') || (typeof ctx.isToolExecution === 'function' && ctx.isToolExecution());
 }
 
 const itemOf = ({ pairedItem }: INodeExecutionData) => (typeof pairedItem === 'object' && !Array.isArray(pairedItem) ? pairedItem.item : 0);
 
-/**
- * As a tool the model reads the first output only, and of an error its message only (docs/ai.md): every
- * output's items go to the first, in input order; "nothing" is said; the fix hint joins the message.
- */
+/** A model reads a tool's first output and an error's message only (docs/ai.md): all outputs to the first, "nothing" said, the hint in the message. */
 async function runAsTool(ctx: IExecuteFunctions, entry: OperationEntry): Promise<INodeExecutionData[][]> {
 	const result = await entry.module.execute.call(ctx, clientProvider(ctx)).catch((error: Error & { description?: unknown }) => {
 		const { message, description } = error;
