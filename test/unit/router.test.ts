@@ -167,6 +167,29 @@ describe('as an AI tool (issue 40): what the model reads', () => {
 		await expect(router.call(ctx('fail'), [twoOutputs])).rejects.toThrow('"Order" X is not an OrderID. Search with Get Many first.');
 	});
 
+	it('a tool answer is bounded: at most 100 items and 100 kB of JSON, then how many more were not shown', async () => {
+		const many = (count: number, size: number) => ({
+			default: 'list',
+			operations: [
+				{
+					name: 'List',
+					value: 'list',
+					description: 'd',
+					action: 'List things',
+					module: { description: [], execute: async () => Array.from({ length: count }, (_, index) => item({ index, text: 'x'.repeat(size) }, 0)) },
+				},
+			],
+		});
+		const hundred = await router.call(agent('list'), [many(150, 10)]);
+		expect(hundred[0]).toHaveLength(101);
+		expect(hundred[0][100].json).toEqual({ message: '50 more items not shown (100 items or 100 kB per call): narrow the request' });
+		const large = await router.call(mcp('list'), [many(30, 10_000)]);
+		expect(large[0].length).toBeLessThan(11);
+		expect(large[0].at(-1)?.json.message).toMatch(/^2\d more items not shown/);
+		expect(await router.call(workflow('list'), [many(150, 10)])).toEqual([expect.any(Array)]);
+		expect((await router.call(workflow('list'), [many(150, 10)]))[0]).toHaveLength(150);
+	});
+
 	it('in a workflow the outputs, the empty list and the message stay as they were', async () => {
 		expect(await router.call(workflow('check'), [twoOutputs])).toHaveLength(2);
 		expect(await router.call(workflow('none'), [twoOutputs])).toEqual([[]]);

@@ -73,8 +73,11 @@ describe('the nodes as AI Agent tools (engine, emulator)', () => {
 		expect(items[5]).toEqual({ message: `5 orders shown, ${invoices.length - 5} more exist: call again with Skip 5, or narrow the filters.` });
 		// The filter reached the service as OData.
 		expect(requests('/v1/orders')[0].query.$filter).toBe("OrderType eq 'Invoice'");
+		// A Limit above 100 in the tool's settings: the answer is still bounded, and says what it left out.
 		const next = await run('accessPointOrderTool', { ...parameters, limit: 500 });
-		expect(next.result.output(next.name)).toHaveLength(invoices.length);
+		const bounded = next.result.output(next.name);
+		expect(bounded).toHaveLength(101);
+		expect(bounded[100]).toEqual({ message: `${invoices.length - 100} more items not shown (100 items or 100 kB per call): narrow the request` });
 		const node = await run('accessPointOrder', parameters);
 		expect(node.result.output(node.name)).toHaveLength(5);
 	});

@@ -121,7 +121,10 @@ async function runAsTool(ctx: IExecuteFunctions, entry: OperationEntry): Promise
 		throw error;
 	});
 	const items = isOutputs(result) ? result.flat().sort((a, b) => itemOf(a) - itemOf(b)) : result;
-	if (items.length) return [items];
+	let bytes = 0; // Bounded per call: at most 100 items and 100 kB of JSON, then a line saying how many more.
+	const cut = items.findIndex((item, index) => index >= 100 || (bytes += JSON.stringify(item.json).length) > 100_000);
+	const more = { json: { message: `${items.length - cut} more items not shown (100 items or 100 kB per call): narrow the request` }, pairedItem: { item: 0 } };
+	if (items.length) return [cut < 0 ? items : [...items.slice(0, cut), more]];
 	const hints = (ctx as { hints?: NodeExecutionHint[] }).hints ?? []; // what the editor's output pane would warn of
 	const why = hints.flatMap((hint) => (hint.type === 'warning' ? [` ${hint.message}`] : [])).join('');
 	return [[{ json: { message: `Nothing found: "${entry.action}" returned no result for these parameters.${why}` }, pairedItem: { item: 0 } }]];
