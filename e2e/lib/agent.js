@@ -19,7 +19,7 @@
  *  argument (the error names the value and the fix; no request reaches the service).
  *
  *   const { checkAgentAndMcp } = require('./lib/agent');
- *   const figures = await checkAgentAndMcp({ rest, baseUrl, emulator, repo, tc, log });
+ *   const figures = await checkAgentAndMcp({ rest, baseUrl, repo, tc, log }); // emulator: its own unless given
  *
  * Resolves with figures; rejects with every problem found (the workflows are unpublished either way).
  */
@@ -186,7 +186,19 @@ function mcpWorkflow(template, { credential }) {
 	return wf;
 }
 
-async function checkAgentAndMcp({ rest, baseUrl, emulator: emu, repo, tc, log = () => {} }) {
+/** Without `emulator`, on an emulator of its own: the set-up changes orders that other steps of e2e/run.js count. */
+async function checkAgentAndMcp(options) {
+	if (options.emulator) return await runChecks(options);
+	const { createEmulator } = require(path.join(options.repo, 'emulator'));
+	const emulator = await createEmulator({ port: 0, orders: 300 });
+	try {
+		return await runChecks({ ...options, emulator });
+	} finally {
+		await emulator.close();
+	}
+}
+
+async function runChecks({ rest, baseUrl, emulator: emu, repo, tc, log = () => {} }) {
 	const problems = [];
 	const figures = {};
 	const templates = (file) => require(path.join(repo, 'examples', file));
