@@ -220,8 +220,7 @@ async function main() {
 					const figures = await require('./lib/agent').checkAgentAndMcp({
 						rest,
 						baseUrl: server.base,
-						emulator: emu,
-						repo: REPO,
+						repo: REPO, // on an emulator of its own
 						tc,
 						log: (line) => log(`   ${line}`),
 					});
