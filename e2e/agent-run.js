@@ -2,7 +2,7 @@
 'use strict';
 /**
  * Runs e2e/lib/agent.js (checkAgentAndMcp) alone against the real n8n from the e2e cache: npm pack +
- * install into a temporary user folder, the emulator and the scripted chat model in this process,
+ * install into a temporary user folder, an emulator and the scripted chat model in this process,
  * `n8n start` on loopback, the AI Agent conversations and the MCP client, then everything started is
  * stopped. The MCP client is @modelcontextprotocol/sdk (devDependency; else MCP_SDK_DIR, a folder made
  * with `npm install --prefix <dir> @modelcontextprotocol/sdk`; else n8n's own copy).
@@ -26,19 +26,16 @@ async function main() {
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ap-e2e-agent-'));
 	const userFolder = path.join(work, 'n8n');
 	const logFile = path.join(work, 'n8n-server.log');
-	let emu;
 	let server;
 	const t0 = Date.now();
 	try {
 		packAndInstall({ repo: REPO, work, userFolder, tc });
-		const { createEmulator } = require(path.join(REPO, 'emulator'));
-		emu = await createEmulator({ port: 0, orders: 300 });
 		const env = n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), n8nVersion: tc.n8n.version });
 		server = await startServer(tc, env, { logFile, timeoutMs: 300000 });
-		console.log(`n8n ${tc.n8n.version} at ${server.base} (ready in ${(server.ms / 1000).toFixed(1)} s); emulator ${emu.url}`);
+		console.log(`n8n ${tc.n8n.version} at ${server.base} (ready in ${(server.ms / 1000).toFixed(1)} s)`);
 		const rest = new Rest(server.base);
 		await rest.loginOwner();
-		const figures = await checkAgentAndMcp({ rest, baseUrl: server.base, emulator: emu, repo: REPO, tc, log: (line) => console.log(`   ${line}`) });
+		const figures = await checkAgentAndMcp({ rest, baseUrl: server.base, repo: REPO, tc, log: (line) => console.log(`   ${line}`) });
 		console.log(`agent + MCP e2e: ok ${JSON.stringify(figures)} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 	} catch (error) {
 		console.log(`agent + MCP e2e: FAILED ${error && error.message ? error.message : error}`);
@@ -54,7 +51,6 @@ async function main() {
 		process.exitCode = 1;
 	} finally {
 		if (server) await server.stop().catch(() => {});
-		if (emu) await emu.close().catch(() => {});
 		if (process.argv.includes('--keep')) console.log(`kept ${work}`);
 		else fs.rmSync(work, { recursive: true, force: true });
 	}
