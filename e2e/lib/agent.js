@@ -290,6 +290,21 @@ async function runChecks({ rest, baseUrl, emulator: emu, repo, tc, log = () => {
 		figures.modelRequests = model.requests.length;
 		figures.toolDefinitionChars = Math.max(...model.requests.map((r) => JSON.stringify(r.tools || []).length));
 
+		// ---- The assistant template as shipped (Chat Trigger, Human review, Reply): n8n publishes it ----
+		const whole = JSON.parse(JSON.stringify(templates('invoice-assistant.json')));
+		for (const n of whole.nodes) {
+			if (n.credentials && n.credentials.accessPointApi) n.credentials.accessPointApi = { id: credential.id, name: credential.name };
+			if (n.type.endsWith('.lmChatOpenAi')) n.credentials = { openAiApi: { id: openAi.id, name: openAi.name } };
+		}
+		delete whole.active;
+		delete whole.pinData;
+		const shipped = await rest.post('/rest/workflows', { ...whole, name: '[e2e] Invoice assistant as shipped' });
+		created.push(shipped.id);
+		published.push(shipped.id);
+		const shippedStatus = await publish(rest, shipped.id);
+		log(`the assistant template as shipped: published (${JSON.stringify(shippedStatus && shippedStatus.triggers)})`);
+		if (!shippedStatus || shippedStatus.status !== 'published') problems.push(`the assistant template did not publish: ${JSON.stringify(shippedStatus)}`);
+
 		// ---- MCP Server Trigger ----
 		const mcpWf = await rest.post('/rest/workflows', mcpWorkflow(templates('invoicing-mcp-server.json'), { credential }));
 		created.push(mcpWf.id);
