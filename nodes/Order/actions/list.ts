@@ -45,11 +45,8 @@ export function listOperation(resource: QueryResource) {
 			const records: IDataObject[] = [];
 			const [path, key, label] = LISTS[resource];
 			const read = { path, qs, limit, itemIndex, operation: `List ${label}`, key, total: undefined as number | undefined };
-			for await (const page of paginateList.call(this, client, read)) {
-				for (const record of page) records.push(simple ? pickFields(record, simple) : record);
-			}
-			// As a tool a cut list says what is left and how to read it: a model takes it for the whole (docs/ai.md).
-			const left = (read.total ?? Infinity) - skip - records.length;
+			for await (const page of paginateList.call(this, client, read)) records.push(...(simple ? page.map((r) => pickFields(r, simple)) : page));
+			const left = (read.total ?? Infinity) - skip - records.length; // As a tool a cut list says what is left (docs/ai.md).
 			const more = `${records.length} ${label} shown, ${left === Infinity ? 'maybe' : left} more exist: call again with Skip ${skip + records.length}`;
 			if (records.length === limit && left > 0 && isToolCall(this)) records.push({ message: `${more}, or narrow the filters.` });
 			return records;
