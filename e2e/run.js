@@ -214,6 +214,20 @@ async function main() {
 				},
 			);
 
+			await step(
+				'AI Agent (scripted local chat model) and MCP Server Trigger (MCP client): every answer reaches the model, a repeated payment is recorded once',
+				async () => {
+					const figures = await require('./lib/agent').checkAgentAndMcp({
+						rest,
+						baseUrl: server.base,
+						repo: REPO, // on an emulator of its own
+						tc,
+						log: (line) => log(`   ${line}`),
+					});
+					log(`   ${JSON.stringify(figures)}`);
+				},
+			);
+
 			if (!ARGS.has('--skip-browser')) {
 				await step('editor in headless Chromium: login, no node issues, screenshots', async (fail) => {
 					const { runEditorChecks } = require('./lib/browser');

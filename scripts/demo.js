@@ -33,11 +33,18 @@ const OUTPUT_LABELS = {
 
 // ---- templates ------------------------------------------------------------------------------
 
-/** The template files in examples/, sorted. */
+/**
+ * The AI templates: a Chat Trigger with n8n's AI Agent, and an MCP Server Trigger. They need n8n's AI
+ * nodes (not in n8n-core) and a chat model or an MCP client: test/workflows/templates-ai.test.ts checks
+ * them, e2e/lib/agent.js runs them in real n8n; the demo and the engine template tests leave them out.
+ */
+const AI_TEMPLATES = ['invoice-assistant.json', 'invoicing-mcp-server.json'];
+
+/** The template files in examples/ the engine runs, sorted (AI_TEMPLATES left out). */
 function listExampleFiles(dir = EXAMPLES_DIR) {
 	return fs
 		.readdirSync(dir)
-		.filter((f) => f.endsWith('.json'))
+		.filter((f) => f.endsWith('.json') && !AI_TEMPLATES.includes(f))
 		.sort();
 }
 
@@ -721,6 +728,7 @@ if (require.main === module) {
 
 module.exports = {
 	SCENARIOS,
+	AI_TEMPLATES,
 	listExampleFiles,
 	loadTemplate,
 	runDemo,

@@ -145,6 +145,12 @@ async function checkEditorImport({ page, rest, baseUrl, templates, artifactsDir,
 		data: { apiKey, partyId, environment: 'custom', baseUrl: emuUrl },
 	});
 	say(`credential "${credential.name}" (${credential.id}) -> a fresh emulator ${emu.url}; the import must pick it (the newest)`);
+	// The AI template's chat model needs its own credential (issue 40); the run is e2e/lib/agent.js's.
+	const openAi = await rest.post('/rest/credentials', {
+		name: 'OpenAI (editor import e2e)',
+		type: 'openAiApi',
+		data: { apiKey: 'e2e', url: 'http://127.0.0.1:9/v1' },
+	});
 	const created = [];
 	const madeFolders = [];
 	try {
@@ -208,6 +214,9 @@ async function checkEditorImport({ page, rest, baseUrl, templates, artifactsDir,
 				let run;
 				if (t.file === ONBOARDING) {
 					run = await onboardingInTheEditor({ page, rest, id, before, emu, shot, say, problems });
+				} else if (start === 'agent' || start === 'mcp') {
+					say(`${what}: imported and checked; run by the AI agent / MCP step (e2e/lib/agent.js)`);
+					continue;
 				} else if (start === 'webhook') {
 					run = await webhookInTheEditor({ page, rest, id, before, emu, say });
 				} else {
@@ -226,6 +235,7 @@ async function checkEditorImport({ page, rest, baseUrl, templates, artifactsDir,
 	} finally {
 		for (const id of created) await rest.request('DELETE', `/rest/workflows/${id}`).catch(() => {});
 		await rest.request('DELETE', `/rest/credentials/${credential.id}`).catch(() => {});
+		await rest.request('DELETE', `/rest/credentials/${openAi.id}`).catch(() => {});
 		await emu.close();
 		for (const folder of madeFolders) fs.rmSync(folder, { recursive: true, force: true });
 	}

@@ -95,6 +95,10 @@ const SCENARIOS = {
 	// The AccessPoint Trigger (webhooks): no step of run.js starts it (imported and checked in the
 	// editor only); e2e/lib/webhook.js (checkWebhookTrigger) publishes a workflow with the trigger.
 	'delivery-status-alerts.json': { start: 'webhook' },
+	// The AI templates (issue 40): no CLI run (a chat or MCP trigger); e2e/lib/agent.js drives them with a
+	// local chat model and an MCP client; the editor import checks them without a run.
+	'invoice-assistant.json': { start: 'agent' },
+	'invoicing-mcp-server.json': { start: 'mcp' },
 	// e2e/workflows/ (used only while examples/ is empty)
 	'e2e-registrations-and-orders.json': {
 		start: 'cli',
@@ -144,7 +148,7 @@ function isOurs(node) {
 	return typeof node.type === 'string' && node.type.startsWith(`${PKG}.`);
 }
 
-/** 'cli' | 'activate' | 'cli+resume' | undefined (no way to start it). */
+/** 'cli' | 'activate' | 'cli+resume' | 'webhook' | 'agent' | 'mcp' (e2e/lib/agent.js) | undefined (no way to start it). */
 function startOf(t) {
 	const known = SCENARIOS[t.file];
 	if (known) return known.start;

@@ -47,6 +47,10 @@ class HarnessNodeTypes {
 		const { pkgName, name } = this.split(type);
 		if (pkgName === packageName) {
 			if (name in pkg.nodeTypes) return pkg.nodeTypes[name].type;
+			// n8n's `<name>Tool` variant of a usableAsTool node (the AI Agent's tool): the same execute in the
+			// same kind of context; n8n changes only its description (an ai_tool output), kept main here.
+			const base = name.replace(/Tool$/, '');
+			if (base !== name && pkg.nodeTypes[base]?.type.description.usableAsTool) return pkg.nodeTypes[base].type;
 			const listed = listedNodes.find((n) => n.name === name);
 			if (listed && missing.nodes.includes(listed.file)) {
 				throw new Error(`Node type "${type}" is not built yet: ${listed.file} does not exist (run npm run build)`);
@@ -87,7 +91,7 @@ class HarnessNodeTypes {
 	expandType(type) {
 		if (type.includes('.')) return type;
 		const { pkg, base, packageName, listedNodes } = this.loaded;
-		if (type in pkg.nodeTypes || listedNodes.some((n) => n.name === type)) return `${packageName}.${type}`;
+		if (type in pkg.nodeTypes || type.replace(/Tool$/, '') in pkg.nodeTypes || listedNodes.some((n) => n.name === type)) return `${packageName}.${type}`;
 		if (type in base.known.nodes) return `${BASE_PACKAGE}.${type}`;
 		throw new Error(`Unknown node type "${type}" (neither ${packageName}.${type} nor ${BASE_PACKAGE}.${type})`);
 	}

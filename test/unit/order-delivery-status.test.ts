@@ -51,16 +51,6 @@ describe('Get Delivery Status as an AI tool', () => {
 			[[1, 'Refused', false]],
 		]);
 	});
-
-	it('as a tool, puts every item on the first output, in input order', async () => {
-		const outputs = await execute.call(context(true), clients);
-		expect(outputs).toHaveLength(1);
-		expect(outputs[0].map((i) => [i.json.OrderID, i.json.Status, i.pairedItem])).toEqual([
-			[1, 'Refused', { item: 0 }],
-			[2, 'Pending', { item: 1 }],
-			[3, 'Delivered', { item: 2 }],
-		]);
-	});
 });
 
 describe('Get Delivery Status on the published shapes', () => {

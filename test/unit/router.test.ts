@@ -121,21 +121,98 @@ describe('router', () => {
 	});
 });
 
+describe('as an AI tool (issue 40): what the model reads', () => {
+	const item = (json: object, index: number) => ({ json, pairedItem: { item: index } }) as INodeExecutionData;
+	const twoOutputs: ResourceOperations = {
+		default: 'check',
+		operations: [
+			{
+				name: 'Check',
+				value: 'check',
+				description: 'd',
+				action: 'Check things',
+				module: { description: [], execute: async () => [[item({ yes: 1 }, 1)], [item({ no: 0 }, 0), item({ no: 2 }, 2)]] },
+			},
+			{ name: 'None', value: 'none', description: 'd', action: 'Find nothing', module: { description: [], execute: async () => [] } },
+			{
+				name: 'Fail',
+				value: 'fail',
+				description: 'd',
+				action: 'Fail',
+				module: {
+					description: [],
+					execute: async () => {
+						throw Object.assign(new Error('"Order" X is not an OrderID.'), { description: 'Search with Get Many first.' });
+					},
+				},
+			},
+		],
+	};
+	// The AI Agent runs the `…Tool` variant in a plain execute context; MCP in a supply-data context.
+	const agent = (operation: string) => ({
+		...fakeContext({ operation }, { isToolExecution: () => false }),
+		getNode: () => ({ ...node, type: 'pkg.nodeTool' }),
+	});
+	const mcp = (operation: string) => fakeContext({ operation }, { isToolExecution: () => true });
+	const workflow = (operation: string) => fakeContext({ operation }, { isToolExecution: () => false });
+
+	it.each([
+		['the agent', agent],
+		['MCP', mcp],
+	])('over %s: every output on the first, in input order; nothing found is said; the hint joins the message', async (_name, ctx) => {
+		const merged = await router.call(ctx('check'), [twoOutputs]);
+		expect(merged).toEqual([[item({ no: 0 }, 0), item({ yes: 1 }, 1), item({ no: 2 }, 2)]]);
+		const empty = await router.call(ctx('none'), [twoOutputs]);
+		expect(empty).toEqual([[item({ message: 'Nothing found: "Find nothing" returned no result for these parameters.' }, 0)]]);
+		await expect(router.call(ctx('fail'), [twoOutputs])).rejects.toThrow('"Order" X is not an OrderID. Search with Get Many first.');
+	});
+
+	it('a tool answer is bounded: at most 100 items and 100 kB of JSON, then how many more were not shown', async () => {
+		const many = (count: number, size: number) => ({
+			default: 'list',
+			operations: [
+				{
+					name: 'List',
+					value: 'list',
+					description: 'd',
+					action: 'List things',
+					module: { description: [], execute: async () => Array.from({ length: count }, (_, index) => item({ index, text: 'x'.repeat(size) }, 0)) },
+				},
+			],
+		});
+		const hundred = await router.call(agent('list'), [many(150, 10)]);
+		expect(hundred[0]).toHaveLength(101);
+		expect(hundred[0][100].json).toEqual({ message: '50 more items not shown (100 items or 100 kB per call): narrow the request' });
+		const large = await router.call(mcp('list'), [many(30, 10_000)]);
+		expect(large[0].length).toBeLessThan(11);
+		expect(large[0].at(-1)?.json.message).toMatch(/^2\d more items not shown/);
+		expect(await router.call(workflow('list'), [many(150, 10)])).toEqual([expect.any(Array)]);
+		expect((await router.call(workflow('list'), [many(150, 10)]))[0]).toHaveLength(150);
+	});
+
+	it('in a workflow the outputs, the empty list and the message stay as they were', async () => {
+		expect(await router.call(workflow('check'), [twoOutputs])).toHaveLength(2);
+		expect(await router.call(workflow('none'), [twoOutputs])).toEqual([[]]);
+		await expect(router.call(workflow('fail'), [twoOutputs])).rejects.toThrow(/^"Order" X is not an OrderID\.$/);
+	});
+});
+
 describe('Identification through the router', () => {
-	it('refuses the waiting operations as an AI tool call, before anything runs', async () => {
+	it("refuses the waiting operations as an AI tool call (MCP, and the agent's `…Tool` node), before anything runs", async () => {
 		for (const operation of ['startAndWait', 'waitForResult']) {
 			const ctx = fakeContext({ operation }, { isToolExecution: () => true } as Partial<IExecuteFunctions>);
 			await expect(new AccessPointIdentification().execute.call(ctx)).rejects.toThrow('An AI tool call cannot wait');
+			const agent = { ...fakeContext({ operation }), getNode: () => ({ ...node, type: 'pkg.accessPointIdentificationTool' }) } as IExecuteFunctions;
+			await expect(new AccessPointIdentification().execute.call(agent)).rejects.toThrow('An AI tool call cannot wait');
 		}
 	});
 
-	it('runs Parse Callback as a tool without a credential, on its two outputs', async () => {
+	it('runs Parse Callback as a tool without a credential, every item on the first output (the one a model reads)', async () => {
 		const ctx = fakeContext({ operation: 'parseCallback', callbackQuery: { registrationID: '123', success: 'true' }, options: {} }, {
 			isToolExecution: () => true,
 		} as Partial<IExecuteFunctions>);
 		const outputs = await new AccessPointIdentification().execute.call(ctx);
-		expect(outputs).toHaveLength(2);
-		expect(outputs[0]).toEqual([]);
-		expect(outputs[1][0].json).toMatchObject({ identified: true, RegistrationID: 123 });
+		expect(outputs).toHaveLength(1);
+		expect(outputs[0][0].json).toMatchObject({ identified: true, RegistrationID: 123 });
 	});
 });

@@ -1,18 +1,12 @@
 /** Identification's operations, listed once: the node's description and the router read this list. */
-import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../../shared/node/router';
+import { isToolCall, type ResourceOperations } from '../../shared/node/router';
 // Named imports, not `import * as`: a namespace import compiles to an interop helper of ~1.5 kB in this file.
 import { description as parseCallbackFields, execute as parseCallback } from './parseCallback.operation';
 import { description as startFields, execute as start } from './start.operation';
 import { description as startAndWaitFields, execute as startAndWait } from './startAndWait.operation';
 import { description as waitForResultFields, execute as waitForResult } from './waitForResult.operation';
-
-/** n8n 1.x contexts have no isToolExecution(); there a node never runs as an AI tool call. */
-export function isToolExecution(ctx: IExecuteFunctions): boolean {
-	return typeof ctx.isToolExecution === 'function' && ctx.isToolExecution();
-}
 
 const WAITING = ['startAndWait', 'waitForResult'];
 
@@ -50,7 +44,7 @@ export const identification: ResourceOperations = {
 	],
 	// As a tool only Start and Parse Callback make sense: nobody's browser comes back to a tool call.
 	guard(ctx, operation) {
-		if (!WAITING.includes(operation) || !isToolExecution(ctx)) return;
+		if (!WAITING.includes(operation) || !isToolCall(ctx)) return;
 		throw new NodeOperationError(ctx.getNode(), "An AI tool call cannot wait for the user's browser to come back", {
 			description: 'Use Start as a tool (it returns providerUrl), and read the result with your own Webhook and Parse Callback.',
 		});

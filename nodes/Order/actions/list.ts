@@ -6,7 +6,7 @@ import { readNumber } from '../../shared/node/input';
 import { queryFields } from '../../shared/query/filterFields';
 import { type QueryResource, describeQuery } from '../../shared/query/queryBuilder';
 import { readQuery, readValueNotes } from '../../shared/query/queryInput';
-import type { ClientProvider } from '../../shared/node/router';
+import { type ClientProvider, isToolCall } from '../../shared/node/router';
 import { runItems } from '../../shared/node/items';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 import { paginateList } from '../../shared/http/transport';
@@ -47,10 +47,11 @@ export function listOperation(resource: QueryResource) {
 			if (skip) qs.$skip = skip;
 			const records: IDataObject[] = [];
 			const [path, key, label] = LISTS[resource];
-			const pages = paginateList.call(this, client, { path, qs, limit, itemIndex, operation: `List ${label}`, key });
-			for await (const page of pages) {
-				for (const record of page) records.push(simple ? pickFields(record, simple) : record);
-			}
+			const read = { path, qs, limit, itemIndex, operation: `List ${label}`, key, total: undefined as number | undefined };
+			for await (const page of paginateList.call(this, client, read)) records.push(...(simple ? page.map((r) => pickFields(r, simple)) : page));
+			const left = (read.total ?? Infinity) - skip - records.length; // As a tool a cut list says what is left (docs/ai.md).
+			const more = `${records.length} ${label} shown, ${left === Infinity ? 'maybe' : left} more exist: call again with Skip ${skip + records.length}`;
+			if (records.length === limit && left > 0 && isToolCall(this)) records.push({ message: `${more}, or narrow the filters.` });
 			return records;
 		});
 		if ((hints.size || warnings.size) && typeof this.addExecutionHints === 'function') {

@@ -157,11 +157,8 @@ export const lookupOptions: INodeProperties[] = [
 	},
 ];
 
-interface Lookup {
-	identifier: ParsedIdentifier;
-	/** First item that carries the identifier: its index goes on the request and on errors. */
-	itemIndex: number;
-}
+/** An identifier to look up, and the first item carrying it (its index goes on the request and on errors). */
+type Lookup = { identifier: ParsedIdentifier; itemIndex: number };
 
 type Answer = { result: IDataObject; receives: boolean } | { error: Error };
 
@@ -180,11 +177,8 @@ function readLookupOptions(ctx: IExecuteFunctions): { routeOn: RouteOn; concurre
 
 type PoolOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
-/**
- * A small promise pool, no timers: runs worker(0..count-1), at most `concurrency` at once, and returns the
- * outcomes in task order. With stopOnError no task starts after one failed (running ones finish); an unstarted
- * task has no outcome.
- */
+/** A promise pool, no timers: worker(0..count-1), `concurrency` at once, outcomes in task order. With stopOnError
+ * no task starts after one failed (running ones finish); an unstarted task has no outcome. */
 export async function runPool<T>(
 	count: number,
 	options: { concurrency: number; stopOnError?: boolean },
@@ -217,11 +211,8 @@ function forItem(error: Error, itemIndex: number): Error {
 	return copy;
 }
 
-/**
- * Checks every item's identifier first (no request leaves before all pass or, with continueOnFail, before
- * bad ones became error items), asks each distinct identifier once with bounded concurrency, then answers
- * per item in input order: [Can Receive, Cannot Receive], or one output.
- */
+/** Checks every identifier first (no request before all pass, or became error items with continueOnFail), asks each
+ * distinct one once with bounded concurrency, answers per item in input order: [Can Receive, Cannot Receive] or one. */
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const options = readLookupOptions(this);
@@ -229,7 +220,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const continueOnFail = this.continueOnFail();
 	let asked: PeppolNetwork | undefined;
 
-	// Answers by identifier key.
 	const lookUp = async (distinct: Lookup[]): Promise<Map<string, Answer>> => {
 		const answers = new Map<string, Answer>();
 		const firstClient = clients(distinct[0].itemIndex);

@@ -97,6 +97,7 @@ export interface PaginateOptions {
 	operation?: string;
 	maxPages?: number; // At most this many pages (MAX_PAGES when absent).
 	key?: string; // The records' unique field (`OrderID`), sorted on last: equal sort values keep one order on every page.
+	total?: number; // Set by the read: the first page's Count (all records matching), when the API sends one.
 }
 
 const SKIP = /([?&](?:\$|%24)skip=)(\d+)/i;
@@ -175,6 +176,7 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 					'The API answered something other than a list of records. Retry; if it persists, check the Base URL points at the API.',
 				);
 			if (page.problem) throw fail(page.problem);
+			if (pageNumber === 1) options.total = page.count;
 			const firstRecord = page.items.length ? JSON.stringify(page.items[0]) : undefined;
 			if (firstRecord !== undefined && firstRecord === previousFirst) throw fail('the API answered the records of the page before again');
 			previousFirst = firstRecord;

@@ -2,21 +2,16 @@
  * The one router of every action node. Each resource lists its operations once (its
  * `actions/…/index.ts`); the node's description and the router both read that list.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readRequestPolicy } from '../http/retry';
-import type { RetryPolicy } from '../http/retry';
-import type { ApiClient, ApiClientOptions } from '../http/transport';
-import { getApiClient } from '../http/transport';
+import { type RetryPolicy, readRequestPolicy } from '../http/retry';
+import { type ApiClient, type ApiClientOptions, getApiClient } from '../http/transport';
 
 /** Gives each item the API client for its party, creating one per party per execution. */
 export type ClientProvider = (itemIndex: number, partyId?: string) => Promise<ApiClient>;
 
-/**
- * Clients are made on first use, so an operation that sends nothing (e.g. Parse Callback)
- * reads neither the credential nor the request options.
- */
+/** Clients are made on first use: an operation that sends nothing (e.g. Parse Callback) reads neither the credential nor the request options. */
 function clientProvider(ctx: IExecuteFunctions): ClientProvider {
 	const clients = new Map<string, Promise<ApiClient>>();
 	let retry: RetryPolicy | undefined;
@@ -106,6 +101,29 @@ function isOutputs(result: OperationResult): result is INodeExecutionData[][] {
 	return result.length > 0 && Array.isArray(result[0]);
 }
 
+/** An AI tool call: the agent runs the node's `…Tool` type (isToolExecution() false there), MCP a supply-data context. */
+export function isToolCall(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool') || (typeof ctx.isToolExecution === 'function' && ctx.isToolExecution());
+}
+
+const itemOf = ({ pairedItem }: INodeExecutionData) => (typeof pairedItem === 'object' && !Array.isArray(pairedItem) ? pairedItem.item : 0);
+
+/** A model reads a tool's first output and an error's message only (docs/ai.md): all outputs to the first, "nothing" said (with the editor's warnings), the hint in the message. */
+async function runAsTool(ctx: IExecuteFunctions, entry: OperationEntry): Promise<INodeExecutionData[][]> {
+	const result = await entry.module.execute.call(ctx, clientProvider(ctx)).catch((error: Error & { description?: unknown }) => {
+		if (typeof error.description === 'string' && !error.message.includes(error.description))
+			error.message = `${error.message.replace(/[.\s]*$/, '')}. ${error.description}`;
+		throw error;
+	});
+	const items = isOutputs(result) ? result.flat().sort((a, b) => itemOf(a) - itemOf(b)) : result;
+	let bytes = 0; // Bounded per call: at most 100 items and 100 kB of JSON, then a line saying how many more.
+	const cut = items.findIndex((item, index) => index >= 100 || (bytes += JSON.stringify(item.json).length) > 100_000);
+	const more = { json: { message: `${items.length - cut} more items not shown (100 items or 100 kB per call): narrow the request` }, pairedItem: { item: 0 } };
+	if (items.length) return [cut < 0 ? items : [...items.slice(0, cut), more]];
+	const why = ((ctx as { hints?: NodeExecutionHint[] }).hints ?? []).flatMap((hint) => (hint.type === 'warning' ? [` ${hint.message}`] : [])).join('');
+	return [[{ json: { message: `Nothing found: "${entry.action}" returned no result for these parameters.${why}` }, pairedItem: { item: 0 } }]];
+}
+
 /** Runs the chosen operation of the chosen resource and returns the node's outputs. */
 export async function router(this: IExecuteFunctions, resources: ResourceOperations[]): Promise<INodeExecutionData[][]> {
 	const resource = resources.length === 1 && !resources[0].resource ? undefined : (this.getNodeParameter('resource', 0) as string);
@@ -114,13 +132,12 @@ export async function router(this: IExecuteFunctions, resources: ResourceOperati
 	const entry = list?.operations.find((candidate) => candidate.value === operation);
 	if (!list || !entry) {
 		const where = resource === undefined ? '' : ` for "${resource}"`;
-		// Version 0.1 called Get Many "getMany". n8n drops the fields of an operation it does not
-		// know when it loads the workflow, so running it as Get Many would ignore the saved limit
-		// and filters: the user picks it again instead.
+		// Version 0.1 called Get Many "getMany"; n8n drops the fields of an operation it does not know, so it is picked again.
 		const description = operation === 'getMany' ? 'Saved by version 0.1 of this node: pick Get Many and set its fields again.' : undefined;
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported${where}`, { description });
 	}
 	list.guard?.(this, operation);
+	if (isToolCall(this)) return await runAsTool(this, entry);
 	const result = await entry.module.execute.call(this, clientProvider(this));
 	return isOutputs(result) ? result : [result];
 }

@@ -103,9 +103,5 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		// Not known to be delivered: with Continue it leaves through Error / Refused.
 		errorOutput: NOT_DELIVERED,
 	});
-	// An AI agent reads only a tool's first output: as a tool every item goes there, its Status saying which it is.
-	const asTool = typeof this.isToolExecution === 'function' && this.isToolExecution();
-	if (!asTool) return outputs;
-	const itemOf = (entry: INodeExecutionData) => (entry.pairedItem as { item: number }).item;
-	return [outputs.flat().sort((a, b) => itemOf(a) - itemOf(b))];
+	return outputs; // As an AI tool, the router puts every item on the first output (its Status says which it is).
 }
