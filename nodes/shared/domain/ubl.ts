@@ -366,7 +366,7 @@ export type XmlScan = { ok: true; root: XmlName } | { ok: false; problem: string
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
 /** Characters XML 1.0 does not allow (control characters other than tab and line breaks, U+FFFE, U+FFFF). */
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+const NOT_XML = /[^\t\n\r\u0020-\uFFFD]/;
 /** No attributes or namespace declarations (most elements): shared, never written. */
 const NONE: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 const NO_PREFIXES: string[] = [];
