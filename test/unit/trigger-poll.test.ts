@@ -294,7 +294,7 @@ describe('polls that overlap', () => {
 		const first = poll(slow);
 		// Let the first poll reach the API (it then waits on the gate).
 		for (let i = 0; i < 20 && staticData.pollInFlight === undefined; i++) await Promise.resolve();
-		expect(staticData.pollInFlight).toEqual(expect.any(Number));
+		expect(staticData.pollInFlight).toEqual({ id: expect.any(String), at: expect.any(Number) });
 		// n8n's next scheduled poll, while the first waits for the API.
 		const second = await poll(context(api, parameters, staticData));
 		expect(second).toBeNull();
