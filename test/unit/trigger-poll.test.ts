@@ -306,6 +306,39 @@ describe('polls that overlap', () => {
 		expect(await poll(context(api, parameters, staticData))).toBeNull();
 	});
 
+	it('a poll stalled over 10 minutes is taken over: the later poll emits, the stalled one stores and emits nothing', async () => {
+		const T = T0 + 7200;
+		const api: FakeApi = { book: [], requests: [], now: T + 86_400 };
+		const staticData: IDataObject = {};
+		const parameters = { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: {} };
+		await poll(context(api, parameters, staticData)); // baseline
+		api.book.push(...Array.from({ length: 5 }, (_, i) => ({ OrderID: 9100 + i, Created: iso(T + 5), LastModified: iso(T + 5) })));
+		let release: () => void = () => undefined;
+		const gate = new Promise<void>((resolve) => (release = resolve));
+		const slow = context(api, parameters, staticData, {
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
+					await gate;
+					return answer(api, request);
+				},
+				returnJsonArray: (items: IDataObject[]): INodeExecutionData[] => items.map((json) => ({ json })),
+			},
+		});
+		const first = poll(slow);
+		for (let i = 0; i < 20 && staticData.pollInFlight === undefined; i++) await Promise.resolve();
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now + IN_FLIGHT_STALE_MS + 60_000);
+		try {
+			const second = await poll(context(api, parameters, staticData));
+			expect(emittedIds(second)).toHaveLength(5);
+			release();
+			expect(await first).toBeNull();
+			expect(await poll(context(api, parameters, staticData))).toBeNull();
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
 	it('a marker left by a poll that died long ago holds nothing back', () => {
 		expect(pollInFlight(Date.now() - 1000, Date.now())).toBe(true);
 		expect(pollInFlight(Date.now() - IN_FLIGHT_STALE_MS - 1, Date.now())).toBe(false);
