@@ -59,8 +59,8 @@ const BLOCKED =
 	'the inbox lists only its 10 oldest items until they are confirmed or refused, and all 10 were emitted: confirm or refuse them, or turn on Confirm After Emitting.';
 
 async function listed(ctx: IPollFunctions, client: ApiClient): Promise<Listed[]> {
-	const { items, skipped } = await listInbox(ctx, client);
-	if (skipped) warn(ctx, `${skipped} inbox entries without InboxItemID left out.`);
+	const { items, notice } = await listInbox(ctx, client);
+	if (notice) warn(ctx, notice);
 	return items.map((item) => ({ key: itemKey(item) as string, item }));
 }
 

@@ -40,23 +40,27 @@ export function itemKey(item: IDataObject): string | undefined {
 }
 
 /**
- * The inbox list: the records of `InboxItems` (or a bare list), each with its DocumentKind;
- * entries that are not records or name no InboxItemID are counted, not output.
+ * The inbox list: the records of `InboxItems` (or a bare list), each with its DocumentKind. Entries past the 100th, and
+ * entries that are not records or name no InboxItemID, are not output: `notice` says so.
  */
-function readInboxList(body: unknown): { items: InboxItem[]; skipped: number; problem?: string } {
+function readInboxList(body: unknown): { items: InboxItem[]; notice?: string; problem?: string } {
 	const list = Array.isArray(body) ? body : isRecord(body) ? (body.InboxItems ?? body.inboxItems ?? body.Items) : undefined;
-	if (body === undefined || body === '' || (isRecord(body) && list === undefined)) return { items: [], skipped: 0 };
-	if (!Array.isArray(list)) return { items: [], skipped: 0, problem: 'the answer has no InboxItems list' };
+	if (body === undefined || body === '' || (isRecord(body) && list === undefined)) return { items: [] };
+	if (!Array.isArray(list)) return { items: [], problem: 'the answer has no InboxItems list' };
 	const items: InboxItem[] = [];
 	let skipped = 0;
 	for (const entry of list.slice(0, MAX_ENTRIES)) {
 		if (!isRecord(entry) || itemKey(entry) === undefined) skipped++;
 		else items.push({ ...entry, InboxItemID: entry.InboxItemID as number | string, DocumentKind: kindOfType(entry.PeppolDocumentType) });
 	}
-	return { items, skipped: skipped + Math.max(0, list.length - MAX_ENTRIES) };
+	const notes = [
+		list.length > MAX_ENTRIES ? `the answer listed ${list.length} entries (the inbox shows ${INBOX_WINDOW}); only the first ${MAX_ENTRIES} were read` : '',
+		skipped ? `${skipped} ${skipped === 1 ? 'entry is' : 'entries are'} not an inbox item (empty, or no usable InboxItemID), left out` : '',
+	].filter(Boolean);
+	return notes.length ? { items, notice: `Not the whole list: ${notes.join('; ')}.` } : { items };
 }
 
-export async function listInbox(ctx: FileContext, client: ApiClient, itemIndex?: number): Promise<{ items: InboxItem[]; skipped: number }> {
+export async function listInbox(ctx: FileContext, client: ApiClient, itemIndex?: number): Promise<{ items: InboxItem[]; notice?: string }> {
 	const operation = 'List the Peppol inbox';
 	const body = await client.request({ method: 'GET', path: INBOX_PATH, itemIndex, operation });
 	const read = readInboxList(body);
