@@ -7,6 +7,7 @@
 import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { loadAuth, stripSecrets } from '../http/auth';
 import { describeFile, readFile, toBinary } from '../http/files';
 import type { FileContext } from '../http/files';
 import type { ApiClient } from '../http/transport';
@@ -97,6 +98,15 @@ export function itemFields(json: IDataObject): IDataObject {
 	return Object.fromEntries(ITEM_FIELDS.filter((field) => json[field] !== undefined).map((field) => [field, json[field]]));
 }
 
+const masked = (value: unknown, secrets: string[]): unknown =>
+	typeof value === 'string'
+		? stripSecrets(value, secrets)
+		: Array.isArray(value)
+			? value.map((entry) => masked(entry, secrets))
+			: isRecord(value)
+				? Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, masked(entry, secrets)]))
+				: value;
+
 export interface DocumentOptions {
 	itemIndex?: number;
 	maxBytes: number;
@@ -123,8 +133,10 @@ export async function readInboxDocument(ctx: FileContext, client: ApiClient, fil
 		json.DocumentKind = doc.kind;
 		json.Envelope = !doc.envelope ? 'none' : options.keepEnvelope ? 'kept' : 'removed';
 		if (doc.envelope && !options.keepEnvelope) content = Buffer.from(doc.unwrapped, 'utf8');
-		if (doc.invoice) json.Invoice = doc.invoice;
-		if (doc.response) json.Response = doc.response;
+		// A field holding a secret (an invoice number that is the API key, say) is masked as in every answer.
+		const { secrets } = await loadAuth(ctx, options.itemIndex);
+		if (doc.invoice) json.Invoice = masked(doc.invoice, secrets) as IDataObject;
+		if (doc.response) json.Response = masked(doc.response, secrets) as IDataObject;
 	} else {
 		json.DocumentKind = kindOfType(options.hint);
 		json.DocumentProblem = `The document ${read.problem}; it is passed on as it came.`;
