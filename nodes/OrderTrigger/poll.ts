@@ -76,6 +76,8 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const event = ctx.getNodeParameter('event', 'newOrder') as TriggerEvent;
 	// An object from an expression is refused, not filtered on as "[object Object]".
 	const orderType = requireValid(ctx, undefined, 'Order Type', ctx.getNodeParameter('orderType', ''), (v) => checkOptionalText(v, 50));
+	if (event === 'newIncomingInvoice' && !['', 'Invoice', 'CreditNote'].includes(orderType))
+		throw inputError(ctx, undefined, 'Order Type', orderType, 'is not a supplier invoice', 'Pick Any, Invoice or Credit Note, or Trigger On another event.');
 	const direction = requireValid(ctx, undefined, 'Direction', ctx.getNodeParameter('direction', ''), (v) => checkOptionalText(v, 50));
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
 	const startText = String(options.startFrom ?? '').trim();
