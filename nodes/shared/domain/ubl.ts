@@ -349,9 +349,9 @@ export interface XmlElement {
 }
 
 export interface XmlVisitor {
-	open?(element: XmlElement, path: readonly XmlElement[]): void;
+	open?(element: XmlElement): void;
 	/** `end` is the offset just after the element (after its end tag, or after '/>'). */
-	close?(element: XmlElement, text: string, end: number, path: readonly XmlElement[]): void;
+	close?(element: XmlElement, text: string, end: number): void;
 }
 
 /** Text read at most, nesting (default 256) and text kept per element (default 10,000; the rest is checked, not kept). */
@@ -371,14 +371,11 @@ const NOT_XML = /[^\t\n\r\u0020-\uFFFD]/;
 const NONE: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 const NO_PREFIXES: string[] = [];
 const KNOWN_NS = new Map([CBC, CAC, SBDH, ...Object.values(UBL_ROOTS)].map((uri) => [uri, uri]));
-/** Name characters (XML 1.0 5th ed., by code unit): a first one, then any; 0 = not a name character. */
-const nameChar = (c: number, first: boolean): boolean =>
-	(c >= 97 && c <= 122) ||
-	(c >= 65 && c <= 90) ||
-	c === 95 ||
-	c === 58 ||
-	c >= 0xc0 ||
-	(!first && ((c >= 48 && c <= 57) || c === 46 || c === 45 || c === 0xb7));
+/** Name characters (XML 1.0 5th ed., by code unit): a first one, then any. "| 32" makes a capital letter small. */
+function nameChar(c: number, first: boolean): boolean {
+	const letter = (c | 32) >= 97 && (c | 32) <= 122;
+	return letter || c === 95 || c === 58 || c >= 0xc0 || (!first && ((c >= 48 && c <= 57) || c === 46 || c === 45 || c === 0xb7));
+}
 const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13;
 
 class XmlError extends Error {
@@ -437,7 +434,6 @@ interface Frame {
 class Scanner {
 	private i = 0;
 	private readonly stack: Frame[] = [];
-	private readonly path: XmlElement[] = [];
 	private readonly scope = new Map<string, string[]>([['xml', [XML_NS]]]);
 	/** Element names resolved since the namespaces in scope last changed. */
 	private readonly names = new Map<string, XmlName>();
@@ -470,16 +466,13 @@ class Scanner {
 			if (lt < 0) break;
 			this.i = lt;
 			const next = s.charCodeAt(lt + 1);
-			if (next === 47)
-				this.endTag(); // '/'
+			if (next === 47) this.endTag();
 			else if (next === 33) {
-				// '!'
 				if (s.startsWith('<!--', lt)) this.comment();
 				else if (s.startsWith('<![CDATA[', lt)) this.cdata();
 				else throw new XmlError(s.startsWith('<!DOCTYPE', lt) ? 'a DOCTYPE (DTDs are not read)' : 'an unknown <! declaration', lt);
-			} else if (next === 63)
-				this.instruction(); // '?'
-			else this.startTag();
+			} else if (next === 63) this.instruction();
+			else this.startTag(); // after "<": "/" 47, "!" 33, "?" 63
 		}
 		if (this.stack.length) throw new XmlError(`the document ends before </${this.stack[this.stack.length - 1].element.qname}>`, s.length);
 		if (!this.root) throw new XmlError('no root element', s.length);
@@ -671,8 +664,7 @@ class Scanner {
 		for (const attr of prefixed) this.qualified(attr, false, start);
 		const element: XmlElement = { name: this.elementName(qname, start), qname, depth: this.stack.length, start, attrs, declared };
 		if (!this.stack.length) this.root = element.name;
-		this.path.push(element);
-		this.visitor.open?.(element, this.path);
+		this.visitor.open?.(element);
 		const frame: Frame = { element, declared: prefixes, text: '' };
 		if (selfClosing) this.closed(frame);
 		else this.stack.push(frame);
@@ -689,8 +681,7 @@ class Scanner {
 	}
 
 	private closed(frame: Frame): void {
-		this.visitor.close?.(frame.element, frame.text, this.i, this.path);
-		this.path.pop();
+		this.visitor.close?.(frame.element, frame.text, this.i);
 		for (const prefix of frame.declared) this.scope.get(prefix)?.pop();
 		if (frame.declared.length) this.names.clear();
 	}
