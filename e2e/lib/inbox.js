@@ -189,7 +189,9 @@ async function checkInboxTrigger({ rest, emulator: emu, log = () => {} }) {
 		);
 		figures.queueSeconds = Math.round((Date.now() - t4) / 100) / 10;
 		const got = emitted.got;
-		log(`queue: ${got.length} item(s) in ${emitted.execs.length} execution(s), ${figures.queueSeconds} s: ${JSON.stringify(got.map((i) => [i.InboxItemID, i.Invoice && i.Invoice.Number, i.DocumentProblem && i.DocumentProblem.slice(0, 90)]))}`);
+		log(
+			`queue: ${got.length} item(s) in ${emitted.execs.length} execution(s), ${figures.queueSeconds} s: ${JSON.stringify(got.map((i) => [i.InboxItemID, i.Invoice && i.Invoice.Number, i.DocumentProblem && i.DocumentProblem.slice(0, 90)]))}`,
+		);
 		for (const e of emitted.execs) if (e.status !== 'success') fail(`a queue execution ended "${e.status}"`);
 		const ids = got.map((i) => i.InboxItemID);
 		if (JSON.stringify(ids) !== JSON.stringify(queue.map(([, q]) => q.InboxItemID))) fail(`the queue came out as ${JSON.stringify(ids)}`);
@@ -200,7 +202,11 @@ async function checkInboxTrigger({ rest, emulator: emu, log = () => {} }) {
 				if (!/above Maximum File Size|larger than 1 MB/.test(String(item.DocumentProblem))) fail(`the oversized document's problem: ${item.DocumentProblem}`);
 			} else if (item.DocumentProblem || !number) fail(`the ${what} document ${q.InboxItemID}: ${item.DocumentProblem || 'no Invoice.Number'}`);
 		});
-		await until('the three read confirmed', () => queue.every(([what, q]) => what === 'oversized' || emu.inbox.confirmed().some((c) => c.InboxItemID === q.InboxItemID)), 30000);
+		await until(
+			'the three read confirmed',
+			() => queue.every(([what, q]) => what === 'oversized' || emu.inbox.confirmed().some((c) => c.InboxItemID === q.InboxItemID)),
+			30000,
+		);
 		const oversized = queue[2][1];
 		if (!emu.inbox.items(party).some((i) => i.InboxItemID === oversized.InboxItemID)) fail('the oversized document was confirmed (it was not read)');
 		const pollsNow = polls();

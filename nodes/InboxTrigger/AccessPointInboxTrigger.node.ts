@@ -108,19 +108,14 @@ async function pollInbox(this: IPollFunctions): Promise<INodeExecutionData[][] |
 	const claim = claimPoll(staticData); // inFlight.ts: one poll at a time emits
 	if (!claim) return null;
 	try {
-		return await pollOnce(this, client, settings, staticData, claim);
+		return await pollOnce(this, client, settings, claim);
 	} finally {
 		claim.release();
 	}
 }
 
-async function pollOnce(
-	ctx: IPollFunctions,
-	client: ApiClient,
-	settings: Settings,
-	staticData: IDataObject,
-	claim: PollClaim,
-): Promise<INodeExecutionData[][] | null> {
+async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settings, claim: PollClaim): Promise<INodeExecutionData[][] | null> {
+	const staticData = ctx.getWorkflowStaticData('node');
 	const loaded = loadState(staticData[STATE_KEY], client.partyId);
 	if (loaded.problem) warn(ctx, `its stored state could not be used (${loaded.problem}); listed items are emitted again.`);
 	const state: InboxState = settings.autoConfirm ? loaded.state : { ...loaded.state, toConfirm: [] };

@@ -471,7 +471,10 @@ export function triggerFilter(input: TriggerScopeInput): string {
 		'and',
 	);
 	if (!incoming || input.orderType) return filter;
-	const invoices = buildFilter(['Invoice', 'CreditNote'].map((value) => ({ field: 'OrderType', operator: 'eq', value, type: 'string' })), 'or');
+	const invoices = buildFilter(
+		['Invoice', 'CreditNote'].map((value) => ({ field: 'OrderType', operator: 'eq', value, type: 'string' })),
+		'or',
+	);
 	return `(${invoices}) and ${filter}`;
 }
 

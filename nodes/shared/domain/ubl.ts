@@ -420,12 +420,8 @@ export function scanXml(text: string, visitor: XmlVisitor, limits: XmlLimits): X
 	}
 }
 
-interface Frame {
-	element: XmlElement;
-	/** Prefixes this element declared (their bindings are popped when it closes). */
-	declared: string[];
-	text: string;
-}
+/** An open element, the prefixes it declared (their bindings are popped when it closes) and its text kept. */
+type Frame = { element: XmlElement; declared: string[]; text: string };
 
 /**
  * One pass, linear in the text whatever its shape: each prefix maps to the stack of its bindings in scope (an element
@@ -614,11 +610,7 @@ class Scanner {
 		if (this.stack.length >= this.maxDepth) throw new XmlError(`elements nested more than ${this.maxDepth} deep`, start, true);
 		this.i++;
 		const qname = this.name('a tag');
-		let attrs = NONE;
-		let declared = NONE;
-		let prefixes = NO_PREFIXES;
-		let prefixed = NO_PREFIXES;
-		let selfClosing = false;
+		let [attrs, declared, prefixes, prefixed, selfClosing] = [NONE, NONE, NO_PREFIXES, NO_PREFIXES, false];
 		for (;;) {
 			const spaced = this.space();
 			const c = s.charCodeAt(this.i);

@@ -20,10 +20,10 @@ export function pollInFlight(marker: unknown, now: number): boolean {
 
 export interface PollClaim {
 	/** Refreshes the marker (a step of the poll was done). */
-	beat(): void;
+	beat: () => void;
 	/** Whether the marker is still this poll's: false when another poll took over. */
-	owned(): boolean;
-	release(): void;
+	owned: () => boolean;
+	release: () => void;
 }
 
 /** Claims the node's poll, or undefined when another poll of it still runs. */
@@ -33,8 +33,12 @@ export function claimPoll(staticData: IDataObject): PollClaim | undefined {
 	const owned = () => (staticData[KEY] as IDataObject | undefined)?.id === id;
 	staticData[KEY] = { id, at: Date.now() };
 	return {
-		beat: () => void (owned() && (staticData[KEY] = { id, at: Date.now() })),
+		beat: () => {
+			if (owned()) staticData[KEY] = { id, at: Date.now() };
+		},
 		owned,
-		release: () => void (owned() && delete staticData[KEY]),
+		release: () => {
+			if (owned()) delete staticData[KEY];
+		},
 	};
 }
