@@ -433,10 +433,8 @@ class Scanner {
 	private readonly scope = new Map<string, string[]>([['xml', [XML_NS]]]);
 	/** Element names resolved since the namespaces in scope last changed. */
 	private readonly names = new Map<string, XmlName>();
-	/** Where the next "]]>" (in text), "<" (in a tag) and "&" are, -1 when none is left: found once, not searched for again per text or attribute. */
-	private cdataEnd = -2;
-	private nextLt = -2;
-	private nextAmp = -2;
+	/** Where the next "]]>" (in text), "<" (in a tag) and "&" are (-1: none left): found once, not again per text or attribute. */
+	private readonly next = new Map<string, number>();
 	private root?: XmlName;
 	private readonly maxDepth: number;
 	private readonly maxText: number;
@@ -475,12 +473,17 @@ class Scanner {
 		return this.root;
 	}
 
-	private skipPast(close: string, what: string): number {
+	private skipPast(close: string, what: string): void {
 		const end = this.s.indexOf(close, this.i);
 		if (end < 0) throw new XmlError(`${what} that is never closed`, this.i);
-		const from = this.i;
 		this.i = end + close.length;
-		return from;
+	}
+
+	/** Where the next `token` at or after `from` is (-1: none), searched for again only once passed. */
+	private find(token: string, from: number): number {
+		const at = this.next.get(token) ?? -2;
+		if (at !== -1 && at < from) this.next.set(token, this.s.indexOf(token, from));
+		return this.next.get(token) as number;
 	}
 
 	private comment(): void {
@@ -527,15 +530,15 @@ class Scanner {
 			}
 			return;
 		}
-		if (this.cdataEnd !== -1 && this.cdataEnd < from) this.cdataEnd = s.indexOf(']]>', from);
-		if (this.cdataEnd >= 0 && this.cdataEnd + 3 <= to) throw new XmlError('"]]>" in text', this.cdataEnd);
+		const cdataEnd = this.find(']]>', from);
+		if (cdataEnd >= 0 && cdataEnd < to) throw new XmlError('"]]>" in text', cdataEnd);
 		this.keep(from, to, true);
 	}
 
 	/** text[from, to) (text or an attribute value) with its references resolved, built up to `keep` characters (the rest is only checked). */
 	private resolve(from: number, to: number, keep = Infinity): string {
 		const s = this.s;
-		let amp = this.ampAfter(from);
+		let amp = this.find('&', from);
 		if (amp < 0 || amp >= to) return keep >= to - from ? s.slice(from, to) : s.slice(from, from + Math.max(0, keep));
 		const parts: string[] = [];
 		let [at, size] = [from, 0];
@@ -548,15 +551,10 @@ class Scanner {
 			if (size < keep) parts.push(s.slice(at, amp), char);
 			size += amp - at + char.length;
 			at = end + 1;
-			amp = this.ampAfter(at);
+			amp = this.find('&', at);
 		}
 		if (size < keep) parts.push(s.slice(at, to));
 		return parts.join('');
-	}
-
-	private ampAfter(from: number): number {
-		if (this.nextAmp !== -1 && this.nextAmp < from) this.nextAmp = this.s.indexOf('&', from);
-		return this.nextAmp;
 	}
 
 	private reference(name: string, at: number): string {
@@ -631,8 +629,8 @@ class Scanner {
 			if (quote !== '"' && quote !== "'") throw new XmlError(`the value of ${attr} is not quoted`, this.i);
 			const close = s.indexOf(quote, this.i + 1);
 			if (close < 0) throw new XmlError(`the value of ${attr} is never closed`, this.i);
-			if (this.nextLt !== -1 && this.nextLt <= this.i) this.nextLt = s.indexOf('<', this.i + 1);
-			if (this.nextLt >= 0 && this.nextLt < close) throw new XmlError(`a "<" in the value of ${attr}`, this.nextLt);
+			const lt = this.find('<', this.i + 1);
+			if (lt >= 0 && lt < close) throw new XmlError(`a "<" in the value of ${attr}`, lt);
 			if (attrs === NONE) attrs = Object.create(null) as Record<string, string>;
 			else if (attrs[attr] !== undefined) throw new XmlError(`the attribute ${attr} twice on <${qname}>`, attrAt);
 			const value = (attrs[attr] = this.resolve(this.i + 1, close));
