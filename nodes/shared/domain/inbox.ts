@@ -98,14 +98,9 @@ export function itemFields(json: IDataObject): IDataObject {
 	return Object.fromEntries(ITEM_FIELDS.filter((field) => json[field] !== undefined).map((field) => [field, json[field]]));
 }
 
-const masked = (value: unknown, secrets: string[]): unknown =>
-	typeof value === 'string'
-		? stripSecrets(value, secrets)
-		: Array.isArray(value)
-			? value.map((entry) => masked(entry, secrets))
-			: isRecord(value)
-				? Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, masked(entry, secrets)]))
-				: value;
+/** The fields with every text masked (stripSecrets) where it holds a secret. */
+const masked = (fields: IDataObject, secrets: string[]) =>
+	JSON.parse(JSON.stringify(fields), (_key, value: unknown) => (typeof value === 'string' ? stripSecrets(value, secrets) : value)) as IDataObject;
 
 export interface DocumentOptions {
 	itemIndex?: number;
@@ -135,8 +130,8 @@ export async function readInboxDocument(ctx: FileContext, client: ApiClient, fil
 		if (doc.envelope && !options.keepEnvelope) content = Buffer.from(doc.unwrapped, 'utf8');
 		// A field holding a secret (an invoice number that is the API key, say) is masked as in every answer.
 		const { secrets } = await loadAuth(ctx, options.itemIndex);
-		if (doc.invoice) json.Invoice = masked(doc.invoice, secrets) as IDataObject;
-		if (doc.response) json.Response = masked(doc.response, secrets) as IDataObject;
+		if (doc.invoice) json.Invoice = masked(doc.invoice, secrets);
+		if (doc.response) json.Response = masked(doc.response, secrets);
 	} else {
 		json.DocumentKind = kindOfType(options.hint);
 		json.DocumentProblem = `The document ${read.problem}; it is passed on as it came.`;

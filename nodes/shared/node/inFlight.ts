@@ -1,10 +1,9 @@
 /**
- * The in-flight marker both poll triggers (Order Trigger, Inbox Trigger) keep in their static data, so a poll n8n
- * starts while the previous one still runs steps aside (n8n 2.41 may, on the same static data). The marker is
- * `{ id, at }`: the running poll refreshes `at` at each step (beat), so a poll that takes long but goes on is never
- * taken for dead; one that stalled longer than IN_FLIGHT_STALE_MS between two steps may be, and then the poll that
- * took over owns the marker: the stalled one, at its end, finds it is no longer its own, and emits and stores
- * nothing. Either way one poll alone emits an item.
+ * The in-flight marker both poll triggers keep in static data, so a poll n8n starts while the previous one still runs
+ * (n8n 2.41 may, on the same static data) steps aside. The marker `{ id, at }` is refreshed at each step of the running
+ * poll (`beat`), so a poll that goes on is never taken for dead; one that made no step for IN_FLIGHT_STALE_MS may be:
+ * the poll that starts then owns the marker, and the stalled one, finding at its end that it no longer does (`owned`),
+ * emits and stores nothing. Either way one poll alone emits an item.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -18,27 +17,17 @@ export function pollInFlight(marker: unknown, now: number): boolean {
 	return typeof at === 'number' && Number.isFinite(at) && now - at >= 0 && now - at < IN_FLIGHT_STALE_MS;
 }
 
-export interface PollClaim {
-	/** Refreshes the marker (a step of the poll was done). */
-	beat: () => void;
-	/** Whether the marker is still this poll's: false when another poll took over. */
-	owned: () => boolean;
-	release: () => void;
-}
+export type PollClaim = NonNullable<ReturnType<typeof claimPoll>>;
 
 /** Claims the node's poll, or undefined when another poll of it still runs. */
-export function claimPoll(staticData: IDataObject): PollClaim | undefined {
+export function claimPoll(staticData: IDataObject) {
 	if (pollInFlight(staticData[KEY], Date.now())) return undefined;
 	const id = `${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
-	const owned = () => (staticData[KEY] as IDataObject | undefined)?.id === id;
+	const owned = (): boolean => (staticData[KEY] as IDataObject | undefined)?.id === id;
 	staticData[KEY] = { id, at: Date.now() };
 	return {
-		beat: () => {
-			if (owned()) staticData[KEY] = { id, at: Date.now() };
-		},
+		beat: (): void => void (owned() && (staticData[KEY] = { id, at: Date.now() })),
 		owned,
-		release: () => {
-			if (owned()) delete staticData[KEY];
-		},
+		release: (): void => void (owned() && delete staticData[KEY]),
 	};
 }
