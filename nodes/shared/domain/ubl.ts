@@ -170,14 +170,9 @@ const WANTED = new Set([
 /** The paths worth following: every leading part of a wanted path or a group. */
 const FOLLOWED = new Set([...WANTED, ...GROUPS].flatMap((path) => path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
 
-/** What the reader knows of an open element below the document root: its path when followed, whether it and all above it are UBL, its group. */
-interface Place {
-	key?: string;
-	ubl: boolean;
-	/** The group it is inside (its fields), and the one its children are inside. */
-	group?: Collected['groups'][number];
-	inner?: Collected['groups'][number];
-}
+type Group = Collected['groups'][number];
+/** An open element below the document root: its path when followed, whether it and all above it are UBL, the group it is in and the one its children are in. */
+type Place = { key?: string; ubl: boolean; group?: Group; inner?: Group };
 
 /**
  * Reads a received document: envelope, kind and fields. `hint` is the inbox item's
@@ -436,17 +431,14 @@ class Scanner {
 	/** Where the next "]]>" (in text), "<" (in a tag) and "&" are (-1: none left): found once, not again per text or attribute. */
 	private readonly next = new Map<string, number>();
 	private root?: XmlName;
-	private readonly maxDepth: number;
-	private readonly maxText: number;
+	private readonly maxDepth = this.limits.maxDepth ?? 256;
+	private readonly maxText = this.limits.maxTextChars ?? 10_000;
 
 	constructor(
 		private readonly s: string,
 		private readonly visitor: XmlVisitor,
-		limits: XmlLimits,
-	) {
-		this.maxDepth = limits.maxDepth ?? 256;
-		this.maxText = limits.maxTextChars ?? 10_000;
-	}
+		private readonly limits: XmlLimits,
+	) {}
 
 	run(): XmlName {
 		const s = this.s;
@@ -525,9 +517,8 @@ class Scanner {
 	private text(from: number, to: number): void {
 		const s = this.s;
 		if (!this.stack.length) {
-			for (let j = from; j < to; j++) {
-				if (!isSpace(s.charCodeAt(j))) throw new XmlError(this.root ? 'text after the root element' : 'text before the root element', j);
-			}
+			const bad = s.slice(from, to).search(/[^ \t\r\n]/);
+			if (bad >= 0) throw new XmlError(this.root ? 'text after the root element' : 'text before the root element', from + bad);
 			return;
 		}
 		const cdataEnd = this.find(']]>', from);
