@@ -486,4 +486,53 @@ function renderOriginalJson(order) {
 	return JSON.stringify(body);
 }
 
-module.exports = { renderPdf, renderUbl, renderResponse, renderOriginalJson, endpointOf, vatBreakdown, xmlEscape, BIS_CUSTOMIZATION, BIS_PROFILE };
+// ---------------------------------------------------------------- hostile documents
+
+/**
+ * A UBL Invoice of about `bytes` characters (ASCII) in one of the shapes a hostile sender can give, for the reader's tests
+ * and bench: 'plain' (invoice lines), 'xmlns' (10,000 unused namespace declarations on the root, then lines), 'deep'
+ * (lines inside 250-deep nesting), 'attrs' (elements with 5,000 attributes each), 'text' (one note of huge text with
+ * references). `envelope` wraps it in an SBDH. The invoice's own fields (ID, date, supplier, amount) are the same in all.
+ * @param {'plain'|'xmlns'|'deep'|'attrs'|'text'} shape @param {number} bytes @param {{ envelope?: boolean, number?: string }} [o]
+ * @returns {string}
+ */
+function hostileUbl(shape, bytes, o = {}) {
+	const decls = shape === 'xmlns' ? Array.from({ length: 10_000 }, (_, i) => ` xmlns:n${i}="urn:example:unused:${i}"`).join('') : '';
+	const head =
+		`<Invoice xmlns="${NS.Invoice}" xmlns:cac="${NS.cac}" xmlns:cbc="${NS.cbc}" xmlns:p="urn:example:p"${decls}>` +
+		`<cbc:CustomizationID>${BIS_CUSTOMIZATION}</cbc:CustomizationID><cbc:ID>${xmlEscape(o.number || 'HOSTILE-1')}</cbc:ID>` +
+		'<cbc:IssueDate>2024-05-01</cbc:IssueDate><cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode><cbc:DocumentCurrencyCode>EUR</cbc:DocumentCurrencyCode>' +
+		'<cac:AccountingSupplierParty><cac:Party><cbc:EndpointID schemeID="0208">0123456749</cbc:EndpointID>' +
+		'<cac:PartyLegalEntity><cbc:RegistrationName>Hostile Supplier BV</cbc:RegistrationName></cac:PartyLegalEntity></cac:Party></cac:AccountingSupplierParty>' +
+		'<cac:LegalMonetaryTotal><cbc:PayableAmount currencyID="EUR">121.00</cbc:PayableAmount></cac:LegalMonetaryTotal>';
+	const line = (/** @type {number} */ n) =>
+		`<cac:InvoiceLine><cbc:ID>${n}</cbc:ID><cbc:InvoicedQuantity unitCode="C62">1</cbc:InvoicedQuantity>` +
+		`<cbc:LineExtensionAmount currencyID="EUR">10.00</cbc:LineExtensionAmount><cac:Item><cbc:Name>Line ${n}</cbc:Name></cac:Item></cac:InvoiceLine>\n`;
+	const attrs = Array.from({ length: 5_000 }, (_, i) => ` ${i % 2 ? 'p:' : ''}a${i}="v"`).join('');
+	const block = {
+		plain: line,
+		xmlns: line,
+		deep: (/** @type {number} */ n) => `${'<cac:AdditionalDocumentReference>'.repeat(248)}${line(n)}${'</cac:AdditionalDocumentReference>'.repeat(248)}\n`,
+		attrs: () => `<cbc:Note${attrs}>x</cbc:Note>\n`,
+		text: () => `<cbc:Note>${'Tom &amp; Jerry &#x41; '.repeat(1000)}</cbc:Note>\n`,
+	}[shape];
+	if (!block) throw new TypeError(`hostileUbl: unknown shape ${JSON.stringify(shape)}`);
+	const tail = '</Invoice>\n';
+	const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n', head];
+	let size = parts[0].length + head.length + tail.length;
+	for (let n = 1; size < bytes; n++) {
+		const next = block(n);
+		parts.push(next);
+		size += next.length;
+	}
+	parts.push(tail);
+	const xml = parts.join('');
+	if (!o.envelope) return xml;
+	const sbdh = 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader';
+	return (
+		`<?xml version="1.0" encoding="UTF-8"?>\n<StandardBusinessDocument xmlns="${sbdh}"><StandardBusinessDocumentHeader><HeaderVersion>1.0</HeaderVersion>` +
+		`</StandardBusinessDocumentHeader>${xml.slice(xml.indexOf('<Invoice'))}</StandardBusinessDocument>\n`
+	);
+}
+
+module.exports = { renderPdf, renderUbl, renderResponse, renderOriginalJson, endpointOf, vatBreakdown, xmlEscape, hostileUbl, BIS_CUSTOMIZATION, BIS_PROFILE };

@@ -8,7 +8,11 @@
  *     the inbox): exactly one execution, whose item says RE / rejected, the invoice number and
  *     the reason, with the IMR as binary data, and the Set node reads the same;
  *  2. the next poll confirms the item at the emulator (the inbox is empty again);
- *  3. later polls start nothing more (the item is never emitted twice).
+ *  3. later polls start nothing more (the item is never emitted twice);
+ *  4. a queue holding a hostile document (an invoice with 10,000 unused namespace declarations) and one over Maximum
+ *     File Size (1 MB here) between two good invoices (issue 37): each of the four emitted once, the good and the
+ *     hostile ones read (their numbers), the oversized one with its DocumentProblem; the next poll confirms the three
+ *     read, not the oversized one (refused here afterwards), and nothing is emitted again.
  * The workflow is unpublished either way. Resolves with figures; rejects with every problem.
  *
  *   const { checkInboxTrigger } = require('./lib/inbox');
@@ -17,6 +21,7 @@
 const crypto = require('node:crypto');
 
 const { CREDENTIAL, PKG, api } = require('./templates');
+const { hostileUbl } = require('../../emulator/documents');
 const { publishWorkflow, unpublishWorkflow } = require('./n8n');
 const { waitForExecution, executionIds } = require('./oauth');
 
@@ -39,7 +44,7 @@ function workflowJson() {
 				type: `${PKG}.accessPointInboxTrigger`,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { pollTimes: EVERY_5_SECONDS, confirmAfterEmitting: true, options: { maxRetries: 0 } },
+				parameters: { pollTimes: EVERY_5_SECONDS, confirmAfterEmitting: true, options: { maxRetries: 0, maxFileSizeMb: 1 } },
 				credentials: { [CREDENTIAL.type]: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
 			},
 			{
@@ -80,6 +85,14 @@ const nodeItems = (exec, name, part = 'json') =>
 	((exec.data && exec.data.resultData && exec.data.resultData.runData && exec.data.resultData.runData[name]) || []).flatMap((task) =>
 		((task.data && task.data.main && task.data.main[0]) || []).map((i) => i[part]),
 	);
+
+/** An execution with its data, once it has ended (else undefined). */
+async function finished(rest, executionId) {
+	const { parse } = require('flatted');
+	const full = await rest.get(`/rest/executions/${executionId}`);
+	if (!['success', 'error', 'crashed', 'canceled'].includes(full.status)) return undefined;
+	return { ...full, data: typeof full.data === 'string' ? parse(full.data) : full.data };
+}
 
 /** @param {{ rest: import('./n8n').Rest, emulator: any, log?: (line: string) => void }} options */
 async function checkInboxTrigger({ rest, emulator: emu, log = () => {} }) {
@@ -152,6 +165,55 @@ async function checkInboxTrigger({ rest, emulator: emu, log = () => {} }) {
 		figures.executions = [...after].filter((e) => !before.has(e)).length;
 		log(`confirmed ${figures.confirmedAfterSeconds} s after the refusal; ${polls() - pollsBefore} poll(s) since: ${figures.executions} execution(s) in all`);
 		if (figures.executions !== 1) fail(`${figures.executions} executions for one inbox item`);
+
+		// 4. Good, hostile, oversized, good: each once; one bad document holds back nothing.
+		const seen = await executionIds(rest, id);
+		const MB = 1024 * 1024;
+		const queue = [
+			['good', emu.inbox.receive({ orderNumber: 'E2E-GOOD-1' })],
+			['hostile', emu.inbox.receive({ xml: hostileUbl('xmlns', 0.9 * MB, { number: 'E2E-HOSTILE' }) })],
+			['oversized', emu.inbox.receive({ xml: hostileUbl('plain', 1.5 * MB, { number: 'E2E-OVERSIZED' }) })],
+			['good', emu.inbox.receive({ orderNumber: 'E2E-GOOD-2' })],
+		];
+		const t4 = Date.now();
+		const emitted = await until(
+			'the four queued documents emitted',
+			async () => {
+				const ids = [...(await executionIds(rest, id))].filter((e) => !seen.has(e));
+				const execs = await Promise.all(ids.map((e) => finished(rest, e)));
+				if (execs.some((e) => !e)) return undefined;
+				const got = execs.flatMap((e) => nodeItems(e, TRIGGER));
+				return got.length >= queue.length ? { got, execs } : undefined;
+			},
+			60000,
+		);
+		figures.queueSeconds = Math.round((Date.now() - t4) / 100) / 10;
+		const got = emitted.got;
+		log(
+			`queue: ${got.length} item(s) in ${emitted.execs.length} execution(s), ${figures.queueSeconds} s: ${JSON.stringify(got.map((i) => [i.InboxItemID, i.Invoice && i.Invoice.Number, i.DocumentProblem && i.DocumentProblem.slice(0, 90)]))}`,
+		);
+		for (const e of emitted.execs) if (e.status !== 'success') fail(`a queue execution ended "${e.status}"`);
+		const ids = got.map((i) => i.InboxItemID);
+		if (JSON.stringify(ids) !== JSON.stringify(queue.map(([, q]) => q.InboxItemID))) fail(`the queue came out as ${JSON.stringify(ids)}`);
+		queue.forEach(([what, q]) => {
+			const item = got.find((i) => i.InboxItemID === q.InboxItemID) || {};
+			const number = item.Invoice && item.Invoice.Number;
+			if (what === 'oversized') {
+				if (!/above Maximum File Size|larger than 1 MB/.test(String(item.DocumentProblem))) fail(`the oversized document's problem: ${item.DocumentProblem}`);
+			} else if (item.DocumentProblem || !number) fail(`the ${what} document ${q.InboxItemID}: ${item.DocumentProblem || 'no Invoice.Number'}`);
+		});
+		await until(
+			'the three read confirmed',
+			() => queue.every(([what, q]) => what === 'oversized' || emu.inbox.confirmed().some((c) => c.InboxItemID === q.InboxItemID)),
+			30000,
+		);
+		const oversized = queue[2][1];
+		if (!emu.inbox.items(party).some((i) => i.InboxItemID === oversized.InboxItemID)) fail('the oversized document was confirmed (it was not read)');
+		const pollsNow = polls();
+		await until('two more polls', () => polls() >= pollsNow + 2, 20000);
+		const later = [...(await executionIds(rest, id))].filter((e) => !seen.has(e));
+		if (later.length !== emitted.execs.length) fail(`${later.length - emitted.execs.length} more execution(s) after the queue was emitted`);
+		await api(emu, 'POST', `/v1/peppol/inbox/${oversized.InboxItemID}/refuse`, { RefusalReason: 'OTH' });
 	} finally {
 		await unpublishWorkflow(rest, id).catch((e) => fail(`unpublish failed: ${e.message}`));
 	}

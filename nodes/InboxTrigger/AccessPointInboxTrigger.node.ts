@@ -15,13 +15,12 @@ import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
 import { checkBoolean } from '../shared/domain/validation';
 import { INBOX_WINDOW, itemKey, listInbox, readInboxDocument, settleItem } from '../shared/domain/inbox';
-import { pollInFlight } from '../shared/node/inFlight';
+import { claimPoll } from '../shared/node/inFlight';
+import type { PollClaim } from '../shared/node/inFlight';
 import type { InboxState, Listed } from './state';
 import { dueConfirms, isBlocked, loadState, newItems, nextState } from './state';
 
 const STATE_KEY = 'inboxState';
-/** Key of the in-flight marker: the start time (ms) of the poll running now. */
-const IN_FLIGHT_KEY = 'pollInFlight';
 /** New items one poll reads and emits at most (the list holds 10; a server listing more is read on in later polls). */
 const MAX_PER_POLL = 20;
 
@@ -60,12 +59,22 @@ const BLOCKED =
 	'the inbox lists only its 10 oldest items until they are confirmed or refused, and all 10 were emitted: confirm or refuse them, or turn on Confirm After Emitting.';
 
 async function listed(ctx: IPollFunctions, client: ApiClient): Promise<Listed[]> {
-	const { items, skipped } = await listInbox(ctx, client);
-	if (skipped) warn(ctx, `${skipped} inbox entries without InboxItemID left out.`);
+	const { items, notice } = await listInbox(ctx, client);
+	if (notice) warn(ctx, notice);
 	return items.map((item) => ({ key: itemKey(item) as string, item }));
 }
 
-/** An item with its document; a document that cannot be had is named in DocumentProblem. */
+/** A failure that may pass (no answer, the service busy or down, the credential refused): the poll fails and is tried again. */
+function mayPass(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return !(error instanceof NodeOperationError);
+	const status = Number(error.httpCode ?? NaN);
+	return Number.isNaN(status) ? Boolean(error.context.apiCode) : [401, 403, 408, 429].includes(status) || status >= 500;
+}
+
+/**
+ * An item with its document; a document that cannot be had for good (over Maximum File Size by any amount, an answer
+ * that is not its file: no or no base64 FileContent, another FileID; gone) is named in DocumentProblem, and the poll goes on.
+ */
 async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataObject, settings: Settings): Promise<{ out: INodeExecutionData; ok: boolean }> {
 	const fileId = checkFileId(item.PeppolFileID);
 	if (!fileId.ok) {
@@ -76,10 +85,7 @@ async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataO
 		const document = await readInboxDocument(ctx, client, fileId.value, { maxBytes, keepEnvelope, property: 'data', hint: item.PeppolDocumentType });
 		return { out: { ...document, json: { ...item, ...document.json } }, ok: !document.json.DocumentProblem };
 	} catch (error) {
-		// A document that will not read however often it is asked for: emitted without it rather than blocking the trigger.
-		const api = error instanceof NodeApiError;
-		if (!(error instanceof NodeOperationError || (api && ['400', '404', '410'].includes(String(error.httpCode)))))
-			throw api ? error : new NodeOperationError(ctx.getNode(), error as Error);
+		if (mayPass(error)) throw error instanceof NodeApiError ? error : new NodeOperationError(ctx.getNode(), error as Error);
 		return { out: { json: { ...item, DocumentProblem: `The document could not be read: ${(error as Error).message}` } }, ok: false };
 	}
 }
@@ -99,19 +105,17 @@ async function pollInbox(this: IPollFunctions): Promise<INodeExecutionData[][] |
 	const client = await getApiClient.call(this, { partyId: settings.partyId, retry: checkRequestOptions(this, undefined, settings.options) });
 	if (this.getMode() === 'manual') return await sample(this, client, settings);
 	const staticData = this.getWorkflowStaticData('node');
-	// n8n 2.41 may start the next poll while a slow one still runs, on the same static data:
-	// both would emit the same items. The later one steps aside.
-	const started = Date.now();
-	if (pollInFlight(staticData[IN_FLIGHT_KEY], started)) return null;
-	staticData[IN_FLIGHT_KEY] = started;
+	const claim = claimPoll(staticData); // inFlight.ts: one poll at a time emits
+	if (!claim) return null;
 	try {
-		return await pollOnce(this, client, settings, staticData);
+		return await pollOnce(this, client, settings, claim);
 	} finally {
-		delete staticData[IN_FLIGHT_KEY];
+		claim.release();
 	}
 }
 
-async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settings, staticData: IDataObject): Promise<INodeExecutionData[][] | null> {
+async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settings, claim: PollClaim): Promise<INodeExecutionData[][] | null> {
+	const staticData = ctx.getWorkflowStaticData('node');
 	const loaded = loadState(staticData[STATE_KEY], client.partyId);
 	if (loaded.problem) warn(ctx, `its stored state could not be used (${loaded.problem}); listed items are emitted again.`);
 	const state: InboxState = settings.autoConfirm ? loaded.state : { ...loaded.state, toConfirm: [] };
@@ -119,6 +123,7 @@ async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settin
 	let list = await listed(ctx, client);
 	const confirmed: string[] = [];
 	for (const key of dueConfirms(state, list)) {
+		claim.beat();
 		try {
 			await settleItem(client, key, 'confirm');
 			confirmed.push(key);
@@ -134,9 +139,14 @@ async function pollOnce(ctx: IPollFunctions, client: ApiClient, settings: Settin
 	const out: INodeExecutionData[] = [];
 	const confirmLater: string[] = [];
 	for (const { key, item } of fresh) {
+		claim.beat();
 		const { out: emitted, ok } = await withDocument(ctx, client, item, settings);
 		out.push(emitted);
 		if (settings.autoConfirm && ok) confirmLater.push(key);
+	}
+	if (!claim.owned()) {
+		warn(ctx, 'a poll that made no step for 10 minutes was taken over by a later one, which emits its items; it emits nothing.');
+		return null;
 	}
 	const next = nextState(state, { listed: list, emitted: fresh.map((entry) => entry.key), confirmLater, confirmed });
 	if (!fresh.length && isBlocked(next, list, INBOX_WINDOW)) warn(ctx, BLOCKED);

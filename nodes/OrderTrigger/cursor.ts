@@ -452,7 +452,10 @@ export const OLDEST_FIRST = byChange('asc');
 /** Newest change first: the baseline at first activation and the manual-mode sample. */
 export const NEWEST_FIRST = byChange('desc');
 
-/** `OrderType eq '…' and OrderDirection eq '…' [and IsSent eq false] and LastModified ge DateTime'…'`, parts left out when not set. */
+/**
+ * `OrderType eq '…' and OrderDirection eq '…' [and IsSent eq false] and LastModified ge DateTime'…'`, parts left out when
+ * not set; a supplier invoice is an invoice or a credit note: `(OrderType eq 'Invoice' or OrderType eq 'CreditNote')`.
+ */
 export function triggerFilter(input: TriggerScopeInput): string {
 	const incoming = input.event === 'newIncomingInvoice';
 	const parts: Array<[string, FilterCondition['value'], FilterCondition['type'], FilterCondition['operator']?]> = [
@@ -463,10 +466,16 @@ export function triggerFilter(input: TriggerScopeInput): string {
 	];
 	// '' and undefined leave a part out.
 	const conditions = parts.filter(([, value]) => value !== '' && value !== undefined);
-	return buildFilter(
+	const filter = buildFilter(
 		conditions.map(([field, value, type, operator = 'eq']) => ({ field, operator, value, type })),
 		'and',
 	);
+	if (!incoming || input.orderType) return filter;
+	const invoices = buildFilter(
+		['Invoice', 'CreditNote'].map((value) => ({ field: 'OrderType', operator: 'eq', value, type: 'string' })),
+		'or',
+	);
+	return `(${invoices}) and ${filter}`;
 }
 
 /**

@@ -13,7 +13,8 @@ import { listEntries, readListPage } from '../shared/http/paging';
 import { getOrder } from '../shared/domain/order';
 import { readQuery } from '../shared/query/queryInput';
 import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
-import { pollInFlight } from '../shared/node/inFlight';
+import { claimPoll } from '../shared/node/inFlight';
+import type { PollClaim } from '../shared/node/inFlight';
 import { inputError, requireValid } from '../shared/node/input';
 import { checkChoice, checkNumber, checkOptionalText } from '../shared/domain/validation';
 import type { ApiClient, ApiResponse } from '../shared/http/transport';
@@ -75,6 +76,8 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const event = ctx.getNodeParameter('event', 'newOrder') as TriggerEvent;
 	// An object from an expression is refused, not filtered on as "[object Object]".
 	const orderType = requireValid(ctx, undefined, 'Order Type', ctx.getNodeParameter('orderType', ''), (v) => checkOptionalText(v, 50));
+	if (event === 'newIncomingInvoice' && !['', 'Invoice', 'CreditNote'].includes(orderType))
+		throw inputError(ctx, undefined, 'Order Type', orderType, 'is not a supplier invoice', 'Pick Any, Invoice or Credit Note, or Trigger On another event.');
 	const direction = requireValid(ctx, undefined, 'Direction', ctx.getNodeParameter('direction', ''), (v) => checkOptionalText(v, 50));
 	const options = (ctx.getNodeParameter('options', {}) ?? {}) as TriggerOptions;
 	const startText = String(options.startFrom ?? '').trim();
@@ -137,6 +140,7 @@ interface RunSpec {
 	operation: string;
 	qs: IDataObject;
 	deadline?: number;
+	beat?: () => void; // A page was read (the in-flight marker is refreshed).
 	/** After a shift: the query that starts the run again, and which records read so far stay. */
 	restart: (read: unknown[]) => { qs: IDataObject; keep: unknown[] };
 	enough?: (read: unknown[], apiNow: number | undefined) => boolean;
@@ -159,6 +163,7 @@ async function readRun(client: ApiClient, spec: RunSpec): Promise<ListRun> {
 			operation: spec.operation,
 		});
 		pages++;
+		spec.beat?.();
 		const date = parseHttpDate(headerValue(response.headers, 'date'));
 		if (date !== undefined) apiNow = apiNow === undefined ? date : Math.min(apiNow, date);
 		// Odd entries keep their place: paging counts positions, and the cursor skips them with a notice.
@@ -186,13 +191,14 @@ function clockOf(run: Pick<ListRun, 'records' | 'apiNow'>): PollClock {
 }
 
 /** First activation (or a cursor beyond repair) without a start date: the newest change in the book is "now". */
-async function baseline(client: ApiClient, settings: TriggerSettings, scope: string, deadline?: number): Promise<CursorState> {
+async function baseline(client: ApiClient, settings: TriggerSettings, scope: string, deadline?: number, beat?: () => void): Promise<CursorState> {
 	const late = settings.lateWindowSeconds;
 	const qs = { $orderby: NEWEST_FIRST };
 	const run = await readRun(client, {
 		operation: 'List orders (trigger start)',
 		qs,
 		deadline,
+		beat,
 		// Newest first, a shift can hide a record the start must mark as handled: read again from the top.
 		restart: () => ({ qs, keep: [] }),
 		enough: (read, apiNow) => !baselineNeedsMore(read, { clock: clockOf({ records: read, apiNow }), lateWindowSeconds: late }),
@@ -260,25 +266,19 @@ export async function pollOrders(this: IPollFunctions): Promise<INodeExecutionDa
 	}
 }
 
-/**
- * n8n 2.41 starts the next poll while a slow one still runs, on the same static data: both
- * would read the same cursor and emit the same orders. The later one steps aside.
- */
+/** n8n 2.41 may start the next poll while a slow one still runs, on the same static data: one at a time (inFlight.ts). */
 async function stepAside(ctx: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<IDataObject[]> {
-	const started = Date.now();
-	if (pollInFlight(staticData[IN_FLIGHT_KEY], started)) return [];
-	staticData[IN_FLIGHT_KEY] = started;
+	const claim = claimPoll(staticData);
+	if (!claim) return [];
 	try {
-		return await pollFrom.call(ctx, client, settings, staticData);
+		return await pollFrom.call(ctx, client, settings, staticData, claim);
 	} finally {
-		delete staticData[IN_FLIGHT_KEY];
+		claim.release();
 	}
 }
 
-/** Key of the in-flight marker in the node's static data: the start time (ms) of the poll running now. */
-const IN_FLIGHT_KEY = 'pollInFlight';
 /** One poll from the stored cursor: read what changed, emit what is new, move the cursor. */
-async function pollFrom(this: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject): Promise<IDataObject[]> {
+async function pollFrom(this: IPollFunctions, client: ApiClient, settings: TriggerSettings, staticData: IDataObject, claim: PollClaim): Promise<IDataObject[]> {
 	const scope = scopeKey(client.partyId, settings.startFrom === undefined ? undefined : String(settings.startFrom));
 	const deadline = pollDeadline(this);
 	const stored = loadState(staticData[STATE_KEY], scope);
@@ -290,7 +290,8 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 	if (stored.kind === 'unusable')
 		warn(this, `its stored cursor could not be read (${stored.problem}); it restarts from now ("Start From" replays earlier changes).`);
 	if (!('state' in stored) && (stored.kind === 'unusable' || settings.startFrom === undefined)) {
-		staticData[STATE_KEY] = (await baseline(client, settings, scope, deadline)) as unknown as IDataObject;
+		const start = await baseline(client, settings, scope, deadline, claim.beat);
+		if (claim.owned()) staticData[STATE_KEY] = start as unknown as IDataObject;
 		return [];
 	}
 	const state = 'state' in stored ? stored.state : stateFromDate(settings.startFrom!, scope);
@@ -300,6 +301,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 		operation: 'List changed orders',
 		qs: changesSince(lowerBound(state)),
 		deadline,
+		beat: claim.beat,
 		// Everything before the last record read was read; ask again from its second.
 		restart: (read) => {
 			const newest = newestSecond(read);
@@ -321,6 +323,7 @@ async function pollFrom(this: IPollFunctions, client: ApiClient, settings: Trigg
 		warn(this, `its stored cursor (${lowerBound(state) ?? '-'}) was ahead of ${by}; it was moved back to ${formatSeconds(cursorCeiling(clock))}.`);
 	}
 	if (run.shifts) this.logger.debug(`AccessPoint Order Trigger: the order list shifted ${run.shifts} time(s) while paging`);
+	if (!claim.owned()) return []; // taken over by a later poll, which emits these (inFlight.ts)
 	staticData[STATE_KEY] = decision.next as unknown as IDataObject;
 	return decision.emit;
 }

@@ -165,8 +165,10 @@ describe('safeFileName: binary file names safe by construction (#33)', () => {
 	const bytes = (name: string) => Buffer.byteLength(name, 'utf8');
 
 	it.each([
-		['a path', '../../etc/passwd', 'passwd'],
-		['a Windows path', 'C:\\invoices\\INV-1.pdf', 'INV-1.pdf'],
+		['a path: its separators become part of the name', '../../etc/passwd', 'etc-passwd'],
+		['an invoice number with a slash (#37: never cut)', '2024/0001.pdf', '2024-0001.pdf'],
+		['the same number of another year', '/2025\\0001.pdf', '2025-0001.pdf'],
+		['a Windows path', 'C:\\invoices\\INV-1.pdf', 'C:-invoices-INV-1.pdf'],
 		['control characters and a line break', 'INV\u0000-1\r\n.pdf', 'INV-1.pdf'],
 		['bidirectional controls (a name shown reversed)', 'invoice\u202Efdp.exe', 'invoicefdp.exe'],
 		['C1 controls and isolates', 'A\u0085B\u2066C\u2069.xml', 'ABC.xml'],

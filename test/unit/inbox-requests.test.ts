@@ -118,7 +118,24 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 			nock(BASE)
 				.get('/v1/peppol/inbox')
 				.reply(200, { InboxItems: [null, { PeppolFileID: 'x' }, 'text', { InboxItemID: 5, PeppolDocumentType: 'MLR' }] });
-			expect((await run(INBOX, { operation: 'list' })).items).toEqual([{ InboxItemID: 5, PeppolDocumentType: 'MLR', DocumentKind: 'MLR' }]);
+			const notice = 'Not the whole list: 3 entries are not an inbox item (empty, or no usable InboxItemID), left out.';
+			expect((await run(INBOX, { operation: 'list' })).items).toEqual([
+				{ InboxItemID: 5, PeppolDocumentType: 'MLR', DocumentKind: 'MLR', InboxNotice: notice },
+			]);
+			// More than 100 entries: the first 100 are output, and each says the list is not whole; none left: an item of its own.
+			const many = Array.from({ length: 150 }, (_, i) => ({ InboxItemID: i + 1, PeppolDocumentType: 'MLR' }));
+			nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: many });
+			const cut = (await run(INBOX, { operation: 'list' })).items;
+			expect(cut).toHaveLength(100);
+			expect(new Set(cut.map((i) => i.InboxNotice))).toEqual(
+				new Set(['Not the whole list: the answer listed 150 entries (the inbox shows 10); only the first 100 were read.']),
+			);
+			nock(BASE)
+				.get('/v1/peppol/inbox')
+				.reply(200, { InboxItems: [null] });
+			expect((await run(INBOX, { operation: 'list', documents: 'invoices' })).items).toEqual([
+				{ InboxNotice: 'Not the whole list: 1 entry is not an inbox item (empty, or no usable InboxItemID), left out.' },
+			]);
 			nock(BASE).get('/v1/peppol/inbox').reply(200, { InboxItems: 'none' });
 			const broken = await run(INBOX, { operation: 'list', options: { maxRetries: 0 } });
 			expect(broken.error).toBeInstanceOf(NodeApiError);

@@ -8,9 +8,9 @@ import { cursorEvent, triggerFilter } from '../../nodes/OrderTrigger/cursor';
 import { builtInNodes, loadPackageNodes, PACKAGE_NAME, searchNodePanel } from './packageNodes';
 
 describe('Order Trigger › New Incoming Supplier Invoice (query.ts)', () => {
-	it('asks for Cost orders not exported yet, whatever Direction says, with the order type and bound', () => {
+	it('asks for Cost invoices and credit notes (#37: not order forms, offers, delivery notes) not exported yet, whatever Direction says, with the order type and bound', () => {
 		expect(triggerFilter({ event: 'newIncomingInvoice', orderType: '', direction: 'Income', modifiedFrom: '2026-01-02T03:04:05' })).toBe(
-			"OrderDirection eq 'Cost' and IsSent eq false and LastModified ge DateTime'2026-01-02T03:04:05'",
+			"(OrderType eq 'Invoice' or OrderType eq 'CreditNote') and OrderDirection eq 'Cost' and IsSent eq false and LastModified ge DateTime'2026-01-02T03:04:05'",
 		);
 		expect(triggerFilter({ event: 'newIncomingInvoice', orderType: 'CreditNote', direction: '' })).toBe(
 			"OrderType eq 'CreditNote' and OrderDirection eq 'Cost' and IsSent eq false",

@@ -294,7 +294,7 @@ describe('polls that overlap', () => {
 		const first = poll(slow);
 		// Let the first poll reach the API (it then waits on the gate).
 		for (let i = 0; i < 20 && staticData.pollInFlight === undefined; i++) await Promise.resolve();
-		expect(staticData.pollInFlight).toEqual(expect.any(Number));
+		expect(staticData.pollInFlight).toEqual({ id: expect.any(String), at: expect.any(Number) });
 		// n8n's next scheduled poll, while the first waits for the API.
 		const second = await poll(context(api, parameters, staticData));
 		expect(second).toBeNull();
@@ -304,6 +304,39 @@ describe('polls that overlap', () => {
 		expect(staticData.pollInFlight).toBeUndefined();
 		// The next poll runs normally and finds nothing new.
 		expect(await poll(context(api, parameters, staticData))).toBeNull();
+	});
+
+	it('a poll stalled over 10 minutes is taken over: the later poll emits, the stalled one stores and emits nothing', async () => {
+		const T = T0 + 7200;
+		const api: FakeApi = { book: [], requests: [], now: T + 86_400 };
+		const staticData: IDataObject = {};
+		const parameters = { event: 'newOrUpdatedOrder', orderType: '', direction: '', options: {} };
+		await poll(context(api, parameters, staticData)); // baseline
+		api.book.push(...Array.from({ length: 5 }, (_, i) => ({ OrderID: 9100 + i, Created: iso(T + 5), LastModified: iso(T + 5) })));
+		let release: () => void = () => undefined;
+		const gate = new Promise<void>((resolve) => (release = resolve));
+		const slow = context(api, parameters, staticData, {
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
+					await gate;
+					return answer(api, request);
+				},
+				returnJsonArray: (items: IDataObject[]): INodeExecutionData[] => items.map((json) => ({ json })),
+			},
+		});
+		const first = poll(slow);
+		for (let i = 0; i < 20 && staticData.pollInFlight === undefined; i++) await Promise.resolve();
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now + IN_FLIGHT_STALE_MS + 60_000);
+		try {
+			const second = await poll(context(api, parameters, staticData));
+			expect(emittedIds(second)).toHaveLength(5);
+			release();
+			expect(await first).toBeNull();
+			expect(await poll(context(api, parameters, staticData))).toBeNull();
+		} finally {
+			clock.mockRestore();
+		}
 	});
 
 	it('a marker left by a poll that died long ago holds nothing back', () => {

@@ -50,11 +50,14 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			const creditNote = receiveInvoice(emu.store, party, { type: 'CreditNote' });
 			emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Income' }); // a sale
 			emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Cost', IsSent: true }); // exported already
+			for (const OrderType of ['OrderForm', 'Offer', 'DeliveryNote']) emu.store.addOrder(party, { OrderType, OrderDirection: 'Cost' }); // not invoices (#37)
 			emu.clearRequests();
 
 			const polled = await poller.poll();
 			const [list] = emu.requests.filter((r: { path: string }) => r.path === '/v1/orders');
-			expect(list.query.$filter).toMatch(/^OrderDirection eq 'Cost' and IsSent eq false and LastModified ge DateTime'[\dT:-]+'$/);
+			expect(list.query.$filter).toMatch(
+				/^\(OrderType eq 'Invoice' or OrderType eq 'CreditNote'\) and OrderDirection eq 'Cost' and IsSent eq false and LastModified ge DateTime'[\dT:-]+'$/,
+			);
 			const items = polled.data![0];
 			expect(items.map((i) => [i.json.OrderID, i.json.OrderDirection, i.json.IsSent])).toEqual([
 				[invoice.OrderID, 'Cost', false],
@@ -85,6 +88,13 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			expect(emu.store.getOrder(party, creditNote.OrderID as number)?.IsSent).toBe(false);
 			expect((await poller.poll()).items?.map((o) => o.OrderID)).toEqual([creditNote.OrderID]);
 			expect((await poller.poll()).items).toBeNull();
+		});
+
+		it('an Order Type that is not an invoice is refused with this event, before any request', async () => {
+			emu.clearRequests();
+			const poller = h.poller({ type: 'accessPointOrderTrigger', parameters: { event: 'newIncomingInvoice', orderType: 'Offer', options: { maxRetries: 0 } } });
+			await expect(poller.poll()).rejects.toThrow('"Order Type" Offer is not a supplier invoice');
+			expect(emu.requests.filter((r: { path: string }) => r.path.startsWith('/v1/'))).toEqual([]);
 		});
 
 		it('Fetch Test Event shows the latest received invoice not exported yet', async () => {

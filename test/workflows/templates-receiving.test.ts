@@ -43,6 +43,7 @@ describe('receiving and master-data templates (engine, emulator)', () => {
 			const paper = receiveInvoice(emu.store, party, { supplier: { Name: 'Paper Co NV', VATNumber: 'BE0417497106' } });
 			const credit = receiveInvoice(emu.store, party, { type: 'CreditNote' });
 			emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Income' }); // a sale: not for the accounting of purchases
+			for (const OrderType of ['OrderForm', 'Offer', 'DeliveryNote']) emu.store.addOrder(party, { OrderType, OrderDirection: 'Cost' }); // purchases, not invoices (#37)
 			emu.clearRequests();
 
 			const polled = await poller.poll({ execute: true });

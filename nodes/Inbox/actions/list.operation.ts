@@ -37,8 +37,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const read = (itemIndex: number) => readChoice(this, itemIndex, 'documents', 'Documents', SHOWN, 'all');
 	return await runItems(this, read, async (shown, itemIndex) => {
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));
-		const { items, skipped } = await listInbox(this, client, itemIndex);
-		if (skipped) this.logger.warn(`AccessPoint Peppol Inbox: ${skipped} inbox entries without InboxItemID left out`);
-		return items.filter((item) => shown === 'all' || (shown === 'responses') === ['IMR', 'MLR'].includes(item.DocumentKind));
+		const { items, notice } = await listInbox(this, client, itemIndex);
+		const out = items.filter((item) => shown === 'all' || (shown === 'responses') === ['IMR', 'MLR'].includes(item.DocumentKind));
+		// An incomplete list says so on each item, or on an item of its own when none is left.
+		return notice ? (out.length ? out : [{}]).map((item) => ({ ...item, InboxNotice: notice })) : out;
 	});
 }

@@ -7,6 +7,7 @@
 import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { loadAuth, stripSecrets } from '../http/auth';
 import { describeFile, readFile, toBinary } from '../http/files';
 import type { FileContext } from '../http/files';
 import type { ApiClient } from '../http/transport';
@@ -40,23 +41,27 @@ export function itemKey(item: IDataObject): string | undefined {
 }
 
 /**
- * The inbox list: the records of `InboxItems` (or a bare list), each with its DocumentKind;
- * entries that are not records or name no InboxItemID are counted, not output.
+ * The inbox list: the records of `InboxItems` (or a bare list), each with its DocumentKind. Entries past the 100th, and
+ * entries that are not records or name no InboxItemID, are not output: `notice` says so.
  */
-function readInboxList(body: unknown): { items: InboxItem[]; skipped: number; problem?: string } {
+function readInboxList(body: unknown): { items: InboxItem[]; notice?: string; problem?: string } {
 	const list = Array.isArray(body) ? body : isRecord(body) ? (body.InboxItems ?? body.inboxItems ?? body.Items) : undefined;
-	if (body === undefined || body === '' || (isRecord(body) && list === undefined)) return { items: [], skipped: 0 };
-	if (!Array.isArray(list)) return { items: [], skipped: 0, problem: 'the answer has no InboxItems list' };
+	if (body === undefined || body === '' || (isRecord(body) && list === undefined)) return { items: [] };
+	if (!Array.isArray(list)) return { items: [], problem: 'the answer has no InboxItems list' };
 	const items: InboxItem[] = [];
 	let skipped = 0;
 	for (const entry of list.slice(0, MAX_ENTRIES)) {
 		if (!isRecord(entry) || itemKey(entry) === undefined) skipped++;
 		else items.push({ ...entry, InboxItemID: entry.InboxItemID as number | string, DocumentKind: kindOfType(entry.PeppolDocumentType) });
 	}
-	return { items, skipped: skipped + Math.max(0, list.length - MAX_ENTRIES) };
+	const notes = [
+		list.length > MAX_ENTRIES ? `the answer listed ${list.length} entries (the inbox shows ${INBOX_WINDOW}); only the first ${MAX_ENTRIES} were read` : '',
+		skipped ? `${skipped} ${skipped === 1 ? 'entry is' : 'entries are'} not an inbox item (empty, or no usable InboxItemID), left out` : '',
+	].filter(Boolean);
+	return notes.length ? { items, notice: `Not the whole list: ${notes.join('; ')}.` } : { items };
 }
 
-export async function listInbox(ctx: FileContext, client: ApiClient, itemIndex?: number): Promise<{ items: InboxItem[]; skipped: number }> {
+export async function listInbox(ctx: FileContext, client: ApiClient, itemIndex?: number): Promise<{ items: InboxItem[]; notice?: string }> {
 	const operation = 'List the Peppol inbox';
 	const body = await client.request({ method: 'GET', path: INBOX_PATH, itemIndex, operation });
 	const read = readInboxList(body);
@@ -93,6 +98,10 @@ export function itemFields(json: IDataObject): IDataObject {
 	return Object.fromEntries(ITEM_FIELDS.filter((field) => json[field] !== undefined).map((field) => [field, json[field]]));
 }
 
+/** The fields with every text masked (stripSecrets) where it holds a secret. */
+const masked = (fields: IDataObject, secrets: string[]) =>
+	JSON.parse(JSON.stringify(fields), (_key, value: unknown) => (typeof value === 'string' ? stripSecrets(value, secrets) : value)) as IDataObject;
+
 export interface DocumentOptions {
 	itemIndex?: number;
 	maxBytes: number;
@@ -119,8 +128,10 @@ export async function readInboxDocument(ctx: FileContext, client: ApiClient, fil
 		json.DocumentKind = doc.kind;
 		json.Envelope = !doc.envelope ? 'none' : options.keepEnvelope ? 'kept' : 'removed';
 		if (doc.envelope && !options.keepEnvelope) content = Buffer.from(doc.unwrapped, 'utf8');
-		if (doc.invoice) json.Invoice = doc.invoice;
-		if (doc.response) json.Response = doc.response;
+		// A field holding a secret (an invoice number that is the API key, say) is masked as in every answer.
+		const { secrets } = await loadAuth(ctx, options.itemIndex);
+		if (doc.invoice) json.Invoice = masked(doc.invoice, secrets);
+		if (doc.response) json.Response = masked(doc.response, secrets);
 	} else {
 		json.DocumentKind = kindOfType(options.hint);
 		json.DocumentProblem = `The document ${read.problem}; it is passed on as it came.`;

@@ -152,14 +152,8 @@ function readResponse(c: Collected, kind: 'IMR' | 'MLR'): IDataObject {
 	return out;
 }
 
-/** The last group opened that holds the element at `key`. */
-function innermost(groups: Collected['groups'], key: string): Collected['groups'][number] | undefined {
-	for (let i = groups.length - 1; i >= 0; i--) if (key.startsWith(`${groups[i].path}/`)) return groups[i];
-	return undefined;
-}
-
 /** Groups whose descendants are read together: each Status of the response, each line of an MLR. */
-const GROUPS = /^DocumentResponse\/(?:Response\/Status|LineResponse)$/;
+const GROUPS = new Set(['DocumentResponse/Response/Status', 'DocumentResponse/LineResponse']);
 const MAX_GROUPS = 200;
 /** Every path whose text is kept (the rest is checked, not kept). */
 const WANTED = new Set([
@@ -173,10 +167,17 @@ const WANTED = new Set([
 	...['ResponseCode', 'Description', 'EffectiveDate'].map((f) => `DocumentResponse/Response/${f}`),
 	...['ID', 'DocumentTypeCode', 'IssueDate'].map((f) => `DocumentResponse/DocumentReference/${f}`),
 ]);
+/** The paths worth following: every leading part of a wanted path or a group. */
+const FOLLOWED = new Set([...WANTED, ...GROUPS].flatMap((path) => path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+
+type Group = Collected['groups'][number];
+/** An open element below the document root: its path when followed, whether it and all above it are UBL, the group it is in and the one its children are in. */
+type Place = { key?: string; ubl: boolean; group?: Group; inner?: Group };
 
 /**
  * Reads a received document: envelope, kind and fields. `hint` is the inbox item's
  * PeppolDocumentType, used when the document does not say whether it is an IMR or an MLR.
+ * Each element costs the same whatever its depth: what is known of it comes from its parent's Place.
  */
 export function readDocument(
 	bytes: Uint8Array,
@@ -192,14 +193,13 @@ export function readDocument(
 	let outer: XmlElement | undefined;
 	/** Prefixes the document inside an envelope uses ('' for the default namespace). */
 	const used = new Set<string>();
-	const relative = (path: readonly XmlElement[]) => {
-		const from = docRoot ? path.indexOf(docRoot) : -1;
-		return from < 0 ? undefined : path.slice(from + 1);
-	};
+	/** Places of the open elements below the document root, by depth. */
+	const places: Place[] = [];
+	let docOpen = false;
 	const scan = scanXml(
 		text,
 		{
-			open(element, path) {
+			open(element) {
 				if (element.depth === 0) {
 					outer = element;
 					envelope = element.name.ns === SBDH && element.name.local === 'StandardBusinessDocument';
@@ -210,19 +210,26 @@ export function readDocument(
 				if (envelope && docRoot) {
 					const colon = element.qname.indexOf(':');
 					used.add(colon < 0 ? '' : element.qname.slice(0, colon));
-					for (const attr of Object.keys(element.attrs)) if (/^[^:]+:/.test(attr) && !attr.startsWith('xmlns:')) used.add(attr.slice(0, attr.indexOf(':')));
+					for (const attr in element.attrs) if (attr.includes(':') && !attr.startsWith('xmlns:')) used.add(attr.slice(0, attr.indexOf(':')));
 				}
-				const rel = relative(path);
-				if (rel?.length && c.groups.length < MAX_GROUPS && rel.every((e) => isUbl(e.name)) && GROUPS.test(rel.map((e) => e.name.local).join('/'))) {
-					c.groups.push({ path: rel.map((e) => e.name.local).join('/'), fields: {} });
+				if (!docRoot || element === docRoot || !docOpen) {
+					docOpen ||= element === docRoot;
+					return;
 				}
+				const parent = element.depth - 1 > docRoot.depth ? places[element.depth - 1] : { key: '', ubl: true };
+				const ubl = parent.ubl && isUbl(element.name);
+				const path = ubl && parent.key !== undefined ? (parent.key ? `${parent.key}/${element.name.local}` : element.name.local) : undefined;
+				const place: Place = { key: path !== undefined && FOLLOWED.has(path) ? path : undefined, ubl, group: ubl ? parent.inner : undefined };
+				place.inner = place.group;
+				if (place.key && GROUPS.has(place.key) && c.groups.length < MAX_GROUPS) c.groups.push((place.inner = { path: place.key, fields: {} }));
+				places[element.depth] = place;
 			},
-			close(element, value, end, path) {
-				if (element === docRoot) docEnd = end;
-				const rel = relative(path);
-				if (!rel?.length || !rel.every((e) => isUbl(e.name))) return;
-				const key = rel.map((e) => e.name.local).join('/');
-				if (WANTED.has(key)) {
+			close(element, value, end) {
+				if (element === docRoot) [docEnd, docOpen] = [end, false];
+				const place = docOpen ? places[element.depth] : undefined;
+				if (!place?.ubl) return;
+				const key = place.key;
+				if (key && WANTED.has(key)) {
 					const texts = c.texts.get(key) ?? [];
 					const ids = c.ids.get(key) ?? [];
 					if (texts.length < 20) {
@@ -233,7 +240,7 @@ export function readDocument(
 					c.ids.set(key, ids);
 				}
 				if (key === 'CustomizationID') c.customization = value.trim();
-				const group = key.startsWith('DocumentResponse/') ? innermost(c.groups, key) : undefined;
+				const group = place.group;
 				if (group && group.fields[element.name.local] === undefined) {
 					group.fields[element.name.local] = value;
 					if (element.name.local === 'StatusReasonCode' && element.attrs.listID) group.fields.listID = element.attrs.listID;
@@ -337,9 +344,9 @@ export interface XmlElement {
 }
 
 export interface XmlVisitor {
-	open?(element: XmlElement, path: readonly XmlElement[]): void;
+	open?(element: XmlElement): void;
 	/** `end` is the offset just after the element (after its end tag, or after '/>'). */
-	close?(element: XmlElement, text: string, end: number, path: readonly XmlElement[]): void;
+	close?(element: XmlElement, text: string, end: number): void;
 }
 
 /** Text read at most, nesting (default 256) and text kept per element (default 10,000; the rest is checked, not kept). */
@@ -353,21 +360,25 @@ export type XmlScan = { ok: true; root: XmlName } | { ok: false; problem: string
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
-const NAME = /[A-Za-z_:\u00C0-\uFFFF][A-Za-z0-9_.:\u00B7\u00C0-\uFFFF-]*/y;
-const SPACE = /[ \t\r\n]*/y;
-/** Where the first character XML 1.0 does not allow is (control characters other than tab and line breaks), or -1. */
-function firstNonXmlChar(s: string): number {
-	for (let i = 0; i < s.length; i++) {
-		const c = s.charCodeAt(i);
-		if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff) return i;
-	}
-	return -1;
+/** Characters XML 1.0 does not allow (control characters other than tab and line breaks, U+FFFE, U+FFFF). */
+const NOT_XML = /[^\t\n\r\u0020-\uFFFD]/;
+/** No attributes or namespace declarations (most elements): shared, never written. */
+const NONE: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
+const NO_PREFIXES: string[] = [];
+const KNOWN_NS = new Map([CBC, CAC, SBDH, ...Object.values(UBL_ROOTS)].map((uri) => [uri, uri]));
+/** Name characters (XML 1.0 5th ed., by code unit): a first one, then any. "| 32" makes a capital letter small. */
+function nameChar(c: number, first: boolean): boolean {
+	const letter = (c | 32) >= 97 && (c | 32) <= 122;
+	return letter || c === 95 || c === 58 || c >= 0xc0 || (!first && ((c >= 48 && c <= 57) || c === 46 || c === 45 || c === 0xb7));
 }
+const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13;
 
 class XmlError extends Error {
 	constructor(
 		readonly what: string,
 		readonly at: number,
+		/** A limit of the reader, not a fault of the document. */
+		readonly limit = false,
 	) {
 		super(what);
 	}
@@ -388,7 +399,7 @@ export function decodeXml(bytes: Uint8Array): { text: string } | { problem: stri
 		return { problem: 'is not UTF-8 text' };
 	}
 	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-	const declared = /^<\?xml[^>]*?\bencoding\s*=\s*["']([^"']*)["']/.exec(text);
+	const declared = /^<\?xml[^>]{0,200}?\bencoding\s*=\s*["']([^"']*)["']/.exec(text);
 	if (declared && !/^(utf-?8|us-ascii)$/i.test(declared[1])) return { problem: `declares the encoding ${declared[1].slice(0, 30)}; only UTF-8 is read` };
 	return { text };
 }
@@ -400,37 +411,38 @@ export function scanXml(text: string, visitor: XmlVisitor, limits: XmlLimits): X
 		return { ok: true, root: new Scanner(text, visitor, limits).run() };
 	} catch (error) {
 		const found = error instanceof XmlError ? error : new XmlError(`it could not be read (${(error as Error).message})`, 0);
-		return { ok: false, problem: `is not well-formed XML: ${found.what} (${position(text, found.at)})` };
+		return { ok: false, problem: `${found.limit ? 'is beyond what is read' : 'is not well-formed XML'}: ${found.what} (${position(text, found.at)})` };
 	}
 }
 
-interface Frame {
-	element: XmlElement;
-	/** Prefix -> URI in scope. */
-	scope: Map<string, string>;
-	text: string;
-}
+/** An open element, the prefixes it declared (their bindings are popped when it closes) and its text kept. */
+type Frame = { element: XmlElement; declared: string[]; text: string };
 
+/**
+ * One pass, linear in the text whatever its shape: each prefix maps to the stack of its bindings in scope (an element
+ * declaring namespaces pushes, its end pops), so an element costs its own tag, never the declarations around it.
+ */
 class Scanner {
 	private i = 0;
 	private readonly stack: Frame[] = [];
-	private readonly path: XmlElement[] = [];
+	private readonly scope = new Map<string, string[]>([['xml', [XML_NS]]]);
+	/** Element names resolved since the namespaces in scope last changed. */
+	private readonly names = new Map<string, XmlName>();
+	/** Where the next "]]>" (in text), "<" (in a tag) and "&" are (-1: none left): found once, not again per text or attribute. */
+	private readonly next = new Map<string, number>();
 	private root?: XmlName;
-	private readonly maxDepth: number;
-	private readonly maxText: number;
+	private readonly maxDepth = this.limits.maxDepth ?? 256;
+	private readonly maxText = this.limits.maxTextChars ?? 10_000;
 
 	constructor(
 		private readonly s: string,
 		private readonly visitor: XmlVisitor,
-		limits: XmlLimits,
-	) {
-		this.maxDepth = limits.maxDepth ?? 256;
-		this.maxText = limits.maxTextChars ?? 10_000;
-	}
+		private readonly limits: XmlLimits,
+	) {}
 
 	run(): XmlName {
 		const s = this.s;
-		const bad = firstNonXmlChar(s);
+		const bad = s.search(NOT_XML);
 		if (bad >= 0) throw new XmlError(`a character not allowed in XML (U+${s.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0')})`, bad);
 		if (s.startsWith('<?xml') && /[\s?]/.test(s[5] ?? '')) this.skipPast('?>', 'an XML declaration');
 		while (this.i < s.length) {
@@ -439,24 +451,31 @@ class Scanner {
 			if (textEnd > this.i) this.text(this.i, textEnd);
 			if (lt < 0) break;
 			this.i = lt;
-			if (s.startsWith('<!--', lt)) this.comment();
-			else if (s.startsWith('<![CDATA[', lt)) this.cdata();
-			else if (s.startsWith('<!', lt)) throw new XmlError(s.startsWith('<!DOCTYPE', lt) ? 'a DOCTYPE (DTDs are not read)' : 'an unknown <! declaration', lt);
-			else if (s.startsWith('<?', lt)) this.instruction();
-			else if (s.startsWith('</', lt)) this.endTag();
-			else this.startTag();
+			const next = s.charCodeAt(lt + 1);
+			if (next === 47) this.endTag();
+			else if (next === 33) {
+				if (s.startsWith('<!--', lt)) this.comment();
+				else if (s.startsWith('<![CDATA[', lt)) this.cdata();
+				else throw new XmlError(s.startsWith('<!DOCTYPE', lt) ? 'a DOCTYPE (DTDs are not read)' : 'an unknown <! declaration', lt);
+			} else if (next === 63) this.instruction();
+			else this.startTag(); // after "<": "/" 47, "!" 33, "?" 63
 		}
 		if (this.stack.length) throw new XmlError(`the document ends before </${this.stack[this.stack.length - 1].element.qname}>`, s.length);
 		if (!this.root) throw new XmlError('no root element', s.length);
 		return this.root;
 	}
 
-	private skipPast(close: string, what: string): number {
+	private skipPast(close: string, what: string): void {
 		const end = this.s.indexOf(close, this.i);
 		if (end < 0) throw new XmlError(`${what} that is never closed`, this.i);
-		const from = this.i;
 		this.i = end + close.length;
-		return from;
+	}
+
+	/** Where the next `token` at or after `from` is (-1: none), searched for again only once passed. */
+	private find(token: string, from: number): number {
+		const at = this.next.get(token) ?? -2;
+		if (at !== -1 && at < from) this.next.set(token, this.s.indexOf(token, from));
+		return this.next.get(token) as number;
 	}
 
 	private comment(): void {
@@ -474,86 +493,119 @@ class Scanner {
 		this.i += 9;
 		const from = this.i;
 		this.skipPast(']]>', 'a CDATA section');
-		this.keep(this.s.slice(from, this.i - 3));
+		this.keep(from, this.i - 3, false);
 	}
 
 	private instruction(): void {
 		const start = this.i;
 		this.i += 2;
-		NAME.lastIndex = this.i;
-		const target = NAME.exec(this.s)?.[0];
-		if (!target) throw new XmlError('a processing instruction without a name', start);
+		const target = this.name('a processing instruction', false);
 		if (target.toLowerCase() === 'xml') throw new XmlError('an XML declaration that is not at the very start', start);
+		if (!target) throw new XmlError('a processing instruction without a name', start);
 		this.skipPast('?>', 'a processing instruction');
 	}
 
-	private keep(part: string): void {
+	/** Adds text[from, to) to the open element's kept text (bounded), references resolved (and checked) when `raw`. */
+	private keep(from: number, to: number, raw: boolean): void {
 		const frame = this.stack[this.stack.length - 1];
-		if (frame.text.length < this.maxText) frame.text += part.slice(0, this.maxText - frame.text.length);
+		const room = this.maxText - frame.text.length;
+		if (room <= 0 && !raw) return;
+		const part = raw ? this.resolve(from, to, room) : this.s.slice(from, to);
+		if (room > 0) frame.text += part.length > room ? part.slice(0, room) : part;
 	}
 
 	private text(from: number, to: number): void {
-		const raw = this.s.slice(from, to);
+		const s = this.s;
 		if (!this.stack.length) {
-			if (/[^ \t\r\n]/.test(raw))
-				throw new XmlError(this.root ? 'text after the root element' : 'text before the root element', from + raw.search(/[^ \t\r\n]/));
+			const bad = s.slice(from, to).search(/[^ \t\r\n]/);
+			if (bad >= 0) throw new XmlError(this.root ? 'text after the root element' : 'text before the root element', from + bad);
 			return;
 		}
-		const cdataEnd = raw.indexOf(']]>');
-		if (cdataEnd >= 0) throw new XmlError('"]]>" in text', from + cdataEnd);
-		this.keep(this.resolve(raw, from));
+		const cdataEnd = this.find(']]>', from);
+		if (cdataEnd >= 0 && cdataEnd < to) throw new XmlError('"]]>" in text', cdataEnd);
+		this.keep(from, to, true);
 	}
 
-	/** Text or an attribute value with its references resolved; '<' is refused where it cannot be. */
-	private resolve(raw: string, at: number): string {
-		if (!raw.includes('&')) return raw;
-		return raw.replace(/&([^;&\s<]*)(;?)/g, (match, name: string, semi: string, offset: number) => {
-			if (!semi) throw new XmlError('an "&" that does not start a reference (write &amp;)', at + offset);
-			if (name in PREDEFINED) return PREDEFINED[name];
-			const code = /^#x([0-9a-fA-F]{1,6})$/.exec(name)?.[1] ?? /^#([0-9]{1,7})$/.exec(name)?.[1];
-			if (code !== undefined) {
-				const point = name.startsWith('#x') ? parseInt(code, 16) : parseInt(code, 10);
-				const char = point <= 0x10ffff && !(point >= 0xd800 && point <= 0xdfff) ? String.fromCodePoint(point) : '';
-				if (!char || firstNonXmlChar(char) >= 0) throw new XmlError(`a character reference to a character not allowed in XML (${match})`, at + offset);
-				return char;
-			}
-			throw new XmlError(`an entity "${match.slice(0, 40)}" that is not defined`, at + offset);
-		});
+	/** text[from, to) (text or an attribute value) with its references resolved, built up to `keep` characters (the rest is only checked). */
+	private resolve(from: number, to: number, keep = Infinity): string {
+		const s = this.s;
+		let amp = this.find('&', from);
+		if (amp < 0 || amp >= to) return keep >= to - from ? s.slice(from, to) : s.slice(from, from + Math.max(0, keep));
+		const parts: string[] = [];
+		let [at, size] = [from, 0];
+		while (amp >= 0 && amp < to) {
+			let end = amp + 1;
+			while (end < to && end - amp <= 40 && s.charCodeAt(end) !== 59 && s.charCodeAt(end) !== 38 && s.charCodeAt(end) !== 60 && !isSpace(s.charCodeAt(end)))
+				end++;
+			if (end >= to || s.charCodeAt(end) !== 59) throw new XmlError('an "&" that does not start a reference (write &amp;)', amp);
+			const char = this.reference(s.slice(amp + 1, end), amp);
+			if (size < keep) parts.push(s.slice(at, amp), char);
+			size += amp - at + char.length;
+			at = end + 1;
+			amp = this.find('&', at);
+		}
+		if (size < keep) parts.push(s.slice(at, to));
+		return parts.join('');
 	}
 
-	private name(what: string): string {
-		NAME.lastIndex = this.i;
-		const found = NAME.exec(this.s)?.[0];
-		if (!found) throw new XmlError(`${what} without a valid name`, this.i);
-		this.i += found.length;
-		return found;
+	private reference(name: string, at: number): string {
+		if (name in PREDEFINED) return PREDEFINED[name];
+		const code = /^#x([0-9a-fA-F]{1,6})$/.exec(name)?.[1] ?? /^#([0-9]{1,7})$/.exec(name)?.[1];
+		if (code === undefined) throw new XmlError(`an entity "&${name};" that is not defined`, at);
+		const point = name.startsWith('#x') ? parseInt(code, 16) : parseInt(code, 10);
+		const char = point <= 0x10ffff && !(point >= 0xd800 && point <= 0xdfff) ? String.fromCodePoint(point) : '';
+		if (!char || NOT_XML.test(char)) throw new XmlError(`a character reference to a character not allowed in XML (&${name};)`, at);
+		return char;
+	}
+
+	/** The name at the cursor ('' when `required` is false and there is none). */
+	private name(what: string, required = true): string {
+		const s = this.s;
+		const from = this.i;
+		let j = from;
+		if (j < s.length && nameChar(s.charCodeAt(j), true)) for (j++; j < s.length && nameChar(s.charCodeAt(j), false); j++);
+		if (j === from && required) throw new XmlError(`${what} without a valid name`, from);
+		this.i = j;
+		return s.slice(from, j);
 	}
 
 	private space(): boolean {
-		SPACE.lastIndex = this.i;
-		const found = SPACE.exec(this.s)?.[0] ?? '';
-		this.i += found.length;
-		return found.length > 0;
+		const from = this.i;
+		while (this.i < this.s.length && isSpace(this.s.charCodeAt(this.i))) this.i++;
+		return this.i > from;
+	}
+
+	/** The namespace of a prefix in scope ('' for the default namespace: none when undeclared). */
+	private bound(prefix: string): string | undefined {
+		const uris = this.scope.get(prefix);
+		return uris?.length ? uris[uris.length - 1] : undefined;
+	}
+
+	private qualified(name: string, isElement: boolean, start: number): XmlName {
+		const colon = name.indexOf(':');
+		if (colon < 0) return { ns: isElement ? (this.bound('') ?? '') : '', local: name };
+		if (colon !== name.lastIndexOf(':') || colon === 0 || colon === name.length - 1)
+			throw new XmlError(`the name ${name} is not a valid qualified name`, start);
+		const prefix = name.slice(0, colon);
+		const ns = this.bound(prefix);
+		if (ns === undefined) throw new XmlError(`the prefix ${prefix} of ${name} is not declared`, start);
+		return { ns, local: name.slice(colon + 1) };
 	}
 
 	private startTag(): void {
 		const s = this.s;
 		const start = this.i;
 		if (this.root && !this.stack.length) throw new XmlError('a second root element', start);
-		if (this.stack.length >= this.maxDepth) throw new XmlError(`elements nested more than ${this.maxDepth} deep`, start);
+		if (this.stack.length >= this.maxDepth) throw new XmlError(`elements nested more than ${this.maxDepth} deep`, start, true);
 		this.i++;
 		const qname = this.name('a tag');
-		const attrs: Record<string, string> = {};
-		let selfClosing = false;
+		let [attrs, declared, prefixes, prefixed, selfClosing] = [NONE, NONE, NO_PREFIXES, NO_PREFIXES, false];
 		for (;;) {
 			const spaced = this.space();
-			if (s.startsWith('/>', this.i)) {
-				selfClosing = true;
-				this.i += 2;
-				break;
-			}
-			if (s[this.i] === '>') {
-				this.i++;
+			const c = s.charCodeAt(this.i);
+			if (c === 62 || (c === 47 && s.charCodeAt(this.i + 1) === 62)) {
+				selfClosing = c === 47;
+				this.i += selfClosing ? 2 : 1;
 				break;
 			}
 			if (this.i >= s.length) throw new XmlError(`the tag <${qname}> is never closed`, start);
@@ -568,57 +620,67 @@ class Scanner {
 			if (quote !== '"' && quote !== "'") throw new XmlError(`the value of ${attr} is not quoted`, this.i);
 			const close = s.indexOf(quote, this.i + 1);
 			if (close < 0) throw new XmlError(`the value of ${attr} is never closed`, this.i);
-			const raw = s.slice(this.i + 1, close);
-			if (raw.includes('<')) throw new XmlError(`a "<" in the value of ${attr}`, this.i + 1 + raw.indexOf('<'));
-			if (attr in attrs) throw new XmlError(`the attribute ${attr} twice on <${qname}>`, attrAt);
-			attrs[attr] = this.resolve(raw, this.i + 1);
+			const lt = this.find('<', this.i + 1);
+			if (lt >= 0 && lt < close) throw new XmlError(`a "<" in the value of ${attr}`, lt);
+			if (attrs === NONE) attrs = Object.create(null) as Record<string, string>;
+			else if (attrs[attr] !== undefined) throw new XmlError(`the attribute ${attr} twice on <${qname}>`, attrAt);
+			const value = (attrs[attr] = this.resolve(this.i + 1, close));
 			this.i = close + 1;
+			if (attr === 'xmlns' || attr.startsWith('xmlns:')) {
+				const prefix = attr === 'xmlns' ? '' : attr.slice(6);
+				if (prefix && !value) throw new XmlError(`the prefix ${prefix} is declared with an empty namespace`, start);
+				if (prefix === 'xmlns' || (prefix === 'xml' && value !== XML_NS)) throw new XmlError(`the reserved prefix ${prefix} is declared`, start);
+				if (declared === NONE) [declared, prefixes] = [Object.create(null) as Record<string, string>, []];
+				declared[prefix] = value;
+				prefixes.push(prefix);
+			} else if (attr.includes(':')) (prefixed === NO_PREFIXES ? (prefixed = []) : prefixed).push(attr);
 		}
-		const parent = this.stack[this.stack.length - 1];
-		const scope = new Map(parent ? parent.scope : [['xml', XML_NS]]);
-		const declared: Record<string, string> = {};
-		for (const [attr, value] of Object.entries(attrs)) {
-			if (attr !== 'xmlns' && !attr.startsWith('xmlns:')) continue;
-			const prefix = attr === 'xmlns' ? '' : attr.slice(6);
-			if (prefix && !value) throw new XmlError(`the prefix ${prefix} is declared with an empty namespace`, start);
-			if (prefix === 'xmlns' || (prefix === 'xml' && value !== XML_NS)) throw new XmlError(`the reserved prefix ${prefix} is declared`, start);
-			scope.set(prefix, value);
-			declared[prefix] = value;
+		for (const prefix of prefixes) {
+			const uri = KNOWN_NS.get(declared[prefix]) ?? declared[prefix]; // the constant itself: compared by identity, not by its characters
+			const uris = this.scope.get(prefix);
+			if (uris) uris.push(uri);
+			else this.scope.set(prefix, [uri]);
 		}
-		const resolveName = (name: string, isElement: boolean): XmlName => {
-			const colon = name.indexOf(':');
-			if (colon !== name.lastIndexOf(':') || colon === 0 || colon === name.length - 1)
-				throw new XmlError(`the name ${name} is not a valid qualified name`, start);
-			if (colon < 0) return { ns: isElement ? (scope.get('') ?? '') : '', local: name };
-			const prefix = name.slice(0, colon);
-			const ns = scope.get(prefix);
-			if (ns === undefined) throw new XmlError(`the prefix ${prefix} of ${name} is not declared`, start);
-			return { ns, local: name.slice(colon + 1) };
-		};
-		for (const attr of Object.keys(attrs)) if (attr !== 'xmlns' && !attr.startsWith('xmlns:')) resolveName(attr, false);
-		const element: XmlElement = { name: resolveName(qname, true), qname, depth: this.stack.length, start, attrs, declared };
+		if (prefixes.length) this.names.clear();
+		for (const attr of prefixed) this.qualified(attr, false, start);
+		const element: XmlElement = { name: this.elementName(qname, start), qname, depth: this.stack.length, start, attrs, declared };
 		if (!this.stack.length) this.root = element.name;
-		this.path.push(element);
-		this.visitor.open?.(element, this.path);
-		if (selfClosing) {
-			this.visitor.close?.(element, '', this.i, this.path);
-			this.path.pop();
-			return;
-		}
-		this.stack.push({ element, scope, text: '' });
+		this.visitor.open?.(element);
+		const frame: Frame = { element, declared: prefixes, text: '' };
+		if (selfClosing) this.closed(frame);
+		else this.stack.push(frame);
+	}
+
+	/** An element's name, from the names resolved since the namespaces in scope last changed (bounded). */
+	private elementName(qname: string, start: number): XmlName {
+		const known = this.names.get(qname);
+		if (known) return known;
+		const name = this.qualified(qname, true, start);
+		if (this.names.size >= 1000) this.names.clear();
+		this.names.set(qname, name);
+		return name;
+	}
+
+	private closed(frame: Frame): void {
+		this.visitor.close?.(frame.element, frame.text, this.i);
+		for (const prefix of frame.declared) this.scope.get(prefix)?.pop();
+		if (frame.declared.length) this.names.clear();
 	}
 
 	private endTag(): void {
 		const start = this.i;
+		const frame = this.stack.pop();
+		const expected = frame?.element.qname;
+		// The expected name in place (no copy); else the name found, for the message.
+		const same = expected !== undefined && this.s.startsWith(expected, start + 2) && !nameChar(this.s.charCodeAt(start + 2 + expected.length), false);
 		this.i += 2;
-		const qname = this.name('an end tag');
+		const qname = same ? expected : this.name('an end tag');
+		if (same) this.i += qname.length;
 		this.space();
 		if (this.s[this.i] !== '>') throw new XmlError(`the end tag </${qname}> is not closed by ">"`, this.i);
 		this.i++;
-		const frame = this.stack.pop();
 		if (!frame) throw new XmlError(`an end tag </${qname}> without a start tag`, start);
-		if (frame.element.qname !== qname) throw new XmlError(`</${qname}> where </${frame.element.qname}> was expected`, start);
-		this.visitor.close?.(frame.element, frame.text, this.i, this.path);
-		this.path.pop();
+		if (!same) throw new XmlError(`</${qname}> where </${frame.element.qname}> was expected`, start);
+		this.closed(frame);
 	}
 }

@@ -222,13 +222,13 @@ export const MAX_FILE_NAME_BYTES = 200;
 const unsafeChar = (c: number) =>
 	c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x61c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 
-/** A safe binary fileName: the last path part, no control or bidi characters, at most 200 UTF-8 bytes keeping the extension, else from the FileID. */
+/** A safe binary fileName: path separators as "-" (2024/0001.pdf is 2024-0001.pdf: the number is never cut), no control or bidi characters, at most 200 UTF-8 bytes keeping the extension, else from the FileID. */
 export function safeFileName(name: string | undefined, fileId: string): string {
-	const last = (name ?? '').split(/[\\/]/).pop() ?? '';
-	const base = Array.from(last)
+	const base = Array.from((name ?? '').replace(/[\\/]+/g, '-'))
 		.filter((char) => !unsafeChar(char.codePointAt(0) ?? 0))
 		.join('')
-		.trim();
+		.trim()
+		.replace(/^(?:\.*-)+/, ''); // no leading "-" or "..-" (what ../ became)
 	if (!base || /^\.+$/.test(base)) return `file-${fileId}`.slice(0, MAX_FILE_NAME_BYTES);
 	const bytes = (value: string) => Buffer.byteLength(value, 'utf8');
 	if (bytes(base) <= MAX_FILE_NAME_BYTES) return base;

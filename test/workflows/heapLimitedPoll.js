@@ -1,0 +1,71 @@
+// @ts-check
+'use strict';
+/**
+ * The Inbox Trigger's poll through n8n's poller (PollTriggerExecutor, the harness against the emulator) in a child
+ * process with a heap limit (`node --max-old-space-size`), over a hostile document: issue 37 item 1 (a 6.5 MB invoice
+ * with 10,000 unused namespace declarations exhausted a 1 GB heap). Kept in JS: the lint rules for TypeScript files
+ * forbid child_process and the process global.
+ *
+ *   runLimited({ heapMb: 512, docMb: 6.5, shape: 'xmlns' }) → { code, signal, result?: { ids, numbers, problems, ms }, stderr }
+ *   node test/workflows/heapLimitedPoll.js xmlns 6.5      (the child: prints the result as JSON)
+ */
+const path = require('node:path');
+const { execFile } = require('node:child_process');
+
+/** @param {{ heapMb: number, docMb: number, shape: string, timeoutMs?: number }} o */
+function runLimited(o) {
+	return new Promise((resolve) => {
+		execFile(
+			process.execPath,
+			[`--max-old-space-size=${o.heapMb}`, __filename, o.shape, String(o.docMb)],
+			{ timeout: o.timeoutMs ?? 240_000, maxBuffer: 16 * 1024 * 1024, cwd: path.join(__dirname, '../..') },
+			(error, stdout, stderr) => {
+				const line = stdout.split('\n').find((l) => l.startsWith('{'));
+				resolve({
+					code: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+					signal: error ? error.signal : null,
+					result: line ? JSON.parse(line) : undefined,
+					stderr: stderr.slice(-2000),
+				});
+			},
+		);
+	});
+}
+
+async function child(shape, docMb) {
+	const { createHarness } = require('../harness');
+	const { hostileUbl } = require('../../emulator/documents');
+	const h = await createHarness({ emulator: { orders: 1 }, quiet: true });
+	try {
+		const emu = /** @type {any} */ (h.emulator);
+		const before = emu.inbox.receive({ orderNumber: 'GOOD-BEFORE' });
+		const hostile = emu.inbox.receive({ xml: hostileUbl(shape, Math.round(docMb * 1024 * 1024), { number: 'HOSTILE-BIG' }), envelope: true });
+		const after = emu.inbox.receive({ orderNumber: 'GOOD-AFTER' });
+		const t0 = Date.now();
+		const polled = await h.poller({ type: 'accessPointInboxTrigger', parameters: { options: { maxRetries: 0 } } }).poll();
+		const items = polled.items || [];
+		process.stdout.write(
+			`${JSON.stringify({
+				queued: [before.InboxItemID, hostile.InboxItemID, after.InboxItemID],
+				ids: items.map((i) => i.InboxItemID),
+				numbers: items.map((i) => i.Invoice && i.Invoice.Number),
+				problems: items.map((i) => i.DocumentProblem || null),
+				ms: Date.now() - t0,
+			})}\n`,
+		);
+	} finally {
+		await h.close();
+	}
+}
+
+if (require.main === module) {
+	child(process.argv[2], Number(process.argv[3])).then(
+		() => process.exit(0),
+		(error) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}
+
+module.exports = { runLimited };
