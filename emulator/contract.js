@@ -261,12 +261,14 @@ class Contract {
 	}
 
 	/**
-	 * Bind a value to a schema as the service does: known properties kept (in the document's spelling, matched
-	 * case-insensitively), unknown ones dropped. Returns the bound value and the dropped property paths.
-	 * @param {any} value @param {any} schema @param {string} [at]
+	 * Bind a value to a schema as the service does: known properties (matched case-insensitively) kept, unknown ones
+	 * dropped. Returns the bound value and the dropped property paths. `canonical`: known properties renamed to the
+	 * document's spelling (as the service's model holds them); by default they keep the sender's spelling, so the
+	 * emulator's handlers read them as they always did.
+	 * @param {any} value @param {any} schema @param {{ canonical?: boolean }} [options]
 	 * @returns {{ value: any, dropped: string[] }}
 	 */
-	bind(value, schema, at = '') {
+	bind(value, schema, { canonical = false } = {}) {
 		/** @type {string[]} */
 		const dropped = [];
 		const walk = (/** @type {any} */ v, /** @type {any} */ s, /** @type {string} */ where) => {
@@ -280,7 +282,7 @@ class Contract {
 				const out = {};
 				for (const [k, x] of Object.entries(v)) {
 					const name = known.get(k.toLowerCase());
-					if (name) out[name] = walk(x, sch.properties[name], where ? `${where}.${name}` : name);
+					if (name) out[canonical ? name : k] = walk(x, sch.properties[name], where ? `${where}.${name}` : name);
 					else if (sch.additionalProperties) out[k] = x;
 					else dropped.push(where ? `${where}.${k}` : k);
 				}
@@ -294,7 +296,7 @@ class Contract {
 			}
 			return v;
 		};
-		return { value: walk(value, schema, at), dropped };
+		return { value: walk(value, schema, ''), dropped };
 	}
 
 	/**

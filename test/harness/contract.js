@@ -1,0 +1,156 @@
+// @ts-check
+'use strict';
+/**
+ * The contract check of the test suite: every request a test sends to an emulator (through the engine, the
+ * harness or a direct fetch) is checked by the emulator against the service's published contract
+ * (emulator/contract.js: emulator/openapi.json plus the docs pages). After each test the violations and the
+ * properties the emulator dropped since the previous check fail that test; what is left after the last test
+ * fails the file (afterAll). Installed for every test file by test/harness/contract-setup.js
+ * (jest.config.js setupFilesAfterEnv).
+ *
+ * CONTRACT_CHECK=enforce (default) | warn (print, do not fail: local debugging) | off.
+ *
+ * A test that sends a bad request on purpose (hostile and bad-input tests, the emulator's own tests of its
+ * refusals) is named in test/harness/contract-allowlist.js with its reason, or calls
+ * `allowContractViolations(reason)` inside the test. Nothing else is exempt.
+ */
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * @typedef {{ emu: any, seenViolations: number, seenDropped: number }} Tracked
+ * @typedef {{ file: string, test: string | RegExp, reason: string }} AllowEntry
+ */
+
+/** @returns {'enforce' | 'warn' | 'off'} */
+function mode() {
+	const v = String(process.env.CONTRACT_CHECK || 'enforce').toLowerCase();
+	return v === 'warn' || v === 'off' ? v : 'enforce';
+}
+
+/** Emulators started in this test file (jest gives each file its own module registry, so its own set). */
+/** @type {Set<Tracked>} */
+const tracked = new Set();
+/** Reasons given by allowContractViolations() in the running test. */
+/** @type {string[]} */
+let allowedNow = [];
+
+/** @param {any} emu an emulator (emulator/index.js createEmulator's answer) */
+function track(emu) {
+	if (emu && emu.contract && typeof emu.contract.violations === 'function') tracked.add({ emu, seenViolations: 0, seenDropped: 0 });
+	return emu;
+}
+
+/**
+ * Wrap emulator/index.js' createEmulator so every emulator this file starts is tracked.
+ * @param {{ createEmulator: (...a: any[]) => Promise<any> }} mod
+ */
+function instrument(mod) {
+	if (!mod || typeof mod.createEmulator !== 'function' || /** @type {any} */ (mod.createEmulator).contractTracked) return;
+	const original = mod.createEmulator;
+	const wrapped = async (/** @type {any[]} */ ...args) => track(await original(...args));
+	/** @type {any} */ (wrapped).contractTracked = true;
+	mod.createEmulator = wrapped;
+}
+
+/**
+ * Violations and dropped properties since the previous call, over every tracked emulator.
+ * @returns {{ violations: any[], dropped: any[] }}
+ */
+function collect() {
+	/** @type {any[]} */
+	const violations = [];
+	/** @type {any[]} */
+	const dropped = [];
+	for (const t of tracked) {
+		const v = t.emu.contract.violations();
+		const d = t.emu.contract.dropped();
+		violations.push(...v.slice(t.seenViolations));
+		dropped.push(...d.slice(t.seenDropped));
+		t.seenViolations = v.length;
+		t.seenDropped = d.length;
+	}
+	return { violations, dropped };
+}
+
+/** @returns {AllowEntry[]} */
+function allowlist() {
+	return require('./contract-allowlist');
+}
+
+/**
+ * Is the test allowed to violate the contract (named in the allowlist, or allowContractViolations was called)?
+ * @param {string | undefined} testPath @param {string | undefined} testName
+ */
+function isAllowed(testPath, testName) {
+	if (allowedNow.length) return true;
+	if (!testPath || !testName) return false;
+	const file = path.relative(ROOT, testPath).split(path.sep).join('/');
+	return allowlist().some((a) => a.file === file && (a.test instanceof RegExp ? a.test.test(testName) : a.test === testName));
+}
+
+/**
+ * For a test that sends bad requests on purpose: its violations are not failures. Say why.
+ * @param {string} reason
+ */
+function allowContractViolations(reason) {
+	if (!reason || !String(reason).trim()) throw new Error('[contract] allowContractViolations needs a reason');
+	allowedNow.push(String(reason));
+}
+
+/**
+ * @param {{ violations: any[], dropped: any[] }} found @param {string} where
+ */
+function report(found, where) {
+	const lines = [];
+	for (const v of found.violations) {
+		const q = Object.keys(v.query || {}).length ? `?${new URLSearchParams(v.query).toString()}` : '';
+		lines.push(`${v.method} ${v.path}${q}`);
+		for (const x of v.violations) lines.push(`  - ${x.message}`);
+	}
+	for (const d of found.dropped) lines.push(`dropped by the emulator (the service drops them too): ${d.method} ${d.path}: ${d.dropped.join(', ')}`);
+	return (
+		`[contract] ${where} sent ${found.violations.length} request(s) the service does not publish as sent ` +
+		`(emulator/openapi.json and the docs pages; emulator/contract.js):\n${lines.join('\n')}\n` +
+		'Fix the request. A test that sends such requests on purpose is named in test/harness/contract-allowlist.js ' +
+		'(or calls allowContractViolations(reason)); CONTRACT_CHECK=warn only prints this.'
+	);
+}
+
+/**
+ * Check what the tests sent since the previous check; throws (enforce) or prints (warn).
+ * @param {string} where @param {boolean} allowed
+ */
+function assertClean(where, allowed) {
+	const m = mode();
+	const found = collect();
+	if (m === 'off' || allowed || (!found.violations.length && !found.dropped.length)) return found;
+	const text = report(found, where);
+	if (m === 'warn') console.warn(text);
+	else throw new Error(text);
+	return found;
+}
+
+/**
+ * Install the hooks in the current test file (called by contract-setup.js).
+ * @param {{ beforeEach: Function, afterEach: Function, afterAll: Function, expect: any }} jestGlobals
+ */
+function install({ beforeEach, afterEach, afterAll, expect }) {
+	instrument(require(path.join(ROOT, 'emulator', 'index.js')));
+	beforeEach(() => {
+		allowedNow = [];
+	});
+	afterEach(() => {
+		const state = expect.getState();
+		const allowed = isAllowed(state.testPath, state.currentTestName);
+		allowedNow = [];
+		assertClean(`the test "${state.currentTestName}"`, allowed);
+	});
+	afterAll(() => {
+		const state = expect.getState();
+		assertClean(`${path.relative(ROOT, String(state.testPath || 'this file'))} (outside its tests: beforeAll/afterAll)`, false);
+	});
+}
+
+module.exports = { install, track, instrument, collect, allowContractViolations, isAllowed, mode, report };
