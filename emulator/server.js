@@ -43,8 +43,9 @@ const { unauthorized } = require('./routes/auth');
  * @property {import('./oauth').OAuthServer} oauth
  * @property {DroppedEntry[]} [dropped] the request log of properties the service would drop (contract.js binding)
  * @property {ViolationEntry[]} [violations] requests the published contract does not take as sent (contract.js check)
- * @typedef {{ method: string, path: string, query: Record<string, string>, endpoint: string | null, violations: import('./contract').Violation[], at: string }} ViolationEntry
- * @typedef {{ method: string, path: string, endpoint: string | null, dropped: string[], at: string }} DroppedEntry
+ * @property {number} [contractSeq] numbers the entries of both logs (a reader's cursor survives a clear)
+ * @typedef {{ seq: number, method: string, path: string, query: Record<string, string>, endpoint: string | null, violations: import('./contract').Violation[], at: string }} ViolationEntry
+ * @typedef {{ seq: number, method: string, path: string, endpoint: string | null, dropped: string[], at: string }} DroppedEntry
  * @typedef {object} Ctx
  * @property {Internal} emu
  * @property {string} method
@@ -243,7 +244,8 @@ async function handle(s, req, res) {
 		const checked = contract.loadContract().check({ method, path, query: url.searchParams, body: raw, contentType: headers['content-type'] });
 		if (checked.violations.length) {
 			entry.violations = checked.violations;
-			violationLog(s).push({ method, path, query: entry.query, endpoint: checked.endpoint, violations: checked.violations, at: entry.at });
+			s.contractSeq = (s.contractSeq || 0) + 1;
+			violationLog(s).push({ seq: s.contractSeq, method, path, query: entry.query, endpoint: checked.endpoint, violations: checked.violations, at: entry.at });
 		}
 	}
 	const isApi = /^\/v1(\/|$)/i.test(path);
@@ -323,7 +325,8 @@ function run(s, method, path, url, req, raw, entry) {
 			const r = contract.loadContract().bindRequest(method, path, parsed);
 			if (r.dropped.length) {
 				/** @type {DroppedEntry} */
-				const d = { method, path, endpoint: r.endpoint, dropped: r.dropped, at: s.clock.now().toISOString() };
+				s.contractSeq = (s.contractSeq || 0) + 1;
+				const d = { seq: s.contractSeq, method, path, endpoint: r.endpoint, dropped: r.dropped, at: s.clock.now().toISOString() };
 				droppedLog(s).push(d);
 				if (entry) entry.dropped = r.dropped;
 			}

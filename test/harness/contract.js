@@ -19,7 +19,7 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..', '..');
 
 /**
- * @typedef {{ emu: any, seenViolations: number, seenDropped: number }} Tracked
+ * @typedef {{ emu: any, seen: number }} Tracked
  * @typedef {{ file: string, test: string | RegExp, reason: string }} AllowEntry
  */
 
@@ -38,7 +38,7 @@ let allowedNow = [];
 
 /** @param {any} emu an emulator (emulator/index.js createEmulator's answer) */
 function track(emu) {
-	if (emu && emu.contract && typeof emu.contract.violations === 'function') tracked.add({ emu, seenViolations: 0, seenDropped: 0 });
+	if (emu && emu.contract && typeof emu.contract.violations === 'function') tracked.add({ emu, seen: 0 });
 	return emu;
 }
 
@@ -64,12 +64,12 @@ function collect() {
 	/** @type {any[]} */
 	const dropped = [];
 	for (const t of tracked) {
-		const v = t.emu.contract.violations();
-		const d = t.emu.contract.dropped();
-		violations.push(...v.slice(t.seenViolations));
-		dropped.push(...d.slice(t.seenDropped));
-		t.seenViolations = v.length;
-		t.seenDropped = d.length;
+		// Entries are numbered across both logs (seq), so a test's emu.contract.clear() loses nothing here.
+		const v = t.emu.contract.violations().filter((/** @type {any} */ e) => e.seq > t.seen);
+		const d = t.emu.contract.dropped().filter((/** @type {any} */ e) => e.seq > t.seen);
+		violations.push(...v);
+		dropped.push(...d);
+		for (const e of [...v, ...d]) t.seen = Math.max(t.seen, e.seq);
 	}
 	return { violations, dropped };
 }
