@@ -36,8 +36,27 @@ const DOCS_ONLY = [
 		body: { type: 'object', properties: { XML: { type: 'string' } } },
 	},
 	// The sign-in and consent page of the Authorization Code flow, on the web app host (the emulator serves it).
-	{ method: 'GET', template: '/Account/Logon', page: 'How do I get started with OAuth' },
+	// The page shows client_id, redirect_uri, state; response_type, scope and PKCE are OAuth 2.0's own (RFC 6749, 7636).
+	{
+		method: 'GET',
+		template: '/Account/Logon',
+		page: 'How do I get started with OAuth',
+		query: ['client_id', 'redirect_uri', 'state', 'response_type', 'scope', 'code_challenge', 'code_challenge_method'],
+	},
 	{ method: 'POST', template: '/Account/Logon', page: 'How do I get started with OAuth', form: true },
+];
+
+/**
+ * Request bodies a docs page publishes beside the OpenAPI one: page "Products" posts `{Items: [Product, ...]}` to
+ * POST /v1/products (the OpenAPI `Product` has no `Items`, so the key tells the forms apart).
+ */
+const DOCS_BODIES = [
+	{
+		endpoint: 'POST /v1/products',
+		page: 'Products',
+		key: 'items',
+		schema: { type: 'object', properties: { Items: { type: 'array', items: { $ref: '#/definitions/Product' } } } },
+	},
 ];
 
 /** Page "OData for Filtering": the only order properties $filter takes since 17 March 2026. */
@@ -193,7 +212,10 @@ class Contract {
 			}
 		}
 		for (const d of DOCS_ONLY) {
-			const parameters = d.body ? [{ name: 'body', in: 'body', schema: d.body }] : [];
+			const parameters = [
+				...(d.body ? [{ name: 'body', in: 'body', schema: d.body }] : []),
+				...(d.query || []).map((name) => ({ name, in: 'query', type: 'string' })),
+			];
 			this.endpoints.push({ method: d.method, template: d.template, ...templateRe(d.template), op: { parameters, form: d.form }, page: d.page });
 		}
 		// Literal segments beat parameters (`/v1/orders/deleted` before `/v1/orders/{orderID}`), as ASP.NET routes do.
@@ -248,8 +270,13 @@ class Contract {
 		return { otherMethods };
 	}
 
-	/** @param {Endpoint} e */
-	bodySchema(e) {
+	/**
+	 * The schema a body is bound to: the endpoint's, or a docs page's other form of it (DOCS_BODIES).
+	 * @param {Endpoint} e @param {any} [body]
+	 */
+	bodySchema(e, body) {
+		const alt = DOCS_BODIES.find((d) => d.endpoint === `${e.method} ${e.template}`);
+		if (alt && isObject(body) && Object.keys(body).some((k) => k.toLowerCase() === alt.key)) return alt.schema;
 		const p = (e.op.parameters || []).find((/** @type {any} */ x) => x.in === 'body');
 		return p ? this.resolve(p.schema) : undefined;
 	}
@@ -321,7 +348,7 @@ class Contract {
 			}
 			return { value, dropped: bound.dropped, endpoint: name };
 		}
-		const schema = this.bodySchema(endpoint);
+		const schema = this.bodySchema(endpoint, body);
 		if (!schema) return { value: body, dropped: [], endpoint: name };
 		const bound = this.bind(body, schema);
 		return { ...bound, endpoint: name };
@@ -445,7 +472,7 @@ class Contract {
 			}
 		}
 		const empty = body === undefined || body === null || body === '' || (isObject(body) && Object.keys(body).length === 0);
-		const schema = this.bodySchema(endpoint);
+		const schema = this.bodySchema(endpoint, body);
 		const patch = this.patchList(endpoint);
 		if (patch && isObject(body)) {
 			const allowed = new Map(patch.list.map((k) => [k.toLowerCase(), k]));
@@ -544,6 +571,7 @@ module.exports = {
 	describe,
 	filterProperties,
 	DOCS_ONLY,
+	DOCS_BODIES,
 	FILTERABLE_ORDER,
 	FILTER_TYPE,
 	PATCHABLE_ORDER,
