@@ -436,12 +436,17 @@ class Contract {
 			if (isList && ODATA_OPTIONS.includes(k.toLowerCase())) {
 				if (ORDER_LISTS.has(name) && (k.toLowerCase() === '$filter' || k.toLowerCase() === '$orderby')) {
 					for (const prop of filterProperties(v)) {
-						if (!FILTERABLE_ORDER.includes(prop))
+						if (!FILTERABLE_ORDER.includes(prop)) {
+							// The service names the first segment it cannot resolve (CounterParty/DisplayName: DisplayName).
+							const segs = prop.split('/');
+							let at = 0;
+							while (at < segs.length - 1 && FILTERABLE_ORDER.some((f) => f.startsWith(`${segs.slice(0, at + 1).join('/')}/`))) at++;
 							violations.push({
 								kind: 'filter',
 								property: prop,
-								message: `${name} ${k}: ${prop} is not filterable (page "OData for Filtering": only ${FILTERABLE_ORDER.length} order properties); the service answers 400 "Could not find a property named '${prop.split('/').pop()}' on type '${FILTER_TYPE}'."`,
+								message: `${name} ${k}: ${prop} is not filterable (page "OData for Filtering": only ${FILTERABLE_ORDER.length} order properties); the service answers 400 "Could not find a property named '${segs[at]}' on type '${FILTER_TYPE}'."`,
 							});
+						}
 					}
 				} else if (/^GET \/v1\/(parties|products)$/.test(name) && (k.toLowerCase() === '$filter' || k.toLowerCase() === '$orderby')) {
 					const type = this.type(name.endsWith('parties') ? 'Party' : 'Product');
