@@ -561,7 +561,7 @@ class Contract {
 
 /** @type {Contract | undefined} */
 let shared;
-/** The contract built from emulator/openapi.json (read once per process; the document never changes at run time). */
+/** The published contract built from emulator/openapi.json (read once per process; the document never changes at run time). */
 function loadContract() {
 	if (!shared) shared = new Contract(JSON.parse(fs.readFileSync(DOC_FILE, 'utf8')));
 	return shared;

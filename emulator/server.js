@@ -64,7 +64,7 @@ const R = '/v1/einvoices/registrations';
 
 /** @param {Internal} s the dropped-properties log (created on first use) */
 const droppedLog = (s) => (s.dropped = s.dropped || []);
-/** @param {Internal} s the contract violations of the requests received (created on first use) */
+/** @param {Internal} s the published-contract violations of the requests received (created on first use) */
 const violationLog = (s) => (s.violations = s.violations || []);
 
 /**

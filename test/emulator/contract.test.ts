@@ -39,7 +39,7 @@ const ANSWER_GUESSES = [
 
 const kinds = (r: { violations: Array<{ kind: string; property?: string }> }) => r.violations.map((v) => `${v.kind}:${v.property ?? ''}`);
 
-describe('the contract checker (emulator/contract.js)', () => {
+describe('the published-contract checker (emulator/contract.js)', () => {
 	it('is built from the copy of the service document in the repository, not ../shared', () => {
 		expect(contractModule.DOC_FILE).toBe(path.resolve(__dirname, '../../emulator/openapi.json'));
 		const doc = JSON.parse(fs.readFileSync(contractModule.DOC_FILE, 'utf8'));

@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 /**
- * The contract check of the test suite: every request a test sends to an emulator (through the engine, the
+ * The published-contract check of the test suite: every request a test sends to an emulator (through the engine, the
  * harness or a direct fetch) is checked by the emulator against the service's published contract
  * (emulator/contract.js: emulator/openapi.json plus the docs pages). After each test the violations and the
  * properties the emulator dropped since the previous check fail that test; what is left after the last test
@@ -80,7 +80,7 @@ function allowlist() {
 }
 
 /**
- * Is the test allowed to violate the contract (named in the allowlist, or allowContractViolations was called)?
+ * Is the test allowed to violate the published contract (named in the allowlist, or allowContractViolations was called)?
  * @param {string | undefined} testPath @param {string | undefined} testName
  */
 function isAllowed(testPath, testName) {
