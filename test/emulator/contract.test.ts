@@ -241,6 +241,39 @@ describe('the emulator answers as the service does', () => {
 			for (const v of contract.checkResponse({ method, path: p, status: r.status, body: r.json })) findings.push(`${method} ${p.split('?')[0]}: ${v.message}`);
 		}
 		expect(findings.filter((f) => / is (string|number|boolean|object|array), published /.test(f))).toEqual([]);
+		// Answers of the writes: bare integers, booleans, strings and the published Webhook.
+		const writes: Array<[string, string, unknown]> = [
+			[
+				'POST',
+				'/v1/orders',
+				{
+					OrderType: 'Invoice',
+					OrderDirection: 'Income',
+					OrderDate: '2026-05-04',
+					Customer: { Name: 'Typed BV' },
+					OrderLines: [{ Quantity: 1, UnitPriceExcl: 10, VATPercentage: 21, Description: 'x' }],
+				},
+			],
+			['POST', '/v1/parties', { Name: 'Typed Party BV', PartyType: 'Customer' }],
+			['POST', '/v1/products', { Reference: 'TYPED-1', Description: 'Typed', AmountExcl: 1, VAT: 21 }],
+			['POST', '/v1/webhooks', { EntityType: 'Message', EntityUpdateType: 'U', WebhookURL: 'https://hooks.example.com/typed' }],
+		];
+		for (const [method, p, body] of writes) {
+			const r = await call(emu, method, p, { body });
+			expect(r.status).toBe(200);
+			for (const v of contract.checkResponse({ method, path: p, status: r.status, body: r.json })) findings.push(`${method} ${p}: ${v.message}`);
+			if (p === '/v1/webhooks') {
+				for (const [m2, p2] of [
+					['POST', `/v1/webhooks/refresh/${r.json.WebhookID}`],
+					['DELETE', `/v1/webhooks/${r.json.WebhookID}`],
+				]) {
+					const r2 = await call(emu, m2, p2);
+					expect(r2.status).toBe(200);
+					for (const v of contract.checkResponse({ method: m2, path: p2, status: r2.status, body: r2.json })) findings.push(`${m2} ${p2}: ${v.message}`);
+				}
+			}
+		}
+		expect(typeof (await call(emu, 'GET', '/v1/orders?$top=1')).json.Items[0].OrderID).toBe('number');
 		// Every field beyond the published types is a guess of the emulator, listed in emulator/README.md.
 		const extra = [
 			...new Set(
