@@ -18,6 +18,6 @@ module.exports = [
 	{
 		file: 'test/workflows/order-query.test.ts',
 		test: 'AccessPoint Order › Get Many against the emulator filter builder on orders a property the API does not know comes back as the API error',
-		reason: 'filters on NoSuchField on purpose, to show the service\'s 400 reaches the user',
+		reason: "filters on NoSuchField on purpose, to show the service's 400 reaches the user",
 	},
 ];
