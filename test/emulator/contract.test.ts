@@ -21,6 +21,7 @@ const ANSWER_GUESSES = [
 	'OrderLines[].AmountExcl',
 	'OrderLines[].AmountVAT',
 	'OrderLines[].AmountIncl',
+	'Payments',
 	'UnitPriceExcl',
 	'VATPercentage',
 	'IsActive',
