@@ -36,9 +36,28 @@ const tracked = new Set();
 /** @type {string[]} */
 let allowedNow = [];
 
-/** @param {any} emu an emulator (emulator/index.js createEmulator's answer) */
+/** The jest `expect` of the file (set by install), to name the running test when an emulator closes. */
+/** @type {any} */
+let jestExpect;
+
+/**
+ * Track an emulator. Its close() also checks what it received since the last check, so requests sent in a
+ * file's own afterAll (which jest runs after this module's) are not missed: the close that follows them throws.
+ * @param {any} emu an emulator (emulator/index.js createEmulator's answer)
+ */
 function track(emu) {
-	if (emu && emu.contract && typeof emu.contract.violations === 'function') tracked.add({ emu, seen: 0 });
+	if (!emu || !emu.contract || typeof emu.contract.violations !== 'function') return emu;
+	/** @type {Tracked} */
+	const t = { emu, seen: 0 };
+	tracked.add(t);
+	const close = emu.close;
+	emu.close = async (/** @type {any[]} */ ...args) => {
+		const r = await close.apply(emu, args);
+		const state = jestExpect ? jestExpect.getState() : {};
+		const allowed = isAllowed(state.testPath, state.currentTestName);
+		assertClean(state.currentTestName ? `the test "${state.currentTestName}" (or a hook after it)` : 'this file (closing an emulator)', allowed, [t]);
+		return r;
+	};
 	return emu;
 }
 
@@ -55,15 +74,16 @@ function instrument(mod) {
 }
 
 /**
- * Violations and dropped properties since the previous call, over every tracked emulator.
+ * Violations and dropped properties since the previous call, over every tracked emulator (or the ones given).
+ * @param {Iterable<Tracked>} [which]
  * @returns {{ violations: any[], dropped: any[] }}
  */
-function collect() {
+function collect(which = tracked) {
 	/** @type {any[]} */
 	const violations = [];
 	/** @type {any[]} */
 	const dropped = [];
-	for (const t of tracked) {
+	for (const t of which) {
 		// Entries are numbered across both logs (seq), so a test's emu.contract.clear() loses nothing here.
 		const v = t.emu.contract.violations().filter((/** @type {any} */ e) => e.seq > t.seen);
 		const d = t.emu.contract.dropped().filter((/** @type {any} */ e) => e.seq > t.seen);
@@ -120,11 +140,11 @@ function report(found, where) {
 
 /**
  * Check what the tests sent since the previous check; throws (enforce) or prints (warn).
- * @param {string} where @param {boolean} allowed
+ * @param {string} where @param {boolean} allowed @param {Iterable<Tracked>} [which] default: every tracked emulator
  */
-function assertClean(where, allowed) {
+function assertClean(where, allowed, which) {
 	const m = mode();
-	const found = collect();
+	const found = collect(which);
 	if (m === 'off' || allowed || (!found.violations.length && !found.dropped.length)) return found;
 	const text = report(found, where);
 	if (m === 'warn') console.warn(text);
@@ -137,6 +157,7 @@ function assertClean(where, allowed) {
  * @param {{ beforeEach: Function, afterEach: Function, afterAll: Function, expect: any }} jestGlobals
  */
 function install({ beforeEach, afterEach, afterAll, expect }) {
+	jestExpect = jestExpect || expect;
 	instrument(require(path.join(ROOT, 'emulator', 'index.js')));
 	beforeEach(() => {
 		allowedNow = [];
