@@ -7,6 +7,6 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	testTimeout: 60000,
-	setupFilesAfterEnv: ['<rootDir>/test/restore-nock.js'],
+	setupFilesAfterEnv: ['<rootDir>/test/restore-nock.js', '<rootDir>/test/harness/contract-setup.js'],
 	maxWorkers: 2,
 };

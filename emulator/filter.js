@@ -130,7 +130,7 @@ function resolveProperty(pathStr, schema) {
 	let type = schema;
 	for (let k = 0; k < path.length; k++) {
 		const f = Object.prototype.hasOwnProperty.call(type.fields, path[k]) ? type.fields[path[k]] : undefined;
-		if (f === undefined) throw new ODataError(`Could not find a property named '${path[k]}' on type '${type.name}'`);
+		if (f === undefined) throw new ODataError(`Could not find a property named '${path[k]}' on type '${type.name}'.`);
 		if (typeof f === 'string') {
 			if (k < path.length - 1) throw new ODataError(`Property '${path[k]}' of type '${type.name}' has no sub-properties`);
 			return { path, ptype: f };

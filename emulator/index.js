@@ -15,7 +15,7 @@
 const http = require('node:http');
 const { createPrng, createClock } = require('./util');
 const { Store } = require('./store');
-const { handle } = require('./server');
+const { handle, droppedLog, violationLog } = require('./server');
 const { assertKind } = require('./faults');
 const { createRegistration } = require('./routes/registrations');
 const { WebhookHub, WEBHOOK_DEFAULTS, view } = require('./webhooks');
@@ -63,6 +63,10 @@ const inbox = require('./inbox');
  * @property {'sbdh'|'none'} inboxEnvelope inbox documents come in their SBDH envelope, or bare
  * @property {'business'|'all'|'none'} inboxResponses which delivery responses reach the inbox: IMR and MLR RE, also MLR AP, none
  * @property {'number'|'object'} sendXmlAnswer POST /v1/peppol/sendxml answers the InboxItemID bare or as {InboxItemID}
+ * @property {boolean} bindBodies bodies bound as the service binds them: unknown properties dropped and logged (true)
+ * @property {'refuse'|'serve'} unpublishedPaths a path openapi.json and the docs pages do not publish: 404 ('refuse'), or the emulator's addition
+ * @property {boolean} contractCheck every request is checked against the published contract and violations logged (true)
+ * @property {'published'|'all'} orderFilter $filter on orders takes the 28 published properties, or every field the emulator knows
  * @typedef {object} EmulatorOptions
  * @property {number} [port] default 0 (random free port)
  * @property {number} [seed] PRNG seed, default 42
@@ -99,6 +103,8 @@ const inbox = require('./inbox');
  * @property {ReturnType<typeof fileControls>} files file store controls: put, largePdf, refs, get, drop, corrupt
  * @property {ReturnType<typeof deliveryControls>} delivery delivery status controls: set, tick, get
  * @property {ReturnType<typeof inbox.controls>} inbox Peppol inbox controls: receive, items, sent, refused, confirmed
+ * @property {{ dropped: () => import('./server').DroppedEntry[], violations: () => import('./server').ViolationEntry[], clear: () => void }} contract
+ *   the request logs of dropped properties and of contract violations (emulator/contract.js)
  * @property {() => Promise<void>} close
  */
 
@@ -158,6 +164,10 @@ const DEFAULTS = Object.freeze({
 		inboxEnvelope: 'sbdh',
 		inboxResponses: 'business',
 		sendXmlAnswer: 'number',
+		contractCheck: true,
+		bindBodies: true,
+		unpublishedPaths: 'refuse',
+		orderFilter: 'published',
 	}),
 });
 
@@ -309,6 +319,14 @@ async function createEmulator(options = {}) {
 		files: fileControls(state),
 		delivery,
 		inbox: inbox.controls(state, master.partyId),
+		contract: {
+			dropped: () => droppedLog(state).map((d) => ({ ...d, dropped: [...d.dropped] })),
+			violations: () => violationLog(state).map((v) => ({ ...v, violations: v.violations.map((x) => ({ ...x })) })),
+			clear: () => {
+				droppedLog(state).length = 0;
+				violationLog(state).length = 0;
+			},
+		},
 		close: () =>
 			new Promise((resolve) => {
 				state.closing = true;

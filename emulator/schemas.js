@@ -22,8 +22,53 @@ const partyRef = (name) => ({
 	},
 });
 
-/** @type {EntitySchema} */
+/**
+ * Orders as the service filters them since 17 March 2026 (page "OData for Filtering", docs/api.md): these 28
+ * properties only; any other answers 400 "Could not find a property named 'X' on type '<name>'.".
+ * That `CounterParty/...` names the same type in its error is assumed.
+ * @type {EntitySchema}
+ */
 const ORDER = {
+	name: 'Domain.Order.OrderPartyPerformanceSafeColumns',
+	key: 'OrderID',
+	fields: {
+		OrderID: 'number',
+		CounterParty: { name: 'Domain.Order.OrderPartyPerformanceSafeColumns', fields: { PartyID: 'number' } },
+		CompanyID: 'number',
+		OrderDirection: 'string',
+		OrderType: 'string',
+		OrderDate: 'date',
+		OrderNumber: 'string',
+		ExpiryDate: 'date',
+		ExportedToConnector: 'boolean',
+		AccountantVerificationNeeded: 'boolean',
+		TotalExcl: 'number',
+		TotalVAT: 'number',
+		TotalIncl: 'number',
+		FXRateToForeign: 'number',
+		Paid: 'boolean',
+		OrderStatus: 'string',
+		ExternalProviderID: 'string',
+		Currency: 'string',
+		PaymentReference: 'string',
+		LastModified: 'datetime',
+		Created: 'datetime',
+		ApprovalStatus: 'string',
+		PaidDate: 'date',
+		PaymentMethod: 'string',
+		Reference: 'string',
+		RemindersSent: 'number',
+		ExternalProvider: 'string',
+		IsSent: 'boolean',
+	},
+};
+
+/**
+ * The emulator's earlier, wider order schema (config `orderFilter: 'all'`): every field it stores, filterable.
+ * Not what the service does; kept to compare.
+ * @type {EntitySchema}
+ */
+const ORDER_ALL = {
 	name: 'Order',
 	key: 'OrderID',
 	fields: {
@@ -80,7 +125,12 @@ const PARTY = {
 	},
 };
 
-/** @type {EntitySchema} */
+/**
+ * Products: properties of the published `Product` (openapi.json) only; `UnitPriceExcl`, `VATPercentage`, `IsActive`
+ * (names the emulator once assumed) are not on it and answer 400. Which of these the service filters on is not
+ * published beyond `LastModified` and `GroupName` (assumed: all).
+ * @type {EntitySchema}
+ */
 const PRODUCT = {
 	name: 'Product',
 	key: 'ProductID',
@@ -90,12 +140,12 @@ const PRODUCT = {
 		Description: 'string',
 		GroupName: 'string',
 		Unit: 'string',
-		UnitPriceExcl: 'number',
-		VATPercentage: 'number',
-		IsActive: 'boolean',
+		AmountExcl: 'number',
+		AmountIncl: 'number',
+		VAT: 'number',
 		Created: 'datetime',
 		LastModified: 'datetime',
 	},
 };
 
-module.exports = { ORDER, PARTY, PRODUCT };
+module.exports = { ORDER, ORDER_ALL, PARTY, PRODUCT };

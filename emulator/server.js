@@ -23,6 +23,9 @@ const parties = require('./routes/parties');
 const incoming = require('./routes/incoming');
 const inbox = require('./routes/inbox');
 const { tick: deliveryTick } = require('./delivery');
+const contract = require('./contract');
+const { ownRegistration } = require('./routes/registrations');
+const { unauthorized } = require('./routes/auth');
 
 /**
  * @typedef {{ status: number, body?: any, html?: string, raw?: string, headers?: Record<string, string> }} Result
@@ -38,6 +41,11 @@ const { tick: deliveryTick } = require('./delivery');
  * @property {boolean} closing
  * @property {import('./webhooks').WebhookHub} webhooks
  * @property {import('./oauth').OAuthServer} oauth
+ * @property {DroppedEntry[]} [dropped] the request log of properties the service would drop (contract.js binding)
+ * @property {ViolationEntry[]} [violations] requests the published contract does not take as sent (contract.js check)
+ * @property {number} [contractSeq] numbers the entries of both logs (a reader's cursor survives a clear)
+ * @typedef {{ seq: number, method: string, path: string, query: Record<string, string>, endpoint: string | null, violations: import('./contract').Violation[], at: string }} ViolationEntry
+ * @typedef {{ seq: number, method: string, path: string, endpoint: string | null, dropped: string[], at: string }} DroppedEntry
  * @typedef {object} Ctx
  * @property {Internal} emu
  * @property {string} method
@@ -53,6 +61,32 @@ const { tick: deliveryTick } = require('./delivery');
  */
 
 const R = '/v1/einvoices/registrations';
+
+/** @param {Internal} s the dropped-properties log (created on first use) */
+const droppedLog = (s) => (s.dropped = s.dropped || []);
+/** @param {Internal} s the published-contract violations of the requests received (created on first use) */
+const violationLog = (s) => (s.violations = s.violations || []);
+
+/**
+ * POST /v1/einvoices/registrations/{id}/webhooks/refresh/{webhookID} (openapi.json): a new secret for a webhook of
+ * that registered entity, answered as a JSON string like POST /v1/webhooks/refresh/{id}.
+ * @param {Ctx} ctx
+ */
+function refreshForRegistration(ctx) {
+	const reg = ownRegistration(ctx, ctx.params.id);
+	const id = ctx.params.wid;
+	const hook = /^\d+$/.test(id) ? ctx.emu.webhooks.hooks.get(Number(id)) : undefined;
+	if (!hook || String(hook.PartyID) !== String(reg.PartyID))
+		throw new ApiError(404, 'GenericError', `Webhook ${id} not found on registration ${ctx.params.id}`);
+	if (hook.apiKey !== ctx.account.apiKey) throw unauthorized(`Webhook ${id} does not belong to this account`);
+	return { status: 200, body: ctx.emu.webhooks.refreshSecret(hook.WebhookID) };
+}
+
+/**
+ * Is this a path of the service's API (checked against the published contract), not of the emulator's own pages?
+ * @param {string} path
+ */
+const isServicePath = (path) => /^\/(v1|OAuth2)(\/|$)/i.test(path);
 /** @type {Array<[string, RegExp, (ctx: Ctx) => Result, boolean]>} method, path, handler, needs auth */
 const ROUTES = [
 	...webhooks.ROUTES,
@@ -71,7 +105,7 @@ const ROUTES = [
 	['GET', /^\/v1\/orders\/?$/i, lists.orders, true],
 	['POST', /^\/v1\/orders\/?$/i, orders.create, true],
 	['POST', /^\/v1\/orders\/commands\/send\/?$/i, orders.send, true],
-	['GET', /^\/v1\/orders?\/(?<id>[^/]+)\/?$/i, orders.getOne, true],
+	['GET', /^\/v1\/orders\/(?<id>[^/]+)\/?$/i, orders.getOne, true],
 	['GET', /^\/v1\/parties\/?$/i, lists.parties, true],
 	['GET', /^\/v1\/parties\/(?<id>[^/]+)\/?$/i, lists.party, true],
 	['GET', /^\/v1\/products\/?$/i, lists.products, true],
@@ -80,6 +114,14 @@ const ROUTES = [
 	...files.ROUTES,
 	...orderChanges.ROUTES,
 	...inbox.ROUTES,
+	['POST', new RegExp(`^${R}/(?<id>[^/]+)/webhooks/refresh/(?<wid>[^/]+)/?$`, 'i'), refreshForRegistration, true],
+	['GET', /^\/_emulator\/contract\/?$/, (ctx) => ({ status: 200, body: { dropped: droppedLog(ctx.emu), violations: violationLog(ctx.emu) } }), false],
+	[
+		'DELETE',
+		/^\/_emulator\/contract\/?$/,
+		(ctx) => ({ status: 200, body: { cleared: droppedLog(ctx.emu).splice(0).length + violationLog(ctx.emu).splice(0).length } }),
+		false,
+	],
 	['GET', /^\/provider\/error\/?$/, ident.providerError, false],
 	['GET', /^\/provider\/(?<token>[^/]+)\/?$/, ident.providerPage, false],
 	['GET', /^\/provider\/(?<token>[^/]+)\/complete\/?$/, ident.providerComplete, false],
@@ -197,6 +239,15 @@ async function handle(s, req, res) {
 	}
 	// OAuth forms carry secrets (client secret, code, tokens, password): the log keeps their names only.
 	if (/x-www-form-urlencoded/i.test(headers['content-type'] || '')) entry.body = maskForm(raw);
+	// Every request is checked against the published contract (emulator/contract.js); the test harness asserts none.
+	if (s.config.contractCheck !== false) {
+		const checked = contract.loadContract().check({ method, path, query: url.searchParams, body: raw, contentType: headers['content-type'] });
+		if (checked.violations.length) {
+			entry.violations = checked.violations;
+			s.contractSeq = (s.contractSeq || 0) + 1;
+			violationLog(s).push({ seq: s.contractSeq, method, path, query: entry.query, endpoint: checked.endpoint, violations: checked.violations, at: entry.at });
+		}
+	}
 	const isApi = /^\/v1(\/|$)/i.test(path);
 	let fault = null;
 	if (isApi) {
@@ -219,7 +270,7 @@ async function handle(s, req, res) {
 	if (fault === 'cut' && method !== 'GET' && method !== 'HEAD') {
 		return cut(res, { status: 200, body: { errors: [{ Code: 'Cut', Description: 'The connection dropped mid-answer' }] } }, entry);
 	}
-	const result = run(s, method, path, url, req, raw);
+	const result = run(s, method, path, url, req, raw, entry);
 	if (fault === 'after-commit') return write(res, faultResponse(503, /** @type {any} */ (s.config)), entry);
 	if (fault === 'truncated') return write(res, { ...result, status: 200 }, entry, half);
 	if (fault === 'cut') return cut(res, result, entry);
@@ -230,11 +281,17 @@ async function handle(s, req, res) {
  * Route and run a handler; errors become error results.
  * @param {Internal} s @param {string} method @param {string} path @param {URL} url
  * @param {import('node:http').IncomingMessage} req @param {string} raw
+ * @param {Record<string, any>} [entry] this request's log entry (gets `dropped`)
  * @returns {Result}
  */
-function run(s, method, path, url, req, raw) {
+function run(s, method, path, url, req, raw, entry) {
 	try {
 		if (/^\/v1(\/|$)/i.test(path)) deliveryTick(s);
+		const published = isServicePath(path) ? contract.loadContract().match(method, path) : null;
+		if (published && !published.endpoint && s.config.unpublishedPaths !== 'serve') {
+			if (published.otherMethods.length) throw new ApiError(405, 'MethodNotAllowed', `${method} is not allowed on ${path}`);
+			throw new ApiError(404, 'NotFound', `No endpoint ${method} ${path}`);
+		}
 		const matches = ROUTES.filter(([, re]) => re.test(path));
 		const route = matches.find(([m]) => m === method);
 		if (!route) {
@@ -252,6 +309,29 @@ function run(s, method, path, url, req, raw) {
 				throw badRequest(`Malformed percent-encoding in path segment '${v}'`);
 			}
 		}
+		/** @type {{ value: any } | undefined} */
+		let bound;
+		/** The body as the service binds it: known properties in the document's spelling, unknown ones dropped (logged). */
+		const json = () => {
+			if (bound) return bound.value;
+			if (!raw.trim()) return undefined;
+			let parsed;
+			try {
+				parsed = JSON.parse(raw);
+			} catch (e) {
+				throw badRequest(`The request body is not valid JSON: ${e instanceof Error ? e.message : e}`);
+			}
+			if (!published || s.config.bindBodies === false) return (bound = { value: parsed }).value;
+			const r = contract.loadContract().bindRequest(method, path, parsed);
+			if (r.dropped.length) {
+				/** @type {DroppedEntry} */
+				s.contractSeq = (s.contractSeq || 0) + 1;
+				const d = { seq: s.contractSeq, method, path, endpoint: r.endpoint, dropped: r.dropped, at: s.clock.now().toISOString() };
+				droppedLog(s).push(d);
+				if (entry) entry.dropped = r.dropped;
+			}
+			return (bound = { value: r.value }).value;
+		};
 		/** @type {Ctx} */
 		const ctx = /** @type {any} */ ({
 			emu: s,
@@ -264,14 +344,7 @@ function run(s, method, path, url, req, raw) {
 				const v = req.headers[n.toLowerCase()];
 				return Array.isArray(v) ? v[0] : v;
 			},
-			json: () => {
-				if (!raw.trim()) return undefined;
-				try {
-					return JSON.parse(raw);
-				} catch (e) {
-					throw badRequest(`The request body is not valid JSON: ${e instanceof Error ? e.message : e}`);
-				}
-			},
+			json,
 		});
 		if (needsAuth) authenticate(ctx);
 		const r = handler(ctx);
@@ -281,4 +354,4 @@ function run(s, method, path, url, req, raw) {
 	}
 }
 
-module.exports = { handle, ROUTES };
+module.exports = { handle, ROUTES, droppedLog, violationLog };

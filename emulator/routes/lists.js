@@ -28,6 +28,8 @@ function listResponse(ctx, items, schema, basePath) {
 	if (r.nextSkip !== null) {
 		const parts = [];
 		for (const k of ['$filter', '$orderby']) if (q.has(k)) parts.push(`${k}=${encodeURIComponent(/** @type {string} */ (q.get(k)))}`);
+		const search = queryParam(q, 'fullTextSearch');
+		if (search !== null) parts.push(`fullTextSearch=${encodeURIComponent(search)}`);
 		if (r.topGiven) parts.push(`$top=${r.top}`);
 		parts.push(`$skip=${r.nextSkip}`);
 		const rel = `${basePath}?${parts.join('&')}`;
@@ -42,8 +44,51 @@ function listResponse(ctx, items, schema, basePath) {
 	return { status: 200, body };
 }
 
+/**
+ * A query parameter by name, matched case-insensitively (ASP.NET binds query parameters so).
+ * @param {URLSearchParams} q @param {string} name @returns {string | null}
+ */
+function queryParam(q, name) {
+	for (const [k, v] of q) if (k.toLowerCase() === name.toLowerCase()) return v;
+	return null;
+}
+
+/**
+ * `fullTextSearch` (openapi.json, GET /v1/orders): how the service matches is not published. Assumed here: every
+ * word of the text (case-insensitive) occurs in one of the order's number, reference, payment reference, title,
+ * external provider id, or the counterparty's / customer's / supplier's name, display name or VAT number.
+ * @param {any[]} items @param {string | null} text
+ */
+function searchOrders(items, text) {
+	if (text === null || !text.trim()) return items;
+	const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+	const party = (/** @type {any} */ p) => (p ? [p.Name, p.DisplayName, p.CommercialName, p.VATNumber] : []);
+	return items.filter((o) => {
+		const hay = [
+			o.OrderNumber,
+			o.Reference,
+			o.PaymentReference,
+			o.OrderTitle,
+			o.ExternalProviderID,
+			...party(o.CounterParty),
+			...party(o.Customer),
+			...party(o.Supplier),
+		]
+			.filter((v) => v !== null && v !== undefined)
+			.map((v) => String(v).toLowerCase())
+			.join('\n');
+		return words.every((w) => hay.includes(w));
+	});
+}
+
 /** @param {Ctx} ctx */
-const orders = (ctx) => listResponse(ctx, [...ctx.emu.store.book(ctx.partyId).values()], schemas.ORDER, '/v1/orders');
+const orders = (ctx) =>
+	listResponse(
+		ctx,
+		searchOrders([...ctx.emu.store.book(ctx.partyId).values()], queryParam(ctx.query, 'fullTextSearch')),
+		ctx.emu.config.orderFilter === 'all' ? schemas.ORDER_ALL : schemas.ORDER,
+		'/v1/orders',
+	);
 /** @param {Ctx} ctx */
 const parties = (ctx) => listResponse(ctx, ctx.emu.store.listParties(ctx.partyId), schemas.PARTY, '/v1/parties');
 /** @param {Ctx} ctx */
@@ -67,6 +112,7 @@ function participantInformation(ctx) {
 
 module.exports = {
 	listResponse,
+	searchOrders,
 	orders,
 	parties,
 	products,

@@ -89,7 +89,7 @@ export function registrationBody(suffix: string | number, extra: Record<string, 
 		ContactLastName: 'Peeters',
 		Language: 'NL',
 		Identifiers: [{ IdentifierType: 'KBO', Identifier: '0123456749' }],
-		AccountSettings: { BulkInputCostUBLFastForward: true, ProcessUBLPrepaidAmount: false },
+		AccountSettings: { ProcessUBLPrePaidAmount: false }, // the published EinvoiceAccountSettings
 		Addresses: [{ AddressType: 'InvoiceAddress', Street: 'Kerkstraat', StreetNumber: '1', Zipcode: '9000', City: 'Gent', CountryCode: 'BE' }],
 		...extra,
 	};

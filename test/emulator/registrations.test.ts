@@ -27,7 +27,7 @@ describe('registrations', () => {
 			Email: 'entity-create@example.com',
 			IBAN: 'BE68539007547034',
 			Identifiers: [{ IdentifierType: 'KBO', Identifier: '0123456749' }],
-			AccountSettings: { BulkInputCostUBLFastForward: true, ProcessUBLPrepaidAmount: false },
+			AccountSettings: { ProcessUBLPrePaidAmount: false },
 		});
 		expect(one.json.CompanyDetails.Addresses[0]).toMatchObject({ AddressType: 'InvoiceAddress', City: 'Gent' });
 	});

@@ -15,7 +15,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { andFilters, appendQuery, buildFilter, formatLiteral, normalizeRawFilter, toQueryString } from '../../nodes/shared/query/odata';
 import { externalIdFilter } from '../../nodes/Order/actions/order/orderBody';
 import { evaluate, parseFilter } from '../../emulator/odata';
-import { ORDER } from '../../emulator/schemas';
+// The parser's full grammar over every field the emulator stores (the published filterable list is narrower).
+import { ORDER_ALL as ORDER } from '../../emulator/schemas';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 import type { Emu, Logged, Rec } from './helpers';

@@ -784,7 +784,7 @@ describe('workflow templates (examples/*.json)', () => {
 			return id;
 		}
 		const pay = (id: number, amount: number) =>
-			call('POST', `/v1/orders/${id}/payments`, { Amount: amount, PaymentDate: daysAgo(1), Reference: `test-${id}-${amount}` });
+			call('POST', `/v1/orders/${id}/payments`, { Amount: amount, Date: daysAgo(1), Description: `test-${id}-${amount}` });
 
 		it('reminds each sent sales invoice past due that still owes money, once per stage (first, second, final notice)', async () => {
 			const { installDeduplicationStore } = await import('../harness/webhookTrigger');
