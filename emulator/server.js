@@ -71,7 +71,7 @@ const ROUTES = [
 	['GET', /^\/v1\/orders\/?$/i, lists.orders, true],
 	['POST', /^\/v1\/orders\/?$/i, orders.create, true],
 	['POST', /^\/v1\/orders\/commands\/send\/?$/i, orders.send, true],
-	['GET', /^\/v1\/orders?\/(?<id>[^/]+)\/?$/i, orders.getOne, true],
+	['GET', /^\/v1\/orders\/(?<id>[^/]+)\/?$/i, orders.getOne, true],
 	['GET', /^\/v1\/parties\/?$/i, lists.parties, true],
 	['GET', /^\/v1\/parties\/(?<id>[^/]+)\/?$/i, lists.party, true],
 	['GET', /^\/v1\/products\/?$/i, lists.products, true],

@@ -17,7 +17,10 @@ const { deliveryOf, wentOverNetwork } = require('../delivery');
 
 /** @typedef {import('../server').Ctx} Ctx */
 
-const PATCHABLE = ['IsSent', 'InternalInfo', 'ApprovalStatus', 'OrderStatus'];
+/** The page "Patchable Properties": what an order PATCH may change (OrderStatus is not among them). */
+const PATCHABLE = ['Paid', 'PaidDate', 'IsSent', 'ApprovalStatus', 'AccountCode', 'InternalInfo', 'Invoiced', 'AccountantVerificationNeeded'];
+const FLAGS = ['Paid', 'IsSent', 'Invoiced', 'AccountantVerificationNeeded'];
+const MAX_ACCOUNT_CODE = 50;
 const APPROVAL = ['Approved', 'Pending', 'Rejected'];
 const PAYABLE_TYPES = ['Invoice', 'CreditNote'];
 const MAX_INTERNAL_INFO = 2000;
@@ -43,7 +46,7 @@ const label = (o) => `Order ${o.OrderID} (${o.OrderNumber})`;
 /** @param {Ctx} ctx @param {() => any} body */
 const answer = (ctx, body) => (ctx.emu.config.changeAnswer === 'empty' ? { status: 200, raw: '' } : { status: 200, body: body() });
 
-/** PATCH /v1/orders/{id}: IsSent, InternalInfo, ApprovalStatus, OrderStatus Canceled; nothing else. @param {Ctx} ctx */
+/** PATCH /v1/orders/{id}: the patchable properties only (PATCHABLE); cancelling is a credit note, not a PATCH. @param {Ctx} ctx */
 function patch(ctx) {
 	const { partyId, order } = ownOrder(ctx, ctx.params.id);
 	const b = ctx.json();
@@ -54,13 +57,23 @@ function patch(ctx) {
 	const other = keys.filter((k) => !PATCHABLE.includes(k));
 	if (other.length)
 		throw badRequest(
-			`${other.join(', ')} cannot be changed on an existing order; PATCH takes only IsSent, InternalInfo, ApprovalStatus and OrderStatus (Canceled). Create a credit note to correct amounts or lines`,
+			`${other.join(', ')} cannot be changed on an existing order; PATCH takes only ${PATCHABLE.join(', ')}. Create a credit note to correct amounts or lines, or to cancel`,
 		);
 	/** @type {Record<string, any>} */
 	const change = {};
-	if ('IsSent' in b) {
-		if (typeof b.IsSent !== 'boolean') throw badRequest('IsSent must be true or false');
-		change.IsSent = b.IsSent;
+	for (const flag of FLAGS.filter((f) => f in b)) {
+		if (typeof b[flag] !== 'boolean') throw badRequest(`${flag} must be true or false`);
+		change[flag] = b[flag];
+	}
+	if ('PaidDate' in b) {
+		if (b.PaidDate !== null && !dateOf(b.PaidDate)) throw badRequest('PaidDate must be a date (YYYY-MM-DD or a date-time), or null');
+		change.PaidDate = b.PaidDate === null ? null : dateOf(b.PaidDate);
+	}
+	if (change.Paid === true && !order.Paid) Object.assign(change, { ToPay: 0, OrderStatus: 'Paid', Overdue: false, DaysOverdue: 0 });
+	if ('AccountCode' in b) {
+		if (b.AccountCode !== null && (typeof b.AccountCode !== 'string' || b.AccountCode.length > MAX_ACCOUNT_CODE))
+			throw badRequest(`AccountCode must be a string of at most ${MAX_ACCOUNT_CODE} characters (or null to clear it)`);
+		change.AccountCode = b.AccountCode;
 	}
 	if ('InternalInfo' in b) {
 		if (b.InternalInfo !== null && typeof b.InternalInfo !== 'string') throw badRequest('InternalInfo must be a string (or null to clear it)');
@@ -78,19 +91,6 @@ function patch(ctx) {
 		change.ApprovalStatus = b.ApprovalStatus;
 		const open = !order.Paid && ['ApprovalNeeded', 'ToPay', 'Refused'].includes(order.OrderStatus);
 		if (open) change.OrderStatus = { Approved: 'ToPay', Rejected: 'Refused', Pending: 'ApprovalNeeded' }[/** @type {'Approved'} */ (b.ApprovalStatus)];
-	}
-	if ('OrderStatus' in b) {
-		if (b.OrderStatus !== 'Canceled')
-			throw badRequest(
-				`OrderStatus can only be set to Canceled, not ${JSON.stringify(b.OrderStatus)}; other statuses follow from sending, delivery and payments`,
-			);
-		if (order.OrderStatus !== 'Canceled') {
-			if (wentOverNetwork(order)) throw badRequest(`${label(order)} was sent over Peppol and cannot be canceled; create a credit note for it instead`);
-			if (order.Paid || order.OrderStatus === 'Paid') throw badRequest(`${label(order)} is paid and cannot be canceled`);
-			if (order.OrderStatus === 'Credited') throw badRequest(`${label(order)} is credited and cannot be canceled`);
-			if (Array.isArray(order.Payments) && order.Payments.length) throw badRequest(`${label(order)} has recorded payments and cannot be canceled`);
-		}
-		change.OrderStatus = 'Canceled';
 	}
 	const changed = Object.keys(change).some((k) => order[k] !== change[k]);
 	if (changed) ctx.emu.store.updateOrder(partyId, order.OrderID, change);
@@ -155,12 +155,12 @@ function registrationOrder(ctx) {
 	return { status: 200, body: fullOrder(ctx.emu, hit.partyId, hit.order) };
 }
 
-const ORDER = /^\/v1\/orders?\/(?<id>[^/]+)\/?$/i;
+const ORDER = /^\/v1\/orders\/(?<id>[^/]+)\/?$/i;
 /** @type {Array<[string, RegExp, (ctx: Ctx) => any, boolean]>} */
 const ROUTES = [
 	['PATCH', ORDER, patch, true],
 	['DELETE', ORDER, remove, true],
-	['POST', /^\/v1\/orders?\/(?<id>[^/]+)\/payments\/?$/i, pay, true],
+	['POST', /^\/v1\/orders\/(?<id>[^/]+)\/payments\/?$/i, pay, true],
 	['GET', /^\/v1\/einvoices\/registrations\/(?<id>[^/]+)\/orders\/(?<orderId>[^/]+)\/?$/i, registrationOrder, true],
 ];
 

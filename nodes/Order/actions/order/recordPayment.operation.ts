@@ -40,7 +40,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Bank transfer',
-		description: 'Kept in the payment\'s Description, e.g. "Bank transfer, ref. TX-1"',
+		description: 'Sent in the payment Description, together with the Reference',
 	},
 	{
 		displayName: 'Reference',
