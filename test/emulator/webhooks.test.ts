@@ -116,7 +116,7 @@ describe('webhooks', () => {
 	it('delivers a signed JSON body that verifies with the secret on the raw bytes (non-ASCII included)', async () => {
 		const w = await hook('Message', 'I');
 		const id = await createOrder(String(entity), { Customer: { Name: 'Café Zoë BV', VATNumber: 'BE0456789133', Email: 'factuur@café-zoë.example' } });
-		expect((await post(emu, '/v1/orders/commands/send', { Transporttype: 'Email', OrderIDs: [id] }, { partyId: String(entity) })).status).toBe(200);
+		expect((await post(emu, '/v1/orders/commands/send', { Transporttype: 'SMTP', OrderIDs: [id] }, { partyId: String(entity) })).status).toBe(200);
 		const [hit] = await rx.waitFor(1);
 		expect(hit.method).toBe('POST');
 		expect(hit.url).toBe('/hook');
@@ -133,7 +133,7 @@ describe('webhooks', () => {
 		expect(body).toMatchObject({
 			UpdatedEntityType: 'Message',
 			WebhookUpdateTypeTC: 'I',
-			EntityDetail: { OrderMessage: { OrderID: id, TransportType: 'Email', Success: true }, AdditionalMessageInformation: {} },
+			EntityDetail: { OrderMessage: { OrderID: id, TransportType: 'SMTP', Success: true }, AdditionalMessageInformation: {} },
 		});
 		await emu.webhooks.settle();
 		expect(emu.webhooks.deliveries({ webhookId: w.WebhookID })).toEqual([
@@ -141,7 +141,7 @@ describe('webhooks', () => {
 		]);
 	});
 
-	it('the published shapes: Order events name the order only; a sent Peppol invoice gives Message I then U (Sent), each response a new Message I; a delete sends nothing', async () => {
+	it('the published shapes: Order events name the order only; a sent Peppol invoice gives Message I then U (Sent), each response a new Message I; a delete sends Order D (the same wrapper)', async () => {
 		const ins = await hook('Order', 'I', `${rx.url}/ins`);
 		const upd = await hook('Order', 'U', `${rx.url}/upd`);
 		const gone = await hook('Order', 'D', `${rx.url}/del`);
@@ -154,13 +154,13 @@ describe('webhooks', () => {
 		expect(ctl.status).toBe(200);
 		emu.store.deleteOrder(String(entity), id);
 		await emu.webhooks.settle();
-		await rx.waitFor(8);
+		await rx.waitFor(9);
 		await sleep(100);
 		const by = (p: string) => rx.hits.filter((h) => h.url === p).map((h) => JSON.parse(h.body));
 		expect(by('/ins')).toEqual([{ UpdatedEntityID: id, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: 'I', EntityDetail: {} }]);
 		expect(by('/upd')).toHaveLength(3); // send, delivered, refused
 		expect(by('/upd').every((b) => b.UpdatedEntityID === id && b.WebhookUpdateTypeTC === 'U')).toBe(true);
-		expect(by('/del')).toEqual([]);
+		expect(by('/del')).toEqual([{ UpdatedEntityID: id, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: 'D', EntityDetail: {} }]);
 		const m = by('/msg');
 		expect(
 			m.map((b) => [
