@@ -7,14 +7,13 @@ describe('orders', () => {
 	});
 	afterAll(() => emu.close());
 
-	it('reads one order by /v1/order/{id} and /v1/orders/{id}', async () => {
+	it('reads one order by /v1/orders/{id}; /v1/order/{id} is not a path of the service (issue 36.5)', async () => {
 		const id = emu.store.listOrders(emu.credentials.partyId)[0].OrderID;
-		const a = await get(emu, `/v1/order/${id}`);
 		const b = await get(emu, `/v1/orders/${id}`);
-		expect(a.status).toBe(200);
-		expect(a.json).toEqual(b.json);
-		expect(a.json).toMatchObject({ OrderID: id, OrderLines: expect.any(Array), Customer: expect.any(Object), CounterParty: expect.any(Object) });
-		const nf = await get(emu, '/v1/order/42');
+		expect(b.status).toBe(200);
+		expect(b.json).toMatchObject({ OrderID: id, OrderLines: expect.any(Array), Customer: expect.any(Object), CounterParty: expect.any(Object) });
+		expect((await get(emu, `/v1/order/${id}`)).status).toBe(404);
+		const nf = await get(emu, '/v1/orders/42');
 		expect(nf.status).toBe(404);
 		expect(nf.json.errors[0]).toMatchObject({ Code: 'GenericError' });
 		expect(nf.json.errors[0].Description).toMatch(/42/);

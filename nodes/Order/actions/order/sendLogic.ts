@@ -68,7 +68,7 @@ export const createIdempotencyKey = (externalProviderId: string) => idempotencyK
 /** The key of one send call: transport, strictness and the sorted order IDs. */
 export function sendIdempotencyKey(transportType: string, strict: boolean, orderIds: number[]): string {
 	const ids = [...orderIds].sort((a, b) => a - b).join('-');
-	return idempotencyKey('send', `${transportType}-${strict ? 'strict-' : ''}${ids}`);
+	return idempotencyKey('send', `${transportType || 'PeppolElseEmail'}-${strict ? 'strict-' : ''}${ids}`);
 }
 
 /** One order to send for one input item. */

@@ -80,11 +80,12 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fields = ctx.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const change: IDataObject = {};
 	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
-	// Saved before 1.1: OrderStatus is not patchable, the service ignored it while the run looked green.
-	if (fields.cancel !== undefined)
+	// Saved before 1.1 (n8n drops it from the parameters, so it is read as saved): OrderStatus is not patchable.
+	const saved = (ctx.getNode().parameters.updateFields ?? {}) as IDataObject;
+	if (saved.cancel !== undefined)
 		throw wrong(
 			'Cancel',
-			fields.cancel,
+			saved.cancel,
 			'is no longer offered: the service does not cancel by Update',
 			'To cancel an invoice, create a credit note for it (Create Credit Note); remove Cancel.',
 		);

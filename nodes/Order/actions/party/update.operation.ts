@@ -36,8 +36,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const readItem = (itemIndex: number) => {
 		const id = readRecordId(this, itemIndex, 'party');
 		const values = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-		// A field saved before 1.1, or one in Other Fields, that the service would silently ignore.
-		const ignored = ALL.filter((field) => !patchable(field.api) && values[field.name] !== undefined).map((field) => field.displayName);
+		// A field saved before 1.1 (n8n drops it from the parameters: read as saved), or in Other Fields, that the service would ignore.
+		const saved = (this.getNode().parameters.updateFields ?? {}) as IDataObject;
+		const ignored = ALL.filter((field) => !patchable(field.api) && saved[field.name] !== undefined).map((field) => field.displayName);
 		const change = readFields(this, itemIndex, values, FIELDS);
 		ignored.push(...Object.keys(change).filter((key) => !patchable(key)));
 		if (ignored.length)
