@@ -169,7 +169,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 
 		it('Create and Send takes the same files, and the generated PDF of an order without one opens', async () => {
 			const pdf = ownPdf();
-			const r = await h.runNode(NODE, { ...createParams(), operation: 'createAndSend', ownPdf: 'data', transportType: 'Email' }, [
+			const r = await h.runNode(NODE, { ...createParams(), operation: 'createAndSend', ownPdf: 'data' }, [
 				{ json: {}, binary: { data: binaryOf(pdf, 'mine.pdf', 'application/pdf') } },
 			]);
 			r.assertSuccess();

@@ -37,8 +37,6 @@ const queryField = (value: string, type: ODataType, more: Partial<QueryFieldSpec
 export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 	// Only properties of the service's filterable list (FILTERABLE_ORDER_PROPERTIES): any other answers 400.
 	order: [
-		queryField('AccountantVerificationNeeded', 'boolean'),
-		queryField('ApprovalStatus', 'string'),
 		queryField('CounterParty/PartyID', 'number', { name: 'Counter Party ID', description: 'The customer of a sale, the supplier of a purchase' }),
 		queryField('Created', 'datetime'),
 		queryField('Currency', 'string', { description: 'Three-letter code such as EUR' }),
@@ -82,7 +80,7 @@ export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 	],
 };
 
-/** The order properties the service filters on since 17 March 2026 (docs/api.md "Filtering"); any other answers 400. */
+/** The order properties the service filters on since 17 March 2026 (docs/api.md "Queries and paging"); any other answers 400. */
 export const FILTERABLE_ORDER_PROPERTIES = (
 	'OrderID CounterParty/PartyID CompanyID OrderDirection OrderType OrderDate OrderNumber ExpiryDate ExportedToConnector AccountantVerificationNeeded ' +
 	'TotalExcl TotalVAT TotalIncl FXRateToForeign Paid OrderStatus ExternalProviderID Currency PaymentReference LastModified Created ApprovalStatus ' +
