@@ -20,13 +20,7 @@ const FLAGS = [
 	['isSent', 'Is Sent', 'IsSent', 'Whether the order counts as sent/exported'],
 	['paid', 'Paid', 'Paid', 'Whether the order is paid (to record an amount, use Record Payment)'],
 ] as const;
-const flag = ([name, displayName, , description]: (typeof FLAGS)[number]): INodeProperties => ({
-	displayName,
-	name,
-	type: 'boolean',
-	default: true,
-	description,
-});
+const flag = ([name, displayName, , description]: readonly string[]): INodeProperties => ({ displayName, name, type: 'boolean', default: true, description });
 
 const properties: INodeProperties[] = [
 	orderIdField(),
@@ -38,14 +32,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Only the fields added here are sent',
 		options: [
-			{
-				displayName: 'Account Code',
-				name: 'accountCode',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 700000',
-				description: 'The general ledger account; empty clears it',
-			},
+			{ displayName: 'Account Code', name: 'accountCode', type: 'string', default: '', description: 'The general ledger account; empty clears it' },
 			flag(FLAGS[0]),
 			{
 				displayName: 'Approval Status',
@@ -82,13 +69,8 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
 	// Saved before 1.1 (n8n drops it from the parameters, so it is read as saved): OrderStatus is not patchable.
 	const saved = (ctx.getNode().parameters.updateFields ?? {}) as IDataObject;
-	if (saved.cancel !== undefined)
-		throw wrong(
-			'Cancel',
-			saved.cancel,
-			'is no longer offered: the service does not cancel by Update',
-			'To cancel an invoice, create a credit note for it (Create Credit Note); remove Cancel.',
-		);
+	const cancel = 'To cancel an invoice, create a credit note for it (Create Credit Note); remove Cancel.';
+	if (saved.cancel !== undefined) throw wrong('Cancel', saved.cancel, 'is no longer offered: the service does not cancel by Update', cancel);
 	for (const [name, label, api] of FLAGS) if (fields[name] !== undefined) change[api] = readBoolean(ctx, itemIndex, `updateFields.${name}`, label, true);
 	if (fields.paidDate !== undefined) change.PaidDate = readDate(ctx, itemIndex, 'updateFields.paidDate', 'Paid Date');
 	if (fields.accountCode !== undefined) {
