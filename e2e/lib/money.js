@@ -164,7 +164,9 @@ async function decimalComma({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	// Issue 36.1: the service keeps {Amount, Description, Date}: the typed date and the type and reference must be there.
 	const kept = payments[0] || {};
 	if (kept.Date !== '2026-02-28' || kept.Description !== `Bank transfer, ref. TX-${number}`)
-		problems.push(`expected the payment stored with Date 2026-02-28 and Description "Bank transfer, ref. TX-${number}", the emulator holds ${JSON.stringify(kept)}`);
+		problems.push(
+			`expected the payment stored with Date 2026-02-28 and Description "Bank transfer, ref. TX-${number}", the emulator holds ${JSON.stringify(kept)}`,
+		);
 
 	await shootOutput(page, 'Record Payment', path.join(artifactsDir, 'money-decimal-comma.png'));
 	say('  -> money-decimal-comma.png');
@@ -241,10 +243,14 @@ async function sendTransports({ page, rest, baseUrl, emulator, say, problems }) 
 	if (why) problems.push(`send: ${why}`);
 	const via = (id) => ((emulator.store.findOrder(id) || { order: {} }).order.Messages || []).map((m) => m.TransportType).join(',');
 	const outs = ['Send by E-Mail', 'Send Peppol Else E-Mail'].map((name) => outputOf(run, name)[0] || {});
-	say(`Execute workflow: E-Mail sent order ${byMail} by ${via(byMail) || 'nothing'}, Peppol Else E-Mail sent order ${fallback} by ${via(fallback) || 'nothing'} (outputs ${JSON.stringify(outs.map((o) => [o.transportType, o.sentVia, o.fallback]))})`);
+	say(
+		`Execute workflow: E-Mail sent order ${byMail} by ${via(byMail) || 'nothing'}, Peppol Else E-Mail sent order ${fallback} by ${via(fallback) || 'nothing'} (outputs ${JSON.stringify(outs.map((o) => [o.transportType, o.sentVia, o.fallback]))})`,
+	);
 	if (via(byMail) !== 'SMTP') problems.push(`E-Mail: expected one SMTP message on order ${byMail}, the emulator holds "${via(byMail)}"`);
 	if (via(fallback) !== 'SMTP' || outs[1].transportType !== null || outs[1].fallback !== true)
-		problems.push(`Peppol, Else E-Mail: expected an e-mail fallback (no transport type sent), got messages "${via(fallback)}", output ${JSON.stringify(outs[1])}`);
+		problems.push(
+			`Peppol, Else E-Mail: expected an e-mail fallback (no transport type sent), got messages "${via(fallback)}", output ${JSON.stringify(outs[1])}`,
+		);
 }
 
 async function checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log = () => {} }) {
