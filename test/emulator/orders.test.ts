@@ -139,6 +139,6 @@ describe('orders', () => {
 		expect(emu.store.listOrders(entity)).toHaveLength(1);
 		const otherOrder = emu.store.listOrders(emu.otherAccount.partyId)[0].OrderID;
 		expect((await get(emu, `/v1/orders/${otherOrder}`)).status).toBe(401);
-		expect((await get(emu, `/v1/order/${otherOrder}`, { apiKey: emu.otherAccount.apiKey, partyId: emu.otherAccount.partyId })).status).toBe(200);
+		expect((await get(emu, `/v1/orders/${otherOrder}`, { apiKey: emu.otherAccount.apiKey, partyId: emu.otherAccount.partyId })).status).toBe(200);
 	});
 });

@@ -2,7 +2,14 @@
  * Order › Update (`PATCH /v1/orders/{ID}`): only the fields set are sent, each on the page "Patchable Properties" (docs/api.md);
  * amounts, lines and the status cannot change (a credit note corrects or cancels an invoice).
  */
-import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type IDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	updateDisplayOptions,
+} from 'n8n-workflow';
 
 import { inputError, readBoolean } from '../../../shared/node/input';
 import { orderIdField, readOrderId } from './orderId';
@@ -13,6 +20,8 @@ import { answeredObject, readDate, runChecked, sendChange } from './orderChanges
 const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
 const MAX_ACCOUNT_CODE = 50;
+/** Shown only when the parameters hold a value for it (n8n keeps a collection value only while its option is shown). */
+const savedOnly = (name: string): IDisplayOptions => ({ show: { [name]: [{ _cnd: { exists: true } }] } });
 /** The patchable flags: parameter, label, API name, description. */
 const FLAGS = [
 	['accountantVerificationNeeded', 'Accountant Verification Needed', 'AccountantVerificationNeeded', 'Whether the accountant must check the order'],
@@ -53,6 +62,8 @@ const properties: INodeProperties[] = [
 			},
 			flag(FLAGS[1]),
 			flag(FLAGS[2]),
+			// Offered by 1.0 (OrderStatus is not patchable): shown only where a workflow still holds it, so that n8n keeps it and the run says what to do.
+			{ ...flag(['cancel', 'Cancel', '', 'No longer done by Update: remove it']), displayOptions: savedOnly('cancel') },
 			flag(FLAGS[3]),
 			{ displayName: 'Paid Date', name: 'paidDate', type: 'dateTime', typeOptions: { dateOnly: true }, default: '' },
 		],
@@ -67,10 +78,8 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fields = ctx.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const change: IDataObject = {};
 	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
-	// Saved before 1.1 (n8n drops it from the parameters, so it is read as saved): OrderStatus is not patchable.
-	const saved = (ctx.getNode().parameters.updateFields ?? {}) as IDataObject;
 	const cancel = 'To cancel an invoice, create a credit note for it (Create Credit Note); remove Cancel.';
-	if (saved.cancel !== undefined) throw wrong('Cancel', saved.cancel, 'is no longer offered: the service does not cancel by Update', cancel);
+	if (fields.cancel !== undefined) throw wrong('Cancel', fields.cancel, 'is no longer offered: the service does not cancel by Update', cancel);
 	for (const [name, label, api] of FLAGS) if (fields[name] !== undefined) change[api] = readBoolean(ctx, itemIndex, `updateFields.${name}`, label, true);
 	if (fields.paidDate !== undefined) change.PaidDate = readDate(ctx, itemIndex, 'updateFields.paidDate', 'Paid Date');
 	if (fields.accountCode !== undefined) {

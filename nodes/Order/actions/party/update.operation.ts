@@ -1,5 +1,5 @@
 /** Party › Update (`PATCH /v1/parties/{ID}`): only the fields added, each on the party's patchable list; outputs the party as the service then holds it. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
@@ -16,6 +16,8 @@ const PATCHABLE =
 const patchable = (api: string) => PATCHABLE.some((name) => name.toLowerCase() === api.toLowerCase());
 const ALL = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
 const FIELDS = ALL.filter((field) => patchable(field.api));
+/** Shown only when the parameters hold a value for it (n8n keeps a collection value only while its option is shown). */
+const savedOnly = (name: string): IDisplayOptions => ({ show: { [name]: [{ _cnd: { exists: true } }] } });
 
 export const description: INodeProperties[] = [
 	idField('party', show),
@@ -27,7 +29,11 @@ export const description: INodeProperties[] = [
 		default: {},
 		description: 'Only the fields added here are sent',
 		displayOptions: { show },
-		options: fieldOptions(FIELDS),
+		// The others of 1.0 only where a workflow still holds one (so that n8n keeps it and the run names it).
+		options: [
+			...fieldOptions(FIELDS),
+			...ALL.filter((f) => !patchable(f.api)).map((f) => ({ ...fieldOptions([f]).find((o) => o.name === f.name)!, displayOptions: savedOnly(f.name) })),
+		],
 		hint: 'The fields the service lets a party change (Party Type, BIC, Internal Info, Peppol Identifier and Website are not among them)',
 	},
 ];
@@ -36,9 +42,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const readItem = (itemIndex: number) => {
 		const id = readRecordId(this, itemIndex, 'party');
 		const values = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-		// A field saved before 1.1 (n8n drops it from the parameters: read as saved), or in Other Fields, that the service would ignore.
-		const saved = (this.getNode().parameters.updateFields ?? {}) as IDataObject;
-		const ignored = ALL.filter((field) => !patchable(field.api) && saved[field.name] !== undefined).map((field) => field.displayName);
+		// A field saved by 1.0, or in Other Fields, that the service would ignore.
+		const ignored = ALL.filter((field) => !patchable(field.api) && values[field.name] !== undefined).map((field) => field.displayName);
 		const change = readFields(this, itemIndex, values, FIELDS);
 		ignored.push(...Object.keys(change).filter((key) => !patchable(key)));
 		if (ignored.length)
