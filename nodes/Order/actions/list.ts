@@ -57,10 +57,8 @@ export function listOperation(resource: QueryResource) {
 			notes.unknown.forEach((note) => warnings.add(note));
 			const client = await clients(itemIndex, partyId);
 			const qs: Record<string, string | number> = { ...query };
-			const text =
-				resource === 'order'
-					? requireValid(this, itemIndex, 'Search Text', this.getNodeParameter('searchText', itemIndex, ''), (v) => checkOptionalText(v, 200))
-					: '';
+			// Orders only: the others have no Search Text (read as '').
+			const text = requireValid(this, itemIndex, 'Search Text', this.getNodeParameter('searchText', itemIndex, ''), (v) => checkOptionalText(v, 200));
 			if (text.trim()) qs.fullTextSearch = text.trim();
 			if (skip) qs.$skip = skip;
 			const records: IDataObject[] = [];

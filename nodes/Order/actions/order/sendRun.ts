@@ -158,31 +158,20 @@ function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string
 	return 'Check the order and the Transport Type.';
 }
 
-/** A NodeApiError for one order of a rejected batch, from the API's entry for it. */
-function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, status: string): NodeApiError {
-	const message = `Send order ${orderId} failed with HTTP ${status}${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
-	const error = apiError(node, message, hintFor(entry, batch, status), status, batch.itemIndex, entry.code, entry.description);
-	error.context.orderId = orderId;
-	return error;
-}
-
-/** The 2026 Peppol refusal in words: the order, its customer (one read; a failed read names the order only) and what to do. */
-async function notOnPeppolError(
-	node: INode,
-	client: ApiClient,
-	orderId: number,
-	entry: ApiErrorEntry,
-	batch: SendBatch,
-	status: string,
-): Promise<NodeApiError> {
-	const order = await getOrder(client, orderId, batch.itemIndex).catch((): IDataObject => ({}));
-	const party = (order.Customer ?? order.CounterParty) as IDataObject | undefined;
-	const vat = text(party?.VATNumber);
+/**
+ * A NodeApiError for one order of a rejected batch, from the API's entry for it. The 2026 Peppol refusal names no
+ * order: given the order (read for it; {} when the read failed), the error names it, its customer and what to do.
+ */
+function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, status: string, order?: IDataObject): NodeApiError {
+	const party = (order?.Customer ?? order?.CounterParty) as IDataObject | undefined;
+	const [number, vat] = [text(order?.OrderNumber), text(party?.VATNumber)];
 	const who = `${text(party?.Name) || text(party?.DisplayName) || 'its customer'}${vat ? ` (${vat})` : ''}`;
-	const number = text(order.OrderNumber);
-	const message = `Order ${orderId}${number ? ` (${number})` : ''} was not sent: ${who} is not active on Peppol (${entry.code ?? 'TheCustomerIsNotActiveOnPeppol'})`;
-	const hint =
-		'Send it with Transport Type "Peppol, Else E-Mail" (e-mail when the customer has an address) or "E-Mail", or check the customer with Peppol Lookup.';
+	const message = order
+		? `Order ${orderId}${number ? ` (${number})` : ''} was not sent: ${who} is not active on Peppol (${entry.code ?? 'TheCustomerIsNotActiveOnPeppol'})`
+		: `Send order ${orderId} failed with HTTP ${status}${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
+	const hint = order
+		? 'Send it with Transport Type "Peppol, Else E-Mail" or "E-Mail", or check the customer with Peppol Lookup.'
+		: hintFor(entry, batch, status);
 	const error = apiError(node, message, hint, status, batch.itemIndex, entry.code, entry.description);
 	error.context.orderId = orderId;
 	return error;
@@ -232,9 +221,14 @@ async function sendBatch(node: INode, client: ApiClient, batch: SendBatch, idemp
 								? { status: 'alreadySent', reason: 'AlreadySent' }
 								: {
 										status: 'failed',
-										error: isNotOnPeppol(entry)
-											? await notOnPeppolError(node, client, id, entry, batch, status)
-											: orderSendError(node, id, entry, batch, status),
+										error: orderSendError(
+											node,
+											id,
+											entry,
+											batch,
+											status,
+											isNotOnPeppol(entry) ? await getOrder(client, id, batch.itemIndex).catch(() => ({})) : undefined,
+										),
 									},
 						);
 					}

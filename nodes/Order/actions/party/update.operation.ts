@@ -9,10 +9,10 @@ import { fieldOptions, idField, MAIN_PARTY_FIELDS, PARTY_FIELDS, readFields, rea
 
 const show = { resource: ['party'], operation: ['update'] };
 /** The page "Patchable Properties": what a party PATCH may change; the service ignores anything else. */
-const PATCHABLE =
-	'GLAccountCode GLDefaultExpiryOffset Nr Email ExternalProviderTC ExternalProviderID Name CommercialName ContactFirstName ContactLastName CountryCode City Street StreetNumber Zipcode Box Phone Mobile Fax VATNumber IBAN Language VATLiable'.split(
-		' ',
-	);
+const PATCHABLE = (
+	'GLAccountCode GLDefaultExpiryOffset Nr Email ExternalProviderTC ExternalProviderID Name CommercialName ContactFirstName ContactLastName ' +
+	'CountryCode City Street StreetNumber Zipcode Box Phone Mobile Fax VATNumber IBAN Language VATLiable'
+).split(' ');
 const patchable = (api: string) => PATCHABLE.some((name) => name.toLowerCase() === api.toLowerCase());
 const ALL = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
 const FIELDS = ALL.filter((field) => patchable(field.api));
