@@ -79,6 +79,17 @@ describe('issue 36: what the service filters and patches (engine, emulator)', ()
 		expect(logged()).toEqual([]);
 	});
 
+	it('item 3: a saved product filter on Is Active (not a published Product property) stops Get Many before any request', async () => {
+		const { result, name } = await run({
+			resource: 'product',
+			operation: 'getAll',
+			filters: { conditions: [{ field: 'IsActive', operator: 'eq', value: 'true' }] },
+		});
+		expect(result.nodeError(name)).toBeInstanceOf(NodeOperationError);
+		expect(result.nodeError(name)?.message).toMatch(/^Item 1: "Filters" condition 1 \(IsActive\): not a property of the service's Product/);
+		expect(logged()).toEqual([]);
+	});
+
 	it('item 3: Search Text is sent as fullTextSearch with the filter; an empty one sends none', async () => {
 		const order = [...h.emulator.store.book(h.emulator.credentials.partyId).values()][0] as Rec;
 		const { items } = await run({

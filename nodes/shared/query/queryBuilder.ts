@@ -145,6 +145,9 @@ export function conditionsFromParameter(collection: unknown, resource: QueryReso
 				field,
 				index,
 			);
+		// Offered by 1.0, not properties of the published Product: a saved pick would now be sent as text.
+		if (resource === 'product' && entry.field !== CUSTOM_FIELD && ['IsActive', 'UnitPriceExcl', 'VATPercentage'].includes(field))
+			throw new ODataError(`${field}: not a property of the service's Product (its price is AmountExcl, its rate VAT); pick another field`, field, index);
 		const operator = entry.operator ?? 'eq';
 		if (operator === 'isEmpty' || operator === 'isNotEmpty') return { field, operator: operator === 'isEmpty' ? 'eq' : 'ne', value: null, type: 'null' };
 		const known = entry.field === CUSTOM_FIELD ? undefined : QUERY_FIELDS[resource].find((spec) => spec.value === field)?.type;
