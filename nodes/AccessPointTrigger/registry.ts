@@ -62,6 +62,13 @@ export function readSettings(ctx: Context): TriggerSettings {
 	}
 	const events = list as TriggerEvent[];
 	if (!events.length) throw problem(ctx, '"Events" is empty', 'Select at least one event.');
+	const needed = subscriptionsFor(events).length;
+	if (needed > WEBHOOKS_PER_PARTY)
+		throw problem(
+			ctx,
+			`"Events" needs ${needed} webhooks; the service allows ${WEBHOOKS_PER_PARTY} per party`,
+			'Select fewer events (Delivery Status Changed takes two).',
+		);
 
 	const source = requireValid(ctx, undefined, 'Receive Events Of', ctx.getNodeParameter('source', 'account'), (v) =>
 		checkChoice(v, ['account', 'registration']),

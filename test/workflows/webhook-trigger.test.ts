@@ -176,6 +176,14 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(emu.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/orders/'))).toEqual([]);
 		});
 
+		it('all four events need five webhooks, one more than the service allows: publishing is refused before any request', async () => {
+			const t = await trigger({ events: ['orderCreated', 'orderUpdated', 'orderDeleted', 'deliveryStatusChanged'] });
+			emu.clearRequests();
+			const error = await rejection(t.activate('activate', { attempts: 1 }));
+			expect(error.message).toBe('"Events" needs 5 webhooks; the service allows 4 per party');
+			expect(emu.requests).toHaveLength(0);
+		});
+
 		it("no room at the party: n8n's 5 activation attempts make no webhook (one list, then the refusal repeated); the message line names the webhooks and what to do", async () => {
 			for (const url of ['https://erp.example.test/a', 'https://erp.example.test/b', 'https://erp.example.test/c']) {
 				expect((await api('POST', '/v1/webhooks', { EntityType: 'Order', EntityUpdateType: 'U', WebhookURL: url })).status).toBe(200);
