@@ -229,7 +229,7 @@ async function sendTransports({ page, rest, baseUrl, emulator, say, problems }) 
 	const [byMail, fallback] = [await createInvoice(emulator, `E2E-SMTP-${stamp}`, notOnPeppol), await createInvoice(emulator, `E2E-AUTO-${stamp}`, notOnPeppol)];
 	const send = (name, id, extra, position) => node(name, { resource: 'order', operation: 'send', orderIds: String(id), ...extra }, position);
 	const wf = workflow('[e2e] Send by E-Mail and Peppol, Else E-Mail', [
-		send('Send by E-Mail', byMail, { transportType: 'SMTP' }, [240, 0]),
+		send('Send by E-Mail', byMail, { transportType: 'Email' }, [240, 0]),
 		send('Send Peppol Else E-Mail', fallback, {}, [240, 200]),
 	]);
 	wf.connections.Start.main[0].push({ node: 'Send Peppol Else E-Mail', type: 'main', index: 0 });

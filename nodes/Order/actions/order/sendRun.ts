@@ -48,7 +48,8 @@ export function sendFields(operation: string): INodeProperties[] {
 					description: "Sends no transport type: Peppol if the customer is on it, else the customer's e-mail",
 				},
 				{ name: 'Peppol Only', value: 'Peppol', description: 'A customer not on Peppol is refused (TheCustomerIsNotActiveOnPeppol), never e-mailed' },
-				{ name: 'E-Mail', value: 'SMTP', description: "To the customer's e-mail address (SMTP)" },
+				// The value 1.0 saved: sent as SMTP, the published name (sendLogic.ts normalizeTransportType).
+				{ name: 'E-Mail', value: 'Email', description: "To the customer's e-mail address (sent as SMTP)" },
 				{ name: 'Letter', value: 'Letter', description: "By post to the customer's address" },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],
