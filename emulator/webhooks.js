@@ -82,7 +82,7 @@ const FINAL = ['delivered', 'failed', 'canceled', 'skipped'];
  * @property {number} WebhookID
  * @property {number | null} EventID the store's change event (null for a confirmation); one change may give two deliveries (I then U)
  * @property {'Order'|'Message'} EntityType
- * @property {'I'|'U'} EntityUpdateType
+ * @property {'I'|'U'|'D'} EntityUpdateType
  * @property {number | null} OrderID
  * @property {boolean} [confirmation] the message sent when the webhook was made
  * @property {string} url
@@ -93,7 +93,7 @@ const FINAL = ['delivered', 'failed', 'canceled', 'skipped'];
  * @property {string | null} nextAttemptAt ISO time of the scheduled retry (real time)
  * @property {string} [reason] why a delivery was skipped or canceled
  * @typedef {{ remaining: number, kind: string, match: { webhookId?: number } }} QueuedWebhookFault
- * @typedef {{ update: 'I'|'U', body: Record<string, any> }} Notice what the service sends for a change
+ * @typedef {{ update: 'I'|'U'|'D', body: Record<string, any> }} Notice what the service sends for a change
  */
 
 /** @param {string} hostname */
@@ -153,13 +153,14 @@ const ORDER_MESSAGE = ['OrderID', 'FileID', 'CreationDate', 'TransportType', 'Su
  * already emits what the page "Webhooks" shows: the send's message I without file, then U with the UBL
  * sent and flow state Sent; each response a new Message I, Incoming, Description "<code>: <text>", its
  * FileID and flow state; a failed delivery an Incoming MLR with Success false). An order: a short Order
- * notice (integrators report an empty EntityDetail). A delete: nothing (reported).
+ * notice (integrators report an empty EntityDetail). An order deleted: Order D, the same wrapper (the page "Webhooks"
+ * defines D; its payload is not shown, so the wrapper of I and U is a guess). A message is never deleted.
  * @param {import('./events').ChangeEvent} ev @param {'published'|'older'} form
  * @returns {Notice[]}
  */
 function notices(ev, form) {
 	const o = ev.order || {};
-	if (ev.update === 'D') return [];
+	if (ev.update === 'D' && ev.entity !== 'Order') return [];
 	if (ev.entity === 'Order')
 		return [{ update: ev.update, body: { UpdatedEntityID: o.OrderID, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: ev.update, EntityDetail: {} } }];
 	const m = ev.message || {};

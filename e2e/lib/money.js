@@ -51,13 +51,13 @@ const workflow = (name, nodes) => ({
 });
 
 /** An invoice of 2,420.00 incl. VAT, created through the emulator's API (as the web app would). */
-async function createInvoice(emulator, number) {
+async function createInvoice(emulator, number, customer = { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' }) {
 	const id = await T.api(emulator, 'POST', '/v1/orders', {
 		OrderType: 'Invoice',
 		OrderDirection: 'Income',
 		OrderDate: '2026-02-01',
 		OrderNumber: number,
-		Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+		Customer: customer,
 		OrderLines: [{ Quantity: 1, Description: 'Machine', UnitPriceExcl: 2000, VATPercentage: 21 }],
 	});
 	return Number(id);
@@ -106,7 +106,15 @@ async function decimalComma({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	const wf = workflow('[e2e] Record Payment typed with a decimal comma', [
 		node(
 			'Record Payment',
-			{ resource: 'order', operation: 'recordPayment', orderId: { __rl: true, mode: 'id', value: String(orderId) }, amount: '', paymentDate: '' },
+			{
+				resource: 'order',
+				operation: 'recordPayment',
+				orderId: { __rl: true, mode: 'id', value: String(orderId) },
+				amount: '',
+				paymentDate: '',
+				paymentType: 'Bank transfer',
+				reference: `TX-${number}`,
+			},
 			[240, 0],
 		),
 		node('Number field probe', { resource: 'order', operation: 'getAll', returnAll: false, limit: 50 }, [240, 200]),
@@ -153,6 +161,12 @@ async function decimalComma({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	if (payments.length !== 1 || payments[0].Amount !== 12.5)
 		problems.push(`expected one payment of 12.50, the emulator holds ${JSON.stringify(payments.map((p) => p.Amount))}`);
 	if (!order || order.order.ToPay !== 2407.5) problems.push(`expected ToPay 2407.50 after paying 12.50, the emulator says ${order && order.order.ToPay}`);
+	// Issue 36.1: the service keeps {Amount, Description, Date}: the typed date and the type and reference must be there.
+	const kept = payments[0] || {};
+	if (kept.Date !== '2026-02-28' || kept.Description !== `Bank transfer, ref. TX-${number}`)
+		problems.push(
+			`expected the payment stored with Date 2026-02-28 and Description "Bank transfer, ref. TX-${number}", the emulator holds ${JSON.stringify(kept)}`,
+		);
 
 	await shootOutput(page, 'Record Payment', path.join(artifactsDir, 'money-decimal-comma.png'));
 	say('  -> money-decimal-comma.png');
@@ -205,6 +219,40 @@ async function creditNoteRerun({ page, rest, baseUrl, emulator, artifactsDir, sa
 	if (keys(runs[0]) !== keys(runs[1])) problems.push(`the two outputs differ in shape: ${keys(runs[0])} / ${keys(runs[1])}`);
 }
 
+/**
+ * Issue 36.2: an E-Mail send (TransportType SMTP) and a "Peppol, Else E-Mail" send (no TransportType) to a
+ * customer not on Peppol, run by the canvas's Execute workflow: both must reach the customer by e-mail (SMTP).
+ */
+async function sendTransports({ page, rest, baseUrl, emulator, say, problems }) {
+	const notOnPeppol = { Name: 'A+B Consulting', VATNumber: 'BE1002003070', Email: 'billing@ab.example', PartyType: 'Customer' };
+	const stamp = Date.now().toString(36);
+	const [byMail, fallback] = [await createInvoice(emulator, `E2E-SMTP-${stamp}`, notOnPeppol), await createInvoice(emulator, `E2E-AUTO-${stamp}`, notOnPeppol)];
+	const send = (name, id, extra, position) => node(name, { resource: 'order', operation: 'send', orderIds: String(id), ...extra }, position);
+	const wf = workflow('[e2e] Send by E-Mail and Peppol, Else E-Mail', [
+		send('Send by E-Mail', byMail, { transportType: 'Email' }, [240, 0]),
+		send('Send Peppol Else E-Mail', fallback, {}, [240, 200]),
+	]);
+	wf.connections.Start.main[0].push({ node: 'Send Peppol Else E-Mail', type: 'main', index: 0 });
+	const created = await rest.post('/rest/workflows', wf);
+	await page.goto(`${baseUrl}/workflow/${created.id}`);
+	await page.waitForFunction((s) => document.querySelectorAll(s).length >= 3, SEL.canvasNode, { timeout: 60000 });
+	const before = await executionIds(rest, created.id);
+	await page.locator(SEL.execute).first().click();
+	const run = await waitForExecution(rest, created.id, { after: before, timeoutMs: 90000 });
+	const why = T.judge({ file: 'money', workflow: wf, expect: { 'Send by E-Mail': 1, 'Send Peppol Else E-Mail': 1 } }, run);
+	if (why) problems.push(`send: ${why}`);
+	const via = (id) => ((emulator.store.findOrder(id) || { order: {} }).order.Messages || []).map((m) => m.TransportType).join(',');
+	const outs = ['Send by E-Mail', 'Send Peppol Else E-Mail'].map((name) => outputOf(run, name)[0] || {});
+	say(
+		`Execute workflow: E-Mail sent order ${byMail} by ${via(byMail) || 'nothing'}, Peppol Else E-Mail sent order ${fallback} by ${via(fallback) || 'nothing'} (outputs ${JSON.stringify(outs.map((o) => [o.transportType, o.sentVia, o.fallback]))})`,
+	);
+	if (via(byMail) !== 'SMTP') problems.push(`E-Mail: expected one SMTP message on order ${byMail}, the emulator holds "${via(byMail)}"`);
+	if (via(fallback) !== 'SMTP' || outs[1].transportType !== null || outs[1].fallback !== true)
+		problems.push(
+			`Peppol, Else E-Mail: expected an e-mail fallback (no transport type sent), got messages "${via(fallback)}", output ${JSON.stringify(outs[1])}`,
+		);
+}
+
 async function checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log = () => {} }) {
 	const problems = [];
 	const lines = [];
@@ -212,7 +260,7 @@ async function checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log = (
 		lines.push(line);
 		log(line);
 	};
-	for (const check of [decimalComma, creditNoteRerun]) {
+	for (const check of [decimalComma, creditNoteRerun, sendTransports]) {
 		try {
 			await check({ page, rest, baseUrl, emulator, artifactsDir, say, problems });
 		} catch (error) {

@@ -10,17 +10,21 @@
 const { ApiError, badRequest, round2 } = require('../util');
 const { unauthorized } = require('./auth');
 const { ownRegistration } = require('./registrations');
-const { idempotencyKey, checkIdempotency } = require('./orders');
+const { idempotencyKey, checkIdempotency, dateOf } = require('./orders');
 const { fullOrder } = require('./files');
 const { filesOf } = require('../files');
 const { deliveryOf, wentOverNetwork } = require('../delivery');
 
 /** @typedef {import('../server').Ctx} Ctx */
 
-const PATCHABLE = ['IsSent', 'InternalInfo', 'ApprovalStatus', 'OrderStatus'];
+/** The page "Patchable Properties": what an order PATCH may change (OrderStatus is not among them). */
+const PATCHABLE = ['Paid', 'PaidDate', 'IsSent', 'ApprovalStatus', 'AccountCode', 'InternalInfo', 'Invoiced', 'AccountantVerificationNeeded'];
+const FLAGS = ['Paid', 'IsSent', 'Invoiced', 'AccountantVerificationNeeded'];
+const MAX_ACCOUNT_CODE = 50;
 const APPROVAL = ['Approved', 'Pending', 'Rejected'];
 const PAYABLE_TYPES = ['Invoice', 'CreditNote'];
 const MAX_INTERNAL_INFO = 2000;
+const MAX_DESCRIPTION = 500;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 /** @param {unknown} v */
 const isDate = (v) => typeof v === 'string' && DATE_ONLY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
@@ -42,7 +46,7 @@ const label = (o) => `Order ${o.OrderID} (${o.OrderNumber})`;
 /** @param {Ctx} ctx @param {() => any} body */
 const answer = (ctx, body) => (ctx.emu.config.changeAnswer === 'empty' ? { status: 200, raw: '' } : { status: 200, body: body() });
 
-/** PATCH /v1/orders/{id}: IsSent, InternalInfo, ApprovalStatus, OrderStatus Canceled; nothing else. @param {Ctx} ctx */
+/** PATCH /v1/orders/{id}: the patchable properties only (PATCHABLE); cancelling is a credit note, not a PATCH. @param {Ctx} ctx */
 function patch(ctx) {
 	const { partyId, order } = ownOrder(ctx, ctx.params.id);
 	const b = ctx.json();
@@ -53,13 +57,23 @@ function patch(ctx) {
 	const other = keys.filter((k) => !PATCHABLE.includes(k));
 	if (other.length)
 		throw badRequest(
-			`${other.join(', ')} cannot be changed on an existing order; PATCH takes only IsSent, InternalInfo, ApprovalStatus and OrderStatus (Canceled). Create a credit note to correct amounts or lines`,
+			`${other.join(', ')} cannot be changed on an existing order; PATCH takes only ${PATCHABLE.join(', ')}. Create a credit note to correct amounts or lines, or to cancel`,
 		);
 	/** @type {Record<string, any>} */
 	const change = {};
-	if ('IsSent' in b) {
-		if (typeof b.IsSent !== 'boolean') throw badRequest('IsSent must be true or false');
-		change.IsSent = b.IsSent;
+	for (const flag of FLAGS.filter((f) => f in b)) {
+		if (typeof b[flag] !== 'boolean') throw badRequest(`${flag} must be true or false`);
+		change[flag] = b[flag];
+	}
+	if ('PaidDate' in b) {
+		if (b.PaidDate !== null && !dateOf(b.PaidDate)) throw badRequest('PaidDate must be a date (YYYY-MM-DD or a date-time), or null');
+		change.PaidDate = b.PaidDate === null ? null : dateOf(b.PaidDate);
+	}
+	if (change.Paid === true && !order.Paid) Object.assign(change, { ToPay: 0, OrderStatus: 'Paid', Overdue: false, DaysOverdue: 0 });
+	if ('AccountCode' in b) {
+		if (b.AccountCode !== null && (typeof b.AccountCode !== 'string' || b.AccountCode.length > MAX_ACCOUNT_CODE))
+			throw badRequest(`AccountCode must be a string of at most ${MAX_ACCOUNT_CODE} characters (or null to clear it)`);
+		change.AccountCode = b.AccountCode;
 	}
 	if ('InternalInfo' in b) {
 		if (b.InternalInfo !== null && typeof b.InternalInfo !== 'string') throw badRequest('InternalInfo must be a string (or null to clear it)');
@@ -78,19 +92,6 @@ function patch(ctx) {
 		const open = !order.Paid && ['ApprovalNeeded', 'ToPay', 'Refused'].includes(order.OrderStatus);
 		if (open) change.OrderStatus = { Approved: 'ToPay', Rejected: 'Refused', Pending: 'ApprovalNeeded' }[/** @type {'Approved'} */ (b.ApprovalStatus)];
 	}
-	if ('OrderStatus' in b) {
-		if (b.OrderStatus !== 'Canceled')
-			throw badRequest(
-				`OrderStatus can only be set to Canceled, not ${JSON.stringify(b.OrderStatus)}; other statuses follow from sending, delivery and payments`,
-			);
-		if (order.OrderStatus !== 'Canceled') {
-			if (wentOverNetwork(order)) throw badRequest(`${label(order)} was sent over Peppol and cannot be canceled; create a credit note for it instead`);
-			if (order.Paid || order.OrderStatus === 'Paid') throw badRequest(`${label(order)} is paid and cannot be canceled`);
-			if (order.OrderStatus === 'Credited') throw badRequest(`${label(order)} is credited and cannot be canceled`);
-			if (Array.isArray(order.Payments) && order.Payments.length) throw badRequest(`${label(order)} has recorded payments and cannot be canceled`);
-		}
-		change.OrderStatus = 'Canceled';
-	}
 	const changed = Object.keys(change).some((k) => order[k] !== change[k]);
 	if (changed) ctx.emu.store.updateOrder(partyId, order.OrderID, change);
 	return answer(ctx, () => fullOrder(ctx.emu, partyId, order));
@@ -108,25 +109,24 @@ function remove(ctx) {
 	return { status: 200, raw: '' };
 }
 
-/** POST /v1/orders/{id}/payments {Amount, PaymentDate, PaymentType, Reference}. @param {Ctx} ctx */
+/**
+ * POST /v1/orders/{id}/payments with the OpenAPI `PostPaymentRequest` {Amount, Description, Date}: all the service
+ * keeps of a payment (a payment type or bank reference travels in Description). @param {Ctx} ctx
+ */
 function pay(ctx) {
 	const { partyId, order } = ownOrder(ctx, ctx.params.id);
 	const b = ctx.json();
 	const key = idempotencyKey(ctx);
 	checkIdempotency(ctx, key);
-	if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be a payment {Amount, PaymentDate, PaymentType, Reference}');
+	if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be a payment {Amount, Description, Date}');
 	const amount = b.Amount;
 	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) throw badRequest('Amount is required and must be a positive number');
 	if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6) throw badRequest(`Amount ${amount} has more than two decimals`);
-	if (!isDate(b.PaymentDate)) throw badRequest('PaymentDate is required and must be a date in the form YYYY-MM-DD');
-	for (const [f, max] of /** @type {[string, number][]} */ ([
-		['PaymentType', 50],
-		['Reference', 200],
-	])) {
-		const v = b[f];
-		if (v !== undefined && v !== null && (typeof v !== 'string' || !v.trim() || v.length > max))
-			throw badRequest(`${f} must be a non-empty string of at most ${max} characters`);
-	}
+	const date = b.Date === undefined || b.Date === null ? undefined : dateOf(b.Date);
+	if (b.Date !== undefined && b.Date !== null && !date) throw badRequest('Date must be a date (YYYY-MM-DD or a date-time)');
+	const text = b.Description;
+	if (text !== undefined && text !== null && (typeof text !== 'string' || text.length > MAX_DESCRIPTION))
+		throw badRequest(`Description must be a string of at most ${MAX_DESCRIPTION} characters`);
 	if (!PAYABLE_TYPES.includes(order.OrderType)) throw badRequest(`${label(order)} is of type ${order.OrderType}; only invoices and credit notes take payments`);
 	if (order.OrderStatus === 'Canceled') throw badRequest(`${label(order)} is canceled; it takes no payments`);
 	const owed = round2(Number(order.ToPay) || 0);
@@ -134,11 +134,12 @@ function pay(ctx) {
 	if (amount > owed + 0.001) throw badRequest(`Amount ${amount.toFixed(2)} is more than ${label(order)} still owes (ToPay ${owed.toFixed(2)})`);
 	const ids = /** @type {Record<string, number>} */ (ctx.emu.store.ids);
 	ids.payment = (ids.payment || 4000000) + 1;
-	const payment = { PaymentID: ids.payment, Amount: amount, PaymentDate: b.PaymentDate, PaymentType: b.PaymentType || null, Reference: b.Reference || null };
+	// A payment without a Date is dated today (a guess: the service's default is not published).
+	const payment = { PaymentID: ids.payment, Amount: amount, Date: date || new Date().toISOString().slice(0, 10), Description: text || null };
 	const toPay = round2(owed - amount);
 	/** @type {Record<string, any>} */
 	const change = { ToPay: toPay, Payments: [...(Array.isArray(order.Payments) ? order.Payments : []), payment] };
-	if (toPay <= 0) Object.assign(change, { ToPay: 0, Paid: true, PaidDate: b.PaymentDate, OrderStatus: 'Paid', Overdue: false, DaysOverdue: 0 });
+	if (toPay <= 0) Object.assign(change, { ToPay: 0, Paid: true, PaidDate: payment.Date, OrderStatus: 'Paid', Overdue: false, DaysOverdue: 0 });
 	const after = ctx.emu.store.updateOrder(partyId, order.OrderID, change);
 	if (key) ctx.emu.store.idempotencyRecord(partyId, key, `payment ${payment.PaymentID} of order ${order.OrderID}`);
 	return answer(ctx, () => ({ ...payment, OrderID: after.OrderID, ToPay: after.ToPay, Paid: after.Paid, OrderStatus: after.OrderStatus }));
@@ -154,12 +155,12 @@ function registrationOrder(ctx) {
 	return { status: 200, body: fullOrder(ctx.emu, hit.partyId, hit.order) };
 }
 
-const ORDER = /^\/v1\/orders?\/(?<id>[^/]+)\/?$/i;
+const ORDER = /^\/v1\/orders\/(?<id>[^/]+)\/?$/i;
 /** @type {Array<[string, RegExp, (ctx: Ctx) => any, boolean]>} */
 const ROUTES = [
 	['PATCH', ORDER, patch, true],
 	['DELETE', ORDER, remove, true],
-	['POST', /^\/v1\/orders?\/(?<id>[^/]+)\/payments\/?$/i, pay, true],
+	['POST', /^\/v1\/orders\/(?<id>[^/]+)\/payments\/?$/i, pay, true],
 	['GET', /^\/v1\/einvoices\/registrations\/(?<id>[^/]+)\/orders\/(?<orderId>[^/]+)\/?$/i, registrationOrder, true],
 ];
 

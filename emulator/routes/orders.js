@@ -193,7 +193,10 @@ function create(ctx) {
 	return { status: 200, body: order.OrderID };
 }
 
-const TRANSPORTS = { peppol: 'Peppol', email: 'Email', letter: 'Letter' };
+/** The published transport types (page "Party types": e-mail is `SMTP`); others are refused. */
+const TRANSPORTS = { peppol: 'Peppol', smtp: 'SMTP', letter: 'Letter' };
+/** The 2026 refusal of a Peppol send to a customer not on Peppol (page "Send via Email"). */
+const NOT_ON_PEPPOL = { Code: 'TheCustomerIsNotActiveOnPeppol', Description: 'The customer is not active on Peppol.' };
 
 /**
  * Can this order go over Peppol? Returns the participant id or a reason.
@@ -218,15 +221,21 @@ function peppolRoute(ctx, order) {
 
 /**
  * POST /v1/orders/commands/send: `{TransportType, OrderIds}` (the OpenAPI `SendRequest`) or
- * `{Transporttype, OrderIDs}` (the spelling of the service's guides). @param {Ctx} ctx
+ * `{Transporttype, OrderIDs}` (the spelling of the service's guides), with the rules since February 2026
+ * (page "Send via Email"): a named TransportType never falls back (Peppol to a customer not on Peppol is
+ * refused with TheCustomerIsNotActiveOnPeppol); without one, Peppol when the customer is on it, else e-mail
+ * when the customer has an address, else the same refusal. `StrictTransportType: true` forbids the e-mail.
+ * A refused order refuses the whole call (nothing is sent), one error entry per refused order. @param {Ctx} ctx
  */
 function send(ctx) {
 	const b = ctx.json();
-	if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be an object with Transporttype and OrderIDs');
+	if (!b || typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be an object with OrderIDs (and an optional TransportType)');
 	const rawType = b.Transporttype !== undefined ? b.Transporttype : b.TransportType;
-	if (typeof rawType !== 'string' || !rawType.trim()) throw badRequest('Transporttype is required (e.g. Peppol)');
-	const transport = TRANSPORTS[/** @type {keyof typeof TRANSPORTS} */ (rawType.trim().toLowerCase())];
-	if (!transport) throw badRequest(`Unknown Transporttype '${rawType}'; supported: ${Object.values(TRANSPORTS).join(', ')}`);
+	if (rawType !== undefined && rawType !== null && (typeof rawType !== 'string' || !rawType.trim()))
+		throw badRequest('TransportType must be a transport type (e.g. Peppol, SMTP) or left out');
+	const named = typeof rawType === 'string' ? rawType.trim() : '';
+	const transport = named ? TRANSPORTS[/** @type {keyof typeof TRANSPORTS} */ (named.toLowerCase())] : null;
+	if (named && !transport) throw badRequest(`Unknown TransportType '${rawType}'; supported: ${Object.values(TRANSPORTS).join(', ')}`);
 	const rawIds = b.OrderIDs !== undefined ? b.OrderIDs : b.OrderIds;
 	const ids = Array.isArray(rawIds) ? rawIds : null;
 	if (!ids || ids.length === 0 || ids.some((/** @type {any} */ x) => !/^\d+$/.test(String(x))))
@@ -255,30 +264,23 @@ function send(ctx) {
 	const errors = [];
 	const plans = orders.map((o) => {
 		if (o.IsSent) errors.push({ Code: 'AlreadySent', Description: `Order ${o.OrderID} has already been sent` });
-		const route = transport === 'Peppol' ? peppolRoute(ctx, o) : null;
-		if (route && !route.ok && strict)
-			errors.push({ Code: 'ReceiverNotOnPeppol', Description: `Order ${o.OrderID}: ${route.reason}; StrictTransportType forbids a fallback to e-mail` });
-		return { o, route };
+		const email = (o.Customer && o.Customer.Email) || '';
+		const route = !transport || transport === 'Peppol' ? peppolRoute(ctx, o) : null;
+		/** @type {{ transport: string, destination: string, description?: string } | null} */
+		let how = null;
+		if (route && route.ok) how = { transport: 'Peppol', destination: route.id };
+		else if (!transport && email && !strict)
+			how = { transport: 'SMTP', destination: email, description: `${route ? route.reason : 'not on Peppol'}; sent by e-mail to ${email}` };
+		else if (transport === 'SMTP' && email) how = { transport, destination: email, description: `Sent by e-mail to ${email}` };
+		else if (transport === 'SMTP') errors.push({ Code: 'GenericError', Description: `Order ${o.OrderID}: the customer has no e-mail address` });
+		else if (transport === 'Letter') how = { transport, destination: o.Customer?.Name || '', description: 'Sent by letter' };
+		if (!how && transport !== 'SMTP' && !o.IsSent) errors.push({ ...NOT_ON_PEPPOL });
+		return { o, how };
 	});
 	if (errors.length) throw new ApiError(400, errors[0].Code, errors[0].Description, errors);
-	for (const { o, route } of plans) {
-		const email = (o.Customer && o.Customer.Email) || 'the customer';
-		if (route && route.ok) deliverySend(ctx.emu, ctx.partyId, o, { transport: 'Peppol', destination: route.id });
-		else if (route)
-			deliverySend(ctx.emu, ctx.partyId, o, {
-				transport: 'Email',
-				destination: email,
-				description: `Fallback: ${route.reason}; sent by e-mail to ${email} instead of Peppol`,
-			});
-		else
-			deliverySend(ctx.emu, ctx.partyId, o, {
-				transport,
-				destination: transport === 'Email' ? email : o.Customer?.Name || '',
-				description: `Sent by ${transport}${transport === 'Email' ? ` to ${email}` : ''}`,
-			});
-	}
+	for (const { o, how } of plans) if (how) deliverySend(ctx.emu, ctx.partyId, o, how);
 	if (key) store.idempotencyRecord(ctx.partyId, key, `send of orders ${unique.join(', ')}`);
 	return { status: 200, body: 'OK' };
 }
 
-module.exports = { getOne, create, send, validateOrder, peppolRoute, idempotencyKey, checkIdempotency };
+module.exports = { getOne, create, send, validateOrder, peppolRoute, idempotencyKey, checkIdempotency, dateOf };

@@ -56,9 +56,10 @@ export class AccessPointTrigger implements INodeType {
 						description: 'A sent document reached Sent, Accepted, Delivered or Refused, or failed delivery (two webhooks)',
 					},
 					{ name: 'Order Created', value: 'orderCreated', description: 'An invoice, credit note or other order was created' },
+					{ name: 'Order Deleted', value: 'orderDeleted', description: 'An order was deleted (the event names its OrderID)' },
 					{ name: 'Order Updated', value: 'orderUpdated', description: 'An order changed (status, payment, export flag …)' },
 				],
-				description: 'The service allows 4 webhooks per party; all three events take all four',
+				description: 'One webhook per event (two for Delivery Status Changed); the service allows 4 per party',
 			},
 			{
 				displayName: 'Receive Events Of',

@@ -8,11 +8,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord, text } from '../shared/domain/values';
 
-export type TriggerEvent = 'orderCreated' | 'orderUpdated' | 'deliveryStatusChanged';
+export type TriggerEvent = 'orderCreated' | 'orderUpdated' | 'orderDeleted' | 'deliveryStatusChanged';
 export type EntityType = 'Order' | 'Message';
-export type UpdateType = 'I' | 'U';
+/** I new, U updated, D deleted (the page "Webhooks"). */
+export type UpdateType = 'I' | 'U' | 'D';
 /** The item's `event`. */
-export type OutputEvent = 'created' | 'updated' | 'deliveryStatusChanged';
+export type OutputEvent = 'created' | 'updated' | 'deleted' | 'deliveryStatusChanged';
 
 /** One API webhook: an entity type and one update type. */
 export interface Subscription {
@@ -20,7 +21,9 @@ export interface Subscription {
 	updateType: UpdateType;
 }
 
-export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['orderCreated', 'orderUpdated', 'deliveryStatusChanged'];
+export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['orderCreated', 'orderUpdated', 'orderDeleted', 'deliveryStatusChanged'];
+const ORDER_UPDATES = { orderCreated: 'I', orderUpdated: 'U', orderDeleted: 'D' } as const;
+const ORDER_OUTPUTS = { I: ['orderCreated', 'created'], U: ['orderUpdated', 'updated'], D: ['orderDeleted', 'deleted'] } as const;
 /** The service's limit per party (docs/api.md "Webhooks"). */
 export const WEBHOOKS_PER_PARTY = 4;
 
@@ -33,7 +36,7 @@ export function subscriptionsFor(events: readonly TriggerEvent[]): Subscription[
 					{ entityType: 'Message', updateType: 'I' },
 					{ entityType: 'Message', updateType: 'U' },
 				]
-			: [{ entityType: 'Order', updateType: e === 'orderCreated' ? 'I' : 'U' }],
+			: [{ entityType: 'Order', updateType: ORDER_UPDATES[e] }],
 	);
 }
 
@@ -60,12 +63,12 @@ export interface ServiceEvent {
 	state: IDataObject;
 }
 
-/** The event a payload reports; undefined when it names no entity/update type this trigger knows (a D, a flat body). */
+/** The event a payload reports; undefined when it names no entity/update type this trigger knows (a flat body). */
 export function readServiceEvent(payload: IDataObject): ServiceEvent | undefined {
 	const entity = word(payload.UpdatedEntityType)?.toLowerCase();
 	const update = word(payload.WebhookUpdateTypeTC)?.toUpperCase();
 	const entityType = entity === 'order' ? 'Order' : entity === 'message' ? 'Message' : undefined;
-	if (!entityType || (update !== 'I' && update !== 'U')) return undefined;
+	if (!entityType || (update !== 'I' && update !== 'U' && update !== 'D')) return undefined;
 	const detail = record(payload.EntityDetail);
 	const message = entityType === 'Message' ? (isRecord(detail.OrderMessage) ? detail.OrderMessage : detail) : {};
 	const state = entityType === 'Message' ? record(detail.AdditionalMessageInformation ?? detail.MessageAdditionalInformation) : {};
@@ -74,12 +77,8 @@ export function readServiceEvent(payload: IDataObject): ServiceEvent | undefined
 
 /** The item's `event` when the selection asked for this kind of event; undefined: ignore it. */
 export function outputEventOf(ev: ServiceEvent, selected: readonly TriggerEvent[]): OutputEvent | undefined {
-	const [trigger, output]: [TriggerEvent, OutputEvent] =
-		ev.entityType === 'Message'
-			? ['deliveryStatusChanged', 'deliveryStatusChanged']
-			: ev.updateType === 'I'
-				? ['orderCreated', 'created']
-				: ['orderUpdated', 'updated'];
+	if (ev.entityType === 'Message') return ev.updateType !== 'D' && selected.includes('deliveryStatusChanged') ? 'deliveryStatusChanged' : undefined;
+	const [trigger, output] = ORDER_OUTPUTS[ev.updateType];
 	return selected.includes(trigger) ? output : undefined;
 }
 

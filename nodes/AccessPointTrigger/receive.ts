@@ -82,7 +82,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		this.logger.info(`AccessPoint Trigger "${this.getNode().name}": webhook confirmation (${signed ? 'signed' : 'unverified'}) not passed on`);
 		return ignore('Webhook confirmation received; ignored');
 	}
-	const settings = readSettings(this, { strict: false });
+	const settings = readSettings(this);
 	if (!header) return refuse(this, 401, 'Missing or malformed Billit-Signature header');
 	if (!secrets.length) return refuse(this, 401, 'Invalid signature', 'no webhooks registered (publish again)');
 	if (!signed) return refuse(this, 401, 'Invalid signature', 'the signature matches no webhook secret');
@@ -107,7 +107,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	}
 
 	const id = orderIdOf(ev);
-	const wantsOrder = (settings.fetchFullOrder || settings.files) && id !== undefined;
+	const wantsOrder = (settings.fetchFullOrder || settings.files) && id !== undefined && ev.updateType !== 'D';
 	const client = wantsOrder ? await getApiClient.call(this, { partyId: stored?.partyId, retry: settings.retry }) : undefined;
 	const order = client && id !== undefined ? await readOrder(this, client, id) : undefined;
 	// Without Fetch Full Order the item stays the event; an order gone since still says so.

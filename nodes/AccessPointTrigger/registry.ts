@@ -52,31 +52,23 @@ export function problem(ctx: { getNode(): INode }, message: string, description:
 	return new NodeOperationError(ctx.getNode(), message, { description });
 }
 
-/** Offered by 0.1; the service calls no webhook when an order is deleted (README, "AccessPoint Trigger"). */
-const ORDER_DELETED = 'orderDeleted';
-
-/**
- * The trigger's parameters, checked. At activation (`strict`) a selection still holding 0.1's
- * Order Deleted is refused with what to do, before any request; webhook() (`strict` false)
- * reads the other events, so a workflow published before the upgrade keeps receiving them.
- */
-export function readSettings(ctx: Context, { strict = true }: { strict?: boolean } = {}): TriggerSettings {
+/** The trigger's parameters, checked. */
+export function readSettings(ctx: Context): TriggerSettings {
 	const rawEvents = ctx.getNodeParameter('events', []) as unknown;
-	const given = Array.isArray(rawEvents) ? rawEvents : [rawEvents];
-	if (strict && given.includes(ORDER_DELETED)) {
-		throw problem(
-			ctx,
-			'"Events" holds Order Deleted, which this trigger no longer offers. Remove it and publish again.',
-			'GET /v1/orders/deleted lists deleted orders.',
-		);
-	}
-	const list = given.filter((e) => e !== ORDER_DELETED);
+	const list = Array.isArray(rawEvents) ? rawEvents : [rawEvents];
 	const unknown = list.filter((e) => !isTriggerEvent(e));
 	if (unknown.length) {
 		throw problem(ctx, `"Events" holds ${showValue(unknown[0])}, which is not an event of this trigger`, 'Pick the events from the list.');
 	}
 	const events = list as TriggerEvent[];
 	if (!events.length) throw problem(ctx, '"Events" is empty', 'Select at least one event.');
+	const needed = subscriptionsFor(events).length;
+	if (needed > WEBHOOKS_PER_PARTY)
+		throw problem(
+			ctx,
+			`"Events" needs ${needed} webhooks; the service allows ${WEBHOOKS_PER_PARTY} per party`,
+			'Select fewer events (Delivery Status Changed takes two).',
+		);
 
 	const source = requireValid(ctx, undefined, 'Receive Events Of', ctx.getNodeParameter('source', 'account'), (v) =>
 		checkChoice(v, ['account', 'registration']),
@@ -132,8 +124,7 @@ export const REFUSAL_MEMORY_MS = 60_000;
 export interface StoredWebhook {
 	id: string;
 	entityType: EntityType;
-	/** D: an Order Deleted webhook made by 0.1, read so that it is removed. */
-	updateType: UpdateType | 'D';
+	updateType: UpdateType;
 	secret: string;
 }
 
@@ -146,7 +137,7 @@ export interface StoredWebhooks {
 	webhooks: StoredWebhook[];
 }
 
-/** The stored webhooks when the shape is usable; anything else reads as none (a D webhook of 0.1 included). */
+/** The stored webhooks when the shape is usable; anything else reads as none. */
 export function readWebhooks(staticData: IDataObject): StoredWebhooks | undefined {
 	const raw = staticData[WEBHOOKS_KEY] as Partial<StoredWebhooks> | undefined;
 	if (!raw || typeof raw !== 'object' || raw.version !== 1) return undefined;

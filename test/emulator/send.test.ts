@@ -48,36 +48,33 @@ describe('send command', () => {
 		expect((await post(emu, SEND, { TransportType: 'Peppol', OrderIds: [] })).status).toBe(400);
 	});
 
-	it('falls back to e-mail when not strict, and says so on the order', async () => {
-		const id = await create(notOnPeppol);
-		const r = await post(emu, SEND, { TransportType: 'Peppol', OrderIDs: [id] });
-		expect(r.status).toBe(200);
-		const o = (await get(emu, `/v1/orders/${id}`)).json;
-		expect(o.IsSent).toBe(true);
-		expect(o.Messages[0]).toMatchObject({ TransportType: 'Email' });
-		expect(o.Messages[0].Description).toMatch(/not registered on Peppol/);
-		expect(o.Messages[0].Description).toContain('billing@ab.example');
+	it('2026 rules: a named Peppol never falls back; without TransportType Peppol, else e-mail, else the published refusal', async () => {
+		const named = await create(notOnPeppol);
+		const refused = await post(emu, SEND, { TransportType: 'Peppol', OrderIDs: [named] });
+		expect(refused.status).toBe(400);
+		expect(refused.json.errors).toEqual([{ Code: 'TheCustomerIsNotActiveOnPeppol', Description: 'The customer is not active on Peppol.' }]);
+		expect((await get(emu, `/v1/orders/${named}`)).json.IsSent).toBe(false);
+
+		const [viaPeppol, viaMail, noAddress] = [await create(onPeppol), await create(notOnPeppol), await create({ Name: 'No VAT, no e-mail' })];
+		expect((await post(emu, SEND, { OrderIDs: [viaPeppol, viaMail] })).status).toBe(200);
+		expect((await get(emu, `/v1/orders/${viaPeppol}`)).json.Messages[0]).toMatchObject({ TransportType: 'Peppol', Destination: '9925:BE0123456749' });
+		const mailed = (await get(emu, `/v1/orders/${viaMail}`)).json.Messages[0];
+		expect(mailed).toMatchObject({ TransportType: 'SMTP', Destination: 'billing@ab.example' });
+		expect(mailed.Description).toMatch(/not registered on Peppol/);
+		const none = await post(emu, SEND, { OrderIDs: [noAddress] });
+		expect(none.status).toBe(400);
+		expect(none.json.errors[0].Code).toBe('TheCustomerIsNotActiveOnPeppol');
 	});
 
-	it('strict: fails the whole batch with one ReceiverNotOnPeppol error per failing order', async () => {
+	it('StrictTransportType forbids the e-mail: the whole batch is refused, one entry per failing order', async () => {
 		const good = await create(onPeppol);
 		const bad1 = await create(notOnPeppol);
 		const bad2 = await create({ Name: 'No VAT' });
 		const creditToInvoiceOnly = await create({ Name: 'Nederland Handel BV', VATNumber: 'NL123456789B01' }, { OrderType: 'CreditNote' });
-		const r = await post(
-			emu,
-			SEND,
-			{ Transporttype: 'Peppol', OrderIDs: [good, bad1, bad2, creditToInvoiceOnly] },
-			{ headers: { StrictTransportType: 'true' } },
-		);
+		const r = await post(emu, SEND, { OrderIDs: [good, bad1, bad2, creditToInvoiceOnly] }, { headers: { StrictTransportType: 'true' } });
 		expect(r.status).toBe(400);
 		expect(r.json.errors).toHaveLength(3);
-		for (const e of r.json.errors) expect(e.Code).toBe('ReceiverNotOnPeppol');
-		expect(r.json.errors[0].Description).toContain(String(bad1));
-		expect(r.json.errors[0].Description).toContain('BE1002003070');
-		expect(r.json.errors[1].Description).toContain(String(bad2));
-		expect(r.json.errors[2].Description).toContain(String(creditToInvoiceOnly));
-		expect(r.json.errors[2].Description).toMatch(/CreditNote/);
+		for (const e of r.json.errors) expect(e.Code).toBe('TheCustomerIsNotActiveOnPeppol');
 		for (const id of [good, bad1, bad2, creditToInvoiceOnly]) expect((await get(emu, `/v1/orders/${id}`)).json.IsSent).toBe(false);
 		const retry = await post(emu, SEND, { Transporttype: 'Peppol', OrderIDs: [good] }, { headers: { StrictTransportType: 'true' } });
 		expect(retry.status).toBe(200);
@@ -99,8 +96,9 @@ describe('send command', () => {
 	it('validates the body', async () => {
 		const id = await create(onPeppol);
 		for (const [b, re] of [
-			[{ OrderIDs: [id] }, /Transporttype/],
+			[{ Transporttype: 7, OrderIDs: [id] }, /TransportType/],
 			[{ Transporttype: 'Fax', OrderIDs: [id] }, /Fax/],
+			[{ Transporttype: 'Email', OrderIDs: [id] }, /Email.*SMTP/],
 			[{ Transporttype: 'Peppol', OrderIDs: [] }, /OrderIDs/],
 			[{ Transporttype: 'Peppol' }, /OrderIDs/],
 		] as Array<[Record<string, unknown>, RegExp]>) {
@@ -110,10 +108,14 @@ describe('send command', () => {
 		}
 	});
 
-	it('sends by Email when asked', async () => {
+	it('sends by e-mail (SMTP, the published value) when asked, even to a customer on Peppol; no address is refused', async () => {
 		const id = await create(onPeppol);
-		expect((await post(emu, SEND, { Transporttype: 'Email', OrderIDs: [String(id)] })).status).toBe(200);
-		expect((await get(emu, `/v1/orders/${id}`)).json.Messages[0].TransportType).toBe('Email');
+		expect((await post(emu, SEND, { Transporttype: 'SMTP', OrderIDs: [String(id)] })).status).toBe(200);
+		expect((await get(emu, `/v1/orders/${id}`)).json.Messages[0]).toMatchObject({ TransportType: 'SMTP', Destination: 'ap@demo.example' });
+		const noAddress = await create({ Name: 'No e-mail' });
+		const r = await post(emu, SEND, { TransportType: 'SMTP', OrderIDs: [noAddress] });
+		expect(r.status).toBe(400);
+		expect(r.json.errors[0].Description).toMatch(/no e-mail address/);
 	});
 
 	it('answers 409 for a reused idempotency key and sends nothing new', async () => {

@@ -140,7 +140,7 @@ describe('webhooks', () => {
 		]);
 	});
 
-	it('the published shapes: Order events name the order only; a sent Peppol invoice gives Message I then U (Sent), each response a new Message I; a delete sends nothing', async () => {
+	it('the published shapes: Order events name the order only; a sent Peppol invoice gives Message I then U (Sent), each response a new Message I; a delete sends Order D (the same wrapper)', async () => {
 		const ins = await hook('Order', 'I', `${rx.url}/ins`);
 		const upd = await hook('Order', 'U', `${rx.url}/upd`);
 		const gone = await hook('Order', 'D', `${rx.url}/del`);
@@ -153,13 +153,13 @@ describe('webhooks', () => {
 		expect(ctl.status).toBe(200);
 		emu.store.deleteOrder(String(entity), id);
 		await emu.webhooks.settle();
-		await rx.waitFor(8);
+		await rx.waitFor(9);
 		await sleep(100);
 		const by = (p: string) => rx.hits.filter((h) => h.url === p).map((h) => JSON.parse(h.body));
 		expect(by('/ins')).toEqual([{ UpdatedEntityID: id, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: 'I', EntityDetail: {} }]);
 		expect(by('/upd')).toHaveLength(3); // send, delivered, refused
 		expect(by('/upd').every((b) => b.UpdatedEntityID === id && b.WebhookUpdateTypeTC === 'U')).toBe(true);
-		expect(by('/del')).toEqual([]);
+		expect(by('/del')).toEqual([{ UpdatedEntityID: id, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: 'D', EntityDetail: {} }]);
 		const m = by('/msg');
 		expect(
 			m.map((b) => [

@@ -134,7 +134,8 @@ const CASES: Case[] = [
 	['order skip negative', ORDER, list('order', { options: { skip: -1 } }), 'Skip'],
 	['order skip decimal', ORDER, list('order', { options: { skip: 1.5 } }), 'Skip'],
 	['party filter: Party ID not a number', ORDER, list('party', cond('PartyID', 'eq', 'x1')), 'Filters'],
-	['product filter: Is Active not a boolean', ORDER, list('product', cond('IsActive', 'eq', 'maybe')), 'Filters'],
+	['order filter: Paid not a boolean', ORDER, list('order', cond('Paid', 'eq', 'maybe')), 'Filters'],
+	['order filter: Customer Name saved by 1.0 (not filterable)', ORDER, list('order', cond('Customer/Name', 'eq', 'ACME')), 'Filters'],
 	// Registration
 	['registration VAT fails mod 97', REG, registration({ taxIdentifier: 'BE0481516216' }), 'VAT Number'],
 	['registration e-mail without @', REG, registration({ email: 'finance.example.com' }), 'Email'],
@@ -350,12 +351,6 @@ const SWEEP: Exact[] = [
 		'Item 1: "Idempotency Header" Idem-Key is not one of Idempotency-Key, Idempotent-Key, none',
 	],
 	[
-		'Single Order Path unknown (cast)',
-		ORDER,
-		create({ options: { singleOrderPath: '={{ "v2" }}' } }),
-		'Item 1: "Single Order Path" v2 is not one of auto, order, orders',
-	],
-	[
 		'Currency an object (sent as an object)',
 		ORDER,
 		create({ additionalFields: { Currency: '={{ { code: "EUR" } }}' } }),
@@ -480,18 +475,6 @@ const ISSUE_33_5: Exact[] = [
 		ORDER,
 		download({ allowMissingFiles: '={{ "yes" }}' }),
 		'Item 1: "Allow Missing Files" yes is not true or false',
-	],
-	[
-		'Single Order Path "bogus" (Get)',
-		ORDER,
-		{ resource: 'order', operation: 'get', orderId: '1000001', options: { singleOrderPath: '={{ "bogus" }}' } },
-		'Item 1: "Single Order Path" bogus is not one of auto, order, orders',
-	],
-	[
-		'Single Order Path "bogus" (Download Files)',
-		ORDER,
-		download({ singleOrderPath: '={{ "bogus" }}' }),
-		'Item 1: "Single Order Path" bogus is not one of auto, order, orders',
 	],
 	[
 		'Create Credit Note External Provider ID of 1 MB, before the invoice is read',

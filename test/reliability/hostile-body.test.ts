@@ -75,7 +75,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 	] as Array<[string, IDataObject, number]>)('endless body, %s: fails at the limit, fetched once, connection closed', async (label, parameters, limitMb) => {
 		const written: number[] = [];
 		handle = (res, url) => {
-			if (url.startsWith('/v1/orders') && !url.includes('skip')) return firstPage(res);
+			if (/^\/v1\/orders(\?|$)/.test(url) && !url.includes('skip')) return firstPage(res);
 			json(res);
 			void endless(res, '{"Items":[{"OrderID":2,"Note":"', Buffer.alloc(64 * 1024, 'x')).then((bytes) => written.push(bytes));
 		};
@@ -89,7 +89,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error?.message).toMatch(new RegExp(`failed: the answer is larger than ${limitMb} MB; it was not read further$`));
 		const requests = server.requests.slice(before);
-		expect(requests.filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'))).toHaveLength(1);
+		expect(requests.filter((r) => r.url.includes('skip') || r.url.includes('/v1/orders/'))).toHaveLength(1);
 		// The server stopped writing soon after the limit: the client closed the connection.
 		await closed(written, 1);
 		expect(written[0]).toBeGreaterThan(limitMb * MB);
@@ -131,7 +131,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 			const bytes = '{"Items":[{"OrderID":3,"Note":"'.split('').concat(Array.from({ length: 100 }, () => 'x'));
 			const written: number[] = [];
 			handle = (res, url) => {
-				if (url.startsWith('/v1/orders') && !url.includes('skip')) return firstPage(res);
+				if (/^\/v1\/orders(\?|$)/.test(url) && !url.includes('skip')) return firstPage(res);
 				json(res);
 				res.flushHeaders();
 				void trickle(res, bytes, 200).then((count) => written.push(count));
@@ -142,7 +142,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 			const error = result.nodeError(result.nodeName as string);
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error?.message).toMatch(/failed: the request timed out$/);
-			const slow = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'));
+			const slow = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/orders/'));
 			// Read Retries 1: two attempts, each cut off at its 1 s deadline (5 bytes at 200 ms; without the deadline, 131).
 			expect(slow).toHaveLength(2);
 			await closed(written, 2);
@@ -183,7 +183,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		async (label, parameters) => {
 			const bomb = gzipBomb(3 * GB);
 			handle = (res, url) => {
-				if (url.startsWith('/v1/orders') && !url.includes('skip')) return firstPage(res);
+				if (/^\/v1\/orders(\?|$)/.test(url) && !url.includes('skip')) return firstPage(res);
 				json(res);
 				res.setHeader('content-encoding', 'gzip');
 				res.setHeader('content-length', String(bomb.length));
@@ -196,7 +196,7 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 			const peak = rss.stop();
 			expect(result.status).toBe('error');
 			expect(result.nodeError(result.nodeName as string)?.message).toMatch(/the answer is larger than 50 MB; it was not read further$/);
-			const bombs = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/order/'));
+			const bombs = server.requests.slice(before).filter((r) => r.url.includes('skip') || r.url.includes('/v1/orders/'));
 			expect(bombs).toHaveLength(1);
 			expect(peak - start).toBeLessThan(RSS_BOUND_MB);
 			figures[`gzip bomb ${(bomb.length / MB).toFixed(1)} MB → 3 GB, ${label}`] =

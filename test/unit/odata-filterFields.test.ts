@@ -7,6 +7,7 @@ import {
 	conditionsFromParameter,
 	CUSTOM_FIELD,
 	describeQuery,
+	FILTERABLE_ORDER_PROPERTIES,
 	QUERY_FIELDS,
 	QueryInputError,
 	sortKeysFromParameter,
@@ -47,8 +48,8 @@ describe('conditionsFromParameter', () => {
 					{ field: 'TotalIncl', operator: 'gt', value: '100.5' },
 					{ field: 'Paid', operator: 'eq', value: 'true' },
 					{ field: 'OrderNumber', operator: 'eq', value: ' keeps spaces ' },
-					{ field: CUSTOM_FIELD, customField: ' Supplier/Name ', valueType: 'string', operator: 'ne', value: 'x' },
-					{ field: CUSTOM_FIELD, customField: 'DaysOverdue', valueType: 'number', operator: 'le', value: '5' },
+					{ field: CUSTOM_FIELD, customField: ' PaymentMethod ', valueType: 'string', operator: 'ne', value: 'x' },
+					{ field: CUSTOM_FIELD, customField: 'RemindersSent', valueType: 'number', operator: 'le', value: '5' },
 					{ field: 'PaidDate', operator: 'isEmpty' },
 					{ field: 'OrderStatus', operator: 'isNotEmpty', value: 'ignored' },
 				],
@@ -60,8 +61,8 @@ describe('conditionsFromParameter', () => {
 			{ field: 'TotalIncl', operator: 'gt', value: '100.5', type: 'number' },
 			{ field: 'Paid', operator: 'eq', value: 'true', type: 'boolean' },
 			{ field: 'OrderNumber', operator: 'eq', value: ' keeps spaces ', type: 'string' },
-			{ field: 'Supplier/Name', operator: 'ne', value: 'x', type: 'string' },
-			{ field: 'DaysOverdue', operator: 'le', value: '5', type: 'number' },
+			{ field: 'PaymentMethod', operator: 'ne', value: 'x', type: 'string' },
+			{ field: 'RemindersSent', operator: 'le', value: '5', type: 'number' },
 			{ field: 'PaidDate', operator: 'eq', value: null, type: 'null' },
 			{ field: 'OrderStatus', operator: 'ne', value: null, type: 'null' },
 		]);
@@ -73,6 +74,18 @@ describe('conditionsFromParameter', () => {
 		]);
 		expect(conditionsFromParameter({}, 'order')).toEqual([]);
 		expect(conditionsFromParameter(undefined, 'order')).toEqual([]);
+	});
+
+	it('issue 36.3: an order property the service does not filter (picked, saved or typed as a path) is refused, saying what to use', () => {
+		for (const field of ['Customer/Name', 'CounterParty/DisplayName', 'Overdue', 'ToPay', 'DaysOverdue']) {
+			const entry = field === 'DaysOverdue' ? { field: CUSTOM_FIELD, customField: field, valueType: 'number', value: '1' } : { field, value: 'x' };
+			expect(() => conditionsFromParameter({ conditions: [entry] }, 'order')).toThrow(
+				`${field}: the service does not filter orders on it (400 since 17 March 2026). To find orders by customer, use Search Text (fullTextSearch) or Counter Party ID`,
+			);
+		}
+		expect(conditionsFromParameter({ conditions: [{ field: 'counterparty/partyid', value: '7' }] }, 'order')).toEqual([
+			{ field: 'counterparty/partyid', operator: 'eq', value: '7', type: 'string' },
+		]);
 	});
 
 	it('rejects an empty typed value and an empty custom path with the condition index', () => {
@@ -119,7 +132,7 @@ describe('buildQuery', () => {
 				filters: {
 					conditions: [
 						{ field: 'OrderType', operator: 'eq', value: 'Invoice' },
-						{ field: 'CounterParty/DisplayName', operator: 'eq', value: "O'Brien" },
+						{ field: 'Reference', operator: 'eq', value: "O'Brien" },
 					],
 				},
 				combine: 'or',
@@ -131,7 +144,7 @@ describe('buildQuery', () => {
 				},
 			}),
 		).toEqual({
-			$filter: "OrderType eq 'Invoice' or CounterParty/DisplayName eq 'O''Brien'",
+			$filter: "OrderType eq 'Invoice' or Reference eq 'O''Brien'",
 			$orderby: 'OrderDate desc,OrderNumber',
 		});
 	});
@@ -179,13 +192,22 @@ describe('buildQuery', () => {
 		]);
 		expect(labels.order).toEqual(
 			expect.arrayContaining([
-				'Counter Party Name=CounterParty/DisplayName',
-				'Customer VAT Number=Customer/VATNumber',
+				'Counter Party ID=CounterParty/PartyID',
 				'External Provider ID=ExternalProviderID',
 				'Total Excl. VAT=TotalExcl',
+				'Total VAT=TotalVAT',
 			]),
 		);
-		expect(labels.product).toEqual(expect.arrayContaining(['Unit Price Excl. VAT=UnitPriceExcl', 'VAT Percentage=VATPercentage', 'Is Active=IsActive']));
+		// Issue 36.3: only the service's filterable order properties; only published Product properties.
+		expect(QUERY_FIELDS.order.filter((f) => !FILTERABLE_ORDER_PROPERTIES.includes(f.value))).toEqual([]);
+		expect(labels.product).toEqual([
+			'Created=Created',
+			'Description=Description',
+			'Group Name=GroupName',
+			'Last Modified=LastModified',
+			'Product ID=ProductID',
+			'Reference=Reference',
+		]);
 	});
 
 	it.each<[QueryResource, typeof ORDER]>([

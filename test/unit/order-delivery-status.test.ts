@@ -21,12 +21,12 @@ const details = (status: string | null, refused = false) => ({
 	DocumentRefusedReasonTC: refused ? 'REF' : null,
 });
 const ORDERS: Record<string, object> = {
-	'/v1/order/4': publishedSentInvoice(),
-	'/v1/order/5': { OrderID: 5, IsSent: false, Messages: [], CurrentDocumentDeliveryDetails: DELIVERY_DETAILS.polledNothingYet },
-	'/v1/order/6': { ...publishedSentInvoice(), OrderID: 6, CurrentDocumentDeliveryDetails: DELIVERY_DETAILS.negative },
-	'/v1/order/1': { OrderID: 1, IsSent: true, CurrentDocumentDeliveryDetails: details('Delivered', true) },
-	'/v1/order/2': { OrderID: 2, IsSent: true, CurrentDocumentDeliveryDetails: details('Pending') },
-	'/v1/order/3': { OrderID: 3, IsSent: true, CurrentDocumentDeliveryDetails: details('Delivered') },
+	'/v1/orders/4': publishedSentInvoice(),
+	'/v1/orders/5': { OrderID: 5, IsSent: false, Messages: [], CurrentDocumentDeliveryDetails: DELIVERY_DETAILS.polledNothingYet },
+	'/v1/orders/6': { ...publishedSentInvoice(), OrderID: 6, CurrentDocumentDeliveryDetails: DELIVERY_DETAILS.negative },
+	'/v1/orders/1': { OrderID: 1, IsSent: true, CurrentDocumentDeliveryDetails: details('Delivered', true) },
+	'/v1/orders/2': { OrderID: 2, IsSent: true, CurrentDocumentDeliveryDetails: details('Pending') },
+	'/v1/orders/3': { OrderID: 3, IsSent: true, CurrentDocumentDeliveryDetails: details('Delivered') },
 };
 
 function context(tool: boolean, ids = [1, 2, 3]): IExecuteFunctions {

@@ -73,10 +73,10 @@ describe('the Order picker', () => {
 		expect(decodeURIComponent(calls[0].url) + JSON.stringify(calls[0].qs ?? {})).toContain('LastModified desc');
 	});
 
-	it('keeps the orders whose number, customer or id contains the search text', async () => {
-		const { ctx } = context({ 'https://api.example.test/v1/orders': first });
-		expect((await searchOrders.call(ctx, 'globex')).results).toEqual([{ name: 'INV-010 · Globex · 2026-11-19 · #10', value: '10' }]);
-		expect((await searchOrders.call(ctx, '#11')).results).toHaveLength(1);
+	it("issue 36.3: a search is the service's fullTextSearch (its answer is trusted: it may match fields the label does not show), newest change first", async () => {
+		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
+		expect((await searchOrders.call(ctx, 'globex')).results).toHaveLength(2);
+		expect(calls.map((c) => Object.fromEntries(new URL(c.url).searchParams))).toEqual([{ fullTextSearch: 'globex', $orderby: 'LastModified desc' }]);
 	});
 
 	it('follows a page token only on the configured host: another host ends the list, nothing is requested', async () => {
@@ -85,15 +85,21 @@ describe('the Order picker', () => {
 		expect(calls).toEqual([]);
 	});
 
-	it('a search asks the service for exact matches (number, customer, External Provider ID; then OrderID / amount), then reads at most 3 pages', async () => {
+	it('a search for #OrderID also asks for that OrderID (one page of each, never a CounterParty/DisplayName filter)', async () => {
 		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
 		const result = await searchOrders.call(ctx, '#11');
-		const filters = calls.map((c) => new URL(c.url).searchParams.get('$filter'));
-		expect(filters).toEqual(["OrderNumber eq '#11' or CounterParty/DisplayName eq '#11' or ExternalProviderID eq '#11'", 'OrderID eq 11', null, null, null]);
-		expect(result).toEqual({ results: [{ name: 'INV-011 · Acme BV · 2026-11-20 · #11', value: '11' }], paginationToken: first.NextPageLink });
+		const params = calls.map((c) => Object.fromEntries(new URL(c.url).searchParams));
+		expect(params).toEqual([
+			{ $filter: 'OrderID eq 11', $orderby: 'LastModified desc' },
+			{ fullTextSearch: '#11', $orderby: 'LastModified desc' },
+		]);
+		expect(result).toEqual({
+			results: [expect.objectContaining({ value: '11' }), expect.objectContaining({ value: '10' })],
+			paginationToken: first.NextPageLink,
+		});
 	});
 
-	it('a service that refuses the OrderID / amount filter (400) still gets the other searches', async () => {
+	it('a service that refuses the OrderID filter (400) still gets the text search', async () => {
 		const calls: string[] = [];
 		const ctx = {
 			getNode: () => ({ name: 'Test', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
@@ -101,14 +107,14 @@ describe('the Order picker', () => {
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: { url: string }) => {
 					calls.push(options.url);
-					if (decodeURIComponent(options.url).includes('TotalIncl')) {
-						return { statusCode: 400, headers: {}, body: { errors: [{ Code: 'GenericError', Description: "Could not find a property named 'TotalIncl'" }] } };
+					if (decodeURIComponent(options.url).includes('OrderID eq')) {
+						return { statusCode: 400, headers: {}, body: { errors: [{ Code: 'GenericError', Description: "Could not find a property named 'OrderID'" }] } };
 					}
 					return { statusCode: 200, headers: {}, body: { Items: [{ OrderID: 7, OrderNumber: 'INV-7', TotalIncl: 12.5 }] } };
 				},
 			},
 		} as unknown as ILoadOptionsFunctions;
-		expect((await searchOrders.call(ctx, '12,50')).results).toEqual([{ name: 'INV-7 · 12.50 · #7', value: '7' }]);
-		expect(calls).toHaveLength(3);
+		expect((await searchOrders.call(ctx, '7')).results).toEqual([{ name: 'INV-7 · 12.50 · #7', value: '7' }]);
+		expect(calls).toHaveLength(2);
 	});
 });

@@ -61,8 +61,10 @@ describe('normalizeTransportType', () => {
 		['Peppol', 'Peppol'],
 		['peppol', 'Peppol'],
 		[' PEPPOL ', 'Peppol'],
-		['email', 'Email'],
-		['E-mail', 'Email'],
+		['email', 'SMTP'],
+		['E-mail', 'SMTP'],
+		['Email', 'SMTP'],
+		['smtp', 'SMTP'],
 		['letter', 'Letter'],
 		['SDI', 'SDI'],
 		[' Fax ', 'Fax'],
@@ -194,13 +196,16 @@ describe('sendFacts: how an order went out, from its last Outgoing message', () 
 				{ TransportType: 'Peppol', Description: 'AB: received', CreationDate: '2024-03-02T10:00:00', MessageDirection: 'Incoming' },
 			],
 		};
-		expect(sendFacts(order, 'Peppol')).toEqual({ sentVia: 'Email', fallback: true, sentAt: '2024-03-01T10:00:00', sentInfo: 'Fallback: sent by e-mail' });
+		expect(sendFacts(order, 'Peppol')).toEqual({ sentVia: 'SMTP', fallback: true, sentAt: '2024-03-01T10:00:00', sentInfo: 'Fallback: sent by e-mail' });
 		expect(sendFacts({ Messages: [{ Transporttype: 'peppol', Date: '2024-01-01T00:00:00' }] }, 'Peppol')).toEqual({
 			sentVia: 'Peppol',
 			fallback: false,
 			sentAt: '2024-01-01T00:00:00',
 		});
-		expect(sendFacts({ Messages: [{ TransportType: 'E-mail' }] }, 'Email')).toEqual({ sentVia: 'Email', fallback: false });
+		expect(sendFacts({ Messages: [{ TransportType: 'E-mail' }] }, 'SMTP')).toEqual({ sentVia: 'SMTP', fallback: false });
+		// No transport type asked (Peppol, else e-mail): an e-mail is the fallback, Peppol is not.
+		expect(sendFacts({ Messages: [{ TransportType: 'SMTP' }] }, '')).toEqual({ sentVia: 'SMTP', fallback: true });
+		expect(sendFacts({ Messages: [{ TransportType: 'Peppol' }] }, '')).toEqual({ sentVia: 'Peppol', fallback: false });
 	});
 
 	it('nothing known without a send', () => {

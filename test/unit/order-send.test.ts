@@ -66,9 +66,9 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 			.matchHeader('apikey', 'secret-key-1')
 			.matchHeader('Content-Type', /application\/json/)
 			.reply(200, 'OK', { 'Content-Type': 'text/plain' })
-			.get('/v1/order/12')
+			.get('/v1/orders/12')
 			.reply(200, sentOrder(12))
-			.get('/v1/order/11')
+			.get('/v1/orders/11')
 			.reply(200, sentOrder(11));
 		const { items, result } = await run({ operation: 'send', orderIds: '={{ $json.id }}', strictTransportType: true }, [{ id: 12 }, { id: '11' }]);
 		expect(result.status).toBe('success');
@@ -106,13 +106,13 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 		const scope = nock(BASE)
 			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [2619898] })
 			.reply(200, 'OK')
-			.get('/v1/order/2619898')
+			.get('/v1/orders/2619898')
 			.reply(200, published)
 			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [2619898] })
 			.reply(200, 'OK')
-			.get('/v1/order/2619898')
+			.get('/v1/orders/2619898')
 			.reply(200, refused);
-		const first = await run({ operation: 'send', orderIds: '2619898', options: { idempotencyHeader: 'none' } });
+		const first = await run({ operation: 'send', orderIds: '2619898', transportType: 'Peppol', options: { idempotencyHeader: 'none' } });
 		expect(first.items).toEqual([
 			{
 				OrderID: 2619898,
@@ -129,29 +129,31 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 				IsSent: true,
 			},
 		]);
-		const second = await run({ operation: 'send', orderIds: '2619898', options: { idempotencyHeader: 'none' } });
+		const second = await run({ operation: 'send', orderIds: '2619898', transportType: 'Peppol', options: { idempotencyHeader: 'none' } });
 		expect(scope.isDone()).toBe(true);
 		expect(second.items[0]).toMatchObject({ sentVia: 'Peppol', deliveryStatus: 'Refused', deliveryInfo: 'Unknown purchase order' });
 		expect(second.items[0]).not.toHaveProperty('deliveredAt');
 		expect(JSON.stringify([first.items, second.items])).not.toMatch(/deliveredVia/);
 	});
 
-	it('no StrictTransportType header when Strict is off', async () => {
+	it('the default "Peppol, Else E-Mail" sends no TransportType at all (issue 36.2), and no StrictTransportType header', async () => {
 		const scope = nock(BASE, { badheaders: ['StrictTransportType'] })
-			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [5] })
+			.post(SEND, (body) => JSON.stringify(body) === JSON.stringify({ OrderIDs: [5] }))
+			.matchHeader('Idempotency-Key', 'send-PeppolElseEmail-5')
 			.reply(200, 'OK');
-		const { result } = await run({ operation: 'send', orderIds: '5', options: { checkDelivery: false } });
+		const { result, items } = await run({ operation: 'send', orderIds: '5', options: { checkDelivery: false } });
 		expect(result.status).toBe('success');
 		expect(scope.isDone()).toBe(true);
+		expect(items).toEqual([{ OrderID: 5, sent: true, alreadySent: false, transportType: null, strict: false }]);
 	});
 
-	it('batching: 5 items with 2 transport types make exactly 2 send calls', async () => {
+	it('batching: 5 items with 2 transport types make exactly 2 send calls; a saved "Email" is sent as SMTP, the published value', async () => {
 		const scope = nock(BASE)
 			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [1, 3, 5] })
 			.matchHeader('Idempotency-Key', 'send-Peppol-1-3-5')
 			.reply(200, 'OK')
-			.post(SEND, { Transporttype: 'Email', OrderIDs: [2, 4] })
-			.matchHeader('Idempotency-Key', 'send-Email-2-4')
+			.post(SEND, { Transporttype: 'SMTP', OrderIDs: [2, 4] })
+			.matchHeader('Idempotency-Key', 'send-SMTP-2-4')
 			.reply(200, 'OK');
 		const input = [1, 2, 3, 4, 5].map((id) => ({ id, via: id % 2 ? 'Peppol' : 'Email' }));
 		const { items, result } = await run(
@@ -160,7 +162,7 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 		);
 		expect(result.status).toBe('success');
 		expect(scope.isDone()).toBe(true);
-		expect(items.map((i) => [i.OrderID, i.transportType, i.sent])).toEqual(input.map((x) => [x.id, x.via, true]));
+		expect(items.map((i) => [i.OrderID, i.transportType, i.sent])).toEqual(input.map((x) => [x.id, x.via === 'Email' ? 'SMTP' : x.via, true]));
 	});
 
 	it('the Idempotent-Key spelling, or no key at all', async () => {
@@ -213,15 +215,47 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 		expect(JSON.stringify(items)).not.toContain('secret-key-1');
 	});
 
+	it('Peppol only: the 2026 refusal names no order, so each order is sent alone; the refused one names its order and customer (issue 36.2)', async () => {
+		const notActive = { errors: [{ Code: 'TheCustomerIsNotActiveOnPeppol', Description: 'The customer is not active on Peppol.' }] };
+		const scope = nock(BASE)
+			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [71, 72] })
+			.matchHeader('Idempotency-Key', 'send-Peppol-71-72')
+			.reply(400, notActive)
+			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [71] })
+			.matchHeader('Idempotency-Key', 'send-Peppol-71')
+			.reply(200, 'OK')
+			.post(SEND, { Transporttype: 'Peppol', OrderIDs: [72] })
+			.reply(400, notActive)
+			.get('/v1/orders/72')
+			.reply(200, { OrderID: 72, OrderNumber: 'INV-72', Customer: { Name: 'A+B Consulting', VATNumber: 'BE1002003070' } });
+		const { items } = await run(
+			{ operation: 'send', orderIds: '={{ $json.id }}', transportType: 'Peppol', options: { checkDelivery: false } },
+			[{ id: 71 }, { id: 72 }],
+			{ onError: 'continueRegularOutput' },
+		);
+		expect(scope.isDone()).toBe(true);
+		expect(items).toEqual([
+			{ OrderID: 71, sent: true, alreadySent: false, transportType: 'Peppol', strict: false },
+			{
+				error: 'Order 72 (INV-72) was not sent: A+B Consulting (BE1002003070) is not active on Peppol (TheCustomerIsNotActiveOnPeppol)',
+				description: expect.stringContaining('Peppol, Else E-Mail'),
+				httpCode: '400',
+				code: 'TheCustomerIsNotActiveOnPeppol',
+			},
+		]);
+	});
+
 	it('a 409 whose order turns out never sent is an error, not "already sent"', async () => {
 		const scope = nock(BASE)
 			.post(SEND)
 			.reply(409, { errors: [{ Code: 'Conflict', Description: 'Idempotency key already used' }] })
-			.get('/v1/order/41')
+			.get('/v1/orders/41')
 			.reply(200, { OrderID: 41, OrderStatus: 'Draft', IsSent: false, Messages: [] })
-			.get('/v1/order/42')
+			.get('/v1/orders/42')
 			.reply(200, sentOrder(42));
-		const { items } = await run({ operation: 'send', orderIds: '={{ $json.id }}' }, [{ id: 41 }, { id: 42 }], { onError: 'continueRegularOutput' });
+		const { items } = await run({ operation: 'send', orderIds: '={{ $json.id }}', transportType: 'Peppol' }, [{ id: 41 }, { id: 42 }], {
+			onError: 'continueRegularOutput',
+		});
 		expect(scope.isDone()).toBe(true);
 		expect(items[0].error).toBe('Send order 41 answered HTTP 409, but it is not sent (OrderStatus Draft)');
 		expect(items[0].description).toContain('send-Peppol-41');
@@ -232,9 +266,9 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 		const scope = nock(BASE)
 			.post(SEND)
 			.reply(200, 'OK')
-			.get('/v1/order/51')
+			.get('/v1/orders/51')
 			.reply(403, { errors: [{ Code: 'Forbidden', Description: 'No read access' }] });
-		const { items } = await run({ operation: 'send', orderIds: '51', options: { maxRetries: 0 } });
+		const { items } = await run({ operation: 'send', orderIds: '51', transportType: 'Peppol', options: { maxRetries: 0 } });
 		expect(scope.isDone()).toBe(true);
 		expect(items).toEqual([
 			{
@@ -294,9 +328,9 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 				.post(SEND, { Transporttype: 'Peppol', OrderIDs: [63] })
 				.matchHeader('Idempotency-Key', 'send-Peppol-63')
 				.reply(200, 'OK')
-				.get('/v1/order/63')
+				.get('/v1/orders/63')
 				.reply(200, sentOrder(63));
-			const { items } = await run({ operation: 'createAndSend', ...order, externalProviderId: 'INV-3' });
+			const { items } = await run({ operation: 'createAndSend', ...order, externalProviderId: 'INV-3', transportType: 'Peppol' });
 			expect(scope.isDone()).toBe(true);
 			expect(items).toEqual([
 				expect.objectContaining({ OrderID: 63, ExternalProviderID: 'INV-3', AlreadyExisted: true, sent: true, alreadySent: false, sentVia: 'Peppol' }),
@@ -313,7 +347,13 @@ describe('AccessPoint Order › Send request shape (nock)', () => {
 				.get('/v1/orders')
 				.query(lookup('INV-4'))
 				.reply(200, { Items: [{ OrderID: 64, ExternalProviderID: 'INV-4', IsSent: true }] });
-			const { items } = await run({ operation: 'createAndSend', ...order, externalProviderId: 'INV-4', options: { checkDelivery: false } });
+			const { items } = await run({
+				operation: 'createAndSend',
+				...order,
+				externalProviderId: 'INV-4',
+				transportType: 'Peppol',
+				options: { checkDelivery: false },
+			});
 			expect(scope.isDone()).toBe(true);
 			expect(items).toEqual([
 				{ OrderID: 64, ExternalProviderID: 'INV-4', sent: true, alreadySent: true, transportType: 'Peppol', strict: false, AlreadyExisted: true },

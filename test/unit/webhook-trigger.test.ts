@@ -38,12 +38,13 @@ const item = (payload: IDataObject) => {
 };
 
 describe('subscriptions', () => {
-	it('one webhook per entity/update type; every event at once fits the 4 webhooks a party may have', () => {
+	it('one webhook per entity/update type; Order Deleted is Order D', () => {
 		const keys = (events: Parameters<typeof subscriptionsFor>[0]) => subscriptionsFor(events).map((s) => `${s.entityType} ${s.updateType}`);
 		expect(keys(['deliveryStatusChanged'])).toEqual(['Message I', 'Message U']);
 		expect(keys(['orderUpdated', 'orderCreated'])).toEqual(['Order I', 'Order U']);
-		expect(subscriptionsFor(TRIGGER_EVENTS)).toHaveLength(WEBHOOKS_PER_PARTY);
-		expect(TRIGGER_EVENTS).not.toContain('orderDeleted');
+		expect(keys(['orderDeleted'])).toEqual(['Order D']);
+		// All four events take five webhooks, one more than a party may have: a user picks fewer.
+		expect(subscriptionsFor(TRIGGER_EVENTS)).toHaveLength(WEBHOOKS_PER_PARTY + 1);
 	});
 
 	it('stored webhooks match only the same URL, scope and set of subscriptions', () => {
@@ -66,17 +67,18 @@ describe('subscriptions', () => {
 		expect(matchesWanted(stored, 'https://n8n.example.com/webhook/x/webhook', 'registration:300001', wanted)).toBe(false);
 		expect(matchesWanted(stored, 'https://n8n.example.com/webhook/x/webhook', 'account', subscriptionsFor(['orderCreated']))).toBe(false);
 		expect(readWebhooks({ webhooks: { version: 2 } })).toBeUndefined();
-		// 0.1's Order Deleted webhook is read (so that it is removed) and never matches.
+		// An Order D webhook (0.1's, or Order Deleted's) is read and matches only Order Deleted.
 		const old = readWebhooks({
 			webhooks: { version: 1, url: 'u', scope: 'account', webhooks: [{ id: '9', entityType: 'Order', updateType: 'D', secret: 's' }] },
 		})!;
 		expect(old.webhooks).toHaveLength(1);
 		expect(matchesWanted(old, 'u', 'account', subscriptionsFor(['orderCreated']))).toBe(false);
+		expect(matchesWanted(old, 'u', 'account', subscriptionsFor(['orderDeleted']))).toBe(true);
 	});
 });
 
 describe("the service's payloads (each published example)", () => {
-	it('reads the published wrapper and the older form; a flat body or a D is no event', () => {
+	it('reads the published wrapper and the older form, D included; a flat body is no event', () => {
 		expect(read(F.messageInsert)).toMatchObject({ entityType: 'Message', updateType: 'I', entityId: '690998', message: { OrderID: 2615999 }, state: {} });
 		expect(read(F.messageRefusedOlderForm)).toMatchObject({
 			entityType: 'Message',
@@ -86,7 +88,11 @@ describe("the service's payloads (each published example)", () => {
 		});
 		expect(read(F.orderInsert)).toEqual({ entityType: 'Order', updateType: 'I', entityId: '2615999', message: {}, state: {} });
 		expect(readServiceEvent({ OrderID: 1, EntityType: 'Order', EntityUpdateType: 'I', EventID: 9 })).toBeUndefined();
-		expect(readServiceEvent({ ...F.orderInsert, WebhookUpdateTypeTC: 'D' })).toBeUndefined();
+		const deleted = read({ ...F.orderInsert, WebhookUpdateTypeTC: 'D' });
+		expect(deleted).toEqual({ entityType: 'Order', updateType: 'D', entityId: '2615999', message: {}, state: {} });
+		expect(outputEventOf(deleted, ['orderDeleted'])).toBe('deleted');
+		expect(outputEventOf(deleted, ['orderCreated', 'orderUpdated'])).toBeUndefined();
+		expect(outputEventOf(read({ ...F.messageInsert, WebhookUpdateTypeTC: 'D' }), TRIGGER_EVENTS)).toBeUndefined();
 		expect(readServiceEvent({ ...F.orderInsert, UpdatedEntityType: 'Invoice' })).toBeUndefined();
 		expect(outputEventOf(read(F.orderUpdate), ['orderCreated'])).toBeUndefined();
 		expect(outputEventOf(read(F.messageInsert), ['orderCreated', 'orderUpdated'])).toBeUndefined();

@@ -141,7 +141,7 @@ describe('AccessPoint Order › Create and Get', () => {
 			const [created] = byExternalId(externalId);
 			expect(items[0]).toMatchObject({ OrderID: created.OrderID, TotalExcl: 100, TotalIncl: 121, AlreadyExisted: false });
 			expect(items[0].OrderNumber).toEqual(expect.any(String));
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', 'POST /v1/orders', `GET /v1/order/${created.OrderID}`]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', 'POST /v1/orders', `GET /v1/orders/${created.OrderID}`]);
 		});
 
 		it('JSON mode creates from an order mapped from the input item', async () => {
@@ -229,11 +229,11 @@ describe('AccessPoint Order › Create and Get', () => {
 	});
 
 	describe('Get', () => {
-		it('reads one order by ID with the older /v1/order path', async () => {
+		it('reads one order by ID with GET /v1/orders/{ID} only, the published path (issue 36.5): one request', async () => {
 			const [order] = masterOrders();
 			const { items } = await run({ resource: 'order', operation: 'get', orderId: String(order.OrderID) });
 			expect(items).toEqual([expect.objectContaining({ OrderID: order.OrderID, OrderNumber: order.OrderNumber })]);
-			expect(logged().map((r) => r.path)).toEqual([`/v1/order/${order.OrderID}`]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/orders/${order.OrderID}`]);
 		});
 
 		it('rejects an Order that is not an OrderID before any request', async () => {
@@ -242,37 +242,22 @@ describe('AccessPoint Order › Create and Get', () => {
 			expect(logged()).toHaveLength(0);
 		});
 
-		describe('path forms (nock)', () => {
+		describe('path (nock)', () => {
 			const base = 'https://api.example.test';
 			const runOptions = { credentialsOverride: { environment: 'custom', baseUrl: base, apiKey: 'k', partyId: '1' } };
 
 			afterEach(() => nock.cleanAll());
 
-			it('falls back to /v1/orders/{ID} when /v1/order/{ID} answers 404', async () => {
+			it('a 404 is the answer: no other path is tried; a saved Single Order Path of 1.0 changes nothing', async () => {
 				const scope = nock(base)
-					.get('/v1/order/77')
-					.reply(404, { errors: [{ Code: 'NotFound', Description: 'No such route' }] })
 					.get('/v1/orders/77')
-					.reply(200, { OrderID: 77, OrderNumber: 'INV-77' });
-				const { items } = await run({ resource: 'order', operation: 'get', orderId: '77' }, undefined, { runOptions });
-				expect(items).toEqual([{ OrderID: 77, OrderNumber: 'INV-77' }]);
-				expect(scope.isDone()).toBe(true);
-			});
-
-			it('does not fall back on other errors', async () => {
-				nock(base)
-					.get('/v1/order/78')
-					.reply(401, { errors: [{ Code: 'Unauthorized', Description: 'Not your order' }] });
-				const { result, name } = await run({ resource: 'order', operation: 'get', orderId: '78' }, undefined, { runOptions });
+					.reply(404, { errors: [{ Code: 'GenericError', Description: 'Order 77 not found' }] });
+				const { result, name } = await run({ resource: 'order', operation: 'get', orderId: '77', options: { singleOrderPath: 'order' } }, undefined, {
+					runOptions,
+				});
 				expect(result.nodeError(name)).toBeInstanceOf(NodeApiError);
-				expect(nock.pendingMocks()).toHaveLength(0);
-			});
-
-			it('uses only the chosen path when set', async () => {
-				const scope = nock(base).get('/v1/orders/79').reply(200, { OrderID: 79 });
-				const { items } = await run({ resource: 'order', operation: 'get', orderId: '79', options: { singleOrderPath: 'orders' } }, undefined, { runOptions });
-				expect(items).toEqual([{ OrderID: 79 }]);
 				expect(scope.isDone()).toBe(true);
+				expect(nock.pendingMocks()).toHaveLength(0);
 			});
 		});
 	});

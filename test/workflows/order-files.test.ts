@@ -169,7 +169,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 
 		it('Create and Send takes the same files, and the generated PDF of an order without one opens', async () => {
 			const pdf = ownPdf();
-			const r = await h.runNode(NODE, { ...createParams(), operation: 'createAndSend', ownPdf: 'data', transportType: 'Email' }, [
+			const r = await h.runNode(NODE, { ...createParams(), operation: 'createAndSend', ownPdf: 'data' }, [
 				{ json: {}, binary: { data: binaryOf(pdf, 'mine.pdf', 'application/pdf') } },
 			]);
 			r.assertSuccess();
@@ -464,7 +464,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			const ubl = Buffer.from('<?xml version="1.0"?><Invoice/>');
 			nock.cleanAll();
 			nock(HOST)
-				.get('/v1/order/2619898')
+				.get('/v1/orders/2619898')
 				.reply(200, order)
 				.get('/v1/files/f23a5e6a-1319-4faf-8b28-7a9f925832ab')
 				.reply(200, {
@@ -518,7 +518,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 		it('an order answer naming a FileID that is not safe in a URL reads no file', async () => {
 			const order = { OrderID: 5, OrderNumber: 'X-5', OrderPDF: { FileID: '../../v1/orders', FileName: 'x.pdf' }, Attachments: [] };
 			nock.cleanAll();
-			nock(HOST).get('/v1/order/5').reply(200, order);
+			nock(HOST).get('/v1/orders/5').reply(200, order);
 			const { error } = await runOffline(download(5, { files: ['pdf'], options: { singleOrderPath: 'order' } }));
 			expect(error?.message).toMatch(/^Item 1: order 5 Main PDF has a FileID "\.\.\/\.\.\/v1\/orders" that is not a FileID$/);
 			expect(nock.pendingMocks()).toEqual([]);

@@ -150,25 +150,28 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 		});
 
 		it.each([["O'Brien & Sons Ltd"], ['A+B Consulting'], ['Hash #1 Traders'], ['100% Natural BV'], ['Say "Hi" Ltd'], ['Zoë & Zaïd Épicerie']])(
-			'sub-property CounterParty/DisplayName with quotes and URL characters: %s',
+			'text with quotes and URL characters (Reference, a filterable property): %s',
 			async (name) => {
-				const expected = orders.filter((o) => o.CounterParty?.DisplayName === name);
-				expect(expected.length).toBeGreaterThan(0);
+				const withName = orders.filter((o) => o.CounterParty?.DisplayName === name);
+				expect(withName.length).toBeGreaterThan(0);
+				for (const o of withName) h.emulator.store.book(h.emulator.credentials.partyId).get(o.OrderID).Reference = name;
+				const expected = orders.filter((o) => o.Reference === name);
 				const { items } = await getMany('order', {
 					returnAll: true,
-					filters: { conditions: [cond('CounterParty/DisplayName', 'eq', name)] },
+					filters: { conditions: [cond('Reference', 'eq', name)] },
 				});
 				expect(ids(items)).toEqual(ids(expected));
-				expect(listRequests('/v1/orders')[0].query.$filter).toBe(`CounterParty/DisplayName eq '${name.replace(/'/g, "''")}'`);
+				expect(listRequests('/v1/orders')[0].query.$filter).toBe(`Reference eq '${name.replace(/'/g, "''")}'`);
 			},
 		);
 
 		it('a custom property path with its value type', async () => {
 			const { items } = await getMany('order', {
 				returnAll: true,
-				filters: { conditions: [cond('__custom', 'ge', '5', { customField: 'DaysOverdue', valueType: 'number' })] },
+				filters: { conditions: [cond('__custom', 'ge', '5', { customField: 'TotalVAT', valueType: 'number' })] },
 			});
-			const expected = orders.filter((o) => typeof o.DaysOverdue === 'number' && o.DaysOverdue >= 5);
+			const expected = orders.filter((o) => typeof o.TotalVAT === 'number' && o.TotalVAT >= 5);
+			expect(expected.length).toBeGreaterThan(0);
 			expect(ids(items)).toEqual(ids(expected));
 		});
 
@@ -199,12 +202,12 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 				returnAll: true,
 				filters: { conditions: [cond('OrderType', 'eq', 'Offer')] },
 				filterMode: 'raw',
-				rawFilter: "OrderType+eq+'DeliveryNote'+or+CounterParty/DisplayName+eq+'A+B Consulting'",
+				rawFilter: "OrderType+eq+'DeliveryNote'+or+PaymentReference+eq+'A+B Consulting'",
 			});
-			const expected = orders.filter((o) => o.OrderType === 'DeliveryNote' || o.CounterParty?.DisplayName === 'A+B Consulting');
+			const expected = orders.filter((o) => o.OrderType === 'DeliveryNote' || o.PaymentReference === 'A+B Consulting');
 			expect(ids(items)).toEqual(ids(expected));
 			const hints = (result.task(result.nodeName as string)?.hints ?? []).map((hint) => hint.message);
-			expect(hints.join('\n')).toContain("$filter=OrderType eq 'DeliveryNote' or CounterParty/DisplayName eq 'A+B Consulting'");
+			expect(hints.join('\n')).toContain("$filter=OrderType eq 'DeliveryNote' or PaymentReference eq 'A+B Consulting'");
 		});
 
 		it('a bad value fails before any request, naming the item and the field', async () => {
@@ -291,7 +294,8 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 			for (const operator of Object.keys(tests)) {
 				const { items } = await getMany('product', {
 					returnAll: true,
-					filters: { conditions: [cond('VATPercentage', operator, values[operator])] },
+					// Not among the published Product properties (issue 36.3): a custom path, typed.
+					filters: { conditions: [cond('__custom', operator, values[operator], { customField: 'VATPercentage', valueType: 'number' })] },
 				});
 				expect(ids(items, 'ProductID')).toEqual(
 					ids(

@@ -75,7 +75,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 	beforeEach(() => h.emulator.clearRequests());
 
 	describe('Create and Send', () => {
-		it('creates and sends to a Peppol receiver: sent over Peppol, no fallback, not yet said to be delivered', async () => {
+		it('issue 36.2: the default "Peppol, Else E-Mail" sends no TransportType; a Peppol receiver gets it over Peppol, not yet said to be delivered', async () => {
 			const externalId = uniqueId('peppol');
 			const { items, full } = await run(createAndSendParams({ externalProviderId: externalId }));
 			const [order] = book(master()).filter((o) => o.ExternalProviderID === externalId);
@@ -86,7 +86,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 					AlreadyExisted: false,
 					sent: true,
 					alreadySent: false,
-					transportType: 'Peppol',
+					transportType: null,
 					strict: false,
 					sentVia: 'Peppol',
 					fallback: false,
@@ -105,12 +105,12 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 				'GET /v1/orders',
 				'POST /v1/orders',
 				'POST /v1/orders/commands/send',
-				`GET /v1/order/${order.OrderID}`,
+				`GET /v1/orders/${order.OrderID}`,
 			]);
 			const [create, send] = logged().filter((r) => r.method === 'POST');
 			expect(create.headers['idempotency-key']).toBe(`create-${externalId}`);
-			expect(send.body).toEqual({ Transporttype: 'Peppol', OrderIDs: [order.OrderID] });
-			expect(send.headers['idempotency-key']).toBe(`send-Peppol-${order.OrderID}`);
+			expect(send.body).toEqual({ OrderIDs: [order.OrderID] });
+			expect(send.headers['idempotency-key']).toBe(`send-PeppolElseEmail-${order.OrderID}`);
 			expect(send.headers.stricttransporttype).toBeUndefined();
 		});
 
@@ -164,7 +164,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			expect(sends()[0].body?.OrderIDs).toEqual(items.map((i) => i.OrderID));
 		});
 
-		it('strict to a receiver not on Peppol: the order is created, not sent, and the item fails clearly', async () => {
+		it('Strict saved by 1.0 (default transport) is Peppol only: to a receiver not on Peppol the order is created, not sent, and the item fails clearly', async () => {
 			const externalId = uniqueId('strict-cs');
 			const { result, name } = await run(
 				createAndSendParams({
@@ -177,9 +177,12 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			expect(result.status).toBe('error');
 			const error = result.nodeError(name);
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error?.message).toMatch(/^Send order \d+ failed with HTTP 400 \(ReceiverNotOnPeppol\): .*BE1002003070 is not registered on Peppol/);
-			expect(String(error?.description)).toContain('Strict (No Fallback)');
 			const [order] = book(master()).filter((o) => o.ExternalProviderID === externalId);
+			expect(error?.message).toBe(
+				`Order ${order.OrderID} (${order.OrderNumber}) was not sent: A+B Consulting (BE1002003070) is not active on Peppol (TheCustomerIsNotActiveOnPeppol)`,
+			);
+			expect(String(error?.description)).toContain('Peppol, Else E-Mail');
+			expect(sends()[0].body).toEqual({ Transporttype: 'Peppol', OrderIDs: [order.OrderID] });
 			expect(order.IsSent).toBe(false);
 			expect(sends()[0].headers.stricttransporttype).toBe('true');
 		});
@@ -198,23 +201,21 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 	});
 
 	describe('Send', () => {
-		it('strict batch with one receiver not on Peppol: that item fails, the others are sent (continue on fail)', async () => {
+		it('issue 36.2: Peppol Only, a batch with one customer not on Peppol: the published refusal names no order, so each goes alone; that item fails naming order and customer, the others are sent', async () => {
 			const a = draft(PEPPOL_VAT);
 			const b = draft(NOT_ON_PEPPOL_VAT);
 			const c = draft(PEPPOL_VAT);
-			const { items, full } = await run(sendParams({ strictTransportType: true }), [{ OrderID: a }, { OrderID: b }, { OrderID: c }], {
+			const { items, full } = await run(sendParams({ transportType: 'Peppol' }), [{ OrderID: a }, { OrderID: b }, { OrderID: c }], {
 				onError: 'continueRegularOutput',
 			});
 
-			expect(items[0]).toMatchObject({ OrderID: a, sent: true, alreadySent: false, sentVia: 'Peppol', fallback: false, strict: true });
+			expect(items[0]).toMatchObject({ OrderID: a, sent: true, alreadySent: false, transportType: 'Peppol', sentVia: 'Peppol', fallback: false });
 			expect(items[2]).toMatchObject({ OrderID: c, sent: true, sentVia: 'Peppol', fallback: false });
 			expect(items[1]).toEqual({
-				error: expect.stringMatching(
-					new RegExp(`^Send order ${b} failed with HTTP 400 \\(ReceiverNotOnPeppol\\): Order ${b}: receiver BE1002003070 is not registered on Peppol`),
-				),
-				description: expect.stringContaining('Strict (No Fallback)'),
+				error: `Order ${b} (${stored(b).OrderNumber}) was not sent: Customer BE1002003070 (BE1002003070) is not active on Peppol (TheCustomerIsNotActiveOnPeppol)`,
+				description: expect.stringContaining('Peppol, Else E-Mail'),
 				httpCode: '400',
-				code: 'ReceiverNotOnPeppol',
+				code: 'TheCustomerIsNotActiveOnPeppol',
 			});
 			expect(full.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 
@@ -224,25 +225,27 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			const calls = sends();
 			expect(calls.map((r) => [r.body?.OrderIDs, r.status])).toEqual([
 				[[a, b, c], 400],
-				[[a, c], 200],
+				[[a], 200],
+				[[b], 400],
+				[[c], 200],
 			]);
-			expect(calls.every((r) => r.headers.stricttransporttype === 'true')).toBe(true);
+			expect(calls.every((r) => r.body?.Transporttype === 'Peppol' && r.headers.stricttransporttype === undefined)).toBe(true);
 		});
 
-		it('strict batch without continue on fail: the node fails on that item, the others are still sent', async () => {
+		it('Peppol Only without continue on fail: the node fails on that item, the others are still sent', async () => {
 			const a = draft(PEPPOL_VAT);
 			const b = draft(NOT_ON_PEPPOL_VAT);
-			const { result, name } = await run(sendParams({ strictTransportType: true }), [{ OrderID: a }, { OrderID: b }]);
+			const { result, name } = await run(sendParams({ transportType: 'Peppol' }), [{ OrderID: a }, { OrderID: b }]);
 			expect(result.status).toBe('error');
 			const error = result.nodeError(name) as unknown as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error.message).toContain(`Order ${b}: receiver BE1002003070 is not registered on Peppol`);
+			expect(error.message).toContain(`Order ${b} (${stored(b).OrderNumber}) was not sent: Customer BE1002003070 (BE1002003070) is not active on Peppol`);
 			expect(error.context.itemIndex).toBe(1);
 			expect(stored(a).IsSent).toBe(true);
 			expect(stored(b).IsSent).toBe(false);
 		});
 
-		it('without strict the same receiver gets the order by e-mail and the output reports the fallback', async () => {
+		it('issue 36.2: "Peppol, Else E-Mail" (no TransportType): the same receiver gets the order by e-mail (SMTP) and the output reports the fallback', async () => {
 			const a = draft(PEPPOL_VAT);
 			const b = draft(NOT_ON_PEPPOL_VAT);
 			const { items } = await run(sendParams(), [{ OrderID: a }, { OrderID: b }]);
@@ -251,15 +254,16 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 				OrderID: b,
 				sent: true,
 				alreadySent: false,
-				transportType: 'Peppol',
+				transportType: null,
 				strict: false,
-				sentVia: 'Email',
+				sentVia: 'SMTP',
 				fallback: true,
 				OrderStatus: 'Sent',
 			});
 			expect(items[1].sentInfo).toContain('not registered on Peppol');
-			expect(sends()).toHaveLength(1);
+			expect(sends().map((r) => r.body)).toEqual([{ OrderIDs: [a, b] }]);
 			expect(sends()[0].headers.stricttransporttype).toBeUndefined();
+			expect(stored(b).Messages[0]).toMatchObject({ TransportType: 'SMTP', Destination: 'ap@customer.example' });
 		});
 
 		it('an order sent before is reported as alreadySent (AlreadySent answer), the rest of the batch goes out', async () => {
@@ -284,8 +288,8 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			const a = draft(NOT_ON_PEPPOL_VAT);
 			const first = await run(sendParams(), [{ OrderID: a }]);
 			const second = await run(sendParams(), [{ OrderID: a }]);
-			expect(first.items[0]).toMatchObject({ alreadySent: false, sentVia: 'Email', fallback: true });
-			expect(second.items[0]).toMatchObject({ OrderID: a, sent: true, alreadySent: true, sentVia: 'Email', fallback: true });
+			expect(first.items[0]).toMatchObject({ alreadySent: false, sentVia: 'SMTP', fallback: true });
+			expect(second.items[0]).toMatchObject({ OrderID: a, sent: true, alreadySent: true, sentVia: 'SMTP', fallback: true });
 			expect(sends().map((r) => r.status)).toEqual([200, 409]);
 			expect(stored(a).Messages).toHaveLength(1);
 		});
@@ -293,11 +297,11 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 		it('continue (using error output): the refused order goes to the error output, the others to the main output', async () => {
 			const a = draft(PEPPOL_VAT);
 			const b = draft(NOT_ON_PEPPOL_VAT);
-			const { result, name } = await run(sendParams({ strictTransportType: true }), [{ OrderID: a }, { OrderID: b }], {
+			const { result, name } = await run(sendParams({ transportType: 'Peppol' }), [{ OrderID: a }, { OrderID: b }], {
 				onError: 'continueErrorOutput',
 			});
 			expect(result.output(name, 0).map((i) => i.OrderID)).toEqual([a]);
-			expect(result.output(name, 1)).toEqual([{ error: expect.stringContaining(`(ReceiverNotOnPeppol): Order ${b}: receiver BE1002003070`) }]);
+			expect(result.output(name, 1)).toEqual([{ error: expect.stringMatching(new RegExp(`^Order ${b} .* \\(TheCustomerIsNotActiveOnPeppol\\)$`)) }]);
 			expect(result.items(name, 1)[0].pairedItem).toEqual({ item: 1 });
 		});
 
@@ -313,22 +317,24 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 				onError: 'continueRegularOutput',
 			});
 			expect(sends().map((r) => r.body)).toEqual([{ Transporttype: 'SDI', OrderIDs: [b] }]);
-			expect(sdi.items[0].error).toBe(`Send order ${b} failed with HTTP 400 (GenericError): Unknown Transporttype 'SDI'; supported: Peppol, Email, Letter`);
+			expect(sdi.items[0].error).toBe(`Send order ${b} failed with HTTP 400 (GenericError): Unknown TransportType 'SDI'; supported: Peppol, SMTP, Letter`);
 
 			const empty = await run(sendParams({ transportType: 'custom', customTransportType: '' }), [{ OrderID: b }]);
 			expect(empty.result.nodeError(empty.name)?.message).toBe('Item 1: "Custom Transport Type" is empty');
 		});
 
-		it('batches by transport type: 6 items with 2 transport types make 2 send calls', async () => {
+		it('batches by transport type: 6 items with 2 transport types make 2 send calls; E-Mail is SMTP, a saved "Email" too (issue 36.2)', async () => {
 			const ids = [1, 2, 3, 4, 5, 6].map(() => draft(PEPPOL_VAT));
 			const input = ids.map((OrderID, i) => ({ OrderID, via: i % 2 ? 'Email' : 'Peppol' }));
 			const { items, result } = await run(sendParams({ transportType: '={{ $json.via }}' }), input);
 			expect(result.status).toBe('success');
 			expect(sends().map((r) => r.body)).toEqual([
 				{ Transporttype: 'Peppol', OrderIDs: [ids[0], ids[2], ids[4]] },
-				{ Transporttype: 'Email', OrderIDs: [ids[1], ids[3], ids[5]] },
+				{ Transporttype: 'SMTP', OrderIDs: [ids[1], ids[3], ids[5]] },
 			]);
-			expect(items.map((i) => [i.OrderID, i.transportType, i.sentVia, i.fallback])).toEqual(input.map((x) => [x.OrderID, x.via, x.via, false]));
+			const sent = (via: string) => (via === 'Email' ? 'SMTP' : via);
+			expect(items.map((i) => [i.OrderID, i.transportType, i.sentVia, i.fallback])).toEqual(input.map((x) => [x.OrderID, sent(x.via), sent(x.via), false]));
+			expect(stored(ids[1]).Messages[0]).toMatchObject({ TransportType: 'SMTP', Destination: 'ap@customer.example' });
 		});
 
 		it('Batch Size splits a group; several IDs in one item give one output each, paired with that item', async () => {
@@ -338,7 +344,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 				{ ids: [ids[2]] },
 			]);
 			expect(sends().map((r) => r.body?.OrderIDs)).toEqual([[ids[0], ids[1]], [ids[2]]]);
-			expect(items).toEqual(ids.map((OrderID) => ({ OrderID, sent: true, alreadySent: false, transportType: 'Peppol', strict: false })));
+			expect(items).toEqual(ids.map((OrderID) => ({ OrderID, sent: true, alreadySent: false, transportType: null, strict: false })));
 			expect(full.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
 			expect(logged().filter((r) => r.method === 'GET')).toEqual([]);
 		});

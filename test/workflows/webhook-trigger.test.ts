@@ -160,20 +160,28 @@ describe('AccessPoint Trigger (engine, emulator)', () => {
 			expect(emu.webhooks.list()).toEqual([]);
 		});
 
-		it('"Order Deleted" saved by 0.1: publishing is refused before any request with what to do; a published workflow keeps receiving its other events', async () => {
-			const refused = await trigger({ events: ['orderCreated', 'orderDeleted'] });
-			emu.clearRequests();
-			const error = await rejection(refused.activate('activate', { attempts: 1 }));
-			expect(error.message).toBe('"Events" holds Order Deleted, which this trigger no longer offers. Remove it and publish again.');
-			expect(emu.requests).toHaveLength(0);
-
-			const t = await trigger({ events: ['orderCreated'] });
+		it('Order Deleted (issue 36.6): an Order D webhook is made; deleting an order through the API starts a run with event "deleted" and its OrderID, read from the published wrapper', async () => {
+			const t = await trigger({ events: ['orderDeleted'], options: { fetchFullOrder: true } });
 			await t.activate();
-			(t.workflow.nodes.find((n) => n.name === NAME)!.parameters as IDataObject).events = ['orderCreated', 'orderDeleted'];
-			const body = orderEvent(1000001);
-			const r = await t.post(body, signed(t, body));
-			expect(r.status).toBe(200);
-			expect(r.executions.map((e) => e.output(NAME).map((i) => i.event))).toEqual([['created']]);
+			expect(emu.webhooks.list().map((w) => `${w.EntityType} ${w.EntityUpdateType}`)).toEqual(['Order D']);
+			const id = await createOrder();
+			emu.clearRequests();
+			expect((await api('DELETE', `/v1/orders/${id}`, undefined)).status).toBe(200);
+			await emu.webhooks.settle();
+			const runs = await t.waitForExecutions(1);
+			const item = runs[0].output(NAME)[0];
+			expect(item).toMatchObject({ event: 'deleted', entityType: 'Order', updateType: 'D', OrderID: id });
+			expect(item.payload).toMatchObject({ UpdatedEntityID: id, UpdatedEntityType: 'Order', WebhookUpdateTypeTC: 'D' });
+			// A deleted order is not read (Fetch Full Order would only meet its 404).
+			expect(emu.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/orders/'))).toEqual([]);
+		});
+
+		it('all four events need five webhooks, one more than the service allows: publishing is refused before any request', async () => {
+			const t = await trigger({ events: ['orderCreated', 'orderUpdated', 'orderDeleted', 'deliveryStatusChanged'] });
+			emu.clearRequests();
+			const error = await rejection(t.activate('activate', { attempts: 1 }));
+			expect(error.message).toBe('"Events" needs 5 webhooks; the service allows 4 per party');
+			expect(emu.requests).toHaveLength(0);
 		});
 
 		it("no room at the party: n8n's 5 activation attempts make no webhook (one list, then the refusal repeated); the message line names the webhooks and what to do", async () => {

@@ -2,7 +2,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields/fields';
-import { readNumber } from '../../shared/node/input';
+import { readNumber, requireValid } from '../../shared/node/input';
+import { checkOptionalText } from '../../shared/domain/validation';
 import { queryFields } from '../../shared/query/filterFields';
 import { type QueryResource, describeQuery } from '../../shared/query/queryBuilder';
 import { readQuery, readValueNotes } from '../../shared/query/queryInput';
@@ -22,7 +23,22 @@ const LISTS: Record<QueryResource, [path: string, key: string, label: string]> =
 /** Get Many of one resource: Return All, Limit, the filter and sort builder, and Simplify. */
 export function listOperation(resource: QueryResource) {
 	const show = { resource: [resource], operation: ['getAll'] };
-	const description: INodeProperties[] = [...returnAllFields(show), ...queryFields(resource, { show }), simplifyField(show)];
+	// GET /v1/orders takes fullTextSearch (openapi.json): the way to find orders by number or customer.
+	const search: INodeProperties = {
+		displayName: 'Search Text',
+		name: 'searchText',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. ACME or INV-2026-0042',
+		description: "Orders whose number, customer or other text match (the service's fullTextSearch); empty: all",
+		displayOptions: { show },
+	};
+	const description: INodeProperties[] = [
+		...returnAllFields(show),
+		...(resource === 'order' ? [search] : []),
+		...queryFields(resource, { show }),
+		simplifyField(show),
+	];
 	return { description, execute };
 
 	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
@@ -44,6 +60,9 @@ export function listOperation(resource: QueryResource) {
 		const output = await runItems(this, read, async ({ limit, query, skip, partyId, simple }, itemIndex) => {
 			const client = await clients(itemIndex, partyId);
 			const qs: Record<string, string | number> = { ...query };
+			// Orders only: the others have no Search Text (read as '').
+			const text = requireValid(this, itemIndex, 'Search Text', this.getNodeParameter('searchText', itemIndex, ''), (v) => checkOptionalText(v, 200));
+			if (text.trim()) qs.fullTextSearch = text.trim();
 			if (skip) qs.$skip = skip;
 			const records: IDataObject[] = [];
 			const [path, key, label] = LISTS[resource];

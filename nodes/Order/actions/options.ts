@@ -4,7 +4,6 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { actForPartyOption, checkActForParty, retryOptions } from '../../shared/fields/fields';
 import { maxFileSizeOption } from '../../shared/http/files';
 import { readChoice } from '../../shared/node/input';
-import { type SingleOrderPath, SINGLE_ORDER_PATHS } from '../../shared/domain/order';
 import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './order/sendLogic';
 
 /** Shown for these operations of the Order resource. */
@@ -79,19 +78,6 @@ export const optionsCollection: INodeProperties = {
 		},
 		...retryOptions,
 		{
-			displayName: 'Single Order Path',
-			name: 'singleOrderPath',
-			type: 'options',
-			options: [
-				{ name: 'Automatic', value: 'auto', description: '/v1/order/{ID}; on 404 /v1/orders/{ID}' },
-				{ name: '/v1/order/{ID}', value: 'order' },
-				{ name: '/v1/orders/{ID}', value: 'orders' },
-			],
-			default: 'auto',
-			description: 'Which path reads one order',
-			displayOptions: forOrder('get', 'create', 'send', 'createAndSend', 'createCreditNote', 'getDeliveryStatus', 'recordPayment', 'downloadFiles'),
-		},
-		{
 			displayName: 'Skip',
 			name: 'skip',
 			type: 'number',
@@ -111,9 +97,4 @@ export function readPartyOption(ctx: IExecuteFunctions, itemIndex: number): stri
 /** Options › Idempotency Header of one item. */
 export function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {
 	return readChoice(ctx, itemIndex, 'options.idempotencyHeader', 'Idempotency Header', IDEMPOTENCY_HEADERS, 'Idempotency-Key');
-}
-
-/** Options › Single Order Path of one item: one of its choices, never read as Automatic. */
-export function readSingleOrderPath(ctx: IExecuteFunctions, itemIndex: number): SingleOrderPath {
-	return readChoice(ctx, itemIndex, 'options.singleOrderPath', 'Single Order Path', SINGLE_ORDER_PATHS, 'auto');
 }

@@ -168,9 +168,13 @@ export function filterConditionsField(resource: QueryResource, displayOptions?: 
 			...conditionValueFields(resource),
 		],
 		displayOptions,
-		overrides,
+		resource === 'order' ? { hint: ORDER_FILTER_HINT, ...overrides } : overrides,
 	);
 }
+
+/** Why the order fields are these (docs/api.md "Queries and paging"). */
+const ORDER_FILTER_HINT =
+	"Only the properties the service filters orders on (others answer 400 since 17 March 2026): no customer name or VAT number, Overdue or To Pay. Find a customer's orders with Counter Party ID, or Get Many's Search Text (fullTextSearch).";
 
 /** AND / OR between the builder's conditions. */
 export function filterCombineField(displayOptions?: IDisplayOptions, overrides: Partial<INodeProperties> = {}): INodeProperties {

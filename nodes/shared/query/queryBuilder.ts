@@ -35,12 +35,11 @@ const queryField = (value: string, type: ODataType, more: Partial<QueryFieldSpec
 });
 
 export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
+	// Only properties of the service's filterable list (FILTERABLE_ORDER_PROPERTIES): any other answers 400.
 	order: [
-		queryField('CounterParty/DisplayName', 'string', { name: 'Counter Party Name', description: 'The customer of a sale, the supplier of a purchase' }),
+		queryField('CounterParty/PartyID', 'number', { name: 'Counter Party ID', description: 'The customer of a sale, the supplier of a purchase' }),
 		queryField('Created', 'datetime'),
 		queryField('Currency', 'string', { description: 'Three-letter code such as EUR' }),
-		queryField('Customer/Name', 'string'),
-		queryField('Customer/VATNumber', 'string'),
 		queryField('ExpiryDate', 'date'),
 		queryField('ExternalProviderID', 'string', { description: 'Your own unique ID stored on create' }),
 		queryField('IsSent', 'boolean'),
@@ -51,13 +50,13 @@ export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 		queryField('OrderNumber', 'string'),
 		queryField('OrderStatus', 'string', { values: ORDER_STATUSES }),
 		queryField('OrderType', 'string', { values: ORDER_TYPES }),
-		queryField('Overdue', 'boolean'),
 		queryField('Paid', 'boolean'),
+		queryField('PaidDate', 'date'),
 		queryField('PaymentReference', 'string'),
 		queryField('Reference', 'string'),
-		queryField('ToPay', 'number'),
 		queryField('TotalExcl', 'number', { name: 'Total Excl. VAT' }),
 		queryField('TotalIncl', 'number', { name: 'Total Incl. VAT' }),
+		queryField('TotalVAT', 'number', { name: 'Total VAT' }),
 	],
 	party: [
 		queryField('City', 'string'),
@@ -75,14 +74,18 @@ export const QUERY_FIELDS: Record<QueryResource, QueryFieldSpec[]> = {
 		queryField('Created', 'datetime'),
 		queryField('Description', 'string'),
 		queryField('GroupName', 'string'),
-		queryField('IsActive', 'boolean'),
 		queryField('LastModified', 'datetime'),
 		queryField('ProductID', 'number'),
 		queryField('Reference', 'string'),
-		queryField('UnitPriceExcl', 'number', { name: 'Unit Price Excl. VAT' }),
-		queryField('VATPercentage', 'number'),
 	],
 };
+
+/** The order properties the service filters on since 17 March 2026 (docs/api.md "Queries and paging"); any other answers 400. */
+export const FILTERABLE_ORDER_PROPERTIES = (
+	'OrderID CounterParty/PartyID CompanyID OrderDirection OrderType OrderDate OrderNumber ExpiryDate ExportedToConnector AccountantVerificationNeeded ' +
+	'TotalExcl TotalVAT TotalIncl FXRateToForeign Paid OrderStatus ExternalProviderID Currency PaymentReference LastModified Created ApprovalStatus ' +
+	'PaidDate PaymentMethod Reference RemindersSent ExternalProvider IsSent'
+).split(' ');
 
 /** Operators as the dropdown offers them; isEmpty / isNotEmpty compare with null. */
 export type BuilderOperator = ComparisonOperator | 'isEmpty' | 'isNotEmpty';
@@ -135,6 +138,16 @@ function enumeratedSpec(resource: QueryResource, entry: ConditionParameter): (Qu
 export function conditionsFromParameter(collection: unknown, resource: QueryResource): FilterCondition[] {
 	return entries<ConditionParameter>(collection, 'conditions').map((entry, index) => {
 		const field = resolveField(entry, index);
+		// e.g. Customer Name saved before 1.1: refused here, before the request the service would answer 400.
+		if (resource === 'order' && !FILTERABLE_ORDER_PROPERTIES.some((path) => path.toLowerCase() === field.toLowerCase()))
+			throw new ODataError(
+				`${field}: the service does not filter orders on it (400 since 17 March 2026). To find orders by customer, use Search Text (fullTextSearch) or Counter Party ID`,
+				field,
+				index,
+			);
+		// Offered by 1.0, not properties of the published Product: a saved pick would now be sent as text.
+		if (resource === 'product' && entry.field !== CUSTOM_FIELD && ['IsActive', 'UnitPriceExcl', 'VATPercentage'].includes(field))
+			throw new ODataError(`${field}: not a property of the service's Product (its price is AmountExcl, its rate VAT); pick another field`, field, index);
 		const operator = entry.operator ?? 'eq';
 		if (operator === 'isEmpty' || operator === 'isNotEmpty') return { field, operator: operator === 'isEmpty' ? 'eq' : 'ne', value: null, type: 'null' };
 		const known = entry.field === CUSTOM_FIELD ? undefined : QUERY_FIELDS[resource].find((spec) => spec.value === field)?.type;

@@ -14,7 +14,7 @@ import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
 import { createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
-import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/domain/order';
 import { type CreditNoteInput, type LinePick, buildCreditNote, checkOrder } from './orderBody';
 import { readDate } from './orderChanges';
 import { runItems } from '../../../shared/node/items';
@@ -193,7 +193,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 }
 
 /** The one invoice with this number: listed by number, then read whole (a list holds summaries). */
-async function findInvoice(ctx: IExecuteFunctions, client: ApiClient, invoiceNumber: string, itemIndex: number, path: SingleOrderPath): Promise<IDataObject> {
+async function findInvoice(ctx: IExecuteFunctions, client: ApiClient, invoiceNumber: string, itemIndex: number): Promise<IDataObject> {
 	const filter = buildFilter(
 		['OrderNumber', 'OrderType'].map((field, i) => ({ field, operator: 'eq' as const, value: i ? 'Invoice' : invoiceNumber, type: 'string' as const })),
 		'and',
@@ -205,7 +205,7 @@ async function findInvoice(ctx: IExecuteFunctions, client: ApiClient, invoiceNum
 		const hint = 'Check the number, or pick the invoice by its OrderID.';
 		throw inputError(ctx, itemIndex, 'Invoice Number', invoiceNumber, problem, hint);
 	}
-	return await getOrder(client, String(matches[0].OrderID), itemIndex, path);
+	return await getOrder(client, String(matches[0].OrderID), itemIndex);
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
@@ -214,8 +214,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const client = await clients(itemIndex, settings.partyId);
 		const invoice =
 			'orderId' in read.invoice
-				? await getOrder(client, read.invoice.orderId, itemIndex, settings.singleOrderPath)
-				: await findInvoice(this, client, read.invoice.invoiceNumber, itemIndex, settings.singleOrderPath);
+				? await getOrder(client, read.invoice.orderId, itemIndex)
+				: await findInvoice(this, client, read.invoice.invoiceNumber, itemIndex);
 		const key = read.input.externalProviderId ?? `credit-${String(invoice.OrderID)}`;
 		const built = buildCreditNote(invoice, { ...read.input, externalProviderId: key });
 		if ('problem' in built) throw orderProblemError(this, built.problem, itemIndex, 'json');

@@ -5,8 +5,8 @@ import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, 
 import { runItems } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption, readSingleOrderPath } from '../options';
-import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
+import { readPartyOption } from '../options';
+import { getOrder } from '../../../shared/domain/order';
 import { inputError, readBoolean } from '../../../shared/node/input';
 import { itemMessage } from '../../../shared/domain/validation';
 
@@ -22,7 +22,6 @@ interface Settings {
 	maxBytes: number;
 	oneItemPerFile: boolean;
 	allowMissing: boolean;
-	path: SingleOrderPath;
 }
 
 function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
@@ -35,7 +34,6 @@ function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
 		maxBytes: readMaxFileSize(ctx, itemIndex),
 		oneItemPerFile: readBoolean(ctx, itemIndex, 'options.oneItemPerFile', 'One Item per File', false),
 		allowMissing: readBoolean(ctx, itemIndex, 'options.allowMissingFiles', 'Allow Missing Files', false),
-		path: readSingleOrderPath(ctx, itemIndex),
 	};
 }
 
@@ -43,7 +41,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), settings: readSettings(this, itemIndex) });
 	return await runItems(this, read, async ({ orderId, settings }, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
-		const order = await getOrder(client, orderId, itemIndex, settings.path);
+		const order = await getOrder(client, orderId, itemIndex);
 		const head: IDataObject = { OrderID: order.OrderID ?? orderId, OrderNumber: order.OrderNumber };
 
 		const picked = pickFiles(order, settings.kinds);

@@ -1,10 +1,9 @@
-/** Order › Get: one order by its OrderID, on the path Options › Single Order Path names. */
+/** Order › Get: one order by its OrderID (`GET /v1/orders/{ID}`). */
 import { getOrder } from '../../../shared/domain/order';
 import { orderOperation } from './orderChanges';
-import { readSingleOrderPath } from '../options';
 
 export const { description, execute } = orderOperation(
 	'get',
 	'The order to read',
-	async (ctx, client, orderId, itemIndex) => await getOrder(client, orderId, itemIndex, readSingleOrderPath(ctx, itemIndex)),
+	async (_ctx, client, orderId, itemIndex) => await getOrder(client, orderId, itemIndex),
 );

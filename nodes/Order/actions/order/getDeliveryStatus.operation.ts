@@ -6,8 +6,8 @@ import { readRegistrationId } from '../../../shared/node/input';
 import { oneByOne, runBatched } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption, readSingleOrderPath } from '../options';
-import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
+import { readPartyOption } from '../options';
+import { getOrder } from '../../../shared/domain/order';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 import { isRecord, text } from '../../../shared/domain/values';
 
@@ -63,18 +63,17 @@ function readDelivery(order: IDataObject): { json: IDataObject; output: number }
 	return { json, output };
 }
 
-type Read = { orderId: number; path: SingleOrderPath; registrationId?: string; partyId?: string };
+type Read = { orderId: number; registrationId?: string; partyId?: string };
 
 function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 	const orderId = readOrderId(ctx, itemIndex);
 	const through = ctx.getNodeParameter('readThrough', itemIndex, 'order') as string;
-	const path = readSingleOrderPath(ctx, itemIndex);
-	if (through === 'registration') return { orderId, registrationId: readRegistrationId(ctx, itemIndex), path };
-	return { orderId, partyId: readPartyOption(ctx, itemIndex), path };
+	if (through === 'registration') return { orderId, registrationId: readRegistrationId(ctx, itemIndex) };
+	return { orderId, partyId: readPartyOption(ctx, itemIndex) };
 }
 
 async function fetchOrder(clients: ClientProvider, read: Read, itemIndex: number): Promise<IDataObject> {
-	if (read.registrationId === undefined) return await getOrder(await clients(itemIndex, read.partyId), read.orderId, itemIndex, read.path);
+	if (read.registrationId === undefined) return await getOrder(await clients(itemIndex, read.partyId), read.orderId, itemIndex);
 	return await (
 		await clients(itemIndex)
 	).request<IDataObject>({

@@ -17,9 +17,9 @@ import {
 
 import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
 import { type FieldProblem, itemMessage } from '../../../shared/domain/validation';
-import { readIdempotencyHeader, readPartyOption, readSingleOrderPath } from '../options';
+import { readIdempotencyHeader, readPartyOption } from '../options';
 import { ORDER_DIRECTIONS, ORDER_TYPE_OPTIONS } from '../../../shared/domain/orderTypes';
-import { type SingleOrderPath, getOrder, hasStatus } from '../../../shared/domain/order';
+import { getOrder, hasStatus } from '../../../shared/domain/order';
 import type { ApiClient } from '../../../shared/http/transport';
 import { readListPage } from '../../../shared/http/paging';
 import { readMaxFileSize } from '../../../shared/http/files';
@@ -258,12 +258,11 @@ export function readOrderInput(ctx: IExecuteFunctions, itemIndex: number): IData
 	return checked.body;
 }
 
-/** Skip If Already Created, Fetch Full Order, Single Order Path and Act for Party for one item. */
+/** Skip If Already Created, Fetch Full Order and Act for Party for one item. */
 export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	return {
 		skipIfExists: readBoolean(ctx, itemIndex, 'skipIfExists', 'Skip If Already Created', true),
 		fetchFull: readBoolean(ctx, itemIndex, 'options.fetchFullOrder', 'Fetch Full Order', false),
-		singleOrderPath: readSingleOrderPath(ctx, itemIndex),
 		partyId: readPartyOption(ctx, itemIndex),
 		idempotencyHeader: readIdempotencyHeader(ctx, itemIndex),
 	};
@@ -413,7 +412,6 @@ export interface CreateOrderOptions {
 	skipIfExists: boolean;
 	/** Read the whole order after creating (the create answer is only its OrderID). */
 	fetchFull: boolean;
-	singleOrderPath: SingleOrderPath;
 	idempotencyHeader: IdempotencyHeader;
 	/** The lookup's result when the caller made it already (null: nothing found). */
 	found?: IDataObject | null;
@@ -449,7 +447,7 @@ export async function createOrder(client: ApiClient, body: IDataObject, options:
 	const externalId = typeof body.ExternalProviderID === 'string' ? body.ExternalProviderID : '';
 	const existingResult = async (existing: IDataObject): Promise<CreateOrderResult> => {
 		const orderId = readOrderId(existing);
-		const order = options.fetchFull && orderId !== undefined ? await getOrder(client, orderId, itemIndex, options.singleOrderPath) : existing;
+		const order = options.fetchFull && orderId !== undefined ? await getOrder(client, orderId, itemIndex) : existing;
 		return { order, orderId, alreadyExisted: true };
 	};
 	const keyed = skipIfExists && externalId !== '';
@@ -469,6 +467,6 @@ export async function createOrder(client: ApiClient, body: IDataObject, options:
 	const { answer } = attempt;
 	const orderId = readOrderId(answer);
 	if (orderId === undefined) throw noOrderIdError(options.node, answer, itemIndex, externalId);
-	const order = options.fetchFull ? await getOrder(client, orderId, itemIndex, options.singleOrderPath) : { OrderID: orderId };
+	const order = options.fetchFull ? await getOrder(client, orderId, itemIndex) : { OrderID: orderId };
 	return { order, orderId, alreadyExisted: false };
 }

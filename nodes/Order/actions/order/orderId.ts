@@ -1,9 +1,7 @@
 /** The one Order field (a resource locator: list with search, ID, or mapped) and its reader, so every OrderID is checked the same way. */
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
-import { checkDecimal } from './decimal';
 import { requireValid } from '../../../shared/node/input';
-import { buildFilter } from '../../../shared/query/odata';
 import { readListPage, resolveNextLink } from '../../../shared/http/paging';
 import { getApiClient } from '../../../shared/http/transport';
 import { hasStatus } from '../../../shared/domain/order';
@@ -73,62 +71,32 @@ function orderLabel(order: IDataObject): string {
 		.join(' · ');
 }
 
-/** Pages of the newest-first list one search reads before handing n8n a token for more. */
-const SEARCH_PAGES = 3;
-
 /**
- * The Order picker (README "The Order picker"): without a search, every order, newest change first. A search
- * first asks for exact matches in the whole book (the service offers no "contains" filter): OrderNumber,
- * CounterParty/DisplayName or ExternalProviderID, then OrderID or TotalIncl (a refusal of those two is skipped);
- * then it reads the newest-first list (SEARCH_PAGES pages per call) for orders whose label contains the text.
+ * The Order picker (README "The Order picker"): without a search, every order, newest change first; a search is the
+ * service's fullTextSearch (number, customer, …; openapi.json), plus the order with that OrderID when the text is one.
  */
 export async function searchOrders(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await getApiClient.call(this);
 	const needle = (filter ?? '').trim().slice(0, 100);
-	const lower = needle.toLowerCase();
-	const amount = needle ? checkDecimal(needle, { decimals: 2, digits: 12, sign: 'any' }) : undefined;
 	const results: INodeListSearchItems[] = [];
 	const add = (orders: IDataObject[]) => {
 		for (const order of orders) {
 			if (!order || typeof order !== 'object' || order.OrderID === undefined) continue;
-			const name = orderLabel(order);
-			// Checked here too: a server that ignores $filter would answer other orders.
-			const match =
-				!needle ||
-				name.toLowerCase().includes(lower) ||
-				String(order.ExternalProviderID ?? '').toLowerCase() === lower ||
-				(amount?.ok && order.TotalIncl === amount.value);
-			if (match && !results.some((r) => r.value === String(order.OrderID))) results.push({ name, value: String(order.OrderID) });
+			if (!results.some((r) => r.value === String(order.OrderID))) results.push({ name: orderLabel(order), value: String(order.OrderID) });
 		}
 	};
 	const list = async (qs: IDataObject) =>
 		readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: { ...qs, $orderby: 'LastModified desc' }, operation: 'Search orders' }));
-	if (needle && !paginationToken) {
-		const texts = [...new Set([needle, needle.toUpperCase()])];
-		const exact = ['OrderNumber', 'CounterParty/DisplayName', 'ExternalProviderID'].flatMap((field) =>
-			texts.map((value) => ({ field, operator: 'eq' as const, value, type: 'string' as const })),
-		);
-		add((await list({ $filter: buildFilter(exact, 'or') })).items);
-		const id = /^#?(\d{1,15})$/.exec(needle)?.[1];
-		const optional = [...(id ? [{ field: 'OrderID', value: id }] : []), ...(amount?.ok ? [{ field: 'TotalIncl', value: amount.value }] : [])];
-		if (optional.length) {
-			const conditions = optional.map((c) => ({ ...c, operator: 'eq' as const, type: 'number' as const }));
-			const refused = (error: unknown) => (hasStatus(error, '400') ? { items: [] } : Promise.reject(error));
-			add((await list({ $filter: buildFilter(conditions, 'or') }).catch(refused)).items);
-		}
+	const id = /^#?(\d{1,15})$/.exec(needle)?.[1];
+	if (id && !paginationToken)
+		add((await list({ $filter: `OrderID eq ${id}` }).catch((error: unknown) => (hasStatus(error, '400') ? { items: [] } : Promise.reject(error)))).items);
+	let page;
+	if (paginationToken === undefined) page = await list(needle ? { fullTextSearch: needle } : {});
+	else {
+		const link = resolveNextLink(paginationToken, client.baseUrl);
+		if (!('url' in link)) return { results };
+		page = readListPage(await client.request({ method: 'GET', path: link.url, operation: 'Search orders' }));
 	}
-	let next = paginationToken;
-	for (let read = 0; read < (needle ? SEARCH_PAGES : 1); read++) {
-		let page;
-		if (next === undefined) page = await list({});
-		else {
-			const link = resolveNextLink(next, client.baseUrl);
-			if (!('url' in link)) return { results };
-			page = readListPage(await client.request({ method: 'GET', path: link.url, operation: 'Search orders' }));
-		}
-		add(page.items);
-		next = page.nextLink;
-		if (!next) break;
-	}
-	return { results, paginationToken: next };
+	add(page.items);
+	return { results, paginationToken: page.nextLink };
 }

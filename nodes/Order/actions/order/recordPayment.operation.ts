@@ -1,17 +1,20 @@
-/** Order › Record Payment (`POST /v1/orders/{ID}/payments`); with a Reference, its idempotency key keeps a retried run from recording it twice. */
+/**
+ * Order › Record Payment (`POST /v1/orders/{ID}/payments`, the OpenAPI `PostPaymentRequest` {Amount, Description, Date}):
+ * Payment Type and Reference travel in Description; with a Reference, its idempotency key keeps a retried run from recording it twice.
+ */
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { AMOUNT, checkDecimal, DECIMAL_FORMS } from './decimal';
 import { inputError, requireValid } from '../../../shared/node/input';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readIdempotencyHeader, readPartyOption, readSingleOrderPath } from '../options';
+import { readIdempotencyHeader, readPartyOption } from '../options';
 import { getOrder, hasStatus } from '../../../shared/domain/order';
 import { answeredObject, readDate, refusalError, sendJson } from './orderChanges';
 import { runItems } from '../../../shared/node/items';
 import { idempotencyKey } from './sendLogic';
 
-const TEXT_LIMITS = { PaymentType: 50, Reference: 200 } as const;
+const TEXT_LIMITS = { paymentType: 50, reference: 200 } as const;
 
 const properties: INodeProperties[] = [
 	orderIdField('The invoice or credit note that was paid'),
@@ -38,6 +41,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Bank transfer',
+		description: 'Sent in the payment Description, together with the Reference',
 	},
 	{
 		displayName: 'Reference',
@@ -51,39 +55,41 @@ const properties: INodeProperties[] = [
 
 export const description: INodeProperties[] = updateDisplayOptions({ show: { resource: ['order'], operation: ['recordPayment'] } }, properties);
 
-/** The payment body of one item, checked: a positive amount in cents (read as typed, never rounded), a real date, short texts. */
-function readPayment(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+/** The payment of one item, checked: a positive amount in cents (read as typed, never rounded), a real date, short texts. */
+function readPayment(ctx: IExecuteFunctions, itemIndex: number) {
 	const amount = requireValid(ctx, itemIndex, 'Amount', ctx.getNodeParameter('amount', itemIndex, '') as unknown, (v) => checkDecimal(v, AMOUNT));
-	const body: IDataObject = { Amount: amount, PaymentDate: readDate(ctx, itemIndex, 'paymentDate', 'Payment Date') };
-	for (const [field, label, name] of [
-		['PaymentType', 'Payment Type', 'paymentType'],
-		['Reference', 'Reference', 'reference'],
+	const texts = { paymentType: '', reference: '' };
+	for (const [label, name] of [
+		['Payment Type', 'paymentType'],
+		['Reference', 'reference'],
 	] as const) {
 		const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 		if (value === undefined || value === null || value === '') continue;
 		const wrong = (problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
 		if (typeof value !== 'string') throw wrong('is not text', `Enter text, or map a text value (e.g. {{ String($json.${name}) }}).`);
 		const trimmed = value.trim();
-		if (trimmed.length > TEXT_LIMITS[field]) throw wrong(`is longer than ${TEXT_LIMITS[field]} characters`, 'Shorten it.');
-		if (trimmed) body[field] = trimmed;
+		if (trimmed.length > TEXT_LIMITS[name]) throw wrong(`is longer than ${TEXT_LIMITS[name]} characters`, 'Shorten it.');
+		texts[name] = trimmed;
 	}
-	return body;
+	const { paymentType, reference } = texts;
+	const description = [paymentType, reference && `ref. ${reference}`].filter(Boolean).join(', ');
+	const body: IDataObject = { Amount: amount, Date: readDate(ctx, itemIndex, 'paymentDate', 'Payment Date') };
+	if (description) body.Description = description;
+	return { body, reference };
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const read = (itemIndex: number) => ({
 		orderId: readOrderId(this, itemIndex),
-		payment: readPayment(this, itemIndex),
-		path: readSingleOrderPath(this, itemIndex),
+		...readPayment(this, itemIndex),
 	});
-	return await runItems(this, read, async ({ orderId, payment, path }, itemIndex) => {
+	return await runItems(this, read, async ({ orderId, body: payment, reference }, itemIndex) => {
 		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
 		const header = readIdempotencyHeader(this, itemIndex);
-		const reference = typeof payment.Reference === 'string' ? payment.Reference : '';
 		// Without a Reference two real payments of the same amount on the same day could not be told apart.
 		const keyed = reference !== '' && header !== 'none';
 		const headers: Record<string, string> = {};
-		if (keyed) headers[header] = idempotencyKey('payment', `${orderId}-${payment.Amount as number}-${payment.PaymentDate as string}-${reference}`);
+		if (keyed) headers[header] = idempotencyKey('payment', `${orderId}-${payment.Amount as number}-${payment.Date as string}-${reference}`);
 		let answer: unknown;
 		try {
 			const operation = `Record payment of order ${orderId}`;
@@ -94,7 +100,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				throw refusalError(this.getNode(), error, itemIndex, `The payment of order ${orderId} was not recorded`, hint);
 			}
 			// The key was used: this payment was recorded by an earlier run. Show where the order stands now.
-			const order = await getOrder(client, orderId, itemIndex, path);
+			const order = await getOrder(client, orderId, itemIndex);
 			return {
 				OrderID: orderId,
 				...payment,
@@ -104,7 +110,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				AlreadyRecorded: true,
 			};
 		}
-		// The summary (with ToPay) when the service answers one; what was sent when it answers an empty 200.
+		// The summary (with ToPay) when the service answers one; what was sent ({Amount, Description, Date}) when it answers an empty 200.
 		return { OrderID: orderId, ...payment, ...answeredObject(answer), AlreadyRecorded: false };
 	});
 }

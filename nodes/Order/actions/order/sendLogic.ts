@@ -5,19 +5,27 @@ import type { ApiErrorEntry } from '../../../shared/http/transport';
 import { checkOrderId } from './orderId';
 import { isRecord, text } from '../../../shared/domain/values';
 
-export const TRANSPORT_TYPES = ['Peppol', 'Email', 'Letter'] as const;
+/** The published transport types (page "Party types": e-mail is `SMTP`). */
+export const TRANSPORT_TYPES = ['Peppol', 'SMTP', 'Letter'] as const;
+/** Older spellings of e-mail (this node sent "Email" before 1.1): read as SMTP. */
+const EMAIL_ALIASES = ['email', 'mail'];
 /** Which header carries idempotency keys (production pages spell it both ways), or none. */
 export const IDEMPOTENCY_HEADERS = ['Idempotency-Key', 'Idempotent-Key', 'none'] as const;
 export type IdempotencyHeader = (typeof IDEMPOTENCY_HEADERS)[number];
 
 const squash = (value: string) => value.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** A known transport type in the API's spelling ("email" → Email); other texts trimmed; '' → undefined. */
+/** A known transport type in the API's spelling ("smtp", "Email" → SMTP); other texts trimmed; '' → undefined. */
 export function normalizeTransportType(value: unknown): string | undefined {
 	if (value === undefined || value === null || typeof value === 'object') return undefined;
 	const trimmed = String(value).trim();
+	if (EMAIL_ALIASES.includes(squash(trimmed))) return 'SMTP';
 	return trimmed ? (TRANSPORT_TYPES.find((type) => squash(type) === squash(trimmed)) ?? trimmed) : undefined;
 }
+
+/** Whether an API error entry is the 2026 refusal of a named Peppol send to a customer not on Peppol (page "Send via Email"). */
+export const isNotOnPeppol = (entry: ApiErrorEntry) =>
+	squash(entry.code ?? '') === 'thecustomerisnotactiveonpeppol' || /not active on peppol/i.test(entry.description ?? '');
 
 /** Order IDs from a mapped value: 123, "123", "123, 456", [123, "456"] or an order object ({ OrderID }); each once. */
 export function parseOrderIdList(value: unknown): { ids: number[] } | { problem: string; value?: unknown } {
@@ -60,7 +68,7 @@ export const createIdempotencyKey = (externalProviderId: string) => idempotencyK
 /** The key of one send call: transport, strictness and the sorted order IDs. */
 export function sendIdempotencyKey(transportType: string, strict: boolean, orderIds: number[]): string {
 	const ids = [...orderIds].sort((a, b) => a - b).join('-');
-	return idempotencyKey('send', `${transportType}-${strict ? 'strict-' : ''}${ids}`);
+	return idempotencyKey('send', `${transportType || 'PeppolElseEmail'}-${strict ? 'strict-' : ''}${ids}`);
 }
 
 /** One order to send for one input item. */
@@ -68,6 +76,7 @@ export interface SendTarget {
 	itemIndex: number;
 	orderId: number;
 	partyId?: string;
+	/** '' sends no TransportType: Peppol, else e-mail (the service's own choice since February 2026). */
 	transportType: string;
 	strict: boolean;
 }
@@ -144,7 +153,7 @@ export function sendFacts(order: IDataObject, requested: string): { sentVia?: st
 	const at = text(message.CreationDate) || text(message.Date);
 	return {
 		sentVia: via,
-		fallback: squash(via) !== squash(requested),
+		fallback: squash(via) !== squash(requested || 'Peppol'),
 		...(at ? { sentAt: at } : {}),
 		...(text(message.Description) ? { sentInfo: text(message.Description) } : {}),
 	};

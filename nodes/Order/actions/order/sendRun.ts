@@ -10,8 +10,9 @@ import type { BatchedOutput } from '../../../shared/node/items';
 import { type Check, checkBoolean, checkChoice, checkNumber } from '../../../shared/domain/validation';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
-import { type SingleOrderPath, getOrder, SINGLE_ORDER_PATHS } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/domain/order';
 import { apiError, sendJson } from './orderChanges';
+import { text } from '../../../shared/domain/values';
 import {
 	type IdempotencyHeader,
 	type SendBatch,
@@ -20,6 +21,7 @@ import {
 	deliveryState,
 	IDEMPOTENCY_HEADERS,
 	isAlreadySent,
+	isNotOnPeppol,
 	normalizeTransportType,
 	planBatches,
 	sendFacts,
@@ -28,6 +30,8 @@ import {
 } from './sendLogic';
 
 const CUSTOM = 'custom';
+/** No TransportType: the service sends over Peppol, else by e-mail (page "Send via Email", since February 2026). */
+const PEPPOL_ELSE_EMAIL = 'peppolElseEmail';
 
 /** Transport Type and Strict (No Fallback), shown for the given operation. */
 export function sendFields(operation: string): INodeProperties[] {
@@ -38,13 +42,19 @@ export function sendFields(operation: string): INodeProperties[] {
 			name: 'transportType',
 			type: 'options',
 			options: [
-				{ name: 'Peppol', value: 'Peppol', description: 'Over Peppol, else by e-mail or post unless Strict is on' },
-				{ name: 'E-Mail', value: 'Email', description: "To the customer's e-mail address" },
-				{ name: 'Letter', value: 'Letter' },
+				{
+					name: 'Peppol, Else E-Mail',
+					value: PEPPOL_ELSE_EMAIL,
+					description: "Sends no transport type: Peppol if the customer is on it, else the customer's e-mail",
+				},
+				{ name: 'Peppol Only', value: 'Peppol', description: 'A customer not on Peppol is refused (TheCustomerIsNotActiveOnPeppol), never e-mailed' },
+				// The value 1.0 saved: sent as SMTP, the published name (sendLogic.ts normalizeTransportType).
+				{ name: 'E-Mail', value: 'Email', description: "To the customer's e-mail address (sent as SMTP)" },
+				{ name: 'Letter', value: 'Letter', description: "By post to the customer's address" },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],
-			default: 'Peppol',
-			description: 'How the orders are delivered',
+			default: PEPPOL_ELSE_EMAIL,
+			description: 'How the orders are delivered. Since February 2026 a named transport type never falls back to another.',
 			displayOptions: { show },
 		},
 		{
@@ -62,7 +72,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			name: 'strictTransportType',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to fail an order instead of sending it by e-mail or post',
+			description: 'Whether to send the StrictTransportType header; with Peppol, Else E-Mail it makes the send Peppol only',
 			displayOptions: { show },
 		},
 	];
@@ -70,17 +80,19 @@ export function sendFields(operation: string): INodeProperties[] {
 
 /** Transport Type and Strict for one item, or a NodeOperationError naming the field and item. */
 export function readSendChoice(ctx: IExecuteFunctions, itemIndex: number): { transportType: string; strict: boolean } {
-	const chosen = ctx.getNodeParameter('transportType', itemIndex, 'Peppol') as unknown;
+	const chosen = ctx.getNodeParameter('transportType', itemIndex, PEPPOL_ELSE_EMAIL) as unknown;
+	const strict = readBoolean(ctx, itemIndex, 'strictTransportType', 'Strict (No Fallback)', false);
+	if (chosen === PEPPOL_ELSE_EMAIL) return { transportType: strict ? 'Peppol' : '', strict };
 	const field = chosen === CUSTOM ? 'Custom Transport Type' : 'Transport Type';
 	const raw = chosen === CUSTOM ? (ctx.getNodeParameter('customTransportType', itemIndex, '') as unknown) : chosen;
-	const hint = 'A transport type is a short name such as Peppol, Email or Letter.';
+	const hint = 'A transport type is a short name such as Peppol, SMTP (e-mail) or Letter.';
 	// Refused, not cleaned: "Pe€ppol" or "Peppol\u0000" would otherwise be sent as Peppol.
 	if (typeof raw === 'string' && /[^\x20-\x7e]/.test(raw))
 		throw inputError(ctx, itemIndex, field, raw, 'contains a line break or another control or non-ASCII character', hint);
 	const transportType = normalizeTransportType(raw);
 	if (!transportType) throw inputError(ctx, itemIndex, field, undefined, 'is empty', `Choose ${TRANSPORT_TYPES.join(', ')} or type another.`);
 	if (transportType.length > 50) throw inputError(ctx, itemIndex, 'Custom Transport Type', transportType, 'is not a transport type', hint);
-	return { transportType, strict: readBoolean(ctx, itemIndex, 'strictTransportType', 'Strict (No Fallback)', false) };
+	return { transportType, strict };
 }
 
 /** Options that apply to the whole run (read from the first item). */
@@ -89,7 +101,6 @@ export interface SendSettings {
 	idempotencyHeader: IdempotencyHeader;
 	checkDelivery: boolean;
 	fetchFull: boolean;
-	singleOrderPath: SingleOrderPath;
 }
 
 export function readSendSettings(ctx: IExecuteFunctions): SendSettings {
@@ -102,7 +113,6 @@ export function readSendSettings(ctx: IExecuteFunctions): SendSettings {
 		idempotencyHeader: option('idempotencyHeader', 'Idempotency Header', 'Idempotency-Key', (v) => checkChoice(v, IDEMPOTENCY_HEADERS)) as IdempotencyHeader,
 		checkDelivery: option('checkDelivery', 'Check Delivery', true, checkBoolean),
 		fetchFull: option('fetchFullOrder', 'Fetch Full Order', false, checkBoolean),
-		singleOrderPath: option('singleOrderPath', 'Single Order Path', 'auto', (v) => checkChoice(v, SINGLE_ORDER_PATHS)) as SingleOrderPath,
 	};
 }
 
@@ -149,10 +159,21 @@ function hintFor(entry: ApiErrorEntry, batch: SendBatch, status: string): string
 	return 'Check the order and the Transport Type.';
 }
 
-/** A NodeApiError for one order of a rejected batch, from the API's entry for it. */
-function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, status: string): NodeApiError {
-	const message = `Send order ${orderId} failed with HTTP ${status}${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
-	const error = apiError(node, message, hintFor(entry, batch, status), status, batch.itemIndex, entry.code, entry.description);
+/**
+ * A NodeApiError for one order of a rejected batch, from the API's entry for it. The 2026 Peppol refusal names no
+ * order: given the order (read for it; {} when the read failed), the error names it, its customer and what to do.
+ */
+function orderSendError(node: INode, orderId: number, entry: ApiErrorEntry, batch: SendBatch, status: string, order?: IDataObject): NodeApiError {
+	const party = (order?.Customer ?? order?.CounterParty) as IDataObject | undefined;
+	const [number, vat] = [text(order?.OrderNumber), text(party?.VATNumber)];
+	const who = `${text(party?.Name) || text(party?.DisplayName) || 'its customer'}${vat ? ` (${vat})` : ''}`;
+	const message = order
+		? `Order ${orderId}${number ? ` (${number})` : ''} was not sent: ${who} is not active on Peppol (${entry.code ?? 'TheCustomerIsNotActiveOnPeppol'})`
+		: `Send order ${orderId} failed with HTTP ${status}${entry.code ? ` (${entry.code})` : ''}${entry.description ? `: ${entry.description}` : ''}`;
+	const hint = order
+		? 'Send it with Transport Type "Peppol, Else E-Mail" or "E-Mail", or check the customer with Peppol Lookup.'
+		: hintFor(entry, batch, status);
+	const error = apiError(node, message, hint, status, batch.itemIndex, entry.code, entry.description);
 	error.context.orderId = orderId;
 	return error;
 }
@@ -166,7 +187,8 @@ async function sendBatch(node: INode, client: ApiClient, batch: SendBatch, idemp
 		if (batch.strict) headers.StrictTransportType = 'true';
 		if (idempotencyHeader !== 'none') headers[idempotencyHeader] = sendIdempotencyKey(batch.transportType, batch.strict, pending);
 		try {
-			const body = { Transporttype: batch.transportType, OrderIDs: pending };
+			// No TransportType at all for "Peppol, Else E-Mail": the published way to keep the fallback.
+			const body = { ...(batch.transportType ? { Transporttype: batch.transportType } : {}), OrderIDs: pending };
 			const operation = `Send order${pending.length > 1 ? 's' : ''} ${pending.join(', ')}`;
 			await sendJson(client, { method: 'POST', path: '/v1/orders/commands/send', body, headers, itemIndex: batch.itemIndex, operation });
 			for (const id of pending) outcomes.set(id, { status: 'sent' });
@@ -182,13 +204,33 @@ async function sendBatch(node: INode, client: ApiClient, batch: SendBatch, idemp
 			if (/^4\d\d$/.test(status) && status !== '409' && status !== '429') {
 				const entries = ((error as NodeApiError).context?.apiErrors ?? []) as ApiErrorEntry[];
 				const { perOrder, unattributed } = attributeErrors(entries, pending);
-				if (perOrder.size > 0 && unattributed.length === 0) {
+				const notOnPeppol = entries.find(isNotOnPeppol);
+				if (notOnPeppol && unattributed.length > 0) {
+					// The refusal names no order: alone, an order's refusal is its own, and the others still go out.
+					if (pending.length === 1) perOrder.set(pending[0], notOnPeppol);
+					else {
+						for (const id of pending)
+							for (const [one, outcome] of await sendBatch(node, client, { ...batch, orderIds: [id] }, idempotencyHeader)) outcomes.set(one, outcome);
+						return outcomes;
+					}
+				}
+				if (perOrder.size > 0 && (unattributed.length === 0 || notOnPeppol)) {
 					for (const [id, entry] of perOrder) {
 						outcomes.set(
 							id,
 							isAlreadySent(entry)
 								? { status: 'alreadySent', reason: 'AlreadySent' }
-								: { status: 'failed', error: orderSendError(node, id, entry, batch, status) },
+								: {
+										status: 'failed',
+										error: orderSendError(
+											node,
+											id,
+											entry,
+											batch,
+											status,
+											isNotOnPeppol(entry) ? await getOrder(client, id, batch.itemIndex).catch(() => ({})) : undefined,
+										),
+									},
 						);
 					}
 					// The API sends none of a rejected batch: the others go out in one more call.
@@ -231,7 +273,7 @@ export async function sendAll(ctx: IExecuteFunctions, clients: ClientProvider, r
 			if (reads.has(key) || !outcome || outcome.status === 'failed') continue;
 			try {
 				const client = await clients(request.itemIndex, request.partyId);
-				reads.set(key, { order: await getOrder(client, request.orderId, request.itemIndex, settings.singleOrderPath) });
+				reads.set(key, { order: await getOrder(client, request.orderId, request.itemIndex) });
 			} catch (error) {
 				// The order went out; only the report is incomplete.
 				reads.set(key, { readError: (error as Error).message });
@@ -257,7 +299,7 @@ export function sendOutput(report: SendReport, settings: SendSettings): IDataObj
 	out.OrderID = request.orderId;
 	out.sent = outcome.status !== 'failed';
 	out.alreadySent = outcome.status === 'alreadySent';
-	out.transportType = request.transportType;
+	out.transportType = request.transportType || null;
 	out.strict = request.strict;
 	if (order && settings.checkDelivery) {
 		Object.assign(out, sendFacts(order, request.transportType));

@@ -1,15 +1,36 @@
-/** Order › Update (`PATCH /v1/orders/{ID}`): only the fields set are sent; amounts and lines cannot change after creation (a credit note corrects them). */
-import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+/**
+ * Order › Update (`PATCH /v1/orders/{ID}`): only the fields set are sent, each on the page "Patchable Properties" (docs/api.md);
+ * amounts, lines and the status cannot change (a credit note corrects or cancels an invoice).
+ */
+import {
+	type IDataObject,
+	type IDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	updateDisplayOptions,
+} from 'n8n-workflow';
 
-import { inputError } from '../../../shared/node/input';
+import { inputError, readBoolean } from '../../../shared/node/input';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { answeredObject, sendChange } from './orderChanges';
+import { answeredObject, readDate, sendChange } from './orderChanges';
 import { runItems } from '../../../shared/node/items';
 
 const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
+const MAX_ACCOUNT_CODE = 50;
+/** Shown only when the parameters hold a value for it (n8n keeps a collection value only while its option is shown). */
+const savedOnly = (name: string): IDisplayOptions => ({ show: { [name]: [{ _cnd: { exists: true } }] } });
+/** The patchable flags: parameter, label, API name, description. */
+const FLAGS = [
+	['accountantVerificationNeeded', 'Accountant Verification Needed', 'AccountantVerificationNeeded', 'Whether the accountant must check the order'],
+	['invoiced', 'Invoiced', 'Invoiced', 'Whether the order counts as invoiced'],
+	['isSent', 'Is Sent', 'IsSent', 'Whether the order counts as sent/exported'],
+	['paid', 'Paid', 'Paid', 'Whether the order is paid (to record an amount, use Record Payment)'],
+] as const;
+const flag = ([name, displayName, , description]: readonly string[]): INodeProperties => ({ displayName, name, type: 'boolean', default: true, description });
 
 const properties: INodeProperties[] = [
 	orderIdField(),
@@ -21,6 +42,8 @@ const properties: INodeProperties[] = [
 		default: {},
 		description: 'Only the fields added here are sent',
 		options: [
+			{ displayName: 'Account Code', name: 'accountCode', type: 'string', default: '', description: 'The general ledger account; empty clears it' },
+			flag(FLAGS[0]),
 			{
 				displayName: 'Approval Status',
 				name: 'approvalStatus',
@@ -31,13 +54,6 @@ const properties: INodeProperties[] = [
 				description: 'Approved makes an order awaiting approval payable',
 			},
 			{
-				displayName: 'Cancel',
-				name: 'cancel',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to cancel the order (not once sent over Peppol or paid)',
-			},
-			{
 				displayName: 'Internal Info',
 				name: 'internalInfo',
 				type: 'string',
@@ -45,14 +61,14 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Never sent to the customer; empty clears it',
 			},
-			{
-				displayName: 'Is Sent',
-				name: 'isSent',
-				type: 'boolean',
-				default: true,
-				description: 'Whether the order counts as sent/exported',
-			},
+			flag(FLAGS[1]),
+			flag(FLAGS[2]),
+			// Offered by 1.0 (OrderStatus is not patchable): shown only where a workflow still holds it, so that n8n keeps it and the run says what to do.
+			{ ...flag(['cancel', 'Cancel', '', 'No longer done by Update: remove it']), displayOptions: savedOnly('cancel') },
+			flag(FLAGS[3]),
+			{ displayName: 'Paid Date', name: 'paidDate', type: 'dateTime', typeOptions: { dateOnly: true }, default: '' },
 		],
+		hint: 'The fields the service lets an order change. To cancel an invoice, create a credit note for it (Create Credit Note).',
 	},
 ];
 
@@ -63,9 +79,15 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fields = ctx.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const change: IDataObject = {};
 	const wrong = (label: string, value: unknown, problem: string, hint: string) => inputError(ctx, itemIndex, label, value, problem, hint);
-	if (fields.isSent !== undefined) {
-		if (typeof fields.isSent !== 'boolean') throw wrong('Is Sent', fields.isSent, 'is not true or false', 'Switch it on or off, or map true or false.');
-		change.IsSent = fields.isSent;
+	const cancel = 'To cancel an invoice, create a credit note for it (Create Credit Note); remove Cancel.';
+	if (fields.cancel !== undefined) throw wrong('Cancel', fields.cancel, 'is no longer offered: the service does not cancel by Update', cancel);
+	for (const [name, label, api] of FLAGS) if (fields[name] !== undefined) change[api] = readBoolean(ctx, itemIndex, `updateFields.${name}`, label, true);
+	if (fields.paidDate !== undefined) change.PaidDate = readDate(ctx, itemIndex, 'updateFields.paidDate', 'Paid Date');
+	if (fields.accountCode !== undefined) {
+		const code = fields.accountCode;
+		if (typeof code !== 'string' || code.length > MAX_ACCOUNT_CODE)
+			throw wrong('Account Code', code, `is not text of at most ${MAX_ACCOUNT_CODE} characters`, 'Enter the account number, e.g. 700000.');
+		change.AccountCode = code.trim() || null;
 	}
 	if (fields.internalInfo !== undefined) {
 		const info = fields.internalInfo;
@@ -81,12 +103,7 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		}
 		change.ApprovalStatus = fields.approvalStatus;
 	}
-	if (fields.cancel !== undefined) {
-		if (typeof fields.cancel !== 'boolean') throw wrong('Cancel', fields.cancel, 'is not true or false', 'Switch it on to cancel the order.');
-		if (fields.cancel) change.OrderStatus = 'Canceled';
-	}
-	const hint = 'Add at least one field, or switch Cancel on.';
-	if (Object.keys(change).length === 0) throw wrong('Update Fields', undefined, 'has nothing to change', hint);
+	if (Object.keys(change).length === 0) throw wrong('Update Fields', undefined, 'has nothing to change', 'Add at least one field.');
 	return change;
 }
 

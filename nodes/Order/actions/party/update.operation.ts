@@ -1,14 +1,23 @@
-/** Party › Update (`PATCH /v1/parties/{ID}`): only the fields added are sent; outputs the party as the service then holds it. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+/** Party › Update (`PATCH /v1/parties/{ID}`): only the fields added, each on the party's patchable list; outputs the party as the service then holds it. */
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runItems } from '../../../shared/node/items';
-import { fieldOptions, idField, MAIN_PARTY_FIELDS, PARTY_FIELDS, partyTypeOption, readFields, readRecordId, updateParty } from './records';
+import { fieldOptions, idField, MAIN_PARTY_FIELDS, PARTY_FIELDS, readFields, readRecordId, updateParty } from './records';
 
 const show = { resource: ['party'], operation: ['update'] };
-const FIELDS = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
+/** The page "Patchable Properties": what a party PATCH may change; the service ignores anything else. */
+const PATCHABLE = (
+	'GLAccountCode GLDefaultExpiryOffset Nr Email ExternalProviderTC ExternalProviderID Name CommercialName ContactFirstName ContactLastName ' +
+	'CountryCode City Street StreetNumber Zipcode Box Phone Mobile Fax VATNumber IBAN Language VATLiable'
+).split(' ');
+const patchable = (api: string) => PATCHABLE.some((name) => name.toLowerCase() === api.toLowerCase());
+const ALL = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
+const FIELDS = ALL.filter((field) => patchable(field.api));
+/** Shown only when the parameters hold a value for it (n8n keeps a collection value only while its option is shown). */
+const savedOnly = (name: string): IDisplayOptions => ({ show: { [name]: [{ _cnd: { exists: true } }] } });
 
 export const description: INodeProperties[] = [
 	idField('party', show),
@@ -20,14 +29,32 @@ export const description: INodeProperties[] = [
 		default: {},
 		description: 'Only the fields added here are sent',
 		displayOptions: { show },
-		options: fieldOptions(FIELDS).map((option) => (option.name === 'partyType' ? { ...option, ...partyTypeOption } : option)),
+		// The others of 1.0 only where a workflow still holds one (so that n8n keeps it and the run names it).
+		options: [
+			...fieldOptions(FIELDS),
+			...ALL.filter((f) => !patchable(f.api)).map((f) => ({ ...fieldOptions([f]).find((o) => o.name === f.name)!, displayOptions: savedOnly(f.name) })),
+		],
+		hint: 'The fields the service lets a party change (Party Type, BIC, Internal Info, Peppol Identifier and Website are not among them)',
 	},
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const readItem = (itemIndex: number) => {
 		const id = readRecordId(this, itemIndex, 'party');
-		const change = readFields(this, itemIndex, this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject, FIELDS);
+		const values = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		// A field saved by 1.0, or in Other Fields, that the service would ignore.
+		const ignored = ALL.filter((field) => !patchable(field.api) && values[field.name] !== undefined).map((field) => field.displayName);
+		const change = readFields(this, itemIndex, values, FIELDS);
+		ignored.push(...Object.keys(change).filter((key) => !patchable(key)));
+		if (ignored.length)
+			throw inputError(
+				this,
+				itemIndex,
+				'Update Fields',
+				ignored.join(', '),
+				'holds fields the service does not let a party change',
+				`Remove them; it may change ${PATCHABLE.join(', ')}.`,
+			);
 		if (!Object.keys(change).length) throw inputError(this, itemIndex, 'Update Fields', undefined, 'has nothing to change', 'Add at least one field.');
 		return { id, change, partyId: readPartyOption(this, itemIndex) };
 	};
