@@ -178,5 +178,24 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 				expect.objectContaining({ Reference: 'SYNC-PAPER', Description: 'Paper A4' }),
 			]);
 		});
+
+		it('reads prices and quantities typed the Belgian way (2,35 and 1.250,00), a number saved before as it is, and refuses 1,250', async () => {
+			const stored = (reference: string) => emu.store.listProducts(party).find((p: Rec) => p.Reference === reference);
+			const typed = await node({
+				resource: 'product',
+				operation: 'createOrUpdate',
+				reference: 'BE-TYPED',
+				productFields: { amountExcl: '2,35', buyExcl: '1.250,00', stockQuantity: '1 250,5', minimumBilledQuantity: '0,25', vat: '5,5' },
+			});
+			expect(typed.result.status).toBe('success');
+			expect(stored('BE-TYPED')).toMatchObject({ AmountExcl: 2.35, BuyExcl: 1250, StockQuantity: 1250.5, MinimumBilledQuantity: 0.25, VAT: 5.5 });
+			// A workflow saved while these were number fields holds numbers: they are read as they are.
+			await node({ resource: 'product', operation: 'createOrUpdate', reference: 'BE-SAVED', productFields: { amountExcl: 4.5, stockQuantity: 0 } });
+			expect(stored('BE-SAVED')).toMatchObject({ AmountExcl: 4.5, StockQuantity: 0 });
+			emu.clearRequests();
+			const ambiguous = await node({ resource: 'product', operation: 'createOrUpdate', reference: 'BE-AMBIGUOUS', productFields: { amountExcl: '1,250' } });
+			expect(ambiguous.result.nodeError(ambiguous.result.nodeName as string)?.message).toMatch(/"Amount Excl\. VAT" 1,250 is ambiguous/);
+			expect(emu.requests).toEqual([]);
+		});
 	});
 });

@@ -8,6 +8,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { readChoice, requireValid } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
+import type { DecimalSpec } from '../order/decimal';
+import { checkDecimal, DECIMAL_FORMS, PERCENT, QUANTITY, UNIT_PRICE } from '../order/decimal';
 import { readPartyOption } from '../options';
 import { runChecked, sendJson } from '../order/orderChanges';
 import { answeredId } from '../order/orderBody';
@@ -16,28 +18,32 @@ import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, r
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
 const whole = (value: unknown) => checkNumber(value, { min: 0, max: 1e12, whole: true });
+/** Text read as order lines read it (2,35 or 1.250,00); a number stored by an older version is taken as it is. */
+const decimal = (spec: DecimalSpec) => ({ check: (value: unknown) => checkDecimal(value, spec), description: DECIMAL_FORMS });
 
 /** The fields of the service's OpenAPI `Product` type a client sets. */
 const PRODUCT_FIELDS = recordFields([
-	{ api: 'AmountExcl', displayName: 'Amount Excl. VAT', kind: 'number' },
-	{ api: 'AmountIncl', displayName: 'Amount Incl. VAT', kind: 'number' },
-	{ api: 'BuyExcl', displayName: 'Purchase Price Excl. VAT', kind: 'number' },
+	{ api: 'AmountExcl', displayName: 'Amount Excl. VAT', ...decimal(UNIT_PRICE) },
+	{ api: 'AmountIncl', displayName: 'Amount Incl. VAT', ...decimal(UNIT_PRICE) },
+	{ api: 'BuyExcl', displayName: 'Purchase Price Excl. VAT', ...decimal(UNIT_PRICE) },
 	{ api: 'Description', check: (value) => checkText(value, 1000) },
 	{ api: 'EAN' },
 	{ api: 'GLN' },
 	{ api: 'GroupID', kind: 'number', check: whole },
 	{ api: 'GTIN' },
 	{ api: 'InternalInformation', check: (value) => checkText(value, 2000) },
-	{ api: 'MinimumBilledQuantity', kind: 'number' },
-	{ api: 'StockQuantity', kind: 'number' },
+	{ api: 'MinimumBilledQuantity', ...decimal(QUANTITY) },
+	{ api: 'StockQuantity', ...decimal(QUANTITY) },
 	{ api: 'Unit', description: 'e.g. piece, hour, kg' },
 	{
 		name: 'vat',
 		api: 'VAT',
 		displayName: 'VAT Percentage',
-		kind: 'number',
-		check: (value) => checkNumber(value, { min: 0, max: 100 }),
-		description: 'e.g. 21',
+		check: (value) => {
+			const read = checkDecimal(value, PERCENT);
+			return read.ok && read.value > 100 ? { ok: false, problem: 'is not a number from 0 to 100', hint: 'Enter a percentage, e.g. 21 or 5,5.' } : read;
+		},
+		description: 'e.g. 21 or 5,5',
 	},
 ]);
 
