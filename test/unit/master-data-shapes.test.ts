@@ -40,7 +40,11 @@ describe('master data and export flag request shapes (nock)', () => {
 	});
 
 	describe('Order › Mark as Exported / Not Exported', () => {
+		const received = (id: number, direction = 'Cost') => nock(BASE).get(`/v1/order/${id}`).reply(200, { OrderID: id, OrderDirection: direction }, JSON_TYPE);
+
 		it('PATCHes {IsSent: true} per item with the credential headers; an empty answer is a success', async () => {
+			received(12);
+			received(13);
 			nock(BASE)
 				.patch('/v1/orders/12', { IsSent: true })
 				.matchHeader('apikey', 'k-master')
@@ -60,6 +64,7 @@ describe('master data and export flag request shapes (nock)', () => {
 		it('Mark as Not Exported PATCHes {IsSent: false}; a refusal names the order and keeps the API code', async () => {
 			nock(BASE).patch('/v1/orders/12', { IsSent: false }).reply(200, '');
 			expect((await run({ resource: 'order', operation: 'markNotExported', orderId: 12 })).items).toEqual([{ OrderID: 12, IsSent: false }]);
+			received(14);
 			nock(BASE)
 				.patch('/v1/orders/14')
 				.reply(400, { errors: [{ Code: 'GenericError', Description: 'Order is locked' }] });
@@ -67,6 +72,14 @@ describe('master data and export flag request shapes (nock)', () => {
 			const error = result.nodeError(name);
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error?.message).toBe('Order 14 was not marked as exported: Order is locked (HTTP 400, GenericError)');
+		});
+
+		it('Mark as Exported reads the order first and refuses one not received (a sale), marking nothing', async () => {
+			received(15, 'Income');
+			const { result, name } = await run({ resource: 'order', operation: 'markExported', orderId: 15 });
+			const error = result.nodeError(name);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error?.message).toBe('Item 1: "Order" 15 is not a document you received (OrderDirection Income, not Cost): it was not marked');
 		});
 
 		it('a bad OrderID on item 2 is refused before any request', async () => {

@@ -87,6 +87,17 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			expect((await poller.poll()).items).toBeNull();
 		});
 
+		it('Mark as Exported refuses a sales invoice (a Draft Income invoice stays unmarked)', async () => {
+			const sale = emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Income', OrderStatus: 'Draft', IsSent: false });
+			emu.clearRequests();
+			const refused = await node({ resource: 'order', operation: 'markExported', orderId: sale.OrderID });
+			expect(refused.result.nodeError(refused.result.nodeName as string)?.message).toBe(
+				`Item 1: "Order" ${String(sale.OrderID)} is not a document you received (OrderDirection Income, not Cost): it was not marked`,
+			);
+			expect(emu.requests.filter((r: { method: string }) => r.method === 'PATCH')).toEqual([]);
+			expect(emu.store.getOrder(party, sale.OrderID as number)?.IsSent).toBe(false);
+		});
+
 		it('Fetch Test Event shows the latest received invoice not exported yet', async () => {
 			emu.clock.advance(60_000);
 			const latest = receiveInvoice(emu.store, party);
