@@ -127,7 +127,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		emu.clearRequests();
 		const wrapped = emu.files.get(emu.inbox.receive({ orderNumber: 'WRAPPED' }).PeppolFileID)!.content.toString('utf8');
 		const refused = await h.runNode('accessPointOrder', { resource: 'order', operation: 'sendUbl' }, [{ json: {}, binary: { data: file(wrapped) } }]);
-		expect(refused.nodeError(refused.nodeName)?.message).toBe('Item 1: "Input Binary Field" data holds a file that is wrapped in a Peppol envelope (SBDH)');
+		expect(refused.nodeError(refused.nodeName)?.message).toBe('Item 0: "Input Binary Field" data holds a file that is wrapped in a Peppol envelope (SBDH)');
 		expect(emu.requests.filter((r) => r.path.includes('sendxml'))).toEqual([]);
 	});
 });

@@ -93,7 +93,7 @@ describe('AccessPoint Order › Create and Get', () => {
 				createParams({ orderLines: { lines: [{ description: 'x', quantity: '1', unitPriceExcl: '1,250', vatPercentage: '21' }] } }),
 			);
 			expect(result.nodeError(name)?.message).toBe(
-				'Item 1: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)',
+				'Item 0: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)',
 			);
 			expect(result.nodeError(name)?.description).toBe('Write 1250 for thousands or 1.25 for decimals.');
 			expect(logged()).toEqual([]);
@@ -174,16 +174,16 @@ describe('AccessPoint Order › Create and Get', () => {
 			[
 				'expiry before the order date',
 				{ additionalFields: { ExpiryDate: '2024-02-01' } },
-				'Item 1: "Expiry Date" 2024-02-01 is before the order date 2024-03-01',
+				'Item 0: "Expiry Date" 2024-02-01 is before the order date 2024-03-01',
 			],
-			['an order date that is not a date', { orderDate: '01/03/2024' }, 'Item 1: "Order Date" 01/03/2024 is not a real date in the form YYYY-MM-DD'],
-			['no order lines', { orderLines: {} }, 'Item 1: "Order Lines" needs at least one line'],
+			['an order date that is not a date', { orderDate: '01/03/2024' }, 'Item 0: "Order Date" 01/03/2024 is not a real date in the form YYYY-MM-DD'],
+			['no order lines', { orderLines: {} }, 'Item 0: "Order Lines" needs at least one line'],
 			[
 				'a quantity that is not a number',
 				{ orderLines: { lines: [{ description: 'x', quantity: '={{ "two" }}', unitPriceExcl: 1, vatPercentage: 21 }] } },
-				'Item 1: "Order Lines › Line 1 › Quantity" two is not a number',
+				'Item 0: "Order Lines › Line 1 › Quantity" two is not a number',
 			],
-			['no customer name (mapped empty)', { customerName: '={{ "" }}' }, 'Item 1: "Customer Name" is required'],
+			['no customer name (mapped empty)', { customerName: '={{ "" }}' }, 'Item 0: "Customer Name" is required'],
 		])('rejects %s before any request', async (_name, over, message) => {
 			const { result, name } = await run(createParams({ externalProviderId: uniqueId('bad'), ...over }));
 			const error = result.nodeError(name);
@@ -194,7 +194,7 @@ describe('AccessPoint Order › Create and Get', () => {
 
 		it('rejects invalid JSON text in JSON mode', async () => {
 			const { result, name } = await run({ resource: 'order', operation: 'create', inputMode: 'json', orderJson: '{ "OrderType": ' });
-			expect(result.nodeError(name)?.message).toMatch(/^Item 1: "Order \(JSON\)" is not valid JSON/);
+			expect(result.nodeError(name)?.message).toMatch(/^Item 0: "Order \(JSON\)" is not valid JSON/);
 			expect(logged()).toHaveLength(0);
 		});
 
@@ -212,7 +212,7 @@ describe('AccessPoint Order › Create and Get', () => {
 			const items = result.items(name);
 			expect(items).toHaveLength(3);
 			expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-			expect(items[1].json.error).toBe('Item 2: "Order Date" 2024-02-30 is not a real date in the form YYYY-MM-DD');
+			expect(items[1].json.error).toBe('Item 1: "Order Date" 2024-02-30 is not a real date in the form YYYY-MM-DD');
 			expect(items[0].json.OrderID).toBe(byExternalId(ids[0])[0].OrderID);
 			expect(items[2].json.OrderID).toBe(byExternalId(ids[2])[0].OrderID);
 			expect(byExternalId(ids[1])).toHaveLength(0);
@@ -238,7 +238,7 @@ describe('AccessPoint Order › Create and Get', () => {
 
 		it('rejects an Order that is not an OrderID before any request', async () => {
 			const { result, name } = await run({ resource: 'order', operation: 'get', orderId: 'INV-1' });
-			expect(result.nodeError(name)?.message).toBe('Item 1: "Order" INV-1 is not an OrderID');
+			expect(result.nodeError(name)?.message).toBe('Item 0: "Order" INV-1 is not an OrderID');
 			expect(logged()).toHaveLength(0);
 		});
 

@@ -92,7 +92,7 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			emu.clearRequests();
 			const refused = await node({ resource: 'order', operation: 'markExported', orderId: sale.OrderID });
 			expect(refused.result.nodeError(refused.result.nodeName as string)?.message).toBe(
-				`Item 1: "Order" ${String(sale.OrderID)} is not a document you received (OrderDirection Income, not Cost): it was not marked`,
+				`Item 0: "Order" ${String(sale.OrderID)} is not a document you received (OrderDirection Income, not Cost): it was not marked`,
 			);
 			expect(emu.requests.filter((r: { method: string }) => r.method === 'PATCH')).toEqual([]);
 			expect(emu.store.getOrder(party, sale.OrderID as number)?.IsSent).toBe(false);
@@ -163,7 +163,7 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 		it('a bad field on item 2 sends nothing for any item', async () => {
 			emu.clearRequests();
 			const { result } = await node(create({ partyFields: { iban: '={{ $itemIndex === 1 ? "BE00 1234" : "BE68 5390 0754 7034" }}' } }), [{}, {}]);
-			expect(result.nodeError(result.nodeName as string)?.message).toMatch(/^Item 2: "IBAN" BE00 1234 is not a valid IBAN/);
+			expect(result.nodeError(result.nodeName as string)?.message).toMatch(/^Item 1: "IBAN" BE00 1234 is not a valid IBAN/);
 			expect(emu.requests).toEqual([]);
 		});
 	});

@@ -69,7 +69,8 @@ export function showValue(value: unknown): string {
 }
 
 /**
- * The one wording for input errors: `Item 2: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)`.
+ * The one wording for input errors: `Item 1: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)`, item numbered
+ * from 0 as n8n numbers it ("[item 1]" on its errors): the same number the user reads everywhere.
  * No item prefix where there is no item (a poll); a problem starting with ":" follows the field directly.
  */
 export function fieldMessage(itemIndex: number | undefined, field: string, value: unknown, problem: string): string {
@@ -80,7 +81,7 @@ export function fieldMessage(itemIndex: number | undefined, field: string, value
 
 /** A message about one item that names no single field (e.g. "order 12 has no PDF file"). */
 export function itemMessage(itemIndex: number | undefined, text: string): string {
-	return itemIndex === undefined ? text : `Item ${itemIndex + 1}: ${text}`;
+	return itemIndex === undefined ? text : `Item ${itemIndex}: ${text}`;
 }
 
 /** An object, a list or a boolean where text is expected: an error, never sent as "[object Object]". */

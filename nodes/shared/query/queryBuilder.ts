@@ -142,7 +142,7 @@ export function conditionsFromParameter(collection: unknown, resource: QueryReso
 		const spelled = canonicalValue(enumeratedSpec(resource, entry)?.values ?? [], entry.value);
 		const value = spelled ?? (typeof entry.value === 'string' && type !== 'string' ? entry.value.trim() : entry.value);
 		// An empty value is refused for every type: a condition left as added would send eq '' and match nothing.
-		if (value === undefined || value === null || (typeof value === 'string' && !value.trim())) {
+		if (value === undefined || value === null || value === '') {
 			throw new ODataError(`${field}: the value is empty (enter one, or use Is Empty to match missing values)`, field, index);
 		}
 		return { field, operator, value, type };
