@@ -2,11 +2,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { checkActForParty } from '../../shared/fields/fields';
-import { requireValid } from '../../shared/node/input';
+import { inputError, requireValid } from '../../shared/node/input';
 import { runPerItem } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkNumericId } from '../../shared/domain/validation';
 import { itemFields, settleItem } from '../../shared/domain/inbox';
+import { kindOfType } from '../../shared/domain/ubl';
 
 export const inboxItemIdField: INodeProperties = {
 	displayName: 'Inbox Item ID',
@@ -31,7 +32,25 @@ export async function settle(
 	readReason?: (itemIndex: number) => string,
 ): Promise<INodeExecutionData[]> {
 	const input = ctx.getInputData();
+	// Refuse: a customer's IMR/MLR (as List gave it) cannot be refused; said before any item is sent, with those that can be.
+	const kinds = input.map(({ json }) => String(json.DocumentKind ?? kindOfType(json.PeppolDocumentType)));
+	const refusable = kinds.flatMap((kind, itemIndex) => (['IMR', 'MLR'].includes(kind) ? [] : [itemIndex]));
+	const notRefusable = (itemIndex: number) =>
+		action === 'refuse' && !refusable.includes(itemIndex)
+			? inputError(
+					ctx,
+					itemIndex,
+					'Inbox Item ID',
+					input[itemIndex].json.InboxItemID,
+					`is an ${kinds[itemIndex]}, a response to a document you sent: it cannot be refused`,
+					`Items that can be refused: ${refusable.join(', ') || 'none'}; none was sent unless Continue is on. Refuse invoices and credit notes (List › Documents); confirm a response once read.`,
+				)
+			: undefined;
+	const first = input.findIndex((_, itemIndex) => notRefusable(itemIndex));
+	if (first >= 0 && !ctx.continueOnFail()) throw notRefusable(first);
 	return await runPerItem(ctx, async (itemIndex) => {
+		const refused = notRefusable(itemIndex);
+		if (refused) throw refused;
 		const raw = ctx.getNodeParameter('inboxItemId', itemIndex, '') as unknown;
 		const id = requireValid(ctx, itemIndex, 'Inbox Item ID', raw, (v) => checkNumericId(v, 'InboxItemID'));
 		const reason = readReason?.(itemIndex);
