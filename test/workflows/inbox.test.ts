@@ -130,7 +130,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		const outputs = continued.runData.Refuse[0].data?.main ?? [];
 		expect((outputs[0] ?? []).map((i) => i.json.InboxItemID).sort()).toEqual([first.InboxItemID, second.InboxItemID].sort());
 		expect((outputs[1] ?? []).map((i) => [i.pairedItem, String(i.json.error)])).toEqual([[{ item: imr }, expect.stringContaining('cannot be refused')]]);
-		expect(emu.inbox.items(party).map((i) => i.DocumentKind ?? i.PeppolDocumentType)).toEqual(['IMR']);
+		expect(emu.inbox.items(party).map((i) => i.PeppolDocumentType)).toEqual(['IMR']);
 	});
 
 	it('Send UBL Document: a ready invoice goes out as it is, once when run twice; a document in its envelope is refused before any request', async () => {
