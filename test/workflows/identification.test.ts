@@ -156,6 +156,9 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		};
 		const shown = tooltip('startAndWait');
 		expect(/<a href="([^"]+)" target="_blank">Open the identity check<\/a>/.exec(shown)?.[1]).toBe(resumeUrl);
+		// The link is also written out, to copy for the signatory, and says where it leads.
+		expect(shown.endsWith(`or copy this link for them: ${resumeUrl}`)).toBe(true);
+		expect(shown).toContain('(it goes on to the identity provider)');
 		expect(tooltip('waitForResult')).toMatch(/providerUrl in the output of Start/);
 
 		const { response, result } = await h.resume(waiting, { url: resumeUrl });

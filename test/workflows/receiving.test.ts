@@ -154,6 +154,12 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			const seeded = await node({ resource: 'party', operation: 'findByVat', vatNumber: 'BE0123456749', partyType: 'Customer' });
 			expect(seeded.items).toEqual([expect.objectContaining({ DisplayName: 'Peppol Demo Belgium NV' })]);
 
+			// No match: nothing by default (n8n stops there); If None Found › Output a Not-Found Item lets the workflow go on.
+			const none = { resource: 'party', operation: 'findByVat', vatNumber: 'BE0876543270' };
+			expect((await node(none)).items).toEqual([]);
+			expect((await node({ ...none, ifNone: 'item' })).items).toEqual([{ Found: false, VATNumber: 'BE0876543270' }]);
+			expect((await node({ ...none, vatNumber: 'BE0123456749', ifNone: 'item' })).items).toEqual([expect.objectContaining({ VATNumber: 'BE0123456749' })]);
+
 			const id = String(supplier.items[0].PartyID);
 			const changed = await node({ resource: 'party', operation: 'update', partyId: id, updateFields: { iban: 'BE68 5390 0754 7034', language: 'fr' } });
 			expect(changed.items).toEqual([expect.objectContaining({ PartyID: Number(id), IBAN: 'BE68539007547034', Language: 'FR', Name: 'Sync Twice BV' })]);

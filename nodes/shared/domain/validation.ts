@@ -196,11 +196,11 @@ export const checkAddressType = onText((raw) => {
 /** A positive whole number given as number or text (RegistrationID, IntegrationID). */
 export function checkNumericId(value: unknown, what: string): Check {
 	const kind = nonTextKind(value);
-	if (kind) return fail(`is ${kind}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
+	if (kind) return fail(`is ${kind}, not a ${what}`, `Enter the ${what} or map its number, e.g. {{ $json.${what} }}.`);
 	const raw = typeof value === 'number' ? String(value) : text(value).replace(/^#/, '');
-	if (!raw) return fail('is empty', `Select or enter the ${what}.`);
+	if (!raw) return fail('is empty', `Enter the ${what} or map it, e.g. {{ $json.${what} }}.`);
 	if (!/^\d+$/.test(raw) || /^0+$/.test(raw))
-		return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number.`);
+		return fail(`is not a valid ${what} (a positive whole number)`, `Enter the ${what} (digits only) or map it, e.g. {{ $json.${what} }}.`);
 	return ok(raw.replace(/^0+/, ''));
 }
 

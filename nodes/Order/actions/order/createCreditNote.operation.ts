@@ -26,7 +26,7 @@ const properties: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{ name: 'Order', value: 'orderId' },
-			{ name: 'Invoice Number', value: 'invoiceNumber', description: 'The number on the invoice' },
+			{ name: 'Invoice Number', value: 'invoiceNumber', description: 'The number on the invoice, e.g. INV-2026-0042' },
 		],
 		default: 'orderId',
 	},
@@ -40,7 +40,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. INV-2024-0042',
+		placeholder: 'e.g. INV-2026-0042',
 		description: 'The OrderNumber of the invoice to credit',
 		displayOptions: { show: { invoiceBy: ['invoiceNumber'] } },
 	},
@@ -120,7 +120,7 @@ const properties: INodeProperties[] = [
 		name: 'externalProviderId',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. CN-2024-0042',
+		placeholder: 'e.g. CN-2026-0042',
 		description: "Your unique ID; empty: credit- and the invoice's OrderID",
 	},
 	{
@@ -130,7 +130,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Credit Note Number', name: 'orderNumber', type: 'string', default: '', placeholder: 'e.g. CN-2024-0042' },
+			{ displayName: 'Credit Note Number', name: 'orderNumber', type: 'string', default: '', placeholder: 'e.g. CN-2026-0042' },
 			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', placeholder: 'e.g. the reason for the credit note' },
 		],
 	},
@@ -169,7 +169,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 	let invoice: InvoiceRef;
 	if (ctx.getNodeParameter('invoiceBy', itemIndex, 'orderId') === 'invoiceNumber') {
 		const invoiceNumber = readText(ctx, itemIndex, 'invoiceNumber', 'Invoice Number', 100, true);
-		const hint = 'Enter the number of the invoice to credit.';
+		const hint = 'Enter the number of the invoice to credit, e.g. INV-2026-0042.';
 		if (!invoiceNumber) throw inputError(ctx, itemIndex, 'Invoice Number', undefined, 'is empty', hint);
 		invoice = { invoiceNumber };
 	} else invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeListSe
 
 import { checkDecimal } from './decimal';
 import { requireValid } from '../../../shared/node/input';
-import { buildFilter } from '../../../shared/query/odata';
+import { andFilters, buildFilter } from '../../../shared/query/odata';
 import { readListPage, resolveNextLink } from '../../../shared/http/paging';
 import { getApiClient } from '../../../shared/http/transport';
 import { hasStatus } from '../../../shared/domain/order';
@@ -68,7 +68,8 @@ function orderLabel(order: IDataObject): string {
 	const name = party?.DisplayName ?? party?.Name;
 	const total =
 		typeof order.TotalIncl === 'number' ? `${order.TotalIncl.toFixed(2)}${typeof order.Currency === 'string' ? ` ${order.Currency}` : ''}` : undefined;
-	return [order.OrderNumber, name, order.OrderDate, total, `#${String(order.OrderID)}`]
+	// Number, amount and #OrderID first: the picker cuts a long label at its end.
+	return [order.OrderNumber, total, `#${String(order.OrderID)}`, name, order.OrderDate]
 		.filter((part) => typeof part === 'string' || typeof part === 'number')
 		.join(' · ');
 }
@@ -88,9 +89,13 @@ export async function searchOrders(this: ILoadOptionsFunctions, filter?: string,
 	const lower = needle.toLowerCase();
 	const amount = needle ? checkDecimal(needle, { decimals: 2, digits: 12, sign: 'any' }) : undefined;
 	const results: INodeListSearchItems[] = [];
+	// Record Payment's picker: sales invoices and credit notes only.
+	const payable = this.getCurrentNodeParameter?.('operation') === 'recordPayment';
+	const scope = payable ? "OrderDirection eq 'Income' and (OrderType eq 'Invoice' or OrderType eq 'CreditNote')" : undefined;
 	const add = (orders: IDataObject[]) => {
 		for (const order of orders) {
 			if (!order || typeof order !== 'object' || order.OrderID === undefined) continue;
+			if (payable && (order.OrderDirection !== 'Income' || !['Invoice', 'CreditNote'].includes(String(order.OrderType)))) continue;
 			const name = orderLabel(order);
 			// Checked here too: a server that ignores $filter would answer other orders.
 			const match =
@@ -101,8 +106,11 @@ export async function searchOrders(this: ILoadOptionsFunctions, filter?: string,
 			if (match && !results.some((r) => r.value === String(order.OrderID))) results.push({ name, value: String(order.OrderID) });
 		}
 	};
-	const list = async (qs: IDataObject) =>
-		readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: { ...qs, $orderby: 'LastModified desc' }, operation: 'Search orders' }));
+	const list = async (qs: IDataObject) => {
+		const $filter = andFilters(qs.$filter as string | undefined, scope);
+		const query = { ...qs, ...($filter ? { $filter } : {}), $orderby: 'LastModified desc' };
+		return readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: query, operation: 'Search orders' }));
+	};
 	if (needle && !paginationToken) {
 		const texts = [...new Set([needle, needle.toUpperCase()])];
 		const exact = ['OrderNumber', 'CounterParty/DisplayName', 'ExternalProviderID'].flatMap((field) =>

@@ -40,7 +40,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			options: [
 				{ name: 'Peppol', value: 'Peppol', description: 'Over Peppol, else by e-mail or post unless Strict is on' },
 				{ name: 'E-Mail', value: 'Email', description: "To the customer's e-mail address" },
-				{ name: 'Letter', value: 'Letter' },
+				{ name: 'Letter', value: 'Letter', description: "On paper, by post to the customer's address" },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],
 			default: 'Peppol',

@@ -76,8 +76,9 @@ export const description: INodeProperties[] = [
 			{ name: 'Items List', value: 'items', description: 'The body is {"Items": [product]}' },
 		],
 		default: 'product',
-		description: 'Switch when the service refuses the other',
-		displayOptions: { show },
+		description: 'The published form is One Product; Items List is kept for workflows that chose it',
+		// Out of sight unless a saved workflow chose Items List: the published body is the product.
+		displayOptions: { show: { ...show, bodyForm: ['items'] } },
 	},
 ];
 
