@@ -34,23 +34,14 @@ export async function settle(
 	const input = ctx.getInputData();
 	// Refuse: a customer's IMR/MLR (as List gave it) cannot be refused; said before any item is sent, with those that can be.
 	const kinds = input.map(({ json }) => String(json.DocumentKind ?? kindOfType(json.PeppolDocumentType)));
-	const refusable = kinds.flatMap((kind, itemIndex) => (['IMR', 'MLR'].includes(kind) ? [] : [itemIndex]));
-	const notRefusable = (itemIndex: number) =>
-		action === 'refuse' && !refusable.includes(itemIndex)
-			? inputError(
-					ctx,
-					itemIndex,
-					'Inbox Item ID',
-					input[itemIndex].json.InboxItemID,
-					`is an ${kinds[itemIndex]}, a response to a document you sent: it cannot be refused`,
-					`Items that can be refused: ${refusable.join(', ') || 'none'}; none was sent unless Continue is on. Refuse invoices and credit notes (List › Documents); confirm a response once read.`,
-				)
-			: undefined;
-	const first = input.findIndex((_, itemIndex) => notRefusable(itemIndex));
-	if (first >= 0 && !ctx.continueOnFail()) throw notRefusable(first);
+	const refusable = kinds.flatMap((kind, i) => (action === 'refuse' && ['IMR', 'MLR'].includes(kind) ? [] : [i]));
+	const hint = `Items that can be refused: ${refusable.join(', ') || 'none'}; none was sent unless Continue is on. Refuse invoices and credit notes only.`;
+	const why = 'a response to a document you sent: it cannot be refused';
+	const unrefusable = (i: number) => inputError(ctx, i, 'Inbox Item ID', input[i].json.InboxItemID, `is an ${kinds[i]}, ${why}`, hint);
+	const first = kinds.findIndex((_, i) => !refusable.includes(i));
+	if (first >= 0 && !ctx.continueOnFail()) throw unrefusable(first);
 	return await runPerItem(ctx, async (itemIndex) => {
-		const refused = notRefusable(itemIndex);
-		if (refused) throw refused;
+		if (!refusable.includes(itemIndex)) throw unrefusable(itemIndex);
 		const raw = ctx.getNodeParameter('inboxItemId', itemIndex, '') as unknown;
 		const id = requireValid(ctx, itemIndex, 'Inbox Item ID', raw, (v) => checkNumericId(v, 'InboxItemID'));
 		const reason = readReason?.(itemIndex);

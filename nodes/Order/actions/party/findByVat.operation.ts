@@ -48,7 +48,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	const readItem = (itemIndex: number) => {
 		const vat = requireValid(this, itemIndex, 'VAT Number', this.getNodeParameter('vatNumber', itemIndex, ''), checkVatNumber);
 		const partyType = readChoice(this, itemIndex, 'partyType', 'Party Type', ['', ...PARTY_TYPES], '');
-		return { vat, partyType, partyId: readPartyOption(this, itemIndex), ifNone: readChoice(this, itemIndex, 'ifNone', 'If None Found', ['nothing', 'item'], 'nothing') };
+		const ifNone = readChoice(this, itemIndex, 'ifNone', 'If None Found', ['nothing', 'item'], 'nothing');
+		return { vat, partyType, partyId: readPartyOption(this, itemIndex), ifNone };
 	};
 	return await runChecked(this, readItem, async (read, itemIndex) => {
 		const conditions: FilterCondition[] = [{ field: 'VATNumber', operator: 'eq', value: read.vat, type: 'string' }];

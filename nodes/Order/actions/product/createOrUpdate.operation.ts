@@ -39,10 +39,7 @@ const PRODUCT_FIELDS = recordFields([
 		name: 'vat',
 		api: 'VAT',
 		displayName: 'VAT Percentage',
-		check: (value) => {
-			const read = checkDecimal(value, PERCENT);
-			return read.ok && read.value > 100 ? { ok: false, problem: 'is not a number from 0 to 100', hint: 'Enter a percentage, e.g. 21 or 5,5.' } : read;
-		},
+		check: (value) => ((read) => (read.ok ? checkNumber(read.value, { min: 0, max: 100 }) : read))(checkDecimal(value, PERCENT)),
 		description: 'e.g. 21 or 5,5',
 	},
 ]);
