@@ -63,7 +63,7 @@ describe('item 1: every amount, price and quantity is typed as text (2,35 is nev
 
 describe('item 8: a plain-http Custom Base URL says the https rule where it is typed', () => {
 	const notices = (properties: INodeProperties[], values: INodeParameters) =>
-		properties.filter((p) => p.type === 'notice' && NodeHelpers.displayParameter(values, p, null)).map((p) => p.displayName);
+		properties.filter((p) => p.type === 'notice' && NodeHelpers.displayParameter(values, p, null, null)).map((p) => p.displayName);
 
 	it.each([
 		['API key', new AccessPointApi().properties],
@@ -85,7 +85,8 @@ describe('item 9: an ID hint promises no list the field does not have', () => {
 	it.each([[{ a: 1 }], [''], ['abc']])('checkNumericId(%j) says to enter or map the ID', (value) => {
 		const check = checkNumericId(value, 'PartyID');
 		expect(check.ok).toBe(false);
-		if (!check.ok) expect([check.hint, check.hint.includes('list')]).toEqual([expect.stringMatching(/^Enter the PartyID .*\{\{ \$json\.PartyID \}\}\.$/), false]);
+		if (!check.ok)
+			expect([check.hint, check.hint.includes('list')]).toEqual([expect.stringMatching(/^Enter the PartyID .*\{\{ \$json\.PartyID \}\}\.$/), false]);
 	});
 });
 
@@ -93,7 +94,12 @@ describe('item 11: the node panel leads with invoices, sending and receiving', (
 	const ours = nodes.map((n) => ({ key: n.description.name, properties: { displayName: n.description.displayName, codex: n.codex } }));
 
 	it('searching "invoice" lists the node that makes invoices first, then its trigger', () => {
-		expect(searchNodePanel('invoice', ours).map((r) => r.key).slice(0, 2).sort()).toEqual(['accessPointOrder', 'accessPointOrderTrigger']);
+		expect(
+			searchNodePanel('invoice', ours)
+				.map((r) => r.key)
+				.slice(0, 2)
+				.sort(),
+		).toEqual(['accessPointOrder', 'accessPointOrderTrigger']);
 	});
 
 	it('the webhook trigger is not a bare "AccessPoint" in the panel (it drops "Trigger"); node type names are unchanged (saved workflows)', () => {

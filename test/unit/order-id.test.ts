@@ -83,14 +83,23 @@ describe('the Order picker', () => {
 		const { ctx, calls } = context({
 			'https://api.example.test/v1/orders': {
 				Items: [
-					{ OrderID: 21, OrderNumber: 'INV-21', OrderType: 'Invoice', OrderDirection: 'Income', TotalIncl: 1250, Currency: 'EUR', CounterParty: { DisplayName: 'A very long customer name that the picker would cut NV' } },
+					{
+						OrderID: 21,
+						OrderNumber: 'INV-21',
+						OrderType: 'Invoice',
+						OrderDirection: 'Income',
+						TotalIncl: 1250,
+						Currency: 'EUR',
+						CounterParty: { DisplayName: 'A very long customer name that the picker would cut NV' },
+					},
 					{ OrderID: 22, OrderNumber: 'OFF-22', OrderType: 'Offer', OrderDirection: 'Income' },
 					{ OrderID: 23, OrderNumber: 'SUP-23', OrderType: 'Invoice', OrderDirection: 'Cost' },
 					{ OrderID: 24, OrderNumber: 'CN-24', OrderType: 'CreditNote', OrderDirection: 'Income' },
 				],
 			},
 		});
-		(ctx as unknown as { getCurrentNodeParameter: (name: string) => unknown }).getCurrentNodeParameter = (name) => (name === 'operation' ? 'recordPayment' : undefined);
+		(ctx as unknown as { getCurrentNodeParameter: (name: string) => unknown }).getCurrentNodeParameter = (name) =>
+			name === 'operation' ? 'recordPayment' : undefined;
 		const { results } = await searchOrders.call(ctx);
 		expect(results).toEqual([
 			{ name: 'INV-21 · 1250.00 EUR · #21 · A very long customer name that the picker would cut NV', value: '21' },
