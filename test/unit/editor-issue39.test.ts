@@ -6,11 +6,10 @@
 import type { INode, INodeParameters, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import * as fs from 'node:fs';
-
 import { AccessPointApi } from '../../credentials/AccessPointApi.credentials';
 import { checkNumericId } from '../../nodes/shared/domain/validation';
 import { AccessPointOAuth2Api } from '../../credentials/AccessPointOAuth2Api.credentials';
+import { packageJson } from './helpers/release';
 import { PACKAGE_NAME, loadPackageNodes, searchNodePanel } from './packageNodes';
 
 const nodes = loadPackageNodes();
@@ -153,7 +152,7 @@ describe('items 16 and 17: words a user understands, and room for the hints that
 });
 
 describe('item 18: the package says it receives, and where to report an issue', () => {
-	const pkg = JSON.parse(fs.readFileSync(`${__dirname}/../../package.json`, 'utf8')) as { description: string; bugs?: { url?: string } };
+	const pkg = packageJson() as unknown as { description: string; bugs?: { url?: string } };
 
 	it('bugs.url and a description naming sending and receiving', () => {
 		expect(pkg.bugs?.url).toMatch(/^https:\/\/github\.com\/.+\/issues$/);
