@@ -534,6 +534,15 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		];
 		const creditNotesAbout = (number: string) =>
 			(emu.store.listOrders(party) as Rec[]).filter((o) => o.OrderType === 'CreditNote' && o.AboutInvoiceNumber === number);
+		// Issue 39: the credit note's number and totals as the service holds them, created or found alike.
+		const totals = (o: Rec) => ({
+			OrderNumber: o.OrderNumber,
+			OrderDate: o.OrderDate,
+			TotalExcl: o.TotalExcl,
+			TotalVAT: o.TotalVAT,
+			TotalIncl: o.TotalIncl,
+			Currency: o.Currency,
+		});
 
 		it('credits the whole invoice by OrderID: a CreditNote about its number, its customer and every line', async () => {
 			const invoiceId = await createInvoice({ OrderLines: invoiceLines, Currency: 'EUR' });
@@ -542,6 +551,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const [note] = creditNotesAbout(invoice.OrderNumber);
 			expect(items).toEqual([
 				{
+					...totals(note),
 					OrderID: note.OrderID,
 					ExternalProviderID: `credit-${invoiceId}`,
 					AboutInvoiceNumber: invoice.OrderNumber,
@@ -550,7 +560,12 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 					AlreadyExisted: false,
 				},
 			]);
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/order/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders']);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([
+				`GET /v1/order/${invoiceId}`,
+				'GET /v1/orders',
+				'POST /v1/orders',
+				`GET /v1/order/${String(note.OrderID)}`,
+			]);
 			expect(logged()[1].query.$filter).toBe(`ExternalProviderID eq 'credit-${invoiceId}'`);
 			const create = logged().find((r) => r.method === 'POST')!;
 			expect(create.headers['idempotency-key']).toBe(`create-credit-${invoiceId}`);
@@ -579,7 +594,8 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				creditNoteDate: '2024-04-03',
 				creditNoteFields: { orderNumber: `CN-${number}`, reference: 'Returned licences' },
 			});
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/order/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders']);
+			const made = `GET /v1/order/${String(creditNotesAbout(number)[0].OrderID)}`; // the credit note read back
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/order/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders', made]);
 			expect(logged()[0].query.$filter).toBe(`OrderNumber eq '${number}' and OrderType eq 'Invoice'`);
 			expect(logged()[3].body).toMatchObject({
 				OrderNumber: `CN-${number}`,
@@ -589,6 +605,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			});
 			const [note] = creditNotesAbout(number);
 			expect(items[0]).toEqual({
+				...totals(note),
 				OrderID: note.OrderID,
 				ExternalProviderID: `credit-${invoiceId}`,
 				AboutInvoiceNumber: number,
@@ -609,7 +626,13 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const [note, ...more] = creditNotesAbout(number);
 			expect(more).toEqual([]);
 			expect(note.ExternalProviderID).toBe(`credit-${invoiceId}`);
-			const shape = { OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId };
+			const shape = {
+				...totals(note),
+				OrderID: note.OrderID,
+				ExternalProviderID: `credit-${invoiceId}`,
+				AboutInvoiceNumber: number,
+				InvoiceOrderID: invoiceId,
+			};
 			expect(first.items).toEqual([{ ...shape, Outcome: 'created', AlreadyExisted: false }]);
 			expect(second.items).toEqual([{ ...shape, Outcome: 'found', AlreadyExisted: true }]);
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);

@@ -13,7 +13,7 @@ import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
-import { createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
+import { createdOrder, createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
 import { type SingleOrderPath, getOrder } from '../../../shared/domain/order';
 import { type CreditNoteInput, type LinePick, buildCreditNote, checkOrder } from './orderBody';
 import { readDate, runChecked } from './orderChanges';
@@ -203,10 +203,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			});
 		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
 		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited') throw refuse('is already credited, not by this node');
-		const result = await createOrder(client, checked.body, { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null });
+		const options = { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null };
+		const result = await createOrder(client, checked.body, options);
 		// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
 		return {
-			...(settings.fetchFull ? result.order : {}),
+			...(await createdOrder(client, result, options)),
 			OrderID: result.orderId ?? result.order.OrderID ?? null,
 			ExternalProviderID: key,
 			AboutInvoiceNumber: built.aboutInvoiceNumber,

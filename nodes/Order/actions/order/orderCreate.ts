@@ -443,6 +443,16 @@ function noOrderIdError(node: INode, answer: unknown, itemIndex: number, externa
 	return new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
 }
 
+const SUMMARY_FIELDS = ['OrderID', 'OrderNumber', 'OrderDate', 'TotalExcl', 'TotalVAT', 'TotalIncl', 'Currency'];
+
+/** What a made order outputs without Fetch Full Order: its number and totals as the service holds them; a failed read leaves them out. */
+export async function createdOrder(client: ApiClient, result: CreateOrderResult, options: CreateOrderOptions): Promise<IDataObject> {
+	if (options.fetchFull) return result.order;
+	const read = result.alreadyExisted || result.orderId === undefined ? undefined : getOrder(client, result.orderId, options.itemIndex, options.singleOrderPath);
+	const order = (await read?.catch((): IDataObject => result.order)) ?? result.order;
+	return Object.fromEntries(SUMMARY_FIELDS.filter((key) => order[key] !== undefined).map((key) => [key, order[key]]));
+}
+
 /** Creates an order from a checked body (see checkOrder), honouring "skip if already created". */
 export async function createOrder(client: ApiClient, body: IDataObject, options: CreateOrderOptions): Promise<CreateOrderResult> {
 	const { itemIndex, skipIfExists, idempotencyHeader } = options;
