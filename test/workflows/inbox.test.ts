@@ -61,7 +61,10 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		result.assertSuccess();
 		const [listed] = result.output('List');
 		expect(listed).toMatchObject({ PeppolDocumentType: 'IMR', DocumentKind: 'IMR' });
+		// Issue 39: the readable part first (what it is, then the inbox's technical fields).
+		expect(Object.keys(listed).slice(0, 2)).toEqual(['DocumentKind', 'InboxItemID']);
 		const [document] = result.items('Get Document');
+		expect(Object.keys(document.json).slice(0, 3)).toEqual(['DocumentKind', 'Envelope', 'Response']);
 		expect(document.json).toMatchObject({
 			InboxItemID: listed.InboxItemID,
 			DocumentKind: 'IMR',
