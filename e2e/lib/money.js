@@ -13,6 +13,8 @@
  *    with the panel's Execute step button, then again with the canvas's Execute workflow: the
  *    emulator must hold one credit note about the invoice; the second run outputs it with
  *    Outcome "found", in the same shape. Screenshot: money-credit-note-rerun.png.
+ *  - amounts typed the Belgian way (issue 39.1): Product price "2,35" and an order line "1.250,00"
+ *    stored as 2.35 and 1250 (typedAmounts). Screenshot: money-typed-amounts.png.
  *
  * checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log }) -> { problems, lines }
  */
@@ -253,6 +255,77 @@ async function sendTransports({ page, rest, baseUrl, emulator, say, problems }) 
 		);
 }
 
+/**
+ * Issue 39.1: Product › Create or Update › Amount Excl. VAT typed "2,35" and an order line's Unit Price
+ * Excl. VAT typed "1.250,00" (keyboard, in the node's panel), the workflow saved and run from the canvas:
+ * the emulator must store the product at 2.35 and the order line at 1250, and Create must output the
+ * order's totals as the service holds them. Screenshot: money-typed-amounts.png (Create's output pane).
+ */
+async function typedAmounts({ page, rest, baseUrl, emulator, artifactsDir, say, problems }) {
+	const tag = Date.now().toString(36);
+	const reference = `E2E-PRICE-${tag}`;
+	const externalId = `E2E-LINE-${tag}`;
+	const wf = workflow('[e2e] Amounts typed the Belgian way', [
+		node('Product', { resource: 'product', operation: 'createOrUpdate', reference, productFields: { amountExcl: '' } }, [240, 0]),
+		node(
+			'Create',
+			{
+				resource: 'order',
+				operation: 'create',
+				orderType: 'Invoice',
+				orderDirection: 'Income',
+				orderDate: '2026-02-01',
+				customerName: 'Peppol Demo Belgium NV',
+				customerVatNumber: 'BE0123456749',
+				externalProviderId: externalId,
+				orderLines: { lines: [{ description: 'Typed price', quantity: '1', unitPriceExcl: '', vatPercentage: '21' }] },
+			},
+			[480, 0],
+		),
+	]);
+	wf.connections.Product = { main: [[{ node: 'Create', type: 'main', index: 0 }]] };
+	const created = await rest.post('/rest/workflows', wf);
+	await page.goto(`${baseUrl}/workflow/${created.id}`);
+	await page.waitForFunction((s) => document.querySelectorAll(s).length >= 3, SEL.canvasNode, { timeout: 60000 });
+	await openNode(page, 'Product');
+	const priceShown = await typeInto(page, 'amountExcl', '2,35');
+	await page.keyboard.press('Escape');
+	await openNode(page, 'Create');
+	const lineShown = await typeInto(page, 'unitPriceExcl', '1.250,00');
+	await page.keyboard.press('Escape');
+	await page.keyboard.press('Control+s');
+	await page.waitForTimeout(1500);
+	const saved = await rest.get(`/rest/workflows/${created.id}`);
+	const params = (name) => ((saved.nodes || []).find((n) => n.name === name) || {}).parameters || {};
+	const savedPrice = (params('Product').productFields || {}).amountExcl;
+	const savedLine = (((params('Create').orderLines || {}).lines || [])[0] || {}).unitPriceExcl;
+	say(
+		`typed "2,35" into Product › Amount Excl. VAT (shows "${priceShown}", saved ${JSON.stringify(savedPrice)}), "1.250,00" into the order line's Unit Price (shows "${lineShown}", saved ${JSON.stringify(savedLine)})`,
+	);
+	if (savedPrice !== '2,35') problems.push(`Amount Excl. VAT was saved as ${JSON.stringify(savedPrice)}, not as typed ("2,35")`);
+	if (savedLine !== '1.250,00') problems.push(`the line's Unit Price was saved as ${JSON.stringify(savedLine)}, not as typed ("1.250,00")`);
+
+	const before = await executionIds(rest, created.id);
+	await page.locator(SEL.execute).first().click();
+	const run = await waitForExecution(rest, created.id, { after: before, timeoutMs: 90000 });
+	const why = T.judge({ file: 'money', workflow: wf, expect: { Product: 1, Create: 1 } }, run);
+	if (why) problems.push(`the run from the editor: ${why}`);
+	const party = emulator.credentials.partyId;
+	const product = emulator.store.listProducts(party).find((p) => p.Reference === reference);
+	const order = emulator.store.listOrders(party).find((o) => o.ExternalProviderID === externalId);
+	const out = outputOf(run, 'Create')[0] || {};
+	say(
+		`run ${run.id} ${run.status}: the emulator stores the product at ${product && product.AmountExcl}, the order line at ${order && order.OrderLines && order.OrderLines[0].UnitPriceExcl} (TotalExcl ${order && order.TotalExcl}); Create outputs ${out.OrderNumber} TotalExcl ${out.TotalExcl} TotalIncl ${out.TotalIncl}`,
+	);
+	if (!product || product.AmountExcl !== 2.35)
+		problems.push(`expected the product at 2.35, the emulator holds ${JSON.stringify(product && product.AmountExcl)}`);
+	if (!order || order.OrderLines[0].UnitPriceExcl !== 1250)
+		problems.push(`expected the line at 1250, the emulator holds ${JSON.stringify(order && order.OrderLines)}`);
+	if (out.TotalExcl !== 1250 || !out.OrderNumber) problems.push(`expected Create to output the number and TotalExcl 1250, it output ${JSON.stringify(out)}`);
+	await shootOutput(page, 'Create', path.join(artifactsDir, 'money-typed-amounts.png'));
+	say('  -> money-typed-amounts.png');
+}
+
 async function checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log = () => {} }) {
 	const problems = [];
 	const lines = [];
@@ -260,7 +333,7 @@ async function checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log = (
 		lines.push(line);
 		log(line);
 	};
-	for (const check of [decimalComma, creditNoteRerun, sendTransports]) {
+	for (const check of [decimalComma, creditNoteRerun, sendTransports, typedAmounts]) {
 		try {
 			await check({ page, rest, baseUrl, emulator, artifactsDir, say, problems });
 		} catch (error) {

@@ -19,13 +19,13 @@ import { checkWebhooks, createWebhooks, deleteWebhooks, DEFAULT_MAX_AGE_MINUTES 
 
 export class AccessPointTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'AccessPoint Trigger',
+		displayName: 'AccessPoint Invoice Events Trigger',
 		name: 'accessPointTrigger',
 		icon: { light: 'file:../../icons/accessPointTrigger.svg', dark: 'file:../../icons/accessPointTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).length }} event type(s)',
-		description: 'Starts the workflow when the access point reports an order change or a delivery status',
+		description: 'Starts the workflow when an invoice you send is delivered or refused, or an order changes (webhook)',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#accesspoint-trigger',
 		defaults: { name: 'AccessPoint Trigger' },
 		inputs: [],

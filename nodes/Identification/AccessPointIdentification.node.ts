@@ -28,7 +28,7 @@ const OUTPUTS_EXPRESSION =
  * metadata (actions/waiting.ts); opened without a result, it sends the browser on to the provider.
  */
 const WAITING_TOOLTIP = `={{ $parameter["operation"] === "startAndWait"
-	? 'Waiting for the signatory: <a href="' + $execution.resumeUrl + '" target="_blank">Open the identity check</a> or send them this link.'
+	? 'Waiting for the signatory: <a href="' + $execution.resumeUrl + '" target="_blank">Open the identity check</a> (it goes on to the identity provider), or copy this link for them: ' + $execution.resumeUrl
 	: 'Waiting for the browser of the signatory to come back; the link to open is providerUrl in the output of Start.' }}`;
 
 export class AccessPointIdentification implements INodeType {

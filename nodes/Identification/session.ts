@@ -71,11 +71,7 @@ export interface SessionTimes {
 export function sessionTimes(startedAtMs: number, marginSeconds: number = DEFAULT_WAIT_MARGIN_SECONDS): SessionTimes {
 	const margin = Number.isFinite(marginSeconds) ? Math.min(Math.max(marginSeconds, 0), MAX_WAIT_MARGIN_SECONDS) : DEFAULT_WAIT_MARGIN_SECONDS;
 	const expires = startedAtMs + SESSION_WINDOW_MS;
-	return {
-		startedAt: new Date(startedAtMs).toISOString(),
-		expiresAt: new Date(expires).toISOString(),
-		waitTill: new Date(expires + margin * 1000),
-	};
+	return { startedAt: new Date(startedAtMs).toISOString(), expiresAt: new Date(expires).toISOString(), waitTill: new Date(expires + margin * 1000) };
 }
 
 /** The provider code to send: the chosen option, or the custom code when "Custom Code" is chosen. */

@@ -180,6 +180,7 @@ export class AccessPointInboxTrigger implements INodeType {
 				name: 'windowNotice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { confirmAfterEmitting: [false] } }, // not a to-do once it is on
 			},
 			{
 				displayName: 'Confirm After Emitting',

@@ -62,14 +62,7 @@ export class AccessPointIntegration implements INodeType {
 		properties: [
 			authenticationProperty,
 			...describeOperations([integration]),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [...retryOptions],
-			},
+			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...retryOptions] },
 		],
 	};
 

@@ -22,13 +22,13 @@ const OUTPUTS_EXPRESSION: ExpressionString = `={{ $parameter.operation === "getD
 
 export class AccessPointOrder implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'AccessPoint Order',
+		displayName: 'AccessPoint Invoices and Orders',
 		name: 'accessPointOrder',
 		icon: { light: 'file:../../icons/accessPointOrder.svg', dark: 'file:../../icons/accessPointOrder.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: actionSubtitle(resources),
-		description: 'Create, send and read orders, parties and products',
+		description: 'Create, send and read invoices, credit notes and other orders, with their parties and products',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#order',
 		defaults: { name: 'AccessPoint Order' },
 		usableAsTool: true,

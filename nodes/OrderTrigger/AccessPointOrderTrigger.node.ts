@@ -51,14 +51,14 @@ const triggerFileOptions: INodeProperties[] = [
 
 export class AccessPointOrderTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'AccessPoint Order Trigger',
+		displayName: 'AccessPoint Invoices and Orders Trigger',
 		name: 'accessPointOrderTrigger',
 		icon: { light: 'file:../../icons/accessPointOrderTrigger.svg', dark: 'file:../../icons/accessPointOrderTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ({ newOrUpdatedOrder: "New or updated orders", newIncomingInvoice: "New supplier invoices" })[$parameter["event"]] ?? "New orders" }}',
-		// n8n's node panel lists this trigger inside the AccessPoint Order entry and shows this text for both.
-		description: 'Create, send and read orders, and start a workflow on new or changed orders or supplier invoices',
+		// n8n's node panel lists this trigger inside the AccessPoint Invoices and Orders entry and shows this text for both.
+		description: 'Create, send and read invoices and orders, and start a workflow on new or changed ones or on received supplier invoices',
 		documentationUrl: 'https://github.com/n8n-nodes-access-point/n8n-nodes-access-point#order-trigger',
 		defaults: { name: 'AccessPoint Order Trigger' },
 		polling: true,

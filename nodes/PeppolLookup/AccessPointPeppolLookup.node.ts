@@ -40,14 +40,7 @@ export class AccessPointPeppolLookup implements INodeType {
 				default: false,
 				description: 'Whether to send every result to one output instead of two',
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [...lookupOptions, ...retryOptions],
-			},
+			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...lookupOptions, ...retryOptions] },
 		],
 	};
 

@@ -28,14 +28,7 @@ export class AccessPointRegistration implements INodeType {
 		properties: [
 			authenticationProperty,
 			...describeOperations([registration]),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [...retryOptions],
-			},
+			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...retryOptions] },
 		],
 	};
 

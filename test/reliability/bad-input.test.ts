@@ -5,11 +5,11 @@
  *
  * Bad input across every node: each case runs through the engine against the emulator and
  * must stop the node with a NodeOperationError whose message starts with the item and the
- * field (`Item 1: "<Field>"`), carries the item index and a how-to-fix description, and
+ * field (`Item 0: "<Field>"`), carries the item index and a how-to-fix description, and
  * leaves the emulator's request log empty (rejected before any request). The Order
  * Trigger has no items: its messages name the field and the poll makes no request.
  * A second table puts the bad value on item 3 of 3 (items 1-2 valid, continue using error
- * output): items 1-2 are sent, item 3 is not, and its error says "Item 3".
+ * output): items 1-2 are sent, item 3 is not, and its error says "Item 2" (numbered from 0, as n8n's "[item 2]").
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -183,7 +183,7 @@ const TRIGGER_CASES: Array<[string, IDataObject, string]> = [
  * any request by the shared policy (retry.ts policyFromOptions). Until the nodes read their
  * options through limits.ts readRequestPolicy (the integrator's wiring in fields.ts
  * readRetryPolicy), the error is the policy's own RequestOptionError without the item prefix;
- * after it, a NodeOperationError with `Item 1: ` in front: both forms are accepted here.
+ * after it, a NodeOperationError with `Item 0: ` in front: both forms are accepted here.
  * Maximum Response Size is not declared on the nodes yet (n8n drops undeclared options): its
  * range is tested in test/unit/limits.test.ts.
  */
@@ -266,171 +266,171 @@ type Exact = [string, string, IDataObject, string, IDataObject[]?];
 
 /** Issue #18, point 7: each value that used to pass silently. */
 const SILENT_VALUES: Exact[] = [
-	['Limit -5', ORDER, getMany({ limit: -5 }), 'Item 1: "Limit" -5 is not a whole number of 1 or more'],
-	['Limit 0', ORDER, getMany({ limit: 0 }), 'Item 1: "Limit" 0 is not a whole number of 1 or more'],
-	['Limit "abc"', ORDER, getMany({ limit: '={{ "abc" }}' }), 'Item 1: "Limit" abc is not a whole number of 1 or more'],
-	['Limit 1.5', ORDER, getMany({ limit: 1.5 }), 'Item 1: "Limit" 1.5 is not a whole number of 1 or more'],
+	['Limit -5', ORDER, getMany({ limit: -5 }), 'Item 0: "Limit" -5 is not a whole number of 1 or more'],
+	['Limit 0', ORDER, getMany({ limit: 0 }), 'Item 0: "Limit" 0 is not a whole number of 1 or more'],
+	['Limit "abc"', ORDER, getMany({ limit: '={{ "abc" }}' }), 'Item 0: "Limit" abc is not a whole number of 1 or more'],
+	['Limit 1.5', ORDER, getMany({ limit: 1.5 }), 'Item 0: "Limit" 1.5 is not a whole number of 1 or more'],
 	[
 		'Limit 0 (Integration, the same reader)',
 		INT,
 		{ operation: 'getAll', registrationId: byId('300001'), returnAll: false, limit: 0 },
-		'Item 1: "Limit" 0 is not a whole number of 1 or more',
+		'Item 0: "Limit" 0 is not a whole number of 1 or more',
 	],
-	['Customer Name an object', ORDER, create({ customerName: '={{ { name: "ACME" } }}' }), 'Item 1: "Customer Name" {"name":"ACME"} is an object, not text'],
+	['Customer Name an object', ORDER, create({ customerName: '={{ { name: "ACME" } }}' }), 'Item 0: "Customer Name" {"name":"ACME"} is an object, not text'],
 	[
 		'line Description an object',
 		ORDER,
 		create({ orderLines: line({ description: '={{ { text: "Work" } }}' }) }),
-		'Item 1: "Order Lines › Line 1 › Description" {"text":"Work"} is an object, not text',
+		'Item 0: "Order Lines › Line 1 › Description" {"text":"Work"} is an object, not text',
 	],
-	['Company Name an object', REG, registration({ companyName: '={{ { name: "Acme" } }}' }), 'Item 1: "Company Name" {"name":"Acme"} is an object, not text'],
-	['Read Retries 1e9', ORDER, getMany({ options: { maxRetries: 1e9 } }), 'Item 1: "Read Retries" 1000000000 is not a whole number from 0 to 10'],
+	['Company Name an object', REG, registration({ companyName: '={{ { name: "Acme" } }}' }), 'Item 0: "Company Name" {"name":"Acme"} is an object, not text'],
+	['Read Retries 1e9', ORDER, getMany({ options: { maxRetries: 1e9 } }), 'Item 0: "Read Retries" 1000000000 is not a whole number from 0 to 10'],
 	[
 		'Read Retries 1e9 (Registration, the same reader)',
 		REG,
 		{ operation: 'get', registrationId: byId('300001'), options: { maxRetries: 1e9 } },
-		'Item 1: "Read Retries" 1000000000 is not a whole number from 0 to 10',
+		'Item 0: "Read Retries" 1000000000 is not a whole number from 0 to 10',
 	],
 	[
 		'Request Timeout 1e12',
 		PEPPOL,
 		lookup({ options: { timeoutSeconds: 1e12 } }),
-		'Item 1: "Request Timeout (Seconds)" 1000000000000 is not a number from 1 to 600 seconds',
+		'Item 0: "Request Timeout (Seconds)" 1000000000000 is not a number from 1 to 600 seconds',
 	],
 	[
 		'Act for Party an object',
 		ORDER,
 		getMany({ options: { actForParty: '={{ { id: 300001 } }}' } }),
-		'Item 1: "Act for Party" {"id":300001} is an object, not text',
+		'Item 0: "Act for Party" {"id":300001} is an object, not text',
 	],
 	[
 		'Act for Party with CR/LF',
 		ORDER,
 		getMany({ options: { actForParty: '={{ "300001\\r\\n" }}' } }),
-		'Item 1: "Act for Party" 300001\\r\\n contains a line break or another control or non-ASCII character',
+		'Item 0: "Act for Party" 300001\\r\\n contains a line break or another control or non-ASCII character',
 	],
 	[
 		'Master Party ID with CR/LF',
 		IDENT,
 		start({ options: { masterPartyId: '={{ "100001\\r\\nX: 1" }}' } }),
-		'Item 1: "Master Party ID" 100001\\r\\nX: 1 contains a line break or another control or non-ASCII character',
+		'Item 0: "Master Party ID" 100001\\r\\nX: 1 contains a line break or another control or non-ASCII character',
 	],
-	['Combine "xor"', ORDER, getMany({ filterCombine: 'xor', ...cond('OrderNumber', 'eq', 'INV-1') }), 'Item 1: "Combine Conditions" xor is not one of and, or'],
-	['OrderID above 2^53 (Send)', ORDER, send({ orderIds: '9007199254740993' }), 'Item 1: "Order IDs" 9007199254740993 is too large to be an OrderID'],
+	['Combine "xor"', ORDER, getMany({ filterCombine: 'xor', ...cond('OrderNumber', 'eq', 'INV-1') }), 'Item 0: "Combine Conditions" xor is not one of and, or'],
+	['OrderID above 2^53 (Send)', ORDER, send({ orderIds: '9007199254740993' }), 'Item 0: "Order IDs" 9007199254740993 is too large to be an OrderID'],
 	[
 		'OrderID above 2^53 (Get)',
 		ORDER,
 		{ resource: 'order', operation: 'get', orderId: '9007199254740993' },
-		'Item 1: "Order" 9007199254740993 is too large to be an OrderID',
+		'Item 0: "Order" 9007199254740993 is too large to be an OrderID',
 	],
 	[
 		'External Provider ID of 1 MB',
 		ORDER,
 		create({ externalProviderId: '={{ "x".repeat(1048576) }}' }),
-		`Item 1: "External Provider ID" ${'x'.repeat(60)}… is too long (1048576 characters; at most 255)`,
+		`Item 0: "External Provider ID" ${'x'.repeat(60)}… is too long (1048576 characters; at most 255)`,
 	],
-	['order JSON nested 10,000 deep', ORDER, json(nested(10_000)), 'Item 1: "Order" is nested more than 32 levels deep'],
+	['order JSON nested 10,000 deep', ORDER, json(nested(10_000)), 'Item 0: "Order" is nested more than 32 levels deep'],
 	[
 		'OData Filter (Raw) an object',
 		ORDER,
 		getMany({ filterMode: 'raw', rawFilter: '={{ { OrderNumber: "x" } }}' }),
-		'Item 1: "OData Filter (Raw)" {"OrderNumber":"x"} is an object, not text',
+		'Item 0: "OData Filter (Raw)" {"OrderNumber":"x"} is an object, not text',
 	],
 ];
 
 /** Other silent coercions found by reading every getNodeParameter: each was clamped, defaulted or cast. */
 const SWEEP: Exact[] = [
-	['Return All "yes" (read as true)', ORDER, list('order', { returnAll: '={{ "yes" }}' }), 'Item 1: "Return All" yes is not true or false'],
-	['Skip "5" (text taken as a number)', ORDER, getMany({ options: { skip: '={{ "5" }}' } }), 'Item 1: "Skip" 5 is not a whole number from 0 to 1000000000'],
-	['Batch Size 0 (clamped to 1)', ORDER, send({ options: { batchSize: 0 } }), 'Item 1: "Batch Size" 0 is not a whole number of 1 or more'],
-	['Strict "yes" (read as false)', ORDER, send({ strictTransportType: '={{ "yes" }}' }), 'Item 1: "Strict (No Fallback)" yes is not true or false'],
+	['Return All "yes" (read as true)', ORDER, list('order', { returnAll: '={{ "yes" }}' }), 'Item 0: "Return All" yes is not true or false'],
+	['Skip "5" (text taken as a number)', ORDER, getMany({ options: { skip: '={{ "5" }}' } }), 'Item 0: "Skip" 5 is not a whole number from 0 to 1000000000'],
+	['Batch Size 0 (clamped to 1)', ORDER, send({ options: { batchSize: 0 } }), 'Item 0: "Batch Size" 0 is not a whole number of 1 or more'],
+	['Strict "yes" (read as false)', ORDER, send({ strictTransportType: '={{ "yes" }}' }), 'Item 0: "Strict (No Fallback)" yes is not true or false'],
 	[
 		'Idempotency Header unknown (defaulted)',
 		ORDER,
 		send({ options: { idempotencyHeader: '={{ "Idem-Key" }}' } }),
-		'Item 1: "Idempotency Header" Idem-Key is not one of Idempotency-Key, Idempotent-Key, none',
+		'Item 0: "Idempotency Header" Idem-Key is not one of Idempotency-Key, Idempotent-Key, none',
 	],
 	[
 		'Currency an object (sent as an object)',
 		ORDER,
 		create({ additionalFields: { Currency: '={{ { code: "EUR" } }}' } }),
-		'Item 1: "Currency" {"code":"EUR"} is an object, not text',
+		'Item 0: "Currency" {"code":"EUR"} is an object, not text',
 	],
 	[
 		'Concurrent Lookups 1e9 (clamped to 20)',
 		PEPPOL,
 		lookup({ options: { concurrency: 1e9 } }),
-		'Item 1: "Concurrent Lookups" 1000000000 is not a whole number from 1 to 20',
+		'Item 0: "Concurrent Lookups" 1000000000 is not a whole number from 1 to 20',
 	],
 	[
 		'Can Receive When unknown (defaulted)',
 		PEPPOL,
 		lookup({ options: { routeOn: '={{ "everything" }}' } }),
-		'Item 1: "Can Receive When" everything is not one of invoicesAndCreditNotes, invoices, creditNotes',
+		'Item 0: "Can Receive When" everything is not one of invoicesAndCreditNotes, invoices, creditNotes',
 	],
 	[
 		'Identify Receiver By unknown (fell back)',
 		PEPPOL,
 		lookup({ identifierType: 'gln' }),
-		'Item 1: "Identify Receiver By" gln is not one of identifier, scheme',
+		'Item 0: "Identify Receiver By" gln is not one of identifier, scheme',
 	],
 	[
 		'scheme value an object (sent as "[object Object]")',
 		PEPPOL,
 		{ identifierType: 'scheme', scheme: '0204', schemeValue: '={{ { id: 1 } }}' },
-		'Item 1: "Value" {"id":1} is an object, not an identifier',
+		'Item 0: "Value" {"id":1} is an object, not an identifier',
 	],
 	[
 		'Provider Code an object',
 		IDENT,
 		start({ identificationProvider: 'custom', customProviderCode: '={{ { code: "x" } }}' }),
-		'Item 1: "Provider Code" {"code":"x"} is an object, not text',
+		'Item 0: "Provider Code" {"code":"x"} is an object, not text',
 	],
 	[
 		'Extra Wait -5 (clamped to 0)',
 		IDENT,
 		{ operation: 'startAndWait', registrationId: byId('300001'), options: { waitMarginSeconds: -5 } },
-		'Item 1: "Extra Wait After the Window (Seconds)" -5 is not a number from 0 to 3600 seconds',
+		'Item 0: "Extra Wait After the Window (Seconds)" -5 is not a number from 0 to 3600 seconds',
 	],
 	[
 		'Expected Registration ID an object',
 		IDENT,
 		{ operation: 'parseCallback', options: { expectedRegistrationId: '={{ { id: 1 } }}' } },
-		'Item 1: "Expected Registration ID" {"id":1} is an object, not a RegistrationID',
+		'Item 0: "Expected Registration ID" {"id":1} is an object, not a RegistrationID',
 		[{ query: { registrationID: '1', success: 'true' } }],
 	],
-	['Input Mode unknown (read as Fields Below)', ORDER, create({ inputMode: 'yaml' }), 'Item 1: "Input Mode" yaml is not one of fields, json'],
+	['Input Mode unknown (read as Fields Below)', ORDER, create({ inputMode: 'yaml' }), 'Item 0: "Input Mode" yaml is not one of fields, json'],
 	[
 		'Send Browser Back To unknown (read as A URL)',
 		IDENT,
 		start({ redirectTo: 'email' }),
-		'Item 1: "Send Browser Back To" email is not one of url, thisExecution',
+		'Item 0: "Send Browser Back To" email is not one of url, thisExecution',
 	],
 	[
 		'Integration credential value an object',
 		INT,
 		integration({ network: 'other', networkName: 'Acme Net', credentials: { credential: [{ key: 'Token', value: '={{ { t: 1 } }}' }] } }),
-		'Item 1: "Credentials #1 → Value" is an object, not text (credential Token)',
+		'Item 0: "Credentials #1 → Value" is an object, not text (credential Token)',
 	],
 ];
 
 /** Issue #24, point 9: one VAT number gets one verdict and one message in every node that takes it. */
 const ONE_IDENTIFIER_CHECK: Exact[] = [
-	['Peppol Lookup › Identifier', PEPPOL, lookup({ identifier: BAD_VAT }), `Item 1: "Identifier" ${VAT_PROBLEM}`],
-	['Peppol Lookup › Scheme 9925 and Value', PEPPOL, { identifierType: 'scheme', scheme: '9925', schemeValue: BAD_VAT }, `Item 1: "Value" ${VAT_PROBLEM}`],
-	['Order › Create › Customer VAT Number', ORDER, create({ customerVatNumber: BAD_VAT }), `Item 1: "Customer VAT Number" ${VAT_PROBLEM}`],
+	['Peppol Lookup › Identifier', PEPPOL, lookup({ identifier: BAD_VAT }), `Item 0: "Identifier" ${VAT_PROBLEM}`],
+	['Peppol Lookup › Scheme 9925 and Value', PEPPOL, { identifierType: 'scheme', scheme: '9925', schemeValue: BAD_VAT }, `Item 0: "Value" ${VAT_PROBLEM}`],
+	['Order › Create › Customer VAT Number', ORDER, create({ customerVatNumber: BAD_VAT }), `Item 0: "Customer VAT Number" ${VAT_PROBLEM}`],
 	[
 		'Order › Create (JSON) › Customer.VATNumber',
 		ORDER,
 		json({ ...validOrder, Customer: { Name: 'ACME', VATNumber: BAD_VAT } }),
-		`Item 1: "Customer.VATNumber" ${VAT_PROBLEM}`,
+		`Item 0: "Customer.VATNumber" ${VAT_PROBLEM}`,
 	],
-	['Registration › Create › VAT Number', REG, registration({ taxIdentifier: BAD_VAT }), `Item 1: "VAT Number" ${VAT_PROBLEM}`],
+	['Registration › Create › VAT Number', REG, registration({ taxIdentifier: BAD_VAT }), `Item 0: "VAT Number" ${VAT_PROBLEM}`],
 	[
 		'Registration › Create › Identifiers (type VAT)',
 		REG,
 		registration({ additionalFields: { identifiers: { identifier: [{ identifierType: 'VAT', identifier: BAD_VAT }] } } }),
-		`Item 1: "Identifiers → Identifier" ${VAT_PROBLEM}`,
+		`Item 0: "Identifiers → Identifier" ${VAT_PROBLEM}`,
 	],
 ];
 
@@ -449,87 +449,87 @@ const TOO_LONG = `${'x'.repeat(60)}… is too long (1048576 characters; at most 
 
 /** Issue #33, point 5: each value that was accepted or silently changed, and the message it gets now. */
 const ISSUE_33_5: Exact[] = [
-	['Record Payment Amount 1e21', ORDER, payment({ amount: '={{ 1e21 }}' }), 'Item 1: "Amount" 1e+21 is too large (at most 999999999999.99)'],
-	['Record Payment Amount 1e300', ORDER, payment({ amount: '={{ 1e300 }}' }), 'Item 1: "Amount" 1e+300 is too large (at most 999999999999.99)'],
+	['Record Payment Amount 1e21', ORDER, payment({ amount: '={{ 1e21 }}' }), 'Item 0: "Amount" 1e+21 is too large (at most 999999999999.99)'],
+	['Record Payment Amount 1e300', ORDER, payment({ amount: '={{ 1e300 }}' }), 'Item 0: "Amount" 1e+300 is too large (at most 999999999999.99)'],
 	[
 		'Record Payment Amount "12345678901234567.89"',
 		ORDER,
 		payment({ amount: '12345678901234567.89' }),
-		'Item 1: "Amount" 12345678901234567.89 is too large (at most 999999999999.99)',
+		'Item 0: "Amount" 12345678901234567.89 is too large (at most 999999999999.99)',
 	],
 	[
 		'Record Payment Amount "90071992547409.93"',
 		ORDER,
 		payment({ amount: '90071992547409.93' }),
-		'Item 1: "Amount" 90071992547409.93 is too large (at most 999999999999.99)',
+		'Item 0: "Amount" 90071992547409.93 is too large (at most 999999999999.99)',
 	],
 	[
 		'Record Payment Payment Date 2026-02-28T99:99',
 		ORDER,
 		payment({ paymentDate: '2026-02-28T99:99' }),
-		'Item 1: "Payment Date" 2026-02-28T99:99 is not a real date in the form YYYY-MM-DD',
+		'Item 0: "Payment Date" 2026-02-28T99:99 is not a real date in the form YYYY-MM-DD',
 	],
-	['Download Files One Item per File "yes"', ORDER, download({ oneItemPerFile: '={{ "yes" }}' }), 'Item 1: "One Item per File" yes is not true or false'],
+	['Download Files One Item per File "yes"', ORDER, download({ oneItemPerFile: '={{ "yes" }}' }), 'Item 0: "One Item per File" yes is not true or false'],
 	[
 		'Download Files Allow Missing Files "yes"',
 		ORDER,
 		download({ allowMissingFiles: '={{ "yes" }}' }),
-		'Item 1: "Allow Missing Files" yes is not true or false',
+		'Item 0: "Allow Missing Files" yes is not true or false',
 	],
 	[
 		'Create Credit Note External Provider ID of 1 MB, before the invoice is read',
 		ORDER,
 		credit({ externalProviderId: ONE_MB }),
-		`Item 1: "External Provider ID" ${TOO_LONG}`,
+		`Item 0: "External Provider ID" ${TOO_LONG}`,
 	],
 	[
 		'Create Credit Note Credit Note Number of 1 MB, before the invoice is read',
 		ORDER,
 		credit({ creditNoteFields: { orderNumber: ONE_MB } }),
-		`Item 1: "Credit Note Number" ${TOO_LONG}`,
+		`Item 0: "Credit Note Number" ${TOO_LONG}`,
 	],
 	[
 		'Create Credit Note Reference of 1 MB, before the invoice is read',
 		ORDER,
 		credit({ creditNoteFields: { reference: ONE_MB } }),
-		`Item 1: "Reference" ${TOO_LONG}`,
+		`Item 0: "Reference" ${TOO_LONG}`,
 	],
-	['Order Get Many Skip 1e300', ORDER, getMany({ options: { skip: 1e300 } }), 'Item 1: "Skip" 1e+300 is not a whole number from 0 to 1000000000'],
+	['Order Get Many Skip 1e300', ORDER, getMany({ options: { skip: 1e300 } }), 'Item 0: "Skip" 1e+300 is not a whole number from 0 to 1000000000'],
 	[
 		'Custom Transport Type Pe€ppol',
 		ORDER,
 		send({ transportType: 'custom', customTransportType: 'Pe€ppol' }),
-		'Item 1: "Custom Transport Type" Pe€ppol contains a line break or another control or non-ASCII character',
+		'Item 0: "Custom Transport Type" Pe€ppol contains a line break or another control or non-ASCII character',
 	],
 	[
 		'Custom Transport Type Peppol\\u0000',
 		ORDER,
 		send({ transportType: 'custom', customTransportType: '={{ "Peppol\\u0000" }}' }),
-		'Item 1: "Custom Transport Type" Peppol\\u0000 contains a line break or another control or non-ASCII character',
+		'Item 0: "Custom Transport Type" Peppol\\u0000 contains a line break or another control or non-ASCII character',
 	],
 	[
 		'External Provider ID with a line break (Create)',
 		ORDER,
 		create({ externalProviderId: '={{ "INV-1\\nINV-2" }}' }),
-		'Item 1: "External Provider ID" INV-1\\nINV-2 contains a line break or another control character',
+		'Item 0: "External Provider ID" INV-1\\nINV-2 contains a line break or another control character',
 	],
 	[
 		'External Provider ID with a line break (Create Credit Note)',
 		ORDER,
 		credit({ externalProviderId: '={{ "CN-1\\n" }}' }),
-		'Item 1: "External Provider ID" CN-1\\n contains a line break or another control character',
+		'Item 0: "External Provider ID" CN-1\\n contains a line break or another control character',
 	],
 	[
 		'Order line Unit Price "1,250" (thousands or decimals?)',
 		ORDER,
 		create({ orderLines: line({ unitPriceExcl: '1,250' }) }),
-		'Item 1: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)',
+		'Item 0: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)',
 	],
 	[
 		'Update Approval Status added but not chosen',
 		ORDER,
 		{ resource: 'order', operation: 'update', orderId: '1000001', updateFields: { approvalStatus: '' } },
-		'Item 1: "Approval Status" is not chosen',
+		'Item 0: "Approval Status" is not chosen',
 	],
 ];
 
@@ -589,7 +589,7 @@ describe('bad input is rejected before any request, naming the field and the ite
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeOperationError;
 		if (!error) throw new Error(`workflow error: ${JSON.stringify(result.error).slice(0, 600)}`);
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message.startsWith(`Item 1: "${field}"`)).toBe(true);
+		expect(error.message.startsWith(`Item 0: "${field}"`)).toBe(true);
 		expect(error.context.itemIndex).toBe(0);
 		expect(String(error.description ?? '').length).toBeGreaterThan(10);
 		expect(apiRequests(emu)).toEqual([]);
@@ -629,7 +629,7 @@ describe('bad input is rejected before any request, naming the field and the ite
 	});
 
 	it('one identifier check: every node gives BE0123456748 the same problem', () => {
-		const problems = ONE_IDENTIFIER_CHECK.map(([, , , message]) => message.replace(/^Item 1: "[^"]+" /, ''));
+		const problems = ONE_IDENTIFIER_CHECK.map(([, , , message]) => message.replace(/^Item 0: "[^"]+" /, ''));
 		expect(new Set(problems)).toEqual(new Set([VAT_PROBLEM]));
 		expect(new Set(ONE_IDENTIFIER_CHECK.map(([, type]) => type))).toEqual(new Set([PEPPOL, ORDER, REG]));
 	});
@@ -670,13 +670,13 @@ describe('bad input is rejected before any request, naming the field and the ite
 						return result.nodeError(result.nodeName as string);
 					});
 		expect(failure).toBeDefined();
-		expect([message, `Item 1: ${message}`]).toContain((failure as Error).message);
+		expect([message, `Item 0: ${message}`]).toContain((failure as Error).message);
 		expect(apiRequests(emu)).toEqual([]);
 		seen.push((failure as Error).message);
 	});
 
 	it.each(THIRD_ITEM)(
-		'bad %s on item 3: items 1-2 are sent, item 3 is not and its error says "Item 3"',
+		'bad %s on item 3: items 1-2 are sent, item 3 is not and its error says "Item 2", as n8n numbers it',
 		async (...[, type, parameters, field, input]: Case) => {
 			const result = await h.runNode(type, parameters, input, { onError: 'continueErrorOutput' });
 			result.assertSuccess();
@@ -686,7 +686,7 @@ describe('bad input is rejected before any request, naming the field and the ite
 			const [failed] = errors;
 			expect(failed.pairedItem).toEqual({ item: 2 });
 			expect(errorItemProblem(failed, 'operation')).toBeUndefined();
-			expect(String(failed.json.error).startsWith(`Item 3: "${field}"`)).toBe(true);
+			expect(String(failed.json.error).startsWith(`Item 2: "${field}"`)).toBe(true);
 			const sent = apiRequests(emu);
 			expect(sent.length).toBeGreaterThanOrEqual(2); // items 1 and 2 went through
 			const [, , third] = input as IDataObject[];

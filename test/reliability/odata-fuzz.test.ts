@@ -389,7 +389,7 @@ describe('OData fuzz: hostile values round-trip through builder, wire and the em
 			expect(failed.pairedItem).toEqual({ item: 1 });
 			expect(failed.error instanceof NodeApiError || failed.error instanceof NodeOperationError).toBe(true);
 			expect(failed.json.error).toBe(
-				'Item 2: "Filters" condition 1 (OrderNumber): The text value contains an invalid (unpaired surrogate) character at position 8',
+				'Item 1: "Filters" condition 1 (OrderNumber): The text value contains an invalid (unpaired surrogate) character at position 8',
 			);
 		});
 	});

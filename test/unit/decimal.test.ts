@@ -27,6 +27,15 @@ describe('checkDecimal', () => {
 		expect(checkDecimal(typed, QUANTITY)).toEqual({ ok: true, value });
 	});
 
+	it('an ambiguous value is never offered back in a reading the field refuses (12.345 is no Amount)', () => {
+		expect(checkDecimal('12.345', AMOUNT)).toEqual({
+			ok: false,
+			problem: 'is ambiguous ("." may separate thousands or decimals)',
+			hint: 'Write 12345 for thousands; this field takes at most 2 decimals.',
+		});
+		expect(checkDecimal('1,250', AMOUNT)).toMatchObject({ hint: 'Write 1250 for thousands or 1.25 for decimals.' });
+	});
+
 	it.each([
 		['1,250', 'is ambiguous ("," may separate thousands or decimals)', 'Write 1250 for thousands or 1.25 for decimals'],
 		['1.250', 'is ambiguous ("." may separate thousands or decimals)', 'Write 1250 for thousands or 1.25 for decimals'],

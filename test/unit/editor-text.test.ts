@@ -237,8 +237,9 @@ describe('point 11: readable editor text', () => {
 				expect(description.description).toMatch(/^Work the Peppol inbox .*and start a workflow for each new document$/);
 				continue;
 			}
-			expect(description.description).toMatch(/^Create, send and read orders/);
-			expect(description.description).toMatch(/start a workflow on new or changed orders/);
+			// Issue 39: it leads with invoices (the entry is "AccessPoint Invoices and Orders").
+			expect(description.description).toMatch(/^Create, send and read invoices and orders/);
+			expect(description.description).toMatch(/start a workflow on new or changed ones or on received supplier invoices/);
 		}
 	});
 });

@@ -142,7 +142,7 @@ describe('issue 28 (minor): true/false filter fields are a choice, not free text
 		const picker = shownValueField(ORDER, { field, operator: 'eq' }, resource);
 		expect(picker.type).toBe('options');
 		expect(optionValues(picker)).toEqual(['false', 'true']);
-		const [condition] = conditionsFromParameter({ conditions: [{ field, operator: 'eq', value: picker.default }] }, resource as 'order');
+		const [condition] = conditionsFromParameter({ conditions: [{ field, operator: 'eq', value: 'true' }] }, resource as 'order');
 		expect(condition).toEqual({ field, operator: 'eq', value: 'true', type: 'boolean' });
 	});
 
@@ -188,5 +188,34 @@ describe('point 4: the filter mode shows the builder or the raw filter, never bo
 		const parameters = resolve(ORDER, { resource: 'order', operation: 'getAll', filterMode: 'raw' });
 		const issues = NodeHelpers.getNodeParametersIssues(ORDER.properties, nodeOf(ORDER, parameters), ORDER);
 		expect(Object.keys(issues?.parameters ?? {})).toEqual(['rawFilter']);
+	});
+});
+
+describe('issue 39 point 2: a new condition starts empty', () => {
+	/** What n8n's editor stores for "Add Condition" (FixedCollectionParameter): each value's default in turn, so a later "value" overwrites an earlier one. */
+	const added = (description: INodeTypeDescription, resource?: string): INodeParameters => {
+		const entry: INodeParameters = {};
+		for (const p of (filtersProperty(description, resource).options?.[0] as { values: INodeProperties[] }).values) entry[p.name] = p.default;
+		return entry;
+	};
+
+	it.each([
+		['Order Get Many (order)', ORDER, 'order'],
+		['Order Get Many (party)', ORDER, 'party'],
+		['Order Get Many (product)', ORDER, 'product'],
+		['Order Trigger', TRIGGER, undefined],
+	])('%s: every Value field defaults to empty, so an added condition holds no value', (_label, description, resource) => {
+		const values = (filtersProperty(description, resource).options?.[0] as { values: INodeProperties[] }).values;
+		expect(values.filter((p) => p.name === 'value').map((p) => p.default)).toEqual(values.filter((p) => p.name === 'value').map(() => ''));
+		expect(added(description, resource).value).toBe('');
+	});
+
+	it("a condition left as added is refused (not sent as eq ''), whatever the field type", () => {
+		for (const field of ['CounterParty/DisplayName', 'OrderType', 'IsSent', 'OrderDate', 'TotalIncl']) {
+			expect(() => conditionsFromParameter({ conditions: [{ ...added(ORDER, 'order'), field }] }, 'order')).toThrow(
+				`${field}: the value is empty (enter one, or use Is Empty to match missing values)`,
+			);
+		}
+		expect(conditionsFromParameter({ conditions: [{ ...added(ORDER, 'order'), operator: 'isEmpty' }] }, 'order')).toHaveLength(1);
 	});
 });

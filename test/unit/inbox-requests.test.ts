@@ -230,29 +230,29 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 			[
 				'an Inbox Item ID that is not a number',
 				{ operation: 'confirm', inboxItemId: 'abc' },
-				'Item 1: "Inbox Item ID" abc is not a valid InboxItemID (a positive whole number)',
+				'Item 0: "Inbox Item ID" abc is not a valid InboxItemID (a positive whole number)',
 			],
 			[
 				'an Inbox Item ID mapped from an object',
 				{ operation: 'refuse', inboxItemId: '={{ { a: 1 } }}' },
-				'Item 1: "Inbox Item ID" {"a":1} is an object, not a InboxItemID',
+				'Item 0: "Inbox Item ID" {"a":1} is an object, not a InboxItemID',
 			],
 			[
 				'a Refusal Reason no code list has',
 				{ operation: 'refuse', inboxItemId: '5', refusalReason: '={{ "too expensive" }}' },
-				'Item 1: "Refusal Reason" too expensive is not one of DEL, FIN',
+				'Item 0: "Refusal Reason" too expensive is not one of DEL, FIN',
 			],
-			['a Peppol File ID with a slash', { operation: 'getDocument', peppolFileId: '../v1/orders' }, 'Item 1: "Peppol File ID" ../v1/orders is not a FileID'],
-			['an empty Peppol File ID (no item to map from)', { operation: 'getDocument' }, 'Item 1: "Peppol File ID" is empty'],
+			['a Peppol File ID with a slash', { operation: 'getDocument', peppolFileId: '../v1/orders' }, 'Item 0: "Peppol File ID" ../v1/orders is not a FileID'],
+			['an empty Peppol File ID (no item to map from)', { operation: 'getDocument' }, 'Item 0: "Peppol File ID" is empty'],
 			[
 				'a binary field name with a space',
 				{ operation: 'getDocument', peppolFileId: FILE_ID, binaryPropertyName: 'my file' },
-				'Item 1: "Put Output File in Field" my file is not a binary field name',
+				'Item 0: "Put Output File in Field" my file is not a binary field name',
 			],
 			[
 				'a Documents choice from an expression',
 				{ operation: 'list', documents: '={{ "some" }}' },
-				'Item 1: "Documents" some is not one of all, invoices, responses',
+				'Item 0: "Documents" some is not one of all, invoices, responses',
 			],
 		])('%s', async (_what, parameters, message) => {
 			const { error } = await run(INBOX, parameters, [{}]);
@@ -340,8 +340,8 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 		});
 
 		it.each([
-			['no binary field', {}, [{}], 'Item 1: "Input Binary Field" data is not a binary field of this item'],
-			['a document in its envelope', {}, withFile(INVOICE_SBDH), 'Item 1: "Input Binary Field" data holds a file that is wrapped in a Peppol envelope (SBDH)'],
+			['no binary field', {}, [{}], 'Item 0: "Input Binary Field" data is not a binary field of this item'],
+			['a document in its envelope', {}, withFile(INVOICE_SBDH), 'Item 0: "Input Binary Field" data holds a file that is wrapped in a Peppol envelope (SBDH)'],
 			['an IMR', {}, withFile(IMR_REJECTED), 'holds a file that has the root element ApplicationResponse'],
 			['XML that is not well-formed', {}, withFile(invoice.replace('</cbc:ID>', '')), 'holds a file that is not well-formed XML'],
 			[
@@ -354,7 +354,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document: request shapes (nock)'
 				'a path to another host',
 				{ ublOptions: { sendPath: 'https://evil.example/v1/x' } },
 				withFile(invoice),
-				'Item 1: "Send Path" https://evil.example/v1/x is not an API path',
+				'Item 0: "Send Path" https://evil.example/v1/x is not an API path',
 			],
 		])('%s is refused before sending', async (_what, extra, input, message) => {
 			const { error } = await run(ORDER, { resource: 'order', operation: 'sendUbl', ...extra }, input as never);

@@ -33,7 +33,7 @@ describe('runBatched', () => {
 	/** Items 0..n-1; item 1 fails to read; the batch doubles each value; value 3 fails in the batch. */
 	const steps = (calls: number[][]) => ({
 		read: (itemIndex: number) => {
-			if (itemIndex === 1) throw new NodeOperationError(node(), 'Item 2: "Value" is bad', { itemIndex });
+			if (itemIndex === 1) throw new NodeOperationError(node(), 'Item 1: "Value" is bad', { itemIndex });
 			return itemIndex;
 		},
 		run: async (read: Array<{ itemIndex: number; value: number }>) => {
@@ -53,7 +53,7 @@ describe('runBatched', () => {
 		expect(first.map((item) => [item.json, item.pairedItem])).toEqual([
 			[{ v: 0 }, { item: 0 }],
 			[{ v: 1 }, { item: 0 }],
-			[{ error: 'Item 2: "Value" is bad' }, { item: 1 }],
+			[{ error: 'Item 1: "Value" is bad' }, { item: 1 }],
 			[{ error: 'failed 3' }, { item: 3 }],
 		]);
 		expect(second.map((item) => [item.json, item.pairedItem])).toEqual([
@@ -64,7 +64,7 @@ describe('runBatched', () => {
 
 	it('without continueOnFail stops at a bad item before any request', async () => {
 		const calls: number[][] = [];
-		await expect(runBatched(fakeContext(4, false), steps(calls))).rejects.toThrow('Item 2: "Value" is bad');
+		await expect(runBatched(fakeContext(4, false), steps(calls))).rejects.toThrow('Item 1: "Value" is bad');
 		expect(calls).toEqual([]);
 	});
 

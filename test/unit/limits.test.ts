@@ -42,7 +42,7 @@ describe('request option ranges', () => {
 			return undefined;
 		})();
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error?.message).toBe(`Item 1: ${message}`);
+		expect(error?.message).toBe(`Item 0: ${message}`);
 		expect(error?.context.itemIndex).toBe(0);
 		expect(String(error?.description).length).toBeGreaterThan(20);
 	});

@@ -40,7 +40,11 @@ describe('master data and export flag request shapes (nock)', () => {
 	});
 
 	describe('Order › Mark as Exported / Not Exported', () => {
+		const received = (id: number, direction = 'Cost') => nock(BASE).get(`/v1/order/${id}`).reply(200, { OrderID: id, OrderDirection: direction }, JSON_TYPE);
+
 		it('PATCHes {IsSent: true} per item with the credential headers; an empty answer is a success', async () => {
+			received(12);
+			received(13);
 			nock(BASE)
 				.patch('/v1/orders/12', { IsSent: true })
 				.matchHeader('apikey', 'k-master')
@@ -60,6 +64,7 @@ describe('master data and export flag request shapes (nock)', () => {
 		it('Mark as Not Exported PATCHes {IsSent: false}; a refusal names the order and keeps the API code', async () => {
 			nock(BASE).patch('/v1/orders/12', { IsSent: false }).reply(200, '');
 			expect((await run({ resource: 'order', operation: 'markNotExported', orderId: 12 })).items).toEqual([{ OrderID: 12, IsSent: false }]);
+			received(14);
 			nock(BASE)
 				.patch('/v1/orders/14')
 				.reply(400, { errors: [{ Code: 'GenericError', Description: 'Order is locked' }] });
@@ -69,11 +74,19 @@ describe('master data and export flag request shapes (nock)', () => {
 			expect(error?.message).toBe('Order 14 was not marked as exported: Order is locked (HTTP 400, GenericError)');
 		});
 
+		it('Mark as Exported reads the order first and refuses one not received (a sale), marking nothing', async () => {
+			received(15, 'Income');
+			const { result, name } = await run({ resource: 'order', operation: 'markExported', orderId: 15 });
+			const error = result.nodeError(name);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error?.message).toBe('Item 0: "Order" 15 is not a document you received (OrderDirection Income, not Cost): it was not marked');
+		});
+
 		it('a bad OrderID on item 2 is refused before any request', async () => {
 			const { result, name } = await run({ resource: 'order', operation: 'markExported', orderId: '={{ $json.id }}' }, [{ id: 12 }, { id: 'abc' }]);
 			const error = result.nodeError(name);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toBe('Item 2: "Order" abc is not an OrderID');
+			expect(error?.message).toBe('Item 1: "Order" abc is not an OrderID');
 		});
 	});
 
@@ -215,17 +228,17 @@ describe('master data and export flag request shapes (nock)', () => {
 		/** A parameter whose value is `bad` on item 2 only. */
 		const onItem2 = (bad: string, good: string) => `={{ $itemIndex === 1 ? ${JSON.stringify(bad)} : ${JSON.stringify(good)} }}`;
 		it.each([
-			['a bad VAT number', { vatNumber: onItem2('BE0403170702', VAT) }, 'Item 2: "VAT Number" BE0403170702 is not a valid Belgian VAT number'],
-			['an empty VAT number', { vatNumber: onItem2('', VAT) }, 'Item 2: "VAT Number" is empty, and Match Existing By is VAT Number'],
-			['an empty name', { name: onItem2('', 'Paper Co NV') }, 'Item 2: "Name" is empty'],
+			['a bad VAT number', { vatNumber: onItem2('BE0403170702', VAT) }, 'Item 1: "VAT Number" BE0403170702 is not a valid Belgian VAT number'],
+			['an empty VAT number', { vatNumber: onItem2('', VAT) }, 'Item 1: "VAT Number" is empty, and Match Existing By is VAT Number'],
+			['an empty name', { name: onItem2('', 'Paper Co NV') }, 'Item 1: "Name" is empty'],
 			[
 				'a bad e-mail',
 				{ partyFields: { email: onItem2('not-an-address', 'a@b.be') } },
-				'Item 2: "Email" not-an-address is not a valid e-mail address (it needs exactly one @)',
+				'Item 1: "Email" not-an-address is not a valid e-mail address (it needs exactly one @)',
 			],
-			['Other Fields that are not JSON', { partyFields: { otherFields: onItem2('{nope', '{}') } }, 'Item 2: "Other Fields (JSON)" is not valid JSON'],
-			['Other Fields that are a list', { partyFields: { otherFields: onItem2('[1]', '{}') } }, 'Item 2: "Other Fields (JSON)" [1] is not a JSON object'],
-			['an unknown party type', { partyType: onItem2('Friend', 'Customer') }, 'Item 2: "Party Type" Friend is not one of Customer, Supplier'],
+			['Other Fields that are not JSON', { partyFields: { otherFields: onItem2('{nope', '{}') } }, 'Item 1: "Other Fields (JSON)" is not valid JSON'],
+			['Other Fields that are a list', { partyFields: { otherFields: onItem2('[1]', '{}') } }, 'Item 1: "Other Fields (JSON)" [1] is not a JSON object'],
+			['an unknown party type', { partyType: onItem2('Friend', 'Customer') }, 'Item 1: "Party Type" Friend is not one of Customer, Supplier'],
 		])('Create refuses %s on item 2 before any request', async (_what, bad, message) => {
 			const { result, name } = await run(create(bad), [{}, {}]);
 			const error = result.nodeError(name);
@@ -243,9 +256,9 @@ describe('master data and export flag request shapes (nock)', () => {
 				party({ City: 'Brussel' }),
 			]);
 			const { result, name } = await run({ resource: 'party', operation: 'update', partyId: '77', updateFields: {} });
-			expect(result.nodeError(name)?.message).toBe('Item 1: "Update Fields" has nothing to change');
+			expect(result.nodeError(name)?.message).toBe('Item 0: "Update Fields" has nothing to change');
 			const bad = await run({ resource: 'party', operation: 'update', partyId: 'x7', updateFields: { city: 'Gent' } });
-			expect(bad.result.nodeError(bad.name)?.message).toBe('Item 1: "Party ID" x7 is not a valid PartyID (a positive whole number)');
+			expect(bad.result.nodeError(bad.name)?.message).toBe('Item 0: "Party ID" x7 is not a valid PartyID (a positive whole number)');
 		});
 
 		it('Get reads one party; Find by VAT Number outputs only the exact matches', async () => {
@@ -323,9 +336,9 @@ describe('master data and export flag request shapes (nock)', () => {
 
 		it('refuses a bad VAT percentage or an empty Reference before any request; fails when no ProductID comes back', async () => {
 			const bad = await run(params({ productFields: { vat: 121 } }));
-			expect(bad.result.nodeError(bad.name)?.message).toBe('Item 1: "VAT Percentage" 121 is not a number from 0 to 100');
+			expect(bad.result.nodeError(bad.name)?.message).toBe('Item 0: "VAT Percentage" 121 is not a number from 0 to 100');
 			const empty = await run(params({ reference: '={{ "" }}' }));
-			expect(empty.result.nodeError(empty.name)?.message).toBe('Item 1: "Reference" is empty');
+			expect(empty.result.nodeError(empty.name)?.message).toBe('Item 0: "Reference" is empty');
 			byReference([]);
 			nock(BASE).post('/v1/products').reply(200, { ok: true }, JSON_TYPE);
 			const none = await run(params());

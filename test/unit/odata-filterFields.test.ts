@@ -266,17 +266,17 @@ describe('readQuery', () => {
 			error = e as NodeOperationError;
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error?.message).toBe('Item 3: "Filters" condition 2 (OrderDate): "31/01/2024" is not a valid date (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)');
+		expect(error?.message).toBe('Item 2: "Filters" condition 2 (OrderDate): "31/01/2024" is not a valid date (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)');
 		expect(error?.context.itemIndex).toBe(2);
 		expect(error?.description).toMatch(/YYYY-MM-DD/);
 	});
 
 	it('names the raw filter and the sort key', () => {
 		expect(() => readQuery(fakeExecute({ filterMode: 'raw', rawFilter: '(A eq 1' }), 0, 'order')).toThrow(
-			/^Item 1: "OData Filter \(Raw\)": The filter opens a parenthesis/,
+			/^Item 0: "OData Filter \(Raw\)": The filter opens a parenthesis/,
 		);
 		expect(() => readQuery(fakeExecute({ sort: { keys: [{ field: CUSTOM_FIELD, customField: "x' or 1" }] } }), 0, 'order')).toThrow(
-			/^Item 1: "Sort" key 1 \(x' or 1\): /,
+			/^Item 0: "Sort" key 1 \(x' or 1\): /,
 		);
 	});
 

@@ -92,7 +92,7 @@ describe('Order Get Many with a lone surrogate (engine, nock)', () => {
 		expect(failed.pairedItem).toEqual({ item: 1 });
 		expect(failed.error).toBeInstanceOf(NodeOperationError);
 		expect(failed.json.error).toBe(
-			'Item 2: "Filters" condition 1 (OrderNumber): The text value contains an invalid (unpaired surrogate) character at position 8',
+			'Item 1: "Filters" condition 1 (OrderNumber): The text value contains an invalid (unpaired surrogate) character at position 8',
 		);
 	});
 
@@ -105,6 +105,6 @@ describe('Order Get Many with a lone surrogate (engine, nock)', () => {
 		);
 		const [failed] = result.items(result.nodeName as string, 1);
 		expect(failed.error).toBeInstanceOf(NodeOperationError);
-		expect(failed.json.error).toBe('Item 1: "OData Filter (Raw)": The filter contains an invalid (unpaired surrogate) character at position 18');
+		expect(failed.json.error).toBe('Item 0: "OData Filter (Raw)": The filter contains an invalid (unpaired surrogate) character at position 18');
 	});
 });

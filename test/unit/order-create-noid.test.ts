@@ -58,6 +58,13 @@ describe('AccessPoint Order › Create answered without an OrderID (nock)', () =
 		expect(error.description).toMatch(/External Provider ID/);
 	});
 
+	it('a made order whose read-back fails is still a success (its OrderID output, never an error inviting a duplicate re-run)', async () => {
+		const scope = nock(BASE).post('/v1/orders').reply(200, '42').get('/v1/order/42').reply(404, {}).get('/v1/orders/42').reply(404, {});
+		const result = await h.runNode(NODE, { ...order, operation: 'create', skipIfExists: false, options: { maxRetries: 0 } });
+		expect(scope.isDone()).toBe(true);
+		expect(result.output(result.nodeName as string)).toEqual([{ OrderID: 42, AlreadyExisted: false }]);
+	});
+
 	it('the error names the text answer and the External Provider ID to find the order by; the other items go on', async () => {
 		const scope = nock(BASE)
 			.get('/v1/orders')

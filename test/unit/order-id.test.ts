@@ -61,12 +61,12 @@ describe('the Order picker', () => {
 		NextPageLink: 'https://api.example.test/v1/orders?$skip=120',
 	};
 
-	it('lists the newest orders by number, customer and date, with the next page as token', async () => {
+	it('lists the newest orders by number, amount, #OrderID, customer and date (what the picker must not cut first), with the next page as token', async () => {
 		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
 		expect(await searchOrders.call(ctx)).toEqual({
 			results: [
-				{ name: 'INV-011 · Acme BV · 2026-11-20 · #11', value: '11' },
-				{ name: 'INV-010 · Globex · 2026-11-19 · #10', value: '10' },
+				{ name: 'INV-011 · #11 · Acme BV · 2026-11-20', value: '11' },
+				{ name: 'INV-010 · #10 · Globex · 2026-11-19', value: '10' },
 			],
 			paginationToken: 'https://api.example.test/v1/orders?$skip=120',
 		});
@@ -77,6 +77,37 @@ describe('the Order picker', () => {
 		const { ctx, calls } = context({ 'https://api.example.test/v1/orders': first });
 		expect((await searchOrders.call(ctx, 'globex')).results).toHaveLength(2);
 		expect(calls.map((c) => Object.fromEntries(new URL(c.url).searchParams))).toEqual([{ fullTextSearch: 'globex', $orderby: 'LastModified desc' }]);
+	});
+
+	it("Record Payment's picker asks for sales invoices and credit notes only, and shows no other order a server sends", async () => {
+		const { ctx, calls } = context({
+			'https://api.example.test/v1/orders': {
+				Items: [
+					{
+						OrderID: 21,
+						OrderNumber: 'INV-21',
+						OrderType: 'Invoice',
+						OrderDirection: 'Income',
+						TotalIncl: 1250,
+						Currency: 'EUR',
+						CounterParty: { DisplayName: 'A very long customer name that the picker would cut NV' },
+					},
+					{ OrderID: 22, OrderNumber: 'OFF-22', OrderType: 'Offer', OrderDirection: 'Income' },
+					{ OrderID: 23, OrderNumber: 'SUP-23', OrderType: 'Invoice', OrderDirection: 'Cost' },
+					{ OrderID: 24, OrderNumber: 'CN-24', OrderType: 'CreditNote', OrderDirection: 'Income' },
+				],
+			},
+		});
+		(ctx as unknown as { getCurrentNodeParameter: (name: string) => unknown }).getCurrentNodeParameter = (name) =>
+			name === 'operation' ? 'recordPayment' : undefined;
+		const { results } = await searchOrders.call(ctx);
+		expect(results).toEqual([
+			{ name: 'INV-21 · 1250.00 EUR · #21 · A very long customer name that the picker would cut NV', value: '21' },
+			{ name: 'CN-24 · #24', value: '24' },
+		]);
+		expect(new URL(calls[0].url).searchParams.get('$filter') ?? (calls[0].qs as Record<string, string>).$filter).toBe(
+			"OrderDirection eq 'Income' and (OrderType eq 'Invoice' or OrderType eq 'CreditNote')",
+		);
 	});
 
 	it('follows a page token only on the configured host: another host ends the list, nothing is requested', async () => {

@@ -168,17 +168,17 @@ describe('language, country, address type, ids, text', () => {
 describe('messages', () => {
 	it('names item (1-based), field and value', () => {
 		expect(fieldMessage(1, 'IBAN', 'BE12 3456', 'is not a valid IBAN (checksum failed)')).toBe(
-			'Item 2: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)',
+			'Item 1: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)',
 		);
-		expect(fieldMessage(0, 'Email', '  ', 'is empty')).toBe('Item 1: "Email" is empty');
+		expect(fieldMessage(0, 'Email', '  ', 'is empty')).toBe('Item 0: "Email" is empty');
 		expect(showValue({ a: 1 })).toBe('{"a":1}');
 		expect(showValue('x'.repeat(100))).toHaveLength(61);
 	});
 
 	it('is the one wording for every node: no item in a poll, an empty list shows nothing, ":" follows the field', () => {
 		expect(fieldMessage(undefined, 'Filters', undefined, 'condition 2 (OrderDate): not a date')).toBe('"Filters" condition 2 (OrderDate): not a date');
-		expect(fieldMessage(0, 'Order Lines', [], 'needs at least one line')).toBe('Item 1: "Order Lines" needs at least one line');
-		expect(fieldMessage(0, 'OData Filter (Raw)', undefined, ': unbalanced quotes')).toBe('Item 1: "OData Filter (Raw)": unbalanced quotes');
+		expect(fieldMessage(0, 'Order Lines', [], 'needs at least one line')).toBe('Item 0: "Order Lines" needs at least one line');
+		expect(fieldMessage(0, 'OData Filter (Raw)', undefined, ': unbalanced quotes')).toBe('Item 0: "OData Filter (Raw)": unbalanced quotes');
 	});
 
 	it('is built in one place: no node hand-builds "Item N:"', () => {

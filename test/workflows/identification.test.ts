@@ -156,6 +156,9 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		};
 		const shown = tooltip('startAndWait');
 		expect(/<a href="([^"]+)" target="_blank">Open the identity check<\/a>/.exec(shown)?.[1]).toBe(resumeUrl);
+		// The link is also written out, to copy for the signatory, and says where it leads.
+		expect(shown.endsWith(`or copy this link for them: ${resumeUrl}`)).toBe(true);
+		expect(shown).toContain('(it goes on to the identity provider)');
 		expect(tooltip('waitForResult')).toMatch(/providerUrl in the output of Start/);
 
 		const { response, result } = await h.resume(waiting, { url: resumeUrl });
@@ -361,10 +364,10 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		const id = newRegistration();
 		const many = await h.run(startAndWaitWorkflow({ registrationId: byId(id) }), { input: [{ a: 1 }, { a: 2 }] });
 		expect(many.nodeError('Identify')).toBeInstanceOf(NodeOperationError);
-		expect(many.nodeError('Identify')!.message).toMatch(/^Item 2: "Start and Wait for Result" handles one identification per execution/);
+		expect(many.nodeError('Identify')!.message).toMatch(/^Item 1: "Start and Wait for Result" handles one identification per execution/);
 
 		const badUrl = await h.run(startAndWaitWorkflow({ registrationId: byId(id), options: { resultRedirectUrl: 'app.example.test/done' } }));
-		expect(badUrl.nodeError('Identify')!.message).toBe('Item 1: "After the Result, Send Browser To" app.example.test/done is not an absolute URL');
+		expect(badUrl.nodeError('Identify')!.message).toBe('Item 0: "After the Result, Send Browser To" app.example.test/done is not an absolute URL');
 		expect(startCalls()).toHaveLength(0);
 	});
 
@@ -523,9 +526,9 @@ describe('Identification: Start and Parse Callback', () => {
 	});
 
 	it.each([
-		['   ', 'Item 1: "Redirect URL" is empty'],
-		['/identified', 'Item 1: "Redirect URL" /identified is not an absolute URL'],
-		['ftp://app.example.test/x', 'Item 1: "Redirect URL" ftp://app.example.test/x uses ftp, not http(s)'],
+		['   ', 'Item 0: "Redirect URL" is empty'],
+		['/identified', 'Item 0: "Redirect URL" /identified is not an absolute URL'],
+		['ftp://app.example.test/x', 'Item 0: "Redirect URL" ftp://app.example.test/x uses ftp, not http(s)'],
 	])('rejects the Redirect URL %p before the request', async (redirectUrl, message) => {
 		const r = await h.runNode(IDENT, { operation: 'start', registrationId: byId(1), redirectUrl });
 		const error: unknown = r.nodeError(r.nodeName!);
@@ -556,6 +559,6 @@ describe('Identification: Start and Parse Callback', () => {
 		const r = await h.runNode(IDENT, { operation: 'parseCallback' }, [{ query: { registrationID: '5', success: 'true' } }, { body: {} }]);
 		const error = r.nodeError(r.nodeName!);
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error!.message).toBe('Item 2: "Callback Query" has no registrationID, success or error parameter');
+		expect(error!.message).toBe('Item 1: "Callback Query" has no registrationID, success or error parameter');
 	});
 });

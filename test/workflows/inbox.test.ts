@@ -61,7 +61,10 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		result.assertSuccess();
 		const [listed] = result.output('List');
 		expect(listed).toMatchObject({ PeppolDocumentType: 'IMR', DocumentKind: 'IMR' });
+		// Issue 39: the readable part first (what it is, then the inbox's technical fields).
+		expect(Object.keys(listed).slice(0, 2)).toEqual(['DocumentKind', 'InboxItemID']);
 		const [document] = result.items('Get Document');
+		expect(Object.keys(document.json).slice(0, 3)).toEqual(['DocumentKind', 'Envelope', 'Response']);
 		expect(document.json).toMatchObject({
 			InboxItemID: listed.InboxItemID,
 			DocumentKind: 'IMR',
@@ -97,6 +100,42 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		expect(emu.inbox.items(party)).toEqual([]);
 	});
 
+	it("Refuse over a list holding a customer's IMR: says before sending anything which items can be refused; with Continue it refuses those and reports the IMR", async () => {
+		const orderId = (await api('POST', '/v1/orders', {
+			OrderType: 'Invoice',
+			OrderDirection: 'Income',
+			OrderDate: '2026-03-01',
+			Customer: { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', PartyType: 'Customer' },
+			OrderLines: [{ Quantity: 1, Description: 'Consulting day', UnitPriceExcl: 800, VATPercentage: 21 }],
+		})) as number;
+		await api('POST', '/v1/orders/commands/send', { Transporttype: 'Peppol', OrderIDs: [orderId] });
+		const first = emu.inbox.receive({ orderNumber: 'SUP-A' });
+		emu.delivery.set(orderId, 'Refused', { reason: 'REF', info: 'No purchase order' });
+		const second = emu.inbox.receive({ orderNumber: 'SUP-B' });
+		const chain = (onError?: 'continueErrorOutput') =>
+			h.chain([
+				{ type: INBOX, name: 'List', parameters: { operation: 'list' } },
+				{ type: INBOX, name: 'Refuse', parameters: { operation: 'refuse', refusalReason: 'QTY' }, ...(onError ? { onError } : {}) },
+			]);
+		const refusedBefore = emu.inbox.refused().length;
+		const stopped = await h.run(chain());
+		const kinds = stopped.output('List').map((i) => i.DocumentKind);
+		const imr = kinds.indexOf('IMR');
+		expect(kinds.filter((k) => k === 'Invoice')).toHaveLength(2);
+		const error = stopped.nodeError('Refuse');
+		expect(error?.message).toMatch(new RegExp(`^Item ${imr}: "Inbox Item ID" \\d+ is an IMR, a response to a document you sent: it cannot be refused$`));
+		const others = [0, 1, 2].filter((i) => i !== imr).join(', ');
+		expect(error?.description).toContain(`Items that can be refused: ${others}; none was sent unless Continue is on.`);
+		expect(emu.inbox.refused()).toHaveLength(refusedBefore);
+
+		const continued = await h.run(chain('continueErrorOutput'));
+		continued.assertSuccess();
+		const outputs = continued.runData.Refuse[0].data?.main ?? [];
+		expect((outputs[0] ?? []).map((i) => i.json.InboxItemID).sort()).toEqual([first.InboxItemID, second.InboxItemID].sort());
+		expect((outputs[1] ?? []).map((i) => [i.pairedItem, String(i.json.error)])).toEqual([[{ item: imr }, expect.stringContaining('cannot be refused')]]);
+		expect(emu.inbox.items(party).map((i) => i.PeppolDocumentType)).toEqual(['IMR']);
+	});
+
 	it('Send UBL Document: a ready invoice goes out as it is, once when run twice; a document in its envelope is refused before any request', async () => {
 		const self = emu.store.selfOf(party);
 		const xml = renderUbl(
@@ -127,7 +166,7 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		emu.clearRequests();
 		const wrapped = emu.files.get(emu.inbox.receive({ orderNumber: 'WRAPPED' }).PeppolFileID)!.content.toString('utf8');
 		const refused = await h.runNode('accessPointOrder', { resource: 'order', operation: 'sendUbl' }, [{ json: {}, binary: { data: file(wrapped) } }]);
-		expect(refused.nodeError(refused.nodeName)?.message).toBe('Item 1: "Input Binary Field" data holds a file that is wrapped in a Peppol envelope (SBDH)');
+		expect(refused.nodeError(refused.nodeName)?.message).toBe('Item 0: "Input Binary Field" data holds a file that is wrapped in a Peppol envelope (SBDH)');
 		expect(emu.requests.filter((r) => r.path.includes('sendxml'))).toEqual([]);
 	});
 });

@@ -237,7 +237,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const [, pending, notDelivered] = result.outputs(name) as Rec[][];
 			expect(pending.map((o) => o.OrderID)).toEqual([id]);
 			expect(notDelivered).toEqual([
-				expect.objectContaining({ error: 'Item 2: "Order" INV-9 is not an OrderID' }),
+				expect.objectContaining({ error: 'Item 1: "Order" INV-9 is not an OrderID' }),
 				expect.objectContaining({ error: expect.stringContaining('HTTP 404'), httpCode: '404' }),
 			]);
 			expect(result.items(name, 2).map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
@@ -251,12 +251,12 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			});
 			const outputs = result.outputs(name) as Rec[][];
 			expect(outputs.map((o) => o.length)).toEqual([0, 1, 0, 1]);
-			expect(outputs[3][0].error).toBe('Item 2: "Order" 0 is not an OrderID');
+			expect(outputs[3][0].error).toBe('Item 1: "Order" 0 is not an OrderID');
 		});
 
 		it('a bad OrderID on item 2 stops the run before any request, naming field and item', async () => {
 			const error = await refusedOffline({ operation: 'getDeliveryStatus', orderId: '={{ $json.id }}' }, [{ id: 5 }, { id: '9007199254740993' }]);
-			expect(error.message).toBe('Item 2: "Order" 9007199254740993 is too large to be an OrderID');
+			expect(error.message).toBe('Item 1: "Order" 9007199254740993 is too large to be an OrderID');
 			expect(error.context.itemIndex).toBe(1);
 		});
 
@@ -267,7 +267,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				readThrough: 'registration',
 				registrationId: { __rl: true, mode: 'id', value: '={{ "" }}' },
 			});
-			expect(error.message).toBe('Item 1: "Registration" is empty');
+			expect(error.message).toBe('Item 0: "Registration" is empty');
 		});
 
 		it('without delivery details a sent order is Pending (Unknown); a status it does not know goes to Error / Refused', async () => {
@@ -340,14 +340,14 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		});
 
 		it.each([
-			['nothing set', {}, 'Item 1: "Update Fields" has nothing to change'],
-			['Cancel off, saved by 1.0', { cancel: false }, 'Item 1: "Cancel" false is no longer offered: the service does not cancel by Update'],
-			['Paid as text', { paid: '={{ "yes" }}' }, 'Item 1: "Paid" yes is not true or false'],
-			['Paid Date not a date', { paidDate: '2024-02-30' }, 'Item 1: "Paid Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
-			['Is Sent as text', { isSent: '={{ "yes" }}' }, 'Item 1: "Is Sent" yes is not true or false'],
-			['Approval Status unknown', { approvalStatus: '={{ "Maybe" }}' }, 'Item 1: "Approval Status" Maybe is not one of Approved, Pending, Rejected'],
-			['Internal Info too long', { internalInfo: 'x'.repeat(2001) }, /^Item 1: "Internal Info" x{40}… is longer than 2000 characters \(2001\)$/],
-			['Internal Info a number', { internalInfo: '={{ 42 }}' }, 'Item 1: "Internal Info" 42 is not text'],
+			['nothing set', {}, 'Item 0: "Update Fields" has nothing to change'],
+			['Cancel off, saved by 1.0', { cancel: false }, 'Item 0: "Cancel" false is no longer offered: the service does not cancel by Update'],
+			['Paid as text', { paid: '={{ "yes" }}' }, 'Item 0: "Paid" yes is not true or false'],
+			['Paid Date not a date', { paidDate: '2024-02-30' }, 'Item 0: "Paid Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
+			['Is Sent as text', { isSent: '={{ "yes" }}' }, 'Item 0: "Is Sent" yes is not true or false'],
+			['Approval Status unknown', { approvalStatus: '={{ "Maybe" }}' }, 'Item 0: "Approval Status" Maybe is not one of Approved, Pending, Rejected'],
+			['Internal Info too long', { internalInfo: 'x'.repeat(2001) }, /^Item 0: "Internal Info" x{40}… is longer than 2000 characters \(2001\)$/],
+			['Internal Info a number', { internalInfo: '={{ 42 }}' }, 'Item 0: "Internal Info" 42 is not text'],
 		])('refuses %s before any request', async (_label, updateFields, message) => {
 			const error = await refusedOffline({ operation: 'update', orderId: '5', updateFields });
 			if (typeof message === 'string') expect(error.message).toBe(message);
@@ -360,7 +360,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				{ id: 2 },
 				{ id: 'x' },
 			]);
-			expect(error.message).toBe('Item 3: "Order" x is not an OrderID');
+			expect(error.message).toBe('Item 2: "Order" x is not an OrderID');
 		});
 	});
 
@@ -399,7 +399,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 
 		it('refuses a bad OrderID before any request', async () => {
 			const error = await refusedOffline({ operation: 'delete', orderId: '={{ $json.id }}' }, [{ id: 7 }, { id: -7 }]);
-			expect(error.message).toBe('Item 2: "Order" -7 is not an OrderID');
+			expect(error.message).toBe('Item 1: "Order" -7 is not an OrderID');
 		});
 	});
 
@@ -496,19 +496,19 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		});
 
 		it.each([
-			['zero', { amount: 0 }, 'Item 1: "Amount" 0 is not more than 0'],
-			['negative', { amount: '-5' }, 'Item 1: "Amount" -5 is not more than 0'],
-			['three decimals', { amount: 12.345 }, 'Item 1: "Amount" 12.345 has more than 2 decimals'],
-			['text', { amount: 'lots' }, 'Item 1: "Amount" lots is not a number'],
-			['ambiguous "1,250" (thousands or decimals?)', { amount: '1,250' }, 'Item 1: "Amount" 1,250 is ambiguous ("," may separate thousands or decimals)'],
-			['ambiguous "1.250"', { amount: '1.250' }, 'Item 1: "Amount" 1.250 is ambiguous ("." may separate thousands or decimals)'],
-			['thousands badly grouped', { amount: '1,25,000.00' }, 'Item 1: "Amount" 1,25,000.00 is not a number (its thousands are not grouped by three)'],
-			['a currency sign', { amount: '€ 12,50' }, 'Item 1: "Amount" € 12,50 is not a number'],
-			['no date (mapped empty)', { paymentDate: '={{ "" }}' }, 'Item 1: "Payment Date" is empty'],
-			['30 February', { paymentDate: '2024-02-30' }, 'Item 1: "Payment Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
-			['a time that does not exist', { paymentDate: '2026-02-28T99:99' }, 'Item 1: "Payment Date" 2026-02-28T99:99 is not a real date in the form YYYY-MM-DD'],
-			['payment type too long', { paymentType: 'x'.repeat(51) }, /^Item 1: "Payment Type" x{51} is longer than 50 characters$/],
-			['reference a number', { reference: '={{ 12345 }}' }, 'Item 1: "Reference" 12345 is not text'],
+			['zero', { amount: 0 }, 'Item 0: "Amount" 0 is not more than 0'],
+			['negative', { amount: '-5' }, 'Item 0: "Amount" -5 is not more than 0'],
+			['three decimals', { amount: 12.345 }, 'Item 0: "Amount" 12.345 has more than 2 decimals'],
+			['text', { amount: 'lots' }, 'Item 0: "Amount" lots is not a number'],
+			['ambiguous "1,250" (thousands or decimals?)', { amount: '1,250' }, 'Item 0: "Amount" 1,250 is ambiguous ("," may separate thousands or decimals)'],
+			['ambiguous "1.250"', { amount: '1.250' }, 'Item 0: "Amount" 1.250 is ambiguous ("." may separate thousands or decimals)'],
+			['thousands badly grouped', { amount: '1,25,000.00' }, 'Item 0: "Amount" 1,25,000.00 is not a number (its thousands are not grouped by three)'],
+			['a currency sign', { amount: '€ 12,50' }, 'Item 0: "Amount" € 12,50 is not a number'],
+			['no date (mapped empty)', { paymentDate: '={{ "" }}' }, 'Item 0: "Payment Date" is empty'],
+			['30 February', { paymentDate: '2024-02-30' }, 'Item 0: "Payment Date" 2024-02-30 is not a real date in the form YYYY-MM-DD'],
+			['a time that does not exist', { paymentDate: '2026-02-28T99:99' }, 'Item 0: "Payment Date" 2026-02-28T99:99 is not a real date in the form YYYY-MM-DD'],
+			['payment type too long', { paymentType: 'x'.repeat(51) }, /^Item 0: "Payment Type" x{51} is longer than 50 characters$/],
+			['reference a number', { reference: '={{ 12345 }}' }, 'Item 0: "Reference" 12345 is not text'],
 		])('refuses an amount/date/text that is %s before any request', async (_label, over, message) => {
 			const error = await refusedOffline(pay(5, over));
 			if (typeof message === 'string') expect(error.message).toBe(message);
@@ -526,6 +526,15 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		];
 		const creditNotesAbout = (number: string) =>
 			(emu.store.listOrders(party) as Rec[]).filter((o) => o.OrderType === 'CreditNote' && o.AboutInvoiceNumber === number);
+		// Issue 39: the credit note's number and totals as the service holds them, created or found alike.
+		const totals = (o: Rec) => ({
+			OrderNumber: o.OrderNumber,
+			OrderDate: o.OrderDate,
+			TotalExcl: o.TotalExcl,
+			TotalVAT: o.TotalVAT,
+			TotalIncl: o.TotalIncl,
+			Currency: o.Currency,
+		});
 
 		it('credits the whole invoice by OrderID: a CreditNote about its number, its customer and every line', async () => {
 			const invoiceId = await createInvoice({ OrderLines: invoiceLines, Currency: 'EUR' });
@@ -534,6 +543,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const [note] = creditNotesAbout(invoice.OrderNumber);
 			expect(items).toEqual([
 				{
+					...totals(note),
 					OrderID: note.OrderID,
 					ExternalProviderID: `credit-${invoiceId}`,
 					AboutInvoiceNumber: invoice.OrderNumber,
@@ -542,7 +552,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 					AlreadyExisted: false,
 				},
 			]);
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/orders/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders']);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/orders/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders', `GET /v1/orders/${String(note.OrderID)}`]);
 			expect(logged()[1].query.$filter).toBe(`ExternalProviderID eq 'credit-${invoiceId}'`);
 			const create = logged().find((r) => r.method === 'POST')!;
 			expect(create.headers['idempotency-key']).toBe(`create-credit-${invoiceId}`);
@@ -571,7 +581,8 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				creditNoteDate: '2024-04-03',
 				creditNoteFields: { orderNumber: `CN-${number}`, reference: 'Returned licences' },
 			});
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/orders/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders']);
+			const made = `GET /v1/orders/${String(creditNotesAbout(number)[0].OrderID)}`; // the credit note read back
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/orders/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders', made]);
 			expect(logged()[0].query.$filter).toBe(`OrderNumber eq '${number}' and OrderType eq 'Invoice'`);
 			expect(logged()[3].body).toMatchObject({
 				OrderNumber: `CN-${number}`,
@@ -581,6 +592,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			});
 			const [note] = creditNotesAbout(number);
 			expect(items[0]).toEqual({
+				...totals(note),
 				OrderID: note.OrderID,
 				ExternalProviderID: `credit-${invoiceId}`,
 				AboutInvoiceNumber: number,
@@ -601,7 +613,13 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			const [note, ...more] = creditNotesAbout(number);
 			expect(more).toEqual([]);
 			expect(note.ExternalProviderID).toBe(`credit-${invoiceId}`);
-			const shape = { OrderID: note.OrderID, ExternalProviderID: `credit-${invoiceId}`, AboutInvoiceNumber: number, InvoiceOrderID: invoiceId };
+			const shape = {
+				...totals(note),
+				OrderID: note.OrderID,
+				ExternalProviderID: `credit-${invoiceId}`,
+				AboutInvoiceNumber: number,
+				InvoiceOrderID: invoiceId,
+			};
 			expect(first.items).toEqual([{ ...shape, Outcome: 'created', AlreadyExisted: false }]);
 			expect(second.items).toEqual([{ ...shape, Outcome: 'found', AlreadyExisted: true }]);
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
@@ -643,7 +661,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error?.message).toMatch(
 				new RegExp(
-					`^Item 1: invoice INV-[\\d-]+ already has credit note ${String(first.items[0].OrderID)} \\(External Provider ID credit-${invoiceId}\\); nothing was created$`,
+					`^Item 0: invoice INV-[\\d-]+ already has credit note ${String(first.items[0].OrderID)} \\(External Provider ID credit-${invoiceId}\\); nothing was created$`,
 				),
 			);
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
@@ -652,7 +670,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 		it('an invoice already Credited by a credit note made elsewhere is not credited again; Create Another does it on purpose', async () => {
 			const credited = (emu.store.listOrders(party) as Rec[]).find((o) => o.OrderType === 'Invoice' && o.OrderStatus === 'Credited' && o.OrderLines?.length)!;
 			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(credited.OrderID) });
-			expect(result.nodeError(name)?.message).toBe(`Item 1: invoice ${credited.OrderNumber} is already credited, not by this node; nothing was created`);
+			expect(result.nodeError(name)?.message).toBe(`Item 0: invoice ${credited.OrderNumber} is already credited, not by this node; nothing was created`);
 			expect(result.nodeError(name)?.description).toMatch(/Create Another Credit Note/);
 			expect(logged().filter((r) => r.method === 'POST')).toEqual([]);
 			const { items } = await run({
@@ -684,7 +702,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 			[
 				'more of a line than invoiced',
 				[{ lineNumber: 3, quantity: 2 }],
-				'Item 1: "Picked Lines › Line 1 › Quantity" 2 is more than line 3 of invoice NUMBER holds (1 invoiced)',
+				'Item 0: "Picked Lines › Line 1 › Quantity" 2 is more than line 3 of invoice NUMBER holds (1 invoiced)',
 			],
 			[
 				'the same line twice, together too much',
@@ -692,9 +710,9 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 					{ lineNumber: 1, quantity: 3 },
 					{ lineNumber: 1, quantity: 2 },
 				],
-				'Item 1: "Picked Lines › Line 2 › Quantity" 2 is more than line 1 of invoice NUMBER holds (1 left after the lines above)',
+				'Item 0: "Picked Lines › Line 2 › Quantity" 2 is more than line 1 of invoice NUMBER holds (1 left after the lines above)',
 			],
-			['a line the invoice does not have', [{ lineNumber: 4 }], 'Item 1: "Picked Lines › Line 1 › Line Number" 4 is not a line of invoice NUMBER (it has 3)'],
+			['a line the invoice does not have', [{ lineNumber: 4 }], 'Item 0: "Picked Lines › Line 1 › Line Number" 4 is not a line of invoice NUMBER (it has 3)'],
 		])('refuses %s after reading the invoice, creating nothing', async (_label, line, message) => {
 			const number = unique('INV-OVER');
 			const invoiceId = await createInvoice({ OrderLines: invoiceLines, OrderNumber: number });
@@ -721,47 +739,47 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				creditLines: 'pick',
 				pickedLines: { line: [{ lineNumber: 1 }] },
 			});
-			expect(result.nodeError(name)?.message).toBe(`Item 1: "Credit Note Lines" 121 exceed invoice ${number} (total 96.80 incl. VAT)`);
+			expect(result.nodeError(name)?.message).toBe(`Item 0: "Credit Note Lines" 121 exceed invoice ${number} (total 96.80 incl. VAT)`);
 			expect(logged().map((r) => r.method)).toEqual(['GET']);
 		});
 
 		it('refuses an order that is not an invoice, and an invoice number nobody has', async () => {
 			const creditNote = await createInvoice({ OrderType: 'CreditNote' });
 			const { result, name } = await run({ operation: 'createCreditNote', orderId: String(creditNote) });
-			expect(result.nodeError(name)?.message).toBe(`Item 1: "Invoice" ${creditNote} is a CreditNote, not an invoice`);
+			expect(result.nodeError(name)?.message).toBe(`Item 0: "Invoice" ${creditNote} is a CreditNote, not an invoice`);
 			const missing = await run({ operation: 'createCreditNote', invoiceBy: 'invoiceNumber', invoiceNumber: 'NO-SUCH-INVOICE' });
-			expect(missing.result.nodeError(missing.name)?.message).toBe('Item 1: "Invoice Number" NO-SUCH-INVOICE matches no invoice of this party');
+			expect(missing.result.nodeError(missing.name)?.message).toBe('Item 0: "Invoice Number" NO-SUCH-INVOICE matches no invoice of this party');
 			expect(logged().filter((r) => r.method === 'POST')).toHaveLength(0);
 		});
 
 		it.each([
-			['an empty invoice number', { invoiceBy: 'invoiceNumber', invoiceNumber: '={{ "  " }}' }, 'Item 1: "Invoice Number" is empty'],
-			['an Invoice that is not an OrderID', { orderId: 'INV-1' }, 'Item 1: "Invoice" INV-1 is not an OrderID'],
+			['an empty invoice number', { invoiceBy: 'invoiceNumber', invoiceNumber: '={{ "  " }}' }, 'Item 0: "Invoice Number" is empty'],
+			['an Invoice that is not an OrderID', { orderId: 'INV-1' }, 'Item 0: "Invoice" INV-1 is not an OrderID'],
 			[
 				'line number 0',
 				{ orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 0 }] } },
-				'Item 1: "Picked Lines › Line 1 › Line Number" 0 is not a line number (1 is the first line)',
+				'Item 0: "Picked Lines › Line 1 › Line Number" 0 is not a line number (1 is the first line)',
 			],
 			[
 				'a negative quantity',
 				{ orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '-1' }] } },
-				'Item 1: "Picked Lines › Line 1 › Quantity" -1 is negative',
+				'Item 0: "Picked Lines › Line 1 › Quantity" -1 is negative',
 			],
 			[
 				'an ambiguous quantity',
 				{ orderId: '5', creditLines: 'pick', pickedLines: { line: [{ lineNumber: 1, quantity: '1.500' }] } },
-				'Item 1: "Picked Lines › Line 1 › Quantity" 1.500 is ambiguous ("." may separate thousands or decimals)',
+				'Item 0: "Picked Lines › Line 1 › Quantity" 1.500 is ambiguous ("." may separate thousands or decimals)',
 			],
-			['Create Another without its own External Provider ID', { orderId: '5', ifCredited: 'another' }, 'Item 1: "External Provider ID" is empty'],
+			['Create Another without its own External Provider ID', { orderId: '5', ifCredited: 'another' }, 'Item 0: "External Provider ID" is empty'],
 			[
 				'an External Provider ID on two lines',
 				{ orderId: '5', externalProviderId: 'CN-1\nCN-2' },
-				'Item 1: "External Provider ID" CN-1\\nCN-2 contains a line break or another control character',
+				'Item 0: "External Provider ID" CN-1\\nCN-2 contains a line break or another control character',
 			],
 			[
 				'a date that does not exist',
 				{ orderId: '5', creditNoteDate: '2024-02-30' },
-				'Item 1: "Credit Note Date" 2024-02-30 is not a real date in the form YYYY-MM-DD',
+				'Item 0: "Credit Note Date" 2024-02-30 is not a real date in the form YYYY-MM-DD',
 			],
 		])('refuses %s before any request', async (_label, over, message) => {
 			const error = await refusedOffline({ operation: 'createCreditNote', ...over });

@@ -34,6 +34,16 @@ describe('AccessPoint Order › Create and Get', () => {
 	const logged = (): Logged[] => (h.emulator.requests as Logged[]).filter((r) => r.path.startsWith('/v1/'));
 	const masterOrders = (): Rec[] => [...h.emulator.store.book(h.emulator.credentials.partyId).values()];
 	const byExternalId = (id: string, orders = masterOrders()) => orders.filter((o) => o.ExternalProviderID === id);
+	// Issue 39: a made order outputs the number and totals the service holds (1.250,00 checked at a glance).
+	const summary = (o: Rec) => ({
+		OrderID: o.OrderID,
+		OrderNumber: o.OrderNumber,
+		OrderDate: o.OrderDate,
+		TotalExcl: o.TotalExcl,
+		TotalVAT: o.TotalVAT,
+		TotalIncl: o.TotalIncl,
+		Currency: o.Currency,
+	});
 
 	async function run(parameters: IDataObject, input?: IDataObject[], nodeOptions: IDataObject = {}) {
 		const result = await h.runNode(NODE, parameters, input, nodeOptions);
@@ -53,13 +63,14 @@ describe('AccessPoint Order › Create and Get', () => {
 	beforeEach(() => h.emulator.clearRequests());
 
 	describe('Create', () => {
-		it('sends the order body and outputs { OrderID } from the bare-integer answer', async () => {
+		it('sends the order body and outputs the OrderID from the bare-integer answer, with the number and totals read back', async () => {
 			const externalId = uniqueId('plain');
 			const { items } = await run(
 				createParams({ externalProviderId: externalId, additionalFields: { OrderNumber: 'INV-X1', ExpiryDate: '2024-03-31T00:00:00' } }),
 			);
 			const [created] = byExternalId(externalId);
-			expect(items).toEqual([{ OrderID: created.OrderID, AlreadyExisted: false }]);
+			expect(items).toEqual([{ ...summary(created), AlreadyExisted: false }]);
+			expect(items[0]).toMatchObject({ OrderNumber: 'INV-X1', TotalExcl: 100, TotalIncl: 121, Currency: 'EUR' });
 			const post = logged().find((r) => r.method === 'POST');
 			expect(post?.body).toEqual({
 				OrderType: 'Invoice',
@@ -93,7 +104,7 @@ describe('AccessPoint Order › Create and Get', () => {
 				createParams({ orderLines: { lines: [{ description: 'x', quantity: '1', unitPriceExcl: '1,250', vatPercentage: '21' }] } }),
 			);
 			expect(result.nodeError(name)?.message).toBe(
-				'Item 1: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)',
+				'Item 0: "Order Lines › Line 1 › Unit Price Excl. VAT" 1,250 is ambiguous ("," may separate thousands or decimals)',
 			);
 			expect(result.nodeError(name)?.description).toBe('Write 1250 for thousands or 1.25 for decimals.');
 			expect(logged()).toEqual([]);
@@ -105,7 +116,7 @@ describe('AccessPoint Order › Create and Get', () => {
 			const second = await run(createParams({ externalProviderId: externalId }));
 			const matches = byExternalId(externalId);
 			expect(matches).toHaveLength(1);
-			expect(first.items[0]).toEqual({ OrderID: matches[0].OrderID, AlreadyExisted: false });
+			expect(first.items[0]).toEqual({ ...summary(matches[0]), AlreadyExisted: false });
 			expect(second.items[0]).toMatchObject({ OrderID: matches[0].OrderID, AlreadyExisted: true, ExternalProviderID: externalId });
 			const posts = logged().filter((r) => r.method === 'POST');
 			expect(posts).toHaveLength(1);
@@ -127,12 +138,12 @@ describe('AccessPoint Order › Create and Get', () => {
 			await run(createParams({ externalProviderId: externalId, skipIfExists: false }));
 			await run(createParams({ externalProviderId: externalId, skipIfExists: false }));
 			expect(byExternalId(externalId)).toHaveLength(2);
-			expect(logged().filter((r) => r.method === 'GET')).toHaveLength(0);
+			expect(logged().filter((r) => r.method === 'GET' && r.path === '/v1/orders')).toHaveLength(0); // no lookup; each made order is read back
 		});
 
-		it('without an External Provider ID there is no lookup', async () => {
-			await run(createParams());
-			expect(logged().map((r) => r.method)).toEqual(['POST']);
+		it('without an External Provider ID there is no lookup (the made order is read back for its number and totals)', async () => {
+			const { items } = await run(createParams());
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/orders', `GET /v1/order/${String(items[0].OrderID)}`]);
 		});
 
 		it('Fetch Full Order reads the created order (the older /v1/order path)', async () => {
@@ -161,7 +172,7 @@ describe('AccessPoint Order › Create and Get', () => {
 			const { items } = await run({ resource: 'order', operation: 'create', inputMode: 'json', orderJson: '={{ $json.order }}' }, [{ order }]);
 			const [created] = byExternalId(externalId);
 			expect(created).toMatchObject({ OrderType: 'CreditNote', OrderDate: '2024-04-02', TotalExcl: 17.5 });
-			expect(items).toEqual([{ OrderID: created.OrderID, AlreadyExisted: false }]);
+			expect(items).toEqual([{ ...summary(created), AlreadyExisted: false }]);
 			expect(logged().find((r) => r.method === 'POST')?.body?.OrderLines[1]).toEqual({
 				Quantity: 3,
 				Description: 'Parts',
@@ -174,16 +185,16 @@ describe('AccessPoint Order › Create and Get', () => {
 			[
 				'expiry before the order date',
 				{ additionalFields: { ExpiryDate: '2024-02-01' } },
-				'Item 1: "Expiry Date" 2024-02-01 is before the order date 2024-03-01',
+				'Item 0: "Expiry Date" 2024-02-01 is before the order date 2024-03-01',
 			],
-			['an order date that is not a date', { orderDate: '01/03/2024' }, 'Item 1: "Order Date" 01/03/2024 is not a real date in the form YYYY-MM-DD'],
-			['no order lines', { orderLines: {} }, 'Item 1: "Order Lines" needs at least one line'],
+			['an order date that is not a date', { orderDate: '01/03/2024' }, 'Item 0: "Order Date" 01/03/2024 is not a real date in the form YYYY-MM-DD'],
+			['no order lines', { orderLines: {} }, 'Item 0: "Order Lines" needs at least one line'],
 			[
 				'a quantity that is not a number',
 				{ orderLines: { lines: [{ description: 'x', quantity: '={{ "two" }}', unitPriceExcl: 1, vatPercentage: 21 }] } },
-				'Item 1: "Order Lines › Line 1 › Quantity" two is not a number',
+				'Item 0: "Order Lines › Line 1 › Quantity" two is not a number',
 			],
-			['no customer name (mapped empty)', { customerName: '={{ "" }}' }, 'Item 1: "Customer Name" is required'],
+			['no customer name (mapped empty)', { customerName: '={{ "" }}' }, 'Item 0: "Customer Name" is required'],
 		])('rejects %s before any request', async (_name, over, message) => {
 			const { result, name } = await run(createParams({ externalProviderId: uniqueId('bad'), ...over }));
 			const error = result.nodeError(name);
@@ -194,7 +205,7 @@ describe('AccessPoint Order › Create and Get', () => {
 
 		it('rejects invalid JSON text in JSON mode', async () => {
 			const { result, name } = await run({ resource: 'order', operation: 'create', inputMode: 'json', orderJson: '{ "OrderType": ' });
-			expect(result.nodeError(name)?.message).toMatch(/^Item 1: "Order \(JSON\)" is not valid JSON/);
+			expect(result.nodeError(name)?.message).toMatch(/^Item 0: "Order \(JSON\)" is not valid JSON/);
 			expect(logged()).toHaveLength(0);
 		});
 
@@ -212,7 +223,7 @@ describe('AccessPoint Order › Create and Get', () => {
 			const items = result.items(name);
 			expect(items).toHaveLength(3);
 			expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-			expect(items[1].json.error).toBe('Item 2: "Order Date" 2024-02-30 is not a real date in the form YYYY-MM-DD');
+			expect(items[1].json.error).toBe('Item 1: "Order Date" 2024-02-30 is not a real date in the form YYYY-MM-DD');
 			expect(items[0].json.OrderID).toBe(byExternalId(ids[0])[0].OrderID);
 			expect(items[2].json.OrderID).toBe(byExternalId(ids[2])[0].OrderID);
 			expect(byExternalId(ids[1])).toHaveLength(0);
@@ -238,7 +249,7 @@ describe('AccessPoint Order › Create and Get', () => {
 
 		it('rejects an Order that is not an OrderID before any request', async () => {
 			const { result, name } = await run({ resource: 'order', operation: 'get', orderId: 'INV-1' });
-			expect(result.nodeError(name)?.message).toBe('Item 1: "Order" INV-1 is not an OrderID');
+			expect(result.nodeError(name)?.message).toBe('Item 0: "Order" INV-1 is not an OrderID');
 			expect(logged()).toHaveLength(0);
 		});
 

@@ -223,7 +223,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			r.assertSuccess();
 			const [ok, missing] = r.items(r.nodeName);
 			expect(Object.keys(ok.binary ?? {})).toEqual(['pdf', 'ubl']);
-			expect(missing.json.error).toBe(`Item 2: order ${offer.OrderID} (${offer.OrderNumber}) has no UBL / XML file`);
+			expect(missing.json.error).toBe(`Item 1: order ${offer.OrderID} (${offer.OrderNumber}) has no UBL / XML file`);
 			expect(missing.json.description).toMatch(/Allow Missing Files/);
 			expect(missing.binary).toBeUndefined();
 
@@ -326,7 +326,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 				const r = await h.runNode(NODE, createParams({ ownPdf: 'invoice', options: { maxFileSizeMb: 1 } }), input);
 				expect(r.status).toBe('error');
 				expect(r.nodeError(r.nodeName)?.message).toBe(
-					'Item 1: "Own PDF" (binary property "invoice") takes the own PDF and attachments above Maximum File Size (1 MB); it was not read further',
+					'Item 0: "Own PDF" (binary property "invoice") takes the own PDF and attachments above Maximum File Size (1 MB); it was not read further',
 				);
 				expect(emu.requests).toEqual([]);
 			} finally {
@@ -386,31 +386,31 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 				'a missing binary property',
 				{ ownPdf: 'invoice' },
 				[{ json: {}, binary: { data: binaryOf(ownPdf(), 'x.pdf', 'application/pdf') } }],
-				/^Item 1: "Own PDF" names binary property "invoice", which the item does not have$/,
+				/^Item 0: "Own PDF" names binary property "invoice", which the item does not have$/,
 			],
 			[
 				'an empty file',
 				{ ownPdf: 'invoice' },
 				[{ json: {}, binary: { invoice: binaryOf(Buffer.alloc(0), 'empty.pdf', 'application/pdf') } }],
-				/^Item 1: "Own PDF" \(binary property "invoice"\) is empty$/,
+				/^Item 0: "Own PDF" \(binary property "invoice"\) is empty$/,
 			],
 			[
 				'an own PDF that is not a PDF',
 				{ ownPdf: 'invoice' },
 				[{ json: {}, binary: { invoice: binaryOf(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a]), 'scan.pdf', 'application/pdf') } }],
-				/^Item 1: "Own PDF" \(binary property "invoice"\) is not a PDF: its content does not start with %PDF-$/,
+				/^Item 0: "Own PDF" \(binary property "invoice"\) is not a PDF: its content does not start with %PDF-$/,
 			],
 			[
 				'an attachment of a type the service does not take',
 				{ attachmentProperties: 'doc' },
 				[{ json: {}, binary: { doc: binaryOf(Buffer.from('hello'), 'terms.docx', 'application/msword') } }],
-				/^Item 1: "Attachments" \(binary property "doc"\) is the file "terms\.docx", a type the service does not take as an attachment$/,
+				/^Item 0: "Attachments" \(binary property "doc"\) is the file "terms\.docx", a type the service does not take as an attachment$/,
 			],
 			[
 				'files adding up to more than Maximum File Size',
 				{ ownPdf: 'invoice', attachmentProperties: 'big', options: { maxFileSizeMb: 1 } },
 				[pdfItem({ big: { ...binaryOf(Buffer.alloc(1024 * 1024, 7), 'big.csv', 'text/csv'), bytes: undefined } as unknown as IBinaryData })],
-				/^Item 1: the own PDF and attachments add up to 1\.0 MB or more, above Maximum File Size \(1 MB\)$/,
+				/^Item 0: the own PDF and attachments add up to 1\.0 MB or more, above Maximum File Size \(1 MB\)$/,
 			],
 		])('Create: %s', async (_what, parameters, input, message) => {
 			const { r, error } = await runOffline(createParams(parameters as IDataObject), input as INodeExecutionData[]);
@@ -425,7 +425,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			for (const operation of ['create', 'createAndSend']) {
 				const { r, error } = await runOffline({ ...createParams(), operation, ownPdf: 'invoice', transportType: 'Email' }, input);
 				expect(r.status).toBe('error');
-				expect(error?.message).toBe('Item 2: "Own PDF" names binary property "invoice", which the item does not have');
+				expect(error?.message).toBe('Item 1: "Own PDF" names binary property "invoice", which the item does not have');
 				expect(error?.description).toBe("The item's binary properties: other.");
 			}
 			expect(hits).toEqual([]);
@@ -435,20 +435,20 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			[
 				'File › Get with a FileID that is a path',
 				{ resource: 'file', operation: 'get', fileId: '../orders/1' },
-				/^Item 1: "File ID" \.\.\/orders\/1 is not a FileID$/,
+				/^Item 0: "File ID" \.\.\/orders\/1 is not a FileID$/,
 			],
-			['File › Get without a FileID', { resource: 'file', operation: 'get', fileId: '  ' }, /^Item 1: "File ID" is empty$/],
-			['Download Files with no file picked', download(123, { files: [] }), /^Item 1: "Files" is empty$/],
+			['File › Get without a FileID', { resource: 'file', operation: 'get', fileId: '  ' }, /^Item 0: "File ID" is empty$/],
+			['Download Files with no file picked', download(123, { files: [] }), /^Item 0: "Files" is empty$/],
 			[
 				'Download Files with an unknown kind',
 				download(123, { files: '={{ ["pdf", "zip"] }}' }),
-				/^Item 1: "Files" has "zip", which is not one of pdf, ubl, attachments, json, messages$/,
+				/^Item 0: "Files" has "zip", which is not one of pdf, ubl, attachments, json, messages$/,
 			],
-			['Download Files with an OrderID that is not one', download('={{ "12x" }}'), /^Item 1: "Order" 12x is not an OrderID$/],
+			['Download Files with an OrderID that is not one', download('={{ "12x" }}'), /^Item 0: "Order" 12x is not an OrderID$/],
 			[
 				'Download Files with Maximum File Size 0',
 				download(123, { options: { maxFileSizeMb: 0 } }),
-				/^Item 1: "Maximum File Size \(MB\)" 0 is not a size from 1 to 256 MB$/,
+				/^Item 0: "Maximum File Size \(MB\)" 0 is not a size from 1 to 256 MB$/,
 			],
 		])('%s', async (_what, parameters, message) => {
 			const { r, error } = await runOffline(parameters as IDataObject);
@@ -520,7 +520,7 @@ describe('Order › Download Files, File › Get, own files on create, Order Tri
 			nock.cleanAll();
 			nock(HOST).get('/v1/orders/5').reply(200, order);
 			const { error } = await runOffline(download(5, { files: ['pdf'], options: { singleOrderPath: 'order' } }));
-			expect(error?.message).toMatch(/^Item 1: order 5 Main PDF has a FileID "\.\.\/\.\.\/v1\/orders" that is not a FileID$/);
+			expect(error?.message).toMatch(/^Item 0: order 5 Main PDF has a FileID "\.\.\/\.\.\/v1\/orders" that is not a FileID$/);
 			expect(nock.pendingMocks()).toEqual([]);
 		});
 	});

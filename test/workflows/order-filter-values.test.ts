@@ -56,6 +56,17 @@ describe('Order › Get Many: enumerated values and the filter mode (engine, emu
 		);
 	});
 
+	it("a condition left as added (empty value) is refused before any request, naming the condition; it is not sent as eq ''", async () => {
+		h.emulator.clearRequests();
+		const result = await h.runNode('accessPointOrder', {
+			resource: 'order',
+			operation: 'getAll',
+			filters: { conditions: [{ field: 'CounterParty/DisplayName', operator: 'eq', value: '' }] },
+		});
+		expect(result.nodeError(result.nodeName as string)?.message).toMatch(/"Filters" condition 1 \(CounterParty\/DisplayName\): the value is empty/);
+		expect((h.emulator.requests as Array<{ path: string }>).filter((r) => r.path === '/v1/orders')).toEqual([]);
+	});
+
 	it('Raw mode sends the raw filter only, even with builder conditions still in the parameters', async () => {
 		const { items, filters } = await run({ ...condition('OrderType', 'Invoice'), filterMode: 'raw', rawFilter: "OrderType eq 'Offer'" });
 		expect(filters).toEqual(["OrderType eq 'Offer'"]);

@@ -218,7 +218,7 @@ describe('AccessPoint Order › Get Many against the emulator', () => {
 			});
 			const error = result.nodeError(result.nodeName as string);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toBe('Item 1: "Filters" condition 2 (OrderDate): "31/01/2024" is not a valid date (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)');
+			expect(error?.message).toBe('Item 0: "Filters" condition 2 (OrderDate): "31/01/2024" is not a valid date (use YYYY-MM-DD or YYYY-MM-DDThh:mm:ss)');
 			expect(listRequests('/v1/orders')).toHaveLength(0);
 		});
 

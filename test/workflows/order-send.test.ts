@@ -195,7 +195,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			expect(result.status).toBe('error');
 			const error = result.nodeError(name);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toBe('Item 2: "Customer Name" is required');
+			expect(error?.message).toBe('Item 1: "Customer Name" is required');
 			expect(logged()).toEqual([]);
 		});
 	});
@@ -320,7 +320,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			expect(sdi.items[0].error).toBe(`Send order ${b} failed with HTTP 400 (GenericError): Unknown TransportType 'SDI'; supported: Peppol, SMTP, Letter`);
 
 			const empty = await run(sendParams({ transportType: 'custom', customTransportType: '' }), [{ OrderID: b }]);
-			expect(empty.result.nodeError(empty.name)?.message).toBe('Item 1: "Custom Transport Type" is empty');
+			expect(empty.result.nodeError(empty.name)?.message).toBe('Item 0: "Custom Transport Type" is empty');
 		});
 
 		it('batches by transport type: 6 items with 2 transport types make 2 send calls; E-Mail is SMTP, a saved "Email" too (issue 36.2)', async () => {
@@ -362,7 +362,7 @@ describe('AccessPoint Order › Send and Create and Send', () => {
 			const { result, name } = await run(sendParams(), [{ OrderID: a }, { OrderID: 'INV-7' }]);
 			const error = result.nodeError(name);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toBe('Item 2: "Order IDs" INV-7 is not an OrderID');
+			expect(error?.message).toBe('Item 1: "Order IDs" INV-7 is not an OrderID');
 			expect(logged()).toEqual([]);
 			expect(stored(a).IsSent).toBe(false);
 		});

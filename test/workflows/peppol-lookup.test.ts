@@ -386,7 +386,7 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 			expect(result.status).toBe('error');
 			const error = result.nodeError(result.nodeName!);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toMatch(/^Item 2: "Identifier"/);
+			expect(error?.message).toMatch(/^Item 1: "Identifier"/);
 			expect(error?.message).toMatch(message);
 			expect(String(error?.description ?? '').length).toBeGreaterThan(10);
 			expect((error as unknown as { context: IDataObject }).context.itemIndex).toBe(1);
@@ -435,9 +435,9 @@ describe('AccessPoint Peppol Lookup against the emulator', () => {
 
 		it('scheme picker errors name the field: Value for a VAT number under GLN, Scheme Code for an unknown code', async () => {
 			const gln = await run({ identifierType: 'scheme', scheme: '0088', schemeValue: 'BE0123456749' }, [{}]);
-			expect(gln.nodeError(gln.nodeName!)?.message).toBe('Item 1: "Value" BE0123456749 is a VAT number, not a GLN: a GLN cannot be derived from a VAT number');
+			expect(gln.nodeError(gln.nodeName!)?.message).toBe('Item 0: "Value" BE0123456749 is a VAT number, not a GLN: a GLN cannot be derived from a VAT number');
 			const code = await run({ identifierType: 'scheme', scheme: 'other', schemeCode: '1234', schemeValue: 'x' }, [{}]);
-			expect(code.nodeError(code.nodeName!)?.message).toBe('Item 1: "Scheme Code" 1234 uses the unknown scheme code 1234');
+			expect(code.nodeError(code.nodeName!)?.message).toBe('Item 0: "Scheme Code" 1234 uses the unknown scheme code 1234');
 			expect(lookups()).toHaveLength(0);
 		});
 	});

@@ -97,6 +97,17 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			expect(emu.requests.filter((r: { path: string }) => r.path.startsWith('/v1/'))).toEqual([]);
 		});
 
+		it('Mark as Exported refuses a sales invoice (a Draft Income invoice stays unmarked)', async () => {
+			const sale = emu.store.addOrder(party, { OrderType: 'Invoice', OrderDirection: 'Income', OrderStatus: 'Draft', IsSent: false });
+			emu.clearRequests();
+			const refused = await node({ resource: 'order', operation: 'markExported', orderId: sale.OrderID });
+			expect(refused.result.nodeError(refused.result.nodeName as string)?.message).toBe(
+				`Item 0: "Order" ${String(sale.OrderID)} is not a document you received (OrderDirection Income, not Cost): it was not marked`,
+			);
+			expect(emu.requests.filter((r: { method: string }) => r.method === 'PATCH')).toEqual([]);
+			expect(emu.store.getOrder(party, sale.OrderID as number)?.IsSent).toBe(false);
+		});
+
 		it('Fetch Test Event shows the latest received invoice not exported yet', async () => {
 			emu.clock.advance(60_000);
 			const latest = receiveInvoice(emu.store, party);
@@ -153,6 +164,12 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			const seeded = await node({ resource: 'party', operation: 'findByVat', vatNumber: 'BE0123456749', partyType: 'Customer' });
 			expect(seeded.items).toEqual([expect.objectContaining({ DisplayName: 'Peppol Demo Belgium NV' })]);
 
+			// No match: nothing by default (n8n stops there); If None Found › Output a Not-Found Item lets the workflow go on.
+			const none = { resource: 'party', operation: 'findByVat', vatNumber: 'BE0876543270' };
+			expect((await node(none)).items).toEqual([]);
+			expect((await node({ ...none, ifNone: 'item' })).items).toEqual([{ Found: false, VATNumber: 'BE0876543270' }]);
+			expect((await node({ ...none, vatNumber: 'BE0123456749', ifNone: 'item' })).items).toEqual([expect.objectContaining({ VATNumber: 'BE0123456749' })]);
+
 			const id = String(supplier.items[0].PartyID);
 			const changed = await node({ resource: 'party', operation: 'update', partyId: id, updateFields: { iban: 'BE68 5390 0754 7034', language: 'fr' } });
 			expect(changed.items).toEqual([expect.objectContaining({ PartyID: Number(id), IBAN: 'BE68539007547034', Language: 'FR', Name: 'Sync Twice BV' })]);
@@ -162,7 +179,7 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 		it('a bad field on item 2 sends nothing for any item', async () => {
 			emu.clearRequests();
 			const { result } = await node(create({ partyFields: { iban: '={{ $itemIndex === 1 ? "BE00 1234" : "BE68 5390 0754 7034" }}' } }), [{}, {}]);
-			expect(result.nodeError(result.nodeName as string)?.message).toMatch(/^Item 2: "IBAN" BE00 1234 is not a valid IBAN/);
+			expect(result.nodeError(result.nodeName as string)?.message).toMatch(/^Item 1: "IBAN" BE00 1234 is not a valid IBAN/);
 			expect(emu.requests).toEqual([]);
 		});
 	});
@@ -187,6 +204,25 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			expect((await node({ resource: 'product', operation: 'get', productId: String(first.items[0].ProductID) })).items).toEqual([
 				expect.objectContaining({ Reference: 'SYNC-PAPER', Description: 'Paper A4' }),
 			]);
+		});
+
+		it('reads prices and quantities typed the Belgian way (2,35 and 1.250,00), a number saved before as it is, and refuses 1,250', async () => {
+			const stored = (reference: string) => emu.store.listProducts(party).find((p: Rec) => p.Reference === reference);
+			const typed = await node({
+				resource: 'product',
+				operation: 'createOrUpdate',
+				reference: 'BE-TYPED',
+				productFields: { amountExcl: '2,35', buyExcl: '1.250,00', stockQuantity: '1 250,5', minimumBilledQuantity: '0,25', vat: '5,5' },
+			});
+			expect(typed.result.status).toBe('success');
+			expect(stored('BE-TYPED')).toMatchObject({ AmountExcl: 2.35, BuyExcl: 1250, StockQuantity: 1250.5, MinimumBilledQuantity: 0.25, VAT: 5.5 });
+			// A workflow saved while these were number fields holds numbers: they are read as they are.
+			await node({ resource: 'product', operation: 'createOrUpdate', reference: 'BE-SAVED', productFields: { amountExcl: 4.5, stockQuantity: 0 } });
+			expect(stored('BE-SAVED')).toMatchObject({ AmountExcl: 4.5, StockQuantity: 0 });
+			emu.clearRequests();
+			const ambiguous = await node({ resource: 'product', operation: 'createOrUpdate', reference: 'BE-AMBIGUOUS', productFields: { amountExcl: '1,250' } });
+			expect(ambiguous.result.nodeError(ambiguous.result.nodeName as string)?.message).toMatch(/"Amount Excl\. VAT" 1,250 is ambiguous/);
+			expect(emu.requests).toEqual([]);
 		});
 	});
 });

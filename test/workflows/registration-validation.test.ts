@@ -50,7 +50,7 @@ const integration = (over: IDataObject): IDataObject => ({ operation: 'create', 
 const other = (credential: IDataObject[]): IDataObject => integration({ network: 'other', networkName: 'XRechnung', credentials: { credential } });
 
 const CASES: Case[] = [
-	['empty VAT number', REG, reg({ taxIdentifier: bad }), '', /^Item 1: "VAT Number" is empty$/],
+	['empty VAT number', REG, reg({ taxIdentifier: bad }), '', /^Item 0: "VAT Number" is empty$/],
 	['VAT without prefix', REG, reg({ taxIdentifier: bad }), '0481516215', /"VAT Number" 0481516215 has no country prefix/],
 	['Belgian VAT failing mod 97', REG, reg({ taxIdentifier: bad }), 'BE0481516216', /"VAT Number" BE0481516216 is not a valid Belgian VAT number \(mod-97/],
 	['unknown VAT prefix', REG, reg({ taxIdentifier: bad }), 'ZZ123456789', /"VAT Number" .* known country prefix/],
@@ -61,7 +61,7 @@ const CASES: Case[] = [
 		'NL123456789',
 		/"VAT Number" NL123456789 is not a Dutch VAT number \(expected NL \+ 9 digits \+ B \+ 2 digits\)/,
 	],
-	['empty company name', REG, reg({ companyName: bad }), '  ', /^Item 1: "Company Name" is empty$/],
+	['empty company name', REG, reg({ companyName: bad }), '  ', /^Item 0: "Company Name" is empty$/],
 	['empty e-mail', REG, reg({ email: bad }), '', /"Email" is empty/],
 	['e-mail without @', REG, reg({ email: bad }), 'finance.example.com', /"Email" finance\.example\.com is not a valid e-mail address/],
 	['e-mail without TLD', REG, reg({ email: bad }), 'a@b', /"Email" a@b is not a valid e-mail address \(the domain/],
@@ -108,7 +108,7 @@ const CASES: Case[] = [
 	['UK instead of GB', REG, reg(withAddress({ countryCode: bad })), 'UK', /"Invoice Address → Country Code" UK is not an ISO 3166-1 country code/],
 	['bad delivery country', REG, reg(withAddress({ countryCode: bad }, 'deliveryAddress')), 'XX', /"Delivery Address → Country Code" XX/],
 	['bad address phone', REG, reg(withAddress({ phone: bad })), '09 123 45 67', /"Invoice Address → Phone" .* international format/],
-	['Get with a non-numeric ID', REG, { operation: 'get', registrationId: byId(bad) }, 'abc', /^Item 1: "Registration" abc is not a valid RegistrationID/],
+	['Get with a non-numeric ID', REG, { operation: 'get', registrationId: byId(bad) }, 'abc', /^Item 0: "Registration" abc is not a valid RegistrationID/],
 	['Get with an empty ID', REG, { operation: 'get', registrationId: byId(bad) }, '', /"Registration" is empty/],
 	['Deactivate with ID 0', REG, { operation: 'deactivate', registrationId: byId(bad) }, '0', /"Registration" 0 is not a valid RegistrationID/],
 	['integration for a bad registration ID', INT, integration({ registrationId: byId(bad) }), '12x', /"Registration" 12x is not a valid RegistrationID/],
@@ -205,7 +205,7 @@ describe('bad inputs are rejected before any request', () => {
 		expect(result.status).toBe('error');
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeOperationError;
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toMatch(/^Item 1: "/);
+		expect(error.message).toMatch(/^Item 0: "/);
 		expect(error.message).toMatch(message);
 		expect(error.context.itemIndex).toBe(0);
 		expect(error.description).toEqual(expect.any(String));

@@ -322,8 +322,8 @@ describe('Registration and Integration nodes against the emulator', () => {
 		for (const index of [0, 2, 4]) {
 			expect(items[index].json).toEqual(expect.objectContaining({ RegistrationID: expect.any(Number), Email: input[index].email }));
 		}
-		expect(items[1].json.error).toBe('Item 2: "Email" not-an-email is not a valid e-mail address (it needs exactly one @)');
-		expect(items[3].json.error).toBe('Item 4: "IBAN" BE12 3456 is not a valid IBAN (a BE IBAN has 16 characters, this has 8)');
+		expect(items[1].json.error).toBe('Item 1: "Email" not-an-email is not a valid e-mail address (it needs exactly one @)');
+		expect(items[3].json.error).toBe('Item 3: "IBAN" BE12 3456 is not a valid IBAN (a BE IBAN has 16 characters, this has 8)');
 		expect(items[3].json.description).toMatch(/missing or extra digits/);
 		expect(logged().filter((r) => r.method === 'POST')).toHaveLength(3);
 	});
@@ -334,7 +334,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 		expect(result.status).toBe('error');
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeOperationError;
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe('Item 2: "Email" bad@ is not a valid e-mail address (the domain is not valid)');
+		expect(error.message).toBe('Item 1: "Email" bad@ is not a valid e-mail address (the domain is not valid)');
 		expect(error.context.itemIndex).toBe(1);
 		expect(logged().filter((r) => r.method === 'POST')).toHaveLength(0);
 	});

@@ -92,6 +92,18 @@ describe('receiving and master-data templates (engine, emulator)', () => {
 		});
 	});
 
+	it('Execute workflow from the editor (a test run, the accounting step still the placeholder) marks nothing exported', async () => {
+		const invoice = receiveInvoice(emu.store, party, { supplier: { Name: 'Try Me NV', VATNumber: 'BE0417497106' } });
+		const workflow = template('supplier-invoices-to-accounting.json');
+		const tried = await h.poller(workflow).poll({ mode: 'manual' }); // what Execute workflow fetches: the newest not exported
+		emu.clearRequests();
+		const run = await h.run(workflow, { mode: 'manual', startNode: 'New supplier invoice', input: tried.data![0] });
+		expect(run.status).toBe('success');
+		expect(run.items('Your accounting tool (replace me)').map((i) => i.json.OrderID)).toEqual([invoice.OrderID]);
+		expect(requests('PATCH', /^\/v1\/orders\//)).toEqual([]);
+		expect(emu.store.getOrder(party, invoice.OrderID as number)?.IsSent).toBe(false);
+	});
+
 	describe('sync-customers.json', () => {
 		const VATS = ['BE0123456749', 'BE0700123432', 'BE0654321022'];
 		const partiesWith = (vat: string) => emu.store.listParties(party).filter((p: IDataObject) => p.VATNumber === vat);

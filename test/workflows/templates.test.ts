@@ -840,7 +840,8 @@ describe('workflow templates (examples/*.json)', () => {
 				Stage: 'final notice',
 				ReminderKey: `${final}:final notice`,
 				Subject: `Final notice: invoice ${number(final)} is 45 days overdue`,
-				Message: `Our invoice ${number(final)} of EUR 302.50, due on ${daysAgo(45)}, is still unpaid (45 days overdue). Please pay it with payment reference ${reference(final)}. This is our final reminder. If you have paid it already, please ignore this message.`,
+				// The amount as a Belgian reads it (no Language on this customer: Dutch), € 302,50, not EUR 302.50.
+				Message: `Our invoice ${number(final)} of €\u00a0302,50, due on ${daysAgo(45)}, is still unpaid (45 days overdue). Please pay it with payment reference ${reference(final)}. This is our final reminder. If you have paid it already, please ignore this message.`,
 			});
 			expect(byId.get(second)).toMatchObject({
 				Stage: 'second reminder',

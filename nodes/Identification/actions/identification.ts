@@ -55,7 +55,7 @@ export const providerFields: INodeProperties[] = [
 /** The trust limit, shown where a result comes in: the service offers no way to check a result (docs/api.md "Identification"). */
 export const trustNotice: INodeProperties = {
 	displayName:
-		"The result is the browser's word: anyone holding the resume URL can report success. Items say whether the registration read agrees (serviceCheck).",
+		"The result comes from the signatory's browser, and anyone holding the link could report a success: before trusting it, check that serviceCheck says the service's record agrees.",
 	name: 'trustNotice',
 	type: 'notice',
 	default: '',

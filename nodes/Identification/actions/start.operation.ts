@@ -28,11 +28,7 @@ const properties: INodeProperties[] = [
 		description: "Where the service sends the user's browser after the identity check",
 		options: [
 			{ name: 'A URL', value: 'url', description: 'Your own page or Webhook node; read its query with Parse Callback' },
-			{
-				name: 'This Execution',
-				value: 'thisExecution',
-				description: "This execution's resume URL; a later Wait for Result receives the outcome",
-			},
+			{ name: 'This Execution', value: 'thisExecution', description: "This execution's resume URL; a later Wait for Result receives the outcome" },
 		],
 	},
 	{
@@ -76,10 +72,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 					JSON.stringify({ registrationID: session.registrationID, startedAt: session.startedAt, expiresAt: session.expiresAt }),
 				);
 			} catch (error) {
-				throw new NodeOperationError(this.getNode(), error as Error, {
-					itemIndex,
-					description: 'The session could not be recorded for Wait for Result.',
-				});
+				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex, description: 'The session could not be recorded for Wait for Result.' });
 			}
 		}
 		const json: IDataObject = {

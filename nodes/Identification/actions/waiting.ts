@@ -93,10 +93,7 @@ async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promis
 	const registrationId = String(outcome.registrationID);
 	try {
 		const masterPartyId = ctx.getNodeParameter('options.masterPartyId', '') as unknown;
-		const client = await getApiClient.call(ctx, {
-			partyId: typeof masterPartyId === 'string' ? masterPartyId : undefined,
-			retry: RECHECK_POLICY,
-		});
+		const client = await getApiClient.call(ctx, { partyId: typeof masterPartyId === 'string' ? masterPartyId : undefined, retry: RECHECK_POLICY });
 		const body = await client.request<unknown>({
 			method: 'GET',
 			path: `/v1/einvoices/registrations/${encodeURIComponent(registrationId)}`,
@@ -117,16 +114,10 @@ type PageKind = 'identified' | 'notIdentified' | 'expired' | 'invalidRedirect' |
 
 const TEXT: Record<PageKind, { title: string; body: string }> = {
 	identified: { title: 'Identity confirmed', body: 'Your identity has been confirmed. You can close this window.' },
-	notIdentified: {
-		title: 'Identity not confirmed',
-		body: 'Your identity could not be confirmed. Please start again from the link you were given.',
-	},
+	notIdentified: { title: 'Identity not confirmed', body: 'Your identity could not be confirmed. Please start again from the link you were given.' },
 	expired: { title: 'Link expired', body: 'This identification link has expired. Please start again from the link you were given.' },
 	invalidRedirect: { title: 'Identity not confirmed', body: 'The identity check could not return here. Please contact the sender of your link.' },
-	noLink: {
-		title: 'Open your identification link',
-		body: 'Open the identification link you were sent to start the identity check.',
-	},
+	noLink: { title: 'Open your identification link', body: 'Open the identification link you were sent to start the identity check.' },
 };
 
 const KIND: Partial<Record<Reason, PageKind>> = { identified: 'identified', expired: 'expired', invalid_redirect: 'invalidRedirect' };
@@ -203,8 +194,5 @@ export async function identificationWebhook(this: IWebhookFunctions): Promise<IW
 	}
 
 	const result = [{ json, pairedItem: { item: 0 } }];
-	return {
-		noWebhookResponse: true,
-		workflowData: outcome.identified ? twoOutputs([], result) : twoOutputs(result, []),
-	};
+	return { noWebhookResponse: true, workflowData: outcome.identified ? twoOutputs([], result) : twoOutputs(result, []) };
 }

@@ -2,11 +2,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { checkActForParty } from '../../shared/fields/fields';
-import { requireValid } from '../../shared/node/input';
+import { inputError, requireValid } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkNumericId } from '../../shared/domain/validation';
 import { itemFields, settleItem } from '../../shared/domain/inbox';
+import { kindOfType } from '../../shared/domain/ubl';
 
 export const inboxItemIdField: INodeProperties = {
 	displayName: 'Inbox Item ID',
@@ -31,7 +32,16 @@ export async function settle(
 	readReason?: (itemIndex: number) => string,
 ): Promise<INodeExecutionData[]> {
 	const input = ctx.getInputData();
+	// Refuse: a customer's IMR/MLR (as List gave it) cannot be refused; said before any item is sent, with those that can be.
+	const kinds = input.map(({ json }) => String(json.DocumentKind ?? kindOfType(json.PeppolDocumentType)));
+	const refusable = kinds.flatMap((kind, i) => (action === 'refuse' && ['IMR', 'MLR'].includes(kind) ? [] : [i]));
+	const hint = `Items that can be refused: ${refusable.join(', ') || 'none'}; none was sent unless Continue is on. Refuse invoices and credit notes only.`;
+	const why = 'a response to a document you sent: it cannot be refused';
+	const unrefusable = (i: number) => inputError(ctx, i, 'Inbox Item ID', input[i].json.InboxItemID, `is an ${kinds[i]}, ${why}`, hint);
+	const first = kinds.findIndex((_, i) => !refusable.includes(i));
+	if (first >= 0 && !ctx.continueOnFail()) throw unrefusable(first);
 	const read = (itemIndex: number) => {
+		if (!refusable.includes(itemIndex)) throw unrefusable(itemIndex);
 		const id = requireValid(ctx, itemIndex, 'Inbox Item ID', ctx.getNodeParameter('inboxItemId', itemIndex, ''), (v) => checkNumericId(v, 'InboxItemID'));
 		return { id, reason: readReason?.(itemIndex), party: readActForParty(ctx, itemIndex) };
 	};

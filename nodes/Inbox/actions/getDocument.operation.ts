@@ -56,6 +56,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const fields = itemFields(input[itemIndex]?.json ?? {});
 		const document = await readInboxDocument(this, client, fileId, { itemIndex, maxBytes, keepEnvelope, property, hint: fields.PeppolDocumentType });
-		return { ...document, json: { ...fields, ...document.json } };
+		return { ...document, json: { ...document.json, ...fields } }; // what the document is and says first, the inbox's fields after
 	});
 }

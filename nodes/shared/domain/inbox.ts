@@ -52,7 +52,10 @@ function readInboxList(body: unknown): { items: InboxItem[]; notice?: string; pr
 	let skipped = 0;
 	for (const entry of list.slice(0, MAX_ENTRIES)) {
 		if (!isRecord(entry) || itemKey(entry) === undefined) skipped++;
-		else items.push({ ...entry, InboxItemID: entry.InboxItemID as number | string, DocumentKind: kindOfType(entry.PeppolDocumentType) });
+		else {
+			const DocumentKind = kindOfType(entry.PeppolDocumentType); // shown first, and never the server's own
+			items.push(Object.assign({ DocumentKind, InboxItemID: entry.InboxItemID as number | string }, entry, { DocumentKind }));
+		}
 	}
 	const notes = [
 		list.length > MAX_ENTRIES ? `the answer listed ${list.length} entries (the inbox shows ${INBOX_WINDOW}); only the first ${MAX_ENTRIES} were read` : '',

@@ -38,10 +38,5 @@ export function flattenRegistration(company: IDataObject, fallbackId?: string): 
 	const rawId = RegistrationID ?? company.CompanyID ?? fallbackId;
 	const id = typeof rawId === 'string' && /^\d+$/.test(rawId) ? Number(rawId) : rawId;
 	const details = isObject(CompanyDetails) ? CompanyDetails : {};
-	return {
-		RegistrationID: id,
-		...details,
-		...rest,
-		Integrations: Array.isArray(Integrations) ? Integrations : [],
-	};
+	return { RegistrationID: id, ...details, ...rest, Integrations: Array.isArray(Integrations) ? Integrations : [] };
 }

@@ -69,7 +69,8 @@ export function showValue(value: unknown): string {
 }
 
 /**
- * The one wording for input errors: `Item 2: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)`.
+ * The one wording for input errors: `Item 1: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)`, item numbered
+ * from 0 as n8n numbers it ("[item 1]" on its errors): the same number the user reads everywhere.
  * No item prefix where there is no item (a poll); a problem starting with ":" follows the field directly.
  */
 export function fieldMessage(itemIndex: number | undefined, field: string, value: unknown, problem: string): string {
@@ -80,7 +81,7 @@ export function fieldMessage(itemIndex: number | undefined, field: string, value
 
 /** A message about one item that names no single field (e.g. "order 12 has no PDF file"). */
 export function itemMessage(itemIndex: number | undefined, text: string): string {
-	return itemIndex === undefined ? text : `Item ${itemIndex + 1}: ${text}`;
+	return itemIndex === undefined ? text : `Item ${itemIndex}: ${text}`;
 }
 
 /** An object, a list or a boolean where text is expected: an error, never sent as "[object Object]". */
@@ -195,11 +196,11 @@ export const checkAddressType = onText((raw) => {
 /** A positive whole number given as number or text (RegistrationID, IntegrationID), carried exactly (at most 2^53 - 1). */
 export function checkNumericId(value: unknown, what: string): Check {
 	const kind = nonTextKind(value);
-	if (kind) return fail(`is ${kind}, not a ${what}`, `Select the ${what} from the list, or map its number, e.g. {{ $json.${what} }}.`);
+	if (kind) return fail(`is ${kind}, not a ${what}`, `Enter the ${what} or map its number, e.g. {{ $json.${what} }}.`);
 	const raw = typeof value === 'number' ? String(value) : text(value).replace(/^#/, '');
-	if (!raw) return fail('is empty', `Select or enter the ${what}.`);
+	if (!raw) return fail('is empty', `Enter the ${what} or map it, e.g. {{ $json.${what} }}.`);
 	if (!/^\d+$/.test(raw) || /^0+$/.test(raw))
-		return fail(`is not a valid ${what} (a positive whole number)`, `Select the ${what} from the list, or enter its number.`);
+		return fail(`is not a valid ${what} (a positive whole number)`, `Enter the ${what} (digits only) or map it, e.g. {{ $json.${what} }}.`);
 	// Beyond 2^53 a number is rounded (…993 becomes …992, another record): refused, never rounded.
 	if (!Number.isSafeInteger(Number(raw)))
 		return fail(`is larger than any ${what} (at most ${Number.MAX_SAFE_INTEGER})`, `Check the ${what}: it would be rounded.`);

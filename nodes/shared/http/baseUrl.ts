@@ -53,11 +53,14 @@ export function resolveBaseUrl(credentials: Pick<AccessPointCredentials, 'enviro
  * resolveBaseUrl's rule as an expression for a credential's declarative `test` request: a Custom Base URL breaking the https
  * rule becomes a text that is not a URL, so the request fails before anything leaves n8n (ERR_INVALID_URL).
  */
+/** The https rule as a pattern (its letters case-blind in both uses): https, or http on a loopback host. */
+const HTTPS_RULE = '[hH][tT][tT][pP][sS]:\\/\\/|[hH][tT][tT][pP]:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$)';
+
 export function credentialTestBaseUrl(): string {
 	const custom = 'String($credentials.baseUrl || "").trim()';
 	return (
 		'={{ $credentials.environment === "custom" ? ' +
-		`(/^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test(${custom}) ? ${custom}.replace(/\\/+$/, "") : "Base URL must use https") : ` +
+		`(/^(${HTTPS_RULE})/i.test(${custom}) ? ${custom}.replace(/\\/+$/, "") : "Base URL must use https") : ` +
 		`($credentials.environment === "production" ? "${PRODUCTION_BASE_URL}" : "${SANDBOX_BASE_URL}") }}`
 	);
 }
@@ -88,6 +91,14 @@ export function environmentFields(sandbox: string, custom: string, description?:
 			placeholder: 'https://proxy.example.com',
 			description: 'Must use https (http only for localhost/127.0.0.1)',
 			displayOptions: { show: { environment: ['custom'] } },
+		},
+		{
+			// Shown while the Base URL breaks the https rule: the Test can then only say "Invalid URL" (nothing is sent).
+			displayName: 'This Base URL is refused: it must start with https:// (http:// only for localhost or 127.0.0.1); nothing is sent to it',
+			name: 'httpsNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { environment: ['custom'], baseUrl: [{ _cnd: { regex: `^\\s*(?!${HTTPS_RULE})\\S` } }] } },
 		},
 	];
 }

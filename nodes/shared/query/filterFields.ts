@@ -91,25 +91,25 @@ function conditionValueFields(resource: QueryResource): INodeProperties[] {
 						name: 'value',
 						type: 'options',
 						options: choices(['False', 'false'], ['True', 'true']),
-						default: 'true',
+						default: '',
 						displayOptions: { show: { field: booleans }, hide: { operator: NO_VALUE_OPERATORS } },
 					} satisfies INodeProperties,
 				]
 			: []),
-		...enumerated.map((field): INodeProperties => {
-			const first = field.values[0];
-			return {
+		// Every Value starts empty: n8n fills a new condition with each "value" default in turn, so one would show on all.
+		...enumerated.map(
+			(field): INodeProperties => ({
 				displayName: 'Value',
 				name: 'value',
 				type: 'options',
 				options: field.values
 					.map((value) => ({ name: valueLabel(value), value, description: `Sent as '${value}'` }))
 					.sort((a, b) => (a.name < b.name ? -1 : 1)),
-				default: first,
+				default: '',
 				description: `One of the API's ${field.name} values`,
 				displayOptions: { show: { field: [field.value] }, hide: { operator: NO_VALUE_OPERATORS } },
-			};
-		}),
+			}),
+		),
 	];
 }
 

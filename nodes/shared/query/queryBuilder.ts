@@ -154,10 +154,11 @@ export function conditionsFromParameter(collection: unknown, resource: QueryReso
 		const type = known ?? entry.valueType ?? 'string';
 		const spelled = canonicalValue(enumeratedSpec(resource, entry)?.values ?? [], entry.value);
 		const value = spelled ?? (typeof entry.value === 'string' && type !== 'string' ? entry.value.trim() : entry.value);
-		if (type !== 'string' && (value === '' || value === undefined || value === null)) {
-			throw new ODataError(`${field}: the value is empty (use Is Empty to match missing values)`, field, index);
+		// An empty value is refused for every type: a condition left as added would send eq '' and match nothing.
+		if (value === undefined || value === null || value === '') {
+			throw new ODataError(`${field}: the value is empty (enter one, or use Is Empty to match missing values)`, field, index);
 		}
-		return { field, operator, value: value ?? '', type };
+		return { field, operator, value, type };
 	});
 }
 

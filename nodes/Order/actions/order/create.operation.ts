@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { ClientProvider } from '../../../shared/node/router';
 import { runItems } from '../../../shared/node/items';
-import { checkOwnFiles, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
+import { checkOwnFiles, createdOrder, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
 
 export const description: INodeProperties[] = orderFields('create');
 
@@ -15,7 +15,12 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	};
 	return await runItems(this, read, async ({ body, settings, files }, itemIndex) => {
 		const client = await clients(itemIndex, settings.partyId);
-		const result = await createOrder(client, await withOwnFiles(this, itemIndex, body, files), { node: this.getNode(), itemIndex, ...settings });
-		return { ...result.order, ...(result.orderId !== undefined ? { OrderID: result.orderId } : {}), AlreadyExisted: result.alreadyExisted };
+		const options = { node: this.getNode(), itemIndex, ...settings };
+		const result = await createOrder(client, await withOwnFiles(this, itemIndex, body, files), options);
+		return {
+			...(result.alreadyExisted ? result.order : await createdOrder(client, result, options)),
+			...(result.orderId !== undefined ? { OrderID: result.orderId } : {}),
+			AlreadyExisted: result.alreadyExisted,
+		};
 	});
 }

@@ -13,7 +13,7 @@ import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
-import { createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
+import { createdOrder, createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
 import { getOrder } from '../../../shared/domain/order';
 import { type CreditNoteInput, type LinePick, buildCreditNote, checkOrder } from './orderBody';
 import { readDate } from './orderChanges';
@@ -27,21 +27,18 @@ const properties: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{ name: 'Order', value: 'orderId' },
-			{ name: 'Invoice Number', value: 'invoiceNumber', description: 'The number on the invoice' },
+			{ name: 'Invoice Number', value: 'invoiceNumber', description: 'The number on the invoice, e.g. INV-2026-0042' },
 		],
 		default: 'orderId',
 	},
-	orderIdField('The invoice to credit', {
-		displayName: 'Invoice',
-		displayOptions: { show: { invoiceBy: ['orderId'] } },
-	}),
+	orderIdField('The invoice to credit', { displayName: 'Invoice', displayOptions: { show: { invoiceBy: ['orderId'] } } }),
 	{
 		displayName: 'Invoice Number',
 		name: 'invoiceNumber',
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. INV-2024-0042',
+		placeholder: 'e.g. INV-2026-0042',
 		description: 'The OrderNumber of the invoice to credit',
 		displayOptions: { show: { invoiceBy: ['invoiceNumber'] } },
 	},
@@ -76,43 +73,21 @@ const properties: INodeProperties[] = [
 						default: 1,
 						description: "The line's position on the invoice, from 1",
 					},
-					{
-						displayName: 'Quantity',
-						name: 'quantity',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. 1,5',
-						description: 'Empty or 0: the whole line',
-					},
+					{ displayName: 'Quantity', name: 'quantity', type: 'string', default: '', placeholder: 'e.g. 1,5', description: 'Empty or 0: the whole line' },
 				],
 			},
 		],
 	},
-	{
-		displayName: 'Credit Note Date',
-		name: 'creditNoteDate',
-		type: 'dateTime',
-		typeOptions: { dateOnly: true },
-		default: '',
-		description: 'Empty: today',
-	},
+	{ displayName: 'Credit Note Date', name: 'creditNoteDate', type: 'dateTime', typeOptions: { dateOnly: true }, default: '', description: 'Empty: today' },
 	{
 		displayName: 'If Already Credited',
 		name: 'ifCredited',
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{
-				name: 'Output the Existing Credit Note',
-				value: 'output',
-				description: 'Output the one made before (Outcome: found)',
-			},
+			{ name: 'Output the Existing Credit Note', value: 'output', description: 'Output the one made before (Outcome: found)' },
 			{ name: 'Fail the Item', value: 'fail' },
-			{
-				name: 'Create Another Credit Note',
-				value: 'another',
-				description: 'Needs its own External Provider ID',
-			},
+			{ name: 'Create Another Credit Note', value: 'another', description: 'Needs its own External Provider ID' },
 		],
 		default: 'output',
 	},
@@ -121,7 +96,7 @@ const properties: INodeProperties[] = [
 		name: 'externalProviderId',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. CN-2024-0042',
+		placeholder: 'e.g. CN-2026-0042',
 		description: "Your unique ID; empty: credit- and the invoice's OrderID",
 	},
 	{
@@ -131,7 +106,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Credit Note Number', name: 'orderNumber', type: 'string', default: '', placeholder: 'e.g. CN-2024-0042' },
+			{ displayName: 'Credit Note Number', name: 'orderNumber', type: 'string', default: '', placeholder: 'e.g. CN-2026-0042' },
 			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', placeholder: 'e.g. the reason for the credit note' },
 		],
 	},
@@ -170,7 +145,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 	let invoice: InvoiceRef;
 	if (ctx.getNodeParameter('invoiceBy', itemIndex, 'orderId') === 'invoiceNumber') {
 		const invoiceNumber = readText(ctx, itemIndex, 'invoiceNumber', 'Invoice Number', 100, true);
-		const hint = 'Enter the number of the invoice to credit.';
+		const hint = 'Enter the number of the invoice to credit, e.g. INV-2026-0042.';
 		if (!invoiceNumber) throw inputError(ctx, itemIndex, 'Invoice Number', undefined, 'is empty', hint);
 		invoice = { invoiceNumber };
 	} else invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
@@ -229,10 +204,11 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			});
 		if (found && read.ifCredited === 'fail') throw refuse(`already has credit note ${String(found.OrderID)} (External Provider ID ${key})`);
 		if (!found && read.ifCredited !== 'another' && invoice.OrderStatus === 'Credited') throw refuse('is already credited, not by this node');
-		const result = await createOrder(client, checked.body, { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null });
+		const options = { node: this.getNode(), itemIndex, ...settings, skipIfExists: true, found: found ?? null };
+		const result = await createOrder(client, checked.body, options);
 		// One shape whether created or found: the full order only with Fetch Full Order, in both cases.
 		return {
-			...(settings.fetchFull ? result.order : {}),
+			...(await createdOrder(client, result, options)),
 			OrderID: result.orderId ?? result.order.OrderID ?? null,
 			ExternalProviderID: key,
 			AboutInvoiceNumber: built.aboutInvoiceNumber,

@@ -28,7 +28,7 @@ const GROUP_SPACE = /[ \u00a0\u202f']/;
 const grouped = (parts: string[]) => /^\d{1,3}$/.test(parts[0]) && parts.slice(1).every((part) => /^\d{3}$/.test(part));
 
 /** The digits as `-?int(.frac)?`, or a problem: one decimal separator; the other, spaces or "'" group thousands; "1,250" is ambiguous. */
-function canonical(text: string): { value: string } | { problem: string; hint: string } {
+function canonical(text: string, decimals: number): { value: string } | { problem: string; hint: string } {
 	const notNumber = { problem: 'is not a number', hint: `Enter digits, ${DECIMAL_FORMS} (no currency sign, no exponent).` };
 	const match = /^(-?)(\d[\d.,' \u00a0\u202f]*)$/.exec(text);
 	if (!match || /[.,' \u00a0\u202f]{2}|[.,' \u00a0\u202f]$/.test(match[2])) return notNumber;
@@ -42,10 +42,10 @@ function canonical(text: string): { value: string } | { problem: string; hint: s
 		if (rest.length === 1) {
 			const intDigits = head.replace(/\D/g, '');
 			if (rest[0].length === 3 && !GROUP_SPACE.test(head) && intDigits.length <= 3 && !/^0+$/.test(intDigits)) {
-				return {
-					problem: `is ambiguous ("${separator}" may separate thousands or decimals)`,
-					hint: `Write ${head}${rest[0]} for thousands or ${head}.${rest[0].replace(/0+$/, '') || '0'} for decimals.`,
-				};
+				// The decimal reading is offered only where the field takes that many decimals (12.345 is no Amount).
+				const fraction = rest[0].replace(/0+$/, '');
+				const other = fraction.length > decimals ? `; this field takes at most ${decimals} decimals` : ` or ${head}.${fraction || '0'} for decimals`;
+				return { problem: `is ambiguous ("${separator}" may separate thousands or decimals)`, hint: `Write ${head}${rest[0]} for thousands${other}.` };
 			}
 			decimal = separator;
 		}
@@ -73,7 +73,7 @@ export function checkDecimal(value: unknown, spec: DecimalSpec): Check<number> {
 			tiny ? `${sign}0.0000001` : `${sign}1${'0'.repeat(21)}`,
 		);
 	} else if (typeof value === 'string') {
-		const read = canonical(value.trim());
+		const read = canonical(value.trim(), spec.decimals);
 		if ('problem' in read) return fail(read.problem, read.hint);
 		text = read.value;
 	} else {

@@ -2,11 +2,19 @@
  * Order › Mark as Exported / Not Exported: the export flag (`IsSent`) set once a received supplier invoice is booked,
  * as the service's page "Status of export" recommends; the Order Trigger and an `IsSent eq false` filter then skip it.
  */
+import { getOrder } from '../../../shared/domain/order';
+import { inputError } from '../../../shared/node/input';
 import { answeredObject, orderOperation, sendChange } from './orderChanges';
 
 /** Mark as Exported (`isSent` true) or Mark as Not Exported (false). */
 export const exportFlag = (operation: string, isSent: boolean) =>
 	orderOperation(operation, 'The order to mark', async (ctx, client, orderId, itemIndex) => {
+		// Only a received (Cost) document is booked and exported: a sale marked so would leave the sales lists unseen.
+		const direction = isSent ? (await getOrder(client, orderId, itemIndex)).OrderDirection : 'Cost';
+		if (direction !== undefined && direction !== 'Cost') {
+			const problem = `is not a document you received (OrderDirection ${String(direction)}, not Cost): it was not marked`;
+			throw inputError(ctx, itemIndex, 'Order', orderId, problem, 'Mark as Exported is for supplier invoices and credit notes; pick a received one.');
+		}
 		const answer = await sendChange(
 			ctx.getNode(),
 			client,

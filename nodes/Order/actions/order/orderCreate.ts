@@ -114,13 +114,7 @@ export function orderFields(operation: string): INodeProperties[] {
 							placeholder: 'e.g. 1250,50',
 							description: `Up to 4 decimals, ${DECIMAL_FORMS}`,
 						},
-						{
-							displayName: 'VAT Percentage',
-							name: 'vatPercentage',
-							type: 'string',
-							default: '21',
-							description: 'In percent, e.g. 21 or 5,5',
-						},
+						{ displayName: 'VAT Percentage', name: 'vatPercentage', type: 'string', default: '21', description: 'In percent, e.g. 21 or 5,5' },
 					],
 				},
 			],
@@ -439,6 +433,16 @@ function noOrderIdError(node: INode, answer: unknown, itemIndex: number, externa
 	const find = externalId ? `to find it by External Provider ID ${externalId.slice(0, 80)}` : 'and an External Provider ID';
 	const description = `Check the order in the web app, or re-run with "Skip If Already Created" on ${find}.`;
 	return new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
+}
+
+const SUMMARY_FIELDS = ['OrderID', 'OrderNumber', 'OrderDate', 'TotalExcl', 'TotalVAT', 'TotalIncl', 'Currency'];
+
+/** What a made order outputs without Fetch Full Order: its number and totals as the service holds them; a failed read leaves them out. */
+export async function createdOrder(client: ApiClient, result: CreateOrderResult, options: CreateOrderOptions): Promise<IDataObject> {
+	if (options.fetchFull) return result.order;
+	const read = result.alreadyExisted || result.orderId === undefined ? undefined : getOrder(client, result.orderId, options.itemIndex);
+	const order = (await read?.catch((): IDataObject => result.order)) ?? result.order;
+	return Object.fromEntries(SUMMARY_FIELDS.filter((key) => order[key] !== undefined).map((key) => [key, order[key]]));
 }
 
 /** Creates an order from a checked body (see checkOrder), honouring "skip if already created". */

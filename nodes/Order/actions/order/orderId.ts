@@ -2,6 +2,7 @@
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
 import { requireValid } from '../../../shared/node/input';
+import { andFilters } from '../../../shared/query/odata';
 import { readListPage, resolveNextLink } from '../../../shared/http/paging';
 import { getApiClient } from '../../../shared/http/transport';
 import { hasStatus } from '../../../shared/domain/order';
@@ -66,7 +67,8 @@ function orderLabel(order: IDataObject): string {
 	const name = party?.DisplayName ?? party?.Name;
 	const total =
 		typeof order.TotalIncl === 'number' ? `${order.TotalIncl.toFixed(2)}${typeof order.Currency === 'string' ? ` ${order.Currency}` : ''}` : undefined;
-	return [order.OrderNumber, name, order.OrderDate, total, `#${String(order.OrderID)}`]
+	// Number, amount and #OrderID first: the picker cuts a long label at its end.
+	return [order.OrderNumber, total, `#${String(order.OrderID)}`, name, order.OrderDate]
 		.filter((part) => typeof part === 'string' || typeof part === 'number')
 		.join(' · ');
 }
@@ -79,14 +81,21 @@ export async function searchOrders(this: ILoadOptionsFunctions, filter?: string,
 	const client = await getApiClient.call(this);
 	const needle = (filter ?? '').trim().slice(0, 100);
 	const results: INodeListSearchItems[] = [];
+	// Record Payment's picker: sales invoices and credit notes only.
+	const payable = this.getCurrentNodeParameter?.('operation') === 'recordPayment';
+	const scope = payable ? "OrderDirection eq 'Income' and (OrderType eq 'Invoice' or OrderType eq 'CreditNote')" : undefined;
 	const add = (orders: IDataObject[]) => {
 		for (const order of orders) {
 			if (!order || typeof order !== 'object' || order.OrderID === undefined) continue;
+			if (payable && (order.OrderDirection !== 'Income' || !['Invoice', 'CreditNote'].includes(String(order.OrderType)))) continue;
 			if (!results.some((r) => r.value === String(order.OrderID))) results.push({ name: orderLabel(order), value: String(order.OrderID) });
 		}
 	};
-	const list = async (qs: IDataObject) =>
-		readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: { ...qs, $orderby: 'LastModified desc' }, operation: 'Search orders' }));
+	const list = async (qs: IDataObject) => {
+		const $filter = andFilters(qs.$filter as string | undefined, scope);
+		const query = { ...qs, ...($filter ? { $filter } : {}), $orderby: 'LastModified desc' };
+		return readListPage(await client.request({ method: 'GET', path: '/v1/orders', qs: query, operation: 'Search orders' }));
+	};
 	const id = /^#?(\d{1,15})$/.exec(needle)?.[1];
 	if (id && !paginationToken)
 		add((await list({ $filter: `OrderID eq ${id}` }).catch((error: unknown) => (hasStatus(error, '400') ? { items: [] } : Promise.reject(error)))).items);

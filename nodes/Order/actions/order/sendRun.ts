@@ -50,7 +50,7 @@ export function sendFields(operation: string): INodeProperties[] {
 				{ name: 'Peppol Only', value: 'Peppol', description: 'A customer not on Peppol is refused (TheCustomerIsNotActiveOnPeppol), never e-mailed' },
 				// The value 1.0 saved: sent as SMTP, the published name (sendLogic.ts normalizeTransportType).
 				{ name: 'E-Mail', value: 'Email', description: "To the customer's e-mail address (sent as SMTP)" },
-				{ name: 'Letter', value: 'Letter', description: "By post to the customer's address" },
+				{ name: 'Letter', value: 'Letter', description: "On paper, by post to the customer's address" },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],
 			default: PEPPOL_ELSE_EMAIL,

@@ -54,7 +54,7 @@ export const description: INodeProperties[] = [
 				name: 'sendPath',
 				type: 'string',
 				default: SEND_XML_PATH,
-				description: "The API path on the credential's Base URL",
+				description: 'Leave it as is (the published path); change it only when your access point support gives you another',
 			},
 		],
 	},

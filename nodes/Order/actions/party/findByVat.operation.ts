@@ -31,19 +31,31 @@ export const description: INodeProperties[] = [
 		default: '',
 		displayOptions: { show },
 	},
+	{
+		displayName: 'If None Found',
+		name: 'ifNone',
+		type: 'options',
+		options: [
+			{ name: 'Output Nothing', value: 'nothing', description: 'The workflow stops here for this item' },
+			{ name: 'Output a Not-Found Item', value: 'item', description: '{"Found": false, "VATNumber": …}: the workflow goes on, e.g. to create the party' },
+		],
+		default: 'nothing',
+		displayOptions: { show },
+	},
 ];
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const readItem = (itemIndex: number) => {
 		const vat = requireValid(this, itemIndex, 'VAT Number', this.getNodeParameter('vatNumber', itemIndex, ''), checkVatNumber);
 		const partyType = readChoice(this, itemIndex, 'partyType', 'Party Type', ['', ...PARTY_TYPES], '');
-		return { vat, partyType, partyId: readPartyOption(this, itemIndex) };
+		const ifNone = readChoice(this, itemIndex, 'ifNone', 'If None Found', ['nothing', 'item'], 'nothing');
+		return { vat, partyType, partyId: readPartyOption(this, itemIndex), ifNone };
 	};
 	return await runItems(this, readItem, async (read, itemIndex) => {
 		const conditions: FilterCondition[] = [{ field: 'VATNumber', operator: 'eq', value: read.vat, type: 'string' }];
 		if (read.partyType) conditions.push({ field: 'PartyType', operator: 'eq', value: read.partyType, type: 'string' });
 		const client = await clients(itemIndex, read.partyId);
-		return await findRecords(
+		const found = await findRecords(
 			client,
 			this.getNode(),
 			'party',
@@ -55,5 +67,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			},
 			itemIndex,
 		);
+		return found.length || read.ifNone === 'nothing' ? found : [{ Found: false, VATNumber: read.vat }];
 	});
 }

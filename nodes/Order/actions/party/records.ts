@@ -63,7 +63,7 @@ const otherFields: INodeProperties = {
 	name: 'otherFields',
 	type: 'json',
 	default: '{}',
-	description: 'More fields, sent as they are; a field set above wins',
+	description: 'More fields of the service\'s type, sent as they are, e.g. {"CustomFields": [{"Key": "crm", "Value": "42"}]}; a field set above wins',
 };
 
 /** A collection's options: one parameter per field, then Other Fields (JSON). */

@@ -8,6 +8,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { readChoice, requireValid } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
+import type { DecimalSpec } from '../order/decimal';
+import { checkDecimal, DECIMAL_FORMS, PERCENT, QUANTITY, UNIT_PRICE } from '../order/decimal';
 import { readPartyOption } from '../options';
 import { sendJson } from '../order/orderChanges';
 import { runItems } from '../../../shared/node/items';
@@ -17,28 +19,29 @@ import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, r
 const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
 const whole = (value: unknown) => checkNumber(value, { min: 0, max: 1e12, whole: true });
+/** Text read as order lines read it (2,35 or 1.250,00); a number stored by an older version is taken as it is. */
+const decimal = (spec: DecimalSpec) => ({ check: (value: unknown) => checkDecimal(value, spec), description: DECIMAL_FORMS });
 
 /** The fields of the service's OpenAPI `Product` type a client sets. */
 const PRODUCT_FIELDS = recordFields([
-	{ api: 'AmountExcl', displayName: 'Amount Excl. VAT', kind: 'number' },
-	{ api: 'AmountIncl', displayName: 'Amount Incl. VAT', kind: 'number' },
-	{ api: 'BuyExcl', displayName: 'Purchase Price Excl. VAT', kind: 'number' },
+	{ api: 'AmountExcl', displayName: 'Amount Excl. VAT', ...decimal(UNIT_PRICE) },
+	{ api: 'AmountIncl', displayName: 'Amount Incl. VAT', ...decimal(UNIT_PRICE) },
+	{ api: 'BuyExcl', displayName: 'Purchase Price Excl. VAT', ...decimal(UNIT_PRICE) },
 	{ api: 'Description', check: (value) => checkText(value, 1000) },
 	{ api: 'EAN' },
 	{ api: 'GLN' },
 	{ api: 'GroupID', kind: 'number', check: whole },
 	{ api: 'GTIN' },
 	{ api: 'InternalInformation', check: (value) => checkText(value, 2000) },
-	{ api: 'MinimumBilledQuantity', kind: 'number' },
-	{ api: 'StockQuantity', kind: 'number' },
+	{ api: 'MinimumBilledQuantity', ...decimal(QUANTITY) },
+	{ api: 'StockQuantity', ...decimal(QUANTITY) },
 	{ api: 'Unit', description: 'e.g. piece, hour, kg' },
 	{
 		name: 'vat',
 		api: 'VAT',
 		displayName: 'VAT Percentage',
-		kind: 'number',
-		check: (value) => checkNumber(value, { min: 0, max: 100 }),
-		description: 'e.g. 21',
+		check: (value) => ((read) => (read.ok ? checkNumber(read.value, { min: 0, max: 100 }) : read))(checkDecimal(value, PERCENT)),
+		description: 'e.g. 21 or 5,5',
 	},
 ]);
 
@@ -71,8 +74,9 @@ export const description: INodeProperties[] = [
 			{ name: 'Items List', value: 'items', description: 'The body is {"Items": [product]}' },
 		],
 		default: 'product',
-		description: 'Switch when the service refuses the other',
-		displayOptions: { show },
+		description: 'The published form is One Product; Items List is kept for workflows that chose it',
+		// Out of sight unless a saved workflow chose Items List: the published body is the product.
+		displayOptions: { show: { ...show, bodyForm: ['items'] } },
 	},
 ];
 
