@@ -78,7 +78,11 @@ export class AccessPointOAuth2Api implements ICredentialType {
 		},
 		...environmentFields('Test environment (its own client ID)', 'Another base URL, e.g. a proxy', 'Sets the sign-in, token and API addresses'),
 		...perEnvironment({ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' }, 'authUrl'),
-		...perEnvironment({ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' }, 'tokenUrl', ' https only (http for localhost/127.0.0.1).'),
+		...perEnvironment(
+			{ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' },
+			'tokenUrl',
+			" https only (http for localhost/127.0.0.1), on the API's host.",
+		),
 		{
 			displayName: 'Party ID',
 			name: 'partyId',

@@ -6,7 +6,6 @@
  * NodeApiErrors with the API's Code and Description. An OAuth2 401 gets one bounded refresh.
  */
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -67,10 +66,6 @@ export interface ApiErrorEntry extends IDataObject {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-/** A token answer is a few hundred bytes; this much is read, no more. */
-const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
-/** How long a refused refresh waits for another execution's refresh to be stored. */
-const RACE_WAIT_MS = 1_000;
 
 /** An answer cut off by a bound: too large, or not complete before the deadline. */
 class LimitError extends Error {
@@ -221,7 +216,7 @@ function networkFailure(error: unknown): { code?: string; message?: string } {
 }
 
 /** Why an OAuth2 refresh did not happen. */
-type RefreshError = Error & { kind: 'reconnect' | 'redirect' | 'failed'; code?: string; refresh: true };
+type RefreshError = Error & { kind: 'reconnect' | 'failed'; code?: string; refresh: true };
 const refreshError = (kind: RefreshError['kind'], message: string, code?: string): RefreshError =>
 	Object.assign(new Error(message), { kind, code, refresh: true as const });
 const isRefreshError = (error: unknown): error is RefreshError => error instanceof Error && (error as RefreshError).refresh === true;
@@ -254,72 +249,43 @@ function redirectTarget(headers: Headers, from: string): string {
 }
 
 /**
- * The OAuth2 refresh (README.md "OAuth2"): ours first, through the bounded exchange (no redirect, 64 kB, the deadline); then n8n's
- * `refreshOAuth2Token` with the refresh token just issued, which stores the tokens for every execution and worker under n8n's lock.
+ * The refreshes of one client (SECURITY.md "OAuth2 refresh"): refresh tokens are single-use, so one refresh per expiry, shared by every
+ * request refused meanwhile. `generation` counts the refreshes done; `proven` says a request with the current token succeeded.
  */
-async function refreshToken(ctx: ApiContext, auth: Auth, timeoutMs: number): Promise<unknown> {
-	const getCredentials = async (itemIndex = auth.itemIndex) =>
-		await (ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>).call(ctx, DELEGATED_CREDENTIAL, itemIndex);
-	const stored = await getCredentials();
-	const token = (stored.oauthTokenData ?? {}) as IDataObject;
-	// Another execution or worker refreshed since this request was signed: its tokens are stored already.
-	if (auth.accessToken !== undefined && token.access_token !== auth.accessToken) return token;
-	const form = new URLSearchParams({
-		grant_type: 'refresh_token',
-		refresh_token: String(token.refresh_token ?? ''),
-		client_id: String(stored.clientId ?? ''),
-		client_secret: String(stored.clientSecret ?? ''),
-	});
-	const tokenUrl = auth.tokenUrl as string;
-	const options: IHttpRequestOptions = {
-		method: 'POST',
-		url: tokenUrl,
-		body: form.toString(),
-		headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-		disableFollowRedirect: true,
-		maxRedirects: 0,
-		ignoreHttpStatusErrors: true,
-		returnFullResponse: true,
-		encoding: 'stream',
-		timeout: timeoutMs,
-	};
-	// The credential goes in the form, so not httpRequestWithAuthentication (which would add the old Bearer token).
-	const answer = await exchange(async () => await ctx.helpers.httpRequest(options), AbortSignal.timeout(timeoutMs), TOKEN_ANSWER_MAX_BYTES).catch(
-		(error: unknown) => {
-			if (!(error instanceof LimitError)) return classifyRefreshFailure(error);
-			return error.reason === 'size'
-				? refreshError('failed', `the token endpoint's answer is larger than ${TOKEN_ANSWER_MAX_BYTES / 1024} KB; it was not read further`)
-				: refreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT');
-		},
-	);
-	let failure = isRefreshError(answer) ? answer : undefined;
-	const data = (failure ? {} : parse((answer as Answer).text)) as IDataObject;
-	if (!failure) {
-		const { status, headers } = answer as Answer;
-		if (status >= 300 && status < 400)
-			failure = refreshError('redirect', `the Token URL answered HTTP ${status}, a redirect to ${redirectTarget(headers, tokenUrl)}`, `HTTP ${status}`);
-		else if (typeof data.error === 'string') failure = classifyRefreshFailure({ body: data });
-		else if (status >= 300 || typeof data.access_token !== 'string' || !data.access_token)
-			failure = refreshError('failed', `the token endpoint answered HTTP ${status} without an access token`, `HTTP ${status}`);
-	}
-	if (failure?.kind === 'reconnect') {
-		// A refused refresh token may have been used a moment ago by another execution or worker: its tokens then follow.
-		await sleep(RACE_WAIT_MS);
-		const now = ((await getCredentials()).oauthTokenData ?? {}) as IDataObject;
-		if (now.access_token !== token.access_token) return now;
-	}
-	if (failure) throw failure;
-	auth.learn(data);
-	const refreshed = typeof data.refresh_token === 'string' && data.refresh_token ? data.refresh_token : token.refresh_token;
-	const view = Object.create(ctx, {
-		getCredentials: {
-			value: async (_type: string, itemIndex?: number) => {
-				const current = await getCredentials(itemIndex);
-				return { ...current, oauthTokenData: { ...((current.oauthTokenData ?? {}) as IDataObject), refresh_token: refreshed } };
-			},
-		},
-	}) as ApiContext;
-	return await ctx.helpers.refreshOAuth2Token.call(view, DELEGATED_CREDENTIAL).catch((error: unknown) => Promise.reject(classifyRefreshFailure(error)));
+export interface Renewal {
+	generation: number;
+	proven: boolean;
+	pending?: Promise<void>;
+	failed?: RefreshError; // A refresh that failed: every later 401 of the client fails with it, none asks again.
+}
+
+/**
+ * After a 401 of a request signed at `signedAt`: whether to send it once more. A refresh done since it was signed: yes. Else the
+ * first such request starts n8n's own refresh (`helpers.refreshOAuth2Token`: n8n stores the tokens for every execution and worker,
+ * under its lock), the others wait for it. A token refreshed and refused before any success is not refreshed again.
+ */
+async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: number, timeoutMs: number): Promise<boolean> {
+	if (renewal.failed) throw renewal.failed;
+	if (renewal.generation !== signedAt) return true;
+	if (signedAt > 0 && !renewal.proven && !renewal.pending) return false;
+	renewal.pending ??= (async () => {
+		try {
+			const stored = (await ctx.getCredentials(DELEGATED_CREDENTIAL, auth.itemIndex)).oauthTokenData as IDataObject | undefined;
+			// Another execution or worker refreshed since this client read the credential: its tokens are stored already.
+			const refresh = async () =>
+				stored?.access_token !== auth.accessToken ? stored : ((await ctx.helpers.refreshOAuth2Token.call(ctx, DELEGATED_CREDENTIAL)) as unknown);
+			auth.learn(await beforeDeadline(refresh(), AbortSignal.timeout(timeoutMs)));
+			Object.assign(renewal, { generation: renewal.generation + 1, proven: false });
+		} catch (caught) {
+			const late = caught instanceof LimitError && refreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`);
+			renewal.failed = isRefreshError(caught) ? caught : late || classifyRefreshFailure(caught);
+		} finally {
+			renewal.pending = undefined;
+		}
+	})();
+	await renewal.pending;
+	if (renewal.failed) throw renewal.failed;
+	return true;
 }
 
 /** A failed refresh in words for the user. */
@@ -328,12 +294,6 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 		return {
 			message: `The AccessPoint OAuth2 credential${credentialName ? ` "${credentialName}"` : ''} needs to be reconnected: ${error.message}`,
 			description: 'Reconnect the credential, then rerun.',
-		};
-	}
-	if (error.kind === 'redirect') {
-		return {
-			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
-			description: "Set the token endpoint's new address as the credential's Token URL and reconnect.",
 		};
 	}
 	return {
@@ -350,6 +310,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 	const origin = new URL(baseUrl).origin;
 	let partyId = (options.partyId ?? '').trim() || auth.partyId;
 	const readPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
+	const renewal: Renewal = { generation: 0, proven: false };
 	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
 		const target = /^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`;
 		// The query is written into the URL here, not by n8n (see odata.ts: n8n's splits some emoji).
@@ -409,24 +370,23 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			const deadline = AbortSignal.timeout(timeoutMs);
 			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit);
 		};
-		let refreshed = false; // Whether this request has had its one token refresh (OAuth2).
+		let repeated = false; // Whether this request was sent again after a 401 (OAuth2): once at most.
 		const final = new WeakSet<Error>(); // Errors of ours raised inside an attempt, never retried (n8n wraps network failures in NodeApiErrors too).
 		const attempt = async (): Promise<Answer> => {
+			let signedAt = renewal.generation;
 			let answer = await call();
-			if (answer.status === 401 && auth.tokenUrl !== undefined && !refreshed) {
-				refreshed = true;
-				// The whole refresh within one deadline (n8n's storing step included), never retried.
-				const stored = await beforeDeadline(refreshToken(this, auth, timeoutMs), AbortSignal.timeout(timeoutMs)).catch((caught: unknown) => {
-					const late = caught instanceof LimitError && refreshError('failed', 'the token endpoint did not answer in time');
-					const error = isRefreshError(caught) ? caught : late || classifyRefreshFailure(caught);
+			if (answer.status === 401 && auth.tokenUrl !== undefined && !repeated) {
+				repeated = true;
+				const again = await renew(this, auth, renewal, signedAt, timeoutMs).catch((error: RefreshError) => {
 					const why = describeRefreshFailure(error, operation, node.credentials?.[auth.credentialType]?.name);
 					const refused = fail(why.message, why.description, undefined, { code: error.code });
 					final.add(refused);
 					throw refused;
 				});
-				auth.learn(stored);
-				answer = await call();
+				signedAt = renewal.generation;
+				if (again) answer = await call();
 			}
+			if (answer.status !== 401 && signedAt === renewal.generation) renewal.proven = true;
 			if (answer.status >= 300 && answer.status < 400) {
 				const redirect = fail(
 					`${operation} failed: the API answered HTTP ${answer.status}, a redirect to ${redirectTarget(answer.headers, url)}; it was not followed`,
