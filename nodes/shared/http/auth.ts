@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { AccessPointCredentials } from './baseUrl';
 import { allowedScheme, resolveBaseUrl } from './baseUrl';
-import type { ApiContext } from './transport';
+import type { ApiContext } from './types';
 
 export const API_KEY_CREDENTIAL = 'accessPointApi';
 /** OAuth 2.0: access delegated by the signed-in account (named so the secrets lint does not take the name for a secret). */
@@ -147,7 +147,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		throw refuse(`The ${credentialName} credential is not connected`, 'Open the credential and click "Connect my account"; then rerun.');
 	}
 	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
-	if (!URL.canParse(tokenUrl) || !allowedScheme(new URL(tokenUrl))) {
+	if (!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl)) {
 		throw refuse(
 			`The credential's Token URL must use https (http only for localhost/127.0.0.1), got "${tokenUrl}"`,
 			"Fix the credential's Token URL and reconnect.",

@@ -3,19 +3,9 @@
  * httpRequestWithAuthentication, and every bound in one loop: the credential's host only, no
  * redirect followed, a deadline per attempt for headers and body, the body counted as it arrives
  * (a gzip bomb stops inflating at the limit), bounded retries and Retry-After, secrets masked,
- * NodeApiErrors with the API's Code and Description. An OAuth2 401 gets one bounded refresh.
+ * NodeApiErrors with the API's Code and Description. An OAuth2 401: one refresh per expiry (renew).
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	IWebhookFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Auth } from './auth';
@@ -23,47 +13,10 @@ import { ACCOUNT_INFORMATION_PATH, DELEGATED_CREDENTIAL, loadAuth, pickAccountPa
 import { paginate, PagingError } from './paging';
 import type { PaginateOptions } from './paging';
 import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, MB, NO_RETRY, parseRetryAfterMs, retryDelayMs, shouldRetry } from './retry';
-import type { RetryPolicy } from './retry';
-import { appendQuery } from '../query/odata';
+import type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest, ApiResponse, Headers } from './types';
+import { appendQuery } from './url';
 
-export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
-type Headers = Record<string, string | string[] | undefined>;
-
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	path: string; // A path under the base URL (`/v1/orders`) or an absolute URL on the base URL's origin (a next-page link).
-	qs?: IDataObject;
-	body?: unknown;
-	headers?: Record<string, string>;
-	itemIndex?: number; // Item the request is made for; stamped on every error.
-	operation?: string; // Words for error messages, e.g. "Create registration".
-	retry?: RetryPolicy; // Reads default to the client's retry policy; writes are never retried unless given one.
-	acceptText?: boolean; // Accept a non-JSON text body on success (e.g. a plain "OK").
-	brokenText?: string; // Words for a body that is not JSON, instead of its first words (a file's would be its base64).
-	timeoutMs?: number; // Deadline of each attempt (headers and body); the client's policy, else 60 s.
-	maxResponseBytes?: number; // The largest body this request accepts, instead of the client's (a file read is allowed more than a list page).
-	signal?: AbortSignal; // Aborting it drops the request wherever it is (paging cancels the pages it no longer needs); never retried.
-}
-
-export type ApiResponse<T = unknown> = { status: number; headers: Headers; body: T };
-
-export interface ApiClientOptions {
-	partyId?: string; // Act for this party instead of the credential's Party ID (sent as the partyID header).
-	retry?: RetryPolicy; // Retry policy for reads (GET); its timeout and response size apply to every request.
-}
-
-export interface ApiClient {
-	readonly baseUrl: string;
-	readonly partyId: string;
-	request<T = unknown>(req: ApiRequest): Promise<T>;
-	requestFull<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
-}
-
-/** Every Code/Description entry of an error body (batch commands answer one per failing record). */
-export interface ApiErrorEntry extends IDataObject {
-	code?: string;
-	description?: string;
-}
+export type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest, ApiResponse } from './types';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 

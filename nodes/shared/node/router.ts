@@ -5,7 +5,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readRequestPolicy } from '../http/retry';
+import { readRequestPolicy } from '../fields/requestOptions';
 import type { RetryPolicy } from '../http/retry';
 import type { ApiClient, ApiClientOptions } from '../http/transport';
 import { getApiClient } from '../http/transport';
