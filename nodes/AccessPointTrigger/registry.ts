@@ -11,8 +11,8 @@ import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isLoopbackHost } from '../shared/http/baseUrl';
-import type { TriggerFiles } from '../shared/http/files';
-import { checkTriggerFiles } from '../shared/http/files';
+import type { TriggerFiles } from '../shared/node/files';
+import { checkTriggerFiles } from '../shared/node/files';
 import { readListPage } from '../shared/http/paging';
 import type { RetryPolicy } from '../shared/http/retry';
 import type { RequestOptionValues } from '../shared/fields/requestOptions';
