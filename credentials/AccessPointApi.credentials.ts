@@ -1,6 +1,6 @@
 import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_ICON, credentialTest, environmentFields } from '../nodes/shared/http/baseUrl';
+import { CREDENTIAL_ICON, credentialTest, environmentFields } from '../nodes/shared/fields/credentialFields';
 
 export class AccessPointApi implements ICredentialType {
 	name = 'accessPointApi';

@@ -1,6 +1,7 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_ICON, credentialTest, environmentFields, OAUTH_ENDPOINTS, oauthUrlExpression } from '../nodes/shared/http/baseUrl';
+import { CREDENTIAL_ICON, credentialTest, environmentFields } from '../nodes/shared/fields/credentialFields';
+import { OAUTH_ENDPOINTS, oauthUrlExpression } from '../nodes/shared/http/baseUrl';
 
 /**
  * A URL field once per Environment, each shown for its own: its placeholder and hint name only
@@ -78,7 +79,11 @@ export class AccessPointOAuth2Api implements ICredentialType {
 		},
 		...environmentFields('Test environment (its own client ID)', 'Another base URL, e.g. a proxy', 'Sets the sign-in, token and API addresses'),
 		...perEnvironment({ displayName: 'Sign-In URL', name: 'signInUrl', type: 'string', default: '' }, 'authUrl'),
-		...perEnvironment({ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' }, 'tokenUrl', ' https only (http for localhost/127.0.0.1).'),
+		...perEnvironment(
+			{ displayName: 'Token URL', name: 'tokenUrl', type: 'string', default: '' },
+			'tokenUrl',
+			" https only (http for localhost/127.0.0.1), on the API's host.",
+		),
 		{
 			displayName: 'Party ID',
 			name: 'partyId',

@@ -55,6 +55,7 @@ const inbox = require('./inbox');
  * @property {number} oauthAccessTokenSeconds access-token lifetime (3600)
  * @property {number} oauthCodeSeconds authorization-code lifetime (600)
  * @property {boolean} oauthRotateRefreshTokens a refresh grant replaces the refresh token (true)
+ * @property {boolean} oauthRevokeOnReuse a rotated refresh token used again revokes every token of its sign-in (false)
  * @property {boolean} accountListsRegistrations account information lists the active registrations too (false)
  * @property {'Delivered'|'Error'|'Refused'|'Accepted'|'Pending'} deliveryOutcome what a Peppol send becomes when due (read at send time)
  * @property {number} deliveryDelayMs emulator-clock time from a Peppol send to its outcome
@@ -124,7 +125,7 @@ const inbox = require('./inbox');
  * @property {{ email: string, password: string }} user the sign-in prefilled on the consent page
  * @property {(c: { clientId: string, clientSecret: string, redirectUris: string[] }) => { clientId: string, redirectUris: string[] }} addClient register or replace
  * @property {() => { grants: { authorization_code: number, refresh_token: number }, errors: Record<string, number>,
- *   consent: { allow: number, deny: number, badLogin: number }, bearer: { ok: number, expired: number, invalid: number, revoked: number } }} stats
+ *   consent: { allow: number, deny: number, badLogin: number }, reuse: number, bearer: { ok: number, expired: number, invalid: number, revoked: number } }} stats
  * @property {() => void} resetStats
  * @property {(o?: { refreshToken?: string, clientId?: string, keepAccessTokens?: boolean }) => number} revoke refresh tokens revoked
  * @property {OAuthServer} server

@@ -8,6 +8,8 @@
  * Choices where the service publishes nothing (documented in emulator/README.md):
  *  - refresh tokens rotate (config `oauthRotateRefreshTokens`, default true): a refresh_token grant
  *    answers a new refresh token and the old one stops working (invalid_grant);
+ *  - with `oauthRevokeOnReuse` (default false), reusing a rotated refresh token also revokes every
+ *    access and refresh token of its sign-in (counted in `reuse`), as servers with reuse detection do;
  *  - refresh tokens do not expire; access tokens live `oauthAccessTokenSeconds` (default 3600),
  *    codes `oauthCodeSeconds` (600), both on the emulator clock;
  *  - a code used twice is refused (invalid_grant) and the tokens issued from it are revoked (RFC 6749 4.1.2);
@@ -22,6 +24,8 @@ const OAUTH_DEFAULTS = Object.freeze({
 	oauthAccessTokenSeconds: 3600,
 	oauthCodeSeconds: 600,
 	oauthRotateRefreshTokens: true,
+	/** Reusing a rotated refresh token revokes every token of its sign-in (RFC 9700 4.14.2 reuse detection); a guess, off by default. */
+	oauthRevokeOnReuse: false,
 	/** GET /v1/account/accountInformation lists the active registrations after the account's own company (routes/account.js). */
 	accountListsRegistrations: false,
 });
@@ -85,6 +89,8 @@ function freshCounters() {
 		errors: /** @type {Record<string, number>} */ ({}),
 		/** consent page decisions */
 		consent: { allow: 0, deny: 0, badLogin: 0 },
+		/** rotated refresh tokens used again (each revoked its sign-in when oauthRevokeOnReuse is on) */
+		reuse: 0,
 		/** Bearer-authenticated API calls: accepted, and refused by reason */
 		bearer: { ok: 0, expired: 0, invalid: 0, revoked: 0 },
 	};
@@ -285,6 +291,10 @@ class OAuthServer {
 		const rec = this.refresh.get(rt);
 		if (!rec) throw new OAuthError('invalid_grant', 'The refresh token is not valid');
 		if (rec.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+		if (!rec.active && /^rotated/.test(rec.reason || '')) {
+			this.counters.reuse++;
+			if (this.s.config.oauthRevokeOnReuse) this.revokeGrant(rec.grantId, 'a rotated refresh token was used again: every token of the sign-in is revoked');
+		}
 		if (!rec.active) throw new OAuthError('invalid_grant', `The refresh token is no longer valid (${rec.reason || 'revoked'}); sign in again`);
 		const rotate = this.s.config.oauthRotateRefreshTokens !== false;
 		if (rotate) Object.assign(rec, { active: false, reason: 'rotated: a newer refresh token was issued' });

@@ -19,8 +19,8 @@
  *     with the Party ID empty, the node reads the account information (the service's published
  *     shape: no top-level PartyID, one company) and acts for that company;
  *  6. once the access token has expired, the same run again: it must succeed, and the emulator
- *     must have seen one expired token and two refresh_token grants: the node's own (bounded,
- *     n8n's request helper), then n8n's OAuth client's, which stores the tokens;
+ *     (reuse detection on: a rotated refresh token used again revokes the sign-in) must have seen
+ *     an expired token and exactly one refresh_token grant, n8n's OAuth client's, which stores the tokens;
  *  7. the same run at once: it must use the stored token (no refresh, no expired token).
  *
  * checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log }) -> { problems, lines, counts }
@@ -103,6 +103,7 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	// 1. The service side: n8n's callback registered, short-lived tokens.
 	emulator.oauth.addClient({ ...CLIENT, redirectUris: [callback] });
 	emulator.config.oauthAccessTokenSeconds = TOKEN_SECONDS;
+	emulator.config.oauthRevokeOnReuse = true;
 	say(`emulator client "${CLIENT.clientId}" registered with redirect URI ${callback}; access tokens live ${TOKEN_SECONDS} s`);
 
 	// 2. The credential, opened in the editor.
@@ -260,12 +261,12 @@ async function checkOAuth({ page, rest, baseUrl, emulator, artifactsDir, log = (
 	counts.refreshTokenGrants = second.stats.grants.refresh_token;
 	counts.expiredTokensSeen = second.stats.bearer.expired;
 	const agents = second.tokenRequests.map((r) => `${r.headers['user-agent']} ${r.status}`);
-	if (second.stats.grants.refresh_token !== 2 || !/^n8n 200$/.test(agents[0] || '') || !/^axios\/\S+ 200$/.test(agents[1] || '')) {
+	if (second.stats.grants.refresh_token !== 1 || agents.length !== 1 || second.stats.reuse !== 0) {
 		problems.push(
-			`run 2: expected the node's refresh then n8n's (2 refresh_token grants), the emulator saw ${second.stats.grants.refresh_token}: ${agents.join('; ')}`,
+			`run 2: expected one refresh (n8n's, 1 refresh_token grant, no reused token), the emulator saw ${second.stats.grants.refresh_token} grant(s), ${second.stats.reuse} reuse(s): ${agents.join('; ')}`,
 		);
 	}
-	say(`run 2 token requests: ${agents.join('; ')} (the node's bounded refresh, then n8n's OAuth client storing the tokens)`);
+	say(`run 2 token requests: ${agents.join('; ')} (one refresh, n8n's OAuth client storing the tokens)`);
 	// 7. The next execution reads the tokens n8n stored: no refresh, no expired token.
 	const third = await runOnce('run 3 (stored token)', 'oauth-run-3-stored.png');
 	counts.thirdRunRefreshes = third.stats.grants.refresh_token;

@@ -6,7 +6,7 @@
  *         the sign-in and consent page (documented path); an HTML form with Allow and Deny buttons
  *  - POST /Account/Logon   the form's submission: Allow redirects with code=..&state=.., Deny with
  *         error=access_denied&state=..; a wrong e-mail or password shows the form again
- *  - POST /OAuth2/token    form-encoded token endpoint: authorization_code and refresh_token grants,
+ *  - POST /OAuth2/token    token endpoint, form-encoded or JSON body: authorization_code and refresh_token grants,
  *         client authentication by HTTP Basic or client_id/client_secret, RFC 6749 errors
  * An unknown client or a redirect URI that is not registered exactly gets an error page, never a
  * redirect (RFC 6749 4.1.2.1).
@@ -20,12 +20,29 @@ const { OAuthError } = require('../oauth');
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
-/** @param {Ctx} ctx @returns {URLSearchParams} */
-function formBody(ctx) {
+/**
+ * The token request's parameters: form-urlencoded, or a JSON object of strings (the service's page "How do I get started
+ * with OAuth" sends JSON; its OpenAPI document accepts both).
+ * @param {Ctx} ctx @returns {URLSearchParams}
+ */
+function tokenParams(ctx) {
 	const type = String(ctx.header('content-type') || '').toLowerCase();
-	if (!type.startsWith('application/x-www-form-urlencoded'))
-		throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded');
-	return new URLSearchParams(ctx.raw || '');
+	if (type.startsWith('application/x-www-form-urlencoded')) return new URLSearchParams(ctx.raw || '');
+	if (!/^application\/([\w.+-]+\+)?json\b/.test(type))
+		throw new OAuthError('invalid_request', 'The request body must be application/json or application/x-www-form-urlencoded');
+	let body;
+	try {
+		body = JSON.parse(ctx.raw || '');
+	} catch {
+		throw new OAuthError('invalid_request', 'The request body is not valid JSON');
+	}
+	if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_request', 'The request body must be a JSON object');
+	const params = new URLSearchParams();
+	for (const [key, value] of Object.entries(body)) {
+		if (typeof value !== 'string') throw new OAuthError('invalid_request', `Parameter ${key} must be a string`);
+		params.append(key, value);
+	}
+	return params;
 }
 
 /**
@@ -155,7 +172,7 @@ function logonSubmit(ctx) {
 function tokenEndpoint(ctx) {
 	const authorization = ctx.header('authorization');
 	try {
-		return { status: 200, headers: NO_STORE, body: ctx.emu.oauth.token(formBody(ctx), authorization) };
+		return { status: 200, headers: NO_STORE, body: ctx.emu.oauth.token(tokenParams(ctx), authorization) };
 	} catch (e) {
 		if (!(e instanceof OAuthError)) throw e;
 		ctx.emu.oauth.countError(e);

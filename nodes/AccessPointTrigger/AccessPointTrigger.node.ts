@@ -12,7 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, shownFor } from '../shared/http/auth';
 import { registrationIdField, retryOptions } from '../shared/fields/fields';
-import { filesField, maxFileSizeOption } from '../shared/http/files';
+import { filesField, maxFileSizeOption } from '../shared/node/files';
 import { searchRegistrations } from '../shared/fields/methods';
 import { receive, recordExecution } from './receive';
 import { checkWebhooks, createWebhooks, deleteWebhooks, DEFAULT_MAX_AGE_MINUTES } from './registry';

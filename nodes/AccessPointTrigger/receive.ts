@@ -11,7 +11,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { itemWithFiles } from '../shared/http/files';
+import { itemWithFiles } from '../shared/node/files';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
 import {

@@ -11,11 +11,12 @@ import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isLoopbackHost } from '../shared/http/baseUrl';
-import type { TriggerFiles } from '../shared/http/files';
-import { checkTriggerFiles } from '../shared/http/files';
+import type { TriggerFiles } from '../shared/node/files';
+import { checkTriggerFiles } from '../shared/node/files';
 import { readListPage } from '../shared/http/paging';
-import type { RequestOptionValues, RetryPolicy } from '../shared/http/retry';
-import { policyFromOptions } from '../shared/http/retry';
+import type { RetryPolicy } from '../shared/http/retry';
+import type { RequestOptionValues } from '../shared/fields/requestOptions';
+import { policyFromOptions } from '../shared/fields/requestOptions';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';
 import { checkBoolean, checkChoice, checkNumericId, showValue } from '../shared/domain/validation';

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, shownFor } from '../shared/http/auth';
 import { actForPartyOption, retryOptions } from '../shared/fields/fields';
-import { maxFileSizeOption } from '../shared/http/files';
+import { maxFileSizeOption } from '../shared/node/files';
 import { actionSubtitle, describeOperations, router } from '../shared/node/router';
 import { inbox } from './actions';
 

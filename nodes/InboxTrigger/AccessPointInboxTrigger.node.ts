@@ -9,7 +9,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { authenticationProperty, shownFor } from '../shared/http/auth';
 import { actForPartyOption, checkActForParty, checkRequestOptions, retryOptions } from '../shared/fields/fields';
-import { checkFileId, checkMaxFileSize, DEFAULT_MAX_FILE_MB, maxFileSizeOption } from '../shared/http/files';
+import { checkFileId, checkMaxFileSize, DEFAULT_MAX_FILE_MB, maxFileSizeOption } from '../shared/node/files';
 import { inputError, requireValid } from '../shared/node/input';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/http/transport';

@@ -5,7 +5,7 @@ import { authenticationProperty, shownFor } from '../shared/http/auth';
 import { actForPartyOption, retryOptions } from '../shared/fields/fields';
 import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/query/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/domain/orderTypes';
-import { filesField, maxFileSizeOption } from '../shared/http/files';
+import { filesField, maxFileSizeOption } from '../shared/node/files';
 import { pollOrders } from './poll';
 
 const builderMode = { show: { filterMode: ['builder'] } };

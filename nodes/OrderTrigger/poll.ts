@@ -7,8 +7,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { OnFileError } from '../shared/http/files';
-import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, itemWithFiles } from '../shared/http/files';
+import type { OnFileError } from '../shared/node/files';
+import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, itemWithFiles } from '../shared/node/files';
 import { listEntries, readListPage } from '../shared/http/paging';
 import { getOrder } from '../shared/domain/order';
 import { readQuery } from '../shared/query/queryInput';

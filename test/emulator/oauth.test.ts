@@ -75,7 +75,8 @@ describe('OAuth 2.0 authorization server', () => {
 	async function token(form: Record<string, string>, o: { auth?: string; contentType?: string } = {}) {
 		const headers: Record<string, string> = { 'content-type': o.contentType ?? 'application/x-www-form-urlencoded' };
 		if (o.auth) headers.authorization = o.auth;
-		const res = await fetch(emu.oauth.tokenUrl, { method: 'POST', headers, body: new URLSearchParams(form).toString() });
+		const body = /json/.test(headers['content-type']) ? JSON.stringify(form) : new URLSearchParams(form).toString();
+		const res = await fetch(emu.oauth.tokenUrl, { method: 'POST', headers, body });
 		const text = await res.text();
 		return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
 	}
@@ -211,11 +212,11 @@ describe('OAuth 2.0 authorization server', () => {
 		expect([both.status, both.json.error]).toEqual([400, 'invalid_request']);
 		const grant = await token({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret });
 		expect([grant.status, grant.json.error]).toEqual([400, 'unsupported_grant_type']);
-		const json = await token(
+		const text = await token(
 			{ grant_type: 'refresh_token', refresh_token: 'x' },
-			{ auth: basic(client.clientId, client.clientSecret), contentType: 'application/json' },
+			{ auth: basic(client.clientId, client.clientSecret), contentType: 'text/plain' },
 		);
-		expect([json.status, json.json.error]).toEqual([400, 'invalid_request']);
+		expect([text.status, text.json.error]).toEqual([400, 'invalid_request']);
 		const missing = await token({ grant_type: 'authorization_code', redirect_uri: redirectUri }, { auth: basic(client.clientId, client.clientSecret) });
 		expect([missing.status, missing.json.error]).toEqual([400, 'invalid_request']);
 		expect(emu.oauth.stats().errors).toEqual({ invalid_client: 2, invalid_request: 3, unsupported_grant_type: 1 });
@@ -260,6 +261,34 @@ describe('OAuth 2.0 authorization server', () => {
 		expect(old.json).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/rotated/) });
 		expect((await refresh(r1.json.refresh_token)).status).toBe(200);
 		expect(emu.oauth.stats().grants).toEqual({ authorization_code: 1, refresh_token: 2 });
+	});
+
+	it("a JSON body, as the service's OAuth page sends it, works for the code and the refresh; a value that is not a string is invalid_request", async () => {
+		const json = { contentType: 'application/json' };
+		const secret = { client_id: client.clientId, client_secret: client.clientSecret };
+		const t = await token({ grant_type: 'authorization_code', code: await code(), redirect_uri: redirectUri, ...secret }, json);
+		expect(t.status).toBe(200);
+		const r = await token({ grant_type: 'refresh_token', refresh_token: t.json.refresh_token, ...secret }, json);
+		expect(r.status).toBe(200);
+		expect((await api(r.json.access_token)).status).toBe(200);
+		const bad = await token({ grant_type: 'refresh_token', refresh_token: 1 as unknown as string, ...secret }, json);
+		expect([bad.status, bad.json.error]).toEqual([400, 'invalid_request']);
+		expect(emu.oauth.stats().grants).toEqual({ authorization_code: 1, refresh_token: 1 });
+	});
+
+	it('with oauthRevokeOnReuse, a rotated refresh token used again revokes every token of its sign-in', async () => {
+		emu.config.oauthRevokeOnReuse = true;
+		try {
+			const t = (await exchange(await code())).json;
+			const r1 = (await refresh(t.refresh_token)).json;
+			expect((await api(r1.access_token)).status).toBe(200);
+			expect((await refresh(t.refresh_token)).json.error).toBe('invalid_grant');
+			expect((await api(r1.access_token)).status).toBe(401);
+			expect((await refresh(r1.refresh_token)).json).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/used again/) });
+			expect(emu.oauth.stats().reuse).toBe(1);
+		} finally {
+			emu.config.oauthRevokeOnReuse = false;
+		}
 	});
 
 	it('with oauthRotateRefreshTokens off, the same refresh token comes back and keeps working', async () => {

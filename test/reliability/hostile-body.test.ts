@@ -13,7 +13,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { policyFromOptions } from '../../nodes/shared/http/retry';
+import { policyFromOptions } from '../../nodes/shared/fields/requestOptions';
 import { getApiClient } from '../../nodes/shared/http/transport';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';

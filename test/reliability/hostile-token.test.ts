@@ -1,32 +1,26 @@
 /**
- * Hostile server: the OAuth2 token endpoint (issue #33 point 3), through n8n-core's engine with the
- * AccessPoint Sign-In OAuth2 API credential against loopback servers in this test's process (so
- * their RSS is the engine's). The API refuses the access token (401), so the node refreshes it.
- * The token endpoint tells the real refresh (client_secret in the form) from a request without
- * secrets, as a hostile or merely misconfigured one may:
- * (a) it answers the real refresh 307 to another host: that host receives nothing (no refresh
- *     token, no client id or secret), and the run fails naming the redirect;
- * (b) it answers an endless body, or 3 MB of gzip inflating to 3 GB: the refresh stops at
- *     64 KB, the connection is closed, the RSS stays bounded, nothing is retried;
- * (c) it trickles its answer: the refresh stops at the Request Timeout.
- * In every case nothing after the refused request is asked and no secret is in the error.
+ * Hostile server: the OAuth2 token endpoint (issue #33 point 3, issue #38), through n8n-core's engine
+ * with the AccessPoint Sign-In OAuth2 API credential against loopback servers in this test's process.
+ * The API refuses the access token (401), so the node has n8n refresh it (helpers.refreshOAuth2Token).
+ * The Token URL is on the API's host (checked before any request); what n8n's refresh does there is
+ * n8n's, and SECURITY.md "OAuth2 refresh" states the residual these tests pin down:
+ * (a) a 307 of the real refresh to another host is followed by n8n (the residual): the run still
+ *     fails after one refresh, nothing is asked again, no secret is in the error;
+ * (c) an answer that trickles: the run stops at the Request Timeout, the refresh is not asked again.
+ * (An endless or inflating token answer is read by n8n without a bound: the residual; not run here.)
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { createHarness, OAUTH2_CREDENTIAL_TYPE } from '../harness';
 import type { Harness } from '../harness';
-import { endless, gzipBomb, pause, rssMb, sampleRss, serveHostile, trickle } from './hostile-server';
+import { serveHostile, trickle } from './hostile-server';
 import type { HostileServer, RecordedRequest } from './hostile-server';
 import { printFigures } from './report';
 
 const CLIENT_CANARY = 'hostile-token-client-secret-8d21';
 const REFRESH = 'hostile-token-refresh-token-3c7a';
 const ACCESS = 'hostile-token-access-token-19fe';
-const MB = 1024 * 1024;
-const GB = 1024 * MB;
-/** Bound on the RSS growth while the token endpoint's answer is read (the limit is 64 KB). */
-const RSS_BOUND_MB = 150;
 
 type Res = import('http').ServerResponse;
 
@@ -93,16 +87,11 @@ describe('hostile server: the OAuth2 token endpoint', () => {
 			orderId: '1000001',
 			options: { maxRetries: 2, retryDelayMs: 1, ...options },
 		});
-	/** Waits (at most 10 s) for the endpoint to report what it wrote on each closed answer. */
-	const closed = async (count: number) => {
-		for (let waited = 0; written.length < count && waited < 10_000; waited += 5) await pause(5);
-		expect(written.length).toBeGreaterThanOrEqual(count);
-	};
 	const expectNoSecret = (text: string) => {
 		for (const secret of [CLIENT_CANARY, REFRESH, ACCESS]) expect(text).not.toContain(secret);
 	};
 
-	it('(a) a 307 to another host on the real refresh only: that host receives nothing, the redirect is named', async () => {
+	it('(a) a 307 of the real refresh to another host: n8n follows it (the residual SECURITY.md states); one refresh, the run fails, no secret in the error', async () => {
 		token = (res, request) => {
 			if (!realRefresh(request)) return probeAnswer(res);
 			res.statusCode = 307;
@@ -112,51 +101,14 @@ describe('hostile server: the OAuth2 token endpoint', () => {
 		const result = await run();
 		const error = result.nodeError(result.nodeName as string) as unknown as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(
-			`Get order 1000001 failed: the access token expired and the Token URL answered HTTP 307, a redirect to ${elsewhere.host}; it was not followed`,
-		);
-		expect(elsewhere.requests).toEqual([]);
-		// One refresh, to the Token URL; the order was asked once (no retry of a failed refresh).
+		// n8n followed the redirect and stored what the target answered; the API refused that token too: no second refresh.
+		expect(elsewhere.requests).toHaveLength(1);
+		expect(error.message).toBe('Get order 1000001 failed with HTTP 401 (Unauthorized): The access token expired');
 		expect(tokenRequests()).toHaveLength(1);
-		expect(api.requests.filter((r) => r.url.startsWith('/v1/'))).toHaveLength(1);
+		expect(api.requests.filter((r) => r.url.startsWith('/v1/'))).toHaveLength(2);
 		expectNoSecret(`${error.message} ${error.description ?? ''}`);
 		figures['(a) 307 on the real refresh'] =
-			`redirect target received ${elsewhere.requests.length} request(s); token endpoint asked ${tokenRequests().length} time(s); "${error.message}"`;
-	});
-
-	it.each([
-		['(b) an endless body', (res: Res) => void endless(res, '{"access_token":"', Buffer.alloc(64 * 1024, 'x'), 600 * MB).then((bytes) => written.push(bytes))],
-		[
-			'(b) 3 MB of gzip inflating to 3 GB',
-			(res: Res) => {
-				res.setHeader('content-encoding', 'gzip');
-				const socket = res.socket;
-				res.on('close', () => written.push(socket?.bytesWritten ?? 0));
-				res.end(gzipBomb(3 * GB));
-			},
-		],
-	])('%s on the real refresh: stops at 64 KB, connection closed, RSS bounded, not asked again', async (label, answer) => {
-		token = (res, request) => {
-			if (!realRefresh(request)) return probeAnswer(res);
-			res.statusCode = 200;
-			res.setHeader('content-type', 'application/json');
-			answer(res);
-		};
-		const start = rssMb();
-		const rss = sampleRss();
-		const result = await run();
-		const peak = rss.stop();
-		const error = result.nodeError(result.nodeName as string) as unknown as NodeApiError;
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(
-			"Get order 1000001 failed: the access token expired and refreshing it failed: the token endpoint's answer is larger than 64 KB; it was not read further",
-		);
-		expect(tokenRequests()).toHaveLength(1);
-		await closed(1);
-		expect(peak - start).toBeLessThan(RSS_BOUND_MB);
-		expectNoSecret(`${error.message} ${error.description ?? ''}`);
-		figures[label] =
-			`token endpoint asked ${tokenRequests().length} time(s); it wrote ${(written[0] / MB).toFixed(1)} MB before the connection closed; RSS +${Math.max(0, peak - start).toFixed(0)} MB (bound ${RSS_BOUND_MB})`;
+			`redirect target received ${elsewhere.requests.length} request(s) (n8n follows: the residual); token endpoint asked ${tokenRequests().length} time(s); "${error.message}"`;
 	});
 
 	it('(c) an answer trickling a byte every 200 ms: stops at the Request Timeout (2 s), not asked again', async () => {
@@ -177,11 +129,11 @@ describe('hostile server: the OAuth2 token endpoint', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		// The refresh's own deadline and the request's fire together; either words it.
 		expect(error.message).toMatch(
-			/^Get order 1000001 failed: the access token expired and refreshing it failed: the token endpoint (did not answer in time|'s answer did not arrive in full within 2 s)$/,
+			/^Get order 1000001 failed: the access token expired and refreshing it failed: the token endpoint did not answer within 2 s$/,
 		);
 		expect(took).toBeLessThan(8_000);
 		expect(tokenRequests()).toHaveLength(1);
-		await closed(1);
-		figures['(c) trickled answer'] = `failed after ${(took / 1000).toFixed(1)} s; the endpoint wrote ${written[0]} byte(s)`;
+		// n8n's request reads on after the deadline (the residual): the endpoint's answer is not awaited here.
+		figures['(c) trickled answer'] = `failed after ${(took / 1000).toFixed(1)} s`;
 	});
 });

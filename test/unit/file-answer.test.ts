@@ -11,8 +11,8 @@ import {
 	MAX_FILES_PER_ORDER,
 	pickFiles,
 	safeFileName,
-} from '../../nodes/shared/http/files';
-import type { FileAnswer } from '../../nodes/shared/http/files';
+} from '../../nodes/shared/node/files';
+import type { FileAnswer } from '../../nodes/shared/node/files';
 import { publishedSentInvoice } from '../fixtures/published';
 
 /** A deterministic pseudo-random byte string. */

@@ -5,7 +5,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RESPONSE_MB, maxResponseSizeOption, MB, policyFromOptions, readRequestPolicy } from '../../nodes/shared/http/retry';
+import { DEFAULT_MAX_RESPONSE_MB, MB } from '../../nodes/shared/http/retry';
+import { maxResponseSizeOption, policyFromOptions, readRequestPolicy } from '../../nodes/shared/fields/requestOptions';
 
 function ctx(options: IDataObject): IExecuteFunctions {
 	return {

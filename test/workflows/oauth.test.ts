@@ -1,7 +1,8 @@
 /**
  * The nodes with the AccessPoint OAuth2 API credential (issue #22), through n8n-core's engine
  * against the emulator's authorization server. Tokens come from a real code flow over HTTP
- * (test/harness/oauth.js); refreshes are n8n's own (helpers.refreshOAuth2Token). Counts come from
+ * (test/harness/oauth.js); refreshes are n8n's own (helpers.refreshOAuth2Token), one per expiry
+ * (refresh tokens are single-use; the emulator revokes the sign-in when one is reused). Counts come from
  * the emulator: its request log and its grant counters.
  */
 import nock from 'nock';
@@ -9,6 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { createEmulator } from '../../emulator';
+import { filesOf } from '../../emulator/files';
 import type { Logged } from '../emulator/helpers';
 import { createHarness, OAUTH2_CREDENTIAL_TYPE } from '../harness';
 import { webhookTrigger } from '../harness/webhookTrigger';
@@ -90,6 +92,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 		emu.oauth.resetStats();
 		emu.config.pageSize = 120;
 		emu.config.oauthAccessTokenSeconds = 3600;
+		emu.config.oauthRevokeOnReuse = true;
 	});
 
 	const logged = () => emu.requests as Logged[];
@@ -99,12 +102,12 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 	const fail = (result: HarnessResult) => result.nodeError(result.nodeName as string) as NodeApiError | NodeOperationError | undefined;
 
 	/** Calls `onNth` when the n-th request to `path` arrives, before the emulator handles it. */
-	function onRequest(path: string, onNth: (n: number) => void): () => void {
+	function onRequest(path: string | RegExp, onNth: (n: number, entry: Logged) => void): () => void {
 		const list = emu.requests as Logged[];
 		const push = list.push;
 		let n = 0;
 		list.push = function (...entries: Logged[]) {
-			for (const entry of entries) if (entry.path === path) onNth(++n);
+			for (const entry of entries) if (typeof path === 'string' ? entry.path === path : path.test(entry.path)) onNth(++n, entry);
 			return push.apply(this, entries);
 		};
 		return () => {
@@ -250,53 +253,168 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 		});
 	});
 
-	describe('token refresh', () => {
-		it('a token that expires between two pages of Return All is refreshed once: every order once, no gap', async () => {
-			// The second page arrives after the access token's lifetime on the API's clock.
-			const restore = onRequest('/v1/orders', (n) => n === 2 && emu.clock.advance(HOUR_MS + 1000));
+	describe('token refresh: one refresh grant per expiry, with reuse detection on (a rotated refresh token used again revokes the sign-in)', () => {
+		/** The access token expires now on the emulator's clock. */
+		const expire = () => emu.clock.advance(HOUR_MS + 1000);
+		/** Exactly one refresh, none refused, no rotated token reused; the next run needs none. */
+		const oneRefresh = async () => {
+			expect(stats().grants.refresh_token).toBe(1);
+			expect(stats().reuse).toBe(0);
+			expect(stats().errors).toEqual({});
+			expect(tokenRequests()).toHaveLength(1);
+			emu.oauth.resetStats();
+			const next = await h.runNode('accessPointRegistration', oauth({ operation: 'getAll', returnAll: true }));
+			next.assertSuccess();
+			expect([stats().grants.refresh_token, stats().bearer.expired]).toEqual([0, 0]);
+		};
+		const withParty = async (run: () => Promise<void>) => {
+			h.setCredentials({ partyId: party }, OAUTH2_CREDENTIAL_TYPE);
+			try {
+				await run();
+			} finally {
+				h.setCredentials({ partyId: '' }, OAUTH2_CREDENTIAL_TYPE);
+			}
+		};
+
+		it('Return All with the token expiring mid-list while pages run in parallel: one refresh, every order once', async () => {
+			emu.config.pageSize = 30;
+			const restore = onRequest('/v1/orders', (n) => n === 4 && expire());
 			try {
 				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', returnAll: true }));
 				result.assertSuccess();
 				const orderIds = ([...emu.store.book(party).values()] as Rec[]).map((o) => o.OrderID as number).sort((a, b) => a - b);
 				const ids = (result.output(result.nodeName as string) as Rec[]).map((o) => o.OrderID as number);
-				expect(ids).toHaveLength(orderIds.length);
-				expect(new Set(ids).size).toBe(ids.length);
 				expect([...ids].sort((a, b) => a - b)).toEqual(orderIds);
 				const pages = api().filter((r) => r.path === '/v1/orders');
-				expect(pages.map((r) => [r.query.$skip ?? '0', r.status])).toEqual([
-					['0', 200],
-					['120', 401],
-					['120', 200],
-					['240', 200],
-				]);
-				// The node's bounded refresh, then n8n's, which stores the tokens (README "OAuth2").
-				expect(stats().grants.refresh_token).toBe(2);
-				expect(stats().bearer.expired).toBe(1);
-				// First the node's (n8n's request helper), then n8n's OAuth client's (axios).
-				expect(tokenRequests().map((r) => [r.body?.grant_type, r.headers['user-agent'], r.status])).toEqual([
-					['refresh_token', 'n8n', 200],
-					['refresh_token', expect.stringMatching(/^axios\//), 200],
-				]);
-				printFigures('OAuth2: the token expires between two pages of Return All', {
-					orders: `${ids.length} of ${orderIds.length}, ${new Set(ids).size} distinct`,
-					'page requests': `${pages.length} (the expired page asked twice)`,
-					'refresh_token grants': `${stats().grants.refresh_token} (the node's bounded one, then n8n's, which stores the tokens)`,
+				const refused = pages.filter((r) => r.status === 401);
+				// Several pages were in flight when the token expired; each refused one was asked once more.
+				expect(refused.length).toBeGreaterThan(1);
+				for (const r of refused) expect(pages.filter((p) => p.query.$skip === r.query.$skip && p.status === 200)).toHaveLength(1);
+				printFigures('OAuth2: the token expires mid-list, pages in parallel', {
+					orders: `${ids.length} of ${orderIds.length}`,
+					'page requests': `${pages.length}, of which ${refused.length} refused (401) and asked again`,
+					'refresh_token grants': stats().grants.refresh_token,
 				});
+				await oneRefresh();
 			} finally {
 				restore();
 			}
 		});
 
-		it('the refreshed token is used by the next execution, with no new refresh', async () => {
-			const result = await h.runNode('accessPointRegistration', oauth({ operation: 'getAll', returnAll: true }));
-			result.assertSuccess();
-			expect(stats().grants.refresh_token).toBe(0);
-			expect(stats().bearer.expired).toBe(0);
+		it('5 concurrent Peppol lookups on an expired token: one refresh, the others wait for it', async () => {
+			const kbo = (n: number) => `BE${String(4_000_000 + n).padStart(8, '0')}${String(97 - ((4_000_000 + n) % 97)).padStart(2, '0')}`;
+			await withParty(async () => {
+				expire();
+				const input = [1, 2, 3, 4, 5].map((n) => ({ id: kbo(n) }));
+				const result = await h.runNode('accessPointPeppolLookup', { authentication: 'oAuth2', identifier: '={{ $json.id }}', singleOutput: true }, input);
+				result.assertSuccess();
+				const lookups = api().filter((r) => r.path.startsWith('/v1/peppol/participantInformation/'));
+				expect(lookups.filter((r) => r.status === 401).length).toBeGreaterThan(1);
+				expect(lookups.filter((r) => r.status === 200)).toHaveLength(5);
+				printFigures('OAuth2: 5 concurrent lookups on an expired token', {
+					'lookup requests': `${lookups.length} (${lookups.filter((r) => r.status === 401).length} refused, then asked again)`,
+					'refresh_token grants': stats().grants.refresh_token,
+				});
+				await oneRefresh();
+			});
+		});
+
+		it('a create on an expired token: one refresh, the order created once', async () => {
+			await withParty(async () => {
+				const before = emu.store.book(party).size;
+				// The token expires as the order is sent (after the check for an existing order).
+				let posts = 0;
+				const restore = onRequest('/v1/orders', (_n, entry) => entry.method === 'POST' && ++posts === 1 && expire());
+				const node = NODES.find((n) => n.label === 'Order › Create') as (typeof NODES)[number];
+				const result = await h.runNode(node.type, oauth(node.parameters), [{ ext: 'OAUTH-REFRESH-CREATE' }]).finally(restore);
+				result.assertSuccess();
+				expect(emu.store.book(party).size).toBe(before + 1);
+				expect(api().map((r) => [r.method, r.status])).toEqual([
+					['GET', 200],
+					['POST', 401],
+					['POST', 200],
+				]);
+				await oneRefresh();
+			});
+		});
+
+		it('a file read on a token expiring just before it: one refresh, the file read', async () => {
+			const { FileID: fileId } = filesOf(emu.store).put(party, Number(firstOrder), { FileName: 'oauth.pdf', content: Buffer.from('%PDF-1.4 oauth') }, 'pdf');
+			await withParty(async () => {
+				const restore = onRequest(/^\/v1\/files\//, (n) => n === 1 && expire());
+				try {
+					const result = await h.runNode('accessPointOrder', oauth({ resource: 'file', operation: 'get', fileId }));
+					result.assertSuccess();
+					expect(api().map((r) => r.status)).toEqual([401, 200]);
+					await oneRefresh();
+				} finally {
+					restore();
+				}
+			});
+		});
+
+		it('the Order Trigger polling on an expired token: one refresh', async () => {
+			const poller = h.poller({ type: 'accessPointOrderTrigger', parameters: oauth({ event: 'newOrder', orderType: '', direction: '' }) });
+			expect((await poller.poll()).items).toBeNull();
+			emu.oauth.resetStats();
+			emu.clearRequests();
+			expire();
+			const added = emu.store.addOrder(party, {}) as Rec;
+			expect((await poller.poll()).items?.map((o) => o.OrderID)).toEqual([added.OrderID]);
+			await oneRefresh();
+		});
+
+		it('Continue On Fail over five items on an expired token: one refresh; an unknown order is its own error item', async () => {
+			await withParty(async () => {
+				expire();
+				const ids = [firstOrder, '999999991', firstOrder, firstOrder, firstOrder];
+				const result = await h.runNode(
+					'accessPointOrder',
+					oauth({ resource: 'order', operation: 'get', orderId: '={{ $json.id }}' }),
+					ids.map((id) => ({ id })),
+					{
+						onError: 'continueRegularOutput',
+					},
+				);
+				const out = result.output(result.nodeName as string) as Rec[];
+				expect(out.map((o) => (o.error ? 'error' : o.OrderID))).toEqual([
+					Number(firstOrder),
+					'error',
+					Number(firstOrder),
+					Number(firstOrder),
+					Number(firstOrder),
+				]);
+				await oneRefresh();
+			});
+		});
+
+		it('a refused refresh over five items (Continue On Fail): one token request, every item says reconnect', async () => {
+			emu.oauth.revoke({});
+			try {
+				await withParty(async () => {
+					const result = await h.runNode(
+						'accessPointOrder',
+						oauth({ resource: 'order', operation: 'get', orderId: '={{ $json.id }}' }),
+						[1, 2, 3, 4, 5].map(() => ({ id: firstOrder })),
+						{
+							onError: 'continueRegularOutput',
+						},
+					);
+					const out = result.output(result.nodeName as string) as Rec[];
+					expect(out).toHaveLength(5);
+					for (const item of out)
+						expect(String(item.error)).toMatch(/needs to be reconnected: the token endpoint refused the refresh token \(invalid_grant\)$/);
+					expect(tokenRequests()).toHaveLength(1);
+					expect(stats().grants.refresh_token).toBe(0);
+				});
+			} finally {
+				await h.connectOAuth();
+			}
 		});
 
 		it('a token still refused after the refresh fails the request: one refresh, one more try, no loop', async () => {
 			// Every order request arrives an hour later than the last: each token is expired when used.
-			const restore = onRequest('/v1/orders', () => emu.clock.advance(HOUR_MS + 1000));
+			const restore = onRequest('/v1/orders', () => expire());
 			try {
 				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 5 }));
 				const error = fail(result) as NodeApiError;
@@ -308,7 +426,8 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 						.filter((r) => r.path === '/v1/orders')
 						.map((r) => r.status),
 				).toEqual([401, 401]);
-				expect(stats().grants.refresh_token).toBe(2);
+				expect(stats().grants.refresh_token).toBe(1);
+				expect(stats().reuse).toBe(0);
 			} finally {
 				restore();
 			}
@@ -332,7 +451,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 					if (onError === 'stopWorkflow') expect(fail(result)?.description).toMatch(/Reconnect the credential, then rerun/);
 					expect(stats().errors.invalid_grant).toBe(1);
 					expect(stats().grants.refresh_token).toBe(0);
-					// The account lookup was refused, nothing was asked after the refused refresh (n8n's OAuth client not at all).
+					// The account lookup was refused, nothing was asked after the refused refresh.
 					expect(api().map((r) => r.status)).toEqual([401]);
 					expect(tokenRequests()).toHaveLength(1);
 				}
@@ -399,26 +518,18 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 		});
 	});
 
-	describe('a token URL that redirects', () => {
-		it('the redirect is not followed: neither the client secret nor the refresh token reaches the redirect target', async () => {
+	describe('a Token URL on another host than the API (n8n refreshes: SECURITY.md "OAuth2 refresh")', () => {
+		it('is refused before any request: neither the client secret nor the refresh token leaves for it', async () => {
 			const tokenHost = 'https://token.example.test';
-			const elsewhere = 'https://elsewhere.example.test';
 			const seen: string[] = [];
 			nock(tokenHost)
 				.persist()
 				.post('/OAuth2/token')
 				.reply(function (_uri, body) {
-					seen.push(`token: ${String(typeof body === 'string' ? body : JSON.stringify(body))}`);
-					return [307, '', { Location: `${elsewhere}/steal` }];
-				});
-			nock(elsewhere)
-				.persist()
-				.post('/steal')
-				.reply(function (_uri, body) {
-					seen.push(`elsewhere: ${String(body)}`);
+					seen.push(String(body));
 					return [200, { access_token: 'injected', token_type: 'Bearer', expires_in: 3600 }];
 				});
-			const restore = onRequest('/v1/orders', (n) => n === 1 && emu.clock.advance(HOUR_MS + 1000));
+			emu.clock.advance(HOUR_MS + 1000);
 			try {
 				const result = await h.runNode('accessPointOrder', oauth({ resource: 'order', operation: 'getAll', limit: 5 }), [{}], {
 					runOptions: {
@@ -426,14 +537,11 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 					},
 				});
 				const error = fail(result);
-				expect(error?.message).toMatch(/the Token URL answered HTTP 307, a redirect to elsewhere\.example\.test; it was not followed$/);
-				expect(error?.description).toMatch(/Token URL/);
-				// The refresh went to the Token URL only; the redirect target got nothing.
-				expect(seen).toHaveLength(1);
-				expect(seen[0]).toMatch(/^token: grant_type=refresh_token&refresh_token=\S+&client_id=emu-oauth-client&client_secret=\S+$/);
-				expect(stats().grants.refresh_token).toBe(0);
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error?.message).toBe(`The credential's Token URL must be on the API's host ${new URL(emu.url).host}, got "${tokenHost}/OAuth2/token"`);
+				expect(seen).toEqual([]);
+				expect(logged()).toHaveLength(0);
 			} finally {
-				restore();
 				nock.cleanAll();
 				await h.connectOAuth();
 			}

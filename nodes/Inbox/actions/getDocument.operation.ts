@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkFileId, readMaxFileSize } from '../../shared/http/files';
+import { checkFileId, readMaxFileSize } from '../../shared/node/files';
 import { readBoolean, requireValid } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';

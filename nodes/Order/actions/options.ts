@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { actForPartyOption, checkActForParty, retryOptions } from '../../shared/fields/fields';
-import { maxFileSizeOption } from '../../shared/http/files';
+import { maxFileSizeOption } from '../../shared/node/files';
 import { readChoice } from '../../shared/node/input';
 import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './order/sendLogic';
 

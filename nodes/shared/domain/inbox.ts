@@ -8,8 +8,8 @@ import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { loadAuth, stripSecrets } from '../http/auth';
-import { describeFile, readFile, toBinary } from '../http/files';
-import type { FileContext } from '../http/files';
+import { describeFile, readFile, toBinary } from '../node/files';
+import type { FileContext } from '../node/files';
 import type { ApiClient } from '../http/transport';
 import { kindOfType, readDocument, REASON_CODES } from './ubl';
 import type { DocumentKind } from './ubl';

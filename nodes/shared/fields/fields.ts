@@ -2,8 +2,9 @@
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { readBoolean, readNumber, requireValid } from '../node/input';
-import { maxResponseSizeOption, requestPolicy } from '../http/retry';
-import type { RequestOptionValues, RetryPolicy } from '../http/retry';
+import { maxResponseSizeOption, requestPolicy } from './requestOptions';
+import type { RequestOptionValues } from './requestOptions';
+import type { RetryPolicy } from '../http/retry';
 import { checkPartyId } from '../domain/validation';
 
 export const registrationIdField: INodeProperties = {

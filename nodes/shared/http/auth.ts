@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { AccessPointCredentials } from './baseUrl';
 import { allowedScheme, resolveBaseUrl } from './baseUrl';
-import type { ApiContext } from './transport';
+import type { ApiContext } from './types';
 
 export const API_KEY_CREDENTIAL = 'accessPointApi';
 /** OAuth 2.0: access delegated by the signed-in account (named so the secrets lint does not take the name for a secret). */
@@ -57,7 +57,7 @@ export interface Auth {
 	secrets: string[]; // Every secret as held and in every form a server may echo it; grows when a refresh brings new tokens.
 	/** Headers of ours and n8n's options for one request acting for `partyId`. */
 	sign(partyId: string): { headers: Record<string, string>; options: IAdditionalCredentialOptions };
-	tokenUrl?: string; // OAuth2: the credential's Token URL (checked: https), where the refresh goes.
+	tokenUrl?: string; // OAuth2: the credential's Token URL (checked: https, on the API's host), where n8n's refresh goes.
 	unauthorizedHint: string; // Words for a 401 the API still answers after everything we may do about it.
 	learn(tokenData: unknown): void; // Adds the secrets of a token answer to the masking; OAuth2: its access token becomes the one in use.
 	readonly accessToken?: string; // OAuth2: the access token the requests carry.
@@ -147,11 +147,16 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		throw refuse(`The ${credentialName} credential is not connected`, 'Open the credential and click "Connect my account"; then rerun.');
 	}
 	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
-	if (!URL.canParse(tokenUrl) || !allowedScheme(new URL(tokenUrl))) {
+	if (!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl)) {
 		throw refuse(
 			`The credential's Token URL must use https (http only for localhost/127.0.0.1), got "${tokenUrl}"`,
 			"Fix the credential's Token URL and reconnect.",
 		);
+	}
+	// n8n refreshes the token (SECURITY.md "OAuth2 refresh"): the client secret and refresh token go only to the API's own host.
+	const apiHost = new URL(resolved.url).host;
+	if (new URL(tokenUrl).origin !== new URL(resolved.url).origin) {
+		throw refuse(`The credential's Token URL must be on the API's host ${apiHost}, got "${tokenUrl}"`, "Fix the credential's Token URL and reconnect.");
 	}
 	return {
 		...common,
@@ -160,7 +165,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 			return accessToken;
 		},
 		unauthorizedHint: 'Reconnect the credential; check its Party ID and that the ID used belongs to this account.',
-		// n8n signs with the Bearer token; the refresh is ours to start (transport.ts), so n8n must not retry on its own.
+		// n8n signs with the Bearer token; a 401 comes back to the client (transport.ts), which has n8n refresh once per expiry.
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
 	};
 }

@@ -1,5 +1,4 @@
-import type { ICredentialTestRequest, Icon, IDataObject, INodeProperties } from 'n8n-workflow';
-
+/** The one Environment → URL rule: the API addresses, the https rule, and their expressions for the credentials (which cannot run code). */
 /** Base addresses of the access-point API (the service's "Sandbox vs Production" page; README.md "Credentials"). */
 export const SANDBOX_BASE_URL = 'https://api.sandbox.billit.be';
 export const PRODUCTION_BASE_URL = 'https://api.billit.be';
@@ -7,8 +6,9 @@ export const PRODUCTION_BASE_URL = 'https://api.billit.be';
 export type AccessPointEnvironment = 'sandbox' | 'production' | 'custom';
 
 /**
- * OAuth 2.0 endpoints (the service's "OAuth 2.0" page; README.md "OAuth2"): the sign-in page's host is given two ways
- * (.be in the example, .eu in the FAQ), so the credential defaults to the example and lets the user edit it; Custom: under the Base URL.
+ * OAuth 2.0 endpoints (the service's "OAuth 2.0" page; README.md "OAuth2"): the token endpoint is under the API's address; the
+ * sign-in page's host is given two ways (.be in the example, .eu in the FAQ), so the credential defaults to the example and lets
+ * the user edit it; Custom: under the Base URL.
  */
 export const OAUTH_ENDPOINTS = {
 	sandbox: { authUrl: 'https://my.sandbox.billit.be/Account/Logon', tokenUrl: `${SANDBOX_BASE_URL}/OAuth2/token` },
@@ -16,27 +16,26 @@ export const OAUTH_ENDPOINTS = {
 	customPaths: { authUrl: '/Account/Logon', tokenUrl: '/OAuth2/token' },
 } as const;
 
-/** The credential's Authorization or Access Token URL as an expression: the URL typed in `overrideField`, else its Environment's. */
-export function oauthUrlExpression(which: 'authUrl' | 'tokenUrl', overrideField: string): string {
-	const custom = `String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") + "${OAUTH_ENDPOINTS.customPaths[which]}"`;
-	const byEnvironment = `($self["environment"] === "production" ? "${OAUTH_ENDPOINTS.production[which]}" : "${OAUTH_ENDPOINTS.sandbox[which]}")`;
-	return `={{ String($self["${overrideField}"] || "").trim() || ($self["environment"] === "custom" ? ${custom} : ${byEnvironment}) }}`;
-}
+/**
+ * The one rule for an address a credential sends a secret to: https, or plain http on a loopback host only. A pattern, so that
+ * the nodes' code (resolveBaseUrl, the Token URL check) and the credentials' expressions (which cannot run code) test the same.
+ */
+/** The https rule (its letters case-blind, for the editor's notice too): https, or http on a loopback host. */
+export const HTTPS_RULE = '[hH][tT][tT][pP][sS]:\\/\\/|[hH][tT][tT][pP]:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$)';
+const SAFE_URL = `^(${HTTPS_RULE})`;
 
 export type AccessPointCredentials = { apiKey: string; partyId: string; environment?: AccessPointEnvironment; baseUrl?: string };
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
-
 export function isLoopbackHost(hostname: string): boolean {
-	return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+	return ['localhost', '[::1]', '::1'].includes(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-/** https, or plain http on a loopback host only: the rule for every address a credential sends a secret to. */
-export function allowedScheme(parsed: URL): boolean {
-	return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
+/** https, or plain http on a loopback host only (SAFE_URL). */
+export function allowedScheme(url: string): boolean {
+	return new RegExp(SAFE_URL, 'i').test(url.trim());
 }
 
-/** The one rule for a credential's base URL (credentialTestBaseUrl is the same as an expression); a problem, not a throw. */
+/** The one rule for a credential's base URL (apiBaseExpression is the same as an expression); a problem, not a throw. */
 export function resolveBaseUrl(credentials: Pick<AccessPointCredentials, 'environment' | 'baseUrl'>): { url: string } | { problem: string } {
 	const environment = credentials.environment ?? 'sandbox';
 	if (environment === 'production') return { url: PRODUCTION_BASE_URL };
@@ -45,81 +44,31 @@ export function resolveBaseUrl(credentials: Pick<AccessPointCredentials, 'enviro
 	const raw = `${credentials.baseUrl ?? ''}`.trim().replace(/\/+$/, '');
 	if (!raw) return { problem: "The credential's Base URL is empty (Environment: Custom)" };
 	if (!URL.canParse(raw)) return { problem: `The credential's Base URL "${raw}" is not an absolute URL` };
-	if (!allowedScheme(new URL(raw))) return { problem: `The credential's Base URL must use https (http only for localhost/127.0.0.1), got "${raw}"` };
+	if (!allowedScheme(raw)) return { problem: `The credential's Base URL must use https (http only for localhost/127.0.0.1), got "${raw}"` };
 	return { url: raw };
 }
 
 /**
- * resolveBaseUrl's rule as an expression for a credential's declarative `test` request: a Custom Base URL breaking the https
- * rule becomes a text that is not a URL, so the request fails before anything leaves n8n (ERR_INVALID_URL).
+ * resolveBaseUrl's rule as the inside of an expression over `$credentials` (a credential's test request) or `$self` (its own
+ * fields): a Custom Base URL breaking the https rule becomes a text that is not a URL, so nothing is sent (ERR_INVALID_URL).
  */
-/** The https rule as a pattern (its letters case-blind in both uses): https, or http on a loopback host. */
-const HTTPS_RULE = '[hH][tT][tT][pP][sS]:\\/\\/|[hH][tT][tT][pP]:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$)';
+function apiBaseExpression(fields: '$credentials' | '$self'): string {
+	const custom = `String(${fields}.baseUrl || "").trim()`;
+	const safe = `(/${SAFE_URL}/i.test(${custom}) ? ${custom}.replace(/\\/+$/, "") : "Base URL must use https")`;
+	return `(${fields}.environment === "custom" ? ${safe} : ${fields}.environment === "production" ? "${PRODUCTION_BASE_URL}" : "${SANDBOX_BASE_URL}")`;
+}
 
+/** The Base URL of a credential's declarative `test` request (apiBaseExpression). */
 export function credentialTestBaseUrl(): string {
-	const custom = 'String($credentials.baseUrl || "").trim()';
-	return (
-		'={{ $credentials.environment === "custom" ? ' +
-		`(/^(${HTTPS_RULE})/i.test(${custom}) ? ${custom}.replace(/\\/+$/, "") : "Base URL must use https") : ` +
-		`($credentials.environment === "production" ? "${PRODUCTION_BASE_URL}" : "${SANDBOX_BASE_URL}") }}`
-	);
+	return `={{ ${apiBaseExpression('$credentials')} }}`;
 }
 
-/** Both credentials' icon. */
-export const CREDENTIAL_ICON: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
-
-/** Both credentials' Environment (`sandbox` and `custom` describe those choices) and the Custom Base URL. */
-export function environmentFields(sandbox: string, custom: string, description?: string): INodeProperties[] {
-	return [
-		{
-			displayName: 'Environment',
-			name: 'environment',
-			type: 'options',
-			default: 'sandbox',
-			...(description ? { description } : {}),
-			options: [
-				{ name: 'Sandbox', value: 'sandbox', description: sandbox },
-				{ name: 'Production', value: 'production', description: 'Live environment and Peppol production' },
-				{ name: 'Custom', value: 'custom', description: custom },
-			],
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://proxy.example.com',
-			description: 'Must use https (http only for localhost/127.0.0.1)',
-			displayOptions: { show: { environment: ['custom'] } },
-		},
-		{
-			// Shown while the Base URL breaks the https rule: the Test can then only say "Invalid URL" (nothing is sent).
-			displayName: 'This Base URL is refused: it must start with https:// (http:// only for localhost or 127.0.0.1); nothing is sent to it',
-			name: 'httpsNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { environment: ['custom'], baseUrl: [{ _cnd: { regex: `^\\s*(?!${HTTPS_RULE})\\S` } }] } },
-		},
-	];
-}
-
-/**
- * A credential's Test button: one GET on the Base URL the nodes use (credentialTestBaseUrl), 30 s; each status in
- * `messages`, and each redirect (n8n does not follow it: `disableFollowRedirect`), refused with what to check.
- */
-export function credentialTest(request: { url: string; qs?: IDataObject }, secret: string, messages: Record<number, string>): ICredentialTestRequest {
-	const redirect = (status: number) =>
-		`HTTP ${status}: a redirect, not followed, so the ${secret} stayed here. If the API has moved, set its new address as the Base URL (Environment: Custom).`;
-	const rules = [...Object.entries(messages), ...[301, 302, 303, 307, 308].map((status) => [status, redirect(status)])];
-	return {
-		request: {
-			baseURL: credentialTestBaseUrl(),
-			...request,
-			method: 'GET',
-			headers: { Accept: 'application/json' },
-			disableFollowRedirect: true,
-			timeout: 30_000,
-		},
-		rules: rules.map(([value, message]) => ({ type: 'responseCode', properties: { value: Number(value), message: String(message) } })),
-	};
+/** The credential's Authorization or Access Token URL as an expression: the URL typed in `overrideField`, else its Environment's. */
+export function oauthUrlExpression(which: 'authUrl' | 'tokenUrl', overrideField: string): string {
+	const path = OAUTH_ENDPOINTS.customPaths[which];
+	const byEnvironment =
+		which === 'tokenUrl'
+			? `${apiBaseExpression('$self')} + "${path}"`
+			: `($self.environment === "custom" ? ${apiBaseExpression('$self')} + "${path}" : $self.environment === "production" ? "${OAUTH_ENDPOINTS.production.authUrl}" : "${OAUTH_ENDPOINTS.sandbox.authUrl}")`;
+	return `={{ String($self["${overrideField}"] || "").trim() || ${byEnvironment} }}`;
 }

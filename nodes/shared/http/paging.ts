@@ -7,8 +7,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiClient } from './transport';
-import { appendQuery } from '../query/odata';
+import type { ApiClient } from './types';
+import { appendQuery } from './url';
 
 export const PAGE_SIZE = 120;
 /** Pages in flight at once while windows run. */

@@ -3,20 +3,9 @@
  * httpRequestWithAuthentication, and every bound in one loop: the credential's host only, no
  * redirect followed, a deadline per attempt for headers and body, the body counted as it arrives
  * (a gzip bomb stops inflating at the limit), bounded retries and Retry-After, secrets masked,
- * NodeApiErrors with the API's Code and Description. An OAuth2 401 gets one bounded refresh.
+ * NodeApiErrors with the API's Code and Description. An OAuth2 401: one refresh per expiry (renew).
  */
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	IWebhookFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { Auth } from './auth';
@@ -24,53 +13,12 @@ import { ACCOUNT_INFORMATION_PATH, DELEGATED_CREDENTIAL, loadAuth, pickAccountPa
 import { paginate, PagingError } from './paging';
 import type { PaginateOptions } from './paging';
 import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, MB, NO_RETRY, parseRetryAfterMs, retryDelayMs, shouldRetry } from './retry';
-import type { RetryPolicy } from './retry';
-import { appendQuery } from '../query/odata';
+import type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest, ApiResponse, Headers } from './types';
+import { appendQuery } from './url';
 
-export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
-type Headers = Record<string, string | string[] | undefined>;
-
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	path: string; // A path under the base URL (`/v1/orders`) or an absolute URL on the base URL's origin (a next-page link).
-	qs?: IDataObject;
-	body?: unknown;
-	headers?: Record<string, string>;
-	itemIndex?: number; // Item the request is made for; stamped on every error.
-	operation?: string; // Words for error messages, e.g. "Create registration".
-	retry?: RetryPolicy; // Reads default to the client's retry policy; writes are never retried unless given one.
-	acceptText?: boolean; // Accept a non-JSON text body on success (e.g. a plain "OK").
-	brokenText?: string; // Words for a body that is not JSON, instead of its first words (a file's would be its base64).
-	timeoutMs?: number; // Deadline of each attempt (headers and body); the client's policy, else 60 s.
-	maxResponseBytes?: number; // The largest body this request accepts, instead of the client's (a file read is allowed more than a list page).
-	signal?: AbortSignal; // Aborting it drops the request wherever it is (paging cancels the pages it no longer needs); never retried.
-}
-
-export type ApiResponse<T = unknown> = { status: number; headers: Headers; body: T };
-
-export interface ApiClientOptions {
-	partyId?: string; // Act for this party instead of the credential's Party ID (sent as the partyID header).
-	retry?: RetryPolicy; // Retry policy for reads (GET); its timeout and response size apply to every request.
-}
-
-export interface ApiClient {
-	readonly baseUrl: string;
-	readonly partyId: string;
-	request<T = unknown>(req: ApiRequest): Promise<T>;
-	requestFull<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
-}
-
-/** Every Code/Description entry of an error body (batch commands answer one per failing record). */
-export interface ApiErrorEntry extends IDataObject {
-	code?: string;
-	description?: string;
-}
+export type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest, ApiResponse } from './types';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-/** A token answer is a few hundred bytes; this much is read, no more. */
-const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
-/** How long a refused refresh waits for another execution's refresh to be stored. */
-const RACE_WAIT_MS = 1_000;
 
 /** An answer cut off by a bound: too large, or not complete before the deadline. */
 class LimitError extends Error {
@@ -221,7 +169,7 @@ function networkFailure(error: unknown): { code?: string; message?: string } {
 }
 
 /** Why an OAuth2 refresh did not happen. */
-type RefreshError = Error & { kind: 'reconnect' | 'redirect' | 'failed'; code?: string; refresh: true };
+type RefreshError = Error & { kind: 'reconnect' | 'failed'; code?: string; refresh: true };
 const refreshError = (kind: RefreshError['kind'], message: string, code?: string): RefreshError =>
 	Object.assign(new Error(message), { kind, code, refresh: true as const });
 const isRefreshError = (error: unknown): error is RefreshError => error instanceof Error && (error as RefreshError).refresh === true;
@@ -254,72 +202,43 @@ function redirectTarget(headers: Headers, from: string): string {
 }
 
 /**
- * The OAuth2 refresh (README.md "OAuth2"): ours first, through the bounded exchange (no redirect, 64 kB, the deadline); then n8n's
- * `refreshOAuth2Token` with the refresh token just issued, which stores the tokens for every execution and worker under n8n's lock.
+ * The refreshes of one client (SECURITY.md "OAuth2 refresh"): refresh tokens are single-use, so one refresh per expiry, shared by every
+ * request refused meanwhile. `generation` counts the refreshes done; `proven` says a request with the current token succeeded.
  */
-async function refreshToken(ctx: ApiContext, auth: Auth, timeoutMs: number): Promise<unknown> {
-	const getCredentials = async (itemIndex = auth.itemIndex) =>
-		await (ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>).call(ctx, DELEGATED_CREDENTIAL, itemIndex);
-	const stored = await getCredentials();
-	const token = (stored.oauthTokenData ?? {}) as IDataObject;
-	// Another execution or worker refreshed since this request was signed: its tokens are stored already.
-	if (auth.accessToken !== undefined && token.access_token !== auth.accessToken) return token;
-	const form = new URLSearchParams({
-		grant_type: 'refresh_token',
-		refresh_token: String(token.refresh_token ?? ''),
-		client_id: String(stored.clientId ?? ''),
-		client_secret: String(stored.clientSecret ?? ''),
-	});
-	const tokenUrl = auth.tokenUrl as string;
-	const options: IHttpRequestOptions = {
-		method: 'POST',
-		url: tokenUrl,
-		body: form.toString(),
-		headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-		disableFollowRedirect: true,
-		maxRedirects: 0,
-		ignoreHttpStatusErrors: true,
-		returnFullResponse: true,
-		encoding: 'stream',
-		timeout: timeoutMs,
-	};
-	// The credential goes in the form, so not httpRequestWithAuthentication (which would add the old Bearer token).
-	const answer = await exchange(async () => await ctx.helpers.httpRequest(options), AbortSignal.timeout(timeoutMs), TOKEN_ANSWER_MAX_BYTES).catch(
-		(error: unknown) => {
-			if (!(error instanceof LimitError)) return classifyRefreshFailure(error);
-			return error.reason === 'size'
-				? refreshError('failed', `the token endpoint's answer is larger than ${TOKEN_ANSWER_MAX_BYTES / 1024} KB; it was not read further`)
-				: refreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`, 'ETIMEDOUT');
-		},
-	);
-	let failure = isRefreshError(answer) ? answer : undefined;
-	const data = (failure ? {} : parse((answer as Answer).text)) as IDataObject;
-	if (!failure) {
-		const { status, headers } = answer as Answer;
-		if (status >= 300 && status < 400)
-			failure = refreshError('redirect', `the Token URL answered HTTP ${status}, a redirect to ${redirectTarget(headers, tokenUrl)}`, `HTTP ${status}`);
-		else if (typeof data.error === 'string') failure = classifyRefreshFailure({ body: data });
-		else if (status >= 300 || typeof data.access_token !== 'string' || !data.access_token)
-			failure = refreshError('failed', `the token endpoint answered HTTP ${status} without an access token`, `HTTP ${status}`);
-	}
-	if (failure?.kind === 'reconnect') {
-		// A refused refresh token may have been used a moment ago by another execution or worker: its tokens then follow.
-		await sleep(RACE_WAIT_MS);
-		const now = ((await getCredentials()).oauthTokenData ?? {}) as IDataObject;
-		if (now.access_token !== token.access_token) return now;
-	}
-	if (failure) throw failure;
-	auth.learn(data);
-	const refreshed = typeof data.refresh_token === 'string' && data.refresh_token ? data.refresh_token : token.refresh_token;
-	const view = Object.create(ctx, {
-		getCredentials: {
-			value: async (_type: string, itemIndex?: number) => {
-				const current = await getCredentials(itemIndex);
-				return { ...current, oauthTokenData: { ...((current.oauthTokenData ?? {}) as IDataObject), refresh_token: refreshed } };
-			},
-		},
-	}) as ApiContext;
-	return await ctx.helpers.refreshOAuth2Token.call(view, DELEGATED_CREDENTIAL).catch((error: unknown) => Promise.reject(classifyRefreshFailure(error)));
+export interface Renewal {
+	generation: number;
+	proven: boolean;
+	pending?: Promise<void>;
+	failed?: RefreshError; // A refresh that failed: every later 401 of the client fails with it, none asks again.
+}
+
+/**
+ * After a 401 of a request signed at `signedAt`: whether to send it once more. A refresh done since it was signed: yes. Else the
+ * first such request starts n8n's own refresh (`helpers.refreshOAuth2Token`: n8n stores the tokens for every execution and worker,
+ * under its lock), the others wait for it. A token refreshed and refused before any success is not refreshed again.
+ */
+async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: number, timeoutMs: number): Promise<boolean> {
+	if (renewal.failed) throw renewal.failed;
+	if (renewal.generation !== signedAt) return true;
+	if (signedAt > 0 && !renewal.proven && !renewal.pending) return false;
+	renewal.pending ??= (async () => {
+		try {
+			const stored = (await ctx.getCredentials(DELEGATED_CREDENTIAL, auth.itemIndex)).oauthTokenData as IDataObject | undefined;
+			// Another execution or worker refreshed since this client read the credential: its tokens are stored already.
+			const refresh = async () =>
+				stored?.access_token !== auth.accessToken ? stored : ((await ctx.helpers.refreshOAuth2Token.call(ctx, DELEGATED_CREDENTIAL)) as unknown);
+			auth.learn(await beforeDeadline(refresh(), AbortSignal.timeout(timeoutMs)));
+			Object.assign(renewal, { generation: renewal.generation + 1, proven: false });
+		} catch (caught) {
+			const late = caught instanceof LimitError && refreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`);
+			renewal.failed = isRefreshError(caught) ? caught : late || classifyRefreshFailure(caught);
+		} finally {
+			renewal.pending = undefined;
+		}
+	})();
+	await renewal.pending;
+	if (renewal.failed) throw renewal.failed;
+	return true;
 }
 
 /** A failed refresh in words for the user. */
@@ -328,12 +247,6 @@ function describeRefreshFailure(error: RefreshError, operation: string, credenti
 		return {
 			message: `The AccessPoint OAuth2 credential${credentialName ? ` "${credentialName}"` : ''} needs to be reconnected: ${error.message}`,
 			description: 'Reconnect the credential, then rerun.',
-		};
-	}
-	if (error.kind === 'redirect') {
-		return {
-			message: `${operation} failed: the access token expired and ${error.message}; it was not followed`,
-			description: "Set the token endpoint's new address as the credential's Token URL and reconnect.",
 		};
 	}
 	return {
@@ -350,6 +263,7 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 	const origin = new URL(baseUrl).origin;
 	let partyId = (options.partyId ?? '').trim() || auth.partyId;
 	const readPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
+	const renewal: Renewal = { generation: 0, proven: false };
 	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
 		const target = /^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`;
 		// The query is written into the URL here, not by n8n (see odata.ts: n8n's splits some emoji).
@@ -409,24 +323,23 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			const deadline = AbortSignal.timeout(timeoutMs);
 			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit);
 		};
-		let refreshed = false; // Whether this request has had its one token refresh (OAuth2).
+		let repeated = false; // Whether this request was sent again after a 401 (OAuth2): once at most.
 		const final = new WeakSet<Error>(); // Errors of ours raised inside an attempt, never retried (n8n wraps network failures in NodeApiErrors too).
 		const attempt = async (): Promise<Answer> => {
+			let signedAt = renewal.generation;
 			let answer = await call();
-			if (answer.status === 401 && auth.tokenUrl !== undefined && !refreshed) {
-				refreshed = true;
-				// The whole refresh within one deadline (n8n's storing step included), never retried.
-				const stored = await beforeDeadline(refreshToken(this, auth, timeoutMs), AbortSignal.timeout(timeoutMs)).catch((caught: unknown) => {
-					const late = caught instanceof LimitError && refreshError('failed', 'the token endpoint did not answer in time');
-					const error = isRefreshError(caught) ? caught : late || classifyRefreshFailure(caught);
+			if (answer.status === 401 && auth.tokenUrl !== undefined && !repeated) {
+				repeated = true;
+				const again = await renew(this, auth, renewal, signedAt, timeoutMs).catch((error: RefreshError) => {
 					const why = describeRefreshFailure(error, operation, node.credentials?.[auth.credentialType]?.name);
 					const refused = fail(why.message, why.description, undefined, { code: error.code });
 					final.add(refused);
 					throw refused;
 				});
-				auth.learn(stored);
-				answer = await call();
+				signedAt = renewal.generation;
+				if (again) answer = await call();
 			}
+			if (answer.status !== 401 && signedAt === renewal.generation) renewal.proven = true;
 			if (answer.status >= 300 && answer.status < 400) {
 				const redirect = fail(
 					`${operation} failed: the API answered HTTP ${answer.status}, a redirect to ${redirectTarget(answer.headers, url)}; it was not followed`,

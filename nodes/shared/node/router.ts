@@ -5,8 +5,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { type RetryPolicy, readRequestPolicy } from '../http/retry';
-import { type ApiClient, type ApiClientOptions, getApiClient } from '../http/transport';
+import { readRequestPolicy } from '../fields/requestOptions';
+import type { RetryPolicy } from '../http/retry';
+import type { ApiClient, ApiClientOptions } from '../http/transport';
+import { getApiClient } from '../http/transport';
 
 /** Gives each item the API client for its party, creating one per party per execution. */
 export type ClientProvider = (itemIndex: number, partyId?: string) => Promise<ApiClient>;

@@ -1,7 +1,7 @@
 /** File › Get: one FileID (from an order's OrderPDF, Attachments or Messages) in, one binary item out. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { checkFileId, describeFile, readFile, readMaxFileSize, toBinary } from '../../../shared/http/files';
+import { checkFileId, describeFile, readFile, readMaxFileSize, toBinary } from '../../../shared/node/files';
 import { requireValid } from '../../../shared/node/input';
 import { runItems } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';

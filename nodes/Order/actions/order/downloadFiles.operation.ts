@@ -1,7 +1,7 @@
 /** Order › Download Files: the order's picked files as binary data; an order without one fails its item unless Allow Missing Files. */
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, NodeOperationError } from 'n8n-workflow';
 
-import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/http/files';
+import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/node/files';
 import { runItems } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';

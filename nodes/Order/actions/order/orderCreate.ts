@@ -22,7 +22,7 @@ import { ORDER_DIRECTIONS, ORDER_TYPE_OPTIONS } from '../../../shared/domain/ord
 import { getOrder, hasStatus } from '../../../shared/domain/order';
 import type { ApiClient } from '../../../shared/http/transport';
 import { readListPage } from '../../../shared/http/paging';
-import { readMaxFileSize } from '../../../shared/http/files';
+import { readMaxFileSize } from '../../../shared/node/files';
 import { buildOrderBody, checkOrder, externalIdFilter, readOrderId } from './orderBody';
 import { DECIMAL_FORMS } from './decimal';
 import { type IdempotencyHeader, createIdempotencyKey } from './sendLogic';

@@ -7,7 +7,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ApiClient } from './transport';
+import type { ApiClient } from '../http/types';
 import type { Check } from '../domain/validation';
 import { fieldMessage } from '../domain/validation';
 import { isRecord as isObject } from '../domain/values';

@@ -1,0 +1,30 @@
+/**
+ * The query string of every request, written by the client itself (query/odata.ts builds the OData options that go in it):
+ * never n8n's `qs` serializer, which splits an emoji straddling its chunk boundary.
+ */
+/** RFC 3986 percent-encoding: everything but letters, digits and `-._~` (also `!'()*`, which encodeURIComponent leaves). */
+export function encodeQueryValue(value: string): string {
+	return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** The query string the client sends for `qs`, undefined and null left out; URIError for an unpaired surrogate (the builders refuse it earlier). */
+export function toQueryString(qs: Record<string, unknown>): string {
+	return Object.entries(qs)
+		.filter(([, value]) => value !== undefined && value !== null)
+		.map(([key, value]) => {
+			const type = typeof value;
+			if (type !== 'string' && type !== 'number' && type !== 'boolean') {
+				throw new TypeError(`Query option ${key} must be text, a number or a boolean, not ${Array.isArray(value) ? 'a list' : type}`);
+			}
+			return `${encodeQueryValue(key).replace(/%24/g, '$')}=${encodeQueryValue(String(value))}`;
+		})
+		.join('&');
+}
+
+/** `url` with the query options appended (after its own query, if it has one). */
+export function appendQuery(url: string, qs: Record<string, unknown> | undefined): string {
+	if (!qs) return url;
+	const query = toQueryString(qs);
+	if (!query) return url;
+	return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
