@@ -335,7 +335,7 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 
 		it('issue 36.4: a Cancel saved by 1.0 (OrderStatus is not patchable) is refused before any request, saying to create a credit note', async () => {
 			const error = await refusedOffline({ operation: 'update', orderId: '5', updateFields: { cancel: true, isSent: true } });
-			expect(error.message).toBe('Item 1: "Cancel" true is no longer offered: the service does not cancel by Update');
+			expect(error.message).toBe('Item 0: "Cancel" true is no longer offered: the service does not cancel by Update');
 			expect(error.description).toMatch(/create a credit note for it \(Create Credit Note\)/);
 		});
 

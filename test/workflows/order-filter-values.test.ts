@@ -61,9 +61,9 @@ describe('Order › Get Many: enumerated values and the filter mode (engine, emu
 		const result = await h.runNode('accessPointOrder', {
 			resource: 'order',
 			operation: 'getAll',
-			filters: { conditions: [{ field: 'CounterParty/DisplayName', operator: 'eq', value: '' }] },
+			filters: { conditions: [{ field: 'OrderNumber', operator: 'eq', value: '' }] },
 		});
-		expect(result.nodeError(result.nodeName as string)?.message).toMatch(/"Filters" condition 1 \(CounterParty\/DisplayName\): the value is empty/);
+		expect(result.nodeError(result.nodeName as string)?.message).toMatch(/"Filters" condition 1 \(OrderNumber\): the value is empty/);
 		expect((h.emulator.requests as Array<{ path: string }>).filter((r) => r.path === '/v1/orders')).toEqual([]);
 	});
 

@@ -74,7 +74,7 @@ describe('issue 36: what the service filters and patches (engine, emulator)', ()
 		const error = result.nodeError(name);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error?.message).toBe(
-			`Item 1: "Filters" condition 1 (${field}): the service does not filter orders on it (400 since 17 March 2026). To find orders by customer, use Search Text (fullTextSearch) or Counter Party ID`,
+			`Item 0: "Filters" condition 1 (${field}): the service does not filter orders on it (400 since 17 March 2026). To find orders by customer, use Search Text (fullTextSearch) or Counter Party ID`,
 		);
 		expect(logged()).toEqual([]);
 	});
@@ -86,7 +86,7 @@ describe('issue 36: what the service filters and patches (engine, emulator)', ()
 			filters: { conditions: [{ field: 'IsActive', operator: 'eq', value: 'true' }] },
 		});
 		expect(result.nodeError(name)).toBeInstanceOf(NodeOperationError);
-		expect(result.nodeError(name)?.message).toMatch(/^Item 1: "Filters" condition 1 \(IsActive\): not a property of the service's Product/);
+		expect(result.nodeError(name)?.message).toMatch(/^Item 0: "Filters" condition 1 \(IsActive\): not a property of the service's Product/);
 		expect(logged()).toEqual([]);
 	});
 
@@ -129,7 +129,7 @@ describe('issue 36: what the service filters and patches (engine, emulator)', ()
 			const { result, name } = await run({ resource: 'party', operation: 'update', partyId: partyId(), updateFields });
 			const error = result.nodeError(name);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error?.message).toBe(`Item 1: "Update Fields" ${named} holds fields the service does not let a party change`);
+			expect(error?.message).toBe(`Item 0: "Update Fields" ${named} holds fields the service does not let a party change`);
 			expect(logged()).toEqual([]);
 		});
 	});

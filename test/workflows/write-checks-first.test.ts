@@ -44,7 +44,7 @@ describe('a write checks every item before its first request (engine, emulator)'
 		emu.clearRequests();
 		const parameters = { operation, inboxItemId: '={{ $json.id }}', ...extra };
 		const stopped = await h.runNode('accessPointInbox', parameters, input);
-		expect(stopped.nodeError(stopped.nodeName)?.message).toMatch(/^Item 3: "Inbox Item ID"/);
+		expect(stopped.nodeError(stopped.nodeName)?.message).toMatch(/^Item 2: "Inbox Item ID"/);
 		expect(writes()).toEqual([]);
 		expect(emu.inbox.items(party)).toHaveLength(before);
 
@@ -52,7 +52,7 @@ describe('a write checks every item before its first request (engine, emulator)'
 		continued.assertSuccess();
 		const out = continued.output(continued.nodeName);
 		expect(out.slice(0, 2)).toEqual([expect.objectContaining({ InboxItemID: input[0].json.id }), expect.objectContaining({ InboxItemID: input[1].json.id })]);
-		expect(out[2].error).toMatch(/^Item 3: "Inbox Item ID"/);
+		expect(out[2].error).toMatch(/^Item 2: "Inbox Item ID"/);
 		expect(writes()).toHaveLength(2);
 	});
 
@@ -67,7 +67,7 @@ describe('a write checks every item before its first request (engine, emulator)'
 		const sent = emu.inbox.sent().length;
 		emu.clearRequests();
 		const result = await h.runNode('accessPointOrder', { resource: 'order', operation: 'sendUbl' }, input);
-		expect(result.nodeError(result.nodeName)?.message).toBe('Item 3: "Input Binary Field" data is not a binary field of this item');
+		expect(result.nodeError(result.nodeName)?.message).toBe('Item 2: "Input Binary Field" data is not a binary field of this item');
 		expect(writes()).toEqual([]);
 		expect(emu.inbox.sent()).toHaveLength(sent);
 	});
@@ -80,7 +80,7 @@ describe('a write checks every item before its first request (engine, emulator)'
 			{ operation: 'deactivate', registrationId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
 			input,
 		);
-		expect(result.nodeError(result.nodeName)?.message).toMatch(/^Item 3: "Registration"/);
+		expect(result.nodeError(result.nodeName)?.message).toMatch(/^Item 2: "Registration"/);
 		expect(writes()).toEqual([]);
 	});
 
@@ -90,31 +90,31 @@ describe('a write checks every item before its first request (engine, emulator)'
 			'Product ID 9007199254740993 (would round to …992, another product)',
 			'accessPointOrder',
 			{ resource: 'product', operation: 'createOrUpdate', reference: 'P-0001', productId: '9007199254740993' },
-			'Item 1: "Product ID" 9007199254740993 is larger than any ProductID (at most 9007199254740991)',
+			'Item 0: "Product ID" 9007199254740993 is larger than any ProductID (at most 9007199254740991)',
 		],
 		[
 			'Inbox Item ID of 300 digits',
 			'accessPointInbox',
 			{ operation: 'confirm', inboxItemId: '9'.repeat(300) },
-			/^Item 1: "Inbox Item ID" 9{20}.* is larger than any InboxItemID \(at most 9007199254740991\)$/,
+			/^Item 0: "Inbox Item ID" 9{20}.* is larger than any InboxItemID \(at most 9007199254740991\)$/,
 		],
 		[
 			'Inbox Item ID 2^53 + 1 as a number',
 			'accessPointInbox',
 			{ operation: 'refuse', refusalReason: 'QTY', inboxItemId: '={{ 9007199254740993 }}' },
-			'Item 1: "Inbox Item ID" 9007199254740992 is larger than any InboxItemID',
+			'Item 0: "Inbox Item ID" 9007199254740992 is larger than any InboxItemID',
 		],
 		[
 			'Party Type ""',
 			'accessPointOrder',
 			{ resource: 'party', operation: 'create', name: 'Acme', vatNumber: 'BE0123456749', partyType: '={{ "" }}' },
-			'Item 1: "Party Type" is empty',
+			'Item 0: "Party Type" is empty',
 		],
 		[
 			'Input Binary Field "__proto__"',
 			'accessPointOrder',
 			{ resource: 'order', operation: 'sendUbl', binaryPropertyName: '__proto__' },
-			'Item 1: "Input Binary Field" __proto__ is a name JavaScript reserves, not a binary field name',
+			'Item 0: "Input Binary Field" __proto__ is a name JavaScript reserves, not a binary field name',
 		],
 	])('%s: a NodeOperationError naming field and item, and no request', async (_label, type, parameters, message) => {
 		emu.clearRequests();
