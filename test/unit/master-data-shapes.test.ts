@@ -40,7 +40,7 @@ describe('master data and export flag request shapes (nock)', () => {
 	});
 
 	describe('Order › Mark as Exported / Not Exported', () => {
-		const received = (id: number, direction = 'Cost') => nock(BASE).get(`/v1/order/${id}`).reply(200, { OrderID: id, OrderDirection: direction }, JSON_TYPE);
+		const received = (id: number, direction = 'Cost') => nock(BASE).get(`/v1/orders/${id}`).reply(200, { OrderID: id, OrderDirection: direction }, JSON_TYPE);
 
 		it('PATCHes {IsSent: true} per item with the credential headers; an empty answer is a success', async () => {
 			received(12);

@@ -59,7 +59,7 @@ describe('AccessPoint Order › Create answered without an OrderID (nock)', () =
 	});
 
 	it('a made order whose read-back fails is still a success (its OrderID output, never an error inviting a duplicate re-run)', async () => {
-		const scope = nock(BASE).post('/v1/orders').reply(200, '42').get('/v1/order/42').reply(404, {}).get('/v1/orders/42').reply(404, {});
+		const scope = nock(BASE).post('/v1/orders').reply(200, '42').get('/v1/orders/42').reply(404, {});
 		const result = await h.runNode(NODE, { ...order, operation: 'create', skipIfExists: false, options: { maxRetries: 0 } });
 		expect(scope.isDone()).toBe(true);
 		expect(result.output(result.nodeName as string)).toEqual([{ OrderID: 42, AlreadyExisted: false }]);

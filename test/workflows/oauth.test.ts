@@ -333,6 +333,7 @@ describe('AccessPoint OAuth2 API credential (engine, emulator)', () => {
 					['GET', 200],
 					['POST', 401],
 					['POST', 200],
+					['GET', 200], // the made order read back for its number and totals, on the refreshed token
 				]);
 				await oneRefresh();
 			});

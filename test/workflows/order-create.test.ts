@@ -143,10 +143,10 @@ describe('AccessPoint Order › Create and Get', () => {
 
 		it('without an External Provider ID there is no lookup (the made order is read back for its number and totals)', async () => {
 			const { items } = await run(createParams());
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/orders', `GET /v1/order/${String(items[0].OrderID)}`]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/orders', `GET /v1/orders/${String(items[0].OrderID)}`]);
 		});
 
-		it('Fetch Full Order reads the created order (the older /v1/order path)', async () => {
+		it('Fetch Full Order reads the created order (GET /v1/orders/{id}, the published path)', async () => {
 			const externalId = uniqueId('full');
 			const { items } = await run(createParams({ externalProviderId: externalId, options: { fetchFullOrder: true } }));
 			const [created] = byExternalId(externalId);
