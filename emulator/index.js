@@ -88,6 +88,7 @@ const inbox = require('./inbox');
  * @property {string} at ISO time (emulator clock)
  * @property {any} [body] parsed JSON request body (or raw text)
  * @property {FaultKind} [fault] injected fault, if any
+ * @property {string[]} [dropped] body properties dropped before the handler saw them (as the service drops them)
  * @typedef {object} Emulator
  * @property {string} url base URL, http://127.0.0.1:PORT
  * @property {{ apiKey: string, partyId: string, baseUrl: string, environment: 'custom' }} credentials

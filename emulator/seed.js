@@ -137,6 +137,8 @@ function seedProducts(rnd, now, count) {
 			Created: serviceTime(lm - Math.floor(rnd() * 30) * DAY),
 			LastModified: serviceTime(lm),
 		});
+		// The published Product's price and rate (openapi.json), beside the names the emulator once assumed.
+		Object.assign(out[i], { AmountExcl: out[i].UnitPriceExcl, VAT: out[i].VATPercentage });
 	}
 	return out;
 }

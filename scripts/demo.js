@@ -378,8 +378,8 @@ const SCENARIOS = [
 			const due = { 3: await invoice(3, 'Consulting, June'), 20: await invoice(20, 'Licences, May'), 45: await invoice(45, 'Support, April') };
 			const notDue = await invoice(-10, 'Consulting, July');
 			const paid = await invoice(20, 'Training, May');
-			await emulatorApi(h, 'POST', `/v1/orders/${due[20]}/payments`, { Amount: 100, PaymentDate: date(Date.now() - day), Reference: 'demo-part' });
-			await emulatorApi(h, 'POST', `/v1/orders/${paid}/payments`, { Amount: 302.5, PaymentDate: date(Date.now() - day), Reference: 'demo-full' });
+			await emulatorApi(h, 'POST', `/v1/orders/${due[20]}/payments`, { Amount: 100, Date: date(Date.now() - day), Description: 'demo-part' });
+			await emulatorApi(h, 'POST', `/v1/orders/${paid}/payments`, { Amount: 302.5, Date: date(Date.now() - day), Description: 'demo-full' });
 			note(
 				`set-up: sent invoices ${due[3]}, ${due[20]} (partly paid) and ${due[45]} are 3, 20 and 45 days past due; ${notDue} is due in 10 days; ${paid} is paid`,
 			);

@@ -50,7 +50,7 @@ function companyDetails(r) {
 	const out = {};
 	for (const f of FIELDS) out[f] = d[f] === undefined ? null : d[f];
 	out.Identifiers = d.Identifiers || [];
-	out.AccountSettings = d.AccountSettings || { BulkInputCostUBLFastForward: false, ProcessUBLPrepaidAmount: false };
+	out.AccountSettings = d.AccountSettings || { ProcessUBLPrePaidAmount: false };
 	out.Addresses = d.Addresses || [];
 	return out;
 }

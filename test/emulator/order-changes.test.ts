@@ -1,6 +1,8 @@
 import { DEFAULTS } from '../../emulator';
 import { call, CallOptions, Emu, get, orderBody, post, start } from './helpers';
 import { parseXml, printFigures } from './documentChecks';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { allowContractViolations } = require('../harness/contract');
 
 const SEND = '/v1/orders/commands/send';
 const ON_PEPPOL = { Name: 'Peppol Demo Belgium NV', VATNumber: 'BE0123456749', Email: 'ap@demo.example' };
@@ -63,32 +65,42 @@ describe('changes after sending: PATCH, DELETE, payments, credit notes, delivery
 			expect((await get(emu, `/v1/orders/${id}`)).json).toMatchObject({ IsSent: false, InternalInfo: null, ApprovalStatus: null });
 		});
 
-		it('refuses any other field, wrong types and an empty change with 400, changing nothing', async () => {
+		it('drops any other field (logged, as the service does), refuses wrong types and an empty change with 400, changing nothing', async () => {
+			allowContractViolations('sends fields that are not patchable and wrong types on purpose, to see them dropped or refused');
 			const id = await create();
 			const before = await full(id);
-			const cases: Array<[unknown, RegExp]> = [
-				[
-					{},
-					/^Nothing to change: send at least one of Paid, PaidDate, IsSent, ApprovalStatus, AccountCode, InternalInfo, Invoiced, AccountantVerificationNeeded$/,
-				],
-				[
-					{ TotalIncl: 1 },
-					/^TotalIncl cannot be changed on an existing order; PATCH takes only Paid, PaidDate, IsSent, .*Create a credit note to correct amounts or lines, or to cancel$/,
-				],
-				[{ IsSent: true, OrderLines: [], Reference: 'x' }, /^OrderLines, Reference cannot be changed/],
+			const nothing =
+				/^Nothing to change: send at least one of Paid, PaidDate, IsSent, ApprovalStatus, AccountCode, InternalInfo, Invoiced, AccountantVerificationNeeded$/;
+			// [body, the answer's description, the fields the emulator dropped before its handler saw them]
+			const cases: Array<[unknown, RegExp, string[]?]> = [
+				[{}, nothing],
+				[{ TotalIncl: 1 }, nothing, ['TotalIncl']],
+				[{ OrderStatus: 'Canceled' }, nothing, ['OrderStatus']],
+				[{ OrderLines: [], Reference: 'x' }, nothing, ['OrderLines', 'Reference']],
 				[{ isSent: true }, /^isSent cannot be changed/],
 				[{ IsSent: 'true' }, /^IsSent must be true or false$/],
 				[{ InternalInfo: 42 }, /^InternalInfo must be a string/],
 				[{ InternalInfo: 'x'.repeat(2001) }, /longer than 2000 characters/],
-				[{ OrderStatus: 'Canceled' }, /^OrderStatus cannot be changed/],
 				[{ Invoiced: 'yes' }, /^Invoiced must be true or false$/],
 				[{ PaidDate: '2024-02-30' }, /^PaidDate must be a date/],
 				[{ AccountCode: 7 }, /^AccountCode must be a string/],
 				[{ ApprovalStatus: 'Approved' }, /^Approval is not enabled for Order \d+ \(INV-[\d-]+\)/],
 				[[{ IsSent: true }], /^The request body must be an object/],
 			];
-			for (const [body, message] of cases) refused(await patch(id, body), message);
+			for (const [body, message, dropped] of cases) {
+				refused(await patch(id, body), message);
+				expect(emu.requests[emu.requests.length - 1].dropped).toEqual(dropped);
+			}
 			expect(await full(id)).toEqual(before);
+			// Beside a patchable field, the others are dropped: IsSent changes, the amounts, lines, reference and status do not.
+			const mixed = await patch(id, { IsSent: true, TotalIncl: 1, OrderLines: [], Reference: 'x', OrderStatus: 'Canceled' });
+			expect(mixed.status).toBe(200);
+			expect(emu.requests[emu.requests.length - 1].dropped).toEqual(['TotalIncl', 'OrderLines', 'Reference', 'OrderStatus']);
+			const { IsSent, LastModified, ...rest } = await full(id);
+			const { IsSent: wasSent, LastModified: wasModified, ...unchanged } = before;
+			expect([IsSent, wasSent]).toEqual([true, false]);
+			expect(LastModified >= wasModified).toBe(true);
+			expect(rest).toEqual(unchanged);
 			printFigures('PATCH refusals checked', { cases: cases.length });
 		});
 

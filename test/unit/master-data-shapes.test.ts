@@ -136,7 +136,7 @@ describe('master data and export flag request shapes (nock)', () => {
 
 			lookup([party()]);
 			nock(BASE)
-				.patch('/v1/parties/77', { Name: 'Paper Co NV', VATNumber: VAT, PartyType: 'Customer', Phone: '+3292000000' })
+				.patch('/v1/parties/77', { Name: 'Paper Co NV', VATNumber: VAT, Phone: '+3292000000' })
 				.reply(200, '')
 				.get('/v1/parties/77')
 				.reply(200, party({ Phone: '+3292000000' }), JSON_TYPE);

@@ -73,7 +73,7 @@ describe('buildRegistrationBody', () => {
 		});
 		expect('body' in built && built.body.TaxLiable).toBe(false);
 		expect('body' in built && built.body.Addresses).toHaveLength(1);
-		expect('body' in built && built.body.AccountSettings).toEqual({ BulkInputCostUBLFastForward: false, ProcessUBLPrepaidAmount: true });
+		expect('body' in built && built.body.AccountSettings).toEqual({ ProcessUBLPrePaidAmount: true });
 		expect(buildRegistrationBody({ ...minimal(), taxDeductable: 'maybe' })).toEqual({
 			problem: expect.objectContaining({ field: 'Tax Deductible', problem: 'is not true or false' }),
 		});

@@ -150,8 +150,13 @@ describe('receiving supplier invoices, parties and products (engine, emulator)',
 			expect(stored()).toHaveLength(1);
 
 			emu.clock.advance(2000);
-			const updated = await node(create({ ifFound: 'update', partyFields: { email: 'finance@sync-twice.example', city: 'Gent' } }));
+			const updated = await node(
+				create({ ifFound: 'update', partyFields: { email: 'finance@sync-twice.example', city: 'Gent', website: 'https://sync-twice.example' } }),
+			);
 			expect(updated.items).toEqual([expect.objectContaining({ PartyID: first.items[0].PartyID, Email: 'finance@sync-twice.example', AlreadyExisted: true })]);
+			// Only what a party PATCH may change (the page "Patchable Properties"): not Party Type, not Website.
+			const patches = emu.requests.filter((r: { method: string }) => r.method === 'PATCH');
+			expect(patches.map((r) => Object.keys(r.body as IDataObject).sort())).toEqual([['City', 'Email', 'Name', 'VATNumber']]);
 			expect(stored()).toEqual([expect.objectContaining({ Email: 'finance@sync-twice.example' })]);
 			expect(posts('/v1/parties')).toHaveLength(1);
 		});

@@ -207,7 +207,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 				mobile: '0032 470 12 34 56',
 				phone: '+32 9 123 45 67',
 				identifiers: { identifier: [{ identifierType: 'KBO', identifier: '0314159244' }] },
-				accountSettings: { settings: { bulkInputCostUBLFastForward: true, processUBLPrepaidAmount: false } },
+				accountSettings: { settings: { processUBLPrepaidAmount: true } },
 			},
 		});
 		result.assertSuccess();
@@ -228,7 +228,7 @@ describe('Registration and Integration nodes against the emulator', () => {
 			ContactLastName: 'Peeters',
 			Language: 'FR',
 			Identifiers: [{ IdentifierType: 'KBO', Identifier: '0314159244' }],
-			AccountSettings: { BulkInputCostUBLFastForward: true, ProcessUBLPrepaidAmount: false },
+			AccountSettings: { ProcessUBLPrePaidAmount: true }, // the published EinvoiceAccountSettings, nothing else
 			Addresses: [
 				{
 					AddressType: 'InvoiceAddress',

@@ -73,13 +73,6 @@ const registrationFields: INodeProperties[] = [
 						name: 'settings',
 						values: [
 							{
-								displayName: 'Bulk Input Cost UBL Fast Forward',
-								name: 'bulkInputCostUBLFastForward',
-								type: 'boolean',
-								default: false,
-								description: 'Whether received invoices skip the fast-input stage',
-							},
-							{
 								displayName: 'Process UBL Prepaid Amount',
 								name: 'processUBLPrepaidAmount',
 								type: 'boolean',

@@ -36,7 +36,7 @@ export interface RegistrationInput {
 		mobile?: string;
 		phone?: string;
 		identifiers?: { identifier?: Array<{ identifierType?: string; identifier?: string }> };
-		accountSettings?: { settings?: { bulkInputCostUBLFastForward?: boolean; processUBLPrepaidAmount?: boolean } };
+		accountSettings?: { settings?: { processUBLPrepaidAmount?: boolean } };
 	};
 }
 
@@ -134,10 +134,8 @@ export function buildRegistrationBody(input: RegistrationInput): { body: Record<
 		ContactLastName: p.need('Contact Last Name', input.contactLastName, text(100)),
 		Language: p.need('Language', input.language, checkLanguageCode),
 		Identifiers: collectIdentifiers(p, extra.identifiers),
-		AccountSettings: settings && {
-			BulkInputCostUBLFastForward: p.bool('Account Settings → Bulk Input Cost UBL Fast Forward', settings.bulkInputCostUBLFastForward, false),
-			ProcessUBLPrepaidAmount: p.bool('Account Settings → Process UBL Prepaid Amount', settings.processUBLPrepaidAmount, false),
-		},
+		// The published EinvoiceAccountSettings holds only this (openapi.json).
+		AccountSettings: settings && { ProcessUBLPrePaidAmount: p.bool('Account Settings → Process UBL Prepaid Amount', settings.processUBLPrepaidAmount, false) },
 		Addresses: collectAddresses(p, input.addresses),
 	});
 	return p.first ? { problem: p.first } : { body };

@@ -18,6 +18,7 @@ import {
 	mainPartyProperties,
 	noIdError,
 	PARTY_FIELDS,
+	patchable,
 	readFields,
 	sameParty,
 	updateParty,
@@ -57,7 +58,11 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Output It Unchanged', value: 'keep' },
-			{ name: 'Update It With These Fields', value: 'update', description: 'Only the fields given here change' },
+			{
+				name: 'Update It With These Fields',
+				value: 'update',
+				description: 'Only the fields given here change, of those a party may change (not Party Type, BIC, Internal Info, Peppol Identifier, Website)',
+			},
 		],
 		default: 'keep',
 		displayOptions: { show: { ...show, matchBy: ['vatNumber', 'email'] } },
@@ -110,7 +115,9 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				itemIndex,
 			);
 			if (found && ifFound === 'keep') return { ...found, AlreadyExisted: true };
-			if (found) return { ...(await updateParty(client, String(found.PartyID), body, itemIndex)), AlreadyExisted: true };
+			// Only what a party PATCH may change (Party Type matched already; the service would ignore the others).
+			const change = Object.fromEntries(Object.entries(body).filter(([api]) => patchable(api)));
+			if (found) return { ...(await updateParty(client, String(found.PartyID), change, itemIndex)), AlreadyExisted: true };
 		}
 		const answer = await sendJson(client, { method: 'POST', path: '/v1/parties', body, itemIndex, operation: 'Create party' });
 		const id = answeredId(answer, 'PartyID');

@@ -142,6 +142,13 @@ export function sameParty(key: string, a: unknown, b: unknown): boolean {
 	return norm(a) !== undefined && norm(a) === norm(b);
 }
 
+/** The page "Patchable Properties": what a party PATCH may change; the service ignores anything else. */
+export const PATCHABLE = (
+	'GLAccountCode GLDefaultExpiryOffset Nr Email ExternalProviderTC ExternalProviderID Name CommercialName ContactFirstName ContactLastName ' +
+	'CountryCode City Street StreetNumber Zipcode Box Phone Mobile Fax VATNumber IBAN Language VATLiable'
+).split(' ');
+export const patchable = (api: string) => PATCHABLE.some((name) => name.toLowerCase() === api.toLowerCase());
+
 /** `PATCH /v1/parties/{id}` with the fields to change, then the party as the service holds it. */
 export async function updateParty(client: ApiClient, id: string, body: IDataObject, itemIndex: number): Promise<IDataObject> {
 	const path = `/v1/parties/${encodeURIComponent(id)}`;

@@ -5,15 +5,9 @@ import { inputError } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runItems } from '../../../shared/node/items';
-import { fieldOptions, idField, MAIN_PARTY_FIELDS, PARTY_FIELDS, readFields, readRecordId, updateParty } from './records';
+import { fieldOptions, idField, MAIN_PARTY_FIELDS, PARTY_FIELDS, PATCHABLE, patchable, readFields, readRecordId, updateParty } from './records';
 
 const show = { resource: ['party'], operation: ['update'] };
-/** The page "Patchable Properties": what a party PATCH may change; the service ignores anything else. */
-const PATCHABLE = (
-	'GLAccountCode GLDefaultExpiryOffset Nr Email ExternalProviderTC ExternalProviderID Name CommercialName ContactFirstName ContactLastName ' +
-	'CountryCode City Street StreetNumber Zipcode Box Phone Mobile Fax VATNumber IBAN Language VATLiable'
-).split(' ');
-const patchable = (api: string) => PATCHABLE.some((name) => name.toLowerCase() === api.toLowerCase());
 const ALL = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
 const FIELDS = ALL.filter((field) => patchable(field.api));
 /** Shown only when the parameters hold a value for it (n8n keeps a collection value only while its option is shown). */
