@@ -552,7 +552,12 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 					AlreadyExisted: false,
 				},
 			]);
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/orders/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders', `GET /v1/orders/${String(note.OrderID)}`]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([
+				`GET /v1/orders/${invoiceId}`,
+				'GET /v1/orders',
+				'POST /v1/orders',
+				`GET /v1/orders/${String(note.OrderID)}`,
+			]);
 			expect(logged()[1].query.$filter).toBe(`ExternalProviderID eq 'credit-${invoiceId}'`);
 			const create = logged().find((r) => r.method === 'POST')!;
 			expect(create.headers['idempotency-key']).toBe(`create-credit-${invoiceId}`);
@@ -582,7 +587,13 @@ describe('AccessPoint Order after Send: delivery status, update, delete, payment
 				creditNoteFields: { orderNumber: `CN-${number}`, reference: 'Returned licences' },
 			});
 			const made = `GET /v1/orders/${String(creditNotesAbout(number)[0].OrderID)}`; // the credit note read back
-			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/orders', `GET /v1/orders/${invoiceId}`, 'GET /v1/orders', 'POST /v1/orders', made]);
+			expect(logged().map((r) => `${r.method} ${r.path}`)).toEqual([
+				'GET /v1/orders',
+				`GET /v1/orders/${invoiceId}`,
+				'GET /v1/orders',
+				'POST /v1/orders',
+				made,
+			]);
 			expect(logged()[0].query.$filter).toBe(`OrderNumber eq '${number}' and OrderType eq 'Invoice'`);
 			expect(logged()[3].body).toMatchObject({
 				OrderNumber: `CN-${number}`,
