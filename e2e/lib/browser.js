@@ -129,7 +129,10 @@ async function runEditorChecks({ tc, base, templates, artifacts, also = [] }) {
 			const openMs = Date.now() - opened;
 			const name = t.file.replace(/\.json$/, '');
 			await page.screenshot({ path: shot(`canvas-${name}.png`) });
-			const issues = await nodesWithIssues(page);
+			// A chat model node asks for the user's own model credential, which the CLI import cannot carry: the editor-import
+			// step checks those templates with a throwaway credential; here only the other nodes must be free of issues.
+			const modelNodes = new Set(t.prepared.nodes.filter((n) => String(n.type).startsWith('@n8n/n8n-nodes-langchain.lmChat')).map((n) => n.name));
+			const issues = (await nodesWithIssues(page)).filter((issue) => !modelNodes.has(issue.replace(/ \([^)]*\)$/, '')));
 			const ours = await page.$$eval(`[data-test-id="canvas-node"][data-node-type^="${PKG}."]`, (els) => els.length);
 			if (issues.length) problems.push(`${t.label}: nodes show issues on the canvas: ${issues.join(', ')}`);
 			lines.push(

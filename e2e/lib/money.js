@@ -65,6 +65,22 @@ async function createInvoice(emulator, number, customer = { Name: 'Peppol Demo B
 	return Number(id);
 }
 
+/** Closes the node's panel: Escape, again while a dropdown or field kept the first one (a collection's Add Field). */
+async function closeNode(page) {
+	for (
+		let i = 0;
+		i < 4 &&
+		(await page
+			.locator(SEL.ndv)
+			.isVisible()
+			.catch(() => false));
+		i++
+	) {
+		await page.keyboard.press('Escape');
+		await page.waitForTimeout(500);
+	}
+}
+
 async function openNode(page, name) {
 	await page.locator(`${SEL.canvasNode}[data-node-name="${name}"]`).dblclick();
 	await page.locator(SEL.ndv).waitFor({ timeout: 30000 });
@@ -289,10 +305,10 @@ async function typedAmounts({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	await page.waitForFunction((s) => document.querySelectorAll(s).length >= 3, SEL.canvasNode, { timeout: 60000 });
 	await openNode(page, 'Product');
 	const priceShown = await typeInto(page, 'amountExcl', '2,35');
-	await page.keyboard.press('Escape');
+	await closeNode(page);
 	await openNode(page, 'Create');
 	const lineShown = await typeInto(page, 'unitPriceExcl', '1.250,00');
-	await page.keyboard.press('Escape');
+	await closeNode(page);
 	await page.keyboard.press('Control+s');
 	await page.waitForTimeout(1500);
 	const saved = await rest.get(`/rest/workflows/${created.id}`);
