@@ -10,7 +10,7 @@ function credentialRef(credential) {
 	return { accessPointApi: { id: credential.id, name: credential.name } };
 }
 
-/** Create and Send's parameters: one sales invoice per item, sent over Peppol (fallback allowed). */
+/** Create and Send's parameters: one sales invoice per item, sent with the default Peppol, Else E-Mail (no transport type). */
 function createAndSendParams(json) {
 	return {
 		resource: 'order',
@@ -23,7 +23,6 @@ function createAndSendParams(json) {
 		orderLines: { lines: [{ description: `={{ ${json}.description }}`, quantity: 1, unitPriceExcl: `={{ ${json}.amount }}`, vatPercentage: 21 }] },
 		externalProviderId: `={{ ${json}.invoiceId }}`,
 		skipIfExists: true,
-		transportType: 'Peppol',
 		strictTransportType: false,
 		additionalFields: {},
 		options: {},
@@ -33,7 +32,8 @@ function createAndSendParams(json) {
 const CUSTOMERS = [
 	{ customerName: 'Peppol Demo Belgium NV', customerVat: 'BE0123456749' },
 	{ customerName: 'Café Zoë BV', customerVat: 'BE0456789133' },
-	{ customerName: 'A+B Consulting', customerVat: 'BE1002003070' },
+	// Every customer is on Peppol: since February 2026 the service e-mails only a customer with an address (issue 36).
+	{ customerName: 'Nederland Handel BV', customerVat: 'NL123456789B01' },
 ];
 
 function invoice(prefix, i) {
