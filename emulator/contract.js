@@ -328,7 +328,8 @@ class Contract {
 
 	/**
 	 * What the service does with a request body: the bound body and what it drops. PATCH bodies on orders and parties
-	 * bind to the entity and keep only its patchable properties.
+	 * bind to the entity and keep only its patchable properties, named as the document names them (`isSent` binds to
+	 * IsSent, as the service's case-insensitive binder does).
 	 * @param {string} method @param {string} urlPath @param {any} body
 	 * @returns {{ value: any, dropped: string[], endpoint: string | null }}
 	 */
@@ -338,12 +339,13 @@ class Contract {
 		const name = `${endpoint.method} ${endpoint.template}`;
 		const patch = this.patchList(endpoint);
 		if (patch && isObject(body)) {
-			const bound = this.bind(body, this.type(patch.type));
-			const allowed = new Set(patch.list.map((k) => k.toLowerCase()));
+			const bound = this.bind(body, this.type(patch.type), { canonical: true });
+			const allowed = new Map(patch.list.map((k) => [k.toLowerCase(), k]));
 			/** @type {Record<string, any>} */
 			const value = {};
 			for (const [k, v] of Object.entries(bound.value)) {
-				if (allowed.has(k.toLowerCase())) value[k] = v;
+				const name = allowed.get(k.toLowerCase());
+				if (name) value[name] = v;
 				else bound.dropped.push(k);
 			}
 			return { value, dropped: bound.dropped, endpoint: name };
