@@ -66,20 +66,27 @@ async function createInvoice(emulator, number, customer = { Name: 'Peppol Demo B
 	return Number(id);
 }
 
-/** Closes the node's panel: Escape, again while a dropdown or field kept the first one (a collection's Add Field). */
+/** Whether a node panel is shown (n8n 2.41 renders more than one element with its test id: count the visible ones). */
+const ndvShown = (page) => page.evaluate((s) => [...document.querySelectorAll(s)].some((el) => el.getClientRects().length > 0), SEL.ndv).catch(() => false);
+
+/**
+ * Closes the node's panel for sure: Escape (again while a dropdown or field kept the first one, e.g. a collection's
+ * Add Field), then the panel's close button, then waits until no panel is shown, so the next double-click reaches
+ * the canvas (issue 39's e2e: a panel left open covered the second node).
+ */
 async function closeNode(page) {
-	for (
-		let i = 0;
-		i < 4 &&
-		(await page
-			.locator(SEL.ndv)
-			.isVisible()
-			.catch(() => false));
-		i++
-	) {
+	for (let i = 0; i < 4 && (await ndvShown(page)); i++) {
 		await page.keyboard.press('Escape');
 		await page.waitForTimeout(500);
 	}
+	if (await ndvShown(page)) {
+		await page
+			.locator('[data-test-id="ndv-close-button"]')
+			.first()
+			.click({ timeout: 5000 })
+			.catch(() => {});
+	}
+	await page.waitForFunction((s) => ![...document.querySelectorAll(s)].some((el) => el.getClientRects().length > 0), SEL.ndv, { timeout: 15000 });
 }
 
 async function openNode(page, name) {
@@ -306,9 +313,11 @@ async function typedAmounts({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	await page.waitForFunction((s) => document.querySelectorAll(s).length >= 3, SEL.canvasNode, { timeout: 60000 });
 	await openNode(page, 'Product');
 	const priceShown = await typeInto(page, 'amountExcl', '2,35');
+	await page.screenshot({ path: path.join(artifactsDir, 'money-typed-price-panel.png') });
 	await closeNode(page);
 	await openNode(page, 'Create');
 	const lineShown = await typeInto(page, 'unitPriceExcl', '1.250,00');
+	await page.screenshot({ path: path.join(artifactsDir, 'money-typed-line-panel.png') });
 	await closeNode(page);
 	await page.keyboard.press('Control+s');
 	await page.waitForTimeout(1500);
@@ -343,14 +352,14 @@ async function typedAmounts({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	say('  -> money-typed-amounts.png');
 }
 
-async function checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log = () => {} }) {
+async function checkMoney({ page, rest, baseUrl, emulator, artifactsDir, only = [], log = () => {} }) {
 	const problems = [];
 	const lines = [];
 	const say = (line) => {
 		lines.push(line);
 		log(line);
 	};
-	for (const check of [decimalComma, creditNoteRerun, sendTransports]) {
+	for (const check of [decimalComma, creditNoteRerun, sendTransports, typedAmounts].filter((c) => !only.length || only.includes(c.name))) {
 		try {
 			await check({ page, rest, baseUrl, emulator, artifactsDir, say, problems });
 		} catch (error) {

@@ -16,7 +16,7 @@ export const inboxItemIdField: INodeProperties = {
 	required: true,
 	default: '={{ $json.InboxItemID }}',
 	placeholder: 'e.g. 69791',
-	description: 'The InboxItemID of the item, as List gives it',
+	description: "By default the input item's InboxItemID (List and the Peppol Inbox Trigger give it)",
 };
 
 /** Options › Act for Party, or undefined for the credential's Party ID. */

@@ -18,7 +18,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '={{ $json.PeppolFileID }}',
 		placeholder: 'e.g. 8758f630-1fbe-478c-b872-77f5652e2999',
-		description: 'The PeppolFileID of the inbox item, as List gives it',
+		description: "By default the input item's PeppolFileID (List and the Peppol Inbox Trigger give it)",
 	},
 	{
 		displayName: 'Put Output File in Field',

@@ -16,9 +16,9 @@ export const description: INodeProperties[] = [
 		name: 'fileId',
 		type: 'string',
 		required: true,
-		default: '',
+		default: '={{ $json.FileID }}',
 		placeholder: 'e.g. 3f2b8c1e-7d4a-…',
-		description: 'The FileID, as Order › Get names it',
+		description: "By default the input item's FileID (an order's OrderPDF, Attachments and Messages name theirs)",
 		displayOptions: { show },
 	},
 	{

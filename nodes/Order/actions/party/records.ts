@@ -121,9 +121,9 @@ export function idField(kind: RecordKind, show: Record<string, string[]>, overri
 		name: `${kind}Id`,
 		type: 'string',
 		required: true,
-		default: '',
+		default: `={{ $json.${ID_KEYS[kind]} }}`,
 		placeholder: kind === 'party' ? 'e.g. 5000001' : 'e.g. 8000001',
-		description: kind === 'party' ? 'The PartyID, e.g. {{ $json.PartyID }}' : 'The ProductID, e.g. {{ $json.ProductID }}',
+		description: `By default the input item's ${ID_KEYS[kind]} (${kind === 'party' ? 'Find by VAT Number, Create and Get' : 'Create or Update and Get'} give it)`,
 		displayOptions: { show },
 		...overrides,
 	};
