@@ -160,6 +160,16 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(shown.endsWith(`or copy this link for them: ${resumeUrl}`)).toBe(true);
 		expect(shown).toContain('(it goes on to the identity provider)');
 		expect(tooltip('waitForResult')).toMatch(/providerUrl in the output of Start/);
+		// Issue 39.15: the provider's page (the start answer's URL) and this execution's link, each in a <code> to copy, in
+		// the waiting run's hint (the output pane shows it; the tooltip can only know n8n's link).
+		const started = (h.emulator.requests as Array<{ method: string; path: string }>).filter((r) => r.method === 'POST' && r.path.endsWith('/identification'));
+		expect(started.length).toBeGreaterThan(0);
+		const hints = (waiting.task('Identify') as { hints?: Array<{ message: string }> } | undefined)?.hints ?? [];
+		const codes = hints.flatMap((hint) => [...hint.message.matchAll(/<code>([^<]*)<\/code>/g)].map((m) => m[1]));
+		expect(codes).toEqual([expect.stringMatching(new RegExp(`^${h.emulator.url}/provider/[0-9a-f]+$`)), resumeUrl.replace(/&/g, '&#38;')]);
+		expect(hints[0].message).toMatch(
+			/^Identity provider's page: <code>.*<\/code> · this execution's link \(opens that page, then brings the result back\): <code>/,
+		);
 
 		const { response, result } = await h.resume(waiting, { url: resumeUrl });
 		expect(result).toBeUndefined();
