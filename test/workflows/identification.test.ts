@@ -168,7 +168,7 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		const codes = hints.flatMap((hint) => [...hint.message.matchAll(/<code>([^<]*)<\/code>/g)].map((m) => m[1]));
 		expect(codes).toEqual([expect.stringMatching(new RegExp(`^${h.emulator.url}/provider/[0-9a-f]+$`)), resumeUrl.replace(/&/g, '&#38;')]);
 		expect(hints[0].message).toMatch(
-			/^Identity provider's page: <code>.*<\/code> · this execution's link \(opens that page, then brings the result back\): <code>/,
+			/^Identity provider's page:<br><code>.*<\/code><br>This execution's link \(opens that page, then brings the result back\):<br><code>/,
 		);
 
 		const { response, result } = await h.resume(waiting, { url: resumeUrl });

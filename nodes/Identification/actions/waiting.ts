@@ -54,7 +54,9 @@ export async function waitForCallback(ctx: IExecuteFunctions, pending: PendingSe
 	const resume = shareResumeUrl(ctx, itemIndex);
 	// Both links to copy, in the output pane's hint: the tooltip can show only n8n's (issue 39.15).
 	const [provider, back] = [pending.providerUrl, resume].map((url) => `<code>${String(url).replace(/[<>"&]/g, (c) => `&#${c.charCodeAt(0)};`)}</code>`);
-	ctx.addExecutionHints({ message: `Identity provider's page: ${provider} · this execution's link (opens that page, then brings the result back): ${back}` });
+	ctx.addExecutionHints({
+		message: `Identity provider's page:<br>${provider}<br>This execution's link (opens that page, then brings the result back):<br>${back}`,
+	});
 	await ctx.putExecutionToWait(pending.waitTill);
 	// Nothing on either output while the execution waits: n8n keeps this run's output until the
 	// resume and the canvas draws its item count on the branch ("1 item" on Not Identified). The

@@ -1,7 +1,8 @@
 /**
- * Issue 39.9, one ID convention, run by n8n's engine against the emulator: an ID field left as the node
- * comes (Party › Update's Party ID, Record Payment's Order, Product › Get, File › Get) takes the ID the
- * input item carries under the name the operations before it output it, as the Inbox operations do.
+ * Issue 39 run by n8n's engine against the emulator. Item 9, one ID convention: an ID field left as the node
+ * comes (Party › Update's Party ID, Record Payment's Order, Product › Get, File › Get) takes the ID the input
+ * item carries under the name the operations before it output it, as the Inbox operations do. Room for words:
+ * a refused Other Fields (JSON) shows an example of what it takes.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -69,6 +70,19 @@ describe("issue 39.9: ID fields left as they come take the input item's ID (engi
 		const { result, name } = await run({ resource: 'party', operation: 'get' }, [{ Name: 'no id here' }]);
 		const error = result.nodeError(name) as unknown as { message: string; description?: string };
 		expect([error.message, error.description]).toEqual(['Item 0: "Party ID" is empty', expect.stringContaining('{{ $json.PartyID }}')]);
+		expect(logged()).toEqual([]);
+	});
+
+	it('room for words: Other Fields (JSON) refused says what a valid one looks like, before any request', async () => {
+		const party = (emu.store.listParties(emu.credentials.partyId) as Rec[])[0];
+		for (const otherFields of ['{"CustomFields": [', '[1, 2]']) {
+			const { result, name } = await run({ resource: 'party', operation: 'update', updateFields: { otherFields } }, [{ PartyID: party.PartyID }]);
+			const error = result.nodeError(name) as unknown as { message: string; description?: string };
+			expect([error.message, error.description]).toEqual([
+				expect.stringMatching(/^Item 0: "Other Fields \(JSON\)" .*(is not valid JSON|is not a JSON object)/),
+				'Enter a JSON object, e.g. {"CustomFields": [{"Key": "crm", "Value": "42"}]}, or map one.',
+			]);
+		}
 		expect(logged()).toEqual([]);
 	});
 });
