@@ -14,10 +14,11 @@
  *    emulator must hold one credit note about the invoice; the second run outputs it with
  *    Outcome "found", in the same shape. Screenshot: money-credit-note-rerun.png.
  *  - amounts typed the Belgian way (issue 39.1): Product price "2,35" and an order line "1.250,00"
- *    stored as 2.35 and 1250 (typedAmounts; exported, not in checkMoney's list yet: the second node panel
- *    did not open in n8n 2.41.1 here). Screenshot: money-typed-amounts.png.
+ *    stored as 2.35 and 1250; a Record Payment added as it comes holds {{ $json.OrderID }} (issue 39.9).
+ *    Screenshots: money-typed-price-panel.png, money-typed-line-panel.png, money-typed-amounts.png,
+ *    editor-id-default-panel.png.
  *
- * checkMoney({ page, rest, baseUrl, emulator, artifactsDir, log }) -> { problems, lines }
+ * checkMoney({ page, rest, baseUrl, emulator, artifactsDir, only, log }) -> { problems, lines }; `only`: names of checks.
  */
 const path = require('node:path');
 
@@ -306,6 +307,8 @@ async function typedAmounts({ page, rest, baseUrl, emulator, artifactsDir, say, 
 			},
 			[480, 0],
 		),
+		// Not connected (it does not run): Record Payment as a new node comes, its Order the input item's OrderID (issue 39.9).
+		node('Record Payment as it comes', { resource: 'order', operation: 'recordPayment' }, [480, 200]),
 	]);
 	wf.connections.Product = { main: [[{ node: 'Create', type: 'main', index: 0 }]] };
 	const created = await rest.post('/rest/workflows', wf);
@@ -319,6 +322,15 @@ async function typedAmounts({ page, rest, baseUrl, emulator, artifactsDir, say, 
 	const lineShown = await typeInto(page, 'unitPriceExcl', '1.250,00');
 	await page.screenshot({ path: path.join(artifactsDir, 'money-typed-line-panel.png') });
 	await closeNode(page);
+	await openNode(page, 'Record Payment as it comes');
+	const panel = (await page.locator(SEL.ndv).first().innerText()).replace(/\s+/g, ' ');
+	await page.screenshot({ path: path.join(artifactsDir, 'editor-id-default-panel.png') });
+	await closeNode(page);
+	const mapped = /\{\{ \$json\.OrderID \}\}/.test(panel);
+	say(
+		`Record Payment added as it comes: its Order field ${mapped ? 'holds {{ $json.OrderID }}' : 'does not show {{ $json.OrderID }}'} -> editor-id-default-panel.png`,
+	);
+	if (!mapped) problems.push(`Record Payment's Order does not start as the input item's OrderID: the panel reads "${panel.slice(0, 300)}"`);
 	await page.keyboard.press('Control+s');
 	await page.waitForTimeout(1500);
 	const saved = await rest.get(`/rest/workflows/${created.id}`);
