@@ -451,6 +451,8 @@ describe('Identification: Start, then send the link, then Wait for Result (same 
 		expect([visit.response.status, visit.result]).toEqual([200, undefined]);
 		expect(visit.response.text).toContain('Open your identification link');
 		expect(waiting.outputs('Wait')).toEqual([[], []]);
+		// Start's output gave both links; the waiting node adds no hint of its own (no provider page to name).
+		expect((waiting.task('Wait') as { hints?: unknown[] } | undefined)?.hints ?? []).toEqual([]);
 
 		const { location } = await h.emulator.provider.complete(String(link.providerUrl), 'success');
 		const { response, result } = await h.resume(waiting, { url: location! });
