@@ -52,11 +52,10 @@ export async function waitForCallback(ctx: IExecuteFunctions, pending: PendingSe
 	// execution waits; its input is what a timed-out wait passes through (see expiredItem).
 	ctx.getExecuteData().data = { main: [[expiredItem(pending, itemIndex)]] };
 	const resume = shareResumeUrl(ctx, itemIndex);
-	// Both links to copy, in the output pane's hint: the tooltip can show only n8n's (issue 39.15).
+	// Both links to copy, in the output pane's hint: the tooltip can show only n8n's (issue 39.15). Wait for Result: Start gave them.
 	const [provider, back] = [pending.providerUrl, resume].map((url) => `<code>${String(url).replace(/[<>"&]/g, (c) => `&#${c.charCodeAt(0)};`)}</code>`);
-	ctx.addExecutionHints({
-		message: `Identity provider's page:<br>${provider}<br>This execution's link (opens that page, then brings the result back):<br>${back}`,
-	});
+	const message = `Identity provider's page:<br>${provider}<br>This execution's link (opens that page, then brings the result back):<br>${back}`;
+	if (pending.providerUrl) ctx.addExecutionHints({ message });
 	await ctx.putExecutionToWait(pending.waitTill);
 	// Nothing on either output while the execution waits: n8n keeps this run's output until the
 	// resume and the canvas draws its item count on the branch ("1 item" on Not Identified). The
