@@ -339,6 +339,11 @@ async function onboardingInTheEditor({ page, rest, id, before, emu, shot, say, p
 		`onboarding: the output pane of "${WAITING_NODE}" shows "${pane.slice(0, 160)}"; its link is ${href === resumeUrl ? "the run's signed resume URL" : href} -> onboarding-waiting-output-pane.png`,
 	);
 	if (!resumeUrl || href !== resumeUrl) problems.push(`onboarding: the output pane's link ${href} is not the run's resume URL ${resumeUrl}`);
+	// Issue 39.15: the provider's page and this execution's link, to copy, in the waiting run's hint (each in a <code>).
+	const codes = await page.$$eval(`${SEL.ndv} [data-test-id="node-hint"] code`, (els) => els.map((e) => e.textContent.trim())).catch(() => []);
+	say(`onboarding: the waiting node's hint shows ${codes.length ? codes.map((c) => `"${c.slice(0, 90)}"`).join(' and ') : 'no link'} to copy`);
+	if (!codes.some((c) => /\/provider\//.test(c)) || !codes.includes(resumeUrl))
+		problems.push(`onboarding: the waiting node's panel shows no copyable provider page and resume link (hint codes: ${JSON.stringify(codes)})`);
 
 	// The logs under the canvas show the same waiting view for the node.
 	await page.keyboard.press('Escape');

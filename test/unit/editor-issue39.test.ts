@@ -89,6 +89,79 @@ describe('item 9: an ID hint promises no list the field does not have', () => {
 	});
 });
 
+describe('item 9: one ID convention: an ID the input item carries is its default, the hint says where it comes from', () => {
+	/** Every ID field of every node: [node, where it shows, name, default]. */
+	const idFields = nodes.flatMap(({ description }) =>
+		allProperties(description.properties)
+			.filter((p) => /\bID\b/.test(p.displayName) || /Id$/.test(p.name) || (p.type === 'resourceLocator' && p.name !== 'model'))
+			.map((p) => ({ node: description.name, show: JSON.stringify(p.displayOptions?.show ?? {}), p })),
+	);
+	const expr = (key: string) => `={{ $json.${key} }}`;
+	/** Fields taking the input item's ID, by name, and the key the operations before them output it under. */
+	const fromInput: Record<string, string> = {
+		orderId: 'OrderID',
+		partyId: 'PartyID',
+		productId: 'ProductID',
+		fileId: 'FileID',
+		inboxItemId: 'InboxItemID',
+		peppolFileId: 'PeppolFileID',
+	};
+
+	it("every required ID field of a record the input item carries defaults to that item's ID, the same way everywhere", () => {
+		const taking = idFields.filter(({ p }) => p.required && fromInput[p.name]);
+		expect(taking.map(({ node, p }) => `${node}.${p.name}`).sort()).toEqual(
+			[
+				...Array(9).fill('accessPointOrder.orderId'),
+				'accessPointOrder.partyId',
+				'accessPointOrder.partyId',
+				'accessPointOrder.productId',
+				'accessPointOrder.fileId',
+				'accessPointInbox.inboxItemId',
+				'accessPointInbox.inboxItemId',
+				'accessPointInbox.peppolFileId',
+			].sort(),
+		);
+		for (const { node: name, show, p } of taking) {
+			const value = p.type === 'resourceLocator' ? (p.default as { mode: string; value: string }) : { mode: 'id', value: p.default };
+			expect([name, show, p.name, value]).toEqual([name, show, p.name, { mode: 'id', value: expr(fromInput[p.name]) }]);
+			// The hint says where the value comes from, and promises a list only where the field has one.
+			expect([name, p.name, p.description]).toEqual([
+				name,
+				p.name,
+				expect.stringMatching(new RegExp(`input item's ${fromInput[p.name]}|${fromInput[p.name]} of the item`)),
+			]);
+		}
+	});
+
+	it("Party › Update and Record Payment start with the input item's ID, the order field still offers its list", () => {
+		const order = node('accessPointOrder');
+		const at = (operation: string, name: string) =>
+			order.properties.find((p) => p.name === name && (p.displayOptions?.show?.operation as string[] | undefined)?.includes(operation));
+		expect(at('update', 'partyId')?.default).toBe('={{ $json.PartyID }}');
+		expect(at('update', 'partyId')?.description).toBe("By default the input item's PartyID (Find by VAT Number, Create and Get give it)");
+		const payment = at('recordPayment', 'orderId')!;
+		expect(payment.default).toEqual({ mode: 'id', value: '={{ $json.OrderID }}' });
+		expect(payment.modes?.map((m) => m.name)).toEqual(['list', 'id']);
+		expect(payment.description).toMatch(/^The invoice or credit note that was paid: by default the input item's OrderID .*; or pick it From List$/);
+		// n8n shows no issue for the default (an expression), so a new node is not marked red before it runs.
+		const values = NodeHelpers.getNodeParameters(order.properties, { resource: 'order', operation: 'recordPayment' }, true, false, null, order);
+		expect(NodeHelpers.getNodeParametersIssues(order.properties, nodeOf(order, values!), order)?.parameters?.orderId).toBeUndefined();
+	});
+
+	it("an ID that is not the input item's is a list of the account's own entities, or optional and empty", () => {
+		const rest = idFields.filter(({ p }) => !(p.required && fromInput[p.name]));
+		for (const { node: name, p } of rest) {
+			if (p.required) {
+				expect([name, p.name, p.type, p.default]).toEqual([name, p.name, 'resourceLocator', { mode: 'list', value: '' }]);
+				expect(p.modes?.[0]?.type).toBe('list');
+			} else expect([name, p.name, p.default]).toEqual([name, p.name, p.type === 'number' ? 0 : '']);
+		}
+		// No plain-text ID field tells the user to select it from a list ("List" the operation aside).
+		const textIds = idFields.filter(({ p }) => p.type === 'string').map(({ p }) => `${p.description ?? ''} ${p.hint ?? ''} ${p.placeholder ?? ''}`);
+		expect(textIds.filter((t) => /\b(list|select)\b|From List/.test(t))).toEqual([]);
+	});
+});
+
 describe('item 11: the node panel leads with invoices, sending and receiving', () => {
 	const ours = nodes.map((n) => ({ key: n.description.name, properties: { displayName: n.description.displayName, codex: n.codex } }));
 

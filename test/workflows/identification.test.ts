@@ -160,6 +160,16 @@ describe('Identification node against the emulator (waiting executions)', () => 
 		expect(shown.endsWith(`or copy this link for them: ${resumeUrl}`)).toBe(true);
 		expect(shown).toContain('(it goes on to the identity provider)');
 		expect(tooltip('waitForResult')).toMatch(/providerUrl in the output of Start/);
+		// Issue 39.15: the provider's page (the start answer's URL) and this execution's link, each in a <code> to copy, in
+		// the waiting run's hint (the output pane shows it; the tooltip can only know n8n's link).
+		const started = (h.emulator.requests as Array<{ method: string; path: string }>).filter((r) => r.method === 'POST' && r.path.endsWith('/identification'));
+		expect(started.length).toBeGreaterThan(0);
+		const hints = (waiting.task('Identify') as { hints?: Array<{ message: string }> } | undefined)?.hints ?? [];
+		const codes = hints.flatMap((hint) => [...hint.message.matchAll(/<code>([^<]*)<\/code>/g)].map((m) => m[1]));
+		expect(codes).toEqual([expect.stringMatching(new RegExp(`^${h.emulator.url}/provider/[0-9a-f]+$`)), resumeUrl.replace(/&/g, '&#38;')]);
+		expect(hints[0].message).toMatch(
+			/^Identity provider's page:<br><code>.*<\/code><br>This execution's link \(opens that page, then brings the result back\):<br><code>/,
+		);
 
 		const { response, result } = await h.resume(waiting, { url: resumeUrl });
 		expect(result).toBeUndefined();
@@ -441,6 +451,8 @@ describe('Identification: Start, then send the link, then Wait for Result (same 
 		expect([visit.response.status, visit.result]).toEqual([200, undefined]);
 		expect(visit.response.text).toContain('Open your identification link');
 		expect(waiting.outputs('Wait')).toEqual([[], []]);
+		// Start's output gave both links; the waiting node adds no hint of its own (no provider page to name).
+		expect((waiting.task('Wait') as { hints?: unknown[] } | undefined)?.hints ?? []).toEqual([]);
 
 		const { location } = await h.emulator.provider.complete(String(link.providerUrl), 'success');
 		const { response, result } = await h.resume(waiting, { url: location! });

@@ -62,9 +62,20 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		const [listed] = result.output('List');
 		expect(listed).toMatchObject({ PeppolDocumentType: 'IMR', DocumentKind: 'IMR' });
 		// Issue 39: the readable part first (what it is, then the inbox's technical fields).
-		expect(Object.keys(listed).slice(0, 2)).toEqual(['DocumentKind', 'InboxItemID']);
+		// Issue 39.10: readable first, the 130-character document-type URN and the receiver's and file's IDs after.
+		expect(Object.keys(listed)).toEqual([
+			'DocumentKind',
+			'InboxItemID',
+			'CreationDate',
+			'SenderCompanyID',
+			'SenderPeppolID',
+			...Object.keys(listed).filter((k) => /^(PeppolDocumentType|ReceiverPeppolID|ReceiverCompanyID|PeppolFileID)$/.test(k)),
+		]);
+		expect(Object.keys(listed).slice(5).sort()).toEqual(['PeppolDocumentType', 'PeppolFileID', 'ReceiverCompanyID', 'ReceiverPeppolID']);
 		const [document] = result.items('Get Document');
-		expect(Object.keys(document.json).slice(0, 3)).toEqual(['DocumentKind', 'Envelope', 'Response']);
+		expect(Object.keys(document.json).slice(0, 3)).toEqual(['DocumentKind', 'SenderName', 'Response']);
+		expect(document.json.SenderName).toBe((document.json.Response as IDataObject).FromName);
+		expect(Object.keys(document.json).indexOf('PeppolDocumentType')).toBeGreaterThan(Object.keys(document.json).indexOf('SenderPeppolID'));
 		expect(document.json).toMatchObject({
 			InboxItemID: listed.InboxItemID,
 			DocumentKind: 'IMR',
@@ -83,6 +94,31 @@ describe('AccessPoint Peppol Inbox and Send UBL Document (engine, emulator)', ()
 		);
 		expect(result.output('Confirm')).toEqual([expect.objectContaining({ InboxItemID: listed.InboxItemID, Confirmed: true })]);
 		expect(emu.inbox.items(party).map((i) => i.InboxItemID)).toEqual([supplierInvoice.InboxItemID]);
+	});
+
+	it("issue 39.10: Get Document of a supplier invoice shows what it is, the supplier's name and the invoice first", async () => {
+		const result = await h.run(
+			h.chain([
+				{ type: INBOX, name: 'List', parameters: { operation: 'list', documents: 'invoices' } },
+				{ type: INBOX, name: 'Get Document', parameters: { operation: 'getDocument' } },
+			]),
+		);
+		result.assertSuccess();
+		const [document] = result.items('Get Document');
+		const invoice = document.json.Invoice as IDataObject;
+		expect(invoice).toMatchObject({ Number: 'SUP-KEEP', SupplierName: expect.any(String) });
+		expect(Object.keys(document.json).slice(0, 7)).toEqual([
+			'DocumentKind',
+			'SenderName',
+			'Invoice',
+			'InboxItemID',
+			'CreationDate',
+			'SenderCompanyID',
+			'SenderPeppolID',
+		]);
+		expect(document.json).toMatchObject({ DocumentKind: 'Invoice', SenderName: invoice.SupplierName });
+		// The list answer names no sender (openapi.json InboxGetResultItem): List invents none.
+		expect(result.output('List')[0].SenderName).toBeUndefined();
 	});
 
 	it('List (invoices) → Refuse: the supplier invoice leaves the inbox with the reason code', async () => {

@@ -51,7 +51,11 @@ export async function waitForCallback(ctx: IExecuteFunctions, pending: PendingSe
 	// The engine pushes this very execute-data entry back on the stack while the
 	// execution waits; its input is what a timed-out wait passes through (see expiredItem).
 	ctx.getExecuteData().data = { main: [[expiredItem(pending, itemIndex)]] };
-	shareResumeUrl(ctx, itemIndex);
+	const resume = shareResumeUrl(ctx, itemIndex);
+	// Both links to copy, in the output pane's hint: the tooltip can show only n8n's (issue 39.15). Wait for Result: Start gave them.
+	const [provider, back] = [pending.providerUrl, resume].map((url) => `<code>${String(url).replace(/[<>"&]/g, (c) => `&#${c.charCodeAt(0)};`)}</code>`);
+	const message = `Identity provider's page:<br>${provider}<br>This execution's link (opens that page, then brings the result back):<br>${back}`;
+	if (pending.providerUrl) ctx.addExecutionHints({ message });
 	await ctx.putExecutionToWait(pending.waitTill);
 	// Nothing on either output while the execution waits: n8n keeps this run's output until the
 	// resume and the canvas draws its item count on the branch ("1 item" on Not Identified). The
@@ -64,11 +68,11 @@ export async function waitForCallback(ctx: IExecuteFunctions, pending: PendingSe
  * for the node's waiting tooltip (as n8n's Wait node does): the tooltip's link opens it, and a
  * visit without a result is sent on to the identity provider (identificationWebhook).
  */
-function shareResumeUrl(ctx: IExecuteFunctions, itemIndex: number): void {
-	// n8n 1.x before setMetadata: the editor then builds the link itself.
-	if (typeof (ctx as Partial<IExecuteFunctions>).setMetadata !== 'function') return;
+function shareResumeUrl(ctx: IExecuteFunctions, itemIndex: number): unknown {
 	const url = ctx.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex);
-	if (typeof url === 'string' && url) ctx.setMetadata({ resumeUrl: url });
+	// n8n 1.x before setMetadata: the editor then builds the link itself.
+	if (typeof url === 'string' && url && typeof (ctx as Partial<IExecuteFunctions>).setMetadata === 'function') ctx.setMetadata({ resumeUrl: url });
+	return url;
 }
 
 /** The session the waiting node left on its input (the expired item), read back in webhook(). */

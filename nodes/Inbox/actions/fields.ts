@@ -16,8 +16,13 @@ export const inboxItemIdField: INodeProperties = {
 	required: true,
 	default: '={{ $json.InboxItemID }}',
 	placeholder: 'e.g. 69791',
-	description: 'The InboxItemID of the item, as List gives it',
+	description: "By default the input item's InboxItemID (List and the Peppol Inbox Trigger give it)",
 };
+
+/** The readable fields first (issue 39.10): what it is, from whom, what it says; then the technical ones (the document-type URN, receiver, file). */
+const READABLE = 'DocumentKind SenderName Invoice Response DocumentProblem InboxItemID CreationDate SenderCompanyID SenderPeppolID'.split(' ');
+export const readableFirst = (json: IDataObject): IDataObject =>
+	Object.assign(Object.fromEntries(READABLE.filter((key) => json[key] !== undefined).map((key) => [key, json[key]])), json) as IDataObject;
 
 /** Options › Act for Party, or undefined for the credential's Party ID. */
 export function readActForParty(ctx: IExecuteFunctions, itemIndex: number): string | undefined {

@@ -1,5 +1,5 @@
 /** Peppol Inbox › Get Document: the item's file as binary data (envelope removed unless kept), its fields in JSON. */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkFileId, readMaxFileSize } from '../../shared/node/files';
@@ -8,7 +8,7 @@ import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkPropertyName } from '../../shared/domain/validation';
 import { itemFields, readInboxDocument } from '../../shared/domain/inbox';
-import { readActForParty } from './fields';
+import { readableFirst, readActForParty } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -18,7 +18,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '={{ $json.PeppolFileID }}',
 		placeholder: 'e.g. 8758f630-1fbe-478c-b872-77f5652e2999',
-		description: 'The PeppolFileID of the inbox item, as List gives it',
+		description: "By default the input item's PeppolFileID (List and the Peppol Inbox Trigger give it)",
 	},
 	{
 		displayName: 'Put Output File in Field',
@@ -56,6 +56,8 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const fields = itemFields(input[itemIndex]?.json ?? {});
 		const document = await readInboxDocument(this, client, fileId, { itemIndex, maxBytes, keepEnvelope, property, hint: fields.PeppolDocumentType });
-		return { ...document, json: { ...document.json, ...fields } }; // what the document is and says first, the inbox's fields after
+		const { Invoice, Response } = document.json as { Invoice?: IDataObject; Response?: IDataObject };
+		const SenderName = Invoice?.SupplierName ?? Response?.FromName; // what the document says, where it says it
+		return { ...document, json: readableFirst({ ...document.json, ...(SenderName === undefined ? {} : { SenderName }), ...fields }) };
 	});
 }

@@ -6,7 +6,7 @@ import { readChoice } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { listInbox } from '../../shared/domain/inbox';
-import { readActForParty } from './fields';
+import { readableFirst, readActForParty } from './fields';
 
 const SHOWN = ['all', 'invoices', 'responses'] as const;
 
@@ -38,7 +38,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 	return await runItems(this, read, async (shown, itemIndex) => {
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const { items, notice } = await listInbox(this, client, itemIndex);
-		const out = items.filter((item) => shown === 'all' || (shown === 'responses') === ['IMR', 'MLR'].includes(item.DocumentKind));
+		const out = items.filter((item) => shown === 'all' || (shown === 'responses') === ['IMR', 'MLR'].includes(item.DocumentKind)).map(readableFirst); // the list answer names no sender (openapi.json InboxGetResultItem): Get Document's SenderName does
 		// An incomplete list says so on each item, or on an item of its own when none is left.
 		return notice ? (out.length ? out : [{}]).map((item) => ({ ...item, InboxNotice: notice })) : out;
 	});

@@ -68,7 +68,7 @@ export const SIMPLE_FIELDS = {
 			'TotalExcl TotalVAT TotalIncl ToPay Paid IsSent ExternalProviderID Reference LastModified',
 	),
 	party: words('PartyID DisplayName PartyType VATNumber Email City CountryCode LastModified'),
-	product: words('ProductID Reference Description UnitPriceExcl VATPercentage Unit GroupName IsActive LastModified'),
+	product: words('ProductID Reference Description AmountExcl VAT AmountIncl Unit GroupName LastModified'), // the published Product (openapi.json)
 	registration: words('RegistrationID CompanyName TaxIdentifier Email PartyID Active Status Identified'),
 	integration: words('RegistrationID IntegrationID Integration IntegrationStatus IntegrationStatusDescription IntegrationDocumentToSign needsSignature'),
 	peppolLookup: words('canReceiveInvoice canReceiveCreditNote canReceiveInvoicesAndCreditNotes Registered Identifier DocumentTypes lookupIdentifier network'),

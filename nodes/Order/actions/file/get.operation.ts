@@ -16,9 +16,9 @@ export const description: INodeProperties[] = [
 		name: 'fileId',
 		type: 'string',
 		required: true,
-		default: '',
-		placeholder: 'e.g. 3f2b8c1e-7d4a-…',
-		description: 'The FileID, as Order › Get names it',
+		default: '={{ $json.FileID }}',
+		placeholder: 'e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a',
+		description: "By default the input item's FileID (an order's OrderPDF, Attachments and Messages name theirs)",
 		displayOptions: { show },
 	},
 	{

@@ -8,17 +8,16 @@ import { getApiClient } from '../../../shared/http/transport';
 import { hasStatus } from '../../../shared/domain/order';
 import type { Check } from '../../../shared/domain/validation';
 
-const MAPPED = '{{ $json.OrderID }}';
-
 /** The Order locator; `what` says which order the operation takes. */
 export function orderIdField(what = 'The order', overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Order',
 		name: 'orderId',
 		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
+		// The ID convention (docs/nodes.md): the input item's OrderID, as Get, Create and the Order Trigger output it.
+		default: { mode: 'id', value: '={{ $json.OrderID }}' },
 		required: true,
-		description: `${what}: pick it, enter its OrderID, or map ${MAPPED}`,
+		description: `${what}: by default the input item's OrderID (Get, Create and the Order Trigger give it); or pick it From List`,
 		modes: [
 			{
 				displayName: 'From List',

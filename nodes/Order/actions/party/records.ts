@@ -88,17 +88,17 @@ function defaultCheck(field: RecordField): (value: unknown) => Check<unknown> {
 
 /** Other Fields (JSON): an object (JSON text or mapped), at most a few levels deep. */
 function readOtherFields(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): IDataObject {
-	const label = 'Other Fields (JSON)';
+	const [label, hint] = ['Other Fields (JSON)', 'Enter a JSON object, e.g. {"CustomFields": [{"Key": "crm", "Value": "42"}]}, or map one.'];
 	let value = raw;
 	if (typeof raw === 'string') {
 		try {
 			value = raw.trim() ? JSON.parse(raw) : {};
 		} catch (error) {
-			throw inputError(ctx, itemIndex, label, undefined, `is not valid JSON: ${(error as Error).message}`, 'Enter a JSON object, or map one.');
+			throw inputError(ctx, itemIndex, label, undefined, `is not valid JSON: ${(error as Error).message}`, hint);
 		}
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {
-		throw inputError(ctx, itemIndex, label, value, 'is not a JSON object', 'Enter a JSON object, or map one.');
+		throw inputError(ctx, itemIndex, label, value, 'is not a JSON object', hint);
 	}
 	return requireValid(ctx, itemIndex, label, value, (v) => checkJsonDepth(v, 8)) as IDataObject;
 }
@@ -121,9 +121,9 @@ export function idField(kind: RecordKind, show: Record<string, string[]>, overri
 		name: `${kind}Id`,
 		type: 'string',
 		required: true,
-		default: '',
+		default: `={{ $json.${ID_KEYS[kind]} }}`,
 		placeholder: kind === 'party' ? 'e.g. 5000001' : 'e.g. 8000001',
-		description: kind === 'party' ? 'The PartyID, e.g. {{ $json.PartyID }}' : 'The ProductID, e.g. {{ $json.ProductID }}',
+		description: `By default the input item's ${ID_KEYS[kind]} (${kind === 'party' ? 'Find by VAT Number, Create and Get' : 'Create or Update and Get'} give it)`,
 		displayOptions: { show },
 		...overrides,
 	};

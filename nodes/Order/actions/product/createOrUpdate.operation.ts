@@ -55,7 +55,7 @@ export const description: INodeProperties[] = [
 		description: 'Your product code or name; a product with it is updated',
 		displayOptions: { show },
 	},
-	idField('product', show, { required: false, description: 'Set it to update that product' }),
+	idField('product', show, { required: false, default: '', description: 'Set it to update that product' }),
 	{
 		displayName: 'Product Fields',
 		name: 'productFields',
