@@ -352,20 +352,18 @@ export interface XmlVisitor {
 	close?(element: XmlElement, text: string, end: number): void;
 }
 
-/** Text read at most, nesting (default 256), text kept per element (default 10,000; the rest is checked, not kept), elements and attributes in all. */
+/** Text read at most, nesting (default 256) and text kept per element (default 10,000; the rest is not looked at). */
 export interface XmlLimits {
 	maxChars: number;
 	maxDepth?: number;
 	maxTextChars?: number;
-	maxElements?: number;
-	maxAttributes?: number;
 }
 
 export type XmlScan = { ok: true; root: XmlName } | { ok: false; problem: string };
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-/** Bounds on the work (docs/reliability.md "Receiving"): a 20 MB document within them is read in about 0.1 s. */
-const [MAX_ELEMENTS, MAX_ATTRIBUTES, MAX_ELEMENT_ATTRIBUTES, MAX_REFERENCES, MAX_KEPT] = [100_000, 100_000, 100, 10_000, 1_000_000];
+/** Bounds on the work, far above any real UBL or SBDH document (docs/reliability.md "Receiving"); and 100 attributes an element. */
+const LIMITS = { elements: 50_000, attributes: 50_000, 'namespace declarations': 1_000, references: 10_000, 'characters kept': 1_000_000 };
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
 /** Characters XML 1.0 does not allow (control characters other than tab and line breaks, U+FFFE, U+FFFF). */
 const NOT_XML = /[^\t\n\r\u0020-\uFFFD]/;
@@ -440,11 +438,7 @@ class Scanner {
 	private root?: XmlName;
 	private readonly maxDepth = this.limits.maxDepth ?? 256;
 	private readonly maxText = this.limits.maxTextChars ?? 10_000;
-	/** Elements and attributes left (a hostile document's work is bounded: docs/reliability.md "Receiving"). */
-	private elementsLeft = this.limits.maxElements ?? MAX_ELEMENTS;
-	private attributesLeft = this.limits.maxAttributes ?? MAX_ATTRIBUTES;
-	private referencesLeft = MAX_REFERENCES;
-	private keptLeft = MAX_KEPT;
+	private readonly left = { ...LIMITS };
 	/** While above 0: elements this deep or deeper are skipped (the visitor asked): tags, nesting and characters are checked, nothing else. */
 	private skipAt = 0;
 
@@ -482,6 +476,11 @@ class Scanner {
 		const end = this.s.indexOf(close, this.i);
 		if (end < 0) throw new XmlError(`${what} that is never closed`, this.i);
 		this.i = end + close.length;
+	}
+
+	/** Counts `n` against a limit of the reader: beyond it, the scan ends with a problem naming it. */
+	private spend(what: keyof typeof LIMITS, at: number, n = 1): void {
+		if ((this.left[what] -= n) < 0) throw new XmlError(`more than ${LIMITS[what].toLocaleString('en-US')} ${what}`, at, true);
 	}
 
 	/** Where the next `token` at or after `from` is (-1: none), searched for again only once passed. */
@@ -523,7 +522,7 @@ class Scanner {
 		const room = this.maxText - frame.text.length;
 		if (room <= 0) return;
 		const part = raw ? this.resolve(from, to, room) : this.chars(from, Math.min(to, from + room));
-		if ((this.keptLeft -= Math.min(part.length, room)) < 0) throw new XmlError(`more than ${MAX_KEPT} characters of text in the elements read`, from, true);
+		this.spend('characters kept', from, Math.min(part.length, room));
 		frame.text += part.length > room ? part.slice(0, room) : part;
 	}
 
@@ -551,7 +550,7 @@ class Scanner {
 			while (end < to && end - amp <= 40 && s.charCodeAt(end) !== 59 && s.charCodeAt(end) !== 38 && s.charCodeAt(end) !== 60 && !isSpace(s.charCodeAt(end)))
 				end++;
 			if (end >= to || s.charCodeAt(end) !== 59) throw new XmlError('an "&" that does not start a reference (write &amp;)', amp);
-			if (--this.referencesLeft < 0) throw new XmlError(`more than ${MAX_REFERENCES} references (&...;) in the elements read`, amp, true);
+			this.spend('references', amp);
 			const char = this.reference(s.slice(amp + 1, end), amp);
 			parts.push(this.chars(at, amp), char);
 			size += amp - at + char.length;
@@ -621,7 +620,7 @@ class Scanner {
 		const start = this.i;
 		if (this.root && !this.stack.length) throw new XmlError('a second root element', start);
 		if (this.stack.length >= this.maxDepth) throw new XmlError(`elements nested more than ${this.maxDepth} deep`, start, true);
-		if (--this.elementsLeft < 0) throw new XmlError(`more than ${this.limits.maxElements ?? MAX_ELEMENTS} elements`, start, true);
+		this.spend('elements', start);
 		this.i++;
 		const qname = this.name('a tag');
 		let [attrs, declared, prefixes, prefixed, selfClosing, count] = [NONE, NONE, NO_PREFIXES, NO_PREFIXES, false, 0];
@@ -635,9 +634,8 @@ class Scanner {
 			}
 			if (this.i >= s.length) throw new XmlError(`the tag <${qname}> is never closed`, start);
 			if (!spaced) throw new XmlError(`no space before an attribute of <${qname}>`, this.i);
-			if (++count > MAX_ELEMENT_ATTRIBUTES)
-				throw new XmlError(`more than ${MAX_ELEMENT_ATTRIBUTES} attributes (namespace declarations included) on <${qname}>`, start, true);
-			if (--this.attributesLeft < 0) throw new XmlError(`more than ${this.limits.maxAttributes ?? MAX_ATTRIBUTES} attributes`, start, true);
+			if (++count > 100) throw new XmlError(`more than 100 attributes (namespace declarations included) on <${qname}>`, start, true);
+			this.spend('attributes', start);
 			const attrAt = this.i;
 			const attr = this.name(`an attribute of <${qname}>`);
 			this.space();
@@ -659,6 +657,7 @@ class Scanner {
 			const value = (attrs[attr] = this.resolve(this.i + 1, close));
 			this.i = close + 1;
 			if (attr === 'xmlns' || attr.startsWith('xmlns:')) {
+				this.spend('namespace declarations', attrAt);
 				const prefix = attr === 'xmlns' ? '' : attr.slice(6);
 				if (prefix && !value) throw new XmlError(`the prefix ${prefix} is declared with an empty namespace`, start);
 				if (prefix === 'xmlns' || (prefix === 'xml' && value !== XML_NS)) throw new XmlError(`the reserved prefix ${prefix} is declared`, start);
@@ -703,8 +702,8 @@ class Scanner {
 		let j = lt + 1;
 		if (!nameChar(next, true)) return false;
 		while (nameChar(s.charCodeAt(++j), false));
-		if (s.charCodeAt(j) !== 62 || this.stack.length >= this.maxDepth || this.elementsLeft <= 0) return false;
-		this.elementsLeft--;
+		if (s.charCodeAt(j) !== 62 || this.stack.length >= this.maxDepth) return false;
+		this.spend('elements', lt);
 		this.stack.push({ qname: s.slice(lt + 1, j), declared: NO_PREFIXES, text: '' });
 		this.i = j + 1;
 		return true;
