@@ -191,7 +191,7 @@ export function readDocument(
 	let docRoot: XmlElement | undefined;
 	let docEnd = text.length;
 	let outer: XmlElement | undefined;
-	/** How many times each followed path was read (at most MAX_GROUPS: the rest is skipped). */
+	/** How many times each followed path was read (the rest is skipped). */
 	const opened = new Map<string, number>();
 	/** Places of the open elements below the document root, by depth. */
 	const places: Place[] = [];
@@ -212,7 +212,7 @@ export function readDocument(
 					docOpen ||= element === docRoot;
 					return false;
 				}
-				// Only the UBL elements an output field comes from are read (each path at most MAX_GROUPS times, a group's first
+				// Only the UBL elements an output field comes from are read (each path 20 times, a group MAX_GROUPS times, its first
 				// 50 elements); the rest is skipped, so a large or hostile document costs little more than its tags.
 				const parent: Place = element.depth - 1 > docRoot.depth ? places[element.depth - 1] : { key: '' };
 				if (!isUbl(element.name)) return true;
@@ -220,7 +220,7 @@ export function readDocument(
 				const place: Place = { key: path !== undefined && FOLLOWED.has(path) ? path : undefined, group: parent.inner };
 				const times = place.key ? (opened.get(place.key) ?? 0) + 1 : 0;
 				if (place.key) opened.set(place.key, times);
-				if (place.key ? times > MAX_GROUPS : !place.group || ++place.group.read > 50) return true;
+				if (place.key ? times > (GROUPS.has(place.key) ? MAX_GROUPS : 20) : !place.group || ++place.group.read > 50) return true;
 				place.inner = place.group;
 				if (place.key && GROUPS.has(place.key) && c.groups.length < MAX_GROUPS) c.groups.push((place.inner = { path: place.key, fields: {}, read: 0 }));
 				places[element.depth] = place;
