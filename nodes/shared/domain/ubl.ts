@@ -458,7 +458,6 @@ class Scanner {
 			if (lt < 0) break;
 			this.i = lt;
 			const next = s.charCodeAt(lt + 1);
-			if (this.skipAt && this.skipped(next)) continue;
 			if (next === 47) this.endTag();
 			else if (next === 33) {
 				if (s.startsWith('<!--', lt)) this.comment();
@@ -685,28 +684,6 @@ class Scanner {
 		if (selfClosing) return this.closed(frame);
 		if (skip) this.skipAt = this.stack.length + 1;
 		this.stack.push(frame);
-	}
-
-	/** A tag inside a skipped element without attributes, on a fast path (false: read it the usual way). */
-	private skipped(next: number): boolean {
-		const [s, lt] = [this.s, this.i];
-		if (next === 47) {
-			const frame = this.stack[this.stack.length - 1];
-			const end = lt + 2 + frame.qname.length;
-			if (s.charCodeAt(end) !== 62 || !s.startsWith(frame.qname, lt + 2)) return false;
-			this.stack.pop();
-			this.i = end + 1;
-			this.closed(frame);
-			return true;
-		}
-		let j = lt + 1;
-		if (!nameChar(next, true)) return false;
-		while (nameChar(s.charCodeAt(++j), false));
-		if (s.charCodeAt(j) !== 62 || this.stack.length >= this.maxDepth) return false;
-		this.spend('elements', lt);
-		this.stack.push({ qname: s.slice(lt + 1, j), declared: NO_PREFIXES, text: '' });
-		this.i = j + 1;
-		return true;
 	}
 
 	/** An element's name, from the names resolved since the namespaces in scope last changed (bounded). */
