@@ -363,7 +363,14 @@ export type XmlScan = { ok: true; root: XmlName } | { ok: false; problem: string
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 /** Bounds on the work, far above any real UBL or SBDH document (docs/reliability.md "Receiving"); and 100 attributes an element. */
-const LIMITS = { elements: 50_000, attributes: 50_000, 'namespace declarations': 1_000, references: 10_000, 'characters kept': 1_000_000 };
+const LIMITS = {
+	elements: 50_000,
+	'elements in the parts read': 10_000,
+	attributes: 50_000,
+	'namespace declarations': 1_000,
+	references: 10_000,
+	'characters kept': 1_000_000,
+};
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
 /** Characters XML 1.0 does not allow (control characters other than tab and line breaks, U+FFFE, U+FFFF). */
 const NOT_XML = /[^\t\n\r\u0020-\uFFFD]/;
@@ -620,6 +627,7 @@ class Scanner {
 		if (this.root && !this.stack.length) throw new XmlError('a second root element', start);
 		if (this.stack.length >= this.maxDepth) throw new XmlError(`elements nested more than ${this.maxDepth} deep`, start, true);
 		this.spend('elements', start);
+		if (!this.skipAt) this.spend('elements in the parts read', start);
 		this.i++;
 		const qname = this.name('a tag');
 		let [attrs, declared, prefixes, prefixed, selfClosing, count] = [NONE, NONE, NO_PREFIXES, NO_PREFIXES, false, 0];
