@@ -218,9 +218,8 @@ export function readDocument(
 				if (!isUbl(element.name)) return true;
 				const path = parent.key !== undefined ? (parent.key ? `${parent.key}/${element.name.local}` : element.name.local) : undefined;
 				const place: Place = { key: path !== undefined && FOLLOWED.has(path) ? path : undefined, group: parent.inner };
-				const times = place.key ? (opened.get(place.key) ?? 0) + 1 : 0;
-				if (place.key) opened.set(place.key, times);
-				if (place.key ? times > (GROUPS.has(place.key) ? MAX_GROUPS : 20) : !place.group || ++place.group.read > 50) return true;
+				if (place.key) opened.set(place.key, (opened.get(place.key) ?? 0) + 1);
+				if (place.key ? opened.get(place.key)! > (GROUPS.has(place.key) ? MAX_GROUPS : 20) : !place.group || ++place.group.read > 50) return true;
 				place.inner = place.group;
 				if (place.key && GROUPS.has(place.key) && c.groups.length < MAX_GROUPS) c.groups.push((place.inner = { path: place.key, fields: {}, read: 0 }));
 				places[element.depth] = place;
@@ -655,14 +654,12 @@ class Scanner {
 			if (close < 0) throw new XmlError(`the value of ${attr} is never closed`, this.i);
 			const lt = this.find('<', this.i + 1);
 			if (lt >= 0 && lt < close) throw new XmlError(`a "<" in the value of ${attr}`, lt);
-			if (this.skipAt) {
-				this.i = close + 1;
-				continue;
-			}
+			const valueAt = this.i + 1;
+			this.i = close + 1;
+			if (this.skipAt) continue;
 			if (attrs === NONE) attrs = Object.create(null) as Record<string, string>;
 			else if (attrs[attr] !== undefined) throw new XmlError(`the attribute ${attr} twice on <${qname}>`, attrAt);
-			const value = (attrs[attr] = this.resolve(this.i + 1, close));
-			this.i = close + 1;
+			const value = (attrs[attr] = this.resolve(valueAt, close));
 			if (attr === 'xmlns' || attr.startsWith('xmlns:')) {
 				this.spend('namespace declarations', attrAt);
 				const prefix = attr === 'xmlns' ? '' : attr.slice(6);
@@ -673,10 +670,7 @@ class Scanner {
 				prefixes.push(prefix);
 			} else if (attr.includes(':')) (prefixed === NO_PREFIXES ? (prefixed = []) : prefixed).push(attr);
 		}
-		if (this.skipAt) {
-			if (!selfClosing) this.stack.push({ qname, declared: NO_PREFIXES, text: '' });
-			return;
-		}
+		if (this.skipAt) return void (selfClosing || this.stack.push({ qname, declared: NO_PREFIXES, text: '' }));
 		for (const prefix of prefixes) {
 			const uri = KNOWN_NS.get(declared[prefix]) ?? declared[prefix]; // the constant itself: compared by identity, not by its characters
 			const uris = this.scope.get(prefix);
