@@ -11,7 +11,7 @@
  * of namespace declarations exhausted a 4 GB heap before the reader was linear); the largest document of each shape
  * within the limits and a real invoice of 3,000 lines (39,000 elements): read, fields right.
  */
-import { readDocument, scanXml } from '../../nodes/shared/domain/ubl';
+import { checkSendableUbl, readDocument, scanXml } from '../../nodes/shared/domain/ubl';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { hostileUbl, renderUbl } = require('../../emulator/documents') as {
@@ -45,6 +45,14 @@ describe('the UBL reader bounds its work whatever the document holds', () => {
 			ok: false,
 			problem: expect.stringMatching(new RegExp(`^is beyond what is read: ${limit.replace(/[.()&]/g, '\\$&')} \\(line \\d+, column \\d+\\)$`)),
 		});
+	});
+
+	it('Send UBL Document refuses such a file the same way (the node names the item and field, before any request)', () => {
+		expect(checkSendableUbl(Buffer.from(hostileUbl('xmlns', 0.6 * MB)), 20 * MB)).toMatchObject({
+			ok: false,
+			problem: expect.stringMatching(/^is beyond what is read: more than 100 attributes \(namespace declarations included\) on <Invoice>/),
+		});
+		expect(checkSendableUbl(Buffer.from(hostileUbl('attachment', SIZE)), 20 * MB)).toMatchObject({ ok: true, ubl: { kind: 'Invoice', number: 'HOSTILE-1' } });
 	});
 
 	it('the declarations inside a Peppol envelope too, at 0.6 MB', () => {
