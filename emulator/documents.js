@@ -491,13 +491,18 @@ function renderOriginalJson(order) {
 /**
  * A UBL Invoice of about `bytes` characters (ASCII) in one of the shapes a hostile sender can give, for the reader's tests
  * and bench: 'plain' (invoice lines), 'xmlns' (10,000 unused namespace declarations on the root, then lines), 'deep'
- * (lines inside 250-deep nesting), 'attrs' (elements with 5,000 attributes each), 'text' (one note of huge text with
- * references). `envelope` wraps it in an SBDH. The invoice's own fields (ID, date, supplier, amount) are the same in all.
- * @param {'plain'|'xmlns'|'deep'|'attrs'|'text'} shape @param {number} bytes @param {{ envelope?: boolean, number?: string }} [o]
+ * (lines inside 250-deep nesting), 'attrs' (elements with 5,000 attributes each), 'text' (notes of huge text with
+ * references), 'flat' (elements with an attribute right under the root, none the reader reads), 'attachment' (one base64
+ * attachment, the usual large invoice). `envelope` wraps it in an SBDH. The invoice's own fields (ID, date, supplier,
+ * amount) are the same in all. `blocks`: at most that many blocks of the shape, the rest of the size a base64 attachment
+ * (the largest document of a shape within the reader's limits); `perElement`: the attributes ('attrs') or namespace
+ * declarations on each line ('xmlns') instead of 5,000 / 10,000 on the root.
+ * @param {'plain'|'xmlns'|'deep'|'attrs'|'text'|'flat'|'attachment'} shape @param {number} bytes
+ * @param {{ envelope?: boolean, number?: string, blocks?: number, perElement?: number }} [o]
  * @returns {string}
  */
 function hostileUbl(shape, bytes, o = {}) {
-	const decls = shape === 'xmlns' ? Array.from({ length: 10_000 }, (_, i) => ` xmlns:n${i}="urn:example:unused:${i}"`).join('') : '';
+	const decls = shape === 'xmlns' && !o.perElement ? Array.from({ length: 10_000 }, (_, i) => ` xmlns:n${i}="urn:example:unused:${i}"`).join('') : '';
 	const head =
 		`<Invoice xmlns="${NS.Invoice}" xmlns:cac="${NS.cac}" xmlns:cbc="${NS.cbc}" xmlns:p="urn:example:p"${decls}>` +
 		`<cbc:CustomizationID>${BIS_CUSTOMIZATION}</cbc:CustomizationID><cbc:ID>${xmlEscape(o.number || 'HOSTILE-1')}</cbc:ID>` +
@@ -508,10 +513,13 @@ function hostileUbl(shape, bytes, o = {}) {
 	const line = (/** @type {number} */ n) =>
 		`<cac:InvoiceLine><cbc:ID>${n}</cbc:ID><cbc:InvoicedQuantity unitCode="C62">1</cbc:InvoicedQuantity>` +
 		`<cbc:LineExtensionAmount currencyID="EUR">10.00</cbc:LineExtensionAmount><cac:Item><cbc:Name>Line ${n}</cbc:Name></cac:Item></cac:InvoiceLine>\n`;
-	const attrs = Array.from({ length: 5_000 }, (_, i) => ` ${i % 2 ? 'p:' : ''}a${i}="v"`).join('');
+	const attrs = Array.from({ length: shape === 'attrs' ? o.perElement || 5_000 : 0 }, (_, i) => ` ${i % 2 ? 'p:' : ''}a${i}="v"`).join('');
+	const lineDecls = Array.from({ length: shape === 'xmlns' ? o.perElement || 0 : 0 }, (_, i) => ` xmlns:n${i}="urn:example:unused:${i}"`).join('');
 	const block = {
 		plain: line,
-		xmlns: line,
+		xmlns: (/** @type {number} */ n) => line(n).replace('<cac:InvoiceLine>', `<cac:InvoiceLine${lineDecls}>`),
+		flat: (/** @type {number} */ n) => `<cbc:AccountingCost n="${n}">c</cbc:AccountingCost>\n`,
+		attachment: line,
 		deep: (/** @type {number} */ n) => `${'<cac:AdditionalDocumentReference>'.repeat(248)}${line(n)}${'</cac:AdditionalDocumentReference>'.repeat(248)}\n`,
 		attrs: () => `<cbc:Note${attrs}>x</cbc:Note>\n`,
 		text: () => `<cbc:Note>${'Tom &amp; Jerry &#x41; '.repeat(1000)}</cbc:Note>\n`,
@@ -520,11 +528,18 @@ function hostileUbl(shape, bytes, o = {}) {
 	const tail = '</Invoice>\n';
 	const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n', head];
 	let size = parts[0].length + head.length + tail.length;
-	for (let n = 1; size < bytes; n++) {
+	const blocks = shape === 'attachment' ? 0 : (o.blocks ?? Infinity);
+	for (let n = 1; size < bytes && n <= blocks; n++) {
 		const next = block(n);
 		parts.push(next);
 		size += next.length;
 	}
+	const [open, close] = [
+		'<cac:AdditionalDocumentReference><cbc:ID>ATTACHMENT-1</cbc:ID><cac:Attachment><cbc:EmbeddedDocumentBinaryObject mimeCode="application/pdf" filename="a.pdf">',
+		'</cbc:EmbeddedDocumentBinaryObject></cac:Attachment></cac:AdditionalDocumentReference>\n',
+	];
+	const room = bytes - size - open.length - close.length;
+	if (room > 0) parts.push(open, 'JVBERi0xLjQK'.repeat(Math.ceil(room / 12)).slice(0, room - (room % 4)), close);
 	parts.push(tail);
 	const xml = parts.join('');
 	if (!o.envelope) return xml;

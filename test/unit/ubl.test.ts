@@ -223,7 +223,7 @@ describe('the scanner refuses what is not plain, well-formed XML', () => {
 
 	it('a large document is read in linear time and keeps only a bounded text per element', () => {
 		const lines = Array.from(
-			{ length: 20_000 },
+			{ length: 9_000 },
 			(_, i) => `<cac:InvoiceLine><cbc:ID>${i}</cbc:ID><cbc:Note>${'x'.repeat(200)}</cbc:Note></cac:InvoiceLine>`,
 		).join('');
 		const big = `<Invoice xmlns="${NS.invoice}" xmlns:cac="${NS.cac}" xmlns:cbc="${NS.cbc}"><cbc:ID>BIG-1</cbc:ID><cbc:Note>${'y'.repeat(50_000)}</cbc:Note>${lines}</Invoice>`;

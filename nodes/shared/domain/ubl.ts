@@ -82,7 +82,7 @@ interface Collected {
 	/** Same paths -> the schemeID / listID attribute of each. */
 	ids: Map<string, Array<string | undefined>>;
 	/** Each cac:Status / LineResponse in order: its path and child values. */
-	groups: Array<{ path: string; fields: Record<string, string> }>;
+	groups: Array<{ path: string; fields: Record<string, string>; read: number }>;
 	customization?: string;
 }
 
@@ -171,8 +171,8 @@ const WANTED = new Set([
 const FOLLOWED = new Set([...WANTED, ...GROUPS].flatMap((path) => path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
 
 type Group = Collected['groups'][number];
-/** An open element below the document root: its path when followed, whether it and all above it are UBL, the group it is in and the one its children are in. */
-type Place = { key?: string; ubl: boolean; group?: Group; inner?: Group };
+/** An open element below the document root that is read (UBL, as all above it): its path when followed, the group it is in and the one its children are in. */
+type Place = { key?: string; group?: Group; inner?: Group };
 
 /**
  * Reads a received document: envelope, kind and fields. `hint` is the inbox item's
@@ -191,8 +191,8 @@ export function readDocument(
 	let docRoot: XmlElement | undefined;
 	let docEnd = text.length;
 	let outer: XmlElement | undefined;
-	/** Prefixes the document inside an envelope uses ('' for the default namespace). */
-	const used = new Set<string>();
+	/** How many times each followed path was read (the rest is skipped). */
+	const opened = new Map<string, number>();
 	/** Places of the open elements below the document root, by depth. */
 	const places: Place[] = [];
 	let docOpen = false;
@@ -204,30 +204,31 @@ export function readDocument(
 					outer = element;
 					envelope = element.name.ns === SBDH && element.name.local === 'StandardBusinessDocument';
 					if (!envelope) docRoot = element;
-				} else if (envelope && element.depth === 1 && !docRoot && !(element.name.ns === SBDH && element.name.local === 'StandardBusinessDocumentHeader')) {
+				} else if (envelope && element.depth === 1) {
+					if (docRoot || (element.name.ns === SBDH && element.name.local === 'StandardBusinessDocumentHeader')) return true;
 					docRoot = element;
-				}
-				if (envelope && docRoot) {
-					const colon = element.qname.indexOf(':');
-					used.add(colon < 0 ? '' : element.qname.slice(0, colon));
-					for (const attr in element.attrs) if (attr.includes(':') && !attr.startsWith('xmlns:')) used.add(attr.slice(0, attr.indexOf(':')));
 				}
 				if (!docRoot || element === docRoot || !docOpen) {
 					docOpen ||= element === docRoot;
-					return;
+					return false;
 				}
-				const parent = element.depth - 1 > docRoot.depth ? places[element.depth - 1] : { key: '', ubl: true };
-				const ubl = parent.ubl && isUbl(element.name);
-				const path = ubl && parent.key !== undefined ? (parent.key ? `${parent.key}/${element.name.local}` : element.name.local) : undefined;
-				const place: Place = { key: path !== undefined && FOLLOWED.has(path) ? path : undefined, ubl, group: ubl ? parent.inner : undefined };
+				// Only the UBL elements an output field comes from are read (each path 20 times, a group MAX_GROUPS times, its first
+				// 50 elements); the rest is skipped, so a large or hostile document costs little more than its tags.
+				const parent: Place = element.depth - 1 > docRoot.depth ? places[element.depth - 1] : { key: '' };
+				if (!isUbl(element.name)) return true;
+				const path = parent.key !== undefined ? (parent.key ? `${parent.key}/${element.name.local}` : element.name.local) : undefined;
+				const place: Place = { key: path !== undefined && FOLLOWED.has(path) ? path : undefined, group: parent.inner };
+				if (place.key) opened.set(place.key, (opened.get(place.key) ?? 0) + 1);
+				if (place.key ? opened.get(place.key)! > (GROUPS.has(place.key) ? MAX_GROUPS : 20) : !place.group || ++place.group.read > 50) return true;
 				place.inner = place.group;
-				if (place.key && GROUPS.has(place.key) && c.groups.length < MAX_GROUPS) c.groups.push((place.inner = { path: place.key, fields: {} }));
+				if (place.key && GROUPS.has(place.key) && c.groups.length < MAX_GROUPS) c.groups.push((place.inner = { path: place.key, fields: {}, read: 0 }));
 				places[element.depth] = place;
+				return false;
 			},
 			close(element, value, end) {
 				if (element === docRoot) [docEnd, docOpen] = [end, false];
 				const place = docOpen ? places[element.depth] : undefined;
-				if (!place?.ubl) return;
+				if (!place) return;
 				const key = place.key;
 				if (key && WANTED.has(key)) {
 					const texts = c.texts.get(key) ?? [];
@@ -259,7 +260,7 @@ export function readDocument(
 		const custom = c.customization ?? '';
 		kind = /invoice_response/i.test(custom) ? 'IMR' : /:mlr:/i.test(custom) ? 'MLR' : kindOfType(options.hint) === 'MLR' ? 'MLR' : 'IMR';
 	}
-	const doc: ReadDocument = { kind, root: name, envelope, unwrapped: envelope ? unwrap(text, outer, docRoot, docEnd, used) : text };
+	const doc: ReadDocument = { kind, root: name, envelope, unwrapped: envelope ? unwrap(text, outer, docRoot, docEnd) : text };
 	if (kind === 'Invoice' || kind === 'CreditNote') doc.invoice = readInvoice(c);
 	if (kind === 'IMR' || kind === 'MLR') doc.response = readResponse(c, kind);
 	return { ok: true, doc };
@@ -269,12 +270,12 @@ const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/</g,
 
 /**
  * The document inside the envelope as a document of its own: an XML declaration, then the
- * element as it was, with the namespaces it uses but only the envelope's root declared
+ * element as it was, with the namespaces the envelope's root declared (but the envelope's own)
  * added to its start tag.
  */
-function unwrap(text: string, outer: XmlElement, inner: XmlElement, end: number, used: Set<string>): string {
+function unwrap(text: string, outer: XmlElement, inner: XmlElement, end: number): string {
 	const inherited = Object.entries(outer.declared)
-		.filter(([prefix]) => inner.declared[prefix] === undefined && used.has(prefix))
+		.filter(([prefix, uri]) => inner.declared[prefix] === undefined && uri !== SBDH)
 		.map(([prefix, uri]) => ` ${prefix ? `xmlns:${prefix}` : 'xmlns'}="${escapeAttr(uri)}"`)
 		.join('');
 	const nameEnd = inner.start + 1 + inner.qname.length;
@@ -344,12 +345,13 @@ export interface XmlElement {
 }
 
 export interface XmlVisitor {
-	open?(element: XmlElement): void;
+	/** `true`: skip the element (close is not called) and all it holds (only tags, nesting and characters are checked). */
+	open?(element: XmlElement): boolean | void;
 	/** `end` is the offset just after the element (after its end tag, or after '/>'). */
 	close?(element: XmlElement, text: string, end: number): void;
 }
 
-/** Text read at most, nesting (default 256) and text kept per element (default 10,000; the rest is checked, not kept). */
+/** Text read at most, nesting (default 256) and text kept per element (default 10,000; the rest is not looked at). */
 export interface XmlLimits {
 	maxChars: number;
 	maxDepth?: number;
@@ -359,6 +361,15 @@ export interface XmlLimits {
 export type XmlScan = { ok: true; root: XmlName } | { ok: false; problem: string };
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+/** Bounds on the work, far above any real UBL or SBDH document (docs/reliability.md "Receiving"); and 100 attributes an element. */
+const LIMITS = {
+	elements: 50_000,
+	'elements in the parts read': 10_000,
+	attributes: 50_000,
+	'namespace declarations': 1_000,
+	references: 10_000,
+	'characters kept': 1_000_000,
+};
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
 /** Characters XML 1.0 does not allow (control characters other than tab and line breaks, U+FFFE, U+FFFF). */
 const NOT_XML = /[^\t\n\r\u0020-\uFFFD]/;
@@ -415,8 +426,8 @@ export function scanXml(text: string, visitor: XmlVisitor, limits: XmlLimits): X
 	}
 }
 
-/** An open element, the prefixes it declared (their bindings are popped when it closes) and its text kept. */
-type Frame = { element: XmlElement; declared: string[]; text: string };
+/** An open element (none when skipped), the prefixes it declared (their bindings are popped when it closes) and its text kept. */
+type Frame = { element?: XmlElement; qname: string; declared: string[]; text: string };
 
 /**
  * One pass, linear in the text whatever its shape: each prefix maps to the stack of its bindings in scope (an element
@@ -429,10 +440,13 @@ class Scanner {
 	/** Element names resolved since the namespaces in scope last changed. */
 	private readonly names = new Map<string, XmlName>();
 	/** Where the next "]]>" (in text), "<" (in a tag) and "&" are (-1: none left): found once, not again per text or attribute. */
-	private readonly next = new Map<string, number>();
+	private readonly next: Record<string, number> = { '<': -2, '&': -2, ']]>': -2 };
 	private root?: XmlName;
 	private readonly maxDepth = this.limits.maxDepth ?? 256;
 	private readonly maxText = this.limits.maxTextChars ?? 10_000;
+	private readonly left = { ...LIMITS };
+	/** While above 0: elements this deep or deeper are skipped (the visitor asked): tags, nesting and characters are checked, nothing else. */
+	private skipAt = 0;
 
 	constructor(
 		private readonly s: string,
@@ -442,8 +456,6 @@ class Scanner {
 
 	run(): XmlName {
 		const s = this.s;
-		const bad = s.search(NOT_XML);
-		if (bad >= 0) throw new XmlError(`a character not allowed in XML (U+${s.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0')})`, bad);
 		if (s.startsWith('<?xml') && /[\s?]/.test(s[5] ?? '')) this.skipPast('?>', 'an XML declaration');
 		while (this.i < s.length) {
 			const lt = s.indexOf('<', this.i);
@@ -460,7 +472,7 @@ class Scanner {
 			} else if (next === 63) this.instruction();
 			else this.startTag(); // after "<": "/" 47, "!" 33, "?" 63
 		}
-		if (this.stack.length) throw new XmlError(`the document ends before </${this.stack[this.stack.length - 1].element.qname}>`, s.length);
+		if (this.stack.length) throw new XmlError(`the document ends before </${this.stack[this.stack.length - 1].qname}>`, s.length);
 		if (!this.root) throw new XmlError('no root element', s.length);
 		return this.root;
 	}
@@ -471,11 +483,15 @@ class Scanner {
 		this.i = end + close.length;
 	}
 
+	/** Counts `n` against a limit of the reader: beyond it, the scan ends with a problem naming it. */
+	private spend(what: keyof typeof LIMITS, at: number, n = 1): void {
+		if ((this.left[what] -= n) < 0) throw new XmlError(`more than ${LIMITS[what].toLocaleString('en-US')} ${what}`, at, true);
+	}
+
 	/** Where the next `token` at or after `from` is (-1: none), searched for again only once passed. */
 	private find(token: string, from: number): number {
-		const at = this.next.get(token) ?? -2;
-		if (at !== -1 && at < from) this.next.set(token, this.s.indexOf(token, from));
-		return this.next.get(token) as number;
+		const at = this.next[token];
+		return at !== -1 && at < from ? (this.next[token] = this.s.indexOf(token, from)) : at;
 	}
 
 	private comment(): void {
@@ -493,7 +509,7 @@ class Scanner {
 		this.i += 9;
 		const from = this.i;
 		this.skipPast(']]>', 'a CDATA section');
-		this.keep(from, this.i - 3, false);
+		if (!this.skipAt) this.keep(from, this.i - 3, false);
 	}
 
 	private instruction(): void {
@@ -509,9 +525,10 @@ class Scanner {
 	private keep(from: number, to: number, raw: boolean): void {
 		const frame = this.stack[this.stack.length - 1];
 		const room = this.maxText - frame.text.length;
-		if (room <= 0 && !raw) return;
-		const part = raw ? this.resolve(from, to, room) : this.s.slice(from, to);
-		if (room > 0) frame.text += part.length > room ? part.slice(0, room) : part;
+		if (room <= 0) return;
+		const part = raw ? this.resolve(from, to, room) : this.chars(from, Math.min(to, from + room));
+		this.spend('characters kept', from, Math.min(part.length, room));
+		frame.text += part.length > room ? part.slice(0, room) : part;
 	}
 
 	private text(from: number, to: number): void {
@@ -523,29 +540,40 @@ class Scanner {
 		}
 		const cdataEnd = this.find(']]>', from);
 		if (cdataEnd >= 0 && cdataEnd < to) throw new XmlError('"]]>" in text', cdataEnd);
-		this.keep(from, to, true);
+		if (!this.skipAt) this.keep(from, to, true);
 	}
 
-	/** text[from, to) (text or an attribute value) with its references resolved, built up to `keep` characters (the rest is only checked). */
-	private resolve(from: number, to: number, keep = Infinity): string {
+	/** text[from, to) (text or an attribute value) with its references resolved, up to `keep` characters (the rest is not looked at). */
+	private resolve(from: number, to: number, keep = this.maxText): string {
 		const s = this.s;
 		let amp = this.find('&', from);
-		if (amp < 0 || amp >= to) return keep >= to - from ? s.slice(from, to) : s.slice(from, from + Math.max(0, keep));
+		if (amp < 0 || amp >= to) return this.chars(from, Math.min(to, from + keep));
 		const parts: string[] = [];
 		let [at, size] = [from, 0];
-		while (amp >= 0 && amp < to) {
+		while (amp >= 0 && amp < to && size < keep) {
 			let end = amp + 1;
 			while (end < to && end - amp <= 40 && s.charCodeAt(end) !== 59 && s.charCodeAt(end) !== 38 && s.charCodeAt(end) !== 60 && !isSpace(s.charCodeAt(end)))
 				end++;
 			if (end >= to || s.charCodeAt(end) !== 59) throw new XmlError('an "&" that does not start a reference (write &amp;)', amp);
+			this.spend('references', amp);
 			const char = this.reference(s.slice(amp + 1, end), amp);
-			if (size < keep) parts.push(s.slice(at, amp), char);
+			parts.push(this.chars(at, amp), char);
 			size += amp - at + char.length;
 			at = end + 1;
 			amp = this.find('&', at);
 		}
-		if (size < keep) parts.push(s.slice(at, to));
+		if (size < keep) parts.push(this.chars(at, Math.min(to, at + keep - size)));
 		return parts.join('');
+	}
+
+	/** text[from, to), checked for characters XML does not allow (what is read: the rest of the text is not looked at). */
+	private chars(from: number, to: number): string {
+		for (let k = from; k < to; k++) {
+			const c = this.s.charCodeAt(k);
+			if (c < 32 ? c !== 9 && c !== 10 && c !== 13 : c > 0xfffd)
+				throw new XmlError(`a character not allowed in XML (U+${c.toString(16).toUpperCase().padStart(4, '0')})`, k);
+		}
+		return this.s.slice(from, to);
 	}
 
 	private reference(name: string, at: number): string {
@@ -597,9 +625,11 @@ class Scanner {
 		const start = this.i;
 		if (this.root && !this.stack.length) throw new XmlError('a second root element', start);
 		if (this.stack.length >= this.maxDepth) throw new XmlError(`elements nested more than ${this.maxDepth} deep`, start, true);
+		this.spend('elements', start);
+		if (!this.skipAt) this.spend('elements in the parts read', start);
 		this.i++;
 		const qname = this.name('a tag');
-		let [attrs, declared, prefixes, prefixed, selfClosing] = [NONE, NONE, NO_PREFIXES, NO_PREFIXES, false];
+		let [attrs, declared, prefixes, prefixed, selfClosing, count] = [NONE, NONE, NO_PREFIXES, NO_PREFIXES, false, 0];
 		for (;;) {
 			const spaced = this.space();
 			const c = s.charCodeAt(this.i);
@@ -610,6 +640,8 @@ class Scanner {
 			}
 			if (this.i >= s.length) throw new XmlError(`the tag <${qname}> is never closed`, start);
 			if (!spaced) throw new XmlError(`no space before an attribute of <${qname}>`, this.i);
+			if (++count > 100) throw new XmlError(`more than 100 attributes (namespace declarations included) on <${qname}>`, start, true);
+			this.spend('attributes', start);
 			const attrAt = this.i;
 			const attr = this.name(`an attribute of <${qname}>`);
 			this.space();
@@ -622,11 +654,14 @@ class Scanner {
 			if (close < 0) throw new XmlError(`the value of ${attr} is never closed`, this.i);
 			const lt = this.find('<', this.i + 1);
 			if (lt >= 0 && lt < close) throw new XmlError(`a "<" in the value of ${attr}`, lt);
+			const valueAt = this.i + 1;
+			this.i = close + 1;
+			if (this.skipAt) continue;
 			if (attrs === NONE) attrs = Object.create(null) as Record<string, string>;
 			else if (attrs[attr] !== undefined) throw new XmlError(`the attribute ${attr} twice on <${qname}>`, attrAt);
-			const value = (attrs[attr] = this.resolve(this.i + 1, close));
-			this.i = close + 1;
+			const value = (attrs[attr] = this.resolve(valueAt, close));
 			if (attr === 'xmlns' || attr.startsWith('xmlns:')) {
+				this.spend('namespace declarations', attrAt);
 				const prefix = attr === 'xmlns' ? '' : attr.slice(6);
 				if (prefix && !value) throw new XmlError(`the prefix ${prefix} is declared with an empty namespace`, start);
 				if (prefix === 'xmlns' || (prefix === 'xml' && value !== XML_NS)) throw new XmlError(`the reserved prefix ${prefix} is declared`, start);
@@ -635,6 +670,7 @@ class Scanner {
 				prefixes.push(prefix);
 			} else if (attr.includes(':')) (prefixed === NO_PREFIXES ? (prefixed = []) : prefixed).push(attr);
 		}
+		if (this.skipAt) return void (selfClosing || this.stack.push({ qname, declared: NO_PREFIXES, text: '' }));
 		for (const prefix of prefixes) {
 			const uri = KNOWN_NS.get(declared[prefix]) ?? declared[prefix]; // the constant itself: compared by identity, not by its characters
 			const uris = this.scope.get(prefix);
@@ -645,10 +681,11 @@ class Scanner {
 		for (const attr of prefixed) this.qualified(attr, false, start);
 		const element: XmlElement = { name: this.elementName(qname, start), qname, depth: this.stack.length, start, attrs, declared };
 		if (!this.stack.length) this.root = element.name;
-		this.visitor.open?.(element);
-		const frame: Frame = { element, declared: prefixes, text: '' };
-		if (selfClosing) this.closed(frame);
-		else this.stack.push(frame);
+		const skip = this.visitor.open?.(element) === true;
+		const frame: Frame = { element: skip ? undefined : element, qname, declared: prefixes, text: '' };
+		if (selfClosing) return this.closed(frame);
+		if (skip) this.skipAt = this.stack.length + 1;
+		this.stack.push(frame);
 	}
 
 	/** An element's name, from the names resolved since the namespaces in scope last changed (bounded). */
@@ -662,7 +699,8 @@ class Scanner {
 	}
 
 	private closed(frame: Frame): void {
-		this.visitor.close?.(frame.element, frame.text, this.i);
+		if (frame.element) this.visitor.close?.(frame.element, frame.text, this.i);
+		if (this.stack.length < this.skipAt) this.skipAt = 0;
 		for (const prefix of frame.declared) this.scope.get(prefix)?.pop();
 		if (frame.declared.length) this.names.clear();
 	}
@@ -670,7 +708,7 @@ class Scanner {
 	private endTag(): void {
 		const start = this.i;
 		const frame = this.stack.pop();
-		const expected = frame?.element.qname;
+		const expected = frame?.qname;
 		// The expected name in place (no copy); else the name found, for the message.
 		const same = expected !== undefined && this.s.startsWith(expected, start + 2) && !nameChar(this.s.charCodeAt(start + 2 + expected.length), false);
 		this.i += 2;
@@ -680,7 +718,7 @@ class Scanner {
 		if (this.s[this.i] !== '>') throw new XmlError(`the end tag </${qname}> is not closed by ">"`, this.i);
 		this.i++;
 		if (!frame) throw new XmlError(`an end tag </${qname}> without a start tag`, start);
-		if (!same) throw new XmlError(`</${qname}> where </${frame.element.qname}> was expected`, start);
+		if (!same) throw new XmlError(`</${qname}> where </${frame.qname}> was expected`, start);
 		this.closed(frame);
 	}
 }
