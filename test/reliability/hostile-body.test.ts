@@ -14,7 +14,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { policyFromOptions } from '../../nodes/shared/fields/requestOptions';
-import { getApiClient } from '../../nodes/shared/http/transport';
+import { getApiClient } from '../../nodes/shared/node/client';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
 import { endless, gzipBomb, pause, rssMb, sampleRss, serveHostile, trickle } from './hostile-server';

@@ -265,20 +265,60 @@ export function decodeFileAnswer(answer: unknown): FileAnswer | { problem: strin
 	return { FileID: field('fileid'), FileName: field('filename'), MimeType: field('mimetype'), content: Buffer.from(base64, 'base64') };
 }
 
+const BASE64 = /^[A-Za-z0-9+/]*$/;
+const BASE64_END = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * A `GET /v1/files/{FileID}` answer from its bytes, never its text (docs/performance.md, 6a): FileContent's base64 is decoded in
+ * slices straight into the file's Buffer and the small rest parsed. An escape, a line break or anything odd in it, or a FileContent
+ * not at the top: the whole answer parsed (decodeFileAnswer). Undefined when the answer is not JSON.
+ */
+export function readFileAnswer(bytes: Buffer): FileAnswer | { problem: string } | undefined {
+	const key = bytes.indexOf('"FileContent"');
+	const colon = key < 0 ? undefined : /^\s*:\s*"/.exec(bytes.toString('latin1', key + 13, key + 77));
+	const start = colon ? key + 13 + colon[0].length : -1;
+	const end = start < 0 ? -1 : bytes.indexOf(0x22, start);
+	const escape = bytes.indexOf(0x5c, start);
+	if (end >= 0 && (escape < 0 || escape > end) && (end - start) % 4 !== 1) {
+		const length = end - start - (bytes[end - 1] === 0x3d ? (bytes[end - 2] === 0x3d ? 2 : 1) : 0);
+		const content = Buffer.allocUnsafe(Math.floor((length * 3) / 4));
+		let written = 0;
+		for (let at = start; at < end && written >= 0; at += 65_536) {
+			const part = bytes.toString('latin1', at, Math.min(end, at + 65_536));
+			written = (at + 65_536 < end ? BASE64 : BASE64_END).test(part) ? written + content.write(part, written, 'base64') : -1;
+		}
+		try {
+			const rest = JSON.parse(bytes.toString('utf8', 0, start) + bytes.toString('utf8', end)) as unknown;
+			const keys = isObject(rest) ? Object.keys(rest).filter((name) => name.toLowerCase() === 'filecontent') : [];
+			if (written === content.length && keys.length === 1 && keys[0] === 'FileContent' && (rest as IDataObject).FileContent === '') {
+				const answer = decodeFileAnswer({ ...(rest as IDataObject), FileContent: '' }) as FileAnswer;
+				return { ...answer, content };
+			}
+		} catch {
+			// Not JSON as a whole either, or only parts of it: the whole answer is parsed below.
+		}
+	}
+	try {
+		return decodeFileAnswer(JSON.parse(bytes.toString()));
+	} catch {
+		return undefined;
+	}
+}
+
 /** `GET /v1/files/{FileID}` within the size its base64 may take (a broken answer is read again as reads are), then decoded. */
 export async function readFile(ctx: FileContext, client: ApiClient, fileId: string, options: ReadFileOptions): Promise<ReadFile> {
 	const operation = `Get file ${fileId}`;
 	const maxResponseBytes = Math.ceil((options.maxBytes * 4) / 3) + ANSWER_OVERHEAD_BYTES;
 	const path = `/v1/files/${encodeURIComponent(fileId)}`;
-	const body = await client.request({
+	const answer = await client.request<FileAnswer | { problem: string }>({
 		method: 'GET',
 		path,
 		itemIndex: options.itemIndex,
 		operation,
 		maxResponseBytes,
 		brokenText: 'an answer cut off in transit, or not the file',
+		read: readFileAnswer,
 	});
-	const answer = decodeFileAnswer(body);
 	const refuse = (message: string, description: string) => new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex: options.itemIndex });
 	if ('problem' in answer) throw refuse(`${operation}: the answer ${answer.problem}`, 'Retry; if it persists, check the Base URL.');
 	if (answer.FileID !== undefined && answer.FileID.trim().toLowerCase() !== fileId.toLowerCase()) {
