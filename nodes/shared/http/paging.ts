@@ -107,31 +107,6 @@ const withSkip = (url: string, skip: number) => (SKIP.test(url) ? url.replace(SK
 type PageRequest = { url: string; key: string; body: Promise<unknown>; cancel: AbortController };
 
 /**
- * One list read's repeated strings held once (docs/performance.md, 2a): `JSON.parse` copies every value
- * over 10 characters (V8 shares shorter ones). Own record values of 11 to 64 characters become the equal
- * string in `table` (one read's, emptied at 8,192 entries; depth 8 at most), in place: values, keys and
- * prototypes unchanged (an own `__proto__` key is a data property: assigning it writes that property).
- */
-export function shareStrings(value: unknown, table: Map<string, string>, depth = 0): void {
-	if (depth > 8 || value === null || typeof value !== 'object') return;
-	if (Array.isArray(value)) {
-		for (const entry of value) shareStrings(entry, table, depth + 1);
-		return;
-	}
-	const record = value as Record<string, unknown>;
-	for (const key in record) {
-		const entry = record[key];
-		if (typeof entry !== 'string') shareStrings(entry, table, depth + 1);
-		else if (entry.length > 10 && entry.length <= 64 && Object.prototype.hasOwnProperty.call(record, key)) {
-			const known = table.get(entry);
-			if (known) record[key] = known;
-			else if (table.size < 8_192) table.set(entry, entry);
-			else table.clear();
-		}
-	}
-}
-
-/**
  * Yields records page by page; never asks for a page it does not need for a Limit, refuses a
  * link it already followed, a link to another host and a page repeating the one before it.
  */
@@ -165,7 +140,6 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 	let lastStride = 0;
 	let previousFirst: string | undefined;
 	let collected = 0;
-	const strings = new Map<string, string>();
 	try {
 		for (let pageNumber = 1; ; pageNumber++) {
 			const current = inFlight.shift() as PageRequest;
@@ -182,7 +156,6 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			previousFirst = firstRecord;
 			const items = limit !== undefined && page.items.length > limit - collected ? page.items.slice(0, limit - collected) : page.items;
 			collected += items.length;
-			shareStrings(items, strings);
 			if (items.length) yield items;
 			if (!page.nextLink || (limit !== undefined && collected >= limit)) return;
 

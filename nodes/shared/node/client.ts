@@ -64,10 +64,39 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 	return client;
 }
 
-/** Pages through a list (http/paging.ts), turning paging problems into NodeApiErrors on the item. */
-export async function* paginateList(this: ApiContext, client: ApiClient, options: PaginateOptions): AsyncGenerator<IDataObject[]> {
+/**
+ * One list read's repeated strings held once (docs/performance.md, 2a): `JSON.parse` copies every value
+ * over 10 characters (V8 shares shorter ones). Own record values of 11 to 64 characters become the equal
+ * string in `table` (one read's, emptied at 8,192 entries; depth 8 at most), in place: values, keys and
+ * prototypes unchanged (an own `__proto__` key is a data property: assigning it writes that property).
+ */
+export function shareStrings(value: unknown, table: Map<string, string>, depth = 0): void {
+	if (depth > 8 || value === null || typeof value !== 'object') return;
+	if (Array.isArray(value)) {
+		for (const entry of value) shareStrings(entry, table, depth + 1);
+		return;
+	}
+	const record = value as Record<string, unknown>;
+	for (const key in record) {
+		const entry = record[key];
+		if (typeof entry !== 'string') shareStrings(entry, table, depth + 1);
+		else if (entry.length > 10 && entry.length <= 64 && Object.prototype.hasOwnProperty.call(record, key)) {
+			const known = table.get(entry);
+			if (known) record[key] = known;
+			else if (table.size < 8_192) table.set(entry, entry);
+			else table.clear();
+		}
+	}
+}
+
+/** Pages through a list (http/paging.ts), its strings shared (shareStrings), paging problems as NodeApiErrors on the item. */
+export async function* paginateList(this: ApiContext, client: Pick<ApiClient, 'baseUrl' | 'request'>, options: PaginateOptions): AsyncGenerator<IDataObject[]> {
+	const strings = new Map<string, string>();
 	try {
-		yield* paginate(client, options);
+		for await (const page of paginate(client, options)) {
+			shareStrings(page, strings);
+			yield page;
+		}
 	} catch (error) {
 		if (!(error instanceof PagingError)) throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
 		const description = error.hint ?? 'Retry; if it persists, check the Base URL.';
