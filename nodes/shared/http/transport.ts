@@ -29,7 +29,7 @@ const isStream = (body: unknown): body is Stream => !!body && typeof (body as St
 /** Closes the connection of an answer that is not read. */
 const discard = (body: unknown) => isStream(body) && body.destroy?.();
 
-type Answer = { status: number; headers: Headers; bytes: Buffer };
+type Answer = { status: number; headers: Headers; text: string; bytes?: Buffer };
 
 /** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and hands a late answer to `late`. */
 async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late: (value: T) => void = () => {}): Promise<T> {
@@ -49,14 +49,18 @@ async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, lat
 	}
 }
 
-/** One exchange within the deadline: headers, then the body's bytes, cut off (connection closed) at `maxBytes`; a redirect's body unread. */
-async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number): Promise<Answer> {
+/**
+ * One exchange within the deadline: headers, then the body, cut off (connection closed) at `maxBytes`; a redirect's body unread.
+ * The body as text, or as bytes (`asBytes`: a file, 6a), filled in place when its announced length fits: never held twice.
+ */
+async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number, asBytes: boolean): Promise<Answer> {
 	type Raw = { statusCode: number; headers?: Headers; body?: unknown };
 	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (answer) => discard(answer.body));
 	const [status, headers, body] = [Number(raw.statusCode), raw.headers ?? {}, raw.body];
+	const answer: Answer = { status, headers, text: '' };
 	if (status >= 300 && status < 400) {
 		discard(body);
-		return { status, headers, bytes: Buffer.alloc(0) };
+		return answer;
 	}
 	const chunks: Buffer[] = [];
 	if (!isStream(body)) {
@@ -67,21 +71,23 @@ async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, max
 		// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
 		const onAbort = () => body.destroy?.(new LimitError('deadline'));
 		deadline.addEventListener('abort', onAbort, { once: true });
-		// The announced length, when within the bound, is filled in place: no copy of a large answer held twice (a file: 6a).
 		const announced = Number([headers['content-length']].flat()[0]);
-		let whole = announced > 65_536 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
+		let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
+		const decoder = new TextDecoder();
 		let received = 0;
 		try {
 			for await (const chunk of body) {
 				if (received + chunk.byteLength > maxBytes) throw new LimitError('size');
-				if (whole && received + chunk.byteLength <= whole.length) whole.set(chunk, received);
+				if (!asBytes) answer.text += decoder.decode(chunk, { stream: true });
+				else if (whole && received + chunk.byteLength <= whole.length) whole.set(chunk, received);
 				else {
 					if (whole) chunks.push(whole.subarray(0, received));
 					whole = undefined;
-					chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+					chunks.push(Buffer.from(chunk));
 				}
 				received += chunk.byteLength;
 			}
+			answer.text += decoder.decode();
 			if (whole) chunks.push(whole.subarray(0, received));
 		} catch (error) {
 			// A stream destroyed by the deadline may end with its own abort error instead of ours.
@@ -90,7 +96,9 @@ async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, max
 			deadline.removeEventListener('abort', onAbort);
 		}
 	}
-	return { status, headers, bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks.splice(0)) };
+	if (asBytes) answer.bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks.splice(0));
+	else if (chunks.length) answer.text = chunks[0].toString();
+	return answer;
 }
 
 /** The JSON of a text, or the text itself when it is not JSON. */
@@ -294,7 +302,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			const options = { ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } };
 			const send = async () => await this.helpers.httpRequestWithAuthentication.call(caller, auth.credentialType, options, signed.options);
 			const deadline = AbortSignal.timeout(timeoutMs);
-			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit);
+			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit, !!req.read);
 		};
 		let repeated = false; // Whether this request was sent again after a 401 (OAuth2): once at most.
 		const final = new WeakSet<Error>(); // Errors of ours raised inside an attempt, never retried (n8n wraps network failures in NodeApiErrors too).
@@ -368,10 +376,12 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			const { status, headers } = answer;
 			const ok = status >= 200 && status < 300;
 			// Only a body that echoes a secret is rewritten; a body read from its bytes (a file) stays bytes unless it does.
-			const echoed = secrets.filter((secret) => answer.bytes.includes(secret));
-			const bytes = echoed.length ? Buffer.from(echoed.reduce((out, secret) => out.split(secret).join('***'), answer.bytes.toString())) : answer.bytes;
-			const read = ok && req.read ? req.read(bytes) : undefined;
-			const text = read === undefined ? bytes.toString() : '';
+			const raw = answer.bytes;
+			const echoed = secrets.filter((secret) => (raw ?? answer.text).includes(secret));
+			const mask = (text: string) => echoed.reduce((out, secret) => out.split(secret).join('***'), text);
+			const bytes = raw && echoed.length ? Buffer.from(mask(raw.toString())) : raw;
+			const read = ok && bytes && req.read ? req.read(bytes) : undefined;
+			const text = read !== undefined ? '' : bytes ? bytes.toString() : mask(answer.text);
 			const body = read ?? parse(text);
 
 			if (ok) {
