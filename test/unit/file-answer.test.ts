@@ -1,5 +1,5 @@
 /**
- * The answer of `GET /v1/files/{FileID}` (nodes/shared/http/files.ts decodeFileAnswer) and the
+ * The answer of `GET /v1/files/{FileID}` (nodes/shared/node/files.ts decodeFileAnswer and readFileAnswer) and the
  * picking of an order's files: every byte value round-trips, base64 the way other writers send
  * it is read, and every broken answer is refused instead of giving wrong bytes.
  */
