@@ -14,16 +14,6 @@ export const API_KEY_CREDENTIAL = 'accessPointApi';
 /** OAuth 2.0: access delegated by the signed-in account (named so the secrets lint does not take the name for a secret). */
 export const DELEGATED_CREDENTIAL = 'accessPointOAuth2Api';
 
-/** The node's Authentication (read raw: it takes no expression, and every kind of node context has the node). */
-function readAuthentication(ctx: ApiContext): AuthenticationMethod {
-	const value = ctx.getNode().parameters.authentication;
-	if (value === undefined || value === 'apiKey') return 'apiKey';
-	if (value === 'oAuth2') return 'oAuth2';
-	throw new NodeOperationError(ctx.getNode(), `The Authentication "${String(value)}" is not supported`, {
-		description: 'Pick API Key or OAuth2.',
-	});
-}
-
 /** Every form in which a server may echo a secret: trimmed, JSON-escaped, percent-encoded (`+` for a space too); none under 4 characters. */
 function secretForms(secret: string): string[] {
 	const trimmed = secret.trim();
@@ -58,7 +48,11 @@ function tokenSecrets(tokenData: unknown): string[] {
 /** Reads the credential the Authentication picks and checks, before any request, that its Base URL (and Token URL) use https. */
 export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Auth> {
 	const node = ctx.getNode();
-	const method = readAuthentication(ctx);
+	// The node's Authentication, read raw: it takes no expression, and every kind of node context has the node.
+	const method = (node.parameters.authentication ?? 'apiKey') as AuthenticationMethod;
+	if (method !== 'apiKey' && method !== 'oAuth2') {
+		throw new NodeOperationError(node, `The Authentication "${String(method)}" is not supported`, { description: 'Pick API Key or OAuth2.' });
+	}
 	const credentialType = method === 'oAuth2' ? DELEGATED_CREDENTIAL : API_KEY_CREDENTIAL;
 	const getCredentials = ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>;
 	type Raw = AccessPointCredentials & { accessTokenUrl?: string; clientSecret?: string; oauthTokenData?: IDataObject };

@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiClient } from './types';
+import type { ApiClient, ListPage, PaginateOptions } from './types';
 import { appendQuery } from './url';
 
 export const PAGE_SIZE = 120;
@@ -15,13 +15,6 @@ export const PAGE_SIZE = 120;
 export const PARALLEL_PAGES = 4;
 /** The most pages one list read follows: 500 orders every working day for five years is about 5,000 pages. */
 export const MAX_PAGES = 5_000;
-
-export interface ListPage {
-	items: IDataObject[];
-	nextLink?: string;
-	count?: number;
-	problem?: string; // Set when the body is no list, or holds an entry that is not a record (`items` then holds only the records).
-}
 
 const isRecord = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 function describe(value: unknown): string {
@@ -88,17 +81,6 @@ export class PagingError extends Error {
 	hint?: string; // How to fix it, when the default ("retry; check the Base URL") does not fit.
 }
 const pagingError = (message: string, hint?: string) => Object.assign(new PagingError(message), { hint });
-
-export interface PaginateOptions {
-	path: string;
-	qs?: IDataObject;
-	limit?: number; // Stop after this many records (Return All when undefined).
-	itemIndex?: number;
-	operation?: string;
-	maxPages?: number; // At most this many pages (MAX_PAGES when absent).
-	key?: string; // The records' unique field (`OrderID`), sorted on last: equal sort values keep one order on every page.
-	total?: number; // Set by the read: the first page's Count (all records matching), when the API sends one.
-}
 
 const SKIP = /([?&](?:\$|%24)skip=)(\d+)/i;
 const skipOf = (url: string) => Number(SKIP.exec(url)?.[2] ?? 0);

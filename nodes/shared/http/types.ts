@@ -75,3 +75,22 @@ export interface Auth {
 	readonly accessToken?: string; // OAuth2: the access token the requests carry.
 	itemIndex?: number; // The item the credential was read for (its expressions may depend on it).
 }
+
+/** One page of a list read (paging.ts readListPage). */
+export interface ListPage {
+	items: IDataObject[];
+	nextLink?: string;
+	count?: number;
+	problem?: string; // Set when the body is no list, or holds an entry that is not a record (`items` then holds only the records).
+}
+
+export interface PaginateOptions {
+	path: string;
+	qs?: IDataObject;
+	limit?: number; // Stop after this many records (Return All when undefined).
+	itemIndex?: number;
+	operation?: string;
+	maxPages?: number; // At most this many pages (MAX_PAGES when absent).
+	key?: string; // The records' unique field (`OrderID`), sorted on last: equal sort values keep one order on every page.
+	total?: number; // Set by the read: the first page's Count (all records matching), when the API sends one.
+}

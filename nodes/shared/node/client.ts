@@ -6,9 +6,8 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { paginate, PagingError } from '../http/paging';
-import type { PaginateOptions } from '../http/paging';
 import { openClient } from '../http/transport';
-import type { ApiClient, ApiClientOptions, ApiContext } from '../http/types';
+import type { ApiClient, ApiClientOptions, ApiContext, PaginateOptions } from '../http/types';
 
 /** Where the signed-in account's companies are read when the OAuth2 credential names no Party ID. */
 export const ACCOUNT_INFORMATION_PATH = '/v1/account/accountInformation';
