@@ -47,7 +47,7 @@ export class AccessPointApi implements ICredentialType {
 	/**
 	 * The Test button: one order read (at most one record) with the key and Party ID, on the Base URL
 	 * the nodes use (a Custom one that breaks the https rule is refused before anything is sent:
-	 * credentialTestBaseUrl). n8n runs it; each refusal says what to check.
+	 * the credentials' expression of resolveBaseUrl, fields/credentialFields.ts). n8n runs it; each refusal says what to check.
 	 */
 	test: ICredentialTestRequest = credentialTest({ url: '/v1/orders', qs: { $top: 1 } }, 'API key', {
 		401: 'HTTP 401: check the API Key, the Party ID and the Environment (sandbox and production keys differ).',

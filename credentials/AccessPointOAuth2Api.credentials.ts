@@ -1,7 +1,6 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_ICON, credentialTest, environmentFields } from '../nodes/shared/fields/credentialFields';
-import { OAUTH_ENDPOINTS, oauthUrlExpression } from '../nodes/shared/http/baseUrl';
+import { CREDENTIAL_ICON, credentialTest, environmentFields, OAUTH_ENDPOINTS, oauthUrlExpression } from '../nodes/shared/fields/credentialFields';
 
 /**
  * A URL field once per Environment, each shown for its own: its placeholder and hint name only

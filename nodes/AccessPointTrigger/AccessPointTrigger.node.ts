@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { authenticationProperty, shownFor } from '../shared/fields/credentialFields';
 import { registrationIdField, retryOptions } from '../shared/fields/fields';
 import { filesField, maxFileSizeOption } from '../shared/node/files';
 import { searchRegistrations } from '../shared/fields/methods';

@@ -13,7 +13,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { itemWithFiles } from '../shared/node/files';
 import type { ApiClient } from '../shared/http/transport';
-import { getApiClient } from '../shared/http/transport';
+import { getApiClient } from '../shared/node/client';
 import {
 	buildItem,
 	checkTimestamp,

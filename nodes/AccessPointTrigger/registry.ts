@@ -18,7 +18,7 @@ import type { RetryPolicy } from '../shared/http/retry';
 import type { RequestOptionValues } from '../shared/fields/requestOptions';
 import { policyFromOptions } from '../shared/fields/requestOptions';
 import type { ApiClient } from '../shared/http/transport';
-import { getApiClient } from '../shared/http/transport';
+import { getApiClient } from '../shared/node/client';
 import { checkBoolean, checkChoice, checkNumericId, showValue } from '../shared/domain/validation';
 import { requireValid } from '../shared/node/input';
 import type { EntityType, Subscription, TriggerEvent, UpdateType } from './events';

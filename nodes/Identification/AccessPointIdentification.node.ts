@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { authenticationProperty, shownFor } from '../shared/fields/credentialFields';
 import { searchRegistrations } from '../shared/fields/methods';
 import { actionSubtitle, describeOperations, router } from '../shared/node/router';
 import { identification } from './actions';

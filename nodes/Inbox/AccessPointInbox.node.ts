@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { authenticationProperty, shownFor } from '../shared/fields/credentialFields';
 import { actForPartyOption, retryOptions } from '../shared/fields/fields';
 import { maxFileSizeOption } from '../shared/node/files';
 import { actionSubtitle, describeOperations, router } from '../shared/node/router';

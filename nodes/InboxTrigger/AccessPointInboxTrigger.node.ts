@@ -7,14 +7,14 @@
 import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { authenticationProperty, shownFor } from '../shared/fields/credentialFields';
 import { actForPartyOption, checkActForParty, checkRequestOptions, retryOptions } from '../shared/fields/fields';
 import { checkFileId, checkMaxFileSize, DEFAULT_MAX_FILE_MB, maxFileSizeOption } from '../shared/node/files';
 import { inputError, requireValid } from '../shared/node/input';
 import type { ApiClient } from '../shared/http/transport';
-import { getApiClient } from '../shared/http/transport';
+import { getApiClient } from '../shared/node/client';
 import { checkBoolean } from '../shared/domain/validation';
-import { INBOX_WINDOW, itemKey, listInbox, readInboxDocument, settleItem } from '../shared/domain/inbox';
+import { INBOX_WINDOW, itemKey, listInbox, readInboxDocument, settleItem } from '../shared/node/inbox';
 import { claimPoll } from '../shared/node/inFlight';
 import type { PollClaim } from '../shared/node/inFlight';
 import type { InboxState, Listed } from './state';

@@ -9,8 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/http/auth';
-import { getApiClient } from '../shared/http/transport';
+import { authenticationProperty, shownFor } from '../shared/fields/credentialFields';
+import { getApiClient } from '../shared/node/client';
 import { unwrapRegistration } from '../shared/domain/registrationOutput';
 import { retryOptions } from '../shared/fields/fields';
 import { searchRegistrations } from '../shared/fields/methods';

@@ -1,7 +1,7 @@
 import type { ExpressionString, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { authenticationProperty, shownFor } from '../shared/fields/credentialFields';
 import { searchRegistrations } from '../shared/fields/methods';
 import { searchOrders } from './actions/order/orderId';
 import { actionSubtitle, describeOperations, router } from '../shared/node/router';

@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, shownFor } from '../shared/http/auth';
+import { authenticationProperty, shownFor } from '../shared/fields/credentialFields';
 import { actForPartyOption, retryOptions } from '../shared/fields/fields';
 import { filterCombineField, filterConditionsField, filterModeField, rawFilterField } from '../shared/query/filterFields';
 import { ORDER_TYPE_OPTIONS_BY_NAME } from '../shared/domain/orderTypes';

@@ -10,15 +10,15 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { OnFileError } from '../shared/node/files';
 import { checkTriggerFiles, DEFAULT_MAX_FILE_MB, itemWithFiles } from '../shared/node/files';
 import { listEntries, readListPage } from '../shared/http/paging';
-import { getOrder } from '../shared/domain/order';
-import { readQuery } from '../shared/query/queryInput';
+import { getOrder } from '../shared/node/order';
+import { readQuery } from '../shared/node/queryInput';
 import { checkActForParty, checkRequestOptions } from '../shared/fields/fields';
 import { claimPoll } from '../shared/node/inFlight';
 import type { PollClaim } from '../shared/node/inFlight';
 import { inputError, requireValid } from '../shared/node/input';
 import { checkChoice, checkNumber, checkOptionalText } from '../shared/domain/validation';
 import type { ApiClient, ApiResponse } from '../shared/http/transport';
-import { getApiClient, paginateList } from '../shared/http/transport';
+import { getApiClient, paginateList } from '../shared/node/client';
 import type { CursorState, PollClock, TriggerEvent, Unplaced } from './cursor';
 import {
 	afterPage,

@@ -14,10 +14,10 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { policyFromOptions } from '../../nodes/shared/fields/requestOptions';
-import { getApiClient } from '../../nodes/shared/http/transport';
+import { getApiClient } from '../../nodes/shared/node/client';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
-import { endless, gzipBomb, pause, rssMb, sampleRss, serveHostile, trickle } from './hostile-server';
+import { endless, gzip, gzipBomb, pause, rssMb, sampleRss, serveHostile, trickle } from './hostile-server';
 import type { HostileServer } from './hostile-server';
 import { n8nContext } from './n8n-context';
 import { printFigures } from './report';
@@ -120,6 +120,20 @@ describe('hostile server: endless, slow and compressed bodies', () => {
 		expect(written[0]).toBeLessThan(37 * MB);
 		figures['endless body, Maximum Response Size 5 MB (client)'] =
 			`requests 1 (Read Retries 2), server wrote ${(written[0] / MB).toFixed(1)} MB before the close`;
+	});
+
+	it('a gzip answer is read whole past its announced (compressed) Content-Length, which sizes the buffer it is read into', async () => {
+		const Items = Array.from({ length: 6000 }, (_, i) => ({ OrderID: i, Note: `${(i * 2654435761) % 4294967291}-${(i * 40503) % 65521}` }));
+		const body = gzip(JSON.stringify({ Items }));
+		expect(body.length).toBeGreaterThan(65_536);
+		handle = (res) => {
+			json(res);
+			res.setHeader('content-encoding', 'gzip');
+			res.setHeader('content-length', String(body.length));
+			res.end(body);
+		};
+		const client = await getApiClient.call(n8nContext({ apiKey: CANARY, partyId: '100001', environment: 'custom', baseUrl: server.url }));
+		expect(await client.request({ method: 'GET', path: '/v1/orders', operation: 'List orders' })).toEqual({ Items });
 	});
 
 	it.each([

@@ -18,6 +18,7 @@ export interface HostileServer {
 }
 
 export function serveHostile(handler: (req: IncomingMessage, res: ServerResponse, request: RecordedRequest) => void): Promise<HostileServer>;
+export function gzip(text: string): Buffer;
 export function gzipBomb(inflatedBytes: number): Buffer;
 export function trickle(res: ServerResponse, chunks: string[], everyMs: number): Promise<number>;
 export function endless(res: ServerResponse, head: string, filler: Buffer | string, maxBytes?: number): Promise<number>;

@@ -60,6 +60,11 @@ async function serveHostile(handler) {
 	};
 }
 
+/** @param {string} text gzip of a text (an honest compressed answer). */
+function gzip(text) {
+	return zlib.gzipSync(Buffer.from(text));
+}
+
 let member;
 /** @param {number} inflatedBytes */
 function gzipBomb(inflatedBytes) {
@@ -170,4 +175,4 @@ function pause(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-module.exports = { serveHostile, gzipBomb, trickle, endless, rssMb, sampleRss, pause, streams };
+module.exports = { serveHostile, gzip, gzipBomb, trickle, endless, rssMb, sampleRss, pause, streams };

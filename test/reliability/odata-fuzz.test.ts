@@ -12,7 +12,8 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { andFilters, appendQuery, buildFilter, formatLiteral, normalizeRawFilter, toQueryString } from '../../nodes/shared/query/odata';
+import { andFilters, buildFilter, formatLiteral, normalizeRawFilter } from '../../nodes/shared/query/odata';
+import { appendQuery, toQueryString } from '../../nodes/shared/http/url';
 import { externalIdFilter } from '../../nodes/Order/actions/order/orderBody';
 import { evaluate, parseFilter } from '../../emulator/odata';
 // The parser's full grammar over every field the emulator stores (the published filterable list is narrower).

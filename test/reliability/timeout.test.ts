@@ -1,6 +1,6 @@
 /**
  * Timeouts. Gap: no node exposes a request timeout; the shared transport waits a fixed
- * 60 s (ApiRequest.timeoutMs exists, DEFAULT_TIMEOUT_MS = 60_000), so the engine-level
+ * 60 s (RetryPolicy.timeoutMs exists, DEFAULT_TIMEOUT_MS = 60_000), so the engine-level
  * soak injects latency instead of 'timeout' faults. This file drives the shared transport
  * directly, through n8n-core's own HTTP client and n8n's error wrapping (as
  * httpRequestWithAuthentication does), against the emulator's 'timeout' fault (the server
@@ -10,7 +10,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import { getApiClient } from '../../nodes/shared/http/transport';
+import { getApiClient } from '../../nodes/shared/node/client';
 import type { ApiContext } from '../../nodes/shared/http/transport';
 import { createHarness } from '../harness';
 import type { Harness } from '../harness';
@@ -57,8 +57,8 @@ describe('request timeouts (transport level; no node option, see the gap)', () =
 
 	it('a read that never gets an answer times out into a NodeApiError after the retries', async () => {
 		emu.failNext(2, 'timeout', { method: 'GET' });
-		const client = await getApiClient.call(context(), { retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 } });
-		const error = await client.request({ method: 'GET', path: '/v1/orders', timeoutMs: 300, itemIndex: 4, operation: 'List orders' }).then(
+		const client = await getApiClient.call(context(), { retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 300 } });
+		const error = await client.request({ method: 'GET', path: '/v1/orders', itemIndex: 4, operation: 'List orders' }).then(
 			() => undefined,
 			(e: unknown) => e,
 		);
@@ -71,8 +71,8 @@ describe('request timeouts (transport level; no node option, see the gap)', () =
 
 	it('a read that times out once succeeds on the retry', async () => {
 		emu.failNext(1, 'timeout', { method: 'GET' });
-		const client = await getApiClient.call(context(), { retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 } });
-		const body = await client.request<{ Items: unknown[] }>({ method: 'GET', path: '/v1/orders', timeoutMs: 300 });
+		const client = await getApiClient.call(context(), { retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 300 } });
+		const body = await client.request<{ Items: unknown[] }>({ method: 'GET', path: '/v1/orders' });
 		expect(body.Items.length).toBeGreaterThan(0);
 		expect(apiRequests(emu).map((r) => r.fault ?? r.status)).toEqual(['timeout', 200]);
 		figures['read, 1 timeout, 1 retry'] = `answered, requests ${apiRequests(emu)
@@ -82,8 +82,8 @@ describe('request timeouts (transport level; no node option, see the gap)', () =
 
 	it('a write that times out is sent once and fails (never retried blindly)', async () => {
 		emu.failNext(1, 'timeout', { method: 'POST' });
-		const client = await getApiClient.call(context(), { retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1 } });
-		const error = await client.request({ method: 'POST', path: '/v1/orders', body: { OrderType: 'Invoice' }, timeoutMs: 300, operation: 'Create order' }).then(
+		const client = await getApiClient.call(context(), { retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1, timeoutMs: 300 } });
+		const error = await client.request({ method: 'POST', path: '/v1/orders', body: { OrderType: 'Invoice' }, operation: 'Create order' }).then(
 			() => undefined,
 			(e: unknown) => e,
 		);

@@ -52,7 +52,7 @@ describe('ARCHITECTURE.md', () => {
 		expect(operation).toMatch(/export async function execute\(this: IExecuteFunctions, clients: ClientProvider\)[\s\S]*settle\(this, clients, 'confirm'\)/);
 		const settle = read('nodes/Inbox/actions/fields.ts');
 		for (const used of ['runItems', 'requireValid', 'checkNumericId', 'readActForParty', 'settleItem']) expect(settle).toContain(used);
-		expect(read('nodes/shared/domain/inbox.ts')).toMatch(
+		expect(read('nodes/shared/node/inbox.ts')).toMatch(
 			/client\.request\(\{\s*method: 'POST',\s*path: `\$\{INBOX_PATH\}\/\$\{encodeURIComponent\(id\)\}\/\$\{action\}`/,
 		);
 

@@ -1,5 +1,5 @@
 /**
- * The answer of `GET /v1/files/{FileID}` (nodes/shared/http/files.ts decodeFileAnswer) and the
+ * The answer of `GET /v1/files/{FileID}` (nodes/shared/node/files.ts decodeFileAnswer and readFileAnswer) and the
  * picking of an order's files: every byte value round-trips, base64 the way other writers send
  * it is read, and every broken answer is refused instead of giving wrong bytes.
  */
@@ -8,6 +8,7 @@ import {
 	checkFileKinds,
 	decodeFileAnswer,
 	MAX_FILE_NAME_BYTES,
+	readFileAnswer,
 	MAX_FILES_PER_ORDER,
 	pickFiles,
 	safeFileName,
@@ -69,6 +70,52 @@ describe('decodeFileAnswer', () => {
 		['a character outside ASCII', '{"FileContent":"QU\\u00e9JD"}', 'has a FileContent that is not base64'],
 	])('refuses %s', (_what, text, problem) => {
 		expect(decode(text)).toEqual({ problem });
+	});
+});
+
+describe('readFileAnswer: the file decoded from the bytes of the answer (docs/performance.md, 6a)', () => {
+	const file = bytes(300_000, 9);
+	const b64 = file.toString('base64');
+
+	it('decodes FileContent in slices straight from the bytes, whatever its length and place among the fields', () => {
+		for (const length of [0, 1, 2, 3, 4, 49_151, 49_152, 49_153, 300_000]) {
+			const content = file.subarray(0, length);
+			const text = `{"FileID":"x-1","FileName":"Zoë \\"1\\".pdf","FileContent":"${content.toString('base64')}","MimeType":"application/pdf"}`;
+			expect(readFileAnswer(Buffer.from(text))).toEqual(ok(decode(text)));
+		}
+		expect(readFileAnswer(Buffer.from(`{ "FileContent" : "${b64}" , "FileName": "a.pdf" }`))).toEqual({ FileName: 'a.pdf', content: file });
+	});
+
+	it('never makes the base64 one text: JSON.parse sees only the small rest', () => {
+		const parse = jest.spyOn(JSON, 'parse');
+		try {
+			expect(readFileAnswer(Buffer.from(`{"FileID":"x-1","FileContent":"${b64}"}`))).toEqual({ FileID: 'x-1', content: file });
+			expect(Math.max(...parse.mock.calls.map(([text]) => text.length))).toBeLessThan(100);
+		} finally {
+			parse.mockRestore();
+		}
+	});
+
+	it.each([
+		['escaped "/" and "+"', `{"FileContent":"${b64.replace(/\//g, '\\/').replace(/\+/g, '\\u002B')}"}`],
+		['MIME line breaks', `{"FileContent":"${(b64.match(/.{1,76}/g) ?? []).join('\\r\\n')}"}`],
+		['unpadded', `{"FileContent":"${file.subarray(0, 4).toString('base64').replace(/=+$/, '')}"}`],
+		['"FileContent" as a value before the field', `{"FileName":"FileContent","Meta":{"FileContent":"QUJD"},"FileContent":"${b64}"}`],
+		['a nested FileContent first', `{"Meta":{"FileContent":"QUJD"},"FileContent":"${b64}"}`],
+		['fields in another case', `{"fileContent":"${b64}","FILENAME":"a.pdf"}`],
+		['padding in the middle of a long one', `{"FileContent":"${'QQ=='.repeat(20_000)}"}`],
+		['a character outside base64 late', `{"FileContent":"${b64.slice(0, 100_000)}*${b64.slice(100_001)}"}`],
+		['a list', '[{"FileContent":"QUJD"}]'],
+		['no FileContent', '{"FileID":"x"}'],
+		['FileContent null', '{"FileContent":null}'],
+	])('reads %s as the whole answer parsed would', (_what, text) => {
+		expect(readFileAnswer(Buffer.from(text))).toEqual(decode(text));
+	});
+
+	it('answers undefined for a body that is not JSON (cut off in transit), so it counts as broken', () => {
+		expect(readFileAnswer(Buffer.from(`{"FileContent":"${b64.slice(0, 1000)}`))).toBeUndefined();
+		expect(readFileAnswer(Buffer.from(`{"FileContent":"${b64}", "FileName": `))).toBeUndefined();
+		expect(readFileAnswer(Buffer.from('<html>502</html>'))).toBeUndefined();
 	});
 });
 

@@ -9,9 +9,10 @@ import { NodeApiError, NodeHelpers, NodeOperationError, Workflow } from 'n8n-wor
 
 import { AccessPointApi } from '../../credentials/AccessPointApi.credentials';
 import { AccessPointOAuth2Api } from '../../credentials/AccessPointOAuth2Api.credentials';
-import { authenticationProperty, DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL, pickAccountParty, stripSecrets } from '../../nodes/shared/http/auth';
+import { DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL, stripSecrets } from '../../nodes/shared/http/auth';
 import ACCOUNT_EXAMPLE from '../../emulator/fixtures/account-information.json';
-import { OAUTH_ENDPOINTS } from '../../nodes/shared/http/baseUrl';
+import { authenticationProperty, OAUTH_ENDPOINTS } from '../../nodes/shared/fields/credentialFields';
+import { pickAccountParty } from '../../nodes/shared/node/client';
 import { classifyRefreshFailure } from '../../nodes/shared/http/transport';
 import { readmeAnchors } from '../harness/oauth';
 import { loadPackageNodes } from './packageNodes';

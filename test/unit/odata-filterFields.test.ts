@@ -13,7 +13,7 @@ import {
 	sortKeysFromParameter,
 } from '../../nodes/shared/query/queryBuilder';
 import type { QueryResource } from '../../nodes/shared/query/queryBuilder';
-import { readQuery } from '../../nodes/shared/query/queryInput';
+import { readQuery } from '../../nodes/shared/node/queryInput';
 import { parseFilter } from '../../emulator/odata';
 import { ORDER, PARTY, PRODUCT } from '../../emulator/schemas';
 

@@ -6,8 +6,9 @@
  * or 4095 of a value. These tests send built filters through the shared client and
  * n8n-core's own HTTP client to a loopback server and check what the server reads.
  */
-import { buildFilter, toQueryString } from '../../nodes/shared/query/odata';
-import { getApiClient } from '../../nodes/shared/http/transport';
+import { buildFilter } from '../../nodes/shared/query/odata';
+import { toQueryString } from '../../nodes/shared/http/url';
+import { getApiClient } from '../../nodes/shared/node/client';
 import { serveHostile } from '../reliability/hostile-server';
 import { n8nContext as context } from '../reliability/n8n-context';
 import { n8nHttpRequest, printFigures } from '../reliability/report';

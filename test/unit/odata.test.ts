@@ -4,15 +4,14 @@ import {
 	buildCondition,
 	buildFilter,
 	buildOrderBy,
-	encodeQueryValue,
 	formatLiteral,
 	isValidPropertyPath,
 	normalizeDate,
 	normalizeRawFilter,
 	ODataError,
 	scanFilter,
-	toQueryString,
 } from '../../nodes/shared/query/odata';
+import { encodeQueryValue, toQueryString } from '../../nodes/shared/http/url';
 import type { FilterCondition } from '../../nodes/shared/query/odata';
 // The emulator's OData parser: proof that what we build is read back as intended.
 import { parseFilter, evaluate, parseOrderBy } from '../../emulator/odata';

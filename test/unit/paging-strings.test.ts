@@ -1,5 +1,5 @@
 /**
- * A list read holds each repeated short string once (nodes/shared/http/paging.ts, shareStrings;
+ * A list read holds each repeated short string once (nodes/shared/node/client.ts, shareStrings;
  * docs/performance.md, 2a/2h): values, key order and prototypes unchanged, an own `__proto__` key
  * stays an own data property, the table stays bounded, and the records of a read through the
  * parallel windows keep less heap than the same pages parsed plainly (measured after forced
@@ -8,8 +8,9 @@
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { paginate, PARALLEL_PAGES, shareStrings } from '../../nodes/shared/http/paging';
-import type { ApiClient, ApiRequest } from '../../nodes/shared/http/transport';
+import { PARALLEL_PAGES } from '../../nodes/shared/http/paging';
+import { paginateList, shareStrings } from '../../nodes/shared/node/client';
+import type { ApiClient, ApiContext, ApiRequest } from '../../nodes/shared/http/transport';
 import { settledHeap } from '../harness/heap';
 
 const STATUSES = ['Draft', 'Sent', 'Paid', 'Overdue'];
@@ -118,7 +119,8 @@ describe('paginate shares the strings of one read across its pages', () => {
 	const readPlain = (texts: string[]) => texts.flatMap((text) => (JSON.parse(text) as { Items: IDataObject[] }).Items);
 	const readPaged = async (api: ReturnType<typeof apiOver>) => {
 		const out: IDataObject[] = [];
-		for await (const items of paginate(api, { path: '/v1/orders' })) out.push(...items);
+		const ctx = { getNode: () => ({ name: 'Order' }) } as unknown as ApiContext;
+		for await (const items of paginateList.call(ctx, api, { path: '/v1/orders' })) out.push(...items);
 		return out;
 	};
 

@@ -2,7 +2,8 @@ import { sleep } from 'n8n-workflow';
 
 import { PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
 import { stripSecrets } from '../../nodes/shared/http/auth';
-import { extractApiError, getApiClient, listApiErrors, summariseText } from '../../nodes/shared/http/transport';
+import { extractApiError, listApiErrors, summariseText } from '../../nodes/shared/http/transport';
+import { getApiClient } from '../../nodes/shared/node/client';
 import type { ApiContext } from '../../nodes/shared/http/transport';
 import { parseRetryAfterMs, retryDelayMs, shouldRetry } from '../../nodes/shared/http/retry';
 

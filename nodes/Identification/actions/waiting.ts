@@ -17,7 +17,7 @@ import {
 } from '../session';
 import { unwrapRegistration } from '../../shared/domain/registrationOutput';
 import type { RetryPolicy } from '../../shared/http/retry';
-import { getApiClient } from '../../shared/http/transport';
+import { getApiClient } from '../../shared/node/client';
 import { twoOutputs } from './identification';
 import { isRecord, text } from '../../shared/domain/values';
 

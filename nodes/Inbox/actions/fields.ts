@@ -6,7 +6,7 @@ import { inputError, requireValid } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkNumericId } from '../../shared/domain/validation';
-import { itemFields, settleItem } from '../../shared/domain/inbox';
+import { itemFields, settleItem } from '../../shared/node/inbox';
 import { kindOfType } from '../../shared/domain/ubl';
 
 export const inboxItemIdField: INodeProperties = {

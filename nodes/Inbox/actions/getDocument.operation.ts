@@ -7,7 +7,7 @@ import { readBoolean, requireValid } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkPropertyName } from '../../shared/domain/validation';
-import { itemFields, readInboxDocument } from '../../shared/domain/inbox';
+import { itemFields, readInboxDocument } from '../../shared/node/inbox';
 import { readableFirst, readActForParty } from './fields';
 
 const properties: INodeProperties[] = [

@@ -5,7 +5,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readChoice } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
-import { listInbox } from '../../shared/domain/inbox';
+import { listInbox } from '../../shared/node/inbox';
 import { readableFirst, readActForParty } from './fields';
 
 const SHOWN = ['all', 'invoices', 'responses'] as const;

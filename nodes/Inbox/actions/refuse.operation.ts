@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { readChoice } from '../../shared/node/input';
 import type { ClientProvider } from '../../shared/node/router';
-import { REFUSAL_REASONS } from '../../shared/domain/inbox';
+import { REFUSAL_REASONS } from '../../shared/node/inbox';
 import { inboxItemIdField, settle } from './fields';
 
 const CODES = REFUSAL_REASONS.map((reason) => reason.value);

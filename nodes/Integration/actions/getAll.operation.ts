@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readLimit, registrationIdField, returnAllFields } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
 import { runItems } from '../../shared/node/items';
-import { fetchRegistration } from '../../shared/domain/registrations';
+import { fetchRegistration } from '../../shared/node/registrations';
 import { readRegistrationId } from '../../shared/node/input';
 import { integrationOutput } from './integration';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';

@@ -6,11 +6,11 @@ import { readNumber, requireValid } from '../../shared/node/input';
 import { checkOptionalText } from '../../shared/domain/validation';
 import { queryFields } from '../../shared/query/filterFields';
 import { type QueryResource, describeQuery } from '../../shared/query/queryBuilder';
-import { readQuery, readValueNotes } from '../../shared/query/queryInput';
+import { readQuery, readValueNotes } from '../../shared/node/queryInput';
 import { type ClientProvider, isToolCall } from '../../shared/node/router';
 import { runItems } from '../../shared/node/items';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
-import { paginateList } from '../../shared/http/transport';
+import { paginateList } from '../../shared/node/client';
 import { readPartyOption } from './options';
 
 /** Each list's path, unique field (a sort on another field ends with it, paging.ts) and name. */

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../shared/fields/fields';
-import { fetchRegistration } from '../../shared/domain/registrations';
+import { fetchRegistration } from '../../shared/node/registrations';
 import type { ClientProvider } from '../../shared/node/router';
 import { runItems } from '../../shared/node/items';
 import { readRegistrationId } from '../../shared/node/input';

@@ -1,7 +1,7 @@
 /** listSearch / loadOptions methods shared by nodes. */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { getApiClient } from '../http/transport';
+import { getApiClient } from '../node/client';
 
 interface CompanySummary {
 	CompanyID?: number | string;

@@ -3,66 +3,16 @@
  * (accessPointOAuth2Api, required by the service for anything serving several users); `loadAuth`
  * tells the client which credential to send, where, for which party, and which secrets to mask.
  */
-import type { ICredentialDataDecryptedObject, IAdditionalCredentialOptions, ICredentialsDisplayOptions, IDataObject, INodeProperties } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { AccessPointCredentials } from './baseUrl';
 import { allowedScheme, resolveBaseUrl } from './baseUrl';
-import type { ApiContext } from './types';
+import type { ApiContext, Auth, AuthenticationMethod } from './types';
 
 export const API_KEY_CREDENTIAL = 'accessPointApi';
 /** OAuth 2.0: access delegated by the signed-in account (named so the secrets lint does not take the name for a secret). */
 export const DELEGATED_CREDENTIAL = 'accessPointOAuth2Api';
-
-export type AuthenticationMethod = 'apiKey' | 'oAuth2';
-
-/** The node parameter, first in every node's properties (n8n's usual name and values). */
-export const authenticationProperty: INodeProperties = {
-	displayName: 'Authentication',
-	name: 'authentication',
-	type: 'options',
-	noDataExpression: true,
-	options: [
-		{ name: 'API Key', value: 'apiKey', description: 'For a personal, non-commercial integration' },
-		{ name: 'OAuth2', value: 'oAuth2', description: 'Required for an integration serving several users' },
-	],
-	default: 'apiKey',
-};
-
-/**
- * displayOptions of a node's credential entry: shown for this Authentication, where `show` also
- * holds. Each node writes its two entries as object literals (n8n's lint rules expect objects),
- * e.g. `{ name: 'accessPointApi', required: true, displayOptions: shownFor('apiKey') }`.
- */
-export function shownFor(method: AuthenticationMethod, show: Record<string, string[]> = {}): ICredentialsDisplayOptions {
-	return { show: { ...show, authentication: [method] } };
-}
-
-/** The node's Authentication (read raw: it takes no expression, and every kind of node context has the node). */
-function readAuthentication(ctx: ApiContext): AuthenticationMethod {
-	const value = ctx.getNode().parameters.authentication;
-	if (value === undefined || value === 'apiKey') return 'apiKey';
-	if (value === 'oAuth2') return 'oAuth2';
-	throw new NodeOperationError(ctx.getNode(), `The Authentication "${String(value)}" is not supported`, {
-		description: 'Pick API Key or OAuth2.',
-	});
-}
-
-/** What the client needs to know about the chosen credential. */
-export interface Auth {
-	method: AuthenticationMethod;
-	credentialType: string;
-	baseUrl: string;
-	partyId: string; // The credential's own Party ID, trimmed; '' when empty (OAuth2: read from the account).
-	secrets: string[]; // Every secret as held and in every form a server may echo it; grows when a refresh brings new tokens.
-	/** Headers of ours and n8n's options for one request acting for `partyId`. */
-	sign(partyId: string): { headers: Record<string, string>; options: IAdditionalCredentialOptions };
-	tokenUrl?: string; // OAuth2: the credential's Token URL (checked: https, on the API's host), where n8n's refresh goes.
-	unauthorizedHint: string; // Words for a 401 the API still answers after everything we may do about it.
-	learn(tokenData: unknown): void; // Adds the secrets of a token answer to the masking; OAuth2: its access token becomes the one in use.
-	readonly accessToken?: string; // OAuth2: the access token the requests carry.
-	itemIndex?: number; // The item the credential was read for (its expressions may depend on it).
-}
 
 /** Every form in which a server may echo a secret: trimmed, JSON-escaped, percent-encoded (`+` for a space too); none under 4 characters. */
 function secretForms(secret: string): string[] {
@@ -98,7 +48,11 @@ function tokenSecrets(tokenData: unknown): string[] {
 /** Reads the credential the Authentication picks and checks, before any request, that its Base URL (and Token URL) use https. */
 export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Auth> {
 	const node = ctx.getNode();
-	const method = readAuthentication(ctx);
+	// The node's Authentication, read raw: it takes no expression, and every kind of node context has the node.
+	const method = (node.parameters.authentication ?? 'apiKey') as AuthenticationMethod;
+	if (method !== 'apiKey' && method !== 'oAuth2') {
+		throw new NodeOperationError(node, `The Authentication "${String(method)}" is not supported`, { description: 'Pick API Key or OAuth2.' });
+	}
 	const credentialType = method === 'oAuth2' ? DELEGATED_CREDENTIAL : API_KEY_CREDENTIAL;
 	const getCredentials = ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>;
 	type Raw = AccessPointCredentials & { accessTokenUrl?: string; clientSecret?: string; oauthTokenData?: IDataObject };
@@ -167,48 +121,5 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		unauthorizedHint: 'Reconnect the credential; check its Party ID and that the ID used belongs to this account.',
 		// n8n signs with the Bearer token; a 401 comes back to the client (transport.ts), which has n8n refresh once per expiry.
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
-	};
-}
-
-/** Where the signed-in account's companies are read when the OAuth2 credential names no Party ID. */
-export const ACCOUNT_INFORMATION_PATH = '/v1/account/accountInformation';
-
-/** One line without control, format (bidi) or separator characters, at most 80 characters: a name or VAT number as the API wrote it. */
-function label(value: unknown): string {
-	const text = typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[\p{C}\p{Z}]+/gu, ' ') : '';
-	return text.trim().slice(0, 80);
-}
-
-/**
- * The party an OAuth2 call acts for when the credential names none, from the account information
- * (the service's OpenAPI `AccountInformation`): `Companies` (PartyID, Name, VATNumber, …), else
- * `UserCompanyRoles` (PartyID). One company: that one. None or several: what to set, naming each (at most 50).
- */
-export function pickAccountParty(info: unknown): { partyId: string } | { message: string; description: string } {
-	const record = (info && typeof info === 'object' ? info : {}) as Record<string, unknown>;
-	const found = new Map<string, string>();
-	for (const list of [record.Companies, record.UserCompanyRoles]) {
-		if (found.size || !Array.isArray(list)) continue;
-		for (const entry of list.slice(0, 10_000) as Array<Record<string, unknown> | null>) {
-			const raw = entry && typeof entry === 'object' ? entry.PartyID : undefined;
-			const id = typeof raw === 'number' || typeof raw === 'string' ? String(raw).trim() : '';
-			if (!/^\d{1,18}$/.test(id) || found.has(id)) continue;
-			const name = label(entry?.Name) || label(entry?.CommercialName) || 'no name';
-			found.set(id, `${name} (${label(entry?.VATNumber) || 'no VAT number'}, PartyID ${id})`);
-		}
-	}
-	const set = "Set the company's PartyID as the OAuth2 credential's Party ID, or per node in Options › Act for Party.";
-	if (found.size === 1) return { partyId: [...found.keys()][0] };
-	if (!found.size) {
-		return {
-			message: 'The signed-in account lists no company to act for, and the credential names no Party ID',
-			description: set,
-		};
-	}
-	const names = [...found.values()];
-	const shown = (n: number) => names.slice(0, n).join('; ') + (names.length > n ? `; and ${names.length - n} more` : '');
-	return {
-		message: `The signed-in account may act for ${names.length} companies and the credential names no Party ID: ${shown(3)}`,
-		description: `${set} The account's companies: ${shown(50)}.`,
 	};
 }

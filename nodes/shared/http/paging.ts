@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiClient } from './types';
+import type { ApiClient, ListPage, PaginateOptions } from './types';
 import { appendQuery } from './url';
 
 export const PAGE_SIZE = 120;
@@ -15,13 +15,6 @@ export const PAGE_SIZE = 120;
 export const PARALLEL_PAGES = 4;
 /** The most pages one list read follows: 500 orders every working day for five years is about 5,000 pages. */
 export const MAX_PAGES = 5_000;
-
-export interface ListPage {
-	items: IDataObject[];
-	nextLink?: string;
-	count?: number;
-	problem?: string; // Set when the body is no list, or holds an entry that is not a record (`items` then holds only the records).
-}
 
 const isRecord = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 function describe(value: unknown): string {
@@ -89,47 +82,11 @@ export class PagingError extends Error {
 }
 const pagingError = (message: string, hint?: string) => Object.assign(new PagingError(message), { hint });
 
-export interface PaginateOptions {
-	path: string;
-	qs?: IDataObject;
-	limit?: number; // Stop after this many records (Return All when undefined).
-	itemIndex?: number;
-	operation?: string;
-	maxPages?: number; // At most this many pages (MAX_PAGES when absent).
-	key?: string; // The records' unique field (`OrderID`), sorted on last: equal sort values keep one order on every page.
-	total?: number; // Set by the read: the first page's Count (all records matching), when the API sends one.
-}
-
 const SKIP = /([?&](?:\$|%24)skip=)(\d+)/i;
 const skipOf = (url: string) => Number(SKIP.exec(url)?.[2] ?? 0);
 const withSkip = (url: string, skip: number) => (SKIP.test(url) ? url.replace(SKIP, `$1${skip}`) : `${url}${url.includes('?') ? '&' : '?'}$skip=${skip}`);
 
 type PageRequest = { url: string; key: string; body: Promise<unknown>; cancel: AbortController };
-
-/**
- * One list read's repeated strings held once (docs/performance.md, 2a): `JSON.parse` copies every value
- * over 10 characters (V8 shares shorter ones). Own record values of 11 to 64 characters become the equal
- * string in `table` (one read's, emptied at 8,192 entries; depth 8 at most), in place: values, keys and
- * prototypes unchanged (an own `__proto__` key is a data property: assigning it writes that property).
- */
-export function shareStrings(value: unknown, table: Map<string, string>, depth = 0): void {
-	if (depth > 8 || value === null || typeof value !== 'object') return;
-	if (Array.isArray(value)) {
-		for (const entry of value) shareStrings(entry, table, depth + 1);
-		return;
-	}
-	const record = value as Record<string, unknown>;
-	for (const key in record) {
-		const entry = record[key];
-		if (typeof entry !== 'string') shareStrings(entry, table, depth + 1);
-		else if (entry.length > 10 && entry.length <= 64 && Object.prototype.hasOwnProperty.call(record, key)) {
-			const known = table.get(entry);
-			if (known) record[key] = known;
-			else if (table.size < 8_192) table.set(entry, entry);
-			else table.clear();
-		}
-	}
-}
 
 /**
  * Yields records page by page; never asks for a page it does not need for a Limit, refuses a
@@ -165,7 +122,6 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 	let lastStride = 0;
 	let previousFirst: string | undefined;
 	let collected = 0;
-	const strings = new Map<string, string>();
 	try {
 		for (let pageNumber = 1; ; pageNumber++) {
 			const current = inFlight.shift() as PageRequest;
@@ -182,7 +138,6 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			previousFirst = firstRecord;
 			const items = limit !== undefined && page.items.length > limit - collected ? page.items.slice(0, limit - collected) : page.items;
 			collected += items.length;
-			shareStrings(items, strings);
 			if (items.length) yield items;
 			if (!page.nextLink || (limit !== undefined && collected >= limit)) return;
 

@@ -5,15 +5,12 @@
  * (a gzip bomb stops inflating at the limit), bounded retries and Retry-After, secrets masked,
  * NodeApiErrors with the API's Code and Description. An OAuth2 401: one refresh per expiry (renew).
  */
-import type { IDataObject, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
-import type { Auth } from './auth';
-import { ACCOUNT_INFORMATION_PATH, DELEGATED_CREDENTIAL, loadAuth, pickAccountParty, stripSecrets } from './auth';
-import { paginate, PagingError } from './paging';
-import type { PaginateOptions } from './paging';
+import { DELEGATED_CREDENTIAL, loadAuth, stripSecrets } from './auth';
 import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, MB, NO_RETRY, parseRetryAfterMs, retryDelayMs, shouldRetry } from './retry';
-import type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest, ApiResponse, Headers } from './types';
+import type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest, ApiResponse, Auth, Headers } from './types';
 import { appendQuery } from './url';
 
 export type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest, ApiResponse } from './types';
@@ -32,7 +29,7 @@ const isStream = (body: unknown): body is Stream => !!body && typeof (body as St
 /** Closes the connection of an answer that is not read. */
 const discard = (body: unknown) => isStream(body) && body.destroy?.();
 
-type Answer = { status: number; headers: Headers; text: string };
+type Answer = { status: number; headers: Headers; text: string; bytes?: Buffer };
 
 /** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and hands a late answer to `late`. */
 async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late: (value: T) => void = () => {}): Promise<T> {
@@ -52,31 +49,46 @@ async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, lat
 	}
 }
 
-/** One exchange within the deadline: headers, then the body as text, cut off (connection closed) at `maxBytes`; a redirect's body unread. */
-async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number): Promise<Answer> {
+/**
+ * One exchange within the deadline: headers, then the body, cut off (connection closed) at `maxBytes`; a redirect's body unread.
+ * The body as text, or as bytes (`asBytes`: a file, 6a), filled in place when its announced length fits: never held twice.
+ */
+async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number, asBytes: boolean): Promise<Answer> {
 	type Raw = { statusCode: number; headers?: Headers; body?: unknown };
 	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (answer) => discard(answer.body));
-	const answer = { status: Number(raw.statusCode), headers: raw.headers ?? {}, text: '' };
-	const body = raw.body;
-	if (answer.status >= 300 && answer.status < 400) {
+	const [status, headers, body] = [Number(raw.statusCode), raw.headers ?? {}, raw.body];
+	const answer: Answer = { status, headers, text: '' };
+	if (status >= 300 && status < 400) {
 		discard(body);
-	} else if (!isStream(body)) {
-		// A helper that hands back data, not a stream (tests' fakes): its text, size-checked.
-		answer.text = typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : (JSON.stringify(body) ?? '');
-		if (answer.text.length > maxBytes) throw new LimitError('size');
+		return answer;
+	}
+	const chunks: Buffer[] = [];
+	if (!isStream(body)) {
+		// A helper that hands back data, not a stream (tests' fakes).
+		chunks.push(Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? '')));
+		if (chunks[0].length > maxBytes) throw new LimitError('size');
 	} else {
 		// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
 		const onAbort = () => body.destroy?.(new LimitError('deadline'));
 		deadline.addEventListener('abort', onAbort, { once: true });
+		const announced = Number([headers['content-length']].flat()[0]);
+		let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
 		const decoder = new TextDecoder();
 		let received = 0;
 		try {
 			for await (const chunk of body) {
+				if (received + chunk.byteLength > maxBytes) throw new LimitError('size');
+				if (!asBytes) answer.text += decoder.decode(chunk, { stream: true });
+				else if (whole && received + chunk.byteLength <= whole.length) whole.set(chunk, received);
+				else {
+					if (whole) chunks.push(whole.subarray(0, received));
+					whole = undefined;
+					chunks.push(Buffer.from(chunk));
+				}
 				received += chunk.byteLength;
-				if (received > maxBytes) throw new LimitError('size');
-				answer.text += decoder.decode(chunk, { stream: true });
 			}
 			answer.text += decoder.decode();
+			if (whole) chunks.push(whole.subarray(0, received));
 		} catch (error) {
 			// A stream destroyed by the deadline may end with its own abort error instead of ours.
 			throw deadline.aborted && !(error instanceof LimitError && error.reason === 'size') ? new LimitError('deadline') : error;
@@ -84,6 +96,8 @@ async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, max
 			deadline.removeEventListener('abort', onAbort);
 		}
 	}
+	if (asBytes) answer.bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks.splice(0));
+	else if (chunks.length) answer.text = chunks[0].toString();
 	return answer;
 }
 
@@ -99,26 +113,20 @@ function parse(text: string): unknown {
 const words = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : undefined);
 const TEXT_KEYS = ['Description', 'description', 'Message', 'message', 'ErrorMessage', 'DefaultText', 'error_description', 'error'];
 const entryOf = (e: Record<string, unknown>): ApiErrorEntry => {
-	const entry: ApiErrorEntry = {};
-	const code = words(e.Code ?? e.code);
-	const description = TEXT_KEYS.map((key) => words(e[key])).find(Boolean);
-	if (code) entry.code = code;
-	if (description) entry.description = description;
-	return entry;
+	const [code, description] = [words(e.Code ?? e.code), TEXT_KEYS.map((key) => words(e[key])).find(Boolean)];
+	return { ...(code && { code }), ...(description && { description }) };
 };
 
 /** HTML error pages and other text bodies shrink to their title or first words. */
 export function summariseText(text: string): string {
 	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
 	if (title) return `HTML page: ${title}`;
-	if (/^\s*</.test(text)) {
-		const plain = text
-			.replace(/<[^>]*>/g, ' ')
-			.replace(/\s+/g, ' ')
-			.trim();
-		return plain ? `HTML page: ${plain.slice(0, 160)}` : 'an HTML page without text';
-	}
-	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+	if (!/^\s*</.test(text)) return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+	const plain = text
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return plain ? `HTML page: ${plain.slice(0, 160)}` : 'an HTML page without text';
 }
 
 /** The `errors` / `Errors` entries (or a bare array of them) of an error body, each with its Code and Description. */
@@ -155,31 +163,42 @@ const REASONS: Record<string, string> = {
 	EAI_AGAIN: 'the host name could not be resolved',
 	ERR_CANCELED: 'the execution was cancelled',
 };
+const NETWORK_CODE = /^E[A-Z_]+$|^ERR_/;
+type Failure = {
+	code?: unknown;
+	httpCode?: unknown;
+	message?: unknown;
+	cause?: unknown;
+	body?: { error?: unknown; error_description?: unknown };
+	failure?: { cause?: unknown };
+};
+/** An error and its causes, at most 5 deep (n8n wraps its HTTP client's errors). */
+const causes = (error: unknown): Failure[] => {
+	const chain: Failure[] = [];
+	for (let current = error as Failure | undefined; current && typeof current === 'object' && chain.length < 5; current = current.cause as Failure)
+		chain.push(current);
+	return chain;
+};
 
 /** The network code under what n8n's HTTP helper threw: its cause (n8n 2.x) or `httpCode` (n8n 1.x). */
 function networkFailure(error: unknown): { code?: string; message?: string } {
-	type Failure = { code?: unknown; httpCode?: unknown; message?: string; cause?: unknown };
-	for (let current = error as Failure | undefined, depth = 0; current && depth < 5; current = current.cause as Failure, depth++) {
-		for (const code of [current.code, current.httpCode]) {
-			if (typeof code === 'string' && /^E[A-Z_]+$|^ERR_/.test(code)) return { code, message: current.message };
-		}
+	for (const current of causes(error)) {
+		const code = [current.code, current.httpCode].find((value) => typeof value === 'string' && NETWORK_CODE.test(value));
+		if (code) return { code: code as string, message: current.message as string | undefined };
 	}
 	const failure = error as Failure | undefined;
-	return { message: (failure?.cause as Failure | undefined)?.message ?? failure?.message };
+	return { message: ((failure?.cause as Failure | undefined)?.message ?? failure?.message) as string | undefined };
 }
 
 /** Why an OAuth2 refresh did not happen. */
 type RefreshError = Error & { kind: 'reconnect' | 'failed'; code?: string; refresh: true };
 const refreshError = (kind: RefreshError['kind'], message: string, code?: string): RefreshError =>
 	Object.assign(new Error(message), { kind, code, refresh: true as const });
-const isRefreshError = (error: unknown): error is RefreshError => error instanceof Error && (error as RefreshError).refresh === true;
 
 /** n8n 2.x turns `invalid_grant` into its own error (failure.cause `credential-invalid`); n8n 1.x passes the token answer as `body`. */
 export function classifyRefreshFailure(error: unknown): RefreshError {
-	type Failure = { message?: unknown; code?: unknown; body?: { error?: unknown; error_description?: unknown }; failure?: { cause?: unknown }; cause?: unknown };
-	let reason: string | undefined;
-	let code: string | undefined;
-	for (let current = error as Failure | undefined, depth = 0; current && typeof current === 'object' && depth++ < 5; current = current.cause as Failure) {
+	let [reason, code]: Array<string | undefined> = [];
+	for (const current of causes(error)) {
 		const oauthError = typeof current.body?.error === 'string' ? current.body.error : undefined;
 		if (current.failure?.cause === 'credential-invalid' || oauthError === 'invalid_grant') {
 			return refreshError('reconnect', 'the token endpoint refused the refresh token (invalid_grant)', 'invalid_grant');
@@ -188,29 +207,18 @@ export function classifyRefreshFailure(error: unknown): RefreshError {
 			code = oauthError;
 			if (typeof current.body?.error_description === 'string') reason = `${oauthError}: ${current.body.error_description}`;
 		}
-		if (!code && typeof current.code === 'string' && /^E[A-Z_]+$|^ERR_/.test(current.code) && !['EAUTH', 'ESTATUS'].includes(current.code)) code = current.code;
+		if (!code && typeof current.code === 'string' && NETWORK_CODE.test(current.code) && !['EAUTH', 'ESTATUS'].includes(current.code)) code = current.code;
 		if (!reason && typeof current.message === 'string' && current.message) reason = current.message;
 	}
 	return refreshError('failed', reason ?? 'the token endpoint did not answer a token', code);
 }
 
-/** Where a redirect points, as a host name only (its path or query could carry anything). */
-function redirectTarget(headers: Headers, from: string): string {
-	const location = [headers.location].flat()[0];
-	if (!location) return 'no location';
-	return (URL.canParse(location, from) && new URL(location, from).host) || 'an unreadable location';
-}
-
 /**
  * The refreshes of one client (SECURITY.md "OAuth2 refresh"): refresh tokens are single-use, so one refresh per expiry, shared by every
- * request refused meanwhile. `generation` counts the refreshes done; `proven` says a request with the current token succeeded.
+ * request refused meanwhile. `generation` counts the refreshes done; `proven` says a request with the current token succeeded; `failed`:
+ * a refresh that failed, every later 401 of the client fails with it, none asks again.
  */
-export interface Renewal {
-	generation: number;
-	proven: boolean;
-	pending?: Promise<void>;
-	failed?: RefreshError; // A refresh that failed: every later 401 of the client fails with it, none asks again.
-}
+type Renewal = { generation: number; proven: boolean; pending?: Promise<void>; failed?: RefreshError };
 
 /**
  * After a 401 of a request signed at `signedAt`: whether to send it once more. A refresh done since it was signed: yes. Else the
@@ -231,7 +239,7 @@ async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: nu
 			Object.assign(renewal, { generation: renewal.generation + 1, proven: false });
 		} catch (caught) {
 			const late = caught instanceof LimitError && refreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`);
-			renewal.failed = isRefreshError(caught) ? caught : late || classifyRefreshFailure(caught);
+			renewal.failed = (caught as RefreshError).refresh ? (caught as RefreshError) : late || classifyRefreshFailure(caught);
 		} finally {
 			renewal.pending = undefined;
 		}
@@ -241,44 +249,26 @@ async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: nu
 	return true;
 }
 
-/** A failed refresh in words for the user. */
-function describeRefreshFailure(error: RefreshError, operation: string, credentialName: string | undefined): { message: string; description: string } {
-	if (error.kind === 'reconnect') {
-		return {
-			message: `The AccessPoint OAuth2 credential${credentialName ? ` "${credentialName}"` : ''} needs to be reconnected: ${error.message}`,
-			description: 'Reconnect the credential, then rerun.',
-		};
-	}
-	return {
-		message: `${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
-		description: "Check the credential's Token URL, Client ID and Client Secret, then reconnect it.",
-	};
-}
-
-/** The client: n8n adds the apikey/partyID headers (API key) or the Bearer token (OAuth2, partyID ours: else the account's one company). */
-export async function getApiClient(this: ApiContext, options: ApiClientOptions = {}, itemIndex?: number): Promise<ApiClient> {
+/** The client: n8n adds the apikey/partyID headers (API key) or the Bearer token (OAuth2; without a Party ID, node/client.ts picks one). */
+export async function openClient(this: ApiContext, options: ApiClientOptions = {}, itemIndex?: number): Promise<ApiClient> {
 	const node = this.getNode();
 	const auth = await loadAuth(this, itemIndex);
 	const { secrets, baseUrl } = auth;
 	const origin = new URL(baseUrl).origin;
-	let partyId = (options.partyId ?? '').trim() || auth.partyId;
-	const readPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
 	const renewal: Renewal = { generation: 0, proven: false };
 	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
-		const target = /^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`;
-		// The query is written into the URL here, not by n8n (see odata.ts: n8n's splits some emoji).
-		const url = appendQuery(target, req.qs);
+		// The query is written into the URL here, not by n8n (see url.ts: n8n's splits some emoji).
+		const url = appendQuery(/^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`, req.qs);
 		const operation = req.operation ?? `${req.method} ${req.path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]}`;
-		const policy = req.retry ?? (req.method === 'GET' ? readPolicy : NO_RETRY);
-		const timeoutMs = req.timeoutMs ?? options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		const policy = req.retry ?? (req.method === 'GET' ? (options.retry ?? DEFAULT_RETRY_POLICY) : NO_RETRY);
+		const timeoutMs = options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 		const limit = req.maxResponseBytes ?? options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
 		const fail = (message: string, description: string, status?: number, api: ApiErrorEntry = {}) => {
 			const [text, httpCode] = [stripSecrets(message, secrets), status === undefined ? undefined : String(status)];
-			const hint = stripSecrets(description, secrets);
 			const error = new NodeApiError(
 				node,
 				{ message: text, ...(httpCode && { httpCode }) },
-				{ message: text, description: hint, httpCode, itemIndex: req.itemIndex },
+				{ message: text, description: stripSecrets(description, secrets), httpCode, itemIndex: req.itemIndex },
 			);
 			// For a network code (ECONNRESET …) n8n swaps in a generic text that drops the operation.
 			error.message = text;
@@ -289,15 +279,6 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 		if (new URL(url).origin !== origin) {
 			throw fail(`${operation} was not sent: ${new URL(url).host} is not the credential's host`, `The credential goes only to ${new URL(baseUrl).host}.`);
 		}
-		const tooLarge = () => {
-			const own = req.maxResponseBytes === undefined;
-			return fail(
-				`${operation} failed: the answer is larger than ${Math.round(limit / MB)} MB; it was not read further`,
-				own
-					? 'Raise Options › Maximum Response Size if so large an answer is expected; else check the Base URL.'
-					: "Raise the node's size option (e.g. Maximum File Size) if so large a file is expected.",
-			);
-		};
 		const requestOptions: IHttpRequestOptions = {
 			method: req.method,
 			url,
@@ -310,59 +291,79 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 			disableFollowRedirect: true,
 			maxRedirects: 0,
 			timeout: timeoutMs,
+			...(req.body !== undefined && { body: req.body as IDataObject }),
 		};
-		if (req.body !== undefined) requestOptions.body = req.body as IDataObject;
 		// n8n (2.x) cancels its request on the execution's cancel signal: a page no longer needed (req.signal) cancels it too.
 		const own = (this as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal?.();
 		const signal = req.signal && (own ? AbortSignal.any([own, req.signal]) : req.signal);
 		const caller: ApiContext = signal ? Object.create(this, { getExecutionCancelSignal: { value: () => signal } }) : this;
 		const call = async () => {
-			const signed = auth.sign(partyId);
+			const signed = auth.sign(client.partyId);
 			const options = { ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } };
 			const send = async () => await this.helpers.httpRequestWithAuthentication.call(caller, auth.credentialType, options, signed.options);
 			const deadline = AbortSignal.timeout(timeoutMs);
-			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit);
+			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit, !!req.read);
 		};
 		let repeated = false; // Whether this request was sent again after a 401 (OAuth2): once at most.
 		const final = new WeakSet<Error>(); // Errors of ours raised inside an attempt, never retried (n8n wraps network failures in NodeApiErrors too).
+		const finalError = (error: NodeApiError) => (final.add(error), error);
 		const attempt = async (): Promise<Answer> => {
 			let signedAt = renewal.generation;
 			let answer = await call();
 			if (answer.status === 401 && auth.tokenUrl !== undefined && !repeated) {
 				repeated = true;
 				const again = await renew(this, auth, renewal, signedAt, timeoutMs).catch((error: RefreshError) => {
-					const why = describeRefreshFailure(error, operation, node.credentials?.[auth.credentialType]?.name);
-					const refused = fail(why.message, why.description, undefined, { code: error.code });
-					final.add(refused);
-					throw refused;
+					const name = node.credentials?.[auth.credentialType]?.name;
+					const [message, hint] =
+						error.kind === 'reconnect'
+							? [
+									`The AccessPoint OAuth2 credential${name ? ` "${name}"` : ''} needs to be reconnected: ${error.message}`,
+									'Reconnect the credential, then rerun.',
+								]
+							: [
+									`${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
+									"Check the credential's Token URL, Client ID and Client Secret, then reconnect it.",
+								];
+					throw finalError(fail(message, hint, undefined, { code: error.code }));
 				});
 				signedAt = renewal.generation;
 				if (again) answer = await call();
 			}
 			if (answer.status !== 401 && signedAt === renewal.generation) renewal.proven = true;
 			if (answer.status >= 300 && answer.status < 400) {
-				const redirect = fail(
-					`${operation} failed: the API answered HTTP ${answer.status}, a redirect to ${redirectTarget(answer.headers, url)}; it was not followed`,
-					"If the API has moved, set its new address as the credential's Base URL.",
-					answer.status,
+				// Where it points, as a host name only (its path or query could carry anything).
+				const location = [answer.headers.location].flat()[0];
+				const target = !location ? 'no location' : (URL.canParse(location, url) && new URL(location, url).host) || 'an unreadable location';
+				throw finalError(
+					fail(
+						`${operation} failed: the API answered HTTP ${answer.status}, a redirect to ${target}; it was not followed`,
+						"If the API has moved, set its new address as the credential's Base URL.",
+						answer.status,
+					),
 				);
-				final.add(redirect);
-				throw redirect;
 			}
 			return answer;
 		};
 
 		for (let tries = 0; ; tries++) {
 			const retry = tries < policy.maxRetries;
-			if (req.signal?.aborted) throw fail(`${operation} was cancelled`, 'The request was no longer needed.');
+			const cancelled = () => fail(`${operation} was cancelled`, 'The request was no longer needed.');
+			if (req.signal?.aborted) throw cancelled();
 			let answer: Answer;
 			try {
 				answer = await attempt();
 			} catch (error) {
 				if (final.has(error as Error)) throw error as NodeApiError;
 				// Not retried: the same answer would be read again (and a compressed one inflated again).
-				if (error instanceof LimitError && error.reason === 'size') throw tooLarge();
-				if (req.signal?.aborted) throw fail(`${operation} was cancelled`, 'The request was no longer needed.');
+				if (error instanceof LimitError && error.reason === 'size') {
+					throw fail(
+						`${operation} failed: the answer is larger than ${Math.round(limit / MB)} MB; it was not read further`,
+						req.maxResponseBytes === undefined
+							? 'Raise Options › Maximum Response Size if so large an answer is expected; else check the Base URL.'
+							: "Raise the node's size option (e.g. Maximum File Size) if so large a file is expected.",
+					);
+				}
+				if (req.signal?.aborted) throw cancelled();
 				const { code, message } = error instanceof LimitError ? { code: 'ETIMEDOUT', message: undefined } : networkFailure(error);
 				if (retry && code !== 'ERR_CANCELED') {
 					await sleep(retryDelayMs(policy, tries));
@@ -373,11 +374,17 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
 			const { status, headers } = answer;
-			// Only a body that echoes a secret is rewritten.
-			const text = secrets.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join('***') : out), answer.text);
-			const body = parse(text);
+			const ok = status >= 200 && status < 300;
+			// Only a body that echoes a secret is rewritten; a body read from its bytes (a file) stays bytes unless it does.
+			const raw = answer.bytes;
+			const echoed = secrets.filter((secret) => (raw ?? answer.text).includes(secret));
+			const mask = (text: string) => echoed.reduce((out, secret) => out.split(secret).join('***'), text);
+			const bytes = raw && echoed.length ? Buffer.from(mask(raw.toString())) : raw;
+			const read = ok && bytes && req.read ? req.read(bytes) : undefined;
+			const text = read !== undefined ? '' : bytes ? bytes.toString() : mask(answer.text);
+			const body = read ?? parse(text);
 
-			if (status >= 200 && status < 300) {
+			if (ok) {
 				if (typeof body === 'string' && (!req.acceptText || /^\s*[<{[]/.test(body))) {
 					if (!body.trim()) return { status, headers, body: undefined as T };
 					const broken = fail(
@@ -429,30 +436,12 @@ export async function getApiClient(this: ApiContext, options: ApiClientOptions =
 
 	const client: ApiClient = {
 		baseUrl,
-		get partyId() {
-			return partyId;
-		},
+		partyId: (options.partyId ?? '').trim() || auth.partyId,
+		method: auth.method,
 		requestFull: send,
 		async request<T>(req: ApiRequest): Promise<T> {
 			return (await send<T>(req)).body;
 		},
 	};
-	if (!partyId && auth.method === 'oAuth2') {
-		const info = await client.request({ method: 'GET', path: ACCOUNT_INFORMATION_PATH, operation: "Read the account's companies", itemIndex });
-		const picked = pickAccountParty(info);
-		if (!('partyId' in picked)) throw new NodeOperationError(node, picked.message, { itemIndex, description: picked.description });
-		partyId = picked.partyId;
-	}
 	return client;
-}
-
-/** Pages through a list (paging.ts), turning paging problems into NodeApiErrors on the item. */
-export async function* paginateList(this: ApiContext, client: ApiClient, options: PaginateOptions): AsyncGenerator<IDataObject[]> {
-	try {
-		yield* paginate(client, options);
-	} catch (error) {
-		if (!(error instanceof PagingError)) throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
-		const description = error.hint ?? 'Retry; if it persists, check the Base URL.';
-		throw new NodeApiError(this.getNode(), { message: error.message }, { message: error.message, description, itemIndex: options.itemIndex });
-	}
 }

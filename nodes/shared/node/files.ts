@@ -265,20 +265,63 @@ export function decodeFileAnswer(answer: unknown): FileAnswer | { problem: strin
 	return { FileID: field('fileid'), FileName: field('filename'), MimeType: field('mimetype'), content: Buffer.from(base64, 'base64') };
 }
 
+const SLICE = 65_536;
+/** 1 for the bytes of base64's letters. */
+const BASE64_BYTE = Uint8Array.from({ length: 256 }, (_, byte) => Number(/[A-Za-z0-9+/]/.test(String.fromCharCode(byte))));
+
+/**
+ * A `GET /v1/files/{FileID}` answer from its bytes, never its text (docs/performance.md, 6a): the small rest parsed, FileContent's
+ * base64 decoded in slices in place (the file is a view of the answer's Buffer). An escape, a line break or anything odd in it, or a FileContent
+ * not at the top: the whole answer parsed (decodeFileAnswer). Undefined when the answer is not JSON.
+ */
+export function readFileAnswer(bytes: Buffer): FileAnswer | { problem: string } | undefined {
+	const key = bytes.indexOf('"FileContent"');
+	const colon = key < 0 ? undefined : /^\s*:\s*"/.exec(bytes.toString('latin1', key + 13, key + 77));
+	const start = colon ? key + 13 + colon[0].length : -1;
+	const end = start < 0 ? -1 : bytes.indexOf(0x22, start);
+	const escape = bytes.indexOf(0x5c, start);
+	if (end >= 0 && (escape < 0 || escape > end) && (end - start) % 4 !== 1) {
+		// Checked byte by byte (no text made of it): base64 letters, then at most two '=' when the length is a multiple of 4.
+		const padded = bytes[end - 1] === 0x3d ? (bytes[end - 2] === 0x3d ? 2 : 1) : 0;
+		let valid = !padded || (end - start) % 4 === 0;
+		for (let at = start; valid && at < end - padded; at++) valid = BASE64_BYTE[bytes[at]] === 1;
+		const slices = Array.from({ length: Math.ceil((end - start) / SLICE) }, (_, i) => start + i * SLICE);
+		const slice = (at: number) => bytes.toString('latin1', at, Math.min(end, at + SLICE));
+		let rest: unknown;
+		try {
+			rest = valid ? JSON.parse(bytes.toString('utf8', 0, start) + bytes.toString('utf8', end)) : undefined;
+		} catch {
+			// Not JSON as a whole either: the whole answer is parsed below.
+		}
+		const keys = isObject(rest) ? Object.keys(rest).filter((name) => name.toLowerCase() === 'filecontent') : [];
+		if (keys.length === 1 && keys[0] === 'FileContent' && (rest as IDataObject).FileContent === '') {
+			// Decoded in place: 4 characters give 3 bytes, so each slice's bytes land on characters already read.
+			let written = 0;
+			for (const at of slices) written += bytes.write(slice(at), start + written, 'base64');
+			return { ...(decodeFileAnswer(rest) as FileAnswer), content: bytes.subarray(start, start + written) };
+		}
+	}
+	try {
+		return decodeFileAnswer(JSON.parse(bytes.toString()));
+	} catch {
+		return undefined;
+	}
+}
+
 /** `GET /v1/files/{FileID}` within the size its base64 may take (a broken answer is read again as reads are), then decoded. */
 export async function readFile(ctx: FileContext, client: ApiClient, fileId: string, options: ReadFileOptions): Promise<ReadFile> {
 	const operation = `Get file ${fileId}`;
 	const maxResponseBytes = Math.ceil((options.maxBytes * 4) / 3) + ANSWER_OVERHEAD_BYTES;
 	const path = `/v1/files/${encodeURIComponent(fileId)}`;
-	const body = await client.request({
+	const answer = await client.request<FileAnswer | { problem: string }>({
 		method: 'GET',
 		path,
 		itemIndex: options.itemIndex,
 		operation,
 		maxResponseBytes,
 		brokenText: 'an answer cut off in transit, or not the file',
+		read: readFileAnswer,
 	});
-	const answer = decodeFileAnswer(body);
 	const refuse = (message: string, description: string) => new NodeApiError(ctx.getNode(), { message }, { message, description, itemIndex: options.itemIndex });
 	if ('problem' in answer) throw refuse(`${operation}: the answer ${answer.problem}`, 'Retry; if it persists, check the Base URL.');
 	if (answer.FileID !== undefined && answer.FileID.trim().toLowerCase() !== fileId.toLowerCase()) {

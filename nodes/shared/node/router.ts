@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readRequestPolicy } from '../fields/requestOptions';
 import type { RetryPolicy } from '../http/retry';
 import type { ApiClient, ApiClientOptions } from '../http/transport';
-import { getApiClient } from '../http/transport';
+import { getApiClient } from './client';
 
 /** Gives each item the API client for its party, creating one per party per execution. */
 export type ClientProvider = (itemIndex: number, partyId?: string) => Promise<ApiClient>;

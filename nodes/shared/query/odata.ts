@@ -3,7 +3,7 @@
  * conditions and sort keys become `$filter` / `$orderby` strings. Pure: no n8n, no I/O.
  *
  * Values are built as plain text and handed to the client in `qs`; the client writes the URL
- * itself with `toQueryString`, never n8n's `qs` serializer, which splits an emoji straddling
+ * itself with `toQueryString` (http/url.ts), never n8n's `qs` serializer, which splits an emoji straddling
  * its 1,024-character slices. Never pre-encode a value put in `qs`: it would be encoded twice.
  */
 
@@ -283,5 +283,3 @@ export function normalizeRawFilter(raw: string): string {
 	if (out) scanFilter(out);
 	return out;
 }
-
-export { appendQuery, encodeQueryValue, toQueryString } from '../http/url';

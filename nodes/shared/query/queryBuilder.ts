@@ -1,12 +1,12 @@
 /**
  * The filter and sort builder's pure half: the properties each list filters and sorts on,
  * and the builder's parameter values turned into `$filter` / `$orderby` (no n8n, no I/O).
- * The parameter descriptions are in filterFields.ts, reading them from a node in queryInput.ts.
+ * The parameter descriptions are in filterFields.ts, reading them from a node in node/queryInput.ts.
  */
 import { canonicalValue, ORDER_DIRECTIONS, ORDER_STATUSES, ORDER_TYPES, PARTY_TYPES } from '../domain/orderTypes';
 
 import type { Combine, ComparisonOperator, FilterCondition, ODataType, SortKey } from './odata';
-import { andFilters, buildFilter, buildOrderBy, normalizeRawFilter, ODataError, toQueryString } from './odata';
+import { andFilters, buildFilter, buildOrderBy, normalizeRawFilter, ODataError, unpairedSurrogateAt } from './odata';
 
 export type QueryResource = 'order' | 'party' | 'product';
 
@@ -258,10 +258,6 @@ export function describeQuery(query: ODataQuery): string {
 	if (query.$filter) parts.push(`$filter=${query.$filter}`);
 	if (query.$orderby) parts.push(`$orderby=${query.$orderby}`);
 	if (!parts.length) return 'No $filter or $orderby sent';
-	try {
-		toQueryString({ ...query });
-	} catch {
-		return `${parts.join(' · ')} (cannot be URL-encoded: it contains an invalid character)`;
-	}
-	return parts.join(' · ');
+	const broken = [query.$filter, query.$orderby].some((text) => typeof text === 'string' && unpairedSurrogateAt(text) >= 0);
+	return broken ? `${parts.join(' · ')} (cannot be URL-encoded: it contains an invalid character)` : parts.join(' · ');
 }

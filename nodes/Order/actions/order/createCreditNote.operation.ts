@@ -14,7 +14,7 @@ import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
 import { createdOrder, createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
-import { getOrder } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/node/order';
 import { type CreditNoteInput, type LinePick, buildCreditNote, checkOrder } from './orderBody';
 import { readDate } from './orderChanges';
 import { runItems } from '../../../shared/node/items';

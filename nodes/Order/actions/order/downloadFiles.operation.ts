@@ -6,7 +6,7 @@ import { runItems } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { getOrder } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/node/order';
 import { inputError, readBoolean } from '../../../shared/node/input';
 import { itemMessage } from '../../../shared/domain/validation';
 

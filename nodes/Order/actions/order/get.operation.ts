@@ -1,5 +1,5 @@
 /** Order › Get: one order by its OrderID (`GET /v1/orders/{ID}`). */
-import { getOrder } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/node/order';
 import { orderOperation } from './orderChanges';
 
 export const { description, execute } = orderOperation(

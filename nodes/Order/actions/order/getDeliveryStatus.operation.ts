@@ -7,7 +7,7 @@ import { oneByOne, runBatched } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { getOrder } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/node/order';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
 import { isRecord, text } from '../../../shared/domain/values';
 

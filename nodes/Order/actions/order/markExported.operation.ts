@@ -2,7 +2,7 @@
  * Order › Mark as Exported / Not Exported: the export flag (`IsSent`) set once a received supplier invoice is booked,
  * as the service's page "Status of export" recommends; the Order Trigger and an `IsSent eq false` filter then skip it.
  */
-import { getOrder } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/node/order';
 import { inputError } from '../../../shared/node/input';
 import { answeredObject, orderOperation, sendChange } from './orderChanges';
 

@@ -19,7 +19,7 @@ import { inputError, readBoolean, readChoice } from '../../../shared/node/input'
 import { type FieldProblem, itemMessage } from '../../../shared/domain/validation';
 import { readIdempotencyHeader, readPartyOption } from '../options';
 import { ORDER_DIRECTIONS, ORDER_TYPE_OPTIONS } from '../../../shared/domain/orderTypes';
-import { getOrder, hasStatus } from '../../../shared/domain/order';
+import { getOrder, hasStatus } from '../../../shared/node/order';
 import type { ApiClient } from '../../../shared/http/transport';
 import { readListPage } from '../../../shared/http/paging';
 import { readMaxFileSize } from '../../../shared/node/files';

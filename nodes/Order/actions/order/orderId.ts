@@ -4,8 +4,8 @@ import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeListSe
 import { requireValid } from '../../../shared/node/input';
 import { andFilters } from '../../../shared/query/odata';
 import { readListPage, resolveNextLink } from '../../../shared/http/paging';
-import { getApiClient } from '../../../shared/http/transport';
-import { hasStatus } from '../../../shared/domain/order';
+import { getApiClient } from '../../../shared/node/client';
+import { hasStatus } from '../../../shared/node/order';
 import type { Check } from '../../../shared/domain/validation';
 
 /** The Order locator; `what` says which order the operation takes. */

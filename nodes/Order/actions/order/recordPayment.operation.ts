@@ -9,7 +9,7 @@ import { inputError, requireValid } from '../../../shared/node/input';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readIdempotencyHeader, readPartyOption } from '../options';
-import { getOrder, hasStatus } from '../../../shared/domain/order';
+import { getOrder, hasStatus } from '../../../shared/node/order';
 import { answeredObject, readDate, refusalError, sendJson } from './orderChanges';
 import { runItems } from '../../../shared/node/items';
 import { idempotencyKey } from './sendLogic';

@@ -10,7 +10,7 @@ import type { BatchedOutput } from '../../../shared/node/items';
 import { type Check, checkBoolean, checkChoice, checkNumber } from '../../../shared/domain/validation';
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
-import { getOrder } from '../../../shared/domain/order';
+import { getOrder } from '../../../shared/node/order';
 import { apiError, sendJson } from './orderChanges';
 import { text } from '../../../shared/domain/values';
 import {

@@ -10,7 +10,7 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { checkSendableUbl } from '../../../shared/domain/ubl';
 import { type Check, checkNumber, checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
-import { hasStatus } from '../../../shared/domain/order';
+import { hasStatus } from '../../../shared/node/order';
 import { fingerprint, idempotencyKey } from './sendLogic';
 
 const show = { resource: ['order'], operation: ['sendUbl'] };

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { unwrapRegistration } from './registrationOutput';
+import { unwrapRegistration } from '../domain/registrationOutput';
 import type { ApiClient } from '../http/transport';
 
 /** Reads one registration (plain or `Companies`-wrapped answer) or fails the item with a NodeApiError. */

@@ -8,12 +8,12 @@ import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { loadAuth, stripSecrets } from '../http/auth';
-import { describeFile, readFile, toBinary } from '../node/files';
-import type { FileContext } from '../node/files';
+import { describeFile, readFile, toBinary } from './files';
+import type { FileContext } from './files';
 import type { ApiClient } from '../http/transport';
-import { kindOfType, readDocument, REASON_CODES } from './ubl';
-import type { DocumentKind } from './ubl';
-import { isRecord } from './values';
+import { kindOfType, readDocument, REASON_CODES } from '../domain/ubl';
+import type { DocumentKind } from '../domain/ubl';
+import { isRecord } from '../domain/values';
 
 const INBOX_PATH = '/v1/peppol/inbox';
 /** What the service lists at most. */

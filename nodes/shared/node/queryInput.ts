@@ -5,10 +5,10 @@
  */
 import type { IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { inputError, requireValid } from '../node/input';
-import type { Combine } from './odata';
-import type { ODataQuery, QueryInput, QueryProblemPart, QueryResource } from './queryBuilder';
-import { buildQuery, enumeratedValueNotes, located, QueryInputError } from './queryBuilder';
+import { inputError, requireValid } from './input';
+import type { Combine } from '../query/odata';
+import type { ODataQuery, QueryInput, QueryProblemPart, QueryResource } from '../query/queryBuilder';
+import { buildQuery, enumeratedValueNotes, located, QueryInputError } from '../query/queryBuilder';
 import { checkChoice, checkOptionalText } from '../domain/validation';
 
 export type QueryContext = IExecuteFunctions | IPollFunctions;
