@@ -14,7 +14,7 @@ import { inputError, requireValid } from '../shared/node/input';
 import type { ApiClient } from '../shared/http/transport';
 import { getApiClient } from '../shared/node/client';
 import { checkBoolean } from '../shared/domain/validation';
-import { INBOX_WINDOW, itemKey, listInbox, readInboxDocument, settleItem } from '../shared/node/inbox';
+import { INBOX_WINDOW, itemKey, listInbox, readableFirst, readInboxDocument, settleItem, withDocumentFields } from '../shared/node/inbox';
 import { claimPoll } from '../shared/node/inFlight';
 import type { PollClaim } from '../shared/node/inFlight';
 import type { InboxState, Listed } from './state';
@@ -78,15 +78,15 @@ function mayPass(error: unknown): boolean {
 async function withDocument(ctx: IPollFunctions, client: ApiClient, item: IDataObject, settings: Settings): Promise<{ out: INodeExecutionData; ok: boolean }> {
 	const fileId = checkFileId(item.PeppolFileID);
 	if (!fileId.ok) {
-		return { out: { json: { ...item, DocumentProblem: 'No usable PeppolFileID; the document was not read.' } }, ok: false };
+		return { out: { json: readableFirst({ ...item, DocumentProblem: 'No usable PeppolFileID; the document was not read.' }) }, ok: false };
 	}
 	try {
 		const { maxBytes, keepEnvelope } = settings;
 		const document = await readInboxDocument(ctx, client, fileId.value, { maxBytes, keepEnvelope, property: 'data', hint: item.PeppolDocumentType });
-		return { out: { ...document, json: { ...item, ...document.json } }, ok: !document.json.DocumentProblem };
+		return { out: { ...document, json: withDocumentFields(item, document.json) }, ok: !document.json.DocumentProblem };
 	} catch (error) {
 		if (mayPass(error)) throw error instanceof NodeApiError ? error : new NodeOperationError(ctx.getNode(), error as Error);
-		return { out: { json: { ...item, DocumentProblem: `The document could not be read: ${(error as Error).message}` } }, ok: false };
+		return { out: { json: readableFirst({ ...item, DocumentProblem: `The document could not be read: ${(error as Error).message}` }) }, ok: false };
 	}
 }
 

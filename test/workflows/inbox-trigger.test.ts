@@ -133,6 +133,19 @@ describe('AccessPoint Peppol Inbox Trigger (engine, emulator)', () => {
 		expect(new Set(emitted.map((e) => e.DocumentKind))).toEqual(new Set(['Invoice', 'CreditNote', 'IMR', 'MLR']));
 	});
 
+	it('each item comes readable first (issue 39.10): what it is, the sender named by its document, what it says; the technical fields after', async () => {
+		await drain();
+		const invoice = emu.inbox.receive({ type: 'Invoice', orderNumber: 'READABLE-1' });
+		const response = emu.inbox.receive({ type: 'IMR', reason: 'Checked by the buyer' });
+		const [a, b] = (await trigger().poll()).items ?? [];
+		expect(Object.keys(a).slice(0, 3)).toEqual(['DocumentKind', 'SenderName', 'Invoice']);
+		expect(a).toMatchObject({ InboxItemID: invoice.InboxItemID, SenderName: (a.Invoice as IDataObject).SupplierName });
+		expect(typeof a.SenderName).toBe('string');
+		expect(Object.keys(b).slice(0, 3)).toEqual(['DocumentKind', 'SenderName', 'Response']);
+		expect(b).toMatchObject({ InboxItemID: response.InboxItemID, SenderName: (b.Response as IDataObject).FromName });
+		expect(Object.keys(a).indexOf('PeppolDocumentType')).toBeGreaterThan(Object.keys(a).indexOf('InboxItemID'));
+	});
+
 	it('Confirm After Emitting: each item confirmed at the next poll, so the 10-item window never blocks', async () => {
 		await drain();
 		const poller = trigger({ confirmAfterEmitting: true });

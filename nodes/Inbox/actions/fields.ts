@@ -19,11 +19,6 @@ export const inboxItemIdField: INodeProperties = {
 	description: "By default the input item's InboxItemID (List and the Peppol Inbox Trigger give it)",
 };
 
-/** The readable fields first (issue 39.10): what it is, from whom, what it says; then the technical ones (the document-type URN, receiver, file). */
-const READABLE = 'DocumentKind SenderName Invoice Response DocumentProblem InboxItemID CreationDate SenderCompanyID SenderPeppolID'.split(' ');
-export const readableFirst = (json: IDataObject): IDataObject =>
-	Object.assign(Object.fromEntries(READABLE.filter((key) => json[key] !== undefined).map((key) => [key, json[key]])), json) as IDataObject;
-
 /** Options › Act for Party, or undefined for the credential's Party ID. */
 export function readActForParty(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	return checkActForParty(ctx, itemIndex, ctx.getNodeParameter('options.actForParty', itemIndex, '') as unknown);

@@ -1,5 +1,5 @@
 /** Peppol Inbox › Get Document: the item's file as binary data (envelope removed unless kept), its fields in JSON. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { checkFileId, readMaxFileSize } from '../../shared/node/files';
@@ -7,8 +7,8 @@ import { readBoolean, requireValid } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkPropertyName } from '../../shared/domain/validation';
-import { itemFields, readInboxDocument } from '../../shared/node/inbox';
-import { readableFirst, readActForParty } from './fields';
+import { itemFields, readInboxDocument, withDocumentFields } from '../../shared/node/inbox';
+import { readActForParty } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -56,8 +56,6 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const fields = itemFields(input[itemIndex]?.json ?? {});
 		const document = await readInboxDocument(this, client, fileId, { itemIndex, maxBytes, keepEnvelope, property, hint: fields.PeppolDocumentType });
-		const { Invoice, Response } = document.json as { Invoice?: IDataObject; Response?: IDataObject };
-		const SenderName = Invoice?.SupplierName ?? Response?.FromName; // what the document says, where it says it
-		return { ...document, json: readableFirst({ ...document.json, ...(SenderName === undefined ? {} : { SenderName }), ...fields }) };
+		return { ...document, json: withDocumentFields(fields, document.json) };
 	});
 }

@@ -5,8 +5,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readChoice } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
-import { listInbox } from '../../shared/node/inbox';
-import { readableFirst, readActForParty } from './fields';
+import { listInbox, readableFirst } from '../../shared/node/inbox';
+import { readActForParty } from './fields';
 
 const SHOWN = ['all', 'invoices', 'responses'] as const;
 

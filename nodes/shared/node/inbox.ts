@@ -101,6 +101,18 @@ export function itemFields(json: IDataObject): IDataObject {
 	return Object.fromEntries(ITEM_FIELDS.filter((field) => json[field] !== undefined).map((field) => [field, json[field]]));
 }
 
+/** The readable fields first (issue 39.10): what it is, from whom, what it says; then the technical ones (the document-type URN, receiver, file). */
+const READABLE = 'DocumentKind SenderName Invoice Response DocumentProblem InboxItemID CreationDate SenderCompanyID SenderPeppolID'.split(' ');
+export const readableFirst = (json: IDataObject): IDataObject =>
+	Object.assign(Object.fromEntries(READABLE.filter((key) => json[key] !== undefined).map((key) => [key, json[key]])), json) as IDataObject;
+
+/** An inbox item with its document's fields (Get Document, the Inbox Trigger): the sender's name where the document gives it, readable first. */
+export function withDocumentFields(item: IDataObject, document: IDataObject): IDataObject {
+	const { Invoice, Response } = document as { Invoice?: IDataObject; Response?: IDataObject };
+	const SenderName = Invoice?.SupplierName ?? Response?.FromName;
+	return readableFirst({ ...document, ...(SenderName === undefined ? {} : { SenderName }), ...item });
+}
+
 /** The fields with every text masked (stripSecrets) where it holds a secret. */
 const masked = (fields: IDataObject, secrets: string[]) =>
 	JSON.parse(JSON.stringify(fields), (_key, value: unknown) => (typeof value === 'string' ? stripSecrets(value, secrets) : value)) as IDataObject;
