@@ -1,9 +1,12 @@
 /** Order › Get: one order by its OrderID (`GET /v1/orders/{ID}`). */
+import { type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+
 import { getOrder } from '../../../shared/node/order';
 import { orderOperation } from './orderChanges';
+import { orderIdField } from './orderId';
 
-export const { description, execute } = orderOperation(
-	'get',
-	'The order to read',
-	async (_ctx, client, orderId, itemIndex) => await getOrder(client, orderId, itemIndex),
-);
+const properties: INodeProperties[] = [orderIdField('The order to read')];
+
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, properties);
+
+export const execute = orderOperation(async (_ctx, client, orderId, itemIndex) => await getOrder(client, orderId, itemIndex));

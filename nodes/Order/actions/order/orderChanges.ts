@@ -5,22 +5,15 @@ import { type ItemResult, runItems } from '../../../shared/node/items';
 import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { orderIdField, readOrderId } from './orderId';
+import { readOrderId } from './orderId';
 import { requireValid } from '../../../shared/node/input';
 import { checkDate } from './orderBody';
 
-/** An operation on one order per item (Get, Delete, Mark as (Not) Exported): its Order field; every item's OrderID checked first, then `run` with the item's client. */
-export function orderOperation(
-	operation: string,
-	what: string,
-	run: (ctx: IExecuteFunctions, client: ApiClient, orderId: number, itemIndex: number) => Promise<ItemResult>,
-) {
-	return {
-		description: [orderIdField(what, { displayOptions: { show: { resource: ['order'], operation: [operation] } } })],
-		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-			const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), party: readPartyOption(this, itemIndex) });
-			return await runItems(this, read, async ({ orderId, party }, itemIndex) => run(this, await clients(itemIndex, party), orderId, itemIndex));
-		},
+/** The execute of an operation on one order per item (Get, Delete, Mark as (Not) Exported): every item's OrderID checked first, then `run` with the item's client. */
+export function orderOperation(run: (ctx: IExecuteFunctions, client: ApiClient, orderId: number, itemIndex: number) => Promise<ItemResult>) {
+	return async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+		const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), party: readPartyOption(this, itemIndex) });
+		return await runItems(this, read, async ({ orderId, party }, itemIndex) => run(this, await clients(itemIndex, party), orderId, itemIndex));
 	};
 }
 

@@ -31,10 +31,9 @@ import { sendJson } from './orderChanges';
 
 type InputMode = 'fields' | 'json';
 
-/** The order's fields (Fields Below or JSON), Skip If Already Created, Own PDF and Attachments, shown for one operation that creates. */
-export function orderFields(operation: string): INodeProperties[] {
-	const show = { resource: ['order'], operation: [operation] };
-	const fieldsMode = { show: { ...show, inputMode: ['fields'] } };
+/** The order's fields (Fields Below or JSON), Skip If Already Created, Own PDF and Attachments, for an operation that creates. */
+export function orderFields(): INodeProperties[] {
+	const fieldsMode = { show: { inputMode: ['fields'] } };
 	return [
 		{
 			displayName: 'Input Mode',
@@ -46,7 +45,6 @@ export function orderFields(operation: string): INodeProperties[] {
 				{ name: 'JSON', value: 'json' },
 			],
 			default: 'fields',
-			displayOptions: { show },
 		},
 		{ displayName: 'Order Type', name: 'orderType', type: 'options', options: ORDER_TYPE_OPTIONS, default: 'Invoice', displayOptions: fieldsMode },
 		{
@@ -135,7 +133,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			required: true,
 			default:
 				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2026-01-31",\n  "ExpiryDate": "2026-02-28",\n  "ExternalProviderID": "",\n  "Customer": { "Name": "", "VATNumber": "", "PartyType": "Customer" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
-			displayOptions: { show: { ...show, inputMode: ['json'] } },
+			displayOptions: { show: { inputMode: ['json'] } },
 		},
 		{
 			displayName: 'Skip If Already Created',
@@ -143,7 +141,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'boolean',
 			default: true,
 			description: 'Whether to output the order with this External Provider ID, not create another',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Additional Fields',
@@ -176,7 +173,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. data',
 			description: 'Binary property of your PDF; empty: the service makes one',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Attachments',
@@ -185,7 +181,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. timesheet, terms',
 			description: 'Binary properties to attach, separated by commas',
-			displayOptions: { show },
 		},
 	];
 }

@@ -33,9 +33,8 @@ const CUSTOM = 'custom';
 /** No TransportType: the service sends over Peppol, else by e-mail (page "Send via Email", since February 2026). */
 const PEPPOL_ELSE_EMAIL = 'peppolElseEmail';
 
-/** Transport Type and Strict (No Fallback), shown for the given operation. */
-export function sendFields(operation: string): INodeProperties[] {
-	const show = { resource: ['order'], operation: [operation] };
+/** Transport Type and Strict (No Fallback), for an operation that sends. */
+export function sendFields(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Transport Type',
@@ -55,7 +54,6 @@ export function sendFields(operation: string): INodeProperties[] {
 			],
 			default: PEPPOL_ELSE_EMAIL,
 			description: 'How the orders are delivered. Since February 2026 a named transport type never falls back to another.',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Custom Transport Type',
@@ -65,7 +63,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. SDI',
 			description: 'The transport type as the API names it',
-			displayOptions: { show: { ...show, transportType: [CUSTOM] } },
+			displayOptions: { show: { transportType: [CUSTOM] } },
 		},
 		{
 			displayName: 'Strict (No Fallback)',
@@ -73,7 +71,6 @@ export function sendFields(operation: string): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to send the StrictTransportType header; with Peppol, Else E-Mail it makes the send Peppol only',
-			displayOptions: { show },
 		},
 	];
 }
