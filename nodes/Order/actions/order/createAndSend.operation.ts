@@ -12,7 +12,7 @@ import {
 import { asNodeError, runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { type OwnFiles, checkOwnFiles, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
-import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
+import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRequests';
 
 const properties: INodeProperties[] = [...orderFields(), ...sendFields()];
 

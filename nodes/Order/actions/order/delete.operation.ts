@@ -1,8 +1,8 @@
 /** Order › Delete: the service keeps an order that went over a network (the receiver has it); its refusal says what to do instead. */
 import { type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { orderOperation, sendChange } from './orderChanges';
-import { orderIdField } from './orderId';
+import { sendChange } from './writes';
+import { orderIdField, orderOperation } from './orderId';
 
 const properties: INodeProperties[] = [orderIdField('The order to delete')];
 

@@ -2,8 +2,7 @@
 import { type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { getOrder } from '../../../shared/node/order';
-import { orderOperation } from './orderChanges';
-import { orderIdField } from './orderId';
+import { orderIdField, orderOperation } from './orderId';
 
 const properties: INodeProperties[] = [orderIdField('The order to read')];
 

@@ -6,8 +6,8 @@ import { type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { getOrder } from '../../../shared/node/order';
 import { inputError } from '../../../shared/node/input';
-import { answeredObject, orderOperation, sendChange } from './orderChanges';
-import { orderIdField } from './orderId';
+import { answeredObject, sendChange } from './writes';
+import { orderIdField, orderOperation } from './orderId';
 
 const properties: INodeProperties[] = [orderIdField('The order to mark')];
 

@@ -25,9 +25,9 @@ import { readListPage } from '../../../shared/http/paging';
 import { readMaxFileSize } from '../../../shared/node/files';
 import { buildOrderBody, checkOrder, externalIdFilter, readOrderId } from './orderBody';
 import { DECIMAL_FORMS } from './decimal';
-import { type IdempotencyHeader, createIdempotencyKey } from './sendLogic';
+import { type IdempotencyHeader, createIdempotencyKey } from './sendRules';
 import { apiWords } from '../party/records';
-import { sendJson } from './orderChanges';
+import { sendJson } from './writes';
 
 type InputMode = 'fields' | 'json';
 

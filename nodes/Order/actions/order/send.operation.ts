@@ -5,8 +5,8 @@ import { inputError } from '../../../shared/node/input';
 import { runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRun';
-import { parseOrderIdList } from './sendLogic';
+import { type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRequests';
+import { parseOrderIdList } from './sendRules';
 
 const properties: INodeProperties[] = [
 	{

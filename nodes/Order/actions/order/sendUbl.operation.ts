@@ -19,7 +19,7 @@ import { checkSendableUbl } from '../../../shared/domain/ubl';
 import { type Check, checkNumber, checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { hasStatus } from '../../../shared/node/order';
-import { fingerprint, idempotencyKey } from './sendLogic';
+import { fingerprint, idempotencyKey } from './sendRules';
 
 const MB = 1024 * 1024;
 const SEND_XML_PATH = '/v1/peppol/sendxml';

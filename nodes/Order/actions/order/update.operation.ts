@@ -11,11 +11,12 @@ import {
 	updateDisplayOptions,
 } from 'n8n-workflow';
 
-import { inputError, readBoolean } from '../../../shared/node/input';
+import { inputError, readBoolean, requireValid } from '../../../shared/node/input';
+import { checkDate } from './orderBody';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { answeredObject, readDate, sendChange } from './orderChanges';
+import { answeredObject, sendChange } from './writes';
 import { runItems } from '../../../shared/node/items';
 
 const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
@@ -82,7 +83,7 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const cancel = 'To cancel an invoice, create a credit note for it (Create Credit Note); remove Cancel.';
 	if (fields.cancel !== undefined) throw wrong('Cancel', fields.cancel, 'is no longer offered: the service does not cancel by Update', cancel);
 	for (const [name, label, api] of FLAGS) if (fields[name] !== undefined) change[api] = readBoolean(ctx, itemIndex, `updateFields.${name}`, label, true);
-	if (fields.paidDate !== undefined) change.PaidDate = readDate(ctx, itemIndex, 'updateFields.paidDate', 'Paid Date');
+	if (fields.paidDate !== undefined) change.PaidDate = requireValid(ctx, itemIndex, 'Paid Date', fields.paidDate, checkDate);
 	if (fields.accountCode !== undefined) {
 		const code = fields.accountCode;
 		if (typeof code !== 'string' || code.length > MAX_ACCOUNT_CODE)

@@ -7,7 +7,7 @@ import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type
 import { inputError, readChoice } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/writes';
 import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
 import {

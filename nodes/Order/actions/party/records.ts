@@ -30,7 +30,7 @@ import {
 } from '../../../shared/domain/validation';
 import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
 import { readPartyOption } from '../options';
-import { sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/writes';
 
 export type RecordKind = 'party' | 'product';
 const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };

@@ -11,7 +11,7 @@ import { checkNumber, checkText } from '../../../shared/domain/validation';
 import type { DecimalSpec } from '../order/decimal';
 import { checkDecimal, DECIMAL_FORMS, PERCENT, QUANTITY, UNIT_PRICE } from '../order/decimal';
 import { readPartyOption } from '../options';
-import { sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/writes';
 import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
 import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';

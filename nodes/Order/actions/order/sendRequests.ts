@@ -1,5 +1,5 @@
 /**
- * Sending for Send and Create and Send: the shared parameters and run settings, one send command per
+ * The send requests of Send and Create and Send: the send fields and run settings, one send command per
  * batch (party, transport, strictness), then one read per order to report the delivery. When the API
  * rejects a batch for some of its orders, those get their own outcome and the rest go out in one more call.
  */
@@ -11,7 +11,7 @@ import { type Check, checkBoolean, checkChoice, checkNumber } from '../../../sha
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
 import { getOrder } from '../../../shared/node/order';
-import { apiError, sendJson } from './orderChanges';
+import { apiError, sendJson } from './writes';
 import { text } from '../../../shared/domain/values';
 import {
 	type IdempotencyHeader,
@@ -27,7 +27,7 @@ import {
 	sendFacts,
 	sendIdempotencyKey,
 	TRANSPORT_TYPES,
-} from './sendLogic';
+} from './sendRules';
 
 const CUSTOM = 'custom';
 /** No TransportType: the service sends over Peppol, else by e-mail (page "Send via Email", since February 2026). */
@@ -47,7 +47,7 @@ export function sendFields(): INodeProperties[] {
 					description: "Sends no transport type: Peppol if the customer is on it, else the customer's e-mail",
 				},
 				{ name: 'Peppol Only', value: 'Peppol', description: 'A customer not on Peppol is refused (TheCustomerIsNotActiveOnPeppol), never e-mailed' },
-				// The value 1.0 saved: sent as SMTP, the published name (sendLogic.ts normalizeTransportType).
+				// The value 1.0 saved: sent as SMTP, the published name (sendRules.ts normalizeTransportType).
 				{ name: 'E-Mail', value: 'Email', description: "To the customer's e-mail address (sent as SMTP)" },
 				{ name: 'Letter', value: 'Letter', description: "On paper, by post to the customer's address" },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
