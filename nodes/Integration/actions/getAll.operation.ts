@@ -9,11 +9,8 @@ import { readRegistrationId } from '../../shared/node/input';
 import { integrationOutput } from './integration';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 
-const properties: INodeProperties[] = [
-	{ ...registrationIdField, description: 'The registered company entity whose integrations to list' },
-	...returnAllFields(),
-	simplifyField(),
-];
+const registration: INodeProperties = { ...registrationIdField, description: 'The registered company entity whose integrations to list' };
+const properties: INodeProperties[] = [registration, ...returnAllFields(), simplifyField()];
 
 export const description = updateDisplayOptions({ show: { operation: ['getAll'] } }, properties);
 

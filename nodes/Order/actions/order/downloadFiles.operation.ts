@@ -1,12 +1,6 @@
 /** Order › Download Files: the order's picked files as binary data; an order without one fails its item unless Allow Missing Files. */
-import {
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	NodeOperationError,
-	updateDisplayOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/node/files';
 import { runItems } from '../../../shared/node/items';

@@ -4,16 +4,8 @@
  * the create settings, your own PDF and attachments: all checked before any request of the run, the bytes read again
  * only when the order is sent, so a run never holds every item's files), and the create call that finds an order made before.
  */
-import {
-	type IBinaryData,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INode,
-	type INodeProperties,
-	type JsonObject,
-	NodeApiError,
-	NodeOperationError,
-} from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
 import { type FieldProblem, itemMessage } from '../../../shared/domain/validation';

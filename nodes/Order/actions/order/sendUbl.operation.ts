@@ -2,15 +2,8 @@
  * Order › Send UBL Document (the service's page "Send UBL to Peppol"): a ready UBL Invoice or CreditNote sent as
  * it is, over Peppol only; checked here first (shared/domain/ubl.ts), validated by the service, no order made.
  */
-import {
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type JsonObject,
-	NodeApiError,
-	updateDisplayOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
 import { runItems } from '../../../shared/node/items';

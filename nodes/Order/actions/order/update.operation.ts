@@ -2,14 +2,8 @@
  * Order › Update (`PATCH /v1/orders/{ID}`): only the fields set are sent, each on the page "Patchable Properties" (docs/api.md);
  * amounts, lines and the status cannot change (a credit note corrects or cancels an invoice).
  */
-import {
-	type IDataObject,
-	type IDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	updateDisplayOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, readBoolean, requireValid } from '../../../shared/node/input';
 import { checkDate } from './orderBody';

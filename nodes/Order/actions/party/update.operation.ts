@@ -1,12 +1,6 @@
 /** Party › Update (`PATCH /v1/parties/{ID}`): only the fields added, each on the party's patchable list; outputs the party as the service then holds it. */
-import {
-	type IDataObject,
-	type IDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	updateDisplayOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
