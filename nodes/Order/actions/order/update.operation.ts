@@ -109,13 +109,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const answer = await sendChange(
 			this.getNode(),
 			client,
-			{
-				method: 'PATCH',
-				path: `/v1/orders/${orderId}`,
-				body: change,
-				itemIndex,
-				operation: `Update order ${orderId}`,
-			},
+			{ method: 'PATCH', path: `/v1/orders/${orderId}`, body: change, itemIndex, operation: `Update order ${orderId}` },
 			`Order ${orderId} was not updated`,
 			'To correct a sent or paid order, create a credit note.',
 		);
