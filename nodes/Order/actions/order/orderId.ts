@@ -1,13 +1,5 @@
 /** The one Order field (a resource locator: list with search, ID, or mapped), its reader and the run of an operation on one order per item, so every OrderID is checked the same way. */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	ILoadOptionsFunctions,
-	INodeExecutionData,
-	INodeListSearchItems,
-	INodeListSearchResult,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
 import { requireValid } from '../../../shared/node/input';
 import { andFilters } from '../../../shared/query/odata';
@@ -75,7 +67,7 @@ export function readOrderId(ctx: IExecuteFunctions, itemIndex: number, name = 'o
 
 /** The execute of an operation on one order per item (Get, Delete, Mark as (Not) Exported): every item's OrderID checked first, then `run` with the item's client. */
 export function orderOperation(run: (ctx: IExecuteFunctions, client: ApiClient, orderId: number, itemIndex: number) => Promise<ItemResult>) {
-	return async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	return async function execute(this: IExecuteFunctions, clients: ClientProvider) {
 		const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), party: readPartyOption(this, itemIndex) });
 		return await runItems(this, read, async ({ orderId, party }, itemIndex) => run(this, await clients(itemIndex, party), orderId, itemIndex));
 	};
