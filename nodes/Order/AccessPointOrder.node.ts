@@ -8,7 +8,7 @@ import { actionSubtitle, describeOperations, router } from '../shared/node/route
 import { optionsCollection } from './actions/options';
 import { file } from './actions/file';
 import { order } from './actions/order';
-import { DELIVERY_OUTPUTS } from './actions/order/sendLogic';
+import { DELIVERY_OUTPUTS } from './actions/order/sendRules';
 import { party } from './actions/party';
 import { product } from './actions/product';
 

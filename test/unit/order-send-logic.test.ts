@@ -14,8 +14,8 @@ import {
 	planBatches,
 	sendFacts,
 	sendIdempotencyKey,
-} from '../../nodes/Order/actions/order/sendLogic';
-import type { SendTarget } from '../../nodes/Order/actions/order/sendLogic';
+} from '../../nodes/Order/actions/order/sendRules';
+import type { SendTarget } from '../../nodes/Order/actions/order/sendRules';
 import { DELIVERY_DETAILS, publishedSentInvoice, WEBHOOK_FEEDBACK_MESSAGES } from '../fixtures/published';
 
 describe('parseOrderIdList', () => {

@@ -9,13 +9,10 @@ import { readRegistrationId } from '../../shared/node/input';
 import { integrationOutput } from './integration';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 
-const properties: INodeProperties[] = [{ ...registrationIdField, description: 'The registered company entity whose integrations to list' }];
+const registration: INodeProperties = { ...registrationIdField, description: 'The registered company entity whose integrations to list' };
+const properties: INodeProperties[] = [registration, ...returnAllFields(), simplifyField()];
 
-export const description = [
-	...updateDisplayOptions({ show: { operation: ['getAll'] } }, properties),
-	...returnAllFields({ operation: ['getAll'] }),
-	simplifyField({ operation: ['getAll'] }),
-];
+export const description = updateDisplayOptions({ show: { operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const read = (itemIndex: number) => ({

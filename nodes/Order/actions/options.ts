@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { actForPartyOption, checkActForParty, retryOptions } from '../../shared/fields/fields';
 import { maxFileSizeOption } from '../../shared/node/files';
 import { readChoice } from '../../shared/node/input';
-import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './order/sendLogic';
+import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './order/sendRules';
 
 /** Shown for these operations of the Order resource. */
 const forOrder = (...operations: string[]) => ({ show: { '/resource': ['order'], '/operation': operations } });

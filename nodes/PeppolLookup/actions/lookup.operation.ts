@@ -113,10 +113,7 @@ function readIdentifier(ctx: IExecuteFunctions, itemIndex: number): ParsedIdenti
 	throw inputError(ctx, itemIndex, 'Identifier', raw, check.problem, check.hint);
 }
 
-export const description: INodeProperties[] = [
-	...updateDisplayOptions({ show: { operation: ['lookup'] } }, identifierFields),
-	simplifyField({ operation: ['lookup'] }),
-];
+export const description = updateDisplayOptions({ show: { operation: ['lookup'] } }, [...identifierFields, simplifyField()]);
 
 /** The fields that decide where an item goes: first in every output item. */
 const DECIDING = ['canReceiveInvoice', 'canReceiveCreditNote', 'canReceiveInvoicesAndCreditNotes'];

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeExecutionData, updateDisplayOptions } from 'n8n-workflow';
 
 import { readLimit, returnAllFields } from '../../shared/fields/fields';
 import type { ClientProvider } from '../../shared/node/router';
@@ -6,7 +6,7 @@ import { runItems } from '../../shared/node/items';
 import { flattenRegistration, readCompanies } from '../../shared/domain/registrationOutput';
 import { integrationSummary, pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 
-export const description = [...returnAllFields({ operation: ['getAll'] }), simplifyField({ operation: ['getAll'] })];
+export const description = updateDisplayOptions({ show: { operation: ['getAll'] } }, [...returnAllFields(), simplifyField()]);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const read = (itemIndex: number) => ({ limit: readLimit(this, itemIndex), simplify: readSimplify(this, itemIndex) });

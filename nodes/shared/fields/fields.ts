@@ -32,7 +32,7 @@ export const registrationIdField: INodeProperties = {
 	],
 };
 
-export function returnAllFields(show: Record<string, string[]>): INodeProperties[] {
+export function returnAllFields(show: Record<string, string[]> = {}): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 /** The Simplify switch of one operation (n8n's wording), shown under the given conditions. */
-export function simplifyField(show: Record<string, string[]>): INodeProperties {
+export function simplifyField(show: Record<string, string[]> = {}): INodeProperties {
 	return {
 		displayName: 'Simplify',
 		name: 'simplify',

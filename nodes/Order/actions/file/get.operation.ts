@@ -1,5 +1,5 @@
 /** File › Get: one FileID (from an order's OrderPDF, Attachments or Messages) in, one binary item out. */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkFileId, describeFile, readFile, readMaxFileSize, toBinary } from '../../../shared/node/files';
 import { requireValid } from '../../../shared/node/input';
@@ -8,9 +8,7 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 
-const show = { resource: ['file'], operation: ['get'] };
-
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'File ID',
 		name: 'fileId',
@@ -19,7 +17,6 @@ export const description: INodeProperties[] = [
 		default: '={{ $json.FileID }}',
 		placeholder: 'e.g. 3f2b8c1e-7d4a-4b2e-9c1f-0a6d5e4b3c2a',
 		description: "By default the input item's FileID (an order's OrderPDF, Attachments and Messages name theirs)",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Put Output File in Field',
@@ -28,9 +25,10 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: 'data',
 		hint: 'The output binary field',
-		displayOptions: { show },
 	},
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['get'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const read = (itemIndex: number) => {

@@ -1,11 +1,11 @@
 /** Order › Create: the order, or the one made before with the same External Provider ID (Skip If Already Created). */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeExecutionData, updateDisplayOptions } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../../shared/node/router';
 import { runItems } from '../../../shared/node/items';
 import { checkOwnFiles, createdOrder, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
 
-export const description: INodeProperties[] = orderFields('create');
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['create'] } }, orderFields());
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	// Every item's fields and files are checked before the first request: a bad file on item 3 sends nothing.

@@ -1,12 +1,13 @@
 /** Order › Create and Send: Create per item, then the orders go out in batched send commands; one found already sent is not sent again. */
-import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type JsonObject, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { asNodeError, runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { type OwnFiles, checkOwnFiles, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
-import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRun';
+import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRequests';
 
-export const description: INodeProperties[] = [...orderFields('createAndSend'), ...sendFields('createAndSend')];
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['createAndSend'] } }, [...orderFields(), ...sendFields()]);
 
 interface Prepared {
 	body: IDataObject;

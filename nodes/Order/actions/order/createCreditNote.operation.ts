@@ -15,8 +15,7 @@ import type { ApiClient } from '../../../shared/http/transport';
 import { itemMessage } from '../../../shared/domain/validation';
 import { createdOrder, createOrder, findOrderByExternalId, findOrders, orderProblemError, readCreateSettings } from './orderCreate';
 import { getOrder } from '../../../shared/node/order';
-import { type CreditNoteInput, type LinePick, buildCreditNote, checkOrder } from './orderBody';
-import { readDate } from './orderChanges';
+import { type CreditNoteInput, type LinePick, buildCreditNote, checkDate, checkOrder } from './orderBody';
 import { runItems } from '../../../shared/node/items';
 
 const properties: INodeProperties[] = [
@@ -150,7 +149,8 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number) {
 		invoice = { invoiceNumber };
 	} else invoice = { orderId: readOrderId(ctx, itemIndex, 'orderId', 'Invoice') };
 	const lines = ctx.getNodeParameter('creditLines', itemIndex, 'all') === 'pick' ? readPicks(ctx, itemIndex) : 'all';
-	const orderDate = readDate(ctx, itemIndex, 'creditNoteDate', 'Credit Note Date', () => today(ctx));
+	const date = ctx.getNodeParameter('creditNoteDate', itemIndex, '') as unknown;
+	const orderDate = date === '' || date === undefined || date === null ? today(ctx) : requireValid(ctx, itemIndex, 'Credit Note Date', date, checkDate);
 	const ifCredited = readChoice<IfCredited>(ctx, itemIndex, 'ifCredited', 'If Already Credited', ['output', 'fail', 'another'], 'output');
 	const externalProviderId = readText(ctx, itemIndex, 'externalProviderId', 'External Provider ID', 255, true) || undefined;
 	if (ifCredited === 'another' && !externalProviderId) {

@@ -1,7 +1,14 @@
 /** Order › Delete: the service keeps an order that went over a network (the receiver has it); its refusal says what to do instead. */
-import { orderOperation, sendChange } from './orderChanges';
+import { type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-export const { description, execute } = orderOperation('delete', 'The order to delete', async (ctx, client, orderId, itemIndex) => {
+import { sendChange } from './writes';
+import { orderIdField, orderOperation } from './orderId';
+
+const properties: INodeProperties[] = [orderIdField('The order to delete')];
+
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['delete'] } }, properties);
+
+export const execute = orderOperation(async (ctx, client, orderId, itemIndex) => {
 	await sendChange(
 		ctx.getNode(),
 		client,

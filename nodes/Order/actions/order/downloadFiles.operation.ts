@@ -1,5 +1,6 @@
 /** Order › Download Files: the order's picked files as binary data; an order without one fails its item unless Allow Missing Files. */
-import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, readMaxFileSize, readOrderFiles } from '../../../shared/node/files';
 import { runItems } from '../../../shared/node/items';
@@ -10,12 +11,9 @@ import { getOrder } from '../../../shared/node/order';
 import { inputError, readBoolean } from '../../../shared/node/input';
 import { itemMessage } from '../../../shared/domain/validation';
 
-const show = { resource: ['order'], operation: ['downloadFiles'] };
+const properties: INodeProperties[] = [orderIdField(), filesField({ hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 …' })];
 
-export const description: INodeProperties[] = [
-	orderIdField(undefined, { displayOptions: { show } }),
-	filesField({ displayOptions: { show }, hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 …' }),
-];
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['downloadFiles'] } }, properties);
 
 interface Settings {
 	kinds: FileKind[];

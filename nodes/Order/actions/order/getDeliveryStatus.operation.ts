@@ -1,4 +1,4 @@
-/** Order › Get Delivery Status: each order's delivery, last send and last response, flattened, on one of three outputs (sendLogic.ts deliveryState). */
+/** Order › Get Delivery Status: each order's delivery, last send and last response, flattened, on one of three outputs (sendRules.ts deliveryState). */
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { registrationIdField } from '../../../shared/fields/fields';
@@ -8,7 +8,7 @@ import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { getOrder } from '../../../shared/node/order';
-import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendLogic';
+import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendRules';
 import { isRecord, text } from '../../../shared/domain/values';
 
 const NOT_DELIVERED = 2;

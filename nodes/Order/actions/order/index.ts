@@ -9,7 +9,7 @@ import { description as deleteOrderDescription, execute as deleteOrderExecute } 
 import { description as downloadFilesDescription, execute as downloadFilesExecute } from './downloadFiles.operation';
 import { description as getDescription, execute as getExecute } from './get.operation';
 import { description as getDeliveryStatusDescription, execute as getDeliveryStatusExecute } from './getDeliveryStatus.operation';
-import { description as markExportedDescription, execute as markExportedExecute, exportFlag } from './markExported.operation';
+import { description as markExportedDescription, execute as markExportedExecute, markNotExported } from './markExported.operation';
 import { description as recordPaymentDescription, execute as recordPaymentExecute } from './recordPayment.operation';
 import { description as sendDescription, execute as sendExecute } from './send.operation';
 import { description as sendUblDescription, execute as sendUblExecute } from './sendUbl.operation';
@@ -81,7 +81,7 @@ export const order: ResourceOperations = {
 			value: 'markNotExported',
 			description: 'Mark a received supplier invoice as not exported',
 			action: 'Mark an incoming invoice as not exported',
-			module: exportFlag('markNotExported', false),
+			module: markNotExported,
 		},
 		{
 			name: 'Record Payment',

@@ -2,13 +2,18 @@
  * Order › Mark as Exported / Not Exported: the export flag (`IsSent`) set once a received supplier invoice is booked,
  * as the service's page "Status of export" recommends; the Order Trigger and an `IsSent eq false` filter then skip it.
  */
+import { type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
+
 import { getOrder } from '../../../shared/node/order';
 import { inputError } from '../../../shared/node/input';
-import { answeredObject, orderOperation, sendChange } from './orderChanges';
+import { answeredObject, sendChange } from './writes';
+import { orderIdField, orderOperation } from './orderId';
+
+const properties: INodeProperties[] = [orderIdField('The order to mark')];
 
 /** Mark as Exported (`isSent` true) or Mark as Not Exported (false). */
-export const exportFlag = (operation: string, isSent: boolean) =>
-	orderOperation(operation, 'The order to mark', async (ctx, client, orderId, itemIndex) => {
+const exportFlag = (isSent: boolean) =>
+	orderOperation(async (ctx, client, orderId, itemIndex) => {
 		// Only a received (Cost) document is booked and exported: a sale marked so would leave the sales lists unseen.
 		const direction = isSent ? (await getOrder(client, orderId, itemIndex)).OrderDirection : 'Cost';
 		if (direction !== undefined && direction !== 'Cost') {
@@ -32,4 +37,12 @@ export const exportFlag = (operation: string, isSent: boolean) =>
 		return { ...answeredObject(answer), OrderID: orderId, IsSent: isSent };
 	});
 
-export const { description, execute } = exportFlag('markExported', true);
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['markExported'] } }, properties);
+
+export const execute = exportFlag(true);
+
+/** Mark as Not Exported: the same field and run, the flag cleared. */
+export const markNotExported = {
+	description: updateDisplayOptions({ show: { resource: ['order'], operation: ['markNotExported'] } }, properties),
+	execute: exportFlag(false),
+};

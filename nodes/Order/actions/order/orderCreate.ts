@@ -4,16 +4,8 @@
  * the create settings, your own PDF and attachments: all checked before any request of the run, the bytes read again
  * only when the order is sent, so a run never holds every item's files), and the create call that finds an order made before.
  */
-import {
-	type IBinaryData,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INode,
-	type INodeProperties,
-	type JsonObject,
-	NodeApiError,
-	NodeOperationError,
-} from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
 import { type FieldProblem, itemMessage } from '../../../shared/domain/validation';
@@ -25,16 +17,15 @@ import { readListPage } from '../../../shared/http/paging';
 import { readMaxFileSize } from '../../../shared/node/files';
 import { buildOrderBody, checkOrder, externalIdFilter, readOrderId } from './orderBody';
 import { DECIMAL_FORMS } from './decimal';
-import { type IdempotencyHeader, createIdempotencyKey } from './sendLogic';
+import { type IdempotencyHeader, createIdempotencyKey } from './sendRules';
 import { apiWords } from '../party/records';
-import { sendJson } from './orderChanges';
+import { sendJson } from './writes';
 
 type InputMode = 'fields' | 'json';
 
-/** The order's fields (Fields Below or JSON), Skip If Already Created, Own PDF and Attachments, shown for one operation that creates. */
-export function orderFields(operation: string): INodeProperties[] {
-	const show = { resource: ['order'], operation: [operation] };
-	const fieldsMode = { show: { ...show, inputMode: ['fields'] } };
+/** The order's fields (Fields Below or JSON), Skip If Already Created, Own PDF and Attachments, for an operation that creates. */
+export function orderFields(): INodeProperties[] {
+	const fieldsMode = { show: { inputMode: ['fields'] } };
 	return [
 		{
 			displayName: 'Input Mode',
@@ -46,7 +37,6 @@ export function orderFields(operation: string): INodeProperties[] {
 				{ name: 'JSON', value: 'json' },
 			],
 			default: 'fields',
-			displayOptions: { show },
 		},
 		{ displayName: 'Order Type', name: 'orderType', type: 'options', options: ORDER_TYPE_OPTIONS, default: 'Invoice', displayOptions: fieldsMode },
 		{
@@ -135,7 +125,7 @@ export function orderFields(operation: string): INodeProperties[] {
 			required: true,
 			default:
 				'{\n  "OrderType": "Invoice",\n  "OrderDirection": "Income",\n  "OrderDate": "2026-01-31",\n  "ExpiryDate": "2026-02-28",\n  "ExternalProviderID": "",\n  "Customer": { "Name": "", "VATNumber": "", "PartyType": "Customer" },\n  "OrderLines": [{ "Quantity": 1, "Description": "", "VATPercentage": 21, "UnitPriceExcl": 0 }]\n}',
-			displayOptions: { show: { ...show, inputMode: ['json'] } },
+			displayOptions: { show: { inputMode: ['json'] } },
 		},
 		{
 			displayName: 'Skip If Already Created',
@@ -143,7 +133,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			type: 'boolean',
 			default: true,
 			description: 'Whether to output the order with this External Provider ID, not create another',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Additional Fields',
@@ -176,7 +165,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. data',
 			description: 'Binary property of your PDF; empty: the service makes one',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Attachments',
@@ -185,7 +173,6 @@ export function orderFields(operation: string): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. timesheet, terms',
 			description: 'Binary properties to attach, separated by commas',
-			displayOptions: { show },
 		},
 	];
 }

@@ -1,4 +1,4 @@
-/** The one Order field (a resource locator: list with search, ID, or mapped) and its reader, so every OrderID is checked the same way. */
+/** The one Order field (a resource locator: list with search, ID, or mapped), its reader and the run of an operation on one order per item, so every OrderID is checked the same way. */
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 
 import { requireValid } from '../../../shared/node/input';
@@ -7,6 +7,10 @@ import { readListPage, resolveNextLink } from '../../../shared/http/paging';
 import { getApiClient } from '../../../shared/node/client';
 import { hasStatus } from '../../../shared/node/order';
 import type { Check } from '../../../shared/domain/validation';
+import { type ItemResult, runItems } from '../../../shared/node/items';
+import type { ApiClient } from '../../../shared/http/transport';
+import type { ClientProvider } from '../../../shared/node/router';
+import { readPartyOption } from '../options';
 
 /** The Order locator; `what` says which order the operation takes. */
 export function orderIdField(what = 'The order', overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -59,6 +63,14 @@ export function checkOrderId(value: unknown): Check {
 export function readOrderId(ctx: IExecuteFunctions, itemIndex: number, name = 'orderId', label = 'Order'): number {
 	const raw = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
 	return Number(requireValid(ctx, itemIndex, label, raw, checkOrderId));
+}
+
+/** The execute of an operation on one order per item (Get, Delete, Mark as (Not) Exported): every item's OrderID checked first, then `run` with the item's client. */
+export function orderOperation(run: (ctx: IExecuteFunctions, client: ApiClient, orderId: number, itemIndex: number) => Promise<ItemResult>) {
+	return async function execute(this: IExecuteFunctions, clients: ClientProvider) {
+		const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), party: readPartyOption(this, itemIndex) });
+		return await runItems(this, read, async ({ orderId, party }, itemIndex) => run(this, await clients(itemIndex, party), orderId, itemIndex));
+	};
 }
 
 function orderLabel(order: IDataObject): string {

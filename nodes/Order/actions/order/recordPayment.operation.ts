@@ -10,9 +10,10 @@ import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readIdempotencyHeader, readPartyOption } from '../options';
 import { getOrder, hasStatus } from '../../../shared/node/order';
-import { answeredObject, readDate, refusalError, sendJson } from './orderChanges';
+import { answeredObject, refusalError, sendJson } from './writes';
+import { checkDate } from './orderBody';
 import { runItems } from '../../../shared/node/items';
-import { idempotencyKey } from './sendLogic';
+import { idempotencyKey } from './sendRules';
 
 const TEXT_LIMITS = { paymentType: 50, reference: 200 } as const;
 
@@ -73,7 +74,10 @@ function readPayment(ctx: IExecuteFunctions, itemIndex: number) {
 	}
 	const { paymentType, reference } = texts;
 	const description = [paymentType, reference && `ref. ${reference}`].filter(Boolean).join(', ');
-	const body: IDataObject = { Amount: amount, Date: readDate(ctx, itemIndex, 'paymentDate', 'Payment Date') };
+	const body: IDataObject = {
+		Amount: amount,
+		Date: requireValid(ctx, itemIndex, 'Payment Date', ctx.getNodeParameter('paymentDate', itemIndex, '') as unknown, checkDate),
+	};
 	if (description) body.Description = description;
 	return { body, reference };
 }

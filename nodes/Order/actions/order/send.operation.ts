@@ -1,14 +1,14 @@
 /** Order › Send: the order IDs of all input items in as few send commands as the API allows; one output item per order, paired with its item. */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
 import { runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRun';
-import { parseOrderIdList } from './sendLogic';
+import { type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRequests';
+import { parseOrderIdList } from './sendRules';
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Order IDs',
 		name: 'orderIds',
@@ -17,10 +17,11 @@ export const description: INodeProperties[] = [
 		default: '={{ $json.OrderID }}',
 		placeholder: 'e.g. 123456 or 123456, 123457',
 		description: 'One OrderID, or several separated by commas',
-		displayOptions: { show: { resource: ['order'], operation: ['send'] } },
 	},
-	...sendFields('send'),
+	...sendFields(),
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['send'] } }, properties);
 
 /** The Order IDs parameter of one item, or a NodeOperationError naming it. */
 function readOrderIds(ctx: IExecuteFunctions, itemIndex: number): number[] {

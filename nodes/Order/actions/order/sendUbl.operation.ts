@@ -2,7 +2,8 @@
  * Order › Send UBL Document (the service's page "Send UBL to Peppol"): a ready UBL Invoice or CreditNote sent as
  * it is, over Peppol only; checked here first (shared/domain/ubl.ts), validated by the service, no order made.
  */
-import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, type JsonObject, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
 import { runItems } from '../../../shared/node/items';
@@ -11,19 +12,17 @@ import { checkSendableUbl } from '../../../shared/domain/ubl';
 import { type Check, checkNumber, checkPropertyName } from '../../../shared/domain/validation';
 import { readPartyOption } from '../options';
 import { hasStatus } from '../../../shared/node/order';
-import { fingerprint, idempotencyKey } from './sendLogic';
+import { fingerprint, idempotencyKey } from './sendRules';
 
-const show = { resource: ['order'], operation: ['sendUbl'] };
 const MB = 1024 * 1024;
 const SEND_XML_PATH = '/v1/peppol/sendxml';
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Sent as it is, over Peppol only; a re-run of the same document carries the same idempotency key.',
 		name: 'sendUblNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Input Binary Field',
@@ -32,7 +31,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: 'data',
 		hint: 'Holds the UBL Invoice or CreditNote',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'UBL Options',
@@ -40,7 +38,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Maximum Document Size (MB)',
@@ -59,6 +56,8 @@ export const description: INodeProperties[] = [
 		],
 	},
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['sendUbl'] } }, properties);
 
 function checkSendPath(value: unknown): Check {
 	const path = typeof value === 'string' ? value.trim() : '';

@@ -2,20 +2,15 @@
  * Order › Update (`PATCH /v1/orders/{ID}`): only the fields set are sent, each on the page "Patchable Properties" (docs/api.md);
  * amounts, lines and the status cannot change (a credit note corrects or cancels an invoice).
  */
-import {
-	type IDataObject,
-	type IDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	updateDisplayOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError, readBoolean } from '../../../shared/node/input';
+import { inputError, readBoolean, requireValid } from '../../../shared/node/input';
+import { checkDate } from './orderBody';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { answeredObject, readDate, sendChange } from './orderChanges';
+import { answeredObject, sendChange } from './writes';
 import { runItems } from '../../../shared/node/items';
 
 const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
@@ -82,7 +77,7 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const cancel = 'To cancel an invoice, create a credit note for it (Create Credit Note); remove Cancel.';
 	if (fields.cancel !== undefined) throw wrong('Cancel', fields.cancel, 'is no longer offered: the service does not cancel by Update', cancel);
 	for (const [name, label, api] of FLAGS) if (fields[name] !== undefined) change[api] = readBoolean(ctx, itemIndex, `updateFields.${name}`, label, true);
-	if (fields.paidDate !== undefined) change.PaidDate = readDate(ctx, itemIndex, 'updateFields.paidDate', 'Paid Date');
+	if (fields.paidDate !== undefined) change.PaidDate = requireValid(ctx, itemIndex, 'Paid Date', fields.paidDate, checkDate);
 	if (fields.accountCode !== undefined) {
 		const code = fields.accountCode;
 		if (typeof code !== 'string' || code.length > MAX_ACCOUNT_CODE)
@@ -114,13 +109,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const answer = await sendChange(
 			this.getNode(),
 			client,
-			{
-				method: 'PATCH',
-				path: `/v1/orders/${orderId}`,
-				body: change,
-				itemIndex,
-				operation: `Update order ${orderId}`,
-			},
+			{ method: 'PATCH', path: `/v1/orders/${orderId}`, body: change, itemIndex, operation: `Update order ${orderId}` },
 			`Order ${orderId} was not updated`,
 			'To correct a sent or paid order, create a credit note.',
 		);

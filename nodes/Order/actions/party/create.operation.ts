@@ -2,12 +2,12 @@
  * Party › Create: as Create Order does with External Provider ID, the party is looked up first (VAT number or
  * e-mail, and Party Type), so a re-run creates nothing twice; a party found is output, or updated with the fields given.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, readChoice } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
-import { sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/writes';
 import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
 import {
@@ -24,19 +24,17 @@ import {
 	updateParty,
 } from './records';
 
-const show = { resource: ['party'], operation: ['create'] };
 const MATCH_BY = ['vatNumber', 'email', 'none'] as const;
 const IF_FOUND = ['keep', 'update'] as const;
 
-export const description: INodeProperties[] = [
-	...mainPartyProperties(show),
+const properties: INodeProperties[] = [
+	...mainPartyProperties(),
 	{
 		displayName: 'Additional Fields',
 		name: 'partyFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: fieldOptions(PARTY_FIELDS),
 	},
 	{
@@ -50,7 +48,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'vatNumber',
 		description: 'How a party created before is found',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'If It Exists',
@@ -65,9 +62,11 @@ export const description: INodeProperties[] = [
 			},
 		],
 		default: 'keep',
-		displayOptions: { show: { ...show, matchBy: ['vatNumber', 'email'] } },
+		displayOptions: { show: { matchBy: ['vatNumber', 'email'] } },
 	},
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['party'], operation: ['create'] } }, properties);
 
 interface Checked {
 	body: IDataObject;

@@ -1,5 +1,5 @@
 /** Party › Find by VAT Number: one item per party with this VAT number, none when none; only exact matches count, whatever the server's filter did. */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { readChoice, requireValid } from '../../../shared/node/input';
 import type { FilterCondition } from '../../../shared/query/odata';
@@ -10,9 +10,7 @@ import { runItems } from '../../../shared/node/items';
 import { checkVatNumber } from '../../../shared/domain/validation';
 import { findRecords, partyTypeOption, sameParty } from './records';
 
-const show = { resource: ['party'], operation: ['findByVat'] };
-
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'VAT Number',
 		name: 'vatNumber',
@@ -21,7 +19,6 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. BE0123456749',
 		description: 'With its country prefix',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Party Type',
@@ -29,7 +26,6 @@ export const description: INodeProperties[] = [
 		...partyTypeOption,
 		options: [{ name: 'Any', value: '' }, ...partyTypeOption.options],
 		default: '',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'If None Found',
@@ -40,9 +36,10 @@ export const description: INodeProperties[] = [
 			{ name: 'Output a Not-Found Item', value: 'item', description: '{"Found": false, "VATNumber": …}: the workflow goes on, e.g. to create the party' },
 		],
 		default: 'nothing',
-		displayOptions: { show },
 	},
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['party'], operation: ['findByVat'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const readItem = (itemIndex: number) => {

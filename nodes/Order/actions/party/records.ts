@@ -3,7 +3,7 @@
  * checked bodies, IDs, reads, lookups; and the party's table (flat address fields, as the service's page "Party" allows).
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../../shared/node/input';
 import { runItems } from '../../../shared/node/items';
@@ -30,7 +30,7 @@ import {
 } from '../../../shared/domain/validation';
 import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
 import { readPartyOption } from '../options';
-import { sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/writes';
 
 export type RecordKind = 'party' | 'product';
 const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
@@ -115,7 +115,7 @@ export function readFields(ctx: IExecuteFunctions, itemIndex: number, values: ID
 }
 
 /** The required ID field of an operation ("Party ID", "Product ID"). */
-export function idField(kind: RecordKind, show: Record<string, string[]>, overrides: Partial<INodeProperties> = {}): INodeProperties {
+export function idField(kind: RecordKind, overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: apiWords(ID_KEYS[kind]),
 		name: `${kind}Id`,
@@ -124,7 +124,6 @@ export function idField(kind: RecordKind, show: Record<string, string[]>, overri
 		default: `={{ $json.${ID_KEYS[kind]} }}`,
 		placeholder: kind === 'party' ? 'e.g. 5000001' : 'e.g. 8000001',
 		description: `By default the input item's ${ID_KEYS[kind]} (${kind === 'party' ? 'Find by VAT Number, Create and Get' : 'Create or Update and Get'} give it)`,
-		displayOptions: { show },
 		...overrides,
 	};
 }
@@ -165,7 +164,7 @@ export async function getRecord(client: ApiClient, kind: RecordKind, id: string 
 /** Party › Get and Product › Get: one record by its ID. */
 export function getOperation(kind: RecordKind) {
 	return {
-		description: [idField(kind, { resource: [kind], operation: ['get'] })],
+		description: updateDisplayOptions({ show: { resource: [kind], operation: ['get'] } }, [idField(kind)]),
 		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 			return await runItems(
 				this,
@@ -281,11 +280,11 @@ export const PARTY_FIELDS = recordFields([
 export const partyTypeOption = { type: 'options' as const, options: PARTY_TYPES.map((value) => ({ name: value, value })), default: 'Customer' };
 
 /** The three main fields as parameters of an operation (Name required). */
-export function mainPartyProperties(show: Record<string, string[]>): INodeProperties[] {
+export function mainPartyProperties(): INodeProperties[] {
 	const [name, vat, type] = MAIN_PARTY_FIELDS;
 	return [
-		{ displayName: name.displayName, name: name.name, type: 'string', required: true, default: '', description: name.description, displayOptions: { show } },
-		{ displayName: vat.displayName, name: vat.name, type: 'string', default: '', description: vat.description, displayOptions: { show } },
-		{ displayName: type.displayName, name: type.name, ...partyTypeOption, description: type.description, displayOptions: { show } },
+		{ displayName: name.displayName, name: name.name, type: 'string', required: true, default: '', description: name.description },
+		{ displayName: vat.displayName, name: vat.name, type: 'string', default: '', description: vat.description },
+		{ displayName: type.displayName, name: type.name, ...partyTypeOption, description: type.description },
 	];
 }

@@ -1,5 +1,6 @@
 /** Party › Update (`PATCH /v1/parties/{ID}`): only the fields added, each on the party's patchable list; outputs the party as the service then holds it. */
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
@@ -7,14 +8,13 @@ import { readPartyOption } from '../options';
 import { runItems } from '../../../shared/node/items';
 import { fieldOptions, idField, MAIN_PARTY_FIELDS, PARTY_FIELDS, PATCHABLE, patchable, readFields, readRecordId, updateParty } from './records';
 
-const show = { resource: ['party'], operation: ['update'] };
 const ALL = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
 const FIELDS = ALL.filter((field) => patchable(field.api));
 /** Shown only when the parameters hold a value for it (n8n keeps a collection value only while its option is shown). */
 const savedOnly = (name: string): IDisplayOptions => ({ show: { [name]: [{ _cnd: { exists: true } }] } });
 
-export const description: INodeProperties[] = [
-	idField('party', show),
+const properties: INodeProperties[] = [
+	idField('party'),
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -22,7 +22,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description: 'Only the fields added here are sent',
-		displayOptions: { show },
 		// The others of 1.0 only where a workflow still holds one (so that n8n keeps it and the run names it).
 		options: [
 			...fieldOptions(FIELDS),
@@ -31,6 +30,8 @@ export const description: INodeProperties[] = [
 		hint: 'The fields the service lets a party change (Party Type, BIC, Internal Info, Peppol Identifier and Website are not among them)',
 	},
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['party'], operation: ['update'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const readItem = (itemIndex: number) => {

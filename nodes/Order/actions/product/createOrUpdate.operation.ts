@@ -3,7 +3,7 @@
  * Reference is updated, so a re-run creates nothing twice. Which body form the service takes (one Product, or
  * `{Items: [Product]}` as the Products page shows) is not confirmed, hence the choice.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
 import { readChoice, requireValid } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
@@ -11,12 +11,11 @@ import { checkNumber, checkText } from '../../../shared/domain/validation';
 import type { DecimalSpec } from '../order/decimal';
 import { checkDecimal, DECIMAL_FORMS, PERCENT, QUANTITY, UNIT_PRICE } from '../order/decimal';
 import { readPartyOption } from '../options';
-import { sendJson } from '../order/orderChanges';
+import { sendJson } from '../order/writes';
 import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
 import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';
 
-const show = { resource: ['product'], operation: ['createOrUpdate'] };
 const BODY_FORMS = ['product', 'items'] as const;
 const whole = (value: unknown) => checkNumber(value, { min: 0, max: 1e12, whole: true });
 /** Text read as order lines read it (2,35 or 1.250,00); a number stored by an older version is taken as it is. */
@@ -45,7 +44,7 @@ const PRODUCT_FIELDS = recordFields([
 	},
 ]);
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Reference',
 		name: 'reference',
@@ -53,16 +52,14 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'Your product code or name; a product with it is updated',
-		displayOptions: { show },
 	},
-	idField('product', show, { required: false, default: '', description: 'Set it to update that product' }),
+	idField('product', { required: false, default: '', description: 'Set it to update that product' }),
 	{
 		displayName: 'Product Fields',
 		name: 'productFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: fieldOptions(PRODUCT_FIELDS),
 	},
 	{
@@ -76,9 +73,11 @@ export const description: INodeProperties[] = [
 		default: 'product',
 		description: 'The published form is One Product; Items List is kept for workflows that chose it',
 		// Out of sight unless a saved workflow chose Items List: the published body is the product.
-		displayOptions: { show: { ...show, bodyForm: ['items'] } },
+		displayOptions: { show: { bodyForm: ['items'] } },
 	},
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['product'], operation: ['createOrUpdate'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const readItem = (itemIndex: number) => ({

@@ -1,28 +1,7 @@
-/** What the per-item Order operations share: the one-order operation, the service's answer shapes, its refusals in words. */
-import { type IDataObject, type IExecuteFunctions, type INode, type INodeExecutionData, type JsonObject, NodeApiError } from 'n8n-workflow';
+/** Writes to the service (orders, parties, products): a change sent as JSON, the object it answered, a refusal in words. */
+import { type IDataObject, type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
 
-import { type ItemResult, runItems } from '../../../shared/node/items';
 import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
-import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
-import { orderIdField, readOrderId } from './orderId';
-import { requireValid } from '../../../shared/node/input';
-import { checkDate } from './orderBody';
-
-/** An operation on one order per item (Get, Delete, Mark as (Not) Exported): its Order field; every item's OrderID checked first, then `run` with the item's client. */
-export function orderOperation(
-	operation: string,
-	what: string,
-	run: (ctx: IExecuteFunctions, client: ApiClient, orderId: number, itemIndex: number) => Promise<ItemResult>,
-) {
-	return {
-		description: [orderIdField(what, { displayOptions: { show: { resource: ['order'], operation: [operation] } } })],
-		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-			const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), party: readPartyOption(this, itemIndex) });
-			return await runItems(this, read, async ({ orderId, party }, itemIndex) => run(this, await clients(itemIndex, party), orderId, itemIndex));
-		},
-	};
-}
 
 /** The object a change answered with, or undefined: some deployments answer the order or a summary, others an empty 200. */
 export function answeredObject(answer: unknown): IDataObject | undefined {
@@ -62,10 +41,4 @@ export async function sendChange(node: INode, client: ApiClient, request: ApiReq
 	return await sendJson(client, request).catch((error: unknown) => {
 		throw refusalError(node, error, request.itemIndex, notDone, hint);
 	});
-}
-
-/** A date parameter as YYYY-MM-DD: a real date, or `fallback()` when empty (required without one). */
-export function readDate(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string, fallback?: () => string): string {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	return fallback && (raw === '' || raw === undefined || raw === null) ? fallback() : requireValid(ctx, itemIndex, label, raw, checkDate);
 }

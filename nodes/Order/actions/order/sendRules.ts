@@ -1,4 +1,4 @@
-/** Pure pieces of sending orders (docs/api.md "Sending"): transport types, order-ID lists, keys, batches, per-order errors, delivery. */
+/** The rules of sending orders, pure (docs/api.md "Sending"): transport types, order-ID lists, keys, batches, per-order errors, delivery. */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiErrorEntry } from '../../../shared/http/transport';

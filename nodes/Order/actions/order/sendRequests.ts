@@ -1,5 +1,5 @@
 /**
- * Sending for Send and Create and Send: the shared parameters and run settings, one send command per
+ * The send requests of Send and Create and Send: the send fields and run settings, one send command per
  * batch (party, transport, strictness), then one read per order to report the delivery. When the API
  * rejects a batch for some of its orders, those get their own outcome and the rest go out in one more call.
  */
@@ -11,7 +11,7 @@ import { type Check, checkBoolean, checkChoice, checkNumber } from '../../../sha
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
 import { getOrder } from '../../../shared/node/order';
-import { apiError, sendJson } from './orderChanges';
+import { apiError, sendJson } from './writes';
 import { text } from '../../../shared/domain/values';
 import {
 	type IdempotencyHeader,
@@ -27,15 +27,14 @@ import {
 	sendFacts,
 	sendIdempotencyKey,
 	TRANSPORT_TYPES,
-} from './sendLogic';
+} from './sendRules';
 
 const CUSTOM = 'custom';
 /** No TransportType: the service sends over Peppol, else by e-mail (page "Send via Email", since February 2026). */
 const PEPPOL_ELSE_EMAIL = 'peppolElseEmail';
 
-/** Transport Type and Strict (No Fallback), shown for the given operation. */
-export function sendFields(operation: string): INodeProperties[] {
-	const show = { resource: ['order'], operation: [operation] };
+/** Transport Type and Strict (No Fallback), for an operation that sends. */
+export function sendFields(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Transport Type',
@@ -48,14 +47,13 @@ export function sendFields(operation: string): INodeProperties[] {
 					description: "Sends no transport type: Peppol if the customer is on it, else the customer's e-mail",
 				},
 				{ name: 'Peppol Only', value: 'Peppol', description: 'A customer not on Peppol is refused (TheCustomerIsNotActiveOnPeppol), never e-mailed' },
-				// The value 1.0 saved: sent as SMTP, the published name (sendLogic.ts normalizeTransportType).
+				// The value 1.0 saved: sent as SMTP, the published name (sendRules.ts normalizeTransportType).
 				{ name: 'E-Mail', value: 'Email', description: "To the customer's e-mail address (sent as SMTP)" },
 				{ name: 'Letter', value: 'Letter', description: "On paper, by post to the customer's address" },
 				{ name: 'Custom', value: CUSTOM, description: 'Another transport type, typed below' },
 			],
 			default: PEPPOL_ELSE_EMAIL,
 			description: 'How the orders are delivered. Since February 2026 a named transport type never falls back to another.',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Custom Transport Type',
@@ -65,7 +63,7 @@ export function sendFields(operation: string): INodeProperties[] {
 			default: '',
 			placeholder: 'e.g. SDI',
 			description: 'The transport type as the API names it',
-			displayOptions: { show: { ...show, transportType: [CUSTOM] } },
+			displayOptions: { show: { transportType: [CUSTOM] } },
 		},
 		{
 			displayName: 'Strict (No Fallback)',
@@ -73,7 +71,6 @@ export function sendFields(operation: string): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description: 'Whether to send the StrictTransportType header; with Peppol, Else E-Mail it makes the send Peppol only',
-			displayOptions: { show },
 		},
 	];
 }
