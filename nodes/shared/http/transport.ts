@@ -26,27 +26,19 @@ class LimitError extends Error {
 
 type Stream = AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void };
 const isStream = (body: unknown): body is Stream => !!body && typeof (body as Stream)[Symbol.asyncIterator] === 'function';
-/** Closes the connection of an answer that is not read. */
-const discard = (body: unknown) => isStream(body) && body.destroy?.();
-
 type Answer = { status: number; headers: Headers; text: string; bytes?: Buffer };
 
 /** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and hands a late answer to `late`. */
-async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late: (value: T) => void = () => {}): Promise<T> {
-	let onAbort = () => {};
-	const expired = new Promise<never>((_resolve, reject) => {
-		onAbort = () => {
-			pending.then(late, () => undefined);
+function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late?: (value: T) => void): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const expire = () => {
 			reject(new LimitError('deadline'));
+			pending.then(late, () => undefined);
 		};
-		if (deadline.aborted) onAbort();
-		else deadline.addEventListener('abort', onAbort, { once: true });
+		if (deadline.aborted) expire();
+		deadline.addEventListener('abort', expire, { once: true });
+		pending.then(resolve, reject).finally(() => deadline.removeEventListener('abort', expire));
 	});
-	try {
-		return await Promise.race([pending, expired]);
-	} finally {
-		deadline.removeEventListener('abort', onAbort);
-	}
 }
 
 /**
@@ -55,49 +47,40 @@ async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, lat
  */
 async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number, asBytes: boolean): Promise<Answer> {
 	type Raw = { statusCode: number; headers?: Headers; body?: unknown };
-	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (answer) => discard(answer.body));
+	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (late) => isStream(late.body) && late.body.destroy?.());
 	const [status, headers, body] = [Number(raw.statusCode), raw.headers ?? {}, raw.body];
 	const answer: Answer = { status, headers, text: '' };
-	if (status >= 300 && status < 400) {
-		discard(body);
-		return answer;
-	}
-	const chunks: Buffer[] = [];
-	if (!isStream(body)) {
-		// A helper that hands back data, not a stream (tests' fakes).
-		chunks.push(Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? '')));
-		if (chunks[0].length > maxBytes) throw new LimitError('size');
-	} else {
-		// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
-		const onAbort = () => body.destroy?.(new LimitError('deadline'));
-		deadline.addEventListener('abort', onAbort, { once: true });
-		const announced = Number([headers['content-length']].flat()[0]);
-		let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
-		const decoder = new TextDecoder();
-		let received = 0;
-		try {
-			for await (const chunk of body) {
-				if (received + chunk.byteLength > maxBytes) throw new LimitError('size');
-				if (!asBytes) answer.text += decoder.decode(chunk, { stream: true });
-				else if (whole && received + chunk.byteLength <= whole.length) whole.set(chunk, received);
-				else {
-					if (whole) chunks.push(whole.subarray(0, received));
-					whole = undefined;
-					chunks.push(Buffer.from(chunk));
-				}
-				received += chunk.byteLength;
+	// A helper that hands back data, not a stream (tests' fakes), is read as a stream of one chunk.
+	const stream = isStream(body) ? body : [Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? ''))];
+	if (status >= 300 && status < 400) return (isStream(body) && body.destroy?.(), answer);
+	// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
+	const onAbort = () => isStream(body) && body.destroy?.(new LimitError('deadline'));
+	deadline.addEventListener('abort', onAbort, { once: true });
+	const announced = Number([headers['content-length']].flat()[0]);
+	let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
+	const [chunks, decoder] = [[] as Buffer[], new TextDecoder()];
+	let received = 0;
+	try {
+		for await (const chunk of stream) {
+			if (received + chunk.byteLength > maxBytes) throw new LimitError('size');
+			if (!asBytes) answer.text += decoder.decode(chunk, { stream: true });
+			else if (whole && received + chunk.byteLength <= whole.length) whole.set(chunk, received);
+			else {
+				if (whole) chunks.push(whole.subarray(0, received));
+				whole = undefined;
+				chunks.push(Buffer.from(chunk));
 			}
-			answer.text += decoder.decode();
-			if (whole) chunks.push(whole.subarray(0, received));
-		} catch (error) {
-			// A stream destroyed by the deadline may end with its own abort error instead of ours.
-			throw deadline.aborted && !(error instanceof LimitError && error.reason === 'size') ? new LimitError('deadline') : error;
-		} finally {
-			deadline.removeEventListener('abort', onAbort);
+			received += chunk.byteLength;
 		}
+		answer.text += decoder.decode();
+	} catch (error) {
+		// A stream destroyed by the deadline may end with its own abort error instead of ours.
+		throw deadline.aborted && !(error instanceof LimitError && error.reason === 'size') ? new LimitError('deadline') : error;
+	} finally {
+		deadline.removeEventListener('abort', onAbort);
 	}
+	if (whole) chunks.push(whole.subarray(0, received));
 	if (asBytes) answer.bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks.splice(0));
-	else if (chunks.length) answer.text = chunks[0].toString();
 	return answer;
 }
 
@@ -238,8 +221,8 @@ async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: nu
 			auth.learn(await beforeDeadline(refresh(), AbortSignal.timeout(timeoutMs)));
 			Object.assign(renewal, { generation: renewal.generation + 1, proven: false });
 		} catch (caught) {
-			const late = caught instanceof LimitError && refreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`);
-			renewal.failed = (caught as RefreshError).refresh ? (caught as RefreshError) : late || classifyRefreshFailure(caught);
+			const late = `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`;
+			renewal.failed = caught instanceof LimitError ? refreshError('failed', late) : classifyRefreshFailure(caught);
 		} finally {
 			renewal.pending = undefined;
 		}
@@ -254,14 +237,13 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 	const node = this.getNode();
 	const auth = await loadAuth(this, itemIndex);
 	const { secrets, baseUrl } = auth;
-	const origin = new URL(baseUrl).origin;
 	const renewal: Renewal = { generation: 0, proven: false };
+	const timeoutMs = options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
 		// The query is written into the URL here, not by n8n (see url.ts: n8n's splits some emoji).
 		const url = appendQuery(/^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`, req.qs);
 		const operation = req.operation ?? `${req.method} ${req.path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]}`;
 		const policy = req.retry ?? (req.method === 'GET' ? (options.retry ?? DEFAULT_RETRY_POLICY) : NO_RETRY);
-		const timeoutMs = options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 		const limit = req.maxResponseBytes ?? options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
 		const fail = (message: string, description: string, status?: number, api: ApiErrorEntry = {}) => {
 			const [text, httpCode] = [stripSecrets(message, secrets), status === undefined ? undefined : String(status)];
@@ -276,7 +258,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			if (api.description) error.context.apiDescription = stripSecrets(api.description, secrets);
 			return error;
 		};
-		if (new URL(url).origin !== origin) {
+		if (new URL(url).origin !== new URL(baseUrl).origin) {
 			throw fail(`${operation} was not sent: ${new URL(url).host} is not the credential's host`, `The credential goes only to ${new URL(baseUrl).host}.`);
 		}
 		const requestOptions: IHttpRequestOptions = {
@@ -305,43 +287,16 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit, !!req.read);
 		};
 		let repeated = false; // Whether this request was sent again after a 401 (OAuth2): once at most.
-		const final = new WeakSet<Error>(); // Errors of ours raised inside an attempt, never retried (n8n wraps network failures in NodeApiErrors too).
-		const finalError = (error: NodeApiError) => (final.add(error), error);
 		const attempt = async (): Promise<Answer> => {
 			let signedAt = renewal.generation;
 			let answer = await call();
 			if (answer.status === 401 && auth.tokenUrl !== undefined && !repeated) {
 				repeated = true;
-				const again = await renew(this, auth, renewal, signedAt, timeoutMs).catch((error: RefreshError) => {
-					const name = node.credentials?.[auth.credentialType]?.name;
-					const [message, hint] =
-						error.kind === 'reconnect'
-							? [
-									`The AccessPoint OAuth2 credential${name ? ` "${name}"` : ''} needs to be reconnected: ${error.message}`,
-									'Reconnect the credential, then rerun.',
-								]
-							: [
-									`${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
-									"Check the credential's Token URL, Client ID and Client Secret, then reconnect it.",
-								];
-					throw finalError(fail(message, hint, undefined, { code: error.code }));
-				});
+				const again = await renew(this, auth, renewal, signedAt, timeoutMs);
 				signedAt = renewal.generation;
 				if (again) answer = await call();
 			}
 			if (answer.status !== 401 && signedAt === renewal.generation) renewal.proven = true;
-			if (answer.status >= 300 && answer.status < 400) {
-				// Where it points, as a host name only (its path or query could carry anything).
-				const location = [answer.headers.location].flat()[0];
-				const target = !location ? 'no location' : (URL.canParse(location, url) && new URL(location, url).host) || 'an unreadable location';
-				throw finalError(
-					fail(
-						`${operation} failed: the API answered HTTP ${answer.status}, a redirect to ${target}; it was not followed`,
-						"If the API has moved, set its new address as the credential's Base URL.",
-						answer.status,
-					),
-				);
-			}
 			return answer;
 		};
 
@@ -353,7 +308,16 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			try {
 				answer = await attempt();
 			} catch (error) {
-				if (final.has(error as Error)) throw error as NodeApiError;
+				if ((error as RefreshError).refresh) {
+					const { kind, code, message } = error as RefreshError;
+					const name = node.credentials?.[auth.credentialType]?.name;
+					if (kind === 'reconnect') {
+						const what = `The AccessPoint OAuth2 credential${name ? ` "${name}"` : ''} needs to be reconnected: ${message}`;
+						throw fail(what, 'Reconnect the credential, then rerun.', undefined, { code });
+					}
+					const what = `${operation} failed: the access token expired and refreshing it failed: ${message}`;
+					throw fail(what, "Check the credential's Token URL, Client ID and Client Secret, then reconnect it.", undefined, { code });
+				}
 				// Not retried: the same answer would be read again (and a compressed one inflated again).
 				if (error instanceof LimitError && error.reason === 'size') {
 					throw fail(
@@ -374,6 +338,13 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
 			const { status, headers } = answer;
+			if (status >= 300 && status < 400) {
+				// Where it points, as a host name only (its path or query could carry anything).
+				const location = [headers.location].flat()[0];
+				const target = !location ? 'no location' : (URL.canParse(location, url) && new URL(location, url).host) || 'an unreadable location';
+				const what = `${operation} failed: the API answered HTTP ${status}, a redirect to ${target}; it was not followed`;
+				throw fail(what, "If the API has moved, set its new address as the credential's Base URL.", status);
+			}
 			const ok = status >= 200 && status < 300;
 			// Only a body that echoes a secret is rewritten; a body read from its bytes (a file) stays bytes unless it does.
 			const raw = answer.bytes;
@@ -387,24 +358,17 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			if (ok) {
 				if (typeof body === 'string' && (!req.acceptText || /^\s*[<{[]/.test(body))) {
 					if (!body.trim()) return { status, headers, body: undefined as T };
-					const broken = fail(
-						`${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`,
-						'Retry; if it persists, check the Base URL is the API, not a web page.',
-						status,
-					);
 					if (req.method === 'GET' && retry) {
 						await sleep(retryDelayMs(policy, tries));
 						continue;
 					}
-					throw broken;
+					const what = `${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`;
+					throw fail(what, 'Retry; if it persists, check the Base URL is the API, not a web page.', status);
 				}
 				if (req.method === 'GET' && !req.acceptText && (body === null || typeof body === 'number' || typeof body === 'boolean')) {
 					// One n8n item is one JSON object: a read answering a bare value has nothing to output.
-					throw fail(
-						`${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`,
-						'Retry; if it persists, check the ID and the Base URL.',
-						status,
-					);
+					const what = `${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`;
+					throw fail(what, 'Retry; if it persists, check the ID and the Base URL.', status);
 				}
 				return { status, headers, body: body as T };
 			}
@@ -413,11 +377,8 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			if (retry && shouldRetry(status)) {
 				const asked = parseRetryAfterMs(retryAfter);
 				if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
-					throw fail(
-						`${operation} failed with HTTP ${status}: Retry-After asks to wait ${Math.round(asked / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`,
-						'Run the workflow later.',
-						status,
-					);
+					const what = `${operation} failed with HTTP ${status}: Retry-After asks to wait ${Math.round(asked / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`;
+					throw fail(what, 'Run the workflow later.', status);
 				}
 				await sleep(retryDelayMs(policy, tries, retryAfter));
 				continue;
@@ -427,8 +388,8 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			// The hint for a status is n8n's own wording of it (NodeApiError's status texts); a 401 names the credential.
 			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
 			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
-			const entries = listApiErrors(body);
 			const clean = (e: ApiErrorEntry) => Object.fromEntries(Object.entries(e).map(([key, value]) => [key, stripSecrets(String(value), secrets)]));
+			const entries = listApiErrors(body);
 			if (entries.length) error.context.apiErrors = entries.map(clean);
 			throw error;
 		}
@@ -439,9 +400,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 		partyId: (options.partyId ?? '').trim() || auth.partyId,
 		method: auth.method,
 		requestFull: send,
-		async request<T>(req: ApiRequest): Promise<T> {
-			return (await send<T>(req)).body;
-		},
+		request: async <T>(req: ApiRequest) => (await send<T>(req)).body,
 	};
 	return client;
 }
