@@ -18,11 +18,9 @@ export type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** An answer cut off by a bound: too large, or not complete before the deadline. */
-class LimitError extends Error {
-	constructor(readonly reason: 'size' | 'deadline') {
-		super(reason);
-	}
-}
+type LimitError = Error & { limit: 'size' | 'deadline' };
+const limitError = (limit: LimitError['limit']): LimitError => Object.assign(new Error(limit), { limit });
+const cutOff = (error: unknown, limit?: LimitError['limit']) => !!(error as LimitError)?.limit && (!limit || (error as LimitError).limit === limit);
 
 type Stream = AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void };
 const isStream = (body: unknown): body is Stream => !!body && typeof (body as Stream)[Symbol.asyncIterator] === 'function';
@@ -32,7 +30,7 @@ type Answer = { status: number; headers: Headers; text: string; bytes?: Buffer }
 function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late?: (value: T) => void): Promise<T> {
 	return new Promise<T>((resolve, reject) => {
 		const expire = () => {
-			reject(new LimitError('deadline'));
+			reject(limitError('deadline'));
 			pending.then(late, () => undefined);
 		};
 		if (deadline.aborted) expire();
@@ -54,7 +52,7 @@ async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, max
 	const stream = isStream(body) ? body : [Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? ''))];
 	if (status >= 300 && status < 400) return (isStream(body) && body.destroy?.(), answer);
 	// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
-	const onAbort = () => isStream(body) && body.destroy?.(new LimitError('deadline'));
+	const onAbort = () => isStream(body) && body.destroy?.(limitError('deadline'));
 	deadline.addEventListener('abort', onAbort, { once: true });
 	const announced = Number([headers['content-length']].flat()[0]);
 	let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
@@ -62,7 +60,7 @@ async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, max
 	let received = 0;
 	try {
 		for await (const chunk of stream) {
-			if (received + chunk.byteLength > maxBytes) throw new LimitError('size');
+			if (received + chunk.byteLength > maxBytes) throw limitError('size');
 			if (!asBytes) answer.text += decoder.decode(chunk, { stream: true });
 			else if (whole && received + chunk.byteLength <= whole.length) whole.set(chunk, received);
 			else {
@@ -75,7 +73,7 @@ async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, max
 		answer.text += decoder.decode();
 	} catch (error) {
 		// A stream destroyed by the deadline may end with its own abort error instead of ours.
-		throw deadline.aborted && !(error instanceof LimitError && error.reason === 'size') ? new LimitError('deadline') : error;
+		throw deadline.aborted && !cutOff(error, 'size') ? limitError('deadline') : error;
 	} finally {
 		deadline.removeEventListener('abort', onAbort);
 	}
@@ -114,14 +112,10 @@ export function summariseText(text: string): string {
 
 /** The `errors` / `Errors` entries (or a bare array of them) of an error body, each with its Code and Description. */
 export function listApiErrors(body: unknown): ApiErrorEntry[] {
-	const parsed = typeof body === 'string' ? parse(body) : body;
-	const record = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
-	const list = Array.isArray(parsed) ? parsed : (record.errors ?? record.Errors);
-	if (!Array.isArray(list)) return [];
-	return list
-		.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object')
-		.map(entryOf)
-		.filter((e) => e.code || e.description);
+	const parsed = (typeof body === 'string' ? parse(body) : body) as IDataObject | null | undefined;
+	const list = Array.isArray(parsed) ? parsed : (parsed?.errors ?? parsed?.Errors);
+	const records = Array.isArray(list) ? list.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object') : [];
+	return records.map(entryOf).filter((e) => e.code || e.description);
 }
 
 /** The API's own Code and Description, from any of the body shapes seen (errors[], top-level fields, text). */
@@ -129,10 +123,8 @@ export function extractApiError(body: unknown): ApiErrorEntry {
 	const parsed = typeof body === 'string' ? parse(body) : body;
 	if (typeof parsed === 'string') return parsed.trim() ? { description: summariseText(parsed.trim()) } : {};
 	const entries = listApiErrors(parsed);
-	if (entries.length) {
-		const texts = entries.map((e) => e.description).filter(Boolean);
-		return { code: entries.find((e) => e.code)?.code, description: texts.length ? texts.join('; ') : undefined };
-	}
+	const texts = entries.flatMap((e) => e.description ?? []);
+	if (entries.length) return { code: entries.find((e) => e.code)?.code, description: texts.length ? texts.join('; ') : undefined };
 	return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? entryOf(parsed as Record<string, unknown>) : {};
 }
 
@@ -222,7 +214,7 @@ async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: nu
 			Object.assign(renewal, { generation: renewal.generation + 1, proven: false });
 		} catch (caught) {
 			const late = `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`;
-			renewal.failed = caught instanceof LimitError ? refreshError('failed', late) : classifyRefreshFailure(caught);
+			renewal.failed = cutOff(caught) ? refreshError('failed', late) : classifyRefreshFailure(caught);
 		} finally {
 			renewal.pending = undefined;
 		}
@@ -300,8 +292,8 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			return answer;
 		};
 
-		for (let tries = 0; ; tries++) {
-			const retry = tries < policy.maxRetries;
+		/** One attempt: the answer, or when to try again (a Retry-After, if the API sent one). */
+		const once = async (retry: boolean): Promise<ApiResponse<T> | { again: string | undefined }> => {
 			const cancelled = () => fail(`${operation} was cancelled`, 'The request was no longer needed.');
 			if (req.signal?.aborted) throw cancelled();
 			let answer: Answer;
@@ -319,7 +311,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 					throw fail(what, "Check the credential's Token URL, Client ID and Client Secret, then reconnect it.", undefined, { code });
 				}
 				// Not retried: the same answer would be read again (and a compressed one inflated again).
-				if (error instanceof LimitError && error.reason === 'size') {
+				if (cutOff(error, 'size')) {
 					throw fail(
 						`${operation} failed: the answer is larger than ${Math.round(limit / MB)} MB; it was not read further`,
 						req.maxResponseBytes === undefined
@@ -328,11 +320,8 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 					);
 				}
 				if (req.signal?.aborted) throw cancelled();
-				const { code, message } = error instanceof LimitError ? { code: 'ETIMEDOUT', message: undefined } : networkFailure(error);
-				if (retry && code !== 'ERR_CANCELED') {
-					await sleep(retryDelayMs(policy, tries));
-					continue;
-				}
+				const { code, message } = cutOff(error) ? { code: 'ETIMEDOUT', message: undefined } : networkFailure(error);
+				if (retry && code !== 'ERR_CANCELED') return { again: undefined };
 				const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
 				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : 'Retry later.';
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
@@ -358,10 +347,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			if (ok) {
 				if (typeof body === 'string' && (!req.acceptText || /^\s*[<{[]/.test(body))) {
 					if (!body.trim()) return { status, headers, body: undefined as T };
-					if (req.method === 'GET' && retry) {
-						await sleep(retryDelayMs(policy, tries));
-						continue;
-					}
+					if (req.method === 'GET' && retry) return { again: undefined };
 					const what = `${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`;
 					throw fail(what, 'Retry; if it persists, check the Base URL is the API, not a web page.', status);
 				}
@@ -380,8 +366,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 					const what = `${operation} failed with HTTP ${status}: Retry-After asks to wait ${Math.round(asked / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`;
 					throw fail(what, 'Run the workflow later.', status);
 				}
-				await sleep(retryDelayMs(policy, tries, retryAfter));
-				continue;
+				return { again: retryAfter };
 			}
 			const api = extractApiError(body === '' ? undefined : body);
 			const what = api.description ?? (text.trim() ? undefined : 'empty body');
@@ -392,6 +377,11 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			const entries = listApiErrors(body);
 			if (entries.length) error.context.apiErrors = entries.map(clean);
 			throw error;
+		};
+		for (let tries = 0; ; tries++) {
+			const outcome = await once(tries < policy.maxRetries);
+			if (!('again' in outcome)) return outcome;
+			await sleep(retryDelayMs(policy, tries, outcome.again));
 		}
 	};
 
