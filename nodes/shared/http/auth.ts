@@ -14,18 +14,20 @@ export const API_KEY_CREDENTIAL = 'accessPointApi';
 /** OAuth 2.0: access delegated by the signed-in account (named so the secrets lint does not take the name for a secret). */
 export const DELEGATED_CREDENTIAL = 'accessPointOAuth2Api';
 
-/** Every form in which a server may echo a secret: trimmed, JSON-escaped, percent-encoded (`+` for a space too); none under 4 characters. */
-function secretForms(secret: string): string[] {
-	const trimmed = secret.trim();
-	if (trimmed.length < 4) return [];
-	const forms = [trimmed, JSON.stringify(trimmed).slice(1, -1)];
-	try {
-		const encoded = encodeURIComponent(trimmed);
-		forms.push(encoded, encoded.replace(/%20/g, '+'));
-	} catch {
-		// An unpaired surrogate cannot be percent-encoded, so it is never sent that way either.
+/** Adds each secret as held and in every form a server may echo it: trimmed, JSON-escaped, percent-encoded (`+` for a space too); none under 4 characters. */
+function remember(secrets: string[], values: unknown[]): void {
+	for (const value of values) {
+		const trimmed = typeof value === 'string' ? value.trim() : '';
+		if (trimmed.length < 4) continue;
+		const forms = [value as string, trimmed, JSON.stringify(trimmed).slice(1, -1)];
+		try {
+			const encoded = encodeURIComponent(trimmed);
+			forms.push(encoded, encoded.replace(/%20/g, '+'));
+		} catch {
+			// An unpaired surrogate cannot be percent-encoded, so it is never sent that way either.
+		}
+		for (const form of forms) if (!secrets.includes(form)) secrets.push(form);
 	}
-	return [...new Set(forms)];
 }
 
 /**
@@ -40,10 +42,7 @@ export function stripSecrets(text: string, secrets: string[] = []): string {
 	return out;
 }
 
-function tokenSecrets(tokenData: unknown): string[] {
-	const data = (tokenData && typeof tokenData === 'object' ? tokenData : {}) as Record<string, unknown>;
-	return [data.access_token, data.refresh_token, data.id_token].filter((v): v is string => typeof v === 'string');
-}
+const tokenSecrets = (tokenData: unknown) => ['access_token', 'refresh_token', 'id_token'].map((name) => (tokenData as IDataObject | undefined)?.[name]);
 
 /** Reads the credential the Authentication picks and checks, before any request, that its Base URL (and Token URL) use https. */
 export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Auth> {
@@ -57,9 +56,8 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	const getCredentials = ctx.getCredentials as (type: string, index?: number) => Promise<ICredentialDataDecryptedObject>;
 	type Raw = AccessPointCredentials & { accessTokenUrl?: string; clientSecret?: string; oauthTokenData?: IDataObject };
 	const raw = (await getCredentials.call(ctx, credentialType, itemIndex)) as unknown as Raw;
-	const held = method === 'oAuth2' ? [String(raw.clientSecret ?? ''), ...tokenSecrets(raw.oauthTokenData)] : [String(raw.apiKey ?? '')];
-	// Each secret as held (with its whitespace, as pasted) and every form a server may echo.
-	const secrets = [...new Set([...held.filter((s) => s.trim().length >= 4), ...held.flatMap(secretForms)])];
+	const secrets: string[] = [];
+	remember(secrets, method === 'oAuth2' ? [raw.clientSecret, ...tokenSecrets(raw.oauthTokenData)] : [raw.apiKey]);
 	const credentialName = method === 'oAuth2' ? 'AccessPoint Sign-In OAuth2 API' : 'AccessPoint API';
 	const refuse = (problem: string, description: string) => new NodeOperationError(node, stripSecrets(problem, secrets), { itemIndex, description });
 
@@ -76,11 +74,9 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		secrets,
 		itemIndex,
 		learn(tokenData: unknown) {
-			const access = (tokenData as { access_token?: unknown } | undefined)?.access_token;
+			const access = (tokenData as IDataObject | undefined)?.access_token;
 			if (typeof access === 'string') accessToken = access;
-			for (const form of tokenSecrets(tokenData).flatMap((secret) => [secret, ...secretForms(secret)])) {
-				if (form.length >= 4 && !secrets.includes(form)) secrets.push(form);
-			}
+			remember(secrets, tokenSecrets(tokenData));
 		},
 	};
 
@@ -101,16 +97,14 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		throw refuse(`The ${credentialName} credential is not connected`, 'Open the credential and click "Connect my account"; then rerun.');
 	}
 	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
-	if (!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl)) {
-		throw refuse(
-			`The credential's Token URL must use https (http only for localhost/127.0.0.1), got "${tokenUrl}"`,
-			"Fix the credential's Token URL and reconnect.",
-		);
-	}
 	// n8n refreshes the token (SECURITY.md "OAuth2 refresh"): the client secret and refresh token go only to the API's own host.
-	const apiHost = new URL(resolved.url).host;
-	if (new URL(tokenUrl).origin !== new URL(resolved.url).origin) {
-		throw refuse(`The credential's Token URL must be on the API's host ${apiHost}, got "${tokenUrl}"`, "Fix the credential's Token URL and reconnect.");
+	const sameHost = URL.canParse(tokenUrl) && new URL(tokenUrl).origin === new URL(resolved.url).origin;
+	if (!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl) || !sameHost) {
+		const rule =
+			!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl)
+				? 'use https (http only for localhost/127.0.0.1)'
+				: `be on the API's host ${new URL(resolved.url).host}`;
+		throw refuse(`The credential's Token URL must ${rule}, got "${tokenUrl}"`, "Fix the credential's Token URL and reconnect.");
 	}
 	return {
 		...common,

@@ -107,36 +107,34 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 	if ('problem' in first) throw pagingError(first.problem);
 
 	let requested = 0;
-	const ask = (url: string, pageQs?: IDataObject): PageRequest => {
+	const ask = (path: string, pageQs?: IDataObject): PageRequest => {
 		requested++;
-		const cancel = new AbortController();
-		const body = client.request({ method: 'GET', path: url, qs: pageQs, itemIndex, operation, signal: cancel.signal });
+		const [cancel, url] = [new AbortController(), appendQuery(path, pageQs)];
+		const body = client.request({ method: 'GET', path, qs: pageQs, itemIndex, operation, signal: cancel.signal });
 		// Awaited when its turn comes, dropped otherwise: never an unhandled rejection.
 		body.catch(() => undefined);
-		return { url: appendQuery(url, pageQs), key: pageKey(appendQuery(url, pageQs)), body, cancel };
+		return { url, key: pageKey(url), body, cancel };
 	};
 	const inFlight: PageRequest[] = [ask(first.url, qs)];
 	const seen = new Set<string>([inFlight[0].key]);
-	/** The URL the windows move `$skip` in, the records a page holds, the last `$skip` asked; 'off' after a broken pattern. */
-	let windows: { template: string; stride: number; last: number } | 'off' | undefined;
-	let lastStride = 0;
-	let previousFirst: string | undefined;
-	let collected = 0;
+	/** The windows: the URL they move `$skip` in, the records a page holds, the last `$skip` asked; null after a broken pattern. */
+	let windows: { template: string; stride: number; last: number } | null | undefined;
+	let [lastStride, collected, previousFirst] = [0, 0, undefined as string | undefined];
 	try {
 		for (let pageNumber = 1; ; pageNumber++) {
 			const current = inFlight.shift() as PageRequest;
 			const page = readListPage(await current.body);
-			const fail = (problem: string) =>
-				pagingError(
-					`${operation ?? 'The list'}: ${problem} (page ${pageNumber}); the list was not read`,
+			const firstRecord = page.items.length ? JSON.stringify(page.items[0]) : undefined;
+			if (firstRecord !== undefined && firstRecord === previousFirst) page.problem ??= 'the API answered the records of the page before again';
+			if (page.problem) {
+				throw pagingError(
+					`${operation ?? 'The list'}: ${page.problem} (page ${pageNumber}); the list was not read`,
 					'The API answered something other than a list of records. Retry; if it persists, check the Base URL points at the API.',
 				);
-			if (page.problem) throw fail(page.problem);
+			}
 			if (pageNumber === 1) options.total = page.count;
-			const firstRecord = page.items.length ? JSON.stringify(page.items[0]) : undefined;
-			if (firstRecord !== undefined && firstRecord === previousFirst) throw fail('the API answered the records of the page before again');
 			previousFirst = firstRecord;
-			const items = limit !== undefined && page.items.length > limit - collected ? page.items.slice(0, limit - collected) : page.items;
+			const items = page.items.slice(0, limit === undefined ? undefined : limit - collected);
 			collected += items.length;
 			if (items.length) yield items;
 			if (!page.nextLink || (limit !== undefined && collected >= limit)) return;
@@ -153,33 +151,26 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			if (inFlight.length && inFlight[0].key !== nextKey) {
 				// The link is not the page asked ahead: drop the windows, follow the links from here.
 				for (const dropped of inFlight.splice(0)) dropped.cancel.abort();
-				windows = 'off';
+				windows = null;
 			}
-			if (!inFlight.length) {
-				if (requested >= maxPages) {
-					throw pagingError(
-						`The API kept sending next-page links: stopped after ${maxPages} pages (${maxPages * PAGE_SIZE} records at ${PAGE_SIZE} a page, the most one list read follows); the list was not returned`,
-						'Narrow the list with Filters (e.g. by date) or use a Limit; if the account really holds more, read it in parts.',
-					);
-				}
-				inFlight.push(ask(next.url));
+			if (!inFlight.length && requested >= maxPages) {
+				throw pagingError(
+					`The API kept sending next-page links: stopped after ${maxPages} pages (${maxPages * PAGE_SIZE} records at ${PAGE_SIZE} a page, the most one list read follows); the list was not returned`,
+					'Narrow the list with Filters (e.g. by date) or use a Limit; if the account really holds more, read it in parts.',
+				);
 			}
+			if (!inFlight.length) inFlight.push(ask(next.url));
 			// The link is this page's URL with `$skip` moved on by the records it holds: twice in a row, the service pages by $skip.
 			const stride = skipOf(next.url) - skipOf(current.url);
 			const fits = stride > 0 && stride === page.items.length && pageKey(withSkip(next.url, skipOf(current.url))) === current.key;
 			if (windows === undefined && fits && stride === lastStride) windows = { template: next.url, stride, last: skipOf(next.url) };
 			lastStride = fits ? stride : 0;
-			while (
-				windows !== undefined &&
-				windows !== 'off' &&
+			const room = (w: NonNullable<typeof windows>) =>
 				inFlight.length < PARALLEL_PAGES &&
 				requested < maxPages &&
-				(page.count === undefined || windows.last + windows.stride < page.count) &&
-				(limit === undefined || collected + inFlight.length * windows.stride < limit)
-			) {
-				windows.last += windows.stride;
-				inFlight.push(ask(withSkip(windows.template, windows.last)));
-			}
+				w.last + w.stride < (page.count ?? Infinity) &&
+				collected + inFlight.length * w.stride < (limit ?? Infinity);
+			while (windows && room(windows)) inFlight.push(ask(withSkip(windows.template, (windows.last += windows.stride))));
 		}
 	} finally {
 		// Pages asked ahead and no longer needed (the end, a Limit, a failure): their connections close.

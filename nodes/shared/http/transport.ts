@@ -18,35 +18,25 @@ export type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** An answer cut off by a bound: too large, or not complete before the deadline. */
-class LimitError extends Error {
-	constructor(readonly reason: 'size' | 'deadline') {
-		super(reason);
-	}
-}
+type LimitError = Error & { limit: 'size' | 'deadline' };
+const limitError = (limit: LimitError['limit']): LimitError => Object.assign(new Error(limit), { limit });
+const cutOff = (error: unknown, limit?: LimitError['limit']) => !!(error as LimitError)?.limit && (!limit || (error as LimitError).limit === limit);
 
 type Stream = AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void };
 const isStream = (body: unknown): body is Stream => !!body && typeof (body as Stream)[Symbol.asyncIterator] === 'function';
-/** Closes the connection of an answer that is not read. */
-const discard = (body: unknown) => isStream(body) && body.destroy?.();
-
 type Answer = { status: number; headers: Headers; text: string; bytes?: Buffer };
 
 /** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and hands a late answer to `late`. */
-async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late: (value: T) => void = () => {}): Promise<T> {
-	let onAbort = () => {};
-	const expired = new Promise<never>((_resolve, reject) => {
-		onAbort = () => {
+function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late?: (value: T) => void): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const expire = () => {
+			reject(limitError('deadline'));
 			pending.then(late, () => undefined);
-			reject(new LimitError('deadline'));
 		};
-		if (deadline.aborted) onAbort();
-		else deadline.addEventListener('abort', onAbort, { once: true });
+		if (deadline.aborted) expire();
+		deadline.addEventListener('abort', expire, { once: true });
+		pending.then(resolve, reject).finally(() => deadline.removeEventListener('abort', expire));
 	});
-	try {
-		return await Promise.race([pending, expired]);
-	} finally {
-		deadline.removeEventListener('abort', onAbort);
-	}
 }
 
 /**
@@ -55,49 +45,40 @@ async function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, lat
  */
 async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number, asBytes: boolean): Promise<Answer> {
 	type Raw = { statusCode: number; headers?: Headers; body?: unknown };
-	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (answer) => discard(answer.body));
+	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (late) => isStream(late.body) && late.body.destroy?.());
 	const [status, headers, body] = [Number(raw.statusCode), raw.headers ?? {}, raw.body];
 	const answer: Answer = { status, headers, text: '' };
-	if (status >= 300 && status < 400) {
-		discard(body);
-		return answer;
-	}
-	const chunks: Buffer[] = [];
-	if (!isStream(body)) {
-		// A helper that hands back data, not a stream (tests' fakes).
-		chunks.push(Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? '')));
-		if (chunks[0].length > maxBytes) throw new LimitError('size');
-	} else {
-		// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
-		const onAbort = () => body.destroy?.(new LimitError('deadline'));
-		deadline.addEventListener('abort', onAbort, { once: true });
-		const announced = Number([headers['content-length']].flat()[0]);
-		let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
-		const decoder = new TextDecoder();
-		let received = 0;
-		try {
-			for await (const chunk of body) {
-				if (received + chunk.byteLength > maxBytes) throw new LimitError('size');
-				if (!asBytes) answer.text += decoder.decode(chunk, { stream: true });
-				else if (whole && received + chunk.byteLength <= whole.length) whole.set(chunk, received);
-				else {
-					if (whole) chunks.push(whole.subarray(0, received));
-					whole = undefined;
-					chunks.push(Buffer.from(chunk));
-				}
-				received += chunk.byteLength;
+	// A helper that hands back data, not a stream (tests' fakes), is read as a stream of one chunk.
+	const stream = isStream(body) ? body : [Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? ''))];
+	if (status >= 300 && status < 400) return (isStream(body) && body.destroy?.(), answer);
+	// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
+	const onAbort = () => isStream(body) && body.destroy?.(limitError('deadline'));
+	deadline.addEventListener('abort', onAbort, { once: true });
+	const announced = Number([headers['content-length']].flat()[0]);
+	let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
+	const [chunks, decoder] = [[] as Buffer[], new TextDecoder()];
+	let received = 0;
+	try {
+		for await (const chunk of stream) {
+			if (received + chunk.byteLength > maxBytes) throw limitError('size');
+			if (!asBytes) answer.text += decoder.decode(chunk, { stream: true });
+			else if (whole && received + chunk.byteLength <= whole.length) whole.set(chunk, received);
+			else {
+				if (whole) chunks.push(whole.subarray(0, received));
+				whole = undefined;
+				chunks.push(Buffer.from(chunk));
 			}
-			answer.text += decoder.decode();
-			if (whole) chunks.push(whole.subarray(0, received));
-		} catch (error) {
-			// A stream destroyed by the deadline may end with its own abort error instead of ours.
-			throw deadline.aborted && !(error instanceof LimitError && error.reason === 'size') ? new LimitError('deadline') : error;
-		} finally {
-			deadline.removeEventListener('abort', onAbort);
+			received += chunk.byteLength;
 		}
+		answer.text += decoder.decode();
+	} catch (error) {
+		// A stream destroyed by the deadline may end with its own abort error instead of ours.
+		throw deadline.aborted && !cutOff(error, 'size') ? limitError('deadline') : error;
+	} finally {
+		deadline.removeEventListener('abort', onAbort);
 	}
+	if (whole) chunks.push(whole.subarray(0, received));
 	if (asBytes) answer.bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks.splice(0));
-	else if (chunks.length) answer.text = chunks[0].toString();
 	return answer;
 }
 
@@ -131,14 +112,10 @@ export function summariseText(text: string): string {
 
 /** The `errors` / `Errors` entries (or a bare array of them) of an error body, each with its Code and Description. */
 export function listApiErrors(body: unknown): ApiErrorEntry[] {
-	const parsed = typeof body === 'string' ? parse(body) : body;
-	const record = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
-	const list = Array.isArray(parsed) ? parsed : (record.errors ?? record.Errors);
-	if (!Array.isArray(list)) return [];
-	return list
-		.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object')
-		.map(entryOf)
-		.filter((e) => e.code || e.description);
+	const parsed = (typeof body === 'string' ? parse(body) : body) as IDataObject | null | undefined;
+	const list = Array.isArray(parsed) ? parsed : (parsed?.errors ?? parsed?.Errors);
+	const records = Array.isArray(list) ? list.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object') : [];
+	return records.map(entryOf).filter((e) => e.code || e.description);
 }
 
 /** The API's own Code and Description, from any of the body shapes seen (errors[], top-level fields, text). */
@@ -146,10 +123,8 @@ export function extractApiError(body: unknown): ApiErrorEntry {
 	const parsed = typeof body === 'string' ? parse(body) : body;
 	if (typeof parsed === 'string') return parsed.trim() ? { description: summariseText(parsed.trim()) } : {};
 	const entries = listApiErrors(parsed);
-	if (entries.length) {
-		const texts = entries.map((e) => e.description).filter(Boolean);
-		return { code: entries.find((e) => e.code)?.code, description: texts.length ? texts.join('; ') : undefined };
-	}
+	const texts = entries.flatMap((e) => e.description ?? []);
+	if (entries.length) return { code: entries.find((e) => e.code)?.code, description: texts.length ? texts.join('; ') : undefined };
 	return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? entryOf(parsed as Record<string, unknown>) : {};
 }
 
@@ -238,8 +213,8 @@ async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: nu
 			auth.learn(await beforeDeadline(refresh(), AbortSignal.timeout(timeoutMs)));
 			Object.assign(renewal, { generation: renewal.generation + 1, proven: false });
 		} catch (caught) {
-			const late = caught instanceof LimitError && refreshError('failed', `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`);
-			renewal.failed = (caught as RefreshError).refresh ? (caught as RefreshError) : late || classifyRefreshFailure(caught);
+			const late = `the token endpoint did not answer within ${Math.round(timeoutMs / 1000)} s`;
+			renewal.failed = cutOff(caught) ? refreshError('failed', late) : classifyRefreshFailure(caught);
 		} finally {
 			renewal.pending = undefined;
 		}
@@ -254,14 +229,13 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 	const node = this.getNode();
 	const auth = await loadAuth(this, itemIndex);
 	const { secrets, baseUrl } = auth;
-	const origin = new URL(baseUrl).origin;
 	const renewal: Renewal = { generation: 0, proven: false };
+	const timeoutMs = options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
 		// The query is written into the URL here, not by n8n (see url.ts: n8n's splits some emoji).
 		const url = appendQuery(/^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`, req.qs);
 		const operation = req.operation ?? `${req.method} ${req.path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]}`;
 		const policy = req.retry ?? (req.method === 'GET' ? (options.retry ?? DEFAULT_RETRY_POLICY) : NO_RETRY);
-		const timeoutMs = options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 		const limit = req.maxResponseBytes ?? options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
 		const fail = (message: string, description: string, status?: number, api: ApiErrorEntry = {}) => {
 			const [text, httpCode] = [stripSecrets(message, secrets), status === undefined ? undefined : String(status)];
@@ -276,7 +250,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			if (api.description) error.context.apiDescription = stripSecrets(api.description, secrets);
 			return error;
 		};
-		if (new URL(url).origin !== origin) {
+		if (new URL(url).origin !== new URL(baseUrl).origin) {
 			throw fail(`${operation} was not sent: ${new URL(url).host} is not the credential's host`, `The credential goes only to ${new URL(baseUrl).host}.`);
 		}
 		const requestOptions: IHttpRequestOptions = {
@@ -305,57 +279,39 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit, !!req.read);
 		};
 		let repeated = false; // Whether this request was sent again after a 401 (OAuth2): once at most.
-		const final = new WeakSet<Error>(); // Errors of ours raised inside an attempt, never retried (n8n wraps network failures in NodeApiErrors too).
-		const finalError = (error: NodeApiError) => (final.add(error), error);
 		const attempt = async (): Promise<Answer> => {
 			let signedAt = renewal.generation;
 			let answer = await call();
 			if (answer.status === 401 && auth.tokenUrl !== undefined && !repeated) {
 				repeated = true;
-				const again = await renew(this, auth, renewal, signedAt, timeoutMs).catch((error: RefreshError) => {
-					const name = node.credentials?.[auth.credentialType]?.name;
-					const [message, hint] =
-						error.kind === 'reconnect'
-							? [
-									`The AccessPoint OAuth2 credential${name ? ` "${name}"` : ''} needs to be reconnected: ${error.message}`,
-									'Reconnect the credential, then rerun.',
-								]
-							: [
-									`${operation} failed: the access token expired and refreshing it failed: ${error.message}`,
-									"Check the credential's Token URL, Client ID and Client Secret, then reconnect it.",
-								];
-					throw finalError(fail(message, hint, undefined, { code: error.code }));
-				});
+				const again = await renew(this, auth, renewal, signedAt, timeoutMs);
 				signedAt = renewal.generation;
 				if (again) answer = await call();
 			}
 			if (answer.status !== 401 && signedAt === renewal.generation) renewal.proven = true;
-			if (answer.status >= 300 && answer.status < 400) {
-				// Where it points, as a host name only (its path or query could carry anything).
-				const location = [answer.headers.location].flat()[0];
-				const target = !location ? 'no location' : (URL.canParse(location, url) && new URL(location, url).host) || 'an unreadable location';
-				throw finalError(
-					fail(
-						`${operation} failed: the API answered HTTP ${answer.status}, a redirect to ${target}; it was not followed`,
-						"If the API has moved, set its new address as the credential's Base URL.",
-						answer.status,
-					),
-				);
-			}
 			return answer;
 		};
 
-		for (let tries = 0; ; tries++) {
-			const retry = tries < policy.maxRetries;
+		/** One attempt: the answer, or when to try again (a Retry-After, if the API sent one). */
+		const once = async (retry: boolean): Promise<ApiResponse<T> | { again: string | undefined }> => {
 			const cancelled = () => fail(`${operation} was cancelled`, 'The request was no longer needed.');
 			if (req.signal?.aborted) throw cancelled();
 			let answer: Answer;
 			try {
 				answer = await attempt();
 			} catch (error) {
-				if (final.has(error as Error)) throw error as NodeApiError;
+				if ((error as RefreshError).refresh) {
+					const { kind, code, message } = error as RefreshError;
+					const name = node.credentials?.[auth.credentialType]?.name;
+					if (kind === 'reconnect') {
+						const what = `The AccessPoint OAuth2 credential${name ? ` "${name}"` : ''} needs to be reconnected: ${message}`;
+						throw fail(what, 'Reconnect the credential, then rerun.', undefined, { code });
+					}
+					const what = `${operation} failed: the access token expired and refreshing it failed: ${message}`;
+					throw fail(what, "Check the credential's Token URL, Client ID and Client Secret, then reconnect it.", undefined, { code });
+				}
 				// Not retried: the same answer would be read again (and a compressed one inflated again).
-				if (error instanceof LimitError && error.reason === 'size') {
+				if (cutOff(error, 'size')) {
 					throw fail(
 						`${operation} failed: the answer is larger than ${Math.round(limit / MB)} MB; it was not read further`,
 						req.maxResponseBytes === undefined
@@ -364,16 +320,20 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 					);
 				}
 				if (req.signal?.aborted) throw cancelled();
-				const { code, message } = error instanceof LimitError ? { code: 'ETIMEDOUT', message: undefined } : networkFailure(error);
-				if (retry && code !== 'ERR_CANCELED') {
-					await sleep(retryDelayMs(policy, tries));
-					continue;
-				}
+				const { code, message } = cutOff(error) ? { code: 'ETIMEDOUT', message: undefined } : networkFailure(error);
+				if (retry && code !== 'ERR_CANCELED') return { again: undefined };
 				const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
 				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : 'Retry later.';
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
 			const { status, headers } = answer;
+			if (status >= 300 && status < 400) {
+				// Where it points, as a host name only (its path or query could carry anything).
+				const location = [headers.location].flat()[0];
+				const target = !location ? 'no location' : (URL.canParse(location, url) && new URL(location, url).host) || 'an unreadable location';
+				const what = `${operation} failed: the API answered HTTP ${status}, a redirect to ${target}; it was not followed`;
+				throw fail(what, "If the API has moved, set its new address as the credential's Base URL.", status);
+			}
 			const ok = status >= 200 && status < 300;
 			// Only a body that echoes a secret is rewritten; a body read from its bytes (a file) stays bytes unless it does.
 			const raw = answer.bytes;
@@ -387,24 +347,14 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			if (ok) {
 				if (typeof body === 'string' && (!req.acceptText || /^\s*[<{[]/.test(body))) {
 					if (!body.trim()) return { status, headers, body: undefined as T };
-					const broken = fail(
-						`${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`,
-						'Retry; if it persists, check the Base URL is the API, not a web page.',
-						status,
-					);
-					if (req.method === 'GET' && retry) {
-						await sleep(retryDelayMs(policy, tries));
-						continue;
-					}
-					throw broken;
+					if (req.method === 'GET' && retry) return { again: undefined };
+					const what = `${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`;
+					throw fail(what, 'Retry; if it persists, check the Base URL is the API, not a web page.', status);
 				}
 				if (req.method === 'GET' && !req.acceptText && (body === null || typeof body === 'number' || typeof body === 'boolean')) {
 					// One n8n item is one JSON object: a read answering a bare value has nothing to output.
-					throw fail(
-						`${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`,
-						'Retry; if it persists, check the ID and the Base URL.',
-						status,
-					);
+					const what = `${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`;
+					throw fail(what, 'Retry; if it persists, check the ID and the Base URL.', status);
 				}
 				return { status, headers, body: body as T };
 			}
@@ -413,24 +363,25 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			if (retry && shouldRetry(status)) {
 				const asked = parseRetryAfterMs(retryAfter);
 				if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
-					throw fail(
-						`${operation} failed with HTTP ${status}: Retry-After asks to wait ${Math.round(asked / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`,
-						'Run the workflow later.',
-						status,
-					);
+					const what = `${operation} failed with HTTP ${status}: Retry-After asks to wait ${Math.round(asked / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`;
+					throw fail(what, 'Run the workflow later.', status);
 				}
-				await sleep(retryDelayMs(policy, tries, retryAfter));
-				continue;
+				return { again: retryAfter };
 			}
 			const api = extractApiError(body === '' ? undefined : body);
 			const what = api.description ?? (text.trim() ? undefined : 'empty body');
 			// The hint for a status is n8n's own wording of it (NodeApiError's status texts); a 401 names the credential.
 			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
 			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
-			const entries = listApiErrors(body);
 			const clean = (e: ApiErrorEntry) => Object.fromEntries(Object.entries(e).map(([key, value]) => [key, stripSecrets(String(value), secrets)]));
+			const entries = listApiErrors(body);
 			if (entries.length) error.context.apiErrors = entries.map(clean);
 			throw error;
+		};
+		for (let tries = 0; ; tries++) {
+			const outcome = await once(tries < policy.maxRetries);
+			if (!('again' in outcome)) return outcome;
+			await sleep(retryDelayMs(policy, tries, outcome.again));
 		}
 	};
 
@@ -439,9 +390,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 		partyId: (options.partyId ?? '').trim() || auth.partyId,
 		method: auth.method,
 		requestFull: send,
-		async request<T>(req: ApiRequest): Promise<T> {
-			return (await send<T>(req)).body;
-		},
+		request: async <T>(req: ApiRequest) => (await send<T>(req)).body,
 	};
 	return client;
 }
