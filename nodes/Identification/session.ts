@@ -1,11 +1,7 @@
 /**
- * Pure rules of an identification session (docs/api.md "Identification"): the redirect address, the
- * provider URL in the answer, the 5-minute window, and the callback. No n8n, no HTTP.
- *
- * The callback: the service sends the browser to the RedirectURL with `registrationID` and
- * `success=true|false` appended, or the provider shows an error page with `error=invalid_redirect`.
- * Every outcome that is not a clean, matching `success=true` is "not identified", so a malformed,
- * ambiguous or expired callback can never read as a success.
+ * Pure rules of an identification session (docs/api.md "Identification"): redirect address, provider URL, 5-minute window,
+ * callback (`registrationID` and `success=true|false` appended to the RedirectURL, or `error=invalid_redirect`). Every outcome
+ * that is not a clean, matching `success=true` is "not identified": a malformed, ambiguous or expired callback never reads as a success.
  */
 import type { Check } from '../shared/domain/validation';
 import { isRecord } from '../shared/domain/values';
@@ -115,11 +111,7 @@ export type Reason =
 /** Every result is the word of the user's browser: the service offers no API to check it, so every item says so. */
 export const RESULT_SOURCE = 'browser redirect';
 
-/**
- * What re-reading the registration said about a reported success: its identification status agrees or
- * disagrees; it shows none (the documented reads show none); no success or no credential to check with;
- * the read failed.
- */
+/** What re-reading the registration said of a reported success (the documented reads show no status: `none`). */
 export type ServiceCheck = 'confirmed' | 'contradicted' | 'not shown' | 'not checked' | 'read failed';
 
 export interface CallbackOutcome {
@@ -174,10 +166,7 @@ export function looksLikeCallback(query: unknown): boolean {
 	return isRecord(query) && Object.keys(query).some((key) => /^(success|registrationid|error)$/i.test(key));
 }
 
-/**
- * The outcome of a callback. `expected` is the registration the identification
- * was started for; a callback naming another one is not accepted.
- */
+/** The outcome of a callback; one naming another registration than `expected` is not accepted. */
 export function readCallback(query: unknown, expected?: string | number): CallbackOutcome {
 	const q = isRecord(query) ? query : {};
 	const reg = single(q, 'registrationID');
@@ -232,10 +221,7 @@ function statusWord(value: unknown): boolean | undefined {
 
 const STATUS_FIELDS = ['identified', 'isidentified', 'identificationstatus', 'kycstatus', 'kycverified'];
 
-/**
- * What a registration read says about the identification: true or false where it shows a status (Identified,
- * IdentificationStatus, KYCStatus ..., at the top or in CompanyDetails), undefined where it shows none.
- */
+/** A registration read's identification status (Identified, KYCStatus ..., top level or CompanyDetails); undefined where none. */
 export function identifiedInRegistration(registration: unknown): boolean | undefined {
 	if (!isRecord(registration)) return undefined;
 	for (const record of [registration, registration.CompanyDetails]) {
@@ -249,10 +235,7 @@ export function identifiedInRegistration(registration: unknown): boolean | undef
 	return undefined;
 }
 
-/**
- * The outcome after re-reading the registration. Only a success needs checking (the forged
- * path is a success); one the read contradicts becomes "not identified" (not_confirmed).
- */
+/** After the re-read: only a success (the forged path) is checked; one the read contradicts becomes not_confirmed. */
 export function withServiceCheck(outcome: CallbackOutcome, check: ServiceCheck, detail?: string): CallbackOutcome {
 	if (!outcome.identified) return { ...outcome, serviceCheck: 'not checked' };
 	if (check === 'contradicted') {
@@ -273,11 +256,7 @@ export function withServiceCheck(outcome: CallbackOutcome, check: ServiceCheck, 
 	return { ...outcome, serviceCheck: check, message: `${outcome.message} ${note[check]}` };
 }
 
-/**
- * The item every outcome becomes. `success` is the accepted result (true only
- * when identified), so `$json.success` and `$json.identified` always agree;
- * `resultSource` and `serviceCheck` say whose word it is.
- */
+/** The item of every outcome: `success` and `identified` always agree; `resultSource` and `serviceCheck` say whose word it is. */
 export function outcomeJson(outcome: CallbackOutcome, extra: { startedAt?: string; expiresAt?: string; receivedAt?: string } = {}): Record<string, unknown> {
 	return {
 		identified: outcome.identified,
@@ -304,10 +283,7 @@ export function expiredJson(registrationID: number | string | undefined, started
 	};
 }
 
-/**
- * Query data in any form a user may map: an object (`$json.query` of a Webhook
- * node), a JSON text, a full callback URL or a bare query string.
- */
+/** Query data as a user may map it: an object (a Webhook node's `$json.query`), JSON text, a callback URL or a query string. */
 export function queryFromValue(value: unknown): Record<string, unknown> | undefined {
 	if (isRecord(value)) return value;
 	if (typeof value !== 'string') return undefined;

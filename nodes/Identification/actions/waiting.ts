@@ -34,11 +34,8 @@ export interface PendingSession {
 }
 
 /**
- * The item a timed-out wait leaves with. When a wait times out, n8n-core resumes
- * the execution with the waiting node disabled, so the node's input passes
- * through its FIRST output unchanged (WorkflowExecute.handleWaitingState). Output
- * 0 is "Not Identified", and the input is swapped for this explicit "expired"
- * item, so an expired session can never be read as a success.
+ * The item a timed-out wait leaves with: n8n-core resumes it with the node disabled, its input passing through output 0
+ * (WorkflowExecute.handleWaitingState), "Not Identified"; this "expired" item there means an expired session never reads as a success.
  */
 export function expiredItem(pending: PendingSession, itemIndex: number): INodeExecutionData {
 	const json = expiredJson(pending.registrationID, pending.startedAt, pending.expiresAt) as IDataObject;
@@ -48,8 +45,7 @@ export function expiredItem(pending: PendingSession, itemIndex: number): INodeEx
 }
 
 export async function waitForCallback(ctx: IExecuteFunctions, pending: PendingSession, itemIndex: number): Promise<INodeExecutionData[][]> {
-	// The engine pushes this very execute-data entry back on the stack while the
-	// execution waits; its input is what a timed-out wait passes through (see expiredItem).
+	// The engine pushes this execute-data entry back while the execution waits: a timed-out wait passes its input on (expiredItem).
 	ctx.getExecuteData().data = { main: [[expiredItem(pending, itemIndex)]] };
 	const resume = shareResumeUrl(ctx, itemIndex);
 	// Both links to copy, in the output pane's hint: the tooltip can show only n8n's (issue 39.15). Wait for Result: Start gave them.
@@ -57,17 +53,11 @@ export async function waitForCallback(ctx: IExecuteFunctions, pending: PendingSe
 	const message = `Identity provider's page:<br>${provider}<br>This execution's link (opens that page, then brings the result back):<br>${back}`;
 	if (pending.providerUrl) ctx.addExecutionHints({ message });
 	await ctx.putExecutionToWait(pending.waitTill);
-	// Nothing on either output while the execution waits: n8n keeps this run's output until the
-	// resume and the canvas draws its item count on the branch ("1 item" on Not Identified). The
-	// editor shows the node's waiting tooltip with the link instead (README, Identification).
+	// Nothing on either output while waiting: n8n keeps this output until the resume and would draw "1 item" on Not Identified.
 	return twoOutputs([], []);
 }
 
-/**
- * The signed resume URL in this run's metadata, where n8n's editor reads `$execution.resumeUrl`
- * for the node's waiting tooltip (as n8n's Wait node does): the tooltip's link opens it, and a
- * visit without a result is sent on to the identity provider (identificationWebhook).
- */
+/** The signed resume URL in the run's metadata, for the editor's waiting tooltip (as n8n's Wait node); a visit without a result goes to the provider. */
 function shareResumeUrl(ctx: IExecuteFunctions, itemIndex: number): unknown {
 	const url = ctx.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex);
 	// n8n 1.x before setMetadata: the editor then builds the link itself.
@@ -87,9 +77,8 @@ function readPending(ctx: IWebhookFunctions): IDataObject {
 }
 
 /**
- * Anyone holding the resume URL can claim success, so a success is checked against the registration's
- * identification status where a read shows one; the documented reads show none (docs/api.md "Identification"),
- * and the output then says the result is the browser's word.
+ * Anyone holding the resume URL can claim success: it is checked against the registration's identification status where a
+ * read shows one; the documented reads show none (docs/api.md "Identification"), and the output says it is the browser's word.
  */
 async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promise<CallbackOutcome> {
 	// Only Start and Wait carries the credential (Wait for Result has none): nothing to read with.
@@ -110,10 +99,7 @@ async function recheck(ctx: IWebhookFunctions, outcome: CallbackOutcome): Promis
 	}
 }
 
-/*
- * The small, unbranded page the user's browser sees when it comes back to a
- * waiting execution. No value from the request is echoed, so nothing can be injected.
- */
+/* The page the browser sees when it comes back: no value from the request is echoed, so nothing can be injected. */
 type PageKind = 'identified' | 'notIdentified' | 'expired' | 'invalidRedirect' | 'noLink';
 
 const TEXT: Record<PageKind, { title: string; body: string }> = {
@@ -151,11 +137,7 @@ const HTML_HEADERS = {
 	'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
 };
 
-/**
- * A visit to the resume URL without a result (the link of the node's waiting tooltip): the
- * browser is sent on to the identity provider while the session lasts, and the execution keeps
- * waiting (no workflowData: n8n then answers and resumes nothing).
- */
+/** A visit without a result (the tooltip's link) goes on to the provider while the session lasts; no workflowData: nothing resumes. */
 function openIdentityCheck(ctx: IWebhookFunctions, pending: IDataObject): IWebhookResponseData {
 	const res = ctx.getResponseObject();
 	const expiresAt = Date.parse(text(pending.expiresAt));
@@ -172,10 +154,7 @@ function openIdentityCheck(ctx: IWebhookFunctions, pending: IDataObject): IWebho
 	return { noWebhookResponse: true };
 }
 
-/**
- * The browser's GET on the resume URL: reads the query, re-reads the registration on a claimed success, answers
- * the browser (result page, or a redirect to the chosen URL) and resumes on "Identified" or "Not Identified".
- */
+/** The browser's GET on the resume URL: a claimed success re-read, the browser answered, the run resumed on Identified or Not Identified. */
 export async function identificationWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const pending = readPending(this);
 	if (!looksLikeCallback(this.getQueryData())) return openIdentityCheck(this, pending);

@@ -170,7 +170,6 @@ export interface IdentifierProblem {
 	ok: false;
 	/** Words that follow the field and value, e.g. "is not a valid GLN (...)". */
 	problem: string;
-	/** How to fix it. */
 	hint: string;
 	/** Whether the scheme code (rather than the value) is wrong. */
 	inScheme?: boolean;
@@ -234,11 +233,7 @@ interface VatRule {
 	shape?: string;
 }
 
-/**
- * National part of EU (and a few neighbouring) VAT numbers after the prefix, as "prefix pattern
- * example". Belgium is checked in full (mod 97) by checkBelgianEnterprise; countries not listed
- * only get the generic shape check.
- */
+/** National part of EU (and neighbouring) VAT numbers as "prefix pattern example"; Belgium also mod 97; others: generic shape. */
 const VAT_SHAPES = String.raw`AT U\d{8} ATU12345678; BE [01]\d{9} BE0123456749; BG \d{9,10} BG123456789; CY \d{8}[A-Z] CY12345678X; CZ \d{8,10} CZ12345678;
 	DE \d{9} DE123456789; DK \d{8} DK12345678; EE \d{9} EE123456789; EL \d{9} EL123456789; ES [0-9A-Z]\d{7}[0-9A-Z] ESX1234567X; FI \d{8} FI12345678;
 	FR [0-9A-Z]{2}\d{9} FR12345678901; HR \d{11} HR12345678901; HU \d{8} HU12345678; IE \d[0-9A-Z+*]\d{5}[A-Z]{1,2} IE1234567T; IT \d{11} IT12345678901;
@@ -275,11 +270,7 @@ function checkNationalVat(country: string, national: string): ValueCheck {
 	return { ok: true, value: `${country}${national}` };
 }
 
-/**
- * The one VAT number check: a country prefix and the national number in that country's
- * shape (Belgian numbers mod 97, an old 9-digit one taking a leading 0). Spaces, dots,
- * dashes and slashes are removed and letters upper-cased.
- */
+/** The one VAT number check: prefix and national number in its country's shape (Belgian mod 97); separators removed, upper-cased. */
 export function checkVatNumber(input: unknown): ValueCheck {
 	const kind = nonTextKind(input);
 	if (kind) return problem(`is ${kind}, not a VAT number`, 'Map the field to a single text value, e.g. {{ $json.vatNumber }}.');
@@ -322,10 +313,7 @@ function fixedDigits(count: number, text: string, hint: string): SchemeValidator
 	return ({ digits }) => (pattern.test(digits) ? { ok: true, value: digits } : problem(text, hint));
 }
 
-/**
- * The checks by scheme code: every VAT scheme (the one VAT check; Greece's 9933 takes EL) and the
- * other schemes docs/api.md "Peppol lookup and identifiers" names. Other known schemes keep the value as typed.
- */
+/** Checks by scheme code: every VAT scheme (Greece's 9933 takes EL) and the others docs/api.md "Peppol lookup and identifiers" names. */
 const SCHEME_VALIDATORS: Readonly<Record<string, SchemeValidator>> = {
 	...Object.fromEntries(Object.entries(VAT_PREFIX_SCHEMES).flatMap(([country, scheme]) => (country === 'GR' ? [] : [[scheme, vatScheme(scheme, country)]]))),
 	'0208': ({ digits }) => {
@@ -383,9 +371,8 @@ function checkSchemeValue(scheme: string, rawValue: string): ValueCheck {
 const TYPE_SCHEMES: Record<string, string> = { KBO: '0208', BCE: '0208', CBE: '0208', 'KBO-BCE': '0208', GLN: '0088', KVK: '0106', OIN: '0190', LEI: '0199' };
 
 /**
- * An identifier whose type says what it is gets that kind's check: "VAT" the one VAT
- * check, a Peppol scheme code (0208) or scheme ID (BE:EN) or a common label (KBO, GLN)
- * that scheme's. Undefined when the type names nothing known (the value is then free text).
+ * An identifier's type picks its check: "VAT" the VAT check, a scheme code (0208), scheme ID (BE:EN) or label (KBO, GLN)
+ * that scheme's; undefined when the type names nothing known (the value is then free text).
  */
 export function checkTypedIdentifier(type: string, value: string): ValueCheck | undefined {
 	const label = type.trim().toUpperCase();
@@ -423,9 +410,8 @@ export function buildParticipantIdentifier(schemeCode: string, value: unknown): 
 }
 
 /**
- * One identifier in any of the three forms of docs/api.md "Peppol lookup and identifiers": a VAT
- * number with country prefix, a bare Belgian company number, or `<scheme>:<identifier>` (an
- * `iso6523-actorid-upis::` prefix is dropped). Normalises within the form.
+ * One identifier in any of the three forms of docs/api.md "Peppol lookup and identifiers" (VAT number, bare Belgian company
+ * number, `<scheme>:<identifier>` without `iso6523-actorid-upis::`), normalised within its form.
  */
 export function parseParticipantIdentifier(input: unknown): IdentifierCheck {
 	if (input === undefined || input === null) return problem('is empty');

@@ -51,15 +51,11 @@ export function kindOfType(type: unknown): DocumentKind {
 
 export interface ReadDocument {
 	kind: DocumentKind;
-	/** The document's root element (the one inside the envelope, if any). */
+	/** The root inside the envelope (SBDH), if any; `unwrapped`: the document without it. */
 	root: XmlName;
-	/** Whether the file came in its Peppol envelope (SBDH). */
 	envelope: boolean;
-	/** The document without its envelope (the file's text when it had none). */
 	unwrapped: string;
-	/** Invoice or CreditNote: its main fields. */
 	invoice?: IDataObject;
-	/** IMR or MLR: the answer. */
 	response?: IDataObject;
 }
 
@@ -175,9 +171,8 @@ type Group = Collected['groups'][number];
 type Place = { key?: string; group?: Group; inner?: Group };
 
 /**
- * Reads a received document: envelope, kind and fields. `hint` is the inbox item's
- * PeppolDocumentType, used when the document does not say whether it is an IMR or an MLR.
- * Each element costs the same whatever its depth: what is known of it comes from its parent's Place.
+ * Reads a received document: envelope, kind and fields; `hint` (the item's PeppolDocumentType) tells IMR from MLR when the
+ * document does not. Each element costs the same at any depth: what is known of it comes from its parent's Place.
  */
 export function readDocument(
 	bytes: Uint8Array,
@@ -268,11 +263,7 @@ export function readDocument(
 
 const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
-/**
- * The document inside the envelope as a document of its own: an XML declaration, then the
- * element as it was, with the namespaces the envelope's root declared (but the envelope's own)
- * added to its start tag.
- */
+/** The document inside the envelope on its own: a declaration, then the element, given the namespaces the envelope's root declared. */
 function unwrap(text: string, outer: XmlElement, inner: XmlElement, end: number): string {
 	const inherited = Object.entries(outer.declared)
 		.filter(([prefix, uri]) => inner.declared[prefix] === undefined && uri !== SBDH)
@@ -283,17 +274,13 @@ function unwrap(text: string, outer: XmlElement, inner: XmlElement, end: number)
 }
 
 export interface SendableUbl {
-	/** The document as text (what is sent). */
 	xml: string;
 	kind: 'Invoice' | 'CreditNote';
-	/** Its cbc:ID, when it has one. */
+	/** Its cbc:ID. */
 	number?: string;
 }
 
-/**
- * Whether a file can be sent as a ready UBL document: UTF-8, well-formed, no larger than
- * `maxChars`, and an Invoice or CreditNote root in the UBL namespace (not wrapped in an envelope).
- */
+/** Whether a file can be sent as a UBL document: UTF-8, well-formed, at most `maxChars`, a UBL Invoice or CreditNote root, no envelope. */
 export function checkSendableUbl(bytes: Uint8Array, maxChars: number): { ok: true; ubl: SendableUbl } | { ok: false; problem: string; hint: string } {
 	const hint = 'Give a UBL 2.1 Invoice or CreditNote (Peppol BIS Billing 3.0).';
 	const read = readDocument(bytes, { maxChars });
@@ -429,10 +416,7 @@ export function scanXml(text: string, visitor: XmlVisitor, limits: XmlLimits): X
 /** An open element (none when skipped), the prefixes it declared (their bindings are popped when it closes) and its text kept. */
 type Frame = { element?: XmlElement; qname: string; declared: string[]; text: string };
 
-/**
- * One pass, linear in the text whatever its shape: each prefix maps to the stack of its bindings in scope (an element
- * declaring namespaces pushes, its end pops), so an element costs its own tag, never the declarations around it.
- */
+/** One linear pass: each prefix maps to a stack of its bindings in scope, so an element costs its own tag, not the declarations around it. */
 class Scanner {
 	private i = 0;
 	private readonly stack: Frame[] = [];

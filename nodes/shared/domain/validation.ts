@@ -1,7 +1,4 @@
-/**
- * Pure input checks: IBAN, BIC, e-mail, phone, ISO codes, address types, IDs, numbers and text.
- * Each returns the normalised value or a problem plus a hint the user can act on.
- */
+/** Pure input checks (IBAN, BIC, e-mail, phone, ISO codes, IDs, numbers, text): the normalised value, or a problem and a hint. */
 
 import { COUNTRY_CODES, nonTextKind } from './identifiers';
 import { text } from './values';
@@ -69,9 +66,8 @@ export function showValue(value: unknown): string {
 }
 
 /**
- * The one wording for input errors: `Item 1: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)`, item numbered
- * from 0 as n8n numbers it ("[item 1]" on its errors): the same number the user reads everywhere.
- * No item prefix where there is no item (a poll); a problem starting with ":" follows the field directly.
+ * The one wording for input errors: `Item 1: "IBAN" BE12 3456 is not a valid IBAN (checksum failed)`, items numbered from 0 as
+ * n8n's "[item 1]"; no item prefix without an item (a poll); a problem starting with ":" follows the field directly.
  */
 export function fieldMessage(itemIndex: number | undefined, field: string, value: unknown, problem: string): string {
 	const shown = showValue(value);
@@ -171,10 +167,7 @@ export const checkEmail = onText((email) => {
 	return ok(email);
 });
 
-/**
- * International phone number: optional spaces, dots, dashes, slashes and brackets; a leading 00
- * counts as +. Returned as + followed by 8 to 15 digits.
- */
+/** International phone number (spaces, dots, dashes, slashes, brackets; 00 counts as +), returned as + and 8 to 15 digits. */
 export const checkPhone = onText((raw) => {
 	const hint = 'Use the international format with country code, e.g. +32 470 12 34 56.';
 	if (!raw) return fail('is empty', hint);
@@ -217,10 +210,7 @@ export function checkText(value: unknown, max = 255): Check {
 	return ok(raw);
 }
 
-/**
- * Non-empty text on one line (an ID, a number, a code): a line break or another control
- * character is refused, never stripped, as it would split a header or a filter.
- */
+/** Non-empty text on one line: a control character is refused, never stripped, as it would split a header or a filter. */
 export function checkLine(value: unknown, max = 255): Check {
 	const checked = checkText(value, max);
 	if (checked.ok && /\p{Cc}|[\u2028\u2029]/u.test(String(value))) return fail('contains a line break or another control character', 'Enter it on one line.');
@@ -268,11 +258,7 @@ export function checkChoice(value: unknown, allowed: readonly string[]): Check {
 	return fail(`is not one of ${allowed.join(', ')}`, 'Choose one of them.');
 }
 
-/**
- * A PartyID for the partyID header (Act for Party, Master Party ID): text or a number of
- * printable characters. A line break is refused rather than stripped: it would otherwise
- * silently act for a different party, or split the header.
- */
+/** A PartyID for the partyID header: a line break is refused, not stripped, as it would act for another party or split the header. */
 export function checkPartyId(value: unknown): Check {
 	const wrong = notText(value);
 	if (wrong) return wrong;
@@ -288,10 +274,7 @@ export function checkPartyId(value: unknown): Check {
 /** How deep mapped JSON may nest: an order is 4 levels deep; anything near this is a mistake. */
 const MAX_JSON_DEPTH = 32;
 
-/**
- * Mapped JSON nested at most MAX_JSON_DEPTH levels. Walked without recursion, so a
- * value nested 10,000 deep is named here instead of overflowing the stack later.
- */
+/** Mapped JSON nested at most MAX_JSON_DEPTH levels, walked without recursion: 10,000 deep is named here, not a stack overflow later. */
 export function checkJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): Check<unknown> {
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	// An object met twice (shared, or a cycle) is walked once.
