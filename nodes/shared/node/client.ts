@@ -1,7 +1,4 @@
-/**
- * The API client as the nodes get it (http/transport.ts makes it): for an OAuth2 credential naming no Party ID, the one company
- * the signed-in account may act for; and list paging whose problems become NodeApiErrors on the item.
- */
+/** The API client as the nodes get it: OAuth2 without a Party ID acts for the account's one company; list paging errors on the item. */
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -19,9 +16,8 @@ function label(value: unknown): string {
 }
 
 /**
- * The party an OAuth2 call acts for when the credential names none, from the account information
- * (the service's OpenAPI `AccountInformation`): `Companies` (PartyID, Name, VATNumber, …), else
- * `UserCompanyRoles` (PartyID). One company: that one. None or several: what to set, naming each (at most 50).
+ * The party an OAuth2 call acts for when the credential names none, from `AccountInformation`'s `Companies`, else
+ * `UserCompanyRoles`: one company, that one; none or several, what to set, naming each (at most 50).
  */
 export function pickAccountParty(info: unknown): { partyId: string } | { message: string; description: string } {
 	const record = (info && typeof info === 'object' ? info : {}) as Record<string, unknown>;

@@ -1,8 +1,6 @@
 /**
- * An order's files as n8n binary data, for every node that hands them out (Download Files, File ›
- * Get, the triggers' Include Files, the inbox): which files the user picked, the bounded read of
- * `GET /v1/files/{FileID}` (base64 in JSON), and `prepareBinaryData`, so n8n's binary modes keep
- * the bytes out of the execution JSON.
+ * An order's files as n8n binary data for every node handing them out: the files picked, the bounded read of
+ * `GET /v1/files/{FileID}` (base64 in JSON), and `prepareBinaryData`, so n8n's binary modes keep the bytes out of the JSON.
  */
 import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -376,10 +374,7 @@ export type FileError = { file: string; fileId?: string; reason: string };
 /** What a trigger does with a file it cannot read (Order Trigger › On File Error). */
 export type OnFileError = 'emit' | 'fail';
 
-/**
- * A trigger's order item with its picked files: binary properties as in Download Files, Files, MissingFiles, FilesProblem (its file
- * list unusable); a file that cannot be read is named in FileErrors and the item goes on, unless `onError` is 'fail'.
- */
+/** A trigger's order item with its picked files (as Download Files); an unreadable file is named in FileErrors unless `onError` is 'fail'. */
 export async function itemWithFiles(
 	ctx: FileContext,
 	client: ApiClient,

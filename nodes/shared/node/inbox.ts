@@ -1,8 +1,6 @@
 /**
- * The Peppol inbox's requests and documents for the Inbox node and trigger (docs/api.md
- * "Receiving and the Peppol inbox"): the list holds at most the 10 oldest items (no paging);
- * an item leaves only when confirmed or refused; its document is read by http/files.ts and
- * turned into JSON fields by ubl.ts.
+ * The Peppol inbox's requests and documents for the Inbox node and trigger (docs/api.md "Receiving and the Peppol inbox"):
+ * the list holds at most the 10 oldest items (no paging); an item leaves only when confirmed or refused.
  */
 import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -40,10 +38,7 @@ export function itemKey(item: IDataObject): string | undefined {
 	return /^\d{1,15}$/.test(text) && !/^0+$/.test(text) ? text.replace(/^0+/, '') : undefined;
 }
 
-/**
- * The inbox list: the records of `InboxItems` (or a bare list), each with its DocumentKind. Entries past the 100th, and
- * entries that are not records or name no InboxItemID, are not output: `notice` says so.
- */
+/** The inbox list's records with their DocumentKind; those past the 100th or without an InboxItemID are left out, `notice` says so. */
 function readInboxList(body: unknown): { items: InboxItem[]; notice?: string; problem?: string } {
 	const list = Array.isArray(body) ? body : isRecord(body) ? (body.InboxItems ?? body.inboxItems ?? body.Items) : undefined;
 	if (body === undefined || body === '' || (isRecord(body) && list === undefined)) return { items: [] };
@@ -120,19 +115,13 @@ const masked = (fields: IDataObject, secrets: string[]) =>
 export interface DocumentOptions {
 	itemIndex?: number;
 	maxBytes: number;
-	/** Keep the Peppol envelope (SBDH) in the binary file instead of removing it. */
 	keepEnvelope: boolean;
-	/** Binary property the document goes in. */
 	property: string;
 	/** The item's PeppolDocumentType (tells IMR from MLR when the document does not). */
 	hint?: unknown;
 }
 
-/**
- * An inbox item's document as n8n binary data with its fields in JSON: DocumentKind, Envelope
- * (removed, kept or none), File, and Invoice or Response. A file that is not a readable XML
- * document is still handed on as it came, with DocumentProblem saying why.
- */
+/** An inbox item's document as binary data, its fields in JSON; one that is not readable XML is handed on with DocumentProblem. */
 export async function readInboxDocument(ctx: FileContext, client: ApiClient, fileId: string, options: DocumentOptions): Promise<INodeExecutionData> {
 	const file = await readFile(ctx, client, fileId, { itemIndex: options.itemIndex, maxBytes: options.maxBytes });
 	const read = readDocument(file.content, { maxChars: options.maxBytes, hint: options.hint });

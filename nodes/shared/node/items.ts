@@ -1,7 +1,4 @@
-/**
- * The item loop of the action operations: outputs paired with their input item, and
- * continueOnFail turning a failure into the one error item every node emits.
- */
+/** The item loop of the action operations: outputs paired with their input item; under continueOnFail, the one error item. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -14,10 +11,7 @@ function toItems(ctx: IExecuteFunctions, result: ItemResult, itemIndex: number):
 	return ctx.helpers.constructExecutionMetaData(items, { itemData: { item: itemIndex } });
 }
 
-/**
- * The error item continueOnFail emits: message, hint, HTTP status and API code, never request
- * options. n8n routes only items carrying `error` to the error output, so only that mode sets it.
- */
+/** continueOnFail's error item (message, hint, status, API code; never request options); `error` only for the error output. */
 export function errorItem(ctx: IExecuteFunctions, error: Error, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	const withDetails = error as Error & { description?: string | null; httpCode?: string | null; context?: IDataObject };
@@ -39,9 +33,8 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 }
 
 /**
- * `step` for each entry in turn: a failure stops the run (stamped with its item) or, under continueOnFail, is
- * that item's Error and the others go on. Both phases of the loop run on it: the read phase, every item read
- * and checked before the first request (no write on a half-checked batch), and oneByOne's request phase.
+ * `step` for each entry: a failure stops the run (stamped with its item) or, under continueOnFail, is that item's Error.
+ * Runs the read phase (every item checked before the first request: no write on a half-checked batch) and oneByOne's.
  */
 async function eachItem<E extends { itemIndex: number }, T>(ctx: IExecuteFunctions, entries: E[], step: (entry: E) => T | Promise<T>) {
 	const results: Array<T | Error> = [];
@@ -63,11 +56,7 @@ export const oneByOne =
 	async (reads: Array<{ itemIndex: number; value: T }>) =>
 		await eachItem(ctx, reads, async ({ itemIndex, value }) => await run(value, itemIndex));
 
-/**
- * The item loop of every operation: `read` checks every item first, then `run`
- * makes one item's requests, item after item in input order (runBatched, oneByOne). A failure
- * stops the run, or under continueOnFail becomes the item's error item.
- */
+/** The item loop of every operation: `read` checks every item first, then `run` makes each item's requests in input order. */
 export async function runItems<T>(
 	ctx: IExecuteFunctions,
 	read: (itemIndex: number) => T | Promise<T>,
@@ -92,21 +81,13 @@ export interface BatchedSteps<T, R> {
 	outputs?: number;
 	/** Which output a successful entry goes to (default the first). */
 	route?(result: R, itemIndex: number): number;
-	/**
-	 * Which output error items leave through under continueOnFail (default the first): never
-	 * one whose branch acts on a success (Peppol Lookup's Can Receive sends invoices).
-	 */
+	/** continueOnFail's output for error items (default the first): never one acting on a success (Lookup's Can Receive sends invoices). */
 	errorOutput?: number;
 	/** Fields an error item carries besides the error (e.g. the input item's, when the node keeps them). */
 	errorFields?(itemIndex: number): IDataObject | undefined;
 }
 
-/**
- * runItems' mode for the operations that batch across items (Send, Create and Send, Peppol
- * Lookup): read every item first, run the requests together, then answer per item in
- * input order, every output paired with its item. A failed entry becomes an error item
- * under continueOnFail and stops the run otherwise, stamped with the item it belongs to.
- */
+/** runItems for operations batching across items (Send, Create and Send, Peppol Lookup): read all, request together, answer per item. */
 export async function runBatched<T, R>(ctx: IExecuteFunctions, steps: BatchedSteps<T, R>): Promise<INodeExecutionData[][]> {
 	const continueOnFail = ctx.continueOnFail();
 	const items = Array.from({ length: ctx.getInputData().length }, (_, itemIndex) => ({ itemIndex }));

@@ -1,8 +1,4 @@
-/**
- * The filter and sort builder in a node: reads its parameters (per item in an action,
- * without an item in a poll) and validates them into a query before any request, or
- * throws the input error naming the condition and the item.
- */
+/** The filter and sort builder in a node: its parameters checked into a query before any request, or an error naming condition and item. */
 import type { IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, requireValid } from './input';
@@ -40,12 +36,7 @@ function isRawMode(ctx: QueryContext, itemIndex: number | undefined): boolean {
 	return parameter(ctx, 'filterMode', itemIndex, 'builder') === 'raw';
 }
 
-/**
- * Reads Filter Mode, then either Filters / Combine Conditions or OData Filter (Raw), and
- * Sort, and returns the query options, or throws a NodeOperationError naming the condition
- * and the item before any request is made. `extraFilter` is ANDed on (e.g. a lookup by
- * ExternalProviderID).
- */
+/** The query options of the chosen Filter Mode and Sort; `extraFilter` is ANDed on (e.g. a lookup by ExternalProviderID). */
 export function readQuery(ctx: QueryContext, itemIndex: number | undefined, resource: QueryResource, extraFilter?: string): ODataQuery {
 	const raw = isRawMode(ctx, itemIndex);
 	// "xor" or an object from an expression is refused, not read as "and" or "[object Object]".

@@ -1,7 +1,4 @@
-/**
- * The one router of every action node. Each resource lists its operations once (its
- * `actions/…/index.ts`); the node's description and the router both read that list.
- */
+/** The one router of every action node: the description and the router both read each resource's list (`actions/…/index.ts`). */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeExecutionHint } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -86,11 +83,7 @@ export function describeOperations(resources: ResourceOperations[]): INodeProper
 	return properties;
 }
 
-/**
- * The node's subtitle on the canvas: the chosen action in words ("Get many orders"), read
- * from the same lists, instead of the raw parameter values. `suffix` is appended inside the
- * expression (e.g. the network an integration is created for).
- */
+/** The canvas subtitle: the chosen action in words ("Get many orders"); `suffix` is appended inside the expression. */
 export function actionSubtitle(resources: ResourceOperations[], suffix = ''): string {
 	const byResource = resources.some((list) => list.resource);
 	const entries = resources.flatMap((list) => list.operations.map(({ value, action }) => [byResource ? `${list.resource?.value}:${value}` : value, action]));
