@@ -104,10 +104,7 @@ interface CustomData {
 	set(key: string, value: string): void;
 }
 
-/**
- * The execution's custom data: `this.customData` in n8n 2.x; n8n 1.x only offers it
- * as `$execution.customData` of the expression data.
- */
+/** The execution's custom data: `this.customData` in n8n 2.x, `$execution.customData` of the expression data in 1.x. */
 export function executionCustomData(ctx: IExecuteFunctions, itemIndex: number): CustomData {
 	const direct = (ctx as { customData?: CustomData }).customData;
 	if (direct) return direct;

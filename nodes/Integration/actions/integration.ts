@@ -73,10 +73,7 @@ export function signatureHint(pending: string[]): string {
 	return `${pending.join(', ')} ${pending.length === 1 ? 'is' : 'are'} Pending: open IntegrationDocumentToSign in the output and have the registered company sign the document.`;
 }
 
-/**
- * The API's integration fields, each once and under the API's name, plus `needsSignature`:
- * Pending with a document to sign. A Pending integration without one gets `nextStep`.
- */
+/** The API's integration fields under its names, plus `needsSignature` (Pending with a document to sign), else `nextStep` when Pending. */
 export function integrationOutput(registrationId: string | number, integration: IDataObject): IDataObject {
 	const status = text(integration.IntegrationStatus);
 	const document = text(integration.IntegrationDocumentToSign);

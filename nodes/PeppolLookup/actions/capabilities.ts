@@ -83,10 +83,7 @@ export function networkFor(baseUrl: string): PeppolNetwork {
 	return 'custom';
 }
 
-/**
- * The output item's JSON: the deciding canReceive… fields first, then the answer as the API
- * names it (arrays never missing), then what was asked and where.
- */
+/** The output JSON: the deciding canReceive… fields, then the answer as the API names it (arrays never missing), then what was asked. */
 export function participantResult(info: ParticipantInformation | null | undefined, lookupIdentifier: string, network: PeppolNetwork): IDataObject {
 	const body: ParticipantInformation = info && typeof info === 'object' ? info : {};
 	const capabilities = receiveCapabilities(body);

@@ -25,11 +25,7 @@ function looseKey(text: string): string {
 	return text.replace(/[\s_-]+/g, '').toLowerCase();
 }
 
-/**
- * The API's spelling of a value typed another way ("credit note" → "CreditNote"), or
- * undefined when it is none of the values. The API compares exactly, so a near miss
- * would match nothing.
- */
+/** The API's spelling of a value typed another way ("credit note" → "CreditNote"): the API compares exactly. Undefined for none. */
 export function canonicalValue(values: readonly string[], typed: unknown): string | undefined {
 	if (typeof typed !== 'string') return undefined;
 	const key = looseKey(typed);

@@ -14,10 +14,7 @@ function idOf(company: IDataObject): unknown {
 	return company.RegistrationID ?? company.CompanyID;
 }
 
-/**
- * A single read answers either the registration itself or `{ Companies: [it] }`;
- * both give the same entity. Returns undefined when the body holds none.
- */
+/** A single read answers the registration or `{ Companies: [it] }`: the same entity; undefined when the body holds none. */
 export function unwrapRegistration(body: unknown, registrationId?: string): IDataObject | undefined {
 	if (isObject(body) && (body.RegistrationID !== undefined || body.CompanyID !== undefined || isObject(body.CompanyDetails))) return body;
 	const companies = readCompanies(body);
@@ -29,10 +26,7 @@ export function unwrapRegistration(body: unknown, registrationId?: string): IDat
 	return companies[0];
 }
 
-/**
- * One flat item: RegistrationID first (also where the API only says CompanyID), the
- * CompanyDetails fields lifted to the top, then Integrations and anything else the API sent.
- */
+/** One flat item: RegistrationID first (else CompanyID), CompanyDetails lifted to the top, then Integrations and the rest. */
 export function flattenRegistration(company: IDataObject, fallbackId?: string): IDataObject {
 	const { CompanyDetails, RegistrationID, Integrations, ...rest } = company;
 	const rawId = RegistrationID ?? company.CompanyID ?? fallbackId;

@@ -70,10 +70,7 @@ export const actForPartyOption: INodeProperties = {
 	description: "PartyID to act for instead of the credential's",
 };
 
-/**
- * An Act for Party value (also the trigger's, with no item): the PartyID, or undefined for
- * the credential's. An object or a line break is refused, never sent as "[object Object]" or stripped.
- */
+/** An Act for Party value (a trigger's without an item): the PartyID, or undefined for the credential's; objects, line breaks refused. */
 export function checkActForParty(ctx: { getNode(): INode }, itemIndex: number | undefined, value: unknown): string | undefined {
 	return requireValid(ctx, itemIndex, 'Act for Party', value, checkPartyId) || undefined;
 }
@@ -106,10 +103,7 @@ export const retryOptions: INodeProperties[] = [
 	maxResponseSizeOption,
 ];
 
-/**
- * The request options of an options collection as a policy, each checked against its range
- * (retry.ts) before any request; `itemIndex` undefined in a poll.
- */
+/** An options collection's request options as a policy, checked against their ranges before any request (no `itemIndex` in a poll). */
 export function checkRequestOptions(ctx: { getNode(): INode }, itemIndex: number | undefined, options: RequestOptionValues): RetryPolicy {
 	return requestPolicy(ctx, itemIndex, options);
 }

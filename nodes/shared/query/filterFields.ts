@@ -65,9 +65,8 @@ function fieldPicker(resource: QueryResource, description: string): INodePropert
 const NO_VALUE_OPERATORS: BuilderOperator[] = ['isEmpty', 'isNotEmpty'];
 
 /**
- * The Value of a condition: a picker of the API's exact values for an enumerated property
- * (one per property, all named "value", each shown only for its property), free text for
- * the others. The picker takes an expression too, and a value from one is sent as given.
+ * A condition's Value: for an enumerated property a picker of the API's values (one per property, all named "value", each
+ * shown only for its property; an expression's value is sent as given), free text for the others.
  */
 function conditionValueFields(resource: QueryResource): INodeProperties[] {
 	const enumerated = enumeratedFields(resource);

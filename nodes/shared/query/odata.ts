@@ -196,10 +196,7 @@ function closingQuote(text: string, start: number): number {
 	return -1;
 }
 
-/**
- * Walks a filter outside text values: whether it has an `or` at parenthesis depth 0 and is
- * enclosed in one pair of parentheses. ODataError for an unterminated text or unbalanced parentheses.
- */
+/** Whether a filter has an `or` at depth 0 and is enclosed in one pair of parentheses; ODataError for unbalanced text or parentheses. */
 export function scanFilter(filter: string): { topLevelOr: boolean; enclosed: boolean } {
 	let depth = 0;
 	let topLevelOr = false;
@@ -254,9 +251,8 @@ export function buildOrderBy(keys: SortKey[]): string {
 }
 
 /**
- * A hand-written filter as copied from the API docs: outside text values a `+` (the docs' URL
- * space) or a run of whitespace becomes one space; quoted text is kept exactly. Quotes and
- * parentheses must balance; `%` is left alone (the value is encoded once when sent).
+ * A hand-written filter as copied from the API docs: outside quoted text (kept exactly) a `+` (the docs' URL space) or
+ * whitespace becomes one space; quotes and parentheses must balance; `%` is left alone (the value is encoded once when sent).
  */
 export function normalizeRawFilter(raw: string): string {
 	let out = '';

@@ -131,10 +131,7 @@ function enumeratedSpec(resource: QueryResource, entry: ConditionParameter): (Qu
 	return enumeratedFields(resource).find((field) => field.value === (entry.field ?? '').trim());
 }
 
-/**
- * The `filters` fixed-collection value → conditions (pure). The type comes from the
- * field list, or from Value Type for a custom path. Throws ODataError with the index.
- */
+/** The `filters` value → conditions (pure); the type from the field list, or Value Type for a custom path. ODataError with the index. */
 export function conditionsFromParameter(collection: unknown, resource: QueryResource): FilterCondition[] {
 	return entries<ConditionParameter>(collection, 'conditions').map((entry, index) => {
 		const field = resolveField(entry, index);
@@ -162,11 +159,7 @@ export function conditionsFromParameter(collection: unknown, resource: QueryReso
 	});
 }
 
-/**
- * What the user should know about the values of enumerated properties (pure): a value
- * spelled another way is sent the API's way; one that is none of the API's values (e.g.
- * from an expression) is sent as given, and may match nothing.
- */
+/** Enumerated values (pure): one spelled another way is sent the API's way; one none of the API's is sent as given, may match nothing. */
 export function enumeratedValueNotes(collection: unknown, resource: QueryResource): { respelled: string[]; unknown: string[] } {
 	const notes = { respelled: [] as string[], unknown: [] as string[] };
 	for (const entry of entries<ConditionParameter>(collection, 'conditions')) {
@@ -248,11 +241,7 @@ export function buildQuery(resource: QueryResource, input: QueryInput): ODataQue
 	return query;
 }
 
-/**
- * Human text of a query for hints, decoded (`$filter=… · $orderby=…`): the encoded form is
- * one unbroken string that the output pane cuts off instead of wrapping. Never throws: a
- * query that cannot be URL-encoded says so.
- */
+/** A query as decoded text for hints (`$filter=… · $orderby=…`): the output pane cuts the encoded form off. Never throws. */
 export function describeQuery(query: ODataQuery): string {
 	const parts: string[] = [];
 	if (query.$filter) parts.push(`$filter=${query.$filter}`);

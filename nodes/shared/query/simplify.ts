@@ -46,10 +46,7 @@ export function pickFields(record: IDataObject, paths: readonly string[]): IData
 	return out;
 }
 
-/**
- * A registration's integrations on one line, e.g. "Peppol: Active, SDI: Pending" ('' for
- * none), so a simplified registration stays flat.
- */
+/** A registration's integrations on one line ("Peppol: Active, SDI: Pending"; '' for none): a simplified registration stays flat. */
 export function integrationSummary(integrations: unknown): string {
 	if (!Array.isArray(integrations)) return '';
 	return integrations
