@@ -133,9 +133,8 @@ export class AccessPointTrigger implements INodeType {
 	}
 
 	/**
-	 * Starts nothing. It makes the node an in-memory trigger as well, so n8n 2.41 activates it
-	 * again at every start (it does not for a node that only has webhooks), and that activation
-	 * runs checkExists: a webhook deleted at the service while n8n was down is made again.
+	 * Starts nothing: as an in-memory trigger too, n8n 2.41 activates the node at every start (not a webhook-only node), and
+	 * that runs checkExists: a webhook deleted at the service while n8n was down is made again.
 	 */
 	async trigger(): Promise<ITriggerResponse> {
 		return {};

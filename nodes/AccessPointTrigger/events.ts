@@ -188,9 +188,8 @@ export function buildItem(parts: ItemParts): IDataObject {
 }
 
 /**
- * The `Billit-Signature` header: `t=<unix seconds>,s=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
- * Computed over the raw request bytes, never over re-serialised JSON, and compared in
- * constant time.
+ * The `Billit-Signature` header: `t=<unix seconds>,s=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, computed over the raw
+ * request bytes (never re-serialised JSON) and compared in constant time.
  */
 export const SIGNATURE_HEADER = 'billit-signature';
 /** How far a timestamp may be ahead of n8n's clock (clock skew between the service and n8n). */

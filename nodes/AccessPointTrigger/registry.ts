@@ -110,10 +110,9 @@ export function readRetry(ctx: Context): RetryPolicy {
 }
 
 /**
- * What the trigger keeps in static data. Only activation writes it; webhook() and the
- * executions only read it, so no copy an execution holds can bring back an older one. `webhooks`:
- * the API webhooks made (id, type, secret), their URL, scope and party. `refused`: the last limit
- * refusal, for a minute (createWebhooks). Handled events are in n8n's deduplication store (receive.ts).
+ * Static data: only activation writes it (webhook() and executions read), so no execution's copy brings back an older one.
+ * `webhooks`: those made (id, type, secret, URL, scope, party); `refused`: the last limit refusal, for a minute (createWebhooks).
+ * Handled events are in n8n's deduplication store (receive.ts).
  */
 const WEBHOOKS_KEY = 'webhooks';
 const REFUSED_KEY = 'refused';

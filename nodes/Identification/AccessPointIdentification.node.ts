@@ -15,17 +15,13 @@ import { actionSubtitle, describeOperations, router } from '../shared/node/route
 import { identification } from './actions';
 import { identificationWebhook } from './actions/waiting';
 
-/**
- * Output 0 is "Not Identified" on purpose: a wait that times out leaves through
- * the first output (see actions/waiting.ts), so it can only ever mean "not identified".
- */
+/** Output 0 is "Not Identified" on purpose: a wait that times out leaves through the first output (actions/waiting.ts). */
 const OUTPUTS_EXPRESSION =
 	'={{ $parameter["operation"] === "start" ? ["main"] : [{ "type": "main", "displayName": "Not Identified" }, { "type": "main", "displayName": "Identified" }] }}';
 
 /**
- * What n8n's editor shows of a waiting execution of this node: the output pane and the logs show
- * this in place of the output. `$execution.resumeUrl` is the signed URL the node put in the run's
- * metadata (actions/waiting.ts); opened without a result, it sends the browser on to the provider.
+ * What the editor's output pane and logs show of a waiting execution; `$execution.resumeUrl` is the signed URL in the run's
+ * metadata (actions/waiting.ts): opened without a result, it sends the browser on to the provider.
  */
 const WAITING_TOOLTIP = `={{ $parameter["operation"] === "startAndWait"
 	? 'Waiting for the signatory: <a href="' + $execution.resumeUrl + '" target="_blank">Open the identity check</a> (it goes on to the identity provider), or copy this link for them: ' + $execution.resumeUrl

@@ -11,10 +11,8 @@ import { pollOrders } from './poll';
 const builderMode = { show: { filterMode: ['builder'] } };
 
 /**
- * Include Files: each emitted order is read in full and carries the picked files (poll.ts). A file
- * that cannot be read is named in FileErrors and the order is emitted once with the rest, so one
- * bad file never holds back the orders after it. With On File Error › Fail the poll, the poll
- * fails with its cursor put back, and the same orders come again next poll.
+ * Include Files: each order read in full with the picked files (poll.ts); an unreadable file is named in FileErrors so it never
+ * holds back later orders, or (On File Error › Fail the poll) the poll fails with its cursor put back.
  */
 const includeFilesField: INodeProperties = filesField({
 	displayName: 'Include Files',

@@ -164,10 +164,7 @@ function baselineFloor(newestFirst: unknown[], options: BaselineOptions): { plac
 	return { placed, floor };
 }
 
-/**
- * "Now" at first activation is the newest LastModified at or before the ceiling. `newestFirst`
- * (LastModified desc): more are needed while the last one is still at or after the start.
- */
+/** "Now" at first activation: the newest LastModified at or before the ceiling; `newestFirst` needs more while its last is at or after the start. */
 export function baselineNeedsMore(newestFirst: unknown[], options: BaselineOptions): boolean {
 	const { placed, floor } = baselineFloor(newestFirst, options);
 	if (floor === undefined) return newestFirst.length > 0;
@@ -277,10 +274,8 @@ export function decidePoll(state: CursorState, orders: unknown[], options: Decid
 }
 
 /**
- * The cursor kept in static data, read back. A poll never fails over it: nothing stored or
- * another scope starts over; damaged but with a readable `from`, it carries on (unreadable
- * `seen` entries dropped, `createdFrom` replaced by `from`); damaged beyond that, it starts from
- * "now". Problems are told in words, never with the stored text.
+ * The stored cursor read back; a poll never fails over it: nothing stored or another scope starts over; damaged with a readable
+ * `from`, it carries on (unreadable `seen` dropped, `createdFrom` = `from`); else from "now". Problems in words, never the stored text.
  */
 export type StoredCursor =
 	| { kind: 'ok'; state: CursorState }
@@ -339,10 +334,7 @@ export function loadState(raw: unknown, scope: string): StoredCursor {
 	return problems.length ? { kind: 'repaired', state, problem: problems.join('; ') } : { kind: 'ok', state };
 }
 
-/**
- * Timestamps as the API and HTTP write them. The cursor works in whole epoch
- * seconds: LastModified has second resolution, and so has the filter's literal.
- */
+/** Timestamps as the API and HTTP write them, in whole epoch seconds: LastModified and the filter's literal have second resolution. */
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 const MS_JSON = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/;
 
@@ -422,10 +414,7 @@ export function serviceClock(utcSeconds: number, zoneless: boolean): number {
 	return zoneless ? utcSeconds + brusselsOffset(utcSeconds) : utcSeconds;
 }
 
-/**
- * What the poll asks for: the Order Trigger's own filter parts (event, order type, direction, the
- * cursor bound) and the sort the cursor walks in.
- */
+/** What the poll asks for: the Order Trigger's filter parts (event, order type, direction, cursor bound) and the cursor's sort. */
 /** The Trigger On values: the cursor's two events and the incoming-invoice preset. */
 export type TriggerEvent = OrderEvent | 'newIncomingInvoice';
 
