@@ -15,7 +15,6 @@ export interface FieldProblem {
 	value?: unknown;
 	/** Words that follow the field and value, e.g. "is not a valid IBAN (checksum failed)". */
 	problem: string;
-	/** How to fix it. */
 	hint: string;
 }
 

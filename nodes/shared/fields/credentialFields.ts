@@ -52,7 +52,6 @@ export function oauthUrlExpression(which: 'authUrl' | 'tokenUrl', overrideField:
 	return `={{ String($self["${overrideField}"] || "").trim() || ${byEnvironment} }}`;
 }
 
-/** Both credentials' icon. */
 export const CREDENTIAL_ICON: Icon = { light: 'file:../icons/accessPoint.svg', dark: 'file:../icons/accessPoint.dark.svg' };
 
 /** Both credentials' Environment (`sandbox` and `custom` describe those choices) and the Custom Base URL. */
