@@ -1,7 +1,4 @@
-/**
- * The one Environment → URL rule (the credentials' expressions write the same rule from HTTPS_RULE: fields/credentialFields.ts).
- * Base addresses of the access-point API: the service's "Sandbox vs Production" page; README.md "Credentials".
- */
+/** The one Environment → URL rule (README.md "Credentials"; the credentials' expressions use HTTPS_RULE: fields/credentialFields.ts). */
 export const SANDBOX_BASE_URL = 'https://api.sandbox.billit.be';
 export const PRODUCTION_BASE_URL = 'https://api.billit.be';
 

@@ -1,10 +1,4 @@
-/**
- * The one HTTP path of every node (ARCHITECTURE.md "One request through the code"): n8n's
- * httpRequestWithAuthentication, and every bound in one loop: the credential's host only, no
- * redirect followed, a deadline per attempt for headers and body, the body counted as it arrives
- * (a gzip bomb stops inflating at the limit), bounded retries and Retry-After, secrets masked,
- * NodeApiErrors with the API's Code and Description. An OAuth2 401: one refresh per expiry (renew).
- */
+/** The one HTTP path of every node and all its bounds (ARCHITECTURE.md "One request through the code"). */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
@@ -39,10 +33,7 @@ function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late?: (v
 	});
 }
 
-/**
- * One exchange within the deadline: headers, then the body, cut off (connection closed) at `maxBytes`; a redirect's body unread.
- * The body as text, or as bytes (`asBytes`: a file, 6a), filled in place when its announced length fits: never held twice.
- */
+/** One exchange within the deadline, the body cut off at `maxBytes` (a gzip bomb stops inflating); a file's bytes never held twice. */
 async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number, asBytes: boolean): Promise<Answer> {
 	type Raw = { statusCode: number; headers?: Headers; body?: unknown };
 	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (late) => isStream(late.body) && late.body.destroy?.());
@@ -188,18 +179,10 @@ export function classifyRefreshFailure(error: unknown): RefreshError {
 	return refreshError('failed', reason ?? 'the token endpoint did not answer a token', code);
 }
 
-/**
- * The refreshes of one client (SECURITY.md "OAuth2 refresh"): refresh tokens are single-use, so one refresh per expiry, shared by every
- * request refused meanwhile. `generation` counts the refreshes done; `proven` says a request with the current token succeeded; `failed`:
- * a refresh that failed, every later 401 of the client fails with it, none asks again.
- */
+/** The refreshes of one client: refresh tokens are single-use, so one refresh per expiry (SECURITY.md "OAuth2 refresh"). */
 type Renewal = { generation: number; proven: boolean; pending?: Promise<void>; failed?: RefreshError };
 
-/**
- * After a 401 of a request signed at `signedAt`: whether to send it once more. A refresh done since it was signed: yes. Else the
- * first such request starts n8n's own refresh (`helpers.refreshOAuth2Token`: n8n stores the tokens for every execution and worker,
- * under its lock), the others wait for it. A token refreshed and refused before any success is not refreshed again.
- */
+/** After a 401: whether to send once more; n8n's own refresh stores the tokens for every worker; a token refused before any success is not refreshed again. */
 async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: number, timeoutMs: number): Promise<boolean> {
 	if (renewal.failed) throw renewal.failed;
 	if (renewal.generation !== signedAt) return true;
@@ -292,7 +275,6 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			return answer;
 		};
 
-		/** One attempt: the answer, or when to try again (a Retry-After, if the API sent one). */
 		const once = async (retry: boolean): Promise<ApiResponse<T> | { again: string | undefined }> => {
 			const cancelled = () => fail(`${operation} was cancelled`, 'The request was no longer needed.');
 			if (req.signal?.aborted) throw cancelled();

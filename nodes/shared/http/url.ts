@@ -1,7 +1,4 @@
-/**
- * The query string of every request, written by the client itself (query/odata.ts builds the OData options that go in it):
- * never n8n's `qs` serializer, which splits an emoji straddling its chunk boundary.
- */
+// Every query string is written here, never by n8n's `qs` serializer, which splits an emoji straddling its chunk boundary.
 /** RFC 3986 percent-encoding: everything but letters, digits and `-._~` (also `!'()*`, which encodeURIComponent leaves). */
 export function encodeQueryValue(value: string): string {
 	return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
