@@ -129,7 +129,8 @@ const REASONS: Record<string, string> = {
 	EAI_AGAIN: 'the host name could not be resolved',
 	ERR_CANCELED: 'the execution was cancelled',
 };
-const NETWORK_CODE = /^E[A-Z_]+$|^ERR_/;
+const networkCode = (value: unknown) =>
+	typeof value === 'string' && /^E[A-Z_]+$|^ERR_/.test(value) && !['EAUTH', 'ESTATUS'].includes(value) ? value : undefined;
 type Failure = {
 	code?: unknown;
 	httpCode?: unknown;
@@ -138,22 +139,25 @@ type Failure = {
 	body?: { error?: unknown; error_description?: unknown };
 	failure?: { cause?: unknown };
 };
-/** An error and its causes, at most 5 deep (n8n wraps its HTTP client's errors). */
-const causes = (error: unknown): Failure[] => {
-	const chain: Failure[] = [];
-	for (let current = error as Failure | undefined; current && typeof current === 'object' && chain.length < 5; current = current.cause as Failure)
-		chain.push(current);
-	return chain;
-};
-
-/** The network code under what n8n's HTTP helper threw: its cause (n8n 2.x) or `httpCode` (n8n 1.x). */
-function networkFailure(error: unknown): { code?: string; message?: string } {
-	for (const current of causes(error)) {
-		const code = [current.code, current.httpCode].find((value) => typeof value === 'string' && NETWORK_CODE.test(value));
-		if (code) return { code: code as string, message: current.message as string | undefined };
+/**
+ * What an error and its causes (at most 5 deep: n8n wraps its HTTP client's errors) tell: the first network code (n8n 1.x: `httpCode`)
+ * and its message; the token answer's OAuth error (n8n 1.x: `body`; n8n 2.x turns `invalid_grant` into failure.cause `credential-invalid`).
+ */
+function readFailure(error: unknown) {
+	const found: { code?: string; message?: string; oauth?: string; reason?: string; text?: string; reconnect?: boolean } = {};
+	let current = error as Failure | undefined;
+	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++, current = current.cause as Failure) {
+		const oauth = typeof current.body?.error === 'string' ? current.body.error : undefined;
+		found.reconnect ||= current.failure?.cause === 'credential-invalid' || oauth === 'invalid_grant';
+		const said = typeof current.body?.error_description === 'string' ? `${oauth}: ${current.body.error_description}` : undefined;
+		if (oauth && !found.oauth) [found.oauth, found.reason] = [oauth, said];
+		const code = networkCode(current.code) ?? networkCode(current.httpCode);
+		if (code && !found.code) [found.code, found.message] = [code, current.message as string | undefined];
+		if (!found.text && typeof current.message === 'string') found.text = current.message;
 	}
 	const failure = error as Failure | undefined;
-	return { message: ((failure?.cause as Failure | undefined)?.message ?? failure?.message) as string | undefined };
+	found.message ??= found.code ? undefined : (((failure?.cause as Failure | undefined)?.message ?? failure?.message) as string | undefined);
+	return found;
 }
 
 /** Why an OAuth2 refresh did not happen. */
@@ -161,22 +165,10 @@ type RefreshError = Error & { kind: 'reconnect' | 'failed'; code?: string; refre
 const refreshError = (kind: RefreshError['kind'], message: string, code?: string): RefreshError =>
 	Object.assign(new Error(message), { kind, code, refresh: true as const });
 
-/** n8n 2.x turns `invalid_grant` into its own error (failure.cause `credential-invalid`); n8n 1.x passes the token answer as `body`. */
 export function classifyRefreshFailure(error: unknown): RefreshError {
-	let [reason, code]: Array<string | undefined> = [];
-	for (const current of causes(error)) {
-		const oauthError = typeof current.body?.error === 'string' ? current.body.error : undefined;
-		if (current.failure?.cause === 'credential-invalid' || oauthError === 'invalid_grant') {
-			return refreshError('reconnect', 'the token endpoint refused the refresh token (invalid_grant)', 'invalid_grant');
-		}
-		if (oauthError && !code) {
-			code = oauthError;
-			if (typeof current.body?.error_description === 'string') reason = `${oauthError}: ${current.body.error_description}`;
-		}
-		if (!code && typeof current.code === 'string' && NETWORK_CODE.test(current.code) && !['EAUTH', 'ESTATUS'].includes(current.code)) code = current.code;
-		if (!reason && typeof current.message === 'string' && current.message) reason = current.message;
-	}
-	return refreshError('failed', reason ?? 'the token endpoint did not answer a token', code);
+	const { reconnect, oauth, reason, code, text } = readFailure(error);
+	if (reconnect) return refreshError('reconnect', 'the token endpoint refused the refresh token (invalid_grant)', 'invalid_grant');
+	return refreshError('failed', reason ?? text ?? 'the token endpoint did not answer a token', oauth ?? code);
 }
 
 /** The refreshes of one client: refresh tokens are single-use, so one refresh per expiry (SECURITY.md "OAuth2 refresh"). */
@@ -302,7 +294,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 					);
 				}
 				if (req.signal?.aborted) throw cancelled();
-				const { code, message } = cutOff(error) ? { code: 'ETIMEDOUT', message: undefined } : networkFailure(error);
+				const { code, message } = cutOff(error) ? { code: 'ETIMEDOUT', message: undefined } : readFailure(error);
 				if (retry && code !== 'ERR_CANCELED') return { again: undefined };
 				const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
 				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : 'Retry later.';
