@@ -91,14 +91,11 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	}
 	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
 	// n8n refreshes the token (SECURITY.md "OAuth2 refresh"): the client secret and refresh token go only to the API's own host.
-	const sameHost = URL.canParse(tokenUrl) && new URL(tokenUrl).origin === new URL(resolved.url).origin;
-	if (!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl) || !sameHost) {
-		const rule =
-			!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl)
-				? 'use https (http only for localhost/127.0.0.1)'
-				: `be on the API's host ${new URL(resolved.url).host}`;
-		throw refuse(`The credential's Token URL must ${rule}, got "${tokenUrl}"`, "Fix the credential's Token URL and reconnect.");
-	}
+	const rule =
+		!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl)
+			? 'use https (http only for localhost/127.0.0.1)'
+			: new URL(tokenUrl).origin !== new URL(resolved.url).origin && `be on the API's host ${new URL(resolved.url).host}`;
+	if (rule) throw refuse(`The credential's Token URL must ${rule}, got "${tokenUrl}"`, "Fix the credential's Token URL and reconnect.");
 	return {
 		...common,
 		tokenUrl,

@@ -94,10 +94,7 @@ export function summariseText(text: string): string {
 	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
 	if (title) return `HTML page: ${title}`;
 	if (!/^\s*</.test(text)) return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-	const plain = text
-		.replace(/<[^>]*>/g, ' ')
-		.replace(/\s+/g, ' ')
-		.trim();
+	const plain = text.replace(/(<[^>]*>|\s)+/g, ' ').trim();
 	return plain ? `HTML page: ${plain.slice(0, 160)}` : 'an HTML page without text';
 }
 
@@ -114,12 +111,10 @@ export function extractApiError(body: unknown): ApiErrorEntry {
 	const parsed = typeof body === 'string' ? parse(body) : body;
 	if (typeof parsed === 'string') return parsed.trim() ? { description: summariseText(parsed.trim()) } : {};
 	const entries = listApiErrors(parsed);
-	const texts = entries.flatMap((e) => e.description ?? []);
-	if (entries.length) return { code: entries.find((e) => e.code)?.code, description: texts.length ? texts.join('; ') : undefined };
+	if (entries.length) return { code: entries.find((e) => e.code)?.code, description: entries.flatMap((e) => e.description ?? []).join('; ') || undefined };
 	return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? entryOf(parsed as Record<string, unknown>) : {};
 }
 
-/** Network failures (no HTTP answer) in words a user can act on. */
 const REASONS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
 	ECONNRESET: 'the connection was reset by the server',
@@ -139,10 +134,7 @@ type Failure = {
 	body?: { error?: unknown; error_description?: unknown };
 	failure?: { cause?: unknown };
 };
-/**
- * What an error and its causes (at most 5 deep: n8n wraps its HTTP client's errors) tell: the first network code (n8n 1.x: `httpCode`)
- * and its message; the token answer's OAuth error (n8n 1.x: `body`; n8n 2.x turns `invalid_grant` into failure.cause `credential-invalid`).
- */
+/** An error and its causes, at most 5 deep (n8n wraps its client's errors; 1.x: `httpCode`, token answer as `body`; 2.x: failure.cause). */
 function readFailure(error: unknown) {
 	const found: { code?: string; message?: string; oauth?: string; reason?: string; text?: string; reconnect?: boolean } = {};
 	let current = error as Failure | undefined;
@@ -235,7 +227,6 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			// The body as a stream, read here within the size limit and the deadline.
 			encoding: 'stream',
 			disableFollowRedirect: true,
 			maxRedirects: 0,
@@ -253,7 +244,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			const deadline = AbortSignal.timeout(timeoutMs);
 			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit, !!req.read);
 		};
-		let repeated = false; // Whether this request was sent again after a 401 (OAuth2): once at most.
+		let repeated = false; // Sent again after an OAuth2 401: once at most.
 		const attempt = async (): Promise<Answer> => {
 			let signedAt = renewal.generation;
 			let answer = await call();
@@ -300,7 +291,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : 'Retry later.';
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
-			const { status, headers } = answer;
+			const { status, headers, bytes: raw } = answer;
 			if (status >= 300 && status < 400) {
 				// Where it points, as a host name only (its path or query could carry anything).
 				const location = [headers.location].flat()[0];
@@ -310,7 +301,6 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			}
 			const ok = status >= 200 && status < 300;
 			// Only a body that echoes a secret is rewritten; a body read from its bytes (a file) stays bytes unless it does.
-			const raw = answer.bytes;
 			const echoed = secrets.filter((secret) => (raw ?? answer.text).includes(secret));
 			const mask = (text: string) => echoed.reduce((out, secret) => out.split(secret).join('***'), text);
 			const bytes = raw && echoed.length ? Buffer.from(mask(raw.toString())) : raw;
@@ -348,8 +338,8 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
 			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
 			const clean = (e: ApiErrorEntry) => Object.fromEntries(Object.entries(e).map(([key, value]) => [key, stripSecrets(String(value), secrets)]));
-			const entries = listApiErrors(body);
-			if (entries.length) error.context.apiErrors = entries.map(clean);
+			const entries = listApiErrors(body).map(clean);
+			if (entries.length) error.context.apiErrors = entries;
 			throw error;
 		};
 		for (let tries = 0; ; tries++) {
