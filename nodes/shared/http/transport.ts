@@ -20,36 +20,33 @@ type Stream = AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void };
 const isStream = (body: unknown): body is Stream => !!body && typeof (body as Stream)[Symbol.asyncIterator] === 'function';
 type Answer = { status: number; headers: Headers; text: string; bytes?: Buffer };
 
-/** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and hands a late answer to `late`. */
-function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late?: (value: T) => void): Promise<T> {
+/** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and calls `expire` (to close what is open). */
+function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, expire?: () => void): Promise<T> {
 	return new Promise<T>((resolve, reject) => {
-		const expire = () => {
-			reject(limitError('deadline'));
-			pending.then(late, () => undefined);
-		};
-		if (deadline.aborted) expire();
-		deadline.addEventListener('abort', expire, { once: true });
-		pending.then(resolve, reject).finally(() => deadline.removeEventListener('abort', expire));
+		const onAbort = () => (reject(limitError('deadline')), expire?.());
+		if (deadline.aborted) onAbort();
+		deadline.addEventListener('abort', onAbort, { once: true });
+		pending.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
 	});
 }
 
 /** One exchange within the deadline, the body cut off at `maxBytes` (a gzip bomb stops inflating); a file's bytes never held twice. */
-async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number, asBytes: boolean): Promise<Answer> {
-	type Raw = { statusCode: number; headers?: Headers; body?: unknown };
-	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (late) => isStream(late.body) && late.body.destroy?.());
-	const [status, headers, body] = [Number(raw.statusCode), raw.headers ?? {}, raw.body];
-	const answer: Answer = { status, headers, text: '' };
-	// A helper that hands back data, not a stream (tests' fakes), is read as a stream of one chunk.
-	const stream = isStream(body) ? body : [Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? ''))];
-	if (status >= 300 && status < 400) return (isStream(body) && body.destroy?.(), answer);
-	// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
-	const onAbort = () => isStream(body) && body.destroy?.(limitError('deadline'));
-	deadline.addEventListener('abort', onAbort, { once: true });
-	const announced = Number([headers['content-length']].flat()[0]);
-	let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
-	const [chunks, decoder] = [[] as Buffer[], new TextDecoder()];
-	let received = 0;
-	try {
+function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number, asBytes: boolean): Promise<Answer> {
+	let body: unknown;
+	// The deadline closes the connection; an answer arriving after it is closed unread.
+	const close = () => isStream(body) && body.destroy?.();
+	const read = async (): Promise<Answer> => {
+		const raw = (await send()) as { statusCode: number; headers?: Headers; body?: unknown };
+		body = raw.body;
+		const answer: Answer = { status: Number(raw.statusCode), headers: raw.headers ?? {}, text: '' };
+		if (deadline.aborted || (answer.status >= 300 && answer.status < 400)) return (close(), answer);
+		// A helper that hands back data, not a stream (tests' fakes), is read as a stream of one chunk.
+		const stream = isStream(body) ? body : [Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? ''))];
+		const announced = Number([answer.headers['content-length']].flat()[0]);
+		let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
+		const [chunks, decoder] = [[] as Buffer[], new TextDecoder()];
+		let received = 0;
+		// Leaving the loop (a throw) destroys the stream.
 		for await (const chunk of stream) {
 			if (received + chunk.byteLength > maxBytes) throw limitError('size');
 			if (!asBytes) answer.text += decoder.decode(chunk, { stream: true });
@@ -62,15 +59,11 @@ async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, max
 			received += chunk.byteLength;
 		}
 		answer.text += decoder.decode();
-	} catch (error) {
-		// A stream destroyed by the deadline may end with its own abort error instead of ours.
-		throw deadline.aborted && !cutOff(error, 'size') ? limitError('deadline') : error;
-	} finally {
-		deadline.removeEventListener('abort', onAbort);
-	}
-	if (whole) chunks.push(whole.subarray(0, received));
-	if (asBytes) answer.bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks.splice(0));
-	return answer;
+		if (whole) chunks.push(whole.subarray(0, received));
+		if (asBytes) answer.bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks.splice(0));
+		return answer;
+	};
+	return beforeDeadline(read(), deadline, close);
 }
 
 /** The JSON of a text, or the text itself when it is not JSON. */
