@@ -63,8 +63,7 @@ export function resolveNextLink(link: string, baseUrl: string): { url: string } 
 		return { url: target.toString() };
 	}
 	if (link.startsWith('//')) return { problem: `The API returned a protocol-relative next-page link (${link.slice(0, 100)}); it was not followed` };
-	const prefix = baseUrl.replace(/\/+$/, '');
-	return { url: link.startsWith('/') ? `${prefix}${link}` : `${prefix}/${link}` };
+	return { url: `${baseUrl.replace(/\/+$/, '')}/${link.replace(/^\//, '')}` };
 }
 
 export class PagingError extends Error {
