@@ -199,11 +199,8 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 		const limit = req.maxResponseBytes ?? options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
 		const fail = (message: string, description: string, status?: number, api: ApiErrorEntry = {}) => {
 			const [text, httpCode] = [stripSecrets(message, secrets), status === undefined ? undefined : String(status)];
-			const error = new NodeApiError(
-				node,
-				{ message: text, ...(httpCode && { httpCode }) },
-				{ message: text, description: stripSecrets(description, secrets), httpCode, itemIndex: req.itemIndex },
-			);
+			const context = { message: text, description: stripSecrets(description, secrets), httpCode, itemIndex: req.itemIndex };
+			const error = new NodeApiError(node, { message: text, ...(httpCode && { httpCode }) }, context);
 			// For a network code (ECONNRESET …) n8n swaps in a generic text that drops the operation.
 			error.message = text;
 			if (api.code) error.context.apiCode = stripSecrets(api.code, secrets);
@@ -216,7 +213,6 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 		const requestOptions: IHttpRequestOptions = {
 			method: req.method,
 			url,
-			headers: { Accept: 'application/json', ...req.headers },
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
@@ -232,7 +228,7 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 		const caller: ApiContext = signal ? Object.create(this, { getExecutionCancelSignal: { value: () => signal } }) : this;
 		const call = async () => {
 			const signed = auth.sign(client.partyId);
-			const options = { ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } };
+			const options = { ...requestOptions, headers: { Accept: 'application/json', ...req.headers, ...signed.headers } };
 			const send = async () => await this.helpers.httpRequestWithAuthentication.call(caller, auth.credentialType, options, signed.options);
 			const deadline = AbortSignal.timeout(timeoutMs);
 			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit, !!req.read);
