@@ -18,9 +18,7 @@ export function allowedScheme(url: string): boolean {
 
 /** The one rule for a credential's base URL; a problem, not a throw. */
 export function resolveBaseUrl(credentials: Pick<AccessPointCredentials, 'environment' | 'baseUrl'>): { url: string } | { problem: string } {
-	const environment = credentials.environment ?? 'sandbox';
-	if (environment === 'production') return { url: PRODUCTION_BASE_URL };
-	if (environment !== 'custom') return { url: SANDBOX_BASE_URL };
+	if (credentials.environment !== 'custom') return { url: credentials.environment === 'production' ? PRODUCTION_BASE_URL : SANDBOX_BASE_URL };
 
 	const raw = `${credentials.baseUrl ?? ''}`.trim().replace(/\/+$/, '');
 	if (!raw) return { problem: "The credential's Base URL is empty (Environment: Custom)" };

@@ -20,8 +20,6 @@ export function toQueryString(qs: Record<string, unknown>): string {
 
 /** `url` with the query options appended (after its own query, if it has one). */
 export function appendQuery(url: string, qs: Record<string, unknown> | undefined): string {
-	if (!qs) return url;
-	const query = toQueryString(qs);
-	if (!query) return url;
-	return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+	const query = qs ? toQueryString(qs) : '';
+	return query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url;
 }
