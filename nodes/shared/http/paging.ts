@@ -28,10 +28,8 @@ export function readListPage(body: unknown): ListPage {
 	const entries = listEntries(body);
 	const odd = entries.findIndex((entry) => !isRecord(entry));
 	// One n8n item is one JSON object: a null, text, number or list entry is reported.
-	const page: ListPage =
-		odd < 0
-			? { items: entries as IDataObject[] }
-			: { items: entries.filter(isRecord), problem: `entry ${odd + 1} of the page is ${describe(entries[odd])}, not a record` };
+	const page: ListPage = { items: odd < 0 ? (entries as IDataObject[]) : entries.filter(isRecord) };
+	if (odd >= 0) page.problem = `entry ${odd + 1} of the page is ${describe(entries[odd])}, not a record`;
 	if (isRecord(body)) {
 		const link = body.NextpageLink ?? body.NextPageLink ?? body.nextPageLink ?? body['@odata.nextLink'];
 		page.nextLink = typeof link === 'string' && link.trim() ? link.trim() : undefined;
