@@ -1,8 +1,4 @@
-/**
- * The two ways every node signs in: an API key (accessPointApi, a personal integration) or OAuth 2.0
- * (accessPointOAuth2Api, required by the service for anything serving several users); `loadAuth`
- * tells the client which credential to send, where, for which party, and which secrets to mask.
- */
+/** Sign-in by API key (a personal integration) or OAuth 2.0 (required by the service for anything serving several users). */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -30,10 +26,7 @@ function remember(secrets: string[], values: unknown[]): void {
 	}
 }
 
-/**
- * Removes from a text anything that looks like an apikey header or query value, an OAuth token
- * or client secret field, a Bearer token (16 characters or more: not a word of prose), and every given secret.
- */
+/** Masks apikey/token/client secret fields, a Bearer token (16 characters or more: not a word of prose), and every given secret. */
 export function stripSecrets(text: string, secrets: string[] = []): string {
 	let out = text
 		.replace(/((?:apikey|access_token|refresh_token|client_secret|id_token)["']?\s*[:=]\s*["']?)[^"',\s}&]+/gi, '$1***')
@@ -98,14 +91,11 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	}
 	const tokenUrl = String(raw.accessTokenUrl ?? '').trim();
 	// n8n refreshes the token (SECURITY.md "OAuth2 refresh"): the client secret and refresh token go only to the API's own host.
-	const sameHost = URL.canParse(tokenUrl) && new URL(tokenUrl).origin === new URL(resolved.url).origin;
-	if (!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl) || !sameHost) {
-		const rule =
-			!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl)
-				? 'use https (http only for localhost/127.0.0.1)'
-				: `be on the API's host ${new URL(resolved.url).host}`;
-		throw refuse(`The credential's Token URL must ${rule}, got "${tokenUrl}"`, "Fix the credential's Token URL and reconnect.");
-	}
+	const rule =
+		!URL.canParse(tokenUrl) || !allowedScheme(tokenUrl)
+			? 'use https (http only for localhost/127.0.0.1)'
+			: new URL(tokenUrl).origin !== new URL(resolved.url).origin && `be on the API's host ${new URL(resolved.url).host}`;
+	if (rule) throw refuse(`The credential's Token URL must ${rule}, got "${tokenUrl}"`, "Fix the credential's Token URL and reconnect.");
 	return {
 		...common,
 		tokenUrl,

@@ -1,7 +1,4 @@
-/**
- * The one Environment → URL rule (the credentials' expressions write the same rule from HTTPS_RULE: fields/credentialFields.ts).
- * Base addresses of the access-point API: the service's "Sandbox vs Production" page; README.md "Credentials".
- */
+/** The one Environment → URL rule (README.md "Credentials"; the credentials' expressions use HTTPS_RULE: fields/credentialFields.ts). */
 export const SANDBOX_BASE_URL = 'https://api.sandbox.billit.be';
 export const PRODUCTION_BASE_URL = 'https://api.billit.be';
 
@@ -21,9 +18,7 @@ export function allowedScheme(url: string): boolean {
 
 /** The one rule for a credential's base URL; a problem, not a throw. */
 export function resolveBaseUrl(credentials: Pick<AccessPointCredentials, 'environment' | 'baseUrl'>): { url: string } | { problem: string } {
-	const environment = credentials.environment ?? 'sandbox';
-	if (environment === 'production') return { url: PRODUCTION_BASE_URL };
-	if (environment !== 'custom') return { url: SANDBOX_BASE_URL };
+	if (credentials.environment !== 'custom') return { url: credentials.environment === 'production' ? PRODUCTION_BASE_URL : SANDBOX_BASE_URL };
 
 	const raw = `${credentials.baseUrl ?? ''}`.trim().replace(/\/+$/, '');
 	if (!raw) return { problem: "The credential's Base URL is empty (Environment: Custom)" };

@@ -1,17 +1,10 @@
-/**
- * List paging (README.md "Performance"): the first page as asked, then the API's next-page links,
- * on the Base URL's host only, each page once. Once two links in a row are the page's own URL with
- * `$skip` moved on by the records it holds, the pages after them are asked ahead, PARALLEL_PAGES
- * at a time, with `$skip` moved on again; each is handed on only when the page before linked to
- * it, so the read is the one the links give. A link that breaks the pattern ends the windows.
- */
+/** List paging (README.md "Performance"): the next-page links, on the Base URL's host only; pages asked ahead once the links move `$skip`. */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiClient, ListPage, PaginateOptions } from './types';
 import { appendQuery } from './url';
 
 export const PAGE_SIZE = 120;
-/** Pages in flight at once while windows run. */
 export const PARALLEL_PAGES = 4;
 /** The most pages one list read follows: 500 orders every working day for five years is about 5,000 pages. */
 export const MAX_PAGES = 5_000;
@@ -35,10 +28,8 @@ export function readListPage(body: unknown): ListPage {
 	const entries = listEntries(body);
 	const odd = entries.findIndex((entry) => !isRecord(entry));
 	// One n8n item is one JSON object: a null, text, number or list entry is reported.
-	const page: ListPage =
-		odd < 0
-			? { items: entries as IDataObject[] }
-			: { items: entries.filter(isRecord), problem: `entry ${odd + 1} of the page is ${describe(entries[odd])}, not a record` };
+	const page: ListPage = { items: odd < 0 ? (entries as IDataObject[]) : entries.filter(isRecord) };
+	if (odd >= 0) page.problem = `entry ${odd + 1} of the page is ${describe(entries[odd])}, not a record`;
 	if (isRecord(body)) {
 		const link = body.NextpageLink ?? body.NextPageLink ?? body.nextPageLink ?? body['@odata.nextLink'];
 		page.nextLink = typeof link === 'string' && link.trim() ? link.trim() : undefined;
@@ -58,10 +49,7 @@ export function pageKey(url: string): string {
 	return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}?${options.join('&')}`;
 }
 
-/**
- * A next-page link as a URL on the configured base URL: relative links resolve against it; an
- * absolute link to another host is refused, so the credential's headers never travel elsewhere.
- */
+/** A next-page link as a URL on the base URL; a link to another host is refused (the credential never travels elsewhere). */
 export function resolveNextLink(link: string, baseUrl: string): { url: string } | { problem: string } {
 	const base = new URL(baseUrl);
 	if (/^https?:\/\//i.test(link)) {
@@ -73,8 +61,7 @@ export function resolveNextLink(link: string, baseUrl: string): { url: string } 
 		return { url: target.toString() };
 	}
 	if (link.startsWith('//')) return { problem: `The API returned a protocol-relative next-page link (${link.slice(0, 100)}); it was not followed` };
-	const prefix = baseUrl.replace(/\/+$/, '');
-	return { url: link.startsWith('/') ? `${prefix}${link}` : `${prefix}/${link}` };
+	return { url: `${baseUrl.replace(/\/+$/, '')}/${link.replace(/^\//, '')}` };
 }
 
 export class PagingError extends Error {
@@ -88,10 +75,7 @@ const withSkip = (url: string, skip: number) => (SKIP.test(url) ? url.replace(SK
 
 type PageRequest = { url: string; key: string; body: Promise<unknown>; cancel: AbortController };
 
-/**
- * Yields records page by page; never asks for a page it does not need for a Limit, refuses a
- * link it already followed, a link to another host and a page repeating the one before it.
- */
+/** Yields records page by page; refuses a link already followed, to another host, or a page repeating the one before. */
 export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, options: PaginateOptions): AsyncGenerator<IDataObject[]> {
 	const { limit, itemIndex, operation, key } = options;
 	if (limit !== undefined && limit <= 0) return;

@@ -1,17 +1,11 @@
-/**
- * The retry decisions and the bounds' defaults of every request (the node options that set them: fields/requestOptions.ts):
- * which answers are tried again, how long to wait (doubling back-off, Retry-After up to 120 s).
- */
+/** The retry decisions and bounds' defaults of every request (the node options that set them: fields/requestOptions.ts). */
 import type { RetryPolicy } from './types';
 
 export type { RetryPolicy } from './types';
 
 export const MB = 1024 * 1024;
 export const MAX_DELAY_MS = 30_000;
-/**
- * The longest wait a Retry-After may ask for: rate limits count per second or minute; an API
- * asking for more is down or hostile, and the run fails naming the wait instead of sleeping.
- */
+/** Rate limits count per second or minute: a Retry-After asking for more is down or hostile, and the run fails naming the wait. */
 export const MAX_RETRY_AFTER_MS = 120_000;
 /** Default Maximum Response Size: some 50 times the largest real answer (a list page is 0.3 MB, a file read a few MB). */
 export const DEFAULT_MAX_RESPONSE_MB = 50;

@@ -1,10 +1,4 @@
-/**
- * The one HTTP path of every node (ARCHITECTURE.md "One request through the code"): n8n's
- * httpRequestWithAuthentication, and every bound in one loop: the credential's host only, no
- * redirect followed, a deadline per attempt for headers and body, the body counted as it arrives
- * (a gzip bomb stops inflating at the limit), bounded retries and Retry-After, secrets masked,
- * NodeApiErrors with the API's Code and Description. An OAuth2 401: one refresh per expiry (renew).
- */
+/** The one HTTP path of every node and all its bounds (ARCHITECTURE.md "One request through the code"). */
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
@@ -26,39 +20,33 @@ type Stream = AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void };
 const isStream = (body: unknown): body is Stream => !!body && typeof (body as Stream)[Symbol.asyncIterator] === 'function';
 type Answer = { status: number; headers: Headers; text: string; bytes?: Buffer };
 
-/** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and hands a late answer to `late`. */
-function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, late?: (value: T) => void): Promise<T> {
+/** Waits for `pending` until the deadline; after it, fails with LimitError('deadline') and calls `expire` (to close what is open). */
+function beforeDeadline<T>(pending: Promise<T>, deadline: AbortSignal, expire?: () => void): Promise<T> {
 	return new Promise<T>((resolve, reject) => {
-		const expire = () => {
-			reject(limitError('deadline'));
-			pending.then(late, () => undefined);
-		};
-		if (deadline.aborted) expire();
-		deadline.addEventListener('abort', expire, { once: true });
-		pending.then(resolve, reject).finally(() => deadline.removeEventListener('abort', expire));
+		const onAbort = () => (reject(limitError('deadline')), expire?.());
+		if (deadline.aborted) onAbort();
+		deadline.addEventListener('abort', onAbort, { once: true });
+		pending.then(resolve, reject).finally(() => deadline.removeEventListener('abort', onAbort));
 	});
 }
 
-/**
- * One exchange within the deadline: headers, then the body, cut off (connection closed) at `maxBytes`; a redirect's body unread.
- * The body as text, or as bytes (`asBytes`: a file, 6a), filled in place when its announced length fits: never held twice.
- */
-async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number, asBytes: boolean): Promise<Answer> {
-	type Raw = { statusCode: number; headers?: Headers; body?: unknown };
-	const raw = await beforeDeadline(send() as Promise<Raw>, deadline, (late) => isStream(late.body) && late.body.destroy?.());
-	const [status, headers, body] = [Number(raw.statusCode), raw.headers ?? {}, raw.body];
-	const answer: Answer = { status, headers, text: '' };
-	// A helper that hands back data, not a stream (tests' fakes), is read as a stream of one chunk.
-	const stream = isStream(body) ? body : [Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? ''))];
-	if (status >= 300 && status < 400) return (isStream(body) && body.destroy?.(), answer);
-	// Leaving the loop (a throw) destroys the stream; the deadline destroys it from outside.
-	const onAbort = () => isStream(body) && body.destroy?.(limitError('deadline'));
-	deadline.addEventListener('abort', onAbort, { once: true });
-	const announced = Number([headers['content-length']].flat()[0]);
-	let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
-	const [chunks, decoder] = [[] as Buffer[], new TextDecoder()];
-	let received = 0;
-	try {
+/** One exchange within the deadline, the body cut off at `maxBytes` (a gzip bomb stops inflating); a file's bytes never held twice. */
+function exchange(send: () => Promise<unknown>, deadline: AbortSignal, maxBytes: number, asBytes: boolean): Promise<Answer> {
+	let body: unknown;
+	// The deadline closes the connection; an answer arriving after it is closed unread.
+	const close = () => isStream(body) && body.destroy?.();
+	const read = async (): Promise<Answer> => {
+		const raw = (await send()) as { statusCode: number; headers?: Headers; body?: unknown };
+		body = raw.body;
+		const answer: Answer = { status: Number(raw.statusCode), headers: raw.headers ?? {}, text: '' };
+		if (deadline.aborted || (answer.status >= 300 && answer.status < 400)) return (close(), answer);
+		// A helper that hands back data, not a stream (tests' fakes), is read as a stream of one chunk.
+		const stream = isStream(body) ? body : [Buffer.from(typeof body === 'string' || body instanceof Uint8Array ? body : (JSON.stringify(body) ?? ''))];
+		const announced = Number([answer.headers['content-length']].flat()[0]);
+		let whole = asBytes && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : undefined;
+		const [chunks, decoder] = [[] as Buffer[], new TextDecoder()];
+		let received = 0;
+		// Leaving the loop (a throw) destroys the stream.
 		for await (const chunk of stream) {
 			if (received + chunk.byteLength > maxBytes) throw limitError('size');
 			if (!asBytes) answer.text += decoder.decode(chunk, { stream: true });
@@ -71,15 +59,11 @@ async function exchange(send: () => Promise<unknown>, deadline: AbortSignal, max
 			received += chunk.byteLength;
 		}
 		answer.text += decoder.decode();
-	} catch (error) {
-		// A stream destroyed by the deadline may end with its own abort error instead of ours.
-		throw deadline.aborted && !cutOff(error, 'size') ? limitError('deadline') : error;
-	} finally {
-		deadline.removeEventListener('abort', onAbort);
-	}
-	if (whole) chunks.push(whole.subarray(0, received));
-	if (asBytes) answer.bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks.splice(0));
-	return answer;
+		if (whole) chunks.push(whole.subarray(0, received));
+		if (asBytes) answer.bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks.splice(0));
+		return answer;
+	};
+	return beforeDeadline(read(), deadline, close);
 }
 
 /** The JSON of a text, or the text itself when it is not JSON. */
@@ -103,10 +87,7 @@ export function summariseText(text: string): string {
 	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
 	if (title) return `HTML page: ${title}`;
 	if (!/^\s*</.test(text)) return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-	const plain = text
-		.replace(/<[^>]*>/g, ' ')
-		.replace(/\s+/g, ' ')
-		.trim();
+	const plain = text.replace(/(<[^>]*>|\s)+/g, ' ').trim();
 	return plain ? `HTML page: ${plain.slice(0, 160)}` : 'an HTML page without text';
 }
 
@@ -123,12 +104,10 @@ export function extractApiError(body: unknown): ApiErrorEntry {
 	const parsed = typeof body === 'string' ? parse(body) : body;
 	if (typeof parsed === 'string') return parsed.trim() ? { description: summariseText(parsed.trim()) } : {};
 	const entries = listApiErrors(parsed);
-	const texts = entries.flatMap((e) => e.description ?? []);
-	if (entries.length) return { code: entries.find((e) => e.code)?.code, description: texts.length ? texts.join('; ') : undefined };
+	if (entries.length) return { code: entries.find((e) => e.code)?.code, description: entries.flatMap((e) => e.description ?? []).join('; ') || undefined };
 	return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? entryOf(parsed as Record<string, unknown>) : {};
 }
 
-/** Network failures (no HTTP answer) in words a user can act on. */
 const REASONS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
 	ECONNRESET: 'the connection was reset by the server',
@@ -138,7 +117,8 @@ const REASONS: Record<string, string> = {
 	EAI_AGAIN: 'the host name could not be resolved',
 	ERR_CANCELED: 'the execution was cancelled',
 };
-const NETWORK_CODE = /^E[A-Z_]+$|^ERR_/;
+const networkCode = (value: unknown) =>
+	typeof value === 'string' && /^E[A-Z_]+$|^ERR_/.test(value) && !['EAUTH', 'ESTATUS'].includes(value) ? value : undefined;
 type Failure = {
 	code?: unknown;
 	httpCode?: unknown;
@@ -147,22 +127,22 @@ type Failure = {
 	body?: { error?: unknown; error_description?: unknown };
 	failure?: { cause?: unknown };
 };
-/** An error and its causes, at most 5 deep (n8n wraps its HTTP client's errors). */
-const causes = (error: unknown): Failure[] => {
-	const chain: Failure[] = [];
-	for (let current = error as Failure | undefined; current && typeof current === 'object' && chain.length < 5; current = current.cause as Failure)
-		chain.push(current);
-	return chain;
-};
-
-/** The network code under what n8n's HTTP helper threw: its cause (n8n 2.x) or `httpCode` (n8n 1.x). */
-function networkFailure(error: unknown): { code?: string; message?: string } {
-	for (const current of causes(error)) {
-		const code = [current.code, current.httpCode].find((value) => typeof value === 'string' && NETWORK_CODE.test(value));
-		if (code) return { code: code as string, message: current.message as string | undefined };
+/** An error and its causes, at most 5 deep (n8n wraps its client's errors; 1.x: `httpCode`, token answer as `body`; 2.x: failure.cause). */
+function readFailure(error: unknown) {
+	const found: { code?: string; message?: string; oauth?: string; reason?: string; text?: string; reconnect?: boolean } = {};
+	let current = error as Failure | undefined;
+	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++, current = current.cause as Failure) {
+		const oauth = typeof current.body?.error === 'string' ? current.body.error : undefined;
+		found.reconnect ||= current.failure?.cause === 'credential-invalid' || oauth === 'invalid_grant';
+		const said = typeof current.body?.error_description === 'string' ? `${oauth}: ${current.body.error_description}` : undefined;
+		if (oauth && !found.oauth) [found.oauth, found.reason] = [oauth, said];
+		const code = networkCode(current.code) ?? networkCode(current.httpCode);
+		if (code && !found.code) [found.code, found.message] = [code, current.message as string | undefined];
+		if (!found.text && typeof current.message === 'string') found.text = current.message;
 	}
 	const failure = error as Failure | undefined;
-	return { message: ((failure?.cause as Failure | undefined)?.message ?? failure?.message) as string | undefined };
+	found.message ??= found.code ? undefined : (((failure?.cause as Failure | undefined)?.message ?? failure?.message) as string | undefined);
+	return found;
 }
 
 /** Why an OAuth2 refresh did not happen. */
@@ -170,36 +150,16 @@ type RefreshError = Error & { kind: 'reconnect' | 'failed'; code?: string; refre
 const refreshError = (kind: RefreshError['kind'], message: string, code?: string): RefreshError =>
 	Object.assign(new Error(message), { kind, code, refresh: true as const });
 
-/** n8n 2.x turns `invalid_grant` into its own error (failure.cause `credential-invalid`); n8n 1.x passes the token answer as `body`. */
 export function classifyRefreshFailure(error: unknown): RefreshError {
-	let [reason, code]: Array<string | undefined> = [];
-	for (const current of causes(error)) {
-		const oauthError = typeof current.body?.error === 'string' ? current.body.error : undefined;
-		if (current.failure?.cause === 'credential-invalid' || oauthError === 'invalid_grant') {
-			return refreshError('reconnect', 'the token endpoint refused the refresh token (invalid_grant)', 'invalid_grant');
-		}
-		if (oauthError && !code) {
-			code = oauthError;
-			if (typeof current.body?.error_description === 'string') reason = `${oauthError}: ${current.body.error_description}`;
-		}
-		if (!code && typeof current.code === 'string' && NETWORK_CODE.test(current.code) && !['EAUTH', 'ESTATUS'].includes(current.code)) code = current.code;
-		if (!reason && typeof current.message === 'string' && current.message) reason = current.message;
-	}
-	return refreshError('failed', reason ?? 'the token endpoint did not answer a token', code);
+	const { reconnect, oauth, reason, code, text } = readFailure(error);
+	if (reconnect) return refreshError('reconnect', 'the token endpoint refused the refresh token (invalid_grant)', 'invalid_grant');
+	return refreshError('failed', reason ?? text ?? 'the token endpoint did not answer a token', oauth ?? code);
 }
 
-/**
- * The refreshes of one client (SECURITY.md "OAuth2 refresh"): refresh tokens are single-use, so one refresh per expiry, shared by every
- * request refused meanwhile. `generation` counts the refreshes done; `proven` says a request with the current token succeeded; `failed`:
- * a refresh that failed, every later 401 of the client fails with it, none asks again.
- */
+/** The refreshes of one client: refresh tokens are single-use, so one refresh per expiry (SECURITY.md "OAuth2 refresh"). */
 type Renewal = { generation: number; proven: boolean; pending?: Promise<void>; failed?: RefreshError };
 
-/**
- * After a 401 of a request signed at `signedAt`: whether to send it once more. A refresh done since it was signed: yes. Else the
- * first such request starts n8n's own refresh (`helpers.refreshOAuth2Token`: n8n stores the tokens for every execution and worker,
- * under its lock), the others wait for it. A token refreshed and refused before any success is not refreshed again.
- */
+/** After a 401: whether to send once more; n8n's own refresh stores the tokens for every worker; a token refused before any success is not refreshed again. */
 async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: number, timeoutMs: number): Promise<boolean> {
 	if (renewal.failed) throw renewal.failed;
 	if (renewal.generation !== signedAt) return true;
@@ -239,11 +199,8 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 		const limit = req.maxResponseBytes ?? options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
 		const fail = (message: string, description: string, status?: number, api: ApiErrorEntry = {}) => {
 			const [text, httpCode] = [stripSecrets(message, secrets), status === undefined ? undefined : String(status)];
-			const error = new NodeApiError(
-				node,
-				{ message: text, ...(httpCode && { httpCode }) },
-				{ message: text, description: stripSecrets(description, secrets), httpCode, itemIndex: req.itemIndex },
-			);
+			const context = { message: text, description: stripSecrets(description, secrets), httpCode, itemIndex: req.itemIndex };
+			const error = new NodeApiError(node, { message: text, ...(httpCode && { httpCode }) }, context);
 			// For a network code (ECONNRESET …) n8n swaps in a generic text that drops the operation.
 			error.message = text;
 			if (api.code) error.context.apiCode = stripSecrets(api.code, secrets);
@@ -256,11 +213,9 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 		const requestOptions: IHttpRequestOptions = {
 			method: req.method,
 			url,
-			headers: { Accept: 'application/json', ...req.headers },
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			// The body as a stream, read here within the size limit and the deadline.
 			encoding: 'stream',
 			disableFollowRedirect: true,
 			maxRedirects: 0,
@@ -273,12 +228,12 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 		const caller: ApiContext = signal ? Object.create(this, { getExecutionCancelSignal: { value: () => signal } }) : this;
 		const call = async () => {
 			const signed = auth.sign(client.partyId);
-			const options = { ...requestOptions, headers: { ...requestOptions.headers, ...signed.headers } };
+			const options = { ...requestOptions, headers: { Accept: 'application/json', ...req.headers, ...signed.headers } };
 			const send = async () => await this.helpers.httpRequestWithAuthentication.call(caller, auth.credentialType, options, signed.options);
 			const deadline = AbortSignal.timeout(timeoutMs);
 			return await exchange(send, req.signal ? AbortSignal.any([deadline, req.signal]) : deadline, limit, !!req.read);
 		};
-		let repeated = false; // Whether this request was sent again after a 401 (OAuth2): once at most.
+		let repeated = false; // Sent again after an OAuth2 401: once at most.
 		const attempt = async (): Promise<Answer> => {
 			let signedAt = renewal.generation;
 			let answer = await call();
@@ -292,7 +247,6 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			return answer;
 		};
 
-		/** One attempt: the answer, or when to try again (a Retry-After, if the API sent one). */
 		const once = async (retry: boolean): Promise<ApiResponse<T> | { again: string | undefined }> => {
 			const cancelled = () => fail(`${operation} was cancelled`, 'The request was no longer needed.');
 			if (req.signal?.aborted) throw cancelled();
@@ -320,13 +274,13 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 					);
 				}
 				if (req.signal?.aborted) throw cancelled();
-				const { code, message } = cutOff(error) ? { code: 'ETIMEDOUT', message: undefined } : networkFailure(error);
+				const { code, message } = cutOff(error) ? { code: 'ETIMEDOUT', message: undefined } : readFailure(error);
 				if (retry && code !== 'ERR_CANCELED') return { again: undefined };
 				const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
 				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : 'Retry later.';
 				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
 			}
-			const { status, headers } = answer;
+			const { status, headers, bytes: raw } = answer;
 			if (status >= 300 && status < 400) {
 				// Where it points, as a host name only (its path or query could carry anything).
 				const location = [headers.location].flat()[0];
@@ -336,7 +290,6 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			}
 			const ok = status >= 200 && status < 300;
 			// Only a body that echoes a secret is rewritten; a body read from its bytes (a file) stays bytes unless it does.
-			const raw = answer.bytes;
 			const echoed = secrets.filter((secret) => (raw ?? answer.text).includes(secret));
 			const mask = (text: string) => echoed.reduce((out, secret) => out.split(secret).join('***'), text);
 			const bytes = raw && echoed.length ? Buffer.from(mask(raw.toString())) : raw;
@@ -374,8 +327,8 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
 			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
 			const clean = (e: ApiErrorEntry) => Object.fromEntries(Object.entries(e).map(([key, value]) => [key, stripSecrets(String(value), secrets)]));
-			const entries = listApiErrors(body);
-			if (entries.length) error.context.apiErrors = entries.map(clean);
+			const entries = listApiErrors(body).map(clean);
+			if (entries.length) error.context.apiErrors = entries;
 			throw error;
 		};
 		for (let tries = 0; ; tries++) {

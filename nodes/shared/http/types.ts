@@ -60,15 +60,13 @@ export interface ApiErrorEntry extends IDataObject {
 
 export type AuthenticationMethod = 'apiKey' | 'oAuth2';
 
-/** What the client needs to know about the chosen credential. */
 export interface Auth {
 	method: AuthenticationMethod;
 	credentialType: string;
 	baseUrl: string;
 	partyId: string; // The credential's own Party ID, trimmed; '' when empty (OAuth2: read from the account).
 	secrets: string[]; // Every secret as held and in every form a server may echo it; grows when a refresh brings new tokens.
-	/** Headers of ours and n8n's options for one request acting for `partyId`. */
-	sign(partyId: string): { headers: Record<string, string>; options: IAdditionalCredentialOptions };
+	sign(partyId: string): { headers: Record<string, string>; options: IAdditionalCredentialOptions }; // One request acting for `partyId`.
 	tokenUrl?: string; // OAuth2: the credential's Token URL (checked: https, on the API's host), where n8n's refresh goes.
 	unauthorizedHint: string; // Words for a 401 the API still answers after everything we may do about it.
 	learn(tokenData: unknown): void; // Adds the secrets of a token answer to the masking; OAuth2: its access token becomes the one in use.
@@ -76,7 +74,6 @@ export interface Auth {
 	itemIndex?: number; // The item the credential was read for (its expressions may depend on it).
 }
 
-/** One page of a list read (paging.ts readListPage). */
 export interface ListPage {
 	items: IDataObject[];
 	nextLink?: string;

@@ -1,7 +1,4 @@
-/**
- * The query string of every request, written by the client itself (query/odata.ts builds the OData options that go in it):
- * never n8n's `qs` serializer, which splits an emoji straddling its chunk boundary.
- */
+// Every query string is written here, never by n8n's `qs` serializer, which splits an emoji straddling its chunk boundary.
 /** RFC 3986 percent-encoding: everything but letters, digits and `-._~` (also `!'()*`, which encodeURIComponent leaves). */
 export function encodeQueryValue(value: string): string {
 	return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -23,8 +20,6 @@ export function toQueryString(qs: Record<string, unknown>): string {
 
 /** `url` with the query options appended (after its own query, if it has one). */
 export function appendQuery(url: string, qs: Record<string, unknown> | undefined): string {
-	if (!qs) return url;
-	const query = toQueryString(qs);
-	if (!query) return url;
-	return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+	const query = qs ? toQueryString(qs) : '';
+	return query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url;
 }
