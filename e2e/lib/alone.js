@@ -11,6 +11,7 @@ const path = require('node:path');
 const { ensureToolchain } = require('../install');
 const { packAndInstall } = require('./pack');
 const { n8nEnv, freePort, cli, startServer, Rest, writeJson } = require('./n8n');
+const { openEditor } = require('./browser');
 const T = require('./templates');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -18,16 +19,19 @@ const REPO = path.resolve(__dirname, '..', '..');
 /**
  * @param {string} name the check's name, in the temp folder's name and the result line
  * @param {RegExp} logLines which lines of n8n's log to show when the check fails
- * @param {(ctx: { rest: any, server: any, emulator: any, log: (line: string) => void, restart: (whileDown: () => Promise<void>) => Promise<any> }) => Promise<unknown>} check
+ * @param {(ctx: { rest: any, server: any, emulator: any, page?: any, log: (line: string) => void, restart: (whileDown: () => Promise<void>) => Promise<any> }) => Promise<unknown>} check
  *   resolves with the figures to print; throws when the check fails
+ * @param {{ browser?: boolean, logDir?: string }} [options] `browser`: headless Chromium signed in to the editor (`page`);
+ *   `logDir`: where n8n's log is kept (default the temporary folder, removed at the end)
  */
-async function runAlone(name, logLines, check) {
-	const tc = ensureToolchain({ browser: false });
+async function runAlone(name, logLines, check, { browser = false, logDir } = {}) {
+	const tc = ensureToolchain({ browser });
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), `ap-e2e-${name}-`));
 	const userFolder = path.join(work, 'n8n');
-	const logFile = path.join(work, 'n8n-server.log');
+	const logFile = path.join(logDir ?? work, 'n8n-server.log');
 	let emu;
 	let server;
+	let editor;
 	const t0 = Date.now();
 	try {
 		packAndInstall({ repo: REPO, work, userFolder, tc });
@@ -54,7 +58,8 @@ async function runAlone(name, logLines, check) {
 			await again.loginOwner();
 			return again;
 		};
-		const figures = await check({ rest, server, emulator: emu, log: (line) => console.log(`   ${line}`), restart });
+		if (browser) editor = await openEditor({ tc, base: server.base });
+		const figures = await check({ rest, server, emulator: emu, page: editor?.page, log: (line) => console.log(`   ${line}`), restart });
 		console.log(`${name} e2e: ok ${JSON.stringify(figures)} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 	} catch (error) {
 		console.log(`${name} e2e: FAILED ${error && error.message ? error.message : error}`);
@@ -69,6 +74,7 @@ async function runAlone(name, logLines, check) {
 			);
 		process.exitCode = 1;
 	} finally {
+		if (editor) await editor.close().catch(() => {});
 		if (server) await server.stop().catch(() => {});
 		if (emu) await emu.close().catch(() => {});
 		if (process.argv.includes('--keep')) console.log(`kept ${work}`);
