@@ -283,8 +283,6 @@ export function readFileAnswer(bytes: Buffer): FileAnswer | { problem: string } 
 		const padded = bytes[end - 1] === 0x3d ? (bytes[end - 2] === 0x3d ? 2 : 1) : 0;
 		let valid = !padded || (end - start) % 4 === 0;
 		for (let at = start; valid && at < end - padded; at++) valid = BASE64_BYTE[bytes[at]] === 1;
-		const slices = Array.from({ length: Math.ceil((end - start) / SLICE) }, (_, i) => start + i * SLICE);
-		const slice = (at: number) => bytes.toString('latin1', at, Math.min(end, at + SLICE));
 		let rest: unknown;
 		try {
 			rest = valid ? JSON.parse(bytes.toString('utf8', 0, start) + bytes.toString('utf8', end)) : undefined;
@@ -295,7 +293,7 @@ export function readFileAnswer(bytes: Buffer): FileAnswer | { problem: string } 
 		if (keys.length === 1 && keys[0] === 'FileContent' && (rest as IDataObject).FileContent === '') {
 			// Decoded in place: 4 characters give 3 bytes, so each slice's bytes land on characters already read.
 			let written = 0;
-			for (const at of slices) written += bytes.write(slice(at), start + written, 'base64');
+			for (let at = start; at < end; at += SLICE) written += bytes.write(bytes.toString('latin1', at, Math.min(end, at + SLICE)), start + written, 'base64');
 			return { ...(decodeFileAnswer(rest) as FileAnswer), content: bytes.subarray(start, start + written) };
 		}
 	}
