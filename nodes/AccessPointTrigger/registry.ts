@@ -10,7 +10,7 @@
 import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isLoopbackHost } from '../shared/http/baseUrl';
+import { isLoopbackHost } from '../shared/domain/environments';
 import type { TriggerFiles } from '../shared/node/files';
 import { checkTriggerFiles } from '../shared/node/files';
 import { readListPage } from '../shared/http/paging';

@@ -9,7 +9,8 @@ import { NodeApiError, NodeHelpers, NodeOperationError, Workflow } from 'n8n-wor
 
 import { AccessPointApi } from '../../credentials/AccessPointApi.credentials';
 import { AccessPointOAuth2Api } from '../../credentials/AccessPointOAuth2Api.credentials';
-import { DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL, stripSecrets } from '../../nodes/shared/http/auth';
+import { DELEGATED_CREDENTIAL, API_KEY_CREDENTIAL } from '../../nodes/shared/node/credential';
+import { stripSecrets } from '../../nodes/shared/http/secrets';
 import ACCOUNT_EXAMPLE from '../../emulator/fixtures/account-information.json';
 import { authenticationProperty, OAUTH_ENDPOINTS } from '../../nodes/shared/fields/credentialFields';
 import { pickAccountParty } from '../../nodes/shared/node/client';

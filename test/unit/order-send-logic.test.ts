@@ -1,6 +1,6 @@
 /** Pure pieces of Order › Send: order-ID lists, transport types, keys, batches, errors, delivery. */
 import type { IDataObject } from 'n8n-workflow';
-import { listApiErrors } from '../../nodes/shared/http/transport';
+import { readApiError } from '../../nodes/shared/http/transport';
 import {
 	attributeErrors,
 	createIdempotencyKey,
@@ -254,10 +254,12 @@ describe('deliveryState: delivered only when the service says so (#28)', () => {
 	});
 });
 
-describe('listApiErrors', () => {
+describe('readApiError: the entries', () => {
+	const entriesOf = (body: unknown) => readApiError(body).entries;
+
 	it('reads every entry of the shapes seen in the wild', () => {
 		expect(
-			listApiErrors({
+			entriesOf({
 				errors: [
 					{ Code: 'A', Description: 'Order 1: x' },
 					{ Code: 'B', Description: 'Order 2: y' },
@@ -267,15 +269,15 @@ describe('listApiErrors', () => {
 			{ code: 'A', description: 'Order 1: x' },
 			{ code: 'B', description: 'Order 2: y' },
 		]);
-		expect(listApiErrors({ Errors: [{ code: 'C', message: 'm' }] })).toEqual([{ code: 'C', description: 'm' }]);
-		expect(listApiErrors([{ Code: 'D', Message: 'n' }, 'junk', null, {}])).toEqual([{ code: 'D', description: 'n' }]);
-		expect(listApiErrors('{"errors":[{"Code":"E","Description":"text body"}]}')).toEqual([{ code: 'E', description: 'text body' }]);
+		expect(entriesOf({ Errors: [{ code: 'C', message: 'm' }] })).toEqual([{ code: 'C', description: 'm' }]);
+		expect(entriesOf([{ Code: 'D', Message: 'n' }, 'junk', null, {}])).toEqual([{ code: 'D', description: 'n' }]);
+		expect(entriesOf('{"errors":[{"Code":"E","Description":"text body"}]}')).toEqual([{ code: 'E', description: 'text body' }]);
 	});
 
 	it('nothing for bodies without entries', () => {
-		expect(listApiErrors({ Message: 'single' })).toEqual([]);
-		expect(listApiErrors('OK')).toEqual([]);
-		expect(listApiErrors('{broken')).toEqual([]);
-		expect(listApiErrors(undefined)).toEqual([]);
+		expect(entriesOf({ Message: 'single' })).toEqual([]);
+		expect(entriesOf('OK')).toEqual([]);
+		expect(entriesOf('{broken')).toEqual([]);
+		expect(entriesOf(undefined)).toEqual([]);
 	});
 });

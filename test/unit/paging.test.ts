@@ -196,12 +196,6 @@ describe('paginate: links', () => {
 				`The API kept sending next-page links: stopped after ${MAX_PAGES} pages (${MAX_PAGES * 120} records at 120 a page, the most one list read follows); the list was not returned`,
 			);
 			expect(api.calls).toBe(MAX_PAGES);
-			api.calls = 0;
-			const capped = await (async () => {
-				for await (const page of paginate(api, { path: '/v1/orders', maxPages: 7, limit: 10 ** 9 })) void page;
-			})().catch((e: Error) => e);
-			expect((capped as Error).message).toMatch(/stopped after 7 pages/);
-			expect(api.calls).toBe(7);
 		}
 	});
 

@@ -8,7 +8,7 @@ import {
 	receiveCapabilities,
 } from '../../nodes/PeppolLookup/actions/capabilities';
 import { runPool } from '../../nodes/PeppolLookup/actions/lookup.operation';
-import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
+import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../nodes/shared/domain/environments';
 
 // Document identifiers of BIS Billing 3.0 (docs/api.md "Peppol lookup and identifiers").
 const BIS3_INVOICE =

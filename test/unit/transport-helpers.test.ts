@@ -1,8 +1,8 @@
 import { sleep } from 'n8n-workflow';
 
-import { PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/http/baseUrl';
-import { stripSecrets } from '../../nodes/shared/http/auth';
-import { extractApiError, listApiErrors, summariseText } from '../../nodes/shared/http/transport';
+import { PRODUCTION_BASE_URL, resolveBaseUrl, SANDBOX_BASE_URL } from '../../nodes/shared/domain/environments';
+import { stripSecrets } from '../../nodes/shared/http/secrets';
+import { readApiError } from '../../nodes/shared/http/transport';
 import { getApiClient } from '../../nodes/shared/node/client';
 import type { ApiContext } from '../../nodes/shared/http/transport';
 import { parseRetryAfterMs, retryDelayMs, shouldRetry } from '../../nodes/shared/http/retry';
@@ -26,34 +26,33 @@ describe('resolveBaseUrl', () => {
 
 describe('API error bodies', () => {
 	it('reads errors[] with Code and Description', () => {
-		expect(extractApiError({ errors: [{ Code: 'TooManyTrials', Description: 'Too many attempts' }] })).toEqual({
-			code: 'TooManyTrials',
-			description: 'Too many attempts',
-		});
+		const entry = { code: 'TooManyTrials', description: 'Too many attempts' };
+		expect(readApiError({ errors: [{ Code: 'TooManyTrials', Description: 'Too many attempts' }] })).toEqual({ ...entry, entries: [entry] });
 	});
 	it('falls back to Message, ErrorMessage and DefaultText', () => {
-		expect(extractApiError({ Message: 'a' }).description).toBe('a');
-		expect(extractApiError({ ErrorMessage: 'b' }).description).toBe('b');
-		expect(extractApiError({ DefaultText: 'c' }).description).toBe('c');
-		expect(extractApiError('{"errors":[{"Code":"X","Description":"from text"}]}')).toEqual({ code: 'X', description: 'from text' });
+		expect(readApiError({ Message: 'a' }).description).toBe('a');
+		expect(readApiError({ ErrorMessage: 'b' }).description).toBe('b');
+		expect(readApiError({ DefaultText: 'c' }).description).toBe('c');
+		expect(readApiError('{"errors":[{"Code":"X","Description":"from text"}]}')).toMatchObject({ code: 'X', description: 'from text' });
 	});
 	it('reads Message, ErrorMessage and DefaultText inside an errors entry like Description', () => {
 		const body = {
 			errors: [{ Code: 'A', Message: 'from Message' }, { Code: 'B', ErrorMessage: 'from ErrorMessage' }, { DefaultText: 'from DefaultText' }, null, 'x'],
 		};
-		expect(extractApiError(body)).toEqual({ code: 'A', description: 'from Message; from ErrorMessage; from DefaultText' });
-		expect(listApiErrors(body)).toEqual([
+		expect(readApiError(body)).toMatchObject({ code: 'A', description: 'from Message; from ErrorMessage; from DefaultText' });
+		expect(readApiError(body).entries).toEqual([
 			{ code: 'A', description: 'from Message' },
 			{ code: 'B', description: 'from ErrorMessage' },
 			{ description: 'from DefaultText' },
 		]);
 	});
 	it('turns HTML and empty bodies into readable texts', () => {
-		expect(extractApiError('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>')).toEqual({
+		expect(readApiError('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>')).toEqual({
 			description: 'HTML page: 502 Bad Gateway',
+			entries: [],
 		});
-		expect(summariseText('<p>a <b>b</b></p>')).toBe('HTML page: a b');
-		expect(extractApiError('')).toEqual({});
+		expect(readApiError('<p>a <b>b</b></p>').description).toBe('HTML page: a b');
+		expect(readApiError('')).toEqual({ entries: [] });
 	});
 	it('strips apikey values and known secrets', () => {
 		expect(stripSecrets('headers: {"apikey":"s3cr3t-key"}')).not.toContain('s3cr3t-key');

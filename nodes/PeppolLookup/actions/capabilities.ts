@@ -1,7 +1,7 @@
 /** What a participant-information answer (docs/api.md "Peppol lookup and identifiers") means for sending invoices. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../shared/http/baseUrl';
+import { PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../../shared/domain/environments';
 
 /** Participant information as the lookup answers it; tolerant of missing arrays. */
 export interface ParticipantInformation {

@@ -1,7 +1,7 @@
-/** What both credentials show and test, and the nodes' Authentication (the Environment → URL rule itself: http/baseUrl.ts). */
+/** What both credentials show and test, and the nodes' Authentication (the Environment → URL rule itself: domain/environments.ts). */
 import type { ICredentialsDisplayOptions, ICredentialTestRequest, Icon, IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { HTTPS_RULE, PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../http/baseUrl';
+import { HTTPS_RULE, PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from '../domain/environments';
 
 /** The node parameter, first in every node's properties (n8n's usual name and values). */
 export const authenticationProperty: INodeProperties = {
@@ -33,7 +33,7 @@ export const OAUTH_ENDPOINTS = {
 } as const;
 
 /**
- * resolveBaseUrl's rule (http/baseUrl.ts) as the inside of an expression over `$credentials` (a credential's test request) or
+ * resolveBaseUrl's rule (domain/environments.ts) as the inside of an expression over `$credentials` (a credential's test request) or
  * `$self` (its own fields): a Custom Base URL breaking the https rule becomes a text that is not a URL, so nothing is sent.
  */
 function apiBaseExpression(fields: '$credentials' | '$self'): string {

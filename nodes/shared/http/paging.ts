@@ -79,7 +79,6 @@ type PageRequest = { url: string; key: string; body: Promise<unknown>; cancel: A
 export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, options: PaginateOptions): AsyncGenerator<IDataObject[]> {
 	const { limit, itemIndex, operation, key } = options;
 	if (limit !== undefined && limit <= 0) return;
-	const maxPages = options.maxPages ?? MAX_PAGES;
 	const qs: IDataObject = { ...options.qs };
 	if (limit !== undefined && limit <= PAGE_SIZE) {
 		// One page holds everything wanted: ask for no more.
@@ -137,9 +136,9 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 				for (const dropped of inFlight.splice(0)) dropped.cancel.abort();
 				windows = null;
 			}
-			if (!inFlight.length && requested >= maxPages) {
+			if (!inFlight.length && requested >= MAX_PAGES) {
 				throw pagingError(
-					`The API kept sending next-page links: stopped after ${maxPages} pages (${maxPages * PAGE_SIZE} records at ${PAGE_SIZE} a page, the most one list read follows); the list was not returned`,
+					`The API kept sending next-page links: stopped after ${MAX_PAGES} pages (${MAX_PAGES * PAGE_SIZE} records at ${PAGE_SIZE} a page, the most one list read follows); the list was not returned`,
 					'Narrow the list with Filters (e.g. by date) or use a Limit; if the account really holds more, read it in parts.',
 				);
 			}
@@ -151,7 +150,7 @@ export async function* paginate(client: Pick<ApiClient, 'baseUrl' | 'request'>, 
 			lastStride = fits ? stride : 0;
 			const room = (w: NonNullable<typeof windows>) =>
 				inFlight.length < PARALLEL_PAGES &&
-				requested < maxPages &&
+				requested < MAX_PAGES &&
 				w.last + w.stride < (page.count ?? Infinity) &&
 				collected + inFlight.length * w.stride < (limit ?? Infinity);
 			while (windows && room(windows)) inFlight.push(ask(withSkip(windows.template, (windows.last += windows.stride))));

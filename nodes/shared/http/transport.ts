@@ -2,7 +2,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { DELEGATED_CREDENTIAL, loadAuth, stripSecrets } from './auth';
+import { stripSecrets } from './secrets';
 import { DEFAULT_MAX_RESPONSE_MB, DEFAULT_RETRY_POLICY, MAX_RETRY_AFTER_MS, MB, NO_RETRY, parseRetryAfterMs, retryDelayMs, shouldRetry } from './retry';
 import type { ApiClient, ApiClientOptions, ApiContext, ApiErrorEntry, ApiRequest, ApiResponse, Auth, Headers } from './types';
 import { appendQuery } from './url';
@@ -83,7 +83,7 @@ const entryOf = (e: Record<string, unknown>): ApiErrorEntry => {
 };
 
 /** HTML error pages and other text bodies shrink to their title or first words. */
-export function summariseText(text: string): string {
+function summariseText(text: string): string {
 	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
 	if (title) return `HTML page: ${title}`;
 	if (!/^\s*</.test(text)) return text.length > 300 ? `${text.slice(0, 300)}…` : text;
@@ -91,21 +91,15 @@ export function summariseText(text: string): string {
 	return plain ? `HTML page: ${plain.slice(0, 160)}` : 'an HTML page without text';
 }
 
-/** The `errors` / `Errors` entries (or a bare array of them) of an error body, each with its Code and Description. */
-export function listApiErrors(body: unknown): ApiErrorEntry[] {
-	const parsed = (typeof body === 'string' ? parse(body) : body) as IDataObject | null | undefined;
-	const list = Array.isArray(parsed) ? parsed : (parsed?.errors ?? parsed?.Errors);
-	const records = Array.isArray(list) ? list.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object') : [];
-	return records.map(entryOf).filter((e) => e.code || e.description);
-}
-
-/** The API's own Code and Description, from any of the body shapes seen (errors[], top-level fields, text). */
-export function extractApiError(body: unknown): ApiErrorEntry {
+/** The API's own Code and Description from any error body seen (`errors`/`Errors` entries, top-level fields, text), and each entry of the list. */
+export function readApiError(body: unknown): ApiErrorEntry & { entries: ApiErrorEntry[] } {
 	const parsed = typeof body === 'string' ? parse(body) : body;
-	if (typeof parsed === 'string') return parsed.trim() ? { description: summariseText(parsed.trim()) } : {};
-	const entries = listApiErrors(parsed);
-	if (entries.length) return { code: entries.find((e) => e.code)?.code, description: entries.flatMap((e) => e.description ?? []).join('; ') || undefined };
-	return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? entryOf(parsed as Record<string, unknown>) : {};
+	if (typeof parsed === 'string') return { entries: [], ...(parsed.trim() && { description: summariseText(parsed.trim()) }) };
+	const isObject = (e: unknown): e is Record<string, unknown> => !!e && typeof e === 'object';
+	const list = Array.isArray(parsed) ? parsed : isObject(parsed) ? (parsed.errors ?? parsed.Errors) : undefined;
+	const entries = (Array.isArray(list) ? list.filter(isObject) : []).map(entryOf).filter((e) => e.code || e.description);
+	if (!entries.length) return { ...(isObject(parsed) && !Array.isArray(parsed) && entryOf(parsed)), entries };
+	return { code: entries.find((e) => e.code)?.code, description: entries.flatMap((e) => e.description ?? []).join('; ') || undefined, entries };
 }
 
 const REASONS: Record<string, string> = {
@@ -166,10 +160,10 @@ async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: nu
 	if (signedAt > 0 && !renewal.proven && !renewal.pending) return false;
 	renewal.pending ??= (async () => {
 		try {
-			const stored = (await ctx.getCredentials(DELEGATED_CREDENTIAL, auth.itemIndex)).oauthTokenData as IDataObject | undefined;
+			const stored = (await ctx.getCredentials(auth.credentialType, auth.itemIndex)).oauthTokenData as IDataObject | undefined;
 			// Another execution or worker refreshed since this client read the credential: its tokens are stored already.
 			const refresh = async () =>
-				stored?.access_token !== auth.accessToken ? stored : ((await ctx.helpers.refreshOAuth2Token.call(ctx, DELEGATED_CREDENTIAL)) as unknown);
+				stored?.access_token !== auth.accessToken ? stored : ((await ctx.helpers.refreshOAuth2Token.call(ctx, auth.credentialType)) as unknown);
 			auth.learn(await beforeDeadline(refresh(), AbortSignal.timeout(timeoutMs)));
 			Object.assign(renewal, { generation: renewal.generation + 1, proven: false });
 		} catch (caught) {
@@ -184,10 +178,9 @@ async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: nu
 	return true;
 }
 
-/** The client: n8n adds the apikey/partyID headers (API key) or the Bearer token (OAuth2; without a Party ID, node/client.ts picks one). */
-export async function openClient(this: ApiContext, options: ApiClientOptions = {}, itemIndex?: number): Promise<ApiClient> {
+/** The client of a credential read (node/credential.ts): n8n adds the apikey/partyID headers or the Bearer token; OAuth2 without a Party ID: node/client.ts picks one. */
+export function openClient(this: ApiContext, auth: Auth, options: ApiClientOptions = {}): ApiClient {
 	const node = this.getNode();
-	const auth = await loadAuth(this, itemIndex);
 	const { secrets, baseUrl } = auth;
 	const renewal: Renewal = { generation: 0, proven: false };
 	const timeoutMs = options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -321,14 +314,13 @@ export async function openClient(this: ApiContext, options: ApiClientOptions = {
 				}
 				return { again: retryAfter };
 			}
-			const api = extractApiError(body === '' ? undefined : body);
+			const { entries, ...api } = readApiError(body === '' ? undefined : body);
 			const what = api.description ?? (text.trim() ? undefined : 'empty body');
 			// The hint for a status is n8n's own wording of it (NodeApiError's status texts); a 401 names the credential.
 			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
 			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
 			const clean = (e: ApiErrorEntry) => Object.fromEntries(Object.entries(e).map(([key, value]) => [key, stripSecrets(String(value), secrets)]));
-			const entries = listApiErrors(body).map(clean);
-			if (entries.length) error.context.apiErrors = entries;
+			if (entries.length) error.context.apiErrors = entries.map(clean);
 			throw error;
 		};
 		for (let tries = 0; ; tries++) {

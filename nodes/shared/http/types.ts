@@ -87,7 +87,6 @@ export interface PaginateOptions {
 	limit?: number; // Stop after this many records (Return All when undefined).
 	itemIndex?: number;
 	operation?: string;
-	maxPages?: number; // At most this many pages (MAX_PAGES when absent).
 	key?: string; // The records' unique field (`OrderID`), sorted on last: equal sort values keep one order on every page.
 	total?: number; // Set by the read: the first page's Count (all records matching), when the API sends one.
 }

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { paginate, PagingError } from '../http/paging';
 import { openClient } from '../http/transport';
+import { loadAuth } from './credential';
 import type { ApiClient, ApiClientOptions, ApiContext, PaginateOptions } from '../http/types';
 
 /** Where the signed-in account's companies are read when the OAuth2 credential names no Party ID. */
@@ -50,7 +51,7 @@ export function pickAccountParty(info: unknown): { partyId: string } | { message
 
 /** The client of the node's credential, acting for `options.partyId`, else the credential's Party ID, else (OAuth2) the account's one company. */
 export async function getApiClient(this: ApiContext, options: ApiClientOptions = {}, itemIndex?: number): Promise<ApiClient> {
-	const client = await openClient.call(this, options, itemIndex);
+	const client = openClient.call(this, await loadAuth(this, itemIndex), options);
 	if (client.partyId || client.method !== 'oAuth2') return client;
 	const info = await client.request({ method: 'GET', path: ACCOUNT_INFORMATION_PATH, operation: "Read the account's companies", itemIndex });
 	const picked = pickAccountParty(info);

@@ -5,7 +5,8 @@
 import type { IDataObject, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { loadAuth, stripSecrets } from '../http/auth';
+import { stripSecrets } from '../http/secrets';
+import { loadAuth } from './credential';
 import { describeFile, readFile, toBinary } from './files';
 import type { FileContext } from './files';
 import type { ApiClient } from '../http/transport';

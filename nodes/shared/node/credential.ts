@@ -1,39 +1,14 @@
-/** Sign-in by API key (a personal integration) or OAuth 2.0 (required by the service for anything serving several users). */
+/** The credential a node's client signs with: API key (a personal integration) or OAuth 2.0 (required by the service for anything serving several users). */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { AccessPointCredentials } from './baseUrl';
-import { allowedScheme, resolveBaseUrl } from './baseUrl';
-import type { ApiContext, Auth, AuthenticationMethod } from './types';
+import { type AccessPointCredentials, allowedScheme, resolveBaseUrl } from '../domain/environments';
+import { rememberSecrets, stripSecrets } from '../http/secrets';
+import type { ApiContext, Auth, AuthenticationMethod } from '../http/types';
 
 export const API_KEY_CREDENTIAL = 'accessPointApi';
 /** OAuth 2.0: access delegated by the signed-in account (named so the secrets lint does not take the name for a secret). */
 export const DELEGATED_CREDENTIAL = 'accessPointOAuth2Api';
-
-/** Adds each secret as held and in every form a server may echo it: trimmed, JSON-escaped, percent-encoded (`+` for a space too); none under 4 characters. */
-function remember(secrets: string[], values: unknown[]): void {
-	for (const value of values) {
-		const trimmed = typeof value === 'string' ? value.trim() : '';
-		if (trimmed.length < 4) continue;
-		const forms = [value as string, trimmed, JSON.stringify(trimmed).slice(1, -1)];
-		try {
-			const encoded = encodeURIComponent(trimmed);
-			forms.push(encoded, encoded.replace(/%20/g, '+'));
-		} catch {
-			// An unpaired surrogate cannot be percent-encoded, so it is never sent that way either.
-		}
-		for (const form of forms) if (!secrets.includes(form)) secrets.push(form);
-	}
-}
-
-/** Masks apikey/token/client secret fields, a Bearer token (16 characters or more: not a word of prose), and every given secret. */
-export function stripSecrets(text: string, secrets: string[] = []): string {
-	let out = text
-		.replace(/((?:apikey|access_token|refresh_token|client_secret|id_token)["']?\s*[:=]\s*["']?)[^"',\s}&]+/gi, '$1***')
-		.replace(/(\bbearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/gi, '$1***');
-	for (const secret of secrets) if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('***');
-	return out;
-}
 
 const tokenSecrets = (tokenData: unknown) => ['access_token', 'refresh_token', 'id_token'].map((name) => (tokenData as IDataObject | undefined)?.[name]);
 
@@ -50,7 +25,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 	type Raw = AccessPointCredentials & { accessTokenUrl?: string; clientSecret?: string; oauthTokenData?: IDataObject };
 	const raw = (await getCredentials.call(ctx, credentialType, itemIndex)) as unknown as Raw;
 	const secrets: string[] = [];
-	remember(secrets, method === 'oAuth2' ? [raw.clientSecret, ...tokenSecrets(raw.oauthTokenData)] : [raw.apiKey]);
+	rememberSecrets(secrets, method === 'oAuth2' ? [raw.clientSecret, ...tokenSecrets(raw.oauthTokenData)] : [raw.apiKey]);
 	const credentialName = method === 'oAuth2' ? 'AccessPoint Sign-In OAuth2 API' : 'AccessPoint API';
 	const refuse = (problem: string, description: string) => new NodeOperationError(node, stripSecrets(problem, secrets), { itemIndex, description });
 
@@ -69,7 +44,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 		learn(tokenData: unknown) {
 			const access = (tokenData as IDataObject | undefined)?.access_token;
 			if (typeof access === 'string') accessToken = access;
-			remember(secrets, tokenSecrets(tokenData));
+			rememberSecrets(secrets, tokenSecrets(tokenData));
 		},
 	};
 
@@ -103,7 +78,7 @@ export async function loadAuth(ctx: ApiContext, itemIndex?: number): Promise<Aut
 			return accessToken;
 		},
 		unauthorizedHint: 'Reconnect the credential; check its Party ID and that the ID used belongs to this account.',
-		// n8n signs with the Bearer token; a 401 comes back to the client (transport.ts), which has n8n refresh once per expiry.
+		// n8n signs with the Bearer token; a 401 comes back to the client (http/transport.ts), which has n8n refresh once per expiry.
 		sign: (actFor) => ({ headers: actFor ? { partyID: actFor } : ({} as Record<string, string>), options: { oauth2: { skipTokenRefresh: true } } }),
 	};
 }
