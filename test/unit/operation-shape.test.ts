@@ -5,6 +5,7 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import type { ResourceOperations } from '../../nodes/shared/node/router';
 import { repoFiles } from './helpers/repoFiles';
 
 /** Each call of updateDisplayOptions while the operation files load: its answer and the fields it was given. */
@@ -21,9 +22,10 @@ jest.mock('n8n-workflow', () => {
 	};
 });
 
-const operationFiles = repoFiles(['nodes'])
-	.map((file: { path: string }) => file.path)
-	.filter((path: string) => path.endsWith('.operation.ts'));
+const nodeFiles = repoFiles(['nodes']).map((file: { path: string }) => file.path);
+const operationFiles = nodeFiles.filter((path: string) => path.endsWith('.operation.ts'));
+/** Each resource's list of operations (what the router and the node's description read): `nodes/X/actions/index.ts`, `nodes/Order/actions/x/index.ts`. */
+const resourceLists = nodeFiles.filter((path: string) => /^nodes\/\w+\/actions\/(\w+\/)?index\.ts$/.test(path));
 
 describe('operation files: one shape', () => {
 	it('finds the operation files', () => {
@@ -43,5 +45,24 @@ describe('operation files: one shape', () => {
 			return 'resource' in show || 'operation' in show;
 		});
 		expect(ownConditions.map((field) => field.name)).toEqual([]);
+	});
+
+	it('finds every resource list', () => {
+		expect(resourceLists.length).toBeGreaterThanOrEqual(9);
+	});
+
+	it.each(resourceLists)('%s: each operation listed runs the file named after its value', (path: string) => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const lists = Object.values(require(`../../${path}`) as Record<string, ResourceOperations>);
+		const folder = path.replace(/index\.ts$/, '');
+		const entries = lists.flatMap((list) => list.operations);
+		expect(entries.length).toBeGreaterThan(0);
+		const elsewhere = entries.filter(({ value, module }) => {
+			if (!operationFiles.includes(`${folder}${value}.operation.ts`)) return true;
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const file = require(`../../${folder}${value}.operation`) as { description?: unknown; execute?: unknown };
+			return module.description !== file.description || module.execute !== file.execute;
+		});
+		expect(elsewhere.map(({ value }) => value)).toEqual([]);
 	});
 });

@@ -20,9 +20,8 @@ const LISTS: Record<QueryResource, [path: string, key: string, label: string]> =
 	product: ['/v1/products', 'ProductID', 'products'],
 };
 
-/** Get Many of one resource: Return All, Limit, the filter and sort builder, and Simplify. */
-export function listOperation(resource: QueryResource) {
-	const show = { resource: [resource], operation: ['getAll'] };
+/** The fields of one Get Many: Return All, Limit, (orders) Search Text, the filter and sort builder, and Simplify. */
+export function listFields(resource: QueryResource): INodeProperties[] {
 	// GET /v1/orders takes fullTextSearch (openapi.json): the way to find orders by number or customer.
 	const search: INodeProperties = {
 		displayName: 'Search Text',
@@ -31,15 +30,13 @@ export function listOperation(resource: QueryResource) {
 		default: '',
 		placeholder: 'e.g. ACME or INV-2026-0042',
 		description: "Orders whose number, customer or other text match (the service's fullTextSearch); empty: all",
-		displayOptions: { show },
 	};
-	const description: INodeProperties[] = [
-		...returnAllFields(show),
-		...(resource === 'order' ? [search] : []),
-		...queryFields(resource, { show }),
-		simplifyField(show),
-	];
-	return { description, execute };
+	return [...returnAllFields(), ...(resource === 'order' ? [search] : []), ...queryFields(resource), simplifyField()];
+}
+
+/** Get Many of one resource: reads the fields above, then every page up to the limit. */
+export function listExecute(resource: QueryResource) {
+	return execute;
 
 	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 		const hints = new Set<string>();

@@ -1,15 +1,16 @@
 /** Order › Order's operations, listed once: the node's description and the router read this list. */
 // Named imports: a namespace import (import * as) would make tsc emit its interop helper into this file.
 import type { ResourceOperations } from '../../../shared/node/router';
-import { listOperation } from '../list';
 import { description as createDescription, execute as createExecute } from './create.operation';
 import { description as createAndSendDescription, execute as createAndSendExecute } from './createAndSend.operation';
 import { description as createCreditNoteDescription, execute as createCreditNoteExecute } from './createCreditNote.operation';
 import { description as deleteOrderDescription, execute as deleteOrderExecute } from './delete.operation';
 import { description as downloadFilesDescription, execute as downloadFilesExecute } from './downloadFiles.operation';
 import { description as getDescription, execute as getExecute } from './get.operation';
+import { description as getAllDescription, execute as getAllExecute } from './getAll.operation';
 import { description as getDeliveryStatusDescription, execute as getDeliveryStatusExecute } from './getDeliveryStatus.operation';
-import { description as markExportedDescription, execute as markExportedExecute, markNotExported } from './markExported.operation';
+import { description as markExportedDescription, execute as markExportedExecute } from './markExported.operation';
+import { description as markNotExportedDescription, execute as markNotExportedExecute } from './markNotExported.operation';
 import { description as recordPaymentDescription, execute as recordPaymentExecute } from './recordPayment.operation';
 import { description as sendDescription, execute as sendExecute } from './send.operation';
 import { description as sendUblDescription, execute as sendUblExecute } from './sendUbl.operation';
@@ -68,7 +69,13 @@ export const order: ResourceOperations = {
 			action: 'Get the delivery status of an order',
 			module: { description: getDeliveryStatusDescription, execute: getDeliveryStatusExecute },
 		},
-		{ name: 'Get Many', value: 'getAll', description: 'List orders with filters and sorting', action: 'Get many orders', module: listOperation('order') },
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'List orders with filters and sorting',
+			action: 'Get many orders',
+			module: { description: getAllDescription, execute: getAllExecute },
+		},
 		{
 			name: 'Mark as Exported',
 			value: 'markExported',
@@ -81,7 +88,7 @@ export const order: ResourceOperations = {
 			value: 'markNotExported',
 			description: 'Mark a received supplier invoice as not exported',
 			action: 'Mark an incoming invoice as not exported',
-			module: markNotExported,
+			module: { description: markNotExportedDescription, execute: markNotExportedExecute },
 		},
 		{
 			name: 'Record Payment',

@@ -18,7 +18,7 @@ import { readMaxFileSize } from '../../../shared/node/files';
 import { buildOrderBody, checkOrder, externalIdFilter, readOrderId } from './orderBody';
 import { DECIMAL_FORMS } from './decimal';
 import { type IdempotencyHeader, createIdempotencyKey } from './sendRules';
-import { apiWords } from '../party/records';
+import { apiWords } from '../records';
 import { sendJson } from './writes';
 
 type InputMode = 'fields' | 'json';

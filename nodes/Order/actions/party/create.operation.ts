@@ -10,19 +10,8 @@ import { readPartyOption } from '../options';
 import { sendJson } from '../order/writes';
 import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
-import {
-	fieldOptions,
-	findRecords,
-	getRecord,
-	MAIN_PARTY_FIELDS,
-	mainPartyProperties,
-	noIdError,
-	PARTY_FIELDS,
-	patchable,
-	readFields,
-	sameParty,
-	updateParty,
-} from './records';
+import { fieldOptions, findRecords, getRecord, noIdError, readFields } from '../records';
+import { MAIN_PARTY_FIELDS, mainPartyProperties, PARTY_FIELDS, patchable, sameParty, updateParty } from './party';
 
 const MATCH_BY = ['vatNumber', 'email', 'none'] as const;
 const IF_FOUND = ['keep', 'update'] as const;

@@ -8,7 +8,8 @@ import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runItems } from '../../../shared/node/items';
 import { checkVatNumber } from '../../../shared/domain/validation';
-import { findRecords, partyTypeOption, sameParty } from './records';
+import { findRecords } from '../records';
+import { partyTypeOption, sameParty } from './party';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,10 +1,10 @@
 /** Order › Party's operations, listed once: the node's description and the router read this list. */
 // Named imports: a namespace import (import * as) would make tsc emit its interop helper into this file.
 import type { ResourceOperations } from '../../../shared/node/router';
-import { listOperation } from '../list';
-import { getOperation } from './records';
 import { description as createDescription, execute as createExecute } from './create.operation';
 import { description as findByVatDescription, execute as findByVatExecute } from './findByVat.operation';
+import { description as getDescription, execute as getExecute } from './get.operation';
+import { description as getAllDescription, execute as getAllExecute } from './getAll.operation';
 import { description as updateDescription, execute as updateExecute } from './update.operation';
 
 export const party: ResourceOperations = {
@@ -25,8 +25,20 @@ export const party: ResourceOperations = {
 			action: 'Find parties by VAT number',
 			module: { description: findByVatDescription, execute: findByVatExecute },
 		},
-		{ name: 'Get', value: 'get', description: 'Read one party by its PartyID', action: 'Get a party', module: getOperation('party') },
-		{ name: 'Get Many', value: 'getAll', description: 'List parties with filters and sorting', action: 'Get many parties', module: listOperation('party') },
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Read one party by its PartyID',
+			action: 'Get a party',
+			module: { description: getDescription, execute: getExecute },
+		},
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'List parties with filters and sorting',
+			action: 'Get many parties',
+			module: { description: getAllDescription, execute: getAllExecute },
+		},
 		{
 			name: 'Update',
 			value: 'update',

@@ -6,7 +6,8 @@ import { inputError } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { readPartyOption } from '../options';
 import { runItems } from '../../../shared/node/items';
-import { fieldOptions, idField, MAIN_PARTY_FIELDS, PARTY_FIELDS, PATCHABLE, patchable, readFields, readRecordId, updateParty } from './records';
+import { fieldOptions, idField, readFields, readRecordId } from '../records';
+import { MAIN_PARTY_FIELDS, PARTY_FIELDS, PATCHABLE, patchable, updateParty } from './party';
 
 const ALL = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
 const FIELDS = ALL.filter((field) => patchable(field.api));

@@ -14,7 +14,7 @@ import { readPartyOption } from '../options';
 import { sendJson } from '../order/writes';
 import { runItems } from '../../../shared/node/items';
 import { answeredId } from '../order/orderBody';
-import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../party/records';
+import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../records';
 
 const BODY_FORMS = ['product', 'items'] as const;
 const whole = (value: unknown) => checkNumber(value, { min: 0, max: 1e12, whole: true });

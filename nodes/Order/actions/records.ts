@@ -1,36 +1,19 @@
 /**
  * What the party and product operations share: field tables (the service's OpenAPI `Party` and `Product`) as parameters and
- * checked bodies, IDs, reads, lookups; and the party's table (flat address fields, as the service's page "Party" allows).
+ * checked bodies, IDs, reads, lookups.
  */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { inputError, requireValid } from '../../../shared/node/input';
-import { runItems } from '../../../shared/node/items';
-import { type FilterCondition, buildFilter } from '../../../shared/query/odata';
-import { PAGE_SIZE } from '../../../shared/http/paging';
-import { isRecord } from '../../../shared/domain/values';
-import type { ClientProvider } from '../../../shared/node/router';
-import type { ApiClient } from '../../../shared/http/transport';
-import {
-	type Check,
-	checkBic,
-	checkBoolean,
-	checkChoice,
-	checkCountryCode,
-	checkEmail,
-	checkIban,
-	checkJsonDepth,
-	checkLanguageCode,
-	checkNumber,
-	checkNumericId,
-	checkPhone,
-	checkText,
-	checkVatNumber,
-} from '../../../shared/domain/validation';
-import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
-import { readPartyOption } from '../options';
-import { sendJson } from '../order/writes';
+import { inputError, requireValid } from '../../shared/node/input';
+import { runItems } from '../../shared/node/items';
+import { type FilterCondition, buildFilter } from '../../shared/query/odata';
+import { PAGE_SIZE } from '../../shared/http/paging';
+import { isRecord } from '../../shared/domain/values';
+import type { ClientProvider } from '../../shared/node/router';
+import type { ApiClient } from '../../shared/http/transport';
+import { type Check, checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../shared/domain/validation';
+import { readPartyOption } from './options';
 
 export type RecordKind = 'party' | 'product';
 const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
@@ -135,47 +118,20 @@ export function readRecordId(ctx: IExecuteFunctions, itemIndex: number, kind: Re
 	return requireValid(ctx, itemIndex, apiWords(ID_KEYS[kind]), raw, (v) => checkNumericId(v, ID_KEYS[kind]));
 }
 
-/** The same VAT number (spaces, dots, dashes aside) or e-mail address (case aside): how a party found is told from others. */
-export function sameParty(key: string, a: unknown, b: unknown): boolean {
-	const norm = (v: unknown) => (typeof v === 'string' ? (key === 'VATNumber' ? v.replace(/[\s.-]/g, '') : v.trim()).toUpperCase() : undefined);
-	return norm(a) !== undefined && norm(a) === norm(b);
-}
-
-/** The page "Patchable Properties": what a party PATCH may change; the service ignores anything else. */
-export const PATCHABLE = (
-	'GLAccountCode GLDefaultExpiryOffset Nr Email ExternalProviderTC ExternalProviderID Name CommercialName ContactFirstName ContactLastName ' +
-	'CountryCode City Street StreetNumber Zipcode Box Phone Mobile Fax VATNumber IBAN Language VATLiable'
-).split(' ');
-export const patchable = (api: string) => PATCHABLE.some((name) => name.toLowerCase() === api.toLowerCase());
-
-/** `PATCH /v1/parties/{id}` with the fields to change, then the party as the service holds it. */
-export async function updateParty(client: ApiClient, id: string, body: IDataObject, itemIndex: number): Promise<IDataObject> {
-	const path = `/v1/parties/${encodeURIComponent(id)}`;
-	await sendJson(client, { method: 'PATCH', path, body, itemIndex, operation: `Update party ${id}` });
-	return await getRecord(client, 'party', id, itemIndex);
-}
-
 /** `GET /v1/parties/{id}` or `/v1/products/{id}`. */
 export async function getRecord(client: ApiClient, kind: RecordKind, id: string | number, itemIndex: number): Promise<IDataObject> {
 	const path = `${RECORD_PATHS[kind]}/${encodeURIComponent(String(id))}`;
 	return await client.request<IDataObject>({ method: 'GET', path, itemIndex, operation: `Get ${kind} ${id}` });
 }
 
-/** Party › Get and Product › Get: one record by its ID. */
-export function getOperation(kind: RecordKind) {
-	return {
-		description: updateDisplayOptions({ show: { resource: [kind], operation: ['get'] } }, [idField(kind)]),
-		async execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
-			return await runItems(
-				this,
-				(itemIndex) => readRecordId(this, itemIndex, kind),
-				async (id, itemIndex) => {
-					return await getRecord(await clients(itemIndex, readPartyOption(this, itemIndex)), kind, id, itemIndex);
-				},
-			);
-		},
+/** Party › Get and Product › Get: one record by its ID per item. */
+export const getById = (kind: RecordKind) =>
+	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+		const read = (itemIndex: number) => readRecordId(this, itemIndex, kind);
+		return await runItems(this, read, async (id, itemIndex) => {
+			return await getRecord(await clients(itemIndex, readPartyOption(this, itemIndex)), kind, id, itemIndex);
+		});
 	};
-}
 
 /** How many pages (120 records each) a lookup reads when the service cannot filter on the field. */
 const LOOKUP_PAGES = 10;
@@ -241,50 +197,4 @@ function recordId(node: INode, kind: RecordKind, record: IDataObject, itemIndex:
 export function noIdError(node: INode, kind: RecordKind, hint: string, itemIndex: number): NodeApiError {
 	const message = `Create ${kind} answered without a ${ID_KEYS[kind]}: the ${kind} may or may not exist`;
 	return new NodeApiError(node, { message } as JsonObject, { message, description: hint, itemIndex });
-}
-
-const text = (max: number) => (value: unknown) => checkText(value, max);
-
-/** Name, VAT Number and Party Type: the fields Create shows up front. */
-export const MAIN_PARTY_FIELDS = recordFields([
-	{ api: 'Name' },
-	{ api: 'VATNumber', check: checkVatNumber as (value: unknown) => Check, description: 'With its country prefix, e.g. BE0123456749' },
-	{ api: 'PartyType', check: (value) => checkChoice(value, PARTY_TYPES), description: 'Customer (you invoice it) or Supplier (it invoices you)' },
-]);
-
-export const PARTY_FIELDS = recordFields([
-	{ api: 'BIC', check: checkBic },
-	{ api: 'Box', check: text(20) },
-	{ api: 'City' },
-	{ api: 'CommercialName' },
-	{ api: 'ContactFirstName' },
-	{ api: 'ContactLastName' },
-	{ api: 'CountryCode', check: checkCountryCode, description: 'Two letters, e.g. BE' },
-	{ api: 'Email', check: checkEmail },
-	{ api: 'ExternalProviderID', description: 'e.g. its ID in your CRM' },
-	{ api: 'IBAN', check: checkIban },
-	{ api: 'InternalInfo', check: text(2000) },
-	{ api: 'Language', check: checkLanguageCode, description: 'Two letters, e.g. NL, FR, EN' },
-	{ api: 'Mobile', check: checkPhone },
-	{ api: 'Nr', displayName: 'Number', description: 'Your customer or supplier number' },
-	{ api: 'PeppolIdentifier', check: text(150), description: 'e.g. 0208:0123456749' },
-	{ api: 'Phone', check: checkPhone },
-	{ api: 'Street' },
-	{ api: 'StreetNumber', check: text(20) },
-	{ api: 'VATLiable', kind: 'boolean', description: 'Whether the party is subject to VAT' },
-	{ api: 'Website' },
-	{ api: 'Zipcode', check: text(20) },
-]);
-
-/** Party Type as a picker. */
-export const partyTypeOption = { type: 'options' as const, options: PARTY_TYPES.map((value) => ({ name: value, value })), default: 'Customer' };
-
-/** The three main fields as parameters of an operation (Name required). */
-export function mainPartyProperties(): INodeProperties[] {
-	const [name, vat, type] = MAIN_PARTY_FIELDS;
-	return [
-		{ displayName: name.displayName, name: name.name, type: 'string', required: true, default: '', description: name.description },
-		{ displayName: vat.displayName, name: vat.name, type: 'string', default: '', description: vat.description },
-		{ displayName: type.displayName, name: type.name, ...partyTypeOption, description: type.description },
-	];
 }
