@@ -1,5 +1,5 @@
 /** The one HTTP path of every node and all its bounds (ARCHITECTURE.md "One request through the code"). */
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { stripSecrets } from './secrets';
@@ -178,31 +178,122 @@ async function renew(ctx: ApiContext, auth: Auth, renewal: Renewal, signedAt: nu
 	return true;
 }
 
+type Fail = (message: string, description: string, status?: number, api?: ApiErrorEntry) => NodeApiError;
+/** One request as its checks and error messages see it. */
+type Sent = { req: ApiRequest; url: string; operation: string; limit: number; auth: Auth; node: INode; fail: Fail };
+type Outcome<T> = ApiResponse<T> | { again: string | undefined };
+
+/** A request's NodeApiError: its words with every secret masked, the status, the API's own Code and Description. */
+function failWith(node: INode, secrets: string[], itemIndex?: number): Fail {
+	return (message, description, status, api = {}) => {
+		const [text, httpCode] = [stripSecrets(message, secrets), status === undefined ? undefined : String(status)];
+		const context = { message: text, description: stripSecrets(description, secrets), httpCode, itemIndex };
+		const error = new NodeApiError(node, { message: text, ...(httpCode && { httpCode }) }, context);
+		// For a network code (ECONNRESET …) n8n swaps in a generic text that drops the operation.
+		error.message = text;
+		if (api.code) error.context.apiCode = stripSecrets(api.code, secrets);
+		if (api.description) error.context.apiDescription = stripSecrets(api.description, secrets);
+		return error;
+	};
+}
+
+/** No answer (a refused refresh, a bound, the network): another try for a read not yet retried enough, else the error saying what to do. */
+function noAnswer(error: unknown, { req, operation, limit, auth, node, fail }: Sent, retry: boolean): { again: undefined } {
+	if ((error as RefreshError).refresh) {
+		const { kind, code, message } = error as RefreshError;
+		const name = node.credentials?.[auth.credentialType]?.name;
+		if (kind === 'reconnect') {
+			const what = `The AccessPoint OAuth2 credential${name ? ` "${name}"` : ''} needs to be reconnected: ${message}`;
+			throw fail(what, 'Reconnect the credential, then rerun.', undefined, { code });
+		}
+		const what = `${operation} failed: the access token expired and refreshing it failed: ${message}`;
+		throw fail(what, "Check the credential's Token URL, Client ID and Client Secret, then reconnect it.", undefined, { code });
+	}
+	// Not retried: the same answer would be read again (and a compressed one inflated again).
+	if (cutOff(error, 'size')) {
+		throw fail(
+			`${operation} failed: the answer is larger than ${Math.round(limit / MB)} MB; it was not read further`,
+			req.maxResponseBytes === undefined
+				? 'Raise Options › Maximum Response Size if so large an answer is expected; else check the Base URL.'
+				: "Raise the node's size option (e.g. Maximum File Size) if so large a file is expected.",
+		);
+	}
+	if (req.signal?.aborted) throw fail(`${operation} was cancelled`, 'The request was no longer needed.');
+	const { code, message } = cutOff(error) ? { code: 'ETIMEDOUT', message: undefined } : readFailure(error);
+	if (retry && code !== 'ERR_CANCELED') return { again: undefined };
+	const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
+	const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : 'Retry later.';
+	throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
+}
+
+/** An answer: a 2xx its body, a read's 429/5xx (or unreadable 2xx) another try, a redirect or any other status the error naming it. */
+function readAnswer<T>(answer: Answer, { req, url, operation, auth, node, fail }: Sent, retry: boolean): Outcome<T> {
+	const { status, headers, bytes: raw } = answer;
+	if (status >= 300 && status < 400) {
+		// Where it points, as a host name only (its path or query could carry anything).
+		const location = [headers.location].flat()[0];
+		const target = !location ? 'no location' : (URL.canParse(location, url) && new URL(location, url).host) || 'an unreadable location';
+		const what = `${operation} failed: the API answered HTTP ${status}, a redirect to ${target}; it was not followed`;
+		throw fail(what, "If the API has moved, set its new address as the credential's Base URL.", status);
+	}
+	const ok = status >= 200 && status < 300;
+	// Only a body that echoes a secret is rewritten; a body read from its bytes (a file) stays bytes unless it does.
+	const echoed = auth.secrets.filter((secret) => (raw ?? answer.text).includes(secret));
+	const mask = (text: string) => echoed.reduce((out, secret) => out.split(secret).join('***'), text);
+	const bytes = raw && echoed.length ? Buffer.from(mask(raw.toString())) : raw;
+	const read = ok && bytes && req.read ? req.read(bytes) : undefined;
+	const text = read !== undefined ? '' : bytes ? bytes.toString() : mask(answer.text);
+	const body = read ?? parse(text);
+
+	if (ok) {
+		if (typeof body === 'string' && (!req.acceptText || /^\s*[<{[]/.test(body))) {
+			if (!body.trim()) return { status, headers, body: undefined as T };
+			if (req.method === 'GET' && retry) return { again: undefined };
+			const what = `${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`;
+			throw fail(what, 'Retry; if it persists, check the Base URL is the API, not a web page.', status);
+		}
+		if (req.method === 'GET' && !req.acceptText && (body === null || typeof body === 'number' || typeof body === 'boolean')) {
+			// One n8n item is one JSON object: a read answering a bare value has nothing to output.
+			const what = `${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`;
+			throw fail(what, 'Retry; if it persists, check the ID and the Base URL.', status);
+		}
+		return { status, headers, body: body as T };
+	}
+
+	const retryAfter = [headers['retry-after']].flat()[0];
+	if (retry && shouldRetry(status)) {
+		const asked = parseRetryAfterMs(retryAfter);
+		if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+			const what = `${operation} failed with HTTP ${status}: Retry-After asks to wait ${Math.round(asked / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`;
+			throw fail(what, 'Run the workflow later.', status);
+		}
+		return { again: retryAfter };
+	}
+	const { entries, ...api } = readApiError(body === '' ? undefined : body);
+	const what = api.description ?? (text.trim() ? undefined : 'empty body');
+	// The hint for a status is n8n's own wording of it (NodeApiError's status texts); a 401 names the credential.
+	const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
+	const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
+	const clean = (e: ApiErrorEntry) => Object.fromEntries(Object.entries(e).map(([key, value]) => [key, stripSecrets(String(value), auth.secrets)]));
+	if (entries.length) error.context.apiErrors = entries.map(clean);
+	throw error;
+}
+
 /** The client of a credential read (node/credential.ts): n8n adds the apikey/partyID headers or the Bearer token; OAuth2 without a Party ID: node/client.ts picks one. */
 export function openClient(this: ApiContext, auth: Auth, options: ApiClientOptions = {}): ApiClient {
 	const node = this.getNode();
-	const { secrets, baseUrl } = auth;
 	const renewal: Renewal = { generation: 0, proven: false };
 	const timeoutMs = options.retry?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
 		// The query is written into the URL here, not by n8n (see url.ts: n8n's splits some emoji).
-		const url = appendQuery(/^https?:\/\//i.test(req.path) ? req.path : `${baseUrl}${req.path}`, req.qs);
+		const url = appendQuery(/^https?:\/\//i.test(req.path) ? req.path : `${auth.baseUrl}${req.path}`, req.qs);
 		const operation = req.operation ?? `${req.method} ${req.path.replace(/^https?:\/\/[^/]+/i, '').split('?')[0]}`;
 		const policy = req.retry ?? (req.method === 'GET' ? (options.retry ?? DEFAULT_RETRY_POLICY) : NO_RETRY);
 		const limit = req.maxResponseBytes ?? options.retry?.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * MB;
-		const fail = (message: string, description: string, status?: number, api: ApiErrorEntry = {}) => {
-			const [text, httpCode] = [stripSecrets(message, secrets), status === undefined ? undefined : String(status)];
-			const context = { message: text, description: stripSecrets(description, secrets), httpCode, itemIndex: req.itemIndex };
-			const error = new NodeApiError(node, { message: text, ...(httpCode && { httpCode }) }, context);
-			// For a network code (ECONNRESET …) n8n swaps in a generic text that drops the operation.
-			error.message = text;
-			if (api.code) error.context.apiCode = stripSecrets(api.code, secrets);
-			if (api.description) error.context.apiDescription = stripSecrets(api.description, secrets);
-			return error;
-		};
-		if (new URL(url).origin !== new URL(baseUrl).origin) {
-			throw fail(`${operation} was not sent: ${new URL(url).host} is not the credential's host`, `The credential goes only to ${new URL(baseUrl).host}.`);
-		}
+		const sent: Sent = { req, url, operation, limit, auth, node, fail: failWith(node, auth.secrets, req.itemIndex) };
+		const [host, home] = [new URL(url), new URL(auth.baseUrl)];
+		if (host.origin !== home.origin)
+			throw sent.fail(`${operation} was not sent: ${host.host} is not the credential's host`, `The credential goes only to ${home.host}.`);
 		const requestOptions: IHttpRequestOptions = {
 			method: req.method,
 			url,
@@ -239,99 +330,20 @@ export function openClient(this: ApiContext, auth: Auth, options: ApiClientOptio
 			if (answer.status !== 401 && signedAt === renewal.generation) renewal.proven = true;
 			return answer;
 		};
-
-		const once = async (retry: boolean): Promise<ApiResponse<T> | { again: string | undefined }> => {
-			const cancelled = () => fail(`${operation} was cancelled`, 'The request was no longer needed.');
-			if (req.signal?.aborted) throw cancelled();
-			let answer: Answer;
-			try {
-				answer = await attempt();
-			} catch (error) {
-				if ((error as RefreshError).refresh) {
-					const { kind, code, message } = error as RefreshError;
-					const name = node.credentials?.[auth.credentialType]?.name;
-					if (kind === 'reconnect') {
-						const what = `The AccessPoint OAuth2 credential${name ? ` "${name}"` : ''} needs to be reconnected: ${message}`;
-						throw fail(what, 'Reconnect the credential, then rerun.', undefined, { code });
-					}
-					const what = `${operation} failed: the access token expired and refreshing it failed: ${message}`;
-					throw fail(what, "Check the credential's Token URL, Client ID and Client Secret, then reconnect it.", undefined, { code });
-				}
-				// Not retried: the same answer would be read again (and a compressed one inflated again).
-				if (cutOff(error, 'size')) {
-					throw fail(
-						`${operation} failed: the answer is larger than ${Math.round(limit / MB)} MB; it was not read further`,
-						req.maxResponseBytes === undefined
-							? 'Raise Options › Maximum Response Size if so large an answer is expected; else check the Base URL.'
-							: "Raise the node's size option (e.g. Maximum File Size) if so large a file is expected.",
-					);
-				}
-				if (req.signal?.aborted) throw cancelled();
-				const { code, message } = cutOff(error) ? { code: 'ETIMEDOUT', message: undefined } : readFailure(error);
-				if (retry && code !== 'ERR_CANCELED') return { again: undefined };
-				const reason = (code && REASONS[code]) ?? (message ? stripSecrets(message) : 'a network error occurred');
-				const hint = code === 'ENOTFOUND' || code === 'ECONNREFUSED' ? "Check the credential's environment and Base URL." : 'Retry later.';
-				throw fail(`${operation} failed: ${reason}`, hint, undefined, { code });
-			}
-			const { status, headers, bytes: raw } = answer;
-			if (status >= 300 && status < 400) {
-				// Where it points, as a host name only (its path or query could carry anything).
-				const location = [headers.location].flat()[0];
-				const target = !location ? 'no location' : (URL.canParse(location, url) && new URL(location, url).host) || 'an unreadable location';
-				const what = `${operation} failed: the API answered HTTP ${status}, a redirect to ${target}; it was not followed`;
-				throw fail(what, "If the API has moved, set its new address as the credential's Base URL.", status);
-			}
-			const ok = status >= 200 && status < 300;
-			// Only a body that echoes a secret is rewritten; a body read from its bytes (a file) stays bytes unless it does.
-			const echoed = secrets.filter((secret) => (raw ?? answer.text).includes(secret));
-			const mask = (text: string) => echoed.reduce((out, secret) => out.split(secret).join('***'), text);
-			const bytes = raw && echoed.length ? Buffer.from(mask(raw.toString())) : raw;
-			const read = ok && bytes && req.read ? req.read(bytes) : undefined;
-			const text = read !== undefined ? '' : bytes ? bytes.toString() : mask(answer.text);
-			const body = read ?? parse(text);
-
-			if (ok) {
-				if (typeof body === 'string' && (!req.acceptText || /^\s*[<{[]/.test(body))) {
-					if (!body.trim()) return { status, headers, body: undefined as T };
-					if (req.method === 'GET' && retry) return { again: undefined };
-					const what = `${operation} returned a body that is not valid JSON (HTTP ${status}): ${req.brokenText ?? summariseText(body).slice(0, 120)}`;
-					throw fail(what, 'Retry; if it persists, check the Base URL is the API, not a web page.', status);
-				}
-				if (req.method === 'GET' && !req.acceptText && (body === null || typeof body === 'number' || typeof body === 'boolean')) {
-					// One n8n item is one JSON object: a read answering a bare value has nothing to output.
-					const what = `${operation} answered with ${body === null ? 'null' : `the ${typeof body} ${String(body).slice(0, 40)}`} where a record or a list was expected`;
-					throw fail(what, 'Retry; if it persists, check the ID and the Base URL.', status);
-				}
-				return { status, headers, body: body as T };
-			}
-
-			const retryAfter = [headers['retry-after']].flat()[0];
-			if (retry && shouldRetry(status)) {
-				const asked = parseRetryAfterMs(retryAfter);
-				if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
-					const what = `${operation} failed with HTTP ${status}: Retry-After asks to wait ${Math.round(asked / 1000)} s, more than the ${MAX_RETRY_AFTER_MS / 1000} s a node waits`;
-					throw fail(what, 'Run the workflow later.', status);
-				}
-				return { again: retryAfter };
-			}
-			const { entries, ...api } = readApiError(body === '' ? undefined : body);
-			const what = api.description ?? (text.trim() ? undefined : 'empty body');
-			// The hint for a status is n8n's own wording of it (NodeApiError's status texts); a 401 names the credential.
-			const hint = status === 401 ? auth.unauthorizedHint : new NodeApiError(node, {}, { httpCode: String(status) }).message;
-			const error = fail(`${operation} failed with HTTP ${status}${api.code ? ` (${api.code})` : ''}${what ? `: ${what}` : ''}`, hint, status, api);
-			const clean = (e: ApiErrorEntry) => Object.fromEntries(Object.entries(e).map(([key, value]) => [key, stripSecrets(String(value), secrets)]));
-			if (entries.length) error.context.apiErrors = entries.map(clean);
-			throw error;
-		};
 		for (let tries = 0; ; tries++) {
-			const outcome = await once(tries < policy.maxRetries);
+			const retry = tries < policy.maxRetries;
+			if (req.signal?.aborted) throw sent.fail(`${operation} was cancelled`, 'The request was no longer needed.');
+			const outcome = await attempt().then(
+				(answer) => readAnswer<T>(answer, sent, retry),
+				(error: unknown) => noAnswer(error, sent, retry),
+			);
 			if (!('again' in outcome)) return outcome;
 			await sleep(retryDelayMs(policy, tries, outcome.again));
 		}
 	};
 
 	const client: ApiClient = {
-		baseUrl,
+		baseUrl: auth.baseUrl,
 		partyId: (options.partyId ?? '').trim() || auth.partyId,
 		method: auth.method,
 		requestFull: send,
