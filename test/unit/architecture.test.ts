@@ -72,11 +72,11 @@ describe('ARCHITECTURE.md', () => {
 		// Its execute is settle, built on the item loop, the input check and the inbox request the steps name (imports, not spelling).
 		expect(importsOf('nodes/Inbox/actions/confirm.operation.ts')).toEqual(
 			expect.arrayContaining([
-				['settle', './fields'],
-				['inboxItemIdField', './fields'],
+				['settle', './settle'],
+				['inboxItemIdField', './settle'],
 			]),
 		);
-		expect(importsOf('nodes/Inbox/actions/fields.ts')).toEqual(
+		expect(importsOf('nodes/Inbox/actions/settle.ts')).toEqual(
 			expect.arrayContaining([
 				['runItems', '../../shared/node/items'],
 				['requireValid', '../../shared/node/input'],

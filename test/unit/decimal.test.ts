@@ -2,7 +2,7 @@
  * Amounts and quantities as typed (issue 28.2, 33.5): every form read one way only or
  * refused, never rounded, never in exponent form.
  */
-import { AMOUNT, checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from '../../nodes/Order/actions/order/decimal';
+import { AMOUNT, checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from '../../nodes/Order/actions/decimal';
 
 describe('checkDecimal', () => {
 	it.each([

@@ -41,3 +41,19 @@ describe('nodes/shared: one-way layers', () => {
 		expect(upwards).toEqual([]);
 	});
 });
+
+describe('nodes: no node folder, and no resource folder of the Order node, imports another', () => {
+	const nodeFiles = repoFiles(['nodes']).filter((file) => file.path.endsWith('.ts') && !file.path.startsWith('nodes/shared/'));
+	const nodeOf = (repoPath: string) => /^nodes\/([^/]+)\//.exec(repoPath)?.[1];
+	const resourceOf = (repoPath: string) => /^nodes\/Order\/actions\/(order|party|product|file)\//.exec(repoPath)?.[1];
+
+	it('a node imports only its own files and nodes/shared; a resource folder not another resource folder', () => {
+		const wrong = nodeFiles
+			.flatMap((file) => importsOf(file).map((target) => ({ file: file.path, target })))
+			.filter(({ target }) => target.startsWith('nodes/') && !target.startsWith('nodes/shared/'))
+			.filter(({ file, target }) => nodeOf(file) !== nodeOf(target) || (resourceOf(file) && resourceOf(target) && resourceOf(file) !== resourceOf(target)))
+			.map(({ file, target }) => `${file} → ${target}`);
+		expect(nodeFiles.length).toBeGreaterThan(50);
+		expect(wrong).toEqual([]);
+	});
+});

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ClientProvider } from '../../shared/node/router';
-import { inboxItemIdField, settle } from './fields';
+import { inboxItemIdField, settle } from './settle';
 
 export const description = updateDisplayOptions({ show: { operation: ['confirm'] } }, [inboxItemIdField]);
 

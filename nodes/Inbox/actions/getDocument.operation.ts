@@ -8,7 +8,7 @@ import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { checkPropertyName } from '../../shared/domain/validation';
 import { itemFields, readInboxDocument, withDocumentFields } from '../../shared/node/inbox';
-import { readActForParty } from './fields';
+import { readActForParty } from '../../shared/fields/fields';
 
 const properties: INodeProperties[] = [
 	{

@@ -6,7 +6,7 @@ import { readChoice } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
 import { listInbox, readableFirst } from '../../shared/node/inbox';
-import { readActForParty } from './fields';
+import { readActForParty } from '../../shared/fields/fields';
 
 const SHOWN = ['all', 'invoices', 'responses'] as const;
 

@@ -5,7 +5,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { readChoice } from '../../shared/node/input';
 import type { ClientProvider } from '../../shared/node/router';
 import { REFUSAL_REASONS } from '../../shared/node/inbox';
-import { inboxItemIdField, settle } from './fields';
+import { inboxItemIdField, settle } from './settle';
 
 const CODES = REFUSAL_REASONS.map((reason) => reason.value);
 

@@ -1,7 +1,7 @@
 /** Get Many for orders, parties and products: the query builder, Return All / Limit, Skip, and paging. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
 
-import { readLimit, returnAllFields } from '../../shared/fields/fields';
+import { readActForParty, readLimit, returnAllFields } from '../../shared/fields/fields';
 import { readNumber, requireValid } from '../../shared/node/input';
 import { checkOptionalText } from '../../shared/domain/validation';
 import { queryFields } from '../../shared/query/filterFields';
@@ -11,7 +11,6 @@ import { type ClientProvider, isToolCall } from '../../shared/node/router';
 import { runItems } from '../../shared/node/items';
 import { pickFields, readSimplify, SIMPLE_FIELDS, simplifyField } from '../../shared/query/simplify';
 import { paginateList } from '../../shared/node/client';
-import { readPartyOption } from './options';
 
 /** Each list's path, unique field (a sort on another field ends with it, paging.ts) and name. */
 const LISTS: Record<QueryResource, [path: string, key: string, label: string]> = {
@@ -46,7 +45,7 @@ export function listExecute(resource: QueryResource) {
 			const query = readQuery(this, itemIndex, resource);
 			// A whole number from 0 to a billion (sent in digits, never as 1e+300).
 			const skip = readNumber(this, itemIndex, 'options.skip', 'Skip', { min: 0, max: 1e9, whole: true }, 0);
-			const partyId = readPartyOption(this, itemIndex);
+			const partyId = readActForParty(this, itemIndex);
 			const simple = readSimplify(this, itemIndex) ? SIMPLE_FIELDS[resource] : undefined;
 			if (query.$filter || query.$orderby) hints.add(`OData query: ${describeQuery(query)}`);
 			const notes = readValueNotes(this, itemIndex, resource);

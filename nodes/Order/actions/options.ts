@@ -1,7 +1,7 @@
 /** The Order node's Options collection: shared options plus per-operation ones. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { actForPartyOption, checkActForParty, retryOptions } from '../../shared/fields/fields';
+import { actForPartyOption, retryOptions } from '../../shared/fields/fields';
 import { maxFileSizeOption } from '../../shared/node/files';
 import { readChoice } from '../../shared/node/input';
 import { type IdempotencyHeader, IDEMPOTENCY_HEADERS } from './order/sendRules';
@@ -88,11 +88,6 @@ export const optionsCollection: INodeProperties = {
 		},
 	],
 };
-
-/** Options › Act for Party, or undefined to use the credential's Party ID. */
-export function readPartyOption(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	return checkActForParty(ctx, itemIndex, ctx.getNodeParameter('options.actForParty', itemIndex, '') as unknown);
-}
 
 /** Options › Idempotency Header of one item. */
 export function readIdempotencyHeader(ctx: IExecuteFunctions, itemIndex: number): IdempotencyHeader {

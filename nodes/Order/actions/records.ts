@@ -13,7 +13,7 @@ import { isRecord } from '../../shared/domain/values';
 import type { ClientProvider } from '../../shared/node/router';
 import type { ApiClient } from '../../shared/http/transport';
 import { type Check, checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../shared/domain/validation';
-import { readPartyOption } from './options';
+import { readActForParty } from '../../shared/fields/fields';
 
 export type RecordKind = 'party' | 'product';
 const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
@@ -129,7 +129,7 @@ export const getById = (kind: RecordKind) =>
 	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 		const read = (itemIndex: number) => readRecordId(this, itemIndex, kind);
 		return await runItems(this, read, async (id, itemIndex) => {
-			return await getRecord(await clients(itemIndex, readPartyOption(this, itemIndex)), kind, id, itemIndex);
+			return await getRecord(await clients(itemIndex, readActForParty(this, itemIndex)), kind, id, itemIndex);
 		});
 	};
 

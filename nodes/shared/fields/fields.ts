@@ -75,6 +75,11 @@ export function checkActForParty(ctx: { getNode(): INode }, itemIndex: number | 
 	return requireValid(ctx, itemIndex, 'Act for Party', value, checkPartyId) || undefined;
 }
 
+/** Options › Act for Party of one item: the PartyID, or undefined for the credential's. */
+export function readActForParty(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	return checkActForParty(ctx, itemIndex, ctx.getNodeParameter('options.actForParty', itemIndex, '') as unknown);
+}
+
 export const retryOptions: INodeProperties[] = [
 	{
 		displayName: 'Read Retries',

@@ -6,7 +6,7 @@ import { requireValid } from '../../../shared/node/input';
 import { runItems } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkPropertyName } from '../../../shared/domain/validation';
-import { readPartyOption } from '../options';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -43,7 +43,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		return { fileId, property, maxBytes: readMaxFileSize(this, itemIndex) };
 	};
 	return await runItems(this, read, async ({ fileId, property, maxBytes }, itemIndex) => {
-		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const file = await readFile(this, client, fileId, { itemIndex, maxBytes });
 		const binary = await toBinary(this, file);
 		return { json: describeFile({ property }, file, binary), binary: { [property]: binary } };

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkDecimal, QUANTITY } from './decimal';
+import { checkDecimal, QUANTITY } from '../decimal';
 import { inputError, readChoice, readText, requireValid } from '../../../shared/node/input';
 import { buildFilter } from '../../../shared/query/odata';
 import { orderIdField, readOrderId } from './orderId';

@@ -1,7 +1,7 @@
 /** Order › Delete: the service keeps an order that went over a network (the receiver has it); its refusal says what to do instead. */
 import { type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { sendChange } from './writes';
+import { sendChange } from '../writes';
 import { orderIdField, orderOperation } from './orderId';
 
 const properties: INodeProperties[] = [orderIdField('The order to delete')];

@@ -6,10 +6,10 @@ import { type FileKind, checkFileKinds, describeMissing, filesField, pickFiles, 
 import { runItems } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
 import { getOrder } from '../../../shared/node/order';
 import { inputError, readBoolean } from '../../../shared/node/input';
 import { itemMessage } from '../../../shared/domain/validation';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const properties: INodeProperties[] = [orderIdField(), filesField({ hint: 'Binary properties: pdf, ubl, attachment_1 …, message_1 …' })];
 
@@ -38,7 +38,7 @@ function readSettings(ctx: IExecuteFunctions, itemIndex: number): Settings {
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), settings: readSettings(this, itemIndex) });
 	return await runItems(this, read, async ({ orderId, settings }, itemIndex) => {
-		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const order = await getOrder(client, orderId, itemIndex);
 		const head: IDataObject = { OrderID: order.OrderID ?? orderId, OrderNumber: order.OrderNumber };
 

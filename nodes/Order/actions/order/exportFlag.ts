@@ -4,7 +4,7 @@
  */
 import { getOrder } from '../../../shared/node/order';
 import { inputError } from '../../../shared/node/input';
-import { answeredObject, sendChange } from './writes';
+import { answeredObject, sendChange } from '../writes';
 import { orderOperation } from './orderId';
 
 /** The run of Mark as Exported (`isSent` true) or Mark as Not Exported (false). */

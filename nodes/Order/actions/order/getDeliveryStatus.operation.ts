@@ -1,12 +1,11 @@
 /** Order › Get Delivery Status: each order's delivery, last send and last response, flattened, on one of three outputs (sendRules.ts deliveryState). */
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { registrationIdField } from '../../../shared/fields/fields';
+import { readActForParty, registrationIdField } from '../../../shared/fields/fields';
 import { readRegistrationId } from '../../../shared/node/input';
 import { oneByOne, runBatched } from '../../../shared/node/items';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
 import { getOrder } from '../../../shared/node/order';
 import { DELIVERY_OUTPUTS, deliveryState, lastResponse, sendFacts } from './sendRules';
 import { isRecord, text } from '../../../shared/domain/values';
@@ -69,7 +68,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Read {
 	const orderId = readOrderId(ctx, itemIndex);
 	const through = ctx.getNodeParameter('readThrough', itemIndex, 'order') as string;
 	if (through === 'registration') return { orderId, registrationId: readRegistrationId(ctx, itemIndex) };
-	return { orderId, partyId: readPartyOption(ctx, itemIndex) };
+	return { orderId, partyId: readActForParty(ctx, itemIndex) };
 }
 
 async function fetchOrder(clients: ClientProvider, read: Read, itemIndex: number): Promise<IDataObject> {

@@ -9,7 +9,8 @@ import { buildFilter } from '../../../shared/query/odata';
 import { ORDER_DIRECTIONS, ORDER_TYPES } from '../../../shared/domain/orderTypes';
 import { checkVatNumber } from '../../../shared/domain/identifiers';
 import { type Check, type FieldProblem, checkJsonDepth, checkLine, checkText } from '../../../shared/domain/validation';
-import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from './decimal';
+import { checkDecimal, PERCENT, QUANTITY, UNIT_PRICE } from '../decimal';
+import { answeredId } from '../writes';
 import { isRecord, text } from '../../../shared/domain/values';
 
 /** Text fields, refused (never cut) past 255 characters: a longer one is a mapping mistake, not an invoice. All but Reference are one line. */
@@ -181,16 +182,6 @@ export function checkOrder(input: unknown): OrderCheck {
 /** The `$filter` that finds an order by its ExternalProviderID. */
 export function externalIdFilter(externalProviderId: string): string {
 	return buildFilter([{ field: 'ExternalProviderID', operator: 'eq', value: externalProviderId, type: 'string' }], 'and');
-}
-
-/** The ID a create answers: a bare number or numeric text, a list of one, or an object carrying it (as `key` in any case, Id or Items). */
-export function answeredId(answer: unknown, key: string): number | undefined {
-	if (typeof answer === 'number') return Number.isSafeInteger(answer) && answer > 0 ? answer : undefined;
-	if (typeof answer === 'string') return /^\s*"?\d{1,15}"?\s*$/.test(answer) ? answeredId(Number(answer.replace(/[\s"]/g, '')), key) : undefined;
-	if (Array.isArray(answer)) return answer.length === 1 ? answeredId(answer[0], key) : undefined;
-	if (!isRecord(answer)) return undefined;
-	const named = Object.keys(answer).find((name) => name.toLowerCase() === key.toLowerCase());
-	return answeredId((named === undefined ? undefined : answer[named]) ?? answer.Id ?? answer.id ?? answer.Items, key);
 }
 
 /** The new OrderID from the create answer (`{ OrderID }`, `{ OrderId }` …). */

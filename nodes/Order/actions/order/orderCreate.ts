@@ -9,17 +9,18 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
 import { type FieldProblem, itemMessage } from '../../../shared/domain/validation';
-import { readIdempotencyHeader, readPartyOption } from '../options';
+import { readIdempotencyHeader } from '../options';
 import { ORDER_DIRECTIONS, ORDER_TYPE_OPTIONS } from '../../../shared/domain/orderTypes';
 import { getOrder, hasStatus } from '../../../shared/node/order';
 import type { ApiClient } from '../../../shared/http/transport';
 import { readListPage } from '../../../shared/http/paging';
 import { readMaxFileSize } from '../../../shared/node/files';
 import { buildOrderBody, checkOrder, externalIdFilter, readOrderId } from './orderBody';
-import { DECIMAL_FORMS } from './decimal';
+import { DECIMAL_FORMS } from '../decimal';
 import { type IdempotencyHeader, createIdempotencyKey } from './sendRules';
 import { apiWords } from '../records';
-import { sendJson } from './writes';
+import { sendJson } from '../writes';
+import { readActForParty } from '../../../shared/fields/fields';
 
 type InputMode = 'fields' | 'json';
 
@@ -244,7 +245,7 @@ export function readCreateSettings(ctx: IExecuteFunctions, itemIndex: number) {
 	return {
 		skipIfExists: readBoolean(ctx, itemIndex, 'skipIfExists', 'Skip If Already Created', true),
 		fetchFull: readBoolean(ctx, itemIndex, 'options.fetchFullOrder', 'Fetch Full Order', false),
-		partyId: readPartyOption(ctx, itemIndex),
+		partyId: readActForParty(ctx, itemIndex),
 		idempotencyHeader: readIdempotencyHeader(ctx, itemIndex),
 	};
 }

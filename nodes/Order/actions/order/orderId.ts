@@ -10,7 +10,7 @@ import type { Check } from '../../../shared/domain/validation';
 import { type ItemResult, runItems } from '../../../shared/node/items';
 import type { ApiClient } from '../../../shared/http/transport';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
+import { readActForParty } from '../../../shared/fields/fields';
 
 /** The Order locator; `what` says which order the operation takes. */
 export function orderIdField(what = 'The order', overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -68,7 +68,7 @@ export function readOrderId(ctx: IExecuteFunctions, itemIndex: number, name = 'o
 /** The execute of an operation on one order per item (Get, Delete, Mark as (Not) Exported): every item's OrderID checked first, then `run` with the item's client. */
 export function orderOperation(run: (ctx: IExecuteFunctions, client: ApiClient, orderId: number, itemIndex: number) => Promise<ItemResult>) {
 	return async function execute(this: IExecuteFunctions, clients: ClientProvider) {
-		const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), party: readPartyOption(this, itemIndex) });
+		const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), party: readActForParty(this, itemIndex) });
 		return await runItems(this, read, async ({ orderId, party }, itemIndex) => run(this, await clients(itemIndex, party), orderId, itemIndex));
 	};
 }

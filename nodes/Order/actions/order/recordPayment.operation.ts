@@ -4,16 +4,17 @@
  */
 import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties, updateDisplayOptions } from 'n8n-workflow';
 
-import { AMOUNT, checkDecimal, DECIMAL_FORMS } from './decimal';
+import { AMOUNT, checkDecimal, DECIMAL_FORMS } from '../decimal';
 import { inputError, requireValid } from '../../../shared/node/input';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readIdempotencyHeader, readPartyOption } from '../options';
+import { readIdempotencyHeader } from '../options';
 import { getOrder, hasStatus } from '../../../shared/node/order';
-import { answeredObject, refusalError, sendJson } from './writes';
+import { answeredObject, refusalError, sendJson } from '../writes';
 import { checkDate } from './orderBody';
 import { runItems } from '../../../shared/node/items';
 import { idempotencyKey } from './sendRules';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const TEXT_LIMITS = { paymentType: 50, reference: 200 } as const;
 
@@ -88,7 +89,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		...readPayment(this, itemIndex),
 	});
 	return await runItems(this, read, async ({ orderId, body: payment, reference }, itemIndex) => {
-		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const header = readIdempotencyHeader(this, itemIndex);
 		// Without a Reference two real payments of the same amount on the same day could not be told apart.
 		const keyed = reference !== '' && header !== 'none';

@@ -4,9 +4,9 @@ import { type IExecuteFunctions, type INodeExecutionData, type INodeProperties, 
 import { inputError } from '../../../shared/node/input';
 import { runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
 import { type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutputs } from './sendRequests';
 import { parseOrderIdList } from './sendRules';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -38,7 +38,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		read: (itemIndex): SendRequest[] => {
 			const orderIds = readOrderIds(this, itemIndex);
 			const choice = readSendChoice(this, itemIndex);
-			const partyId = readPartyOption(this, itemIndex);
+			const partyId = readActForParty(this, itemIndex);
 			return orderIds.map((orderId) => ({ itemIndex, orderId, partyId, ...choice }));
 		},
 		run: async (read) => {

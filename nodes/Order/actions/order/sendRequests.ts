@@ -11,7 +11,7 @@ import { type Check, checkBoolean, checkChoice, checkNumber } from '../../../sha
 import type { ClientProvider } from '../../../shared/node/router';
 import type { ApiClient, ApiErrorEntry } from '../../../shared/http/transport';
 import { getOrder } from '../../../shared/node/order';
-import { apiError, sendJson } from './writes';
+import { apiError, sendJson } from '../writes';
 import { text } from '../../../shared/domain/values';
 import {
 	type IdempotencyHeader,

@@ -10,9 +10,9 @@ import { runItems } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkSendableUbl } from '../../../shared/domain/ubl';
 import { type Check, checkNumber, checkPropertyName } from '../../../shared/domain/validation';
-import { readPartyOption } from '../options';
 import { hasStatus } from '../../../shared/node/order';
 import { fingerprint, idempotencyKey } from './sendRules';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const MB = 1024 * 1024;
 const SEND_XML_PATH = '/v1/peppol/sendxml';
@@ -97,7 +97,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		tooLarge(bytes.length);
 		const checked = checkSendableUbl(bytes, maxBytes);
 		if (!checked.ok) throw inputError(this, itemIndex, field, property, `holds a file that ${checked.problem}`, checked.hint);
-		return { ubl: checked.ubl, path, party: readPartyOption(this, itemIndex) };
+		return { ubl: checked.ubl, path, party: readActForParty(this, itemIndex) };
 	};
 	const check = async (itemIndex: number) => void (await readUbl(itemIndex));
 	return await runItems(this, check, async (_, itemIndex) => {

@@ -9,9 +9,9 @@ import { inputError, readBoolean, requireValid } from '../../../shared/node/inpu
 import { checkDate } from './orderBody';
 import { orderIdField, readOrderId } from './orderId';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
-import { answeredObject, sendChange } from './writes';
+import { answeredObject, sendChange } from '../writes';
 import { runItems } from '../../../shared/node/items';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const APPROVAL_STATUSES = ['Approved', 'Pending', 'Rejected'];
 const MAX_INTERNAL_INFO = 2000;
@@ -105,7 +105,7 @@ function readChange(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 	const read = (itemIndex: number) => ({ orderId: readOrderId(this, itemIndex), change: readChange(this, itemIndex) });
 	return await runItems(this, read, async ({ orderId, change }, itemIndex) => {
-		const client = await clients(itemIndex, readPartyOption(this, itemIndex));
+		const client = await clients(itemIndex, readActForParty(this, itemIndex));
 		const answer = await sendChange(
 			this.getNode(),
 			client,

@@ -6,12 +6,11 @@ import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type
 
 import { inputError, readChoice } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
-import { sendJson } from '../order/writes';
+import { answeredId, sendJson } from '../writes';
 import { runItems } from '../../../shared/node/items';
-import { answeredId } from '../order/orderBody';
 import { fieldOptions, findRecords, getRecord, noIdError, readFields } from '../records';
 import { MAIN_PARTY_FIELDS, mainPartyProperties, PARTY_FIELDS, patchable, sameParty, updateParty } from './party';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const MATCH_BY = ['vatNumber', 'email', 'none'] as const;
 const IF_FOUND = ['keep', 'update'] as const;
@@ -80,7 +79,7 @@ function readItem(ctx: IExecuteFunctions, itemIndex: number): Checked {
 		throw inputError(ctx, itemIndex, label, '', `is empty, and Match Existing By is ${label}`, `Enter the ${label}, or pick another Match Existing By.`);
 	}
 	const ifFound = matchBy === 'none' ? 'keep' : readChoice(ctx, itemIndex, 'ifFound', 'If It Exists', IF_FOUND, 'keep');
-	return { body, matchBy, ifFound, partyId: readPartyOption(ctx, itemIndex) };
+	return { body, matchBy, ifFound, partyId: readActForParty(ctx, itemIndex) };
 }
 
 export async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {

@@ -5,11 +5,11 @@ import { readChoice, requireValid } from '../../../shared/node/input';
 import type { FilterCondition } from '../../../shared/query/odata';
 import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
 import { runItems } from '../../../shared/node/items';
 import { checkVatNumber } from '../../../shared/domain/validation';
 import { findRecords } from '../records';
 import { partyTypeOption, sameParty } from './party';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -47,7 +47,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const vat = requireValid(this, itemIndex, 'VAT Number', this.getNodeParameter('vatNumber', itemIndex, ''), checkVatNumber);
 		const partyType = readChoice(this, itemIndex, 'partyType', 'Party Type', ['', ...PARTY_TYPES], '');
 		const ifNone = readChoice(this, itemIndex, 'ifNone', 'If None Found', ['nothing', 'item'], 'nothing');
-		return { vat, partyType, partyId: readPartyOption(this, itemIndex), ifNone };
+		return { vat, partyType, partyId: readActForParty(this, itemIndex), ifNone };
 	};
 	return await runItems(this, readItem, async (read, itemIndex) => {
 		const conditions: FilterCondition[] = [{ field: 'VATNumber', operator: 'eq', value: read.vat, type: 'string' }];

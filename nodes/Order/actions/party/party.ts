@@ -15,7 +15,7 @@ import {
 	checkVatNumber,
 } from '../../../shared/domain/validation';
 import { PARTY_TYPES } from '../../../shared/domain/orderTypes';
-import { sendJson } from '../order/writes';
+import { sendJson } from '../writes';
 import { getRecord, recordFields } from '../records';
 
 /** The same VAT number (spaces, dots, dashes aside) or e-mail address (case aside): how a party found is told from others. */

@@ -4,10 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
-import { readPartyOption } from '../options';
 import { runItems } from '../../../shared/node/items';
 import { fieldOptions, idField, readFields, readRecordId } from '../records';
 import { MAIN_PARTY_FIELDS, PARTY_FIELDS, PATCHABLE, patchable, updateParty } from './party';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const ALL = [...MAIN_PARTY_FIELDS, ...PARTY_FIELDS];
 const FIELDS = ALL.filter((field) => patchable(field.api));
@@ -52,7 +52,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 				`Remove them; it may change ${PATCHABLE.join(', ')}.`,
 			);
 		if (!Object.keys(change).length) throw inputError(this, itemIndex, 'Update Fields', undefined, 'has nothing to change', 'Add at least one field.');
-		return { id, change, partyId: readPartyOption(this, itemIndex) };
+		return { id, change, partyId: readActForParty(this, itemIndex) };
 	};
 	return await runItems(this, readItem, async (read, itemIndex) => {
 		return await updateParty(await clients(itemIndex, read.partyId), read.id, read.change, itemIndex);

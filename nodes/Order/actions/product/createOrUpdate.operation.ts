@@ -8,13 +8,12 @@ import { type IDataObject, type IExecuteFunctions, type INodeExecutionData, type
 import { readChoice, requireValid } from '../../../shared/node/input';
 import type { ClientProvider } from '../../../shared/node/router';
 import { checkNumber, checkText } from '../../../shared/domain/validation';
-import type { DecimalSpec } from '../order/decimal';
-import { checkDecimal, DECIMAL_FORMS, PERCENT, QUANTITY, UNIT_PRICE } from '../order/decimal';
-import { readPartyOption } from '../options';
-import { sendJson } from '../order/writes';
+import type { DecimalSpec } from '../decimal';
+import { checkDecimal, DECIMAL_FORMS, PERCENT, QUANTITY, UNIT_PRICE } from '../decimal';
+import { answeredId, sendJson } from '../writes';
 import { runItems } from '../../../shared/node/items';
-import { answeredId } from '../order/orderBody';
 import { fieldOptions, findRecords, getRecord, idField, noIdError, readFields, readRecordId, recordFields } from '../records';
+import { readActForParty } from '../../../shared/fields/fields';
 
 const BODY_FORMS = ['product', 'items'] as const;
 const whole = (value: unknown) => checkNumber(value, { min: 0, max: 1e12, whole: true });
@@ -87,7 +86,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 			Reference: requireValid(this, itemIndex, 'Reference', this.getNodeParameter('reference', itemIndex, ''), (value) => checkText(value, 255)),
 		},
 		form: readChoice(this, itemIndex, 'bodyForm', 'Send As', BODY_FORMS, 'product'),
-		partyId: readPartyOption(this, itemIndex),
+		partyId: readActForParty(this, itemIndex),
 	});
 	return await runItems(this, readItem, async (read, itemIndex) => {
 		const client = await clients(itemIndex, read.partyId);

@@ -3,7 +3,7 @@
  * way only or refused ("1,250" could be either, so it is never guessed), checked on the digits as given, so
  * a valid value has at most 15 significant digits and is sent exactly. Pure.
  */
-import type { Check } from '../../../shared/domain/validation';
+import type { Check } from '../../shared/domain/validation';
 
 /** Most decimals (trailing zeros dropped), most digits before the separator, and the sign allowed. */
 export interface DecimalSpec {

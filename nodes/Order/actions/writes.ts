@@ -1,7 +1,18 @@
 /** Writes to the service (orders, parties, products): a change sent as JSON, the object it answered, a refusal in words. */
 import { type IDataObject, type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
 
-import type { ApiClient, ApiRequest } from '../../../shared/http/transport';
+import type { ApiClient, ApiRequest } from '../../shared/http/transport';
+import { isRecord } from '../../shared/domain/values';
+
+/** The ID a create answers: a bare number or numeric text, a list of one, or an object carrying it (as `key` in any case, Id or Items). */
+export function answeredId(answer: unknown, key: string): number | undefined {
+	if (typeof answer === 'number') return Number.isSafeInteger(answer) && answer > 0 ? answer : undefined;
+	if (typeof answer === 'string') return /^\s*"?\d{1,15}"?\s*$/.test(answer) ? answeredId(Number(answer.replace(/[\s"]/g, '')), key) : undefined;
+	if (Array.isArray(answer)) return answer.length === 1 ? answeredId(answer[0], key) : undefined;
+	if (!isRecord(answer)) return undefined;
+	const named = Object.keys(answer).find((name) => name.toLowerCase() === key.toLowerCase());
+	return answeredId((named === undefined ? undefined : answer[named]) ?? answer.Id ?? answer.id ?? answer.Items, key);
+}
 
 /** The object a change answered with, or undefined: some deployments answer the order or a summary, others an empty 200. */
 export function answeredObject(answer: unknown): IDataObject | undefined {

@@ -1,7 +1,7 @@
-/** What the Peppol Inbox operations share: the item they act on, Act for Party, and Confirm / Refuse. */
+/** Confirm and Refuse: the inbox item they act on, and the one request that takes it out of the inbox. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { checkActForParty } from '../../shared/fields/fields';
+import { readActForParty } from '../../shared/fields/fields';
 import { inputError, requireValid } from '../../shared/node/input';
 import { runItems } from '../../shared/node/items';
 import type { ClientProvider } from '../../shared/node/router';
@@ -18,11 +18,6 @@ export const inboxItemIdField: INodeProperties = {
 	placeholder: 'e.g. 69791',
 	description: "By default the input item's InboxItemID (List and the Peppol Inbox Trigger give it)",
 };
-
-/** Options › Act for Party, or undefined for the credential's Party ID. */
-export function readActForParty(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	return checkActForParty(ctx, itemIndex, ctx.getNodeParameter('options.actForParty', itemIndex, '') as unknown);
-}
 
 /** Confirm and Refuse: one request that takes the item out of the inbox; the input's item fields go on. */
 export async function settle(
