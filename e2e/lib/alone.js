@@ -21,10 +21,10 @@ const REPO = path.resolve(__dirname, '..', '..');
  * @param {RegExp} logLines which lines of n8n's log to show when the check fails
  * @param {(ctx: { rest: any, server: any, emulator: any, page?: any, log: (line: string) => void, restart: (whileDown: () => Promise<void>) => Promise<any> }) => Promise<unknown>} check
  *   resolves with the figures to print; throws when the check fails
- * @param {{ browser?: boolean, logDir?: string }} [options] `browser`: headless Chromium signed in to the editor (`page`);
- *   `logDir`: where n8n's log is kept (default the temporary folder, removed at the end)
+ * @param {{ browser?: boolean, logDir?: string, orders?: number }} [options] `browser`: headless Chromium signed in to the editor (`page`);
+ *   `logDir`: where n8n's log is kept (default the temporary folder, removed at the end); `orders`: the emulator's (default 50)
  */
-async function runAlone(name, logLines, check, { browser = false, logDir } = {}) {
+async function runAlone(name, logLines, check, { browser = false, logDir, orders = 50 } = {}) {
 	const tc = ensureToolchain({ browser });
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), `ap-e2e-${name}-`));
 	const userFolder = path.join(work, 'n8n');
@@ -36,7 +36,7 @@ async function runAlone(name, logLines, check, { browser = false, logDir } = {})
 	try {
 		packAndInstall({ repo: REPO, work, userFolder, tc });
 		const { createEmulator } = require(path.join(REPO, 'emulator'));
-		emu = await createEmulator({ port: 0, orders: 50 });
+		emu = await createEmulator({ port: 0, orders });
 		const env = n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), n8nVersion: tc.n8n.version });
 		writeJson(path.join(work, 'credentials.json'), [T.credentialFor(emu)]);
 		const imported = await cli(tc, { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) }, [
