@@ -35,9 +35,7 @@ export function listFields(resource: QueryResource): INodeProperties[] {
 
 /** Get Many of one resource: reads the fields above, then every page up to the limit. */
 export function listExecute(resource: QueryResource) {
-	return execute;
-
-	async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
+	return async function execute(this: IExecuteFunctions, clients: ClientProvider): Promise<INodeExecutionData[]> {
 		const hints = new Set<string>();
 		const warnings = new Set<string>();
 		const read = (itemIndex: number) => {
@@ -77,5 +75,5 @@ export function listExecute(resource: QueryResource) {
 			this.addExecutionHints(...list);
 		}
 		return output;
-	}
+	};
 }

@@ -2,7 +2,7 @@
  * What the party and product operations share: field tables (the service's OpenAPI `Party` and `Product`) as parameters and
  * checked bodies, IDs, reads, lookups.
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, requireValid } from '../../shared/node/input';
@@ -14,6 +14,7 @@ import type { ClientProvider } from '../../shared/node/router';
 import type { ApiClient } from '../../shared/http/transport';
 import { type Check, checkBoolean, checkJsonDepth, checkNumber, checkNumericId, checkText } from '../../shared/domain/validation';
 import { readActForParty } from '../../shared/fields/fields';
+import { answerError } from './writes';
 
 export type RecordKind = 'party' | 'product';
 const RECORD_PATHS: Record<RecordKind, string> = { party: '/v1/parties', product: '/v1/products' };
@@ -146,7 +147,7 @@ function lookupPage(node: INode, body: unknown, operation: string, itemIndex: nu
 	const shown = body === undefined || body === '' ? 'an empty answer' : JSON.stringify(body).slice(0, 80);
 	const message = `${operation}: the service's answer cannot be read (${shown}), so nothing was created or changed`;
 	const hint = 'An unreadable answer is not "none found": run it again later; if it stays, check the records in the web app.';
-	throw new NodeApiError(node, { message } as JsonObject, { message, description: hint, itemIndex });
+	throw answerError(node, message, hint, itemIndex);
 }
 
 /** The service's published 400 for a property it cannot filter on ("Could not find a property named …"). */
@@ -190,11 +191,11 @@ function recordId(node: INode, kind: RecordKind, record: IDataObject, itemIndex:
 	const checked = checkNumericId(record[ID_KEYS[kind]], ID_KEYS[kind]);
 	if (checked.ok) return checked.value;
 	const message = `Find ${kind}: the service answered a ${kind} whose ${ID_KEYS[kind]} is ${JSON.stringify(record[ID_KEYS[kind]]) ?? 'missing'}, so nothing was created or changed`;
-	throw new NodeApiError(node, { message } as JsonObject, { message, description: 'Check the record in the web app, or give its ID.', itemIndex });
+	throw answerError(node, message, 'Check the record in the web app, or give its ID.', itemIndex);
 }
 
 /** A create answered 2xx without an ID: nothing confirms the record exists, so the item fails (never a false success). */
 export function noIdError(node: INode, kind: RecordKind, hint: string, itemIndex: number): NodeApiError {
 	const message = `Create ${kind} answered without a ${ID_KEYS[kind]}: the ${kind} may or may not exist`;
-	return new NodeApiError(node, { message } as JsonObject, { message, description: hint, itemIndex });
+	return answerError(node, message, hint, itemIndex);
 }

@@ -19,6 +19,11 @@ export function answeredObject(answer: unknown): IDataObject | undefined {
 	return answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as IDataObject) : undefined;
 }
 
+/** A 2xx answer that cannot be used (no ID, not a list, an odd record): the item's NodeApiError, in words, with what to check. */
+export function answerError(node: INode, message: string, description: string, itemIndex: number): NodeApiError {
+	return new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
+}
+
 /** A NodeApiError carrying the status and the API's code and description where n8n shows them. */
 export function apiError(node: INode, message: string, hint: string, status: string, itemIndex: number, code?: string, apiDescription?: string): NodeApiError {
 	const response: JsonObject = { message, httpCode: status };

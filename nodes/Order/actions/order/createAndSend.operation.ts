@@ -1,11 +1,12 @@
 /** Order › Create and Send: Create per item, then the orders go out in batched send commands; one found already sent is not sent again. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { asNodeError, runBatched } from '../../../shared/node/items';
 import type { ClientProvider } from '../../../shared/node/router';
 import { type OwnFiles, checkOwnFiles, createOrder, orderFields, readCreateSettings, readOrderInput, withOwnFiles } from './orderCreate';
 import { type SendReport, type SendRequest, readSendChoice, readSendSettings, sendAll, sendFields, sendOutput, sendOutputs } from './sendRequests';
+import { answerError } from '../writes';
 
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['createAndSend'] } }, [...orderFields(), ...sendFields()]);
 
@@ -34,11 +35,7 @@ export async function execute(this: IExecuteFunctions, clients: ClientProvider):
 		const result = await createOrder(client, await withOwnFiles(this, itemIndex, entry.body, entry.files), options);
 		if (result.orderId === undefined) {
 			const message = 'Create order answered without an OrderID: not sent';
-			throw new NodeApiError(this.getNode(), { message } as JsonObject, {
-				message,
-				description: 'Check the order in the web app, then send it with the Send operation.',
-				itemIndex,
-			});
+			throw answerError(this.getNode(), message, 'Check the order in the web app, then send it with the Send operation.', itemIndex);
 		}
 		const request: SendRequest = { ...entry.request, orderId: result.orderId };
 		// Found and already sent: a retried run must not send it again.

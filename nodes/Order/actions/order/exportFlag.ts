@@ -11,8 +11,8 @@ import { orderOperation } from './orderId';
 export const exportFlag = (isSent: boolean) =>
 	orderOperation(async (ctx, client, orderId, itemIndex) => {
 		// Only a received (Cost) document is booked and exported: a sale marked so would leave the sales lists unseen.
-		const direction = isSent ? (await getOrder(client, orderId, itemIndex)).OrderDirection : 'Cost';
-		if (direction !== undefined && direction !== 'Cost') {
+		const direction = isSent ? (await getOrder(client, orderId, itemIndex)).OrderDirection : undefined;
+		if (isSent && direction !== undefined && direction !== 'Cost') {
 			const problem = `is not a document you received (OrderDirection ${String(direction)}, not Cost): it was not marked`;
 			throw inputError(ctx, itemIndex, 'Order', orderId, problem, 'Mark as Exported is for supplier invoices and credit notes; pick a received one.');
 		}

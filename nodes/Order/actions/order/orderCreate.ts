@@ -4,7 +4,7 @@
  * the create settings, your own PDF and attachments: all checked before any request of the run, the bytes read again
  * only when the order is sent, so a run never holds every item's files), and the create call that finds an order made before.
  */
-import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeProperties, JsonObject } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { inputError, readBoolean, readChoice } from '../../../shared/node/input';
@@ -19,7 +19,7 @@ import { buildOrderBody, checkOrder, externalIdFilter, readOrderId } from './ord
 import { DECIMAL_FORMS } from '../decimal';
 import { type IdempotencyHeader, createIdempotencyKey } from './sendRules';
 import { apiWords } from '../records';
-import { sendJson } from '../writes';
+import { answerError, sendJson } from '../writes';
 import { readActForParty } from '../../../shared/fields/fields';
 
 type InputMode = 'fields' | 'json';
@@ -420,7 +420,7 @@ function noOrderIdError(node: INode, answer: unknown, itemIndex: number, externa
 	const message = `Create order answered with ${describeAnswer(answer)}: the order may or may not exist`;
 	const find = externalId ? `to find it by External Provider ID ${externalId.slice(0, 80)}` : 'and an External Provider ID';
 	const description = `Check the order in the web app, or re-run with "Skip If Already Created" on ${find}.`;
-	return new NodeApiError(node, { message } as JsonObject, { message, description, itemIndex });
+	return answerError(node, message, description, itemIndex);
 }
 
 const SUMMARY_FIELDS = ['OrderID', 'OrderNumber', 'OrderDate', 'TotalExcl', 'TotalVAT', 'TotalIncl', 'Currency'];
